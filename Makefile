@@ -1,0 +1,55 @@
+# drivebench — top-level Makefile.
+#
+#   make            build bin/oltp and bin/drivebench
+#   make test       build and run every test (unit, integration, end-to-end)
+#   make run        set up a fresh machine and run the quick plan (root)
+#   make asan       build into build-asan/ with AddressSanitizer + UBSan
+#
+# Each part of the tree adds its own rules in a module.mk next to its
+# sources; this file only holds what they share.
+
+CC       ?= cc
+BUILD    ?= build
+BIN      ?= bin
+WERROR   ?= $(if $(CI),-Werror,)
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=gnu11 -Wall -Wextra -Wstrict-prototypes -Wshadow \
+            -Wno-unused-parameter $(WERROR) -MMD -MP -D_GNU_SOURCE \
+            $(SANITIZE)
+LDFLAGS  += $(SANITIZE)
+
+PKGS_COMMON := json-c
+pkgcflags = $(shell pkg-config --cflags $(1))
+pkglibs   = $(shell pkg-config --libs $(1))
+
+ALL_TARGETS  :=
+TEST_TARGETS :=
+CLEAN_FILES  :=
+
+.PHONY: all test unit-test clean asan run
+all: build-all
+
+include common/module.mk
+include oltp/module.mk
+-include orchestrator/module.mk
+-include images/module.mk
+-include tests/module.mk
+
+build-all: $(ALL_TARGETS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(MOD_CFLAGS) -c -o $@ $<
+
+# `make test` runs every suite in order; each module appends its suites.
+test: $(ALL_TARGETS)
+	@tests/run-all.sh $(TEST_TARGETS)
+
+asan:
+	$(MAKE) BUILD=build-asan BIN=bin-asan \
+	  SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+
+clean:
+	rm -rf $(BUILD) build-asan $(BIN) bin-asan $(CLEAN_FILES)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

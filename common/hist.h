@@ -1,0 +1,77 @@
+/*
+ * hist.h — log-linear latency histogram with fixed relative precision.
+ *
+ * The layout follows HdrHistogram: values (microseconds here) are kept in
+ * buckets whose width grows with the value, so every recorded value is
+ * known to `sig_digits` significant decimal digits (3 by default: 0.1 %).
+ * Values below 2 * 10^sig_digits are recorded exactly.
+ *
+ * One histogram per worker; histograms with the same parameters merge with
+ * hist_add(), which is how per-worker, per-VM and per-drive percentiles
+ * are computed from all samples instead of by averaging percentiles.
+ *
+ * A percentile is the highest value equivalent to the bucket that holds the
+ * sample of rank ceil-ish(p/100 * N + 0.5) (HdrHistogram's rule), so for
+ * values recorded exactly it equals sorted[(int)(p/100*N + 0.5) - 1].
+ */
+#ifndef DB_HIST_H
+#define DB_HIST_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <json-c/json.h>
+
+#define HIST_DEFAULT_HIGHEST  (3600LL * 1000 * 1000)  /* 1 hour in µs */
+#define HIST_DEFAULT_DIGITS   3
+
+typedef struct hist {
+    int64_t  highest;             /* largest value kept; larger ones clamp */
+    int      sig_digits;          /* 1..5 */
+    int      sub_bucket_count;    /* power of two >= 2 * 10^sig_digits */
+    int      sub_bucket_half_count;
+    int      sub_bucket_half_count_magnitude;
+    int      sub_bucket_count_magnitude;
+    int64_t  sub_bucket_mask;
+    int      bucket_count;
+    int      counts_len;
+    int64_t  total;               /* number of values recorded */
+    int64_t  min, max;            /* exact, 0 when empty */
+    double   sum;                 /* exact sum, for the mean */
+    int64_t *counts;
+} hist;
+
+/* Create an empty histogram for values 0..highest with sig_digits digits.
+ * Returns NULL on bad parameters or out of memory. Free with hist_free(). */
+hist *hist_new(int64_t highest, int sig_digits);
+void  hist_free(hist *h);                 /* accepts NULL */
+void  hist_reset(hist *h);
+
+/* Record `n` occurrences of `value` (negative -> 0, above highest -> clamped
+ * to highest). */
+void hist_record_n(hist *h, int64_t value, int64_t n);
+static inline void hist_record(hist *h, int64_t value) { hist_record_n(h, value, 1); }
+
+/* dst += src. Returns 0, or -1 when the two were built with different
+ * parameters (then dst is unchanged). */
+int hist_add(hist *dst, const hist *src);
+
+/* Value at percentile p (0 < p <= 100); 0 for an empty histogram. */
+int64_t hist_percentile(const hist *h, double p);
+double  hist_mean(const hist *h);
+
+/* Bucket helpers, exposed for tests and for the report code. */
+int64_t hist_lowest_equivalent(const hist *h, int64_t value);
+int64_t hist_highest_equivalent(const hist *h, int64_t value);
+
+/*
+ * JSON form (see results/SCHEMA.md, "histogram"):
+ *   {"unit":"us","significant_digits":3,"highest_trackable":N,
+ *    "count":N,"min":N,"max":N,"sum":N,"buckets":[[value,count],...]}
+ * `buckets` lists non-empty buckets by their lowest equivalent value.
+ * hist_to_json returns a new reference (caller puts it). hist_from_json
+ * returns a new histogram or NULL with a message in err.
+ */
+json_object *hist_to_json(const hist *h);
+hist *hist_from_json(json_object *obj, char *err, size_t errlen);
+
+#endif
