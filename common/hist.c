@@ -1,0 +1,285 @@
+/*
+ * hist.c — log-linear latency histogram (see hist.h).
+ *
+ * Index arithmetic follows HdrHistogram_c with a unit magnitude of 0
+ * (the smallest distinguishable value is 1).
+ */
+#include "hist.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int64_t pow10i(int n)
+{
+    int64_t v = 1;
+    while (n-- > 0)
+        v *= 10;
+    return v;
+}
+
+hist *hist_new(int64_t highest, int sig_digits)
+{
+    hist *h;
+    int64_t largest_single_unit, smallest_untrackable;
+    int magnitude, buckets;
+
+    if (sig_digits < 1 || sig_digits > 5 || highest < 2)
+        return NULL;
+    h = calloc(1, sizeof(*h));
+    if (!h)
+        return NULL;
+    largest_single_unit = 2 * pow10i(sig_digits);
+    magnitude = (int)ceil(log2((double)largest_single_unit));
+    h->highest = highest;
+    h->sig_digits = sig_digits;
+    h->sub_bucket_count_magnitude = magnitude;
+    h->sub_bucket_half_count_magnitude = magnitude - 1;
+    h->sub_bucket_count = 1 << magnitude;
+    h->sub_bucket_half_count = h->sub_bucket_count / 2;
+    h->sub_bucket_mask = (int64_t)h->sub_bucket_count - 1;
+
+    smallest_untrackable = h->sub_bucket_count;
+    buckets = 1;
+    while (smallest_untrackable <= highest) {
+        if (smallest_untrackable > INT64_MAX / 2) {
+            buckets++;
+            break;
+        }
+        smallest_untrackable <<= 1;
+        buckets++;
+    }
+    h->bucket_count = buckets;
+    h->counts_len = (buckets + 1) * h->sub_bucket_half_count;
+    h->counts = calloc((size_t)h->counts_len, sizeof(int64_t));
+    if (!h->counts) {
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+void hist_free(hist *h)
+{
+    if (!h)
+        return;
+    free(h->counts);
+    free(h);
+}
+
+void hist_reset(hist *h)
+{
+    memset(h->counts, 0, (size_t)h->counts_len * sizeof(int64_t));
+    h->total = 0;
+    h->min = h->max = 0;
+    h->sum = 0;
+}
+
+static int bucket_index(const hist *h, int64_t value)
+{
+    /* position of the highest set bit of (value | mask) */
+    int pow2ceiling = 64 - __builtin_clzll((uint64_t)(value | h->sub_bucket_mask));
+    return pow2ceiling - (h->sub_bucket_half_count_magnitude + 1);
+}
+
+static int counts_index_for(const hist *h, int64_t value)
+{
+    int b = bucket_index(h, value);
+    int sub = (int)(value >> b);
+    int base = (b + 1) << h->sub_bucket_half_count_magnitude;
+    return base + (sub - h->sub_bucket_half_count);
+}
+
+static int64_t value_from_index(const hist *h, int index)
+{
+    int b = (index >> h->sub_bucket_half_count_magnitude) - 1;
+    int sub = (index & (h->sub_bucket_half_count - 1)) + h->sub_bucket_half_count;
+    if (b < 0) {
+        sub -= h->sub_bucket_half_count;
+        b = 0;
+    }
+    return (int64_t)sub << b;
+}
+
+static int64_t bucket_range(const hist *h, int64_t value)
+{
+    int b = bucket_index(h, value);
+    int sub = (int)(value >> b);
+    int adjusted = (sub >= h->sub_bucket_count) ? b + 1 : b;
+    return (int64_t)1 << adjusted;
+}
+
+int64_t hist_lowest_equivalent(const hist *h, int64_t value)
+{
+    int b = bucket_index(h, value);
+    int sub = (int)(value >> b);
+    return (int64_t)sub << b;
+}
+
+int64_t hist_highest_equivalent(const hist *h, int64_t value)
+{
+    return hist_lowest_equivalent(h, value) + bucket_range(h, value) - 1;
+}
+
+void hist_record_n(hist *h, int64_t value, int64_t n)
+{
+    int idx;
+
+    if (n <= 0)
+        return;
+    if (value < 0)
+        value = 0;
+    if (value > h->highest)
+        value = h->highest;
+    idx = counts_index_for(h, value);
+    if (idx < 0 || idx >= h->counts_len)
+        idx = h->counts_len - 1;
+    h->counts[idx] += n;
+    if (h->total == 0 || value < h->min)
+        h->min = value;
+    if (value > h->max)
+        h->max = value;
+    h->total += n;
+    h->sum += (double)value * (double)n;
+}
+
+int hist_add(hist *dst, const hist *src)
+{
+    if (dst->sig_digits != src->sig_digits || dst->highest != src->highest)
+        return -1;
+    for (int i = 0; i < src->counts_len; i++)
+        dst->counts[i] += src->counts[i];
+    if (src->total > 0) {
+        if (dst->total == 0 || src->min < dst->min)
+            dst->min = src->min;
+        if (src->max > dst->max)
+            dst->max = src->max;
+    }
+    dst->total += src->total;
+    dst->sum += src->sum;
+    return 0;
+}
+
+int64_t hist_percentile(const hist *h, double p)
+{
+    int64_t want, seen = 0;
+
+    if (h->total == 0)
+        return 0;
+    if (p > 100.0)
+        p = 100.0;
+    if (p < 0.0)
+        p = 0.0;
+    want = (int64_t)(p / 100.0 * (double)h->total + 0.5);
+    if (want < 1)
+        want = 1;
+    for (int i = 0; i < h->counts_len; i++) {
+        seen += h->counts[i];
+        if (seen >= want) {
+            int64_t v = hist_highest_equivalent(h, value_from_index(h, i));
+            /* never report beyond what was actually seen */
+            return v > h->max ? h->max : v;
+        }
+    }
+    return h->max;
+}
+
+double hist_mean(const hist *h)
+{
+    return h->total ? h->sum / (double)h->total : 0.0;
+}
+
+json_object *hist_to_json(const hist *h)
+{
+    json_object *o = json_object_new_object();
+    json_object *b = json_object_new_array();
+
+    json_object_object_add(o, "unit", json_object_new_string("us"));
+    json_object_object_add(o, "significant_digits", json_object_new_int(h->sig_digits));
+    json_object_object_add(o, "highest_trackable", json_object_new_int64(h->highest));
+    json_object_object_add(o, "count", json_object_new_int64(h->total));
+    json_object_object_add(o, "min", json_object_new_int64(h->min));
+    json_object_object_add(o, "max", json_object_new_int64(h->max));
+    json_object_object_add(o, "sum", json_object_new_double(h->sum));
+    for (int i = 0; i < h->counts_len; i++) {
+        if (!h->counts[i])
+            continue;
+        json_object *pair = json_object_new_array_ext(2);
+        json_object_array_add(pair, json_object_new_int64(value_from_index(h, i)));
+        json_object_array_add(pair, json_object_new_int64(h->counts[i]));
+        json_object_array_add(b, pair);
+    }
+    json_object_object_add(o, "buckets", b);
+    return o;
+}
+
+static int get_int64(json_object *o, const char *key, int64_t *out)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(o, key, &v) ||
+        !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+        return -1;
+    *out = json_object_get_int64(v);
+    return 0;
+}
+
+hist *hist_from_json(json_object *obj, char *err, size_t errlen)
+{
+    int64_t digits, highest, count, mn, mx, total = 0;
+    json_object *buckets, *sumv;
+    hist *h = NULL;
+
+    if (!obj || !json_object_is_type(obj, json_type_object)) {
+        snprintf(err, errlen, "histogram is not an object");
+        return NULL;
+    }
+    if (get_int64(obj, "significant_digits", &digits) < 0 ||
+        get_int64(obj, "highest_trackable", &highest) < 0 ||
+        get_int64(obj, "count", &count) < 0 ||
+        get_int64(obj, "min", &mn) < 0 || get_int64(obj, "max", &mx) < 0 ||
+        !json_object_object_get_ex(obj, "sum", &sumv) ||
+        !json_object_object_get_ex(obj, "buckets", &buckets) ||
+        !json_object_is_type(buckets, json_type_array)) {
+        snprintf(err, errlen, "histogram lacks one of significant_digits, "
+                 "highest_trackable, count, min, max, sum, buckets");
+        return NULL;
+    }
+    h = hist_new(highest, (int)digits);
+    if (!h) {
+        snprintf(err, errlen, "histogram parameters out of range "
+                 "(significant_digits=%lld, highest_trackable=%lld)",
+                 (long long)digits, (long long)highest);
+        return NULL;
+    }
+    for (size_t i = 0; i < json_object_array_length(buckets); i++) {
+        json_object *pair = json_object_array_get_idx(buckets, i);
+        int64_t v, c;
+        if (!json_object_is_type(pair, json_type_array) ||
+            json_object_array_length(pair) != 2) {
+            snprintf(err, errlen, "histogram bucket %zu is not [value,count]", i);
+            goto fail;
+        }
+        v = json_object_get_int64(json_object_array_get_idx(pair, 0));
+        c = json_object_get_int64(json_object_array_get_idx(pair, 1));
+        if (v < 0 || v > highest || c <= 0) {
+            snprintf(err, errlen, "histogram bucket %zu out of range", i);
+            goto fail;
+        }
+        h->counts[counts_index_for(h, v)] += c;
+        total += c;
+    }
+    if (total != count) {
+        snprintf(err, errlen, "histogram count %lld does not match its buckets (%lld)",
+                 (long long)count, (long long)total);
+        goto fail;
+    }
+    h->total = count;
+    h->min = mn;
+    h->max = mx;
+    h->sum = json_object_get_double(sumv);
+    return h;
+fail:
+    hist_free(h);
+    return NULL;
+}

@@ -1,0 +1,1 @@
+# oltp module placeholder

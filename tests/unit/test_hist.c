@@ -1,0 +1,170 @@
+/* Unit tests for common/hist.c: exact percentiles, merge, JSON round trip. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "hist.h"
+
+static int cmp64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The reference: HdrHistogram's rank rule applied to a sorted array. */
+static int64_t ref_percentile(const int64_t *sorted, size_t n, double p)
+{
+    int64_t want = (int64_t)(p / 100.0 * (double)n + 0.5);
+    if (want < 1)
+        want = 1;
+    return sorted[want - 1];
+}
+
+static void test_exact_small_values(void **state)
+{
+    /* Values below 2048 are stored exactly at 3 digits. */
+    hist *h = hist_new(HIST_DEFAULT_HIGHEST, 3);
+    int64_t v[1000];
+    uint32_t s = 12345;
+    const double ps[] = {1, 10, 50, 90, 95, 99, 99.9, 100};
+
+    assert_non_null(h);
+    for (int i = 0; i < 1000; i++) {
+        s = s * 1103515245u + 12345u;
+        v[i] = (s >> 8) % 2000;
+        hist_record(h, v[i]);
+    }
+    qsort(v, 1000, sizeof(v[0]), cmp64);
+    for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++)
+        assert_int_equal(hist_percentile(h, ps[i]), ref_percentile(v, 1000, ps[i]));
+    assert_int_equal(h->min, v[0]);
+    assert_int_equal(h->max, v[999]);
+    assert_int_equal(h->total, 1000);
+    hist_free(h);
+}
+
+static void test_known_values(void **state)
+{
+    hist *h = hist_new(HIST_DEFAULT_HIGHEST, 3);
+    /* 1..100: p50 = 50, p99 = 99, p99.9 = 100 (rank 100.4 -> 100) */
+    for (int i = 1; i <= 100; i++)
+        hist_record(h, i);
+    assert_int_equal(hist_percentile(h, 50), 50);
+    assert_int_equal(hist_percentile(h, 99), 99);
+    assert_int_equal(hist_percentile(h, 99.9), 100);
+    assert_int_equal(hist_percentile(h, 100), 100);
+    assert_true(hist_mean(h) == 50.5);
+    hist_free(h);
+}
+
+static void test_large_values_precision(void **state)
+{
+    hist *h = hist_new(HIST_DEFAULT_HIGHEST, 3);
+    int64_t v[500];
+    for (int i = 0; i < 500; i++) {
+        v[i] = 10000 + (int64_t)i * 7919;     /* 10 ms .. ~4 s in µs */
+        hist_record(h, v[i]);
+    }
+    /* Large values land in wider buckets; the percentile is the top of the
+     * bucket of the reference sample, i.e. within 0.1 % above it. */
+    for (double p = 5; p < 100; p += 5) {
+        int64_t ref = ref_percentile(v, 500, p);
+        int64_t got = hist_percentile(h, p);
+        assert_int_equal(got, hist_highest_equivalent(h, ref));
+        assert_true(got >= ref && (double)(got - ref) <= ref * 0.001);
+    }
+    /* Specific bucket: 1,000,000 µs with 3 digits lies in a bucket of width
+     * 512 starting at 999,936 (1953 << 9). */
+    assert_int_equal(hist_lowest_equivalent(h, 1000000), 999936);
+    assert_int_equal(hist_highest_equivalent(h, 1000000), 1000447);
+    hist_free(h);
+}
+
+static void test_merge_equals_single(void **state)
+{
+    hist *a = hist_new(HIST_DEFAULT_HIGHEST, 3);
+    hist *b = hist_new(HIST_DEFAULT_HIGHEST, 3);
+    hist *all = hist_new(HIST_DEFAULT_HIGHEST, 3);
+    hist *other = hist_new(1000, 3);
+
+    for (int i = 0; i < 3000; i++) {
+        int64_t x = (int64_t)i * i % 50000 + 1;
+        hist_record(i % 3 ? a : b, x);
+        hist_record(all, x);
+    }
+    assert_int_equal(hist_add(a, b), 0);
+    assert_int_equal(a->total, 3000);
+    assert_int_equal(a->min, all->min);
+    assert_int_equal(a->max, all->max);
+    for (double p = 1; p <= 100; p += 0.5)
+        assert_int_equal(hist_percentile(a, p), hist_percentile(all, p));
+    assert_int_equal(hist_add(a, other), -1);     /* different parameters */
+    hist_free(a); hist_free(b); hist_free(all); hist_free(other);
+}
+
+static void test_json_round_trip(void **state)
+{
+    hist *h = hist_new(HIST_DEFAULT_HIGHEST, 3), *back;
+    char err[200];
+    json_object *j, *parsed;
+
+    for (int i = 0; i < 2000; i++)
+        hist_record(h, 100 + (int64_t)i * i);
+    hist_record_n(h, 5000000000LL, 2);            /* clamped to highest */
+    assert_int_equal(h->max, HIST_DEFAULT_HIGHEST);
+    j = hist_to_json(h);
+    parsed = json_tokener_parse(json_object_to_json_string(j));
+    back = hist_from_json(parsed, err, sizeof err);
+    assert_non_null(back);
+    assert_int_equal(back->total, h->total);
+    assert_int_equal(back->min, h->min);
+    assert_int_equal(back->max, h->max);
+    assert_true(back->sum == h->sum);
+    for (int i = 0; i < h->counts_len; i++)
+        assert_int_equal(back->counts[i], h->counts[i]);
+    json_object_put(j);
+    json_object_put(parsed);
+    hist_free(back);
+    hist_free(h);
+}
+
+static void test_json_rejects_bad(void **state)
+{
+    char err[200];
+    json_object *o = json_tokener_parse(
+        "{\"significant_digits\":3,\"highest_trackable\":1000,\"count\":5,"
+        "\"min\":1,\"max\":2,\"sum\":3,\"buckets\":[[1,1],[2,1]]}");
+    assert_null(hist_from_json(o, err, sizeof err));
+    assert_string_equal(err, "histogram count 5 does not match its buckets (2)");
+    json_object_put(o);
+    o = json_tokener_parse("{\"count\":1}");
+    assert_null(hist_from_json(o, err, sizeof err));
+    json_object_put(o);
+    assert_null(hist_new(100, 0));
+}
+
+static void test_empty(void **state)
+{
+    hist *h = hist_new(HIST_DEFAULT_HIGHEST, 3);
+    assert_int_equal(hist_percentile(h, 99), 0);
+    assert_true(hist_mean(h) == 0.0);
+    hist_free(h);
+    hist_free(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exact_small_values),
+        cmocka_unit_test(test_known_values),
+        cmocka_unit_test(test_large_values_precision),
+        cmocka_unit_test(test_merge_equals_single),
+        cmocka_unit_test(test_json_round_trip),
+        cmocka_unit_test(test_json_rejects_bad),
+        cmocka_unit_test(test_empty),
+    };
+    return cmocka_run_group_tests_name("hist", tests, NULL, NULL);
+}
