@@ -1,1 +1,17 @@
-# oltp module placeholder
+# oltp/: the load generator, bin/oltp.
+OLTP_PKGS := libmariadb libuv json-c
+OLTP_SRCS := $(wildcard oltp/*.c)
+OLTP_LIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter-out oltp/main.c,$(OLTP_SRCS)))
+$(BUILD)/oltp/%.o: MOD_CFLAGS = $(call pkgcflags,$(OLTP_PKGS)) -Icommon -pthread
+OLTP_LIBS = $(call pkglibs,$(OLTP_PKGS)) -lm -pthread
+
+$(BIN)/oltp: $(BUILD)/oltp/main.o $(OLTP_LIB_OBJS) $(COMMON_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS)
+
+$(BIN)/test_oltp_unit: $(BUILD)/tests/unit/test_oltp_unit.o $(OLTP_LIB_OBJS) $(COMMON_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS) $(call pkglibs,cmocka)
+
+ALL_TARGETS  += $(BIN)/oltp $(BIN)/test_oltp_unit
+TEST_TARGETS += $(BIN)/test_oltp_unit tests/integration/oltp_mysql.sh

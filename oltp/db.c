@@ -1,0 +1,146 @@
+/*
+ * db.c — the only place that dispatches through struct db_driver.
+ */
+#include "db.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const struct db_driver db_driver_mysql;
+
+static const struct db_driver *const drivers[] = {
+    &db_driver_mysql,
+};
+
+const struct db_driver *db_driver_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++)
+        if (!strcmp(drivers[i]->name, name))
+            return drivers[i];
+    return NULL;
+}
+
+const char *db_driver_names(void)
+{
+    static char buf[128];
+    size_t off = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++)
+        off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%s",
+                                i ? ", " : "", drivers[i]->name);
+    return buf;
+}
+
+void db_set_error(db_conn *c, int code, const char *sqlstate, db_err_class cls,
+                  const char *fmt, ...)
+{
+    va_list ap;
+    c->err.code = code;
+    c->err.cls = cls;
+    snprintf(c->err.sqlstate, sizeof(c->err.sqlstate), "%s", sqlstate ? sqlstate : "");
+    va_start(ap, fmt);
+    vsnprintf(c->err.msg, sizeof(c->err.msg), fmt, ap);
+    va_end(ap);
+}
+
+db_err_class db_classify(const db_config *cfg, int code, db_err_class otherwise)
+{
+    if (cfg->ignore_all)
+        return DB_ERR_RETRY;
+    for (int i = 0; i < cfg->n_ignore_errors; i++)
+        if (cfg->ignore_errors[i] == code)
+            return DB_ERR_RETRY;
+    return otherwise;
+}
+
+int db_init(db_conn *c, const struct db_driver *d, const db_config *cfg,
+            const db_stmt_def *stmts, int nstmts)
+{
+    memset(c, 0, sizeof(*c));
+    c->drv = d;
+    c->cfg = cfg;
+    c->stmts = stmts;
+    c->nstmts = nstmts;
+    return d->init(c);
+}
+
+void db_free(db_conn *c)
+{
+    if (c && c->drv && c->priv)
+        c->drv->free(c);
+    if (c)
+        c->priv = NULL;
+}
+
+int db_connect_start(db_conn *c) { return c->drv->connect_start(c); }
+
+int db_exec_start(db_conn *c, int stmt, const db_value *params)
+{
+    if (stmt < 0 || stmt >= c->nstmts) {
+        db_set_error(c, 0, "HY000", DB_ERR_FATAL, "statement %d is not defined", stmt);
+        return DB_ERROR;
+    }
+    return c->drv->exec_start(c, stmt, params);
+}
+
+int db_query_start(db_conn *c, const char *sql) { return c->drv->query_start(c, sql, strlen(sql)); }
+int db_cont(db_conn *c, int events) { return c->drv->cont(c, events); }
+int db_fd(const db_conn *c) { return c->drv->fd(c); }
+void db_disconnect(db_conn *c) { c->drv->disconnect(c); }
+int64_t db_num_rows(const db_conn *c) { return c->drv->num_rows(c); }
+int64_t db_affected_rows(const db_conn *c) { return c->drv->affected_rows(c); }
+int db_next_row(db_conn *c) { return c->drv->next_row(c); }
+const char *db_col(db_conn *c, int col, size_t *len) { return c->drv->col(c, col, len); }
+const char *db_server_version(const db_conn *c) { return c->drv->server_version(c); }
+
+int64_t db_col_int(db_conn *c, int col)
+{
+    const char *s = db_col(c, col, NULL);
+    return s ? strtoll(s, NULL, 10) : 0;
+}
+
+double db_col_double(db_conn *c, int col)
+{
+    const char *s = db_col(c, col, NULL);
+    return s ? strtod(s, NULL) : 0.0;
+}
+
+int db_sync(db_conn *c, int status)
+{
+    while (status == DB_WAIT) {
+        struct pollfd p = { .fd = db_fd(c), .events = 0 };
+        int timeout = (c->wait & DB_WAIT_TIMEOUT) ? c->timeout_ms : -1;
+        int r, ev = 0;
+
+        if (c->wait & DB_WAIT_READ)
+            p.events |= POLLIN;
+        if (c->wait & DB_WAIT_WRITE)
+            p.events |= POLLOUT;
+        r = poll(&p, 1, timeout);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            db_set_error(c, errno, "HY000", DB_ERR_RECONNECT, "poll: %s", strerror(errno));
+            return DB_ERROR;
+        }
+        if (r == 0)
+            ev = DB_WAIT_TIMEOUT;
+        if (p.revents & (POLLIN | POLLHUP | POLLERR))
+            ev |= DB_WAIT_READ;
+        if (p.revents & POLLOUT)
+            ev |= DB_WAIT_WRITE;
+        status = db_cont(c, ev);
+    }
+    return status;
+}
+
+int db_connect(db_conn *c) { return db_sync(c, db_connect_start(c)); }
+int db_query(db_conn *c, const char *sql) { return db_sync(c, db_query_start(c, sql)); }
+int db_exec(db_conn *c, int stmt, const db_value *params)
+{
+    return db_sync(c, db_exec_start(c, stmt, params));
+}

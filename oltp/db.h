@@ -1,0 +1,145 @@
+/*
+ * db.h — the one database interface of oltp.
+ *
+ * Every operation is asynchronous: `*_start` begins it and returns
+ * DB_DONE, DB_ERROR, or DB_WAIT with c->wait saying which socket events
+ * (DB_WAIT_READ/WRITE, and DB_WAIT_TIMEOUT with c->timeout_ms) the driver
+ * waits for; the caller polls c->fd and calls db_cont() with the events that
+ * happened until it gets DB_DONE or DB_ERROR. Workers drive this from a
+ * libuv loop; db_sync() turns any operation into a blocking call for the
+ * setup commands (prepare, cleanup, checks).
+ *
+ * Statements are numbered by the workload (0..nstmts-1, see db_stmt_def);
+ * a driver prepares each on the server the first time it is executed on a
+ * connection, and again after a reconnect.
+ *
+ * Only db.c dispatches through struct db_driver; each driver is one file
+ * whose functions are static and which exports one const table.
+ */
+#ifndef OLTP_DB_H
+#define OLTP_DB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum { DB_DONE = 0, DB_WAIT = 1, DB_ERROR = -1 };
+enum { DB_WAIT_READ = 1, DB_WAIT_WRITE = 2, DB_WAIT_TIMEOUT = 8 };
+
+/* What to do about an error (sysbench's classification, extended). */
+typedef enum {
+    DB_ERR_NONE = 0,
+    DB_ERR_RETRY,        /* roll back and retry the transaction (deadlock, lock wait) */
+    DB_ERR_RECONNECT,    /* connection lost: reconnect, then retry */
+    DB_ERR_FATAL,        /* stop: report and exit */
+} db_err_class;
+
+typedef struct db_error {
+    int          code;          /* server or client error number */
+    char         sqlstate[6];
+    char         msg[512];
+    db_err_class cls;
+} db_error;
+
+/* Kinds of statement, for the read/write/other query counts. */
+typedef enum { DB_Q_READ, DB_Q_WRITE, DB_Q_OTHER } db_qkind;
+
+typedef struct db_stmt_def {
+    const char *sql;            /* with ? placeholders (drivers rewrite as needed) */
+    int         nparams;
+    db_qkind    kind;
+} db_stmt_def;
+
+typedef enum { DB_T_INT, DB_T_DOUBLE, DB_T_STRING, DB_T_NULL } db_type;
+
+typedef struct db_value {
+    db_type     type;
+    int64_t     i;
+    double      d;
+    const char *s;              /* DB_T_STRING: not NUL-terminated */
+    size_t      len;
+} db_value;
+
+static inline db_value db_int(int64_t v) { db_value x = { .type = DB_T_INT, .i = v }; return x; }
+static inline db_value db_dbl(double v) { db_value x = { .type = DB_T_DOUBLE, .d = v }; return x; }
+static inline db_value db_str(const char *s, size_t n) { db_value x = { .type = DB_T_STRING, .s = s, .len = n }; return x; }
+
+/* Connection settings, filled from the command line. */
+typedef struct db_config {
+    const char *host, *socket, *user, *password, *database;
+    int         port;
+    /* errors to roll back and retry; `ignore_all` retries every server error */
+    int         ignore_errors[32];
+    int         n_ignore_errors;
+    bool        ignore_all;
+    int         connect_timeout_s;
+} db_config;
+
+struct db_driver;
+
+typedef struct db_conn {
+    const struct db_driver *drv;
+    const db_config        *cfg;
+    const db_stmt_def      *stmts;      /* the workload's statement table */
+    int                     nstmts;
+    void                   *priv;       /* driver state */
+    int                     wait;       /* after DB_WAIT: events awaited */
+    int                     timeout_ms; /* after DB_WAIT with DB_WAIT_TIMEOUT */
+    db_error                err;        /* after DB_ERROR */
+} db_conn;
+
+struct db_driver {
+    const char *name;
+    int  (*init)(db_conn *c);                    /* allocate c->priv; no I/O */
+    void (*free)(db_conn *c);                    /* close and release; accepts a closed conn */
+    int  (*connect_start)(db_conn *c);
+    int  (*exec_start)(db_conn *c, int stmt, const db_value *params);
+    int  (*query_start)(db_conn *c, const char *sql, size_t len);
+    int  (*cont)(db_conn *c, int events);        /* continue the operation in progress */
+    int  (*fd)(const db_conn *c);
+    void (*disconnect)(db_conn *c);              /* drop the session, keep c usable for connect */
+    /* Results of the last exec/query (all rows are buffered). */
+    int64_t (*num_rows)(const db_conn *c);
+    int64_t (*affected_rows)(const db_conn *c);
+    /* Move to the next row; returns 1, or 0 when there are no more. */
+    int  (*next_row)(db_conn *c);
+    /* Column `col` of the current row as text (NULL for SQL NULL). */
+    const char *(*col)(db_conn *c, int col, size_t *len);
+    const char *(*server_version)(const db_conn *c);
+};
+
+/* Look up a driver by name ("mysql"); NULL when unknown. */
+const struct db_driver *db_driver_find(const char *name);
+const char *db_driver_names(void);
+
+int  db_init(db_conn *c, const struct db_driver *d, const db_config *cfg,
+             const db_stmt_def *stmts, int nstmts);
+void db_free(db_conn *c);                        /* accepts a zeroed conn */
+int  db_connect_start(db_conn *c);
+int  db_exec_start(db_conn *c, int stmt, const db_value *params);
+int  db_query_start(db_conn *c, const char *sql);
+int  db_cont(db_conn *c, int events);
+int  db_fd(const db_conn *c);
+void db_disconnect(db_conn *c);
+int64_t db_num_rows(const db_conn *c);
+int64_t db_affected_rows(const db_conn *c);
+int  db_next_row(db_conn *c);
+const char *db_col(db_conn *c, int col, size_t *len);
+int64_t db_col_int(db_conn *c, int col);
+double  db_col_double(db_conn *c, int col);
+const char *db_server_version(const db_conn *c);
+
+/* Block (poll) until the operation `status` started finishes. */
+int  db_sync(db_conn *c, int status);
+/* Blocking conveniences for setup code. */
+int  db_connect(db_conn *c);
+int  db_query(db_conn *c, const char *sql);
+int  db_exec(db_conn *c, int stmt, const db_value *params);
+
+/* Classify a server error number by the ignore list (shared by drivers). */
+db_err_class db_classify(const db_config *cfg, int code, db_err_class otherwise);
+/* Set c->err (printf-style message). */
+void db_set_error(db_conn *c, int code, const char *sqlstate, db_err_class cls,
+                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+#endif

@@ -1,0 +1,500 @@
+/*
+ * drv_mysql.c — MySQL/MariaDB driver on MariaDB Connector/C's
+ * non-blocking API (mysql_*_start / mysql_*_cont).
+ *
+ * Statements are server-side prepared, lazily: the first execution of a
+ * statement on a connection prepares it (mysql_stmt_prepare_start) and then
+ * executes it. Every result is stored client-side (store_result), so the
+ * workload can read rows without further I/O.
+ */
+#include "db.h"
+
+#include <mysql.h>
+#include <errmsg.h>
+#include <mysqld_error.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COL_BUF 1024            /* longest column value read back (TPC-C: 500) */
+
+typedef enum {
+    OP_NONE, OP_CONNECT, OP_QUERY, OP_QUERY_STORE, OP_PREPARE, OP_EXECUTE,
+    OP_STMT_STORE,
+} mysql_op;
+
+typedef struct my_stmt {
+    MYSQL_STMT   *h;            /* NULL until prepared on this session */
+    MYSQL_BIND   *params;
+    unsigned long *lens;
+    MYSQL_BIND   *res;          /* result binds, made on the first row read */
+    char         *resbuf;
+    unsigned long *reslen;
+    my_bool      *resnull;
+    unsigned int  ncols;
+} my_stmt;
+
+typedef struct my_priv {
+    MYSQL     *m;
+    bool       connected;
+    mysql_op   op;
+    int        cur;             /* statement being prepared/executed */
+    const db_value *pending;    /* parameters of an execute waiting on prepare */
+    my_stmt   *st;
+    MYSQL_RES *res;             /* stored text-protocol result */
+    MYSQL_ROW  row;
+    unsigned long *rowlen;
+    my_stmt   *last;            /* statement whose result is current */
+    int64_t    affected;
+} my_priv;
+
+static bool lost_connection(unsigned int code)
+{
+    switch (code) {
+    case CR_SERVER_GONE_ERROR: case CR_SERVER_LOST: case CR_SERVER_LOST_EXTENDED:
+    case CR_TCP_CONNECTION: case CR_CONNECTION_ERROR: case CR_CONN_HOST_ERROR:
+    case ER_CONNECTION_KILLED: case ER_SERVER_SHUTDOWN: case CR_COMMANDS_OUT_OF_SYNC:
+        return true;
+    }
+    return false;
+}
+
+static int fail_conn(db_conn *c, MYSQL *m)
+{
+    my_priv *p = c->priv;
+    unsigned int code = mysql_errno(m);
+    db_err_class cls = lost_connection(code) ? DB_ERR_RECONNECT
+                                             : db_classify(c->cfg, (int)code, DB_ERR_FATAL);
+    db_set_error(c, (int)code, mysql_sqlstate(m), cls, "%s", mysql_error(m));
+    p->op = OP_NONE;
+    return DB_ERROR;
+}
+
+static int fail_stmt(db_conn *c, MYSQL_STMT *s)
+{
+    my_priv *p = c->priv;
+    unsigned int code = mysql_stmt_errno(s);
+    db_err_class cls = lost_connection(code) ? DB_ERR_RECONNECT
+                                             : db_classify(c->cfg, (int)code, DB_ERR_FATAL);
+    db_set_error(c, (int)code, mysql_stmt_sqlstate(s), cls, "%s", mysql_stmt_error(s));
+    p->op = OP_NONE;
+    return DB_ERROR;
+}
+
+static int waiting(db_conn *c, int status)
+{
+    c->wait = status & (MYSQL_WAIT_READ | MYSQL_WAIT_WRITE | MYSQL_WAIT_TIMEOUT);
+    if (status & MYSQL_WAIT_TIMEOUT)
+        c->timeout_ms = (int)mysql_get_timeout_value_ms(((my_priv *)c->priv)->m);
+    return DB_WAIT;
+}
+
+static int new_handle(db_conn *c)
+{
+    my_priv *p = c->priv;
+    unsigned int timeout = c->cfg->connect_timeout_s > 0 ? (unsigned)c->cfg->connect_timeout_s : 10;
+
+    p->m = mysql_init(NULL);
+    if (!p->m) {
+        db_set_error(c, 0, "HY001", DB_ERR_FATAL, "out of memory");
+        return -1;
+    }
+    mysql_options(p->m, MYSQL_OPT_NONBLOCK, 0);
+    mysql_options(p->m, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+    return 0;
+}
+
+static int my_init(db_conn *c)
+{
+    my_priv *p = calloc(1, sizeof(*p));
+    if (!p)
+        return -1;
+    p->st = calloc((size_t)(c->nstmts ? c->nstmts : 1), sizeof(my_stmt));
+    if (!p->st) {
+        free(p);
+        return -1;
+    }
+    c->priv = p;
+    return new_handle(c);
+}
+
+static void free_result(my_priv *p)
+{
+    if (p->res) {
+        mysql_free_result(p->res);
+        p->res = NULL;
+    }
+    if (p->last && p->last->h)
+        mysql_stmt_free_result(p->last->h);
+    p->last = NULL;
+    p->row = NULL;
+}
+
+static void close_stmts(db_conn *c)
+{
+    my_priv *p = c->priv;
+    for (int i = 0; i < c->nstmts; i++) {
+        my_stmt *s = &p->st[i];
+        if (s->h)
+            mysql_stmt_close(s->h);
+        free(s->params);
+        free(s->lens);
+        free(s->res);
+        free(s->resbuf);
+        free(s->reslen);
+        free(s->resnull);
+        memset(s, 0, sizeof(*s));
+    }
+}
+
+static void my_disconnect(db_conn *c)
+{
+    my_priv *p = c->priv;
+    free_result(p);
+    close_stmts(c);
+    if (p->m)
+        mysql_close(p->m);
+    p->m = NULL;
+    p->connected = false;
+    p->op = OP_NONE;
+    new_handle(c);
+}
+
+static void my_free(db_conn *c)
+{
+    my_priv *p = c->priv;
+    free_result(p);
+    close_stmts(c);
+    if (p->m)
+        mysql_close(p->m);
+    free(p->st);
+    free(p);
+    c->priv = NULL;
+}
+
+static int my_fd(const db_conn *c)
+{
+    my_priv *p = c->priv;
+    return p->m ? (int)mysql_get_socket(p->m) : -1;
+}
+
+static int connect_done(db_conn *c, MYSQL *ret)
+{
+    my_priv *p = c->priv;
+    if (!ret) {
+        int r = fail_conn(c, p->m);
+        c->err.cls = DB_ERR_RECONNECT;
+        return r;
+    }
+    p->connected = true;
+    p->op = OP_NONE;
+    return DB_DONE;
+}
+
+static int my_connect_start(db_conn *c)
+{
+    my_priv *p = c->priv;
+    const db_config *cfg = c->cfg;
+    MYSQL *ret = NULL;
+    int st;
+
+    if (!p->m && new_handle(c) < 0)
+        return DB_ERROR;
+    p->op = OP_CONNECT;
+    st = mysql_real_connect_start(&ret, p->m, cfg->socket ? NULL : cfg->host,
+                                  cfg->user, cfg->password, cfg->database,
+                                  (unsigned)cfg->port, cfg->socket, 0);
+    return st ? waiting(c, st) : connect_done(c, ret);
+}
+
+/* After a text query: store its result set, if it has one. */
+static int query_sent(db_conn *c, int ret)
+{
+    my_priv *p = c->priv;
+    int st;
+    if (ret)
+        return fail_conn(c, p->m);
+    if (mysql_field_count(p->m) == 0) {
+        p->affected = (int64_t)mysql_affected_rows(p->m);
+        p->op = OP_NONE;
+        return DB_DONE;
+    }
+    p->op = OP_QUERY_STORE;
+    st = mysql_store_result_start(&p->res, p->m);
+    if (st)
+        return waiting(c, st);
+    if (!p->res)
+        return fail_conn(c, p->m);
+    p->op = OP_NONE;
+    return DB_DONE;
+}
+
+static int my_query_start(db_conn *c, const char *sql, size_t len)
+{
+    my_priv *p = c->priv;
+    int ret = 0, st;
+    free_result(p);
+    p->op = OP_QUERY;
+    st = mysql_real_query_start(&ret, p->m, sql, (unsigned long)len);
+    return st ? waiting(c, st) : query_sent(c, ret);
+}
+
+static int bind_params(db_conn *c, my_stmt *s, const db_value *v, int n)
+{
+    for (int i = 0; i < n; i++) {
+        MYSQL_BIND *b = &s->params[i];
+        memset(b, 0, sizeof(*b));
+        switch (v[i].type) {
+        case DB_T_INT:
+            b->buffer_type = MYSQL_TYPE_LONGLONG;
+            b->buffer = (void *)&v[i].i;
+            break;
+        case DB_T_DOUBLE:
+            b->buffer_type = MYSQL_TYPE_DOUBLE;
+            b->buffer = (void *)&v[i].d;
+            break;
+        case DB_T_STRING:
+            b->buffer_type = MYSQL_TYPE_STRING;
+            b->buffer = (void *)v[i].s;
+            b->buffer_length = (unsigned long)v[i].len;
+            s->lens[i] = (unsigned long)v[i].len;
+            b->length = &s->lens[i];
+            break;
+        case DB_T_NULL:
+            b->buffer_type = MYSQL_TYPE_NULL;
+            break;
+        }
+    }
+    if (n && mysql_stmt_bind_param(s->h, s->params))
+        return fail_stmt(c, s->h);
+    return 0;
+}
+
+static int stmt_stored(db_conn *c, int ret)
+{
+    my_priv *p = c->priv;
+    my_stmt *s = &p->st[p->cur];
+    if (ret)
+        return fail_stmt(c, s->h);
+    p->last = s;
+    p->op = OP_NONE;
+    return DB_DONE;
+}
+
+static int stmt_executed(db_conn *c, int ret)
+{
+    my_priv *p = c->priv;
+    my_stmt *s = &p->st[p->cur];
+    int st;
+    if (ret)
+        return fail_stmt(c, s->h);
+    if (mysql_stmt_field_count(s->h) == 0) {
+        p->affected = (int64_t)mysql_stmt_affected_rows(s->h);
+        p->op = OP_NONE;
+        return DB_DONE;
+    }
+    p->op = OP_STMT_STORE;
+    st = mysql_stmt_store_result_start(&ret, s->h);
+    return st ? waiting(c, st) : stmt_stored(c, ret);
+}
+
+static int stmt_execute(db_conn *c, const db_value *params)
+{
+    my_priv *p = c->priv;
+    my_stmt *s = &p->st[p->cur];
+    int ret = 0, st;
+    if (bind_params(c, s, params, c->stmts[p->cur].nparams) < 0)
+        return DB_ERROR;
+    p->op = OP_EXECUTE;
+    st = mysql_stmt_execute_start(&ret, s->h);
+    return st ? waiting(c, st) : stmt_executed(c, ret);
+}
+
+static int stmt_prepared(db_conn *c, int ret)
+{
+    my_priv *p = c->priv;
+    my_stmt *s = &p->st[p->cur];
+    if (ret) {
+        int r = fail_stmt(c, s->h);
+        mysql_stmt_close(s->h);
+        s->h = NULL;
+        return r;
+    }
+    if (mysql_stmt_param_count(s->h) != (unsigned long)c->stmts[p->cur].nparams) {
+        db_set_error(c, 0, "HY000", DB_ERR_FATAL,
+                     "statement %d has %lu parameters, expected %d: %s", p->cur,
+                     mysql_stmt_param_count(s->h), c->stmts[p->cur].nparams,
+                     c->stmts[p->cur].sql);
+        p->op = OP_NONE;
+        return DB_ERROR;
+    }
+    return stmt_execute(c, p->pending);
+}
+
+static int my_exec_start(db_conn *c, int stmt, const db_value *params)
+{
+    my_priv *p = c->priv;
+    my_stmt *s = &p->st[stmt];
+    const db_stmt_def *d = &c->stmts[stmt];
+    int ret = 0, st;
+
+    free_result(p);
+    p->cur = stmt;
+    if (s->h)
+        return stmt_execute(c, params);
+    s->h = mysql_stmt_init(p->m);
+    if (!s->h) {
+        db_set_error(c, 0, "HY001", DB_ERR_FATAL, "out of memory");
+        return DB_ERROR;
+    }
+    if (!s->params && d->nparams) {
+        s->params = calloc((size_t)d->nparams, sizeof(MYSQL_BIND));
+        s->lens = calloc((size_t)d->nparams, sizeof(unsigned long));
+        if (!s->params || !s->lens) {
+            db_set_error(c, 0, "HY001", DB_ERR_FATAL, "out of memory");
+            return DB_ERROR;
+        }
+    }
+    p->pending = params;
+    p->op = OP_PREPARE;
+    st = mysql_stmt_prepare_start(&ret, s->h, d->sql, (unsigned long)strlen(d->sql));
+    return st ? waiting(c, st) : stmt_prepared(c, ret);
+}
+
+static int my_cont(db_conn *c, int events)
+{
+    my_priv *p = c->priv;
+    int ret = 0, st;
+    MYSQL *mret = NULL;
+
+    switch (p->op) {
+    case OP_CONNECT:
+        st = mysql_real_connect_cont(&mret, p->m, events);
+        return st ? waiting(c, st) : connect_done(c, mret);
+    case OP_QUERY:
+        st = mysql_real_query_cont(&ret, p->m, events);
+        return st ? waiting(c, st) : query_sent(c, ret);
+    case OP_QUERY_STORE:
+        st = mysql_store_result_cont(&p->res, p->m, events);
+        if (st)
+            return waiting(c, st);
+        if (!p->res)
+            return fail_conn(c, p->m);
+        p->op = OP_NONE;
+        return DB_DONE;
+    case OP_PREPARE:
+        st = mysql_stmt_prepare_cont(&ret, p->st[p->cur].h, events);
+        return st ? waiting(c, st) : stmt_prepared(c, ret);
+    case OP_EXECUTE:
+        st = mysql_stmt_execute_cont(&ret, p->st[p->cur].h, events);
+        return st ? waiting(c, st) : stmt_executed(c, ret);
+    case OP_STMT_STORE:
+        st = mysql_stmt_store_result_cont(&ret, p->st[p->cur].h, events);
+        return st ? waiting(c, st) : stmt_stored(c, ret);
+    case OP_NONE:
+        break;
+    }
+    db_set_error(c, 0, "HY000", DB_ERR_FATAL, "no operation in progress");
+    return DB_ERROR;
+}
+
+static int64_t my_num_rows(const db_conn *c)
+{
+    my_priv *p = c->priv;
+    if (p->res)
+        return (int64_t)mysql_num_rows(p->res);
+    if (p->last)
+        return (int64_t)mysql_stmt_num_rows(p->last->h);
+    return 0;
+}
+
+static int64_t my_affected_rows(const db_conn *c)
+{
+    return ((my_priv *)c->priv)->affected;
+}
+
+static int bind_results(my_stmt *s)
+{
+    s->ncols = mysql_stmt_field_count(s->h);
+    s->res = calloc(s->ncols, sizeof(MYSQL_BIND));
+    s->resbuf = malloc((size_t)s->ncols * (COL_BUF + 1));
+    s->reslen = calloc(s->ncols, sizeof(unsigned long));
+    s->resnull = calloc(s->ncols, sizeof(my_bool));
+    if (!s->res || !s->resbuf || !s->reslen || !s->resnull)
+        return -1;
+    for (unsigned i = 0; i < s->ncols; i++) {
+        s->res[i].buffer_type = MYSQL_TYPE_STRING;
+        s->res[i].buffer = s->resbuf + (size_t)i * (COL_BUF + 1);
+        s->res[i].buffer_length = COL_BUF;
+        s->res[i].length = &s->reslen[i];
+        s->res[i].is_null = &s->resnull[i];
+    }
+    return 0;
+}
+
+static int my_next_row(db_conn *c)
+{
+    my_priv *p = c->priv;
+    if (p->res) {
+        p->row = mysql_fetch_row(p->res);
+        p->rowlen = p->row ? mysql_fetch_lengths(p->res) : NULL;
+        return p->row != NULL;
+    }
+    if (!p->last)
+        return 0;
+    if (!p->last->res) {
+        if (bind_results(p->last) < 0)
+            return 0;
+    }
+    if (mysql_stmt_bind_result(p->last->h, p->last->res))
+        return 0;
+    int r = mysql_stmt_fetch(p->last->h);
+    return r == 0 || r == MYSQL_DATA_TRUNCATED;
+}
+
+static const char *my_col(db_conn *c, int col, size_t *len)
+{
+    my_priv *p = c->priv;
+    if (p->res) {
+        if (!p->row || col < 0 || (unsigned)col >= mysql_num_fields(p->res) || !p->row[col])
+            return NULL;
+        if (len)
+            *len = p->rowlen[col];
+        return p->row[col];
+    }
+    if (!p->last || col < 0 || (unsigned)col >= p->last->ncols || p->last->resnull[col])
+        return NULL;
+    {
+        unsigned long n = p->last->reslen[col];
+        char *b = p->last->resbuf + (size_t)col * (COL_BUF + 1);
+        if (n > COL_BUF)
+            n = COL_BUF;
+        b[n] = 0;
+        if (len)
+            *len = n;
+        return b;
+    }
+}
+
+static const char *my_server_version(const db_conn *c)
+{
+    my_priv *p = c->priv;
+    return p->m && p->connected ? mysql_get_server_info(p->m) : "";
+}
+
+const struct db_driver db_driver_mysql = {
+    .name = "mysql",
+    .init = my_init,
+    .free = my_free,
+    .connect_start = my_connect_start,
+    .exec_start = my_exec_start,
+    .query_start = my_query_start,
+    .cont = my_cont,
+    .fd = my_fd,
+    .disconnect = my_disconnect,
+    .num_rows = my_num_rows,
+    .affected_rows = my_affected_rows,
+    .next_row = my_next_row,
+    .col = my_col,
+    .server_version = my_server_version,
+};

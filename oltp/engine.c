@@ -1,0 +1,843 @@
+/*
+ * engine.c — worker threads with one libuv loop each; every connection is a
+ * state machine driven by socket readiness through the driver's
+ * non-blocking operations (db.h). The main thread keeps time: it ends the
+ * warm-up and the run, and harvests interval statistics from the workers.
+ *
+ * Latency of a transaction = commit time - intended start. Closed loop:
+ * the intended start is when the connection became free. With --rate, each
+ * worker draws Poisson arrivals (its share of the rate) into a queue; a
+ * transaction's intended start is its arrival time, so time spent waiting
+ * for a free connection is part of its latency and is reported separately
+ * as queue time (no coordinated omission).
+ */
+#include "engine.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "report.h"
+
+typedef enum { C_CONNECTING, C_IDLE, C_RUNNING, C_ROLLBACK, C_BACKOFF, C_PAUSE, C_CLOSED } cstate;
+
+struct worker;
+
+typedef struct conn {
+    struct worker *w;
+    int        id;
+    db_conn    db;
+    uv_poll_t *poll;            /* watches the session's socket; NULL when none */
+    int        poll_fd;
+    uv_timer_t timer;           /* driver timeouts, reconnect backoff, think time */
+    cstate     st;
+    bool       ever_connected, in_trx;
+    void      *wls;             /* workload state */
+    int        type;
+    uint64_t   intended, started;
+    int        backoff_ms;
+    wl_action  act;
+    db_qkind   kind;            /* of the statement in flight */
+    int64_t    q[3];            /* read/write/other not yet flushed */
+    int64_t    trx_done;
+    uint64_t   busy_ns;
+} conn;
+
+typedef struct engine {
+    const wl_run           *run;
+    const workload         *wl;
+    const struct db_driver *drv;
+    const oltp_opts        *o;
+    struct worker          *workers;
+    int                     nworkers;
+    int                     ntypes;
+    int                     stop;             /* atomic: start no new transaction */
+    int64_t                 events_started;   /* atomic */
+    int                     workers_done;     /* atomic */
+    pthread_mutex_t         err_lock;
+    int                     fatal;
+    char                    fatal_msg[700];
+} engine;
+
+typedef struct worker {
+    engine     *e;
+    int         id;
+    uv_loop_t   loop;
+    uv_thread_t thread;
+    uv_async_t  wake;
+    uv_timer_t  rate_timer, grace_timer;
+    rng         rng;
+    conn       *conns;
+    int         nconns, open_conns;
+    pthread_mutex_t lock;       /* guards iv */
+    stats       iv;
+    /* --rate */
+    double      gap_ns;
+    uint64_t    next_arrival;
+    uint64_t   *q;
+    size_t      qhead, qlen, qcap;
+    conn      **idle;
+    int         nidle;
+    bool        closing;
+} worker;
+
+#define NO_OP 2                 /* begin_next/advance: nothing started */
+
+static uint64_t now_ns(void)
+{
+    return uv_hrtime();
+}
+
+/* --- stats -------------------------------------------------------------- */
+
+int stats_init(stats *s, int ntypes)
+{
+    memset(s, 0, sizeof(*s));
+    s->ntypes = ntypes;
+    s->lat = hist_new(HIST_DEFAULT_HIGHEST, HIST_DEFAULT_DIGITS);
+    s->queue = hist_new(HIST_DEFAULT_HIGHEST, HIST_DEFAULT_DIGITS);
+    if (!s->lat || !s->queue)
+        return -1;
+    for (int t = 0; ntypes > 1 && t < ntypes; t++)
+        if (!(s->type_lat[t] = hist_new(HIST_DEFAULT_HIGHEST, HIST_DEFAULT_DIGITS)))
+            return -1;
+    return 0;
+}
+
+void stats_free(stats *s)
+{
+    hist_free(s->lat);
+    hist_free(s->queue);
+    for (int t = 0; t < WL_MAX_TYPES; t++)
+        hist_free(s->type_lat[t]);
+    memset(s, 0, sizeof(*s));
+}
+
+void stats_reset(stats *s)
+{
+    s->trx = s->reads = s->writes = s->others = s->errors = s->reconnects = s->rollbacks = 0;
+    hist_reset(s->lat);
+    hist_reset(s->queue);
+    for (int t = 0; t < WL_MAX_TYPES; t++) {
+        s->type_trx[t] = s->type_rollbacks[t] = s->type_retries[t] = 0;
+        if (s->type_lat[t])
+            hist_reset(s->type_lat[t]);
+    }
+}
+
+void stats_add(stats *d, const stats *s)
+{
+    d->trx += s->trx;
+    d->reads += s->reads;
+    d->writes += s->writes;
+    d->others += s->others;
+    d->errors += s->errors;
+    d->reconnects += s->reconnects;
+    d->rollbacks += s->rollbacks;
+    hist_add(d->lat, s->lat);
+    hist_add(d->queue, s->queue);
+    for (int t = 0; t < WL_MAX_TYPES; t++) {
+        d->type_trx[t] += s->type_trx[t];
+        d->type_rollbacks[t] += s->type_rollbacks[t];
+        d->type_retries[t] += s->type_retries[t];
+        if (d->type_lat[t] && s->type_lat[t])
+            hist_add(d->type_lat[t], s->type_lat[t]);
+    }
+}
+
+/* --- connection state machine ------------------------------------------ */
+
+static void handle(conn *c, int r);
+static int  begin_next(conn *c);
+static void conn_connect(conn *c);
+
+/* Stop the run for an error that retrying cannot cure; the first message
+ * wins and is printed by the main thread. */
+static void engine_fatal(engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void engine_fatal(engine *e, const char *fmt, ...)
+{
+    va_list ap;
+    pthread_mutex_lock(&e->err_lock);
+    if (!e->fatal) {
+        va_start(ap, fmt);
+        vsnprintf(e->fatal_msg, sizeof e->fatal_msg, fmt, ap);
+        va_end(ap);
+        __atomic_store_n(&e->fatal, 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&e->err_lock);
+    __atomic_store_n(&e->stop, 1, __ATOMIC_RELEASE);
+    for (int i = 0; i < e->nworkers; i++)
+        uv_async_send(&e->workers[i].wake);
+}
+
+static void flush_queries(conn *c, stats *s)
+{
+    s->reads += c->q[DB_Q_READ];
+    s->writes += c->q[DB_Q_WRITE];
+    s->others += c->q[DB_Q_OTHER];
+    c->q[0] = c->q[1] = c->q[2] = 0;
+}
+
+static void poll_close_cb(uv_handle_t *h)
+{
+    free(h);
+}
+
+static void drop_poll(conn *c)
+{
+    if (c->poll) {
+        uv_close((uv_handle_t *)c->poll, poll_close_cb);
+        c->poll = NULL;
+    }
+}
+
+static void worker_maybe_finish(worker *w);
+
+static void conn_close(conn *c)
+{
+    worker *w = c->w;
+    if (c->st == C_CLOSED)
+        return;
+    c->st = C_CLOSED;
+    uv_timer_stop(&c->timer);
+    drop_poll(c);
+    pthread_mutex_lock(&w->lock);
+    flush_queries(c, &w->iv);
+    pthread_mutex_unlock(&w->lock);
+    db_free(&c->db);
+    if (c->wls)
+        w->e->wl->conn_free(c->wls);
+    c->wls = NULL;
+    w->open_conns--;
+    worker_maybe_finish(w);
+}
+
+static void on_poll(uv_poll_t *p, int status, int events)
+{
+    conn *c = p->data;
+    int ev = 0;
+    if (status < 0)
+        ev = DB_WAIT_READ | DB_WAIT_WRITE;
+    if (events & UV_READABLE)
+        ev |= DB_WAIT_READ;
+    if (events & UV_WRITABLE)
+        ev |= DB_WAIT_WRITE;
+    uv_timer_stop(&c->timer);
+    handle(c, db_cont(&c->db, ev));
+}
+
+static void on_db_timeout(uv_timer_t *t)
+{
+    conn *c = t->data;
+    if (c->poll)
+        uv_poll_stop(c->poll);
+    handle(c, db_cont(&c->db, DB_WAIT_TIMEOUT));
+}
+
+static void arm(conn *c)
+{
+    int fd = db_fd(&c->db), ev = 0;
+
+    if (c->poll && c->poll_fd != fd)
+        drop_poll(c);
+    if (!c->poll) {
+        c->poll = malloc(sizeof(*c->poll));
+        if (!c->poll || uv_poll_init(&c->w->loop, c->poll, fd) < 0) {
+            free(c->poll);
+            c->poll = NULL;
+            engine_fatal(c->w->e, "oltp: cannot watch socket %d of a connection\n", fd);
+            conn_close(c);
+            return;
+        }
+        c->poll->data = c;
+        c->poll_fd = fd;
+    }
+    if (c->db.wait & DB_WAIT_READ)
+        ev |= UV_READABLE;
+    if (c->db.wait & DB_WAIT_WRITE)
+        ev |= UV_WRITABLE;
+    uv_poll_start(c->poll, ev, on_poll);
+    if (c->db.wait & DB_WAIT_TIMEOUT)
+        uv_timer_start(&c->timer, on_db_timeout, (uint64_t)c->db.timeout_ms, 0);
+}
+
+static void record_trx(conn *c, bool rolled_back)
+{
+    worker *w = c->w;
+    uint64_t end = now_ns();
+    int64_t lat = (int64_t)((end - c->intended) / 1000);
+    stats *s = &w->iv;
+
+    c->trx_done++;
+    c->busy_ns += end - c->started;
+    pthread_mutex_lock(&w->lock);
+    flush_queries(c, s);
+    s->trx++;
+    hist_record(s->lat, lat);
+    if (w->e->o->rate > 0)
+        hist_record(s->queue, (int64_t)((c->started - c->intended) / 1000));
+    if (rolled_back)
+        s->rollbacks++;
+    if (s->ntypes > 1) {
+        s->type_trx[c->type]++;
+        hist_record(s->type_lat[c->type], lat);
+        if (rolled_back)
+            s->type_rollbacks[c->type]++;
+    }
+    pthread_mutex_unlock(&w->lock);
+}
+
+/* Ask the workload for its next statement and start it. */
+static int advance(conn *c)
+{
+    engine *e = c->w->e;
+    wl_step s = e->wl->step(c->wls, &c->db, &c->act);
+
+    switch (s) {
+    case WL_STMT:
+        if (c->act.stmt >= 0) {
+            c->kind = e->run->stmts[c->act.stmt].kind;
+            return db_exec_start(&c->db, c->act.stmt, c->act.params);
+        }
+        c->kind = c->act.kind;
+        return db_query_start(&c->db, c->act.sql);
+    case WL_END:
+    case WL_END_ROLLBACK:
+        c->in_trx = false;
+        record_trx(c, s == WL_END_ROLLBACK);
+        return begin_next(c);
+    case WL_FAIL:
+        engine_fatal(e, "oltp: %s\n", c->act.err);
+        conn_close(c);
+        return NO_OP;
+    }
+    return NO_OP;
+}
+
+static int start_trx(conn *c, uint64_t intended)
+{
+    c->intended = intended;
+    c->started = now_ns();
+    c->type = c->w->e->wl->trx_begin(c->wls);
+    c->in_trx = true;
+    c->st = C_RUNNING;
+    return advance(c);
+}
+
+static void on_pause_done(uv_timer_t *t)
+{
+    conn *c = t->data;
+    handle(c, start_trx(c, now_ns()));
+}
+
+static bool take_event(engine *e)
+{
+    if (e->o->events <= 0)
+        return true;
+    if (__atomic_add_fetch(&e->events_started, 1, __ATOMIC_RELAXED) <= e->o->events)
+        return true;
+    __atomic_store_n(&e->stop, 1, __ATOMIC_RELEASE);
+    return false;
+}
+
+/* Between transactions: stop, wait (think time, --rate) or start the next. */
+static int begin_next(conn *c)
+{
+    worker *w = c->w;
+    engine *e = w->e;
+
+    if (__atomic_load_n(&e->stop, __ATOMIC_ACQUIRE)) {
+        conn_close(c);
+        return NO_OP;
+    }
+    if (e->wl->pause_before) {
+        double pause = e->wl->pause_before(c->wls);
+        if (pause > 0) {
+            if (c->poll)
+                uv_poll_stop(c->poll);
+            if (!take_event(e)) {
+                conn_close(c);
+                return NO_OP;
+            }
+            c->st = C_PAUSE;
+            uv_timer_start(&c->timer, on_pause_done, (uint64_t)(pause * 1000.0 + 0.5), 0);
+            return NO_OP;
+        }
+    }
+    if (e->o->rate > 0) {
+        uint64_t intended;
+        if (w->qlen == 0) {
+            if (c->poll)
+                uv_poll_stop(c->poll);
+            c->st = C_IDLE;
+            w->idle[w->nidle++] = c;
+            return NO_OP;
+        }
+        intended = w->q[w->qhead];
+        w->qhead = (w->qhead + 1) % w->qcap;
+        __atomic_store_n(&w->qlen, w->qlen - 1, __ATOMIC_RELAXED);
+        if (!take_event(e)) {
+            conn_close(c);
+            return NO_OP;
+        }
+        return start_trx(c, intended);
+    }
+    if (!take_event(e)) {
+        conn_close(c);
+        return NO_OP;
+    }
+    return start_trx(c, now_ns());
+}
+
+static void on_reconnect_timer(uv_timer_t *t)
+{
+    conn_connect(t->data);
+}
+
+static void on_error(conn *c)
+{
+    worker *w = c->w;
+    engine *e = w->e;
+    db_error *err = &c->db.err;
+
+    if (c->st == C_CONNECTING && !c->ever_connected) {
+        engine_fatal(e, "oltp: cannot connect: error %d: %s\n", err->code, err->msg);
+        conn_close(c);
+        return;
+    }
+    if (err->cls == DB_ERR_RETRY && c->st == C_RUNNING) {
+        if (e->o->verbose)
+            fprintf(stderr, "oltp: retrying after error %d: %s\n", err->code, err->msg);
+        pthread_mutex_lock(&w->lock);
+        w->iv.errors++;
+        if (w->iv.ntypes > 1)
+            w->iv.type_retries[c->type]++;
+        pthread_mutex_unlock(&w->lock);
+        c->st = C_ROLLBACK;
+        c->kind = DB_Q_OTHER;
+        handle(c, db_query_start(&c->db, "ROLLBACK"));
+        return;
+    }
+    if (err->cls == DB_ERR_RECONNECT || err->cls == DB_ERR_RETRY) {
+        /* lost connection (or a failed ROLLBACK): reconnect with backoff */
+        if (e->o->verbose)
+            fprintf(stderr, "oltp: reconnecting after error %d: %s\n", err->code, err->msg);
+        pthread_mutex_lock(&w->lock);
+        w->iv.reconnects++;
+        pthread_mutex_unlock(&w->lock);
+        drop_poll(c);
+        db_disconnect(&c->db);
+        c->st = C_BACKOFF;
+        c->backoff_ms = c->backoff_ms ? (c->backoff_ms * 2 > 2000 ? 2000 : c->backoff_ms * 2) : 100;
+        uv_timer_start(&c->timer, on_reconnect_timer, (uint64_t)c->backoff_ms, 0);
+        return;
+    }
+    if (c->st == C_RUNNING)
+        engine_fatal(e, "oltp: error %d (SQLSTATE %s) in `%s`: %s\n", err->code, err->sqlstate,
+                     c->act.stmt >= 0 ? e->run->stmts[c->act.stmt].sql : c->act.sql, err->msg);
+    else
+        engine_fatal(e, "oltp: error %d (SQLSTATE %s): %s\n", err->code, err->sqlstate, err->msg);
+    conn_close(c);
+}
+
+/* Drive the connection from the status of the operation just started or
+ * continued, until it has to wait for the socket. */
+static void handle(conn *c, int r)
+{
+    for (;;) {
+        if (r == NO_OP || c->st == C_CLOSED)
+            return;
+        if (r == DB_WAIT) {
+            arm(c);
+            return;
+        }
+        if (r == DB_ERROR) {
+            on_error(c);
+            return;
+        }
+        switch (c->st) {
+        case C_CONNECTING:
+            c->ever_connected = true;
+            c->backoff_ms = 0;
+            /* a transaction cut by a lost connection starts again, keeping
+             * its intended start so the outage shows in its latency */
+            r = c->in_trx ? start_trx(c, c->intended) : begin_next(c);
+            break;
+        case C_RUNNING:
+            c->q[c->kind]++;
+            r = advance(c);
+            break;
+        case C_ROLLBACK:
+            c->q[DB_Q_OTHER]++;
+            r = start_trx(c, c->intended);
+            break;
+        default:
+            return;
+        }
+    }
+}
+
+static void conn_connect(conn *c)
+{
+    c->st = C_CONNECTING;
+    handle(c, db_connect_start(&c->db));
+}
+
+/* --- worker --------------------------------------------------------------- */
+
+static void worker_close_handles(worker *w)
+{
+    if (w->closing)
+        return;
+    w->closing = true;
+    uv_close((uv_handle_t *)&w->wake, NULL);
+    uv_close((uv_handle_t *)&w->rate_timer, NULL);
+    uv_close((uv_handle_t *)&w->grace_timer, NULL);
+    for (int i = 0; i < w->nconns; i++)
+        uv_close((uv_handle_t *)&w->conns[i].timer, NULL);
+}
+
+static void worker_maybe_finish(worker *w)
+{
+    if (w->open_conns == 0)
+        worker_close_handles(w);
+}
+
+static void on_grace(uv_timer_t *t)
+{
+    worker *w = t->data;
+    /* transactions still in flight after the grace period are abandoned */
+    for (int i = 0; i < w->nconns; i++)
+        conn_close(&w->conns[i]);
+}
+
+static void on_wake(uv_async_t *a)
+{
+    worker *w = a->data;
+    if (!__atomic_load_n(&w->e->stop, __ATOMIC_ACQUIRE))
+        return;
+    uv_timer_stop(&w->rate_timer);
+    for (int i = 0; i < w->nconns; i++) {
+        conn *c = &w->conns[i];
+        if (c->st == C_IDLE || c->st == C_PAUSE || c->st == C_BACKOFF)
+            conn_close(c);
+    }
+    if (w->open_conns > 0 && !uv_is_active((uv_handle_t *)&w->grace_timer))
+        uv_timer_start(&w->grace_timer, on_grace, 10000, 0);
+}
+
+static void schedule_arrivals(worker *w);
+
+static void on_rate_timer(uv_timer_t *t)
+{
+    schedule_arrivals(t->data);
+}
+
+/* Queue every arrival due by now, hand them to idle connections, and set
+ * the timer for the next one. */
+static void schedule_arrivals(worker *w)
+{
+    uint64_t now = now_ns();
+
+    while (w->next_arrival <= now) {
+        if (w->qlen == w->qcap) {
+            size_t ncap = w->qcap * 2;
+            uint64_t *nq = malloc(ncap * sizeof(*nq));
+            if (!nq)
+                break;
+            for (size_t i = 0; i < w->qlen; i++)
+                nq[i] = w->q[(w->qhead + i) % w->qcap];
+            free(w->q);
+            w->q = nq;
+            w->qhead = 0;
+            w->qcap = ncap;
+        }
+        w->q[(w->qhead + w->qlen) % w->qcap] = w->next_arrival;
+        __atomic_store_n(&w->qlen, w->qlen + 1, __ATOMIC_RELAXED);
+        w->next_arrival += (uint64_t)rand_exp(&w->rng, w->gap_ns);
+    }
+    while (w->qlen > 0 && w->nidle > 0) {
+        conn *c = w->idle[--w->nidle];
+        handle(c, begin_next(c));
+    }
+    if (!__atomic_load_n(&w->e->stop, __ATOMIC_ACQUIRE)) {
+        uint64_t wait_ms = (w->next_arrival - now + 999999) / 1000000;
+        uv_timer_start(&w->rate_timer, on_rate_timer, wait_ms, 0);
+    }
+}
+
+static void worker_main(void *arg)
+{
+    worker *w = arg;
+    engine *e = w->e;
+
+    for (int i = 0; i < w->nconns; i++)
+        conn_connect(&w->conns[i]);
+    if (e->o->rate > 0) {
+        w->next_arrival = now_ns() + (uint64_t)rand_exp(&w->rng, w->gap_ns);
+        schedule_arrivals(w);
+    }
+    uv_run(&w->loop, UV_RUN_DEFAULT);
+    __atomic_add_fetch(&e->workers_done, 1, __ATOMIC_RELEASE);
+}
+
+static int worker_init(engine *e, worker *w, int id, int first_conn, int nconns)
+{
+    const oltp_opts *o = e->o;
+
+    w->e = e;
+    w->id = id;
+    w->nconns = w->open_conns = nconns;
+    if (uv_loop_init(&w->loop) < 0)
+        return -1;
+    pthread_mutex_init(&w->lock, NULL);
+    if (stats_init(&w->iv, e->ntypes) < 0)
+        return -1;
+    rng_seed(&w->rng, o->seed, (uint64_t)id);
+    uv_async_init(&w->loop, &w->wake, on_wake);
+    w->wake.data = w;
+    uv_timer_init(&w->loop, &w->rate_timer);
+    w->rate_timer.data = w;
+    uv_timer_init(&w->loop, &w->grace_timer);
+    w->grace_timer.data = w;
+    w->conns = calloc((size_t)nconns, sizeof(conn));
+    w->idle = calloc((size_t)nconns, sizeof(conn *));
+    w->qcap = 1024;
+    w->q = malloc(w->qcap * sizeof(*w->q));
+    if (!w->conns || !w->idle || !w->q)
+        return -1;
+    if (o->rate > 0)
+        w->gap_ns = 1e9 * e->nworkers / o->rate;
+    for (int i = 0; i < nconns; i++) {
+        conn *c = &w->conns[i];
+        c->w = w;
+        c->id = first_conn + i;
+        uv_timer_init(&w->loop, &c->timer);
+        c->timer.data = c;
+        if (db_init(&c->db, e->drv, &o->db, e->run->stmts, e->run->nstmts) < 0)
+            return -1;
+        c->wls = e->wl->conn_new(e->run, c->id, &w->rng);
+        if (!c->wls)
+            return -1;
+    }
+    return 0;
+}
+
+static void worker_free(worker *w)
+{
+    if (!w->conns)
+        return;
+    uv_loop_close(&w->loop);
+    pthread_mutex_destroy(&w->lock);
+    stats_free(&w->iv);
+    free(w->conns);
+    free(w->idle);
+    free(w->q);
+}
+
+/* --- main thread: time keeping and harvesting ------------------------------ */
+
+static void harvest(engine *e, stats *into, int64_t *queue_len)
+{
+    int64_t ql = 0;
+    for (int i = 0; i < e->nworkers; i++) {
+        worker *w = &e->workers[i];
+        pthread_mutex_lock(&w->lock);
+        stats_add(into, &w->iv);
+        stats_reset(&w->iv);
+        pthread_mutex_unlock(&w->lock);
+        ql += (int64_t)__atomic_load_n(&w->qlen, __ATOMIC_RELAXED);
+    }
+    if (queue_len)
+        *queue_len = ql;
+}
+
+static int add_sample(phase_result *p, const interval_sample *s)
+{
+    if (p->niv == p->cap) {
+        int ncap = p->cap ? p->cap * 2 : 64;
+        interval_sample *n = realloc(p->iv, (size_t)ncap * sizeof(*n));
+        if (!n)
+            return -1;
+        p->iv = n;
+        p->cap = ncap;
+    }
+    p->iv[p->niv++] = *s;
+    return 0;
+}
+
+/* Close the current interval: fold it into the phase, record a sample and
+ * print the interval line when asked to. */
+static void close_interval(engine *e, phase_result *p, stats *acc, double t_phase,
+                           double t_run, double dur)
+{
+    interval_sample s = {0};
+    int64_t ql = 0;
+
+    harvest(e, acc, &ql);
+    if (dur <= 0)
+        return;
+    s.t = t_phase;
+    s.duration_s = dur;
+    s.trx = acc->trx;
+    s.queries = acc->reads + acc->writes + acc->others;
+    s.errors = acc->errors;
+    s.reconnects = acc->reconnects;
+    s.lat_avg_ms = hist_mean(acc->lat) / 1000.0;
+    s.lat_pct_ms = (double)hist_percentile(acc->lat, e->o->percentiles[0]) / 1000.0;
+    s.queue_len = ql;
+    add_sample(p, &s);
+    if (e->o->report_interval > 0)
+        report_interval_line(stdout, e->o, acc, &s, t_run);
+    stats_add(&p->st, acc);
+    stats_reset(acc);
+}
+
+static void sleep_until(uint64_t t)
+{
+    uint64_t n = now_ns();
+    if (t > n) {
+        struct timespec ts = { (time_t)((t - n) / 1000000000ULL), (long)((t - n) % 1000000000ULL) };
+        nanosleep(&ts, NULL);
+    }
+}
+
+static bool all_done(engine *e)
+{
+    return __atomic_load_n(&e->workers_done, __ATOMIC_ACQUIRE) == e->nworkers;
+}
+
+int engine_run(const wl_run *run, const workload *wl, const struct db_driver *drv,
+               run_result *res)
+{
+    const oltp_opts *o = run->o;
+    engine e = { .run = run, .wl = wl, .drv = drv, .o = o };
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int nconns = o->threads, rc = -1, started = 0;
+    stats acc = {0};
+    uint64_t t0, tick_ns, next_tick, warm_end, end;
+    int ph = 0;
+
+    memset(res, 0, sizeof(*res));
+    e.ntypes = wl->ntypes > 1 ? wl->ntypes : 1;
+    pthread_mutex_init(&e.err_lock, NULL);
+    e.nworkers = o->event_threads > 0 ? o->event_threads : (int)(ncpu > 0 ? ncpu : 1);
+    if (e.nworkers > nconns)
+        e.nworkers = nconns;
+    e.workers = calloc((size_t)e.nworkers, sizeof(worker));
+    if (!e.workers || stats_init(&acc, e.ntypes) < 0)
+        goto out;
+    for (int i = 0, first = 0; i < e.nworkers; i++) {
+        int n = nconns / e.nworkers + (i < nconns % e.nworkers);
+        if (worker_init(&e, &e.workers[i], i, first, n) < 0) {
+            fprintf(stderr, "oltp: out of memory setting up %d connections\n", nconns);
+            goto out;
+        }
+        first += n;
+    }
+    res->nphases = o->warmup_s > 0 ? 2 : 1;
+    res->phases[0].name = o->warmup_s > 0 ? "warmup" : "measure";
+    res->phases[1].name = "measure";
+    for (int i = 0; i < res->nphases; i++)
+        if (stats_init(&res->phases[i].st, e.ntypes) < 0)
+            goto out;
+
+    t0 = now_ns();
+    for (int i = 0; i < e.nworkers; i++) {
+        if (uv_thread_create(&e.workers[i].thread, worker_main, &e.workers[i]) < 0) {
+            engine_fatal(&e, "oltp: cannot start worker thread %d\n", i);
+            break;
+        }
+        started++;
+    }
+    if (started < e.nworkers)
+        e.nworkers = started;       /* only join what runs */
+
+    tick_ns = (uint64_t)((o->report_interval > 0 ? o->report_interval : 1.0) * 1e9);
+    warm_end = o->warmup_s > 0 ? t0 + (uint64_t)(o->warmup_s * 1e9) : 0;
+    end = o->time_s > 0 ? t0 + (uint64_t)(o->time_s * 1e9) : UINT64_MAX;
+    {
+        uint64_t phase_t0 = t0, last = t0;
+        next_tick = t0 + tick_ns;
+        for (;;) {
+            uint64_t wake_at = next_tick, n;
+            if (warm_end && ph == 0 && warm_end < wake_at)
+                wake_at = warm_end;
+            if (end < wake_at)
+                wake_at = end;
+            /* check for workers finishing (events limit, fatal) often */
+            while ((n = now_ns()) < wake_at && !all_done(&e) &&
+                   !__atomic_load_n(&e.fatal, __ATOMIC_ACQUIRE))
+                sleep_until(n + 50000000ULL < wake_at ? n + 50000000ULL : wake_at);
+            n = now_ns();
+            if (__atomic_load_n(&e.fatal, __ATOMIC_ACQUIRE))
+                break;
+            if (all_done(&e) || n >= end) {
+                if (n >= end)
+                    __atomic_store_n(&e.stop, 1, __ATOMIC_RELEASE);
+                close_interval(&e, &res->phases[ph], &acc, (n - phase_t0) / 1e9, (n - t0) / 1e9,
+                               (n - last) / 1e9);
+                res->phases[ph].duration_s = (n - phase_t0) / 1e9;
+                break;
+            }
+            if (ph == 0 && warm_end && n >= warm_end) {
+                close_interval(&e, &res->phases[0], &acc, (n - phase_t0) / 1e9, (n - t0) / 1e9,
+                               (n - last) / 1e9);
+                res->phases[0].duration_s = (n - phase_t0) / 1e9;
+                ph = 1;
+                phase_t0 = last = n;
+                next_tick = n + tick_ns;
+                continue;
+            }
+            if (n >= next_tick) {
+                close_interval(&e, &res->phases[ph], &acc, (n - phase_t0) / 1e9, (n - t0) / 1e9,
+                               (n - last) / 1e9);
+                last = n;
+                next_tick += tick_ns;
+            }
+        }
+    }
+    __atomic_store_n(&e.stop, 1, __ATOMIC_RELEASE);
+    for (int i = 0; i < e.nworkers; i++)
+        uv_async_send(&e.workers[i].wake);
+    for (int i = 0; i < e.nworkers; i++)
+        uv_thread_join(&e.workers[i].thread);
+    if (e.fatal) {
+        fprintf(stderr, "%s", e.fatal_msg);
+        res->fatal = 1;
+        goto out;
+    }
+    res->nconns = nconns;
+    res->conns = calloc((size_t)nconns, sizeof(conn_fairness));
+    for (int i = 0; i < e.nworkers && res->conns; i++)
+        for (int k = 0; k < e.workers[i].nconns; k++) {
+            conn *c = &e.workers[i].conns[k];
+            res->conns[c->id].trx = c->trx_done;
+            res->conns[c->id].busy_s = c->busy_ns / 1e9;
+        }
+    rc = 0;
+out:
+    for (int i = 0; e.workers && i < e.nworkers; i++)
+        worker_free(&e.workers[i]);
+    free(e.workers);
+    stats_free(&acc);
+    pthread_mutex_destroy(&e.err_lock);
+    return rc;
+}
+
+void run_result_free(run_result *res)
+{
+    for (int i = 0; i < 2; i++) {
+        stats_free(&res->phases[i].st);
+        free(res->phases[i].iv);
+    }
+    free(res->conns);
+    memset(res, 0, sizeof(*res));
+}

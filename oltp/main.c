@@ -1,0 +1,224 @@
+/*
+ * main.c — `oltp [options] WORKLOAD prepare|run|cleanup|check`.
+ *
+ * Exit codes: 0 success; 1 the run was stopped by a database error or a
+ * check failed; 2 bad usage, unreachable server, missing tables or other
+ * setup errors.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "engine.h"
+#include "report.h"
+#include "version.h"
+
+static double mono_s(void)
+{
+    return (double)uv_hrtime() / 1e9;
+}
+
+static const char *where(const oltp_opts *o, char *buf, size_t len)
+{
+    if (o->db.socket)
+        snprintf(buf, len, "%s server on socket %s as '%s'", o->db_driver, o->db.socket, o->db.user);
+    else
+        snprintf(buf, len, "%s server at %s:%d as '%s'", o->db_driver, o->db.host, o->db.port, o->db.user);
+    return buf;
+}
+
+/* Open a blocking setup connection; prints one line and returns -1 on failure. */
+static int setup_connect(db_conn *c, const wl_run *run, const struct db_driver *drv)
+{
+    char w[300];
+    if (db_init(c, drv, &run->o->db, run->stmts, run->nstmts) < 0) {
+        fprintf(stderr, "oltp: out of memory\n");
+        return -1;
+    }
+    if (db_connect(c) != DB_DONE) {
+        fprintf(stderr, "oltp: cannot connect to the %s: error %d: %s\n",
+                where(run->o, w, sizeof w), c->err.code, c->err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct loader {
+    const wl_run           *run;
+    const workload         *wl;
+    const struct db_driver *drv;
+    int                     id, n;
+    int64_t                *progress, *total;
+    int                     rc;
+    int                    *done;
+} loader;
+
+static void loader_main(void *arg)
+{
+    loader *l = arg;
+    db_conn c;
+    l->rc = -1;
+    if (setup_connect(&c, l->run, l->drv) == 0)
+        l->rc = l->wl->prepare(l->run, &c, l->id, l->n, l->progress, l->total);
+    db_free(&c);
+    __atomic_add_fetch(l->done, 1, __ATOMIC_RELEASE);
+}
+
+/* `prepare`: one loader thread per --threads, each with its own connection;
+ * the main thread shows progress on a terminal. */
+static int cmd_prepare(const wl_run *run, const workload *wl, const struct db_driver *drv)
+{
+    int n = run->o->threads, done = 0, rc = 0;
+    int64_t progress = 0, total = 0;
+    loader *ls = calloc((size_t)n, sizeof(loader));
+    uv_thread_t *th = calloc((size_t)n, sizeof(uv_thread_t));
+    double t0 = mono_s(), dt;
+    bool tty = isatty(STDERR_FILENO);
+
+    if (!ls || !th) {
+        fprintf(stderr, "oltp: out of memory\n");
+        free(ls);
+        free(th);
+        return 2;
+    }
+    for (int i = 0; i < n; i++) {
+        ls[i] = (loader){ run, wl, drv, i, n, &progress, &total, -1, &done };
+        if (uv_thread_create(&th[i], loader_main, &ls[i]) < 0) {
+            fprintf(stderr, "oltp: cannot start loader thread %d\n", i);
+            n = i;
+            rc = 2;
+            break;
+        }
+    }
+    while (__atomic_load_n(&done, __ATOMIC_ACQUIRE) < n) {
+        usleep(200000);
+        if (tty) {
+            int64_t p = __atomic_load_n(&progress, __ATOMIC_RELAXED), t = __atomic_load_n(&total, __ATOMIC_RELAXED);
+            dt = mono_s() - t0;
+            fprintf(stderr, "\r  loaded %" PRId64 " of %" PRId64 " rows (%.0f rows/s)   ", p, t, dt > 0 ? p / dt : 0.0);
+        }
+    }
+    if (tty)
+        fputc('\n', stderr);
+    for (int i = 0; i < n; i++) {
+        uv_thread_join(&th[i]);
+        if (ls[i].rc != 0)
+            rc = 2;
+    }
+    dt = mono_s() - t0;
+    if (rc == 0)
+        printf("Loaded %" PRId64 " rows in %.2f s (%.0f rows/s)\n", progress, dt, dt > 0 ? progress / dt : 0.0);
+    free(ls);
+    free(th);
+    return rc;
+}
+
+static void print_header(const oltp_opts *o)
+{
+    printf("oltp (drivebench) %s, sysbench-compatible\n\n", DRIVEBENCH_VERSION);
+    printf("Running the test with following options:\n");
+    printf("Number of threads: %d\n", o->threads);
+    if (o->rate > 0)
+        printf("Target transaction rate: %g/sec (open loop)\n", o->rate);
+    if (o->warmup_s > 0)
+        printf("Warmup time: %gs\n", o->warmup_s);
+    if (o->report_interval > 0)
+        printf("Report intermediate results every %g second(s)\n", o->report_interval);
+    printf("Initializing random number generator from %s\n\n",
+           o->seed ? "seed" : "current time");
+    printf("Initializing worker threads...\n\nThreads started!\n\n");
+    fflush(stdout);
+}
+
+static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
+{
+    oltp_opts *o = (oltp_opts *)run->o;
+    run_result res;
+    db_conn c;
+    char version[128] = "";
+    int rc;
+
+    if (!o->seed)
+        o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+    if (setup_connect(&c, run, drv) < 0) {
+        db_free(&c);
+        return 2;
+    }
+    snprintf(version, sizeof version, "%s", db_server_version(&c));
+    rc = wl->check_ready ? wl->check_ready(run, &c) : 0;
+    db_free(&c);
+    if (rc < 0)
+        return 2;
+    print_header(o);
+    if (engine_run(run, wl, drv, &res) < 0) {
+        run_result_free(&res);
+        return 1;
+    }
+    snprintf(res.server_version, sizeof res.server_version, "%s", version);
+    report_final(stdout, o, wl, &res);
+    rc = 0;
+    if (o->json_path && report_json(o->json_path, o, wl, &res) < 0)
+        rc = 2;
+    run_result_free(&res);
+    return rc;
+}
+
+static int cmd_simple(const wl_run *run, const struct db_driver *drv,
+                      int (*fn)(const wl_run *, db_conn *), int fail_code)
+{
+    db_conn c;
+    int rc = 0;
+    if (setup_connect(&c, run, drv) < 0)
+        rc = 2;
+    else if (fn(run, &c) < 0)
+        rc = fail_code;
+    db_free(&c);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    oltp_opts o;
+    const workload *wl;
+    const struct db_driver *drv;
+    wl_run run = { .o = &o };
+    int r = opts_parse(&o, argc, argv, stderr), rc;
+
+    if (r == 1) {
+        if (argc > 1 && strcmp(argv[argc - 1], "--version"))
+            workload_list(stdout);
+        return 0;
+    }
+    if (r < 0)
+        return 2;
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (!(wl = workload_find(o.workload))) {
+        fprintf(stderr, "oltp: unknown workload '%s'; known workloads:\n", o.workload);
+        workload_list(stderr);
+        return 2;
+    }
+    if (!(drv = db_driver_find(o.db_driver))) {
+        fprintf(stderr, "oltp: unknown --db-driver=%s (this build has: %s)\n", o.db_driver, db_driver_names());
+        return 2;
+    }
+    if (wl->setup(&run) < 0)
+        return 2;
+    if (!strcmp(o.command, "prepare"))
+        rc = cmd_prepare(&run, wl, drv);
+    else if (!strcmp(o.command, "run"))
+        rc = cmd_run(&run, wl, drv);
+    else if (!strcmp(o.command, "cleanup"))
+        rc = cmd_simple(&run, drv, wl->cleanup, 2);
+    else if (wl->check)
+        rc = cmd_simple(&run, drv, wl->check, 1);
+    else {
+        fprintf(stderr, "oltp: workload %s has no 'check' command\n", wl->name);
+        rc = 2;
+    }
+    wl->teardown(&run);
+    return rc;
+}

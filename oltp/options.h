@@ -1,0 +1,72 @@
+/*
+ * options.h — oltp's command line, sysbench-compatible.
+ */
+#ifndef OLTP_OPTIONS_H
+#define OLTP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "db.h"
+#include "rand.h"
+
+#define OLTP_MAX_PERCENTILES 16
+
+typedef struct oltp_opts {
+    const char *workload;
+    const char *command;            /* prepare | run | cleanup | check */
+
+    /* general */
+    int      threads;
+    double   time_s;
+    int64_t  events;
+    double   warmup_s;
+    double   report_interval;
+    double   rate;
+    double   percentiles[OLTP_MAX_PERCENTILES];
+    int      npercentiles;
+    bool     histogram;
+    int      event_threads;         /* libuv worker threads (0 = auto) */
+    const char *json_path;
+    bool     verbose;
+
+    /* random numbers */
+    rand_cfg rnd;
+    uint64_t seed;
+
+    /* sysbench OLTP */
+    int      tables;
+    int64_t  table_size;
+    int      range_size;
+    int      point_selects, simple_ranges, sum_ranges, order_ranges,
+             distinct_ranges, index_updates, non_index_updates, delete_inserts;
+    bool     range_selects, skip_trx, auto_inc, secondary, create_secondary;
+    const char *mysql_storage_engine;
+
+    /* TPC-C */
+    int      warehouses;
+    int      terminals;
+    int      connections;
+    bool     keying_thinking;
+    double   time_scale;
+
+    /* database */
+    const char *db_driver;
+    db_config   db;
+    const char *ignore_errors_text;
+} oltp_opts;
+
+/*
+ * Parse argv into *o (defaults first). Returns 0, 1 when --help or
+ * --version was handled (exit 0), or -1 after printing one message (exit 2).
+ * Values of --mysql-password come from OLTP_MYSQL_PASSWORD when the option
+ * is not given.
+ */
+int  opts_parse(oltp_opts *o, int argc, char **argv, FILE *err);
+void opts_usage(FILE *out);
+/* The options as a JSON object (new reference). */
+struct json_object;
+struct json_object *opts_to_json(const oltp_opts *o);
+
+#endif

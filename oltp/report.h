@@ -1,0 +1,21 @@
+/*
+ * report.h — what oltp prints (sysbench's interval lines and final report)
+ * and the JSON result document (results/SCHEMA.md).
+ */
+#ifndef OLTP_REPORT_H
+#define OLTP_REPORT_H
+
+#include <stdio.h>
+
+#include "engine.h"
+
+struct interval_sample;
+void report_interval_line(FILE *out, const oltp_opts *o, const stats *acc,
+                          const interval_sample *s, double t_run);
+void report_final(FILE *out, const oltp_opts *o, const workload *wl, const run_result *r);
+/* Write the result document; 0, or -1 after printing why. */
+int  report_json(const char *path, const oltp_opts *o, const workload *wl, const run_result *r);
+/* "p99.9" for 99.9 */
+void report_pct_key(char *buf, size_t len, double p);
+
+#endif

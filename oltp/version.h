@@ -1,0 +1,1 @@
+#define DRIVEBENCH_VERSION "0.1.0"

@@ -1,0 +1,80 @@
+/*
+ * workload.h — the interface between the engine and a workload.
+ *
+ * A transaction is a resumable step function: the engine calls
+ * trx_begin() once, then step() repeatedly. Each step either asks for one
+ * statement to run (WL_STMT, described in *act) or ends the transaction.
+ * When step() is called again, the results of the previous statement are
+ * on the connection (db_next_row/db_col). The workload never calls a
+ * client library and never knows which driver runs it.
+ *
+ * Only engine.c and main.c dispatch through struct workload.
+ */
+#ifndef OLTP_WORKLOAD_H
+#define OLTP_WORKLOAD_H
+
+#include "db.h"
+#include "options.h"
+#include "rand.h"
+
+#define WL_MAX_TYPES 8
+
+typedef enum {
+    WL_STMT,            /* run act->stmt (or act->sql when stmt < 0) */
+    WL_END,             /* committed */
+    WL_END_ROLLBACK,    /* ended by a rollback the workload asked for (TPC-C 1 %) */
+    WL_FAIL,            /* the workload found an error: act->err says what */
+} wl_step;
+
+typedef struct wl_action {
+    int             stmt;       /* index into run->stmts, or -1 for sql */
+    const db_value *params;     /* must stay valid until the next step() */
+    const char     *sql;        /* text statement when stmt < 0 */
+    db_qkind        kind;       /* for the read/write/other counts of text statements */
+    char            err[256];
+} wl_action;
+
+/* What a workload sets up once per command, shared read-only by all workers. */
+typedef struct wl_run {
+    const oltp_opts *o;
+    db_stmt_def     *stmts;
+    int              nstmts;
+    void            *data;      /* workload-private */
+} wl_run;
+
+typedef struct workload {
+    const char *name;
+    const char *summary;
+    /* Types of transaction reported separately (TPC-C); 0 or 1 = one type. */
+    int         ntypes;
+    const char *const *type_names;
+
+    /* Validate options and build the statement table. 0, or -1 after
+     * printing one message. */
+    int  (*setup)(wl_run *run);
+    void (*teardown)(wl_run *run);
+
+    /* Commands. prepare() is called by each of nthreads loader threads with
+     * its own blocking connection; the others once. They print progress
+     * and errors themselves and return 0 or -1. `progress` counts rows. */
+    int  (*prepare)(const wl_run *run, db_conn *c, int thread, int nthreads,
+                    int64_t *progress, int64_t *total);
+    int  (*cleanup)(const wl_run *run, db_conn *c);
+    int  (*check_ready)(const wl_run *run, db_conn *c);   /* before run */
+    int  (*check)(const wl_run *run, db_conn *c);         /* optional */
+
+    /* Per-connection transaction state. */
+    void *(*conn_new)(const wl_run *run, int conn_id, rng *r);
+    void  (*conn_free)(void *state);
+    /* Start a new transaction; returns its type (0..ntypes-1). */
+    int   (*trx_begin)(void *state);
+    wl_step (*step)(void *state, db_conn *c, wl_action *act);
+    /* Keying + think time before the next transaction, in seconds (TPC-C
+     * terminals); NULL or 0 = none. */
+    double (*pause_before)(void *state);
+} workload;
+
+const workload *workload_find(const char *name);
+void workload_list(FILE *out);
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * workloads.c — the list of workloads oltp knows. A new workload is one
+ * file exporting a const struct workload, added here.
+ */
+#include <string.h>
+
+#include "workload.h"
+
+extern const workload wl_sysbench[8];
+
+static const workload *const all[] = {
+    &wl_sysbench[0], &wl_sysbench[1], &wl_sysbench[2], &wl_sysbench[3],
+    &wl_sysbench[4], &wl_sysbench[5], &wl_sysbench[6], &wl_sysbench[7],
+};
+
+const workload *workload_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+        if (!strcmp(all[i]->name, name))
+            return all[i];
+    return NULL;
+}
+
+void workload_list(FILE *out)
+{
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+        fprintf(out, "  %-24s %s\n", all[i]->name, all[i]->summary);
+}
