@@ -1,0 +1,68 @@
+/*
+ * layout.h — the VMs a plan makes: names, pools, volumes, ports, console
+ * logs, and what each runs. Pure: no hypervisor is touched here, so
+ * `render` prints exactly what `run` defines.
+ */
+#ifndef ORCH_LAYOUT_H
+#define ORCH_LAYOUT_H
+
+#include <sys/types.h>
+#include <libvirt/libvirt.h>
+#include "plan.h"
+#include "template.h"
+
+typedef struct orch_vm {
+    char *name;                 /* drivebench-<runid>--<drive>-vm<N> */
+    const orch_drive *drive;
+    int   drive_index;          /* index into plan->drives */
+    int   index;                /* 1-based within the drive */
+    char  uuid[37];
+    char *pool;                 /* pool holding its volumes */
+    char *boot_vol, *db_vol, *seed_vol;     /* seed_vol NULL if no seed disk */
+    int   port;                 /* host loopback port forwarded to 3306 */
+    /* set while running */
+    virConnectPtr conn;         /* borrowed from orch_conns */
+    const char *domain_type;
+    virDomainPtr dom;
+    pid_t pid;
+    int   out_fd;
+    char  line[512];
+    size_t linelen;
+    double live_tps;
+    int   status;               /* exit status of the last phase, -1 unknown */
+} orch_vm;
+
+typedef struct orch_layout {
+    char    *run_id;
+    char    *run_dir;           /* absolute results/<run-id> */
+    char   **drive_pools;       /* pool name per plan drive */
+    orch_vm *vms;
+    int      nvms;
+} orch_layout;
+
+/* Build the layout of plan p for run_id, ports from p->port_base on.
+ * Returns NULL when out of memory. Free with orch_layout_free. */
+orch_layout *orch_layout_new(const orch_plan *p, const char *run_id, int has_seed);
+void orch_layout_free(orch_layout *l);      /* accepts NULL */
+
+/* Domain XML of vm for repetition rep (console log per repetition).
+ * New string, or NULL with err. */
+char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_template *t,
+                         const orch_vm *vm, const char *domain_type, int rep,
+                         char *err, size_t errlen);
+
+/* Paths inside the run folder, relative to it: "vm/<vm>.r<rep>.json",
+ * "vm/<vm>.r<rep>.<phase>.json" for other phases, "console/<vm>.r<rep>.log". */
+char *orch_layout_result(const orch_vm *vm, int rep, const char *phase);
+char *orch_layout_console(const orch_vm *vm, int rep);
+
+/* argv for `oltp` against vm: command "run" (with json_path, time_s and
+ * warmup_s) or "prepare". NULL-terminated, free with orch_argv_free. */
+char **orch_oltp_argv(const orch_plan *p, const orch_vm *vm, const char *command,
+                      int time_s, int warmup_s, const char *json_path);
+void orch_argv_free(char **argv);
+
+/* "kvm" when /dev/kvm exists, else "qemu" (render, which asks no host). */
+const char *orch_local_domain_type(const orch_plan *p);
+
+#endif

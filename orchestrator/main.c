@@ -1,0 +1,300 @@
+/* main.c — the drivebench command line: validate, render, run, list,
+ * teardown. Exit status: 0 success, 1 failure, 2 bad input, 130
+ * interrupted. */
+#include "layout.h"
+#include "names.h"
+#include "plan.h"
+#include "provision.h"
+#include "run.h"
+#include "template.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#define EXIT_BAD_INPUT 2
+#define MAX_URIS 32
+
+static void usage(FILE *f)
+{
+    fputs("usage: drivebench validate PLAN\n"
+          "       drivebench render PLAN [--run-id=ID] [--out=DIR]\n"
+          "       drivebench run PLAN [--run-id=ID]\n"
+          "       drivebench list [--uri=URI]...\n"
+          "       drivebench teardown RUN-ID [--uri=URI]...\n"
+          "Plans are described in plans/README.md; results in results/SCHEMA.md.\n", f);
+}
+
+static int bad_input(const char *fmt, const char *arg)
+{
+    fputs("drivebench: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    return EXIT_BAD_INPUT;
+}
+
+typedef struct cli_opts {
+    const char *run_id;
+    const char *out_dir;
+    const char *uris[MAX_URIS];
+    int         nuris;
+    const char *arg;            /* the one positional argument */
+} cli_opts;
+
+/* Parse "--run-id=", "--out=", "--uri=" (as allowed by `allowed`) and one
+ * positional argument. 0, or EXIT_BAD_INPUT after a message. */
+static int parse_opts(int argc, char **argv, const char *allowed, int need_arg, cli_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--run-id=", 9) == 0 && strstr(allowed, "run-id"))
+            o->run_id = a + 9;
+        else if (strncmp(a, "--out=", 6) == 0 && strstr(allowed, "out"))
+            o->out_dir = a + 6;
+        else if (strncmp(a, "--uri=", 6) == 0 && strstr(allowed, "uri") && o->nuris < MAX_URIS)
+            o->uris[o->nuris++] = a + 6;
+        else if (a[0] == '-' && a[1] == '-')
+            return bad_input("unknown option %s (see drivebench --help)", a);
+        else if (!o->arg && need_arg)
+            o->arg = a;
+        else
+            return bad_input("unexpected argument '%s' (see drivebench --help)", a);
+    }
+    if (need_arg && !o->arg)
+        return bad_input("%s", need_arg == 1 ? "missing PLAN argument" : "missing RUN-ID argument");
+    if (o->run_id && !orch_runid_valid(o->run_id))
+        return bad_input("run id '%s' is not of the form drivebench makes "
+                         "(lowercase letters, digits, single dashes)", o->run_id);
+    return 0;
+}
+
+static int cmd_validate(int argc, char **argv)
+{
+    cli_opts o;
+    orch_plan *p;
+    int rc = parse_opts(argc, argv, "", 1, &o);
+    if (rc)
+        return rc;
+    p = orch_plan_load(o.arg, stderr);
+    if (!p)
+        return EXIT_BAD_INPUT;
+    printf("%s: ok: %d drive(s), %d VM(s), profile %s, workload %s\n", o.arg, p->ndrives,
+           orch_plan_total_vms(p), p->profile, p->workload);
+    orch_plan_free(p);
+    return 0;
+}
+
+static int cmd_render(int argc, char **argv)
+{
+    cli_opts o;
+    orch_plan *p = NULL;
+    orch_template *t = NULL;
+    orch_layout *l = NULL;
+    char err[1024], *run_id = NULL;
+    int rc = parse_opts(argc, argv, "run-id out", 1, &o);
+    if (rc)
+        return rc;
+    rc = EXIT_BAD_INPUT;
+    p = orch_plan_load(o.arg, stderr);
+    if (!p)
+        goto cleanup;
+    t = orch_template_load(p->template_path, err, sizeof err);
+    run_id = o.run_id ? strdup(o.run_id) : orch_runid_new(p->name, time(NULL));
+    l = t && run_id ? orch_layout_new(p, run_id, orch_template_disk_size(t, "seeddisk") != 0)
+                    : NULL;
+    if (!l) {
+        fprintf(stderr, "drivebench: %s\n", t ? "out of memory" : err);
+        goto cleanup;
+    }
+    if (o.out_dir && mkdir(o.out_dir, 0755) < 0 && errno != EEXIST) {
+        fprintf(stderr, "drivebench: cannot create %s: %s\n", o.out_dir, strerror(errno));
+        goto cleanup;
+    }
+    for (int i = 0; i < l->nvms; i++) {
+        char *xml = orch_layout_render(l, p, t, &l->vms[i], orch_local_domain_type(p), 1,
+                                       err, sizeof err);
+        if (!xml) {
+            fprintf(stderr, "drivebench: %s\n", err);
+            goto cleanup;
+        }
+        if (o.out_dir) {
+            char *path = orch_strfmt("%s/%s.xml", o.out_dir, l->vms[i].name);
+            FILE *f = path ? fopen(path, "w") : NULL;
+            if (!f || fputs(xml, f) < 0 || fclose(f) != 0) {
+                fprintf(stderr, "drivebench: cannot write %s\n", path ? path : o.out_dir);
+                free(path);
+                free(xml);
+                rc = 1;
+                goto cleanup;
+            }
+            printf("%s\n", path);
+            free(path);
+        } else {
+            printf("%s%s", i ? "\n" : "", xml);
+        }
+        free(xml);
+    }
+    rc = 0;
+cleanup:
+    orch_layout_free(l);
+    orch_template_free(t);
+    orch_plan_free(p);
+    free(run_id);
+    return rc;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    cli_opts o;
+    orch_plan *p;
+    orch_run_opts ro;
+    int rc = parse_opts(argc, argv, "run-id", 1, &o);
+    if (rc)
+        return rc;
+    p = orch_plan_load(o.arg, stderr);
+    if (!p)
+        return EXIT_BAD_INPUT;
+    memset(&ro, 0, sizeof ro);
+    ro.run_id = o.run_id;
+    ro.out = stderr;
+    rc = orch_run(p, &ro);
+    orch_plan_free(p);
+    return rc;
+}
+
+static const char *default_uri(void)
+{
+    const char *u = getenv("LIBVIRT_DEFAULT_URI");
+    return u && *u ? u : "qemu:///system";
+}
+
+typedef struct list_row {
+    char *run_id;
+    const char *uri;
+    int n[3];
+} list_row;
+
+typedef struct list_ctx {
+    const char *uri;
+    list_row   *rows;
+    int         nrows;
+} list_ctx;
+
+static void list_one(void *ctx, orch_obj_kind kind, const char *name, const char *pool)
+{
+    list_ctx *c = ctx;
+    char *id = orch_object_runid(name);
+    list_row *r;
+    (void)pool;
+    if (!id)
+        return;
+    for (int i = 0; i < c->nrows; i++)
+        if (strcmp(c->rows[i].run_id, id) == 0 && c->rows[i].uri == c->uri) {
+            c->rows[i].n[kind]++;
+            free(id);
+            return;
+        }
+    r = realloc(c->rows, sizeof *r * (size_t)(c->nrows + 1));
+    if (!r) {
+        free(id);
+        return;
+    }
+    c->rows = r;
+    r = &c->rows[c->nrows++];
+    memset(r, 0, sizeof *r);
+    r->run_id = id;
+    r->uri = c->uri;
+    r->n[kind]++;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+    cli_opts o;
+    list_ctx c;
+    orch_conns *conns;
+    char err[1024];
+    int rc = parse_opts(argc, argv, "uri", 0, &o), failed = 0;
+    if (rc)
+        return rc;
+    if (!o.nuris)
+        o.uris[o.nuris++] = default_uri();
+    memset(&c, 0, sizeof c);
+    conns = orch_conns_new();
+    for (int i = 0; conns && i < o.nuris; i++) {
+        virConnectPtr conn = orch_conns_open(conns, o.uris[i], err, sizeof err);
+        c.uri = o.uris[i];
+        if (!conn || orch_list_objects(conn, list_one, &c, err, sizeof err) < 0) {
+            fprintf(stderr, "drivebench: %s\n", err);
+            failed = 1;
+        }
+    }
+    printf("%-40s %-24s %7s %7s %5s\n", "RUN-ID", "URI", "DOMAINS", "VOLUMES", "POOLS");
+    for (int i = 0; i < c.nrows; i++) {
+        printf("%-40s %-24s %7d %7d %5d\n", c.rows[i].run_id, c.rows[i].uri,
+               c.rows[i].n[ORCH_OBJ_DOMAIN], c.rows[i].n[ORCH_OBJ_VOLUME],
+               c.rows[i].n[ORCH_OBJ_POOL]);
+        free(c.rows[i].run_id);
+    }
+    free(c.rows);
+    orch_conns_free(conns);
+    return failed;
+}
+
+static int cmd_teardown(int argc, char **argv)
+{
+    cli_opts o;
+    orch_conns *conns;
+    orch_counts removed = { 0 };
+    char err[1024], *prefix;
+    int rc = parse_opts(argc, argv, "uri", 2, &o), failed = 0;
+    if (rc)
+        return rc;
+    if (!orch_runid_valid(o.arg))
+        return bad_input("'%s' is not a run id (see `drivebench list`)", o.arg);
+    if (!o.nuris)
+        o.uris[o.nuris++] = default_uri();
+    prefix = orch_object_prefix(o.arg);
+    conns = orch_conns_new();
+    for (int i = 0; prefix && conns && i < o.nuris; i++) {
+        virConnectPtr conn = orch_conns_open(conns, o.uris[i], err, sizeof err);
+        if (!conn) {
+            fprintf(stderr, "drivebench: %s\n", err);
+            failed++;
+            continue;
+        }
+        failed += orch_teardown_prefix(conn, prefix, stderr, &removed);
+    }
+    printf("teardown %s: removed %d domain(s), %d volume(s), %d pool(s)\n", o.arg,
+           removed.domains, removed.volumes, removed.pools);
+    orch_conns_free(conns);
+    free(prefix);
+    return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        int (*fn)(int, char **);
+    } cmds[] = {
+        { "validate", cmd_validate }, { "render", cmd_render }, { "run", cmd_run },
+        { "list", cmd_list }, { "teardown", cmd_teardown },
+    };
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_BAD_INPUT;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0
+        || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (strcmp(argv[1], cmds[i].name) == 0)
+            return cmds[i].fn(argc - 2, argv + 2);
+    return bad_input("unknown command '%s' (validate, render, run, list, teardown)", argv[1]);
+}

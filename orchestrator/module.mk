@@ -1,0 +1,26 @@
+# orchestrator/: the drivebench binary (plans, VMs on libvirt, phases,
+# collection, aggregation, teardown) and its unit tests.
+ORCH_PKGS      := libvirt libvirt-qemu libxml-2.0 inih json-c libmariadb
+ORCH_SRCS      := $(filter-out orchestrator/main.c,$(wildcard orchestrator/*.c))
+ORCH_OBJS      := $(ORCH_SRCS:%.c=$(BUILD)/%.o)
+ORCH_LIBS       = $(call pkglibs,$(ORCH_PKGS)) -lm
+
+$(BUILD)/orchestrator/%.o: MOD_CFLAGS = $(call pkgcflags,$(ORCH_PKGS)) -Icommon
+
+$(BIN)/drivebench: $(BUILD)/orchestrator/main.o $(ORCH_OBJS) $(COMMON_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS)
+
+# Unit tests: cmocka against libvirt's test:/// driver (no daemon, no
+# guest image). One binary per test file, linked with the library objects.
+ORCH_TEST_SRCS := $(wildcard tests/orchestrator/test_*.c)
+ORCH_TEST_BINS := $(ORCH_TEST_SRCS:tests/orchestrator/%.c=$(BIN)/orch_%)
+
+$(BUILD)/tests/orchestrator/%.o: MOD_CFLAGS = $(call pkgcflags,$(ORCH_PKGS) cmocka) -Icommon -Iorchestrator
+
+$(BIN)/orch_test_%: $(BUILD)/tests/orchestrator/test_%.o $(ORCH_OBJS) $(COMMON_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS) $(call pkglibs,cmocka)
+
+ALL_TARGETS  += $(BIN)/drivebench $(ORCH_TEST_BINS)
+TEST_TARGETS += $(ORCH_TEST_BINS) tests/orchestrator/cli.sh

@@ -1,0 +1,198 @@
+/* phase.c — run one oltp command per VM in parallel, show live TPS (see
+ * run.h, orch_phase_run). */
+#include "run.h"
+#include "names.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Start argv with stdout on a pipe; stderr passes through. */
+static pid_t spawn(char **argv, const char *password, int *out_fd)
+{
+    int fds[2];
+    pid_t pid;
+    if (pipe2(fds, O_CLOEXEC) < 0)
+        return -1;
+    pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = SIG_DFL;
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        /* own process group: a terminal ^C reaches drivebench, which stops
+         * the children itself and tears down */
+        setpgid(0, 0);
+        dup2(fds[1], STDOUT_FILENO);
+        if (password)
+            setenv("OLTP_MYSQL_PASSWORD", password, 1);
+        execv(argv[0], argv);
+        dprintf(STDERR_FILENO, "drivebench: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid);         /* also here: no race with kill(-pid) */
+    close(fds[1]);
+    *out_fd = fds[0];
+    return pid;
+}
+
+/* "[ 10s ] thds: 8 tps: 123.45 qps: ..." -> 123.45 */
+static int parse_tps(const char *line, double *tps)
+{
+    const char *t = strstr(line, " tps: ");
+    char *end;
+    double v;
+    if (line[0] != '[' || !t)
+        return -1;
+    v = strtod(t + 6, &end);
+    if (end == t + 6)
+        return -1;
+    *tps = v;
+    return 0;
+}
+
+static void read_output(orch_vm *vm)
+{
+    char buf[1024];
+    ssize_t n = read(vm->out_fd, buf, sizeof buf);
+    if (n <= 0) {
+        if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+            close(vm->out_fd);
+            vm->out_fd = -1;
+        }
+        return;
+    }
+    for (ssize_t i = 0; i < n; i++) {
+        if (buf[i] == '\n' || vm->linelen + 1 >= sizeof vm->line) {
+            vm->line[vm->linelen] = '\0';
+            parse_tps(vm->line, &vm->live_tps);
+            vm->linelen = 0;
+        } else {
+            vm->line[vm->linelen++] = buf[i];
+        }
+    }
+}
+
+static void progress(orch_vm *vms, int nvms, const char *phase, int elapsed, int expected,
+                     FILE *out)
+{
+    double total = 0;
+    fprintf(out, "[%s %ds/%ds]", phase, elapsed, expected);
+    for (int i = 0; i < nvms; i++) {
+        fprintf(out, " %s-vm%d %.1f", vms[i].drive->id, vms[i].index, vms[i].live_tps);
+        total += vms[i].live_tps;
+    }
+    fprintf(out, " | total %.1f tps\n", total);
+    fflush(out);
+}
+
+static void stop_all(orch_vm *vms, int nvms, int sig)
+{
+    for (int i = 0; i < nvms; i++)
+        if (vms[i].pid > 0)
+            kill(-vms[i].pid, sig);      /* its whole process group */
+}
+
+int orch_phase_run(orch_vm *vms, int nvms, char ***argvs, const char *phase,
+                   int expected_s, const char *password, FILE *out, int progress_every)
+{
+    struct pollfd *pfd = calloc((size_t)nvms, sizeof *pfd);
+    time_t start = time(NULL), last = start, killed_at = 0;
+    /* a phase that overruns its time by this much is stopped */
+    int grace = expected_s > 0 ? 120 + expected_s / 10 : 0;
+    int running = 0, rc = 0, interrupted = 0;
+
+    if (!pfd) {
+        fprintf(out, "drivebench: out of memory\n");
+        return -1;
+    }
+    for (int i = 0; i < nvms; i++) {
+        vms[i].live_tps = 0;
+        vms[i].linelen = 0;
+        vms[i].status = -1;
+        vms[i].pid = spawn(argvs[i], password, &vms[i].out_fd);
+        if (vms[i].pid < 0) {
+            fprintf(out, "drivebench: %s: cannot start %s: %s\n", vms[i].name, argvs[i][0],
+                    strerror(errno));
+            rc = -1;
+            break;
+        }
+        running++;
+    }
+    if (rc < 0)
+        stop_all(vms, nvms, SIGTERM);
+    while (running > 0) {
+        int n = 0;
+        time_t now;
+        for (int i = 0; i < nvms; i++)
+            if (vms[i].out_fd >= 0) {
+                pfd[n].fd = vms[i].out_fd;
+                pfd[n].events = POLLIN;
+                n++;
+            }
+        if (poll(pfd, (nfds_t)n, n ? 500 : 200) < 0 && errno != EINTR)
+            break;
+        for (int i = 0; i < nvms; i++)
+            if (vms[i].out_fd >= 0)
+                for (int j = 0; j < n; j++)
+                    if (pfd[j].fd == vms[i].out_fd && (pfd[j].revents & (POLLIN | POLLHUP)))
+                        read_output(&vms[i]);
+        for (int i = 0; i < nvms; i++) {
+            int st;
+            if (vms[i].pid > 0 && waitpid(vms[i].pid, &st, WNOHANG) == vms[i].pid) {
+                vms[i].pid = -1;
+                vms[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+                running--;
+                if (vms[i].out_fd >= 0) {
+                    while (vms[i].out_fd >= 0)
+                        read_output(&vms[i]);
+                }
+                if (vms[i].status != 0 && !interrupted) {
+                    fprintf(out, "drivebench: %s: oltp %s exited with status %d\n",
+                            vms[i].name, phase, vms[i].status);
+                    rc = -1;
+                }
+            }
+        }
+        now = time(NULL);
+        if (!interrupted && orch_stop_requested()) {
+            interrupted = 1;
+            killed_at = now;
+            stop_all(vms, nvms, SIGTERM);
+        }
+        if (!killed_at && grace && now - start > expected_s + grace) {
+            fprintf(out, "drivebench: %s ran %ld s past its %d s; stopping it\n", phase,
+                    (long)(now - start - expected_s), expected_s);
+            rc = -1;
+            killed_at = now;
+            stop_all(vms, nvms, SIGTERM);
+        }
+        if (killed_at && now - killed_at > 10)
+            stop_all(vms, nvms, SIGKILL);
+        if (running > 0 && now - last >= progress_every) {
+            last = now;
+            progress(vms, nvms, phase, (int)(now - start), expected_s, out);
+        }
+    }
+    for (int i = 0; i < nvms; i++)
+        if (vms[i].out_fd >= 0) {
+            close(vms[i].out_fd);
+            vms[i].out_fd = -1;
+        }
+    free(pfd);
+    if (interrupted)
+        return ORCH_RUN_INTERRUPTED;
+    return rc;
+}

@@ -1,0 +1,720 @@
+/* plan.c — plan file parsing and validation (see plan.h). */
+#include "plan.h"
+#include "names.h"
+#include "template.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef enum { K_STR, K_INT, K_INT64, K_DUR, K_SIZE, K_DOUBLE, K_ENUM } key_type;
+
+typedef struct key_spec {
+    const char *key;
+    key_type    type;
+    size_t      off;        /* into orch_plan, or orch_drive for [drive] */
+    long long   min, max;
+    const char *choices;    /* K_ENUM: "a|b|c" */
+} key_spec;
+
+#define P(k, t, f, mn, mx, ch) { k, t, offsetof(orch_plan, f), mn, mx, ch }
+#define D(k, t, f, mn, mx, ch) { k, t, offsetof(orch_drive, f), mn, mx, ch }
+
+static const key_spec run_keys[] = {
+    P("name",           K_STR,    name, 0, 0, NULL),
+    P("uri",            K_STR,    uri, 0, 0, NULL),
+    P("profile",        K_STR,    profile, 0, 0, NULL),
+    P("vmconfigs_dir",  K_STR,    vmconfigs_dir, 0, 0, NULL),
+    P("vms_per_drive",  K_INT,    vms_per_drive, 1, 64, NULL),
+    P("client",         K_ENUM,   client, 0, 0, "host|guest"),
+    P("repetitions",    K_INT,    repetitions, 1, 100, NULL),
+    P("image_dir",      K_STR,    image_dir, 0, 0, NULL),
+    P("results_dir",    K_STR,    results_dir, 0, 0, NULL),
+    P("oltp",           K_STR,    oltp, 0, 0, NULL),
+    P("domain_type",    K_STR,    domain_type, 0, 0, "auto|kvm|qemu"),
+    P("vcpus",          K_INT,    vcpus, 1, 512, NULL),
+    P("memory",         K_SIZE,   memory, 0, 0, NULL),
+    P("boot_size",      K_SIZE,   boot_size, 0, 0, NULL),
+    P("db_size",        K_SIZE,   db_size, 0, 0, NULL),
+    P("seed_size",      K_SIZE,   seed_size, 0, 0, NULL),
+    P("boot_timeout",   K_DUR,    boot_timeout_s, 1, 24 * 3600, NULL),
+    P("port_base",      K_INT,    port_base, 1024, 65535, NULL),
+    P("cv_threshold",   K_DOUBLE, cv_threshold, 0, 1000, NULL),
+    { NULL, K_STR, 0, 0, 0, NULL }
+};
+
+static const key_spec workload_keys[] = {
+    P("name",           K_STR,    workload, 0, 0,
+      "oltp_read_write|oltp_read_only|oltp_write_only|oltp_point_select|"
+      "oltp_update_index|oltp_update_non_index|oltp_insert|oltp_delete|tpcc"),
+    P("db_driver",      K_STR,    db_driver, 0, 0, "mysql|pgsql|odbc"),
+    P("db_user",        K_STR,    db_user, 0, 0, NULL),
+    P("db_password",    K_STR,    db_password, 0, 0, NULL),
+    P("db_name",        K_STR,    db_name, 0, 0, NULL),
+    P("tables",         K_INT,    tables, 1, 100000, NULL),
+    P("table_size",     K_INT64,  table_size, 1, 100000000000LL, NULL),
+    P("threads",        K_INT,    threads, 1, 1000000, NULL),
+    P("warehouses",     K_INT,    warehouses, 1, 1000000, NULL),
+    P("precondition",   K_DUR,    precondition_s, 0, 7 * 24 * 3600, NULL),
+    P("warmup",         K_DUR,    warmup_s, 0, 24 * 3600, NULL),
+    P("measure",        K_DUR,    measure_s, 1, 7 * 24 * 3600, NULL),
+    P("rate",           K_DOUBLE, rate, 0, 1000000000, NULL),
+    P("prepare",        K_STR,    prepare, 0, 0, "auto|yes|no"),
+    P("extra",          K_STR,    extra, 0, 0, NULL),
+    { NULL, K_STR, 0, 0, 0, NULL }
+};
+
+static const key_spec drive_keys[] = {
+    D("path",           K_STR,    path, 0, 0, NULL),
+    D("pool",           K_STR,    pool, 0, 0, NULL),
+    D("uri",            K_STR,    uri, 0, 0, NULL),
+    D("vms",            K_INT,    vms, 1, 64, NULL),
+    { NULL, K_STR, 0, 0, 0, NULL }
+};
+
+typedef struct seen_key {
+    char *section;
+    const char *key;            /* points into a spec table */
+    int   line;
+} seen_key;
+
+typedef struct seen_section {
+    char *name;
+    int   line;
+    int   reported;             /* unknown section already reported */
+} seen_section;
+
+typedef struct plan_msg {
+    int   line;
+    int   seq;                  /* keeps discovery order within a line */
+    char *text;
+} plan_msg;
+
+typedef struct parse_state {
+    orch_plan    *p;
+    plan_msg     *msgs;         /* printed sorted by line at the end */
+    FILE         *in;
+    FILE         *errs;
+    int           nerr;
+    int           line;
+    seen_key     *keys;
+    int           nkeys;
+    seen_section *sects;
+    int           nsects;
+} parse_state;
+
+static void plan_error(parse_state *st, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void plan_error(parse_state *st, int line, const char *fmt, ...)
+{
+    va_list ap;
+    plan_msg *m = realloc(st->msgs, sizeof *m * (size_t)(st->nerr + 1));
+    if (!m)
+        return;
+    st->msgs = m;
+    m[st->nerr].line = line;
+    m[st->nerr].seq = st->nerr;
+    va_start(ap, fmt);
+    if (vasprintf(&m[st->nerr].text, fmt, ap) < 0)
+        m[st->nerr].text = NULL;
+    va_end(ap);
+    st->nerr++;
+}
+
+static int msg_cmp(const void *a, const void *b)
+{
+    const plan_msg *x = a, *y = b;
+    return x->line != y->line ? (x->line > y->line) - (x->line < y->line)
+                              : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Print every problem, in file order, and free them. */
+static void flush_errors(parse_state *st)
+{
+    qsort(st->msgs, (size_t)st->nerr, sizeof *st->msgs, msg_cmp);
+    for (int i = 0; i < st->nerr; i++) {
+        if (st->errs)
+            fprintf(st->errs, "%s:%d: %s\n", st->p->file, st->msgs[i].line,
+                    st->msgs[i].text ? st->msgs[i].text : "out of memory");
+        free(st->msgs[i].text);
+    }
+    free(st->msgs);
+    st->msgs = NULL;
+}
+
+static char *trim(char *s)
+{
+    char *e;
+    while (isspace((unsigned char)*s))
+        s++;
+    e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+/* Note a section header: same text inih will pass as the section name. */
+static void note_section(parse_state *st, char *text)
+{
+    char *end = strchr(text + 1, ']');
+    seen_section *s;
+    if (!end) {
+        plan_error(st, st->line, "section header has no closing ']'");
+        return;
+    }
+    *end = '\0';
+    for (int i = 0; i < st->nsects; i++)
+        if (strcmp(st->sects[i].name, text + 1) == 0) {
+            plan_error(st, st->line, "section [%s] appears twice (first at line %d)",
+                       text + 1, st->sects[i].line);
+            return;
+        }
+    s = realloc(st->sects, sizeof *s * (size_t)(st->nsects + 1));
+    if (!s)
+        return;
+    st->sects = s;
+    s[st->nsects].name = strdup(text + 1);
+    s[st->nsects].line = st->line;
+    s[st->nsects].reported = 0;
+    if (s[st->nsects].name)
+        st->nsects++;
+}
+
+/* inih line reader: fgets plus line counting, section bookkeeping, and
+ * the syntax errors inih would only report once. */
+static char *plan_reader(char *str, int num, void *stream)
+{
+    parse_state *st = stream;
+    char copy[512], *t;
+    size_t len;
+    if (!fgets(str, num, st->in))
+        return NULL;
+    st->line++;
+    len = strlen(str);
+    if (len > 0 && str[len - 1] != '\n' && !feof(st->in)) {
+        int c;
+        while ((c = fgetc(st->in)) != EOF && c != '\n')
+            ;
+        plan_error(st, st->line, "line longer than %d characters", num - 3);
+        str[0] = '\0';
+        return str;
+    }
+    snprintf(copy, sizeof copy, "%s", str);
+    t = trim(copy);
+    if (*t == '\0' || *t == ';' || *t == '#')
+        return str;
+    if (*t == '[')
+        note_section(st, t);
+    else if (!strchr(t, '=') && !strchr(t, ':'))
+        plan_error(st, st->line, "expected 'key = value', got '%s'", t);
+    return str;
+}
+
+static int key_line(const parse_state *st, const char *section, const char *key)
+{
+    for (int i = 0; i < st->nkeys; i++)
+        if (strcmp(st->keys[i].section, section) == 0 && strcmp(st->keys[i].key, key) == 0)
+            return st->keys[i].line;
+    return 0;
+}
+
+static int section_line(const parse_state *st, const char *section)
+{
+    for (int i = 0; i < st->nsects; i++)
+        if (strcmp(st->sects[i].name, section) == 0)
+            return st->sects[i].line;
+    return 0;
+}
+
+/* Line of a key if given, else of its section, else 1. */
+static int where(const parse_state *st, const char *section, const char *key)
+{
+    int l = key ? key_line(st, section, key) : 0;
+    if (!l)
+        l = section_line(st, section);
+    return l ? l : 1;
+}
+
+static int choice_ok(const char *choices, const char *v)
+{
+    size_t n = strlen(v);
+    const char *c = choices;
+    while (c && *c) {
+        const char *bar = strchr(c, '|');
+        size_t len = bar ? (size_t)(bar - c) : strlen(c);
+        if (len == n && strncmp(c, v, n) == 0)
+            return 1;
+        c = bar ? bar + 1 : NULL;
+    }
+    return 0;
+}
+
+int orch_parse_duration(const char *s, int *seconds)
+{
+    long long total = 0;
+    int any = 0;
+    while (*s) {
+        char *end;
+        long long v;
+        if (!isdigit((unsigned char)*s))
+            return -1;
+        errno = 0;
+        v = strtoll(s, &end, 10);
+        if (errno || v > INT_MAX)
+            return -1;
+        switch (*end) {
+        case 'h': v *= 3600; end++; break;
+        case 'm': v *= 60; end++; break;
+        case 's': end++; break;
+        case '\0': if (any) return -1; break;
+        default: return -1;
+        }
+        total += v;
+        if (total > INT_MAX)
+            return -1;
+        any = 1;
+        s = end;
+    }
+    if (!any)
+        return -1;
+    *seconds = (int)total;
+    return 0;
+}
+
+int orch_parse_size(const char *s, uint64_t *bytes)
+{
+    char *end;
+    unsigned long long v;
+    int shift = 0;
+    if (!isdigit((unsigned char)*s))
+        return -1;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno)
+        return -1;
+    switch (*end) {
+    case 'K': shift = 10; end++; break;
+    case 'M': shift = 20; end++; break;
+    case 'G': shift = 30; end++; break;
+    case 'T': shift = 40; end++; break;
+    default: break;
+    }
+    if (shift && strcmp(end, "iB") == 0)
+        end += 2;
+    if (*end != '\0' || v > (UINT64_MAX >> shift))
+        return -1;
+    *bytes = (uint64_t)v << shift;
+    return 0;
+}
+
+/* Store value v of key spec k into the struct at base. */
+static void store_value(parse_state *st, const char *section, const key_spec *k,
+                        void *base, const char *v)
+{
+    char *field = (char *)base + k->off;
+    char *end;
+    long long n;
+    double d;
+    int secs;
+    uint64_t bytes;
+
+    if (k->choices && !choice_ok(k->choices, v)) {
+        plan_error(st, st->line, "[%s] %s: '%s' is not one of %s", section, k->key, v, k->choices);
+        return;
+    }
+    switch (k->type) {
+    case K_STR: {
+        char **dst = (char **)(void *)field;
+        if (*v == '\0') {
+            plan_error(st, st->line, "[%s] %s: empty value", section, k->key);
+            return;
+        }
+        free(*dst);
+        *dst = strdup(v);
+        return;
+    }
+    case K_ENUM:        /* only [run] client */
+        *(orch_client_kind *)(void *)field = strcmp(v, "guest") == 0 ? ORCH_CLIENT_GUEST
+                                                                   : ORCH_CLIENT_HOST;
+        return;
+    case K_INT:
+    case K_INT64:
+        errno = 0;
+        n = strtoll(v, &end, 10);
+        if (errno || end == v || *end) {
+            plan_error(st, st->line, "[%s] %s: '%s' is not a whole number", section, k->key, v);
+            return;
+        }
+        if (n < k->min || n > k->max) {
+            plan_error(st, st->line, "[%s] %s: %lld is out of range %lld..%lld",
+                       section, k->key, n, k->min, k->max);
+            return;
+        }
+        if (k->type == K_INT)
+            *(int *)(void *)field = (int)n;
+        else
+            *(int64_t *)(void *)field = n;
+        return;
+    case K_DOUBLE:
+        errno = 0;
+        d = strtod(v, &end);
+        if (errno || end == v || *end || d < (double)k->min || d > (double)k->max) {
+            plan_error(st, st->line, "[%s] %s: '%s' is not a number in %lld..%lld",
+                       section, k->key, v, k->min, k->max);
+            return;
+        }
+        *(double *)(void *)field = d;
+        return;
+    case K_DUR:
+        if (orch_parse_duration(v, &secs) < 0 || secs < k->min || secs > k->max) {
+            plan_error(st, st->line, "[%s] %s: '%s' is not a duration like 2h, 30m, 10s "
+                       "(%lld..%lld s)", section, k->key, v, k->min, k->max);
+            return;
+        }
+        *(int *)(void *)field = secs;
+        return;
+    case K_SIZE:
+        if (orch_parse_size(v, &bytes) < 0 || bytes == 0) {
+            plan_error(st, st->line, "[%s] %s: '%s' is not a size like 4G, 512M",
+                       section, k->key, v);
+            return;
+        }
+        *(uint64_t *)(void *)field = bytes;
+        return;
+    }
+}
+
+static orch_drive *drive_get(parse_state *st, const char *name)
+{
+    orch_plan *p = st->p;
+    orch_drive *d;
+    for (int i = 0; i < p->ndrives; i++)
+        if (strcmp(p->drives[i].name, name) == 0)
+            return &p->drives[i];
+    d = realloc(p->drives, sizeof *d * (size_t)(p->ndrives + 1));
+    if (!d)
+        return NULL;
+    p->drives = d;
+    d = &p->drives[p->ndrives];
+    memset(d, 0, sizeof *d);
+    d->name = strdup(name);
+    d->id = orch_sanitize(name, ORCH_ID_MAX);
+    /* the handler runs inside this drive's section: its header is the last */
+    d->line = st->nsects ? st->sects[st->nsects - 1].line : st->line;
+    if (!d->name || !d->id)
+        return NULL;
+    p->ndrives++;
+    return d;
+}
+
+static int plan_handler(void *user, const char *section, const char *name, const char *value)
+{
+    parse_state *st = user;
+    const key_spec *specs = NULL;
+    void *base = st->p;
+    char dname[256];
+    seen_key *sk;
+    int first;
+
+    if (strcmp(section, "run") == 0) {
+        specs = run_keys;
+    } else if (strcmp(section, "workload") == 0) {
+        specs = workload_keys;
+    } else if (strncmp(section, "drive", 5) == 0 && isspace((unsigned char)section[5])) {
+        snprintf(dname, sizeof dname, "%s", section + 5);
+        if (*trim(dname) == '\0') {
+            plan_error(st, st->line, "[drive] needs a name: [drive NAME]");
+            return 1;
+        }
+        base = drive_get(st, trim(dname));
+        if (!base)
+            return 0;
+        specs = drive_keys;
+    } else {
+        for (int i = 0; i < st->nsects; i++)
+            if (strcmp(st->sects[i].name, section) == 0) {
+                if (!st->sects[i].reported)
+                    plan_error(st, st->sects[i].line, "unknown section [%s] (expected [run], "
+                               "[workload] or [drive NAME])", section);
+                st->sects[i].reported = 1;
+            }
+        return 1;
+    }
+    for (; specs->key; specs++)
+        if (strcmp(specs->key, name) == 0)
+            break;
+    if (!specs->key) {
+        plan_error(st, st->line, "[%s] unknown key '%s'", section, name);
+        return 1;
+    }
+    first = key_line(st, section, specs->key);
+    if (first) {
+        plan_error(st, st->line, "[%s] %s given twice (first at line %d)", section, name, first);
+        return 1;
+    }
+    sk = realloc(st->keys, sizeof *sk * (size_t)(st->nkeys + 1));
+    if (!sk)
+        return 0;
+    st->keys = sk;
+    sk[st->nkeys].section = strdup(section);
+    sk[st->nkeys].key = specs->key;
+    sk[st->nkeys].line = st->line;
+    if (sk[st->nkeys].section)
+        st->nkeys++;
+    store_value(st, section, specs, base, value);
+    return 1;
+}
+
+/* path made absolute against the current directory; new string. */
+static char *absolute(const char *path)
+{
+    char cwd[PATH_MAX];
+    if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
+        return strdup(path);
+    return orch_strfmt("%s/%s", cwd, path);
+}
+
+static char *default_vmconfigs_dir(void)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash;
+    if (n <= 0)
+        return strdup("vmconfigs");
+    exe[n] = '\0';
+    slash = strrchr(exe, '/');
+    if (slash)
+        *slash = '\0';
+    return orch_strfmt("%s/../vmconfigs", exe);
+}
+
+static void plan_defaults(orch_plan *p)
+{
+    p->uri = strdup("qemu:///system");
+    p->vms_per_drive = 1;
+    p->client = ORCH_CLIENT_HOST;
+    p->repetitions = 1;
+    p->image_dir = strdup("images/build");
+    p->results_dir = strdup("results");
+    p->oltp = strdup("bin/oltp");
+    p->domain_type = strdup("auto");
+    p->boot_timeout_s = 600;
+    p->port_base = 33060;
+    p->cv_threshold = 5.0;
+    p->db_driver = strdup("mysql");
+    p->db_user = strdup("drivebench");
+    p->db_password = strdup("drivebench");
+    p->db_name = strdup("sbtest");
+    p->prepare = strdup("auto");
+}
+
+static void validate(parse_state *st)
+{
+    orch_plan *p = st->p;
+    int total = 0;
+    char err[512];
+
+    if (!section_line(st, "run"))
+        plan_error(st, 1, "no [run] section");
+    else if (!p->name)
+        plan_error(st, where(st, "run", NULL), "[run] name is missing");
+    else {
+        char *id = orch_sanitize(p->name, ORCH_ID_MAX);
+        if (id && !*id)
+            plan_error(st, where(st, "run", "name"),
+                       "[run] name '%s' has no letter or digit to build a run id from", p->name);
+        free(id);
+    }
+    if (!section_line(st, "workload"))
+        plan_error(st, 1, "no [workload] section");
+    else {
+        if (!p->workload)
+            plan_error(st, where(st, "workload", NULL), "[workload] name is missing");
+        if (!p->measure_s && !key_line(st, "workload", "measure"))
+            plan_error(st, where(st, "workload", NULL), "[workload] measure is missing "
+                       "(a duration like 1h, 30m, 10s)");
+        if (p->workload && strcmp(p->workload, "tpcc") == 0) {
+            if (!p->warehouses)
+                plan_error(st, where(st, "workload", "name"),
+                           "[workload] tpcc needs warehouses");
+        } else if (p->workload && (!p->tables || !p->table_size)) {
+            plan_error(st, where(st, "workload", "name"),
+                       "[workload] %s needs tables and table_size", p->workload);
+        }
+        if (p->warehouses && p->workload && strcmp(p->workload, "tpcc") != 0)
+            plan_error(st, where(st, "workload", "warehouses"),
+                       "[workload] warehouses applies to tpcc only");
+        if (p->db_driver && strcmp(p->db_driver, "mysql") != 0)
+            plan_error(st, where(st, "workload", "db_driver"),
+                       "[workload] db_driver %s: the guest image serves MariaDB only; use mysql",
+                       p->db_driver);
+    }
+    if (p->client == ORCH_CLIENT_GUEST)
+        plan_error(st, where(st, "run", "client"),
+                   "[run] client = guest is not supported yet; use client = host");
+
+    if (p->profile) {
+        orch_template *t;
+        free(p->template_path);
+        if (strchr(p->profile, '/') || strstr(p->profile, ".xml"))
+            p->template_path = strdup(p->profile);
+        else
+            p->template_path = orch_strfmt("%s/%s.xml", p->vmconfigs_dir, p->profile);
+        t = p->template_path ? orch_template_load(p->template_path, err, sizeof err) : NULL;
+        if (!t)
+            plan_error(st, where(st, "run", "profile"), "[run] profile %s: %s", p->profile, err);
+        orch_template_free(t);
+    } else if (section_line(st, "run")) {
+        plan_error(st, where(st, "run", NULL), "[run] profile is missing (tiny, sysbench, "
+                   "sqlserver or a template .xml path)");
+    }
+
+    for (int i = 0; i < st->nsects; i++) {
+        const char *n = st->sects[i].name;
+        int known = strcmp(n, "run") == 0 || strcmp(n, "workload") == 0;
+        if (strncmp(n, "drive", 5) == 0 && isspace((unsigned char)n[5])) {
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s", n + 5);
+            known = 1;
+            int found = 0;
+            for (int j = 0; j < p->ndrives; j++)
+                found |= strcmp(p->drives[j].name, trim(buf)) == 0;
+            if (!found && *trim(buf))
+                plan_error(st, st->sects[i].line, "[%s] has no keys: give it path or pool", n);
+        }
+        if (!known && !st->sects[i].reported)
+            plan_error(st, st->sects[i].line, "unknown section [%s] (expected [run], "
+                       "[workload] or [drive NAME])", n);
+    }
+    if (p->ndrives == 0)
+        plan_error(st, 1, "no [drive NAME] section: name at least one drive under test");
+    for (int i = 0; i < p->ndrives; i++) {
+        orch_drive *d = &p->drives[i];
+        char sect[300];
+        snprintf(sect, sizeof sect, "drive %s", d->name);
+        if (!d->path == !d->pool)
+            plan_error(st, d->line, "[drive %s] needs exactly one of path (a directory) "
+                       "or pool (an existing storage pool)", d->name);
+        if (d->path && d->path[0] != '/')
+            plan_error(st, where(st, sect, "path"), "[drive %s] path '%s' must be absolute",
+                       d->name, d->path);
+        if (!d->id[0])
+            plan_error(st, d->line, "[drive %s] name has no letter or digit", d->name);
+        for (int j = 0; j < i; j++)
+            if (strcmp(p->drives[j].id, d->id) == 0 && d->id[0])
+                plan_error(st, d->line, "[drive %s] and [drive %s] (line %d) both become "
+                           "'%s' in object names; rename one", d->name, p->drives[j].name,
+                           p->drives[j].line, d->id);
+        if (p->client == ORCH_CLIENT_HOST && orch_uri_is_remote(orch_plan_drive_uri(p, d)))
+            plan_error(st, where(st, sect, d->uri ? "uri" : NULL),
+                       "[drive %s] is on another host (%s): client = host reaches VMs only "
+                       "through this host's loopback", d->name, orch_plan_drive_uri(p, d));
+        total += orch_plan_drive_vms(p, d);
+    }
+    if (p->port_base + total - 1 > 65535)
+        plan_error(st, where(st, "run", "port_base"), "[run] port_base %d leaves no room "
+                   "for %d VMs", p->port_base, total);
+}
+
+orch_plan *orch_plan_load(const char *path, FILE *errs)
+{
+    parse_state st;
+    orch_plan *p = calloc(1, sizeof *p);
+    int rc;
+
+    memset(&st, 0, sizeof st);
+    if (!p)
+        return NULL;
+    plan_defaults(p);
+    p->file = strdup(path);
+    st.p = p;
+    st.errs = errs;
+    st.in = fopen(path, "r");
+    if (!st.in) {
+        if (errs)
+            fprintf(errs, "%s: cannot read plan: %s\n", path, strerror(errno));
+        orch_plan_free(p);
+        return NULL;
+    }
+    ini_allow_multiline = false;
+    rc = ini_parse_stream(plan_reader, &st, plan_handler, &st);
+    fclose(st.in);
+    if (rc < 0)
+        plan_error(&st, st.line, "out of memory while parsing");
+    if (!p->vmconfigs_dir)
+        p->vmconfigs_dir = default_vmconfigs_dir();
+    {
+        char *abs = absolute(p->image_dir);
+        free(p->image_dir);
+        p->image_dir = abs;
+    }
+    validate(&st);
+    for (int i = 0; i < st.nkeys; i++)
+        free(st.keys[i].section);
+    free(st.keys);
+    for (int i = 0; i < st.nsects; i++)
+        free(st.sects[i].name);
+    free(st.sects);
+    flush_errors(&st);
+    if (st.nerr) {
+        orch_plan_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void orch_plan_free(orch_plan *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < p->ndrives; i++) {
+        free(p->drives[i].name);
+        free(p->drives[i].id);
+        free(p->drives[i].path);
+        free(p->drives[i].pool);
+        free(p->drives[i].uri);
+    }
+    free(p->drives);
+    free(p->file); free(p->name); free(p->uri); free(p->profile);
+    free(p->template_path); free(p->vmconfigs_dir); free(p->image_dir);
+    free(p->results_dir); free(p->oltp); free(p->domain_type);
+    free(p->workload); free(p->db_driver); free(p->db_user);
+    free(p->db_password); free(p->db_name); free(p->prepare); free(p->extra);
+    free(p);
+}
+
+int orch_plan_drive_vms(const orch_plan *p, const orch_drive *d)
+{
+    return d->vms ? d->vms : p->vms_per_drive;
+}
+
+int orch_plan_total_vms(const orch_plan *p)
+{
+    int n = 0;
+    for (int i = 0; i < p->ndrives; i++)
+        n += orch_plan_drive_vms(p, &p->drives[i]);
+    return n;
+}
+
+const char *orch_plan_drive_uri(const orch_plan *p, const orch_drive *d)
+{
+    return d->uri ? d->uri : p->uri;
+}
+
+int orch_uri_is_remote(const char *uri)
+{
+    const char *h = strstr(uri, "://");
+    if (!h)
+        return 0;
+    h += 3;
+    if (*h == '/' || *h == '\0')
+        return 0;
+    return strncmp(h, "localhost", 9) != 0 || (h[9] != '/' && h[9] != ':' && h[9] != '\0');
+}

@@ -1,0 +1,86 @@
+/*
+ * plan.h — the plan file: what to run, on which drives, how.
+ *
+ * A plan is an INI file (parsed with inih) with a [run] section, a
+ * [workload] section and one [drive NAME] section per drive under test.
+ * Every key is documented in plans/README.md. orch_plan_load() parses and
+ * validates in one pass and reports every problem as "FILE:LINE: message".
+ */
+#ifndef ORCH_PLAN_H
+#define ORCH_PLAN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum { ORCH_CLIENT_HOST, ORCH_CLIENT_GUEST } orch_client_kind;
+
+typedef struct orch_drive {
+    char *name;          /* as written in the plan */
+    char *id;            /* sanitized name, used in object names */
+    char *path;          /* directory for a run-owned dir pool, or NULL */
+    char *pool;          /* existing storage pool to use, or NULL */
+    char *uri;           /* libvirt URI, or NULL for the run's */
+    int   vms;           /* VMs on this drive; 0 = [run] vms_per_drive */
+    int   line;          /* line of the section header */
+} orch_drive;
+
+typedef struct orch_plan {
+    char *file;                 /* path the plan was read from */
+    /* [run] */
+    char *name;
+    char *uri;                  /* default qemu:///system */
+    char *profile;              /* "tiny", "sysbench", ... or a .xml path */
+    char *template_path;        /* resolved profile template */
+    char *vmconfigs_dir;
+    int   vms_per_drive;
+    orch_client_kind client;
+    int   repetitions;
+    char *image_dir;            /* absolute */
+    char *results_dir;
+    char *oltp;                 /* oltp binary on the host */
+    char *domain_type;          /* "auto", "kvm", "qemu" */
+    int   vcpus;                /* 0 = the template's */
+    uint64_t memory;            /* bytes, 0 = the template's */
+    uint64_t boot_size, db_size, seed_size;   /* bytes, 0 = the template's */
+    int   boot_timeout_s;
+    int   port_base;
+    double cv_threshold;        /* percent; the report flags drives above it */
+    /* [workload] */
+    char *workload;             /* oltp_read_write, ..., tpcc */
+    char *db_driver;
+    char *db_user, *db_password, *db_name;
+    int   tables;
+    int64_t table_size;
+    int   threads;
+    int   warehouses;
+    int   precondition_s, warmup_s, measure_s;
+    double rate;
+    char *prepare;              /* "auto", "yes", "no" */
+    char *extra;                /* more oltp options, split on spaces */
+    /* [drive NAME] ... */
+    orch_drive *drives;
+    int   ndrives;
+} orch_plan;
+
+/* Read and validate the plan at path. On success returns the plan (free
+ * with orch_plan_free). On any problem prints every one of them to errs as
+ * "PATH:LINE: message" and returns NULL. */
+orch_plan *orch_plan_load(const char *path, FILE *errs);
+void orch_plan_free(orch_plan *p);           /* accepts NULL */
+
+/* VMs on drive d (its own count or the plan's), and in the whole plan. */
+int orch_plan_drive_vms(const orch_plan *p, const orch_drive *d);
+int orch_plan_total_vms(const orch_plan *p);
+
+/* URI of drive d. */
+const char *orch_plan_drive_uri(const orch_plan *p, const orch_drive *d);
+
+/* 1 when uri names another host (qemu+ssh://host/..., ...), else 0. */
+int orch_uri_is_remote(const char *uri);
+
+/* "2h", "30m", "10s", "1h30m", "90" -> seconds. 0 ok, -1 bad text. */
+int orch_parse_duration(const char *s, int *seconds);
+/* "4G", "512M", "1T", "2GiB", "1024" -> bytes (binary units). */
+int orch_parse_size(const char *s, uint64_t *bytes);
+
+#endif

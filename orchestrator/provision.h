@@ -1,0 +1,82 @@
+/*
+ * provision.h — libvirt objects of a run: connections, storage pools,
+ * volumes, domains, and their teardown.
+ *
+ * Every object a run creates is recorded in a ledger the moment it exists;
+ * orch_ledger_teardown() removes them in reverse order whatever happened.
+ * orch_teardown_prefix() finds a crashed run's leftovers by name instead:
+ * only objects whose names start with "drivebench-<runid>--" are touched.
+ */
+#ifndef ORCH_PROVISION_H
+#define ORCH_PROVISION_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <libvirt/libvirt.h>
+
+typedef enum { ORCH_OBJ_POOL, ORCH_OBJ_VOLUME, ORCH_OBJ_DOMAIN } orch_obj_kind;
+
+typedef struct orch_counts {
+    int domains, volumes, pools;
+} orch_counts;
+
+/* Open connections, one per URI, shared by everything in a run. */
+typedef struct orch_conns orch_conns;
+orch_conns *orch_conns_new(void);
+/* The connection to uri, opened on first use. Borrowed: valid until
+ * orch_conns_free. NULL with a message in err when it cannot be opened. */
+virConnectPtr orch_conns_open(orch_conns *c, const char *uri, char *err, size_t errlen);
+void orch_conns_free(orch_conns *c);          /* closes all; accepts NULL */
+
+typedef struct orch_ledger orch_ledger;
+orch_ledger *orch_ledger_new(void);
+void orch_ledger_free(orch_ledger *l);        /* does not tear down; accepts NULL */
+int  orch_ledger_count(const orch_ledger *l);
+
+/* Remove every recorded object, newest first, and empty the ledger.
+ * Problems are printed on log (may be NULL). Adds what was removed to
+ * *removed (may be NULL). Returns the number of objects that could not be
+ * removed (0 = clean). */
+int orch_ledger_teardown(orch_ledger *l, FILE *log, orch_counts *removed);
+
+/* Start a transient directory pool `name` on path (the drive under test).
+ * Returns the pool (caller virStoragePoolFree) or NULL with err. */
+virStoragePoolPtr orch_pool_create_dir(virConnectPtr conn, orch_ledger *l, const char *name,
+                                       const char *path, char *err, size_t errlen);
+/* An existing, active pool by name (not recorded: the run does not own it). */
+virStoragePoolPtr orch_pool_lookup(virConnectPtr conn, const char *name,
+                                   char *err, size_t errlen);
+
+/* Create volume `name` in pool: format "raw" or "qcow2", capacity in
+ * bytes; with backing (a path) it is a qcow2 overlay on that qcow2 file;
+ * with from it is a copy of that volume. Returns the volume (caller
+ * virStorageVolFree) or NULL with err. */
+virStorageVolPtr orch_vol_create(virStoragePoolPtr pool, orch_ledger *l, const char *name,
+                                 const char *format, uint64_t capacity, const char *backing,
+                                 virStorageVolPtr from, char *err, size_t errlen);
+
+/* Define the domain from xml and start it. Returns the domain (caller
+ * virDomainFree) or NULL with err; a defined domain is recorded even when
+ * starting it fails. */
+virDomainPtr orch_domain_start(virConnectPtr conn, orch_ledger *l, const char *xml,
+                               char *err, size_t errlen);
+
+/* Remove every domain, volume and pool on conn whose name starts with
+ * prefix. Returns the number that could not be removed. */
+int orch_teardown_prefix(virConnectPtr conn, const char *prefix, FILE *log,
+                         orch_counts *removed);
+
+/* Call fn for every drivebench object on conn (any run): kind, name, and
+ * the pool for volumes. Returns 0 or -1 with err. */
+typedef void (*orch_list_fn)(void *ctx, orch_obj_kind kind, const char *name,
+                             const char *pool);
+int orch_list_objects(virConnectPtr conn, orch_list_fn fn, void *ctx, char *err, size_t errlen);
+
+/* "kvm" when the host behind conn offers KVM for x86_64, else "qemu";
+ * NULL with err when capabilities cannot be read. Static string. */
+const char *orch_domain_type_for(virConnectPtr conn, char *err, size_t errlen);
+
+/* Last libvirt error message (static storage of libvirt). */
+const char *orch_virt_error(void);
+
+#endif

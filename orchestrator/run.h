@@ -1,0 +1,60 @@
+/*
+ * run.h — `drivebench run`: provision, boot, precondition, measure,
+ * collect, aggregate, and always tear down.
+ */
+#ifndef ORCH_RUN_H
+#define ORCH_RUN_H
+
+#include <stdio.h>
+#include "layout.h"
+#include "plan.h"
+#include "provision.h"
+
+#define ORCH_RUN_OK          0
+#define ORCH_RUN_FAILED      1
+#define ORCH_RUN_INTERRUPTED 130
+
+/* The steps of a run, in order; a test hook can make any one fail. */
+#define ORCH_STEPS(X) \
+    X(POOL, "pool") X(SEED, "seed volume") X(BOOT_VOL, "boot volume") \
+    X(DB_VOL, "database volume") X(DOMAIN, "domain") X(READY, "wait for database") \
+    X(PREPARE, "prepare") X(PRECONDITION, "precondition") X(MEASURE, "measure") \
+    X(SUMMARY, "summary")
+#define ORCH_STEP_ENUM(id, text) ORCH_STEP_##id,
+typedef enum { ORCH_STEPS(ORCH_STEP_ENUM) ORCH_STEP_COUNT } orch_step;
+#undef ORCH_STEP_ENUM
+
+const char *orch_step_name(orch_step s);
+
+typedef struct orch_run_opts {
+    const char *run_id;         /* NULL: a new one from the plan name and time */
+    orch_conns *conns;          /* NULL: the run opens and closes its own */
+    FILE       *out;            /* progress and messages; NULL: stderr */
+    int         progress_every; /* seconds between progress lines; 0: 10 */
+    /* Wait until vm's database answers. NULL: guest agent ping, then a
+     * MySQL login through the forwarded port. 0 or -1 with err. */
+    int (*wait_ready)(void *ctx, orch_vm *vm, int timeout_s, char *err, size_t errlen);
+    /* Called before each step on each object; -1 makes that step fail.
+     * For tests of teardown after failures. */
+    int (*inject)(void *ctx, orch_step step, const char *object);
+    void *hook_ctx;
+    char  run_id_out[128];      /* the run id used, filled by orch_run */
+} orch_run_opts;
+
+/* Run plan p. SIGINT/SIGTERM stop it and tear down. Returns ORCH_RUN_OK,
+ * ORCH_RUN_FAILED (reported on out) or ORCH_RUN_INTERRUPTED. */
+int orch_run(const orch_plan *p, orch_run_opts *o);
+
+/* Nonzero once SIGINT or SIGTERM arrived during a run. */
+int orch_stop_requested(void);
+
+/* Default readiness wait (see orch_run_opts.wait_ready). */
+int orch_wait_ready_default(void *ctx, orch_vm *vm, int timeout_s, char *err, size_t errlen);
+
+/* Run one oltp command on every VM at once, printing live TPS to out.
+ * argvs[i] is the command of vms[i]. Returns 0 when all exited 0, -1
+ * (reported) otherwise, ORCH_RUN_INTERRUPTED on a stop request. */
+int orch_phase_run(orch_vm *vms, int nvms, char ***argvs, const char *phase,
+                   int expected_s, const char *password, FILE *out, int progress_every);
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * template.h — VM profile templates (vmconfigs/<profile>.xml) and the
+ * domain XML rendered from them.
+ *
+ * A template is a libvirt domain XML that `virsh define` accepts as it is.
+ * Its <metadata> holds a <drivebench:profile> element listing the disks by
+ * serial with their default sizes. Rendering edits a copy of the DOM with
+ * libxml2 (never string substitution), so no name or path can inject XML.
+ */
+#ifndef ORCH_TEMPLATE_H
+#define ORCH_TEMPLATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ORCH_PROFILE_NS   "https://drivebench.dev/xmlns/profile/1"
+#define ORCH_QEMU_NS      "http://libvirt.org/schemas/domain/qemu/1.0"
+
+typedef struct orch_template orch_template;
+
+/* What the renderer sets in one domain. Strings are borrowed. */
+typedef struct orch_domain_spec {
+    const char *name;           /* domain name */
+    const char *uuid;           /* 36-character UUID text */
+    const char *domain_type;    /* "kvm" or "qemu" ("test" in unit tests) */
+    const char *run_id;
+    const char *drive;          /* drive name as written in the plan */
+    int         vm_index;       /* 1-based within the drive */
+    int         vcpus;          /* 0 = keep the template's */
+    uint64_t    memory;         /* bytes, 0 = keep the template's */
+    const char *kernel, *initrd;
+    const char *pool;           /* storage pool of the volumes */
+    const char *boot_vol, *db_vol, *seed_vol;   /* seed_vol NULL if none */
+    const char *console_log;    /* serial console file */
+    int         port;           /* host loopback port forwarded to 3306 */
+} orch_domain_spec;
+
+/* Load and check a template. Returns NULL with a message in err when the
+ * file is missing, not XML, or lacks a bootdisk/dbdisk disk, the profile
+ * metadata, or the user-mode -netdev argument. Free with
+ * orch_template_free (accepts NULL). */
+orch_template *orch_template_load(const char *path, char *err, size_t errlen);
+void orch_template_free(orch_template *t);
+
+/* Default size in bytes of the disk with this serial ("bootdisk",
+ * "dbdisk", "seeddisk"), or 0 when the profile has no such disk. */
+uint64_t orch_template_disk_size(const orch_template *t, const char *serial);
+
+/* Profile name from the metadata (borrowed). */
+const char *orch_template_profile(const orch_template *t);
+
+/* Domain XML for spec, as a new string (caller frees), or NULL with a
+ * message in err. */
+char *orch_template_render(const orch_template *t, const orch_domain_spec *spec,
+                           char *err, size_t errlen);
+
+#endif
