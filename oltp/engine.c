@@ -476,7 +476,10 @@ static void handle(conn *c, int r)
             break;
         case C_ROLLBACK:
             c->q[DB_Q_OTHER]++;
-            r = start_trx(c, c->intended);
+            c->in_trx = false;
+            /* after the end of the run a failed transaction is not retried */
+            r = __atomic_load_n(&c->w->e->stop, __ATOMIC_ACQUIRE) ? begin_next(c)
+                                                                   : start_trx(c, c->intended);
             break;
         default:
             return;

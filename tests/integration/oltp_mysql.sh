@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# Integration tests of bin/oltp against a real MariaDB started here: prepare
+# row counts, statement-count parity with sysbench for every workload (from
+# the server's own counters), the JSON result, retries on lock waits and
+# deadlocks, reconnects after KILL CONNECTION, --rate, --events, cleanup,
+# and the error messages of bad input.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/lib/mariadb.sh
+. tests/lib/check.sh
+
+mariadb_start || exit 1
+trap 'mariadb_stop' EXIT
+export OLTP_MYSQL_PASSWORD=sbtest
+CONN="--mysql-host=127.0.0.1 --mysql-port=$MARIADB_PORT --mysql-user=sbtest"
+OLTP="./bin/oltp $CONN"
+SB="sysbench --db-driver=mysql $CONN --mysql-password=sbtest"
+T=$(mktemp -d); trap 'mariadb_stop; rm -rf "$T"' EXIT
+
+counters() {
+  mariadb_sql "SHOW GLOBAL STATUS WHERE Variable_name IN
+    ('Com_select','Com_update','Com_insert','Com_delete','Com_begin','Com_commit','Com_rollback')" |
+    sort | awk '{printf "%s=%s ", $1, $2}'
+}
+delta() {  # delta "BEFORE" "AFTER" -> "Com_begin=N ..."
+  python3 -c 'import sys
+b=dict(x.split("=") for x in sys.argv[1].split()); a=dict(x.split("=") for x in sys.argv[2].split())
+print(" ".join(f"{k}={int(a[k])-int(b[k])}" for k in sorted(a)))' "$1" "$2"
+}
+jq_() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
+
+# --- run before prepare: the missing table is named ---------------------------
+$OLTP --tables=2 --table-size=1000 --time=1 oltp_read_write run >"$T/out" 2>"$T/err"
+check_eq "run before prepare exits 2" 2 $?
+check_eq "run before prepare names the table and the command" \
+  'oltp: table sbtest1 is missing: run `oltp oltp_read_write --tables=2 --table-size=1000 prepare` first' "$(cat "$T/err")"
+
+# --- prepare ------------------------------------------------------------------
+$OLTP --tables=2 --table-size=1000 --threads=2 oltp_read_write prepare >"$T/out" 2>&1
+check_eq "prepare exits 0" 0 $?
+check_eq "sbtest1 rows" 1000 "$(mariadb_sql 'SELECT COUNT(*) FROM sbtest.sbtest1')"
+check_eq "sbtest2 rows" 1000 "$(mariadb_sql 'SELECT COUNT(*) FROM sbtest.sbtest2')"
+check_eq "secondary index k_2 on k" "k_2 k" "$(mariadb_sql "SELECT index_name, column_name FROM information_schema.statistics WHERE table_schema='sbtest' AND table_name='sbtest2' AND index_name<>'PRIMARY'" | tr '\t' ' ')"
+check_eq "c is 119 characters of digit groups" 1000 "$(mariadb_sql "SELECT COUNT(*) FROM sbtest.sbtest1 WHERE c REGEXP '^([0-9]{11}-){9}[0-9]{11}\$' AND pad REGEXP '^([0-9]{11}-){4}[0-9]{11}\$'")"
+$OLTP --tables=2 --table-size=1000 oltp_read_write prepare >"$T/out" 2>"$T/err"
+check_eq "prepare over existing tables exits 2" 2 $?
+check_contains "prepare over existing tables says to clean up" 'table sbtest1 already exists: run `oltp oltp_read_write cleanup` first' "$(cat "$T/err")"
+
+# --- statement-count parity with sysbench, per workload -----------------------
+declare -A expect=(
+  [oltp_read_write]="Com_begin=50 Com_commit=50 Com_delete=50 Com_insert=50 Com_rollback=0 Com_select=700 Com_update=100"
+  [oltp_read_only]="Com_begin=50 Com_commit=50 Com_delete=0 Com_insert=0 Com_rollback=0 Com_select=700 Com_update=0"
+  [oltp_write_only]="Com_begin=50 Com_commit=50 Com_delete=50 Com_insert=50 Com_rollback=0 Com_select=0 Com_update=100"
+  [oltp_point_select]="Com_begin=0 Com_commit=0 Com_delete=0 Com_insert=0 Com_rollback=0 Com_select=50 Com_update=0"
+  [oltp_update_index]="Com_begin=0 Com_commit=0 Com_delete=0 Com_insert=0 Com_rollback=0 Com_select=0 Com_update=50"
+  [oltp_update_non_index]="Com_begin=0 Com_commit=0 Com_delete=0 Com_insert=0 Com_rollback=0 Com_select=0 Com_update=50"
+  [oltp_insert]="Com_begin=0 Com_commit=0 Com_delete=0 Com_insert=50 Com_rollback=0 Com_select=0 Com_update=0"
+  [oltp_delete]="Com_begin=0 Com_commit=0 Com_delete=50 Com_insert=0 Com_rollback=0 Com_select=0 Com_update=0"
+)
+for w in oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_update_index \
+         oltp_update_non_index oltp_insert oltp_delete; do
+  b=$(counters); $SB --tables=2 --table-size=1000 --threads=1 --events=50 --time=0 $w run >"$T/sb" 2>&1
+  rc=$?; a=$(counters); sbd=$(delta "$b" "$a")
+  b=$(counters); $OLTP --tables=2 --table-size=1000 --threads=1 --events=50 --time=0 $w run >"$T/ol" 2>&1
+  rc2=$?; a=$(counters); old=$(delta "$b" "$a")
+  check_eq "$w: sysbench ran" 0 $rc
+  check_eq "$w: oltp ran" 0 $rc2
+  check_eq "$w: sysbench statement counts for 50 transactions" "${expect[$w]}" "$sbd"
+  check_eq "$w: oltp statement counts equal sysbench's" "$sbd" "$old"
+done
+# the same with --skip-trx and non-default counts
+b=$(counters); $OLTP --tables=2 --table-size=1000 --events=10 --time=0 --skip-trx --point-selects=3 \
+  --range-selects=off --delete-inserts=2 oltp_read_write run >/dev/null 2>&1; a=$(counters)
+check_eq "--skip-trx --point-selects=3 --range-selects=off --delete-inserts=2" \
+  "Com_begin=0 Com_commit=0 Com_delete=20 Com_insert=20 Com_rollback=0 Com_select=30 Com_update=20" "$(delta "$b" "$a")"
+
+# --- the JSON result ----------------------------------------------------------
+$OLTP --tables=2 --table-size=1000 --threads=1 --time=4 --warmup-time=1 --report-interval=1 \
+  --percentile=50,99.9 --json="$T/r.json" oltp_read_write run >"$T/out" 2>&1
+check_eq "timed run with warm-up exits 0" 0 $?
+check_eq "schema" "drivebench.oltp/1" "$(jq_ "$T/r.json" 'd["schema"]')"
+check_eq "phases" "['warmup', 'measure']" "$(jq_ "$T/r.json" '[p["name"] for p in d["phases"]]')"
+check_eq "transactions = histogram count" True "$(jq_ "$T/r.json" 'all(p["transactions"]==p["histogram"]["count"]>0 for p in d["phases"])')"
+check_eq "20 queries per read/write transaction" True "$(jq_ "$T/r.json" 'all(p["queries"]["total"]==20*p["transactions"] for p in d["phases"])')"
+check_eq "latency keys" "['avg', 'max', 'min', 'p50', 'p95', 'p99', 'p99.9']" "$(jq_ "$T/r.json" 'sorted(d["phases"][1]["latency_ms"])')"
+check_eq "min <= p50 <= p99 <= p99.9 <= max" True "$(jq_ "$T/r.json" '(lambda l: l["min"]<=l["p50"]<=l["p99"]<=l["p99.9"]<=l["max"])(d["phases"][1]["latency_ms"])')"
+check_eq "measure lasts 3 s" True "$(jq_ "$T/r.json" 'abs(d["phases"][1]["duration_s"]-3)<0.2')"
+check_eq "3 interval samples in the measure phase" 3 "$(jq_ "$T/r.json" 'len(d["phases"][1]["intervals"])')"
+check_eq "tps = transactions / duration" True "$(jq_ "$T/r.json" '(lambda p: abs(p["tps"]-p["transactions"]/p["duration_s"])<1e-6)(d["phases"][1])')"
+check_eq "password is not written" False "$(jq_ "$T/r.json" '"mysql_password" in d["options"]')"
+check_eq "interval lines printed" 4 "$(grep -c '^\[ [0-9]*s \] thds: 1 tps: ' "$T/out")"
+check_contains "final report" "99.9th percentile:" "$(cat "$T/out")"
+
+# --- --events is exact; --rate is open loop -----------------------------------
+$OLTP --tables=2 --table-size=1000 --threads=3 --events=101 --time=0 --json="$T/e.json" oltp_point_select run >/dev/null 2>&1
+check_eq "--events=101 runs exactly 101 transactions" 101 "$(jq_ "$T/e.json" 'd["phases"][-1]["transactions"]')"
+$OLTP --tables=2 --table-size=1000 --threads=2 --time=4 --rate=40 --json="$T/rate.json" oltp_read_only run >/dev/null 2>&1
+check_eq "--rate=40 gives 40 tps within 30 %" True "$(jq_ "$T/rate.json" '28<=d["phases"][-1]["tps"]<=52')"
+check_eq "--rate reports queue time" True "$(jq_ "$T/rate.json" '"queue_ms" in d["phases"][-1] and d["phases"][-1]["queue_ms"]["max"]>=0')"
+
+# --- lock wait timeouts are rolled back and retried ---------------------------
+mariadb_sql "SET GLOBAL innodb_lock_wait_timeout=1"
+b=$(counters)
+mariadb --no-defaults -uroot --socket="$MARIADB_SOCKET" sbtest -e \
+  "BEGIN; SELECT COUNT(*) FROM sbtest1 FOR UPDATE; DO SLEEP(3); COMMIT;" >/dev/null &
+locker=$!
+sleep 0.5
+$OLTP --tables=1 --table-size=1000 --threads=2 --time=5 --verbose --json="$T/lw.json" oltp_update_index run >"$T/out" 2>"$T/err"
+rc=$?; wait $locker; a=$(counters)
+check_eq "run with lock waits exits 0" 0 $rc
+errors=$(jq_ "$T/lw.json" 'd["phases"][-1]["errors"]')
+check_eq "lock wait timeouts were retried" True "$( [ "$errors" -ge 2 ] && echo True || echo False)"
+check_contains "error 1205 reported as retried" "retrying after error 1205" "$(cat "$T/err")"
+check_eq "one ROLLBACK per retried transaction" "Com_rollback=$errors" "$(delta "$b" "$a" | grep -o 'Com_rollback=[0-9]*')"
+mariadb_sql "SET GLOBAL innodb_lock_wait_timeout=50"
+
+# --- deadlocks: 4 connections on a 2-row table --------------------------------
+mariadb_sql "CREATE DATABASE sbsmall"
+$OLTP --mysql-db=sbsmall --tables=1 --table-size=2 oltp_write_only prepare >/dev/null 2>&1
+b=$(counters)
+$OLTP --mysql-db=sbsmall --tables=1 --table-size=2 --range-size=2 --threads=4 --time=4 --verbose \
+  --json="$T/dl.json" oltp_write_only run >"$T/out" 2>"$T/err"
+rc=$?; a=$(counters)
+check_eq "run with deadlocks exits 0" 0 $rc
+errors=$(jq_ "$T/dl.json" 'd["phases"][-1]["errors"]')
+check_contains "deadlocks (1213) were retried" "retrying after error 1213" "$(cat "$T/err")"
+# transactions still in flight when the measured phase closed may roll back
+# after it: at most one per connection is outside the reported count
+rb=$(delta "$b" "$a" | grep -o 'Com_rollback=[0-9]*' | cut -d= -f2)
+check_eq "one ROLLBACK per retried transaction (+ at most 4 in flight at the end)" True \
+  "$( [ "$rb" -ge "$errors" ] && [ "$rb" -le $((errors+4)) ] && echo True || echo "False ($rb rollbacks, $errors errors)")"
+check_eq "transactions committed despite deadlocks" True "$(jq_ "$T/dl.json" 'd["phases"][-1]["transactions"]>10')"
+$OLTP --mysql-db=sbsmall --tables=1 --table-size=2 --threads=4 --time=2 --mysql-ignore-errors=none \
+  oltp_write_only run >"$T/out" 2>"$T/err"
+rc=$?
+check_eq "with --mysql-ignore-errors=none a deadlock stops the run with exit 1" 1 $rc
+check_contains "and says which statement failed" "oltp: error 1213 (SQLSTATE 40001) in" "$(cat "$T/err")"
+
+# --- reconnect after KILL CONNECTION ------------------------------------------
+$OLTP --tables=2 --table-size=1000 --threads=2 --time=6 --report-interval=1 --json="$T/k.json" \
+  oltp_read_only run >"$T/out" 2>"$T/err" &
+pid=$!
+sleep 2.5
+ids=$(mariadb_sql "SELECT id FROM information_schema.processlist WHERE user='sbtest' AND db='sbtest'")
+for id in $ids; do mariadb_sql "KILL CONNECTION $id" || true; done
+wait $pid
+check_eq "run survives KILL CONNECTION" 0 $?
+check_eq "two connections killed" 2 "$(echo $ids | wc -w)"
+check_eq "each reconnected once" 2 "$(jq_ "$T/k.json" 'd["phases"][-1]["reconnects"]')"
+check_eq "transactions continue after the kill" True "$(jq_ "$T/k.json" 'all(i["tps"]>0 for i in d["phases"][-1]["intervals"][-2:])')"
+
+# --- bad input: one line, exit 2 -----------------------------------------------
+expect_fail() {  # expect_fail NAME EXPECTED_SUBSTRING CMD...
+  local name=$1 want=$2; shift 2
+  "$@" >"$T/out" 2>"$T/err"; local rc=$?
+  check_eq "$name: exit 2" 2 $rc
+  check_eq "$name: one line on stderr" 1 "$(wc -l <"$T/err")"
+  check_contains "$name: message" "$want" "$(cat "$T/err")"
+}
+OLTP_MYSQL_PASSWORD=wrong expect_fail "wrong password" \
+  "oltp: cannot connect to the mysql server at 127.0.0.1:$MARIADB_PORT as 'sbtest': error 1045: Access denied" \
+  ./bin/oltp $CONN --tables=2 oltp_read_write run
+closed=$(free_port)
+expect_fail "unreachable server" "oltp: cannot connect to the mysql server at 127.0.0.1:$closed as 'sbtest': error 2002" \
+  ./bin/oltp --mysql-host=127.0.0.1 --mysql-port=$closed --mysql-user=sbtest oltp_read_write run
+expect_fail "bad option" "oltp: unknown option '--tabels' (see oltp --help)" ./bin/oltp --tabels=3 oltp_read_write run
+expect_fail "unknown driver" "oltp: unknown --db-driver=oracle" ./bin/oltp --db-driver=oracle oltp_read_write run
+./bin/oltp oltp_read_wirte run >/dev/null 2>"$T/err"
+check_eq "unknown workload: exit 2" 2 $?
+check_eq "unknown workload: first line" "oltp: unknown workload 'oltp_read_wirte'; known workloads:" "$(head -1 "$T/err")"
+expect_fail "database name full of quotes" "error 1049: Unknown database 'x'\"; DROP TABLE sbtest1; --'" \
+  ./bin/oltp $CONN "--mysql-db=x'\"; DROP TABLE sbtest1; --" oltp_read_write run
+check_eq "sbtest1 still there" 1 "$(mariadb_sql "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema='sbtest' AND table_name='sbtest1'")"
+
+# --- cleanup ------------------------------------------------------------------
+$OLTP --tables=2 oltp_read_write cleanup >"$T/out" 2>&1
+check_eq "cleanup exits 0" 0 $?
+check_eq "cleanup drops the tables" 0 "$(mariadb_sql "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema='sbtest'")"
+
+check_summary

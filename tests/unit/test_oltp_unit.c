@@ -1,0 +1,239 @@
+/* Unit tests for oltp: option parsing and the random distributions. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "options.h"
+#include "rand.h"
+
+/* Parse a command line given as one string; stderr text goes to *err. */
+static int parse(oltp_opts *o, const char *line, char *err, size_t errlen)
+{
+    char buf[1024], *argv[64], *save, *tok;
+    int argc = 0, r;
+    FILE *f = fmemopen(err, errlen, "w");
+
+    snprintf(buf, sizeof buf, "oltp %s", line);
+    for (tok = strtok_r(buf, " ", &save); tok && argc < 63; tok = strtok_r(NULL, " ", &save))
+        argv[argc++] = tok;
+    argv[argc] = NULL;
+    memset(err, 0, errlen);
+    r = opts_parse(o, argc, argv, f);
+    fclose(f);
+    return r;
+}
+
+static void test_defaults_match_sysbench(void **state)
+{
+    oltp_opts o;
+    char err[512];
+    assert_int_equal(parse(&o, "oltp_read_write run", err, sizeof err), 0);
+    assert_int_equal(o.threads, 1);
+    assert_true(o.time_s == 10);
+    assert_int_equal(o.tables, 1);
+    assert_int_equal(o.table_size, 10000);
+    assert_int_equal(o.range_size, 100);
+    assert_int_equal(o.point_selects, 10);
+    assert_int_equal(o.rnd.type, RAND_SPECIAL);
+    assert_int_equal(o.npercentiles, 1);
+    assert_true(o.percentiles[0] == 95);
+    assert_int_equal(o.db.port, 3306);
+    assert_string_equal(o.db.user, "sbtest");
+    assert_int_equal(o.db.n_ignore_errors, 3);
+    assert_int_equal(o.db.ignore_errors[0], 1213);
+    assert_int_equal(o.db.ignore_errors[1], 1020);
+    assert_int_equal(o.db.ignore_errors[2], 1205);
+    assert_string_equal(o.workload, "oltp_read_write");
+    assert_string_equal(o.command, "run");
+}
+
+static void test_values(void **state)
+{
+    oltp_opts o;
+    char err[512];
+    assert_int_equal(parse(&o, "--threads=16 --tables=4 --table_size=100000 --percentile=50,95,99,99.9 "
+                               "--rand-type=uniform --mysql-ignore-errors=all --skip-trx --rate=250.5 "
+                               "--histogram=on --range-selects=off oltp_read_only prepare", err, sizeof err), 0);
+    assert_int_equal(o.threads, 16);
+    assert_int_equal(o.tables, 4);
+    assert_int_equal(o.table_size, 100000);
+    assert_int_equal(o.npercentiles, 4);
+    assert_true(o.percentiles[3] == 99.9);
+    assert_int_equal(o.rnd.type, RAND_UNIFORM);
+    assert_true(o.db.ignore_all);
+    assert_true(o.skip_trx);
+    assert_true(o.histogram);
+    assert_false(o.range_selects);
+    assert_true(o.rate == 250.5);
+}
+
+static void test_password_from_environment(void **state)
+{
+    oltp_opts o;
+    char err[512];
+    setenv("OLTP_MYSQL_PASSWORD", "s3cret", 1);
+    assert_int_equal(parse(&o, "oltp_read_write run", err, sizeof err), 0);
+    assert_string_equal(o.db.password, "s3cret");
+    assert_int_equal(parse(&o, "--mysql-password=x oltp_read_write run", err, sizeof err), 0);
+    assert_string_equal(o.db.password, "x");
+    unsetenv("OLTP_MYSQL_PASSWORD");
+}
+
+static void test_bad_options(void **state)
+{
+    static const struct { const char *line, *msg; } cases[] = {
+        {"--threads=0 oltp_read_write run", "oltp: --threads=0: out of range [1, 100000]\n"},
+        {"--threads=abc oltp_read_write run", "oltp: --threads=abc: invalid value (expected a whole number)\n"},
+        {"--threads=1.5 oltp_read_write run", "oltp: --threads=1.5: invalid value (expected a whole number)\n"},
+        {"--no-such-thing=1 oltp_read_write run", "oltp: unknown option '--no-such-thing' (see oltp --help)\n"},
+        {"--threads oltp_read_write run", "oltp: option '--threads' needs a value: --threads=VALUE\n"},
+        {"--skip-trx=maybe oltp_read_write run", "oltp: --skip-trx=maybe: invalid value (expected on or off)\n"},
+        {"--rand-type=normal oltp_read_write run",
+         "oltp: --rand-type=normal: expected one of uniform, gaussian, special, pareto, zipfian\n"},
+        {"--percentile=0 oltp_read_write run",
+         "oltp: --percentile=0: expected up to 16 comma-separated numbers in (0, 100]\n"},
+        {"--mysql-ignore-errors=12x oltp_read_write run",
+         "oltp: --mysql-ignore-errors=12x: expected \"all\", \"none\" or up to 32 error numbers\n"},
+        {"oltp_read_write", "oltp: missing command (usage: oltp [options] WORKLOAD prepare|run|cleanup|check; see oltp --help)\n"},
+        {"oltp_read_write walk", "oltp: unknown command 'walk': expected prepare, run, cleanup or check\n"},
+        {"--time=0 oltp_read_write run", "oltp: --time=0 and --events=0: the run would never end; set one of them\n"},
+        {"--time=10 --warmup-time=10 oltp_read_write run", "oltp: --warmup-time=10 must be shorter than --time=10\n"},
+        {"a b c", "oltp: unexpected argument 'c' (usage: oltp [options] WORKLOAD COMMAND)\n"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        oltp_opts o;
+        char err[512];
+        assert_int_equal(parse(&o, cases[i].line, err, sizeof err), -1);
+        assert_string_equal(err, cases[i].msg);
+    }
+}
+
+static rand_cfg cfg_for(rand_type t)
+{
+    rand_cfg c = { .type = t, .spec_iter = 12, .spec_pct = 1, .spec_res = 75,
+                   .pareto_h = 0.2, .zipf_exp = 0.8 };
+    assert_int_equal(rand_cfg_finish(&c), 0);
+    return c;
+}
+
+static void test_uniform_bounds_and_mean(void **state)
+{
+    rng r;
+    double sum = 0;
+    uint32_t lo = 1000, hi = 0;
+    rng_seed(&r, 1, 0);
+    for (int i = 0; i < 200000; i++) {
+        uint32_t v = rand_uniform(&r, 1, 1000);
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+        sum += v;
+    }
+    assert_int_equal(lo, 1);
+    assert_int_equal(hi, 1000);
+    assert_true(sum / 200000 > 495 && sum / 200000 < 506);
+}
+
+/* sysbench's "special": 75 % of the draws fall in the middle 1 % of the
+ * range, the rest is gaussian over the whole range. */
+static void test_special_shape(void **state)
+{
+    rand_cfg c = cfg_for(RAND_SPECIAL);
+    rng r;
+    int n = 200000, centre = 0;
+    rng_seed(&r, 7, 0);
+    for (int i = 0; i < n; i++) {
+        uint32_t v = rand_default(&r, &c, 1, 1000000);
+        assert_true(v >= 1 && v <= 1000000);
+        if (v >= 495000 && v <= 505001)
+            centre++;
+    }
+    /* 75 % special + the gaussian's own share of that 1 % window (~3 %) */
+    assert_true(centre > n * 0.76 && centre < n * 0.80);
+}
+
+static void test_gaussian_and_pareto(void **state)
+{
+    rand_cfg g = cfg_for(RAND_GAUSSIAN), p = cfg_for(RAND_PARETO);
+    rng r;
+    int n = 100000, mid = 0, low = 0;
+    rng_seed(&r, 3, 0);
+    for (int i = 0; i < n; i++) {
+        uint32_t v = rand_default(&r, &g, 1, 1000);
+        if (v > 400 && v <= 600)
+            mid++;
+        v = rand_default(&r, &p, 1, 1000);
+        assert_true(v >= 1 && v <= 1000);
+        if (v <= 200)
+            low++;
+    }
+    /* 12-sample mean: sd = 1000 / sqrt(144) = 83.3 -> |x-500| < 100 is ~77 % */
+    assert_true(mid > n * 0.74 && mid < n * 0.80);
+    /* pareto h=0.2: 80 % of draws in the first 20 % */
+    assert_true(low > n * 0.78 && low < n * 0.82);
+}
+
+static void test_zipfian(void **state)
+{
+    rand_cfg z = cfg_for(RAND_ZIPFIAN);
+    rng r;
+    int n = 100000, ones = 0, twos = 0;
+    rng_seed(&r, 5, 0);
+    for (int i = 0; i < n; i++) {
+        uint32_t v = rand_default(&r, &z, 1, 1000);
+        assert_true(v >= 1 && v <= 1000);
+        ones += v == 1;
+        twos += v == 2;
+    }
+    /* P(k) ~ 1/k^0.8: P(1)/P(2) = 2^0.8 = 1.74 */
+    assert_true((double)ones / twos > 1.6 && (double)ones / twos < 1.9);
+}
+
+static void test_rand_str_and_seed(void **state)
+{
+    rng a, b;
+    char x[24], y[24];
+    rng_seed(&a, 42, 1);
+    rng_seed(&b, 42, 1);
+    rand_str(&a, "###-@@@", x);
+    rand_str(&b, "###-@@@", y);
+    assert_memory_equal(x, y, 7);
+    for (int i = 0; i < 3; i++)
+        assert_true(x[i] >= '0' && x[i] <= '9');
+    assert_int_equal(x[3], '-');
+    for (int i = 4; i < 7; i++)
+        assert_true(x[i] >= 'a' && x[i] <= 'z');
+    rng_seed(&b, 42, 2);        /* another stream differs */
+    assert_true(rng_next(&a) != rng_next(&b));
+}
+
+static void test_rand_cfg_rejects(void **state)
+{
+    rand_cfg c = { .type = RAND_SPECIAL, .spec_iter = 0, .spec_pct = 1, .spec_res = 75,
+                   .pareto_h = 0.2, .zipf_exp = 0.8 };
+    assert_int_equal(rand_cfg_finish(&c), -1);
+    c.spec_iter = 12;
+    c.spec_res = 100;
+    assert_int_equal(rand_cfg_finish(&c), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults_match_sysbench),
+        cmocka_unit_test(test_values),
+        cmocka_unit_test(test_password_from_environment),
+        cmocka_unit_test(test_bad_options),
+        cmocka_unit_test(test_uniform_bounds_and_mean),
+        cmocka_unit_test(test_special_shape),
+        cmocka_unit_test(test_gaussian_and_pareto),
+        cmocka_unit_test(test_zipfian),
+        cmocka_unit_test(test_rand_str_and_seed),
+        cmocka_unit_test(test_rand_cfg_rejects),
+    };
+    return cmocka_run_group_tests_name("oltp", tests, NULL, NULL);
+}
