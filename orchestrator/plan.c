@@ -535,7 +535,7 @@ static void validate(parse_state *st)
     if (!section_line(st, "workload"))
         plan_error(st, 1, "no [workload] section");
     else {
-        if (!p->workload)
+        if (!p->workload && !key_line(st, "workload", "name"))
             plan_error(st, where(st, "workload", NULL), "[workload] name is missing");
         if (!p->measure_s && !key_line(st, "workload", "measure"))
             plan_error(st, where(st, "workload", NULL), "[workload] measure is missing "
@@ -576,6 +576,7 @@ static void validate(parse_state *st)
                    "sqlserver or a template .xml path)");
     }
 
+    int drive_sections = 0;
     for (int i = 0; i < st->nsects; i++) {
         const char *n = st->sects[i].name;
         int known = strcmp(n, "run") == 0 || strcmp(n, "workload") == 0;
@@ -583,6 +584,7 @@ static void validate(parse_state *st)
             char buf[256];
             snprintf(buf, sizeof buf, "%s", n + 5);
             known = 1;
+            drive_sections++;
             int found = 0;
             for (int j = 0; j < p->ndrives; j++)
                 found |= strcmp(p->drives[j].name, trim(buf)) == 0;
@@ -593,7 +595,7 @@ static void validate(parse_state *st)
             plan_error(st, st->sects[i].line, "unknown section [%s] (expected [run], "
                        "[workload] or [drive NAME])", n);
     }
-    if (p->ndrives == 0)
+    if (p->ndrives == 0 && !drive_sections)
         plan_error(st, 1, "no [drive NAME] section: name at least one drive under test");
     for (int i = 0; i < p->ndrives; i++) {
         orch_drive *d = &p->drives[i];

@@ -1,0 +1,271 @@
+/* Plan parsing and every validation error, compared exactly. Runs from
+ * the repository root (templates come from vmconfigs/). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plan.h"
+
+#define RUN_OK  "[run]\nname = Test Plan\nuri = test:///default\nprofile = tiny\n" \
+                "vmconfigs_dir = vmconfigs\nimage_dir = /srv/images\n"
+#define WL_OK   "[workload]\nname = oltp_read_write\ntables = 2\ntable_size = 10000\n" \
+                "threads = 4\nmeasure = 10s\n"
+#define DRIVE_OK "[drive d1]\npath = /srv/d1\n"
+
+/* Load text as a plan; *errors gets what was reported with the temp file
+ * name replaced by PLAN (caller frees). */
+static orch_plan *load(const char *text, char **errors)
+{
+    char path[] = "/tmp/orch-plan-XXXXXX";
+    int fd = mkstemp(path);
+    char *buf = NULL, *out, *w;
+    size_t len = 0, plen = strlen(path);
+    FILE *errs = open_memstream(&buf, &len);
+    orch_plan *p;
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    p = orch_plan_load(path, errs);
+    fclose(errs);
+    unlink(path);
+    out = calloc(1, len + 1);
+    w = out;
+    for (char *r = buf; *r;) {
+        if (strncmp(r, path, plen) == 0) {
+            memcpy(w, "PLAN", 4);
+            w += 4;
+            r += plen;
+        } else {
+            *w++ = *r++;
+        }
+    }
+    free(buf);
+    *errors = out;
+    return p;
+}
+
+static void test_valid_plan(void **state)
+{
+    char *errs;
+    orch_plan *p = load(RUN_OK "vms_per_drive = 3\nrepetitions = 2\nmemory = 2G\n"
+                        "boot_timeout = 1h30m\nport_base = 40000\n"
+                        WL_OK "precondition = 2h\nwarmup = 30s\nrate = 12.5\nextra = --rand-type=uniform\n"
+                        "[drive nvme 0]\npath = /mnt/nvme0\n"
+                        "[drive sata]\npool = fast ; an existing pool\nvms = 1\nuri = test:///default\n",
+                        &errs);
+    (void)state;
+    assert_string_equal(errs, "");
+    assert_non_null(p);
+    assert_string_equal(p->name, "Test Plan");
+    assert_string_equal(p->template_path, "vmconfigs/tiny.xml");
+    assert_int_equal(p->vms_per_drive, 3);
+    assert_int_equal(p->repetitions, 2);
+    assert_int_equal(p->memory, 2ULL << 30);
+    assert_int_equal(p->boot_timeout_s, 5400);
+    assert_int_equal(p->port_base, 40000);
+    assert_int_equal(p->client, ORCH_CLIENT_HOST);
+    assert_string_equal(p->image_dir, "/srv/images");
+    assert_int_equal(p->precondition_s, 7200);
+    assert_int_equal(p->warmup_s, 30);
+    assert_int_equal(p->measure_s, 10);
+    assert_true(p->rate == 12.5);
+    assert_int_equal(p->table_size, 10000);
+    assert_string_equal(p->extra, "--rand-type=uniform");
+    assert_string_equal(p->db_user, "drivebench");
+    assert_int_equal(p->ndrives, 2);
+    assert_string_equal(p->drives[0].name, "nvme 0");
+    assert_string_equal(p->drives[0].id, "nvme-0");
+    assert_string_equal(p->drives[0].path, "/mnt/nvme0");
+    assert_int_equal(p->drives[0].line, 22);
+    assert_string_equal(p->drives[1].pool, "fast");
+    assert_int_equal(orch_plan_drive_vms(p, &p->drives[0]), 3);
+    assert_int_equal(orch_plan_drive_vms(p, &p->drives[1]), 1);
+    assert_int_equal(orch_plan_total_vms(p), 4);
+    orch_plan_free(p);
+    free(errs);
+}
+
+static void test_shipped_plans(void **state)
+{
+    const char *plans[] = { "plans/tiny.ini", "plans/quick.ini", "plans/sysbench-8x1.ini",
+                            "plans/sysbench-4on1.ini", "plans/sqlserver-tpcc.ini" };
+    const int vms[] = { 1, 2, 8, 4, 4 };
+    (void)state;
+    for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
+        orch_plan *p = orch_plan_load(plans[i], stderr);
+        assert_non_null(p);
+        assert_int_equal(orch_plan_total_vms(p), vms[i]);
+        orch_plan_free(p);
+    }
+}
+
+typedef struct bad_case {
+    const char *text;
+    const char *errors;
+} bad_case;
+
+static const bad_case bad_cases[] = {
+    { "", "PLAN:1: no [run] section\nPLAN:1: no [workload] section\n"
+          "PLAN:1: no [drive NAME] section: name at least one drive under test\n" },
+    { RUN_OK "colour = blue\n" WL_OK DRIVE_OK, "PLAN:7: [run] unknown key 'colour'\n" },
+    { RUN_OK "name = again\n" WL_OK DRIVE_OK, "PLAN:7: [run] name given twice (first at line 2)\n" },
+    { RUN_OK "vms_per_drive = 0\n" WL_OK DRIVE_OK,
+      "PLAN:7: [run] vms_per_drive: 0 is out of range 1..64\n" },
+    { RUN_OK "repetitions = two\n" WL_OK DRIVE_OK,
+      "PLAN:7: [run] repetitions: 'two' is not a whole number\n" },
+    { RUN_OK "client = vm\n" WL_OK DRIVE_OK, "PLAN:7: [run] client: 'vm' is not one of host|guest\n" },
+    { RUN_OK "client = guest\n" WL_OK DRIVE_OK,
+      "PLAN:7: [run] client = guest is not supported yet; use client = host\n" },
+    { RUN_OK "domain_type = xen\n" WL_OK DRIVE_OK,
+      "PLAN:7: [run] domain_type: 'xen' is not one of auto|kvm|qemu\n" },
+    { RUN_OK "memory = lots\n" WL_OK DRIVE_OK,
+      "PLAN:7: [run] memory: 'lots' is not a size like 4G, 512M\n" },
+    { RUN_OK "boot_timeout = 5 minutes\n" WL_OK DRIVE_OK,
+      "PLAN:7: [run] boot_timeout: '5 minutes' is not a duration like 2h, 30m, 10s (1..86400 s)\n" },
+    { RUN_OK "port_base = 65535\nvms_per_drive = 2\n" WL_OK DRIVE_OK,
+      "PLAN:7: [run] port_base 65535 leaves no room for 2 VMs\n" },
+    { RUN_OK "cv_threshold = -1\n" WL_OK DRIVE_OK,
+      "PLAN:7: [run] cv_threshold: '-1' is not a number in 0..1000\n" },
+    { "[run]\nuri = test:///default\nprofile = tiny\nvmconfigs_dir = vmconfigs\n" WL_OK DRIVE_OK,
+      "PLAN:1: [run] name is missing\n" },
+    { "[run]\nname = !!!\nprofile = tiny\nvmconfigs_dir = vmconfigs\n" WL_OK DRIVE_OK,
+      "PLAN:2: [run] name '!!!' has no letter or digit to build a run id from\n" },
+    { "[run]\nname = x\nvmconfigs_dir = vmconfigs\n" WL_OK DRIVE_OK,
+      "PLAN:1: [run] profile is missing (tiny, sysbench, sqlserver or a template .xml path)\n" },
+    { "[run]\nname = x\nprofile = huge\nvmconfigs_dir = vmconfigs\n" WL_OK DRIVE_OK,
+      "PLAN:3: [run] profile huge: cannot read template vmconfigs/huge.xml: "
+      "No such file or directory\n" },
+    { "[run]\nname = x\nprofile = tests/orchestrator/test_plan.c\n" WL_OK DRIVE_OK,
+      "PLAN:3: [run] profile tests/orchestrator/test_plan.c: cannot load template "
+      "tests/orchestrator/test_plan.c: Start tag expected, '<' not found\n" },
+    { RUN_OK "[workload]\nname = oltp_read_write\ntables = 2\ntable_size = 10\n" DRIVE_OK,
+      "PLAN:7: [workload] measure is missing (a duration like 1h, 30m, 10s)\n" },
+    { RUN_OK "[workload]\nname = oltp_rw\nmeasure = 1m\n" DRIVE_OK,
+      "PLAN:8: [workload] name: 'oltp_rw' is not one of oltp_read_write|oltp_read_only|"
+      "oltp_write_only|oltp_point_select|oltp_update_index|oltp_update_non_index|"
+      "oltp_insert|oltp_delete|tpcc\n" },
+    { RUN_OK "[workload]\nname = oltp_read_write\nmeasure = 1m\n" DRIVE_OK,
+      "PLAN:8: [workload] oltp_read_write needs tables and table_size\n" },
+    { RUN_OK "[workload]\nname = tpcc\nmeasure = 1m\n" DRIVE_OK,
+      "PLAN:8: [workload] tpcc needs warehouses\n" },
+    { RUN_OK WL_OK "warehouses = 10\n" DRIVE_OK,
+      "PLAN:13: [workload] warehouses applies to tpcc only\n" },
+    { RUN_OK WL_OK "measure = 0s\n" DRIVE_OK,
+      "PLAN:13: [workload] measure given twice (first at line 12)\n" },
+    { RUN_OK WL_OK "precondition = 1d\n" DRIVE_OK,
+      "PLAN:13: [workload] precondition: '1d' is not a duration like 2h, 30m, 10s "
+      "(0..604800 s)\n" },
+    { RUN_OK WL_OK "db_driver = pgsql\n" DRIVE_OK,
+      "PLAN:13: [workload] db_driver pgsql: the guest image serves MariaDB only; use mysql\n" },
+    { RUN_OK WL_OK "[drive d1]\n", "PLAN:13: [drive d1] has no keys: give it path or pool\n" },
+    { RUN_OK WL_OK "[drive d1]\npath = /a\npool = p\n",
+      "PLAN:13: [drive d1] needs exactly one of path (a directory) or pool "
+      "(an existing storage pool)\n" },
+    { RUN_OK WL_OK "[drive d1]\npath = rel/dir\n",
+      "PLAN:14: [drive d1] path 'rel/dir' must be absolute\n" },
+    { RUN_OK WL_OK "[drive d1]\npath = /a\nspeed = fast\n",
+      "PLAN:15: [drive d1] unknown key 'speed'\n" },
+    { RUN_OK WL_OK "[drive ***]\npath = /a\n",
+      "PLAN:13: [drive ***] name has no letter or digit\n" },
+    { RUN_OK WL_OK "[drive Fast Disk]\npath = /a\n[drive fast-disk]\npath = /b\n",
+      "PLAN:15: [drive fast-disk] and [drive Fast Disk] (line 13) both become 'fast-disk' "
+      "in object names; rename one\n" },
+    { RUN_OK WL_OK DRIVE_OK "[drive d1]\npath = /b\n",
+      "PLAN:15: section [drive d1] appears twice (first at line 13)\n"
+      "PLAN:16: [drive d1] path given twice (first at line 14)\n" },
+    { RUN_OK WL_OK "[drive far]\npath = /a\nuri = qemu+ssh://host2/system\n",
+      "PLAN:15: [drive far] is on another host (qemu+ssh://host2/system): client = host "
+      "reaches VMs only through this host's loopback\n" },
+    { RUN_OK WL_OK DRIVE_OK "[drives]\npath = /a\n",
+      "PLAN:15: unknown section [drives] (expected [run], [workload] or [drive NAME])\n" },
+    { RUN_OK WL_OK DRIVE_OK "[extra\n",
+      "PLAN:15: section header has no closing ']'\n" },
+    { RUN_OK WL_OK DRIVE_OK "just words\n", "PLAN:15: expected 'key = value', got 'just words'\n" },
+};
+
+static void test_every_error(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+        char *errs;
+        orch_plan *p = load(bad_cases[i].text, &errs);
+        if (strcmp(errs, bad_cases[i].errors) != 0)
+            print_error("case %zu:\n%s", i, bad_cases[i].text);
+        assert_string_equal(errs, bad_cases[i].errors);
+        assert_null(p);
+        free(errs);
+    }
+}
+
+static void test_long_line(void **state)
+{
+    char text[1024], *errs;
+    orch_plan *p;
+    (void)state;
+    snprintf(text, sizeof text, RUN_OK "oltp = /%0300d\n" WL_OK DRIVE_OK, 0);
+    p = load(text, &errs);
+    assert_null(p);
+    assert_string_equal(errs, "PLAN:7: line longer than 197 characters\n");
+    free(errs);
+}
+
+static void test_missing_file(void **state)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *errs = open_memstream(&buf, &len);
+    (void)state;
+    assert_null(orch_plan_load("/nonexistent/plan.ini", errs));
+    fclose(errs);
+    assert_string_equal(buf, "/nonexistent/plan.ini: cannot read plan: No such file or directory\n");
+    free(buf);
+}
+
+static void test_durations_and_sizes(void **state)
+{
+    int s = -1;
+    uint64_t b = 0;
+    (void)state;
+    assert_int_equal(orch_parse_duration("2h", &s), 0);
+    assert_int_equal(s, 7200);
+    assert_int_equal(orch_parse_duration("1h30m10s", &s), 0);
+    assert_int_equal(s, 5410);
+    assert_int_equal(orch_parse_duration("90", &s), 0);
+    assert_int_equal(s, 90);
+    assert_int_equal(orch_parse_duration("", &s), -1);
+    assert_int_equal(orch_parse_duration("10x", &s), -1);
+    assert_int_equal(orch_parse_duration("1h30", &s), -1);
+    assert_int_equal(orch_parse_duration("-5s", &s), -1);
+    assert_int_equal(orch_parse_size("4G", &b), 0);
+    assert_int_equal(b, 4ULL << 30);
+    assert_int_equal(orch_parse_size("512MiB", &b), 0);
+    assert_int_equal(b, 512ULL << 20);
+    assert_int_equal(orch_parse_size("1024", &b), 0);
+    assert_int_equal(b, 1024);
+    assert_int_equal(orch_parse_size("4GB", &b), -1);
+    assert_int_equal(orch_parse_size("99999999999T", &b), -1);
+    assert_int_equal(orch_uri_is_remote("qemu+ssh://h/system"), 1);
+    assert_int_equal(orch_uri_is_remote("qemu:///system"), 0);
+    assert_int_equal(orch_uri_is_remote("test:///tmp/node.xml"), 0);
+    assert_int_equal(orch_uri_is_remote("qemu+tcp://localhost/system"), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_valid_plan),
+        cmocka_unit_test(test_shipped_plans),
+        cmocka_unit_test(test_every_error),
+        cmocka_unit_test(test_long_line),
+        cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_durations_and_sizes),
+    };
+    return cmocka_run_group_tests_name("orchestrator plan", tests, NULL, NULL);
+}
