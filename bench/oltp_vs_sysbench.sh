@@ -14,14 +14,15 @@ cd "$(dirname "$0")/.."
 RUNS=${1:-3}; SECS=${2:-30}; WL=${3:-oltp_read_write}; THREADS=${4:-16}
 TABLES=${TABLES:-4}; SIZE=${SIZE:-100000}
 . tests/lib/mariadb.sh
-[ -x bin/oltp ] || make bin/oltp >/dev/null
+OLTP_BIN=${OLTP_BIN:-./bin/oltp}
+[ -x "$OLTP_BIN" ] || make bin/oltp >/dev/null
 MARIADB_BUFFER_POOL=1G mariadb_start
 trap mariadb_stop EXIT
 export OLTP_MYSQL_PASSWORD=sbtest
 COMMON="--mysql-host=127.0.0.1 --mysql-port=$MARIADB_PORT --mysql-user=sbtest --tables=$TABLES --table-size=$SIZE"
 RUNOPTS="--threads=$THREADS --time=$SECS --percentile=99"
-./bin/oltp $COMMON --threads=4 $WL prepare >/dev/null
-echo "MariDB $(mariadb_sql 'SELECT VERSION()'), $TABLES tables x $SIZE rows, $WL, $THREADS threads, ${SECS}s x $RUNS runs each, $(nproc) CPUs"
+"$OLTP_BIN" $COMMON --threads=4 $WL prepare >/dev/null
+echo "MariaDB $(mariadb_sql 'SELECT VERSION()'), $TABLES tables x $SIZE rows, $WL, $THREADS threads, ${SECS}s x $RUNS runs each, $(nproc) CPUs"
 
 server_cpu() { awk '{print $14+$15}' "/proc/$MARIADB_PID/stat"; }
 measure() {  # measure TOOL -> "tps p99 client_cpu_per_1k server_cpu_per_1k"
@@ -30,7 +31,7 @@ measure() {  # measure TOOL -> "tps p99 client_cpu_per_1k server_cpu_per_1k"
   if [ "$1" = sysbench ]; then
     out=$(python3 bench/cpu_of.py sysbench --db-driver=mysql $COMMON --mysql-password=sbtest $RUNOPTS $WL run)
   else
-    out=$(python3 bench/cpu_of.py ./bin/oltp $COMMON $RUNOPTS $WL run)
+    out=$(python3 bench/cpu_of.py "$OLTP_BIN" $COMMON $RUNOPTS $WL run)
   fi
   s1=$(server_cpu)
   python3 - "$out" "$s0" "$s1" "$hz" <<'PY'
