@@ -75,7 +75,7 @@ orch_layout *orch_layout_new(const orch_plan *p, const char *run_id, int has_see
             vm->pool = strdup(l->drive_pools[d]);
             vm->boot_vol = orch_strfmt("%s-boot.qcow2", vm->name);
             vm->db_vol = orch_strfmt("%s-db.img", vm->name);
-            vm->seed_vol = has_seed ? orch_strfmt("%s-seed.img", vm->name) : NULL;
+            vm->seed_vol = has_seed ? orch_strfmt("%s-seed.qcow2", vm->name) : NULL;
             if (!vm->pool || !vm->boot_vol || !vm->db_vol || (has_seed && !vm->seed_vol))
                 goto oom;
         }

@@ -95,9 +95,19 @@ char *orch_object_runid(const char *object_name)
     return id;
 }
 
-/* Two FNV-1a 64-bit hashes with different offsets give 128 bits, shaped
- * as a version-4/variant-1 UUID. Not cryptographic: it only has to be
- * stable and distinct for distinct names. */
+/* splitmix64's finalizer: spreads a one-character change over all bits. */
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/* Two FNV-1a 64-bit hashes with different offsets, mixed, give 128 bits
+ * shaped as a version-4/variant-1 UUID. Not cryptographic: it only has to
+ * be stable and distinct for distinct names. */
 void orch_uuid_from_name(const char *name, char out[37])
 {
     uint64_t h[2] = { 0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL };
@@ -107,6 +117,8 @@ void orch_uuid_from_name(const char *name, char out[37])
             h[k] ^= *p;
             h[k] *= 0x100000001b3ULL;
         }
+    h[0] = mix64(h[0]);
+    h[1] = mix64(h[1] ^ h[0]);
     for (int i = 0; i < 8; i++) {
         b[i] = (unsigned char)(h[0] >> (8 * i));
         b[8 + i] = (unsigned char)(h[1] >> (8 * i));

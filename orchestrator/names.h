@@ -4,7 +4,7 @@
  * Every object carries the run id: domains are
  * "drivebench-<runid>--<drive>-vm<N>", pools "drivebench-<runid>--drive-<drive>"
  * and "drivebench-<runid>--images", volumes "<domain>-boot.qcow2",
- * "<domain>-db.img", "<domain>-seed.img". Run ids and drive ids are
+ * "<domain>-db.img", "<domain>-seed.qcow2". Run ids and drive ids are
  * sanitized to [a-z0-9-] with no "--", so "drivebench-<runid>--" is a
  * prefix no other run's objects can share.
  */

@@ -186,6 +186,8 @@ int orch_phase_run(orch_vm *vms, int nvms, char ***argvs, const char *phase,
             progress(vms, nvms, phase, (int)(now - start), expected_s, out);
         }
     }
+    if (!interrupted && rc == 0)       /* the last figures of the phase */
+        progress(vms, nvms, phase, (int)(time(NULL) - start), expected_s, out);
     for (int i = 0; i < nvms; i++)
         if (vms[i].out_fd >= 0) {
             close(vms[i].out_fd);

@@ -35,8 +35,11 @@ static void silent_error(void *ud, virErrorPtr e)
 
 const char *orch_virt_error(void)
 {
+    /* a copy: any later libvirt call (even virXGetName) resets the error */
+    static __thread char buf[1024];
     const char *m = virGetLastErrorMessage();
-    return m ? m : "unknown libvirt error";
+    snprintf(buf, sizeof buf, "%s", m ? m : "unknown libvirt error");
+    return buf;
 }
 
 orch_conns *orch_conns_new(void)
@@ -148,9 +151,10 @@ static int domain_remove(virDomainPtr dom, FILE *log)
 {
     int rc = 1;
     if (virDomainIsActive(dom) == 1 && virDomainDestroy(dom) < 0 && !is_gone()) {
-        if (log)
-            fprintf(log, "teardown: cannot stop domain %s: %s\n", virDomainGetName(dom),
-                    orch_virt_error());
+        if (log) {
+            const char *why = orch_virt_error();
+            fprintf(log, "teardown: cannot stop domain %s: %s\n", virDomainGetName(dom), why);
+        }
         return -1;
     }
     if (virDomainIsPersistent(dom) == 1
@@ -158,9 +162,10 @@ static int domain_remove(virDomainPtr dom, FILE *log)
                                   | VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA
                                   | VIR_DOMAIN_UNDEFINE_NVRAM) < 0
         && virDomainUndefine(dom) < 0 && !is_gone()) {
-        if (log)
-            fprintf(log, "teardown: cannot undefine domain %s: %s\n", virDomainGetName(dom),
-                    orch_virt_error());
+        if (log) {
+            const char *why = orch_virt_error();
+            fprintf(log, "teardown: cannot undefine domain %s: %s\n", virDomainGetName(dom), why);
+        }
         rc = -1;
     }
     return rc;
@@ -169,16 +174,18 @@ static int domain_remove(virDomainPtr dom, FILE *log)
 static int pool_remove(virStoragePoolPtr pool, FILE *log)
 {
     if (virStoragePoolIsActive(pool) == 1 && virStoragePoolDestroy(pool) < 0 && !is_gone()) {
-        if (log)
-            fprintf(log, "teardown: cannot stop pool %s: %s\n", virStoragePoolGetName(pool),
-                    orch_virt_error());
+        if (log) {
+            const char *why = orch_virt_error();
+            fprintf(log, "teardown: cannot stop pool %s: %s\n", virStoragePoolGetName(pool), why);
+        }
         return -1;
     }
     if (virStoragePoolIsPersistent(pool) == 1 && virStoragePoolUndefine(pool) < 0
         && !is_gone()) {
-        if (log)
-            fprintf(log, "teardown: cannot undefine pool %s: %s\n",
-                    virStoragePoolGetName(pool), orch_virt_error());
+        if (log) {
+            const char *why = orch_virt_error();
+            fprintf(log, "teardown: cannot undefine pool %s: %s\n", virStoragePoolGetName(pool), why);
+        }
         return -1;
     }
     return 1;
@@ -187,9 +194,10 @@ static int pool_remove(virStoragePoolPtr pool, FILE *log)
 static int vol_remove(virStorageVolPtr vol, FILE *log)
 {
     if (virStorageVolDelete(vol, 0) < 0 && !is_gone()) {
-        if (log)
-            fprintf(log, "teardown: cannot delete volume %s: %s\n", virStorageVolGetName(vol),
-                    orch_virt_error());
+        if (log) {
+            const char *why = orch_virt_error();
+            fprintf(log, "teardown: cannot delete volume %s: %s\n", virStorageVolGetName(vol), why);
+        }
         return -1;
     }
     return 1;
@@ -282,7 +290,11 @@ virStoragePoolPtr orch_pool_create_dir(virConnectPtr conn, orch_ledger *l, const
     xmlDocDumpMemory(doc, &xml, &len);
     if (!xml)
         goto oom;
+    /* build = create the directory if missing; drivers without it (the
+     * test driver) get the plain call */
     pool = virStoragePoolCreateXML(conn, (const char *)xml, VIR_STORAGE_POOL_CREATE_WITH_BUILD);
+    if (!pool && virGetLastErrorCode() == VIR_ERR_INVALID_ARG)
+        pool = virStoragePoolCreateXML(conn, (const char *)xml, 0);
     if (!pool)
         snprintf(err, errlen, "cannot create storage pool %s on %s: %s", name, path,
                  orch_virt_error());
@@ -340,6 +352,8 @@ static char *vol_xml(const char *name, const char *format, uint64_t capacity,
     if (fmt)
         xmlSetProp(fmt, BAD_CAST "type", BAD_CAST format);
     if (backing) {
+        /* an overlay starts empty */
+        xmlNewTextChild(root, NULL, BAD_CAST "allocation", BAD_CAST "0");
         n = xmlNewChild(root, NULL, BAD_CAST "backingStore", NULL);
         if (n) {
             xmlNewTextChild(n, NULL, BAD_CAST "path", BAD_CAST backing);
@@ -371,8 +385,9 @@ virStorageVolPtr orch_vol_create(virStoragePoolPtr pool, orch_ledger *l, const c
                : virStorageVolCreateXML(pool, xml, 0);
     free(xml);
     if (!vol) {
+        const char *why = orch_virt_error();
         snprintf(err, errlen, "cannot create volume %s in pool %s: %s", name,
-                 virStoragePoolGetName(pool), orch_virt_error());
+                 virStoragePoolGetName(pool), why);
         return NULL;
     }
     if (ledger_add(l, ORCH_OBJ_VOLUME, virStoragePoolGetConnect(pool),
@@ -400,8 +415,8 @@ virDomainPtr orch_domain_start(virConnectPtr conn, orch_ledger *l, const char *x
         return NULL;
     }
     if (virDomainCreate(dom) < 0) {
-        snprintf(err, errlen, "cannot start domain %s: %s", virDomainGetName(dom),
-                 orch_virt_error());
+        const char *why = orch_virt_error();
+        snprintf(err, errlen, "cannot start domain %s: %s", virDomainGetName(dom), why);
         virDomainFree(dom);
         return NULL;
     }

@@ -221,7 +221,9 @@ static json_object *plan_json(const orch_plan *p, const orch_template *t)
     return o;
 }
 
-/* Pools and, for profiles with a prebuilt database, each VM's seed copy. */
+/* Pools and, for profiles with a prebuilt database, each VM's seed disk:
+ * a qcow2 overlay on the image's seed.qcow2, attached read-only, so the
+ * prebuilt data stays pristine. */
 static int provision_run(run_state *st)
 {
     const orch_plan *p = st->p;
@@ -243,7 +245,7 @@ static int provision_run(run_state *st)
         orch_vm *vm = &st->l->vms[i];
         const char *type;
         char *seed_path;
-        virStorageVolPtr src, vol;
+        virStorageVolPtr vol;
         vm->conn = virStoragePoolGetConnect(st->pools[vm->drive_index]);
         type = strcmp(p->domain_type, "auto") != 0 ? p->domain_type
                : orch_domain_type_for(vm->conn, st->err, sizeof st->err);
@@ -254,21 +256,13 @@ static int provision_run(run_state *st)
             continue;
         if (step(st, ORCH_STEP_SEED, vm->seed_vol) < 0)
             return -1;
-        seed_path = orch_strfmt("%s/seed.img", p->image_dir);
-        src = seed_path ? virStorageVolLookupByPath(vm->conn, seed_path) : NULL;
-        if (!src) {
-            snprintf(st->err, sizeof st->err, "prebuilt database %s is not a volume of an "
-                     "active storage pool on %s: %s", seed_path ? seed_path : "seed.img",
-                     orch_plan_drive_uri(p, vm->drive), orch_virt_error());
-            free(seed_path);
-            return -1;
-        }
+        seed_path = orch_strfmt("%s/seed.qcow2", p->image_dir);
+        vol = seed_path ? orch_vol_create(st->pools[vm->drive_index], st->run_objs, vm->seed_vol,
+                                          "qcow2", p->seed_size ? p->seed_size
+                                          : orch_template_disk_size(st->t, "seeddisk"),
+                                          seed_path, NULL, st->err, sizeof st->err)
+                        : NULL;
         free(seed_path);
-        vol = orch_vol_create(st->pools[vm->drive_index], st->run_objs, vm->seed_vol, "raw",
-                              p->seed_size ? p->seed_size
-                                           : orch_template_disk_size(st->t, "seeddisk"),
-                              NULL, src, st->err, sizeof st->err);
-        virStorageVolFree(src);
         if (!vol)
             return -1;
         virStorageVolFree(vol);
@@ -277,8 +271,8 @@ static int provision_run(run_state *st)
 }
 
 /* Boot and database volumes, then define and start every VM. The database
- * volume is restored from the seed copy, so each repetition starts from
- * identical data. */
+ * volume is a full raw copy of the VM's seed disk, made again before each
+ * repetition, so each drive starts from identical data. */
 static int provision_rep(run_state *st, int rep)
 {
     const orch_plan *p = st->p;

@@ -1,0 +1,530 @@
+/* The run against libvirt's test driver with this folder's node.xml (no
+ * daemon, no guest image): provisioning, phases through a stand-in oltp,
+ * aggregation, and teardown after success, after a failure injected at
+ * every step, after SIGINT, and by run id after a crash. Runs from the
+ * repository root. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "layout.h"
+#include "names.h"
+#include "plan.h"
+#include "provision.h"
+#include "run.h"
+
+#define RUN_ID "fixture-20261130-000000"
+
+typedef struct fixture {
+    char          cwd[PATH_MAX];
+    char          uri[PATH_MAX + 64];
+    char          results[64];
+    char          log[96];
+    orch_conns   *conns;
+    virConnectPtr conn;
+    FILE         *out;          /* run messages, kept for assertions */
+    char         *outbuf;
+    size_t        outlen;
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    char err[512];
+    assert_non_null(getcwd(f->cwd, sizeof f->cwd));
+    snprintf(f->uri, sizeof f->uri, "test://%s/tests/orchestrator/node.xml", f->cwd);
+    snprintf(f->results, sizeof f->results, "/tmp/orch-run-XXXXXX");
+    assert_non_null(mkdtemp(f->results));
+    snprintf(f->log, sizeof f->log, "%s/oltp.log", f->results);
+    f->conns = orch_conns_new();
+    f->conn = orch_conns_open(f->conns, f->uri, err, sizeof err);
+    assert_non_null(f->conn);
+    f->out = open_memstream(&f->outbuf, &f->outlen);
+    if (getenv("ORCH_TEST_VERBOSE"))        /* show the run's messages too */
+        f->out = stderr;
+    setenv("FAKE_OLTP_LOG", f->log, 1);
+    unsetenv("FAKE_OLTP_SIGINT");
+    unsetenv("FAKE_OLTP_EXIT");
+    *state = f;
+    return 0;
+}
+
+static int teardown_fixture(void **state)
+{
+    fixture *f = *state;
+    char cmd[128];
+    if (f->out != stderr)
+        fclose(f->out);
+    free(f->outbuf);
+    orch_conns_free(f->conns);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->results);
+    assert_int_equal(system(cmd), 0);
+    free(f);
+    return 0;
+}
+
+/* The run's messages so far. */
+static const char *output(fixture *f)
+{
+    fflush(f->out);
+    return f->outbuf ? f->outbuf : "";
+}
+
+/* Write a plan with two drives: "a<b ' & .. x" (2 VMs in a run-owned dir
+ * pool) and "second" (1 VM in the existing pool userpool). */
+static orch_plan *plan(fixture *f, const char *profile, const char *extra_run)
+{
+    char path[PATH_MAX];
+    FILE *pf;
+    orch_plan *p;
+    snprintf(path, sizeof path, "%s/plan.ini", f->results);
+    pf = fopen(path, "w");
+    assert_non_null(pf);
+    fprintf(pf, "[run]\nname = fixture\nuri = %s\nprofile = %s\nvmconfigs_dir = vmconfigs\n"
+                "image_dir = /srv/images\nresults_dir = %s\n"
+                "oltp = %s/tests/orchestrator/fake-oltp\ndomain_type = qemu\nport_base = 47100\n"
+                "boot_size = 1G\ndb_size = 1G\nseed_size = 1G\n%s"
+                "[workload]\nname = oltp_read_write\ntables = 2\ntable_size = 10000\n"
+                "threads = 2\nprecondition = 1s\nmeasure = 1s\n"
+                "[drive a<b ' & .. x]\npath = /srv/drive-a\nvms = 2\n"
+                "[drive second]\npool = userpool\n",
+            f->uri, profile, f->results, f->cwd, extra_run ? extra_run : "");
+    fclose(pf);
+    p = orch_plan_load(path, stderr);
+    assert_non_null(p);
+    return p;
+}
+
+typedef struct census {
+    const char *prefix;
+    int ours[3];
+    int all[3];
+} census;
+
+static void census_fn(void *ctx, orch_obj_kind kind, const char *name, const char *pool)
+{
+    census *c = ctx;
+    (void)pool;
+    c->all[kind]++;
+    if (strncmp(name, c->prefix, strlen(c->prefix)) == 0)
+        c->ours[kind]++;
+}
+
+/* Objects of run_id left on the test node, and the node's own objects
+ * still there and unchanged. */
+static void assert_clean(fixture *f, const char *run_id)
+{
+    char err[512], *prefix = orch_object_prefix(run_id);
+    census c = { .prefix = prefix };
+    virDomainPtr other;
+    virStoragePoolPtr pool;
+    virStorageVolPtr vol;
+    assert_int_equal(orch_list_objects(f->conn, census_fn, &c, err, sizeof err), 0);
+    assert_int_equal(c.ours[ORCH_OBJ_DOMAIN], 0);
+    assert_int_equal(c.ours[ORCH_OBJ_VOLUME], 0);
+    assert_int_equal(c.ours[ORCH_OBJ_POOL], 0);
+    assert_int_equal(virConnectNumOfDomains(f->conn), 1);
+    assert_int_equal(virConnectNumOfDefinedDomains(f->conn), 0);
+    assert_int_equal(virConnectNumOfStoragePools(f->conn), 2);
+    other = virDomainLookupByName(f->conn, "other-vm");
+    assert_non_null(other);
+    assert_int_equal(virDomainIsActive(other), 1);
+    virDomainFree(other);
+    pool = virStoragePoolLookupByName(f->conn, "userpool");
+    assert_non_null(pool);
+    assert_int_equal(virStoragePoolNumOfVolumes(pool), 1);
+    vol = virStorageVolLookupByName(pool, "keep.img");
+    assert_non_null(vol);
+    virStorageVolFree(vol);
+    virStoragePoolFree(pool);
+    pool = virStoragePoolLookupByName(f->conn, "images");
+    assert_non_null(pool);
+    assert_int_equal(virStoragePoolNumOfVolumes(pool), 2);
+    virStoragePoolFree(pool);
+    free(prefix);
+}
+
+/* Ready when libvirt says the domain runs (the test driver boots nothing). */
+static int fake_ready(void *ctx, orch_vm *vm, int timeout_s, char *err, size_t errlen)
+{
+    (void)ctx;
+    (void)timeout_s;
+    if (virDomainIsActive(vm->dom) == 1)
+        return 0;
+    snprintf(err, errlen, "%s is not running", vm->name);
+    return -1;
+}
+
+static void opts_init(orch_run_opts *o, fixture *f)
+{
+    memset(o, 0, sizeof *o);
+    o->run_id = RUN_ID;
+    o->conns = f->conns;
+    o->out = f->out;
+    o->progress_every = 1;
+    o->wait_ready = fake_ready;
+}
+
+static int count_lines(const char *path, const char *needle)
+{
+    char line[4096];
+    int n = 0;
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return 0;
+    while (fgets(line, sizeof line, fp))
+        n += !needle || strstr(line, needle) != NULL;
+    fclose(fp);
+    return n;
+}
+
+static json_object *summary_of(fixture *f)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s/summary.json", f->results, RUN_ID);
+    return json_object_from_file(path);
+}
+
+static const char *jnum(json_object *o, const char *a, int i, const char *b, const char *c)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(o, a, &v))
+        return "(missing)";
+    if (i >= 0)
+        v = json_object_array_get_idx(v, (size_t)i);
+    if (b && !json_object_object_get_ex(v, b, &v))
+        return "(missing)";
+    if (c && !json_object_object_get_ex(v, c, &v))
+        return "(missing)";
+    return json_object_to_json_string(v);
+}
+
+static void test_run_ok(void **state)
+{
+    fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", NULL);
+    orch_run_opts o;
+    json_object *s;
+    char path[PATH_MAX];
+    struct stat sb;
+    opts_init(&o, f);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    assert_string_equal(o.run_id_out, RUN_ID);
+    assert_clean(f, RUN_ID);
+    /* the tiny profile has no prebuilt database: prepare, then two phases,
+     * on three VMs */
+    assert_int_equal(count_lines(f->log, NULL), 9);
+    assert_int_equal(count_lines(f->log, " prepare"), 3);
+    assert_int_equal(count_lines(f->log, ".precondition.json oltp_read_write run"), 3);
+    assert_non_null(strstr(output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
+    assert_non_null(strstr(output(f), "teardown: removed 0 domain(s), 0 volume(s), 1 pool(s)"));
+    assert_non_null(strstr(output(f), "[measure "));
+    assert_non_null(strstr(output(f), " | total 30.8 tps"));      /* 3 x 10.25 */
+    s = summary_of(f);
+    assert_non_null(s);
+    assert_string_equal(jnum(s, "drives", 0, "name", NULL), "\"a<b ' & .. x\"");
+    assert_string_equal(jnum(s, "drives", 0, "tps", NULL), "22.5");
+    assert_string_equal(jnum(s, "drives", 0, "latency_ms", "p99"), "1.5");
+    assert_string_equal(jnum(s, "drives", 0, "latency_ms", "p99_mean_of_vms"), "2.2505");
+    assert_string_equal(jnum(s, "drives", 1, "latency_ms", "p99"), "2");
+    assert_string_equal(jnum(s, "run", -1, "tps", NULL), "30.5");
+    assert_string_equal(jnum(s, "vms", 0, "precondition_result", NULL),
+                        "\"vm\\/drivebench-fixture-20261130-000000--a-b-x-vm1.r1.precondition.json\"");
+    assert_string_equal(jnum(s, "environment", -1, "hypervisors", NULL) + 0 ? "x" : "", "x");
+    json_object_put(s);
+    snprintf(path, sizeof path, "%s/%s/plan.ini", f->results, RUN_ID);
+    assert_int_equal(stat(path, &sb), 0);
+    snprintf(path, sizeof path, "%s/%s/summary.csv", f->results, RUN_ID);
+    assert_int_equal(count_lines(path, NULL), 3);
+    orch_plan_free(p);
+}
+
+/* The sysbench profile: a seed copy per VM from images/seed.img, the
+ * database disk cloned from it, no prepare step. */
+static void test_run_with_seed(void **state)
+{
+    fixture *f = *state;
+    orch_plan *p = plan(f, "sysbench", "vcpus = 1\nmemory = 1G\n");
+    orch_run_opts o;
+    opts_init(&o, f);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    assert_clean(f, RUN_ID);
+    assert_int_equal(count_lines(f->log, " prepare"), 0);
+    assert_int_equal(count_lines(f->log, NULL), 6);
+    assert_non_null(strstr(output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
+    assert_non_null(strstr(output(f), "teardown: removed 0 domain(s), 3 volume(s), 1 pool(s)"));
+    orch_plan_free(p);
+}
+
+typedef struct inject_ctx {
+    orch_step step;
+    int       nth;              /* fail at this occurrence (1-based) */
+    int       seen;
+    int       signal;           /* raise this signal instead of failing */
+} inject_ctx;
+
+static int inject(void *ctx, orch_step s, const char *object)
+{
+    inject_ctx *c = ctx;
+    (void)object;
+    if (s != c->step || ++c->seen != c->nth)
+        return 0;
+    if (c->signal) {
+        raise(c->signal);
+        return 0;
+    }
+    return -1;
+}
+
+/* Whatever step fails, first or last of its kind, nothing of the run is
+ * left and nothing else is touched. */
+static void test_failure_at_each_step(void **state)
+{
+    fixture *f = *state;
+    /* per-VM steps happen 3 times, pools twice, the rest once */
+    static const int times[ORCH_STEP_COUNT] = {
+        [ORCH_STEP_POOL] = 2, [ORCH_STEP_SEED] = 3, [ORCH_STEP_BOOT_VOL] = 3,
+        [ORCH_STEP_DB_VOL] = 3, [ORCH_STEP_DOMAIN] = 3, [ORCH_STEP_READY] = 3,
+        [ORCH_STEP_PREPARE] = 0, [ORCH_STEP_PRECONDITION] = 1, [ORCH_STEP_MEASURE] = 1,
+        [ORCH_STEP_SUMMARY] = 1,
+    };
+    orch_plan *p = plan(f, "sysbench", "vcpus = 1\nmemory = 1G\n");
+    for (int s = 0; s < ORCH_STEP_COUNT; s++) {
+        int nths[2] = { 1, times[s] };
+        for (int k = 0; k < 2 && times[s]; k++) {
+            inject_ctx c = { .step = (orch_step)s, .nth = nths[k] };
+            orch_run_opts o;
+            char want[128];
+            opts_init(&o, f);
+            o.inject = inject;
+            o.hook_ctx = &c;
+            if (orch_run(p, &o) != ORCH_RUN_FAILED)
+                fail_msg("step %s #%d did not fail the run", orch_step_name((orch_step)s),
+                         nths[k]);
+            assert_int_equal(c.seen, nths[k]);
+            snprintf(want, sizeof want, "%s ", orch_step_name((orch_step)s));
+            assert_non_null(strstr(output(f), want));
+            assert_non_null(strstr(output(f), ": injected failure"));
+            assert_clean(f, RUN_ID);
+        }
+    }
+    orch_plan_free(p);
+}
+
+/* A real libvirt error half-way (the second drive names a pool that does
+ * not exist) tears down what the first drive got. */
+static void test_libvirt_failure(void **state)
+{
+    fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", NULL);
+    orch_run_opts o;
+    free(p->drives[1].pool);
+    p->drives[1].pool = strdup("nosuchpool");
+    opts_init(&o, f);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    assert_non_null(strstr(output(f), "drivebench: storage pool nosuchpool: "));
+    assert_non_null(strstr(output(f), "teardown: removed 0 domain(s), 0 volume(s), 1 pool(s)"));
+    assert_clean(f, RUN_ID);
+    orch_plan_free(p);
+}
+
+/* A VM whose database never answers: the run fails with the console log
+ * shown (here: absent), and tears down. */
+static int never_ready(void *ctx, orch_vm *vm, int timeout_s, char *err, size_t errlen)
+{
+    (void)ctx;
+    snprintf(err, errlen, "%s: no answer within %d s", vm->name, timeout_s);
+    return -1;
+}
+
+static void test_boot_timeout(void **state)
+{
+    fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", NULL);
+    orch_run_opts o;
+    opts_init(&o, f);
+    o.wait_ready = never_ready;
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    assert_non_null(strstr(output(f), "drivebench: no console log at "));
+    assert_non_null(strstr(output(f), "--a-b-x-vm1: no answer within 600 s"));
+    assert_clean(f, RUN_ID);
+    orch_plan_free(p);
+}
+
+/* SIGINT while oltp runs (sent by the stand-in to drivebench, as a ^C
+ * would be): children stopped, everything torn down, status 130. */
+static void test_sigint_during_measure(void **state)
+{
+    fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", NULL);
+    orch_run_opts o;
+    struct sigaction now;
+    time_t start = time(NULL);
+    opts_init(&o, f);
+    setenv("FAKE_OLTP_SIGINT", "measure", 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_INTERRUPTED);
+    unsetenv("FAKE_OLTP_SIGINT");
+    /* the stand-ins sleep 30 s after signalling: they were stopped */
+    assert_true(time(NULL) - start < 20);
+    assert_non_null(strstr(output(f), "drivebench: interrupted by signal 2; tearing down"));
+    assert_clean(f, RUN_ID);
+    /* the run's handler is gone again */
+    sigaction(SIGINT, NULL, &now);
+    assert_true(now.sa_handler == SIG_DFL);
+    orch_plan_free(p);
+}
+
+/* SIGTERM while waiting for the VMs, and SIGINT while provisioning. */
+static void test_signal_during_boot_and_provisioning(void **state)
+{
+    fixture *f = *state;
+    orch_plan *p = plan(f, "sysbench", "vcpus = 1\nmemory = 1G\n");
+    inject_ctx cases[] = {
+        { .step = ORCH_STEP_READY, .nth = 2, .signal = SIGTERM },
+        { .step = ORCH_STEP_DB_VOL, .nth = 2, .signal = SIGINT },
+    };
+    for (size_t i = 0; i < 2; i++) {
+        orch_run_opts o;
+        opts_init(&o, f);
+        o.inject = inject;
+        o.hook_ctx = &cases[i];
+        assert_int_equal(orch_run(p, &o), ORCH_RUN_INTERRUPTED);
+        assert_clean(f, RUN_ID);
+    }
+    orch_plan_free(p);
+}
+
+static void test_oltp_failure(void **state)
+{
+    fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", NULL);
+    orch_run_opts o;
+    opts_init(&o, f);
+    setenv("FAKE_OLTP_EXIT", "3", 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    unsetenv("FAKE_OLTP_EXIT");
+    assert_non_null(strstr(output(f), "--a-b-x-vm1: oltp prepare exited with status 3"));
+    assert_non_null(strstr(output(f), "drivebench: prepare failed on at least one VM"));
+    assert_clean(f, RUN_ID);
+    orch_plan_free(p);
+}
+
+/* A crashed run's objects are found by run id and removed; another run
+ * whose id merely starts the same is not touched. */
+static void test_teardown_by_run_id(void **state)
+{
+    fixture *f = *state;
+    const char *runs[] = { "crash-1", "crash-1-2" };
+    char err[512];
+    orch_counts removed = { 0 };
+    census c = { .prefix = "drivebench-crash-1-2--" };
+    char *prefix;
+    for (int r = 0; r < 2; r++) {
+        orch_ledger *l = orch_ledger_new();
+        char *pname = orch_strfmt("drivebench-%s--drive-d", runs[r]);
+        char *vname = orch_strfmt("drivebench-%s--d-vm1-db.img", runs[r]);
+        char *dxml = orch_strfmt("<domain type='test'><name>drivebench-%s--d-vm1</name>"
+                                 "<memory>65536</memory><os><type>hvm</type></os></domain>",
+                                 runs[r]);
+        virStoragePoolPtr pool = orch_pool_create_dir(f->conn, l, pname, r ? "/srv/crash2" : "/srv/crash1", err,
+                                                      sizeof err);
+        virStoragePoolPtr user = virStoragePoolLookupByName(f->conn, "userpool");
+        virStorageVolPtr v1, v2;
+        virDomainPtr dom;
+        assert_non_null(pool);
+        v1 = orch_vol_create(pool, l, vname, "raw", 1 << 20, NULL, NULL, err, sizeof err);
+        v2 = orch_vol_create(user, l, vname, "raw", 1 << 20, NULL, NULL, err, sizeof err);
+        dom = orch_domain_start(f->conn, l, dxml, err, sizeof err);
+        assert_non_null(v1);
+        assert_non_null(v2);
+        assert_non_null(dom);
+        assert_int_equal(orch_ledger_count(l), 4);
+        /* the process "crashes": its ledger is lost */
+        orch_ledger_free(l);
+        virStorageVolFree(v1);
+        virStorageVolFree(v2);
+        virDomainFree(dom);
+        virStoragePoolFree(pool);
+        virStoragePoolFree(user);
+        free(pname);
+        free(vname);
+        free(dxml);
+    }
+    prefix = orch_object_prefix("crash-1");
+    assert_int_equal(orch_teardown_prefix(f->conn, prefix, stderr, &removed), 0);
+    free(prefix);
+    assert_int_equal(removed.domains, 1);
+    assert_int_equal(removed.volumes, 2);
+    assert_int_equal(removed.pools, 1);
+    assert_int_equal(orch_list_objects(f->conn, census_fn, &c, err, sizeof err), 0);
+    assert_int_equal(c.ours[ORCH_OBJ_DOMAIN], 1);
+    assert_int_equal(c.ours[ORCH_OBJ_VOLUME], 2);
+    assert_int_equal(c.ours[ORCH_OBJ_POOL], 1);
+    prefix = orch_object_prefix("crash-1-2");
+    memset(&removed, 0, sizeof removed);
+    assert_int_equal(orch_teardown_prefix(f->conn, prefix, stderr, &removed), 0);
+    assert_int_equal(removed.domains + removed.volumes + removed.pools, 4);
+    free(prefix);
+    assert_clean(f, "crash-1");
+    assert_clean(f, "crash-1-2");
+}
+
+static void test_oltp_argv(void **state)
+{
+    fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", "");
+    orch_layout *l = orch_layout_new(p, RUN_ID, 0);
+    char **argv, *joined = NULL;
+    size_t len = 0;
+    FILE *j = open_memstream(&joined, &len);
+    char want[PATH_MAX * 2];
+    (void)state;
+    p->warmup_s = 5;
+    p->rate = 50;
+    p->extra = strdup("--rand-type=uniform  --skip-trx=on");
+    argv = orch_oltp_argv(p, &l->vms[1], "run", 60, p->warmup_s, "/r/vm/x.json");
+    for (int i = 0; argv[i]; i++)
+        fprintf(j, "%s%s", i ? " " : "", argv[i]);
+    fclose(j);
+    snprintf(want, sizeof want, "%s/tests/orchestrator/fake-oltp --db-driver=mysql "
+             "--mysql-host=127.0.0.1 --mysql-port=47101 --mysql-user=drivebench "
+             "--mysql-db=sbtest --tables=2 --table-size=10000 --threads=2 --time=60 "
+             "--warmup-time=5 --rate=50 --report-interval=1 --json=/r/vm/x.json "
+             "--rand-type=uniform --skip-trx=on oltp_read_write run", f->cwd);
+    assert_string_equal(joined, want);
+    free(joined);
+    orch_argv_free(argv);
+    orch_layout_free(l);
+    orch_plan_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_run_ok, setup, teardown_fixture),
+        cmocka_unit_test_setup_teardown(test_run_with_seed, setup, teardown_fixture),
+        cmocka_unit_test_setup_teardown(test_failure_at_each_step, setup, teardown_fixture),
+        cmocka_unit_test_setup_teardown(test_libvirt_failure, setup, teardown_fixture),
+        cmocka_unit_test_setup_teardown(test_boot_timeout, setup, teardown_fixture),
+        cmocka_unit_test_setup_teardown(test_sigint_during_measure, setup, teardown_fixture),
+        cmocka_unit_test_setup_teardown(test_signal_during_boot_and_provisioning, setup,
+                                        teardown_fixture),
+        cmocka_unit_test_setup_teardown(test_oltp_failure, setup, teardown_fixture),
+        cmocka_unit_test_setup_teardown(test_teardown_by_run_id, setup, teardown_fixture),
+        cmocka_unit_test_setup_teardown(test_oltp_argv, setup, teardown_fixture),
+    };
+    return cmocka_run_group_tests_name("orchestrator run", tests, NULL, NULL);
+}
