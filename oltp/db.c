@@ -11,9 +11,13 @@
 #include <string.h>
 
 extern const struct db_driver db_driver_mysql;
+extern const struct db_driver db_driver_pgsql;
+extern const struct db_driver db_driver_odbc;
 
 static const struct db_driver *const drivers[] = {
     &db_driver_mysql,
+    &db_driver_pgsql,
+    &db_driver_odbc,
 };
 
 const struct db_driver *db_driver_find(const char *name)
@@ -96,6 +100,7 @@ int64_t db_affected_rows(const db_conn *c) { return c->drv->affected_rows(c); }
 int db_next_row(db_conn *c) { return c->drv->next_row(c); }
 const char *db_col(db_conn *c, int col, size_t *len) { return c->drv->col(c, col, len); }
 const char *db_server_version(const db_conn *c) { return c->drv->server_version(c); }
+const char *db_dbms_name(const db_conn *c) { return c->drv->dbms_name ? c->drv->dbms_name(c) : NULL; }
 
 int64_t db_col_int(db_conn *c, int col)
 {

@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dialect.h"
+
 enum { DB_DONE = 0, DB_WAIT = 1, DB_ERROR = -1 };
 enum { DB_WAIT_READ = 1, DB_WAIT_WRITE = 2, DB_WAIT_TIMEOUT = 8 };
 
@@ -73,6 +75,11 @@ typedef struct db_config {
     int         n_ignore_errors;
     bool        ignore_all;
     int         connect_timeout_s;
+    /* ODBC: a data source name, or a full connection string (one of them) */
+    const char *dsn, *conn_str;
+    /* the SQL dialect of the server, resolved by main.c before any
+     * connection runs a workload (see dialect.h) */
+    db_dialect  dialect;
 } db_config;
 
 struct db_driver;
@@ -106,6 +113,11 @@ struct db_driver {
     /* Column `col` of the current row as text (NULL for SQL NULL). */
     const char *(*col)(db_conn *c, int col, size_t *len);
     const char *(*server_version)(const db_conn *c);
+    /* The dialect this driver always speaks, or DB_DIALECT_AUTO when it
+     * depends on the server (then dbms_name tells which). */
+    db_dialect dialect;
+    /* optional: the DBMS product name of a connected session */
+    const char *(*dbms_name)(const db_conn *c);
 };
 
 /* Look up a driver by name ("mysql"); NULL when unknown. */
@@ -128,6 +140,9 @@ const char *db_col(db_conn *c, int col, size_t *len);
 int64_t db_col_int(db_conn *c, int col);
 double  db_col_double(db_conn *c, int col);
 const char *db_server_version(const db_conn *c);
+/* The DBMS product name of a connected session; NULL when the driver
+ * cannot tell (drivers with a fixed dialect need not). */
+const char *db_dbms_name(const db_conn *c);
 
 /* Block (poll) until the operation `status` started finishes. */
 int  db_sync(db_conn *c, int status);

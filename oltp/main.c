@@ -24,7 +24,9 @@ static double mono_s(void)
 
 static const char *where(const oltp_opts *o, char *buf, size_t len)
 {
-    if (o->db.socket)
+    if (o->db.dsn || o->db.conn_str)
+        snprintf(buf, len, "ODBC data source %s", o->db.dsn ? o->db.dsn : "of --odbc-connect");
+    else if (o->db.socket)
         snprintf(buf, len, "%s server on socket %s as '%s'", o->db_driver, o->db.socket, o->db.user);
     else
         snprintf(buf, len, "%s server at %s:%d as '%s'", o->db_driver, o->db.host, o->db.port, o->db.user);
@@ -45,6 +47,41 @@ static int setup_connect(db_conn *c, const wl_run *run, const struct db_driver *
         return -1;
     }
     return 0;
+}
+
+/* Set o->db.dialect before the workload writes any SQL: the driver's own
+ * dialect, else --odbc-dialect, else the DBMS name of a first connection.
+ * Returns 0, or -1 after printing one message. */
+static int resolve_dialect(oltp_opts *o, const struct db_driver *drv)
+{
+    wl_run probe = { .o = o };
+    db_conn c;
+    db_dialect d;
+    const char *name;
+    int rc = -1;
+
+    if (drv->dialect != DB_DIALECT_AUTO) {
+        o->db.dialect = drv->dialect;
+        return 0;
+    }
+    if (o->odbc_dialect) {
+        if (dialect_parse(o->odbc_dialect, &d) < 0)
+            return -1;              /* opts_parse has said why */
+        o->db.dialect = d;
+        return 0;
+    }
+    if (setup_connect(&c, &probe, drv) == 0) {
+        name = db_dbms_name(&c);
+        if (dialect_from_dbms_name(name, &d) == 0) {
+            o->db.dialect = d;
+            rc = 0;
+        } else {
+            fprintf(stderr, "oltp: the server calls itself '%s', a DBMS oltp has no SQL dialect for: "
+                    "give --odbc-dialect=mssql|mysql|pgsql\n", name ? name : "(no SQL_DBMS_NAME)");
+        }
+    }
+    db_free(&c);
+    return rc;
 }
 
 typedef struct loader {
@@ -205,6 +242,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "oltp: unknown --db-driver=%s (this build has: %s)\n", o.db_driver, db_driver_names());
         return 2;
     }
+    if (resolve_dialect(&o, drv) < 0)
+        return 2;
     if (wl->setup(&run) < 0)
         return 2;
     if (!strcmp(o.command, "prepare"))

@@ -1,5 +1,5 @@
 # oltp/: the load generator, bin/oltp.
-OLTP_PKGS := libmariadb libuv json-c
+OLTP_PKGS := libmariadb libuv json-c libpq odbc
 OLTP_SRCS := $(wildcard oltp/*.c)
 OLTP_LIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter-out oltp/main.c,$(OLTP_SRCS)))
 $(BUILD)/oltp/%.o: MOD_CFLAGS = $(call pkgcflags,$(OLTP_PKGS)) -Icommon -pthread

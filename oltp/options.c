@@ -81,6 +81,16 @@ static const opt_def defs[] = {
     {"mysql-db", O_STR, F(db.database), "sbtest", "MySQL database", 0, 0},
     {"mysql-ignore-errors", O_STR, F(ignore_errors_text), "1213,1020,1205", "server errors that roll back and retry the transaction, or \"all\"", 0, 0},
     {"connect-timeout", O_INT, F(db.connect_timeout_s), "10", "seconds to wait for a connection", 1, 3600},
+    {"pgsql-host", O_STR, F(pgsql_host), "localhost", "PostgreSQL server host (or unix socket directory)", 0, 0},
+    {"pgsql-port", O_INT, F(pgsql_port), "5432", "PostgreSQL server port", 1, 65535},
+    {"pgsql-user", O_STR, F(pgsql_user), "sbtest", "PostgreSQL user", 0, 0},
+    {"pgsql-password", O_STR, F(pgsql_password), NULL, "PostgreSQL password (or environment OLTP_PGSQL_PASSWORD)", 0, 0},
+    {"pgsql-db", O_STR, F(pgsql_db), "sbtest", "PostgreSQL database", 0, 0},
+    {"odbc-dsn", O_STR, F(odbc_dsn), NULL, "ODBC data source name (odbc.ini)", 0, 0},
+    {"odbc-connect", O_STR, F(odbc_connect), NULL, "ODBC connection string, e.g. 'Driver=FreeTDS;Server=127.0.0.1;Port=1433;Database=sbtest'", 0, 0},
+    {"odbc-user", O_STR, F(odbc_user), NULL, "ODBC user", 0, 0},
+    {"odbc-password", O_STR, F(odbc_password), NULL, "ODBC password (or environment OLTP_ODBC_PASSWORD)", 0, 0},
+    {"odbc-dialect", O_STR, F(odbc_dialect), NULL, "SQL dialect behind ODBC {mssql,mysql,pgsql} (default: from the server's DBMS name)", 0, 0},
 };
 
 #define NDEFS (sizeof(defs) / sizeof(defs[0]))
@@ -198,6 +208,37 @@ static int parse_ignore_errors(oltp_opts *o, FILE *err)
     return 0;
 }
 
+/* Fill o->db from the --pgsql-* or --odbc-* options when --db-driver
+ * names those drivers (the --mysql-* options write o->db directly). */
+static int driver_options(oltp_opts *o, FILE *err)
+{
+    db_dialect d;
+
+    if (!strcmp(o->db_driver, "pgsql")) {
+        o->db.host = o->pgsql_host;
+        o->db.port = o->pgsql_port;
+        o->db.socket = NULL;
+        o->db.user = o->pgsql_user;
+        o->db.database = o->pgsql_db;
+        o->db.password = o->pgsql_password ? o->pgsql_password : getenv("OLTP_PGSQL_PASSWORD");
+    } else if (!strcmp(o->db_driver, "odbc")) {
+        if (!o->odbc_dsn == !o->odbc_connect) {
+            fprintf(err, "oltp: --db-driver=odbc needs one of --odbc-dsn=NAME or --odbc-connect='Driver=...;...'\n");
+            return -1;
+        }
+        if (o->odbc_dialect && dialect_parse(o->odbc_dialect, &d) < 0) {
+            fprintf(err, "oltp: --odbc-dialect=%s: expected mssql, mysql or pgsql\n", o->odbc_dialect);
+            return -1;
+        }
+        o->db.dsn = o->odbc_dsn;
+        o->db.conn_str = o->odbc_connect;
+        o->db.host = o->db.socket = o->db.database = NULL;
+        o->db.user = o->odbc_user;
+        o->db.password = o->odbc_password ? o->odbc_password : getenv("OLTP_ODBC_PASSWORD");
+    }
+    return 0;
+}
+
 void opts_usage(FILE *out)
 {
     fprintf(out,
@@ -281,6 +322,8 @@ int opts_parse(oltp_opts *o, int argc, char **argv, FILE *err)
         fprintf(err, "oltp: unknown command '%s': expected prepare, run, cleanup or check\n", o->command);
         return -1;
     }
+    if (driver_options(o, err) < 0)
+        return -1;
     if (!o->db.password)
         o->db.password = getenv("OLTP_MYSQL_PASSWORD");
     if (!o->db.password)
@@ -312,7 +355,8 @@ json_object *opts_to_json(const oltp_opts *o)
         char key[64];
         json_object *v = NULL;
         size_t k;
-        if (!strcmp(d->name, "mysql-password"))
+        if (strstr(d->name, "password") ||
+            (!strcmp(d->name, "odbc-connect") && o->odbc_connect && strcasestr(o->odbc_connect, "PWD=")))
             continue;                       /* never written to a file */
         for (k = 0; d->name[k] && k < sizeof key - 1; k++)
             key[k] = d->name[k] == '-' ? '_' : d->name[k];

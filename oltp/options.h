@@ -55,13 +55,21 @@ typedef struct oltp_opts {
     const char *db_driver;
     db_config   db;
     const char *ignore_errors_text;
+
+    /* --pgsql-* and --odbc-*: opts_parse maps those of the chosen
+     * --db-driver into db (the --mysql-* options fill db directly) */
+    const char *pgsql_host, *pgsql_user, *pgsql_password, *pgsql_db;
+    int         pgsql_port;
+    const char *odbc_dsn, *odbc_connect, *odbc_user, *odbc_password;
+    const char *odbc_dialect;       /* NULL: learnt from SQL_DBMS_NAME (main.c) */
 } oltp_opts;
 
 /*
  * Parse argv into *o (defaults first). Returns 0, 1 when --help or
  * --version was handled (exit 0), or -1 after printing one message (exit 2).
  * Values of --mysql-password come from OLTP_MYSQL_PASSWORD when the option
- * is not given.
+ * is not given (--pgsql-password: OLTP_PGSQL_PASSWORD, --odbc-password:
+ * OLTP_ODBC_PASSWORD).
  */
 int  opts_parse(oltp_opts *o, int argc, char **argv, FILE *err);
 void opts_usage(FILE *out);

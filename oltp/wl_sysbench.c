@@ -121,7 +121,7 @@ static int sb_setup(wl_run *run)
             v = &variants[i];
     if (!v)
         return -1;
-    if (strcmp(o->db_driver, "mysql") == 0 &&
+    if (o->db.dialect == DB_DIALECT_MYSQL &&
         strspn(o->mysql_storage_engine, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
             strlen(o->mysql_storage_engine)) {
         fprintf(stderr, "oltp: --mysql-storage-engine=%s: not an engine name\n", o->mysql_storage_engine);
@@ -141,12 +141,24 @@ static int sb_setup(wl_run *run)
                 fprintf(stderr, "oltp: out of memory\n");
                 return -1;
             }
+            /* T-SQL takes an explicit value for an IDENTITY column only
+             * between these SETs (one table per session at a time) */
+            if (k == K_INSERT && o->auto_inc && o->db.dialect == DB_DIALECT_MSSQL) {
+                char *batch;
+                if (asprintf(&batch, "SET IDENTITY_INSERT sbtest%d ON; %s; SET IDENTITY_INSERT sbtest%d OFF",
+                             t, sql, t) < 0) {
+                    fprintf(stderr, "oltp: out of memory\n");
+                    return -1;
+                }
+                free(sql);
+                sql = batch;
+            }
             run->stmts[stmt_id(t, k)] = (db_stmt_def){ sql, kind_defs[k].nparams, kind_defs[k].kind };
         }
     p->stmt_begin = o->tables * NKINDS;
     p->stmt_commit = p->stmt_begin + 1;
-    run->stmts[p->stmt_begin] = (db_stmt_def){ strdup("BEGIN"), 0, DB_Q_OTHER };
-    run->stmts[p->stmt_commit] = (db_stmt_def){ strdup("COMMIT"), 0, DB_Q_OTHER };
+    run->stmts[p->stmt_begin] = (db_stmt_def){ strdup(dialect_get(o->db.dialect)->begin), 0, DB_Q_OTHER };
+    run->stmts[p->stmt_commit] = (db_stmt_def){ strdup(dialect_get(o->db.dialect)->commit), 0, DB_Q_OTHER };
     run->nstmts = n;
 
     p->v = v;
@@ -218,7 +230,8 @@ static int sb_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
                       int64_t *progress, int64_t *total)
 {
     const oltp_opts *o = run->o;
-    const bool mysql = !strcmp(o->db_driver, "mysql");
+    const bool mysql = o->db.dialect == DB_DIALECT_MYSQL;
+    const dialect_def *dl = dialect_get(o->db.dialect);
     const bool insert_only = ((const sb_plan *)run->data)->v->insert_only;
     const int64_t rows = insert_only && !o->auto_inc ? 0 : o->table_size;
     const int batch = 1000;
@@ -240,13 +253,13 @@ static int sb_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
                  "  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n"
                  "  %s (id)\n) %s%s%s",
                  t,
-                 mysql ? (o->auto_inc ? "INTEGER NOT NULL AUTO_INCREMENT" : "INTEGER NOT NULL")
-                       : (o->auto_inc ? "SERIAL" : "INTEGER NOT NULL"),
-                 o->secondary ? "KEY xid" : "PRIMARY KEY",
+                 o->auto_inc ? dl->autoinc_int : "INTEGER NOT NULL",
+                 o->secondary ? (mysql ? "KEY xid" : "UNIQUE") : "PRIMARY KEY",
                  mysql ? "/*! ENGINE = " : "", mysql ? o->mysql_storage_engine : "",
                  mysql ? " */" : "");
         if (run_sql(c, sql) < 0) {
-            if (c->err.code == 1050)
+            if ((dl->code_table_exists && c->err.code == dl->code_table_exists) ||
+                !strcmp(c->err.sqlstate, dl->sqlstate_table_exists))
                 fprintf(stderr, "oltp: table sbtest%d already exists: run `oltp %s cleanup` first\n",
                         t, o->workload);
             goto out;
@@ -304,8 +317,12 @@ static int sb_check_ready(const wl_run *run, db_conn *c)
         char sql[64];
         /* SHOW COLUMNS does not move Com_select, so statement counts on the
          * server stay exactly those of the transactions */
-        snprintf(sql, sizeof sql, strcmp(run->o->db_driver, "mysql") ? "SELECT id FROM sbtest%d LIMIT 1"
-                                                                      : "SHOW COLUMNS FROM sbtest%d", t);
+        static const char *const probe[DB_DIALECT_COUNT] = {
+            [DB_DIALECT_MYSQL] = "SHOW COLUMNS FROM sbtest%d",
+            [DB_DIALECT_PGSQL] = "SELECT id FROM sbtest%d LIMIT 1",
+            [DB_DIALECT_MSSQL] = "SELECT TOP 1 id FROM sbtest%d",
+        };
+        snprintf(sql, sizeof sql, probe[run->o->db.dialect], t);
         if (db_query(c, sql) != DB_DONE) {
             if (c->err.code == 1146 || !strcmp(c->err.sqlstate, "42S02") || !strcmp(c->err.sqlstate, "42P01"))
                 fprintf(stderr, "oltp: table sbtest%d is missing: run `oltp %s --tables=%d --table-size=%" PRId64
@@ -410,7 +427,7 @@ static wl_step sb_step(void *state, db_conn *c, wl_action *a)
         rand_str(s->r, PAD_TEMPLATE, pv);
         if (!o->auto_inc)
             id = (int64_t)unique_next((sb_plan *)p) - 2147483648LL;
-        if (o->auto_inc && strcmp(o->db_driver, "mysql"))
+        if (o->auto_inc && o->db.dialect != DB_DIALECT_MYSQL)
             snprintf(s->sql, sizeof s->sql, "INSERT INTO sbtest%d (k, c, pad) VALUES (%u, '%.119s', '%.59s')",
                      s->table, k, cv, pv);
         else

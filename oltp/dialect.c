@@ -1,0 +1,98 @@
+/*
+ * dialect.c — per-dialect SQL text and error meanings (dialect.h).
+ */
+#include "dialect.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+static const dialect_def dialect_defs[DB_DIALECT_COUNT] = {
+    [DB_DIALECT_MYSQL] = {
+        .name = "mysql", .begin = "BEGIN", .commit = "COMMIT", .rollback = "ROLLBACK",
+        .autoinc_int = "INTEGER NOT NULL AUTO_INCREMENT",
+        .quote_open = '`', .quote_close = '`',
+        .sqlstate_table_exists = "42S01", .sqlstate_no_table = "42S02",
+        .code_table_exists = 1050, .code_no_table = 1146,
+    },
+    [DB_DIALECT_PGSQL] = {
+        .name = "pgsql", .begin = "BEGIN", .commit = "COMMIT", .rollback = "ROLLBACK",
+        .autoinc_int = "SERIAL",
+        .quote_open = '"', .quote_close = '"',
+        .sqlstate_table_exists = "42P07", .sqlstate_no_table = "42P01",
+    },
+    [DB_DIALECT_MSSQL] = {
+        /* plain BEGIN opens a block in T-SQL, not a transaction */
+        .name = "mssql", .begin = "BEGIN TRANSACTION", .commit = "COMMIT TRANSACTION",
+        .rollback = "ROLLBACK TRANSACTION",
+        .autoinc_int = "INTEGER IDENTITY(1,1) NOT NULL",
+        .quote_open = '[', .quote_close = ']',
+        .sqlstate_table_exists = "42S01", .sqlstate_no_table = "42S02",
+        .code_table_exists = 2714, .code_no_table = 208,
+    },
+};
+
+const dialect_def *dialect_get(int d)
+{
+    if (d < 0 || d >= DB_DIALECT_COUNT)
+        d = DB_DIALECT_MYSQL;
+    return &dialect_defs[d];
+}
+
+int dialect_parse(const char *name, db_dialect *out)
+{
+    static const struct { const char *alias; db_dialect d; } names[] = {
+        {"mysql", DB_DIALECT_MYSQL}, {"mariadb", DB_DIALECT_MYSQL},
+        {"pgsql", DB_DIALECT_PGSQL}, {"postgresql", DB_DIALECT_PGSQL}, {"postgres", DB_DIALECT_PGSQL},
+        {"mssql", DB_DIALECT_MSSQL}, {"sqlserver", DB_DIALECT_MSSQL}, {"tsql", DB_DIALECT_MSSQL},
+    };
+    for (size_t i = 0; name && i < sizeof(names) / sizeof(names[0]); i++)
+        if (!strcasecmp(name, names[i].alias)) {
+            *out = names[i].d;
+            return 0;
+        }
+    return -1;
+}
+
+int dialect_from_dbms_name(const char *dbms, db_dialect *out)
+{
+    if (!dbms)
+        return -1;
+    if (strcasestr(dbms, "SQL Server")) {
+        *out = DB_DIALECT_MSSQL;
+        return 0;
+    }
+    if (strcasestr(dbms, "PostgreSQL")) {
+        *out = DB_DIALECT_PGSQL;
+        return 0;
+    }
+    if (strcasestr(dbms, "MySQL") || strcasestr(dbms, "MariaDB")) {
+        *out = DB_DIALECT_MYSQL;
+        return 0;
+    }
+    return -1;
+}
+
+char *dialect_quote(int d, const char *id, char *buf, size_t len)
+{
+    const dialect_def *def = dialect_get(d);
+    snprintf(buf, len, "%c%s%c", def->quote_open, id, def->quote_close);
+    return buf;
+}
+
+bool dialect_sqlstate_retry(int d, const char *sqlstate)
+{
+    if (!sqlstate)
+        return false;
+    if (!strcmp(sqlstate, "40001") || !strcmp(sqlstate, "40P01"))
+        return true;
+    return d == DB_DIALECT_PGSQL && !strcmp(sqlstate, "23505");
+}
+
+bool dialect_sqlstate_lost(const char *sqlstate)
+{
+    if (!sqlstate)
+        return false;
+    return !strncmp(sqlstate, "08", 2) || !strcmp(sqlstate, "57P01") ||
+           !strcmp(sqlstate, "57P02") || !strcmp(sqlstate, "57P03");
+}

@@ -1,0 +1,67 @@
+/*
+ * dialect.h — the SQL dialects oltp's workloads write, and what differs
+ * between them.
+ *
+ * A workload never asks which driver runs it; it asks the dialect
+ * (o->db.dialect, resolved by main.c before the workload's setup()):
+ * DB_DIALECT_MYSQL through the mysql driver or ODBC to MySQL/MariaDB,
+ * DB_DIALECT_PGSQL through the pgsql driver or ODBC to PostgreSQL,
+ * DB_DIALECT_MSSQL (T-SQL) through ODBC to SQL Server.
+ *
+ * Keep per-dialect text in tables indexed by db_dialect (like
+ * dialect_defs in dialect.c), so that a new dialect is a new row.
+ */
+#ifndef OLTP_DIALECT_H
+#define OLTP_DIALECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum {
+    DB_DIALECT_MYSQL = 0,       /* the zero value: a driver that says nothing speaks MySQL */
+    DB_DIALECT_PGSQL,
+    DB_DIALECT_MSSQL,
+    DB_DIALECT_COUNT,
+    DB_DIALECT_AUTO = DB_DIALECT_COUNT,  /* driver table only: learnt from the server (ODBC) */
+} db_dialect;
+
+typedef struct dialect_def {
+    const char *name;           /* "mysql", "pgsql", "mssql" */
+    const char *begin;          /* statement that opens a transaction */
+    const char *commit;
+    const char *rollback;
+    const char *autoinc_int;    /* column type of a generated integer key */
+    char        quote_open, quote_close;   /* identifier quotes */
+    /* SQLSTATEs of "table already exists" and "table does not exist" */
+    const char *sqlstate_table_exists, *sqlstate_no_table;
+    /* native error numbers of the same (0 = none) */
+    int         code_table_exists, code_no_table;
+} dialect_def;
+
+/* The description of dialect d (d < DB_DIALECT_COUNT). Never NULL. */
+const dialect_def *dialect_get(int d);
+
+/* Parse "mysql" | "pgsql" | "mssql" (also "postgresql", "sqlserver",
+ * "tsql", "mariadb"). Returns 0, or -1 when the name is unknown. */
+int dialect_parse(const char *name, db_dialect *out);
+
+/* The dialect of a DBMS by the name ODBC's SQLGetInfo(SQL_DBMS_NAME)
+ * reports ("Microsoft SQL Server", "PostgreSQL", "MySQL", "MariaDB").
+ * Returns 0, or -1 when the name is not one oltp knows. */
+int dialect_from_dbms_name(const char *dbms, db_dialect *out);
+
+/* Quote identifier `id` for dialect d into buf ("`x`", "\"x\"", "[x]").
+ * Returns buf. */
+char *dialect_quote(int d, const char *id, char *buf, size_t len);
+
+/* True when a server error with this SQLSTATE is worth retrying the
+ * transaction for: serialization failure 40001, deadlock 40P01, and on
+ * PostgreSQL a unique violation 23505 (a concurrent DELETE+INSERT of the
+ * same key; sysbench's pgsql driver retries it too). */
+bool dialect_sqlstate_retry(int d, const char *sqlstate);
+
+/* True when the SQLSTATE says the session is gone: class 08 (connection
+ * exception), 57P01..57P03 (server shut down or not accepting). */
+bool dialect_sqlstate_lost(const char *sqlstate);
+
+#endif

@@ -1,0 +1,657 @@
+/*
+ * drv_odbc.c — ODBC driver on unixODBC's driver manager (SQL Server through
+ * Microsoft's ODBC Driver 18 or FreeTDS, MariaDB, PostgreSQL, ...).
+ *
+ * ODBC calls block, so each connection owns one thread that makes all of
+ * its ODBC calls. An operation posts a request to that thread and returns
+ * DB_WAIT on the connection's eventfd (db_fd()); the thread runs the
+ * request, buffers every result row as text, stores the outcome and writes
+ * the eventfd, which wakes the engine's loop as a readable socket would.
+ * The loop thread never makes an ODBC call except SQLCancel in free().
+ *
+ * Statements are prepared (SQLPrepare) the first time they run on a
+ * session and kept until a reconnect; parameters are bound on every
+ * execution from the workload's values, which stay valid until it takes
+ * its next step. Text statements run through SQLExecDirect. Every result
+ * of a batch is drained (SQLMoreResults); the last result set is kept.
+ *
+ * Errors keep the native code, SQLSTATE and message of the first
+ * diagnostic record. Retried: SQLSTATE 40001/40P01 (and 23505 on
+ * PostgreSQL), SQL Server deadlock 1205, and --mysql-ignore-errors codes;
+ * reconnect: class 08 (08S01 link failure) and 57P0x.
+ */
+#include "db.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sql.h>
+#include <sqlext.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#define COL_BUF      1024               /* longest column value read back */
+#define THREAD_STACK (512 * 1024)
+
+typedef enum { REQ_NONE, REQ_CONNECT, REQ_EXEC, REQ_QUERY } od_req;
+
+typedef struct od_cell { size_t off; SQLLEN len; } od_cell;   /* len -1 = NULL */
+
+/* Rows of the last result set, as text in one arena. */
+typedef struct od_rows {
+    char    *data;
+    size_t   len, cap;
+    od_cell *cells;
+    size_t   ncells, cellcap;
+    int      ncols;
+    int64_t  nrows;
+} od_rows;
+
+typedef struct od_priv {
+    /* --- shared between the loop thread and the connection's thread --- */
+    pthread_mutex_t lock;
+    pthread_cond_t  cond;
+    od_req          req;            /* posted by the loop, taken by the thread */
+    bool            busy;           /* a request is posted or running */
+    bool            quit;           /* free(): thread tears down and exits */
+    bool            reset;          /* disconnect(): drop the session before the next connect */
+    int             status;         /* DB_DONE or DB_ERROR of the finished request */
+    db_error        err;
+    SQLHSTMT        active;         /* statement executing, for SQLCancel */
+    pthread_t       th;
+    bool            started;
+    int             efd;
+    /* request arguments (read by the thread while busy) */
+    int             stmt;
+    const db_value *params;
+    char           *sql;
+    /* --- owned by the connection's thread (read by the loop when idle) --- */
+    SQLHENV         env;
+    SQLHDBC         dbc;
+    bool            connected;
+    SQLHSTMT       *st;             /* per statement; NULL until prepared */
+    SQLHSTMT        q;              /* text statements */
+    SQLLEN         *ind;            /* parameter length/indicator */
+    int             nind;
+    char           *colbuf;         /* bound result columns */
+    SQLLEN         *colind;
+    int             colcap;
+    int             dialect;        /* of the server, from SQL_DBMS_NAME; -1 unknown */
+    char            dbms[64], version[64];
+    od_rows         rows;
+    int64_t         affected;
+    /* --- loop thread only --- */
+    int64_t         row;            /* cursor into rows, -1 before the first */
+} od_priv;
+
+/* --- errors (connection thread) ------------------------------------------ */
+
+/* Store the first diagnostic record of handle h as the request's error. */
+static int od_fail(db_conn *c, SQLSMALLINT type, SQLHANDLE h, const char *what)
+{
+    od_priv *p = c->priv;
+    SQLCHAR state[6] = "HY000", msg[512] = "";
+    SQLINTEGER native = 0;
+    SQLSMALLINT len = 0;
+    db_err_class cls;
+    int d = p->dialect >= 0 ? p->dialect : (int)c->cfg->dialect;
+
+    if (!h || !SQL_SUCCEEDED(SQLGetDiagRec(type, h, 1, state, &native, msg, sizeof msg, &len)))
+        snprintf((char *)msg, sizeof msg, "%s failed with no diagnostic record", what);
+    if (dialect_sqlstate_lost((char *)state) || !strcmp((char *)state, "HYT01"))
+        cls = DB_ERR_RECONNECT;
+    else if (dialect_sqlstate_retry(d, (char *)state) || (d == DB_DIALECT_MSSQL && native == 1205))
+        cls = DB_ERR_RETRY;
+    else
+        cls = db_classify(c->cfg, (int)native, DB_ERR_FATAL);
+    p->err.code = (int)native;
+    p->err.cls = cls;
+    snprintf(p->err.sqlstate, sizeof p->err.sqlstate, "%s", (char *)state);
+    snprintf(p->err.msg, sizeof p->err.msg, "%s", (char *)msg);
+    return DB_ERROR;
+}
+
+static int od_oom(db_conn *c)
+{
+    od_priv *p = c->priv;
+    p->err = (db_error){ .code = 0, .sqlstate = "HY001", .msg = "out of memory", .cls = DB_ERR_FATAL };
+    return DB_ERROR;
+}
+
+/* --- session (connection thread) ----------------------------------------- */
+
+static void free_session(db_conn *c)
+{
+    od_priv *p = c->priv;
+    for (int i = 0; i < c->nstmts; i++)
+        if (p->st[i]) {
+            SQLFreeHandle(SQL_HANDLE_STMT, p->st[i]);
+            p->st[i] = NULL;
+        }
+    if (p->q)
+        SQLFreeHandle(SQL_HANDLE_STMT, p->q);
+    p->q = NULL;
+    if (p->dbc) {
+        if (p->connected)
+            SQLDisconnect(p->dbc);
+        SQLFreeHandle(SQL_HANDLE_DBC, p->dbc);
+    }
+    p->dbc = NULL;
+    p->connected = false;
+}
+
+/* The connection string: --odbc-connect plus UID/PWD when given, values
+ * braced so that ';' in a password stays inside it. Caller frees. */
+static char *connect_string(const db_config *cfg)
+{
+    size_t n = strlen(cfg->conn_str) + 32 + 2 * (cfg->user ? strlen(cfg->user) : 0) +
+               2 * (cfg->password ? strlen(cfg->password) : 0);
+    char *s = malloc(n), *o;
+    if (!s)
+        return NULL;
+    o = s + sprintf(s, "%s", cfg->conn_str);
+    for (int k = 0; k < 2; k++) {
+        const char *v = k ? cfg->password : cfg->user;
+        if (!v || !*v)
+            continue;
+        o += sprintf(o, "%s%s={", o > s && o[-1] != ';' ? ";" : "", k ? "PWD" : "UID");
+        for (; *v; v++) {
+            *o++ = *v;
+            if (*v == '}')
+                *o++ = '}';
+        }
+        *o++ = '}';
+        *o = 0;
+    }
+    return s;
+}
+
+static int do_connect(db_conn *c)
+{
+    od_priv *p = c->priv;
+    const db_config *cfg = c->cfg;
+    SQLRETURN rc;
+    SQLSMALLINT len;
+    db_dialect d;
+
+    free_session(c);
+    if (!p->env) {
+        if (!SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &p->env)))
+            return od_fail(c, SQL_HANDLE_ENV, NULL, "SQLAllocHandle(ENV)");
+        SQLSetEnvAttr(p->env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+    }
+    if (!SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_DBC, p->env, &p->dbc)))
+        return od_fail(c, SQL_HANDLE_ENV, p->env, "SQLAllocHandle(DBC)");
+    SQLSetConnectAttr(p->dbc, SQL_ATTR_LOGIN_TIMEOUT,
+                      (SQLPOINTER)(intptr_t)(cfg->connect_timeout_s > 0 ? cfg->connect_timeout_s : 10), 0);
+    if (cfg->conn_str) {
+        char *s = connect_string(cfg);
+        if (!s)
+            return od_oom(c);
+        rc = SQLDriverConnect(p->dbc, NULL, (SQLCHAR *)s, SQL_NTS, NULL, 0, NULL, SQL_DRIVER_NOPROMPT);
+        free(s);
+    } else {
+        rc = SQLConnect(p->dbc, (SQLCHAR *)(cfg->dsn ? cfg->dsn : ""), SQL_NTS,
+                        (SQLCHAR *)cfg->user, cfg->user ? SQL_NTS : 0,
+                        (SQLCHAR *)cfg->password, cfg->password ? SQL_NTS : 0);
+    }
+    if (!SQL_SUCCEEDED(rc)) {
+        od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLConnect");
+        p->err.cls = DB_ERR_RECONNECT;
+        return DB_ERROR;
+    }
+    p->connected = true;
+    p->dbms[0] = p->version[0] = 0;
+    SQLGetInfo(p->dbc, SQL_DBMS_NAME, p->dbms, sizeof p->dbms, &len);
+    SQLGetInfo(p->dbc, SQL_DBMS_VER, p->version, sizeof p->version, &len);
+    p->dialect = dialect_from_dbms_name(p->dbms, &d) == 0 ? (int)d : -1;
+    if (!SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_STMT, p->dbc, &p->q)))
+        return od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLAllocHandle(STMT)");
+    return DB_DONE;
+}
+
+/* --- results (connection thread) ----------------------------------------- */
+
+static int grow(void **buf, size_t *cap, size_t need, size_t elem)
+{
+    size_t n = *cap ? *cap : 64;
+    void *b;
+    if (need <= *cap)
+        return 0;
+    while (n < need)
+        n *= 2;
+    if (!(b = realloc(*buf, n * elem)))
+        return -1;
+    *buf = b;
+    *cap = n;
+    return 0;
+}
+
+/* Fetch the current result set of h into p->rows. */
+static int fetch_rows(db_conn *c, SQLHSTMT h, SQLSMALLINT ncols)
+{
+    od_priv *p = c->priv;
+    od_rows *r = &p->rows;
+    SQLRETURN rc;
+
+    if (ncols > p->colcap) {
+        char *b = realloc(p->colbuf, (size_t)ncols * (COL_BUF + 1));
+        SQLLEN *ind = b ? realloc(p->colind, (size_t)ncols * sizeof(SQLLEN)) : NULL;
+        if (b)
+            p->colbuf = b;
+        if (!ind)
+            return od_oom(c);
+        p->colind = ind;
+        p->colcap = ncols;
+    }
+    r->len = r->ncells = 0;
+    r->nrows = 0;
+    r->ncols = ncols;
+    for (int i = 0; i < ncols; i++)
+        SQLBindCol(h, (SQLUSMALLINT)(i + 1), SQL_C_CHAR, p->colbuf + (size_t)i * (COL_BUF + 1),
+                   COL_BUF + 1, &p->colind[i]);
+    while (SQL_SUCCEEDED(rc = SQLFetch(h))) {
+        if (grow((void **)&r->cells, &r->cellcap, r->ncells + (size_t)ncols, sizeof(od_cell)) < 0)
+            return od_oom(c);
+        for (int i = 0; i < ncols; i++) {
+            SQLLEN n = p->colind[i];
+            od_cell *cell = &r->cells[r->ncells++];
+            if (n == SQL_NULL_DATA) {
+                cell->len = -1;
+                continue;
+            }
+            if (n < 0 || n > COL_BUF)       /* SQL_NO_TOTAL or truncated */
+                n = COL_BUF;
+            if (grow((void **)&r->data, &r->cap, r->len + (size_t)n + 1, 1) < 0)
+                return od_oom(c);
+            memcpy(r->data + r->len, p->colbuf + (size_t)i * (COL_BUF + 1), (size_t)n);
+            r->data[r->len + (size_t)n] = 0;
+            cell->off = r->len;
+            cell->len = n;
+            r->len += (size_t)n + 1;
+        }
+        r->nrows++;
+    }
+    SQLFreeStmt(h, SQL_UNBIND);
+    if (rc != SQL_NO_DATA)
+        return od_fail(c, SQL_HANDLE_STMT, h, "SQLFetch");
+    return DB_DONE;
+}
+
+/* After SQLExecute/SQLExecDirect returned rc: read every result of h. */
+static int collect(db_conn *c, SQLHSTMT h, SQLRETURN rc)
+{
+    od_priv *p = c->priv;
+    p->rows.nrows = p->rows.ncols = 0;
+    p->rows.ncells = p->rows.len = 0;
+    p->affected = 0;
+    if (rc == SQL_NO_DATA)              /* a searched UPDATE/DELETE that matched nothing */
+        return DB_DONE;
+    if (!SQL_SUCCEEDED(rc))
+        return od_fail(c, SQL_HANDLE_STMT, h, "SQLExecute");
+    for (;;) {
+        SQLSMALLINT ncols = 0;
+        SQLLEN n = -1;
+        SQLNumResultCols(h, &ncols);
+        if (ncols > 0) {
+            if (fetch_rows(c, h, ncols) != DB_DONE) {
+                SQLFreeStmt(h, SQL_CLOSE);
+                return DB_ERROR;
+            }
+        } else if (SQL_SUCCEEDED(SQLRowCount(h, &n)) && n >= 0) {
+            p->affected = n;
+        }
+        rc = SQLMoreResults(h);
+        if (rc == SQL_NO_DATA)
+            break;
+        if (!SQL_SUCCEEDED(rc)) {
+            od_fail(c, SQL_HANDLE_STMT, h, "SQLMoreResults");
+            SQLFreeStmt(h, SQL_CLOSE);
+            return DB_ERROR;
+        }
+    }
+    SQLFreeStmt(h, SQL_CLOSE);
+    return DB_DONE;
+}
+
+static void set_active(od_priv *p, SQLHSTMT h)
+{
+    pthread_mutex_lock(&p->lock);
+    p->active = h;
+    pthread_mutex_unlock(&p->lock);
+}
+
+static int bind_params(db_conn *c, SQLHSTMT h, const db_value *v, int n)
+{
+    od_priv *p = c->priv;
+    if (n > p->nind) {
+        SQLLEN *ind = realloc(p->ind, (size_t)n * sizeof(SQLLEN));
+        if (!ind)
+            return od_oom(c);
+        p->ind = ind;
+        p->nind = n;
+    }
+    for (int i = 0; i < n; i++) {
+        SQLUSMALLINT k = (SQLUSMALLINT)(i + 1);
+        SQLRETURN rc = SQL_ERROR;
+        p->ind[i] = 0;
+        switch (v[i].type) {
+        case DB_T_INT:
+            rc = SQLBindParameter(h, k, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0,
+                                  (SQLPOINTER)&v[i].i, 0, &p->ind[i]);
+            break;
+        case DB_T_DOUBLE:
+            rc = SQLBindParameter(h, k, SQL_PARAM_INPUT, SQL_C_DOUBLE, SQL_DOUBLE, 0, 0,
+                                  (SQLPOINTER)&v[i].d, 0, &p->ind[i]);
+            break;
+        case DB_T_STRING:
+            /* a stable declared size keeps SQL Server from re-preparing */
+            p->ind[i] = (SQLLEN)v[i].len;
+            rc = SQLBindParameter(h, k, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_VARCHAR,
+                                  v[i].len <= 255 ? 255 : v[i].len <= 8000 ? 8000 : v[i].len, 0,
+                                  (SQLPOINTER)v[i].s, (SQLLEN)v[i].len, &p->ind[i]);
+            break;
+        case DB_T_NULL:
+            p->ind[i] = SQL_NULL_DATA;
+            rc = SQLBindParameter(h, k, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_VARCHAR, 1, 0, NULL, 0,
+                                  &p->ind[i]);
+            break;
+        }
+        if (!SQL_SUCCEEDED(rc))
+            return od_fail(c, SQL_HANDLE_STMT, h, "SQLBindParameter");
+    }
+    return DB_DONE;
+}
+
+static int do_exec(db_conn *c)
+{
+    od_priv *p = c->priv;
+    const db_stmt_def *d = &c->stmts[p->stmt];
+    SQLHSTMT h = p->st[p->stmt];
+    SQLRETURN rc;
+
+    if (!h) {
+        if (!SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_STMT, p->dbc, &h)))
+            return od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLAllocHandle(STMT)");
+        if (!SQL_SUCCEEDED(SQLPrepare(h, (SQLCHAR *)d->sql, SQL_NTS))) {
+            od_fail(c, SQL_HANDLE_STMT, h, "SQLPrepare");
+            SQLFreeHandle(SQL_HANDLE_STMT, h);
+            return DB_ERROR;
+        }
+        p->st[p->stmt] = h;
+    }
+    if (bind_params(c, h, p->params, d->nparams) != DB_DONE)
+        return DB_ERROR;
+    set_active(p, h);
+    rc = SQLExecute(h);
+    set_active(p, NULL);
+    return collect(c, h, rc);
+}
+
+static int do_query(db_conn *c)
+{
+    od_priv *p = c->priv;
+    SQLRETURN rc;
+    set_active(p, p->q);
+    rc = SQLExecDirect(p->q, (SQLCHAR *)p->sql, SQL_NTS);
+    set_active(p, NULL);
+    return collect(c, p->q, rc);
+}
+
+/* The connection's thread: run posted requests until free() says quit. */
+static void *od_thread(void *arg)
+{
+    db_conn *c = arg;
+    od_priv *p = c->priv;
+    uint64_t one = 1;
+
+    for (;;) {
+        od_req req;
+        bool reset;
+        int st = DB_ERROR;
+
+        pthread_mutex_lock(&p->lock);
+        while (p->req == REQ_NONE && !p->quit)
+            pthread_cond_wait(&p->cond, &p->lock);
+        if (p->quit) {
+            pthread_mutex_unlock(&p->lock);
+            break;
+        }
+        req = p->req;
+        reset = p->reset;
+        p->reset = false;
+        pthread_mutex_unlock(&p->lock);
+
+        if (reset)
+            free_session(c);
+        switch (req) {
+        case REQ_CONNECT: st = do_connect(c); break;
+        case REQ_EXEC:    st = do_exec(c); break;
+        case REQ_QUERY:   st = do_query(c); break;
+        case REQ_NONE:    break;
+        }
+        pthread_mutex_lock(&p->lock);
+        p->status = st;
+        p->req = REQ_NONE;
+        p->busy = false;
+        pthread_mutex_unlock(&p->lock);
+        if (write(p->efd, &one, sizeof one) < 0)
+            break;                  /* cannot happen with an eventfd below 2^64-1 */
+    }
+    free_session(c);
+    if (p->env)
+        SQLFreeHandle(SQL_HANDLE_ENV, p->env);
+    p->env = NULL;
+    return NULL;
+}
+
+/* --- the driver interface (loop thread) ---------------------------------- */
+
+static int od_init(db_conn *c)
+{
+    od_priv *p = calloc(1, sizeof(*p));
+    if (!p)
+        return -1;
+    p->st = calloc((size_t)(c->nstmts ? c->nstmts : 1), sizeof(SQLHSTMT));
+    p->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (!p->st || p->efd < 0) {
+        if (p->efd >= 0)
+            close(p->efd);
+        free(p->st);
+        free(p);
+        return -1;
+    }
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->cond, NULL);
+    p->dialect = -1;
+    p->row = -1;
+    c->priv = p;
+    return 0;
+}
+
+static void od_free(db_conn *c)
+{
+    od_priv *p = c->priv;
+    if (p->started) {
+        pthread_mutex_lock(&p->lock);
+        p->quit = true;
+        if (p->active)
+            SQLCancel(p->active);   /* the one call ODBC allows from another thread */
+        pthread_cond_signal(&p->cond);
+        pthread_mutex_unlock(&p->lock);
+        pthread_join(p->th, NULL);
+    }
+    close(p->efd);
+    pthread_mutex_destroy(&p->lock);
+    pthread_cond_destroy(&p->cond);
+    free(p->sql);
+    free(p->st);
+    free(p->ind);
+    free(p->colbuf);
+    free(p->colind);
+    free(p->rows.data);
+    free(p->rows.cells);
+    free(p);
+    c->priv = NULL;
+}
+
+/* Hand request r to the connection's thread (started on first use). */
+static int post(db_conn *c, od_req r)
+{
+    od_priv *p = c->priv;
+
+    if (!p->started) {
+        pthread_attr_t a;
+        int e;
+        pthread_attr_init(&a);
+        pthread_attr_setstacksize(&a, THREAD_STACK);
+        e = pthread_create(&p->th, &a, od_thread, c);
+        pthread_attr_destroy(&a);
+        if (e) {
+            db_set_error(c, e, "HY000", DB_ERR_FATAL, "cannot start an ODBC connection thread: %s",
+                         strerror(e));
+            return DB_ERROR;
+        }
+        p->started = true;
+    }
+    p->row = -1;
+    pthread_mutex_lock(&p->lock);
+    p->req = r;
+    p->busy = true;
+    pthread_cond_signal(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+    c->wait = DB_WAIT_READ;
+    return DB_WAIT;
+}
+
+static int od_connect_start(db_conn *c)
+{
+    return post(c, REQ_CONNECT);
+}
+
+static int od_exec_start(db_conn *c, int stmt, const db_value *params)
+{
+    od_priv *p = c->priv;
+    p->stmt = stmt;
+    p->params = params;
+    return post(c, REQ_EXEC);
+}
+
+static int od_query_start(db_conn *c, const char *sql, size_t len)
+{
+    od_priv *p = c->priv;
+    char *s = malloc(len + 1);
+    if (!s) {
+        db_set_error(c, 0, "HY001", DB_ERR_FATAL, "out of memory");
+        return DB_ERROR;
+    }
+    memcpy(s, sql, len);
+    s[len] = 0;
+    free(p->sql);
+    p->sql = s;
+    return post(c, REQ_QUERY);
+}
+
+static int od_cont(db_conn *c, int events)
+{
+    od_priv *p = c->priv;
+    uint64_t n;
+    bool busy;
+    int st;
+
+    if (read(p->efd, &n, sizeof n) < 0 && errno != EAGAIN) {
+        db_set_error(c, errno, "HY000", DB_ERR_FATAL, "eventfd: %s", strerror(errno));
+        return DB_ERROR;
+    }
+    pthread_mutex_lock(&p->lock);
+    busy = p->busy;
+    st = p->status;
+    if (!busy && st == DB_ERROR)
+        c->err = p->err;
+    pthread_mutex_unlock(&p->lock);
+    if (busy) {
+        c->wait = DB_WAIT_READ;
+        return DB_WAIT;
+    }
+    return st;
+}
+
+static int od_fd(const db_conn *c)
+{
+    return ((const od_priv *)c->priv)->efd;
+}
+
+static void od_disconnect(db_conn *c)
+{
+    od_priv *p = c->priv;
+    pthread_mutex_lock(&p->lock);
+    p->reset = true;                /* done by the thread, before the next request */
+    pthread_mutex_unlock(&p->lock);
+    p->row = -1;
+    p->rows.nrows = 0;
+}
+
+static int64_t od_num_rows(const db_conn *c)
+{
+    return ((const od_priv *)c->priv)->rows.nrows;
+}
+
+static int64_t od_affected_rows(const db_conn *c)
+{
+    return ((const od_priv *)c->priv)->affected;
+}
+
+static int od_next_row(db_conn *c)
+{
+    od_priv *p = c->priv;
+    if (p->row + 1 >= p->rows.nrows)
+        return 0;
+    p->row++;
+    return 1;
+}
+
+static const char *od_col(db_conn *c, int col, size_t *len)
+{
+    od_priv *p = c->priv;
+    const od_cell *cell;
+    if (p->row < 0 || p->row >= p->rows.nrows || col < 0 || col >= p->rows.ncols)
+        return NULL;
+    cell = &p->rows.cells[(size_t)p->row * (size_t)p->rows.ncols + (size_t)col];
+    if (cell->len < 0)
+        return NULL;
+    if (len)
+        *len = (size_t)cell->len;
+    return p->rows.data + cell->off;
+}
+
+static const char *od_server_version(const db_conn *c)
+{
+    return ((const od_priv *)c->priv)->version;
+}
+
+static const char *od_dbms_name(const db_conn *c)
+{
+    const od_priv *p = c->priv;
+    return p->dbms[0] ? p->dbms : NULL;
+}
+
+const struct db_driver db_driver_odbc = {
+    .name = "odbc",
+    .init = od_init,
+    .free = od_free,
+    .connect_start = od_connect_start,
+    .exec_start = od_exec_start,
+    .query_start = od_query_start,
+    .cont = od_cont,
+    .fd = od_fd,
+    .disconnect = od_disconnect,
+    .num_rows = od_num_rows,
+    .affected_rows = od_affected_rows,
+    .next_row = od_next_row,
+    .col = od_col,
+    .server_version = od_server_version,
+    .dialect = DB_DIALECT_AUTO,
+    .dbms_name = od_dbms_name,
+};

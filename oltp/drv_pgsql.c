@@ -1,0 +1,464 @@
+/*
+ * drv_pgsql.c — PostgreSQL driver on libpq's asynchronous API
+ * (PQconnectStartParams/PQconnectPoll, PQsendPrepare/PQsendQueryPrepared,
+ * PQsendQuery, PQflush, PQconsumeInput, PQisBusy, PQgetResult).
+ *
+ * The engine watches PQsocket(); nothing here blocks. Statements are
+ * server-side prepared lazily, like the mysql driver: the first execution
+ * of a statement on a session sends Parse ("?" placeholders rewritten to
+ * $1..$n), waits for it, then executes; a reconnect starts over. Results
+ * arrive whole (PGresult) and are read row by row from memory.
+ *
+ * Errors: SQLSTATE 40001 (serialization failure), 40P01 (deadlock) and
+ * 23505 (a concurrent DELETE+INSERT of one key, as sysbench's pgsql driver)
+ * roll back and retry; a lost session (CONNECTION_BAD, class 08, 57P0x)
+ * reconnects; anything else is fatal unless --mysql-ignore-errors=all.
+ */
+#include "db.h"
+
+#include <inttypes.h>
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef enum { PG_IDLE, PG_CONNECTING, PG_PREPARING, PG_EXECUTING, PG_QUERYING } pg_op;
+
+typedef struct pg_priv {
+    PGconn         *pg;
+    pg_op           op;
+    bool            flushing;       /* libpq still holds output to send */
+    bool           *prepared;       /* per statement, on this session */
+    int             cur;            /* statement being prepared/executed */
+    const db_value *pending;        /* parameters of an execute waiting on its prepare */
+    PGresult       *res;            /* result of the last exec/query */
+    PGresult       *err_res;        /* first error result of the operation in flight */
+    int             row;            /* current row of res, -1 before the first */
+    int64_t         affected;
+    uint64_t        deadline_ms;    /* connect: give up after this (monotonic ms) */
+    char           *pbuf;           /* parameter values as text */
+    size_t          pcap;
+    const char    **pvals;
+    int             pvcap;
+} pg_priv;
+
+static uint64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void quiet_notice(void *arg, const char *msg)
+{
+    (void)arg;
+    (void)msg;      /* "table does not exist, skipping" and the like */
+}
+
+static void clear_results(pg_priv *p)
+{
+    PQclear(p->res);
+    PQclear(p->err_res);
+    p->res = p->err_res = NULL;
+    p->row = -1;
+}
+
+/* Record the error of the operation in flight: from result r when the
+ * server sent one, else from the session. */
+static int pg_fail(db_conn *c, const PGresult *r)
+{
+    pg_priv *p = c->priv;
+    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    const char *msg = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+    db_err_class cls;
+    size_t n;
+
+    if (!msg)
+        msg = p->pg ? PQerrorMessage(p->pg) : "out of memory";
+    n = strcspn(msg, "\n");
+    if (!p->pg || PQstatus(p->pg) == CONNECTION_BAD || dialect_sqlstate_lost(state))
+        cls = DB_ERR_RECONNECT;
+    else if (dialect_sqlstate_retry(DB_DIALECT_PGSQL, state))
+        cls = DB_ERR_RETRY;
+    else
+        cls = db_classify(c->cfg, 0, DB_ERR_FATAL);
+    db_set_error(c, 0, state ? state : "08006", cls, "%.*s", (int)n, msg);
+    p->op = PG_IDLE;
+    p->flushing = false;
+    clear_results(p);
+    return DB_ERROR;
+}
+
+static int pg_wait(db_conn *c, int events)
+{
+    c->wait = events;
+    return DB_WAIT;
+}
+
+static int pg_init(db_conn *c)
+{
+    pg_priv *p = calloc(1, sizeof(*p));
+    if (!p)
+        return -1;
+    p->prepared = calloc((size_t)(c->nstmts ? c->nstmts : 1), sizeof(bool));
+    if (!p->prepared) {
+        free(p);
+        return -1;
+    }
+    p->row = -1;
+    c->priv = p;
+    return 0;
+}
+
+static void pg_disconnect(db_conn *c)
+{
+    pg_priv *p = c->priv;
+    clear_results(p);
+    if (p->pg)
+        PQfinish(p->pg);
+    p->pg = NULL;
+    p->op = PG_IDLE;
+    p->flushing = false;
+    memset(p->prepared, 0, (size_t)(c->nstmts ? c->nstmts : 1) * sizeof(bool));
+}
+
+static void pg_free(db_conn *c)
+{
+    pg_priv *p = c->priv;
+    pg_disconnect(c);
+    free(p->prepared);
+    free(p->pbuf);
+    free(p->pvals);
+    free(p);
+    c->priv = NULL;
+}
+
+static int pg_fd(const db_conn *c)
+{
+    const pg_priv *p = c->priv;
+    return p->pg ? PQsocket(p->pg) : -1;
+}
+
+/* Wait for the socket during connect, bounded by --connect-timeout. */
+static int connect_wait(db_conn *c, int events)
+{
+    pg_priv *p = c->priv;
+    uint64_t now = mono_ms();
+    c->timeout_ms = p->deadline_ms > now ? (int)(p->deadline_ms - now) : 0;
+    return pg_wait(c, events | DB_WAIT_TIMEOUT);
+}
+
+static int connect_poll(db_conn *c)
+{
+    pg_priv *p = c->priv;
+    switch (PQconnectPoll(p->pg)) {
+    case PGRES_POLLING_READING:
+        return connect_wait(c, DB_WAIT_READ);
+    case PGRES_POLLING_WRITING:
+        return connect_wait(c, DB_WAIT_WRITE);
+    case PGRES_POLLING_OK:
+        if (PQsetnonblocking(p->pg, 1) != 0)
+            return pg_fail(c, NULL);
+        p->op = PG_IDLE;
+        return DB_DONE;
+    default:
+        return pg_fail(c, NULL);
+    }
+}
+
+static int pg_connect_start(db_conn *c)
+{
+    pg_priv *p = c->priv;
+    const db_config *cfg = c->cfg;
+    char port[16], timeout[16];
+    const char *kw[8], *val[8];
+    int n = 0;
+
+    if (p->pg)
+        pg_disconnect(c);
+    snprintf(port, sizeof port, "%d", cfg->port);
+    snprintf(timeout, sizeof timeout, "%d", cfg->connect_timeout_s > 0 ? cfg->connect_timeout_s : 10);
+    kw[n] = "host", val[n++] = cfg->socket ? cfg->socket : cfg->host;
+    kw[n] = "port", val[n++] = port;
+    kw[n] = "user", val[n++] = cfg->user;
+    kw[n] = "password", val[n++] = cfg->password && *cfg->password ? cfg->password : NULL;
+    kw[n] = "dbname", val[n++] = cfg->database;
+    kw[n] = "connect_timeout", val[n++] = timeout;
+    kw[n] = "application_name", val[n++] = "oltp";
+    kw[n] = NULL, val[n] = NULL;
+    p->pg = PQconnectStartParams(kw, val, 0);
+    if (!p->pg || PQstatus(p->pg) == CONNECTION_BAD)
+        return pg_fail(c, NULL);
+    PQsetNoticeProcessor(p->pg, quiet_notice, NULL);
+    p->op = PG_CONNECTING;
+    p->deadline_ms = mono_ms() + (uint64_t)(cfg->connect_timeout_s > 0 ? cfg->connect_timeout_s : 10) * 1000;
+    /* libpq: behave as if PQconnectPoll had asked for the socket to be writable */
+    return connect_wait(c, DB_WAIT_WRITE);
+}
+
+/* After a PQsend*: push the output, then wait for the answer. */
+static int sent(db_conn *c, int ok)
+{
+    pg_priv *p = c->priv;
+    int f;
+    if (!ok)
+        return pg_fail(c, NULL);
+    f = PQflush(p->pg);
+    if (f < 0)
+        return pg_fail(c, NULL);
+    p->flushing = f == 1;
+    return pg_wait(c, p->flushing ? DB_WAIT_READ | DB_WAIT_WRITE : DB_WAIT_READ);
+}
+
+/* "?" placeholders to $1..$n, outside quoted strings and identifiers.
+ * Returns a malloc'ed string the caller frees, or NULL. */
+static char *rewrite_placeholders(const char *sql)
+{
+    size_t len = strlen(sql), nq = 0, o = 0;
+    char quote = 0, *out;
+    int n = 0;
+
+    for (const char *s = sql; *s; s++)
+        nq += *s == '?';
+    out = malloc(len + nq * 11 + 1);
+    if (!out)
+        return NULL;
+    for (const char *s = sql; *s; s++) {
+        if (quote) {
+            if (*s == quote)
+                quote = 0;
+        } else if (*s == '\'' || *s == '"') {
+            quote = *s;
+        } else if (*s == '?') {
+            o += (size_t)sprintf(out + o, "$%d", ++n);
+            continue;
+        }
+        out[o++] = *s;
+    }
+    out[o] = 0;
+    return out;
+}
+
+/* Parameter values as text (libpq's text format needs NUL-terminated
+ * strings); they live in p->pbuf until the next execute. */
+static int text_params(db_conn *c, const db_value *v, int n)
+{
+    pg_priv *p = c->priv;
+    size_t need = 0, off = 0;
+
+    for (int i = 0; i < n; i++)
+        need += v[i].type == DB_T_STRING ? v[i].len + 1 : 32;
+    if (need > p->pcap) {
+        char *b = realloc(p->pbuf, need);
+        if (!b)
+            goto oom;
+        p->pbuf = b;
+        p->pcap = need;
+    }
+    if (n > p->pvcap) {
+        const char **pv = realloc(p->pvals, (size_t)n * sizeof(*pv));
+        if (!pv)
+            goto oom;
+        p->pvals = pv;
+        p->pvcap = n;
+    }
+    for (int i = 0; i < n; i++) {
+        char *d = p->pbuf + off;
+        switch (v[i].type) {
+        case DB_T_INT:
+            off += (size_t)snprintf(d, 32, "%" PRId64, v[i].i) + 1;
+            break;
+        case DB_T_DOUBLE:
+            off += (size_t)snprintf(d, 32, "%.17g", v[i].d) + 1;
+            break;
+        case DB_T_STRING:
+            memcpy(d, v[i].s, v[i].len);
+            d[v[i].len] = 0;
+            off += v[i].len + 1;
+            break;
+        case DB_T_NULL:
+            d = NULL;
+            break;
+        }
+        p->pvals[i] = d;
+    }
+    return 0;
+oom:
+    db_set_error(c, 0, "HY001", DB_ERR_FATAL, "out of memory");
+    return -1;
+}
+
+static int send_execute(db_conn *c, const db_value *params)
+{
+    pg_priv *p = c->priv;
+    char name[16];
+    int n = c->stmts[p->cur].nparams;
+
+    if (text_params(c, params, n) < 0)
+        return DB_ERROR;
+    snprintf(name, sizeof name, "s%d", p->cur);
+    p->op = PG_EXECUTING;
+    return sent(c, PQsendQueryPrepared(p->pg, name, n, p->pvals, NULL, NULL, 0));
+}
+
+static int pg_exec_start(db_conn *c, int stmt, const db_value *params)
+{
+    pg_priv *p = c->priv;
+    char name[16], *sql;
+    int ok;
+
+    clear_results(p);
+    p->cur = stmt;
+    if (p->prepared[stmt])
+        return send_execute(c, params);
+    sql = rewrite_placeholders(c->stmts[stmt].sql);
+    if (!sql) {
+        db_set_error(c, 0, "HY001", DB_ERR_FATAL, "out of memory");
+        return DB_ERROR;
+    }
+    snprintf(name, sizeof name, "s%d", stmt);
+    p->pending = params;
+    p->op = PG_PREPARING;
+    ok = PQsendPrepare(p->pg, name, sql, c->stmts[stmt].nparams, NULL);
+    free(sql);
+    return sent(c, ok);
+}
+
+static int pg_query_start(db_conn *c, const char *sql, size_t len)
+{
+    pg_priv *p = c->priv;
+    (void)len;                  /* db_query_start passes a NUL-terminated string */
+    clear_results(p);
+    p->op = PG_QUERYING;
+    return sent(c, PQsendQuery(p->pg, sql));
+}
+
+/* Read every result of the command in flight; DB_WAIT while libpq needs
+ * more input. */
+static int collect(db_conn *c)
+{
+    pg_priv *p = c->priv;
+    PGresult *r;
+
+    for (;;) {
+        if (PQisBusy(p->pg))
+            return pg_wait(c, p->flushing ? DB_WAIT_READ | DB_WAIT_WRITE : DB_WAIT_READ);
+        r = PQgetResult(p->pg);
+        if (!r)
+            break;
+        switch (PQresultStatus(r)) {
+        case PGRES_TUPLES_OK: case PGRES_COMMAND_OK: case PGRES_EMPTY_QUERY:
+            PQclear(p->res);
+            p->res = r;
+            break;
+        default:
+            if (p->err_res)
+                PQclear(r);
+            else
+                p->err_res = r;
+        }
+    }
+    if (p->err_res) {
+        PGresult *e = p->err_res;
+        int rc;
+        p->err_res = NULL;
+        rc = pg_fail(c, e);
+        PQclear(e);
+        return rc;
+    }
+    if (p->op == PG_PREPARING) {
+        p->prepared[p->cur] = true;
+        clear_results(p);
+        return send_execute(c, p->pending);
+    }
+    p->affected = p->res ? strtoll(PQcmdTuples(p->res), NULL, 10) : 0;
+    p->row = -1;
+    p->op = PG_IDLE;
+    return DB_DONE;
+}
+
+static int pg_cont(db_conn *c, int events)
+{
+    pg_priv *p = c->priv;
+
+    switch (p->op) {
+    case PG_CONNECTING:
+        if (events == DB_WAIT_TIMEOUT) {
+            db_set_error(c, 0, "08001", DB_ERR_RECONNECT, "no answer within %d s (--connect-timeout)",
+                         c->cfg->connect_timeout_s);
+            p->op = PG_IDLE;
+            return DB_ERROR;
+        }
+        return connect_poll(c);
+    case PG_PREPARING: case PG_EXECUTING: case PG_QUERYING:
+        if ((events & DB_WAIT_READ) && !PQconsumeInput(p->pg))
+            return pg_fail(c, NULL);
+        if (p->flushing) {
+            int f = PQflush(p->pg);
+            if (f < 0)
+                return pg_fail(c, NULL);
+            p->flushing = f == 1;
+        }
+        return collect(c);
+    case PG_IDLE:
+        break;
+    }
+    db_set_error(c, 0, "HY000", DB_ERR_FATAL, "no operation in progress");
+    return DB_ERROR;
+}
+
+static int64_t pg_num_rows(const db_conn *c)
+{
+    const pg_priv *p = c->priv;
+    return p->res ? PQntuples(p->res) : 0;
+}
+
+static int64_t pg_affected_rows(const db_conn *c)
+{
+    return ((const pg_priv *)c->priv)->affected;
+}
+
+static int pg_next_row(db_conn *c)
+{
+    pg_priv *p = c->priv;
+    if (!p->res || p->row + 1 >= PQntuples(p->res))
+        return 0;
+    p->row++;
+    return 1;
+}
+
+static const char *pg_col(db_conn *c, int col, size_t *len)
+{
+    pg_priv *p = c->priv;
+    if (!p->res || p->row < 0 || col < 0 || col >= PQnfields(p->res) || PQgetisnull(p->res, p->row, col))
+        return NULL;
+    if (len)
+        *len = (size_t)PQgetlength(p->res, p->row, col);
+    return PQgetvalue(p->res, p->row, col);
+}
+
+static const char *pg_server_version(const db_conn *c)
+{
+    const pg_priv *p = c->priv;
+    const char *v = p->pg ? PQparameterStatus(p->pg, "server_version") : NULL;
+    return v ? v : "";
+}
+
+const struct db_driver db_driver_pgsql = {
+    .name = "pgsql",
+    .init = pg_init,
+    .free = pg_free,
+    .connect_start = pg_connect_start,
+    .exec_start = pg_exec_start,
+    .query_start = pg_query_start,
+    .cont = pg_cont,
+    .fd = pg_fd,
+    .disconnect = pg_disconnect,
+    .num_rows = pg_num_rows,
+    .affected_rows = pg_affected_rows,
+    .next_row = pg_next_row,
+    .col = pg_col,
+    .server_version = pg_server_version,
+    .dialect = DB_DIALECT_PGSQL,
+};
