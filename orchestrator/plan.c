@@ -138,6 +138,8 @@ static int msg_cmp(const void *a, const void *b)
 /* Print every problem, in file order, and free them. */
 static void flush_errors(parse_state *st)
 {
+    if (st->nerr == 0)
+        return;
     qsort(st->msgs, (size_t)st->nerr, sizeof *st->msgs, msg_cmp);
     for (int i = 0; i < st->nerr; i++) {
         if (st->errs)

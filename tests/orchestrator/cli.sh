@@ -5,7 +5,7 @@
 # SIGINT and one failing on its boot timeout, both tearing down. Uses
 # libvirt's test driver only (no daemon). Run from the repository root.
 set -u
-DB=bin/drivebench
+DB=${DRIVEBENCH:-bin/drivebench}   # DRIVEBENCH=bin-asan/drivebench for the sanitizer build
 NODE="test://$PWD/tests/orchestrator/node.xml"
 tmp=$(mktemp -d /tmp/orch-cli-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
