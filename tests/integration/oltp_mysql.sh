@@ -13,7 +13,8 @@ mariadb_start || exit 1
 trap 'mariadb_stop' EXIT
 export OLTP_MYSQL_PASSWORD=sbtest
 CONN="--mysql-host=127.0.0.1 --mysql-port=$MARIADB_PORT --mysql-user=sbtest"
-OLTP="./bin/oltp $CONN"
+OLTP_BIN=${OLTP_BIN:-./bin/oltp}
+OLTP="$OLTP_BIN $CONN"
 SB="sysbench --db-driver=mysql $CONN --mysql-password=sbtest"
 T=$(mktemp -d); trap 'mariadb_stop; rm -rf "$T"' EXIT
 
@@ -159,17 +160,17 @@ expect_fail() {  # expect_fail NAME EXPECTED_SUBSTRING CMD...
 }
 OLTP_MYSQL_PASSWORD=wrong expect_fail "wrong password" \
   "oltp: cannot connect to the mysql server at 127.0.0.1:$MARIADB_PORT as 'sbtest': error 1045: Access denied" \
-  ./bin/oltp $CONN --tables=2 oltp_read_write run
+  $OLTP_BIN $CONN --tables=2 oltp_read_write run
 closed=$(free_port)
 expect_fail "unreachable server" "oltp: cannot connect to the mysql server at 127.0.0.1:$closed as 'sbtest': error 2002" \
-  ./bin/oltp --mysql-host=127.0.0.1 --mysql-port=$closed --mysql-user=sbtest oltp_read_write run
-expect_fail "bad option" "oltp: unknown option '--tabels' (see oltp --help)" ./bin/oltp --tabels=3 oltp_read_write run
-expect_fail "unknown driver" "oltp: unknown --db-driver=oracle" ./bin/oltp --db-driver=oracle oltp_read_write run
-./bin/oltp oltp_read_wirte run >/dev/null 2>"$T/err"
+  $OLTP_BIN --mysql-host=127.0.0.1 --mysql-port=$closed --mysql-user=sbtest oltp_read_write run
+expect_fail "bad option" "oltp: unknown option '--tabels' (see oltp --help)" $OLTP_BIN --tabels=3 oltp_read_write run
+expect_fail "unknown driver" "oltp: unknown --db-driver=oracle" $OLTP_BIN --db-driver=oracle oltp_read_write run
+$OLTP_BIN oltp_read_wirte run >/dev/null 2>"$T/err"
 check_eq "unknown workload: exit 2" 2 $?
 check_eq "unknown workload: first line" "oltp: unknown workload 'oltp_read_wirte'; known workloads:" "$(head -1 "$T/err")"
 expect_fail "database name full of quotes" "error 1049: Unknown database 'x'\"; DROP TABLE sbtest1; --'" \
-  ./bin/oltp $CONN "--mysql-db=x'\"; DROP TABLE sbtest1; --" oltp_read_write run
+  $OLTP_BIN $CONN "--mysql-db=x'\"; DROP TABLE sbtest1; --" oltp_read_write run
 check_eq "sbtest1 still there" 1 "$(mariadb_sql "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema='sbtest' AND table_name='sbtest1'")"
 
 # --- cleanup ------------------------------------------------------------------
