@@ -6,7 +6,7 @@
 #   server CPU seconds per 1,000 transactions.
 # Targets (issue 2): client CPU/trx <= 0.35x sysbench's, TPS >= 1.2x.
 #
-# Usage: bench/oltp_vs_sysbench.sh [RUNS] [SECONDS] [WORKLOAD] [THREADS]
+# Usage: [SOCKET=1] [OLTP_BIN=path] bench/oltp_vs_sysbench.sh [RUNS] [SECONDS] [WORKLOAD] [THREADS]
 # Defaults: 3 runs of 30 s of oltp_read_write, 16 threads, 4 tables x 100k
 # rows, MariaDB with a 1 GiB buffer pool on a private data directory.
 set -euo pipefail
@@ -19,10 +19,15 @@ OLTP_BIN=${OLTP_BIN:-./bin/oltp}
 MARIADB_BUFFER_POOL=1G mariadb_start
 trap mariadb_stop EXIT
 export OLTP_MYSQL_PASSWORD=sbtest
-COMMON="--mysql-host=127.0.0.1 --mysql-port=$MARIADB_PORT --mysql-user=sbtest --tables=$TABLES --table-size=$SIZE"
+# SOCKET=1 connects both clients through the server's unix socket instead of TCP
+if [ "${SOCKET:-0}" = 1 ]; then
+  COMMON="--mysql-socket=$MARIADB_SOCKET --mysql-user=sbtest --tables=$TABLES --table-size=$SIZE"
+else
+  COMMON="--mysql-host=127.0.0.1 --mysql-port=$MARIADB_PORT --mysql-user=sbtest --tables=$TABLES --table-size=$SIZE"
+fi
 RUNOPTS="--threads=$THREADS --time=$SECS --percentile=99"
 "$OLTP_BIN" $COMMON --threads=4 $WL prepare >/dev/null
-echo "MariaDB $(mariadb_sql 'SELECT VERSION()'), $TABLES tables x $SIZE rows, $WL, $THREADS threads, ${SECS}s x $RUNS runs each, $(nproc) CPUs"
+echo "MariaDB $(mariadb_sql 'SELECT VERSION()') over $([ "${SOCKET:-0}" = 1 ] && echo "a unix socket" || echo "TCP 127.0.0.1"), $TABLES tables x $SIZE rows, $WL, $THREADS threads, ${SECS}s x $RUNS runs each, $(nproc) CPUs"
 
 server_cpu() { awk '{print $14+$15}' "/proc/$MARIADB_PID/stat"; }
 measure() {  # measure TOOL -> "tps p99 client_cpu_per_1k server_cpu_per_1k"
