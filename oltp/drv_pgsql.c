@@ -74,8 +74,15 @@ static int pg_fail(db_conn *c, const PGresult *r)
     db_err_class cls;
     size_t n;
 
-    if (!msg)
+    if (!msg) {
         msg = p->pg ? PQerrorMessage(p->pg) : "out of memory";
+        /* libpq: 'connection to server at "h", port n failed: FATAL:  cause';
+         * the caller names the server already */
+        if (!strncmp(msg, "connection to server", 20) && strstr(msg, "failed: "))
+            msg = strstr(msg, "failed: ") + 8;
+        if (!strncmp(msg, "FATAL:  ", 8))
+            msg += 8;
+    }
     n = strcspn(msg, "\n");
     if (!p->pg || PQstatus(p->pg) == CONNECTION_BAD || dialect_sqlstate_lost(state))
         cls = DB_ERR_RECONNECT;

@@ -15,3 +15,4 @@ $(BIN)/test_oltp_unit: $(BUILD)/tests/unit/test_oltp_unit.o $(OLTP_LIB_OBJS) $(C
 
 ALL_TARGETS  += $(BIN)/oltp $(BIN)/test_oltp_unit
 TEST_TARGETS += $(BIN)/test_oltp_unit tests/integration/oltp_mysql.sh
+TEST_TARGETS += tests/integration/oltp_pgsql.sh

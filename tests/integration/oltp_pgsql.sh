@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Integration tests of bin/oltp --db-driver=pgsql against a real PostgreSQL
+# started here: prepare (rows, keys, index), statement-count parity with
+# sysbench's own pgsql driver for every workload (counted from the server's
+# statement log), concurrent runs whose retries balance exactly, reconnects
+# after pg_terminate_backend, the password from the environment, cleanup,
+# and the error messages of bad input.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/lib/postgres.sh
+. tests/lib/check.sh
+
+T=$(mktemp -d)
+trap 'postgres_stop; rm -rf "$T"' EXIT
+PGSQL_LOG_STATEMENT=all postgres_start || exit 1
+export OLTP_PGSQL_PASSWORD=sbtest
+CONN="--pgsql-host=127.0.0.1 --pgsql-port=$PGSQL_PORT --pgsql-user=sbtest --pgsql-db=sbtest"
+OLTP="./bin/oltp --db-driver=pgsql $CONN"
+SB="sysbench --db-driver=pgsql $CONN --pgsql-password=sbtest"
+field() {  # field NAME FILE: the number after "NAME:" in an oltp/sysbench report
+  sed -n "s/^ *$1: *\([0-9]*\).*/\1/p" "$2" | head -1
+}
+
+# --- run before prepare: the missing table is named ---------------------------
+$OLTP --tables=2 --table-size=1000 --time=1 oltp_read_write run >"$T/out" 2>"$T/err"
+check_eq "run before prepare exits 2" 2 $?
+check_eq "run before prepare names the table and the command" \
+  'oltp: table sbtest1 is missing: run `oltp oltp_read_write --tables=2 --table-size=1000 prepare` first' "$(cat "$T/err")"
+
+# --- prepare ------------------------------------------------------------------
+$OLTP --tables=2 --table-size=1000 --threads=2 oltp_read_write prepare >"$T/out" 2>&1
+check_eq "prepare exits 0" 0 $?
+check_eq "sbtest1 rows, ids 1..1000" "1000|1|1000" "$(postgres_sql 'SELECT COUNT(*), MIN(id), MAX(id) FROM sbtest1')"
+check_eq "sbtest2 rows" 1000 "$(postgres_sql 'SELECT COUNT(*) FROM sbtest2')"
+check_eq "id is SERIAL (a sequence default)" "nextval('sbtest1_id_seq'::regclass)" \
+  "$(postgres_sql "SELECT column_default FROM information_schema.columns WHERE table_name='sbtest1' AND column_name='id'")"
+check_eq "primary key and index k_2 on sbtest2" "k_2|CREATE INDEX k_2 ON public.sbtest2 USING btree (k)
+sbtest2_pkey|CREATE UNIQUE INDEX sbtest2_pkey ON public.sbtest2 USING btree (id)" \
+  "$(postgres_sql "SELECT indexname, indexdef FROM pg_indexes WHERE tablename='sbtest2' ORDER BY 1")"
+check_eq "c and pad are digit groups" 1000 \
+  "$(postgres_sql "SELECT COUNT(*) FROM sbtest1 WHERE c ~ '^([0-9]{11}-){9}[0-9]{11} *\$' AND pad ~ '^([0-9]{11}-){4}[0-9]{11} *\$'")"
+$OLTP --tables=2 --table-size=1000 oltp_read_write prepare >"$T/out" 2>"$T/err"
+check_eq "prepare over existing tables exits 2" 2 $?
+check_contains "prepare over existing tables says to clean up" \
+  'table sbtest1 already exists: run `oltp oltp_read_write cleanup` first' "$(cat "$T/err")"
+
+# --- statement-count parity with sysbench's pgsql driver, per workload --------
+declare -A expect=(
+  [oltp_read_write]="BEGIN=50 COMMIT=50 DELETE=50 INSERT=50 ROLLBACK=0 SELECT=700 UPDATE=100"
+  [oltp_read_only]="BEGIN=50 COMMIT=50 DELETE=0 INSERT=0 ROLLBACK=0 SELECT=700 UPDATE=0"
+  [oltp_write_only]="BEGIN=50 COMMIT=50 DELETE=50 INSERT=50 ROLLBACK=0 SELECT=0 UPDATE=100"
+  [oltp_point_select]="BEGIN=0 COMMIT=0 DELETE=0 INSERT=0 ROLLBACK=0 SELECT=50 UPDATE=0"
+  [oltp_update_index]="BEGIN=0 COMMIT=0 DELETE=0 INSERT=0 ROLLBACK=0 SELECT=0 UPDATE=50"
+  [oltp_update_non_index]="BEGIN=0 COMMIT=0 DELETE=0 INSERT=0 ROLLBACK=0 SELECT=0 UPDATE=50"
+  [oltp_insert]="BEGIN=0 COMMIT=0 DELETE=0 INSERT=50 ROLLBACK=0 SELECT=0 UPDATE=0"
+  [oltp_delete]="BEGIN=0 COMMIT=0 DELETE=50 INSERT=0 ROLLBACK=0 SELECT=0 UPDATE=0"
+)
+for w in oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_update_index \
+         oltp_update_non_index oltp_insert oltp_delete; do
+  b=$(postgres_log_size); $SB --tables=2 --table-size=1000 --threads=1 --events=50 --time=0 $w run >"$T/sb" 2>&1
+  rc=$?; sbd=$(postgres_count_statements "$b")
+  b=$(postgres_log_size); $OLTP --tables=2 --table-size=1000 --threads=1 --events=50 --time=0 $w run >"$T/ol" 2>&1
+  rc2=$?; old=$(postgres_count_statements "$b")
+  check_eq "$w: sysbench ran" 0 $rc
+  check_eq "$w: oltp ran" 0 $rc2
+  check_eq "$w: sysbench statement counts for 50 transactions" "${expect[$w]}" "$sbd"
+  check_eq "$w: oltp statement counts equal sysbench's" "$sbd" "$old"
+  check_eq "$w: oltp reports 50 transactions" 50 "$(field transactions "$T/ol")"
+done
+
+# --- concurrency: every retry is one ROLLBACK and one more BEGIN --------------
+b=$(postgres_log_size)
+$OLTP --tables=2 --table-size=1000 --threads=8 --events=400 --time=0 oltp_read_write run >"$T/ol" 2>&1
+check_eq "8 connections, 400 transactions: exit 0" 0 $?
+c=$(postgres_count_statements "$b")
+retries=$(field "ignored errors" "$T/ol")
+trx=$(field transactions "$T/ol")
+check_eq "8 connections: COMMIT count is the transaction count reported" "COMMIT=$trx" "$(echo "$c" | grep -o 'COMMIT=[0-9]*')"
+check_eq "8 connections: BEGIN = transactions + retries" "BEGIN=$((trx + retries))" "$(echo "$c" | grep -o 'BEGIN=[0-9]*')"
+check_eq "8 connections: ROLLBACK = retries reported" "ROLLBACK=$retries" "$(echo "$c" | grep -o 'ROLLBACK=[0-9]*')"
+
+# --- reconnect after the server ends every session ----------------------------
+$OLTP --tables=2 --table-size=1000 --threads=4 --time=6 oltp_read_write run >"$T/ol" 2>&1 &
+pid=$!
+for _ in $(seq 1 50); do
+  n=$(postgres_sql "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name='oltp' AND state<>'idle'")
+  [ "$n" -ge 1 ] && break; sleep 0.1
+done
+sleep 1
+killed=$(postgres_sql "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name='oltp'")
+wait $pid
+check_eq "run through pg_terminate_backend exits 0" 0 $?
+check_eq "4 sessions terminated" 4 "$killed"
+check_eq "each terminated session reconnected once" 4 "$(field reconnects "$T/ol")"
+
+# --- password and connection errors -----------------------------------------
+OLTP_PGSQL_PASSWORD=wrong $OLTP --tables=2 --time=1 oltp_read_write run >"$T/out" 2>"$T/err"
+check_eq "wrong password exits 2" 2 $?
+check_eq "wrong password: one line naming server, user and cause" \
+  "oltp: cannot connect to the pgsql server at 127.0.0.1:$PGSQL_PORT as 'sbtest': error 0: password authentication failed for user \"sbtest\"" \
+  "$(cat "$T/err")"
+env -u OLTP_PGSQL_PASSWORD ./bin/oltp --db-driver=pgsql $CONN --pgsql-password=sbtest --tables=2 --table-size=1000 \
+  --events=5 --time=0 --json="$T/r.json" oltp_point_select run >"$T/out" 2>&1
+check_eq "--pgsql-password works without the environment" 0 $?
+check_eq "the JSON result holds the pgsql options but no password" "127.0.0.1 False" \
+  "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); o=d["options"]; print(o["pgsql_host"], any("password" in k for k in o))' "$T/r.json" 2>&1)"
+port=$(free_port)
+./bin/oltp --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=$port --tables=1 --time=1 oltp_read_write run >"$T/out" 2>"$T/err"
+check_eq "no server on the port exits 2" 2 $?
+check_contains "no server: says connection refused" "Connection refused" "$(cat "$T/err")"
+check_eq "no server: one line" 1 "$(wc -l <"$T/err")"
+
+# --- cleanup ------------------------------------------------------------------
+$OLTP --tables=2 oltp_read_write cleanup >"$T/out" 2>&1
+check_eq "cleanup exits 0" 0 $?
+check_eq "no sbtest table left" 0 "$(postgres_sql "SELECT COUNT(*) FROM pg_tables WHERE tablename LIKE 'sbtest%'")"
+
+check_summary
