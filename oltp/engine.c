@@ -329,6 +329,23 @@ static void record_trx(conn *c, bool rolled_back)
     pthread_mutex_unlock(&w->lock);
 }
 
+static void term_wait(term *t);
+
+/* Roll back the transaction in progress to run it again (a retryable
+ * error, or a conflict the workload found), counting the retry. */
+static int rollback_for_retry(conn *c)
+{
+    worker *w = c->w;
+    pthread_mutex_lock(&w->lock);
+    w->iv.errors++;
+    if (w->iv.ntypes > 1)
+        w->iv.type_retries[c->type]++;
+    pthread_mutex_unlock(&w->lock);
+    c->st = C_ROLLBACK;
+    c->kind = DB_Q_OTHER;
+    return db_query_start(&c->db, "ROLLBACK");
+}
+
 /* Ask the workload for its next statement and start it. */
 static int advance(conn *c)
 {
@@ -347,7 +364,19 @@ static int advance(conn *c)
     case WL_END_ROLLBACK:
         c->in_trx = false;
         record_trx(c, s == WL_END_ROLLBACK);
+        if (c->term) {
+            /* the terminal goes back to keying/thinking, the connection
+             * to the next ready terminal */
+            term *t = c->term;
+            c->term = NULL;
+            c->wls = NULL;
+            term_wait(t);
+        }
         return begin_next(c);
+    case WL_RETRY:
+        if (e->o->verbose)
+            fprintf(stderr, "oltp: retrying a transaction after a conflict\n");
+        return rollback_for_retry(c);
     case WL_FAIL:
         engine_fatal(e, "oltp: %s\n", c->act.err);
         conn_close(c);
@@ -382,6 +411,80 @@ static bool take_event(engine *e)
     return false;
 }
 
+/* Dispatch ready terminals to idle connections. */
+static void dispatch_terminals(worker *w)
+{
+    while (w->rlen > 0 && w->nidle > 0) {
+        conn *c = w->idle[--w->nidle];
+        handle(c, begin_next(c));
+    }
+}
+
+static void term_ready(term *t)
+{
+    worker *w = t->w;
+    if (__atomic_load_n(&w->e->stop, __ATOMIC_ACQUIRE))
+        return;
+    w->ready[(w->rhead + w->rlen) % w->nterms] = t;
+    w->rlen++;
+    dispatch_terminals(w);
+}
+
+/* The loop's timers count from its cached clock, which lags: a timer can
+ * fire before the terminal's intended start. Wait out the rest then. */
+static void on_term_timer(uv_timer_t *h)
+{
+    term *t = h->data;
+    uint64_t n = now_ns();
+    if (t->ready > n + 1000000)
+        uv_timer_start(&t->timer, on_term_timer, (t->ready - n) / 1000000, 0);
+    else {
+        if (t->ready > n)
+            t->ready = n;
+        term_ready(t);
+    }
+}
+
+/* A terminal between transactions: its keying and think time, then it
+ * queues for a connection. Its intended start is the end of the pause as
+ * scheduled, so a late timer or a wait for a connection is latency. */
+static void term_wait(term *t)
+{
+    engine *e = t->w->e;
+    double pause = e->wl->pause_before ? e->wl->pause_before(t->wls) : 0;
+    uint64_t ns = pause > 0 ? (uint64_t)(pause * 1e9) : 0;
+
+    t->ready = now_ns() + ns;
+    if (ns == 0)
+        term_ready(t);
+    else if (!__atomic_load_n(&e->stop, __ATOMIC_ACQUIRE))
+        uv_timer_start(&t->timer, on_term_timer, (ns + 999999) / 1000000, 0);
+}
+
+/* With terminals: run the next ready terminal's transaction, or idle. */
+static int take_terminal(conn *c)
+{
+    worker *w = c->w;
+    term *t;
+
+    if (w->rlen == 0) {
+        poll_set(c, 0);
+        c->st = C_IDLE;
+        w->idle[w->nidle++] = c;
+        return NO_OP;
+    }
+    t = w->ready[w->rhead];
+    w->rhead = (w->rhead + 1) % w->nterms;
+    w->rlen--;
+    if (!take_event(w->e)) {
+        conn_close(c);
+        return NO_OP;
+    }
+    c->term = t;
+    c->wls = t->wls;
+    return start_trx(c, t->ready);
+}
+
 /* Between transactions: stop, wait (think time, --rate) or start the next. */
 static int begin_next(conn *c)
 {
@@ -392,6 +495,8 @@ static int begin_next(conn *c)
         conn_close(c);
         return NO_OP;
     }
+    if (e->terminals)
+        return take_terminal(c);
     if (e->wl->pause_before) {
         double pause = e->wl->pause_before(c->wls);
         if (pause > 0) {
@@ -448,14 +553,7 @@ static void on_error(conn *c)
     if (err->cls == DB_ERR_RETRY && c->st == C_RUNNING) {
         if (e->o->verbose)
             fprintf(stderr, "oltp: retrying after error %d: %s\n", err->code, err->msg);
-        pthread_mutex_lock(&w->lock);
-        w->iv.errors++;
-        if (w->iv.ntypes > 1)
-            w->iv.type_retries[c->type]++;
-        pthread_mutex_unlock(&w->lock);
-        c->st = C_ROLLBACK;
-        c->kind = DB_Q_OTHER;
-        handle(c, db_query_start(&c->db, "ROLLBACK"));
+        handle(c, rollback_for_retry(c));
         return;
     }
     if (err->cls == DB_ERR_RECONNECT || err->cls == DB_ERR_RETRY) {
@@ -538,6 +636,8 @@ static void worker_close_handles(worker *w)
     uv_close((uv_handle_t *)&w->grace_timer, NULL);
     for (int i = 0; i < w->nconns; i++)
         uv_close((uv_handle_t *)&w->conns[i].timer, NULL);
+    for (int i = 0; i < w->nterms; i++)
+        uv_close((uv_handle_t *)&w->terms[i].timer, NULL);
 }
 
 static void worker_maybe_finish(worker *w)
@@ -560,6 +660,8 @@ static void on_wake(uv_async_t *a)
     if (!__atomic_load_n(&w->e->stop, __ATOMIC_ACQUIRE))
         return;
     uv_timer_stop(&w->rate_timer);
+    for (int i = 0; i < w->nterms; i++)
+        uv_timer_stop(&w->terms[i].timer);
     for (int i = 0; i < w->nconns; i++) {
         conn *c = &w->conns[i];
         if (c->st == C_IDLE || c->st == C_PAUSE || c->st == C_BACKOFF)
@@ -616,6 +718,8 @@ static void worker_main(void *arg)
 
     for (int i = 0; i < w->nconns; i++)
         conn_connect(&w->conns[i]);
+    for (int i = 0; i < w->nterms; i++)
+        term_wait(&w->terms[i]);
     if (e->o->rate > 0) {
         w->next_arrival = now_ns() + (uint64_t)rand_exp(&w->rng, w->gap_ns);
         schedule_arrivals(w);
@@ -624,7 +728,8 @@ static void worker_main(void *arg)
     __atomic_add_fetch(&e->workers_done, 1, __ATOMIC_RELEASE);
 }
 
-static int worker_init(engine *e, worker *w, int id, int first_conn, int nconns)
+static int worker_init(engine *e, worker *w, int id, int first_conn, int nconns,
+                       int first_term, int nterms)
 {
     const oltp_opts *o = e->o;
 
@@ -659,8 +764,23 @@ static int worker_init(engine *e, worker *w, int id, int first_conn, int nconns)
         c->timer.data = c;
         if (db_init(&c->db, e->drv, &o->db, e->run->stmts, e->run->nstmts) < 0)
             return -1;
+        if (e->terminals)
+            continue;
         c->wls = e->wl->conn_new(e->run, c->id, &w->rng);
         if (!c->wls)
+            return -1;
+    }
+    w->terms = calloc((size_t)nterms, sizeof(term));
+    w->ready = calloc((size_t)nterms, sizeof(term *));
+    if (nterms && (!w->terms || !w->ready))
+        return -1;
+    for (int i = 0; i < nterms; i++) {
+        term *t = &w->terms[i];
+        t->w = w;
+        uv_timer_init(&w->loop, &t->timer);
+        t->timer.data = t;
+        w->nterms++;
+        if (!(t->wls = e->wl->conn_new(e->run, first_term + i, &w->rng)))
             return -1;
     }
     return 0;
@@ -673,6 +793,11 @@ static void worker_free(worker *w)
     uv_loop_close(&w->loop);
     pthread_mutex_destroy(&w->lock);
     stats_free(&w->iv);
+    for (int i = 0; i < w->nterms; i++)
+        if (w->terms[i].wls)
+            w->e->wl->conn_free(w->terms[i].wls);
+    free(w->terms);
+    free(w->ready);
     free(w->conns);
     free(w->idle);
     free(w->q);
@@ -756,7 +881,7 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
     const oltp_opts *o = run->o;
     engine e = { .run = run, .wl = wl, .drv = drv, .o = o };
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int nconns = o->threads, rc = -1, started = 0;
+    int nconns = o->threads, nterms = 0, rc = -1, started = 0;
     stats acc = {0};
     uint64_t t0, tick_ns, next_tick, warm_end, end;
     int ph = 0;
@@ -764,6 +889,14 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
     memset(res, 0, sizeof(*res));
     e.ntypes = wl->ntypes > 1 ? wl->ntypes : 1;
     pthread_mutex_init(&e.err_lock, NULL);
+    if (wl->terminals && (nterms = wl->terminals(run)) > 0) {
+        /* terminals share --connections (else --threads); more
+         * connections than terminals would never be used */
+        e.terminals = true;
+        nconns = o->connections > 0 ? o->connections : o->threads;
+        if (nconns > nterms)
+            nconns = nterms;
+    }
     /* One loop drives hundreds of connections; a second thread only pays
      * when one core is not enough, and costs context switches (measured:
      * 16 connections on 2 cores used 20 % more client CPU per transaction
@@ -776,13 +909,15 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
     e.workers = calloc((size_t)e.nworkers, sizeof(worker));
     if (!e.workers || stats_init(&acc, e.ntypes) < 0)
         goto out;
-    for (int i = 0, first = 0; i < e.nworkers; i++) {
+    for (int i = 0, first = 0, first_term = 0; i < e.nworkers; i++) {
         int n = nconns / e.nworkers + (i < nconns % e.nworkers);
-        if (worker_init(&e, &e.workers[i], i, first, n) < 0) {
+        int nt = nterms / e.nworkers + (i < nterms % e.nworkers);
+        if (worker_init(&e, &e.workers[i], i, first, n, first_term, nt) < 0) {
             fprintf(stderr, "oltp: out of memory setting up %d connections\n", nconns);
             goto out;
         }
         first += n;
+        first_term += nt;
     }
     res->nphases = o->warmup_s > 0 ? 2 : 1;
     res->phases[0].name = o->warmup_s > 0 ? "warmup" : "measure";

@@ -67,10 +67,11 @@ static const opt_def defs[] = {
     {"mysql-storage-engine", O_STR, F(mysql_storage_engine), "innodb", "storage engine for MySQL tables", 0, 0},
     /* TPC-C */
     {"warehouses", O_INT, F(warehouses), "1", "TPC-C warehouses", 1, 1000000},
-    {"terminals", O_INT, F(terminals), "0", "TPC-C terminals (0 = 10 per warehouse)", 0, 10000000},
+    {"terminals", O_INT, F(terminals), "0", "TPC-C terminals (0 = 10 per warehouse with --keying-thinking, else one per connection)", 0, 10000000},
     {"connections", O_INT, F(connections), "0", "TPC-C database connections (0 = --threads)", 0, 100000},
     {"keying-thinking", O_BOOL, F(keying_thinking), "off", "TPC-C keying and think times", 0, 0},
     {"time-scale", O_DOUBLE, F(time_scale), "1", "multiply keying/think times by this factor", 0, 1000},
+    {"tpcc-load-batch", O_INT, F(tpcc_load_batch), "1000", "TPC-C prepare: rows per INSERT (1 = single-row INSERTs, 1,000 to a transaction, like tpcc-mysql)", 1, 100000},
     /* database */
     {"db-driver", O_STR, F(db_driver), "mysql", "database driver", 0, 0},
     {"mysql-host", O_STR, F(db.host), "localhost", "MySQL server host", 0, 0},

@@ -50,6 +50,7 @@ typedef struct oltp_opts {
     int      connections;
     bool     keying_thinking;
     double   time_scale;
+    int      tpcc_load_batch;       /* rows per INSERT when loading */
 
     /* database */
     const char *db_driver;

@@ -42,6 +42,49 @@ static const phase_result *measure_phase(const run_result *r)
     return &r->phases[r->nphases - 1];
 }
 
+/* Whether type t met its 90th-percentile limit and its minimum share
+ * (workloads that set type_p90_limit_s / type_min_share, i.e. TPC-C). */
+static bool p90_ok(const workload *wl, const stats *s, int t)
+{
+    double lim = wl->type_p90_limit_s ? wl->type_p90_limit_s[t] : 0;
+    return lim <= 0 || hist_percentile(s->type_lat[t], 90) <= (int64_t)(lim * 1e6);
+}
+
+static bool share_ok(const workload *wl, const stats *s, int t)
+{
+    double min = wl->type_min_share ? wl->type_min_share[t] : 0;
+    return min <= 0 || (s->trx > 0 && (double)s->type_trx[t] / (double)s->trx >= min);
+}
+
+/* TPC-C figures: the headline rate (tpmC, counting every completed
+ * transaction of that type, the 1 % rolled back New-Orders included as
+ * clause 5.4.1 says), total TPS, the 90th-percentile limits and the mix
+ * minimums. */
+static void print_standard(FILE *out, const workload *wl, const stats *s, double d)
+{
+    bool all = true;
+    fprintf(out, "%s figures:\n", wl->name);
+    fprintf(out, "    %-36s %.2f\n", wl->tpm_name, s->type_trx[wl->tpm_type] * 60.0 / d);
+    fprintf(out, "    %-36s %.2f\n", "total transactions per second:", s->trx / d);
+    fprintf(out, "    90th percentile response time limits and minimum mix shares:\n");
+    for (int t = 0; t < wl->ntypes; t++) {
+        double lim = wl->type_p90_limit_s ? wl->type_p90_limit_s[t] : 0;
+        double min = wl->type_min_share ? wl->type_min_share[t] : 0;
+        bool ok = p90_ok(wl, s, t) && share_ok(wl, s, t);
+        all = all && ok;
+        fprintf(out, "      %-14s p90 %10.2f ms", wl->type_names[t], ms(hist_percentile(s->type_lat[t], 90)));
+        if (lim > 0)
+            fprintf(out, " (limit %6.0f ms)", lim * 1000);
+        fprintf(out, "  share %6.2f%%", s->trx ? 100.0 * s->type_trx[t] / s->trx : 0.0);
+        if (min > 0)
+            fprintf(out, " (min %4.1f%%)", min * 100);
+        else
+            fprintf(out, "            ");
+        fprintf(out, "  %s\n", ok ? "ok" : "NOT MET");
+    }
+    fprintf(out, "    %s\n\n", all ? "all limits met" : "some limits NOT MET");
+}
+
 static void print_histogram(FILE *out, const hist *h)
 {
     int64_t peak = 0, seen = 0;
@@ -121,6 +164,8 @@ void report_final(FILE *out, const oltp_opts *o, const workload *wl, const run_r
                     hist_mean(s->type_lat[t]) / 1000.0, ms(hist_percentile(s->type_lat[t], 90)),
                     ms(hist_percentile(s->type_lat[t], 99)), s->type_rollbacks[t], s->type_retries[t]);
         fputc('\n', out);
+        if (wl->tpm_name)
+            print_standard(out, wl, s, d);
     }
     for (int i = 0; i < r->nconns; i++) {
         mean += (double)r->conns[i].trx;
@@ -210,11 +255,38 @@ static json_object *phase_json(const oltp_opts *o, const workload *wl, const pha
             json_object_object_add(e, "share", json_object_new_double(s->trx ? (double)s->type_trx[t] / s->trx : 0));
             json_object_object_add(e, "rollbacks", json_object_new_int64(s->type_rollbacks[t]));
             json_object_object_add(e, "retries", json_object_new_int64(s->type_retries[t]));
-            json_object_object_add(e, "latency_ms", latency_json(o, s->type_lat[t]));
+            json_object *lat = latency_json(o, s->type_lat[t]);
+            json_object_object_add(lat, "p90", json_object_new_double(ms(hist_percentile(s->type_lat[t], 90))));
+            json_object_object_add(e, "latency_ms", lat);
             json_object_object_add(e, "histogram", hist_to_json(s->type_lat[t]));
             json_object_array_add(types, e);
         }
         json_object_object_add(j, "transaction_types", types);
+    }
+    if (wl->ntypes > 1 && wl->tpm_name) {
+        /* results/SCHEMA.md, "TPC-C" */
+        json_object *x = json_object_new_object(), *lims = json_object_new_array();
+        bool all = true;
+        json_object_object_add(x, wl->tpm_name, json_object_new_double(s->type_trx[wl->tpm_type] * 60.0 / d));
+        json_object_object_add(x, "tps", json_object_new_double(s->trx / d));
+        for (int t = 0; t < wl->ntypes; t++) {
+            json_object *e = json_object_new_object();
+            bool ok = p90_ok(wl, s, t) && share_ok(wl, s, t);
+            all = all && ok;
+            json_object_object_add(e, "name", json_object_new_string(wl->type_names[t]));
+            json_object_object_add(e, "p90_ms", json_object_new_double(ms(hist_percentile(s->type_lat[t], 90))));
+            json_object_object_add(e, "p90_limit_ms", json_object_new_double(
+                wl->type_p90_limit_s ? wl->type_p90_limit_s[t] * 1000 : 0));
+            json_object_object_add(e, "p90_met", json_object_new_boolean(p90_ok(wl, s, t)));
+            json_object_object_add(e, "share", json_object_new_double(s->trx ? (double)s->type_trx[t] / s->trx : 0));
+            json_object_object_add(e, "min_share", json_object_new_double(
+                wl->type_min_share ? wl->type_min_share[t] : 0));
+            json_object_object_add(e, "share_met", json_object_new_boolean(share_ok(wl, s, t)));
+            json_object_array_add(lims, e);
+        }
+        json_object_object_add(x, "limits", lims);
+        json_object_object_add(x, "all_limits_met", json_object_new_boolean(all));
+        json_object_object_add(j, "tpcc", x);
     }
     return j;
 }

@@ -24,6 +24,9 @@ typedef enum {
     WL_END,             /* committed */
     WL_END_ROLLBACK,    /* ended by a rollback the workload asked for (TPC-C 1 %) */
     WL_FAIL,            /* the workload found an error: act->err says what */
+    WL_RETRY,           /* the workload found a conflict (e.g. a row another
+                         * transaction took first): roll back and run the same
+                         * transaction again, counted as a retry */
 } wl_step;
 
 typedef struct wl_action {
@@ -48,6 +51,15 @@ typedef struct workload {
     /* Types of transaction reported separately (TPC-C); 0 or 1 = one type. */
     int         ntypes;
     const char *const *type_names;
+    /* Optional figures of a benchmark standard (TPC-C), printed by
+     * report.c when set: the headline rate is the count of type tpm_type
+     * per minute, named tpm_name ("tpmC"); per type, the limit of its
+     * 90th-percentile latency in seconds (0 = none) and the minimum share
+     * of the mix (0 = none). */
+    const char   *tpm_name;
+    int           tpm_type;
+    const double *type_p90_limit_s;
+    const double *type_min_share;
 
     /* Validate options and build the statement table. 0, or -1 after
      * printing one message. */
@@ -72,6 +84,12 @@ typedef struct workload {
     /* Keying + think time before the next transaction, in seconds (TPC-C
      * terminals); NULL or 0 = none. */
     double (*pause_before)(void *state);
+    /* Optional: the number of terminals (TPC-C virtual users). When set and
+     * > 0, conn_new() makes one state per terminal, not per connection;
+     * the terminals share --connections connections (else --threads), each
+     * waiting pause_before() between its transactions, and a transaction's
+     * latency counts from the moment its terminal was ready to start it. */
+    int   (*terminals)(const wl_run *run);
 } workload;
 
 const workload *workload_find(const char *name);

@@ -7,10 +7,12 @@
 #include "workload.h"
 
 extern const workload wl_sysbench[8];
+extern const workload wl_tpcc;
 
 static const workload *const all[] = {
     &wl_sysbench[0], &wl_sysbench[1], &wl_sysbench[2], &wl_sysbench[3],
     &wl_sysbench[4], &wl_sysbench[5], &wl_sysbench[6], &wl_sysbench[7],
+    &wl_tpcc,
 };
 
 const workload *workload_find(const char *name)
