@@ -1,7 +1,11 @@
-/* phase.c — run one oltp command per VM in parallel, show live TPS (see
- * run.h, orch_phase_run). */
-#include "run.h"
+/* client_host.c — oltp on this host against each VM's forwarded loopback
+ * port: readiness by a MySQL login, phases as child processes whose
+ * interval lines give live TPS (see client.h). */
+#include "client.h"
 #include "names.h"
+#include "run.h"
+
+#include <mysql.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +16,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <libvirt/libvirt-qemu.h>
 
 /* Start argv with stdout on a pipe; stderr passes through. */
 static pid_t spawn(char **argv, const char *password, int *out_fd)
@@ -48,8 +53,7 @@ static pid_t spawn(char **argv, const char *password, int *out_fd)
     return pid;
 }
 
-/* "[ 10s ] thds: 8 tps: 123.45 qps: ..." -> 123.45 */
-static int parse_tps(const char *line, double *tps)
+int orch_parse_tps(const char *line, double *tps)
 {
     const char *t = strstr(line, " tps: ");
     char *end;
@@ -77,7 +81,7 @@ static void read_output(orch_vm *vm)
     for (ssize_t i = 0; i < n; i++) {
         if (buf[i] == '\n' || vm->linelen + 1 >= sizeof vm->line) {
             vm->line[vm->linelen] = '\0';
-            parse_tps(vm->line, &vm->live_tps);
+            orch_parse_tps(vm->line, &vm->live_tps);
             vm->linelen = 0;
         } else {
             vm->line[vm->linelen++] = buf[i];
@@ -85,8 +89,8 @@ static void read_output(orch_vm *vm)
     }
 }
 
-static void progress(orch_vm *vms, int nvms, const char *phase, int elapsed, int expected,
-                     FILE *out)
+void orch_progress(FILE *out, const orch_vm *vms, int nvms, const char *phase, int elapsed,
+                   int expected)
 {
     double total = 0;
     fprintf(out, "[%s %ds/%ds]", phase, elapsed, expected);
@@ -105,9 +109,13 @@ static void stop_all(orch_vm *vms, int nvms, int sig)
             kill(-vms[i].pid, sig);      /* its whole process group */
 }
 
-int orch_phase_run(orch_vm *vms, int nvms, char ***argvs, const char *phase,
-                   int expected_s, const char *password, FILE *out, int progress_every)
+static int host_run_phase(const orch_client *c, orch_vm *vms, int nvms, char ***argvs,
+                          char **guest_results, char **results, const char *phase,
+                          int expected_s)
 {
+    FILE *out = c->out;
+    const char *password = c->plan->db_password;
+    int progress_every = c->progress_every;
     struct pollfd *pfd = calloc((size_t)nvms, sizeof *pfd);
     time_t start = time(NULL), last = start, killed_at = 0;
     /* a phase that overruns its time by this much is stopped */
@@ -183,11 +191,11 @@ int orch_phase_run(orch_vm *vms, int nvms, char ***argvs, const char *phase,
             stop_all(vms, nvms, SIGKILL);
         if (running > 0 && now - last >= progress_every) {
             last = now;
-            progress(vms, nvms, phase, (int)(now - start), expected_s, out);
+            orch_progress(out, vms, nvms, phase, (int)(now - start), expected_s);
         }
     }
     if (!interrupted && rc == 0)       /* the last figures of the phase */
-        progress(vms, nvms, phase, (int)(time(NULL) - start), expected_s, out);
+        orch_progress(out, vms, nvms, phase, (int)(time(NULL) - start), expected_s);
     for (int i = 0; i < nvms; i++)
         if (vms[i].out_fd >= 0) {
             close(vms[i].out_fd);
@@ -198,3 +206,64 @@ int orch_phase_run(orch_vm *vms, int nvms, char ***argvs, const char *phase,
         return ORCH_RUN_INTERRUPTED;
     return rc;
 }
+
+/* 0 when the guest agent answers guest-ping. */
+static int agent_ping(const orch_client *c, orch_vm *vm)
+{
+    char *reply = c->agent(c->agent_ctx, vm->dom, "{\"execute\":\"guest-ping\"}", 2);
+    if (!reply)
+        return -1;
+    free(reply);
+    return 0;
+}
+
+/* 0 when user/password log in to the database on 127.0.0.1:port. */
+static int db_login(const orch_vm *vm, const char *user, const char *password, const char *db,
+                    char *err, size_t errlen)
+{
+    MYSQL *m = mysql_init(NULL);
+    unsigned int timeout = 3;
+    int rc = -1;
+    if (!m)
+        return -1;
+    mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+    mysql_options(m, MYSQL_OPT_READ_TIMEOUT, &timeout);
+    if (mysql_real_connect(m, "127.0.0.1", user, password, db, (unsigned int)vm->port, NULL, 0))
+        rc = 0;
+    else
+        snprintf(err, errlen, "%s: database login on 127.0.0.1:%d failed: %s", vm->name,
+                 vm->port, mysql_error(m));
+    mysql_close(m);
+    return rc;
+}
+
+static int host_wait_ready(const orch_client *c, orch_vm *vm, int timeout_s, char *err,
+                           size_t errlen)
+{
+    const orch_plan *p = c->plan;
+    time_t deadline = time(NULL) + timeout_s;
+    int agent_ok = 0;
+
+    snprintf(err, errlen, "%s: guest agent did not answer within %d s", vm->name, timeout_s);
+    while (time(NULL) < deadline && !orch_stop_requested()) {
+        if (!agent_ok)
+            agent_ok = agent_ping(c, vm) == 0;
+        if (agent_ok && db_login(vm, p->db_user, p->db_password, p->db_name, err, errlen) == 0)
+            return 0;
+        sleep(1);
+    }
+    return -1;
+}
+
+char *orch_agent_libvirt(void *ctx, virDomainPtr dom, const char *cmd, int timeout_s)
+{
+    (void)ctx;
+    return virDomainQemuAgentCommand(dom, cmd, timeout_s, 0);
+}
+
+const orch_client_ops orch_client_host = {
+    .name = "host",
+    .in_guest = 0,
+    .wait_ready = host_wait_ready,
+    .run_phase = host_run_phase,
+};

@@ -161,16 +161,16 @@ static void arg(argv_builder *b, char *s)      /* takes s */
     b->v[b->n] = NULL;
 }
 
-char **orch_oltp_argv(const orch_plan *p, const orch_vm *vm, const char *command,
+char **orch_oltp_argv(const orch_plan *p, const char *oltp, int port, const char *command,
                       int time_s, int warmup_s, const char *json_path)
 {
     argv_builder b = { 0 };
     int run = strcmp(command, "run") == 0;
 
-    arg(&b, strdup(p->oltp));
+    arg(&b, strdup(oltp));
     arg(&b, orch_strfmt("--db-driver=%s", p->db_driver));
     arg(&b, strdup("--mysql-host=127.0.0.1"));
-    arg(&b, orch_strfmt("--mysql-port=%d", vm->port));
+    arg(&b, orch_strfmt("--mysql-port=%d", port));
     arg(&b, orch_strfmt("--mysql-user=%s", p->db_user));
     arg(&b, orch_strfmt("--mysql-db=%s", p->db_name));
     if (p->tables)

@@ -56,9 +56,10 @@ char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_te
 char *orch_layout_result(const orch_vm *vm, int rep, const char *phase);
 char *orch_layout_console(const orch_vm *vm, int rep);
 
-/* argv for `oltp` against vm: command "run" (with json_path, time_s and
- * warmup_s) or "prepare". NULL-terminated, free with orch_argv_free. */
-char **orch_oltp_argv(const orch_plan *p, const orch_vm *vm, const char *command,
+/* argv for the oltp binary at path `oltp` against the database on
+ * 127.0.0.1:port: command "run" (with json_path, time_s and warmup_s) or
+ * "prepare". NULL-terminated, free with orch_argv_free. */
+char **orch_oltp_argv(const orch_plan *p, const char *oltp, int port, const char *command,
                       int time_s, int warmup_s, const char *json_path);
 void orch_argv_free(char **argv);
 

@@ -37,6 +37,7 @@ static const key_spec run_keys[] = {
     P("image_dir",      K_STR,    image_dir, 0, 0, NULL),
     P("results_dir",    K_STR,    results_dir, 0, 0, NULL),
     P("oltp",           K_STR,    oltp, 0, 0, NULL),
+    P("guest_oltp",     K_STR,    guest_oltp, 0, 0, NULL),
     P("domain_type",    K_STR,    domain_type, 0, 0, "auto|kvm|qemu"),
     P("vcpus",          K_INT,    vcpus, 1, 512, NULL),
     P("memory",         K_SIZE,   memory, 0, 0, NULL),
@@ -506,6 +507,7 @@ static void plan_defaults(orch_plan *p)
     p->image_dir = strdup("images/build");
     p->results_dir = strdup("results");
     p->oltp = strdup("bin/oltp");
+    p->guest_oltp = strdup("/usr/local/bin/oltp");
     p->domain_type = strdup("auto");
     p->boot_timeout_s = 600;
     p->port_base = 33060;
@@ -558,9 +560,6 @@ static void validate(parse_state *st)
                        "[workload] db_driver %s: the guest image serves MariaDB only; use mysql",
                        p->db_driver);
     }
-    if (p->client == ORCH_CLIENT_GUEST)
-        plan_error(st, where(st, "run", "client"),
-                   "[run] client = guest is not supported yet; use client = host");
 
     if (p->profile) {
         orch_template *t;
@@ -688,7 +687,7 @@ void orch_plan_free(orch_plan *p)
     free(p->drives);
     free(p->file); free(p->name); free(p->uri); free(p->profile);
     free(p->template_path); free(p->vmconfigs_dir); free(p->image_dir);
-    free(p->results_dir); free(p->oltp); free(p->domain_type);
+    free(p->results_dir); free(p->oltp); free(p->guest_oltp); free(p->domain_type);
     free(p->workload); free(p->db_driver); free(p->db_user);
     free(p->db_password); free(p->db_name); free(p->prepare); free(p->extra);
     free(p);

@@ -38,6 +38,7 @@ typedef struct orch_plan {
     char *image_dir;            /* absolute */
     char *results_dir;
     char *oltp;                 /* oltp binary on the host */
+    char *guest_oltp;           /* oltp binary inside the guest */
     char *domain_type;          /* "auto", "kvm", "qemu" */
     int   vcpus;                /* 0 = the template's */
     uint64_t memory;            /* bytes, 0 = the template's */

@@ -41,6 +41,8 @@ const char *orch_step_name(orch_step s)
 
 typedef struct run_state {
     const orch_plan *p;
+    const orch_client_ops *client;
+    orch_client      cl;
     orch_run_opts   *o;
     FILE            *out;
     orch_layout     *l;
@@ -354,9 +356,6 @@ static void show_console(run_state *st, const orch_vm *vm, int rep)
 static int wait_all_ready(run_state *st, int rep)
 {
     time_t deadline = time(NULL) + st->p->boot_timeout_s;
-    int (*wait)(void *, orch_vm *, int, char *, size_t) =
-        st->o->wait_ready ? st->o->wait_ready : orch_wait_ready_default;
-    void *ctx = st->o->wait_ready ? st->o->hook_ctx : (void *)st->p;
 
     fprintf(st->out, "waiting for %d VM(s) to boot and their databases to answer "
             "(timeout %d s)\n", st->l->nvms, st->p->boot_timeout_s);
@@ -365,7 +364,12 @@ static int wait_all_ready(run_state *st, int rep)
         int left = (int)(deadline - time(NULL));
         if (step(st, ORCH_STEP_READY, vm->name) < 0)
             return -1;
-        if (wait(ctx, vm, left > 1 ? left : 1, st->err, sizeof st->err) < 0) {
+        int rc = st->o->wait_ready
+                 ? st->o->wait_ready(st->o->hook_ctx, vm, left > 1 ? left : 1, st->err,
+                                     sizeof st->err)
+                 : st->client->wait_ready(&st->cl, vm, left > 1 ? left : 1, st->err,
+                                          sizeof st->err);
+        if (rc < 0) {
             if (!orch_stop_requested())
                 show_console(st, vm, rep);
             else
@@ -376,24 +380,33 @@ static int wait_all_ready(run_state *st, int rep)
     return 0;
 }
 
-/* Run one phase of oltp on every VM at once. */
+/* Run one phase of oltp on every VM at once. Results land in the run
+ * folder as vm/<vm>.r<rep>[.<phase>].json (none for prepare). */
 static int run_phase(run_state *st, int rep, orch_step s, const char *phase, const char *command,
                      int time_s, int warmup_s)
 {
-    int n = st->l->nvms, rc = -1;
+    const orch_plan *p = st->p;
+    int n = st->l->nvms, rc = -1, has_json = strcmp(command, "run") == 0;
     char ***argvs = calloc((size_t)n, sizeof *argvs);
-    if (!argvs)
-        return -1;
+    char **results = calloc((size_t)n, sizeof *results);
+    char **guest_results = calloc((size_t)n, sizeof *guest_results);
+    if (!argvs || !results || !guest_results)
+        goto cleanup;
     if (step(st, s, phase) < 0)
         goto cleanup;
     for (int i = 0; i < n; i++) {
         orch_vm *vm = &st->l->vms[i];
         char *rel = orch_layout_result(vm, rep, phase);
-        char *path = rel ? orch_strfmt("%s/%s", st->l->run_dir, rel) : NULL;
-        argvs[i] = path ? orch_oltp_argv(st->p, vm, command, time_s, warmup_s, path) : NULL;
+        results[i] = rel && has_json ? orch_strfmt("%s/%s", st->l->run_dir, rel) : NULL;
+        guest_results[i] = has_json ? orch_strfmt("/var/tmp/drivebench.%s.json", phase) : NULL;
         free(rel);
-        free(path);
-        if (!argvs[i]) {
+        if (st->client->in_guest)
+            argvs[i] = orch_oltp_argv(p, p->guest_oltp, 3306, command, time_s, warmup_s,
+                                      guest_results[i]);
+        else
+            argvs[i] = orch_oltp_argv(p, p->oltp, vm->port, command, time_s, warmup_s,
+                                      results[i]);
+        if (!argvs[i] || (has_json && (!results[i] || !guest_results[i]))) {
             snprintf(st->err, sizeof st->err, "out of memory");
             goto cleanup;
         }
@@ -401,16 +414,24 @@ static int run_phase(run_state *st, int rep, orch_step s, const char *phase, con
     fprintf(st->out, "repetition %d: %s on %d VM(s)%s\n", rep, phase, n,
             time_s ? "" : " (until done)");
     fflush(st->out);
-    rc = orch_phase_run(st->l->vms, n, argvs, phase, time_s, st->p->db_password, st->out,
-                        st->o->progress_every > 0 ? st->o->progress_every : 10);
+    rc = st->client->run_phase(&st->cl, st->l->vms, n, argvs, guest_results, results, phase,
+                               time_s);
     if (rc == ORCH_RUN_INTERRUPTED)
         snprintf(st->err, sizeof st->err, "interrupted");
     else if (rc < 0)
         snprintf(st->err, sizeof st->err, "%s failed on at least one VM (see above)", phase);
 cleanup:
-    for (int i = 0; i < n; i++)
-        orch_argv_free(argvs[i]);
+    for (int i = 0; i < n; i++) {
+        if (argvs)
+            orch_argv_free(argvs[i]);
+        if (results)
+            free(results[i]);
+        if (guest_results)
+            free(guest_results[i]);
+    }
     free(argvs);
+    free(results);
+    free(guest_results);
     return rc < 0 || rc == ORCH_RUN_INTERRUPTED ? -1 : 0;
 }
 
@@ -538,6 +559,12 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     st.p = p;
     st.o = o;
     st.out = o->out ? o->out : stderr;
+    st.client = p->client == ORCH_CLIENT_GUEST ? &orch_client_guest : &orch_client_host;
+    st.cl.plan = p;
+    st.cl.agent = o->agent ? o->agent : orch_agent_libvirt;
+    st.cl.agent_ctx = o->hook_ctx;
+    st.cl.out = st.out;
+    st.cl.progress_every = o->progress_every > 0 ? o->progress_every : 10;
     iso_now(started, sizeof started);
 
     stop_signal = 0;
@@ -569,7 +596,7 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
             st.l->nvms, st.l->run_dir);
     if (setup_dirs(&st) < 0)
         goto done;
-    for (int i = 0; i < st.l->nvms; i++) {
+    for (int i = 0; i < st.l->nvms && !st.client->in_guest; i++) {
         int port = free_port(i ? st.l->vms[i - 1].port + 1 : p->port_base);
         if (port < 0) {
             snprintf(st.err, sizeof st.err, "no free loopback port from %d", p->port_base);

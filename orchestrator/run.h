@@ -6,6 +6,7 @@
 #define ORCH_RUN_H
 
 #include <stdio.h>
+#include "client.h"
 #include "layout.h"
 #include "plan.h"
 #include "provision.h"
@@ -31,9 +32,11 @@ typedef struct orch_run_opts {
     orch_conns *conns;          /* NULL: the run opens and closes its own */
     FILE       *out;            /* progress and messages; NULL: stderr */
     int         progress_every; /* seconds between progress lines; 0: 10 */
-    /* Wait until vm's database answers. NULL: guest agent ping, then a
-     * MySQL login through the forwarded port. 0 or -1 with err. */
+    /* Wait until vm's database answers. NULL: the client's own check
+     * (client.h). 0 or -1 with err. */
     int (*wait_ready)(void *ctx, orch_vm *vm, int timeout_s, char *err, size_t errlen);
+    /* Guest agent transport. NULL: virDomainQemuAgentCommand. */
+    orch_agent_fn agent;
     /* Called before each step on each object; -1 makes that step fail.
      * For tests of teardown after failures. */
     int (*inject)(void *ctx, orch_step step, const char *object);
@@ -48,13 +51,5 @@ int orch_run(const orch_plan *p, orch_run_opts *o);
 /* Nonzero once SIGINT or SIGTERM arrived during a run. */
 int orch_stop_requested(void);
 
-/* Default readiness wait (see orch_run_opts.wait_ready). */
-int orch_wait_ready_default(void *ctx, orch_vm *vm, int timeout_s, char *err, size_t errlen);
-
-/* Run one oltp command on every VM at once, printing live TPS to out.
- * argvs[i] is the command of vms[i]. Returns 0 when all exited 0, -1
- * (reported) otherwise, ORCH_RUN_INTERRUPTED on a stop request. */
-int orch_phase_run(orch_vm *vms, int nvms, char ***argvs, const char *phase,
-                   int expected_s, const char *password, FILE *out, int progress_every);
 
 #endif

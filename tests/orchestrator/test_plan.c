@@ -92,6 +92,22 @@ static void test_valid_plan(void **state)
     free(errs);
 }
 
+/* client = guest reaches drives on other hosts through the guest agent */
+static void test_guest_client_remote_drive(void **state)
+{
+    char *errs;
+    orch_plan *p = load(RUN_OK "client = guest\n" WL_OK
+                        "[drive far]\npath = /a\nuri = qemu+ssh://host2/system\n", &errs);
+    (void)state;
+    assert_string_equal(errs, "");
+    assert_non_null(p);
+    assert_int_equal(p->client, ORCH_CLIENT_GUEST);
+    assert_string_equal(orch_plan_drive_uri(p, &p->drives[0]), "qemu+ssh://host2/system");
+    assert_string_equal(p->guest_oltp, "/usr/local/bin/oltp");
+    orch_plan_free(p);
+    free(errs);
+}
+
 static void test_shipped_plans(void **state)
 {
     const char *plans[] = { "plans/tiny.ini", "plans/quick.ini", "plans/sysbench-8x1.ini",
@@ -121,8 +137,6 @@ static const bad_case bad_cases[] = {
     { RUN_OK "repetitions = two\n" WL_OK DRIVE_OK,
       "PLAN:7: [run] repetitions: 'two' is not a whole number\n" },
     { RUN_OK "client = vm\n" WL_OK DRIVE_OK, "PLAN:7: [run] client: 'vm' is not one of host|guest\n" },
-    { RUN_OK "client = guest\n" WL_OK DRIVE_OK,
-      "PLAN:7: [run] client = guest is not supported yet; use client = host\n" },
     { RUN_OK "domain_type = xen\n" WL_OK DRIVE_OK,
       "PLAN:7: [run] domain_type: 'xen' is not one of auto|kvm|qemu\n" },
     { RUN_OK "memory = lots\n" WL_OK DRIVE_OK,
@@ -262,6 +276,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_valid_plan),
         cmocka_unit_test(test_shipped_plans),
+        cmocka_unit_test(test_guest_client_remote_drive),
         cmocka_unit_test(test_every_error),
         cmocka_unit_test(test_long_line),
         cmocka_unit_test(test_missing_file),

@@ -495,7 +495,7 @@ static void test_oltp_argv(void **state)
     p->warmup_s = 5;
     p->rate = 50;
     p->extra = strdup("--rand-type=uniform  --skip-trx=on");
-    argv = orch_oltp_argv(p, &l->vms[1], "run", 60, p->warmup_s, "/r/vm/x.json");
+    argv = orch_oltp_argv(p, p->oltp, l->vms[1].port, "run", 60, p->warmup_s, "/r/vm/x.json");
     for (int i = 0; argv[i]; i++)
         fprintf(j, "%s%s", i ? " " : "", argv[i]);
     fclose(j);

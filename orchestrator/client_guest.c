@@ -1,0 +1,346 @@
+/* client_guest.c — oltp inside each guest through the QEMU guest agent
+ * (guest-exec, guest-exec-status, guest-file-*), so VMs on other hosts
+ * need no network path to this one (see client.h). The agent returns a
+ * process's output only once it exits, so live TPS is shown at the end of
+ * a phase. */
+#include "client.h"
+#include "names.h"
+#include "run.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <json-c/json.h>
+#include <libvirt/virterror.h>
+
+#define AGENT_TIMEOUT_S 10
+#define READ_CHUNK      (48 * 1024)
+
+/* Send {"execute":name,"arguments":args} (takes args); returns the
+ * "return" member (new reference) or NULL with err. */
+static json_object *agent_call(const orch_client *c, const orch_vm *vm, const char *name,
+                               json_object *args, char *err, size_t errlen)
+{
+    json_object *cmd = json_object_new_object(), *reply = NULL, *ret = NULL;
+    char *text;
+    json_object_object_add(cmd, "execute", json_object_new_string(name));
+    if (args)
+        json_object_object_add(cmd, "arguments", args);
+    text = c->agent(c->agent_ctx, vm->dom, json_object_to_json_string(cmd), AGENT_TIMEOUT_S);
+    json_object_put(cmd);
+    if (!text) {
+        snprintf(err, errlen, "%s: guest agent %s failed: %s", vm->name, name,
+                 virGetLastErrorMessage() ? virGetLastErrorMessage() : "no reply");
+        return NULL;
+    }
+    reply = json_tokener_parse(text);
+    free(text);
+    if (!reply || !json_object_object_get_ex(reply, "return", &ret)) {
+        snprintf(err, errlen, "%s: guest agent %s: unexpected reply", vm->name, name);
+        json_object_put(reply);
+        return NULL;
+    }
+    json_object_get(ret);
+    json_object_put(reply);
+    return ret;
+}
+
+static int b64_value(int ch)
+{
+    if (ch >= 'A' && ch <= 'Z') return ch - 'A';
+    if (ch >= 'a' && ch <= 'z') return ch - 'a' + 26;
+    if (ch >= '0' && ch <= '9') return ch - '0' + 52;
+    if (ch == '+') return 62;
+    if (ch == '/') return 63;
+    return -1;
+}
+
+/* Decode base64 text; returns a new NUL-terminated buffer and its length
+ * in *len, or NULL on bad input. */
+static char *b64_decode(const char *in, size_t *len)
+{
+    size_t n = strlen(in), o = 0;
+    char *out = malloc(n / 4 * 3 + 4);
+    unsigned int acc = 0;
+    int bits = 0;
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        int v;
+        if (in[i] == '=' || in[i] == '\n' || in[i] == '\r')
+            continue;
+        v = b64_value((unsigned char)in[i]);
+        if (v < 0) {
+            free(out);
+            return NULL;
+        }
+        acc = (acc << 6) | (unsigned int)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[o++] = (char)((acc >> bits) & 0xff);
+        }
+    }
+    out[o] = '\0';
+    *len = o;
+    return out;
+}
+
+/* Start argv in the guest with env (NULL-terminated). Returns its pid or
+ * -1 with err. */
+static long exec_start(const orch_client *c, const orch_vm *vm, char **argv,
+                       const char *const *env, char *err, size_t errlen)
+{
+    json_object *args = json_object_new_object(), *a = json_object_new_array(), *e, *ret, *pid;
+    long id = -1;
+    json_object_object_add(args, "path", json_object_new_string(argv[0]));
+    for (int i = 1; argv[i]; i++)
+        json_object_array_add(a, json_object_new_string(argv[i]));
+    json_object_object_add(args, "arg", a);
+    e = json_object_new_array();
+    for (int i = 0; env && env[i]; i++)
+        json_object_array_add(e, json_object_new_string(env[i]));
+    json_object_object_add(args, "env", e);
+    json_object_object_add(args, "capture-output", json_object_new_boolean(1));
+    ret = agent_call(c, vm, "guest-exec", args, err, errlen);
+    if (ret && json_object_object_get_ex(ret, "pid", &pid))
+        id = (long)json_object_get_int64(pid);
+    else if (ret)
+        snprintf(err, errlen, "%s: guest-exec returned no pid", vm->name);
+    json_object_put(ret);
+    return id;
+}
+
+/* Poll a guest process. 1 exited (code and output set; output new, may be
+ * NULL), 0 running, -1 error with err. */
+static int exec_status(const orch_client *c, const orch_vm *vm, long pid, int *code,
+                       char **output, char *err, size_t errlen)
+{
+    json_object *args = json_object_new_object(), *ret, *v;
+    int rc = 0;
+    json_object_object_add(args, "pid", json_object_new_int64(pid));
+    ret = agent_call(c, vm, "guest-exec-status", args, err, errlen);
+    if (!ret)
+        return -1;
+    if (json_object_object_get_ex(ret, "exited", &v) && json_object_get_boolean(v)) {
+        size_t len;
+        rc = 1;
+        *code = json_object_object_get_ex(ret, "exitcode", &v) ? json_object_get_int(v)
+              : json_object_object_get_ex(ret, "signal", &v) ? 128 + json_object_get_int(v)
+              : -1;
+        *output = json_object_object_get_ex(ret, "out-data", &v)
+                  ? b64_decode(json_object_get_string(v), &len) : NULL;
+    }
+    json_object_put(ret);
+    return rc;
+}
+
+/* Copy guest_path in the guest to host_path here. 0 or -1 with err. */
+static int file_fetch(const orch_client *c, const orch_vm *vm, const char *guest_path,
+                      const char *host_path, char *err, size_t errlen)
+{
+    json_object *args = json_object_new_object(), *ret, *v;
+    int64_t handle;
+    int rc = -1, eof = 0;
+    FILE *f;
+
+    json_object_object_add(args, "path", json_object_new_string(guest_path));
+    json_object_object_add(args, "mode", json_object_new_string("r"));
+    ret = agent_call(c, vm, "guest-file-open", args, err, errlen);
+    if (!ret)
+        return -1;
+    handle = json_object_get_int64(ret);
+    json_object_put(ret);
+    f = fopen(host_path, "wb");
+    if (!f)
+        snprintf(err, errlen, "cannot write %s: %s", host_path, strerror(errno));
+    while (f && !eof) {
+        char *data;
+        size_t len = 0;
+        args = json_object_new_object();
+        json_object_object_add(args, "handle", json_object_new_int64(handle));
+        json_object_object_add(args, "count", json_object_new_int(READ_CHUNK));
+        ret = agent_call(c, vm, "guest-file-read", args, err, errlen);
+        if (!ret)
+            break;
+        eof = json_object_object_get_ex(ret, "eof", &v) && json_object_get_boolean(v);
+        data = json_object_object_get_ex(ret, "buf-b64", &v)
+               ? b64_decode(json_object_get_string(v), &len) : NULL;
+        json_object_put(ret);
+        if (!data || fwrite(data, 1, len, f) != len) {
+            snprintf(err, errlen, "%s: reading %s from the guest failed", vm->name, guest_path);
+            free(data);
+            break;
+        }
+        free(data);
+        if (eof)
+            rc = 0;
+    }
+    if (f && fclose(f) != 0)
+        rc = -1;
+    args = json_object_new_object();
+    json_object_object_add(args, "handle", json_object_new_int64(handle));
+    json_object_put(agent_call(c, vm, "guest-file-close", args, err, errlen));
+    return rc;
+}
+
+/* The last interval line's tps in output. */
+static double last_tps(const char *output)
+{
+    double tps = 0, v;
+    const char *line = output;
+    while (line && *line) {
+        char buf[512];
+        const char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), line);
+        if (orch_parse_tps(buf, &v) == 0)
+            tps = v;
+        line = nl ? nl + 1 : NULL;
+    }
+    return tps;
+}
+
+/* Ask the guest to stop a process; best effort, the VM goes away anyway. */
+static void exec_kill(const orch_client *c, const orch_vm *vm, long pid)
+{
+    char num[32], err[256];
+    char *argv[] = { "/bin/kill", "-TERM", num, NULL };
+    snprintf(num, sizeof num, "%ld", pid);
+    exec_start(c, vm, argv, NULL, err, sizeof err);
+}
+
+static int guest_run_phase(const orch_client *c, orch_vm *vms, int nvms, char ***argvs,
+                           char **guest_results, char **results, const char *phase,
+                           int expected_s)
+{
+    char err[1024], *pw = orch_strfmt("OLTP_MYSQL_PASSWORD=%s", c->plan->db_password);
+    const char *env[] = { pw, NULL };
+    long *pids = calloc((size_t)nvms, sizeof *pids);
+    time_t start = time(NULL), last = start;
+    int grace = expected_s > 0 ? 120 + expected_s / 10 : 0;
+    int running = 0, rc = 0;
+
+    if (!pw || !pids) {
+        fprintf(c->out, "drivebench: out of memory\n");
+        free(pw);
+        free(pids);
+        return -1;
+    }
+    for (int i = 0; i < nvms; i++) {
+        vms[i].live_tps = 0;
+        vms[i].status = -1;
+        pids[i] = exec_start(c, &vms[i], argvs[i], env, err, sizeof err);
+        if (pids[i] < 0) {
+            fprintf(c->out, "drivebench: %s\n", err);
+            rc = -1;
+            break;
+        }
+        running++;
+    }
+    while (running > 0) {
+        time_t now;
+        int stop = orch_stop_requested() || rc < 0;
+        if (!stop && grace && time(NULL) - start > expected_s + grace) {
+            fprintf(c->out, "drivebench: %s ran past its %d s; stopping it\n", phase,
+                    expected_s);
+            stop = 1;
+            rc = -1;
+        }
+        for (int i = 0; i < nvms; i++) {
+            char *output = NULL;
+            int code = -1, st;
+            if (pids[i] <= 0)
+                continue;
+            if (stop) {
+                exec_kill(c, &vms[i], pids[i]);
+                pids[i] = 0;
+                running--;
+                continue;
+            }
+            st = exec_status(c, &vms[i], pids[i], &code, &output, err, sizeof err);
+            if (st == 0)
+                continue;
+            pids[i] = 0;
+            running--;
+            if (st < 0) {
+                fprintf(c->out, "drivebench: %s\n", err);
+                rc = -1;
+                continue;
+            }
+            vms[i].status = code;
+            vms[i].live_tps = output ? last_tps(output) : 0;
+            free(output);
+            if (code != 0) {
+                fprintf(c->out, "drivebench: %s: oltp %s exited with status %d\n",
+                        vms[i].name, phase, code);
+                rc = -1;
+            } else if (results[i] && file_fetch(c, &vms[i], guest_results[i], results[i], err,
+                                                sizeof err) < 0) {
+                fprintf(c->out, "drivebench: %s\n", err);
+                rc = -1;
+            }
+        }
+        now = time(NULL);
+        if (running > 0 && now - last >= c->progress_every) {
+            last = now;
+            orch_progress(c->out, vms, nvms, phase, (int)(now - start), expected_s);
+        }
+        if (running > 0)
+            usleep(200 * 1000);
+    }
+    if (rc == 0)
+        orch_progress(c->out, vms, nvms, phase, (int)(time(NULL) - start), expected_s);
+    free(pw);
+    free(pids);
+    return orch_stop_requested() ? ORCH_RUN_INTERRUPTED : rc;
+}
+
+/* Agent ping, then the guest's own client logs in to its database. */
+static int guest_wait_ready(const orch_client *c, orch_vm *vm, int timeout_s, char *err,
+                            size_t errlen)
+{
+    const orch_plan *p = c->plan;
+    time_t deadline = time(NULL) + timeout_s;
+    char *user = orch_strfmt("--user=%s", p->db_user);
+    char *pw = orch_strfmt("MYSQL_PWD=%s", p->db_password);
+    char *argv[] = { "/usr/bin/mariadb-admin", user, "--connect-timeout=3", "ping", NULL };
+    const char *env[] = { pw, NULL };
+    int rc = -1;
+
+    snprintf(err, errlen, "%s: guest agent did not answer within %d s", vm->name, timeout_s);
+    while (user && pw && rc < 0 && time(NULL) < deadline && !orch_stop_requested()) {
+        json_object *ret = agent_call(c, vm, "guest-ping", NULL, err, errlen);
+        long pid;
+        json_object_put(ret);
+        pid = ret ? exec_start(c, vm, argv, env, err, errlen) : -1;
+        for (int i = 0; pid > 0 && i < 50; i++) {
+            char *output = NULL;
+            int code = -1, st = exec_status(c, vm, pid, &code, &output, err, errlen);
+            free(output);
+            if (st != 0) {
+                if (st > 0 && code == 0)
+                    rc = 0;
+                else if (st > 0)
+                    snprintf(err, errlen, "%s: database in the guest did not accept a login "
+                             "(mariadb-admin ping exited %d)", vm->name, code);
+                break;
+            }
+            usleep(200 * 1000);
+        }
+        if (rc < 0)
+            sleep(1);
+    }
+    free(user);
+    free(pw);
+    return rc;
+}
+
+const orch_client_ops orch_client_guest = {
+    .name = "guest",
+    .in_guest = 1,
+    .wait_ready = guest_wait_ready,
+    .run_phase = guest_run_phase,
+};
