@@ -99,6 +99,21 @@ $OLTP --tables=2 --table-size=1000 --threads=2 --time=4 --rate=40 --json="$T/rat
 check_eq "--rate=40 gives 40 tps within 30 %" True "$(jq_ "$T/rate.json" '28<=d["phases"][-1]["tps"]<=52')"
 check_eq "--rate reports queue time" True "$(jq_ "$T/rate.json" '"queue_ms" in d["phases"][-1] and d["phases"][-1]["queue_ms"]["max"]>=0')"
 
+# --- a stalled server shows in open-loop latency (no coordinated omission) ---
+# Both connections block for 2 s behind a lock; arrivals keep coming at 50/s
+# and queue, so ~100 transactions see up to 2 s of delay, not just the two
+# that were on the server.
+mariadb --no-defaults -uroot --socket="$MARIADB_SOCKET" sbtest -e \
+  "DO SLEEP(1.5); BEGIN; SELECT COUNT(*) FROM sbtest1 FOR UPDATE; DO SLEEP(2); COMMIT;" >/dev/null &
+locker=$!
+$OLTP --tables=1 --table-size=1000 --threads=2 --time=6 --rate=50 --percentile=90 \
+  --json="$T/stall.json" oltp_update_index run >/dev/null 2>&1
+check_eq "stalled open-loop run exits 0" 0 $?
+wait $locker
+check_eq "the stall reaches the 90th percentile of latency (>= 1 s)" True "$(jq_ "$T/stall.json" 'd["phases"][-1]["latency_ms"]["p90"]>=1000')"
+check_eq "queue time shows it too (p90 >= 0.5 s)" True "$(jq_ "$T/stall.json" 'd["phases"][-1]["queue_ms"]["p90"]>=500')"
+check_eq "the arrivals were served after the stall" True "$(jq_ "$T/stall.json" 'd["phases"][-1]["transactions"]>=200')"
+
 # --- lock wait timeouts are rolled back and retried ---------------------------
 mariadb_sql "SET GLOBAL innodb_lock_wait_timeout=1"
 b=$(counters)
