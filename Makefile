@@ -26,7 +26,7 @@ ALL_TARGETS  :=
 TEST_TARGETS :=
 CLEAN_FILES  :=
 
-.PHONY: all test unit-test clean asan run
+.PHONY: all test test-asan clean asan run
 all: build-all
 
 include common/module.mk
@@ -45,9 +45,16 @@ $(BUILD)/%.o: %.c
 test: $(ALL_TARGETS)
 	@tests/run-all.sh $(TEST_TARGETS)
 
+ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 asan:
-	$(MAKE) BUILD=build-asan BIN=bin-asan \
-	  SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+	$(MAKE) BUILD=build-asan BIN=bin-asan SANITIZE="$(ASAN_FLAGS)"
+
+# The unit tests and the oltp integration test again, built with
+# AddressSanitizer (leaks included) and UBSan; any report fails the test.
+test-asan: asan
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  OLTP_BIN=bin-asan/oltp tests/run-all.sh \
+	  $(patsubst $(BIN)/%,bin-asan/%,$(filter $(BIN)/%,$(TEST_TARGETS))) tests/integration/oltp_mysql.sh
 
 clean:
 	rm -rf $(BUILD) build-asan $(BIN) bin-asan $(CLEAN_FILES)
