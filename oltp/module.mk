@@ -13,6 +13,12 @@ $(BIN)/test_oltp_unit: $(BUILD)/tests/unit/test_oltp_unit.o $(OLTP_LIB_OBJS) $(C
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS) $(call pkglibs,cmocka)
 
-ALL_TARGETS  += $(BIN)/oltp $(BIN)/test_oltp_unit
+# TPC-C: the random rules of the specification (no server needed)
+$(BIN)/test_tpcc: $(BUILD)/tests/unit/test_tpcc.o $(BUILD)/oltp/tpcc_rand.o $(BUILD)/oltp/rand.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm $(call pkglibs,cmocka)
+
+ALL_TARGETS  += $(BIN)/oltp $(BIN)/test_oltp_unit $(BIN)/test_tpcc
 TEST_TARGETS += $(BIN)/test_oltp_unit tests/integration/oltp_mysql.sh
 TEST_TARGETS += tests/integration/oltp_pgsql.sh
+TEST_TARGETS += $(BIN)/test_tpcc tests/integration/tpcc_mysql.sh

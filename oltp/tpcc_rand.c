@@ -121,3 +121,12 @@ double tpcc_think(rng *r, tpcc_type t)
     double v = -log(u) * mean;
     return v > 10 * mean ? 10 * mean : v;
 }
+
+double tpcc_mean_pause_s(void)
+{
+    double sum = 0;
+    /* E[min(X, 10 m)] = m (1 - e^-10) for X negative exponential, mean m */
+    for (int t = 0; t < TPCC_NTYPES; t++)
+        sum += tpcc_deck_cards[t] * (tpcc_keying_s[t] + tpcc_think_mean_s[t] * (1 - exp(-10.0)));
+    return sum / TPCC_DECK;
+}

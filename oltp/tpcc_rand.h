@@ -82,6 +82,9 @@ extern const double tpcc_think_mean_s[TPCC_NTYPES];
 /* Think time: negative exponential with the type's mean, truncated at ten
  * times the mean (5.2.5.4). */
 double tpcc_think(rng *r, tpcc_type t);
+/* Mean keying + think time per transaction over the deck's mix, seconds
+ * (20.69 s): a terminal's cycle is this plus the mean response time. */
+double tpcc_mean_pause_s(void);
 /* 90th-percentile response time limits (5.2.5.3), seconds. */
 extern const double tpcc_p90_limit_s[TPCC_NTYPES];
 extern const char *const tpcc_type_names[TPCC_NTYPES];

@@ -721,6 +721,10 @@ static int tc_check_ready(const wl_run *run, db_conn *c)
            nconns < p->terminals ? nconns : p->terminals, nconns > 1 ? "s" : "",
            o->keying_thinking ? "keying and think times on" : "full speed, no keying/think times",
            o->time_scale, p->run.c_last, TPCC_C_LAST_LOAD, p->run.c_id, p->run.ol_i_id);
+    if (o->keying_thinking)
+        printf("TPC-C: mean keying + think time %.3f s per transaction: at most %.2f transactions/s "
+               "from %d terminals\n", tpcc_mean_pause_s() * o->time_scale,
+               p->terminals / (tpcc_mean_pause_s() * o->time_scale), p->terminals);
     return 0;
 }
 

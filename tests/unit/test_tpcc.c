@@ -1,0 +1,244 @@
+/* Unit tests for oltp/tpcc_rand.c: NURand's shape, the C-constant rule of
+ * clause 2.1.6.1, last names, the deck's mix, think times. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <cmocka.h>
+
+#include "tpcc_rand.h"
+
+/* Exact distribution of NURand(A, x, y) with constant C, by enumerating
+ * every pair of uniform draws. p[v - x] gets the probability of v. */
+static void nurand_exact(uint32_t a, uint32_t c, uint32_t x, uint32_t y, double *p)
+{
+    uint32_t n = y - x + 1;
+    double w = 1.0 / ((double)(a + 1) * n);
+    memset(p, 0, n * sizeof(*p));
+    for (uint32_t r1 = 0; r1 <= a; r1++)
+        for (uint32_t r2 = x; r2 <= y; r2++)
+            p[(((r1 | r2) + c) % n)] += w;
+}
+
+/* Chi-square statistic of counts against probabilities. */
+static double chi2(const int64_t *count, const double *p, uint32_t n, int64_t total)
+{
+    double s = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        double e = p[i] * (double)total;
+        if (e > 0)
+            s += ((double)count[i] - e) * ((double)count[i] - e) / e;
+    }
+    return s;
+}
+
+static void check_nurand(uint32_t a, uint32_t c, uint32_t x, uint32_t y, int64_t draws)
+{
+    uint32_t n = y - x + 1;
+    int64_t *count = calloc(n, sizeof(*count));
+    double *p = calloc(n, sizeof(*p)), *u = calloc(n, sizeof(*u));
+    double crit = n - 1 + 4.0 * sqrt(2.0 * (n - 1));     /* ~ p < 1e-4 */
+    rng r;
+
+    assert_non_null(count);
+    assert_non_null(p);
+    assert_non_null(u);
+    rng_seed(&r, 12345, a);
+    for (int64_t i = 0; i < draws; i++) {
+        uint32_t v = tpcc_nurand(&r, a, c, x, y);
+        assert_in_range(v, x, y);
+        count[v - x]++;
+    }
+    nurand_exact(a, c, x, y, p);
+    for (uint32_t i = 0; i < n; i++)
+        u[i] = 1.0 / n;
+    /* fits its exact shape, and that shape is far from uniform */
+    assert_true(chi2(count, p, n, draws) < crit);
+    assert_true(chi2(count, u, n, draws) > 10 * crit);
+    free(count);
+    free(p);
+    free(u);
+}
+
+static void test_nurand_shape(void **state)
+{
+    (void)state;
+    check_nurand(255, 157, 0, 999, 2000000);
+    check_nurand(1023, 259, 1, 3000, 3000000);
+}
+
+static void test_nurand_exact_small(void **state)
+{
+    /* C rotates the distribution: NURand(255, 0, 999) with C and with C+1
+     * differ by a shift of one (exact enumeration) */
+    double p0[1000], p1[1000];
+    (void)state;
+    nurand_exact(255, 10, 0, 999, p0);
+    nurand_exact(255, 11, 0, 999, p1);
+    for (int v = 0; v < 1000; v++)
+        assert_true(fabs(p0[v] - p1[(v + 1) % 1000]) < 1e-15);
+    /* (r1 | r2) >= r2: the most likely values sit just above multiples of 256 */
+    assert_true(p0[(255 + 10) % 1000] > 3.0 / 1000);
+}
+
+static void test_c_last_rule(void **state)
+{
+    const uint32_t L = TPCC_C_LAST_LOAD;
+    bool seen[256] = {0};
+    int distinct = 0, valid = 0;
+    rng r;
+    (void)state;
+
+    assert_true(L <= 255);
+    assert_true(tpcc_c_last_valid(L, L + 65));
+    assert_true(tpcc_c_last_valid(L, L - 65));
+    assert_true(tpcc_c_last_valid(L, L - 119));
+    assert_false(tpcc_c_last_valid(L, L + 64));
+    assert_false(tpcc_c_last_valid(L, L - 120));
+    assert_false(tpcc_c_last_valid(L, L + 96));
+    assert_false(tpcc_c_last_valid(L, L - 96));
+    assert_false(tpcc_c_last_valid(L, L - 112));
+    assert_false(tpcc_c_last_valid(L, L));
+    assert_false(tpcc_c_last_valid(L, 256));
+    for (uint32_t c = 0; c <= 255; c++)
+        valid += tpcc_c_last_valid(L, c);
+    /* 157: 222..255 (deltas 65..98 without 96) and 38..92 (without 61, 45) */
+    assert_int_equal(valid, 33 + 53);
+
+    rng_seed(&r, 99, 1);
+    for (int i = 0; i < 100000; i++) {
+        tpcc_consts k;
+        tpcc_consts_run(&r, &k);
+        assert_true(tpcc_c_last_valid(L, k.c_last));
+        assert_in_range(k.c_id, 0, 1023);
+        assert_in_range(k.ol_i_id, 0, 8191);
+        if (!seen[k.c_last]) {
+            seen[k.c_last] = true;
+            distinct++;
+        }
+    }
+    assert_int_equal(distinct, valid);      /* every valid value can be drawn */
+    {
+        tpcc_consts k;
+        tpcc_consts_load(&r, &k);
+        assert_int_equal(k.c_last, L);
+    }
+}
+
+static void test_last_names(void **state)
+{
+    char b[16];
+    (void)state;
+    assert_int_equal(tpcc_last_name(0, b), 9);
+    assert_string_equal(b, "BARBARBAR");
+    tpcc_last_name(371, b);
+    assert_string_equal(b, "PRICALLYOUGHT");
+    tpcc_last_name(999, b);
+    assert_string_equal(b, "EINGEINGEING");
+    assert_int_equal(tpcc_last_name(777, b), 15);
+    assert_string_equal(b, "CALLYCALLYCALLY");
+    tpcc_last_name(40, b);
+    assert_string_equal(b, "BARPRESBAR");
+}
+
+static void test_deck_mix(void **state)
+{
+    tpcc_deck d;
+    int count[TPCC_NTYPES] = {0};
+    int order_changes = 0;
+    tpcc_type first[TPCC_DECK];
+    rng r;
+    (void)state;
+
+    assert_int_equal(tpcc_deck_cards[0] + tpcc_deck_cards[1] + tpcc_deck_cards[2] + tpcc_deck_cards[3] +
+                     tpcc_deck_cards[4], TPCC_DECK);
+    rng_seed(&r, 7, 7);
+    tpcc_deck_init(&d, &r);
+    for (int k = 0; k < 1000; k++) {
+        int in_deck[TPCC_NTYPES] = {0};
+        for (int i = 0; i < TPCC_DECK; i++) {
+            tpcc_type t = tpcc_deck_draw(&d, &r);
+            in_deck[t]++;
+            count[t]++;
+            if (k == 0)
+                first[i] = t;
+            else if (k == 1 && first[i] != t)
+                order_changes++;
+        }
+        /* every deck holds exactly the cards */
+        for (int t = 0; t < TPCC_NTYPES; t++)
+            assert_int_equal(in_deck[t], tpcc_deck_cards[t]);
+    }
+    assert_int_equal(count[TPCC_NEW_ORDER], 10000);
+    assert_int_equal(count[TPCC_PAYMENT], 10000);
+    assert_int_equal(count[TPCC_ORDER_STATUS], 1000);
+    assert_int_equal(count[TPCC_DELIVERY], 1000);
+    assert_int_equal(count[TPCC_STOCK_LEVEL], 1000);
+    assert_true(order_changes > 0);         /* reshuffled */
+    /* the minimums of clause 5.2.3 hold for every whole deck */
+    for (int t = 0; t < TPCC_NTYPES; t++)
+        assert_true((double)tpcc_deck_cards[t] / TPCC_DECK >= tpcc_min_share[t]);
+}
+
+static void test_think_times(void **state)
+{
+    rng r;
+    (void)state;
+    rng_seed(&r, 3, 3);
+    for (int t = 0; t < TPCC_NTYPES; t++) {
+        double sum = 0, max = 0, mean = tpcc_think_mean_s[t];
+        const int n = 400000;
+        for (int i = 0; i < n; i++) {
+            double v = tpcc_think(&r, (tpcc_type)t);
+            assert_true(v >= 0);
+            sum += v;
+            if (v > max)
+                max = v;
+        }
+        assert_true(max <= 10 * mean);
+        assert_true(fabs(sum / n - mean * (1 - exp(-10.0))) < 0.01 * mean);
+    }
+    /* 216/23 s keying + 260/23 s think (times 1 - e^-10) */
+    assert_true(fabs(tpcc_mean_pause_s() - (216.0 + 260.0 * (1 - exp(-10.0))) / 23.0) < 1e-12);
+    assert_true(fabs(tpcc_keying_s[TPCC_NEW_ORDER] - 18) < 1e-12);
+    assert_true(fabs(tpcc_p90_limit_s[TPCC_STOCK_LEVEL] - 20) < 1e-12);
+}
+
+static void test_strings(void **state)
+{
+    char b[600];
+    int original = 0;
+    rng r;
+    (void)state;
+    rng_seed(&r, 5, 5);
+    for (int i = 0; i < 20000; i++) {
+        size_t n = tpcc_astring(&r, b, 300, 500);
+        assert_in_range(n, 300, 500);
+        assert_int_equal(strlen(b), n);
+        n = tpcc_nstring(&r, b, 16, 16);
+        assert_int_equal(n, 16);
+        assert_int_equal(strspn(b, "0123456789"), 16);
+        n = tpcc_data_original(&r, b);
+        assert_in_range(n, 26, 50);
+        original += strstr(b, "ORIGINAL") != NULL;
+    }
+    /* 10 % of 20,000: binomial sd 42 */
+    assert_in_range(original, 2000 - 210, 2000 + 210);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nurand_shape),
+        cmocka_unit_test(test_nurand_exact_small),
+        cmocka_unit_test(test_c_last_rule),
+        cmocka_unit_test(test_last_names),
+        cmocka_unit_test(test_deck_mix),
+        cmocka_unit_test(test_think_times),
+        cmocka_unit_test(test_strings),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
