@@ -20,5 +20,5 @@ $(BIN)/test_tpcc: $(BUILD)/tests/unit/test_tpcc.o $(BUILD)/oltp/tpcc_rand.o $(BU
 
 ALL_TARGETS  += $(BIN)/oltp $(BIN)/test_oltp_unit $(BIN)/test_tpcc
 TEST_TARGETS += $(BIN)/test_oltp_unit tests/integration/oltp_mysql.sh
-TEST_TARGETS += tests/integration/oltp_pgsql.sh
+TEST_TARGETS += tests/integration/oltp_pgsql.sh tests/integration/oltp_odbc.sh
 TEST_TARGETS += $(BIN)/test_tpcc tests/integration/tpcc_mysql.sh

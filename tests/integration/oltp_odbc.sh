@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Integration tests of bin/oltp --db-driver=odbc through unixODBC's real
+# driver manager, configured by private ODBCSYSINI/ODBCINI files: MariaDB
+# (odbc-mariadb) and PostgreSQL (odbc-postgresql) servers started here, the
+# dialect learnt from SQL_DBMS_NAME, prepare/run/cleanup with exact statement
+# counts from each server, concurrent runs, reconnects, 200 connections (one
+# thread each), and FreeTDS loaded with no SQL Server to answer.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/lib/postgres.sh         # also brings tests/lib/mariadb.sh
+. tests/lib/odbc.sh
+. tests/lib/check.sh
+
+T=$(mktemp -d)
+trap 'mariadb_stop; postgres_stop; rm -rf "$T"' EXIT
+mariadb_start >"$T/mariadb.log" 2>&1 || { cat "$T/mariadb.log"; exit 1; }
+PGSQL_LOG_STATEMENT=all postgres_start || exit 1
+odbc_setup "$T/odbc"
+odbc_add_dsn sb_maria MariaDB Server=127.0.0.1 Port="$MARIADB_PORT" Database=sbtest
+# Protocol=7.4-0: psqlODBC leaves rollback after an error to oltp (its default
+# issues its own ROLLBACK, or SAVEPOINTs, besides oltp's)
+odbc_add_dsn sb_pg PostgreSQL Servername=127.0.0.1 Port="$PGSQL_PORT" Database=sbtest Protocol=7.4-0
+export OLTP_ODBC_PASSWORD=sbtest
+OLTP="./bin/oltp --db-driver=odbc --odbc-user=sbtest"
+field() {  # field NAME FILE: the number after "NAME:" in an oltp report
+  sed -n "s/^ *$1: *\([0-9]*\).*/\1/p" "$2" | head -1
+}
+# Statement counts on MariaDB, named like postgres_count_statements' output.
+maria_counters() {
+  mariadb_sql "SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_begin','Com_commit','Com_delete',
+    'Com_insert','Com_rollback','Com_select','Com_update')" | awk '{sub("Com_", "", $1); print toupper($1), $2}'
+}
+maria_delta() {  # maria_delta "BEFORE" "AFTER"
+  join <(echo "$1") <(echo "$2") | awk '{printf "%s%s=%d", (NR > 1 ? " " : ""), $1, $3 - $2}'
+}
+
+# --- options -------------------------------------------------------------------
+./bin/oltp --db-driver=odbc --tables=1 oltp_read_write run >"$T/out" 2>"$T/err"
+check_eq "odbc without a data source exits 2" 2 $?
+check_eq "odbc without a data source: the message" \
+  "oltp: --db-driver=odbc needs one of --odbc-dsn=NAME or --odbc-connect='Driver=...;...'" "$(cat "$T/err")"
+$OLTP --odbc-dsn=sb_maria --odbc-dialect=db2 --tables=1 oltp_read_write run >"$T/out" 2>"$T/err"
+check_eq "unknown --odbc-dialect exits 2" 2 $?
+check_eq "unknown --odbc-dialect: the message" "oltp: --odbc-dialect=db2: expected mssql, mysql or pgsql" "$(cat "$T/err")"
+$OLTP --odbc-dsn=nosuch --tables=1 oltp_read_write run >"$T/out" 2>"$T/err"
+check_eq "unknown DSN exits 2" 2 $?
+check_eq "unknown DSN: the driver manager's message, one line" \
+  "oltp: cannot connect to the ODBC data source nosuch: error 0: [unixODBC][Driver Manager]Data source name not found and no default driver specified" \
+  "$(cat "$T/err")"
+
+# --- FreeTDS through the driver manager, no SQL Server listening ------------------
+port=$(free_port)
+for dialect in "" "--odbc-dialect=mssql"; do
+  $OLTP --odbc-connect="Driver=FreeTDS;Server=127.0.0.1;Port=$port;TDS_Version=7.4;Database=sbtest" \
+    --odbc-user=sa --connect-timeout=5 $dialect --tables=1 oltp_read_write run >"$T/out" 2>"$T/err"
+  check_eq "FreeTDS, nobody on port ${dialect:-(dialect from the server)}: exit 2" 2 $?
+  check_eq "FreeTDS, nobody on port ${dialect:-(dialect from the server)}: one clear line" \
+    "oltp: cannot connect to the ODBC data source of --odbc-connect: error 20009: [FreeTDS][SQL Server]Unable to connect: Adaptive Server is unavailable or does not exist" \
+    "$(cat "$T/err")"
+done
+
+# --- each server: prepare, exact statement counts, concurrency, reconnect, cleanup --
+for target in maria pg; do
+  DSN="--odbc-dsn=sb_$target"
+  if [ $target = maria ]; then
+    sql() { mariadb_sql "USE sbtest; $1"; }
+    mark() { maria_counters; }
+    counts() { maria_delta "$1" "$(maria_counters)"; }
+    id_kind="auto_increment"
+    id_probe="SELECT extra FROM information_schema.columns WHERE table_schema='sbtest' AND table_name='sbtest1' AND column_name='id'"
+    sessions="SELECT id FROM information_schema.processlist WHERE user='sbtest'"
+    kill_all() { local n=0; for id in $(mariadb_sql "$sessions"); do mariadb_sql "KILL CONNECTION $id" && n=$((n+1)); done; echo $n; }
+  else
+    sql() { postgres_sql "$1"; }
+    mark() { postgres_log_size; }
+    counts() { postgres_count_statements "$1"; }
+    id_kind="nextval('sbtest1_id_seq'::regclass)"
+    id_probe="SELECT column_default FROM information_schema.columns WHERE table_name='sbtest1' AND column_name='id'"
+    kill_all() { postgres_sql "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename='sbtest'"; }
+  fi
+
+  $OLTP $DSN --tables=2 --table-size=1000 --threads=2 oltp_read_write prepare >"$T/out" 2>&1
+  check_eq "$target: prepare exits 0" 0 $?
+  check_eq "$target: sbtest1 rows, ids 1..1000" "1000 1 1000" "$(sql 'SELECT COUNT(*), MIN(id), MAX(id) FROM sbtest1' | tr '|\t' '  ')"
+  check_eq "$target: sbtest2 rows" 1000 "$(sql 'SELECT COUNT(*) FROM sbtest2')"
+  check_eq "$target: the dialect came from SQL_DBMS_NAME (generated id)" "$id_kind" "$(sql "$id_probe")"
+
+  for w in oltp_read_write:"BEGIN=50 COMMIT=50 DELETE=50 INSERT=50 ROLLBACK=0 SELECT=700 UPDATE=100" \
+           oltp_point_select:"BEGIN=0 COMMIT=0 DELETE=0 INSERT=0 ROLLBACK=0 SELECT=50 UPDATE=0" \
+           oltp_insert:"BEGIN=0 COMMIT=0 DELETE=0 INSERT=50 ROLLBACK=0 SELECT=0 UPDATE=0"; do
+    b=$(mark)
+    $OLTP $DSN --tables=2 --table-size=1000 --threads=1 --events=50 --time=0 ${w%%:*} run >"$T/ol" 2>&1
+    check_eq "$target: ${w%%:*} runs" 0 $?
+    check_eq "$target: ${w%%:*}: the server's statement counts for 50 transactions" "${w#*:}" "$(counts "$b")"
+  done
+
+  b=$(mark)
+  $OLTP $DSN --tables=2 --table-size=1000 --threads=8 --events=300 --time=0 oltp_read_write run >"$T/ol" 2>&1
+  check_eq "$target: 8 connections exit 0" 0 $?
+  c=$(counts "$b"); trx=$(field transactions "$T/ol"); retries=$(field "ignored errors" "$T/ol")
+  check_eq "$target: 8 connections: COMMITs = transactions reported" "COMMIT=$trx" "$(echo "$c" | grep -o 'COMMIT=[0-9]*')"
+  check_eq "$target: 8 connections: ROLLBACKs = retries reported" "ROLLBACK=$retries" "$(echo "$c" | grep -o 'ROLLBACK=[0-9]*')"
+
+  $OLTP $DSN --tables=2 --table-size=1000 --threads=3 --time=6 oltp_read_write run >"$T/ol" 2>&1 &
+  pid=$!
+  sleep 3
+  killed=$(kill_all)
+  wait $pid
+  check_eq "$target: a run through killed sessions exits 0" 0 $?
+  check_eq "$target: 3 sessions killed" 3 "$killed"
+  check_eq "$target: each killed session reconnected once" 3 "$(field reconnects "$T/ol")"
+
+  $OLTP $DSN --tables=2 oltp_read_write cleanup >"$T/out" 2>&1
+  check_eq "$target: cleanup exits 0" 0 $?
+done
+check_eq "maria: no sbtest table left" 0 "$(mariadb_sql "SELECT COUNT(*) FROM information_schema.tables WHERE table_name LIKE 'sbtest%'")"
+check_eq "pg: no sbtest table left" 0 "$(postgres_sql "SELECT COUNT(*) FROM pg_tables WHERE tablename LIKE 'sbtest%'")"
+
+# --- a connection string, and 200 connections with a thread each ---------------
+$OLTP "--odbc-connect=Driver=MariaDB;Server=127.0.0.1;Port=$MARIADB_PORT;Database=sbtest" --tables=1 --table-size=1000 \
+  oltp_point_select prepare >"$T/out" 2>&1
+check_eq "--odbc-connect: prepare exits 0" 0 $?
+$OLTP "--odbc-connect=Driver=MariaDB;Server=127.0.0.1;Port=$MARIADB_PORT;Database=sbtest" --tables=1 --table-size=1000 \
+  --threads=200 --time=4 oltp_point_select run >"$T/ol" 2>&1 &
+pid=$!
+for _ in $(seq 1 40); do
+  n=$(mariadb_sql "SELECT COUNT(*) FROM information_schema.processlist WHERE user='sbtest'")
+  [ "$n" -ge 200 ] && break; sleep 0.1
+done
+threads=$(awk '/^Threads:/ {print $2}' /proc/$pid/status 2>/dev/null)
+wait $pid
+check_eq "200 ODBC connections: exit 0" 0 $?
+check_eq "200 ODBC connections: 200 sessions on the server" 200 "$n"
+check_eq "200 ODBC connections: at least one thread per connection" yes "$([ "${threads:-0}" -ge 201 ] && echo yes || echo "no ($threads)")"
+check_eq "200 ODBC connections: fairness line present, no error" 0 "$(field "ignored errors" "$T/ol")"
+
+check_summary
