@@ -254,6 +254,7 @@ static int guest_run_phase(const orch_client *c, orch_vm *vms, int nvms, char **
             int code = -1, st;
             if (pids[i] <= 0)
                 continue;
+            stop |= orch_stop_requested();
             if (stop) {
                 exec_kill(c, &vms[i], pids[i]);
                 pids[i] = 0;
@@ -274,6 +275,7 @@ static int guest_run_phase(const orch_client *c, orch_vm *vms, int nvms, char **
             vms[i].live_tps = output ? last_tps(output) : 0;
             free(output);
             if (code != 0) {
+                /* the others are stopped at the next round: figures are void */
                 fprintf(c->out, "drivebench: %s: oltp %s exited with status %d\n",
                         vms[i].name, phase, code);
                 rc = -1;

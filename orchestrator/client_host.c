@@ -167,9 +167,15 @@ static int host_run_phase(const orch_client *c, orch_vm *vms, int nvms, char ***
                     while (vms[i].out_fd >= 0)
                         read_output(&vms[i]);
                 }
-                if (vms[i].status != 0 && !interrupted) {
+                if (vms[i].status != 0 && !interrupted && !killed_at) {
+                    /* one VM failed: the phase's figures are void, stop the
+                     * others rather than wait out the phase */
                     fprintf(out, "drivebench: %s: oltp %s exited with status %d\n",
                             vms[i].name, phase, vms[i].status);
+                    rc = -1;
+                    killed_at = time(NULL);
+                    stop_all(vms, nvms, SIGTERM);
+                } else if (vms[i].status != 0) {
                     rc = -1;
                 }
             }

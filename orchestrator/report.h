@@ -1,0 +1,99 @@
+/*
+ * report.h — `drivebench report`: one or more run folders to one
+ * self-contained HTML page and one CSV (results/SCHEMA.md, "report").
+ *
+ * A run folder is read through its summary.json (drivebench.summary/1),
+ * its plan.ini and each VM's oltp result (for the interval samples and the
+ * error counts). The figures are the summary's own; what the report adds is
+ * computed here: the spread over repetitions (mean, min, max, coefficient
+ * of variation) with a flag above the plan's cv_threshold, and, for a drive
+ * present in several runs, the scaling ratio against the run where it had
+ * the fewest VMs.
+ */
+#ifndef ORCH_REPORT_H
+#define ORCH_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <json-c/json.h>
+
+#define REPORT_SUMMARY_MAJOR  "drivebench.summary/1"
+#define REPORT_CV_DEFAULT     5.0       /* percent, when the plan has none */
+
+/* Spread of one figure over repetitions. cv is the sample standard
+ * deviation (n - 1) over the mean, in percent; 0 when n < 2 or mean is 0. */
+typedef struct report_spread {
+    int    n;
+    double mean, min, max, cv;
+} report_spread;
+
+typedef struct report_vm {
+    const char  *name, *drive;      /* borrowed from the summary */
+    int          repetition;
+    json_object *j;                 /* the summary's VM object (borrowed) */
+    int64_t      errors, reconnects;
+    int          have_counts;       /* 0: the VM's result was unreadable */
+    double      *t, *tps;           /* interval samples (owned) */
+    int          npoints;
+} report_vm;
+
+typedef struct report_drive {
+    const char   *name;             /* borrowed from the summary */
+    json_object  *j;                /* the summary's drive object (borrowed) */
+    int           vms;              /* per repetition */
+    double        tps;              /* mean over repetitions */
+    report_spread tps_spread;       /* of the per-repetition tps */
+    report_spread p99_spread;       /* of the per-repetition p99, ms */
+    int           flagged;          /* a CV above the run's threshold */
+} report_drive;
+
+typedef struct report_run {
+    char         *dir;              /* the run folder as given */
+    json_object  *summary;          /* owned */
+    char         *plan_text;        /* plan.ini as copied by the run, or NULL */
+    const char   *run_id;           /* borrowed from summary */
+    char          label[8];         /* "A", "B", ...: the run in charts */
+    int           repetitions;
+    double        cv_threshold;     /* percent */
+    report_drive *drives;
+    int           ndrives;
+    report_vm    *vms;
+    int           nvms;
+} report_run;
+
+typedef struct report_set {
+    report_run *runs;
+    int         nruns;
+} report_set;
+
+/* Read the run folders dirs[0..ndirs-1]. Returns a new set (free with
+ * report_set_free) or NULL with a message in err naming the file at
+ * fault. */
+report_set *report_load(const char *const *dirs, int ndirs, char *err, size_t errlen);
+void report_set_free(report_set *s);      /* accepts NULL */
+
+/* Mean, min, max and CV of v[0..n-1] (see report_spread). */
+report_spread report_spread_of(const double *v, int n);
+
+/* Scaling of drive d of run r against the run where the drive of the same
+ * name has the fewest VMs (the first such run on ties). Returns the ratio
+ * of their tps and sets *base_run / *base_drive; returns 0 with
+ * *base_run = -1 when no other run has that drive. */
+double report_scaling(const report_set *s, int r, int d, int *base_run, int *base_drive);
+
+/* A number as summary.json writes it (6 decimals, no trailing zeros) into
+ * buf. Returns buf. */
+const char *report_num(double v, char *buf, size_t len);
+
+/* A JSON member as text (numbers exactly as stored), "" when missing.
+ * Path is dot-separated object keys ("latency_ms.p99"). Borrowed. */
+const char *report_text(json_object *o, const char *path);
+double report_double(json_object *o, const char *path);
+
+/* Write the CSV (one row per drive per run). 0, or -1 with err. */
+int report_write_csv(const report_set *s, const char *path, char *err, size_t errlen);
+
+/* Write the HTML page. 0, or -1 with err. */
+int report_write_html(const report_set *s, const char *path, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * svg.h — charts as inline SVG elements of a libxml2 tree, for the report.
+ *
+ * Every chart is an <svg> element appended to a parent node (an HTML body
+ * or section); text goes into text nodes, so a label holding markup shows
+ * as text. Nothing is drawn with scripts, fonts or images from outside.
+ *
+ * Markers the tests and readers rely on: the <svg> carries class "chart"
+ * and the id given; each bar is a <g class="bar"> with data-label and
+ * data-value (the exact number); each line is a <polyline class="series">
+ * with data-label.
+ */
+#ifndef ORCH_SVG_H
+#define ORCH_SVG_H
+
+#include <libxml/tree.h>
+
+/* One bar of a horizontal bar chart. Strings are borrowed. */
+typedef struct svg_bar {
+    const char *label;          /* shown left of the bar */
+    double      value;          /* length of the bar */
+    const char *value_text;     /* printed on the bar ("1234.56") */
+    const char *value_exact;    /* data-value attribute */
+    int         color;          /* palette index (svg_color) */
+    int         flagged;        /* 1: drawn hatched, label marked */
+} svg_bar;
+
+/* One line of a line chart: n points (x[i], y[i]). Borrowed. */
+typedef struct svg_series {
+    const char   *label;
+    const double *x, *y;
+    int           n;
+    int           color;
+} svg_series;
+
+/* The palette colour i (wraps around), as "#rrggbb". */
+const char *svg_color(int i);
+
+/* Append a horizontal bar chart to parent: a title (units included by the
+ * caller), one row per bar sorted by value (descending when `descending`,
+ * else ascending; ties keep the given order), the value printed on each
+ * bar. Returns the <svg> node (owned by parent's document) or NULL when
+ * out of memory. */
+xmlNodePtr svg_bar_chart(xmlNodePtr parent, const char *id, const char *title,
+                         const svg_bar *bars, int nbars, int descending);
+
+/* Append a line chart with axes, ticks, axis labels and a legend. Returns
+ * the <svg> node or NULL when out of memory. */
+xmlNodePtr svg_line_chart(xmlNodePtr parent, const char *id, const char *title,
+                          const char *xlabel, const char *ylabel,
+                          const svg_series *series, int nseries);
+
+/* A "nice" axis step (1, 2 or 5 times a power of ten) so that about
+ * `ticks` steps cover 0..max. Exposed for tests. */
+double svg_nice_step(double max, int ticks);
+
+#endif

@@ -1,0 +1,396 @@
+/* client = guest: oltp runs "inside" each VM through a stand-in guest
+ * agent that executes commands on this host (guest-exec, guest-exec-status,
+ * guest-file-open/read/close, guest-ping), with the guest's /var/tmp mapped
+ * to a folder per domain. Checks the agent protocol code end to end on
+ * libvirt's test driver: results fetched, aggregated, torn down. Runs from
+ * the repository root. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "names.h"
+#include "plan.h"
+#include "provision.h"
+#include "run.h"
+
+#define RUN_ID "fixture-20261130-000000"
+#define MAX_PROCS 64
+
+typedef struct fake_agent {
+    char  dir[64];              /* the "guests'" /var/tmp, one prefix per domain */
+    pid_t pids[MAX_PROCS];
+    int   nprocs;
+    int   execs;                /* guest-exec calls */
+    int   kills;                /* of which /bin/kill */
+    int   sigint_at_proc;       /* raise SIGINT when asked about this process */
+    FILE *files[16];
+} fake_agent;
+
+static char *b64(const char *data, size_t n)
+{
+    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char *out = malloc(n / 3 * 4 + 8), *o = out;
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned char)data[i] << 16;
+        if (i + 1 < n) v |= (unsigned char)data[i + 1] << 8;
+        if (i + 2 < n) v |= (unsigned char)data[i + 2];
+        *o++ = t[v >> 18 & 63];
+        *o++ = t[v >> 12 & 63];
+        *o++ = i + 1 < n ? t[v >> 6 & 63] : '=';
+        *o++ = i + 2 < n ? t[v & 63] : '=';
+    }
+    *o = '\0';
+    return out;
+}
+
+/* A guest path as seen from here. */
+static char *map_path(fake_agent *a, virDomainPtr dom, const char *s)
+{
+    if (strncmp(s, "/var/tmp/", 9) == 0)
+        return orch_strfmt("%s/%s-%s", a->dir, virDomainGetName(dom), s + 9);
+    if (strncmp(s, "--json=/var/tmp/", 16) == 0)
+        return orch_strfmt("--json=%s/%s-%s", a->dir, virDomainGetName(dom), s + 16);
+    return strdup(s);
+}
+
+static char *reply(json_object *ret)
+{
+    json_object *r = json_object_new_object();
+    char *text;
+    json_object_object_add(r, "return", ret ? ret : json_object_new_object());
+    text = strdup(json_object_to_json_string(r));
+    json_object_put(r);
+    return text;
+}
+
+static char *fake_exec(fake_agent *a, virDomainPtr dom, json_object *args)
+{
+    json_object *path, *argl, *envl, *ret;
+    char *argv[64], *out;
+    int n = 0, idx = a->nprocs++;
+    pid_t pid;
+    a->execs++;
+    json_object_object_get_ex(args, "path", &path);
+    json_object_object_get_ex(args, "arg", &argl);
+    argv[n++] = strdup(json_object_get_string(path));
+    for (size_t i = 0; argl && i < json_object_array_length(argl) && n < 62; i++)
+        argv[n++] = map_path(a, dom, json_object_get_string(json_object_array_get_idx(argl, i)));
+    argv[n] = NULL;
+    out = orch_strfmt("%s/proc%d.out", a->dir, idx);
+    if (strcmp(argv[0], "/bin/kill") == 0) {
+        /* the guest's kill: its pids are our process numbers, never host
+         * pids; stop the stand-in process it names */
+        int target = atoi(argv[n - 1]) - 1;
+        assert_true(target >= 0 && target < a->nprocs);
+        if (a->pids[target] > 0)
+            kill(a->pids[target], SIGTERM);
+        a->kills++;
+        pid = fork();
+        if (pid == 0)
+            _exit(0);
+    } else {
+        pid = fork();
+    }
+    if (pid == 0) {
+        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        char *fixture = orch_strfmt("FAKE_OLTP_FIXTURE=%s.r1.json", virDomainGetName(dom));
+        dup2(fd, STDOUT_FILENO);
+        putenv(fixture);
+        if (json_object_object_get_ex(args, "env", &envl))
+            for (size_t i = 0; i < json_object_array_length(envl); i++)
+                putenv(strdup(json_object_get_string(json_object_array_get_idx(envl, i))));
+        /* the guest's database answers its own client */
+        if (strcmp(argv[0], "/usr/bin/mariadb-admin") == 0)
+            _exit(getenv("MYSQL_PWD") && strcmp(getenv("MYSQL_PWD"), "drivebench") == 0 ? 0 : 1);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    a->pids[idx] = pid;
+    for (int i = 0; i < n; i++)
+        free(argv[i]);
+    free(out);
+    ret = json_object_new_object();
+    json_object_object_add(ret, "pid", json_object_new_int(idx + 1));
+    return reply(ret);
+}
+
+static char *fake_status(fake_agent *a, json_object *args)
+{
+    json_object *pidv, *ret = json_object_new_object();
+    int idx, st;
+    json_object_object_get_ex(args, "pid", &pidv);
+    idx = json_object_get_int(pidv) - 1;
+    if (idx + 1 == a->sigint_at_proc) {
+        raise(SIGINT);
+        a->sigint_at_proc = 0;
+        json_object_object_add(ret, "exited", json_object_new_boolean(0));
+        return reply(ret);
+    }
+    if (a->pids[idx] > 0 && waitpid(a->pids[idx], &st, WNOHANG) == a->pids[idx]) {
+        char *path = orch_strfmt("%s/proc%d.out", a->dir, idx), buf[8192];
+        FILE *f = fopen(path, "r");
+        size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
+        char *enc = b64(buf, n);
+        if (f)
+            fclose(f);
+        a->pids[idx] = 0;
+        json_object_object_add(ret, "exited", json_object_new_boolean(1));
+        json_object_object_add(ret, "exitcode", json_object_new_int(WEXITSTATUS(st)));
+        json_object_object_add(ret, "out-data", json_object_new_string(enc));
+        free(enc);
+        free(path);
+    } else {
+        json_object_object_add(ret, "exited", json_object_new_boolean(0));
+    }
+    return reply(ret);
+}
+
+static char *fake_agent_cmd(void *ctx, virDomainPtr dom, const char *cmd, int timeout_s)
+{
+    fake_agent *a = ctx;
+    json_object *c = json_tokener_parse(cmd), *ex, *args = NULL;
+    const char *name;
+    char *out = NULL;
+    (void)timeout_s;
+    assert_non_null(c);
+    json_object_object_get_ex(c, "execute", &ex);
+    json_object_object_get_ex(c, "arguments", &args);
+    name = json_object_get_string(ex);
+    if (strcmp(name, "guest-ping") == 0) {
+        out = reply(NULL);
+    } else if (strcmp(name, "guest-exec") == 0) {
+        out = fake_exec(a, dom, args);
+    } else if (strcmp(name, "guest-exec-status") == 0) {
+        out = fake_status(a, args);
+    } else if (strcmp(name, "guest-file-open") == 0) {
+        json_object *p;
+        char *path;
+        int h = 0;
+        json_object_object_get_ex(args, "path", &p);
+        path = map_path(a, dom, json_object_get_string(p));
+        while (a->files[h])
+            h++;
+        a->files[h] = fopen(path, "rb");
+        free(path);
+        out = a->files[h] ? reply(json_object_new_int(h + 1000)) : NULL;
+    } else if (strcmp(name, "guest-file-read") == 0) {
+        json_object *hv, *cv, *ret = json_object_new_object();
+        char buf[65536], *enc;
+        size_t n;
+        json_object_object_get_ex(args, "handle", &hv);
+        json_object_object_get_ex(args, "count", &cv);
+        n = fread(buf, 1, (size_t)json_object_get_int(cv) < sizeof buf
+                          ? (size_t)json_object_get_int(cv) : sizeof buf,
+                  a->files[json_object_get_int(hv) - 1000]);
+        enc = b64(buf, n);
+        json_object_object_add(ret, "count", json_object_new_int((int)n));
+        json_object_object_add(ret, "buf-b64", json_object_new_string(enc));
+        json_object_object_add(ret, "eof", json_object_new_boolean(
+                                   feof(a->files[json_object_get_int(hv) - 1000])));
+        free(enc);
+        out = reply(ret);
+    } else if (strcmp(name, "guest-file-close") == 0) {
+        json_object *hv;
+        json_object_object_get_ex(args, "handle", &hv);
+        fclose(a->files[json_object_get_int(hv) - 1000]);
+        a->files[json_object_get_int(hv) - 1000] = NULL;
+        out = reply(NULL);
+    }
+    json_object_put(c);
+    return out;
+}
+
+typedef struct fixture {
+    char        cwd[PATH_MAX];
+    char        uri[PATH_MAX + 64];
+    char        results[64];
+    char        log[96];
+    orch_conns *conns;
+    virConnectPtr conn;
+    fake_agent  agent;
+    FILE       *out;
+    char       *outbuf;
+    size_t      outlen;
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    char err[512];
+    assert_non_null(getcwd(f->cwd, sizeof f->cwd));
+    snprintf(f->uri, sizeof f->uri, "test://%s/tests/orchestrator/node.xml", f->cwd);
+    snprintf(f->results, sizeof f->results, "/tmp/orch-guest-XXXXXX");
+    assert_non_null(mkdtemp(f->results));
+    snprintf(f->agent.dir, sizeof f->agent.dir, "%s", f->results);
+    snprintf(f->log, sizeof f->log, "%s/oltp.log", f->results);
+    f->conns = orch_conns_new();
+    f->conn = orch_conns_open(f->conns, f->uri, err, sizeof err);
+    assert_non_null(f->conn);
+    f->out = getenv("ORCH_TEST_VERBOSE") ? stderr : open_memstream(&f->outbuf, &f->outlen);
+    setenv("FAKE_OLTP_LOG", f->log, 1);
+    unsetenv("FAKE_OLTP_EXIT");
+    *state = f;
+    return 0;
+}
+
+static int teardown_fixture(void **state)
+{
+    fixture *f = *state;
+    char cmd[128];
+    if (f->out != stderr)
+        fclose(f->out);
+    free(f->outbuf);
+    orch_conns_free(f->conns);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->results);
+    assert_int_equal(system(cmd), 0);
+    free(f);
+    return 0;
+}
+
+static const char *output(fixture *f)
+{
+    fflush(f->out);
+    return f->outbuf ? f->outbuf : "";
+}
+
+static orch_plan *plan(fixture *f)
+{
+    char path[PATH_MAX];
+    FILE *pf;
+    orch_plan *p;
+    snprintf(path, sizeof path, "%s/plan.ini", f->results);
+    pf = fopen(path, "w");
+    assert_non_null(pf);
+    fprintf(pf, "[run]\nname = fixture\nuri = %s\nprofile = tiny\nvmconfigs_dir = vmconfigs\n"
+                "client = guest\nimage_dir = /srv/images\nresults_dir = %s\n"
+                "guest_oltp = %s/tests/orchestrator/fake-oltp\ndomain_type = qemu\n"
+                "[workload]\nname = oltp_read_write\ntables = 2\ntable_size = 10000\n"
+                "threads = 2\nprecondition = 1s\nmeasure = 1s\n"
+                "[drive a<b ' & .. x]\npath = /srv/drive-a\nvms = 2\n"
+                "[drive second]\npool = userpool\n",
+            f->uri, f->results, f->cwd);
+    fclose(pf);
+    p = orch_plan_load(path, stderr);
+    assert_non_null(p);
+    return p;
+}
+
+static void opts_init(orch_run_opts *o, fixture *f)
+{
+    memset(o, 0, sizeof *o);
+    o->run_id = RUN_ID;
+    o->conns = f->conns;
+    o->out = f->out;
+    o->progress_every = 1;
+    o->agent = fake_agent_cmd;
+    o->hook_ctx = &f->agent;
+}
+
+static int count_lines(const char *path, const char *needle)
+{
+    char line[4096];
+    int n = 0;
+    FILE *fp = fopen(path, "r");
+    while (fp && fgets(line, sizeof line, fp))
+        n += strstr(line, needle) != NULL;
+    if (fp)
+        fclose(fp);
+    return n;
+}
+
+static void assert_no_leftovers(fixture *f)
+{
+    virStoragePoolPtr pool = virStoragePoolLookupByName(f->conn, "userpool");
+    assert_int_equal(virConnectNumOfDomains(f->conn), 1);
+    assert_int_equal(virConnectNumOfDefinedDomains(f->conn), 0);
+    assert_int_equal(virConnectNumOfStoragePools(f->conn), 2);
+    assert_non_null(pool);
+    assert_int_equal(virStoragePoolNumOfVolumes(pool), 1);
+    virStoragePoolFree(pool);
+}
+
+static void test_guest_run(void **state)
+{
+    fixture *f = *state;
+    orch_plan *p = plan(f);
+    orch_run_opts o;
+    json_object *s, *v;
+    char path[PATH_MAX];
+    opts_init(&o, f);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    assert_no_leftovers(f);
+    /* 3 VMs: readiness check, prepare, precondition, measure */
+    assert_int_equal(f->agent.execs, 12);
+    assert_int_equal(count_lines(f->log, "--mysql-port=3306 "), 9);
+    assert_int_equal(count_lines(f->log, "-drivebench.measure.json oltp_read_write run"), 3);
+    /* the live figure comes from the exited process's output */
+    assert_non_null(strstr(output(f), " | total 30.8 tps"));
+    snprintf(path, sizeof path, "%s/%s/summary.json", f->results, RUN_ID);
+    s = json_object_from_file(path);
+    assert_non_null(s);
+    json_object_object_get_ex(s, "drives", &v);
+    v = json_object_array_get_idx(v, 0);
+    json_object_object_get_ex(v, "latency_ms", &v);
+    json_object_object_get_ex(v, "p99_mean_of_vms", &v);
+    assert_string_equal(json_object_to_json_string(v), "2.2505");
+    json_object_put(s);
+    snprintf(path, sizeof path, "%s/%s/vm/drivebench-%s--second-vm1.r1.precondition.json",
+             f->results, RUN_ID, RUN_ID);
+    assert_int_equal(access(path, R_OK), 0);
+    orch_plan_free(p);
+}
+
+static void test_guest_oltp_fails(void **state)
+{
+    fixture *f = *state;
+    orch_plan *p = plan(f);
+    orch_run_opts o;
+    opts_init(&o, f);
+    setenv("FAKE_OLTP_EXIT", "4", 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    unsetenv("FAKE_OLTP_EXIT");
+    assert_non_null(strstr(output(f), ": oltp prepare exited with status 4"));
+    assert_no_leftovers(f);
+    orch_plan_free(p);
+}
+
+/* SIGINT while the guests run oltp: the run asks each guest to kill its
+ * process, tears down, and reports 130. */
+static void test_guest_sigint(void **state)
+{
+    fixture *f = *state;
+    orch_plan *p = plan(f);
+    orch_run_opts o;
+    opts_init(&o, f);
+    f->agent.sigint_at_proc = 4;            /* the first VM's prepare */
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_INTERRUPTED);
+    assert_non_null(strstr(output(f), "interrupted by signal 2"));
+    /* 3 readiness checks, 3 prepares, 3 kills */
+    assert_int_equal(f->agent.execs, 9);
+    assert_int_equal(f->agent.kills, 3);
+    assert_no_leftovers(f);
+    orch_plan_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_guest_run, setup, teardown_fixture),
+        cmocka_unit_test_setup_teardown(test_guest_oltp_fails, setup, teardown_fixture),
+        cmocka_unit_test_setup_teardown(test_guest_sigint, setup, teardown_fixture),
+    };
+    return cmocka_run_group_tests_name("orchestrator guest client", tests, NULL, NULL);
+}
