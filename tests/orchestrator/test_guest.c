@@ -266,7 +266,7 @@ static const char *output(fixture *f)
     return f->outbuf ? f->outbuf : "";
 }
 
-static orch_plan *plan(fixture *f)
+static orch_plan *plan_with(fixture *f, const char *second)
 {
     char path[PATH_MAX];
     FILE *pf;
@@ -280,12 +280,17 @@ static orch_plan *plan(fixture *f)
                 "[workload]\nname = oltp_read_write\ntables = 2\ntable_size = 10000\n"
                 "threads = 2\nprecondition = 1s\nmeasure = 1s\n"
                 "[drive a<b ' & .. x]\npath = /srv/drive-a\nvms = 2\n"
-                "[drive second]\npool = userpool\n",
-            f->uri, f->results, f->cwd);
+                "[drive second]\n%s",
+            f->uri, f->results, f->cwd, second);
     fclose(pf);
     p = orch_plan_load(path, stderr);
     assert_non_null(p);
     return p;
+}
+
+static orch_plan *plan(fixture *f)
+{
+    return plan_with(f, "pool = userpool\n");
 }
 
 static void opts_init(orch_run_opts *o, fixture *f)
@@ -385,12 +390,47 @@ static void test_guest_sigint(void **state)
     orch_plan_free(p);
 }
 
+/* A drive on another "host" (a second libvirt connection) is provisioned
+ * there through the same code, and cleaned up there. */
+static void test_two_hosts(void **state)
+{
+    fixture *f = *state;
+    orch_plan *p = plan_with(f, "path = /srv/second\nuri = test:///default\n");
+    orch_run_opts o;
+    virConnectPtr other;
+    json_object *s, *v;
+    char path[PATH_MAX], err[256];
+    opts_init(&o, f);
+    other = orch_conns_open(f->conns, "test:///default", err, sizeof err);
+    assert_non_null(other);
+    assert_int_equal(virConnectNumOfStoragePools(other), 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    assert_no_leftovers(f);
+    assert_int_equal(virConnectNumOfDomains(other), 1);          /* its own "test" */
+    assert_int_equal(virConnectNumOfDefinedDomains(other), 0);
+    assert_int_equal(virConnectNumOfStoragePools(other), 1);
+    assert_non_null(strstr(output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
+    assert_non_null(strstr(output(f), "teardown: removed 0 domain(s), 0 volume(s), 2 pool(s)"));
+    snprintf(path, sizeof path, "%s/%s/summary.json", f->results, RUN_ID);
+    s = json_object_from_file(path);
+    assert_non_null(s);
+    json_object_object_get_ex(s, "environment", &v);
+    json_object_object_get_ex(v, "hypervisors", &v);
+    assert_int_equal(json_object_array_length(v), 2);
+    v = json_object_array_get_idx(v, 1);
+    json_object_object_get_ex(v, "uri", &v);
+    assert_string_equal(json_object_get_string(v), "test:///default");
+    json_object_put(s);
+    orch_plan_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_guest_run, setup, teardown_fixture),
         cmocka_unit_test_setup_teardown(test_guest_oltp_fails, setup, teardown_fixture),
         cmocka_unit_test_setup_teardown(test_guest_sigint, setup, teardown_fixture),
+        cmocka_unit_test_setup_teardown(test_two_hosts, setup, teardown_fixture),
     };
     return cmocka_run_group_tests_name("orchestrator guest client", tests, NULL, NULL);
 }
