@@ -912,9 +912,10 @@ static double tc_pause_before(void *state)
         choose(t);
     if (!o->keying_thinking)
         return 0;
-    s = tpcc_keying_s[t->type];
-    if (t->have_prev)
-        s += tpcc_think(t->r, t->prev);
+    /* a terminal starts as if it had just finished a Payment: its first
+     * think time spreads the start of thousands of terminals, which would
+     * otherwise all submit when their (fixed) keying times end */
+    s = tpcc_keying_s[t->type] + tpcc_think(t->r, t->have_prev ? t->prev : TPCC_PAYMENT);
     return s * o->time_scale;
 }
 
