@@ -1,0 +1,66 @@
+# Helpers shared by the end-to-end tests (sourced, not run).
+#
+# e2e_libvirt_up      make qemu:///system answer (images/libvirt-up.sh) and
+#                     hold a shared lock as one of its users
+# e2e_libvirt_down    drop the lock; stop the daemons libvirt-up.sh started
+#                     unless another drivebench process still uses them
+# e2e_virt_type       "kvm" when QEMU's user (libvirt-qemu) can open /dev/kvm
+#                     and libvirt offers kvm,
+#                     else "qemu" (TCG); DRIVEBENCH_VIRT_TYPE overrides
+# e2e_free_port       a TCP port nothing listens on at 127.0.0.1
+# e2e_xml_escape S    S with &, <, >, ' and " escaped for XML
+# e2e_deadline_left   seconds left before E2E_DEADLINE (epoch seconds)
+
+E2E_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+E2E_URI=qemu:///system
+E2E_LIBVIRT_USED=0
+
+e2e_libvirt_up() {
+  local state=${DRIVEBENCH_LIBVIRT_STATE:-/run/drivebench/libvirt}
+  mkdir -p "$state"
+  exec {E2E_USERS_FD}>>"$state/users.lock"
+  flock -s "$E2E_USERS_FD"
+  E2E_LIBVIRT_USED=1
+  "$E2E_TOP/images/libvirt-up.sh"
+}
+
+e2e_libvirt_down() {
+  [ "$E2E_LIBVIRT_USED" = 1 ] || return 0
+  flock -u "$E2E_USERS_FD"
+  exec {E2E_USERS_FD}>&-
+  E2E_LIBVIRT_USED=0
+  "$E2E_TOP/images/libvirt-down.sh" --if-unused || true
+}
+
+e2e_virt_type() {
+  if [ -n "${DRIVEBENCH_VIRT_TYPE:-}" ]; then
+    echo "$DRIVEBENCH_VIRT_TYPE"
+  elif [ -c /dev/kvm ] \
+       && runuser -u libvirt-qemu -- sh -c 'test -r /dev/kvm && test -w /dev/kvm' 2>/dev/null \
+       && virsh -c "$E2E_URI" domcapabilities --virttype kvm >/dev/null 2>&1; then
+    echo kvm
+  else
+    echo qemu
+  fi
+}
+
+e2e_free_port() {
+  local port i
+  for i in $(seq 50); do
+    port=$(( 20000 + RANDOM % 20000 ))
+    if ! ss -Hltn "sport = :$port" 2>/dev/null | grep -q .; then
+      echo "$port"; return 0
+    fi
+  done
+  echo "e2e: no free TCP port found" >&2
+  return 1
+}
+
+e2e_xml_escape() {
+  local s=$1
+  s=${s//&/&amp;}; s=${s//</&lt;}; s=${s//>/&gt;}
+  s=${s//\'/&apos;}; s=${s//\"/&quot;}
+  printf '%s' "$s"
+}
+
+e2e_deadline_left() { echo $(( E2E_DEADLINE - $(date +%s) )); }
