@@ -5,6 +5,7 @@
 #include "names.h"
 #include "plan.h"
 #include "provision.h"
+#include "report.h"
 #include "run.h"
 #include "template.h"
 
@@ -25,6 +26,7 @@ static void usage(FILE *f)
           "       drivebench run PLAN [--run-id=ID]\n"
           "       drivebench list [--uri=URI]...\n"
           "       drivebench teardown RUN-ID [--uri=URI]...\n"
+          "       drivebench report RESULTS_DIR... [-o report.html]\n"
           "Plans are described in plans/README.md; results in results/SCHEMA.md.\n", f);
 }
 
@@ -282,7 +284,7 @@ int main(int argc, char **argv)
         int (*fn)(int, char **);
     } cmds[] = {
         { "validate", cmd_validate }, { "render", cmd_render }, { "run", cmd_run },
-        { "list", cmd_list }, { "teardown", cmd_teardown },
+        { "list", cmd_list }, { "teardown", cmd_teardown }, { "report", report_main },
     };
     if (argc < 2) {
         usage(stderr);

@@ -24,3 +24,13 @@ $(BIN)/orch_test_%: $(BUILD)/tests/orchestrator/test_%.o $(ORCH_OBJS) $(COMMON_O
 
 ALL_TARGETS  += $(BIN)/drivebench $(ORCH_TEST_BINS)
 TEST_TARGETS += $(ORCH_TEST_BINS) tests/orchestrator/cli.sh
+
+# `drivebench report` (orchestrator/report*.c, svg.c): the fixture maker
+# (tests/report/make-fixtures.sh) and the report tests in tests/report/.
+$(BUILD)/tests/report/%.o: MOD_CFLAGS = $(call pkgcflags,$(ORCH_PKGS) cmocka) -Icommon -Iorchestrator
+
+$(BIN)/report_mkfixture: $(BUILD)/tests/report/mkfixture.o $(ORCH_OBJS) $(COMMON_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS)
+
+ALL_TARGETS  += $(BIN)/report_mkfixture

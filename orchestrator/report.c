@@ -366,3 +366,67 @@ int report_write_csv(const report_set *s, const char *path, char *err, size_t er
     }
     return 0;
 }
+
+/* "x.html" -> "x.csv"; any other name gets ".csv" appended. Caller frees. */
+static char *csv_path_for(const char *html)
+{
+    size_t n = strlen(html);
+    if (n > 5 && strcmp(html + n - 5, ".html") == 0)
+        return orch_strfmt("%.*s.csv", (int)(n - 5), html);
+    return orch_strfmt("%s.csv", html);
+}
+
+int report_main(int argc, char **argv)
+{
+    const char **dirs = calloc(argc > 0 ? (size_t)argc : 1, sizeof *dirs);
+    const char *out = NULL;
+    char err[1024], *html = NULL, *csv = NULL;
+    report_set *s = NULL;
+    int ndirs = 0, rc = 2;
+
+    if (!dirs)
+        return 1;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            out = argv[++i];
+        else if (strncmp(argv[i], "--output=", 9) == 0)
+            out = argv[i] + 9;
+        else if (argv[i][0] == '-') {
+            fprintf(stderr, "drivebench: unknown option %s (usage: drivebench report "
+                    "RESULTS_DIR... [-o report.html])\n", argv[i]);
+            goto cleanup;
+        } else
+            dirs[ndirs++] = argv[i];
+    }
+    if (!ndirs) {
+        fputs("drivebench: missing RESULTS_DIR argument (usage: drivebench report "
+              "RESULTS_DIR... [-o report.html])\n", stderr);
+        goto cleanup;
+    }
+    html = out ? strdup(out) : ndirs == 1 ? orch_strfmt("%s/report.html", dirs[0])
+                                         : strdup("report.html");
+    csv = html ? csv_path_for(html) : NULL;
+    if (!csv) {
+        rc = 1;
+        goto cleanup;
+    }
+    s = report_load(dirs, ndirs, err, sizeof err);
+    if (!s) {
+        fprintf(stderr, "drivebench: %s\n", err);
+        goto cleanup;
+    }
+    rc = 1;
+    if (report_write_html(s, html, err, sizeof err) < 0
+        || report_write_csv(s, csv, err, sizeof err) < 0) {
+        fprintf(stderr, "drivebench: %s\n", err);
+        goto cleanup;
+    }
+    printf("report: %s\ncsv: %s\n", html, csv);
+    rc = 0;
+cleanup:
+    report_set_free(s);
+    free(html);
+    free(csv);
+    free(dirs);
+    return rc;
+}

@@ -52,7 +52,7 @@ typedef struct report_run {
     json_object  *summary;          /* owned */
     char         *plan_text;        /* plan.ini as copied by the run, or NULL */
     const char   *run_id;           /* borrowed from summary */
-    char          label[8];         /* "A", "B", ...: the run in charts */
+    char          label[16];        /* "A", "B", ...: the run in charts */
     int           repetitions;
     double        cv_threshold;     /* percent */
     report_drive *drives;
@@ -95,5 +95,11 @@ int report_write_csv(const report_set *s, const char *path, char *err, size_t er
 
 /* Write the HTML page. 0, or -1 with err. */
 int report_write_html(const report_set *s, const char *path, char *err, size_t errlen);
+
+/* `drivebench report RESULTS_DIR... [-o report.html]` (argv after the
+ * command name). Writes the page and, next to it, the CSV (same name,
+ * .csv); prints both paths. Exit status 0, 1 (cannot write) or 2 (bad
+ * arguments or unreadable run folder). */
+int report_main(int argc, char **argv);
 
 #endif

@@ -159,7 +159,7 @@ xmlNodePtr svg_bar_chart(xmlNodePtr parent, const char *id, const char *title,
     double plot_w = BAR_W - BAR_LABEL_W - BAR_RIGHT, max = 0, step, h, bottom;
     bar_ref *refs = calloc(nbars > 0 ? (size_t)nbars : 1, sizeof *refs);
     xmlNodePtr svg = NULL, defs, pat;
-    char tick[48];
+    char tick[48], hatch[96], fill[112];
 
     if (!refs)
         return NULL;
@@ -179,7 +179,9 @@ xmlNodePtr svg_bar_chart(xmlNodePtr parent, const char *id, const char *title,
     /* hatching for flagged bars */
     defs = elem(svg, "defs", NULL);
     pat = elem(defs, "pattern", NULL);
-    set_str(pat, "id", "hatch");
+    snprintf(hatch, sizeof hatch, "%s-hatch", id);
+    snprintf(fill, sizeof fill, "url(#%s)", hatch);
+    set_str(pat, "id", hatch);
     set_str(pat, "patternUnits", "userSpaceOnUse");
     set_str(pat, "width", "6");
     set_str(pat, "height", "6");
@@ -225,7 +227,7 @@ xmlNodePtr svg_bar_chart(xmlNodePtr parent, const char *id, const char *title,
             set_num(r, "y", y);
             set_num(r, "width", w);
             set_num(r, "height", BAR_H);
-            set_str(r, "fill", "url(#hatch)");
+            set_str(r, "fill", fill);
         }
         /* the value inside a long bar, past the end of a short one */
         if (w > 90)

@@ -1,0 +1,660 @@
+/* report_html.c — the report page: one HTML document built with libxml2's
+ * tree API (every name and number goes into a text node or an attribute,
+ * escaped on output), styled inline, charts as inline SVG (svg.h). No
+ * script, no external resource. */
+#include "report.h"
+#include "names.h"
+#include "svg.h"
+
+#include <libxml/HTMLtree.h>
+#include <libxml/tree.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char page_css[] =
+    "body{font-family:'DejaVu Sans',sans-serif;margin:24px;color:#222;background:#fff;"
+    "max-width:1200px}"
+    "h1{font-size:24px}h2{font-size:19px;margin-top:32px;border-bottom:1px solid #ccc}"
+    "h3{font-size:15px}"
+    "table{border-collapse:collapse;margin:8px 0 16px;font-size:13px}"
+    "th,td{border:1px solid #ccc;padding:3px 8px;text-align:left}"
+    "td.num{text-align:right;font-variant-numeric:tabular-nums}"
+    "th{background:#f0f0f0}tr.flagged td{background:#fff0e0}"
+    ".flag{color:#b00;font-weight:bold}"
+    "svg.chart{display:block;width:100%;max-width:960px;margin:8px 0 20px}"
+    "svg .chart-title{font-size:15px;font-weight:bold}"
+    "svg text{font-size:12px;fill:#222}svg .value.inside{fill:#fff;font-weight:bold}"
+    "svg .grid{stroke:#e3e3e3}svg .axis{stroke:#888}"
+    "svg .hatch{stroke:#fff;stroke-width:3;stroke-opacity:.6}"
+    "svg .label.flagged{fill:#b00}"
+    "svg polyline.series{fill:none;stroke-width:1.8}svg .legend-line{stroke-width:3}"
+    "pre{background:#f6f6f6;padding:8px;font-size:12px;overflow-x:auto}"
+    "p.note{font-size:13px;color:#555}";
+
+/* Writer state: the document and the set it shows. */
+typedef struct page {
+    const report_set *s;
+    xmlNodePtr        body;
+    int               multi;        /* several runs: labels name the run */
+} page;
+
+static xmlNodePtr add(xmlNodePtr parent, const char *name, const char *text)
+{
+    return xmlNewTextChild(parent, NULL, BAD_CAST name, BAD_CAST text);
+}
+
+static void attr(xmlNodePtr n, const char *name, const char *value)
+{
+    if (n)
+        xmlNewProp(n, BAD_CAST name, BAD_CAST value);
+}
+
+/* "nvme-a" or, with several runs, "nvme-a [B]". Caller frees. */
+static char *drive_label(const page *pg, const report_run *run, const char *name)
+{
+    return pg->multi ? orch_strfmt("%s [%s]", name, run->label) : strdup(name);
+}
+
+/* A number shown with `decimals` decimals. */
+static const char *shown(double v, int decimals, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.*f", decimals, v);
+    return buf;
+}
+
+static xmlNodePtr table_new(xmlNodePtr parent, const char *id, const char *const *heads)
+{
+    xmlNodePtr t = add(parent, "table", NULL), tr;
+    attr(t, "id", id);
+    tr = add(add(t, "thead", NULL), "tr", NULL);
+    for (; *heads; heads++)
+        add(tr, "th", *heads);
+    return add(t, "tbody", NULL);
+}
+
+static xmlNodePtr cell(xmlNodePtr tr, const char *text)
+{
+    return add(tr, "td", text);
+}
+
+/* A numeric cell: shown rounded, the exact figure in data-value, the
+ * column's key in data-key. */
+static void num_cell(xmlNodePtr tr, const char *key, const char *exact, double v, int decimals)
+{
+    char buf[64];
+    xmlNodePtr td = cell(tr, exact[0] ? shown(v, decimals, buf, sizeof buf) : "");
+    attr(td, "class", "num");
+    attr(td, "data-key", key);
+    attr(td, "data-value", exact);
+}
+
+static void num_cell_v(xmlNodePtr tr, const char *key, double v, int decimals)
+{
+    char exact[64];
+    num_cell(tr, key, report_num(v, exact, sizeof exact), v, decimals);
+}
+
+static void json_cell(xmlNodePtr tr, const char *key, json_object *o, const char *path,
+                      int decimals)
+{
+    num_cell(tr, key, report_text(o, path), report_double(o, path), decimals);
+}
+
+/* A row identified by run label and drive (data-run, data-drive). */
+static xmlNodePtr row(xmlNodePtr tbody, const report_run *run, const char *drive)
+{
+    xmlNodePtr tr = add(tbody, "tr", NULL);
+    attr(tr, "data-run", run->label);
+    if (drive)
+        attr(tr, "data-drive", drive);
+    return tr;
+}
+
+static void section_runs(page *pg)
+{
+    static const char *const heads[] = { "run", "run id", "plan", "workload", "VMs",
+                                         "drives", "repetitions", "started", "finished", NULL };
+    xmlNodePtr sec = add(pg->body, "section", NULL), tb;
+    attr(sec, "id", "runs");
+    add(sec, "h2", "Runs");
+    tb = table_new(sec, "run-table", heads);
+    for (int r = 0; r < pg->s->nruns; r++) {
+        const report_run *run = &pg->s->runs[r];
+        json_object *sum = run->summary;
+        xmlNodePtr tr = row(tb, run, NULL);
+        cell(tr, run->label);
+        cell(tr, run->run_id);
+        cell(tr, report_text(sum, "plan.name"));
+        cell(tr, report_text(sum, "plan.workload.name"));
+        json_cell(tr, "vms", sum, "run.vms", 0);
+        json_cell(tr, "drives", sum, "run.drives", 0);
+        json_cell(tr, "repetitions", sum, "repetitions", 0);
+        cell(tr, report_text(sum, "started_at"));
+        cell(tr, report_text(sum, "finished_at"));
+    }
+}
+
+/* The three per-drive bar charts. */
+static int drive_charts(page *pg, xmlNodePtr sec)
+{
+    static const struct {
+        const char *id, *title, *path;
+        int desc, decimals;
+    } metrics[] = {
+        { "chart-tps", "Average TPS (transactions/s, higher is better)", "tps", 1, 2 },
+        { "chart-latency-avg", "Average latency (ms, lower is better)", "latency_ms.avg", 0, 3 },
+        { "chart-latency-p99", "99th-percentile latency (ms, lower is better)",
+          "latency_ms.p99", 0, 3 },
+    };
+    int n = 0, k, rc = -1;
+    svg_bar *bars;
+    char (*texts)[64];
+    char **labels;
+
+    for (int r = 0; r < pg->s->nruns; r++)
+        n += pg->s->runs[r].ndrives;
+    bars = calloc(n ? (size_t)n : 1, sizeof *bars);
+    texts = calloc(n ? (size_t)n : 1, sizeof *texts);
+    labels = calloc(n ? (size_t)n : 1, sizeof *labels);
+    if (!bars || !texts || !labels)
+        goto cleanup;
+    for (size_t m = 0; m < sizeof metrics / sizeof metrics[0]; m++) {
+        k = 0;
+        for (int r = 0; r < pg->s->nruns; r++)
+            for (int d = 0; d < pg->s->runs[r].ndrives; d++, k++) {
+                const report_run *run = &pg->s->runs[r];
+                const report_drive *dr = &run->drives[d];
+                if (!labels[k] && !(labels[k] = drive_label(pg, run, dr->name)))
+                    goto cleanup;
+                bars[k].label = labels[k];
+                bars[k].value = report_double(dr->j, metrics[m].path);
+                bars[k].value_exact = report_text(dr->j, metrics[m].path);
+                bars[k].value_text = shown(bars[k].value, metrics[m].decimals, texts[k],
+                                           sizeof texts[k]);
+                bars[k].color = r;
+                bars[k].flagged = dr->flagged;
+            }
+        if (!svg_bar_chart(sec, metrics[m].id, metrics[m].title, bars, n, metrics[m].desc))
+            goto cleanup;
+    }
+    rc = 0;
+cleanup:
+    for (int i = 0; labels && i < n; i++)
+        free(labels[i]);
+    free(labels);
+    free(texts);
+    free(bars);
+    return rc;
+}
+
+static int section_drives(page *pg)
+{
+    static const char *const heads[] = { "run", "drive", "VMs", "TPS", "transactions",
+                                         "avg latency (ms)", "p99 latency (ms)",
+                                         "mean of VMs' p99 (ms)", NULL };
+    xmlNodePtr sec = add(pg->body, "section", NULL), tb;
+    attr(sec, "id", "drives");
+    add(sec, "h2", "Per drive");
+    attr(add(sec, "p", "Per drive: TPS is the sum of its VMs' (the mean over repetitions); "
+                       "latencies come from all its VMs' merged histograms. A drive marked (!) "
+                       "varies more across repetitions than its plan's cv_threshold."),
+         "class", "note");
+    if (drive_charts(pg, sec) < 0)
+        return -1;
+    tb = table_new(sec, "drive-table", heads);
+    for (int r = 0; r < pg->s->nruns; r++)
+        for (int d = 0; d < pg->s->runs[r].ndrives; d++) {
+            const report_run *run = &pg->s->runs[r];
+            const report_drive *dr = &run->drives[d];
+            xmlNodePtr tr = row(tb, run, dr->name);
+            cell(tr, run->label);
+            cell(tr, dr->name);
+            json_cell(tr, "vms", dr->j, "vms", 0);
+            json_cell(tr, "tps", dr->j, "tps", 2);
+            json_cell(tr, "transactions", dr->j, "transactions", 0);
+            json_cell(tr, "latency_avg_ms", dr->j, "latency_ms.avg", 3);
+            json_cell(tr, "latency_p99_ms", dr->j, "latency_ms.p99", 3);
+            json_cell(tr, "latency_p99_mean_of_vms_ms", dr->j, "latency_ms.p99_mean_of_vms", 3);
+        }
+    return 0;
+}
+
+/* Drives present in several runs: per-VM and aggregate figures and the
+ * scaling ratio against the run with the fewest VMs on that drive. */
+static void section_scaling(page *pg)
+{
+    static const char *const heads[] = { "drive", "run", "VMs", "TPS (all VMs)", "TPS per VM",
+                                         "avg latency (ms)", "p99 latency (ms)",
+                                         "mean of VMs' p99 (ms)", "VMs vs base",
+                                         "scaling ratio (TPS vs base)", NULL };
+    xmlNodePtr sec = NULL, tb = NULL;
+    for (int r = 0; r < pg->s->nruns; r++)
+        for (int d = 0; d < pg->s->runs[r].ndrives; d++) {
+            const report_run *run = &pg->s->runs[r];
+            const report_drive *dr = &run->drives[d];
+            int br, bd;
+            double ratio = report_scaling(pg->s, r, d, &br, &bd);
+            xmlNodePtr tr;
+            char buf[64];
+            if (br < 0)
+                continue;
+            if (!sec) {
+                sec = add(pg->body, "section", NULL);
+                attr(sec, "id", "scaling");
+                add(sec, "h2", "Scaling across runs");
+                attr(add(sec, "p", "The same drive in several runs (e.g. 4 VMs and 8 VMs). "
+                                   "The base is the run where the drive had the fewest VMs; "
+                                   "the scaling ratio is TPS over the base's TPS."),
+                     "class", "note");
+                tb = table_new(sec, "scaling-table", heads);
+            }
+            tr = row(tb, run, dr->name);
+            cell(tr, dr->name);
+            cell(tr, run->label);
+            json_cell(tr, "vms", dr->j, "vms", 0);
+            json_cell(tr, "tps", dr->j, "tps", 2);
+            num_cell_v(tr, "tps_per_vm", dr->vms ? dr->tps / dr->vms : 0, 2);
+            json_cell(tr, "latency_avg_ms", dr->j, "latency_ms.avg", 3);
+            json_cell(tr, "latency_p99_ms", dr->j, "latency_ms.p99", 3);
+            json_cell(tr, "latency_p99_mean_of_vms_ms", dr->j, "latency_ms.p99_mean_of_vms", 3);
+            snprintf(buf, sizeof buf, "%d / %d (%s)", dr->vms,
+                     pg->s->runs[br].drives[bd].vms, pg->s->runs[br].label);
+            cell(tr, buf);
+            num_cell_v(tr, "scaling_ratio", ratio, 3);
+        }
+}
+
+static void spread_cells(xmlNodePtr tr, const char *key, const report_spread *sp, int decimals)
+{
+    char k[64];
+    snprintf(k, sizeof k, "%s_mean", key);
+    num_cell_v(tr, k, sp->mean, decimals);
+    snprintf(k, sizeof k, "%s_min", key);
+    num_cell_v(tr, k, sp->min, decimals);
+    snprintf(k, sizeof k, "%s_max", key);
+    num_cell_v(tr, k, sp->max, decimals);
+    snprintf(k, sizeof k, "%s_cv_pct", key);
+    num_cell_v(tr, k, sp->cv, 2);
+}
+
+static void section_repetitions(page *pg)
+{
+    static const char *const heads[] = { "run", "drive", "repetitions", "TPS mean", "TPS min",
+                                         "TPS max", "TPS CV (%)", "p99 mean (ms)", "p99 min (ms)",
+                                         "p99 max (ms)", "p99 CV (%)", "CV threshold (%)",
+                                         "flag", NULL };
+    xmlNodePtr sec = add(pg->body, "section", NULL), tb;
+    attr(sec, "id", "repetitions");
+    add(sec, "h2", "Repetitions");
+    attr(add(sec, "p", "Spread of each drive's TPS and p99 latency over the plan's repetitions: "
+                       "CV is the sample standard deviation over the mean. A drive is flagged "
+                       "when either CV exceeds the plan's cv_threshold."), "class", "note");
+    tb = table_new(sec, "repetition-table", heads);
+    for (int r = 0; r < pg->s->nruns; r++)
+        for (int d = 0; d < pg->s->runs[r].ndrives; d++) {
+            const report_run *run = &pg->s->runs[r];
+            const report_drive *dr = &run->drives[d];
+            xmlNodePtr tr = row(tb, run, dr->name), td;
+            char buf[32];
+            if (dr->flagged)
+                attr(tr, "class", "flagged");
+            cell(tr, run->label);
+            cell(tr, dr->name);
+            snprintf(buf, sizeof buf, "%d", dr->tps_spread.n);
+            cell(tr, buf);
+            spread_cells(tr, "tps", &dr->tps_spread, 2);
+            spread_cells(tr, "p99", &dr->p99_spread, 3);
+            num_cell_v(tr, "cv_threshold_pct", run->cv_threshold, 2);
+            td = cell(tr, dr->flagged ? "CV above threshold" : "");
+            attr(td, "data-key", "flag");
+            attr(td, "data-value", dr->flagged ? "1" : "0");
+            if (dr->flagged)
+                attr(td, "class", "flag");
+        }
+}
+
+/* "drive" with the repetition when the run has several. Caller frees. */
+static char *series_label(const page *pg, const report_run *run, const char *name, int rep)
+{
+    if (run->repetitions > 1)
+        return pg->multi ? orch_strfmt("%s [%s] r%d", name, run->label, rep)
+                         : orch_strfmt("%s r%d", name, rep);
+    return drive_label(pg, run, name);
+}
+
+/* Per drive and repetition: the sum of its VMs' interval tps, aligned by
+ * interval index. Series labels and arrays are freed by the caller. */
+static int time_chart_drives(page *pg, xmlNodePtr sec)
+{
+    int cap = 0, n = 0, rc = -1;
+    svg_series *ss = NULL;
+
+    for (int r = 0; r < pg->s->nruns; r++)
+        cap += pg->s->runs[r].ndrives * (pg->s->runs[r].repetitions > 0
+                                         ? pg->s->runs[r].repetitions : 1);
+    ss = calloc(cap ? (size_t)cap : 1, sizeof *ss);
+    if (!ss)
+        return -1;
+    for (int r = 0; r < pg->s->nruns; r++) {
+        const report_run *run = &pg->s->runs[r];
+        int reps = run->repetitions > 0 ? run->repetitions : 1;
+        for (int d = 0; d < run->ndrives; d++)
+            for (int rep = 1; rep <= reps && n < cap; rep++) {
+                svg_series *s = &ss[n];
+                double *x = NULL, *y = NULL;
+                int len = -1;
+                for (int v = 0; v < run->nvms; v++)
+                    if (run->vms[v].repetition == rep
+                        && strcmp(run->vms[v].drive, run->drives[d].name) == 0)
+                        len = len < 0 || run->vms[v].npoints < len ? run->vms[v].npoints : len;
+                if (len <= 0)
+                    continue;
+                x = calloc((size_t)len, sizeof *x);
+                y = calloc((size_t)len, sizeof *y);
+                s->label = series_label(pg, run, run->drives[d].name, rep);
+                s->x = x;
+                s->y = y;
+                n++;
+                if (!x || !y || !s->label)
+                    goto cleanup;
+                for (int v = 0; v < run->nvms; v++)
+                    if (run->vms[v].repetition == rep
+                        && strcmp(run->vms[v].drive, run->drives[d].name) == 0)
+                        for (int i = 0; i < len; i++) {
+                            x[i] = run->vms[v].t[i];
+                            y[i] += run->vms[v].tps[i];
+                        }
+                s->n = len;
+                s->color = n - 1;
+            }
+    }
+    if (svg_line_chart(sec, "chart-tps-time-drive", "TPS over time per drive (transactions/s)",
+                       "seconds since the start of the measured run", "TPS", ss, n))
+        rc = 0;
+cleanup:
+    for (int i = 0; i < n; i++) {
+        free((char *)ss[i].label);
+        free((double *)ss[i].x);
+        free((double *)ss[i].y);
+    }
+    free(ss);
+    return rc;
+}
+
+/* One chart per drive and run: a line per VM (and repetition). */
+static int time_chart_vms(page *pg, xmlNodePtr sec, const report_run *run, int d, int chart_no)
+{
+    svg_series *ss = calloc(run->nvms ? (size_t)run->nvms : 1, sizeof *ss);
+    char id[48], *title = NULL;
+    int n = 0, rc = -1;
+
+    if (!ss)
+        return -1;
+    for (int v = 0; v < run->nvms; v++) {
+        const report_vm *vm = &run->vms[v];
+        if (strcmp(vm->drive, run->drives[d].name) != 0 || vm->npoints == 0)
+            continue;
+        ss[n].label = run->repetitions > 1 ? orch_strfmt("%s r%d", vm->name, vm->repetition)
+                                           : strdup(vm->name);
+        ss[n].x = vm->t;
+        ss[n].y = vm->tps;
+        ss[n].n = vm->npoints;
+        ss[n].color = n;
+        if (!ss[n++].label)
+            goto cleanup;
+    }
+    title = pg->multi ? orch_strfmt("TPS over time per VM, drive %s, run %s (transactions/s)",
+                                    run->drives[d].name, run->label)
+                      : orch_strfmt("TPS over time per VM, drive %s (transactions/s)",
+                                    run->drives[d].name);
+    snprintf(id, sizeof id, "chart-tps-time-vm-%d", chart_no);
+    if (title && svg_line_chart(sec, id, title, "seconds since the start of the measured run",
+                                "TPS", ss, n))
+        rc = 0;
+cleanup:
+    for (int i = 0; i < n; i++)
+        free((char *)ss[i].label);
+    free(ss);
+    free(title);
+    return rc;
+}
+
+static int section_time(page *pg)
+{
+    xmlNodePtr sec = add(pg->body, "section", NULL);
+    int k = 0;
+    attr(sec, "id", "time");
+    add(sec, "h2", "TPS over time");
+    attr(add(sec, "p", "From the interval samples of each VM's measured run (oltp "
+                       "--report-interval)."), "class", "note");
+    if (time_chart_drives(pg, sec) < 0)
+        return -1;
+    for (int r = 0; r < pg->s->nruns; r++)
+        for (int d = 0; d < pg->s->runs[r].ndrives; d++)
+            if (time_chart_vms(pg, sec, &pg->s->runs[r], d, ++k) < 0)
+                return -1;
+    return 0;
+}
+
+static void section_vms(page *pg)
+{
+    static const char *const heads[] = { "run", "VM", "drive", "repetition", "TPS",
+                                         "transactions", "avg latency (ms)", "p99 latency (ms)",
+                                         "errors", "reconnects", "database server", NULL };
+    xmlNodePtr sec = add(pg->body, "section", NULL), tb;
+    attr(sec, "id", "vms");
+    add(sec, "h2", "Per VM");
+    tb = table_new(sec, "vm-table", heads);
+    for (int r = 0; r < pg->s->nruns; r++)
+        for (int v = 0; v < pg->s->runs[r].nvms; v++) {
+            const report_run *run = &pg->s->runs[r];
+            const report_vm *vm = &run->vms[v];
+            xmlNodePtr tr = row(tb, run, vm->drive);
+            char buf[32];
+            attr(tr, "data-vm", vm->name);
+            cell(tr, run->label);
+            cell(tr, vm->name);
+            cell(tr, vm->drive);
+            snprintf(buf, sizeof buf, "%d", vm->repetition);
+            cell(tr, buf);
+            json_cell(tr, "tps", vm->j, "tps", 2);
+            json_cell(tr, "transactions", vm->j, "transactions", 0);
+            json_cell(tr, "latency_avg_ms", vm->j, "latency_ms.avg", 3);
+            json_cell(tr, "latency_p99_ms", vm->j, "latency_ms.p99", 3);
+            if (vm->have_counts) {
+                num_cell_v(tr, "errors", (double)vm->errors, 0);
+                num_cell_v(tr, "reconnects", (double)vm->reconnects, 0);
+            } else {
+                cell(tr, "not recorded");
+                cell(tr, "not recorded");
+            }
+            cell(tr, report_text(vm->j, "server_version"));
+        }
+}
+
+/* A two-column table of (name, value) rows; a missing value reads "not
+ * recorded". */
+static void kv(xmlNodePtr tb, const char *key, const char *value)
+{
+    xmlNodePtr tr = add(tb, "tr", NULL);
+    add(tr, "th", key);
+    cell(tr, value && *value ? value : "not recorded");
+}
+
+/* Distinct database server versions of a run's VMs, comma-separated.
+ * Caller frees. */
+static char *guest_versions(const report_run *run)
+{
+    char *out = strdup("");
+    for (int v = 0; out && v < run->nvms; v++) {
+        const char *ver = report_text(run->vms[v].j, "server_version");
+        char *next;
+        int seen = 0;
+        for (int k = 0; k < v && !seen; k++)
+            seen = strcmp(report_text(run->vms[k].j, "server_version"), ver) == 0;
+        if (seen || !*ver)
+            continue;
+        next = orch_strfmt("%s%s%s", out, *out ? ", " : "", ver);
+        free(out);
+        out = next;
+    }
+    return out;
+}
+
+static void section_environment(page *pg)
+{
+    xmlNodePtr sec = add(pg->body, "section", NULL);
+    attr(sec, "id", "environment");
+    add(sec, "h2", "Environment");
+    for (int r = 0; r < pg->s->nruns; r++) {
+        const report_run *run = &pg->s->runs[r];
+        json_object *env = NULL, *hvs;
+        xmlNodePtr tb;
+        char buf[64], *h3 = orch_strfmt("Run %s: %s", run->label, run->run_id), *ver;
+        add(sec, "h3", h3 ? h3 : run->run_id);
+        free(h3);
+        json_object_object_get_ex(run->summary, "environment", &env);
+        tb = add(sec, "table", NULL);
+        attr(tb, "class", "environment");
+        attr(tb, "data-run", run->label);
+        kv(tb, "host", report_text(env, "host.hostname"));
+        kv(tb, "kernel", report_text(env, "host.kernel"));
+        kv(tb, "CPU", report_text(env, "host.cpu_model"));
+        kv(tb, "CPUs", report_text(env, "host.cpus"));
+        if (env && json_object_object_get_ex(env, "host", &hvs)
+            && json_object_object_get_ex(hvs, "memory_bytes", &hvs)) {
+            snprintf(buf, sizeof buf, "%.1f GiB (%s bytes)",
+                     json_object_get_double(hvs) / (1024.0 * 1024 * 1024),
+                     json_object_get_string(hvs));
+            kv(tb, "memory", buf);
+        } else {
+            kv(tb, "memory", NULL);
+        }
+        hvs = env ? json_object_object_get(env, "hypervisors") : NULL;
+        if (!hvs || json_object_array_length(hvs) == 0)
+            kv(tb, "hypervisor", NULL);
+        for (size_t i = 0; hvs && i < json_object_array_length(hvs); i++) {
+            json_object *h = json_object_array_get_idx(hvs, i);
+            char *hv = orch_strfmt("%s %s", report_text(h, "hypervisor"),
+                                   report_text(h, "hypervisor_version"));
+            kv(tb, "libvirt URI", report_text(h, "uri"));
+            kv(tb, "hypervisor host", report_text(h, "hostname"));
+            kv(tb, "libvirt version", report_text(h, "libvirt_version"));
+            kv(tb, "hypervisor (QEMU) version", hv);
+            kv(tb, "domain type", report_text(h, "domain_type"));
+            free(hv);
+        }
+        ver = guest_versions(run);
+        kv(tb, "guest database", ver);
+        free(ver);
+    }
+}
+
+static void section_plan(page *pg)
+{
+    static const struct { const char *key, *path; } rows[] = {
+        { "name", "plan.name" }, { "profile", "plan.profile" },
+        { "VMs per drive", "plan.vms_per_drive" }, { "client", "plan.client" },
+        { "repetitions", "plan.repetitions" }, { "cv_threshold (%)", "plan.cv_threshold" },
+        { "workload", "plan.workload.name" }, { "database driver", "plan.workload.db_driver" },
+        { "tables", "plan.workload.tables" }, { "table size", "plan.workload.table_size" },
+        { "warehouses", "plan.workload.warehouses" }, { "threads", "plan.workload.threads" },
+        { "precondition (s)", "plan.workload.precondition_s" },
+        { "warmup (s)", "plan.workload.warmup_s" }, { "measure (s)", "plan.workload.measure_s" },
+    };
+    xmlNodePtr sec = add(pg->body, "section", NULL);
+    attr(sec, "id", "plan");
+    add(sec, "h2", "Plan");
+    for (int r = 0; r < pg->s->nruns; r++) {
+        const report_run *run = &pg->s->runs[r];
+        char *h3 = orch_strfmt("Run %s: %s", run->label, run->run_id);
+        xmlNodePtr tb;
+        add(sec, "h3", h3 ? h3 : run->run_id);
+        free(h3);
+        tb = add(sec, "table", NULL);
+        attr(tb, "class", "plan");
+        attr(tb, "data-run", run->label);
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+            if (*report_text(run->summary, rows[i].path))
+                kv(tb, rows[i].key, report_text(run->summary, rows[i].path));
+        if (run->plan_text)
+            attr(add(sec, "pre", run->plan_text), "class", "plan-ini");
+    }
+}
+
+/* The whole page as a new document (caller frees with xmlFreeDoc), or NULL
+ * when out of memory. */
+static htmlDocPtr build_doc(const report_set *s)
+{
+    htmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);
+    xmlNodePtr html, head, meta;
+    page pg = { .s = s, .multi = s->nruns > 1 };
+    char *title;
+
+    if (!doc)
+        return NULL;
+    xmlCreateIntSubset(doc, BAD_CAST "html", NULL, NULL);
+    html = xmlNewDocNode(doc, NULL, BAD_CAST "html", NULL);
+    xmlDocSetRootElement(doc, html);
+    attr(html, "lang", "en");
+    head = add(html, "head", NULL);
+    meta = add(head, "meta", NULL);
+    attr(meta, "charset", "utf-8");
+    title = s->nruns == 1 ? orch_strfmt("drivebench report: %s", s->runs[0].run_id)
+                          : orch_strfmt("drivebench report: %d runs", s->nruns);
+    add(head, "title", title ? title : "drivebench report");
+    add(head, "style", page_css);
+    pg.body = add(html, "body", NULL);
+    add(pg.body, "h1", title ? title : "drivebench report");
+    free(title);
+    section_runs(&pg);
+    if (section_drives(&pg) < 0)
+        goto fail;
+    section_scaling(&pg);
+    section_repetitions(&pg);
+    if (section_time(&pg) < 0)
+        goto fail;
+    section_vms(&pg);
+    section_environment(&pg);
+    section_plan(&pg);
+    return doc;
+fail:
+    xmlFreeDoc(doc);
+    return NULL;
+}
+
+int report_write_html(const report_set *s, const char *path, char *err, size_t errlen)
+{
+    htmlDocPtr doc = build_doc(s);
+    xmlChar *mem = NULL;
+    int len = 0, rc = -1;
+    FILE *f = NULL;
+
+    if (!doc) {
+        snprintf(err, errlen, "out of memory building the report");
+        return -1;
+    }
+    htmlDocDumpMemoryFormat(doc, &mem, &len, 1);
+    if (!mem) {
+        snprintf(err, errlen, "out of memory writing the report");
+        goto cleanup;
+    }
+    f = fopen(path, "w");
+    if (!f || fwrite(mem, 1, (size_t)len, f) != (size_t)len) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        goto cleanup;
+    }
+    rc = fclose(f);
+    f = NULL;
+    if (rc != 0)
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+cleanup:
+    if (f)
+        fclose(f);
+    xmlFree(mem);
+    xmlFreeDoc(doc);
+    return rc ? -1 : 0;
+}
