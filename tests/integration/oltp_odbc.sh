@@ -3,13 +3,15 @@
 # driver manager, configured by private ODBCSYSINI/ODBCINI files: MariaDB
 # (odbc-mariadb) and PostgreSQL (odbc-postgresql) servers started here, the
 # dialect learnt from SQL_DBMS_NAME, prepare/run/cleanup with exact statement
-# counts from each server, concurrent runs, reconnects, 200 connections (one
-# thread each), and FreeTDS loaded with no SQL Server to answer.
+# counts from each server, concurrent runs, reconnects, TPC-C prepare/run/
+# check, 200 connections (one thread each), and FreeTDS loaded with no SQL
+# Server to answer.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib/postgres.sh         # also brings tests/lib/mariadb.sh
 . tests/lib/odbc.sh
 . tests/lib/check.sh
+. tests/lib/tpcc_roundtrip.sh
 
 T=$(mktemp -d)
 trap 'mariadb_stop; postgres_stop; rm -rf "$T"' EXIT
@@ -112,6 +114,8 @@ for target in maria pg; do
 
   $OLTP $DSN --tables=2 oltp_read_write cleanup >"$T/out" 2>&1
   check_eq "$target: cleanup exits 0" 0 $?
+
+  tpcc_roundtrip "$target" sql $OLTP $DSN
 done
 check_eq "maria: no sbtest table left" 0 "$(mariadb_sql "SELECT COUNT(*) FROM information_schema.tables WHERE table_name LIKE 'sbtest%'")"
 check_eq "pg: no sbtest table left" 0 "$(postgres_sql "SELECT COUNT(*) FROM pg_tables WHERE tablename LIKE 'sbtest%'")"

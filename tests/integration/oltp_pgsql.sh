@@ -4,11 +4,12 @@
 # sysbench's own pgsql driver for every workload (counted from the server's
 # statement log), concurrent runs whose retries balance exactly, reconnects
 # after pg_terminate_backend, the password from the environment, cleanup,
-# and the error messages of bad input.
+# the error messages of bad input; then TPC-C: prepare, run, check, cleanup.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib/postgres.sh
 . tests/lib/check.sh
+. tests/lib/tpcc_roundtrip.sh
 
 T=$(mktemp -d)
 trap 'postgres_stop; rm -rf "$T"' EXIT
@@ -114,5 +115,9 @@ check_eq "no server: one line" 1 "$(wc -l <"$T/err")"
 $OLTP --tables=2 oltp_read_write cleanup >"$T/out" 2>&1
 check_eq "cleanup exits 0" 0 $?
 check_eq "no sbtest table left" 0 "$(postgres_sql "SELECT COUNT(*) FROM pg_tables WHERE tablename LIKE 'sbtest%'")"
+
+# --- TPC-C ------------------------------------------------------------------------
+tpcc_roundtrip pgsql postgres_sql $OLTP
+check_eq "no table left after tpcc cleanup" 0 "$(postgres_sql "SELECT COUNT(*) FROM pg_tables WHERE schemaname='public'")"
 
 check_summary

@@ -1,0 +1,35 @@
+# tests/lib/tpcc_roundtrip.sh — TPC-C on one more server, for the driver tests.
+#
+# tpcc_roundtrip LABEL SQLFN OLTP-COMMAND...
+#   prepare 1 warehouse, exact row counts, `check`, a 6-s run whose committed
+#   New-Orders and Payments the server holds, `check` again, cleanup.
+#   SQLFN runs one SQL statement on the server and prints the value; $T is a
+#   scratch directory; assertions come from tests/lib/check.sh.
+tpcc_roundtrip() {
+  local label=$1 sqlfn=$2 rows t no rb pay orders pays
+  shift 2
+  "$@" --threads=2 tpcc prepare >"$T/tpcc" 2>&1
+  check_eq "$label: tpcc prepare exits 0" 0 $?
+  rows=$(for t in warehouse district customer history orders new_order item stock; do $sqlfn "SELECT COUNT(*) FROM $t"; done | tr '\n' ' ')
+  check_eq "$label: tpcc rows of warehouse .. stock" "1 10 30000 30000 30000 9000 100000 100000 " "$rows"
+  check_eq "$label: order lines = sum of O_OL_CNT" "$($sqlfn 'SELECT SUM(o_ol_cnt) FROM orders')" "$($sqlfn 'SELECT COUNT(*) FROM order_line')"
+  "$@" tpcc check >"$T/tpcc" 2>&1
+  check_eq "$label: tpcc check after prepare exits 0" 0 $?
+  "$@" --threads=4 --time=6 --json="$T/tpcc.json" tpcc run >"$T/tpcc" 2>&1
+  check_eq "$label: tpcc run exits 0" 0 $?
+  read -r no rb pay <<<"$(python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))["phases"][-1]; ty = {t["name"]: t for t in p["transaction_types"]}
+print(ty["New-Order"]["count"], ty["New-Order"]["rollbacks"], ty["Payment"]["count"])' "$T/tpcc.json")"
+  orders=$($sqlfn "SELECT COUNT(*) FROM orders WHERE o_id > 3000")
+  pays=$(( $($sqlfn "SELECT COUNT(*) FROM history") - 30000 ))
+  # the server may hold up to 4 more: transactions that ended after the
+  # measurement closed
+  check_eq "$label: new orders on the server = committed New-Orders ($orders, $no - $rb)" 1 \
+    "$(( orders - (no - rb) >= 0 && orders - (no - rb) <= 4 ))"
+  check_eq "$label: payments on the server = Payments ($pays, $pay)" 1 "$(( pays - pay >= 0 && pays - pay <= 4 ))"
+  "$@" tpcc check >"$T/tpcc" 2>&1
+  check_eq "$label: tpcc check after the run exits 0" 0 $?
+  check_contains "$label: all consistency conditions hold" "All consistency conditions hold" "$(cat "$T/tpcc")"
+  "$@" tpcc cleanup >"$T/tpcc" 2>&1
+  check_eq "$label: tpcc cleanup exits 0" 0 $?
+}
