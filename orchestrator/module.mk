@@ -18,7 +18,9 @@ ORCH_TEST_BINS := $(ORCH_TEST_SRCS:tests/orchestrator/%.c=$(BIN)/orch_%)
 
 $(BUILD)/tests/orchestrator/%.o: MOD_CFLAGS = $(call pkgcflags,$(ORCH_PKGS) cmocka) -Icommon -Iorchestrator
 
-$(BIN)/orch_test_%: $(BUILD)/tests/orchestrator/test_%.o $(ORCH_OBJS) $(COMMON_OBJS)
+ORCH_TESTLIB   := $(BUILD)/tests/orchestrator/testlib.o
+
+$(BIN)/orch_test_%: $(BUILD)/tests/orchestrator/test_%.o $(ORCH_TESTLIB) $(ORCH_OBJS) $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS) $(call pkglibs,cmocka)
 

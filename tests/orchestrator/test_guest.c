@@ -25,8 +25,8 @@
 #include "plan.h"
 #include "provision.h"
 #include "run.h"
+#include "testlib.h"
 
-#define RUN_ID "fixture-20261130-000000"
 #define MAX_PROCS 64
 
 typedef struct fake_agent {
@@ -38,6 +38,8 @@ typedef struct fake_agent {
     int   sigint_at_proc;       /* raise SIGINT when asked about this process */
     FILE *files[16];
 } fake_agent;
+
+#define AGENT(f) ((fake_agent *)(f)->user)
 
 static char *b64(const char *data, size_t n)
 {
@@ -213,110 +215,35 @@ static char *fake_agent_cmd(void *ctx, virDomainPtr dom, const char *cmd, int ti
     return out;
 }
 
-typedef struct fixture {
-    char        cwd[PATH_MAX];
-    char        uri[PATH_MAX + 64];
-    char        results[64];
-    char        log[96];
-    orch_conns *conns;
-    virConnectPtr conn;
-    fake_agent  agent;
-    FILE       *out;
-    char       *outbuf;
-    size_t      outlen;
-} fixture;
-
-static int setup(void **state)
+static int guest_setup(void **state)
 {
-    fixture *f = calloc(1, sizeof *f);
-    char err[512];
-    assert_non_null(getcwd(f->cwd, sizeof f->cwd));
-    snprintf(f->uri, sizeof f->uri, "test://%s/tests/orchestrator/node.xml", f->cwd);
-    snprintf(f->results, sizeof f->results, "/tmp/orch-guest-XXXXXX");
-    assert_non_null(mkdtemp(f->results));
-    snprintf(f->agent.dir, sizeof f->agent.dir, "%s", f->results);
-    snprintf(f->log, sizeof f->log, "%s/oltp.log", f->results);
-    f->conns = orch_conns_new();
-    f->conn = orch_conns_open(f->conns, f->uri, err, sizeof err);
-    assert_non_null(f->conn);
-    f->out = getenv("ORCH_TEST_VERBOSE") ? stderr : open_memstream(&f->outbuf, &f->outlen);
-    setenv("FAKE_OLTP_LOG", f->log, 1);
-    unsetenv("FAKE_OLTP_EXIT");
-    *state = f;
+    orch_fixture *f;
+    fake_agent *a = calloc(1, sizeof *a);
+    orch_fixture_setup(state);
+    f = *state;
+    snprintf(a->dir, sizeof a->dir, "%s", f->results);
+    f->user = a;
     return 0;
 }
 
-static int teardown_fixture(void **state)
+static orch_plan *plan_with(orch_fixture *f, const char *second)
 {
-    fixture *f = *state;
-    char cmd[128];
-    if (f->out != stderr)
-        fclose(f->out);
-    free(f->outbuf);
-    orch_conns_free(f->conns);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->results);
-    assert_int_equal(system(cmd), 0);
-    free(f);
-    return 0;
+    return orch_fixture_plan(f, "profile = tiny\nclient = guest\n", second);
 }
 
-static const char *output(fixture *f)
-{
-    fflush(f->out);
-    return f->outbuf ? f->outbuf : "";
-}
-
-static orch_plan *plan_with(fixture *f, const char *second)
-{
-    char path[PATH_MAX];
-    FILE *pf;
-    orch_plan *p;
-    snprintf(path, sizeof path, "%s/plan.ini", f->results);
-    pf = fopen(path, "w");
-    assert_non_null(pf);
-    fprintf(pf, "[run]\nname = fixture\nuri = %s\nprofile = tiny\nvmconfigs_dir = vmconfigs\n"
-                "client = guest\nimage_dir = /srv/images\nresults_dir = %s\n"
-                "guest_oltp = %s/tests/orchestrator/fake-oltp\ndomain_type = qemu\n"
-                "[workload]\nname = oltp_read_write\ntables = 2\ntable_size = 10000\n"
-                "threads = 2\nprecondition = 1s\nmeasure = 1s\n"
-                "[drive a<b ' & .. x]\npath = /srv/drive-a\nvms = 2\n"
-                "[drive second]\n%s",
-            f->uri, f->results, f->cwd, second);
-    fclose(pf);
-    p = orch_plan_load(path, stderr);
-    assert_non_null(p);
-    return p;
-}
-
-static orch_plan *plan(fixture *f)
+static orch_plan *plan(orch_fixture *f)
 {
     return plan_with(f, "pool = userpool\n");
 }
 
-static void opts_init(orch_run_opts *o, fixture *f)
+static void opts_init(orch_run_opts *o, orch_fixture *f)
 {
-    memset(o, 0, sizeof *o);
-    o->run_id = RUN_ID;
-    o->conns = f->conns;
-    o->out = f->out;
-    o->progress_every = 1;
+    orch_fixture_opts(o, f);
     o->agent = fake_agent_cmd;
-    o->hook_ctx = &f->agent;
+    o->hook_ctx = f->user;
 }
 
-static int count_lines(const char *path, const char *needle)
-{
-    char line[4096];
-    int n = 0;
-    FILE *fp = fopen(path, "r");
-    while (fp && fgets(line, sizeof line, fp))
-        n += strstr(line, needle) != NULL;
-    if (fp)
-        fclose(fp);
-    return n;
-}
-
-static void assert_no_leftovers(fixture *f)
+static void assert_no_leftovers(orch_fixture *f)
 {
     virStoragePoolPtr pool = virStoragePoolLookupByName(f->conn, "userpool");
     assert_int_equal(virConnectNumOfDomains(f->conn), 1);
@@ -329,7 +256,7 @@ static void assert_no_leftovers(fixture *f)
 
 static void test_guest_run(void **state)
 {
-    fixture *f = *state;
+    orch_fixture *f = *state;
     orch_plan *p = plan(f);
     orch_run_opts o;
     json_object *s, *v;
@@ -338,13 +265,12 @@ static void test_guest_run(void **state)
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
     assert_no_leftovers(f);
     /* 3 VMs: readiness check, prepare, precondition, measure */
-    assert_int_equal(f->agent.execs, 12);
-    assert_int_equal(count_lines(f->log, "--mysql-port=3306 "), 9);
-    assert_int_equal(count_lines(f->log, "-drivebench.measure.json oltp_read_write run"), 3);
+    assert_int_equal(AGENT(f)->execs, 12);
+    assert_int_equal(orch_count_lines(f->log, "--mysql-port=3306 "), 9);
+    assert_int_equal(orch_count_lines(f->log, "-drivebench.measure.json oltp_read_write run"), 3);
     /* the live figure comes from the exited process's output */
-    assert_non_null(strstr(output(f), " | total 30.8 tps"));
-    snprintf(path, sizeof path, "%s/%s/summary.json", f->results, RUN_ID);
-    s = json_object_from_file(path);
+    assert_non_null(strstr(orch_fixture_output(f), " | total 30.8 tps"));
+    s = orch_fixture_summary(f);
     assert_non_null(s);
     json_object_object_get_ex(s, "drives", &v);
     v = json_object_array_get_idx(v, 0);
@@ -360,14 +286,14 @@ static void test_guest_run(void **state)
 
 static void test_guest_oltp_fails(void **state)
 {
-    fixture *f = *state;
+    orch_fixture *f = *state;
     orch_plan *p = plan(f);
     orch_run_opts o;
     opts_init(&o, f);
     setenv("FAKE_OLTP_EXIT", "4", 1);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
     unsetenv("FAKE_OLTP_EXIT");
-    assert_non_null(strstr(output(f), ": oltp prepare exited with status 4"));
+    assert_non_null(strstr(orch_fixture_output(f), ": oltp prepare exited with status 4"));
     assert_no_leftovers(f);
     orch_plan_free(p);
 }
@@ -376,16 +302,16 @@ static void test_guest_oltp_fails(void **state)
  * process, tears down, and reports 130. */
 static void test_guest_sigint(void **state)
 {
-    fixture *f = *state;
+    orch_fixture *f = *state;
     orch_plan *p = plan(f);
     orch_run_opts o;
     opts_init(&o, f);
-    f->agent.sigint_at_proc = 4;            /* the first VM's prepare */
+    AGENT(f)->sigint_at_proc = 4;            /* the first VM's prepare */
     assert_int_equal(orch_run(p, &o), ORCH_RUN_INTERRUPTED);
-    assert_non_null(strstr(output(f), "interrupted by signal 2"));
+    assert_non_null(strstr(orch_fixture_output(f), "interrupted by signal 2"));
     /* 3 readiness checks, 3 prepares, 3 kills */
-    assert_int_equal(f->agent.execs, 9);
-    assert_int_equal(f->agent.kills, 3);
+    assert_int_equal(AGENT(f)->execs, 9);
+    assert_int_equal(AGENT(f)->kills, 3);
     assert_no_leftovers(f);
     orch_plan_free(p);
 }
@@ -394,12 +320,12 @@ static void test_guest_sigint(void **state)
  * there through the same code, and cleaned up there. */
 static void test_two_hosts(void **state)
 {
-    fixture *f = *state;
+    orch_fixture *f = *state;
     orch_plan *p = plan_with(f, "path = /srv/second\nuri = test:///default\n");
     orch_run_opts o;
     virConnectPtr other;
     json_object *s, *v;
-    char path[PATH_MAX], err[256];
+    char err[256];
     opts_init(&o, f);
     other = orch_conns_open(f->conns, "test:///default", err, sizeof err);
     assert_non_null(other);
@@ -409,10 +335,9 @@ static void test_two_hosts(void **state)
     assert_int_equal(virConnectNumOfDomains(other), 1);          /* its own "test" */
     assert_int_equal(virConnectNumOfDefinedDomains(other), 0);
     assert_int_equal(virConnectNumOfStoragePools(other), 1);
-    assert_non_null(strstr(output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
-    assert_non_null(strstr(output(f), "teardown: removed 0 domain(s), 0 volume(s), 2 pool(s)"));
-    snprintf(path, sizeof path, "%s/%s/summary.json", f->results, RUN_ID);
-    s = json_object_from_file(path);
+    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
+    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 0 volume(s), 2 pool(s)"));
+    s = orch_fixture_summary(f);
     assert_non_null(s);
     json_object_object_get_ex(s, "environment", &v);
     json_object_object_get_ex(v, "hypervisors", &v);
@@ -427,10 +352,10 @@ static void test_two_hosts(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_guest_run, setup, teardown_fixture),
-        cmocka_unit_test_setup_teardown(test_guest_oltp_fails, setup, teardown_fixture),
-        cmocka_unit_test_setup_teardown(test_guest_sigint, setup, teardown_fixture),
-        cmocka_unit_test_setup_teardown(test_two_hosts, setup, teardown_fixture),
+        cmocka_unit_test_setup_teardown(test_guest_run, guest_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_guest_oltp_fails, guest_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_guest_sigint, guest_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_two_hosts, guest_setup, orch_fixture_teardown),
     };
     return cmocka_run_group_tests_name("orchestrator guest client", tests, NULL, NULL);
 }

@@ -20,23 +20,9 @@
 #include "names.h"
 #include "plan.h"
 #include "template.h"
+#include "testlib.h"
 
-#define RUN_ID "render-test-co-20261130-000000"
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    rewind(f);
-    buf = calloc(1, (size_t)n + 1);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    return buf;
-}
+#define RENDER_RUN_ID "render-test-co-20261130-000000"
 
 /* Render every VM of plan_path the way `drivebench render` prints them. */
 static char *render_all(const char *plan_path, const char *run_id)
@@ -68,8 +54,8 @@ static char *render_all(const char *plan_path, const char *run_id)
 
 static void test_render_exact(void **state)
 {
-    char *got = render_all("tests/orchestrator/render-plan.ini", RUN_ID);
-    char *want = slurp("tests/orchestrator/expected/render-plan.xml");
+    char *got = render_all("tests/orchestrator/render-plan.ini", RENDER_RUN_ID);
+    char *want = orch_slurp("tests/orchestrator/expected/render-plan.xml");
     (void)state;
     assert_string_equal(got, want);
     free(got);
@@ -153,7 +139,7 @@ static void test_profiles(void **state)
  * back exactly as written in the plan. */
 static void test_names_are_data(void **state)
 {
-    char *all = render_all("tests/orchestrator/render-plan.ini", RUN_ID);
+    char *all = render_all("tests/orchestrator/render-plan.ini", RENDER_RUN_ID);
     char *end = strstr(all, "</domain>");
     virConnectPtr conn = virConnectOpen("test:///default");
     virDomainPtr dom;

@@ -25,88 +25,7 @@
 #include "plan.h"
 #include "provision.h"
 #include "run.h"
-
-#define RUN_ID "fixture-20261130-000000"
-
-typedef struct fixture {
-    char          cwd[PATH_MAX];
-    char          uri[PATH_MAX + 64];
-    char          results[64];
-    char          log[96];
-    orch_conns   *conns;
-    virConnectPtr conn;
-    FILE         *out;          /* run messages, kept for assertions */
-    char         *outbuf;
-    size_t        outlen;
-} fixture;
-
-static int setup(void **state)
-{
-    fixture *f = calloc(1, sizeof *f);
-    char err[512];
-    assert_non_null(getcwd(f->cwd, sizeof f->cwd));
-    snprintf(f->uri, sizeof f->uri, "test://%s/tests/orchestrator/node.xml", f->cwd);
-    snprintf(f->results, sizeof f->results, "/tmp/orch-run-XXXXXX");
-    assert_non_null(mkdtemp(f->results));
-    snprintf(f->log, sizeof f->log, "%s/oltp.log", f->results);
-    f->conns = orch_conns_new();
-    f->conn = orch_conns_open(f->conns, f->uri, err, sizeof err);
-    assert_non_null(f->conn);
-    f->out = open_memstream(&f->outbuf, &f->outlen);
-    if (getenv("ORCH_TEST_VERBOSE"))        /* show the run's messages too */
-        f->out = stderr;
-    setenv("FAKE_OLTP_LOG", f->log, 1);
-    unsetenv("FAKE_OLTP_SIGINT");
-    unsetenv("FAKE_OLTP_EXIT");
-    *state = f;
-    return 0;
-}
-
-static int teardown_fixture(void **state)
-{
-    fixture *f = *state;
-    char cmd[128];
-    if (f->out != stderr)
-        fclose(f->out);
-    free(f->outbuf);
-    orch_conns_free(f->conns);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->results);
-    assert_int_equal(system(cmd), 0);
-    free(f);
-    return 0;
-}
-
-/* The run's messages so far. */
-static const char *output(fixture *f)
-{
-    fflush(f->out);
-    return f->outbuf ? f->outbuf : "";
-}
-
-/* Write a plan with two drives: "a<b ' & .. x" (2 VMs in a run-owned dir
- * pool) and "second" (1 VM in the existing pool userpool). */
-static orch_plan *plan(fixture *f, const char *profile, const char *extra_run)
-{
-    char path[PATH_MAX];
-    FILE *pf;
-    orch_plan *p;
-    snprintf(path, sizeof path, "%s/plan.ini", f->results);
-    pf = fopen(path, "w");
-    assert_non_null(pf);
-    fprintf(pf, "[run]\nname = fixture\nuri = %s\nprofile = %s\nvmconfigs_dir = vmconfigs\n"
-                "image_dir = /srv/images\nresults_dir = %s\n"
-                "oltp = %s/tests/orchestrator/fake-oltp\ndomain_type = qemu\nport_base = 47100\n"
-                "boot_size = 1G\ndb_size = 1G\nseed_size = 1G\n%s"
-                "[workload]\nname = oltp_read_write\ntables = 2\ntable_size = 10000\n"
-                "threads = 2\nprecondition = 1s\nmeasure = 1s\n"
-                "[drive a<b ' & .. x]\npath = /srv/drive-a\nvms = 2\n"
-                "[drive second]\npool = userpool\n",
-            f->uri, profile, f->results, f->cwd, extra_run ? extra_run : "");
-    fclose(pf);
-    p = orch_plan_load(path, stderr);
-    assert_non_null(p);
-    return p;
-}
+#include "testlib.h"
 
 typedef struct census {
     const char *prefix;
@@ -125,7 +44,7 @@ static void census_fn(void *ctx, orch_obj_kind kind, const char *name, const cha
 
 /* Objects of run_id left on the test node, and the node's own objects
  * still there and unchanged. */
-static void assert_clean(fixture *f, const char *run_id)
+static void assert_clean(orch_fixture *f, const char *run_id)
 {
     char err[512], *prefix = orch_object_prefix(run_id);
     census c = { .prefix = prefix };
@@ -168,36 +87,21 @@ static int fake_ready(void *ctx, orch_vm *vm, int timeout_s, char *err, size_t e
     return -1;
 }
 
-static void opts_init(orch_run_opts *o, fixture *f)
+static void opts_init(orch_run_opts *o, orch_fixture *f)
 {
-    memset(o, 0, sizeof *o);
-    o->run_id = RUN_ID;
-    o->conns = f->conns;
-    o->out = f->out;
-    o->progress_every = 1;
+    orch_fixture_opts(o, f);
     o->wait_ready = fake_ready;
 }
 
-static int count_lines(const char *path, const char *needle)
+/* The test plan with this profile; drive "second" in the pool userpool. */
+static orch_plan *plan(orch_fixture *f, const char *profile, const char *extra_run)
 {
-    char line[4096];
-    int n = 0;
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return 0;
-    while (fgets(line, sizeof line, fp))
-        n += !needle || strstr(line, needle) != NULL;
-    fclose(fp);
-    return n;
+    char keys[256];
+    snprintf(keys, sizeof keys, "profile = %s\n%s", profile, extra_run ? extra_run : "");
+    return orch_fixture_plan(f, keys, "pool = userpool\n");
 }
 
-static json_object *summary_of(fixture *f)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s/summary.json", f->results, RUN_ID);
-    return json_object_from_file(path);
-}
-
+/* A number's text in o at a.[i].b.c (i < 0: no index; b, c may be NULL). */
 static const char *jnum(json_object *o, const char *a, int i, const char *b, const char *c)
 {
     json_object *v;
@@ -214,7 +118,7 @@ static const char *jnum(json_object *o, const char *a, int i, const char *b, con
 
 static void test_run_ok(void **state)
 {
-    fixture *f = *state;
+    orch_fixture *f = *state;
     orch_plan *p = plan(f, "tiny", NULL);
     orch_run_opts o;
     json_object *s;
@@ -226,14 +130,14 @@ static void test_run_ok(void **state)
     assert_clean(f, RUN_ID);
     /* the tiny profile has no prebuilt database: prepare, then two phases,
      * on three VMs */
-    assert_int_equal(count_lines(f->log, NULL), 9);
-    assert_int_equal(count_lines(f->log, " prepare"), 3);
-    assert_int_equal(count_lines(f->log, ".precondition.json oltp_read_write run"), 3);
-    assert_non_null(strstr(output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
-    assert_non_null(strstr(output(f), "teardown: removed 0 domain(s), 0 volume(s), 1 pool(s)"));
-    assert_non_null(strstr(output(f), "[measure "));
-    assert_non_null(strstr(output(f), " | total 30.8 tps"));      /* 3 x 10.25 */
-    s = summary_of(f);
+    assert_int_equal(orch_count_lines(f->log, NULL), 9);
+    assert_int_equal(orch_count_lines(f->log, " prepare"), 3);
+    assert_int_equal(orch_count_lines(f->log, ".precondition.json oltp_read_write run"), 3);
+    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
+    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 0 volume(s), 1 pool(s)"));
+    assert_non_null(strstr(orch_fixture_output(f), "[measure "));
+    assert_non_null(strstr(orch_fixture_output(f), " | total 30.8 tps"));      /* 3 x 10.25 */
+    s = orch_fixture_summary(f);
     assert_non_null(s);
     assert_string_equal(jnum(s, "drives", 0, "name", NULL), "\"a<b ' & .. x\"");
     assert_string_equal(jnum(s, "drives", 0, "tps", NULL), "22.5");
@@ -243,12 +147,24 @@ static void test_run_ok(void **state)
     assert_string_equal(jnum(s, "run", -1, "tps", NULL), "30.5");
     assert_string_equal(jnum(s, "vms", 0, "precondition_result", NULL),
                         "\"vm\\/drivebench-fixture-20261130-000000--a-b-x-vm1.r1.precondition.json\"");
-    assert_string_equal(jnum(s, "environment", -1, "hypervisors", NULL) + 0 ? "x" : "", "x");
+    {
+        json_object *env, *hvs, *hv, *v;
+        assert_true(json_object_object_get_ex(s, "environment", &env));
+        assert_true(json_object_object_get_ex(env, "hypervisors", &hvs));
+        assert_int_equal(json_object_array_length(hvs), 1);
+        hv = json_object_array_get_idx(hvs, 0);
+        assert_true(json_object_object_get_ex(hv, "uri", &v));
+        assert_string_equal(json_object_get_string(v), f->uri);
+        assert_true(json_object_object_get_ex(hv, "domain_type", &v));
+        assert_string_equal(json_object_get_string(v), "qemu");
+        assert_true(json_object_object_get_ex(hv, "hypervisor", &v));
+        assert_string_equal(json_object_get_string(v), "TEST");
+    }
     json_object_put(s);
     snprintf(path, sizeof path, "%s/%s/plan.ini", f->results, RUN_ID);
     assert_int_equal(stat(path, &sb), 0);
     snprintf(path, sizeof path, "%s/%s/summary.csv", f->results, RUN_ID);
-    assert_int_equal(count_lines(path, NULL), 3);
+    assert_int_equal(orch_count_lines(path, NULL), 3);
     orch_plan_free(p);
 }
 
@@ -256,16 +172,16 @@ static void test_run_ok(void **state)
  * database disk cloned from it, no prepare step. */
 static void test_run_with_seed(void **state)
 {
-    fixture *f = *state;
+    orch_fixture *f = *state;
     orch_plan *p = plan(f, "sysbench", "vcpus = 1\nmemory = 1G\n");
     orch_run_opts o;
     opts_init(&o, f);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
     assert_clean(f, RUN_ID);
-    assert_int_equal(count_lines(f->log, " prepare"), 0);
-    assert_int_equal(count_lines(f->log, NULL), 6);
-    assert_non_null(strstr(output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
-    assert_non_null(strstr(output(f), "teardown: removed 0 domain(s), 3 volume(s), 1 pool(s)"));
+    assert_int_equal(orch_count_lines(f->log, " prepare"), 0);
+    assert_int_equal(orch_count_lines(f->log, NULL), 6);
+    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
+    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 3 volume(s), 1 pool(s)"));
     orch_plan_free(p);
 }
 
@@ -293,7 +209,7 @@ static int inject(void *ctx, orch_step s, const char *object)
  * left and nothing else is touched. */
 static void test_failure_at_each_step(void **state)
 {
-    fixture *f = *state;
+    orch_fixture *f = *state;
     /* per-VM steps happen 3 times, pools twice, the rest once */
     static const int times[ORCH_STEP_COUNT] = {
         [ORCH_STEP_POOL] = 2, [ORCH_STEP_SEED] = 3, [ORCH_STEP_BOOT_VOL] = 3,
@@ -316,8 +232,8 @@ static void test_failure_at_each_step(void **state)
                          nths[k]);
             assert_int_equal(c.seen, nths[k]);
             snprintf(want, sizeof want, "%s ", orch_step_name((orch_step)s));
-            assert_non_null(strstr(output(f), want));
-            assert_non_null(strstr(output(f), ": injected failure"));
+            assert_non_null(strstr(orch_fixture_output(f), want));
+            assert_non_null(strstr(orch_fixture_output(f), ": injected failure"));
             assert_clean(f, RUN_ID);
         }
     }
@@ -328,15 +244,15 @@ static void test_failure_at_each_step(void **state)
  * not exist) tears down what the first drive got. */
 static void test_libvirt_failure(void **state)
 {
-    fixture *f = *state;
+    orch_fixture *f = *state;
     orch_plan *p = plan(f, "tiny", NULL);
     orch_run_opts o;
     free(p->drives[1].pool);
     p->drives[1].pool = strdup("nosuchpool");
     opts_init(&o, f);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
-    assert_non_null(strstr(output(f), "drivebench: storage pool nosuchpool: "));
-    assert_non_null(strstr(output(f), "teardown: removed 0 domain(s), 0 volume(s), 1 pool(s)"));
+    assert_non_null(strstr(orch_fixture_output(f), "drivebench: storage pool nosuchpool: "));
+    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 0 volume(s), 1 pool(s)"));
     assert_clean(f, RUN_ID);
     orch_plan_free(p);
 }
@@ -352,14 +268,14 @@ static int never_ready(void *ctx, orch_vm *vm, int timeout_s, char *err, size_t 
 
 static void test_boot_timeout(void **state)
 {
-    fixture *f = *state;
+    orch_fixture *f = *state;
     orch_plan *p = plan(f, "tiny", NULL);
     orch_run_opts o;
     opts_init(&o, f);
     o.wait_ready = never_ready;
     assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
-    assert_non_null(strstr(output(f), "drivebench: no console log at "));
-    assert_non_null(strstr(output(f), "--a-b-x-vm1: no answer within 600 s"));
+    assert_non_null(strstr(orch_fixture_output(f), "drivebench: no console log at "));
+    assert_non_null(strstr(orch_fixture_output(f), "--a-b-x-vm1: no answer within 600 s"));
     assert_clean(f, RUN_ID);
     orch_plan_free(p);
 }
@@ -368,7 +284,7 @@ static void test_boot_timeout(void **state)
  * would be): children stopped, everything torn down, status 130. */
 static void test_sigint_during_measure(void **state)
 {
-    fixture *f = *state;
+    orch_fixture *f = *state;
     orch_plan *p = plan(f, "tiny", NULL);
     orch_run_opts o;
     struct sigaction now;
@@ -379,7 +295,7 @@ static void test_sigint_during_measure(void **state)
     unsetenv("FAKE_OLTP_SIGINT");
     /* the stand-ins sleep 30 s after signalling: they were stopped */
     assert_true(time(NULL) - start < 20);
-    assert_non_null(strstr(output(f), "drivebench: interrupted by signal 2; tearing down"));
+    assert_non_null(strstr(orch_fixture_output(f), "drivebench: interrupted by signal 2; tearing down"));
     assert_clean(f, RUN_ID);
     /* the run's handler is gone again */
     sigaction(SIGINT, NULL, &now);
@@ -390,7 +306,7 @@ static void test_sigint_during_measure(void **state)
 /* SIGTERM while waiting for the VMs, and SIGINT while provisioning. */
 static void test_signal_during_boot_and_provisioning(void **state)
 {
-    fixture *f = *state;
+    orch_fixture *f = *state;
     orch_plan *p = plan(f, "sysbench", "vcpus = 1\nmemory = 1G\n");
     inject_ctx cases[] = {
         { .step = ORCH_STEP_READY, .nth = 2, .signal = SIGTERM },
@@ -409,15 +325,15 @@ static void test_signal_during_boot_and_provisioning(void **state)
 
 static void test_oltp_failure(void **state)
 {
-    fixture *f = *state;
+    orch_fixture *f = *state;
     orch_plan *p = plan(f, "tiny", NULL);
     orch_run_opts o;
     opts_init(&o, f);
     setenv("FAKE_OLTP_EXIT", "3", 1);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
     unsetenv("FAKE_OLTP_EXIT");
-    assert_non_null(strstr(output(f), ": oltp prepare exited with status 3"));
-    assert_non_null(strstr(output(f), "drivebench: prepare failed on at least one VM"));
+    assert_non_null(strstr(orch_fixture_output(f), ": oltp prepare exited with status 3"));
+    assert_non_null(strstr(orch_fixture_output(f), "drivebench: prepare failed on at least one VM"));
     assert_clean(f, RUN_ID);
     orch_plan_free(p);
 }
@@ -426,7 +342,7 @@ static void test_oltp_failure(void **state)
  * whose id merely starts the same is not touched. */
 static void test_teardown_by_run_id(void **state)
 {
-    fixture *f = *state;
+    orch_fixture *f = *state;
     const char *runs[] = { "crash-1", "crash-1-2" };
     char err[512];
     orch_counts removed = { 0 };
@@ -484,7 +400,7 @@ static void test_teardown_by_run_id(void **state)
 
 static void test_oltp_argv(void **state)
 {
-    fixture *f = *state;
+    orch_fixture *f = *state;
     orch_plan *p = plan(f, "tiny", "");
     orch_layout *l = orch_layout_new(p, RUN_ID, 0);
     char **argv, *joined = NULL;
@@ -514,17 +430,17 @@ static void test_oltp_argv(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_run_ok, setup, teardown_fixture),
-        cmocka_unit_test_setup_teardown(test_run_with_seed, setup, teardown_fixture),
-        cmocka_unit_test_setup_teardown(test_failure_at_each_step, setup, teardown_fixture),
-        cmocka_unit_test_setup_teardown(test_libvirt_failure, setup, teardown_fixture),
-        cmocka_unit_test_setup_teardown(test_boot_timeout, setup, teardown_fixture),
-        cmocka_unit_test_setup_teardown(test_sigint_during_measure, setup, teardown_fixture),
-        cmocka_unit_test_setup_teardown(test_signal_during_boot_and_provisioning, setup,
-                                        teardown_fixture),
-        cmocka_unit_test_setup_teardown(test_oltp_failure, setup, teardown_fixture),
-        cmocka_unit_test_setup_teardown(test_teardown_by_run_id, setup, teardown_fixture),
-        cmocka_unit_test_setup_teardown(test_oltp_argv, setup, teardown_fixture),
+        cmocka_unit_test_setup_teardown(test_run_ok, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_run_with_seed, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_failure_at_each_step, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_libvirt_failure, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_boot_timeout, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_sigint_during_measure, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_signal_during_boot_and_provisioning, orch_fixture_setup,
+                                        orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_oltp_failure, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_teardown_by_run_id, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_oltp_argv, orch_fixture_setup, orch_fixture_teardown),
     };
     return cmocka_run_group_tests_name("orchestrator run", tests, NULL, NULL);
 }

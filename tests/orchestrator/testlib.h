@@ -1,0 +1,57 @@
+/*
+ * testlib.h — what the orchestrator's run tests share: a fixture with a
+ * connection to libvirt's test driver on node.xml, a scratch results
+ * folder, the run's messages captured for assertions, and the plan they
+ * run (two drives: "a<b ' & .. x" with 2 VMs in a run-owned pool, and
+ * "second" with 1 VM). Set ORCH_TEST_VERBOSE=1 to see the messages.
+ */
+#ifndef ORCH_TESTLIB_H
+#define ORCH_TESTLIB_H
+
+#include <limits.h>
+#include <stdio.h>
+#include <json-c/json.h>
+#include "plan.h"
+#include "provision.h"
+#include "run.h"
+
+#define RUN_ID "fixture-20261130-000000"
+
+typedef struct orch_fixture {
+    char          cwd[PATH_MAX];
+    char          uri[PATH_MAX + 64];   /* test:///.../node.xml */
+    char          results[64];          /* scratch folder, removed after */
+    char          log[96];              /* fake-oltp's argument log */
+    orch_conns   *conns;
+    virConnectPtr conn;
+    FILE         *out;                  /* the run's messages */
+    char         *outbuf;
+    size_t        outlen;
+    void         *user;                 /* one test file's own state */
+} orch_fixture;
+
+/* cmocka setup/teardown: *state becomes an orch_fixture. */
+int orch_fixture_setup(void **state);
+int orch_fixture_teardown(void **state);
+
+/* The run's messages so far. */
+const char *orch_fixture_output(orch_fixture *f);
+
+/* Write and load the test plan: run_keys adds [run] keys (profile = ...,
+ * client = ...), second gives the keys of [drive second]. */
+orch_plan *orch_fixture_plan(orch_fixture *f, const char *run_keys, const char *second);
+
+/* Run options on the fixture's connections, with run id RUN_ID. */
+void orch_fixture_opts(orch_run_opts *o, orch_fixture *f);
+
+/* Lines of path containing needle (all lines when needle is NULL). */
+int orch_count_lines(const char *path, const char *needle);
+
+/* The whole file at path as a string (caller frees); fails the test when
+ * it cannot be read. */
+char *orch_slurp(const char *path);
+
+/* summary.json of the RUN_ID run (caller puts), or NULL. */
+json_object *orch_fixture_summary(orch_fixture *f);
+
+#endif
