@@ -8,6 +8,7 @@
 #include <libvirt/virterror.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <libxml/xpath.h>
 
 struct orch_conns {
     char         **uris;
@@ -530,12 +531,24 @@ const char *orch_domain_type_for(virConnectPtr conn, char *err, size_t errlen)
 {
     char *caps = virConnectGetCapabilities(conn);
     const char *type = "qemu";
+    xmlDocPtr doc;
+    xmlXPathContextPtr ctx = NULL;
+    xmlXPathObjectPtr kvm = NULL;
+
     if (!caps) {
         snprintf(err, errlen, "cannot read host capabilities: %s", orch_virt_error());
         return NULL;
     }
-    if (strstr(caps, "<domain type='kvm'") || strstr(caps, "<domain type=\"kvm\""))
-        type = "kvm";
+    doc = xmlReadMemory(caps, (int)strlen(caps), "capabilities.xml", NULL,
+                        XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     free(caps);
+    if (doc && (ctx = xmlXPathNewContext(doc)))
+        kvm = xmlXPathEvalExpression(BAD_CAST "/capabilities/guest[os_type='hvm']"
+                                     "/arch[@name='x86_64']/domain[@type='kvm']", ctx);
+    if (kvm && kvm->nodesetval && kvm->nodesetval->nodeNr > 0)
+        type = "kvm";
+    xmlXPathFreeObject(kvm);
+    xmlXPathFreeContext(ctx);
+    xmlFreeDoc(doc);
     return type;
 }

@@ -398,6 +398,18 @@ static void test_teardown_by_run_id(void **state)
     assert_clean(f, "crash-1-2");
 }
 
+/* domain_type = auto asks the host: the test driver offers no KVM. */
+static void test_domain_type_auto(void **state)
+{
+    orch_fixture *f = *state;
+    char err[256], *caps = virConnectGetCapabilities(f->conn);
+    assert_non_null(caps);
+    /* the test driver's guests are of type 'test', never 'kvm' */
+    assert_non_null(strstr(caps, "<domain type='test'"));
+    free(caps);
+    assert_string_equal(orch_domain_type_for(f->conn, err, sizeof err), "qemu");
+}
+
 static void test_oltp_argv(void **state)
 {
     orch_fixture *f = *state;
@@ -440,6 +452,8 @@ int main(void)
                                         orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_oltp_failure, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_teardown_by_run_id, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_domain_type_auto, orch_fixture_setup,
+                                        orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_oltp_argv, orch_fixture_setup, orch_fixture_teardown),
     };
     return cmocka_run_group_tests_name("orchestrator run", tests, NULL, NULL);
