@@ -18,7 +18,13 @@ $(BIN)/test_tpcc: $(BUILD)/tests/unit/test_tpcc.o $(BUILD)/oltp/tpcc_rand.o $(BU
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm $(call pkglibs,cmocka)
 
+$(BIN)/test_dialect: $(BUILD)/tests/unit/test_dialect.o $(OLTP_LIB_OBJS) $(COMMON_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS) $(call pkglibs,cmocka)
+
 ALL_TARGETS  += $(BIN)/oltp $(BIN)/test_oltp_unit $(BIN)/test_tpcc
+ALL_TARGETS  += $(BIN)/test_dialect
+TEST_TARGETS += $(BIN)/test_dialect
 TEST_TARGETS += $(BIN)/test_oltp_unit tests/integration/oltp_mysql.sh
 TEST_TARGETS += tests/integration/oltp_pgsql.sh tests/integration/oltp_odbc.sh
 TEST_TARGETS += $(BIN)/test_tpcc tests/integration/tpcc_mysql.sh

@@ -1,0 +1,335 @@
+/*
+ * Unit tests of the SQL dialects (oltp/dialect.c) and golden tests of the
+ * SQL the workloads write for them: the statement table, prepare's DDL and
+ * loading, the table check before a run, one transaction's statements with
+ * their parameters, and cleanup — captured by a recording driver, no
+ * server. For T-SQL this is the only test possible here (SQL Server does
+ * not run on Linux development machines of this project).
+ *
+ * Golden files: tests/golden/<dialect>_<workload>.sql. Run from the
+ * repository root; GOLDEN_UPDATE=1 rewrites them (review the diff).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "dialect.h"
+#include "workload.h"
+
+/* --- dialect.c ------------------------------------------------------------ */
+
+static void test_parse_names(void **state)
+{
+    db_dialect d;
+    assert_int_equal(dialect_parse("mssql", &d), 0);
+    assert_int_equal(d, DB_DIALECT_MSSQL);
+    assert_int_equal(dialect_parse("SQLServer", &d), 0);
+    assert_int_equal(d, DB_DIALECT_MSSQL);
+    assert_int_equal(dialect_parse("postgresql", &d), 0);
+    assert_int_equal(d, DB_DIALECT_PGSQL);
+    assert_int_equal(dialect_parse("mariadb", &d), 0);
+    assert_int_equal(d, DB_DIALECT_MYSQL);
+    assert_int_equal(dialect_parse("db2", &d), -1);
+    assert_int_equal(dialect_parse(NULL, &d), -1);
+    assert_string_equal(dialect_get(DB_DIALECT_PGSQL)->name, "pgsql");
+    assert_string_equal(dialect_get(99)->name, "mysql");
+}
+
+static void test_dbms_names(void **state)
+{
+    /* what SQLGetInfo(SQL_DBMS_NAME) says: msodbcsql and FreeTDS,
+     * psqlODBC, MariaDB Connector/ODBC (both server kinds) */
+    static const struct { const char *dbms; int d; } cases[] = {
+        {"Microsoft SQL Server", DB_DIALECT_MSSQL}, {"PostgreSQL", DB_DIALECT_PGSQL},
+        {"MySQL", DB_DIALECT_MYSQL}, {"MariaDB", DB_DIALECT_MYSQL},
+        {"DB2/LINUXX8664", -1}, {"", -1}, {NULL, -1},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        db_dialect d = DB_DIALECT_COUNT;
+        int r = dialect_from_dbms_name(cases[i].dbms, &d);
+        assert_int_equal(r < 0 ? -1 : (int)d, cases[i].d);
+    }
+}
+
+static void test_quote_and_sqlstates(void **state)
+{
+    char b[32];
+    assert_string_equal(dialect_quote(DB_DIALECT_MSSQL, "order", b, sizeof b), "[order]");
+    assert_string_equal(dialect_quote(DB_DIALECT_PGSQL, "order", b, sizeof b), "\"order\"");
+    assert_string_equal(dialect_quote(DB_DIALECT_MYSQL, "order", b, sizeof b), "`order`");
+    assert_true(dialect_sqlstate_retry(DB_DIALECT_MSSQL, "40001"));
+    assert_true(dialect_sqlstate_retry(DB_DIALECT_PGSQL, "40P01"));
+    assert_true(dialect_sqlstate_retry(DB_DIALECT_PGSQL, "23505"));
+    assert_false(dialect_sqlstate_retry(DB_DIALECT_MSSQL, "23000"));
+    assert_false(dialect_sqlstate_retry(DB_DIALECT_MYSQL, "23505"));
+    assert_false(dialect_sqlstate_retry(DB_DIALECT_PGSQL, NULL));
+    assert_true(dialect_sqlstate_lost("08S01"));
+    assert_true(dialect_sqlstate_lost("08006"));
+    assert_true(dialect_sqlstate_lost("57P01"));
+    assert_false(dialect_sqlstate_lost("40001"));
+    assert_false(dialect_sqlstate_lost("HY000"));
+    assert_false(dialect_sqlstate_lost(NULL));
+}
+
+/* --- a driver that records what it is asked to run ------------------------- */
+
+typedef struct rec {
+    char  *buf;
+    size_t len, cap;
+} rec;
+
+static rec *the_rec;        /* the recorder of the test running (one at a time) */
+static int rows_left;       /* every statement returns one row of "1"s (TPC-C's
+                             * check before a run counts its warehouses) */
+
+static void rec_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void rec_printf(const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (the_rec->len + (size_t)n + 1 > the_rec->cap) {
+        the_rec->cap = (the_rec->len + (size_t)n + 1) * 2;
+        the_rec->buf = realloc(the_rec->buf, the_rec->cap);
+        assert_non_null(the_rec->buf);
+    }
+    va_start(ap, fmt);
+    vsnprintf(the_rec->buf + the_rec->len, the_rec->cap - the_rec->len, fmt, ap);
+    va_end(ap);
+    the_rec->len += (size_t)n;
+}
+
+static int rec_init(db_conn *c) { c->priv = c; return 0; }
+static void rec_free(db_conn *c) { c->priv = NULL; }
+static int rec_done(db_conn *c) { return DB_DONE; }
+static int rec_cont(db_conn *c, int ev) { return DB_DONE; }
+static int rec_fd(const db_conn *c) { return -1; }
+static void rec_disconnect(db_conn *c) { }
+static int64_t rec_one(const db_conn *c) { return 1; }
+static int rec_next_row(db_conn *c) { return rows_left-- > 0; }
+static const char *rec_col(db_conn *c, int col, size_t *len)
+{
+    if (len)
+        *len = 1;
+    return "1";
+}
+static const char *rec_version(const db_conn *c) { return "recorder"; }
+
+/* Loading: an INSERT up to VALUES, once for consecutive ones of the same form. */
+static int rec_query(db_conn *c, const char *sql, size_t len)
+{
+    const char *v = strstr(sql, " VALUES");
+    static char last[256];
+    if (!strncmp(sql, "INSERT INTO", 11) && v) {
+        int n = (int)(v - sql) + 7;
+        char head[256];
+        snprintf(head, sizeof head, "%.*s", n, sql);
+        if (strcmp(head, last))
+            rec_printf("%s ... (bulk load)\n", head);
+        snprintf(last, sizeof last, "%s", head);
+        return DB_DONE;
+    }
+    last[0] = 0;
+    rec_printf("%.*s\n", (int)len, sql);
+    rows_left = 1;
+    return DB_DONE;
+}
+
+/* "YYYY-MM-DD hh:mm:ss" */
+static bool is_timestamp(const char *s, size_t n)
+{
+    static const char form[] = "dddd-dd-dd dd:dd:dd";
+    if (n != sizeof form - 1)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (form[i] == 'd' ? (s[i] < '0' || s[i] > '9') : s[i] != form[i])
+            return false;
+    return true;
+}
+
+static int rec_exec(db_conn *c, int stmt, const db_value *v)
+{
+    rec_printf("EXECUTE #%d", stmt);
+    for (int i = 0; i < c->stmts[stmt].nparams; i++)
+        switch (v[i].type) {
+        case DB_T_INT:    rec_printf(" %" PRId64, v[i].i); break;
+        case DB_T_DOUBLE: rec_printf(" %g", v[i].d); break;
+        case DB_T_STRING:
+            if (is_timestamp(v[i].s, v[i].len))
+                rec_printf(" <now>");      /* TPC-C's entry and payment dates */
+            else
+                rec_printf(" '%.*s'", (int)v[i].len, v[i].s);
+            break;
+        case DB_T_NULL:   rec_printf(" NULL"); break;
+        }
+    rec_printf("\n");
+    rows_left = 1;
+    return DB_DONE;
+}
+
+static const struct db_driver rec_driver = {
+    .name = "recorder", .init = rec_init, .free = rec_free, .connect_start = rec_done,
+    .exec_start = rec_exec, .query_start = rec_query, .cont = rec_cont, .fd = rec_fd,
+    .disconnect = rec_disconnect, .num_rows = rec_one, .affected_rows = rec_one,
+    .next_row = rec_next_row, .col = rec_col, .server_version = rec_version,
+    .dialect = DB_DIALECT_AUTO,
+};
+
+/* Everything `workload` writes for `dialect` with the options in `args`. */
+static void record(rec *r, const char *dialect, const char *wl_name, const char *args, int ntrx)
+{
+    char line[512], *argv[32], *save, *tok;
+    int argc = 0;
+    oltp_opts o;
+    wl_run run = { .o = &o };
+    const workload *wl = workload_find(wl_name);
+    db_conn c;
+    int64_t progress = 0, total = 0;
+    rng rg;
+    FILE *devnull = fopen("/dev/null", "w");
+
+    assert_non_null(wl);
+    snprintf(line, sizeof line, "oltp --db-driver=odbc --odbc-dsn=golden --odbc-dialect=%s --rand-seed=1 %s %s prepare",
+             dialect, args, wl_name);
+    for (tok = strtok_r(line, " ", &save); tok && argc < 31; tok = strtok_r(NULL, " ", &save))
+        argv[argc++] = tok;
+    argv[argc] = NULL;
+    assert_int_equal(opts_parse(&o, argc, argv, stderr), 0);
+    assert_int_equal(dialect_parse(dialect, &o.db.dialect), 0);
+    the_rec = r;
+    rec_printf("-- oltp %s, dialect %s, options: %s\n", wl_name, dialect, args);
+    /* the setup commands print progress on stdout: keep it out of the test's output */
+    fflush(stdout);
+    {
+        FILE *saved = stdout;
+        stdout = devnull;
+        assert_int_equal(wl->setup(&run), 0);
+        rec_printf("\n-- statement table (prepared on first use)\n");
+        for (int i = 0; i < run.nstmts; i++)
+            if (run.stmts[i].sql)
+                rec_printf("#%d [%d param%s] %s\n", i, run.stmts[i].nparams,
+                           run.stmts[i].nparams == 1 ? "" : "s", run.stmts[i].sql);
+        assert_int_equal(db_init(&c, &rec_driver, &o.db, run.stmts, run.nstmts), 0);
+        rec_printf("\n-- prepare\n");
+        assert_int_equal(wl->prepare(&run, &c, 0, 1, &progress, &total), 0);
+        rec_printf("\n-- before a run\n");
+        assert_int_equal(wl->check_ready(&run, &c), 0);
+        if (ntrx > 0) {
+            void *ws;
+            rng_seed(&rg, 1, 0);
+            ws = wl->conn_new(&run, 0, &rg);
+            assert_non_null(ws);
+            for (int t = 0; t < ntrx; t++) {
+                wl_action a;
+                wl_step st;
+                rec_printf("\n-- transaction %d\n", t + 1);
+                wl->trx_begin(ws);
+                while ((st = wl->step(ws, &c, &a)) == WL_STMT) {
+                    if (a.stmt >= 0)
+                        rec_exec(&c, a.stmt, a.params);
+                    else
+                        rec_query(&c, a.sql, strlen(a.sql));
+                }
+                assert_true(st == WL_END || st == WL_END_ROLLBACK);
+            }
+            wl->conn_free(ws);
+        }
+        rec_printf("\n-- cleanup\n");
+        assert_int_equal(wl->cleanup(&run, &c), 0);
+        fflush(stdout);
+        stdout = saved;
+    }
+    db_free(&c);
+    wl->teardown(&run);
+    fclose(devnull);
+    the_rec = NULL;
+}
+
+/* Compare with (or, with GOLDEN_UPDATE=1, write) tests/golden/NAME. */
+static void golden(const char *name, const rec *r)
+{
+    char path[256];
+    FILE *f;
+    char *want = NULL;
+    size_t n = 0;
+
+    snprintf(path, sizeof path, "tests/golden/%s", name);
+    if (getenv("GOLDEN_UPDATE")) {
+        f = fopen(path, "w");
+        assert_non_null(f);
+        fwrite(r->buf, 1, r->len, f);
+        fclose(f);
+        return;
+    }
+    f = fopen(path, "r");
+    if (!f)
+        fail_msg("%s is missing: run from the repository root (GOLDEN_UPDATE=1 writes it)", path);
+    want = malloc(1 << 20);
+    assert_non_null(want);
+    n = fread(want, 1, (1 << 20) - 1, f);
+    want[n] = 0;
+    fclose(f);
+    if (n != r->len || memcmp(want, r->buf, n)) {
+        size_t i = 0, line = 1;
+        while (i < n && i < r->len && want[i] == r->buf[i])
+            line += want[i++] == '\n';
+        while (i > 0 && want[i - 1] != '\n')
+            i--;
+        fail_msg("%s differs from the SQL produced, first at line %zu:\n  golden:   %.120s\n  produced: %.120s",
+                 path, line, want + i, r->buf + i);
+    }
+    free(want);
+}
+
+static void check_golden(const char *dialect, const char *wl_name, const char *args, int ntrx)
+{
+    rec r = {0};
+    char name[128];
+    record(&r, dialect, wl_name, args, ntrx);
+    snprintf(name, sizeof name, "%s_%s.sql", dialect, wl_name);
+    golden(name, &r);
+    free(r.buf);
+}
+
+static void test_tsql_read_write(void **state)
+{
+    check_golden("mssql", "oltp_read_write", "--tables=2 --table-size=3", 2);
+}
+
+static void test_tsql_insert(void **state)
+{
+    /* auto-increment: the INSERT leaves id to IDENTITY */
+    check_golden("mssql", "oltp_insert", "--tables=1 --table-size=3", 2);
+}
+
+static void test_pgsql_read_write(void **state)
+{
+    check_golden("pgsql", "oltp_read_write", "--tables=1 --table-size=3", 1);
+}
+
+static void test_tsql_tpcc(void **state)
+{
+    check_golden("mssql", "tpcc", "--warehouses=1", 3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_names),
+        cmocka_unit_test(test_dbms_names),
+        cmocka_unit_test(test_quote_and_sqlstates),
+        cmocka_unit_test(test_tsql_read_write),
+        cmocka_unit_test(test_tsql_insert),
+        cmocka_unit_test(test_pgsql_read_write),
+        cmocka_unit_test(test_tsql_tpcc),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
