@@ -59,26 +59,24 @@ static bool lost_connection(unsigned int code)
     return false;
 }
 
-static int fail_conn(db_conn *c, MYSQL *m)
+/* Record a session or statement error, classified, and end the operation. */
+static int fail(db_conn *c, unsigned int code, const char *sqlstate, const char *msg)
 {
-    my_priv *p = c->priv;
-    unsigned int code = mysql_errno(m);
     db_err_class cls = lost_connection(code) ? DB_ERR_RECONNECT
                                              : db_classify(c->cfg, (int)code, DB_ERR_FATAL);
-    db_set_error(c, (int)code, mysql_sqlstate(m), cls, "%s", mysql_error(m));
-    p->op = OP_NONE;
+    db_set_error(c, (int)code, sqlstate, cls, "%s", msg);
+    ((my_priv *)c->priv)->op = OP_NONE;
     return DB_ERROR;
+}
+
+static int fail_conn(db_conn *c, MYSQL *m)
+{
+    return fail(c, mysql_errno(m), mysql_sqlstate(m), mysql_error(m));
 }
 
 static int fail_stmt(db_conn *c, MYSQL_STMT *s)
 {
-    my_priv *p = c->priv;
-    unsigned int code = mysql_stmt_errno(s);
-    db_err_class cls = lost_connection(code) ? DB_ERR_RECONNECT
-                                             : db_classify(c->cfg, (int)code, DB_ERR_FATAL);
-    db_set_error(c, (int)code, mysql_stmt_sqlstate(s), cls, "%s", mysql_stmt_error(s));
-    p->op = OP_NONE;
-    return DB_ERROR;
+    return fail(c, mysql_stmt_errno(s), mysql_stmt_sqlstate(s), mysql_stmt_error(s));
 }
 
 static int waiting(db_conn *c, int status)
