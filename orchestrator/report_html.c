@@ -32,7 +32,9 @@ static const char page_css[] =
     "svg .label.flagged{fill:#b00}"
     "svg polyline.series{fill:none;stroke-width:1.8}svg .legend-line{stroke-width:3}"
     "pre{background:#f6f6f6;padding:8px;font-size:12px;overflow-x:auto}"
-    "p.note{font-size:13px;color:#555}";
+    "p.note{font-size:13px;color:#555}"
+    ".swatch{display:inline-block;width:12px;height:12px;margin-left:12px;"
+    "vertical-align:middle}";
 
 /* Writer state: the document and the set it shows. */
 typedef struct page {
@@ -202,6 +204,19 @@ static int section_drives(page *pg)
                        "latencies come from all its VMs' merged histograms. A drive marked (!) "
                        "varies more across repetitions than its plan's cv_threshold."),
          "class", "note");
+    if (pg->multi) {            /* which colour is which run */
+        xmlNodePtr p = add(sec, "p", NULL);
+        attr(p, "class", "legend");
+        for (int r = 0; r < pg->s->nruns; r++) {
+            char *style = orch_strfmt("background:%s", svg_color(r));
+            char *text = orch_strfmt(" [%s] %s ", pg->s->runs[r].label, pg->s->runs[r].run_id);
+            attr(add(p, "span", NULL), "class", "swatch");
+            attr(p->last, "style", style ? style : "");
+            xmlNodeAddContent(p, BAD_CAST (text ? text : ""));
+            free(style);
+            free(text);
+        }
+    }
     if (drive_charts(pg, sec) < 0)
         return -1;
     tb = table_new(sec, "drive-table", heads);
@@ -384,6 +399,14 @@ cleanup:
     return rc;
 }
 
+/* "vm3" for "drivebench-<run>--<drive>-vm3" (the chart names the drive);
+ * the whole name when it is not of that form. */
+static const char *vm_short(const char *name)
+{
+    const char *dash = strrchr(name, '-');
+    return dash && strncmp(dash + 1, "vm", 2) == 0 ? dash + 1 : name;
+}
+
 /* One chart per drive and run: a line per VM (and repetition). */
 static int time_chart_vms(page *pg, xmlNodePtr sec, const report_run *run, int d, int chart_no)
 {
@@ -397,8 +420,9 @@ static int time_chart_vms(page *pg, xmlNodePtr sec, const report_run *run, int d
         const report_vm *vm = &run->vms[v];
         if (strcmp(vm->drive, run->drives[d].name) != 0 || vm->npoints == 0)
             continue;
-        ss[n].label = run->repetitions > 1 ? orch_strfmt("%s r%d", vm->name, vm->repetition)
-                                           : strdup(vm->name);
+        ss[n].label = run->repetitions > 1
+                      ? orch_strfmt("%s r%d", vm_short(vm->name), vm->repetition)
+                      : strdup(vm_short(vm->name));
         ss[n].x = vm->t;
         ss[n].y = vm->tps;
         ss[n].n = vm->npoints;
@@ -543,7 +567,7 @@ static void section_environment(page *pg)
             kv(tb, "libvirt URI", report_text(h, "uri"));
             kv(tb, "hypervisor host", report_text(h, "hostname"));
             kv(tb, "libvirt version", report_text(h, "libvirt_version"));
-            kv(tb, "hypervisor (QEMU) version", hv);
+            kv(tb, "hypervisor and version", hv);
             kv(tb, "domain type", report_text(h, "domain_type"));
             free(hv);
         }

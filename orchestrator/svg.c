@@ -15,7 +15,8 @@
 #define BAR_H        18.0
 #define BAR_TOP      34.0
 #define BAR_AXIS     26.0
-#define LABEL_MAX    44         /* bytes of a label shown before "..." */
+#define LABEL_MAX    44         /* bytes of a bar label shown before "..." */
+#define LEGEND_MAX   38         /* the same for a legend entry */
 
 #define LINE_W       960.0
 #define LINE_PLOT_H  260.0
@@ -119,15 +120,15 @@ static xmlNodePtr chart_root(xmlNodePtr parent, const char *id, const char *kind
     return svg;
 }
 
-/* Copy of s cut to at most LABEL_MAX bytes on a UTF-8 boundary, with "..."
+/* Copy of s cut to at most max bytes on a UTF-8 boundary, with "..."
  * when cut. Caller frees. */
-static char *short_label(const char *s)
+static char *short_label(const char *s, size_t max)
 {
     size_t n = strlen(s);
     char *out;
-    if (n <= LABEL_MAX)
+    if (n <= max)
         return strdup(s);
-    n = LABEL_MAX;
+    n = max;
     while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
         n--;
     out = malloc(n + 4);
@@ -198,7 +199,7 @@ xmlNodePtr svg_bar_chart(xmlNodePtr parent, const char *id, const char *title,
         const svg_bar *b = refs[i].b;
         double y = BAR_TOP + BAR_ROW * i, w = b->value > 0 ? b->value / max * plot_w : 0;
         xmlNodePtr g = elem(svg, "g", "bar"), r, tip;
-        char *lab = short_label(b->label);
+        char *lab = short_label(b->label, LABEL_MAX);
         if (!g || !lab) {
             free(lab);
             svg = NULL;
@@ -298,8 +299,12 @@ xmlNodePtr svg_line_chart(xmlNodePtr parent, const char *id, const char *title,
         double lx = LINE_LEFT + (i % LEGEND_COLS) * (plot_w / LEGEND_COLS);
         double ly = bottom + LINE_AXIS + LEGEND_ROW * (i / LEGEND_COLS) + 10;
         xmlNodePtr pl, tip;
-        if (!pts)
+        char *lab = short_label(s->label, LEGEND_MAX);
+        if (!pts || !lab) {
+            free(pts);
+            free(lab);
             return NULL;
+        }
         pts[0] = '\0';
         for (int k = 0; k < s->n; k++)
             len += (size_t)snprintf(pts + len, cap - len, "%s%.1f,%.1f", k ? " " : "",
@@ -314,7 +319,8 @@ xmlNodePtr svg_line_chart(xmlNodePtr parent, const char *id, const char *title,
         tip = line_at(svg, lx, ly - 4, lx + 18, ly - 4, "legend-line");
         if (tip)
             set_str(tip, "stroke", svg_color(s->color));
-        text_at(svg, lx + 24, ly, "legend", NULL, s->label);
+        text_at(svg, lx + 24, ly, "legend", NULL, lab);
+        free(lab);
     }
     return svg;
 }

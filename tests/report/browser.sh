@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# `drivebench report` end to end: the command line (exit codes, printed
+# paths, default output), then headless Chromium renders the report of the
+# fixture runs (4 VMs vs 8 VMs, and repetitions) from a file:// URL. Checks
+# the page rendered with no console or script errors and with all its
+# charts, and that the screenshot is not blank (decoded with python3's
+# zlib: the bar colours are there). The screenshot stays in
+# tests/artifacts/report.png. Runs from the repository root; needs
+# Debian's chromium (results/deps.txt).
+set -u
+cd "$(dirname "$0")/../.."
+. tests/lib/check.sh
+DB=bin/drivebench
+ART=tests/artifacts
+F=results/fixtures
+mkdir -p "$ART"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# --- command line ---
+out=$($DB report 2>&1); rc=$?
+check_eq "no folder: exit 2" 2 "$rc"
+check_eq "no folder: message" "drivebench: missing RESULTS_DIR argument (usage: drivebench report RESULTS_DIR... [-o report.html])" "$out"
+out=$($DB report "$tmp/none" 2>&1); rc=$?
+check_eq "missing folder: exit 2" 2 "$rc"
+check_eq "missing folder: message" "drivebench: $tmp/none/summary.json: cannot read the run's summary (is $tmp/none a run folder of \`drivebench run\`?)" "$out"
+out=$($DB report --frob $F/report-4vm 2>&1); rc=$?
+check_eq "unknown option: exit 2" 2 "$rc"
+cp -r $F/report-4vm "$tmp/"
+out=$($DB report "$tmp/report-4vm"); rc=$?
+check_eq "one folder: exit 0" 0 "$rc"
+check_eq "one folder: report.html in the folder" "report: $tmp/report-4vm/report.html
+csv: $tmp/report-4vm/report.csv" "$out"
+check_eq "one folder: CSV rows" 3 "$(wc -l < "$tmp/report-4vm/report.csv")"
+out=$($DB report $F/report-4vm $F/report-8vm $F/report-reps -o "$ART/report.html"); rc=$?
+check_eq "three folders: exit 0" 0 "$rc"
+check_eq "three folders: paths" "report: $ART/report.html
+csv: $ART/report.csv" "$out"
+check_eq "three folders: CSV rows (one per drive per run)" 6 "$(wc -l < "$ART/report.csv")"
+
+# --- the browser ---
+if ! command -v chromium >/dev/null; then
+  check_eq "chromium installed (apt-get install chromium)" yes no
+  check_summary; exit
+fi
+url="file://$PWD/$ART/report.html"
+flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
+       --disable-background-networking --disable-component-update --disable-sync
+       --enable-logging=stderr --v=0 --window-size=1280,2000)
+timeout 120 chromium "${flags[@]}" --user-data-dir="$tmp/profile1" --dump-dom "$url" \
+  > "$tmp/dom.html" 2> "$tmp/dom.log"
+check_eq "dump-dom: exit 0" 0 "$?"
+dom=$(cat "$tmp/dom.html")
+check_contains "rendered: title" "<h1>drivebench report: 3 runs</h1>" "$dom"
+check_eq "rendered: 3 bar charts" 3 "$(grep -o '<svg class="chart bar"' "$tmp/dom.html" | wc -l)"
+# one drive time chart, one per-VM time chart per drive and run (2+1+2)
+check_eq "rendered: 6 time charts" 6 "$(grep -o '<svg class="chart line"' "$tmp/dom.html" | wc -l)"
+check_eq "rendered: no script element" 0 "$(grep -c '<script' "$tmp/dom.html")"
+check_contains "rendered: the drive named like markup is text" \
+  '<td>&lt;script&gt;alert(1)&lt;/script&gt;</td>' "$dom"
+check_eq "no console messages or script errors" "" \
+  "$(grep -E 'CONSOLE|Uncaught|SyntaxError|Refused to' "$tmp/dom.log")"
+
+rm -f "$ART/report.png"
+timeout 120 chromium "${flags[@]}" --user-data-dir="$tmp/profile2" \
+  --screenshot="$PWD/$ART/report.png" "$url" > "$tmp/shot.log" 2>&1
+check_eq "screenshot: exit 0" 0 "$?"
+check_eq "screenshot: no console messages or script errors" "" \
+  "$(grep -E 'CONSOLE|Uncaught|SyntaxError|Refused to' "$tmp/shot.log")"
+# Decode the PNG (8-bit RGB or RGBA, non-interlaced, as Chromium writes
+# it): size, number of distinct colours, and the first palette colours.
+png=$(python3 - "$ART/report.png" <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+pos, idat = 8, b""
+while pos < len(data):
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b"IHDR":
+        w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + n
+assert depth == 8 and ctype in (2, 6) and interlace == 0, (depth, ctype, interlace)
+bpp = 3 if ctype == 2 else 4
+raw, stride = zlib.decompress(idat), w * bpp
+prev, colours = bytearray(stride), set()
+for y in range(h):
+    f = raw[y * (stride + 1)]
+    line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    if f == 1:
+        for i in range(bpp, stride): line[i] = (line[i] + line[i - bpp]) & 255
+    elif f == 2:
+        line = bytearray((a + b) & 255 for a, b in zip(line, prev))
+    elif f == 3:
+        for i in range(stride):
+            line[i] = (line[i] + (((line[i - bpp] if i >= bpp else 0) + prev[i]) >> 1)) & 255
+    elif f == 4:
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    for x in range(0, stride, bpp):
+        colours.add(bytes(line[x:x + 3]))
+    prev = line
+want = [bytes.fromhex(c) for c in ("4e79a7", "f28e2b", "59a14f")]
+print(w, h, "many" if len(colours) > 16 else len(colours),
+      "bars" if all(c in colours for c in want) else "no-bars")
+PY
+)
+check_eq "screenshot: 1280x2000, many colours, the bar colours of runs A, B, C" \
+  "1280 2000 many bars" "$png"
+check_summary

@@ -1,0 +1,596 @@
+/* `drivebench report` from the committed fixture run folders
+ * (results/fixtures/report-{4vm,8vm,reps}, made by make-fixtures.sh with
+ * real oltp results): every figure in the HTML page and the CSV equals the
+ * one computed here, independently, from the VMs' histograms; the page
+ * parses with libxml2's HTML parser, has one chart per metric, sorted bars,
+ * no script element, and a drive named <script>alert(1)</script> shows as
+ * text. Runs from the repository root. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libxml/HTMLparser.h>
+#include <libxml/xpath.h>
+
+#include "hist.h"
+#include "report.h"
+
+#define F4   "results/fixtures/report-4vm"
+#define F8   "results/fixtures/report-8vm"
+#define FREP "results/fixtures/report-reps"
+#define XSS  "<script>alert(1)</script>"
+#define MAX_REPS 8
+
+/* ---- figures computed here from the fixtures' histograms ---- */
+
+typedef struct expect_rep {
+    int     vms;
+    double  tps;
+    int64_t transactions;
+    double  p99_sum;            /* of each VM's p99, ms */
+    hist   *h;
+} expect_rep;
+
+typedef struct expect_drive {
+    char      *name;
+    int        nreps;
+    expect_rep rep[MAX_REPS + 1];   /* [0]: all repetitions */
+} expect_drive;
+
+/* A number as the summary writes it: 6 decimals, no trailing zeros. */
+static void fmt6(double v, char *buf, size_t len)
+{
+    size_t n;
+    snprintf(buf, len, "%.6f", round(v * 1e6) / 1e6);
+    n = strlen(buf);
+    while (buf[n - 1] == '0')
+        buf[--n] = '\0';
+    if (buf[n - 1] == '.')
+        buf[--n] = '\0';
+    if (strcmp(buf, "-0") == 0)
+        snprintf(buf, len, "0");
+}
+
+static json_object *get(json_object *o, const char *k)
+{
+    json_object *v = NULL;
+    json_object_object_get_ex(o, k, &v);
+    return v;
+}
+
+/* Drives of a run folder, from its VMs' oltp results: tps and
+ * transactions summed, histograms merged, per repetition and overall. */
+static expect_drive *expect_load(const char *dir, int *ndrives)
+{
+    char path[512];
+    json_object *sum, *vms;
+    expect_drive *d = calloc(16, sizeof *d);
+    int n = 0;
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    sum = json_object_from_file(path);
+    assert_non_null(sum);
+    vms = get(sum, "vms");
+    for (size_t i = 0; i < json_object_array_length(vms); i++) {
+        json_object *vm = json_object_array_get_idx(vms, i), *doc, *phases, *measure = NULL;
+        const char *drive = json_object_get_string(get(vm, "drive"));
+        int rep = json_object_get_int(get(vm, "repetition")), k;
+        char err[256];
+        hist *h;
+        for (k = 0; k < n && strcmp(d[k].name, drive) != 0; k++)
+            ;
+        if (k == n) {
+            assert_true(n < 16);
+            d[n++].name = strdup(drive);
+        }
+        assert_true(rep >= 1 && rep <= MAX_REPS);
+        d[k].nreps = rep > d[k].nreps ? rep : d[k].nreps;
+        snprintf(path, sizeof path, "%s/%s", dir, json_object_get_string(get(vm, "result")));
+        doc = json_object_from_file(path);
+        assert_non_null(doc);
+        phases = get(doc, "phases");
+        for (size_t p = 0; p < json_object_array_length(phases); p++)
+            if (strcmp(json_object_get_string(get(json_object_array_get_idx(phases, p), "name")),
+                       "measure") == 0)
+                measure = json_object_array_get_idx(phases, p);
+        assert_non_null(measure);
+        h = hist_from_json(get(measure, "histogram"), err, sizeof err);
+        assert_non_null(h);
+        for (int slot = 0; slot <= rep; slot += rep) {
+            expect_rep *e = &d[k].rep[slot];
+            if (!e->h)
+                e->h = hist_new(h->highest, h->sig_digits);
+            assert_int_equal(hist_add(e->h, h), 0);
+            e->vms++;
+            e->tps += json_object_get_double(get(measure, "tps"));
+            e->transactions += json_object_get_int64(get(measure, "transactions"));
+            e->p99_sum += (double)hist_percentile(h, 99) / 1000.0;
+        }
+        hist_free(h);
+        json_object_put(doc);
+    }
+    json_object_put(sum);
+    *ndrives = n;
+    return d;
+}
+
+static void expect_free(expect_drive *d, int n)
+{
+    for (int i = 0; i < n; i++) {
+        for (int r = 0; r <= MAX_REPS; r++)
+            hist_free(d[i].rep[r].h);
+        free(d[i].name);
+    }
+    free(d);
+}
+
+static double mean_tps(const expect_drive *d)
+{
+    double s = 0;
+    for (int r = 1; r <= d->nreps; r++)
+        s += d->rep[r].tps;
+    return s / d->nreps;
+}
+
+static double p99_ms(const expect_rep *e)
+{
+    return (double)hist_percentile(e->h, 99) / 1000.0;
+}
+
+/* Mean and sample-standard-deviation CV (percent) of v[0..n-1]. */
+static void spread(const double *v, int n, double *mean, double *mn, double *mx, double *cv)
+{
+    double s = 0, sq = 0;
+    *mn = *mx = v[0];
+    for (int i = 0; i < n; i++) {
+        s += v[i];
+        *mn = fmin(*mn, v[i]);
+        *mx = fmax(*mx, v[i]);
+    }
+    *mean = s / n;
+    for (int i = 0; i < n; i++)
+        sq += (v[i] - *mean) * (v[i] - *mean);
+    *cv = n > 1 ? sqrt(sq / (n - 1)) / *mean * 100 : 0;
+}
+
+/* ---- the page and the CSV as written by the report ---- */
+
+typedef struct written {
+    char     dir[64], html[128], csv[128];
+    xmlDocPtr doc;
+    char    *raw;               /* the page's bytes */
+    char   **csv_lines;
+    int      ncsv;
+} written;
+
+static void write_report(written *w, const char *const *dirs, int n)
+{
+    char err[512] = "", line[4096];
+    report_set *s;
+    FILE *f;
+    long len;
+    snprintf(w->dir, sizeof w->dir, "/tmp/report-test-XXXXXX");
+    assert_non_null(mkdtemp(w->dir));
+    snprintf(w->html, sizeof w->html, "%s/report.html", w->dir);
+    snprintf(w->csv, sizeof w->csv, "%s/report.csv", w->dir);
+    s = report_load(dirs, n, err, sizeof err);
+    if (!s)
+        fail_msg("report_load: %s", err);
+    assert_int_equal(report_write_html(s, w->html, err, sizeof err), 0);
+    assert_int_equal(report_write_csv(s, w->csv, err, sizeof err), 0);
+    report_set_free(s);
+    f = fopen(w->html, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    len = ftell(f);
+    rewind(f);
+    w->raw = calloc(1, (size_t)len + 1);
+    assert_int_equal(fread(w->raw, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    w->doc = htmlReadFile(w->html, "UTF-8", HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING
+                          | HTML_PARSE_NONET);
+    assert_non_null(w->doc);
+    f = fopen(w->csv, "r");
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f)) {
+        w->csv_lines = realloc(w->csv_lines, sizeof *w->csv_lines * (size_t)(w->ncsv + 1));
+        line[strcspn(line, "\n")] = '\0';
+        w->csv_lines[w->ncsv++] = strdup(line);
+    }
+    fclose(f);
+}
+
+static void written_free(written *w)
+{
+    xmlFreeDoc(w->doc);
+    free(w->raw);
+    for (int i = 0; i < w->ncsv; i++)
+        free(w->csv_lines[i]);
+    free(w->csv_lines);
+    unlink(w->html);
+    unlink(w->csv);
+    rmdir(w->dir);
+}
+
+/* Nodes matching an XPath expression (caller frees the result). */
+static xmlXPathObjectPtr xpath(xmlDocPtr doc, const char *expr)
+{
+    xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
+    xmlXPathObjectPtr o = xmlXPathEvalExpression(BAD_CAST expr, ctx);
+    xmlXPathFreeContext(ctx);
+    assert_non_null(o);
+    return o;
+}
+
+static int count(xmlDocPtr doc, const char *expr)
+{
+    xmlXPathObjectPtr o = xpath(doc, expr);
+    int n = o->nodesetval ? o->nodesetval->nodeNr : 0;
+    xmlXPathFreeObject(o);
+    return n;
+}
+
+/* An attribute's value as a static copy ("" when missing). */
+static const char *prop(xmlNodePtr n, const char *name)
+{
+    static char buf[4][512];
+    static int k;
+    xmlChar *v = xmlGetProp(n, BAD_CAST name);
+    char *out = buf[k++ % 4];
+    snprintf(out, 512, "%s", v ? (const char *)v : "");
+    xmlFree(v);
+    return out;
+}
+
+/* The row of table `id` for run label and drive (any drive when NULL). */
+static xmlNodePtr row_of(xmlDocPtr doc, const char *id, const char *run, const char *drive)
+{
+    char expr[128];
+    xmlXPathObjectPtr o;
+    xmlNodePtr found = NULL;
+    snprintf(expr, sizeof expr, "//table[@id='%s']/tbody/tr", id);
+    o = xpath(doc, expr);
+    for (int i = 0; o->nodesetval && i < o->nodesetval->nodeNr; i++) {
+        xmlNodePtr tr = o->nodesetval->nodeTab[i];
+        if (strcmp(prop(tr, "data-run"), run) == 0
+            && (!drive || strcmp(prop(tr, "data-drive"), drive) == 0)) {
+            assert_null(found);             /* one row per run and drive */
+            found = tr;
+        }
+    }
+    xmlXPathFreeObject(o);
+    if (!found)
+        fail_msg("no row for run %s drive %s in table %s", run, drive ? drive : "*", id);
+    return found;
+}
+
+/* The cell with data-key `key` in row tr. */
+static xmlNodePtr cell_of(xmlNodePtr tr, const char *key)
+{
+    for (xmlNodePtr td = tr->children; td; td = td->next)
+        if (td->type == XML_ELEMENT_NODE && strcmp(prop(td, "data-key"), key) == 0)
+            return td;
+    fail_msg("no cell %s", key);
+    return NULL;
+}
+
+/* The cell's exact figure equals v, and its shown text is v with
+ * `decimals` decimals. */
+static void assert_cell(xmlNodePtr tr, const char *key, double v, int decimals)
+{
+    xmlNodePtr td = cell_of(tr, key);
+    char want[64], shown[64];
+    xmlChar *text = xmlNodeGetContent(td);
+    fmt6(v, want, sizeof want);
+    snprintf(shown, sizeof shown, "%.*f", decimals, v);
+    if (strcmp(prop(td, "data-value"), want) != 0)
+        fail_msg("%s: data-value %s, want %s", key, prop(td, "data-value"), want);
+    assert_string_equal((const char *)text, shown);
+    xmlFree(text);
+}
+
+/* The text of a cell by column position (0-based) */
+static char *nth_text(xmlNodePtr tr, int col)
+{
+    for (xmlNodePtr td = tr->children; td; td = td->next)
+        if (td->type == XML_ELEMENT_NODE && col-- == 0)
+            return (char *)xmlNodeGetContent(td);
+    return NULL;
+}
+
+/* Field `col` of a CSV line (fields here hold no commas). */
+static const char *csv_col(const char *line, int col)
+{
+    static char buf[256];
+    const char *p = line;
+    size_t n;
+    for (int i = 0; i < col && p; i++) {
+        p = strchr(p, ',');
+        p = p ? p + 1 : NULL;
+    }
+    assert_non_null(p);
+    n = strcspn(p, ",");
+    snprintf(buf, sizeof buf, "%.*s", (int)n, p);
+    return buf;
+}
+
+static const char CSV_HEADER[] =
+    "run_id,run,drive,vms,repetitions,tps,tps_min,tps_max,tps_cv_pct,tps_per_vm,"
+    "transactions,latency_avg_ms,latency_p99_ms,latency_p99_mean_of_vms_ms,"
+    "p99_rep_mean_ms,p99_rep_min_ms,p99_rep_max_ms,p99_cv_pct,cv_threshold_pct,cv_flag,"
+    "scaling_base_run,scaling_ratio";
+
+/* The drive table, the bars and the CSV of run `label` equal the figures
+ * computed from the run folder's histograms. */
+static void check_drives(written *w, const char *dir, const char *label, int first_csv_row)
+{
+    int n;
+    expect_drive *d = expect_load(dir, &n);
+    for (int i = 0; i < n; i++) {
+        expect_rep *all = &d[i].rep[0];
+        double tps = mean_tps(&d[i]), avg = hist_mean(all->h) / 1000.0, p99 = p99_ms(all);
+        double p99m = all->p99_sum / all->vms;
+        xmlNodePtr tr = row_of(w->doc, "drive-table", label, d[i].name);
+        const char *line = w->csv_lines[first_csv_row + i];
+        char want[64], quoted[128];
+        assert_cell(tr, "vms", all->vms / d[i].nreps, 0);
+        assert_cell(tr, "tps", tps, 2);
+        assert_cell(tr, "transactions", (double)all->transactions, 0);
+        assert_cell(tr, "latency_avg_ms", avg, 3);
+        assert_cell(tr, "latency_p99_ms", p99, 3);
+        assert_cell(tr, "latency_p99_mean_of_vms_ms", p99m, 3);
+        /* the CSV row: one per drive per run, in the same order */
+        snprintf(quoted, sizeof quoted, "\"%s\"", d[i].name);
+        if (strchr(d[i].name, ',') == NULL) {
+            assert_string_equal(csv_col(line, 2), quoted);
+            fmt6(tps, want, sizeof want);
+            assert_string_equal(csv_col(line, 5), want);
+            fmt6(avg, want, sizeof want);
+            assert_string_equal(csv_col(line, 11), want);
+            fmt6(p99, want, sizeof want);
+            assert_string_equal(csv_col(line, 12), want);
+            fmt6(p99m, want, sizeof want);
+            assert_string_equal(csv_col(line, 13), want);
+            fmt6(tps / (all->vms / d[i].nreps), want, sizeof want);
+            assert_string_equal(csv_col(line, 9), want);
+        }
+    }
+    expect_free(d, n);
+}
+
+/* In each bar chart: one bar per drive and run, sorted, values exact. */
+static void check_bars(written *w, int nbars)
+{
+    static const struct { const char *id; int desc; } charts[] = {
+        { "chart-tps", 1 }, { "chart-latency-avg", 0 }, { "chart-latency-p99", 0 },
+    };
+    for (size_t c = 0; c < 3; c++) {
+        char expr[128];
+        xmlXPathObjectPtr o;
+        double prev = 0;
+        snprintf(expr, sizeof expr, "//svg[@id='%s']", charts[c].id);
+        assert_int_equal(count(w->doc, expr), 1);
+        snprintf(expr, sizeof expr, "//svg[@id='%s']//g[@class='bar']", charts[c].id);
+        o = xpath(w->doc, expr);
+        assert_int_equal(o->nodesetval->nodeNr, nbars);
+        for (int i = 0; i < nbars; i++) {
+            double v = atof(prop(o->nodesetval->nodeTab[i], "data-value"));
+            if (i)
+                assert_true(charts[c].desc ? v <= prev : v >= prev);
+            prev = v;
+        }
+        xmlXPathFreeObject(o);
+    }
+}
+
+static void test_spread(void **state)
+{
+    const double v[] = { 10, 12, 14 }, one[] = { 7.5 };
+    report_spread s = report_spread_of(v, 3);
+    char buf[64];
+    (void)state;
+    assert_int_equal(s.n, 3);
+    assert_string_equal(report_num(s.mean, buf, sizeof buf), "12");
+    assert_string_equal(report_num(s.min, buf, sizeof buf), "10");
+    assert_string_equal(report_num(s.max, buf, sizeof buf), "14");
+    /* sample sd 2, over 12 */
+    assert_string_equal(report_num(s.cv, buf, sizeof buf), "16.666667");
+    s = report_spread_of(one, 1);
+    assert_string_equal(report_num(s.cv, buf, sizeof buf), "0");
+    assert_string_equal(report_num(s.mean, buf, sizeof buf), "7.5");
+    s = report_spread_of(NULL, 0);
+    assert_int_equal(s.n, 0);
+}
+
+static void test_four_vs_eight(void **state)
+{
+    const char *dirs[] = { F4, F8 };
+    written w = { 0 };
+    int n4, n8;
+    expect_drive *d4, *d8;
+    xmlNodePtr tr;
+    char want[64];
+    (void)state;
+    write_report(&w, dirs, 2);
+    assert_string_equal(w.csv_lines[0], CSV_HEADER);
+    assert_int_equal(w.ncsv, 1 + 2 + 1);
+    check_drives(&w, F4, "A", 1);
+    check_drives(&w, F8, "B", 3);
+    check_bars(&w, 3);
+    /* figures pinned from the committed fixtures */
+    tr = row_of(w.doc, "drive-table", "A", "nvme-a");
+    assert_string_equal(prop(cell_of(tr, "tps"), "data-value"), "331.538584");
+    assert_string_equal(prop(cell_of(tr, "latency_p99_ms"), "data-value"), "102.271");
+    tr = row_of(w.doc, "drive-table", "B", "nvme-a");
+    assert_string_equal(prop(cell_of(tr, "tps"), "data-value"), "661.990515");
+    assert_string_equal(prop(cell_of(tr, "latency_p99_ms"), "data-value"), "82.431");
+    /* scaling: nvme-a with 8 VMs against 4 VMs, per VM and in all */
+    d4 = expect_load(F4, &n4);
+    d8 = expect_load(F8, &n8);
+    assert_string_equal(d4[0].name, "nvme-a");
+    assert_string_equal(d8[0].name, "nvme-a");
+    tr = row_of(w.doc, "scaling-table", "B", "nvme-a");
+    assert_cell(tr, "vms", 8, 0);
+    assert_cell(tr, "tps", d8[0].rep[1].tps, 2);
+    assert_cell(tr, "tps_per_vm", d8[0].rep[1].tps / 8, 2);
+    assert_cell(tr, "scaling_ratio", d8[0].rep[1].tps / d4[0].rep[1].tps, 3);
+    assert_cell(tr, "latency_p99_ms", p99_ms(&d8[0].rep[0]), 3);
+    tr = row_of(w.doc, "scaling-table", "A", "nvme-a");
+    assert_cell(tr, "tps_per_vm", d4[0].rep[1].tps / 4, 2);
+    assert_cell(tr, "scaling_ratio", 1, 3);
+    /* the drive only in run A is not in the scaling table */
+    assert_int_equal(count(w.doc, "//table[@id='scaling-table']/tbody/tr"), 2);
+    fmt6(d8[0].rep[1].tps / d4[0].rep[1].tps, want, sizeof want);
+    assert_string_equal(csv_col(w.csv_lines[3], 21), want);
+    assert_string_equal(csv_col(w.csv_lines[3], 20), "\"A\"");
+    assert_string_equal(csv_col(w.csv_lines[2], 20), "");
+    /* per-VM table: every VM of both runs, figures as in the summary */
+    assert_int_equal(count(w.doc, "//table[@id='vm-table']/tbody/tr"), 16);
+    assert_int_equal(count(w.doc, "//svg[@id='chart-tps-time-drive']//polyline"), 3);
+    /* one per-VM time chart per drive and run, a line per VM */
+    assert_int_equal(count(w.doc, "//svg[starts-with(@id,'chart-tps-time-vm-')]"), 3);
+    assert_int_equal(count(w.doc, "//svg[@id='chart-tps-time-vm-3']//polyline"), 8);
+    assert_int_equal(count(w.doc, "//svg[@id='chart-tps-time-vm-3']//polyline[@data-label="
+                                  "'vm8']"), 1);
+    assert_int_equal(count(w.doc, "//svg[@id='chart-tps-time-drive']//polyline[@data-label="
+                                  "'nvme-a [B]']"), 1);
+    /* the colour legend names both runs */
+    assert_int_equal(count(w.doc, "//p[@class='legend']/span[@class='swatch']"), 2);
+    expect_free(d4, n4);
+    expect_free(d8, n8);
+    written_free(&w);
+}
+
+static void test_repetitions(void **state)
+{
+    const char *dirs[] = { FREP };
+    written w = { 0 };
+    int n;
+    expect_drive *d;
+    (void)state;
+    write_report(&w, dirs, 1);
+    check_drives(&w, FREP, "A", 1);
+    d = expect_load(FREP, &n);
+    assert_int_equal(n, 2);
+    for (int i = 0; i < n; i++) {
+        double tps[MAX_REPS], p99[MAX_REPS], mean, mn, mx, tcv, pcv;
+        xmlNodePtr tr = row_of(w.doc, "repetition-table", "A", d[i].name);
+        const char *line = w.csv_lines[1 + i];
+        char want[64];
+        int flagged;
+        assert_int_equal(d[i].nreps, 3);
+        for (int r = 0; r < 3; r++) {
+            tps[r] = d[i].rep[r + 1].tps;
+            p99[r] = p99_ms(&d[i].rep[r + 1]);
+        }
+        spread(tps, 3, &mean, &mn, &mx, &tcv);
+        assert_cell(tr, "tps_mean", mean, 2);
+        assert_cell(tr, "tps_min", mn, 2);
+        assert_cell(tr, "tps_max", mx, 2);
+        assert_cell(tr, "tps_cv_pct", tcv, 2);
+        fmt6(tcv, want, sizeof want);
+        assert_string_equal(csv_col(line, 8), want);
+        spread(p99, 3, &mean, &mn, &mx, &pcv);
+        assert_cell(tr, "p99_mean", mean, 3);
+        assert_cell(tr, "p99_min", mn, 3);
+        assert_cell(tr, "p99_max", mx, 3);
+        assert_cell(tr, "p99_cv_pct", pcv, 2);
+        fmt6(pcv, want, sizeof want);
+        assert_string_equal(csv_col(line, 17), want);
+        assert_cell(tr, "cv_threshold_pct", 5, 2);
+        flagged = tcv > 5 || pcv > 5;
+        assert_string_equal(prop(cell_of(tr, "flag"), "data-value"), flagged ? "1" : "0");
+        assert_string_equal(csv_col(line, 19), flagged ? "1" : "0");
+        assert_string_equal(prop(tr, "class"), flagged ? "flagged" : "");
+    }
+    /* pinned: sata-b's target rate went 20, 40, 60 tps */
+    assert_string_equal(prop(cell_of(row_of(w.doc, "repetition-table", "A", "sata-b"),
+                                     "tps_cv_pct"), "data-value"), "48.251976");
+    assert_int_equal(count(w.doc, "//svg[@id='chart-tps']//text[@class='label flagged']"), 2);
+    /* a time line per drive and repetition */
+    assert_int_equal(count(w.doc, "//svg[@id='chart-tps-time-drive']//polyline"), 6);
+    expect_free(d, n);
+    written_free(&w);
+}
+
+/* A drive named like markup is text everywhere: no script element in the
+ * parsed page, the name readable in the tables and the charts. */
+static void test_markup_in_names(void **state)
+{
+    const char *dirs[] = { F4 };
+    written w = { 0 };
+    xmlNodePtr tr;
+    char *text;
+    (void)state;
+    write_report(&w, dirs, 1);
+    assert_int_equal(count(w.doc, "//script"), 0);
+    assert_null(strstr(w.raw, "<script"));
+    assert_non_null(strstr(w.raw, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+    tr = row_of(w.doc, "drive-table", "A", XSS);
+    text = nth_text(tr, 1);
+    assert_string_equal(text, XSS);
+    xmlFree(text);
+    assert_int_equal(count(w.doc, "//svg[@id='chart-tps']//text[@class='label' and "
+                                  "text()='<script>alert(1)</script>']"), 1);
+    /* a single run: no scaling section, no run suffix in labels */
+    assert_int_equal(count(w.doc, "//section[@id='scaling']"), 0);
+    /* nothing to fetch: no src or external href anywhere */
+    assert_int_equal(count(w.doc, "//*[@src] | //link | //*[@href]"), 0);
+    written_free(&w);
+}
+
+/* The environment and plan as the run recorded them. */
+static void test_environment_and_plan(void **state)
+{
+    const char *dirs[] = { F4 };
+    written w = { 0 };
+    (void)state;
+    write_report(&w, dirs, 1);
+    assert_int_equal(count(w.doc, "//table[@class='environment']//tr[th='CPU']/td["
+                                  "text()='Intel(R) Xeon(R) Processor']"), 1);
+    assert_int_equal(count(w.doc, "//table[@class='environment']//tr[th='domain type']/td["
+                                  "text()='qemu']"), 1);
+    assert_int_equal(count(w.doc, "//table[@class='environment']//tr[th='libvirt version']/td["
+                                  "text()='9.0.0']"), 1);
+    assert_int_equal(count(w.doc, "//table[@class='environment']//tr[th='guest database']/td["
+                                  "starts-with(text(),'10.11.')]"), 1);
+    assert_int_equal(count(w.doc, "//table[@class='plan']//tr[th='VMs per drive']/td["
+                                  "text()='4']"), 1);
+    assert_int_equal(count(w.doc, "//pre[@class='plan-ini' and contains(text(),"
+                                  "'[drive <script>alert(1)</script>]')]"), 1);
+    written_free(&w);
+}
+
+static void test_bad_input(void **state)
+{
+    const char *missing[] = { "results/fixtures/no-such-run" };
+    const char *not_run[] = { "results/fixtures/report-4vm/vm" };
+    char err[512] = "";
+    (void)state;
+    assert_null(report_load(missing, 1, err, sizeof err));
+    assert_string_equal(err, "results/fixtures/no-such-run/summary.json: cannot read the run's "
+                             "summary (is results/fixtures/no-such-run a run folder of "
+                             "`drivebench run`?)");
+    assert_null(report_load(not_run, 1, err, sizeof err));
+    assert_non_null(strstr(err, "cannot read the run's summary"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_spread),
+        cmocka_unit_test(test_four_vs_eight),
+        cmocka_unit_test(test_repetitions),
+        cmocka_unit_test(test_markup_in_names),
+        cmocka_unit_test(test_environment_and_plan),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests_name("report", tests, NULL, NULL);
+}
