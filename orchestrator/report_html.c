@@ -115,14 +115,22 @@ static xmlNodePtr row(xmlNodePtr tbody, const report_run *run, const char *drive
     return tr;
 }
 
+/* A <section id=id> with its heading and, when given, a note under it. */
+static xmlNodePtr section_new(page *pg, const char *id, const char *title, const char *note)
+{
+    xmlNodePtr sec = add(pg->body, "section", NULL);
+    attr(sec, "id", id);
+    add(sec, "h2", title);
+    if (note)
+        attr(add(sec, "p", note), "class", "note");
+    return sec;
+}
+
 static void section_runs(page *pg)
 {
     static const char *const heads[] = { "run", "run id", "plan", "workload", "VMs",
                                          "drives", "repetitions", "started", "finished", NULL };
-    xmlNodePtr sec = add(pg->body, "section", NULL), tb;
-    attr(sec, "id", "runs");
-    add(sec, "h2", "Runs");
-    tb = table_new(sec, "run-table", heads);
+    xmlNodePtr tb = table_new(section_new(pg, "runs", "Runs", NULL), "run-table", heads);
     for (int r = 0; r < pg->s->nruns; r++) {
         const report_run *run = &pg->s->runs[r];
         json_object *sum = run->summary;
@@ -197,13 +205,10 @@ static int section_drives(page *pg)
     static const char *const heads[] = { "run", "drive", "VMs", "TPS", "transactions",
                                          "avg latency (ms)", "p99 latency (ms)",
                                          "mean of VMs' p99 (ms)", NULL };
-    xmlNodePtr sec = add(pg->body, "section", NULL), tb;
-    attr(sec, "id", "drives");
-    add(sec, "h2", "Per drive");
-    attr(add(sec, "p", "Per drive: TPS is the sum of its VMs' (the mean over repetitions); "
-                       "latencies come from all its VMs' merged histograms. A drive marked (!) "
-                       "varies more across repetitions than its plan's cv_threshold."),
-         "class", "note");
+    xmlNodePtr tb, sec = section_new(pg, "drives", "Per drive",
+        "Per drive: TPS is the sum of its VMs' (the mean over repetitions); latencies come "
+        "from all its VMs' merged histograms. A drive marked (!) varies more across "
+        "repetitions than its plan's cv_threshold.");
     if (pg->multi) {            /* which colour is which run */
         xmlNodePtr p = add(sec, "p", NULL);
         attr(p, "class", "legend");
@@ -257,13 +262,10 @@ static void section_scaling(page *pg)
             if (br < 0)
                 continue;
             if (!sec) {
-                sec = add(pg->body, "section", NULL);
-                attr(sec, "id", "scaling");
-                add(sec, "h2", "Scaling across runs");
-                attr(add(sec, "p", "The same drive in several runs (e.g. 4 VMs and 8 VMs). "
-                                   "The base is the run where the drive had the fewest VMs; "
-                                   "the scaling ratio is TPS over the base's TPS."),
-                     "class", "note");
+                sec = section_new(pg, "scaling", "Scaling across runs",
+                    "The same drive in several runs (e.g. 4 VMs and 8 VMs). The base is the "
+                    "run where the drive had the fewest VMs; the scaling ratio is TPS over the "
+                    "base's TPS.");
                 tb = table_new(sec, "scaling-table", heads);
             }
             tr = row(tb, run, dr->name);
@@ -301,13 +303,10 @@ static void section_repetitions(page *pg)
                                          "TPS max", "TPS CV (%)", "p99 mean (ms)", "p99 min (ms)",
                                          "p99 max (ms)", "p99 CV (%)", "CV threshold (%)",
                                          "flag", NULL };
-    xmlNodePtr sec = add(pg->body, "section", NULL), tb;
-    attr(sec, "id", "repetitions");
-    add(sec, "h2", "Repetitions");
-    attr(add(sec, "p", "Spread of each drive's TPS and p99 latency over the plan's repetitions: "
-                       "CV is the sample standard deviation over the mean. A drive is flagged "
-                       "when either CV exceeds the plan's cv_threshold."), "class", "note");
-    tb = table_new(sec, "repetition-table", heads);
+    xmlNodePtr tb = table_new(section_new(pg, "repetitions", "Repetitions",
+        "Spread of each drive's TPS and p99 latency over the plan's repetitions: CV is the "
+        "sample standard deviation over the mean. A drive is flagged when either CV exceeds "
+        "the plan's cv_threshold."), "repetition-table", heads);
     for (int r = 0; r < pg->s->nruns; r++)
         for (int d = 0; d < pg->s->runs[r].ndrives; d++) {
             const report_run *run = &pg->s->runs[r];
@@ -448,12 +447,9 @@ cleanup:
 
 static int section_time(page *pg)
 {
-    xmlNodePtr sec = add(pg->body, "section", NULL);
+    xmlNodePtr sec = section_new(pg, "time", "TPS over time",
+        "From the interval samples of each VM's measured run (oltp --report-interval).");
     int k = 0;
-    attr(sec, "id", "time");
-    add(sec, "h2", "TPS over time");
-    attr(add(sec, "p", "From the interval samples of each VM's measured run (oltp "
-                       "--report-interval)."), "class", "note");
     if (time_chart_drives(pg, sec) < 0)
         return -1;
     for (int r = 0; r < pg->s->nruns; r++)
@@ -468,10 +464,7 @@ static void section_vms(page *pg)
     static const char *const heads[] = { "run", "VM", "drive", "repetition", "TPS",
                                          "transactions", "avg latency (ms)", "p99 latency (ms)",
                                          "errors", "reconnects", "database server", NULL };
-    xmlNodePtr sec = add(pg->body, "section", NULL), tb;
-    attr(sec, "id", "vms");
-    add(sec, "h2", "Per VM");
-    tb = table_new(sec, "vm-table", heads);
+    xmlNodePtr tb = table_new(section_new(pg, "vms", "Per VM", NULL), "vm-table", heads);
     for (int r = 0; r < pg->s->nruns; r++)
         for (int v = 0; v < pg->s->runs[r].nvms; v++) {
             const report_run *run = &pg->s->runs[r];
@@ -530,9 +523,7 @@ static char *guest_versions(const report_run *run)
 
 static void section_environment(page *pg)
 {
-    xmlNodePtr sec = add(pg->body, "section", NULL);
-    attr(sec, "id", "environment");
-    add(sec, "h2", "Environment");
+    xmlNodePtr sec = section_new(pg, "environment", "Environment", NULL);
     for (int r = 0; r < pg->s->nruns; r++) {
         const report_run *run = &pg->s->runs[r];
         json_object *env = NULL, *hvs;
@@ -589,9 +580,7 @@ static void section_plan(page *pg)
         { "precondition (s)", "plan.workload.precondition_s" },
         { "warmup (s)", "plan.workload.warmup_s" }, { "measure (s)", "plan.workload.measure_s" },
     };
-    xmlNodePtr sec = add(pg->body, "section", NULL);
-    attr(sec, "id", "plan");
-    add(sec, "h2", "Plan");
+    xmlNodePtr sec = section_new(pg, "plan", "Plan", NULL);
     for (int r = 0; r < pg->s->nruns; r++) {
         const report_run *run = &pg->s->runs[r];
         char *h3 = orch_strfmt("Run %s: %s", run->label, run->run_id);
