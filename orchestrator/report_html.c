@@ -603,7 +603,7 @@ static void section_plan(page *pg)
 static htmlDocPtr build_doc(const report_set *s)
 {
     htmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);
-    xmlNodePtr html, head, meta;
+    xmlNodePtr html, head;
     page pg = { .s = s, .multi = s->nruns > 1 };
     char *title;
 
@@ -614,8 +614,7 @@ static htmlDocPtr build_doc(const report_set *s)
     xmlDocSetRootElement(doc, html);
     attr(html, "lang", "en");
     head = add(html, "head", NULL);
-    meta = add(head, "meta", NULL);
-    attr(meta, "charset", "utf-8");
+    htmlSetMetaEncoding(doc, BAD_CAST "UTF-8");   /* text as UTF-8, not entities */
     title = s->nruns == 1 ? orch_strfmt("drivebench report: %s", s->runs[0].run_id)
                           : orch_strfmt("drivebench report: %d runs", s->nruns);
     add(head, "title", title ? title : "drivebench report");

@@ -531,6 +531,8 @@ static void test_markup_in_names(void **state)
     (void)state;
     write_report(&w, dirs, 1);
     assert_int_equal(count(w.doc, "//script"), 0);
+    assert_non_null(strstr(w.raw, "<meta http-equiv=\"Content-Type\" content=\"text/html; "
+                                  "charset=UTF-8\">"));
     assert_null(strstr(w.raw, "<script"));
     assert_non_null(strstr(w.raw, "&lt;script&gt;alert(1)&lt;/script&gt;"));
     tr = row_of(w.doc, "drive-table", "A", XSS);
@@ -568,6 +570,46 @@ static void test_environment_and_plan(void **state)
     written_free(&w);
 }
 
+/* A VM whose oltp result is gone: its row says so, its line comes from
+ * the summary's tps_series, everything else is unchanged. */
+static void test_missing_vm_result(void **state)
+{
+    char dir[] = "/tmp/report-test-run-XXXXXX", run[96], cmd[256];
+    const char *dirs[1];
+    written w = { 0 };
+    xmlXPathObjectPtr o;
+    int seen = 0;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "cp -r " FREP " %s/ && rm %s/report-reps/vm/"
+             "drivebench-report-reps--sata-b-vm1.r2.json", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(run, sizeof run, "%s/report-reps", dir);
+    dirs[0] = run;
+    write_report(&w, dirs, 1);
+    o = xpath(w.doc, "//table[@id='vm-table']/tbody/tr");
+    assert_int_equal(o->nodesetval->nodeNr, 6);
+    for (int i = 0; i < 6; i++) {
+        xmlNodePtr tr = o->nodesetval->nodeTab[i];
+        char *vm = nth_text(tr, 1), *rep = nth_text(tr, 3), *errors = nth_text(tr, 8);
+        int gone = strcmp(vm, "drivebench-report-reps--sata-b-vm1") == 0
+                   && strcmp(rep, "2") == 0;
+        seen += gone;
+        assert_string_equal(errors, gone ? "not recorded" : "0");
+        xmlFree(vm);
+        xmlFree(rep);
+        xmlFree(errors);
+    }
+    xmlXPathFreeObject(o);
+    assert_int_equal(seen, 1);
+    assert_int_equal(count(w.doc, "//svg[@id='chart-tps-time-drive']//polyline"), 6);
+    assert_int_equal(count(w.doc, "//svg[@id='chart-tps-time-vm-2']//polyline["
+                                  "@data-label='vm1 r2']"), 1);
+    written_free(&w);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void test_bad_input(void **state)
 {
     const char *missing[] = { "results/fixtures/no-such-run" };
@@ -580,6 +622,29 @@ static void test_bad_input(void **state)
                              "`drivebench run`?)");
     assert_null(report_load(not_run, 1, err, sizeof err));
     assert_non_null(strstr(err, "cannot read the run's summary"));
+    {
+        char dir[] = "/tmp/report-test-bad-XXXXXX", path[128], want[256];
+        const char *dirs[] = { dir };
+        FILE *f;
+        assert_non_null(mkdtemp(dir));
+        snprintf(path, sizeof path, "%s/summary.json", dir);
+        f = fopen(path, "w");
+        assert_non_null(f);
+        fputs("{\"schema\":\"drivebench.summary/2\",\"drives\":[],\"vms\":[]}", f);
+        fclose(f);
+        assert_null(report_load(dirs, 1, err, sizeof err));
+        snprintf(want, sizeof want, "%s: not a drivebench.summary/1 document", path);
+        assert_string_equal(err, want);
+        f = fopen(path, "w");
+        assert_non_null(f);
+        fputs("{\"schema\":\"drivebench.summary/1\",\"drives\":{}}", f);
+        fclose(f);
+        assert_null(report_load(dirs, 1, err, sizeof err));
+        snprintf(want, sizeof want, "%s: no drives or vms array", path);
+        assert_string_equal(err, want);
+        unlink(path);
+        rmdir(dir);
+    }
 }
 
 int main(void)
@@ -590,6 +655,7 @@ int main(void)
         cmocka_unit_test(test_repetitions),
         cmocka_unit_test(test_markup_in_names),
         cmocka_unit_test(test_environment_and_plan),
+        cmocka_unit_test(test_missing_vm_result),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);
