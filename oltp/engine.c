@@ -461,6 +461,15 @@ static void term_wait(term *t)
         uv_timer_start(&t->timer, on_term_timer, (ns + 999999) / 1000000, 0);
 }
 
+/* Park a connection until work arrives (a --rate arrival, a terminal). */
+static int conn_idle(conn *c)
+{
+    poll_set(c, 0);
+    c->st = C_IDLE;
+    c->w->idle[c->w->nidle++] = c;
+    return NO_OP;
+}
+
 /* With terminals: run the next ready terminal's transaction, or idle. */
 static int take_terminal(conn *c)
 {
@@ -468,10 +477,7 @@ static int take_terminal(conn *c)
     term *t;
 
     if (w->rlen == 0) {
-        poll_set(c, 0);
-        c->st = C_IDLE;
-        w->idle[w->nidle++] = c;
-        return NO_OP;
+        return conn_idle(c);
     }
     t = w->ready[w->rhead];
     w->rhead = (w->rhead + 1) % w->nterms;
@@ -513,10 +519,7 @@ static int begin_next(conn *c)
     if (e->o->rate > 0) {
         uint64_t intended;
         if (w->qlen == 0) {
-            poll_set(c, 0);
-            c->st = C_IDLE;
-            w->idle[w->nidle++] = c;
-            return NO_OP;
+            return conn_idle(c);
         }
         intended = w->q[w->qhead];
         w->qhead = (w->qhead + 1) % w->qcap;

@@ -435,8 +435,9 @@ static int load_items(const tpcc_plan *p, db_conn *c, rng *r, int batch, int64_t
         char name[25], data[51];
         tpcc_astring(r, name, 14, 24);
         tpcc_data_original(r, data);
+        uint32_t price = rand_uniform(r, 100, 10000);          /* [1.00, 100.00] */
         if (ins_row(&b, "%d,%u,'%s',%u.%02u,'%s'", i, rand_uniform(r, 1, 10000), name,
-                    rand_uniform(r, 1, 100), rand_uniform(r, 0, 99), data) < 0)
+                    price / 100, price % 100, data) < 0)
             break;
     }
     (void)p;
@@ -545,12 +546,8 @@ static int load_district(const tpcc_plan *p, db_conn *c, rng *r, const tpcc_cons
         for (int l = 1; l <= cnt; l++) {
             char dist[25], amount[16];
             tpcc_astring(r, dist, 24, 24);
-            if (delivered)
-                snprintf(amount, sizeof amount, "0.00");
-            else
-                snprintf(amount, sizeof amount, "%u.%02u", rand_uniform(r, 0, 9999), rand_uniform(r, 0, 99));
-            if (!delivered && !strcmp(amount, "0.00"))
-                snprintf(amount, sizeof amount, "0.01");        /* range is [0.01, 9999.99] */
+            uint32_t cents = delivered ? 0 : rand_uniform(r, 1, 999999);     /* [0.01, 9999.99] */
+            snprintf(amount, sizeof amount, "%u.%02u", cents / 100, cents % 100);
             if (ins_row(&ol, "%d,%d,%d,%d,%u,%d,%s%s%s,5,%s,'%s'", o, d, w, l, rand_uniform(r, 1, ITEMS), w,
                         delivered ? "'" : "", delivered ? p->load_date : "NULL", delivered ? "'" : "",
                         amount, dist) < 0)
