@@ -376,12 +376,47 @@ static char *csv_path_for(const char *html)
     return orch_strfmt("%s.csv", html);
 }
 
+int report_write(const char *const *dirs, int ndirs, const char *html_path, char **html_out,
+                 char **csv_out, char *err, size_t errlen)
+{
+    char *html = html_path ? strdup(html_path)
+                 : ndirs == 1 ? orch_strfmt("%s/report.html", dirs[0]) : strdup("report.html");
+    char *csv = html ? csv_path_for(html) : NULL;
+    report_set *s = NULL;
+    int rc = -1;
+
+    if (!csv) {
+        snprintf(err, errlen, "out of memory");
+        goto cleanup;
+    }
+    s = report_load(dirs, ndirs, err, errlen);
+    if (!s) {
+        rc = REPORT_BAD_INPUT;
+        goto cleanup;
+    }
+    if (report_write_html(s, html, err, errlen) < 0 || report_write_csv(s, csv, err, errlen) < 0)
+        goto cleanup;
+    rc = 0;
+    if (html_out) {
+        *html_out = html;
+        html = NULL;
+    }
+    if (csv_out) {
+        *csv_out = csv;
+        csv = NULL;
+    }
+cleanup:
+    report_set_free(s);
+    free(html);
+    free(csv);
+    return rc;
+}
+
 int report_main(int argc, char **argv)
 {
     const char **dirs = calloc(argc > 0 ? (size_t)argc : 1, sizeof *dirs);
     const char *out = NULL;
     char err[1024], *html = NULL, *csv = NULL;
-    report_set *s = NULL;
     int ndirs = 0, rc = 2;
 
     if (!dirs)
@@ -403,28 +438,13 @@ int report_main(int argc, char **argv)
               "RESULTS_DIR... [-o report.html])\n", stderr);
         goto cleanup;
     }
-    html = out ? strdup(out) : ndirs == 1 ? orch_strfmt("%s/report.html", dirs[0])
-                                         : strdup("report.html");
-    csv = html ? csv_path_for(html) : NULL;
-    if (!csv) {
-        rc = 1;
-        goto cleanup;
-    }
-    s = report_load(dirs, ndirs, err, sizeof err);
-    if (!s) {
+    rc = report_write(dirs, ndirs, out, &html, &csv, err, sizeof err);
+    if (rc == 0)
+        printf("report: %s\ncsv: %s\n", html, csv);
+    else
         fprintf(stderr, "drivebench: %s\n", err);
-        goto cleanup;
-    }
-    rc = 1;
-    if (report_write_html(s, html, err, sizeof err) < 0
-        || report_write_csv(s, csv, err, sizeof err) < 0) {
-        fprintf(stderr, "drivebench: %s\n", err);
-        goto cleanup;
-    }
-    printf("report: %s\ncsv: %s\n", html, csv);
-    rc = 0;
+    rc = rc == 0 ? 0 : rc == REPORT_BAD_INPUT ? 2 : 1;
 cleanup:
-    report_set_free(s);
     free(html);
     free(csv);
     free(dirs);

@@ -96,6 +96,18 @@ int report_write_csv(const report_set *s, const char *path, char *err, size_t er
 /* Write the HTML page. 0, or -1 with err. */
 int report_write_html(const report_set *s, const char *path, char *err, size_t errlen);
 
+#define REPORT_BAD_INPUT (-2)
+
+/* The whole report of run folders dirs[0..ndirs-1]: the page at html_path
+ * (NULL: DIR/report.html for one folder, report.html for several) and the
+ * CSV next to it (same name, .csv). What a run calls at its end:
+ * report_write(&run_dir, 1, NULL, NULL, NULL, err, len). Returns 0 (with
+ * the two paths in *html_out / *csv_out when not NULL; caller frees),
+ * REPORT_BAD_INPUT when a folder cannot be read, -1 when a file cannot be
+ * written; err says why. */
+int report_write(const char *const *dirs, int ndirs, const char *html_path, char **html_out,
+                 char **csv_out, char *err, size_t errlen);
+
 /* `drivebench report RESULTS_DIR... [-o report.html]` (argv after the
  * command name). Writes the page and, next to it, the CSV (same name,
  * .csv); prints both paths. Exit status 0, 1 (cannot write) or 2 (bad

@@ -610,6 +610,34 @@ static void test_missing_vm_result(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* report_write: the paths it reports and writes. */
+static void test_write_paths(void **state)
+{
+    char dir[] = "/tmp/report-test-out-XXXXXX", path[128], want[256], err[512] = "";
+    const char *dirs[] = { F4, F8 }, *missing[] = { "results/fixtures/no-such-run" };
+    char *html = NULL, *csv = NULL;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/cmp.out", dir);
+    assert_int_equal(report_write(dirs, 2, path, &html, &csv, err, sizeof err), 0);
+    assert_string_equal(html, path);
+    snprintf(want, sizeof want, "%s/cmp.out.csv", dir);
+    assert_string_equal(csv, want);
+    assert_int_equal(access(html, R_OK), 0);
+    assert_int_equal(access(csv, R_OK), 0);
+    unlink(html);
+    unlink(csv);
+    free(html);
+    free(csv);
+    assert_int_equal(report_write(missing, 1, path, NULL, NULL, err, sizeof err),
+                     REPORT_BAD_INPUT);
+    snprintf(path, sizeof path, "%s/no/such/dir/r.html", dir);
+    assert_int_equal(report_write(dirs, 1, path, NULL, NULL, err, sizeof err), -1);
+    snprintf(want, sizeof want, "cannot write %s: No such file or directory", path);
+    assert_string_equal(err, want);
+    rmdir(dir);
+}
+
 static void test_bad_input(void **state)
 {
     const char *missing[] = { "results/fixtures/no-such-run" };
@@ -656,6 +684,7 @@ int main(void)
         cmocka_unit_test(test_markup_in_names),
         cmocka_unit_test(test_environment_and_plan),
         cmocka_unit_test(test_missing_vm_result),
+        cmocka_unit_test(test_write_paths),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);
