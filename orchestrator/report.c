@@ -302,6 +302,18 @@ double report_scaling(const report_set *s, int r, int d, int *base_run, int *bas
     }
 }
 
+double report_run_scaling(const report_set *s, int r, int *base_run)
+{
+    double base;
+    *base_run = 0;
+    for (int i = 1; i < s->nruns; i++)
+        if (report_double(s->runs[i].summary, "run.vms")
+            < report_double(s->runs[*base_run].summary, "run.vms"))
+            *base_run = i;
+    base = report_double(s->runs[*base_run].summary, "run.tps");
+    return base > 0 ? report_double(s->runs[r].summary, "run.tps") / base : 0;
+}
+
 /* A text field of the CSV: always quoted (RFC 4180), quotes doubled, so a
  * spreadsheet never reads a drive name as a number or a formula split. */
 static void csv_text(FILE *f, const char *s)

@@ -81,6 +81,11 @@ report_spread report_spread_of(const double *v, int n);
  * *base_run = -1 when no other run has that drive. */
 double report_scaling(const report_set *s, int r, int d, int *base_run, int *base_drive);
 
+/* Scaling of run r as a whole: its tps (summary "run.tps") over that of
+ * the run with the fewest VMs ("run.vms"; the first on ties), whose index
+ * goes to *base_run. 0 when the base has no tps. */
+double report_run_scaling(const report_set *s, int r, int *base_run);
+
 /* A number as summary.json writes it (6 decimals, no trailing zeros) into
  * buf. Returns buf. */
 const char *report_num(double v, char *buf, size_t len);

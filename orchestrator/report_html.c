@@ -242,15 +242,56 @@ static int section_drives(page *pg)
     return 0;
 }
 
-/* Drives present in several runs: per-VM and aggregate figures and the
- * scaling ratio against the run with the fewest VMs on that drive. */
+/* The figures of a drive or a whole run (o: its summary object) in a
+ * scaling row: VMs, TPS in all and per VM, latencies, and the ratio. */
+static void scaling_cells(xmlNodePtr tr, json_object *o, const report_run *base, int base_vms,
+                          double ratio)
+{
+    int vms = (int)report_double(o, "vms");
+    char buf[64];
+    json_cell(tr, "vms", o, "vms", 0);
+    json_cell(tr, "tps", o, "tps", 2);
+    num_cell_v(tr, "tps_per_vm", vms ? report_double(o, "tps") / vms : 0, 2);
+    json_cell(tr, "latency_avg_ms", o, "latency_ms.avg", 3);
+    json_cell(tr, "latency_p99_ms", o, "latency_ms.p99", 3);
+    json_cell(tr, "latency_p99_mean_of_vms_ms", o, "latency_ms.p99_mean_of_vms", 3);
+    snprintf(buf, sizeof buf, "%d / %d (%s)", vms, base_vms, base->label);
+    cell(tr, buf);
+    num_cell_v(tr, "scaling_ratio", ratio, 3);
+}
+
+/* Several runs: each run's aggregate against the run with the fewest VMs
+ * (8 VMs on 8 drives vs 4 VMs on 1 drive), then each drive present in
+ * several runs against the run with the fewest VMs on it. */
 static void section_scaling(page *pg)
 {
-    static const char *const heads[] = { "drive", "run", "VMs", "TPS (all VMs)", "TPS per VM",
-                                         "avg latency (ms)", "p99 latency (ms)",
-                                         "mean of VMs' p99 (ms)", "VMs vs base",
-                                         "scaling ratio (TPS vs base)", NULL };
-    xmlNodePtr sec = NULL, tb = NULL;
+    static const char *const run_heads[] = { "run", "VMs", "TPS (all VMs)", "TPS per VM",
+                                             "avg latency (ms)", "p99 latency (ms)",
+                                             "mean of VMs' p99 (ms)", "VMs vs base",
+                                             "scaling ratio (TPS vs base)", NULL };
+    static const char *const drive_heads[] = { "drive", "run", "VMs", "TPS (all VMs)",
+                                               "TPS per VM", "avg latency (ms)",
+                                               "p99 latency (ms)", "mean of VMs' p99 (ms)",
+                                               "VMs vs base", "scaling ratio (TPS vs base)",
+                                               NULL };
+    xmlNodePtr sec, tb = NULL;
+    if (!pg->multi)
+        return;
+    sec = section_new(pg, "scaling", "Scaling across runs",
+        "Whole runs, then the same drive in several runs (e.g. 4 VMs and 8 VMs). The base "
+        "is the run with the fewest VMs (on that drive); the scaling ratio is TPS over the "
+        "base's TPS.");
+    tb = table_new(sec, "run-scaling-table", run_heads);
+    for (int r = 0; r < pg->s->nruns; r++) {
+        const report_run *run = &pg->s->runs[r];
+        int br;
+        double ratio = report_run_scaling(pg->s, r, &br);
+        xmlNodePtr tr = row(tb, run, NULL);
+        cell(tr, run->label);
+        scaling_cells(tr, json_object_object_get(run->summary, "run"), &pg->s->runs[br],
+                      (int)report_double(pg->s->runs[br].summary, "run.vms"), ratio);
+    }
+    tb = NULL;
     for (int r = 0; r < pg->s->nruns; r++)
         for (int d = 0; d < pg->s->runs[r].ndrives; d++) {
             const report_run *run = &pg->s->runs[r];
@@ -258,29 +299,14 @@ static void section_scaling(page *pg)
             int br, bd;
             double ratio = report_scaling(pg->s, r, d, &br, &bd);
             xmlNodePtr tr;
-            char buf[64];
             if (br < 0)
                 continue;
-            if (!sec) {
-                sec = section_new(pg, "scaling", "Scaling across runs",
-                    "The same drive in several runs (e.g. 4 VMs and 8 VMs). The base is the "
-                    "run where the drive had the fewest VMs; the scaling ratio is TPS over the "
-                    "base's TPS.");
-                tb = table_new(sec, "scaling-table", heads);
-            }
+            if (!tb)
+                tb = table_new(sec, "scaling-table", drive_heads);
             tr = row(tb, run, dr->name);
             cell(tr, dr->name);
             cell(tr, run->label);
-            json_cell(tr, "vms", dr->j, "vms", 0);
-            json_cell(tr, "tps", dr->j, "tps", 2);
-            num_cell_v(tr, "tps_per_vm", dr->vms ? dr->tps / dr->vms : 0, 2);
-            json_cell(tr, "latency_avg_ms", dr->j, "latency_ms.avg", 3);
-            json_cell(tr, "latency_p99_ms", dr->j, "latency_ms.p99", 3);
-            json_cell(tr, "latency_p99_mean_of_vms_ms", dr->j, "latency_ms.p99_mean_of_vms", 3);
-            snprintf(buf, sizeof buf, "%d / %d (%s)", dr->vms,
-                     pg->s->runs[br].drives[bd].vms, pg->s->runs[br].label);
-            cell(tr, buf);
-            num_cell_v(tr, "scaling_ratio", ratio, 3);
+            scaling_cells(tr, dr->j, &pg->s->runs[br], pg->s->runs[br].drives[bd].vms, ratio);
         }
 }
 

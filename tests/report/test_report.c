@@ -445,6 +445,19 @@ static void test_four_vs_eight(void **state)
     tr = row_of(w.doc, "scaling-table", "A", "nvme-a");
     assert_cell(tr, "tps_per_vm", d4[0].rep[1].tps / 4, 2);
     assert_cell(tr, "scaling_ratio", 1, 3);
+    /* whole runs: 8 VMs on 2 drives (A, the base on a tie) and 8 VMs on 1 */
+    {
+        double tps_a = d4[0].rep[1].tps + d4[1].rep[1].tps, tps_b = d8[0].rep[1].tps;
+        tr = row_of(w.doc, "run-scaling-table", "A", NULL);
+        assert_cell(tr, "vms", 8, 0);
+        assert_cell(tr, "tps", tps_a, 2);
+        assert_cell(tr, "scaling_ratio", 1, 3);
+        tr = row_of(w.doc, "run-scaling-table", "B", NULL);
+        assert_cell(tr, "tps", tps_b, 2);
+        assert_cell(tr, "tps_per_vm", tps_b / 8, 2);
+        assert_cell(tr, "scaling_ratio", tps_b / tps_a, 3);
+        assert_cell(tr, "latency_p99_ms", p99_ms(&d8[0].rep[0]), 3);
+    }
     /* the drive only in run A is not in the scaling table */
     assert_int_equal(count(w.doc, "//table[@id='scaling-table']/tbody/tr"), 2);
     fmt6(d8[0].rep[1].tps / d4[0].rep[1].tps, want, sizeof want);
