@@ -23,7 +23,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 timeout=${E2E_BOOT_TIMEOUT:-300}
-model=${E2E_SCSI_MODEL:-lsisas1068}
+model=${E2E_SCSI_MODEL:-virtio-scsi}
 images=${DRIVEBENCH_IMAGE_DIR:-$E2E_TOP/images/build}
 name=drivebench-e2e-boot-$$-$RANDOM
 work=
@@ -31,7 +31,10 @@ defined=0
 ok=0
 
 say() { echo "boot-smoke: $*"; }
-fail() { echo "boot-smoke: FAIL: $*" >&2; exit 1; }
+fail() {
+  echo "boot-smoke: FAIL: $* (host load average: $(cut -d" " -f1-3 /proc/loadavg))" >&2
+  exit 1
+}
 
 cleanup() {
   local rc=$?

@@ -4,9 +4,7 @@
 #                     hold a shared lock as one of its users
 # e2e_libvirt_down    drop the lock; stop the daemons libvirt-up.sh started
 #                     unless another drivebench process still uses them
-# e2e_virt_type       "kvm" when QEMU's user (libvirt-qemu) can open /dev/kvm
-#                     and libvirt offers kvm,
-#                     else "qemu" (TCG); DRIVEBENCH_VIRT_TYPE overrides
+# e2e_virt_type       "kvm" or "qemu" (TCG), from images/virt-type.sh
 # e2e_free_port       a TCP port nothing listens on at 127.0.0.1
 # e2e_xml_escape S    S with &, <, >, ' and " escaped for XML
 # e2e_deadline_left   seconds left before E2E_DEADLINE (epoch seconds)
@@ -32,18 +30,6 @@ e2e_libvirt_down() {
   "$E2E_TOP/images/libvirt-down.sh" --if-unused || true
 }
 
-e2e_virt_type() {
-  if [ -n "${DRIVEBENCH_VIRT_TYPE:-}" ]; then
-    echo "$DRIVEBENCH_VIRT_TYPE"
-  elif [ -c /dev/kvm ] \
-       && runuser -u libvirt-qemu -- sh -c 'test -r /dev/kvm && test -w /dev/kvm' 2>/dev/null \
-       && virsh -c "$E2E_URI" domcapabilities --virttype kvm >/dev/null 2>&1; then
-    echo kvm
-  else
-    echo qemu
-  fi
-}
-
 e2e_free_port() {
   local port i
   for i in $(seq 50); do
@@ -64,3 +50,7 @@ e2e_xml_escape() {
 }
 
 e2e_deadline_left() { echo $(( E2E_DEADLINE - $(date +%s) )); }
+
+# The domain type: images/virt-type.sh (kvm only when KVM really runs the
+# guest fast; DRIVEBENCH_VIRT_TYPE overrides).
+e2e_virt_type() { "$E2E_TOP/images/virt-type.sh"; }

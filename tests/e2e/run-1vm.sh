@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# End-to-end: `drivebench run` against real QEMU on one drive.
+#
+# Builds (or reuses) the guest image, starts libvirt if nothing runs it,
+# writes a small plan (profile tiny, E2E_VMS VMs (default 1) on one drive =
+# a fresh folder under /var/tmp, oltp_read_write on 1 table x 1,000 rows,
+# 2 threads, 10 s), runs it with a run id of its own, then checks:
+#   - one oltp result JSON per VM whose measure phase has transactions > 0
+#     and latencies (avg and p99 > 0), and a summary.json whose run has
+#     transactions > 0 and the same number of VMs;
+#   - the database disk file on the drive grew while the run went on (its
+#     allocation is sampled every second: the run deletes it at the end);
+#   - afterwards no domain, storage pool or volume of the run remains and
+#     the drive folder holds no file of the run.
+# Bounded: the whole run is killed after E2E_RUN_TIMEOUT seconds (default
+# 900: boot under TCG, prepare, 10 s measure, teardown). On failure prints
+# the VMs' serial consoles and the run's output. Always tears the run down
+# (drivebench teardown), deletes its files and stops the libvirt daemons it
+# started, also on Ctrl-C.
+#
+# Environment: E2E_VMS (VMs on the drive; 2 covers multi-VM aggregation),
+# E2E_RUN_TIMEOUT, DRIVEBENCH_VIRT_TYPE (kvm or qemu; default: kvm when
+# usable).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+vms=${E2E_VMS:-1}
+run_timeout=${E2E_RUN_TIMEOUT:-900}
+drivebench=$E2E_TOP/bin/drivebench
+run_id=e2e-run-$$-$RANDOM
+work=
+sampler=
+ok=0
+
+say() { echo "run-${vms}vm: $*"; }
+fail() {
+  echo "run-${vms}vm: FAIL: $* (host load average: $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+  exit 1
+}
+
+# Names of the run's libvirt objects (domains, pools) and of files left on
+# the drive.
+leftovers() {
+  virsh -c "$E2E_URI" list --all --name 2>/dev/null | grep -F "drivebench-$run_id--" || true
+  virsh -c "$E2E_URI" pool-list --all --name 2>/dev/null | grep -F "drivebench-$run_id--" || true
+  [ -n "$work" ] && find "$work/drive" -mindepth 1 2>/dev/null || true
+}
+
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM
+  [ -n "$sampler" ] && kill "$sampler" 2>/dev/null && wait "$sampler" 2>/dev/null
+  if [ -n "$work" ] && [ -n "$(leftovers)" ]; then
+    "$drivebench" teardown "$run_id" --uri="$E2E_URI" >/dev/null 2>&1 || true
+  fi
+  if [ "$ok" != 1 ] && [ -n "$work" ]; then
+    for c in "$work"/results/"$run_id"/console/*.log; do
+      [ -s "$c" ] || continue
+      echo "----- serial console $(basename "$c") (last 80 lines) -----" >&2
+      tail -80 "$c" >&2
+    done
+    if [ -s "$work/run.log" ]; then
+      echo "----- drivebench run output (last 60 lines) -----" >&2
+      tail -60 "$work/run.log" >&2
+    fi
+    mkdir -p "$E2E_TOP/tests/artifacts"
+    [ -d "$work/results/$run_id" ] \
+      && cp -r "$work/results/$run_id" "$E2E_TOP/tests/artifacts/" \
+      && echo "run-${vms}vm: run folder kept in tests/artifacts/$run_id" >&2
+  fi
+  [ -n "$work" ] && rm -rf "$work"
+  e2e_libvirt_down >/dev/null
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+[ "$(id -u)" -eq 0 ] || fail "needs root (qemu:///system, image build)"
+for t in virsh jq timeout; do
+  command -v "$t" >/dev/null || fail "$t not found: install images/deps.txt"
+done
+[ -x "$drivebench" ] || fail "$drivebench missing: run make first"
+[ -x "$E2E_TOP/bin/oltp" ] || fail "$E2E_TOP/bin/oltp missing: run make first"
+
+"$E2E_TOP/images/build.sh"
+e2e_libvirt_up || fail "libvirt did not start"
+type=$(e2e_virt_type)
+
+work=$(mktemp -d /var/tmp/drivebench-e2e-run.XXXXXX)
+chmod 0755 "$work"
+mkdir -m 0755 "$work/drive"
+cat >"$work/plan.ini" <<EOF
+; written by tests/e2e/run-1vm.sh
+[run]
+name = e2e
+uri = $E2E_URI
+profile = tiny
+vms_per_drive = $vms
+client = host
+image_dir = $E2E_TOP/images/build
+results_dir = $work/results
+domain_type = $type
+boot_timeout = 10m
+
+[workload]
+name = oltp_read_write
+tables = 1
+table_size = 1000
+threads = 2
+measure = 10s
+
+[drive e2e]
+path = $work/drive
+EOF
+
+# The run deletes its database volumes at the end: sample their allocation.
+(
+  while :; do
+    du -k "$work"/drive/*-db.img 2>/dev/null | sort -n | tail -1 | cut -f1 >>"$work/db-kib"
+    sleep 1
+  done
+) &
+sampler=$!
+
+say "drivebench run ($type, $vms VM(s), run id $run_id)"
+t0=$(date +%s)
+if ! timeout -k 30 "$run_timeout" "$drivebench" run "$work/plan.ini" --run-id="$run_id" \
+     >"$work/run.log" 2>&1; then
+  fail "drivebench run failed or took longer than ${run_timeout}s"
+fi
+say "run finished in $(( $(date +%s) - t0 ))s"
+kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null || true
+sampler=
+
+rdir=$work/results/$run_id
+[ -s "$rdir/summary.json" ] || fail "no $rdir/summary.json"
+n=0
+for j in "$rdir"/vm/*.json; do
+  [ -s "$j" ] || continue
+  m=$(jq -c '.phases[] | select(.name == "measure")' "$j")
+  [ -n "$m" ] || fail "$(basename "$j"): no measure phase"
+  jq -e '.transactions > 0 and .latency_ms.avg > 0 and .latency_ms.p99 > 0
+         and .latency_ms.p99 >= .latency_ms.p50' <<<"$m" >/dev/null \
+    || fail "$(basename "$j"): measure phase without transactions or latencies: $m"
+  say "$(basename "$j"): $(jq -r '"\(.transactions) transactions, \(.tps) TPS, avg \(.latency_ms.avg) ms, p99 \(.latency_ms.p99) ms"' <<<"$m")"
+  n=$((n + 1))
+done
+[ "$n" = "$vms" ] || fail "$n VM result(s), want $vms"
+jq -e --argjson v "$vms" '.run.transactions > 0 and .run.vms == $v
+      and .run.latency_ms.p99 > 0' "$rdir/summary.json" >/dev/null \
+  || fail "summary.json: run without transactions, latencies or $vms VM(s): $(jq -c .run "$rdir/summary.json")"
+
+db_kib=$(sort -n "$work/db-kib" 2>/dev/null | tail -1)
+[ "${db_kib:-0}" -gt 10240 ] \
+  || fail "the database disk file on the drive never grew past 10 MiB (max ${db_kib:-0} KiB)"
+say "database disk file on the drive grew to ${db_kib} KiB"
+
+left=$(leftovers)
+[ -z "$left" ] || fail "left behind by the run: $left"
+
+ok=1
+say "PASS ($(jq -r '"\(.run.transactions) transactions, \(.run.tps) TPS"' "$rdir/summary.json"))"
