@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# `make run`: set up a fresh Debian 12 machine and run a plan (root).
+#
+#   1. installs the Debian packages every part of the tree lists in its
+#      deps.txt that are not installed yet (without starting their services);
+#   2. builds bin/ (make), then the guest image (images/build.sh, cached);
+#   3. picks the domain type (images/virt-type.sh: kvm only where KVM really
+#      runs the guest fast) for a plan whose domain_type is unset or auto;
+#   4. runs `drivebench run` with libvirt started if nothing runs it
+#      (images/with-libvirt.sh), and prints where the results are.
+#
+# Usage: images/make-run.sh [PLAN]      (default plans/quick.ini)
+# Prints the time of each step and the total.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+plan=${1:-plans/quick.ini}
+t0=$(date +%s)
+step() { printf 'make run: [%4ss] %s\n' $(( $(date +%s) - t0 )) "$*"; }
+die() { echo "make run: error: $*" >&2; exit 1; }
+
+[ "$(id -u)" -eq 0 ] || die "run as root (packages, libvirt's qemu:///system)"
+[ -f "$plan" ] || die "no plan $plan"
+
+# 1. packages
+wanted=$(cat ./*/deps.txt | sed 's/#.*//' | tr -s ' \t\n' '\n' | sed '/^$/d' | sort -u)
+missing=$(for p in $wanted; do
+  dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || echo "$p"
+done)
+if [ -n "$missing" ]; then
+  step "installing $(echo "$missing" | wc -l) Debian package(s): $(echo $missing)"
+  export DEBIAN_FRONTEND=noninteractive
+  policy=0
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+    chmod +x /usr/sbin/policy-rc.d
+    policy=1
+  fi
+  rc=0
+  { apt-get update -qq && apt-get install -y -qq --no-install-recommends $missing; } \
+    >/tmp/drivebench-apt.log 2>&1 || rc=$?
+  [ "$policy" = 1 ] && rm -f /usr/sbin/policy-rc.d
+  [ "$rc" = 0 ] || { tail -30 /tmp/drivebench-apt.log >&2; die "apt-get failed (log: /tmp/drivebench-apt.log)"; }
+  step "packages installed"
+else
+  step "Debian packages already installed"
+fi
+
+# 2. binaries and image
+step "building bin/"
+make -s -j2 >/tmp/drivebench-make.log 2>&1 \
+  || { tail -30 /tmp/drivebench-make.log >&2; die "make failed (log: /tmp/drivebench-make.log)"; }
+images/build.sh
+
+# 3. domain type
+type=$(sed -n 's/^[[:space:]]*domain_type[[:space:]]*=[[:space:]]*\([a-z]*\).*/\1/p' "$plan" | head -1)
+run_plan=$plan
+if [ -z "$type" ] || [ "$type" = auto ]; then
+  type=$(images/virt-type.sh)
+  run_plan=$(mktemp /tmp/drivebench-plan.XXXXXX.ini)
+  trap 'rm -f "$run_plan"' EXIT
+  # The plan with domain_type set in its [run] section.
+  awk -v t="$type" '
+    /^[[:space:]]*domain_type[[:space:]]*=/ { next }
+    { print }
+    /^[[:space:]]*\[run\][[:space:]]*$/ { print "domain_type = " t }' "$plan" >"$run_plan"
+fi
+step "domain type: $type"
+
+# 4. the run
+step "drivebench run $plan"
+images/with-libvirt.sh bin/drivebench run "$run_plan"
+step "done"
