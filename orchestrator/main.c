@@ -298,5 +298,5 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp(argv[1], cmds[i].name) == 0)
             return cmds[i].fn(argc - 2, argv + 2);
-    return bad_input("unknown command '%s' (validate, render, run, list, teardown)", argv[1]);
+    return bad_input("unknown command '%s' (validate, render, run, list, teardown, report)", argv[1]);
 }

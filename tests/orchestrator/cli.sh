@@ -24,7 +24,7 @@ expect() {
 }
 
 expect "no arguments" 2 "usage: drivebench validate PLAN" $DB
-expect "unknown command" 2 "drivebench: unknown command 'frobnicate' (validate, render, run, list, teardown)" $DB frobnicate
+expect "unknown command" 2 "drivebench: unknown command 'frobnicate' (validate, render, run, list, teardown, report)" $DB frobnicate
 expect "unknown option" 2 "drivebench: unknown option --fast (see drivebench --help)" $DB run plans/tiny.ini --fast
 expect "missing plan" 2 "drivebench: missing PLAN argument" $DB validate
 expect "unreadable plan" 2 "/nonexistent.ini: cannot read plan: No such file or directory" $DB run /nonexistent.ini
