@@ -23,7 +23,8 @@ odbc_add_dsn sb_maria MariaDB Server=127.0.0.1 Port="$MARIADB_PORT" Database=sbt
 # issues its own ROLLBACK, or SAVEPOINTs, besides oltp's)
 odbc_add_dsn sb_pg PostgreSQL Servername=127.0.0.1 Port="$PGSQL_PORT" Database=sbtest Protocol=7.4-0
 export OLTP_ODBC_PASSWORD=sbtest
-OLTP="./bin/oltp --db-driver=odbc --odbc-user=sbtest"
+OLTP_BIN=${OLTP_BIN:-./bin/oltp}
+OLTP="$OLTP_BIN --db-driver=odbc --odbc-user=sbtest"
 field() {  # field NAME FILE: the number after "NAME:" in an oltp report
   sed -n "s/^ *$1: *\([0-9]*\).*/\1/p" "$2" | head -1
 }
@@ -37,7 +38,7 @@ maria_delta() {  # maria_delta "BEFORE" "AFTER"
 }
 
 # --- options -------------------------------------------------------------------
-./bin/oltp --db-driver=odbc --tables=1 oltp_read_write run >"$T/out" 2>"$T/err"
+$OLTP_BIN --db-driver=odbc --tables=1 oltp_read_write run >"$T/out" 2>"$T/err"
 check_eq "odbc without a data source exits 2" 2 $?
 check_eq "odbc without a data source: the message" \
   "oltp: --db-driver=odbc needs one of --odbc-dsn=NAME or --odbc-connect='Driver=...;...'" "$(cat "$T/err")"

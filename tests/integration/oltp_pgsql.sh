@@ -16,7 +16,8 @@ trap 'postgres_stop; rm -rf "$T"' EXIT
 PGSQL_LOG_STATEMENT=all postgres_start || exit 1
 export OLTP_PGSQL_PASSWORD=sbtest
 CONN="--pgsql-host=127.0.0.1 --pgsql-port=$PGSQL_PORT --pgsql-user=sbtest --pgsql-db=sbtest"
-OLTP="./bin/oltp --db-driver=pgsql $CONN"
+OLTP_BIN=${OLTP_BIN:-./bin/oltp}
+OLTP="$OLTP_BIN --db-driver=pgsql $CONN"
 SB="sysbench --db-driver=pgsql $CONN --pgsql-password=sbtest"
 field() {  # field NAME FILE: the number after "NAME:" in an oltp/sysbench report
   sed -n "s/^ *$1: *\([0-9]*\).*/\1/p" "$2" | head -1
@@ -100,13 +101,13 @@ check_eq "wrong password exits 2" 2 $?
 check_eq "wrong password: one line naming server, user and cause" \
   "oltp: cannot connect to the pgsql server at 127.0.0.1:$PGSQL_PORT as 'sbtest': error 0: password authentication failed for user \"sbtest\"" \
   "$(cat "$T/err")"
-env -u OLTP_PGSQL_PASSWORD ./bin/oltp --db-driver=pgsql $CONN --pgsql-password=sbtest --tables=2 --table-size=1000 \
+env -u OLTP_PGSQL_PASSWORD $OLTP_BIN --db-driver=pgsql $CONN --pgsql-password=sbtest --tables=2 --table-size=1000 \
   --events=5 --time=0 --json="$T/r.json" oltp_point_select run >"$T/out" 2>&1
 check_eq "--pgsql-password works without the environment" 0 $?
 check_eq "the JSON result holds the pgsql options but no password" "127.0.0.1 False" \
   "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); o=d["options"]; print(o["pgsql_host"], any("password" in k for k in o))' "$T/r.json" 2>&1)"
 port=$(free_port)
-./bin/oltp --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=$port --tables=1 --time=1 oltp_read_write run >"$T/out" 2>"$T/err"
+$OLTP_BIN --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=$port --tables=1 --time=1 oltp_read_write run >"$T/out" 2>"$T/err"
 check_eq "no server on the port exits 2" 2 $?
 check_contains "no server: says connection refused" "Connection refused" "$(cat "$T/err")"
 check_eq "no server: one line" 1 "$(wc -l <"$T/err")"
