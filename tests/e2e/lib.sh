@@ -5,9 +5,6 @@
 # e2e_libvirt_down    drop the lock; stop the daemons libvirt-up.sh started
 #                     unless another drivebench process still uses them
 # e2e_virt_type       "kvm" or "qemu" (TCG), from images/virt-type.sh
-# e2e_free_port       a TCP port nothing listens on at 127.0.0.1
-# e2e_xml_escape S    S with &, <, >, ' and " escaped for XML
-# e2e_deadline_left   seconds left before E2E_DEADLINE (epoch seconds)
 
 E2E_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 E2E_URI=qemu:///system
@@ -30,26 +27,6 @@ e2e_libvirt_down() {
   "$E2E_TOP/images/libvirt-down.sh" --if-unused || true
 }
 
-e2e_free_port() {
-  local port i
-  for i in $(seq 50); do
-    port=$(( 20000 + RANDOM % 20000 ))
-    if ! ss -Hltn "sport = :$port" 2>/dev/null | grep -q .; then
-      echo "$port"; return 0
-    fi
-  done
-  echo "e2e: no free TCP port found" >&2
-  return 1
-}
-
-e2e_xml_escape() {
-  local s=$1
-  s=${s//&/&amp;}; s=${s//</&lt;}; s=${s//>/&gt;}
-  s=${s//\'/&apos;}; s=${s//\"/&quot;}
-  printf '%s' "$s"
-}
-
-e2e_deadline_left() { echo $(( E2E_DEADLINE - $(date +%s) )); }
 
 # The domain type: images/virt-type.sh (kvm only when KVM really runs the
 # guest fast; DRIVEBENCH_VIRT_TYPE overrides).
