@@ -89,14 +89,13 @@ size_t tpcc_data_original(rng *r, char *buf)
     return n;
 }
 
-void tpcc_deck_init(tpcc_deck *d, rng *r)
+void tpcc_deck_init(tpcc_deck *d)
 {
     int k = 0;
     for (int t = 0; t < TPCC_NTYPES; t++)
         for (int i = 0; i < tpcc_deck_cards[t]; i++)
             d->card[k++] = (uint8_t)t;
     d->next = TPCC_DECK;        /* shuffled on the first draw */
-    (void)r;
 }
 
 tpcc_type tpcc_deck_draw(tpcc_deck *d, rng *r)

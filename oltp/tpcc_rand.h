@@ -73,7 +73,7 @@ typedef struct tpcc_deck {
     int     next;               /* cards drawn from this shuffle */
 } tpcc_deck;
 
-void tpcc_deck_init(tpcc_deck *d, rng *r);
+void tpcc_deck_init(tpcc_deck *d);
 tpcc_type tpcc_deck_draw(tpcc_deck *d, rng *r);
 
 /* Keying time (5.2.5.2) and mean think time (5.2.5.4), seconds. */

@@ -426,7 +426,7 @@ static void address(rng *r, char *out, size_t len)
              'A' + (int)rand_uniform(r, 0, 25), 'A' + (int)rand_uniform(r, 0, 25), zip);
 }
 
-static int load_items(const tpcc_plan *p, db_conn *c, rng *r, int batch, int64_t *progress)
+static int load_items(db_conn *c, rng *r, int batch, int64_t *progress)
 {
     inserter b;
     if (ins_init(&b, c, "INSERT INTO item (i_id, i_im_id, i_name, i_price, i_data) VALUES ", batch, progress) < 0)
@@ -440,15 +440,13 @@ static int load_items(const tpcc_plan *p, db_conn *c, rng *r, int batch, int64_t
                     price / 100, price % 100, data) < 0)
             break;
     }
-    (void)p;
     return ins_finish(&b);
 }
 
-static int load_stock(const tpcc_plan *p, db_conn *c, rng *r, int w, int batch, int64_t *progress)
+static int load_stock(db_conn *c, rng *r, int w, int batch, int64_t *progress)
 {
     inserter b;
     char addr[128], name[11];
-    int rc;
 
     tpcc_astring(r, name, 6, 10);
     address(r, addr, sizeof addr);
@@ -475,9 +473,7 @@ static int load_stock(const tpcc_plan *p, db_conn *c, rng *r, int w, int batch, 
                     dist[5], dist[6], dist[7], dist[8], dist[9], data) < 0)
             break;
     }
-    rc = ins_finish(&b);
-    (void)p;
-    return rc;
+    return ins_finish(&b);
 }
 
 static int load_district(const tpcc_plan *p, db_conn *c, rng *r, const tpcc_consts *k,
@@ -641,9 +637,9 @@ static int tc_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
          * which thread loads it */
         rng_seed(&r, o->seed ? o->seed : (uint64_t)time(NULL), 0x5eed0000u + (uint64_t)unit);
         if (unit == 0)
-            rc = load_items(p, c, &r, batch, progress);
+            rc = load_items(c, &r, batch, progress);
         else if (part == 0)
-            rc = load_stock(p, c, &r, w, batch, progress);
+            rc = load_stock(c, &r, w, batch, progress);
         else
             rc = load_district(p, c, &r, &k, w, part, batch, progress);
         if (rc == 0 && w > 0 && __atomic_add_fetch(&p->wh_units_done[w - 1], 1, __ATOMIC_RELAXED) == UNITS_PER_WH)
@@ -813,7 +809,7 @@ static void *tc_conn_new(const wl_run *run, int id, rng *r)
     /* 10 terminals per warehouse, each with its own district (2.8.1.1) */
     t->w = id % p->warehouses + 1;
     t->d = id / p->warehouses % DISTRICTS + 1;
-    tpcc_deck_init(&t->deck, r);
+    tpcc_deck_init(&t->deck);
     return t;
 }
 

@@ -156,7 +156,7 @@ static void test_deck_mix(void **state)
     assert_int_equal(tpcc_deck_cards[0] + tpcc_deck_cards[1] + tpcc_deck_cards[2] + tpcc_deck_cards[3] +
                      tpcc_deck_cards[4], TPCC_DECK);
     rng_seed(&r, 7, 7);
-    tpcc_deck_init(&d, &r);
+    tpcc_deck_init(&d);
     for (int k = 0; k < 1000; k++) {
         int in_deck[TPCC_NTYPES] = {0};
         for (int i = 0; i < TPCC_DECK; i++) {
