@@ -63,6 +63,7 @@ typedef struct engine {
     int                     ntypes;
     int                     stop;             /* atomic: start no new transaction */
     int64_t                 events_started;   /* atomic */
+    int                     events_done;      /* atomic: --events all started */
     int                     workers_done;     /* atomic */
     bool                    terminals;        /* workload states are terminals (wl->terminals) */
     pthread_mutex_t         err_lock;
@@ -239,6 +240,12 @@ static void conn_close(conn *c)
     worker *w = c->w;
     if (c->st == C_CLOSED)
         return;
+    if (c->st == C_IDLE)
+        for (int i = 0; i < w->nidle; i++)
+            if (w->idle[i] == c) {
+                w->idle[i] = w->idle[--w->nidle];
+                break;
+            }
     c->st = C_CLOSED;
     uv_timer_stop(&c->timer);
     drop_poll(c);
@@ -407,7 +414,12 @@ static bool take_event(engine *e)
         return true;
     if (__atomic_add_fetch(&e->events_started, 1, __ATOMIC_RELAXED) <= e->o->events)
         return true;
-    __atomic_store_n(&e->stop, 1, __ATOMIC_RELEASE);
+    /* Every event has started: connections with nothing to do close, but a
+     * started transaction still finishes, retries included (unlike the
+     * end of --time, which stops everything). */
+    if (!__atomic_exchange_n(&e->events_done, 1, __ATOMIC_ACQ_REL))
+        for (int i = 0; i < e->nworkers; i++)
+            uv_async_send(&e->workers[i].wake);
     return false;
 }
 
@@ -464,6 +476,10 @@ static void term_wait(term *t)
 /* Park a connection until work arrives (a --rate arrival, a terminal). */
 static int conn_idle(conn *c)
 {
+    if (__atomic_load_n(&c->w->e->events_done, __ATOMIC_ACQUIRE)) {
+        conn_close(c);          /* no work will come */
+        return NO_OP;
+    }
     poll_set(c, 0);
     c->st = C_IDLE;
     c->w->idle[c->w->nidle++] = c;
@@ -660,8 +676,13 @@ static void on_grace(uv_timer_t *t)
 static void on_wake(uv_async_t *a)
 {
     worker *w = a->data;
-    if (!__atomic_load_n(&w->e->stop, __ATOMIC_ACQUIRE))
+    if (!__atomic_load_n(&w->e->stop, __ATOMIC_ACQUIRE)) {
+        if (__atomic_load_n(&w->e->events_done, __ATOMIC_ACQUIRE))
+            for (int i = 0; i < w->nconns; i++)
+                if (w->conns[i].st == C_IDLE)
+                    conn_close(&w->conns[i]);
         return;
+    }
     uv_timer_stop(&w->rate_timer);
     for (int i = 0; i < w->nterms; i++)
         uv_timer_stop(&w->terms[i].timer);

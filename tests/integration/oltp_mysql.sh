@@ -95,6 +95,10 @@ check_contains "final report" "99.9th percentile:" "$(cat "$T/out")"
 # --- --events is exact; --rate is open loop -----------------------------------
 $OLTP --tables=2 --table-size=1000 --threads=3 --events=101 --time=0 --json="$T/e.json" oltp_point_select run >/dev/null 2>&1
 check_eq "--events=101 runs exactly 101 transactions" 101 "$(jq_ "$T/e.json" 'd["phases"][-1]["transactions"]')"
+timeout 30 $OLTP --tables=2 --table-size=1000 --threads=4 --events=50 --time=0 --rate=100 \
+  --json="$T/er.json" oltp_point_select run >/dev/null 2>&1
+check_eq "--events with --rate and no --time ends by itself" 0 $?
+check_eq "--events=50 --rate=100 runs exactly 50" 50 "$(jq_ "$T/er.json" 'd["phases"][-1]["transactions"]')"
 $OLTP --tables=2 --table-size=1000 --threads=2 --time=4 --rate=40 --json="$T/rate.json" oltp_read_only run >/dev/null 2>&1
 check_eq "--rate=40 gives 40 tps within 30 %" True "$(jq_ "$T/rate.json" '28<=d["phases"][-1]["tps"]<=52')"
 check_eq "--rate reports queue time" True "$(jq_ "$T/rate.json" '"queue_ms" in d["phases"][-1] and d["phases"][-1]["queue_ms"]["max"]>=0')"
@@ -146,6 +150,12 @@ rb=$(delta "$b" "$a" | grep -o 'Com_rollback=[0-9]*' | cut -d= -f2)
 check_eq "one ROLLBACK per retried transaction (+ at most 4 in flight at the end)" True \
   "$( [ "$rb" -ge "$errors" ] && [ "$rb" -le $((errors+4)) ] && echo True || echo "False ($rb rollbacks, $errors errors)")"
 check_eq "transactions committed despite deadlocks" True "$(jq_ "$T/dl.json" 'd["phases"][-1]["transactions"]>10')"
+# --events counts committed transactions: one that deadlocks after the last
+# event has started is still retried to its end
+$OLTP --mysql-db=sbsmall --tables=1 --table-size=2 --range-size=2 --threads=8 --events=400 --time=0 \
+  --json="$T/dle.json" oltp_write_only run >/dev/null 2>&1
+check_eq "--events=400 with deadlocks commits exactly 400" 400 "$(jq_ "$T/dle.json" 'd["phases"][-1]["transactions"]')"
+check_eq "and retried some" True "$(jq_ "$T/dle.json" 'd["phases"][-1]["errors"]>0')"
 $OLTP --mysql-db=sbsmall --tables=1 --table-size=2 --threads=4 --time=2 --mysql-ignore-errors=none \
   oltp_write_only run >"$T/out" 2>"$T/err"
 rc=$?
