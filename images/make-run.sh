@@ -6,7 +6,9 @@
 #   2. builds bin/ (make), then the guest image (images/build.sh, cached);
 #   3. picks the domain type (images/virt-type.sh: kvm only where KVM really
 #      runs the guest fast) for a plan whose domain_type is unset or auto;
-#   4. runs `drivebench run` with libvirt started if nothing runs it
+#   4. builds the prebuilt-database seed (images/seed.sh, cached) when the
+#      plan's profile has a seed disk;
+#   5. runs `drivebench run` with libvirt started if nothing runs it
 #      (images/with-libvirt.sh), and prints where the results are.
 #
 # Usage: images/make-run.sh [PLAN]      (default plans/quick.ini)
@@ -68,7 +70,15 @@ if [ -z "$type" ] || [ "$type" = auto ]; then
 fi
 step "domain type: $type"
 
-# 4. the run
+# 4. the prebuilt database, for profiles with a seed disk
+profile=$(sed -n 's/^[[:space:]]*profile[[:space:]]*=[[:space:]]*\([^[:space:];#]*\).*/\1/p' "$plan" | head -1)
+case "$profile" in */*|*.xml) template=$profile ;; *) template=vmconfigs/$profile.xml ;; esac
+if grep -q "serial='seeddisk'" "$template" 2>/dev/null; then
+  step "profile $profile restores a prebuilt database: images/seed.sh"
+  images/seed.sh "$run_plan"
+fi
+
+# 5. the run
 step "drivebench run $plan"
 images/with-libvirt.sh bin/drivebench run "$run_plan"
 step "done"

@@ -28,87 +28,67 @@ timeout=${E2E_BOOT_TIMEOUT:-300}
 VM_SCSI_MODEL=${E2E_SCSI_MODEL:-virtio-scsi}
 VM_IMAGES=${DRIVEBENCH_IMAGE_DIR:-$E2E_TOP/images/build}
 name=drivebench-e2e-boot-$$-$RANDOM
-work=
 defined=0
-ok=0
 
-say() { echo "boot-smoke: $*"; }
-fail() {
-  echo "boot-smoke: FAIL: $* (host load average: $(cut -d' ' -f1-3 /proc/loadavg))" >&2
-  exit 1
-}
-
-cleanup() {
-  local rc=$?
-  trap - EXIT INT TERM
+e2e_test_cleanup() {
   [ "$defined" = 1 ] && vm_remove "$name"
-  if [ "$ok" != 1 ] && [ -n "$work" ] && [ -s "$work/console.log" ]; then
+  if [ "$1" != 0 ] && [ -s "$E2E_WORK/console.log" ]; then
     echo "----- serial console of $name (last 150 lines) -----" >&2
-    tail -150 "$work/console.log" >&2
+    tail -150 "$E2E_WORK/console.log" >&2
     echo "----- end of serial console -----" >&2
     mkdir -p "$E2E_TOP/tests/artifacts"
-    cp "$work/console.log" "$E2E_TOP/tests/artifacts/boot-smoke-console.log" \
+    cp "$E2E_WORK/console.log" "$E2E_TOP/tests/artifacts/boot-smoke-console.log" \
       && echo "boot-smoke: whole console in tests/artifacts/boot-smoke-console.log" >&2
   fi
-  [ -n "$work" ] && rm -rf "$work"
-  e2e_libvirt_down >/dev/null
-  exit "$rc"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-[ "$(id -u)" -eq 0 ] || fail "needs root (qemu:///system, image build)"
-for t in virsh qemu-img mariadb jq ss; do
-  command -v "$t" >/dev/null || fail "$t not found: install images/deps.txt"
-done
+e2e_begin virsh qemu-img mariadb jq ss
 
 "$E2E_TOP/images/build.sh"
 for f in base.qcow2 vmlinuz initrd.img; do
-  [ -s "$VM_IMAGES/$f" ] || fail "$VM_IMAGES/$f missing after images/build.sh"
+  [ -s "$VM_IMAGES/$f" ] || e2e_fail "$VM_IMAGES/$f missing after images/build.sh"
 done
-e2e_libvirt_up || fail "libvirt did not start"
+e2e_libvirt_up || e2e_fail "libvirt did not start"
 VM_TYPE=$(e2e_virt_type)
 
-work=$(mktemp -d /var/tmp/drivebench-e2e.XXXXXX)
+E2E_WORK=$(mktemp -d /var/tmp/drivebench-e2e.XXXXXX)
+work=$E2E_WORK
 chmod 0755 "$work"   # QEMU runs as libvirt-qemu and must reach the files
 qemu-img create -q -f qcow2 -F qcow2 -b "$VM_IMAGES/base.qcow2" "$work/boot.qcow2" 4G
 truncate -s 1G "$work/db.img"
 db_before=$(du -k "$work/db.img" | cut -f1)
 
 defined=1
-vm_boot "$name" "$work" || fail "the VM did not start"
-say "started $name ($VM_TYPE, $VM_SCSI_MODEL, port 127.0.0.1:$VM_PORT)"
-vm_wait_ready "$name" $(( VM_T0 + timeout )) || fail "not ready"
-say "guest agent answers after ${VM_T_AGENT}s; MariaDB accepts drivebench@sbtest after ${VM_T_DB}s"
+vm_boot "$name" "$work" || e2e_fail "the VM did not start"
+e2e_say "started $name ($VM_TYPE, $VM_SCSI_MODEL, port 127.0.0.1:$VM_PORT)"
+vm_wait_ready "$name" $(( VM_T0 + timeout )) || e2e_fail "not ready"
+e2e_say "guest agent answers after ${VM_T_AGENT}s; MariaDB accepts drivebench@sbtest after ${VM_T_DB}s"
 
-[ "$(vm_sql 'select 1')" = 1 ] || fail "select 1 did not return 1"
+[ "$(vm_sql 'select 1')" = 1 ] || e2e_fail "select 1 did not return 1"
 datadir=$(vm_sql 'select @@datadir')
-[ "$datadir" = /var/lib/mysql-db/data/ ] || fail "datadir is '$datadir', want /var/lib/mysql-db/data/"
+[ "$datadir" = /var/lib/mysql-db/data/ ] || e2e_fail "datadir is '$datadir', want /var/lib/mysql-db/data/"
 pool=$(vm_sql 'select @@innodb_buffer_pool_size')
 # 50% of a 1 GiB guest's MemTotal (a little under 1 GiB), rounded by InnoDB
 # to its chunk size: between 384 and 512 MiB.
 [ "$pool" -ge $((384 << 20)) ] && [ "$pool" -le $((512 << 20)) ] \
-  || fail "innodb_buffer_pool_size is $pool, want about half of 1 GiB"
+  || e2e_fail "innodb_buffer_pool_size is $pool, want about half of 1 GiB"
 vm_sql 'create table e2e_smoke (id int primary key, v varchar(64)) engine=innodb;
         insert into e2e_smoke values (1, repeat("x", 64)), (2, "y");' \
-  || fail "cannot write to sbtest"
-[ "$(vm_sql 'select count(*) from e2e_smoke')" = 2 ] || fail "rows written are not read back"
+  || e2e_fail "cannot write to sbtest"
+[ "$(vm_sql 'select count(*) from e2e_smoke')" = 2 ] || e2e_fail "rows written are not read back"
 
 mnt=$(vm_guest_sh "$name" 'findmnt -no SOURCE /var/lib/mysql-db') \
-  || fail "/var/lib/mysql-db is not a mount point in the guest"
-say "database disk in the guest: $mnt"
+  || e2e_fail "/var/lib/mysql-db is not a mount point in the guest"
+e2e_say "database disk in the guest: $mnt"
 
 db_after=$(du -k "$work/db.img" | cut -f1)
 [ "$db_after" -gt $(( db_before + 10240 )) ] \
-  || fail "db.img did not grow (${db_before} KiB -> ${db_after} KiB): the database is not on it"
-say "db.img grew from ${db_before} KiB to ${db_after} KiB"
+  || e2e_fail "db.img did not grow (${db_before} KiB -> ${db_after} KiB): the database is not on it"
+e2e_say "db.img grew from ${db_before} KiB to ${db_after} KiB"
 
 if grep -q '^oltp_sha256=[0-9a-f]' "$VM_IMAGES/image.info" 2>/dev/null; then
   vm_guest_sh "$name" 'test -x /usr/local/bin/oltp && ! ldd /usr/local/bin/oltp | grep "not found"' \
-    || fail "/usr/local/bin/oltp missing or lacking libraries in the guest"
-  say "/usr/local/bin/oltp present with all its libraries"
+    || e2e_fail "/usr/local/bin/oltp missing or lacking libraries in the guest"
+  e2e_say "/usr/local/bin/oltp present with all its libraries"
 fi
 
-ok=1
-say "PASS: boot to agent ${VM_T_AGENT}s, to MariaDB ${VM_T_DB}s ($VM_TYPE, $VM_SCSI_MODEL)"
+e2e_say "PASS: boot to agent ${VM_T_AGENT}s, to MariaDB ${VM_T_DB}s ($VM_TYPE, $VM_SCSI_MODEL)"

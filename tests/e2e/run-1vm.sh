@@ -30,69 +30,52 @@ vms=${E2E_VMS:-1}
 run_timeout=${E2E_RUN_TIMEOUT:-900}
 drivebench=$E2E_TOP/bin/drivebench
 run_id=e2e-run-$$-$RANDOM
-work=
+E2E_NAME=run-${vms}vm
 sampler=
-ok=0
-
-say() { echo "run-${vms}vm: $*"; }
-fail() {
-  echo "run-${vms}vm: FAIL: $* (host load average: $(cut -d' ' -f1-3 /proc/loadavg))" >&2
-  exit 1
-}
 
 # Names of the run's libvirt objects (domains, pools) and of files left on
 # the drive.
 leftovers() {
   virsh -c "$E2E_URI" list --all --name 2>/dev/null | grep -F "drivebench-$run_id--" || true
   virsh -c "$E2E_URI" pool-list --all --name 2>/dev/null | grep -F "drivebench-$run_id--" || true
-  [ -n "$work" ] && find "$work/drive" -mindepth 1 2>/dev/null || true
+  [ -n "$E2E_WORK" ] && find "$E2E_WORK/drive" -mindepth 1 2>/dev/null || true
 }
 
-cleanup() {
-  local rc=$?
-  trap - EXIT INT TERM
+e2e_test_cleanup() {
   if [ -n "$sampler" ]; then
     kill "$sampler" 2>/dev/null || true
     wait "$sampler" 2>/dev/null || true
   fi
-  if [ -n "$work" ] && [ -n "$(leftovers)" ]; then
+  [ -n "$E2E_WORK" ] || return 0
+  if [ -n "$(leftovers)" ]; then
     "$drivebench" teardown "$run_id" --uri="$E2E_URI" >/dev/null 2>&1 || true
   fi
-  if [ "$ok" != 1 ] && [ -n "$work" ]; then
-    for c in "$work"/results/"$run_id"/console/*.log; do
-      [ -s "$c" ] || continue
-      echo "----- serial console $(basename "$c") (last 80 lines) -----" >&2
-      tail -80 "$c" >&2
-    done
-    if [ -s "$work/run.log" ]; then
-      echo "----- drivebench run output (last 60 lines) -----" >&2
-      tail -60 "$work/run.log" >&2
-    fi
-    mkdir -p "$E2E_TOP/tests/artifacts"
-    [ -d "$work/results/$run_id" ] \
-      && cp -r "$work/results/$run_id" "$E2E_TOP/tests/artifacts/" \
-      && echo "run-${vms}vm: run folder kept in tests/artifacts/$run_id" >&2
+  [ "$1" != 0 ] || return 0
+  for c in "$E2E_WORK"/results/"$run_id"/console/*.log; do
+    [ -s "$c" ] || continue
+    echo "----- serial console $(basename "$c") (last 80 lines) -----" >&2
+    tail -80 "$c" >&2
+  done
+  if [ -s "$E2E_WORK/run.log" ]; then
+    echo "----- drivebench run output (last 60 lines) -----" >&2
+    tail -60 "$E2E_WORK/run.log" >&2
   fi
-  [ -n "$work" ] && rm -rf "$work"
-  e2e_libvirt_down >/dev/null
-  exit "$rc"
+  mkdir -p "$E2E_TOP/tests/artifacts"
+  [ -d "$E2E_WORK/results/$run_id" ] \
+    && cp -r "$E2E_WORK/results/$run_id" "$E2E_TOP/tests/artifacts/" \
+    && echo "$E2E_NAME: run folder kept in tests/artifacts/$run_id" >&2
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+e2e_begin virsh jq timeout blkid
 
-[ "$(id -u)" -eq 0 ] || fail "needs root (qemu:///system, image build)"
-for t in virsh jq timeout; do
-  command -v "$t" >/dev/null || fail "$t not found: install images/deps.txt"
-done
-[ -x "$drivebench" ] || fail "$drivebench missing: run make first"
-[ -x "$E2E_TOP/bin/oltp" ] || fail "$E2E_TOP/bin/oltp missing: run make first"
+[ -x "$drivebench" ] || e2e_fail "$drivebench missing: run make first"
+[ -x "$E2E_TOP/bin/oltp" ] || e2e_fail "$E2E_TOP/bin/oltp missing: run make first"
 
 "$E2E_TOP/images/build.sh"
-e2e_libvirt_up || fail "libvirt did not start"
+e2e_libvirt_up || e2e_fail "libvirt did not start"
 type=$(e2e_virt_type)
 
-work=$(mktemp -d /var/tmp/drivebench-e2e-run.XXXXXX)
+E2E_WORK=$(mktemp -d /var/tmp/drivebench-e2e-run.XXXXXX)
+work=$E2E_WORK
 chmod 0755 "$work"
 mkdir -m 0755 "$work/drive"
 
@@ -105,7 +88,7 @@ if ! grep -q "virtio-net-pci,netdev=net0,.*addr=" "$E2E_TOP/vmconfigs/tiny.xml";
   sed "s|value='virtio-net-pci,netdev=net0'|value='virtio-net-pci,netdev=net0,bus=pci.0,addr=0x1e'|" \
     "$E2E_TOP/vmconfigs/tiny.xml" >"$work/tiny.xml"
   profile=$work/tiny.xml
-  say "note: vmconfigs/tiny.xml gives the NIC no PCI address; using a copy with addr=0x1e"
+  e2e_say "note: vmconfigs/tiny.xml gives the NIC no PCI address; using a copy with addr=0x1e"
 fi
 cat >"$work/plan.ini" <<EOF
 ; written by tests/e2e/run-1vm.sh
@@ -147,45 +130,44 @@ EOF
 ) &
 sampler=$!
 
-say "drivebench run ($type, $vms VM(s), run id $run_id)"
+e2e_say "drivebench run ($type, $vms VM(s), run id $run_id)"
 t0=$(date +%s)
 if ! timeout -k 30 "$run_timeout" "$drivebench" run "$work/plan.ini" --run-id="$run_id" \
      >"$work/run.log" 2>&1; then
-  fail "drivebench run failed or took longer than ${run_timeout}s"
+  e2e_fail "drivebench run failed or took longer than ${run_timeout}s"
 fi
-say "run finished in $(( $(date +%s) - t0 ))s"
+e2e_say "run finished in $(( $(date +%s) - t0 ))s"
 kill "$sampler" 2>/dev/null || true
 wait "$sampler" 2>/dev/null || true
 sampler=
 
 rdir=$work/results/$run_id
-[ -s "$rdir/summary.json" ] || fail "no $rdir/summary.json"
+[ -s "$rdir/summary.json" ] || e2e_fail "no $rdir/summary.json"
 n=0
 for j in "$rdir"/vm/*.json; do
   [ -s "$j" ] || continue
   m=$(jq -c '.phases[] | select(.name == "measure")' "$j")
-  [ -n "$m" ] || fail "$(basename "$j"): no measure phase"
+  [ -n "$m" ] || e2e_fail "$(basename "$j"): no measure phase"
   jq -e '.transactions > 0 and .latency_ms.avg > 0 and .latency_ms.p99 > 0
          and .latency_ms.p99 >= .latency_ms.p50' <<<"$m" >/dev/null \
-    || fail "$(basename "$j"): measure phase without transactions or latencies: $m"
-  say "$(basename "$j"): $(jq -r '"\(.transactions) transactions, \(.tps) TPS, avg \(.latency_ms.avg) ms, p99 \(.latency_ms.p99) ms"' <<<"$m")"
+    || e2e_fail "$(basename "$j"): measure phase without transactions or latencies: $m"
+  e2e_say "$(basename "$j"): $(jq -r '"\(.transactions) transactions, \(.tps) TPS, avg \(.latency_ms.avg) ms, p99 \(.latency_ms.p99) ms"' <<<"$m")"
   n=$((n + 1))
 done
-[ "$n" = "$vms" ] || fail "$n VM result(s), want $vms"
+[ "$n" = "$vms" ] || e2e_fail "$n VM result(s), want $vms"
 jq -e --argjson v "$vms" '.run.transactions > 0 and .run.vms == $v
       and .run.latency_ms.p99 > 0' "$rdir/summary.json" >/dev/null \
-  || fail "summary.json: run without transactions, latencies or $vms VM(s): $(jq -c .run "$rdir/summary.json")"
+  || e2e_fail "summary.json: run without transactions, latencies or $vms VM(s): $(jq -c .run "$rdir/summary.json")"
 
 first_kib=$(head -1 "$work/db-samples" 2>/dev/null | cut -d' ' -f1)
 max_kib=$(cut -d' ' -f1 "$work/db-samples" 2>/dev/null | sort -n | tail -1)
 grep -q ' dbdisk$' "$work/db-samples" 2>/dev/null \
-  || fail "no database file system (ext4 label dbdisk) ever appeared on the database disk file on the drive"
+  || e2e_fail "no database file system (ext4 label dbdisk) ever appeared on the database disk file on the drive"
 [ "${max_kib:-0}" -gt 10240 ] \
-  || fail "the database disk file on the drive never held more than 10 MiB (max ${max_kib:-0} KiB)"
-say "database disk file on the drive: the guest's file system on it, ${first_kib} KiB -> ${max_kib} KiB allocated"
+  || e2e_fail "the database disk file on the drive never held more than 10 MiB (max ${max_kib:-0} KiB)"
+e2e_say "database disk file on the drive: the guest's file system on it, ${first_kib} KiB -> ${max_kib} KiB allocated"
 
 left=$(leftovers)
-[ -z "$left" ] || fail "left behind by the run: $left"
+[ -z "$left" ] || e2e_fail "left behind by the run: $left"
 
-ok=1
-say "PASS ($(jq -r '"\(.run.transactions) transactions, \(.run.tps) TPS"' "$rdir/summary.json"))"
+e2e_say "PASS ($(jq -r '"\(.run.transactions) transactions, \(.run.tps) TPS"' "$rdir/summary.json"))"
