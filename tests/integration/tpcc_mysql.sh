@@ -78,8 +78,23 @@ $OLTP tpcc check >"$T/out" 2>&1
 check_eq "check after the repairs exits 0" 0 $?
 
 # --- full-speed run: mix, rollbacks, remote lines and payments -------------------
+# the server's general log shows every executed statement with its values
+mariadb_sql "SET GLOBAL general_log_file = '$MARIADB_DIR/general.log'; SET GLOBAL general_log = ON"
 $OLTP --threads=4 --time=20 --json="$T/run.json" tpcc run >"$T/run" 2>&1
 check_eq "full-speed run exits 0" 0 $?
+mariadb_sql "SET GLOBAL general_log = OFF"
+glog() { grep -c "$1" "$MARIADB_DIR/general.log"; }
+# Payment selects its customer FOR UPDATE, Order-Status without
+py_name=$(glog "Execute.*AND c_last = '[A-Z]*' ORDER BY c_first FOR UPDATE")
+py_id=$(glog "Execute.*AND c_id = [0-9]* FOR UPDATE")
+os_name=$(glog "Execute.*c_balance, c_first, c_middle, c_last FROM customer .*AND c_last = '[A-Z]*' ORDER BY c_first\s*$")
+os_id=$(glog "Execute.*c_balance, c_first, c_middle, c_last FROM customer .*AND c_id = [0-9]*\s*$")
+check_eq "60% of Payments select the customer by last name (+-4 sd, $py_name of $((py_name + py_id)))" 1 \
+  "$(py "import math; n=$py_name + $py_id; print(int(n > 500 and abs($py_name - n*0.6) < 4*math.sqrt(n*0.6*0.4)))")"
+check_eq "60% of Order-Status by last name (+-4 sd, $os_name of $((os_name + os_id)))" 1 \
+  "$(py "import math; n=$os_name + $os_id; print(int(n > 50 and abs($os_name - n*0.6) < 4*math.sqrt(n*0.6*0.4)))")"
+read -r tmin tmax <<<"$(grep "Execute.*s_quantity < " "$MARIADB_DIR/general.log" | sed 's/.*s_quantity < \([0-9]*\).*/\1/' | sort -n | sed -n '1p;$p' | tr '\n' ' ')"
+check_eq "Stock-Level thresholds span 10..20" "10 20" "$tmin $tmax"
 check_contains "text report has tpmC" "tpmC" "$(cat "$T/run")"
 j() { py "import json; d=json.load(open('$T/run.json')); p=d['phases'][-1]; ty={t['name']: t for t in p['transaction_types']}; $1"; }
 check_eq "JSON: five types in spec order" "New-Order Payment Order-Status Delivery Stock-Level" "$(j "print(' '.join(ty))")"
