@@ -274,6 +274,11 @@ static int tc_setup(wl_run *run)
         fprintf(stderr, "oltp: --mysql-storage-engine=%s: not an engine name\n", o->mysql_storage_engine);
         goto fail;
     }
+    if (o->rate > 0) {
+        fprintf(stderr, "oltp: --rate does not apply to tpcc: its terminals set the pace "
+                "(--terminals, --keying-thinking)\n");
+        goto fail;
+    }
     p->warehouses = o->warehouses;
     p->wh_units_done = calloc((size_t)o->warehouses, sizeof(int));
     if (!p->wh_units_done) {

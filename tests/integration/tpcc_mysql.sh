@@ -24,6 +24,10 @@ $OLTP --time=1 tpcc run >"$T/out" 2>"$T/err"
 check_eq "run before prepare exits 2" 2 $?
 check_contains "run before prepare says to prepare" 'run `oltp tpcc --warehouses=N prepare` first' "$(cat "$T/err")"
 
+$OLTP --rate=10 --time=1 tpcc run >"$T/out" 2>"$T/err"
+check_eq "--rate is refused for tpcc (exit 2)" 2 $?
+check_contains "--rate: the terminals set the pace" "oltp: --rate does not apply to tpcc" "$(cat "$T/err")"
+
 # --- prepare: exact row counts and population rules ---------------------------
 $OLTP --threads=2 tpcc prepare >"$T/prep" 2>&1
 check_eq "prepare exits 0" 0 $?
