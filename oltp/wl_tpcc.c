@@ -8,8 +8,9 @@
  * own deck of transaction cards, the inputs of the transaction it is
  * about to run (kept when the engine retries it after a deadlock).
  *
- * SQL: standard statements with ? placeholders, run through db.h. Only
- * the DDL differs between servers; its variants are the `dialects` table.
+ * SQL: standard statements with ? placeholders, run through db.h. What
+ * differs between dialects (dialect.h) is in two tables: `dialects` for
+ * the DDL, `stmt_variants` for the statements T-SQL writes otherwise.
  */
 #include <inttypes.h>
 #include <math.h>
