@@ -9,7 +9,8 @@
 #   4. builds the prebuilt-database seed (images/seed.sh, cached) when the
 #      plan's profile has a seed disk;
 #   5. runs `drivebench run` with libvirt started if nothing runs it
-#      (images/with-libvirt.sh), and prints where the results are.
+#      (images/with-libvirt.sh), then prints a per-drive table (TPS, average
+#      and p99 latency) and where the results are.
 #
 # Usage: images/make-run.sh [PLAN]      (default plans/quick.ini)
 # Prints the time of each step and the total.
@@ -80,5 +81,19 @@ fi
 
 # 5. the run
 step "drivebench run $plan"
-images/with-libvirt.sh bin/drivebench run "$run_plan"
+log=$(mktemp /tmp/drivebench-run.XXXXXX.log)
+rc=0
+images/with-libvirt.sh bin/drivebench run "$run_plan" 2>&1 | tee "$log" || rc=$?
+summary=$(sed -n 's/^summary: //p' "$log" | tail -1)
+rm -f "$log"
+[ "$rc" = 0 ] || die "drivebench run failed"
+[ -s "$summary" ] || die "drivebench run wrote no summary"
 step "done"
+echo
+jq -r '["drive", "VMs", "TPS", "avg ms", "p99 ms"],
+       (.drives[] | [.name, .vms, (.tps * 100 | round / 100),
+                     (.latency_ms.avg * 10 | round / 10),
+                     (.latency_ms.p99 * 10 | round / 10)]) | @tsv' "$summary" \
+  | awk -F'\t' '{ printf "%-16s %4s %10s %10s %10s\n", $1, $2, $3, $4, $5 }'
+echo
+echo "results: $(dirname "$summary")"
