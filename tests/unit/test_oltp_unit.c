@@ -14,7 +14,9 @@
 /* Parse a command line given as one string; stderr text goes to *err. */
 static int parse(oltp_opts *o, const char *line, char *err, size_t errlen)
 {
-    char buf[1024], *argv[64], *save, *tok;
+    /* static: the parsed options point into these strings after we return */
+    static char buf[1024];
+    char *argv[64], *save, *tok;
     int argc = 0, r;
     FILE *f = fmemopen(err, errlen, "w");
 
