@@ -190,4 +190,4 @@ oltp_sha256=$oltp_sum
 key=$key2
 EOF
 echo "$key2" >"$out/image.key"
-step "done: $out/base.qcow2 ($(du -m "$out/base.qcow2" | cut -f1) MiB), vmlinuz, initrd.img (kernel $kver)"
+step "done in $(( $(date +%s) - t0 ))s: $out/base.qcow2 ($(du -m "$out/base.qcow2" | cut -f1) MiB), vmlinuz, initrd.img (kernel $kver)"
