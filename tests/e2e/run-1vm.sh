@@ -79,23 +79,12 @@ work=$E2E_WORK
 chmod 0755 "$work"
 mkdir -m 0755 "$work/drive"
 
-# QEMU gives a -device without an address the first free PCI slot, which
-# libvirt has already promised to the disk controller ("PCI: slot 2 function
-# 0 not available"): the NIC needs an explicit slot. Until vmconfigs/tiny.xml
-# has one, run with a copy that does.
-profile=tiny
-if ! grep -q "virtio-net-pci,netdev=net0,.*addr=" "$E2E_TOP/vmconfigs/tiny.xml"; then
-  sed "s|value='virtio-net-pci,netdev=net0'|value='virtio-net-pci,netdev=net0,bus=pci.0,addr=0x1e'|" \
-    "$E2E_TOP/vmconfigs/tiny.xml" >"$work/tiny.xml"
-  profile=$work/tiny.xml
-  e2e_say "note: vmconfigs/tiny.xml gives the NIC no PCI address; using a copy with addr=0x1e"
-fi
 cat >"$work/plan.ini" <<EOF
 ; written by tests/e2e/run-1vm.sh
 [run]
 name = e2e
 uri = $E2E_URI
-profile = $profile
+profile = tiny
 vms_per_drive = $vms
 client = host
 image_dir = $E2E_TOP/images/build
