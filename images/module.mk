@@ -7,7 +7,8 @@
 #                     plans/quick.ini (images/make-run.sh; root)
 #   make boot-smoke   boot the image in one hand-made VM and log in to MariaDB
 #   make e2e          every test with real VMs: boot-smoke, then drivebench
-#                     run with 1 and with 2 VMs on one drive
+#                     run with 1 and with 2 VMs on one drive, and (when
+#                     vmconfigs/tiny-seed.xml exists) from a prebuilt seed
 #
 # `make test` runs the 1-VM drivebench run (tests/e2e/run-1vm.sh: about
 # 3 minutes under TCG on an idle 2-core machine, more on a busy one).
@@ -27,7 +28,9 @@ run:
 boot-smoke: image
 	tests/e2e/boot-smoke.sh
 
+E2E_TESTS := tests/e2e/boot-smoke.sh tests/e2e/run-1vm.sh tests/e2e/run-2vm.sh \
+             $(if $(wildcard vmconfigs/tiny-seed.xml),tests/e2e/run-seed.sh)
 e2e: $(ALL_TARGETS) image
-	@tests/run-all.sh tests/e2e/boot-smoke.sh tests/e2e/run-1vm.sh tests/e2e/run-2vm.sh
+	@tests/run-all.sh $(E2E_TESTS)
 
 TEST_TARGETS += tests/e2e/run-1vm.sh

@@ -16,8 +16,8 @@
 #
 # Usage: images/seed.sh PLAN [--force]     (root)
 #   reads [run] image_dir, db_size and [workload] name, tables, table_size,
-#   warehouses, threads from PLAN. The seed's size is db_size (default 4G):
-#   a run's database disks must be at least as large.
+#   warehouses, threads from PLAN. The seed's size is db_size, else the
+#   profile's database disk size: a run's database disks are copies of it.
 # Environment: DRIVEBENCH_VIRT_TYPE, SEED_BOOT_TIMEOUT (default 600 s).
 set -euo pipefail
 
@@ -53,7 +53,15 @@ ini() {
 
 image_dir=$(ini run image_dir); image_dir=${image_dir:-images/build}
 case "$image_dir" in /*) ;; *) image_dir=$top/$image_dir ;; esac
-size=$(ini run db_size); size=${size:-4G}
+# The seed's size: the plan's db_size, else the profile's database disk size
+# (a run's database disks are copies of the seed: they cannot be smaller).
+size=$(ini run db_size)
+if [ -z "$size" ]; then
+  profile=$(ini run profile)
+  case "$profile" in */*|*.xml) template=$profile ;; *) template=$top/vmconfigs/$profile.xml ;; esac
+  size=$(sed -n "s/.*<drivebench:disk serial='dbdisk' size='\([^']*\)'.*/\1/p" "$template" 2>/dev/null | head -1)
+  size=${size:-4G}
+fi
 workload=$(ini workload name)
 tables=$(ini workload tables); table_size=$(ini workload table_size)
 warehouses=$(ini workload warehouses); threads=$(ini workload threads)

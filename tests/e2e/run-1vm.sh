@@ -20,17 +20,24 @@
 # (drivebench teardown), deletes its files and stops the libvirt daemons it
 # started, also on Ctrl-C.
 #
+# With E2E_SEED=1 (tests/e2e/run-seed.sh) the profile is tiny-seed: the
+# plan's database is built first by images/seed.sh, and the run must restore
+# it onto the drive instead of preparing it.
+#
 # Environment: E2E_VMS (VMs on the drive; 2 covers multi-VM aggregation),
+# E2E_PROFILE (a profile name or template path instead of tiny/tiny-seed),
 # E2E_RUN_TIMEOUT, DRIVEBENCH_VIRT_TYPE (kvm or qemu; default from
 # images/virt-type.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 vms=${E2E_VMS:-1}
+seeded=${E2E_SEED:-0}
 run_timeout=${E2E_RUN_TIMEOUT:-900}
 drivebench=$E2E_TOP/bin/drivebench
 run_id=e2e-run-$$-$RANDOM
 E2E_NAME=run-${vms}vm
+[ "$seeded" = 1 ] && E2E_NAME=run-seed
 sampler=
 
 # Names of the run's libvirt objects (domains, pools) and of files left on
@@ -79,12 +86,20 @@ work=$E2E_WORK
 chmod 0755 "$work"
 mkdir -m 0755 "$work/drive"
 
+profile=tiny
+[ "$seeded" = 1 ] && profile=tiny-seed
+profile=${E2E_PROFILE:-$profile}
+case "$profile" in
+  */*) ;;
+  *) [ -f "$E2E_TOP/vmconfigs/$profile.xml" ] \
+       || e2e_fail "vmconfigs/$profile.xml missing (tiny-seed: the tiny profile plus a read-only seed disk, serial seeddisk)" ;;
+esac
 cat >"$work/plan.ini" <<EOF
 ; written by tests/e2e/run-1vm.sh
 [run]
 name = e2e
 uri = $E2E_URI
-profile = tiny
+profile = $profile
 vms_per_drive = $vms
 client = host
 image_dir = $E2E_TOP/images/build
@@ -119,6 +134,9 @@ EOF
 ) &
 sampler=$!
 
+if [ "$seeded" = 1 ]; then
+  "$E2E_TOP/images/seed.sh" "$work/plan.ini" || e2e_fail "images/seed.sh failed"
+fi
 e2e_say "drivebench run ($type, $vms VM(s), run id $run_id)"
 t0=$(date +%s)
 if ! timeout -k 30 "$run_timeout" "$drivebench" run "$work/plan.ini" --run-id="$run_id" \
@@ -131,6 +149,9 @@ wait "$sampler" 2>/dev/null || true
 sampler=
 
 rdir=$work/results/$run_id
+if [ "$seeded" = 1 ] && grep -q 'prepare on' "$work/run.log"; then
+  e2e_fail "the run prepared its database although the profile restores it from the seed"
+fi
 [ -s "$rdir/summary.json" ] || e2e_fail "no $rdir/summary.json"
 n=0
 for j in "$rdir"/vm/*.json; do
