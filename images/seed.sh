@@ -103,8 +103,9 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 VM_TYPE=$("$here/virt-type.sh")
-VM_IMAGES=$image_dir
-VM_MEMORY_MIB=2048
+# Settings read by vmlib.sh.
+# shellcheck disable=SC2034
+{ VM_IMAGES=$image_dir; VM_MEMORY_MIB=2048; }
 qemu-img create -q -f qcow2 -F qcow2 -b "$image_dir/base.qcow2" "$work/boot.qcow2" 4G
 truncate -s "$size" "$work/db.img"
 defined=1

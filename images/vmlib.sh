@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # sourced: variables are used by the caller
 # One hand-made VM on the guest image, for scripts that need a single VM
 # without a drivebench plan (tests/e2e/boot-smoke.sh, images/seed.sh).
 # Sourced, not run; bash; the caller holds libvirt up and cleans up.
@@ -105,8 +106,8 @@ EOF
 }
 
 vm_boot() {  # name workdir
-  local err attempt
-  for attempt in 1 2 3; do
+  local err
+  for _ in 1 2 3; do
     VM_PORT=$(vm_free_port) || return 1
     vm_write_xml "$1" "$2" "$VM_PORT"
     virsh -c "$VM_URI" define "$2/domain.xml" >/dev/null || return 1

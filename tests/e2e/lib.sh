@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # sourced: variables are used by the caller
 # Helpers shared by the end-to-end tests (sourced, not run).
 #
 # e2e_libvirt_up      make qemu:///system answer (images/libvirt-up.sh) and
