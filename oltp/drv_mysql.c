@@ -25,8 +25,13 @@ typedef enum {
 
 typedef struct my_stmt {
     MYSQL_STMT   *h;            /* NULL until prepared on this session */
-    MYSQL_BIND   *params;
+    MYSQL_BIND   *params;       /* bound once; values are copied into the buffers below */
     unsigned long *lens;
+    int64_t      *ival;
+    double       *dval;
+    char        **sbuf;
+    unsigned long *scap;
+    bool          bound;
     MYSQL_BIND   *res;          /* result binds, made on the first row read */
     char         *resbuf;
     unsigned long *reslen;
@@ -137,6 +142,12 @@ static void close_stmts(db_conn *c)
             mysql_stmt_close(s->h);
         free(s->params);
         free(s->lens);
+        free(s->ival);
+        free(s->dval);
+        for (int k = 0; s->sbuf && k < c->stmts[i].nparams; k++)
+            free(s->sbuf[k]);
+        free(s->sbuf);
+        free(s->scap);
         free(s->res);
         free(s->resbuf);
         free(s->reslen);
@@ -237,34 +248,63 @@ static int my_query_start(db_conn *c, const char *sql, size_t len)
     return st ? waiting(c, st) : query_sent(c, ret);
 }
 
+/*
+ * Copy the parameters into the statement's own buffers. The buffers are
+ * bound (mysql_stmt_bind_param) only when a type or a buffer changes: a
+ * re-bind makes the next COM_STMT_EXECUTE carry the parameter types again,
+ * which the server then re-reads, as sysbench never makes it do.
+ */
 static int bind_params(db_conn *c, my_stmt *s, const db_value *v, int n)
 {
+    static const enum enum_field_types types[] = {
+        [DB_T_INT] = MYSQL_TYPE_LONGLONG, [DB_T_DOUBLE] = MYSQL_TYPE_DOUBLE,
+        [DB_T_STRING] = MYSQL_TYPE_STRING, [DB_T_NULL] = MYSQL_TYPE_NULL,
+    };
+    bool rebind = !s->bound;
+
     for (int i = 0; i < n; i++) {
         MYSQL_BIND *b = &s->params[i];
-        memset(b, 0, sizeof(*b));
+        if (b->buffer_type != types[v[i].type] || !s->bound) {
+            memset(b, 0, sizeof(*b));
+            b->buffer_type = types[v[i].type];
+            rebind = true;
+        }
         switch (v[i].type) {
         case DB_T_INT:
-            b->buffer_type = MYSQL_TYPE_LONGLONG;
-            b->buffer = (void *)&v[i].i;
+            s->ival[i] = v[i].i;
+            b->buffer = &s->ival[i];
             break;
         case DB_T_DOUBLE:
-            b->buffer_type = MYSQL_TYPE_DOUBLE;
-            b->buffer = (void *)&v[i].d;
+            s->dval[i] = v[i].d;
+            b->buffer = &s->dval[i];
             break;
         case DB_T_STRING:
-            b->buffer_type = MYSQL_TYPE_STRING;
-            b->buffer = (void *)v[i].s;
-            b->buffer_length = (unsigned long)v[i].len;
+            if (!s->sbuf[i] || v[i].len > s->scap[i]) {
+                size_t cap = v[i].len < 128 ? 128 : v[i].len * 2;
+                char *nb = realloc(s->sbuf[i], cap);
+                if (!nb) {
+                    db_set_error(c, 0, "HY001", DB_ERR_FATAL, "out of memory");
+                    return DB_ERROR;
+                }
+                s->sbuf[i] = nb;
+                s->scap[i] = (unsigned long)cap;
+                rebind = true;
+            }
+            memcpy(s->sbuf[i], v[i].s, v[i].len);
             s->lens[i] = (unsigned long)v[i].len;
+            b->buffer = s->sbuf[i];
+            b->buffer_length = s->scap[i];
             b->length = &s->lens[i];
             break;
         case DB_T_NULL:
-            b->buffer_type = MYSQL_TYPE_NULL;
             break;
         }
     }
-    if (n && mysql_stmt_bind_param(s->h, s->params))
-        return fail_stmt(c, s->h);
+    if (n && rebind) {
+        if (mysql_stmt_bind_param(s->h, s->params))
+            return fail_stmt(c, s->h);
+        s->bound = true;
+    }
     return 0;
 }
 
@@ -346,9 +386,14 @@ static int my_exec_start(db_conn *c, int stmt, const db_value *params)
         return DB_ERROR;
     }
     if (!s->params && d->nparams) {
-        s->params = calloc((size_t)d->nparams, sizeof(MYSQL_BIND));
-        s->lens = calloc((size_t)d->nparams, sizeof(unsigned long));
-        if (!s->params || !s->lens) {
+        size_t n = (size_t)d->nparams;
+        s->params = calloc(n, sizeof(MYSQL_BIND));
+        s->lens = calloc(n, sizeof(unsigned long));
+        s->ival = calloc(n, sizeof(int64_t));
+        s->dval = calloc(n, sizeof(double));
+        s->sbuf = calloc(n, sizeof(char *));
+        s->scap = calloc(n, sizeof(unsigned long));
+        if (!s->params || !s->lens || !s->ival || !s->dval || !s->sbuf || !s->scap) {
             db_set_error(c, 0, "HY001", DB_ERR_FATAL, "out of memory");
             return DB_ERROR;
         }
