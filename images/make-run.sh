@@ -97,3 +97,5 @@ jq -r '["drive", "VMs", "TPS", "avg ms", "p99 ms"],
   | awk -F'\t' '{ printf "%-16s %4s %10s %10s %10s\n", $1, $2, $3, $4, $5 }'
 echo
 echo "results: $(dirname "$summary")"
+bin/drivebench report "$(dirname "$summary")" -o "$(dirname "$summary")/report.html" \
+  || die "drivebench report failed"

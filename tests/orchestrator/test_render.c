@@ -96,9 +96,9 @@ static void test_profiles(void **state)
     } cases[] = {
         { "tiny", 2, { "model=\"virtio-scsi\"", "<vcpu placement=\"static\">1</vcpu>",
                        "<memory unit=\"GiB\">1</memory>" } },
-        { "sysbench", 3, { "model=\"lsisas1068\"", "<vcpu placement=\"static\">8</vcpu>",
+        { "sysbench", 3, { "model=\"virtio-scsi\"", "<vcpu placement=\"static\">8</vcpu>",
                            "-seed.qcow2\"/>" } },
-        { "sqlserver", 2, { "model=\"lsisas1068\"", "<vcpu placement=\"static\">16</vcpu>",
+        { "sqlserver", 2, { "model=\"virtio-scsi\"", "<vcpu placement=\"static\">16</vcpu>",
                             "<memory unit=\"GiB\">64</memory>" } },
     };
     virConnectPtr conn = virConnectOpen("test:///default");
