@@ -10,11 +10,13 @@
 #include "template.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define EXIT_BAD_INPUT 2
 #define MAX_URIS 32
@@ -27,6 +29,7 @@ static void usage(FILE *f)
           "       drivebench list [--uri=URI]...\n"
           "       drivebench teardown RUN-ID [--uri=URI]...\n"
           "       drivebench report RESULTS_DIR... [-o report.html]\n"
+          "       drivebench seed PLAN [--force]\n"
           "Plans are described in plans/README.md; results in results/SCHEMA.md.\n", f);
 }
 
@@ -44,6 +47,7 @@ typedef struct cli_opts {
     const char *uris[MAX_URIS];
     int         nuris;
     const char *arg;            /* the one positional argument */
+    bool        force;          /* --force (seed) */
 } cli_opts;
 
 /* Parse "--run-id=", "--out=", "--uri=" (as allowed by `allowed`) and one
@@ -59,6 +63,8 @@ static int parse_opts(int argc, char **argv, const char *allowed, int need_arg, 
             o->out_dir = a + 6;
         else if (strncmp(a, "--uri=", 6) == 0 && strstr(allowed, "uri") && o->nuris < MAX_URIS)
             o->uris[o->nuris++] = a + 6;
+        else if (strcmp(a, "--force") == 0 && strstr(allowed, "force"))
+            o->force = true;
         else if (a[0] == '-' && a[1] == '-')
             return bad_input("unknown option %s (see drivebench --help)", a);
         else if (!o->arg && need_arg)
@@ -277,6 +283,37 @@ static int cmd_teardown(int argc, char **argv)
     return failed ? 1 : 0;
 }
 
+/* `seed PLAN`: boot one VM, run the plan's prepare and keep its database
+ * disk as IMAGE_DIR/seed.qcow2 (images/seed.sh, run while libvirt is up). */
+static int cmd_seed(int argc, char **argv)
+{
+    cli_opts o;
+    orch_plan *p;
+    char *with = orch_tree_path("images/with-libvirt.sh");
+    char *seed = orch_tree_path("images/seed.sh");
+    int rc = parse_opts(argc, argv, "force", 1, &o);
+    if (rc)
+        goto out;
+    rc = EXIT_BAD_INPUT;
+    if (!(p = orch_plan_load(o.arg, stderr)))
+        goto out;
+    orch_plan_free(p);
+    if (access(seed, X_OK) != 0) {
+        fprintf(stderr, "drivebench: %s is missing: seed needs the source tree drivebench was built in\n", seed);
+        goto out;
+    }
+    fflush(NULL);
+    if (o.force)
+        execl(with, with, seed, o.arg, "--force", (char *)NULL);
+    else
+        execl(with, with, seed, o.arg, (char *)NULL);
+    fprintf(stderr, "drivebench: cannot run %s: %s\n", with, strerror(errno));
+out:
+    free(with);
+    free(seed);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -285,6 +322,7 @@ int main(int argc, char **argv)
     } cmds[] = {
         { "validate", cmd_validate }, { "render", cmd_render }, { "run", cmd_run },
         { "list", cmd_list }, { "teardown", cmd_teardown }, { "report", report_main },
+        { "seed", cmd_seed },
     };
     if (argc < 2) {
         usage(stderr);
@@ -298,5 +336,5 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp(argv[1], cmds[i].name) == 0)
             return cmds[i].fn(argc - 2, argv + 2);
-    return bad_input("unknown command '%s' (validate, render, run, list, teardown, report)", argv[1]);
+    return bad_input("unknown command '%s' (validate, render, run, list, teardown, report, seed)", argv[1]);
 }

@@ -484,18 +484,18 @@ static char *absolute(const char *path)
     return orch_strfmt("%s/%s", cwd, path);
 }
 
-static char *default_vmconfigs_dir(void)
+char *orch_tree_path(const char *rel)
 {
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     char *slash;
     if (n <= 0)
-        return strdup("vmconfigs");
+        return strdup(rel);
     exe[n] = '\0';
     slash = strrchr(exe, '/');
     if (slash)
         *slash = '\0';
-    return orch_strfmt("%s/../vmconfigs", exe);
+    return orch_strfmt("%s/../%s", exe, rel);
 }
 
 static void plan_defaults(orch_plan *p)
@@ -652,7 +652,7 @@ orch_plan *orch_plan_load(const char *path, FILE *errs)
     if (rc < 0)
         plan_error(&st, st.line, "out of memory while parsing");
     if (!p->vmconfigs_dir)
-        p->vmconfigs_dir = default_vmconfigs_dir();
+        p->vmconfigs_dir = orch_tree_path("vmconfigs");
     {
         char *abs = absolute(p->image_dir);
         free(p->image_dir);

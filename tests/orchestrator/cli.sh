@@ -24,10 +24,13 @@ expect() {
 }
 
 expect "no arguments" 2 "usage: drivebench validate PLAN" $DB
-expect "unknown command" 2 "drivebench: unknown command 'frobnicate' (validate, render, run, list, teardown, report)" $DB frobnicate
+expect "unknown command" 2 "drivebench: unknown command 'frobnicate' (validate, render, run, list, teardown, report, seed)" $DB frobnicate
 expect "unknown option" 2 "drivebench: unknown option --fast (see drivebench --help)" $DB run plans/tiny.ini --fast
 expect "missing plan" 2 "drivebench: missing PLAN argument" $DB validate
 expect "unreadable plan" 2 "/nonexistent.ini: cannot read plan: No such file or directory" $DB run /nonexistent.ini
+expect "seed: missing plan" 2 "drivebench: missing PLAN argument" $DB seed
+expect "seed: unreadable plan" 2 "/nonexistent.ini: cannot read plan: No such file or directory" $DB seed /nonexistent.ini
+expect "seed: unknown option" 2 "drivebench: unknown option --fast (see drivebench --help)" $DB seed plans/tiny.ini --fast
 expect "bad run id" 2 "drivebench: run id 'A--B' is not of the form drivebench makes" $DB render plans/tiny.ini --run-id=A--B
 expect "teardown of a non-id" 2 "drivebench: '../etc' is not a run id" $DB teardown ../etc
 for p in plans/*.ini; do
