@@ -85,8 +85,9 @@ check_eq "8 connections: ROLLBACK = retries reported" "ROLLBACK=$retries" "$(ech
 $OLTP --tables=2 --table-size=1000 --threads=4 --time=6 oltp_read_write run >"$T/ol" 2>&1 &
 pid=$!
 for _ in $(seq 1 50); do
-  n=$(postgres_sql "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name='oltp' AND state<>'idle'")
-  [ "$n" -ge 1 ] && break; sleep 0.1
+  # all four sessions connected and working before the server ends them
+  n=$(postgres_sql "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name='oltp' AND backend_type='client backend'")
+  [ "$n" -ge 4 ] && break; sleep 0.1
 done
 sleep 1
 killed=$(postgres_sql "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name='oltp'")
