@@ -26,7 +26,7 @@
 
 #include "report.h"
 
-typedef enum { C_CONNECTING, C_IDLE, C_RUNNING, C_ROLLBACK, C_BACKOFF, C_PAUSE, C_CLOSED } cstate;
+typedef enum { C_CONNECTING, C_IDLE, C_RUNNING, C_ROLLBACK, C_BACKOFF, C_CLOSED } cstate;
 
 struct worker;
 struct term;
@@ -402,12 +402,6 @@ static int start_trx(conn *c, uint64_t intended)
     return advance(c);
 }
 
-static void on_pause_done(uv_timer_t *t)
-{
-    conn *c = t->data;
-    handle(c, start_trx(c, now_ns()));
-}
-
 static bool take_event(engine *e)
 {
     if (e->o->events <= 0)
@@ -519,19 +513,6 @@ static int begin_next(conn *c)
     }
     if (e->terminals)
         return take_terminal(c);
-    if (e->wl->pause_before) {
-        double pause = e->wl->pause_before(c->wls);
-        if (pause > 0) {
-            poll_set(c, 0);
-            if (!take_event(e)) {
-                conn_close(c);
-                return NO_OP;
-            }
-            c->st = C_PAUSE;
-            uv_timer_start(&c->timer, on_pause_done, (uint64_t)(pause * 1000.0 + 0.5), 0);
-            return NO_OP;
-        }
-    }
     if (e->o->rate > 0) {
         uint64_t intended;
         if (w->qlen == 0) {
@@ -688,7 +669,7 @@ static void on_wake(uv_async_t *a)
         uv_timer_stop(&w->terms[i].timer);
     for (int i = 0; i < w->nconns; i++) {
         conn *c = &w->conns[i];
-        if (c->st == C_IDLE || c->st == C_PAUSE || c->st == C_BACKOFF)
+        if (c->st == C_IDLE || c->st == C_BACKOFF)
             conn_close(c);
     }
     if (w->open_conns > 0 && !uv_is_active((uv_handle_t *)&w->grace_timer))

@@ -43,19 +43,19 @@ typedef enum { G_BEGIN, G_COMMIT, G_POINT, G_SIMPLE, G_SUM, G_ORDER, G_DISTINCT,
 typedef struct sb_variant {
     const char *name;
     bool        trx;            /* BEGIN/COMMIT unless --skip-trx */
-    bool        reads, ranges_ok, writes;
+    bool        reads, writes;
     bool        point_only, index_only, nonindex_only, insert_only, delete_only;
 } sb_variant;
 
 static const sb_variant variants[] = {
-    {"oltp_read_write", true, true, true, true, 0, 0, 0, 0, 0},
-    {"oltp_read_only", true, true, true, false, 0, 0, 0, 0, 0},
-    {"oltp_write_only", true, false, false, true, 0, 0, 0, 0, 0},
-    {"oltp_point_select", false, 0, 0, 0, 1, 0, 0, 0, 0},
-    {"oltp_update_index", false, 0, 0, 0, 0, 1, 0, 0, 0},
-    {"oltp_update_non_index", false, 0, 0, 0, 0, 0, 1, 0, 0},
-    {"oltp_insert", false, 0, 0, 0, 0, 0, 0, 1, 0},
-    {"oltp_delete", false, 0, 0, 0, 0, 0, 0, 0, 1},
+    {"oltp_read_write", true, true, true, 0, 0, 0, 0, 0},
+    {"oltp_read_only", true, true, false, 0, 0, 0, 0, 0},
+    {"oltp_write_only", true, false, true, 0, 0, 0, 0, 0},
+    {"oltp_point_select", false, 0, 0, 1, 0, 0, 0, 0},
+    {"oltp_update_index", false, 0, 0, 0, 1, 0, 0, 0},
+    {"oltp_update_non_index", false, 0, 0, 0, 0, 1, 0, 0},
+    {"oltp_insert", false, 0, 0, 0, 0, 0, 1, 0},
+    {"oltp_delete", false, 0, 0, 0, 0, 0, 0, 1},
 };
 
 typedef struct sb_plan {

@@ -81,8 +81,8 @@ typedef struct workload {
     /* Start a new transaction; returns its type (0..ntypes-1). */
     int   (*trx_begin)(void *state);
     wl_step (*step)(void *state, db_conn *c, wl_action *act);
-    /* Keying + think time before the next transaction, in seconds (TPC-C
-     * terminals); NULL or 0 = none. */
+    /* Keying + think time before a terminal's next transaction, in
+     * seconds; used only with terminals (below). NULL or 0 = none. */
     double (*pause_before)(void *state);
     /* Optional: the number of terminals (TPC-C virtual users). When set and
      * > 0, conn_new() makes one state per terminal, not per connection;
