@@ -18,7 +18,8 @@ CFLAGS   += -std=gnu11 -Wall -Wextra -Wstrict-prototypes -Wshadow \
             $(SANITIZE)
 LDFLAGS  += $(SANITIZE)
 
-PKGS_COMMON := json-c
+# Recursive (=) variables only: pkg-config runs when a recipe needs the flags,
+# never while make reads the files (`make run` installs pkg-config first).
 pkgcflags = $(shell pkg-config --cflags $(1))
 pkglibs   = $(shell pkg-config --libs $(1))
 
@@ -33,7 +34,6 @@ include common/module.mk
 include oltp/module.mk
 -include orchestrator/module.mk
 -include images/module.mk
--include tests/module.mk
 
 build-all: $(ALL_TARGETS)
 

@@ -1,9 +1,8 @@
 # common/: code shared by oltp and drivebench (histograms).
 COMMON_OBJS := $(BUILD)/common/hist.o
 $(BUILD)/common/%.o: MOD_CFLAGS = $(call pkgcflags,json-c)
-COMMON_LIBS := $(call pkglibs,json-c) -lm
+COMMON_LIBS  = $(call pkglibs,json-c) -lm
 
-UNIT_CFLAGS = $(call pkgcflags,cmocka json-c) -Icommon -Ioltp
 UNIT_LIBS   = $(call pkglibs,cmocka json-c) -lm
 
 $(BUILD)/tests/unit/%.o: MOD_CFLAGS = $(call pkgcflags,cmocka json-c libmariadb libuv) -Icommon -Ioltp
