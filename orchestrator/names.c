@@ -1,11 +1,13 @@
 /* names.c — run ids, object names and their sanitizing (see names.h). */
 #include "names.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 char *orch_strfmt(const char *fmt, ...)
 {
@@ -129,4 +131,18 @@ void orch_uuid_from_name(const char *name, char out[37])
              "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
              b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
              b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+char *orch_tree_path(const char *rel)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash;
+    if (n <= 0)
+        return strdup(rel);
+    exe[n] = '\0';
+    slash = strrchr(exe, '/');
+    if (slash)
+        *slash = '\0';
+    return orch_strfmt("%s/../%s", exe, rel);
 }

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "units.h"     /* durations and sizes of plan values */
 
 typedef enum { ORCH_CLIENT_HOST, ORCH_CLIENT_GUEST } orch_client_kind;
 
@@ -78,10 +79,5 @@ const char *orch_plan_drive_uri(const orch_plan *p, const orch_drive *d);
 
 /* 1 when uri names another host (qemu+ssh://host/..., ...), else 0. */
 int orch_uri_is_remote(const char *uri);
-
-/* "2h", "30m", "10s", "1h30m", "90" -> seconds. 0 ok, -1 bad text. */
-int orch_parse_duration(const char *s, int *seconds);
-/* "4G", "512M", "1T", "2GiB", "1024" -> bytes (binary units). */
-int orch_parse_size(const char *s, uint64_t *bytes);
 
 #endif

@@ -2,7 +2,7 @@
  * template.h). */
 #include "template.h"
 #include "names.h"
-#include "plan.h"
+#include "units.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,0 +1,67 @@
+/* units.c — durations and sizes as plans and templates write them (see
+ * units.h). */
+#include "units.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+int orch_parse_duration(const char *s, int *seconds)
+{
+    long long total = 0;
+    int any = 0;
+    while (*s) {
+        char *end;
+        long long v;
+        if (!isdigit((unsigned char)*s))
+            return -1;
+        errno = 0;
+        v = strtoll(s, &end, 10);
+        if (errno || v > INT_MAX)
+            return -1;
+        switch (*end) {
+        case 'h': v *= 3600; end++; break;
+        case 'm': v *= 60; end++; break;
+        case 's': end++; break;
+        case '\0': if (any) return -1; break;
+        default: return -1;
+        }
+        total += v;
+        if (total > INT_MAX)
+            return -1;
+        any = 1;
+        s = end;
+    }
+    if (!any)
+        return -1;
+    *seconds = (int)total;
+    return 0;
+}
+
+int orch_parse_size(const char *s, uint64_t *bytes)
+{
+    char *end;
+    unsigned long long v;
+    int shift = 0;
+    if (!isdigit((unsigned char)*s))
+        return -1;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno)
+        return -1;
+    switch (*end) {
+    case 'K': shift = 10; end++; break;
+    case 'M': shift = 20; end++; break;
+    case 'G': shift = 30; end++; break;
+    case 'T': shift = 40; end++; break;
+    default: break;
+    }
+    if (shift && strcmp(end, "iB") == 0)
+        end += 2;
+    if (*end != '\0' || v > (UINT64_MAX >> shift))
+        return -1;
+    *bytes = (uint64_t)v << shift;
+    return 0;
+}

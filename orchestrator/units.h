@@ -1,0 +1,19 @@
+/*
+ * units.h — the durations and sizes that plans and profile templates write
+ * ("2h", "30m", "4G", "512MiB"). No dependencies, so both plan.c and
+ * template.c can use it without depending on each other.
+ */
+#ifndef ORCH_UNITS_H
+#define ORCH_UNITS_H
+
+#include <stdint.h>
+
+/* "2h", "30m", "10s", "1h30m", "90" -> seconds. 0 ok, -1 bad text
+ * (*seconds untouched). */
+int orch_parse_duration(const char *s, int *seconds);
+
+/* "4G", "512M", "1T", "2GiB", "1024" -> bytes (binary units). 0 ok, -1 bad
+ * text or overflow (*bytes untouched). */
+int orch_parse_size(const char *s, uint64_t *bytes);
+
+#endif
