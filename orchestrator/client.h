@@ -3,7 +3,8 @@
  * orch_client_host (client_host.c) runs it on this host against each VM's
  * forwarded loopback port; orch_client_guest (client_guest.c) runs it
  * inside each guest through the QEMU guest agent, which also reaches VMs
- * on other hosts. Only run.c dispatches through these tables.
+ * on other hosts. Only run.c dispatches through these tables; helpers
+ * both clients use are in client_common.c.
  */
 #ifndef ORCH_CLIENT_H
 #define ORCH_CLIENT_H
@@ -26,30 +27,54 @@ typedef struct orch_client {
     int              progress_every;    /* seconds */
 } orch_client;
 
+/* One VM's share of a phase. The caller fills what to run and where the
+ * result goes (all borrowed: the caller owns and frees them); the client
+ * fills the outcome. How the client tracks the process (pid, pipe, line
+ * buffer, guest agent pid) is its own business. */
+typedef struct orch_job {
+    const orch_vm *vm;          /* layout: name, drive, port */
+    virDomainPtr   dom;         /* the running domain (guest agent target) */
+    char         **argv;        /* oltp command, NULL-terminated; paths and
+                                 * port as the client sees them (in_guest) */
+    const char    *guest_result;/* result JSON inside the guest, or NULL */
+    const char    *result;      /* result JSON on this host, or NULL (none
+                                 * for commands without one) */
+    /* set by the client */
+    int            status;      /* exit status of oltp, -1 unknown */
+    double         live_tps;    /* TPS of its latest interval report */
+} orch_job;
+
 typedef struct orch_client_ops {
     const char *name;
     int in_guest;       /* 1: argv paths and port are the guest's view */
-    /* Wait until vm's database accepts a login. 0, or -1 with err. */
-    int (*wait_ready)(const orch_client *c, orch_vm *vm, int timeout_s, char *err,
-                      size_t errlen);
-    /* Run argvs[i] for vms[i], all at once, until all end; the result JSON
-     * of VM i must end up at results[i] on this host (NULL for commands
-     * without one). Returns 0, -1 (reported on c->out), or
-     * ORCH_RUN_INTERRUPTED on a stop request. */
-    int (*run_phase)(const orch_client *c, orch_vm *vms, int nvms, char ***argvs,
-                     char **guest_results, char **results, const char *phase, int expected_s);
+    /* Wait until the database of vm (running as dom) accepts a login. 0,
+     * or -1 with err. */
+    int (*wait_ready)(const orch_client *c, const orch_vm *vm, virDomainPtr dom, int timeout_s,
+                      char *err, size_t errlen);
+    /* Run every job at once until all end; the result JSON of each job
+     * that names one must end up at job->result on this host. Returns 0,
+     * -1 (reported on c->out), or ORCH_RUN_INTERRUPTED (stop.h) on a stop
+     * request. */
+    int (*run_phase)(const orch_client *c, orch_job *jobs, int njobs, const char *phase,
+                     int expected_s);
 } orch_client_ops;
 
 extern const orch_client_ops orch_client_host;
 extern const orch_client_ops orch_client_guest;
+
+/* --- shared by the clients (client_common.c) --- */
 
 /* "[ 10s ] thds: 8 tps: 123.45 qps: ..." -> 123.45. 0, or -1 when the line
  * is not an interval report. */
 int orch_parse_tps(const char *line, double *tps);
 
 /* One progress line: "[phase 12s/60s] d1-vm1 10.2 ... | total 20.4 tps". */
-void orch_progress(FILE *out, const orch_vm *vms, int nvms, const char *phase, int elapsed,
+void orch_progress(FILE *out, const orch_job *jobs, int njobs, const char *phase, int elapsed,
                    int expected);
+
+/* Seconds a phase of expected_s may overrun before it is stopped; 0 for a
+ * phase without a set length (prepare). */
+int orch_phase_grace(int expected_s);
 
 /* The default agent transport (virDomainQemuAgentCommand). */
 char *orch_agent_libvirt(void *ctx, virDomainPtr dom, const char *cmd, int timeout_s);

@@ -5,7 +5,7 @@
  * a phase. */
 #include "client.h"
 #include "names.h"
-#include "run.h"
+#include "stop.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -18,9 +18,21 @@
 #define AGENT_TIMEOUT_S 10
 #define READ_CHUNK      (48 * 1024)
 
+/* The guest a command goes to: its VM's name (for messages), its domain. */
+typedef struct guest {
+    const char  *name;
+    virDomainPtr dom;
+} guest;
+
+/* This client's hold on one job's oltp process. */
+typedef struct guest_proc {
+    guest g;
+    long  pid;                  /* guest-exec pid; 0 once ended */
+} guest_proc;
+
 /* Send {"execute":name,"arguments":args} (takes args); returns the
  * "return" member (new reference) or NULL with err. */
-static json_object *agent_call(const orch_client *c, const orch_vm *vm, const char *name,
+static json_object *agent_call(const orch_client *c, const guest *g, const char *name,
                                json_object *args, char *err, size_t errlen)
 {
     json_object *cmd = json_object_new_object(), *reply = NULL, *ret = NULL;
@@ -28,17 +40,17 @@ static json_object *agent_call(const orch_client *c, const orch_vm *vm, const ch
     json_object_object_add(cmd, "execute", json_object_new_string(name));
     if (args)
         json_object_object_add(cmd, "arguments", args);
-    text = c->agent(c->agent_ctx, vm->dom, json_object_to_json_string(cmd), AGENT_TIMEOUT_S);
+    text = c->agent(c->agent_ctx, g->dom, json_object_to_json_string(cmd), AGENT_TIMEOUT_S);
     json_object_put(cmd);
     if (!text) {
-        snprintf(err, errlen, "%s: guest agent %s failed: %s", vm->name, name,
+        snprintf(err, errlen, "%s: guest agent %s failed: %s", g->name, name,
                  virGetLastErrorMessage() ? virGetLastErrorMessage() : "no reply");
         return NULL;
     }
     reply = json_tokener_parse(text);
     free(text);
     if (!reply || !json_object_object_get_ex(reply, "return", &ret)) {
-        snprintf(err, errlen, "%s: guest agent %s: unexpected reply", vm->name, name);
+        snprintf(err, errlen, "%s: guest agent %s: unexpected reply", g->name, name);
         json_object_put(reply);
         return NULL;
     }
@@ -90,7 +102,7 @@ static char *b64_decode(const char *in, size_t *len)
 
 /* Start argv in the guest with env (NULL-terminated). Returns its pid or
  * -1 with err. */
-static long exec_start(const orch_client *c, const orch_vm *vm, char **argv,
+static long exec_start(const orch_client *c, const guest *g, char **argv,
                        const char *const *env, char *err, size_t errlen)
 {
     json_object *args = json_object_new_object(), *a = json_object_new_array(), *e, *ret, *pid;
@@ -104,24 +116,24 @@ static long exec_start(const orch_client *c, const orch_vm *vm, char **argv,
         json_object_array_add(e, json_object_new_string(env[i]));
     json_object_object_add(args, "env", e);
     json_object_object_add(args, "capture-output", json_object_new_boolean(1));
-    ret = agent_call(c, vm, "guest-exec", args, err, errlen);
+    ret = agent_call(c, g, "guest-exec", args, err, errlen);
     if (ret && json_object_object_get_ex(ret, "pid", &pid))
         id = (long)json_object_get_int64(pid);
     else if (ret)
-        snprintf(err, errlen, "%s: guest-exec returned no pid", vm->name);
+        snprintf(err, errlen, "%s: guest-exec returned no pid", g->name);
     json_object_put(ret);
     return id;
 }
 
 /* Poll a guest process. 1 exited (code and output set; output new, may be
  * NULL), 0 running, -1 error with err. */
-static int exec_status(const orch_client *c, const orch_vm *vm, long pid, int *code,
+static int exec_status(const orch_client *c, const guest *g, long pid, int *code,
                        char **output, char *err, size_t errlen)
 {
     json_object *args = json_object_new_object(), *ret, *v;
     int rc = 0;
     json_object_object_add(args, "pid", json_object_new_int64(pid));
-    ret = agent_call(c, vm, "guest-exec-status", args, err, errlen);
+    ret = agent_call(c, g, "guest-exec-status", args, err, errlen);
     if (!ret)
         return -1;
     if (json_object_object_get_ex(ret, "exited", &v) && json_object_get_boolean(v)) {
@@ -138,7 +150,7 @@ static int exec_status(const orch_client *c, const orch_vm *vm, long pid, int *c
 }
 
 /* Copy guest_path in the guest to host_path here. 0 or -1 with err. */
-static int file_fetch(const orch_client *c, const orch_vm *vm, const char *guest_path,
+static int file_fetch(const orch_client *c, const guest *g, const char *guest_path,
                       const char *host_path, char *err, size_t errlen)
 {
     json_object *args = json_object_new_object(), *ret, *v;
@@ -148,7 +160,7 @@ static int file_fetch(const orch_client *c, const orch_vm *vm, const char *guest
 
     json_object_object_add(args, "path", json_object_new_string(guest_path));
     json_object_object_add(args, "mode", json_object_new_string("r"));
-    ret = agent_call(c, vm, "guest-file-open", args, err, errlen);
+    ret = agent_call(c, g, "guest-file-open", args, err, errlen);
     if (!ret)
         return -1;
     handle = json_object_get_int64(ret);
@@ -162,7 +174,7 @@ static int file_fetch(const orch_client *c, const orch_vm *vm, const char *guest
         args = json_object_new_object();
         json_object_object_add(args, "handle", json_object_new_int64(handle));
         json_object_object_add(args, "count", json_object_new_int(READ_CHUNK));
-        ret = agent_call(c, vm, "guest-file-read", args, err, errlen);
+        ret = agent_call(c, g, "guest-file-read", args, err, errlen);
         if (!ret)
             break;
         eof = json_object_object_get_ex(ret, "eof", &v) && json_object_get_boolean(v);
@@ -170,7 +182,7 @@ static int file_fetch(const orch_client *c, const orch_vm *vm, const char *guest
                ? b64_decode(json_object_get_string(v), &len) : NULL;
         json_object_put(ret);
         if (!data || fwrite(data, 1, len, f) != len) {
-            snprintf(err, errlen, "%s: reading %s from the guest failed", vm->name, guest_path);
+            snprintf(err, errlen, "%s: reading %s from the guest failed", g->name, guest_path);
             free(data);
             break;
         }
@@ -182,7 +194,7 @@ static int file_fetch(const orch_client *c, const orch_vm *vm, const char *guest
         rc = -1;
     args = json_object_new_object();
     json_object_object_add(args, "handle", json_object_new_int64(handle));
-    json_object_put(agent_call(c, vm, "guest-file-close", args, err, errlen));
+    json_object_put(agent_call(c, g, "guest-file-close", args, err, errlen));
     return rc;
 }
 
@@ -204,36 +216,39 @@ static double last_tps(const char *output)
 }
 
 /* Ask the guest to stop a process; best effort, the VM goes away anyway. */
-static void exec_kill(const orch_client *c, const orch_vm *vm, long pid)
+static void exec_kill(const orch_client *c, const guest *g, long pid)
 {
     char num[32], err[256];
     char *argv[] = { "/bin/kill", "-TERM", num, NULL };
     snprintf(num, sizeof num, "%ld", pid);
-    exec_start(c, vm, argv, NULL, err, sizeof err);
+    exec_start(c, g, argv, NULL, err, sizeof err);
 }
 
-static int guest_run_phase(const orch_client *c, orch_vm *vms, int nvms, char ***argvs,
-                           char **guest_results, char **results, const char *phase,
+static int guest_run_phase(const orch_client *c, orch_job *jobs, int njobs, const char *phase,
                            int expected_s)
 {
     char err[1024], *pw = orch_strfmt("OLTP_MYSQL_PASSWORD=%s", c->plan->db_password);
     const char *env[] = { pw, NULL };
-    long *pids = calloc((size_t)nvms, sizeof *pids);
+    guest_proc *procs = calloc((size_t)njobs, sizeof *procs);
     time_t start = time(NULL), last = start;
-    int grace = expected_s > 0 ? 120 + expected_s / 10 : 0;
+    int grace = orch_phase_grace(expected_s);
     int running = 0, rc = 0;
 
-    if (!pw || !pids) {
+    if (!pw || !procs) {
         fprintf(c->out, "drivebench: out of memory\n");
         free(pw);
-        free(pids);
+        free(procs);
         return -1;
     }
-    for (int i = 0; i < nvms; i++) {
-        vms[i].live_tps = 0;
-        vms[i].status = -1;
-        pids[i] = exec_start(c, &vms[i], argvs[i], env, err, sizeof err);
-        if (pids[i] < 0) {
+    for (int i = 0; i < njobs; i++) {
+        procs[i].g.name = jobs[i].vm->name;
+        procs[i].g.dom = jobs[i].dom;
+    }
+    for (int i = 0; i < njobs; i++) {
+        jobs[i].live_tps = 0;
+        jobs[i].status = -1;
+        procs[i].pid = exec_start(c, &procs[i].g, jobs[i].argv, env, err, sizeof err);
+        if (procs[i].pid < 0) {
             fprintf(c->out, "drivebench: %s\n", err);
             rc = -1;
             break;
@@ -249,38 +264,39 @@ static int guest_run_phase(const orch_client *c, orch_vm *vms, int nvms, char **
             stop = 1;
             rc = -1;
         }
-        for (int i = 0; i < nvms; i++) {
+        for (int i = 0; i < njobs; i++) {
+            guest_proc *pr = &procs[i];
             char *output = NULL;
             int code = -1, st;
-            if (pids[i] <= 0)
+            if (pr->pid <= 0)
                 continue;
             stop |= orch_stop_requested();
             if (stop) {
-                exec_kill(c, &vms[i], pids[i]);
-                pids[i] = 0;
+                exec_kill(c, &pr->g, pr->pid);
+                pr->pid = 0;
                 running--;
                 continue;
             }
-            st = exec_status(c, &vms[i], pids[i], &code, &output, err, sizeof err);
+            st = exec_status(c, &pr->g, pr->pid, &code, &output, err, sizeof err);
             if (st == 0)
                 continue;
-            pids[i] = 0;
+            pr->pid = 0;
             running--;
             if (st < 0) {
                 fprintf(c->out, "drivebench: %s\n", err);
                 rc = -1;
                 continue;
             }
-            vms[i].status = code;
-            vms[i].live_tps = output ? last_tps(output) : 0;
+            jobs[i].status = code;
+            jobs[i].live_tps = output ? last_tps(output) : 0;
             free(output);
             if (code != 0) {
                 /* the others are stopped at the next round: figures are void */
                 fprintf(c->out, "drivebench: %s: oltp %s exited with status %d\n",
-                        vms[i].name, phase, code);
+                        pr->g.name, phase, code);
                 rc = -1;
-            } else if (results[i] && file_fetch(c, &vms[i], guest_results[i], results[i], err,
-                                                sizeof err) < 0) {
+            } else if (jobs[i].result && file_fetch(c, &pr->g, jobs[i].guest_result,
+                                                    jobs[i].result, err, sizeof err) < 0) {
                 fprintf(c->out, "drivebench: %s\n", err);
                 rc = -1;
             }
@@ -288,22 +304,23 @@ static int guest_run_phase(const orch_client *c, orch_vm *vms, int nvms, char **
         now = time(NULL);
         if (running > 0 && now - last >= c->progress_every) {
             last = now;
-            orch_progress(c->out, vms, nvms, phase, (int)(now - start), expected_s);
+            orch_progress(c->out, jobs, njobs, phase, (int)(now - start), expected_s);
         }
         if (running > 0)
             usleep(200 * 1000);
     }
     if (rc == 0)
-        orch_progress(c->out, vms, nvms, phase, (int)(time(NULL) - start), expected_s);
+        orch_progress(c->out, jobs, njobs, phase, (int)(time(NULL) - start), expected_s);
     free(pw);
-    free(pids);
+    free(procs);
     return orch_stop_requested() ? ORCH_RUN_INTERRUPTED : rc;
 }
 
 /* Agent ping, then the guest's own client logs in to its database. */
-static int guest_wait_ready(const orch_client *c, orch_vm *vm, int timeout_s, char *err,
-                            size_t errlen)
+static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPtr dom,
+                            int timeout_s, char *err, size_t errlen)
 {
+    const guest target = { vm->name, dom }, *g = &target;
     const orch_plan *p = c->plan;
     time_t deadline = time(NULL) + timeout_s;
     char *user = orch_strfmt("--user=%s", p->db_user);
@@ -312,22 +329,22 @@ static int guest_wait_ready(const orch_client *c, orch_vm *vm, int timeout_s, ch
     const char *env[] = { pw, NULL };
     int rc = -1;
 
-    snprintf(err, errlen, "%s: guest agent did not answer within %d s", vm->name, timeout_s);
+    snprintf(err, errlen, "%s: guest agent did not answer within %d s", g->name, timeout_s);
     while (user && pw && rc < 0 && time(NULL) < deadline && !orch_stop_requested()) {
-        json_object *ret = agent_call(c, vm, "guest-ping", NULL, err, errlen);
+        json_object *ret = agent_call(c, g, "guest-ping", NULL, err, errlen);
         long pid;
         json_object_put(ret);
-        pid = ret ? exec_start(c, vm, argv, env, err, errlen) : -1;
+        pid = ret ? exec_start(c, g, argv, env, err, errlen) : -1;
         for (int i = 0; pid > 0 && i < 50; i++) {
             char *output = NULL;
-            int code = -1, st = exec_status(c, vm, pid, &code, &output, err, errlen);
+            int code = -1, st = exec_status(c, g, pid, &code, &output, err, errlen);
             free(output);
             if (st != 0) {
                 if (st > 0 && code == 0)
                     rc = 0;
                 else if (st > 0)
                     snprintf(err, errlen, "%s: database in the guest did not accept a login "
-                             "(mariadb-admin ping exited %d)", vm->name, code);
+                             "(mariadb-admin ping exited %d)", g->name, code);
                 break;
             }
             usleep(200 * 1000);

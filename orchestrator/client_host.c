@@ -3,7 +3,7 @@
  * interval lines give live TPS (see client.h). */
 #include "client.h"
 #include "names.h"
-#include "run.h"
+#include "stop.h"
 
 #include <mysql.h>
 
@@ -16,7 +16,14 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include <libvirt/libvirt-qemu.h>
+
+/* This client's hold on one job's oltp process. */
+typedef struct host_proc {
+    pid_t  pid;                 /* its process group too; -1 once reaped */
+    int    out_fd;              /* its stdout, -1 once closed */
+    char   line[512];           /* the output line being read */
+    size_t linelen;
+} host_proc;
 
 /* Start argv with stdout on a pipe; stderr passes through. */
 static pid_t spawn(char **argv, const char *password, int *out_fd)
@@ -53,129 +60,106 @@ static pid_t spawn(char **argv, const char *password, int *out_fd)
     return pid;
 }
 
-int orch_parse_tps(const char *line, double *tps)
-{
-    const char *t = strstr(line, " tps: ");
-    char *end;
-    double v;
-    if (line[0] != '[' || !t)
-        return -1;
-    v = strtod(t + 6, &end);
-    if (end == t + 6)
-        return -1;
-    *tps = v;
-    return 0;
-}
-
-static void read_output(orch_vm *vm)
+/* Read what pr's process printed; interval lines update job->live_tps. */
+static void read_output(host_proc *pr, orch_job *job)
 {
     char buf[1024];
-    ssize_t n = read(vm->out_fd, buf, sizeof buf);
+    ssize_t n = read(pr->out_fd, buf, sizeof buf);
     if (n <= 0) {
         if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
-            close(vm->out_fd);
-            vm->out_fd = -1;
+            close(pr->out_fd);
+            pr->out_fd = -1;
         }
         return;
     }
     for (ssize_t i = 0; i < n; i++) {
-        if (buf[i] == '\n' || vm->linelen + 1 >= sizeof vm->line) {
-            vm->line[vm->linelen] = '\0';
-            orch_parse_tps(vm->line, &vm->live_tps);
-            vm->linelen = 0;
+        if (buf[i] == '\n' || pr->linelen + 1 >= sizeof pr->line) {
+            pr->line[pr->linelen] = '\0';
+            orch_parse_tps(pr->line, &job->live_tps);
+            pr->linelen = 0;
         } else {
-            vm->line[vm->linelen++] = buf[i];
+            pr->line[pr->linelen++] = buf[i];
         }
     }
 }
 
-void orch_progress(FILE *out, const orch_vm *vms, int nvms, const char *phase, int elapsed,
-                   int expected)
+static void stop_all(const host_proc *procs, int n, int sig)
 {
-    double total = 0;
-    fprintf(out, "[%s %ds/%ds]", phase, elapsed, expected);
-    for (int i = 0; i < nvms; i++) {
-        fprintf(out, " %s-vm%d %.1f", vms[i].drive->id, vms[i].index, vms[i].live_tps);
-        total += vms[i].live_tps;
-    }
-    fprintf(out, " | total %.1f tps\n", total);
-    fflush(out);
+    for (int i = 0; i < n; i++)
+        if (procs[i].pid > 0)
+            kill(-procs[i].pid, sig);    /* its whole process group */
 }
 
-static void stop_all(orch_vm *vms, int nvms, int sig)
-{
-    for (int i = 0; i < nvms; i++)
-        if (vms[i].pid > 0)
-            kill(-vms[i].pid, sig);      /* its whole process group */
-}
-
-static int host_run_phase(const orch_client *c, orch_vm *vms, int nvms, char ***argvs,
-                          char **guest_results, char **results, const char *phase,
+static int host_run_phase(const orch_client *c, orch_job *jobs, int njobs, const char *phase,
                           int expected_s)
 {
     FILE *out = c->out;
     const char *password = c->plan->db_password;
     int progress_every = c->progress_every;
-    struct pollfd *pfd = calloc((size_t)nvms, sizeof *pfd);
+    struct pollfd *pfd = calloc((size_t)njobs, sizeof *pfd);
+    host_proc *procs = calloc((size_t)njobs, sizeof *procs);
     time_t start = time(NULL), last = start, killed_at = 0;
     /* a phase that overruns its time by this much is stopped */
-    int grace = expected_s > 0 ? 120 + expected_s / 10 : 0;
+    int grace = orch_phase_grace(expected_s);
     int running = 0, rc = 0, interrupted = 0;
 
-    if (!pfd) {
+    if (!pfd || !procs) {
         fprintf(out, "drivebench: out of memory\n");
+        free(pfd);
+        free(procs);
         return -1;
     }
-    for (int i = 0; i < nvms; i++) {
-        vms[i].live_tps = 0;
-        vms[i].linelen = 0;
-        vms[i].status = -1;
-        vms[i].pid = spawn(argvs[i], password, &vms[i].out_fd);
-        if (vms[i].pid < 0) {
-            fprintf(out, "drivebench: %s: cannot start %s: %s\n", vms[i].name, argvs[i][0],
-                    strerror(errno));
+    for (int i = 0; i < njobs; i++) {
+        procs[i].pid = -1;
+        procs[i].out_fd = -1;
+    }
+    for (int i = 0; i < njobs; i++) {
+        jobs[i].live_tps = 0;
+        jobs[i].status = -1;
+        procs[i].pid = spawn(jobs[i].argv, password, &procs[i].out_fd);
+        if (procs[i].pid < 0) {
+            fprintf(out, "drivebench: %s: cannot start %s: %s\n", jobs[i].vm->name,
+                    jobs[i].argv[0], strerror(errno));
             rc = -1;
             break;
         }
         running++;
     }
     if (rc < 0)
-        stop_all(vms, nvms, SIGTERM);
+        stop_all(procs, njobs, SIGTERM);
     while (running > 0) {
         int n = 0;
         time_t now;
-        for (int i = 0; i < nvms; i++)
-            if (vms[i].out_fd >= 0) {
-                pfd[n].fd = vms[i].out_fd;
+        for (int i = 0; i < njobs; i++)
+            if (procs[i].out_fd >= 0) {
+                pfd[n].fd = procs[i].out_fd;
                 pfd[n].events = POLLIN;
                 n++;
             }
         if (poll(pfd, (nfds_t)n, n ? 500 : 200) < 0 && errno != EINTR)
             break;
-        for (int i = 0; i < nvms; i++)
-            if (vms[i].out_fd >= 0)
+        for (int i = 0; i < njobs; i++)
+            if (procs[i].out_fd >= 0)
                 for (int j = 0; j < n; j++)
-                    if (pfd[j].fd == vms[i].out_fd && (pfd[j].revents & (POLLIN | POLLHUP)))
-                        read_output(&vms[i]);
-        for (int i = 0; i < nvms; i++) {
+                    if (pfd[j].fd == procs[i].out_fd && (pfd[j].revents & (POLLIN | POLLHUP)))
+                        read_output(&procs[i], &jobs[i]);
+        for (int i = 0; i < njobs; i++) {
             int st;
-            if (vms[i].pid > 0 && waitpid(vms[i].pid, &st, WNOHANG) == vms[i].pid) {
-                vms[i].pid = -1;
-                vms[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+            if (procs[i].pid > 0 && waitpid(procs[i].pid, &st, WNOHANG) == procs[i].pid) {
+                procs[i].pid = -1;
+                jobs[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
                 running--;
-                if (vms[i].out_fd >= 0) {
-                    while (vms[i].out_fd >= 0)
-                        read_output(&vms[i]);
-                }
-                if (vms[i].status != 0 && !interrupted && !killed_at) {
+                while (procs[i].out_fd >= 0)
+                    read_output(&procs[i], &jobs[i]);
+                if (jobs[i].status != 0 && !interrupted && !killed_at) {
                     /* one VM failed: the phase's figures are void, stop the
                      * others rather than wait out the phase */
                     fprintf(out, "drivebench: %s: oltp %s exited with status %d\n",
-                            vms[i].name, phase, vms[i].status);
+                            jobs[i].vm->name, phase, jobs[i].status);
                     rc = -1;
                     killed_at = time(NULL);
-                    stop_all(vms, nvms, SIGTERM);
-                } else if (vms[i].status != 0) {
+                    stop_all(procs, njobs, SIGTERM);
+                } else if (jobs[i].status != 0) {
                     rc = -1;
                 }
             }
@@ -184,39 +168,38 @@ static int host_run_phase(const orch_client *c, orch_vm *vms, int nvms, char ***
         if (!interrupted && orch_stop_requested()) {
             interrupted = 1;
             killed_at = now;
-            stop_all(vms, nvms, SIGTERM);
+            stop_all(procs, njobs, SIGTERM);
         }
         if (!killed_at && grace && now - start > expected_s + grace) {
             fprintf(out, "drivebench: %s ran %ld s past its %d s; stopping it\n", phase,
                     (long)(now - start - expected_s), expected_s);
             rc = -1;
             killed_at = now;
-            stop_all(vms, nvms, SIGTERM);
+            stop_all(procs, njobs, SIGTERM);
         }
         if (killed_at && now - killed_at > 10)
-            stop_all(vms, nvms, SIGKILL);
+            stop_all(procs, njobs, SIGKILL);
         if (running > 0 && now - last >= progress_every) {
             last = now;
-            orch_progress(out, vms, nvms, phase, (int)(now - start), expected_s);
+            orch_progress(out, jobs, njobs, phase, (int)(now - start), expected_s);
         }
     }
     if (!interrupted && rc == 0)       /* the last figures of the phase */
-        orch_progress(out, vms, nvms, phase, (int)(time(NULL) - start), expected_s);
-    for (int i = 0; i < nvms; i++)
-        if (vms[i].out_fd >= 0) {
-            close(vms[i].out_fd);
-            vms[i].out_fd = -1;
-        }
+        orch_progress(out, jobs, njobs, phase, (int)(time(NULL) - start), expected_s);
+    for (int i = 0; i < njobs; i++)
+        if (procs[i].out_fd >= 0)
+            close(procs[i].out_fd);
     free(pfd);
+    free(procs);
     if (interrupted)
         return ORCH_RUN_INTERRUPTED;
     return rc;
 }
 
 /* 0 when the guest agent answers guest-ping. */
-static int agent_ping(const orch_client *c, orch_vm *vm)
+static int agent_ping(const orch_client *c, virDomainPtr dom)
 {
-    char *reply = c->agent(c->agent_ctx, vm->dom, "{\"execute\":\"guest-ping\"}", 2);
+    char *reply = c->agent(c->agent_ctx, dom, "{\"execute\":\"guest-ping\"}", 2);
     if (!reply)
         return -1;
     free(reply);
@@ -243,8 +226,8 @@ static int db_login(const orch_vm *vm, const char *user, const char *password, c
     return rc;
 }
 
-static int host_wait_ready(const orch_client *c, orch_vm *vm, int timeout_s, char *err,
-                           size_t errlen)
+static int host_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPtr dom,
+                           int timeout_s, char *err, size_t errlen)
 {
     const orch_plan *p = c->plan;
     time_t deadline = time(NULL) + timeout_s;
@@ -253,18 +236,12 @@ static int host_wait_ready(const orch_client *c, orch_vm *vm, int timeout_s, cha
     snprintf(err, errlen, "%s: guest agent did not answer within %d s", vm->name, timeout_s);
     while (time(NULL) < deadline && !orch_stop_requested()) {
         if (!agent_ok)
-            agent_ok = agent_ping(c, vm) == 0;
+            agent_ok = agent_ping(c, dom) == 0;
         if (agent_ok && db_login(vm, p->db_user, p->db_password, p->db_name, err, errlen) == 0)
             return 0;
         sleep(1);
     }
     return -1;
-}
-
-char *orch_agent_libvirt(void *ctx, virDomainPtr dom, const char *cmd, int timeout_s)
-{
-    (void)ctx;
-    return virDomainQemuAgentCommand(dom, cmd, timeout_s, 0);
 }
 
 const orch_client_ops orch_client_host = {

@@ -65,9 +65,6 @@ orch_layout *orch_layout_new(const orch_plan *p, const char *run_id, int has_see
             vm->drive_index = d;
             vm->index = i;
             vm->port = p->port_base + k;
-            vm->pid = -1;
-            vm->out_fd = -1;
-            vm->status = -1;
             vm->name = orch_strfmt(ORCH_NAME_PREFIX "%s--%s-vm%d", run_id, dr->id, i);
             if (!vm->name)
                 goto oom;

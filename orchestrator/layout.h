@@ -1,13 +1,13 @@
 /*
  * layout.h — the VMs a plan makes: names, pools, volumes, ports, console
  * logs, and what each runs. Pure: no hypervisor is touched here, so
- * `render` prints exactly what `run` defines.
+ * `render` prints exactly what `run` defines. What exists only while a run
+ * goes (connections, domains, oltp processes) is kept by run.c and the
+ * clients (client.h), not here.
  */
 #ifndef ORCH_LAYOUT_H
 #define ORCH_LAYOUT_H
 
-#include <sys/types.h>
-#include <libvirt/libvirt.h>
 #include "plan.h"
 #include "template.h"
 
@@ -19,17 +19,8 @@ typedef struct orch_vm {
     char  uuid[37];
     char *pool;                 /* pool holding its volumes */
     char *boot_vol, *db_vol, *seed_vol;     /* seed_vol NULL if no seed disk */
-    int   port;                 /* host loopback port forwarded to 3306 */
-    /* set while running */
-    virConnectPtr conn;         /* borrowed from orch_conns */
-    const char *domain_type;
-    virDomainPtr dom;
-    pid_t pid;
-    int   out_fd;
-    char  line[512];
-    size_t linelen;
-    double live_tps;
-    int   status;               /* exit status of the last phase, -1 unknown */
+    int   port;                 /* host loopback port forwarded to 3306 (a
+                                 * run moves it to a free one) */
 } orch_vm;
 
 typedef struct orch_layout {

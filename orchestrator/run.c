@@ -17,19 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Set by the SIGINT/SIGTERM handler only; read through orch_stop_requested. */
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop(int sig)
-{
-    stop_signal = sig;
-}
-
-int orch_stop_requested(void)
-{
-    return stop_signal != 0;
-}
-
 #define ORCH_STEP_NAME(id, text) text,
 static const char *const step_names[] = { ORCH_STEPS(ORCH_STEP_NAME) };
 #undef ORCH_STEP_NAME
@@ -38,6 +25,13 @@ const char *orch_step_name(orch_step s)
 {
     return s < ORCH_STEP_COUNT ? step_names[s] : "?";
 }
+
+/* What exists of one VM while the run goes (index as in the layout). */
+typedef struct run_vm {
+    virConnectPtr conn;         /* its drive's, borrowed from the run's orch_conns */
+    const char   *domain_type;  /* "kvm" or "qemu" */
+    virDomainPtr  dom;          /* running domain of this repetition, or NULL */
+} run_vm;
 
 typedef struct run_state {
     const orch_plan *p;
@@ -51,6 +45,7 @@ typedef struct run_state {
     orch_ledger     *run_objs;      /* pools, seed volumes: live for the whole run */
     orch_ledger     *rep_objs;      /* domains, boot and db volumes: one repetition */
     virStoragePoolPtr *pools;       /* per drive */
+    run_vm          *vms;           /* per layout VM */
     orch_vm_result  *results;
     int              nresults;
     char             err[1024];
@@ -163,7 +158,8 @@ static json_object *environment(run_state *st)
                                (int64_t)sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE)));
     json_object_object_add(env, "host", host);
     for (int i = 0; i < st->l->nvms; i++) {
-        orch_vm *vm = &st->l->vms[i];
+        const orch_vm *vm = &st->l->vms[i];
+        const run_vm *rv = &st->vms[i];
         const char *uri = orch_plan_drive_uri(st->p, vm->drive);
         json_object *h;
         unsigned long lib = 0, hv = 0;
@@ -174,22 +170,22 @@ static json_object *environment(run_state *st)
             json_object_object_get_ex(json_object_array_get_idx(hvs, k), "uri", &u2);
             dup |= strcmp(json_object_get_string(u2), uri) == 0;
         }
-        if (dup || !vm->conn)
+        if (dup || !rv->conn)
             continue;
         h = json_object_new_object();
         json_object_object_add(h, "uri", json_object_new_string(uri));
-        hostname = virConnectGetHostname(vm->conn);
+        hostname = virConnectGetHostname(rv->conn);
         json_object_object_add(h, "hostname", hostname ? json_object_new_string(hostname) : NULL);
         free(hostname);
-        virConnectGetLibVersion(vm->conn, &lib);
+        virConnectGetLibVersion(rv->conn, &lib);
         snprintf(ver, sizeof ver, "%lu.%lu.%lu", lib / 1000000, lib / 1000 % 1000, lib % 1000);
         json_object_object_add(h, "libvirt_version", json_object_new_string(ver));
         json_object_object_add(h, "hypervisor", json_object_new_string(
-                                   virConnectGetType(vm->conn) ? virConnectGetType(vm->conn) : ""));
-        virConnectGetVersion(vm->conn, &hv);
+                                   virConnectGetType(rv->conn) ? virConnectGetType(rv->conn) : ""));
+        virConnectGetVersion(rv->conn, &hv);
         snprintf(ver, sizeof ver, "%lu.%lu.%lu", hv / 1000000, hv / 1000 % 1000, hv % 1000);
         json_object_object_add(h, "hypervisor_version", json_object_new_string(ver));
-        json_object_object_add(h, "domain_type", json_object_new_string(vm->domain_type));
+        json_object_object_add(h, "domain_type", json_object_new_string(rv->domain_type));
         json_object_array_add(hvs, h);
     }
     json_object_object_add(env, "hypervisors", hvs);
@@ -244,16 +240,17 @@ static int provision_run(run_state *st)
             return -1;
     }
     for (int i = 0; i < st->l->nvms; i++) {
-        orch_vm *vm = &st->l->vms[i];
+        const orch_vm *vm = &st->l->vms[i];
+        run_vm *rv = &st->vms[i];
         const char *type;
         char *seed_path;
         virStorageVolPtr vol;
-        vm->conn = virStoragePoolGetConnect(st->pools[vm->drive_index]);
+        rv->conn = virStoragePoolGetConnect(st->pools[vm->drive_index]);
         type = strcmp(p->domain_type, "auto") != 0 ? p->domain_type
-               : orch_domain_type_for(vm->conn, st->err, sizeof st->err);
+               : orch_domain_type_for(rv->conn, st->err, sizeof st->err);
         if (!type)
             return -1;
-        vm->domain_type = type;
+        rv->domain_type = type;
         if (!vm->seed_vol)
             continue;
         if (step(st, ORCH_STEP_SEED, vm->seed_vol) < 0)
@@ -279,7 +276,8 @@ static int provision_rep(run_state *st, int rep)
 {
     const orch_plan *p = st->p;
     for (int i = 0; i < st->l->nvms; i++) {
-        orch_vm *vm = &st->l->vms[i];
+        const orch_vm *vm = &st->l->vms[i];
+        run_vm *rv = &st->vms[i];
         virStoragePoolPtr pool = st->pools[vm->drive_index];
         virStorageVolPtr vol, seed = NULL;
         char *base = orch_strfmt("%s/base.qcow2", p->image_dir);
@@ -316,13 +314,13 @@ static int provision_rep(run_state *st, int rep)
 
         if (step(st, ORCH_STEP_DOMAIN, vm->name) < 0)
             return -1;
-        xml = orch_layout_render(st->l, p, st->t, vm, vm->domain_type, rep, st->err,
+        xml = orch_layout_render(st->l, p, st->t, vm, rv->domain_type, rep, st->err,
                                  sizeof st->err);
         if (!xml)
             return -1;
-        vm->dom = orch_domain_start(vm->conn, st->rep_objs, xml, st->err, sizeof st->err);
+        rv->dom = orch_domain_start(rv->conn, st->rep_objs, xml, st->err, sizeof st->err);
         free(xml);
-        if (!vm->dom)
+        if (!rv->dom)
             return -1;
     }
     return 0;
@@ -360,14 +358,15 @@ static int wait_all_ready(run_state *st, int rep)
     fprintf(st->out, "waiting for %d VM(s) to boot and their databases to answer "
             "(timeout %d s)\n", st->l->nvms, st->p->boot_timeout_s);
     for (int i = 0; i < st->l->nvms; i++) {
-        orch_vm *vm = &st->l->vms[i];
+        const orch_vm *vm = &st->l->vms[i];
+        virDomainPtr dom = st->vms[i].dom;
         int left = (int)(deadline - time(NULL));
         if (step(st, ORCH_STEP_READY, vm->name) < 0)
             return -1;
         int rc = st->o->wait_ready
-                 ? st->o->wait_ready(st->o->hook_ctx, vm, left > 1 ? left : 1, st->err,
+                 ? st->o->wait_ready(st->o->hook_ctx, vm, dom, left > 1 ? left : 1, st->err,
                                      sizeof st->err)
-                 : st->client->wait_ready(&st->cl, vm, left > 1 ? left : 1, st->err,
+                 : st->client->wait_ready(&st->cl, vm, dom, left > 1 ? left : 1, st->err,
                                           sizeof st->err);
         if (rc < 0) {
             if (!orch_stop_requested())
@@ -380,6 +379,17 @@ static int wait_all_ready(run_state *st, int rep)
     return 0;
 }
 
+/* Free the jobs of a phase and what they point to. */
+static void jobs_free(orch_job *jobs, int n)
+{
+    for (int i = 0; jobs && i < n; i++) {
+        orch_argv_free(jobs[i].argv);
+        free((char *)jobs[i].result);
+        free((char *)jobs[i].guest_result);
+    }
+    free(jobs);
+}
+
 /* Run one phase of oltp on every VM at once. Results land in the run
  * folder as vm/<vm>.r<rep>[.<phase>].json (none for prepare). */
 static int run_phase(run_state *st, int rep, orch_step s, const char *phase, const char *command,
@@ -387,26 +397,29 @@ static int run_phase(run_state *st, int rep, orch_step s, const char *phase, con
 {
     const orch_plan *p = st->p;
     int n = st->l->nvms, rc = -1, has_json = strcmp(command, "run") == 0;
-    char ***argvs = calloc((size_t)n, sizeof *argvs);
-    char **results = calloc((size_t)n, sizeof *results);
-    char **guest_results = calloc((size_t)n, sizeof *guest_results);
-    if (!argvs || !results || !guest_results)
+    orch_job *jobs = calloc((size_t)n, sizeof *jobs);
+    if (!jobs)
         goto cleanup;
     if (step(st, s, phase) < 0)
         goto cleanup;
     for (int i = 0; i < n; i++) {
-        orch_vm *vm = &st->l->vms[i];
-        char *rel = orch_layout_result(vm, rep, phase);
-        results[i] = rel && has_json ? orch_strfmt("%s/%s", st->l->run_dir, rel) : NULL;
-        guest_results[i] = has_json ? orch_strfmt("/var/tmp/drivebench.%s.json", phase) : NULL;
+        orch_job *job = &jobs[i];
+        char *rel = orch_layout_result(&st->l->vms[i], rep, phase);
+        char *result = rel && has_json ? orch_strfmt("%s/%s", st->l->run_dir, rel) : NULL;
+        char *guest_result = has_json ? orch_strfmt("/var/tmp/drivebench.%s.json", phase) : NULL;
         free(rel);
+        job->vm = &st->l->vms[i];
+        job->dom = st->vms[i].dom;
+        job->result = result;
+        job->guest_result = guest_result;
+        job->status = -1;
         if (st->client->in_guest)
-            argvs[i] = orch_oltp_argv(p, p->guest_oltp, 3306, command, time_s, warmup_s,
-                                      guest_results[i]);
+            job->argv = orch_oltp_argv(p, p->guest_oltp, 3306, command, time_s, warmup_s,
+                                       guest_result);
         else
-            argvs[i] = orch_oltp_argv(p, p->oltp, vm->port, command, time_s, warmup_s,
-                                      results[i]);
-        if (!argvs[i] || (has_json && (!results[i] || !guest_results[i]))) {
+            job->argv = orch_oltp_argv(p, p->oltp, job->vm->port, command, time_s, warmup_s,
+                                       result);
+        if (!job->argv || (has_json && (!result || !guest_result))) {
             snprintf(st->err, sizeof st->err, "out of memory");
             goto cleanup;
         }
@@ -414,24 +427,13 @@ static int run_phase(run_state *st, int rep, orch_step s, const char *phase, con
     fprintf(st->out, "repetition %d: %s on %d VM(s)%s\n", rep, phase, n,
             time_s ? "" : " (until done)");
     fflush(st->out);
-    rc = st->client->run_phase(&st->cl, st->l->vms, n, argvs, guest_results, results, phase,
-                               time_s);
+    rc = st->client->run_phase(&st->cl, jobs, n, phase, time_s);
     if (rc == ORCH_RUN_INTERRUPTED)
         snprintf(st->err, sizeof st->err, "interrupted");
     else if (rc < 0)
         snprintf(st->err, sizeof st->err, "%s failed on at least one VM (see above)", phase);
 cleanup:
-    for (int i = 0; i < n; i++) {
-        if (argvs)
-            orch_argv_free(argvs[i]);
-        if (results)
-            free(results[i]);
-        if (guest_results)
-            free(guest_results[i]);
-    }
-    free(argvs);
-    free(results);
-    free(guest_results);
+    jobs_free(jobs, n);
     return rc < 0 || rc == ORCH_RUN_INTERRUPTED ? -1 : 0;
 }
 
@@ -539,10 +541,10 @@ static int teardown(run_state *st, orch_ledger *l)
     failed = orch_ledger_teardown(l, st->out, &c);
     fprintf(st->out, "teardown: removed %d domain(s), %d volume(s), %d pool(s)%s\n",
             c.domains, c.volumes, c.pools, failed ? "; some objects remain (see above)" : "");
-    for (int i = 0; st->l && i < st->l->nvms; i++)
-        if (st->l->vms[i].dom) {
-            virDomainFree(st->l->vms[i].dom);
-            st->l->vms[i].dom = NULL;
+    for (int i = 0; st->vms && st->l && i < st->l->nvms; i++)
+        if (st->vms[i].dom) {
+            virDomainFree(st->vms[i].dom);
+            st->vms[i].dom = NULL;
         }
     return failed;
 }
@@ -550,7 +552,7 @@ static int teardown(run_state *st, orch_ledger *l)
 int orch_run(const orch_plan *p, orch_run_opts *o)
 {
     run_state st;
-    struct sigaction sa, old_int, old_term;
+    orch_stop_saved saved_handlers;
     char started[32];
     char *run_id = o->run_id ? strdup(o->run_id) : orch_runid_new(p->name, time(NULL));
     int rc = ORCH_RUN_FAILED;
@@ -567,12 +569,7 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     st.cl.progress_every = o->progress_every > 0 ? o->progress_every : 10;
     iso_now(started, sizeof started);
 
-    stop_signal = 0;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop;          /* no SA_RESTART: waits wake up */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    orch_stop_arm(&saved_handlers);
 
     if (!run_id || !orch_runid_valid(run_id)) {
         snprintf(st.err, sizeof st.err, "bad run id '%s'", run_id ? run_id : "");
@@ -587,8 +584,10 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     st.run_objs = orch_ledger_new();
     st.rep_objs = orch_ledger_new();
     st.pools = calloc((size_t)p->ndrives, sizeof *st.pools);
+    st.vms = st.l ? calloc((size_t)st.l->nvms, sizeof *st.vms) : NULL;
     st.results = calloc((size_t)(orch_plan_total_vms(p) * p->repetitions), sizeof *st.results);
-    if (!st.l || !st.conns || !st.run_objs || !st.rep_objs || !st.pools || !st.results) {
+    if (!st.l || !st.conns || !st.run_objs || !st.rep_objs || !st.pools || !st.vms
+        || !st.results) {
         snprintf(st.err, sizeof st.err, "out of memory");
         goto done;
     }
@@ -621,7 +620,7 @@ done:
         if (orch_stop_requested()) {
             rc = ORCH_RUN_INTERRUPTED;
             fprintf(st.out, "drivebench: interrupted by signal %d; tearing down\n",
-                    (int)stop_signal);
+                    orch_stop_signal());
         } else {
             fprintf(st.out, "drivebench: %s\n", st.err);
         }
@@ -636,6 +635,7 @@ done:
         free((char *)st.results[i].precondition);
     }
     free(st.results);
+    free(st.vms);
     free(st.pools);
     orch_ledger_free(st.rep_objs);
     orch_ledger_free(st.run_objs);
@@ -644,7 +644,6 @@ done:
     orch_layout_free(st.l);
     orch_template_free(st.t);
     free(run_id);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    orch_stop_disarm(&saved_handlers);
     return rc;
 }

@@ -10,10 +10,7 @@
 #include "layout.h"
 #include "plan.h"
 #include "provision.h"
-
-#define ORCH_RUN_OK          0
-#define ORCH_RUN_FAILED      1
-#define ORCH_RUN_INTERRUPTED 130
+#include "stop.h"       /* ORCH_RUN_OK, ORCH_RUN_FAILED, ORCH_RUN_INTERRUPTED */
 
 /* The steps of a run, in order; a test hook can make any one fail. */
 #define ORCH_STEPS(X) \
@@ -32,9 +29,10 @@ typedef struct orch_run_opts {
     orch_conns *conns;          /* NULL: the run opens and closes its own */
     FILE       *out;            /* progress and messages; NULL: stderr */
     int         progress_every; /* seconds between progress lines; 0: 10 */
-    /* Wait until vm's database answers. NULL: the client's own check
-     * (client.h). 0 or -1 with err. */
-    int (*wait_ready)(void *ctx, orch_vm *vm, int timeout_s, char *err, size_t errlen);
+    /* Wait until the database of vm (running as dom) answers. NULL: the
+     * client's own check (client.h). 0 or -1 with err. */
+    int (*wait_ready)(void *ctx, const orch_vm *vm, virDomainPtr dom, int timeout_s, char *err,
+                      size_t errlen);
     /* Guest agent transport. NULL: virDomainQemuAgentCommand. */
     orch_agent_fn agent;
     /* Called before each step on each object; -1 makes that step fail.
@@ -47,9 +45,5 @@ typedef struct orch_run_opts {
 /* Run plan p. SIGINT/SIGTERM stop it and tear down. Returns ORCH_RUN_OK,
  * ORCH_RUN_FAILED (reported on out) or ORCH_RUN_INTERRUPTED. */
 int orch_run(const orch_plan *p, orch_run_opts *o);
-
-/* Nonzero once SIGINT or SIGTERM arrived during a run. */
-int orch_stop_requested(void);
-
 
 #endif

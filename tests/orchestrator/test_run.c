@@ -77,11 +77,12 @@ static void assert_clean(orch_fixture *f, const char *run_id)
 }
 
 /* Ready when libvirt says the domain runs (the test driver boots nothing). */
-static int fake_ready(void *ctx, orch_vm *vm, int timeout_s, char *err, size_t errlen)
+static int fake_ready(void *ctx, const orch_vm *vm, virDomainPtr dom, int timeout_s, char *err,
+                      size_t errlen)
 {
     (void)ctx;
     (void)timeout_s;
-    if (virDomainIsActive(vm->dom) == 1)
+    if (virDomainIsActive(dom) == 1)
         return 0;
     snprintf(err, errlen, "%s is not running", vm->name);
     return -1;
@@ -259,7 +260,8 @@ static void test_libvirt_failure(void **state)
 
 /* A VM whose database never answers: the run fails with the console log
  * shown (here: absent), and tears down. */
-static int never_ready(void *ctx, orch_vm *vm, int timeout_s, char *err, size_t errlen)
+static int never_ready(void *ctx, const orch_vm *vm, virDomainPtr dom, int timeout_s, char *err,
+                       size_t errlen)
 {
     (void)ctx;
     snprintf(err, errlen, "%s: no answer within %d s", vm->name, timeout_s);

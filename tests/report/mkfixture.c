@@ -14,11 +14,12 @@
 #include "run.h"
 
 /* The test driver boots nothing: a VM is ready once libvirt runs it. */
-static int ready_when_running(void *ctx, orch_vm *vm, int timeout_s, char *err, size_t errlen)
+static int ready_when_running(void *ctx, const orch_vm *vm, virDomainPtr dom, int timeout_s,
+                              char *err, size_t errlen)
 {
     (void)ctx;
     (void)timeout_s;
-    if (virDomainIsActive(vm->dom) == 1)
+    if (virDomainIsActive(dom) == 1)
         return 0;
     snprintf(err, errlen, "%s is not running", vm->name);
     return -1;

@@ -1,0 +1,36 @@
+/*
+ * stop.h — how a run ends, and the request to end it early.
+ *
+ * SIGINT/SIGTERM during a run only record the signal here; the run and
+ * the clients (client.h) poll orch_stop_requested() and tear down. A small
+ * module of its own so that the clients need not include run.h.
+ */
+#ifndef ORCH_STOP_H
+#define ORCH_STOP_H
+
+#include <signal.h>
+
+/* Exit codes of a run (and of `drivebench run`). */
+#define ORCH_RUN_OK          0
+#define ORCH_RUN_FAILED      1
+#define ORCH_RUN_INTERRUPTED 130
+
+/* The handlers in place before orch_stop_arm. */
+typedef struct orch_stop_saved {
+    struct sigaction old_int, old_term;
+} orch_stop_saved;
+
+/* Clear any earlier request and record SIGINT/SIGTERM from now on (no
+ * SA_RESTART: blocking waits wake up). The previous handlers go to saved. */
+void orch_stop_arm(orch_stop_saved *saved);
+
+/* Put back the handlers saved by orch_stop_arm. */
+void orch_stop_disarm(const orch_stop_saved *saved);
+
+/* Nonzero once SIGINT or SIGTERM arrived since orch_stop_arm. */
+int orch_stop_requested(void);
+
+/* The signal that asked to stop, or 0. */
+int orch_stop_signal(void);
+
+#endif
