@@ -1,8 +1,9 @@
-/* run.c — the run: provision, boot, phases, collection, aggregation and
- * teardown (see run.h). */
+/* run.c — the run: provision, boot, phases, collection, aggregation, the
+ * report and teardown (see run.h). */
 #include "run.h"
 #include "aggregate.h"
 #include "names.h"
+#include "report.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -507,6 +508,21 @@ cleanup:
     return rc;
 }
 
+/* report.html and report.csv in the run folder, from its summary and VM
+ * results (report.h), as `drivebench report RUN_DIR` writes them. */
+static int write_report(run_state *st)
+{
+    const char *dirs[] = { st->l->run_dir };
+    char *html = NULL;
+    if (step(st, ORCH_STEP_REPORT, "report.html") < 0)
+        return -1;
+    if (report_write(dirs, 1, NULL, &html, NULL, st->err, sizeof st->err) != 0)
+        return -1;
+    fprintf(st->out, "report: %s\n", html);
+    free(html);
+    return 0;
+}
+
 static int setup_dirs(run_state *st)
 {
     const char *subs[] = { "", "/vm", "/console" };
@@ -613,6 +629,8 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     if (write_summary(&st, started) < 0)
         goto done;
     fprintf(st.out, "summary: %s/summary.json\n", st.l->run_dir);
+    if (write_report(&st) < 0)
+        goto done;
     rc = ORCH_RUN_OK;
 
 done:

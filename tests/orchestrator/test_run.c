@@ -166,6 +166,19 @@ static void test_run_ok(void **state)
     assert_int_equal(stat(path, &sb), 0);
     snprintf(path, sizeof path, "%s/%s/summary.csv", f->results, RUN_ID);
     assert_int_equal(orch_count_lines(path, NULL), 3);
+    /* the run writes its report, as `drivebench report` would */
+    {
+        char want[PATH_MAX + 16], *html;
+        snprintf(path, sizeof path, "%s/%s/report.html", f->results, RUN_ID);
+        snprintf(want, sizeof want, "report: %s\n", path);
+        assert_non_null(strstr(orch_fixture_output(f), want));
+        html = orch_slurp(path);
+        assert_non_null(html);
+        assert_non_null(strstr(html, "a&lt;b ' &amp; .. x"));
+        free(html);
+        snprintf(path, sizeof path, "%s/%s/report.csv", f->results, RUN_ID);
+        assert_int_equal(orch_count_lines(path, NULL), 3);     /* header, two drives */
+    }
     orch_plan_free(p);
 }
 
@@ -216,7 +229,7 @@ static void test_failure_at_each_step(void **state)
         [ORCH_STEP_POOL] = 2, [ORCH_STEP_SEED] = 3, [ORCH_STEP_BOOT_VOL] = 3,
         [ORCH_STEP_DB_VOL] = 3, [ORCH_STEP_DOMAIN] = 3, [ORCH_STEP_READY] = 3,
         [ORCH_STEP_PREPARE] = 0, [ORCH_STEP_PRECONDITION] = 1, [ORCH_STEP_MEASURE] = 1,
-        [ORCH_STEP_SUMMARY] = 1,
+        [ORCH_STEP_SUMMARY] = 1, [ORCH_STEP_REPORT] = 1,
     };
     orch_plan *p = plan(f, "sysbench", "vcpus = 1\nmemory = 1G\n");
     for (int s = 0; s < ORCH_STEP_COUNT; s++) {
