@@ -4,8 +4,10 @@
 #   1. installs the Debian packages every part of the tree lists in its
 #      deps.txt that are not installed yet (without starting their services);
 #   2. builds bin/ (make), then the guest image (images/build.sh, cached);
-#   3. picks the domain type (images/virt-type.sh: kvm only where KVM really
-#      runs the guest fast) for a plan whose domain_type is unset or auto;
+#   3. checks the plan (plan values come from `drivebench plan get`, so
+#      bin/drivebench is built first) and picks the domain type
+#      (images/virt-type.sh: kvm only where KVM really runs the guest fast)
+#      for a plan whose domain_type is unset or auto;
 #   4. builds the prebuilt-database seed (images/seed.sh, cached) when the
 #      plan's profile has a seed disk;
 #   5. runs `drivebench run` with libvirt started if nothing runs it
@@ -57,10 +59,14 @@ make -s -j2 >/tmp/drivebench-make.log 2>&1 \
   || { tail -30 /tmp/drivebench-make.log >&2; die "make failed (log: /tmp/drivebench-make.log)"; }
 images/build.sh
 
+# Plan values as drivebench reads them (one parser for plans).
+plan_get() { bin/drivebench plan get "$1" "$2" "$plan"; }
+bin/drivebench validate "$plan" >/dev/null || die "$plan is not a valid plan (see above)"
+
 # 3. domain type
-type=$(sed -n 's/^[[:space:]]*domain_type[[:space:]]*=[[:space:]]*\([a-z]*\).*/\1/p' "$plan" | head -1)
+type=$(plan_get run domain_type)
 run_plan=$plan
-if [ -z "$type" ] || [ "$type" = auto ]; then
+if [ "$type" = auto ]; then
   type=$(images/virt-type.sh)
   run_plan=$(mktemp /tmp/drivebench-plan.XXXXXX.ini)
   trap 'rm -f "$run_plan"' EXIT
@@ -72,11 +78,10 @@ if [ -z "$type" ] || [ "$type" = auto ]; then
 fi
 step "domain type: $type"
 
-# 4. the prebuilt database, for profiles with a seed disk
-profile=$(sed -n 's/^[[:space:]]*profile[[:space:]]*=[[:space:]]*\([^[:space:];#]*\).*/\1/p' "$plan" | head -1)
-case "$profile" in */*|*.xml) template=$profile ;; *) template=vmconfigs/$profile.xml ;; esac
-if grep -q "serial='seeddisk'" "$template" 2>/dev/null; then
-  step "profile $profile restores a prebuilt database: images/seed.sh"
+# 4. the prebuilt database, for profiles with a seed disk (seed_size is
+# empty for the others)
+if [ -n "$(plan_get run seed_size)" ]; then
+  step "profile $(plan_get run profile) restores a prebuilt database: images/seed.sh"
   images/seed.sh "$run_plan"
 fi
 

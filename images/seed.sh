@@ -14,10 +14,11 @@
 # Cached: rebuilt only when the image, bin/oltp, the workload's size
 # (workload, tables, table_size, warehouses) or the seed size change.
 #
-# Usage: images/seed.sh PLAN [--force]     (root)
+# Usage: images/seed.sh PLAN [--force]     (root; needs bin/drivebench)
 #   reads [run] image_dir, db_size and [workload] name, tables, table_size,
-#   warehouses, threads from PLAN. The seed's size is db_size, else the
-#   profile's database disk size: a run's database disks are copies of it.
+#   warehouses, threads from PLAN through `drivebench plan get`. The seed's
+#   size is db_size, else the profile's database disk size: a run's
+#   database disks are copies of it.
 # Environment: DRIVEBENCH_VIRT_TYPE, SEED_BOOT_TIMEOUT (default 600 s).
 set -euo pipefail
 
@@ -37,41 +38,27 @@ t0=$(date +%s)
 step() { printf 'seed: [%4ss] %s\n' $(( $(date +%s) - t0 )) "$*"; }
 die() { echo "seed: error: $*" >&2; exit 1; }
 
-# The value of KEY in [SECTION] of the plan (INI; ';' and '#' comments).
-ini() {
-  awk -v s="$1" -v k="$2" '
-    /^[[:space:]]*[;#]/ { next }
-    /^[[:space:]]*\[/ { gsub(/^[[:space:]]*\[|\][[:space:]]*$/, ""); sec = $0; next }
-    sec == s {
-      i = index($0, "="); if (i == 0) next
-      key = substr($0, 1, i - 1); gsub(/[[:space:]]/, "", key)
-      if (key != k) next
-      v = substr($0, i + 1); sub(/[[:space:]]+[;#].*$/, "", v)
-      gsub(/^[[:space:]]+|[[:space:]]+$/, "", v); print v; exit
-    }' "$plan"
-}
+# The value of KEY in [SECTION] of the plan, as drivebench reads it
+# (defaults included; sizes in bytes). Relative paths in the plan are taken
+# from the top of the tree, as `make run` runs drivebench there.
+drivebench=$top/bin/drivebench
+[ -x "$drivebench" ] || die "$drivebench missing: run make first"
+plan_abs=$(realpath "$plan")
+plan_get() { (cd "$top" && "$drivebench" plan get "$1" "$2" "$plan_abs"); }
 
-image_dir=$(ini run image_dir); image_dir=${image_dir:-images/build}
-case "$image_dir" in /*) ;; *) image_dir=$top/$image_dir ;; esac
+image_dir=$(plan_get run image_dir) || die "cannot read $plan"
 # The seed's size: the plan's db_size, else the profile's database disk size
 # (a run's database disks are copies of the seed: they cannot be smaller).
-size=$(ini run db_size)
-if [ -z "$size" ]; then
-  profile=$(ini run profile)
-  case "$profile" in */*|*.xml) template=$profile ;; *) template=$top/vmconfigs/$profile.xml ;; esac
-  size=$(sed -n "s/.*<drivebench:disk serial='dbdisk' size='\([^']*\)'.*/\1/p" "$template" 2>/dev/null | head -1)
-  size=${size:-4G}
-fi
-workload=$(ini workload name)
-tables=$(ini workload tables); table_size=$(ini workload table_size)
-warehouses=$(ini workload warehouses); threads=$(ini workload threads)
-[ -n "$workload" ] || die "$plan has no [workload] name"
+size=$(plan_get run db_size)
+workload=$(plan_get workload name)
+tables=$(plan_get workload tables); table_size=$(plan_get workload table_size)
+warehouses=$(plan_get workload warehouses); threads=$(plan_get workload threads)
 oltp=$top/bin/oltp
 [ -x "$oltp" ] || die "$oltp missing: run make first"
 if [ "$workload" = tpcc ]; then
-  size_opts=(--warehouses="${warehouses:-1}")
+  size_opts=(--warehouses="$warehouses")
 else
-  size_opts=(--tables="${tables:-1}" --table-size="${table_size:-10000}")
+  size_opts=(--tables="$tables" --table-size="$table_size")
 fi
 
 "$here/build.sh"
@@ -109,12 +96,12 @@ VM_TYPE=$("$here/virt-type.sh")
 qemu-img create -q -f qcow2 -F qcow2 -b "$image_dir/base.qcow2" "$work/boot.qcow2" 4G
 truncate -s "$size" "$work/db.img"
 defined=1
-step "booting a VM ($VM_TYPE) with an empty $size database disk"
+step "booting a VM ($VM_TYPE) with an empty $(numfmt --to=iec "$size") database disk"
 vm_boot "$name" "$work" || die "the VM did not start"
 vm_wait_ready "$name" $(( VM_T0 + ${SEED_BOOT_TIMEOUT:-600} )) || die "the VM did not get ready"
 step "MariaDB ready after ${VM_T_DB}s; oltp $workload prepare ${size_opts[*]}"
 "$oltp" --mysql-host=127.0.0.1 --mysql-port="$VM_PORT" --mysql-user=drivebench \
-  --mysql-password=drivebench --mysql-db=sbtest --threads="${threads:-1}" \
+  --mysql-password=drivebench --mysql-db=sbtest --threads="$threads" \
   "${size_opts[@]}" "$workload" prepare >"$work/prepare.log" 2>&1 \
   || { tail -20 "$work/prepare.log" >&2; die "oltp prepare failed"; }
 step "prepared; shutting the guest down"

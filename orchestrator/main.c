@@ -1,6 +1,6 @@
 /* main.c — the drivebench command line: validate, render, run, list,
- * teardown. Exit status: 0 success, 1 failure, 2 bad input, 130
- * interrupted. */
+ * teardown, report, seed and plan get. Exit status: 0 success, 1 failure,
+ * 2 bad input, 130 interrupted. */
 #include "layout.h"
 #include "names.h"
 #include "plan.h"
@@ -30,6 +30,7 @@ static void usage(FILE *f)
           "       drivebench teardown RUN-ID [--uri=URI]...\n"
           "       drivebench report RESULTS_DIR... [-o report.html]\n"
           "       drivebench seed PLAN [--force]\n"
+          "       drivebench plan get SECTION KEY PLAN\n"
           "Plans are described in plans/README.md; results in results/SCHEMA.md.\n", f);
 }
 
@@ -314,6 +315,29 @@ out:
     return rc;
 }
 
+/* `plan get SECTION KEY PLAN`: one value of a validated plan as a run
+ * uses it (orch_plan_get), for scripts that must not parse plans
+ * themselves. */
+static int cmd_plan(int argc, char **argv)
+{
+    orch_plan *p;
+    char err[512], *value;
+    if (argc != 4 || strcmp(argv[0], "get") != 0) {
+        fputs("usage: drivebench plan get SECTION KEY PLAN\n", stderr);
+        return EXIT_BAD_INPUT;
+    }
+    p = orch_plan_load(argv[3], stderr);
+    if (!p)
+        return EXIT_BAD_INPUT;
+    value = orch_plan_get(p, argv[1], argv[2], err, sizeof err);
+    orch_plan_free(p);
+    if (!value)
+        return bad_input("plan get: %s", err);
+    printf("%s\n", value);
+    free(value);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -322,7 +346,7 @@ int main(int argc, char **argv)
     } cmds[] = {
         { "validate", cmd_validate }, { "render", cmd_render }, { "run", cmd_run },
         { "list", cmd_list }, { "teardown", cmd_teardown }, { "report", report_main },
-        { "seed", cmd_seed },
+        { "seed", cmd_seed }, { "plan", cmd_plan },
     };
     if (argc < 2) {
         usage(stderr);
@@ -336,5 +360,6 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp(argv[1], cmds[i].name) == 0)
             return cmds[i].fn(argc - 2, argv + 2);
-    return bad_input("unknown command '%s' (validate, render, run, list, teardown, report, seed)", argv[1]);
+    return bad_input("unknown command '%s' (validate, render, run, list, teardown, report, seed, "
+                     "plan)", argv[1]);
 }

@@ -650,3 +650,99 @@ int orch_uri_is_remote(const char *uri)
         return 0;
     return strncmp(h, "localhost", 9) != 0 || (h[9] != '/' && h[9] != ':' && h[9] != '\0');
 }
+
+/* The default size of run key k's disk in p's profile: boot_size, db_size
+ * and seed_size left at 0 take the template's (and seed_size is 0 when
+ * the profile has no seed disk: the run makes none). */
+static int profile_disk_size(const orch_plan *p, const key_spec *k, uint64_t *bytes, char *err,
+                             size_t errlen)
+{
+    static const struct { const char *key, *serial; } disks[] = {
+        { "boot_size", "bootdisk" }, { "db_size", "dbdisk" }, { "seed_size", "seeddisk" },
+    };
+    orch_template *t;
+    const char *serial = NULL;
+    for (size_t i = 0; i < sizeof disks / sizeof disks[0]; i++)
+        if (strcmp(disks[i].key, k->key) == 0)
+            serial = disks[i].serial;
+    if (!serial)
+        return 0;                       /* memory: the template decides */
+    t = orch_template_load(p->template_path, err, errlen);
+    if (!t)
+        return -1;
+    if (!orch_template_disk_size(t, serial))
+        *bytes = 0;
+    else if (!*bytes)
+        *bytes = orch_template_disk_size(t, serial);
+    orch_template_free(t);
+    return 0;
+}
+
+char *orch_plan_get(const orch_plan *p, const char *section, const char *key, char *err,
+                    size_t errlen)
+{
+    const key_spec *k = NULL;
+    const char *base = (const char *)p;
+    const orch_drive *d = NULL;
+    const void *field;
+    char name[256];
+    uint64_t bytes;
+    long long n;
+
+    if (strcmp(section, "run") == 0) {
+        k = run_keys;
+    } else if (strcmp(section, "workload") == 0) {
+        k = workload_keys;
+    } else if (strncmp(section, "drive", 5) == 0 && isspace((unsigned char)section[5])) {
+        snprintf(name, sizeof name, "%s", section + 5);
+        for (int i = 0; i < p->ndrives && !d; i++)
+            if (strcmp(p->drives[i].name, trim(name)) == 0)
+                d = &p->drives[i];
+        if (!d) {
+            snprintf(err, errlen, "%s has no section [drive %s]", p->file, trim(name));
+            return NULL;
+        }
+        base = (const char *)d;
+        k = drive_keys;
+    } else {
+        snprintf(err, errlen, "plans have no section [%s] (only run, workload, "
+                 "drive NAME)", section);
+        return NULL;
+    }
+    for (; k->key && strcmp(k->key, key) != 0; k++)
+        ;
+    if (!k->key) {
+        snprintf(err, errlen, "[%s] has no key '%s' (plans/README.md lists them)", section, key);
+        return NULL;
+    }
+    field = base + k->off;
+    snprintf(err, errlen, "out of memory");
+    if (d && strcmp(key, "uri") == 0)
+        return strdup(orch_plan_drive_uri(p, d));
+    if (d && strcmp(key, "vms") == 0)
+        return orch_strfmt("%d", orch_plan_drive_vms(p, d));
+    if (!d && strcmp(key, "threads") == 0)        /* oltp's --threads=1 */
+        return orch_strfmt("%d", p->threads ? p->threads : 1);
+    switch (k->type) {
+    case K_STR:
+        return strdup(*(char *const *)field ? *(char *const *)field : "");
+    case K_ENUM:        /* only [run] client */
+        return strdup(*(const orch_client_kind *)field == ORCH_CLIENT_GUEST ? "guest" : "host");
+    case K_INT:
+    case K_INT64:
+        n = k->type == K_INT ? *(const int *)field : *(const int64_t *)field;
+        /* 0 below the key's range: not set, and no default */
+        return n == 0 && k->min > 0 ? strdup("") : orch_strfmt("%lld", n);
+    case K_DUR:
+        return orch_strfmt("%d", *(const int *)field);
+    case K_DOUBLE:
+        return orch_strfmt("%g", *(const double *)field);
+    case K_SIZE:
+        bytes = *(const uint64_t *)field;
+        if (profile_disk_size(p, k, &bytes, err, errlen) < 0)
+            return NULL;
+        snprintf(err, errlen, "out of memory");
+        return bytes ? orch_strfmt("%llu", (unsigned long long)bytes) : strdup("");
+    }
+    return NULL;
+}

@@ -77,6 +77,17 @@ int orch_plan_total_vms(const orch_plan *p);
 /* URI of drive d. */
 const char *orch_plan_drive_uri(const orch_plan *p, const orch_drive *d);
 
+/* `drivebench plan get`: the value of KEY in [SECTION] ("run", "workload",
+ * "drive NAME") as a run uses it, defaults included: text as resolved
+ * (image_dir absolute, a drive's uri and vms filled from [run]), durations
+ * in seconds, sizes in bytes (boot_size, db_size, seed_size from the
+ * profile when the plan has none; seed_size empty when the profile has no
+ * seed disk), "" for a value nobody sets (vcpus and memory: the
+ * profile's). New string (caller frees), or NULL with err: no such
+ * section or key, out of memory. */
+char *orch_plan_get(const orch_plan *p, const char *section, const char *key, char *err,
+                    size_t errlen);
+
 /* 1 when uri names another host (qemu+ssh://host/..., ...), else 0. */
 int orch_uri_is_remote(const char *uri);
 

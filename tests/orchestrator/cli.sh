@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Command-line tests of bin/drivebench: exit codes and messages on bad
-# input, validate on the shipped plans, render compared exactly and checked
+# input, validate on the shipped plans, plan get with exact values, render
+# compared exactly and checked
 # against libvirt's schema, list/teardown, and a real `run` interrupted by
 # SIGINT and one failing on its boot timeout, both tearing down. Uses
 # libvirt's test driver only (no daemon). Run from the repository root.
@@ -24,7 +25,7 @@ expect() {
 }
 
 expect "no arguments" 2 "usage: drivebench validate PLAN" $DB
-expect "unknown command" 2 "drivebench: unknown command 'frobnicate' (validate, render, run, list, teardown, report, seed)" $DB frobnicate
+expect "unknown command" 2 "drivebench: unknown command 'frobnicate' (validate, render, run, list, teardown, report, seed, plan)" $DB frobnicate
 expect "unknown option" 2 "drivebench: unknown option --fast (see drivebench --help)" $DB run plans/tiny.ini --fast
 expect "missing plan" 2 "drivebench: missing PLAN argument" $DB validate
 expect "unreadable plan" 2 "/nonexistent.ini: cannot read plan: No such file or directory" $DB run /nonexistent.ini
@@ -56,6 +57,45 @@ if [ $st -eq 2 ] && diff -u "$tmp/want" "$tmp/err"; then ok "validate reports ev
 before=$(ls -A results)
 expect "run refuses a bad plan" 2 "vms_per_drive: 'many' is not a whole number" $DB run "$tmp/bad.ini"
 [ "$(ls -A results)" = "$before" ] && ok "a refused run leaves nothing behind" || bad "a refused run left files in results/"
+
+# plan get: values as the C parser resolves them (set, default, from the
+# profile, from [run]); errors exit 2 with one line on stderr
+# get_is NAME WANT SECTION KEY PLAN
+get_is() {
+  local name=$1 want=$2; shift 2
+  local got; got=$($DB plan get "$@" 2>"$tmp/err"); local st=$?
+  if [ $st -eq 0 ] && [ "$got" = "$want" ] && [ ! -s "$tmp/err" ]; then ok "plan get: $name"
+  else bad "plan get: $name: exit $st, got '$got', wanted '$want'"; cat "$tmp/err"; fi
+}
+get_is "a set value" "tiny" run name plans/tiny.ini
+get_is "a default" "33060" run port_base plans/tiny.ini
+get_is "a default path, absolute" "$PWD/images/build" run image_dir plans/tiny.ini
+get_is "an enum default" "host" run client plans/tiny.ini
+get_is "a duration in seconds" "10" workload measure plans/tiny.ini
+get_is "an unset duration" "0" workload precondition plans/tiny.ini
+get_is "a size from the profile (tiny dbdisk 2G)" "2147483648" run db_size plans/tiny.ini
+get_is "no seed disk in the profile" "" run seed_size plans/tiny.ini
+get_is "the seed disk of sysbench (447G)" "479962595328" run seed_size plans/sysbench-8x1.ini
+get_is "a value left to the profile" "" run vcpus plans/tiny.ini
+get_is "a drive's uri from [run]" "test:///default" "drive test" uri plans/tiny.ini
+get_is "a drive's vms from vms_per_drive" "1" "drive test" vms plans/tiny.ini
+get_plan_error() {
+  local name=$1 want=$2; shift 2
+  $DB plan get "$@" >"$tmp/out" 2>"$tmp/err"; local st=$?
+  if [ $st -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(cat "$tmp/err")" = "$want" ]; then ok "plan get: $name"
+  else bad "plan get: $name: exit $st, stderr '$(cat "$tmp/err")', wanted '$want'"; fi
+}
+get_plan_error "unknown key" "drivebench: plan get: [run] has no key 'colour' (plans/README.md lists them)" \
+  run colour plans/tiny.ini
+get_plan_error "unknown drive" "drivebench: plan get: plans/tiny.ini has no section [drive nvme]" \
+  "drive nvme" path plans/tiny.ini
+get_plan_error "unknown section" "drivebench: plan get: plans have no section [runs] (only run, workload, drive NAME)" \
+  runs name plans/tiny.ini
+get_plan_error "unreadable plan" "/nonexistent.ini: cannot read plan: No such file or directory" \
+  run name /nonexistent.ini
+get_plan_error "usage" "usage: drivebench plan get SECTION KEY PLAN" run name
+expect "plan get: an invalid plan" 2 "vms_per_drive: 'many' is not a whole number" $DB plan get run name "$tmp/bad.ini"
+[ ! -s "$tmp/out" ] && ok "plan get: an invalid plan prints no value" || bad "plan get printed '$(cat "$tmp/out")' for an invalid plan"
 
 # render: exact text, and every domain valid for libvirt's schema
 $DB render tests/orchestrator/render-plan.ini --run-id=render-test-co-20261130-000000 >"$tmp/render.xml" 2>"$tmp/err"
