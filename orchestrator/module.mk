@@ -3,7 +3,7 @@
 ORCH_PKGS      := libvirt libvirt-qemu libxml-2.0 inih json-c libmariadb
 ORCH_SRCS      := $(filter-out orchestrator/main.c,$(wildcard orchestrator/*.c))
 ORCH_OBJS      := $(ORCH_SRCS:%.c=$(BUILD)/%.o)
-ORCH_LIBS       = $(call pkglibs,$(ORCH_PKGS)) -lm
+ORCH_LIBS       = $(call pkglibs,$(ORCH_PKGS)) -lm -pthread
 
 $(BUILD)/orchestrator/%.o: MOD_CFLAGS = $(call pkgcflags,$(ORCH_PKGS)) -Icommon
 
