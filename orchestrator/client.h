@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <libvirt/libvirt.h>
 #include "layout.h"
+#include "monitor.h"
 #include "plan.h"
 
 /* Send one guest agent command (JSON text) to dom; returns the reply
@@ -25,6 +26,7 @@ typedef struct orch_client {
     void            *agent_ctx;
     FILE            *out;               /* progress and messages */
     int              progress_every;    /* seconds */
+    orch_monitor    *monitor;           /* VM health; NULL: none watched */
 } orch_client;
 
 /* One VM's share of a phase. The caller fills what to run and where the
@@ -39,8 +41,11 @@ typedef struct orch_job {
     const char    *guest_result;/* result JSON inside the guest, or NULL */
     const char    *result;      /* result JSON on this host, or NULL (none
                                  * for commands without one) */
+    int            slot;        /* the VM's slot in the client's monitor */
     /* set by the client */
     int            status;      /* exit status of oltp, -1 unknown */
+    int            failed;      /* the VM or its oltp failed in this phase;
+                                 * the monitor holds why */
     double         live_tps;    /* TPS of its latest interval report */
 } orch_job;
 
@@ -52,9 +57,12 @@ typedef struct orch_client_ops {
     int (*wait_ready)(const orch_client *c, const orch_vm *vm, virDomainPtr dom, int timeout_s,
                       char *err, size_t errlen);
     /* Run every job at once until all end; the result JSON of each job
-     * that names one must end up at job->result on this host. Returns 0,
-     * -1 (reported on c->out), or ORCH_RUN_INTERRUPTED (stop.h) on a stop
-     * request. */
+     * that names one must end up at job->result on this host. A job whose
+     * VM fails (the monitor says so) or whose oltp exits non-zero is
+     * stopped and marked failed, with the reason in the monitor; the
+     * others go on. Returns 0 when every job ended (failed ones included),
+     * -1 when the phase itself could not run or overran (reported on
+     * c->out), or ORCH_RUN_INTERRUPTED (stop.h) on a stop request. */
     int (*run_phase)(const orch_client *c, orch_job *jobs, int njobs, const char *phase,
                      int expected_s);
 } orch_client_ops;
@@ -75,6 +83,16 @@ void orch_progress(FILE *out, const orch_job *jobs, int njobs, const char *phase
 /* Seconds a phase of expected_s may overrun before it is stopped; 0 for a
  * phase without a set length (prepare). */
 int orch_phase_grace(int expected_s);
+
+/* 1 when job's VM failed according to c's monitor (job->failed is set
+ * then), else 0. */
+int orch_job_vm_failed(const orch_client *c, orch_job *job);
+
+/* job's oltp ended with job->status during phase: a non-zero status
+ * marks the job failed and records why in the monitor (a status of
+ * OLTP_EXIT_UNAVAILABLE: the database stopped answering). Prints the
+ * reason on c->out. */
+void orch_job_ended(const orch_client *c, orch_job *job, const char *phase);
 
 /* The default agent transport (virDomainQemuAgentCommand). */
 char *orch_agent_libvirt(void *ctx, virDomainPtr dom, const char *cmd, int timeout_s);

@@ -2,6 +2,7 @@
  * parsing, progress lines, the overrun limit and the default guest agent
  * transport (see client.h). */
 #include "client.h"
+#include "oltp_exit.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,10 @@ void orch_progress(FILE *out, const orch_job *jobs, int njobs, const char *phase
     double total = 0;
     fprintf(out, "[%s %ds/%ds]", phase, elapsed, expected);
     for (int i = 0; i < njobs; i++) {
+        if (jobs[i].failed) {
+            fprintf(out, " %s-vm%d FAILED", jobs[i].vm->drive->id, jobs[i].vm->index);
+            continue;
+        }
         fprintf(out, " %s-vm%d %.1f", jobs[i].vm->drive->id, jobs[i].vm->index,
                 jobs[i].live_tps);
         total += jobs[i].live_tps;
@@ -38,6 +43,44 @@ void orch_progress(FILE *out, const orch_job *jobs, int njobs, const char *phase
 int orch_phase_grace(int expected_s)
 {
     return expected_s > 0 ? 120 + expected_s / 10 : 0;
+}
+
+int orch_job_vm_failed(const orch_client *c, orch_job *job)
+{
+    orch_health h;
+    if (job->failed)
+        return 1;
+    if (!c->monitor || !orch_monitor_health(c->monitor, job->slot, &h))
+        return 0;
+    job->failed = 1;
+    return 1;
+}
+
+void orch_job_ended(const orch_client *c, orch_job *job, const char *phase)
+{
+    orch_health h;
+    if (job->status == 0)
+        return;
+    /* the VM's own fault, seen first, explains the client's exit */
+    if (orch_job_vm_failed(c, job) && c->monitor
+        && orch_monitor_health(c->monitor, job->slot, &h) && h.fault != ORCH_FAULT_CLIENT)
+        return;
+    job->failed = 1;
+    fprintf(c->out, "drivebench: %s: oltp %s exited with status %d\n", job->vm->name, phase,
+            job->status);
+    fflush(c->out);
+    if (!c->monitor)
+        return;
+    if (job->status == OLTP_EXIT_UNAVAILABLE)
+        orch_monitor_fail(c->monitor, job->slot, ORCH_FAULT_DATABASE,
+                          "the database stopped answering during %s (oltp could not "
+                          "reconnect)", phase);
+    else if (job->status > 128)
+        orch_monitor_fail(c->monitor, job->slot, ORCH_FAULT_CLIENT,
+                          "oltp %s was killed by signal %d", phase, job->status - 128);
+    else
+        orch_monitor_fail(c->monitor, job->slot, ORCH_FAULT_CLIENT,
+                          "oltp %s exited with status %d", phase, job->status);
 }
 
 char *orch_agent_libvirt(void *ctx, virDomainPtr dom, const char *cmd, int timeout_s)

@@ -277,28 +277,43 @@ static int guest_run_phase(const orch_client *c, orch_job *jobs, int njobs, cons
                 running--;
                 continue;
             }
+            /* a VM that failed: its agent may never answer again; stop
+             * asking, the others go on */
+            if (orch_job_vm_failed(c, &jobs[i])) {
+                fprintf(c->out, "drivebench: %s failed during %s; the others go on\n",
+                        pr->g.name, phase);
+                exec_kill(c, &pr->g, pr->pid);
+                pr->pid = 0;
+                running--;
+                continue;
+            }
             st = exec_status(c, &pr->g, pr->pid, &code, &output, err, sizeof err);
             if (st == 0)
                 continue;
             pr->pid = 0;
             running--;
             if (st < 0) {
+                /* the agent stopped answering: that VM's figures are void */
                 fprintf(c->out, "drivebench: %s\n", err);
-                rc = -1;
+                jobs[i].failed = 1;
+                if (c->monitor)
+                    orch_monitor_fail(c->monitor, jobs[i].slot, ORCH_FAULT_CLIENT,
+                                      "the guest agent stopped answering during %s", phase);
                 continue;
             }
             jobs[i].status = code;
             jobs[i].live_tps = output ? last_tps(output) : 0;
             free(output);
             if (code != 0) {
-                /* the others are stopped at the next round: figures are void */
-                fprintf(c->out, "drivebench: %s: oltp %s exited with status %d\n",
-                        pr->g.name, phase, code);
-                rc = -1;
+                orch_job_ended(c, &jobs[i], phase);
             } else if (jobs[i].result && file_fetch(c, &pr->g, jobs[i].guest_result,
                                                     jobs[i].result, err, sizeof err) < 0) {
                 fprintf(c->out, "drivebench: %s\n", err);
-                rc = -1;
+                jobs[i].failed = 1;
+                if (c->monitor)
+                    orch_monitor_fail(c->monitor, jobs[i].slot, ORCH_FAULT_CLIENT,
+                                      "its %s result could not be fetched from the guest",
+                                      phase);
             }
         }
         now = time(NULL);

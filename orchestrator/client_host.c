@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,15 +22,18 @@
 typedef struct host_proc {
     pid_t  pid;                 /* its process group too; -1 once reaped */
     int    out_fd;              /* its stdout, -1 once closed */
+    time_t stopped_at;          /* when we asked it to stop, else 0 */
     char   line[512];           /* the output line being read */
     size_t linelen;
 } host_proc;
 
-/* Start argv with stdout on a pipe; stderr passes through. */
+/* Start argv with stdout on a pipe; stderr passes through. The child
+ * dies with drivebench, even a SIGKILLed one: it must not go on loading a
+ * forwarded port that the next run reuses. */
 static pid_t spawn(char **argv, const char *password, int *out_fd)
 {
     int fds[2];
-    pid_t pid;
+    pid_t pid, parent = getpid();
     if (pipe2(fds, O_CLOEXEC) < 0)
         return -1;
     pid = fork();
@@ -44,6 +48,10 @@ static pid_t spawn(char **argv, const char *password, int *out_fd)
         sa.sa_handler = SIG_DFL;
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
+        /* SIGTERM lets oltp write what it measured; the check closes the
+         * race with a parent that died before prctl */
+        if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
+            _exit(127);
         /* own process group: a terminal ^C reaches drivebench, which stops
          * the children itself and tears down */
         setpgid(0, 0);
@@ -143,25 +151,29 @@ static int host_run_phase(const orch_client *c, orch_job *jobs, int njobs, const
                 for (int j = 0; j < n; j++)
                     if (pfd[j].fd == procs[i].out_fd && (pfd[j].revents & (POLLIN | POLLHUP)))
                         read_output(&procs[i], &jobs[i]);
+        now = time(NULL);
         for (int i = 0; i < njobs; i++) {
             int st;
+            /* a VM that failed (stopped, paused, disk full, ...): stop its
+             * client; the phase goes on for the others */
+            if (procs[i].pid > 0 && !procs[i].stopped_at && orch_job_vm_failed(c, &jobs[i])) {
+                fprintf(out, "drivebench: %s failed during %s; stopping its oltp, the "
+                        "others go on\n", jobs[i].vm->name, phase);
+                procs[i].stopped_at = now;
+                kill(-procs[i].pid, SIGTERM);
+            }
+            if (procs[i].pid > 0 && procs[i].stopped_at && now - procs[i].stopped_at > 10)
+                kill(-procs[i].pid, SIGKILL);
             if (procs[i].pid > 0 && waitpid(procs[i].pid, &st, WNOHANG) == procs[i].pid) {
                 procs[i].pid = -1;
                 jobs[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
                 running--;
                 while (procs[i].out_fd >= 0)
                     read_output(&procs[i], &jobs[i]);
-                if (jobs[i].status != 0 && !interrupted && !killed_at) {
-                    /* one VM failed: the phase's figures are void, stop the
-                     * others rather than wait out the phase */
-                    fprintf(out, "drivebench: %s: oltp %s exited with status %d\n",
-                            jobs[i].vm->name, phase, jobs[i].status);
-                    rc = -1;
-                    killed_at = time(NULL);
-                    stop_all(procs, njobs, SIGTERM);
-                } else if (jobs[i].status != 0) {
-                    rc = -1;
-                }
+                if (!interrupted && !killed_at)
+                    orch_job_ended(c, &jobs[i], phase);
+                else if (jobs[i].status != 0)
+                    jobs[i].failed = 1;
             }
         }
         now = time(NULL);

@@ -1,0 +1,15 @@
+/*
+ * oltp_exit.h — the exit statuses of `oltp`, which drivebench reads to
+ * tell why a VM's client ended (README, "oltp").
+ */
+#ifndef OLTP_EXIT_H
+#define OLTP_EXIT_H
+
+#define OLTP_EXIT_OK          0   /* the command did what it was asked */
+#define OLTP_EXIT_FAILED      1   /* a non-retryable error during the run */
+#define OLTP_EXIT_BAD_INPUT   2   /* bad options, or no server to start with */
+#define OLTP_EXIT_UNAVAILABLE 3   /* the database stopped answering: a lost
+                                   * connection was not re-established within
+                                   * --reconnect-timeout */
+
+#endif
