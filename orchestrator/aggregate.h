@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <json-c/json.h>
 
+#include "monitor.h"
+
 #define ORCH_SUMMARY_SCHEMA "drivebench.summary/1"
 
 typedef struct orch_vm_result {
@@ -23,6 +25,11 @@ typedef struct orch_vm_result {
     int         repetition;     /* 1-based */
     const char *result;         /* measure JSON, relative to the run folder */
     const char *precondition;   /* precondition JSON (relative) or NULL */
+    /* health: a failed VM is named in the summary and kept out of every
+     * figure; what it measured before the fault stays in its files */
+    const char *failed_in;      /* phase it failed in, or NULL: healthy */
+    orch_health health;         /* the fault, when failed_in */
+    char       *console_tail;   /* last lines of its console, when failed */
 } orch_vm_result;
 
 typedef struct orch_summary_input {
@@ -36,6 +43,7 @@ typedef struct orch_summary_input {
     const orch_vm_result *vms;
     int          nvms;
     int          repetitions;
+    int          partial;       /* the run stopped early (failure, signal) */
 } orch_summary_input;
 
 /* Build the summary document. Returns a new object (caller puts) or NULL

@@ -94,6 +94,11 @@ int orch_job_vm_failed(const orch_client *c, orch_job *job);
  * reason on c->out. */
 void orch_job_ended(const orch_client *c, orch_job *job, const char *phase);
 
+/* 1 when dom (VM `name`) is no longer running — shut off, crashed or
+ * paused — with why in err, else 0: a VM that dies while booting fails
+ * at once instead of at the boot timeout. */
+int orch_dom_gone(virDomainPtr dom, const char *name, char *err, size_t errlen);
+
 /* The default agent transport (virDomainQemuAgentCommand). */
 char *orch_agent_libvirt(void *ctx, virDomainPtr dom, const char *cmd, int timeout_s);
 

@@ -83,6 +83,23 @@ void orch_job_ended(const orch_client *c, orch_job *job, const char *phase)
                           "oltp %s exited with status %d", phase, job->status);
 }
 
+int orch_dom_gone(virDomainPtr dom, const char *name, char *err, size_t errlen)
+{
+    int state = 0, reason = 0;
+    const char *what;
+    if (!dom || virDomainGetState(dom, &state, &reason, 0) < 0)
+        return 0;           /* cannot tell: the readiness check decides */
+    switch (state) {
+    case VIR_DOMAIN_SHUTOFF: what = "shut off"; break;
+    case VIR_DOMAIN_CRASHED: what = "crashed"; break;
+    case VIR_DOMAIN_PAUSED: what = "paused"; break;
+    case VIR_DOMAIN_SHUTDOWN: what = "shutting down"; break;
+    default: return 0;
+    }
+    snprintf(err, errlen, "%s stopped while booting: the domain is %s", name, what);
+    return 1;
+}
+
 char *orch_agent_libvirt(void *ctx, virDomainPtr dom, const char *cmd, int timeout_s)
 {
     (void)ctx;

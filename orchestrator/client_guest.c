@@ -346,7 +346,10 @@ static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPt
 
     snprintf(err, errlen, "%s: guest agent did not answer within %d s", g->name, timeout_s);
     while (user && pw && rc < 0 && time(NULL) < deadline && !orch_stop_requested()) {
-        json_object *ret = agent_call(c, g, "guest-ping", NULL, err, errlen);
+        json_object *ret;
+        if (orch_dom_gone(dom, vm->name, err, errlen))
+            break;
+        ret = agent_call(c, g, "guest-ping", NULL, err, errlen);
         long pid;
         json_object_put(ret);
         pid = ret ? exec_start(c, g, argv, env, err, errlen) : -1;

@@ -247,6 +247,8 @@ static int host_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPtr
 
     snprintf(err, errlen, "%s: guest agent did not answer within %d s", vm->name, timeout_s);
     while (time(NULL) < deadline && !orch_stop_requested()) {
+        if (orch_dom_gone(dom, vm->name, err, errlen))
+            return -1;
         if (!agent_ok)
             agent_ok = agent_ping(c, dom) == 0;
         if (agent_ok && db_login(vm, p->db_user, p->db_password, p->db_name, err, errlen) == 0)

@@ -31,6 +31,8 @@ typedef struct run_vm {
     virConnectPtr conn;         /* its drive's, borrowed from the run's orch_conns */
     const char   *domain_type;  /* "kvm" or "qemu" */
     virDomainPtr  dom;          /* running domain of this repetition, or NULL */
+    int           slot;         /* in the monitor, this repetition */
+    const char   *failed_in;    /* the phase it failed in (static), or NULL */
 } run_vm;
 
 typedef struct run_state {
@@ -46,6 +48,8 @@ typedef struct run_state {
     orch_ledger     *rep_objs;      /* domains, boot and db volumes: one repetition */
     virStoragePoolPtr *pools;       /* per drive */
     run_vm          *vms;           /* per layout VM */
+    orch_monitor    *mon;           /* VM health, all connections */
+    int              failed_vms;    /* VMs that failed, all repetitions */
     orch_vm_result  *results;
     int              nresults;
     char             err[1024];
@@ -231,7 +235,8 @@ static int provision_run(run_state *st)
         if (step(st, ORCH_STEP_POOL, st->l->drive_pools[d]) < 0)
             return -1;
         conn = orch_conns_open(st->conns, orch_plan_drive_uri(p, dr), st->err, sizeof st->err);
-        if (!conn)
+        if (!conn || orch_monitor_watch_conn(st->mon, conn, orch_plan_drive_uri(p, dr), st->err,
+                                             sizeof st->err) < 0)
             return -1;
         st->pools[d] = dr->pool ? orch_pool_lookup(conn, dr->pool, st->err, sizeof st->err)
                                 : orch_pool_create_dir(conn, st->run_objs, st->l->drive_pools[d],
@@ -322,6 +327,12 @@ static int provision_rep(run_state *st, int rep)
         free(xml);
         if (!rv->dom)
             return -1;
+        rv->failed_in = NULL;
+        rv->slot = orch_monitor_add(st->mon, rv->dom, vm->name, vm->drive->name);
+        if (rv->slot < 0) {
+            snprintf(st->err, sizeof st->err, "out of memory");
+            return -1;
+        }
     }
     return 0;
 }
@@ -390,26 +401,49 @@ static void jobs_free(orch_job *jobs, int n)
     free(jobs);
 }
 
-/* Run one phase of oltp on every VM at once. Results land in the run
- * folder as vm/<vm>.r<rep>[.<phase>].json (none for prepare). */
+/* Mark VMs the monitor saw fail since the last look as failed in phase. */
+static void note_failures(run_state *st, const char *phase)
+{
+    orch_health h;
+    for (int i = 0; i < st->l->nvms; i++)
+        if (!st->vms[i].failed_in && st->vms[i].dom
+            && orch_monitor_health(st->mon, st->vms[i].slot, &h)) {
+            st->vms[i].failed_in = phase;
+            st->failed_vms++;
+        }
+}
+
+/* Run one phase of oltp on every VM still healthy, all at once. Results
+ * land in the run folder as vm/<vm>.r<rep>[.<phase>].json (none for
+ * prepare). A VM that fails is named (monitor.h) and left out of the
+ * phases after; the phase fails only when no VM is left. */
 static int run_phase(run_state *st, int rep, orch_step s, const char *phase, const char *command,
                      int time_s, int warmup_s)
 {
     const orch_plan *p = st->p;
-    int n = st->l->nvms, rc = -1, has_json = strcmp(command, "run") == 0;
-    orch_job *jobs = calloc((size_t)n, sizeof *jobs);
-    if (!jobs)
+    int n = 0, rc = -1, has_json = strcmp(command, "run") == 0;
+    orch_job *jobs = calloc((size_t)st->l->nvms, sizeof *jobs);
+    int *vm_of = calloc((size_t)st->l->nvms, sizeof *vm_of);
+    if (!jobs || !vm_of) {
+        snprintf(st->err, sizeof st->err, "out of memory");
         goto cleanup;
+    }
     if (step(st, s, phase) < 0)
         goto cleanup;
-    for (int i = 0; i < n; i++) {
-        orch_job *job = &jobs[i];
-        char *rel = orch_layout_result(&st->l->vms[i], rep, phase);
-        char *result = rel && has_json ? orch_strfmt("%s/%s", st->l->run_dir, rel) : NULL;
-        char *guest_result = has_json ? orch_strfmt("/var/tmp/drivebench.%s.json", phase) : NULL;
+    note_failures(st, phase);
+    for (int i = 0; i < st->l->nvms; i++) {
+        orch_job *job = &jobs[n];
+        char *rel, *result, *guest_result;
+        if (st->vms[i].failed_in)
+            continue;
+        rel = orch_layout_result(&st->l->vms[i], rep, phase);
+        result = rel && has_json ? orch_strfmt("%s/%s", st->l->run_dir, rel) : NULL;
+        guest_result = has_json ? orch_strfmt("/var/tmp/drivebench.%s.json", phase) : NULL;
         free(rel);
+        vm_of[n++] = i;
         job->vm = &st->l->vms[i];
         job->dom = st->vms[i].dom;
+        job->slot = st->vms[i].slot;
         job->result = result;
         job->guest_result = guest_result;
         job->status = -1;
@@ -424,16 +458,37 @@ static int run_phase(run_state *st, int rep, orch_step s, const char *phase, con
             goto cleanup;
         }
     }
+    if (n == 0) {
+        snprintf(st->err, sizeof st->err, "every VM failed before %s; nothing to measure",
+                 phase);
+        goto cleanup;
+    }
     fprintf(st->out, "repetition %d: %s on %d VM(s)%s\n", rep, phase, n,
             time_s ? "" : " (until done)");
     fflush(st->out);
     rc = st->client->run_phase(&st->cl, jobs, n, phase, time_s);
-    if (rc == ORCH_RUN_INTERRUPTED)
+    for (int j = 0; j < n; j++)
+        if (jobs[j].failed && !st->vms[vm_of[j]].failed_in) {
+            st->vms[vm_of[j]].failed_in = phase;
+            st->failed_vms++;
+        }
+    note_failures(st, phase);
+    if (rc == ORCH_RUN_INTERRUPTED) {
         snprintf(st->err, sizeof st->err, "interrupted");
-    else if (rc < 0)
+    } else if (rc < 0) {
         snprintf(st->err, sizeof st->err, "%s failed on at least one VM (see above)", phase);
+    } else {
+        int left = 0;
+        for (int i = 0; i < st->l->nvms; i++)
+            left += !st->vms[i].failed_in;
+        if (left == 0) {
+            snprintf(st->err, sizeof st->err, "%s failed on every VM (see above)", phase);
+            rc = -1;
+        }
+    }
 cleanup:
     jobs_free(jobs, n);
+    free(vm_of);
     return rc < 0 || rc == ORCH_RUN_INTERRUPTED ? -1 : 0;
 }
 
@@ -444,7 +499,57 @@ static int need_prepare(const orch_plan *p, const orch_layout *l)
     return strcmp(p->prepare, "yes") == 0;
 }
 
-static int run_rep(run_state *st, int rep)
+/* The last lines of vm's console log in repetition rep (new string), or
+ * NULL. */
+static char *console_tail(run_state *st, const orch_vm *vm, int rep, int keep)
+{
+    char *rel = orch_layout_console(vm, rep);
+    char *path = rel ? orch_strfmt("%s/%s", st->l->run_dir, rel) : NULL;
+    char line[512], *text = NULL;
+    size_t len = 0;
+    long n = 0;
+    FILE *f = path ? fopen(path, "r") : NULL, *mem;
+    free(rel);
+    free(path);
+    if (!f)
+        return NULL;
+    mem = open_memstream(&text, &len);
+    while (fgets(line, sizeof line, f))
+        n++;
+    rewind(f);
+    for (long i = 0; mem && fgets(line, sizeof line, f); i++)
+        if (i >= n - keep)
+            fputs(line, mem);
+    fclose(f);
+    if (mem)
+        fclose(mem);
+    return text;
+}
+
+/* One result entry per VM of repetition rep, with its health; called once
+ * per repetition that reached its measured phase. */
+static void record_rep(run_state *st, int rep)
+{
+    const orch_plan *p = st->p;
+    for (int i = 0; i < st->l->nvms; i++) {
+        orch_vm *vm = &st->l->vms[i];
+        run_vm *rv = &st->vms[i];
+        orch_vm_result *r = &st->results[st->nresults++];
+        r->vm = vm->name;
+        r->drive = vm->drive->name;
+        r->repetition = rep;
+        r->result = orch_layout_result(vm, rep, "measure");
+        r->precondition = p->precondition_s > 0 ? orch_layout_result(vm, rep, "precondition")
+                                                : NULL;
+        r->failed_in = rv->failed_in;
+        if (rv->failed_in) {
+            orch_monitor_health(st->mon, rv->slot, &r->health);
+            r->console_tail = console_tail(st, vm, rep, 20);
+        }
+    }
+}
+
+static int run_rep(run_state *st, int rep, int *measured)
 {
     const orch_plan *p = st->p;
     if (provision_rep(st, rep) < 0 || wait_all_ready(st, rep) < 0)
@@ -456,22 +561,13 @@ static int run_rep(run_state *st, int rep)
         && run_phase(st, rep, ORCH_STEP_PRECONDITION, "precondition", "run",
                      p->precondition_s, 0) < 0)
         return -1;
+    *measured = 1;
     if (run_phase(st, rep, ORCH_STEP_MEASURE, "measure", "run", p->measure_s, p->warmup_s) < 0)
         return -1;
-    for (int i = 0; i < st->l->nvms; i++) {
-        orch_vm *vm = &st->l->vms[i];
-        orch_vm_result *r = &st->results[st->nresults++];
-        r->vm = vm->name;
-        r->drive = vm->drive->name;
-        r->repetition = rep;
-        r->result = orch_layout_result(vm, rep, "measure");
-        r->precondition = p->precondition_s > 0 ? orch_layout_result(vm, rep, "precondition")
-                                                : NULL;
-    }
     return 0;
 }
 
-static int write_summary(run_state *st, const char *started)
+static int write_summary(run_state *st, const char *started, int partial)
 {
     char finished[32];
     const char **drives = calloc((size_t)st->p->ndrives, sizeof *drives);
@@ -496,6 +592,7 @@ static int write_summary(run_state *st, const char *started)
     in.vms = st->results;
     in.nvms = st->nresults;
     in.repetitions = st->p->repetitions;
+    in.partial = partial;
     sum = orch_summary_build(&in, st->err, sizeof st->err);
     if (sum && orch_summary_write(st->l->run_dir, sum, st->err, sizeof st->err) == 0)
         rc = 0;
@@ -583,6 +680,10 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     st.cl.out = st.out;
     st.cl.progress_every = o->progress_every > 0 ? o->progress_every : 10;
     iso_now(started, sizeof started);
+    if (orch_events_start(st.err, sizeof st.err) < 0)
+        return ORCH_RUN_FAILED;
+    st.mon = orch_monitor_new(st.out);
+    st.cl.monitor = st.mon;
 
     orch_stop_arm(&saved_handlers);
 
@@ -602,7 +703,7 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     st.vms = st.l ? calloc((size_t)st.l->nvms, sizeof *st.vms) : NULL;
     st.results = calloc((size_t)(orch_plan_total_vms(p) * p->repetitions), sizeof *st.results);
     if (!st.l || !st.conns || !st.run_objs || !st.rep_objs || !st.pools || !st.vms
-        || !st.results) {
+        || !st.results || !st.mon) {
         snprintf(st.err, sizeof st.err, "out of memory");
         goto done;
     }
@@ -621,19 +722,28 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     if (provision_run(&st) < 0)
         goto done;
     for (int rep = 1; rep <= p->repetitions; rep++) {
-        if (run_rep(&st, rep) < 0)
+        int measured = 0, rc_rep = run_rep(&st, rep, &measured);
+        if (measured)
+            record_rep(&st, rep);
+        orch_monitor_clear(st.mon);     /* teardown's destroys are no faults */
+        if (rc_rep < 0)
             goto done;
         teardown(&st, st.rep_objs);
     }
-    if (write_summary(&st, started) < 0)
+    if (write_summary(&st, started, 0) < 0)
         goto done;
     fprintf(st.out, "summary: %s/summary.json\n", st.l->run_dir);
     if (write_report(&st) < 0)
         goto done;
     rc = ORCH_RUN_OK;
+    if (st.failed_vms > 0) {
+        rc = ORCH_RUN_DEGRADED;
+        fprintf(st.out, "drivebench: completed with failures: %d VM run(s) failed and are "
+                "left out of the figures (see the summary)\n", st.failed_vms);
+    }
 
 done:
-    if (rc != ORCH_RUN_OK) {
+    if (rc != ORCH_RUN_OK && rc != ORCH_RUN_DEGRADED) {
         if (orch_stop_requested()) {
             rc = ORCH_RUN_INTERRUPTED;
             fprintf(st.out, "drivebench: interrupted by signal %d; tearing down\n",
@@ -641,8 +751,22 @@ done:
         } else {
             fprintf(st.out, "drivebench: %s\n", st.err);
         }
+        /* nothing measured is lost: what the finished phases measured goes
+         * into a summary marked partial, before teardown */
+        if (st.nresults > 0 && st.l) {
+            char keep[sizeof st.err];
+            snprintf(keep, sizeof keep, "%s", st.err);
+            if (write_summary(&st, started, 1) == 0)
+                fprintf(st.out, "partial summary: %s/summary.json\n", st.l->run_dir);
+            else
+                fprintf(st.out, "drivebench: no partial summary: %s\n", st.err);
+            snprintf(st.err, sizeof st.err, "%s", keep);
+        }
     }
-    if (teardown(&st, st.rep_objs) + teardown(&st, st.run_objs) > 0 && rc == ORCH_RUN_OK)
+    if (st.mon)
+        orch_monitor_clear(st.mon);
+    if (teardown(&st, st.rep_objs) + teardown(&st, st.run_objs) > 0
+        && (rc == ORCH_RUN_OK || rc == ORCH_RUN_DEGRADED))
         rc = ORCH_RUN_FAILED;
     for (int d = 0; st.pools && d < p->ndrives; d++)
         if (st.pools[d])
@@ -650,7 +774,9 @@ done:
     for (int i = 0; i < st.nresults; i++) {
         free((char *)st.results[i].result);
         free((char *)st.results[i].precondition);
+        free(st.results[i].console_tail);
     }
+    orch_monitor_free(st.mon);
     free(st.results);
     free(st.vms);
     free(st.pools);

@@ -12,7 +12,10 @@
 
 /* Exit codes of a run (and of `drivebench run`). */
 #define ORCH_RUN_OK          0
-#define ORCH_RUN_FAILED      1
+#define ORCH_RUN_FAILED      1   /* could not run, or nothing was measured */
+#define ORCH_RUN_DEGRADED    3   /* completed with failures: some VMs failed
+                                  * (named in the summary, kept out of the
+                                  * figures); the others were measured */
 #define ORCH_RUN_INTERRUPTED 130
 
 /* The handlers in place before orch_stop_arm. */
