@@ -14,7 +14,7 @@ struct interval_sample;
 void report_interval_line(FILE *out, const oltp_opts *o, const stats *acc,
                           const interval_sample *s, double t_run);
 void report_final(FILE *out, const oltp_opts *o, const workload *wl, const run_result *r);
-/* Write the result document (common/results.h, drivebench.oltp/1);
+/* Write the result document (the oltp result of common/results.h);
  * started: when the run began (its "started_at"). 0, or -1 after printing
  * why. */
 int  report_json(const char *path, const oltp_opts *o, const workload *wl, const run_result *r,
