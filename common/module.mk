@@ -1,5 +1,6 @@
 # common/: code shared by oltp and drivebench (histograms, result formats).
-COMMON_OBJS := $(BUILD)/common/hist.o $(BUILD)/common/results.o
+COMMON_OBJS := $(BUILD)/common/hist.o $(BUILD)/common/results.o \
+               $(BUILD)/common/results_oltp.o $(BUILD)/common/results_summary.o
 $(BUILD)/common/%.o: MOD_CFLAGS = $(call pkgcflags,json-c)
 COMMON_LIBS := $(call pkglibs,json-c) -lm
 

@@ -2,8 +2,9 @@
  * results.h — the result formats of drivebench as typed structs, with their
  * JSON and CSV at the edges (results/SCHEMA.md).
  *
- * This module is the only code that knows the JSON key names and schema
- * strings of the result documents:
+ * This module (results.c: numbers, CSV, JSON helpers; results_oltp.c;
+ * results_summary.c) is the only code that knows the JSON key names and
+ * schema strings of the result documents:
  *   - the `oltp` result (drivebench.oltp/1): res_oltp, written by `oltp`
  *     (res_oltp_write_file) and read by the orchestrator (res_oltp_read_file);
  *   - the run summary (drivebench.summary/2): res_summary, built by the
