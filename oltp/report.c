@@ -1,10 +1,9 @@
 /*
  * report.c — sysbench-format text reports, and the result document filled
- * from the run (written by common/results.c).
+ * from the run (written by common/results_oltp.c).
  */
 #include "report.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
