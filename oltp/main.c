@@ -177,6 +177,7 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
     run_result res;
     db_conn c;
     char version[128] = "";
+    time_t started;
     int rc;
 
     if (!o->seed)
@@ -191,6 +192,7 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
     if (rc < 0)
         return 2;
     print_header(o);
+    started = time(NULL);       /* the result's started_at */
     if (engine_run(run, wl, drv, &res) < 0) {
         run_result_free(&res);
         return 1;
@@ -198,7 +200,7 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
     snprintf(res.server_version, sizeof res.server_version, "%s", version);
     report_final(stdout, o, wl, &res);
     rc = 0;
-    if (o->json_path && report_json(o->json_path, o, wl, &res) < 0)
+    if (o->json_path && report_json(o->json_path, o, wl, &res, started) < 0)
         rc = 2;
     run_result_free(&res);
     return rc;
