@@ -1,5 +1,6 @@
-# common/: code shared by oltp and drivebench (histograms).
-COMMON_OBJS := $(BUILD)/common/hist.o
+# common/: code shared by oltp and drivebench (histograms, result formats).
+COMMON_OBJS := $(BUILD)/common/hist.o $(BUILD)/common/results.o \
+               $(BUILD)/common/results_oltp.o $(BUILD)/common/results_summary.o
 $(BUILD)/common/%.o: MOD_CFLAGS = $(call pkgcflags,json-c)
 COMMON_LIBS  = $(call pkglibs,json-c) -lm
 
@@ -11,5 +12,10 @@ $(BIN)/test_hist: $(BUILD)/tests/unit/test_hist.o $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(UNIT_LIBS)
 
-ALL_TARGETS  += $(BIN)/test_hist
-TEST_TARGETS += $(BIN)/test_hist
+# the result formats (common/results.c): round trips, refusals, CSV
+$(BIN)/test_results: $(BUILD)/tests/unit/test_results.o $(COMMON_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(UNIT_LIBS)
+
+ALL_TARGETS  += $(BIN)/test_hist $(BIN)/test_results
+TEST_TARGETS += $(BIN)/test_hist $(BIN)/test_results

@@ -1,23 +1,18 @@
 /*
- * report.c — sysbench-format text reports and the JSON result document.
+ * report.c — sysbench-format text reports, and the result document filled
+ * from the run (written by common/results_oltp.c).
  */
 #include "report.h"
 
-#include <errno.h>
 #include <inttypes.h>
-#include <json-c/json.h>
 #include <math.h>
 #include <string.h>
 #include <time.h>
 
+#include "results.h"
 #include "version.h"
 
 static double ms(int64_t us) { return (double)us / 1000.0; }
-
-void report_pct_key(char *buf, size_t len, double p)
-{
-    snprintf(buf, len, "p%g", p);
-}
 
 void report_interval_line(FILE *out, const oltp_opts *o, const stats *acc,
                           const interval_sample *s, double t_run)
@@ -185,138 +180,149 @@ void report_final(FILE *out, const oltp_opts *o, const workload *wl, const run_r
     fflush(out);
 }
 
-static json_object *latency_json(const oltp_opts *o, const hist *h)
+/* The phase latency object: avg, min, max, p50, p95, p99 and every
+ * requested percentile, in ms. */
+static void fill_latency(res_latency *l, const oltp_opts *o, const hist *h)
 {
-    json_object *j = json_object_new_object();
     const double fixed[] = {50, 95, 99};
-    char key[32];
 
-    json_object_object_add(j, "avg", json_object_new_double(hist_mean(h) / 1000.0));
-    json_object_object_add(j, "min", json_object_new_double(ms(h->min)));
-    json_object_object_add(j, "max", json_object_new_double(ms(h->max)));
-    for (int i = 0; i < 3; i++) {
-        report_pct_key(key, sizeof key, fixed[i]);
-        json_object_object_add(j, key, json_object_new_double(ms(hist_percentile(h, fixed[i]))));
-    }
-    for (int i = 0; i < o->npercentiles; i++) {
-        report_pct_key(key, sizeof key, o->percentiles[i]);
-        json_object_object_add(j, key, json_object_new_double(ms(hist_percentile(h, o->percentiles[i]))));
-    }
-    return j;
+    l->avg = hist_mean(h) / 1000.0;
+    l->min = ms(h->min);
+    l->max = ms(h->max);
+    for (int i = 0; i < 3; i++)
+        res_latency_add_pct(l, fixed[i], ms(hist_percentile(h, fixed[i])));
+    for (int i = 0; i < o->npercentiles; i++)
+        res_latency_add_pct(l, o->percentiles[i], ms(hist_percentile(h, o->percentiles[i])));
 }
 
-static json_object *phase_json(const oltp_opts *o, const workload *wl, const phase_result *p)
+/* A copy of h (the result document owns its histograms). */
+static hist *hist_copy(const hist *h)
+{
+    hist *c = hist_new(h->highest, h->sig_digits);
+    if (c && hist_add(c, h) < 0) {
+        hist_free(c);
+        c = NULL;
+    }
+    return c;
+}
+
+static int fill_phase(res_phase *j, const oltp_opts *o, const workload *wl, const phase_result *p)
 {
     const stats *s = &p->st;
     double d = p->duration_s > 0 ? p->duration_s : 1e-9;
-    json_object *j = json_object_new_object(), *q = json_object_new_object(), *iv = json_object_new_array();
-    char key[32];
 
-    json_object_object_add(j, "name", json_object_new_string(p->name));
-    json_object_object_add(j, "duration_s", json_object_new_double(p->duration_s));
-    json_object_object_add(j, "transactions", json_object_new_int64(s->trx));
-    json_object_object_add(q, "read", json_object_new_int64(s->reads));
-    json_object_object_add(q, "write", json_object_new_int64(s->writes));
-    json_object_object_add(q, "other", json_object_new_int64(s->others));
-    json_object_object_add(q, "total", json_object_new_int64(s->reads + s->writes + s->others));
-    json_object_object_add(j, "queries", q);
-    json_object_object_add(j, "tps", json_object_new_double(s->trx / d));
-    json_object_object_add(j, "qps", json_object_new_double((s->reads + s->writes + s->others) / d));
-    json_object_object_add(j, "errors", json_object_new_int64(s->errors));
-    json_object_object_add(j, "reconnects", json_object_new_int64(s->reconnects));
-    json_object_object_add(j, "rollbacks", json_object_new_int64(s->rollbacks));
-    json_object_object_add(j, "latency_ms", latency_json(o, s->lat));
-    if (o->rate > 0)
-        json_object_object_add(j, "queue_ms", latency_json(o, s->queue));
-    report_pct_key(key, sizeof key, o->percentiles[0]);
+    j->name = strdup(p->name);
+    j->duration_s = p->duration_s;
+    j->transactions = s->trx;
+    j->reads = s->reads;
+    j->writes = s->writes;
+    j->others = s->others;
+    j->total = s->reads + s->writes + s->others;
+    j->tps = s->trx / d;
+    j->qps = (s->reads + s->writes + s->others) / d;
+    j->errors = s->errors;
+    j->reconnects = s->reconnects;
+    j->rollbacks = s->rollbacks;
+    fill_latency(&j->latency, o, s->lat);
+    j->has_queue = o->rate > 0;
+    if (j->has_queue)
+        fill_latency(&j->queue, o, s->queue);
+    j->iv_pct = o->percentiles[0];
+    j->intervals = calloc(p->niv ? (size_t)p->niv : 1, sizeof *j->intervals);
+    j->histogram = hist_copy(s->lat);
+    if (!j->name || !j->intervals || !j->histogram)
+        return -1;
+    j->nintervals = p->niv;
     for (int i = 0; i < p->niv; i++) {
         const interval_sample *x = &p->iv[i];
-        json_object *e = json_object_new_object(), *l = json_object_new_object();
-        json_object_object_add(e, "t", json_object_new_double(x->t));
-        json_object_object_add(e, "tps", json_object_new_double(x->trx / x->duration_s));
-        json_object_object_add(e, "qps", json_object_new_double(x->queries / x->duration_s));
-        json_object_object_add(e, "errors_ps", json_object_new_double(x->errors / x->duration_s));
-        json_object_object_add(e, "reconnects_ps", json_object_new_double(x->reconnects / x->duration_s));
-        json_object_object_add(l, "avg", json_object_new_double(x->lat_avg_ms));
-        json_object_object_add(l, key, json_object_new_double(x->lat_pct_ms));
-        json_object_object_add(e, "latency_ms", l);
-        if (o->rate > 0)
-            json_object_object_add(e, "queue_length", json_object_new_int64(x->queue_len));
-        json_object_array_add(iv, e);
+        j->intervals[i] = (res_interval){
+            .t = x->t, .tps = x->trx / x->duration_s, .qps = x->queries / x->duration_s,
+            .errors_ps = x->errors / x->duration_s,
+            .reconnects_ps = x->reconnects / x->duration_s,
+            .lat_avg_ms = x->lat_avg_ms, .lat_pct_ms = x->lat_pct_ms,
+            .queue_length = x->queue_len,
+        };
     }
-    json_object_object_add(j, "intervals", iv);
-    json_object_object_add(j, "histogram", hist_to_json(s->lat));
     if (wl->ntypes > 1) {
-        json_object *types = json_object_new_array();
+        j->types = calloc((size_t)wl->ntypes, sizeof *j->types);
+        if (!j->types)
+            return -1;
+        j->ntypes = wl->ntypes;
         for (int t = 0; t < wl->ntypes; t++) {
-            json_object *e = json_object_new_object();
-            json_object_object_add(e, "name", json_object_new_string(wl->type_names[t]));
-            json_object_object_add(e, "count", json_object_new_int64(s->type_trx[t]));
-            json_object_object_add(e, "share", json_object_new_double(s->trx ? (double)s->type_trx[t] / s->trx : 0));
-            json_object_object_add(e, "rollbacks", json_object_new_int64(s->type_rollbacks[t]));
-            json_object_object_add(e, "retries", json_object_new_int64(s->type_retries[t]));
-            json_object *lat = latency_json(o, s->type_lat[t]);
-            json_object_object_add(lat, "p90", json_object_new_double(ms(hist_percentile(s->type_lat[t], 90))));
-            json_object_object_add(e, "latency_ms", lat);
-            json_object_object_add(e, "histogram", hist_to_json(s->type_lat[t]));
-            json_object_array_add(types, e);
+            res_txn_type *e = &j->types[t];
+            e->name = strdup(wl->type_names[t]);
+            e->count = s->type_trx[t];
+            e->share = s->trx ? (double)s->type_trx[t] / s->trx : 0;
+            e->rollbacks = s->type_rollbacks[t];
+            e->retries = s->type_retries[t];
+            fill_latency(&e->latency, o, s->type_lat[t]);
+            res_latency_add_pct(&e->latency, 90, ms(hist_percentile(s->type_lat[t], 90)));
+            e->histogram = hist_copy(s->type_lat[t]);
+            if (!e->name || !e->histogram)
+                return -1;
         }
-        json_object_object_add(j, "transaction_types", types);
     }
     if (wl->ntypes > 1 && wl->tpm_name) {
         /* results/SCHEMA.md, "TPC-C" */
-        json_object *x = json_object_new_object(), *lims = json_object_new_array();
-        bool all = true;
-        json_object_object_add(x, wl->tpm_name, json_object_new_double(s->type_trx[wl->tpm_type] * 60.0 / d));
-        json_object_object_add(x, "tps", json_object_new_double(s->trx / d));
+        res_tpcc *x = calloc(1, sizeof *x);
+        if (!x)
+            return -1;
+        j->tpcc = x;
+        x->tpm_name = strdup(wl->tpm_name);
+        x->limits = calloc((size_t)wl->ntypes, sizeof *x->limits);
+        if (!x->tpm_name || !x->limits)
+            return -1;
+        x->nlimits = wl->ntypes;
+        x->tpm = s->type_trx[wl->tpm_type] * 60.0 / d;
+        x->tps = s->trx / d;
+        x->all_limits_met = true;
         for (int t = 0; t < wl->ntypes; t++) {
-            json_object *e = json_object_new_object();
-            bool ok = p90_ok(wl, s, t) && share_ok(wl, s, t);
-            all = all && ok;
-            json_object_object_add(e, "name", json_object_new_string(wl->type_names[t]));
-            json_object_object_add(e, "p90_ms", json_object_new_double(ms(hist_percentile(s->type_lat[t], 90))));
-            json_object_object_add(e, "p90_limit_ms", json_object_new_double(
-                wl->type_p90_limit_s ? wl->type_p90_limit_s[t] * 1000 : 0));
-            json_object_object_add(e, "p90_met", json_object_new_boolean(p90_ok(wl, s, t)));
-            json_object_object_add(e, "share", json_object_new_double(s->trx ? (double)s->type_trx[t] / s->trx : 0));
-            json_object_object_add(e, "min_share", json_object_new_double(
-                wl->type_min_share ? wl->type_min_share[t] : 0));
-            json_object_object_add(e, "share_met", json_object_new_boolean(share_ok(wl, s, t)));
-            json_object_array_add(lims, e);
+            res_tpcc_limit *e = &x->limits[t];
+            e->name = strdup(wl->type_names[t]);
+            if (!e->name)
+                return -1;
+            e->p90_ms = ms(hist_percentile(s->type_lat[t], 90));
+            e->p90_limit_ms = wl->type_p90_limit_s ? wl->type_p90_limit_s[t] * 1000 : 0;
+            e->p90_met = p90_ok(wl, s, t);
+            e->share = s->trx ? (double)s->type_trx[t] / s->trx : 0;
+            e->min_share = wl->type_min_share ? wl->type_min_share[t] : 0;
+            e->share_met = share_ok(wl, s, t);
+            x->all_limits_met = x->all_limits_met && e->p90_met && e->share_met;
         }
-        json_object_object_add(x, "limits", lims);
-        json_object_object_add(x, "all_limits_met", json_object_new_boolean(all));
-        json_object_object_add(j, "tpcc", x);
     }
-    return j;
+    return 0;
 }
 
-int report_json(const char *path, const oltp_opts *o, const workload *wl, const run_result *r)
+int report_json(const char *path, const oltp_opts *o, const workload *wl, const run_result *r,
+                time_t started)
 {
-    json_object *doc = json_object_new_object(), *tool = json_object_new_object(),
-                *server = json_object_new_object(), *phases = json_object_new_array();
-    char when[32];
-    time_t now = time(NULL);
-    int rc = 0;
+    res_oltp doc = { 0 };
+    char when[32], err[512];
+    int rc = -1;
 
-    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    json_object_object_add(doc, "schema", json_object_new_string("drivebench.oltp/1"));
-    json_object_object_add(tool, "name", json_object_new_string("oltp"));
-    json_object_object_add(tool, "version", json_object_new_string(DRIVEBENCH_VERSION));
-    json_object_object_add(doc, "tool", tool);
-    json_object_object_add(doc, "workload", json_object_new_string(o->workload));
-    json_object_object_add(doc, "driver", json_object_new_string(o->db_driver));
-    json_object_object_add(doc, "started_at", json_object_new_string(when));
-    json_object_object_add(server, "version", json_object_new_string(r->server_version));
-    json_object_object_add(doc, "server", server);
-    json_object_object_add(doc, "options", opts_to_json(o));
-    for (int i = 0; i < r->nphases; i++)
-        json_object_array_add(phases, phase_json(o, wl, &r->phases[i]));
-    json_object_object_add(doc, "phases", phases);
-    if (json_object_to_file_ext(path, doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE) < 0) {
-        fprintf(stderr, "oltp: cannot write %s: %s\n", path, strerror(errno));
-        rc = -1;
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&started));
+    doc.tool_name = strdup("oltp");
+    doc.tool_version = strdup(DRIVEBENCH_VERSION);
+    doc.workload = strdup(o->workload);
+    doc.driver = strdup(o->db_driver);
+    doc.started_at = strdup(when);
+    doc.server_version = strdup(r->server_version);
+    doc.options = opts_to_json(o);
+    if (!doc.tool_name || !doc.tool_version || !doc.workload || !doc.driver
+        || !doc.started_at || !doc.server_version || !doc.options)
+        goto oom;
+    for (int i = 0; i < r->nphases; i++) {
+        res_phase *p = res_oltp_add_phase(&doc);
+        if (!p || fill_phase(p, o, wl, &r->phases[i]) < 0)
+            goto oom;
     }
-    json_object_put(doc);
+    rc = res_oltp_write_file(&doc, path, err, sizeof err);
+    if (rc < 0)
+        fprintf(stderr, "oltp: %s\n", err);
+    goto cleanup;
+oom:
+    fprintf(stderr, "oltp: out of memory writing %s\n", path);
+cleanup:
+    res_oltp_clear(&doc);
     return rc;
 }

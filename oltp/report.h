@@ -6,6 +6,7 @@
 #define OLTP_REPORT_H
 
 #include <stdio.h>
+#include <time.h>
 
 #include "engine.h"
 
@@ -13,9 +14,10 @@ struct interval_sample;
 void report_interval_line(FILE *out, const oltp_opts *o, const stats *acc,
                           const interval_sample *s, double t_run);
 void report_final(FILE *out, const oltp_opts *o, const workload *wl, const run_result *r);
-/* Write the result document; 0, or -1 after printing why. */
-int  report_json(const char *path, const oltp_opts *o, const workload *wl, const run_result *r);
-/* "p99.9" for 99.9 */
-void report_pct_key(char *buf, size_t len, double p);
+/* Write the result document (the oltp result of common/results.h);
+ * started: when the run began (its "started_at"). 0, or -1 after printing
+ * why. */
+int  report_json(const char *path, const oltp_opts *o, const workload *wl, const run_result *r,
+                 time_t started);
 
 #endif

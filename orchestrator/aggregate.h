@@ -1,13 +1,14 @@
 /*
- * aggregate.h — from one oltp result per VM to summary.json / summary.csv.
+ * aggregate.h — from one oltp result per VM to the run's summary
+ * (common/results.h: res_summary, written as summary.json / summary.csv).
  *
- * Reads the "measure" phase of each VM's drivebench.oltp/1 document. Per
- * drive: tps is the sum of its VMs' tps; latency avg and p99 come from the
- * merged histograms of all its VMs (exact, not averaged); p99_mean_of_vms
- * is the mean of each VM's own p99 (the reviews' "average 99th
- * percentile"). With repetitions, a drive's figures are the mean tps of its
- * repetitions and latencies over all of them; each repetition is also
- * listed. The formats are documented in results/SCHEMA.md.
+ * Reads the "measure" phase of each VM's result. Per drive: tps is the sum
+ * of its VMs' tps; latency avg and p99 come from the merged histograms of
+ * all its VMs (exact, not averaged); p99_mean_of_vms is the mean of each
+ * VM's own p99 (the reviews' "average 99th percentile"). With repetitions,
+ * a drive's figures are the mean tps of its repetitions and latencies over
+ * all of them; each repetition is also listed. Arithmetic on structs only:
+ * the formats are common/results.c's (results/SCHEMA.md).
  */
 #ifndef ORCH_AGGREGATE_H
 #define ORCH_AGGREGATE_H
@@ -16,8 +17,7 @@
 #include <json-c/json.h>
 
 #include "monitor.h"
-
-#define ORCH_SUMMARY_SCHEMA "drivebench.summary/1"
+#include "results.h"
 
 typedef struct orch_vm_result {
     const char *vm;             /* domain name */
@@ -36,8 +36,8 @@ typedef struct orch_summary_input {
     const char  *run_id;
     const char  *run_dir;       /* results/<run-id> */
     const char  *started_at, *finished_at;   /* ISO 8601 UTC */
-    json_object *plan;          /* borrowed; copied into the summary */
-    json_object *environment;   /* borrowed; copied into the summary */
+    json_object *plan;          /* borrowed; the summary's plan object */
+    json_object *environment;   /* borrowed; the summary's environment */
     const char *const *drives;  /* drive names, in plan order */
     int          ndrives;
     const orch_vm_result *vms;
@@ -46,14 +46,17 @@ typedef struct orch_summary_input {
     int          partial;       /* the run stopped early (failure, signal) */
 } orch_summary_input;
 
-/* Build the summary document. Returns a new object (caller puts) or NULL
- * with a message in err naming the file at fault. */
-json_object *orch_summary_build(const orch_summary_input *in, char *err, size_t errlen);
+/* Build the summary from the VMs' results. Returns a new summary (free
+ * with orch_summary_free) or NULL with a message in err naming the file
+ * at fault. */
+res_summary *orch_summary_build(const orch_summary_input *in, char *err, size_t errlen);
+void orch_summary_free(res_summary *s);        /* accepts NULL */
 
 /* Write run_dir/summary.json and run_dir/summary.csv. 0 or -1 with err. */
-int orch_summary_write(const char *run_dir, json_object *summary, char *err, size_t errlen);
+int orch_summary_write(const char *run_dir, const res_summary *s, char *err, size_t errlen);
 
-/* A number rounded to 6 decimals, serialized without binary noise. */
+/* A number rounded to 6 decimals, as the summary writes it (the plan's
+ * cv_threshold in run.c; res_json_number). */
 json_object *orch_json_number(double v);
 
 #endif

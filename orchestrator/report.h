@@ -2,22 +2,23 @@
  * report.h — `drivebench report`: one or more run folders to one
  * self-contained HTML page and one CSV (results/SCHEMA.md, "report").
  *
- * A run folder is read through its summary.json (drivebench.summary/1),
- * its plan.ini and each VM's oltp result (for the interval samples and the
- * error counts). The figures are the summary's own; what the report adds is
- * computed here: the spread over repetitions (mean, min, max, coefficient
- * of variation) with a flag above the plan's cv_threshold, and, for a drive
- * present in several runs, the scaling ratio against the run where it had
- * the fewest VMs.
+ * The model of the report: a run folder is read through its summary.json
+ * (the summary of common/results.h) and its plan.ini; no per-VM
+ * file is opened. The figures are the summary's own; what the report adds
+ * is computed here: the spread over repetitions (mean, min, max,
+ * coefficient of variation) with a flag above the plan's cv_threshold,
+ * and, for a drive present in several runs, the scaling ratio against the
+ * run where it had the fewest VMs. The page is written by report_html.h,
+ * which reads this model only.
  */
 #ifndef ORCH_REPORT_H
 #define ORCH_REPORT_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <json-c/json.h>
 
-#define REPORT_SUMMARY_MAJOR  "drivebench.summary/1"
+#include "results.h"
+
 #define REPORT_CV_DEFAULT     5.0       /* percent, when the plan has none */
 
 /* Spread of one figure over repetitions. cv is the sample standard
@@ -27,37 +28,28 @@ typedef struct report_spread {
     double mean, min, max, cv;
 } report_spread;
 
-typedef struct report_vm {
-    const char  *name, *drive;      /* borrowed from the summary */
-    int          repetition;
-    json_object *j;                 /* the summary's VM object (borrowed) */
-    int64_t      errors, reconnects;
-    int          have_counts;       /* 0: the VM's result was unreadable */
-    double      *t, *tps;           /* interval samples (owned) */
-    int          npoints;
-} report_vm;
-
 typedef struct report_drive {
-    const char   *name;             /* borrowed from the summary */
-    json_object  *j;                /* the summary's drive object (borrowed) */
-    int           vms;              /* per repetition */
-    double        tps;              /* mean over repetitions */
-    report_spread tps_spread;       /* of the per-repetition tps */
-    report_spread p99_spread;       /* of the per-repetition p99, ms */
-    int           flagged;          /* a CV above the run's threshold */
+    const res_drive *d;             /* the summary's drive (borrowed) */
+    const char      *name;          /* d->name */
+    int              vms;           /* per repetition */
+    double           tps;           /* mean over repetitions */
+    report_spread    tps_spread;    /* of the per-repetition tps */
+    report_spread    p99_spread;    /* of the per-repetition p99, ms */
+    int              flagged;       /* a CV above the run's threshold */
 } report_drive;
 
 typedef struct report_run {
     char         *dir;              /* the run folder as given */
-    json_object  *summary;          /* owned */
+    res_summary   sum;              /* owned: its summary.json */
     char         *plan_text;        /* plan.ini as copied by the run, or NULL */
-    const char   *run_id;           /* borrowed from summary */
+    const char   *run_id;           /* sum.run_id */
     char          label[16];        /* "A", "B", ...: the run in charts */
     int           repetitions;
     double        cv_threshold;     /* percent */
     report_drive *drives;
     int           ndrives;
-    report_vm    *vms;
+    const res_vm *vms;              /* sum.vms: errors/reconnects RES_UNSET
+                                     * when not recorded */
     int           nvms;
 } report_run;
 
@@ -81,8 +73,8 @@ report_spread report_spread_of(const double *v, int n);
  * *base_run = -1 when no other run has that drive. */
 double report_scaling(const report_set *s, int r, int d, int *base_run, int *base_drive);
 
-/* Scaling of run r as a whole: its tps (summary "run.tps") over that of
- * the run with the fewest VMs ("run.vms"; the first on ties), whose index
+/* Scaling of run r as a whole: its tps (the summary's run figures) over
+ * that of the run with the fewest VMs (the first on ties), whose index
  * goes to *base_run. 0 when the base has no tps. */
 double report_run_scaling(const report_set *s, int r, int *base_run);
 
@@ -90,16 +82,11 @@ double report_run_scaling(const report_set *s, int r, int *base_run);
  * buf. Returns buf. */
 const char *report_num(double v, char *buf, size_t len);
 
-/* A JSON member as text (numbers exactly as stored), "" when missing.
- * Path is dot-separated object keys ("latency_ms.p99"). Borrowed. */
-const char *report_text(json_object *o, const char *path);
-double report_double(json_object *o, const char *path);
-
 /* Write the CSV (one row per drive per run). 0, or -1 with err. */
 int report_write_csv(const report_set *s, const char *path, char *err, size_t errlen);
 
-/* Write the HTML page. 0, or -1 with err. */
-int report_write_html(const report_set *s, const char *path, char *err, size_t errlen);
+/* The command (report_cmd.c: the model, the CSV and report_html.h's page
+ * together). */
 
 #define REPORT_BAD_INPUT (-2)
 

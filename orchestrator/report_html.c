@@ -1,8 +1,8 @@
 /* report_html.c — the report page: one HTML document built with libxml2's
  * tree API (every name and number goes into a text node or an attribute,
  * escaped on output), styled inline, charts as inline SVG (svg.h). No
- * script, no external resource. */
-#include "report.h"
+ * script, no external resource. Reads the report's model (report.h) only. */
+#include "report_html.h"
 #include "names.h"
 #include "svg.h"
 
@@ -10,6 +10,8 @@
 #include <libxml/tree.h>
 
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,10 +101,22 @@ static void num_cell_v(xmlNodePtr tr, const char *key, double v, int decimals)
     num_cell(tr, key, report_num(v, exact, sizeof exact), v, decimals);
 }
 
-static void json_cell(xmlNodePtr tr, const char *key, json_object *o, const char *path,
-                      int decimals)
+/* The latency cells of a figures row: avg, p99, mean of VMs' p99. */
+static void latency_cells(xmlNodePtr tr, const res_figures *f)
 {
-    num_cell(tr, key, report_text(o, path), report_double(o, path), decimals);
+    num_cell_v(tr, "latency_avg_ms", f->lat_avg_ms, 3);
+    num_cell_v(tr, "latency_p99_ms", f->lat_p99_ms, 3);
+    num_cell_v(tr, "latency_p99_mean_of_vms_ms", f->lat_p99_mean_of_vms_ms, 3);
+}
+
+/* An integer as text into buf ("" when RES_UNSET). Returns buf. */
+static const char *int_text(int64_t v, char *buf, size_t len)
+{
+    if (v == RES_UNSET)
+        buf[0] = '\0';
+    else
+        snprintf(buf, len, "%" PRId64, v);
+    return buf;
 }
 
 /* A row identified by run label and drive (data-run, data-drive). */
@@ -133,43 +147,44 @@ static void section_runs(page *pg)
     xmlNodePtr tb = table_new(section_new(pg, "runs", "Runs", NULL), "run-table", heads);
     for (int r = 0; r < pg->s->nruns; r++) {
         const report_run *run = &pg->s->runs[r];
-        json_object *sum = run->summary;
+        const res_summary *sum = &run->sum;
         xmlNodePtr tr = row(tb, run, NULL);
         cell(tr, run->label);
         cell(tr, run->run_id);
-        cell(tr, report_text(sum, "plan.name"));
-        cell(tr, report_text(sum, "plan.workload.name"));
-        json_cell(tr, "vms", sum, "run.vms", 0);
-        json_cell(tr, "drives", sum, "run.drives", 0);
-        json_cell(tr, "repetitions", sum, "repetitions", 0);
-        cell(tr, report_text(sum, "started_at"));
-        cell(tr, report_text(sum, "finished_at"));
+        cell(tr, sum->plan.name ? sum->plan.name : "");
+        cell(tr, sum->plan.workload ? sum->plan.workload : "");
+        num_cell_v(tr, "vms", sum->run.vms, 0);
+        num_cell_v(tr, "drives", sum->run_drives, 0);
+        num_cell_v(tr, "repetitions", sum->repetitions, 0);
+        cell(tr, sum->started_at ? sum->started_at : "");
+        cell(tr, sum->finished_at ? sum->finished_at : "");
     }
 }
 
 /* The three per-drive bar charts. */
 static int drive_charts(page *pg, xmlNodePtr sec)
 {
+    enum { TPS, LAT_AVG, LAT_P99 };
     static const struct {
-        const char *id, *title, *path;
-        int desc, decimals;
+        const char *id, *title;
+        int figure, desc, decimals;
     } metrics[] = {
-        { "chart-tps", "Average TPS (transactions/s, higher is better)", "tps", 1, 2 },
-        { "chart-latency-avg", "Average latency (ms, lower is better)", "latency_ms.avg", 0, 3 },
-        { "chart-latency-p99", "99th-percentile latency (ms, lower is better)",
-          "latency_ms.p99", 0, 3 },
+        { "chart-tps", "Average TPS (transactions/s, higher is better)", TPS, 1, 2 },
+        { "chart-latency-avg", "Average latency (ms, lower is better)", LAT_AVG, 0, 3 },
+        { "chart-latency-p99", "99th-percentile latency (ms, lower is better)", LAT_P99, 0, 3 },
     };
     int n = 0, k, rc = -1;
     svg_bar *bars;
-    char (*texts)[64];
+    char (*texts)[64], (*exact)[64];
     char **labels;
 
     for (int r = 0; r < pg->s->nruns; r++)
         n += pg->s->runs[r].ndrives;
     bars = calloc(n ? (size_t)n : 1, sizeof *bars);
     texts = calloc(n ? (size_t)n : 1, sizeof *texts);
+    exact = calloc(n ? (size_t)n : 1, sizeof *exact);
     labels = calloc(n ? (size_t)n : 1, sizeof *labels);
-    if (!bars || !texts || !labels)
+    if (!bars || !texts || !exact || !labels)
         goto cleanup;
     for (size_t m = 0; m < sizeof metrics / sizeof metrics[0]; m++) {
         k = 0;
@@ -177,11 +192,13 @@ static int drive_charts(page *pg, xmlNodePtr sec)
             for (int d = 0; d < pg->s->runs[r].ndrives; d++, k++) {
                 const report_run *run = &pg->s->runs[r];
                 const report_drive *dr = &run->drives[d];
+                const res_figures *f = &dr->d->f;
                 if (!labels[k] && !(labels[k] = drive_label(pg, run, dr->name)))
                     goto cleanup;
                 bars[k].label = labels[k];
-                bars[k].value = report_double(dr->j, metrics[m].path);
-                bars[k].value_exact = report_text(dr->j, metrics[m].path);
+                bars[k].value = metrics[m].figure == TPS ? f->tps
+                                : metrics[m].figure == LAT_AVG ? f->lat_avg_ms : f->lat_p99_ms;
+                bars[k].value_exact = report_num(bars[k].value, exact[k], sizeof exact[k]);
                 bars[k].value_text = shown(bars[k].value, metrics[m].decimals, texts[k],
                                            sizeof texts[k]);
                 bars[k].color = r;
@@ -196,6 +213,7 @@ cleanup:
         free(labels[i]);
     free(labels);
     free(texts);
+    free(exact);
     free(bars);
     return rc;
 }
@@ -232,29 +250,25 @@ static int section_drives(page *pg)
             xmlNodePtr tr = row(tb, run, dr->name);
             cell(tr, run->label);
             cell(tr, dr->name);
-            json_cell(tr, "vms", dr->j, "vms", 0);
-            json_cell(tr, "tps", dr->j, "tps", 2);
-            json_cell(tr, "transactions", dr->j, "transactions", 0);
-            json_cell(tr, "latency_avg_ms", dr->j, "latency_ms.avg", 3);
-            json_cell(tr, "latency_p99_ms", dr->j, "latency_ms.p99", 3);
-            json_cell(tr, "latency_p99_mean_of_vms_ms", dr->j, "latency_ms.p99_mean_of_vms", 3);
+            num_cell_v(tr, "vms", dr->d->f.vms, 0);
+            num_cell_v(tr, "tps", dr->d->f.tps, 2);
+            num_cell_v(tr, "transactions", (double)dr->d->f.transactions, 0);
+            latency_cells(tr, &dr->d->f);
         }
     return 0;
 }
 
-/* The figures of a drive or a whole run (o: its summary object) in a
- * scaling row: VMs, TPS in all and per VM, latencies, and the ratio. */
-static void scaling_cells(xmlNodePtr tr, json_object *o, const report_run *base, int base_vms,
-                          double ratio)
+/* The figures of a drive or a whole run in a scaling row: VMs, TPS in
+ * all and per VM, latencies, and the ratio. */
+static void scaling_cells(xmlNodePtr tr, const res_figures *f, const report_run *base,
+                          int base_vms, double ratio)
 {
-    int vms = (int)report_double(o, "vms");
+    int vms = f->vms;
     char buf[64];
-    json_cell(tr, "vms", o, "vms", 0);
-    json_cell(tr, "tps", o, "tps", 2);
-    num_cell_v(tr, "tps_per_vm", vms ? report_double(o, "tps") / vms : 0, 2);
-    json_cell(tr, "latency_avg_ms", o, "latency_ms.avg", 3);
-    json_cell(tr, "latency_p99_ms", o, "latency_ms.p99", 3);
-    json_cell(tr, "latency_p99_mean_of_vms_ms", o, "latency_ms.p99_mean_of_vms", 3);
+    num_cell_v(tr, "vms", vms, 0);
+    num_cell_v(tr, "tps", f->tps, 2);
+    num_cell_v(tr, "tps_per_vm", vms ? f->tps / vms : 0, 2);
+    latency_cells(tr, f);
     snprintf(buf, sizeof buf, "%d / %d (%s)", vms, base_vms, base->label);
     cell(tr, buf);
     num_cell_v(tr, "scaling_ratio", ratio, 3);
@@ -288,8 +302,7 @@ static void section_scaling(page *pg)
         double ratio = report_run_scaling(pg->s, r, &br);
         xmlNodePtr tr = row(tb, run, NULL);
         cell(tr, run->label);
-        scaling_cells(tr, json_object_object_get(run->summary, "run"), &pg->s->runs[br],
-                      (int)report_double(pg->s->runs[br].summary, "run.vms"), ratio);
+        scaling_cells(tr, &run->sum.run, &pg->s->runs[br], pg->s->runs[br].sum.run.vms, ratio);
     }
     tb = NULL;
     for (int r = 0; r < pg->s->nruns; r++)
@@ -306,7 +319,7 @@ static void section_scaling(page *pg)
             tr = row(tb, run, dr->name);
             cell(tr, dr->name);
             cell(tr, run->label);
-            scaling_cells(tr, dr->j, &pg->s->runs[br], pg->s->runs[br].drives[bd].vms, ratio);
+            scaling_cells(tr, &dr->d->f, &pg->s->runs[br], pg->s->runs[br].drives[bd].vms, ratio);
         }
 }
 
@@ -404,8 +417,8 @@ static int time_chart_drives(page *pg, xmlNodePtr sec)
                     if (run->vms[v].repetition == rep
                         && strcmp(run->vms[v].drive, run->drives[d].name) == 0)
                         for (int i = 0; i < len; i++) {
-                            x[i] = run->vms[v].t[i];
-                            y[i] += run->vms[v].tps[i];
+                            x[i] = run->vms[v].series[i].t;
+                            y[i] += run->vms[v].series[i].tps;
                         }
                 s->n = len;
                 s->color = n - 1;
@@ -436,20 +449,34 @@ static const char *vm_short(const char *name)
 static int time_chart_vms(page *pg, xmlNodePtr sec, const report_run *run, int d, int chart_no)
 {
     svg_series *ss = calloc(run->nvms ? (size_t)run->nvms : 1, sizeof *ss);
+    double *xy = NULL;
     char id[48], *title = NULL;
     int n = 0, rc = -1;
 
+    int npoints = 0;
     if (!ss)
         return -1;
+    for (int v = 0; v < run->nvms; v++)
+        npoints += run->vms[v].npoints;
+    xy = calloc(2 * (size_t)npoints + 1, sizeof *xy);   /* the series as x[] and y[] */
+    if (!xy)
+        goto cleanup;
+    npoints = 0;
     for (int v = 0; v < run->nvms; v++) {
-        const report_vm *vm = &run->vms[v];
+        const res_vm *vm = &run->vms[v];
+        double *x = xy + 2 * npoints, *y = x + vm->npoints;
         if (strcmp(vm->drive, run->drives[d].name) != 0 || vm->npoints == 0)
             continue;
         ss[n].label = run->repetitions > 1
                       ? orch_strfmt("%s r%d", vm_short(vm->name), vm->repetition)
                       : strdup(vm_short(vm->name));
-        ss[n].x = vm->t;
-        ss[n].y = vm->tps;
+        for (int i = 0; i < vm->npoints; i++) {
+            x[i] = vm->series[i].t;
+            y[i] = vm->series[i].tps;
+        }
+        npoints += vm->npoints;
+        ss[n].x = x;
+        ss[n].y = y;
         ss[n].n = vm->npoints;
         ss[n].color = n;
         if (!ss[n++].label)
@@ -467,6 +494,7 @@ cleanup:
     for (int i = 0; i < n; i++)
         free((char *)ss[i].label);
     free(ss);
+    free(xy);
     free(title);
     return rc;
 }
@@ -494,7 +522,7 @@ static void section_vms(page *pg)
     for (int r = 0; r < pg->s->nruns; r++)
         for (int v = 0; v < pg->s->runs[r].nvms; v++) {
             const report_run *run = &pg->s->runs[r];
-            const report_vm *vm = &run->vms[v];
+            const res_vm *vm = &run->vms[v];
             xmlNodePtr tr = row(tb, run, vm->drive);
             char buf[32];
             attr(tr, "data-vm", vm->name);
@@ -503,18 +531,19 @@ static void section_vms(page *pg)
             cell(tr, vm->drive);
             snprintf(buf, sizeof buf, "%d", vm->repetition);
             cell(tr, buf);
-            json_cell(tr, "tps", vm->j, "tps", 2);
-            json_cell(tr, "transactions", vm->j, "transactions", 0);
-            json_cell(tr, "latency_avg_ms", vm->j, "latency_ms.avg", 3);
-            json_cell(tr, "latency_p99_ms", vm->j, "latency_ms.p99", 3);
-            if (vm->have_counts) {
+            num_cell_v(tr, "tps", vm->tps, 2);
+            num_cell_v(tr, "transactions", (double)vm->transactions, 0);
+            num_cell_v(tr, "latency_avg_ms", vm->lat_avg_ms, 3);
+            num_cell_v(tr, "latency_p99_ms", vm->lat_p99_ms, 3);
+            if (vm->errors != RES_UNSET)
                 num_cell_v(tr, "errors", (double)vm->errors, 0);
+            else
+                cell(tr, "not recorded");
+            if (vm->reconnects != RES_UNSET)
                 num_cell_v(tr, "reconnects", (double)vm->reconnects, 0);
-            } else {
+            else
                 cell(tr, "not recorded");
-                cell(tr, "not recorded");
-            }
-            cell(tr, report_text(vm->j, "server_version"));
+            cell(tr, vm->server_version ? vm->server_version : "");
         }
 }
 
@@ -533,12 +562,12 @@ static char *guest_versions(const report_run *run)
 {
     char *out = strdup("");
     for (int v = 0; out && v < run->nvms; v++) {
-        const char *ver = report_text(run->vms[v].j, "server_version");
+        const char *ver = run->vms[v].server_version;
         char *next;
         int seen = 0;
-        for (int k = 0; k < v && !seen; k++)
-            seen = strcmp(report_text(run->vms[k].j, "server_version"), ver) == 0;
-        if (seen || !*ver)
+        for (int k = 0; ver && k < v && !seen; k++)
+            seen = run->vms[k].server_version && strcmp(run->vms[k].server_version, ver) == 0;
+        if (seen || !ver || !*ver)
             continue;
         next = orch_strfmt("%s%s%s", out, *out ? ", " : "", ver);
         free(out);
@@ -552,40 +581,36 @@ static void section_environment(page *pg)
     xmlNodePtr sec = section_new(pg, "environment", "Environment", NULL);
     for (int r = 0; r < pg->s->nruns; r++) {
         const report_run *run = &pg->s->runs[r];
-        json_object *env = NULL, *hvs;
+        const res_env *env = &run->sum.env;
         xmlNodePtr tb;
         char buf[64], *h3 = orch_strfmt("Run %s: %s", run->label, run->run_id), *ver;
         add(sec, "h3", h3 ? h3 : run->run_id);
         free(h3);
-        json_object_object_get_ex(run->summary, "environment", &env);
         tb = add(sec, "table", NULL);
         attr(tb, "class", "environment");
         attr(tb, "data-run", run->label);
-        kv(tb, "host", report_text(env, "host.hostname"));
-        kv(tb, "kernel", report_text(env, "host.kernel"));
-        kv(tb, "CPU", report_text(env, "host.cpu_model"));
-        kv(tb, "CPUs", report_text(env, "host.cpus"));
-        if (env && json_object_object_get_ex(env, "host", &hvs)
-            && json_object_object_get_ex(hvs, "memory_bytes", &hvs)) {
-            snprintf(buf, sizeof buf, "%.1f GiB (%s bytes)",
-                     json_object_get_double(hvs) / (1024.0 * 1024 * 1024),
-                     json_object_get_string(hvs));
+        kv(tb, "host", env->hostname);
+        kv(tb, "kernel", env->kernel);
+        kv(tb, "CPU", env->cpu_model);
+        kv(tb, "CPUs", int_text(env->cpus, buf, sizeof buf));
+        if (env->memory_bytes != RES_UNSET) {
+            snprintf(buf, sizeof buf, "%.1f GiB (%" PRId64 " bytes)",
+                     (double)env->memory_bytes / (1024.0 * 1024 * 1024), env->memory_bytes);
             kv(tb, "memory", buf);
         } else {
             kv(tb, "memory", NULL);
         }
-        hvs = env ? json_object_object_get(env, "hypervisors") : NULL;
-        if (!hvs || json_object_array_length(hvs) == 0)
+        if (env->nhypervisors == 0)
             kv(tb, "hypervisor", NULL);
-        for (size_t i = 0; hvs && i < json_object_array_length(hvs); i++) {
-            json_object *h = json_object_array_get_idx(hvs, i);
-            char *hv = orch_strfmt("%s %s", report_text(h, "hypervisor"),
-                                   report_text(h, "hypervisor_version"));
-            kv(tb, "libvirt URI", report_text(h, "uri"));
-            kv(tb, "hypervisor host", report_text(h, "hostname"));
-            kv(tb, "libvirt version", report_text(h, "libvirt_version"));
+        for (int i = 0; i < env->nhypervisors; i++) {
+            const res_hypervisor *h = &env->hypervisors[i];
+            char *hv = orch_strfmt("%s %s", h->hypervisor ? h->hypervisor : "",
+                                   h->hypervisor_version ? h->hypervisor_version : "");
+            kv(tb, "libvirt URI", h->uri);
+            kv(tb, "hypervisor host", h->hostname);
+            kv(tb, "libvirt version", h->libvirt_version);
             kv(tb, "hypervisor and version", hv);
-            kv(tb, "domain type", report_text(h, "domain_type"));
+            kv(tb, "domain type", h->domain_type);
             free(hv);
         }
         ver = guest_versions(run);
@@ -594,31 +619,50 @@ static void section_environment(page *pg)
     }
 }
 
+/* One row of the plan table when the value was recorded: text, or an
+ * integer (RES_UNSET: not recorded). */
+static void plan_text_row(xmlNodePtr tb, const char *key, const char *v)
+{
+    if (v && *v)
+        kv(tb, key, v);
+}
+
+static void plan_int_row(xmlNodePtr tb, const char *key, int64_t v)
+{
+    char buf[32];
+    if (v != RES_UNSET)
+        kv(tb, key, int_text(v, buf, sizeof buf));
+}
+
 static void section_plan(page *pg)
 {
-    static const struct { const char *key, *path; } rows[] = {
-        { "name", "plan.name" }, { "profile", "plan.profile" },
-        { "VMs per drive", "plan.vms_per_drive" }, { "client", "plan.client" },
-        { "repetitions", "plan.repetitions" }, { "cv_threshold (%)", "plan.cv_threshold" },
-        { "workload", "plan.workload.name" }, { "database driver", "plan.workload.db_driver" },
-        { "tables", "plan.workload.tables" }, { "table size", "plan.workload.table_size" },
-        { "warehouses", "plan.workload.warehouses" }, { "threads", "plan.workload.threads" },
-        { "precondition (s)", "plan.workload.precondition_s" },
-        { "warmup (s)", "plan.workload.warmup_s" }, { "measure (s)", "plan.workload.measure_s" },
-    };
     xmlNodePtr sec = section_new(pg, "plan", "Plan", NULL);
     for (int r = 0; r < pg->s->nruns; r++) {
         const report_run *run = &pg->s->runs[r];
-        char *h3 = orch_strfmt("Run %s: %s", run->label, run->run_id);
+        const res_plan *p = &run->sum.plan;
+        char *h3 = orch_strfmt("Run %s: %s", run->label, run->run_id), buf[64];
         xmlNodePtr tb;
         add(sec, "h3", h3 ? h3 : run->run_id);
         free(h3);
         tb = add(sec, "table", NULL);
         attr(tb, "class", "plan");
         attr(tb, "data-run", run->label);
-        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-            if (*report_text(run->summary, rows[i].path))
-                kv(tb, rows[i].key, report_text(run->summary, rows[i].path));
+        plan_text_row(tb, "name", p->name);
+        plan_text_row(tb, "profile", p->profile);
+        plan_int_row(tb, "VMs per drive", p->vms_per_drive);
+        plan_text_row(tb, "client", p->client);
+        plan_int_row(tb, "repetitions", p->repetitions);
+        if (!isnan(p->cv_threshold))
+            kv(tb, "cv_threshold (%)", report_num(p->cv_threshold, buf, sizeof buf));
+        plan_text_row(tb, "workload", p->workload);
+        plan_text_row(tb, "database driver", p->db_driver);
+        plan_int_row(tb, "tables", p->tables);
+        plan_int_row(tb, "table size", p->table_size);
+        plan_int_row(tb, "warehouses", p->warehouses);
+        plan_int_row(tb, "threads", p->threads);
+        plan_int_row(tb, "precondition (s)", p->precondition_s);
+        plan_int_row(tb, "warmup (s)", p->warmup_s);
+        plan_int_row(tb, "measure (s)", p->measure_s);
         if (run->plan_text)
             attr(add(sec, "pre", run->plan_text), "class", "plan-ini");
     }

@@ -571,7 +571,8 @@ static int write_summary(run_state *st, const char *started, int partial)
 {
     char finished[32];
     const char **drives = calloc((size_t)st->p->ndrives, sizeof *drives);
-    json_object *plan = plan_json(st->p, st->t), *env = environment(st), *sum = NULL;
+    json_object *plan = plan_json(st->p, st->t), *env = environment(st);
+    res_summary *sum = NULL;
     orch_summary_input in;
     int rc = -1;
 
@@ -597,7 +598,7 @@ static int write_summary(run_state *st, const char *started, int partial)
     if (sum && orch_summary_write(st->l->run_dir, sum, st->err, sizeof st->err) == 0)
         rc = 0;
 cleanup:
-    json_object_put(sum);
+    orch_summary_free(sum);
     json_object_put(plan);
     json_object_put(env);
     free(drives);

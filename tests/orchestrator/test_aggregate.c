@@ -26,7 +26,8 @@ static const orch_vm_result fixture_vms[] = {
     { "vm3", "second", 1, VM("second-vm1"), NULL },
 };
 
-static json_object *build(const orch_vm_result *vms, int nvms, int reps, char *err, size_t len)
+static res_summary *build_summary(const orch_vm_result *vms, int nvms, int reps, char *err,
+                                  size_t len)
 {
     orch_summary_input in;
     memset(&in, 0, sizeof in);
@@ -38,6 +39,15 @@ static json_object *build(const orch_vm_result *vms, int nvms, int reps, char *e
     in.nvms = nvms;
     in.repetitions = reps;
     return orch_summary_build(&in, err, len);
+}
+
+/* The summary as summary.json holds it (caller puts), NULL on failure. */
+static json_object *build(const orch_vm_result *vms, int nvms, int reps, char *err, size_t len)
+{
+    res_summary *s = build_summary(vms, nvms, reps, err, len);
+    json_object *j = s ? res_summary_to_json(s) : NULL;
+    orch_summary_free(s);
+    return j;
 }
 
 static json_object *at(json_object *o, const char *path)
@@ -66,7 +76,7 @@ static void test_drive_figures(void **state)
     json_object *s = build(fixture_vms, 3, 1, err, sizeof err);
     (void)state;
     assert_non_null(s);
-    assert_string_equal(json_object_get_string(at(s, "schema")), "drivebench.summary/1");
+    assert_string_equal(json_object_get_string(at(s, "schema")), "drivebench.summary/2");
     assert_string_equal(json_object_get_string(at(s, "drives.0.name")), "a<b ' & .. x");
     assert_string_equal(num(s, "drives.0.vms"), "2");
     /* tps is the sum of the VMs': 10 + 12.5 */
@@ -135,7 +145,7 @@ static void test_repetitions(void **state)
 
 /* Write s with orch_summary_write into a scratch folder; returns the CSV
  * text (caller frees) and, in *back, summary.json read back (caller puts). */
-static char *write_summary(json_object *s, json_object **back)
+static char *write_summary(const res_summary *s, json_object **back)
 {
     char dir[] = "/tmp/orch-agg-XXXXXX", path[256], err[512] = "", *csv;
     assert_non_null(mkdtemp(dir));
@@ -153,7 +163,8 @@ static char *write_summary(json_object *s, json_object **back)
 static void test_summary_files(void **state)
 {
     char err[512] = "";
-    json_object *s = build(fixture_vms, 3, 1, err, sizeof err), *back;
+    res_summary *s = build_summary(fixture_vms, 3, 1, err, sizeof err);
+    json_object *back;
     char *csv = write_summary(s, &back);
     (void)state;
     assert_string_equal(csv,
@@ -164,7 +175,7 @@ static void test_summary_files(void **state)
     assert_non_null(back);
     assert_string_equal(num(back, "drives.0.latency_ms.p99_mean_of_vms"), "2.2505");
     json_object_put(back);
-    json_object_put(s);
+    orch_summary_free(s);
     free(csv);
 }
 
@@ -174,7 +185,8 @@ static void test_csv_quoting(void **state)
     orch_summary_input in;
     const orch_vm_result vms[] = { { "vm1", "a,\"b\"", 1, VM("a-b-x-vm1"), NULL } };
     char err[512] = "", *csv;
-    json_object *s, *back;
+    res_summary *s;
+    json_object *back;
     (void)state;
     memset(&in, 0, sizeof in);
     in.run_id = "r-1";
@@ -191,7 +203,7 @@ static void test_csv_quoting(void **state)
     /* a drive without results has no row */
     assert_null(strstr(csv, "second"));
     json_object_put(back);
-    json_object_put(s);
+    orch_summary_free(s);
     free(csv);
 }
 

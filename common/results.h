@@ -1,0 +1,256 @@
+/*
+ * results.h — the result formats of drivebench as typed structs, with their
+ * JSON and CSV at the edges (results/SCHEMA.md).
+ *
+ * This module (results.c: numbers, CSV, JSON helpers; results_oltp.c;
+ * results_summary.c) is the only code that knows the JSON key names and
+ * schema strings of the result documents:
+ *   - the `oltp` result (drivebench.oltp/1): res_oltp, written by `oltp`
+ *     (res_oltp_write_file) and read by the orchestrator (res_oltp_read_file);
+ *   - the run summary (drivebench.summary/2): res_summary, built by the
+ *     orchestrator's aggregation, written as summary.json and summary.csv
+ *     (res_summary_write_files) and read by `drivebench report`
+ *     (res_summary_read_file);
+ *   - CSV fields (res_csv_field), for summary.csv and report.csv.
+ *
+ * Adding a field to a document is a change here and in results/SCHEMA.md
+ * only: a member in the struct, one line in its writer, one in its reader
+ * (readers ignore keys they do not know, and a missing optional key reads
+ * as its "unset" value). Renaming or removing a key bumps the major.
+ *
+ * Ownership: every struct owns its strings and arrays (malloc'd); free a
+ * document with its *_free(), which accepts NULL. Structs are meant to be
+ * zero-initialised and filled by the producer.
+ */
+#ifndef DB_RESULTS_H
+#define DB_RESULTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <json-c/json.h>
+
+#include "hist.h"
+
+/* An integer that was not recorded (optional keys of the summary). */
+#define RES_UNSET INT64_MIN
+
+/* ------------------------------------------------------------------ */
+/* oltp result: drivebench.oltp/1                                      */
+
+/* One percentile of a latency object: "p<pct>" (p99.9) in ms. */
+typedef struct res_pct {
+    double pct, ms;
+} res_pct;
+
+/* p50, p95, p99, p90 and up to 16 requested ones (OLTP_MAX_PERCENTILES),
+ * with room to spare; a document with more keeps the first RES_MAX_PCT. */
+#define RES_MAX_PCT 24
+
+/* A latency object, in ms: avg, min, max and percentiles in the order they
+ * are written (p50, p95, p99, then the requested ones, then p90 for a
+ * transaction type; no percentile twice). */
+typedef struct res_latency {
+    double  avg, min, max;
+    int     npct;
+    res_pct pct[RES_MAX_PCT];
+} res_latency;
+
+/* Add percentile p (ms) unless already present. */
+void res_latency_add_pct(res_latency *l, double pct, double ms);
+/* The value at percentile p; 0 when absent. */
+double res_latency_pct(const res_latency *l, double pct);
+
+/* One --report-interval sample. */
+typedef struct res_interval {
+    double  t;              /* seconds since the phase start, end of interval */
+    double  tps, qps, errors_ps, reconnects_ps;
+    double  lat_avg_ms;
+    double  lat_pct_ms;     /* at the phase's iv_pct */
+    int64_t queue_length;   /* written when the phase has_queue */
+} res_interval;
+
+/* One transaction type (TPC-C). */
+typedef struct res_txn_type {
+    char       *name;
+    int64_t     count;
+    double      share;
+    int64_t     rollbacks, retries;
+    res_latency latency;    /* includes p90 */
+    hist       *histogram;  /* owned */
+} res_txn_type;
+
+/* One TPC-C limit line. */
+typedef struct res_tpcc_limit {
+    char  *name;
+    double p90_ms, p90_limit_ms;
+    bool   p90_met;
+    double share, min_share;
+    bool   share_met;
+} res_tpcc_limit;
+
+/* The "tpcc" section: the specification's figures. */
+typedef struct res_tpcc {
+    char           *tpm_name;   /* "tpmC" */
+    double          tpm;
+    double          tps;
+    res_tpcc_limit *limits;
+    int             nlimits;
+    bool            all_limits_met;
+} res_tpcc;
+
+typedef struct res_phase {
+    char         *name;         /* "warmup" or "measure" */
+    double        duration_s;
+    int64_t       transactions;
+    int64_t       reads, writes, others, total;
+    double        tps, qps;
+    int64_t       errors, reconnects, rollbacks;
+    res_latency   latency;
+    bool          has_queue;    /* --rate: queue latency and queue lengths */
+    res_latency   queue;
+    double        iv_pct;       /* percentile of the intervals' latency */
+    res_interval *intervals;
+    int           nintervals;
+    hist         *histogram;    /* owned; NULL only when read without one */
+    res_txn_type *types;        /* NULL/0 unless several types */
+    int           ntypes;
+    res_tpcc     *tpcc;         /* NULL unless TPC-C */
+} res_phase;
+
+typedef struct res_oltp {
+    char        *tool_name, *tool_version;
+    char        *workload, *driver;
+    char        *started_at;    /* UTC ISO 8601: when the run started */
+    char        *server_version;
+    json_object *options;       /* owned reference: every option in effect */
+    res_phase   *phases;
+    int          nphases;
+} res_oltp;
+
+/* A new zeroed phase appended to r->phases (NULL when out of memory). */
+res_phase *res_oltp_add_phase(res_oltp *r);
+/* The "measure" phase, or NULL. */
+const res_phase *res_oltp_measure(const res_oltp *r);
+void res_oltp_clear(res_oltp *r);           /* frees members; accepts NULL */
+
+/* Write r as a drivebench.oltp/1 document at path. 0, or -1 with err. */
+int res_oltp_write_file(const res_oltp *r, const char *path, char *err, size_t errlen);
+/* Read path into *r (zeroed first). Refuses another schema major, a
+ * document without a "measure" phase, a measure phase without a numeric
+ * tps or a histogram. 0, or -1 with "PATH: why" in err (*r left empty). */
+int res_oltp_read_file(const char *path, res_oltp *r, char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ */
+/* run summary: drivebench.summary/2                                   */
+
+/* Figures of a set of VM results (a drive, a repetition of it, the run). */
+typedef struct res_figures {
+    int     vms;            /* per repetition */
+    double  tps;
+    int64_t transactions;
+    double  lat_avg_ms, lat_p99_ms;
+    double  lat_p99_mean_of_vms_ms;
+} res_figures;
+
+typedef struct res_repetition {
+    int         repetition; /* 1-based */
+    res_figures f;
+} res_repetition;
+
+typedef struct res_drive {
+    char           *name;
+    res_figures     f;      /* tps: mean over repetitions */
+    res_repetition *reps;   /* repetitions with results */
+    int             nreps;
+} res_drive;
+
+typedef struct res_point {
+    double t, tps;
+} res_point;
+
+typedef struct res_vm {
+    char      *name, *drive;
+    int        repetition;
+    char      *result;              /* relative to the run folder */
+    char      *precondition_result; /* or NULL */
+    double     tps;
+    int64_t    transactions;
+    double     lat_avg_ms, lat_p99_ms;
+    char      *server_version;      /* or NULL */
+    int64_t    errors, reconnects;  /* of the measured phase */
+    res_point *series;              /* [t, tps] per interval */
+    int        npoints;
+} res_vm;
+
+typedef struct res_plan {
+    char   *name, *profile, *client;          /* NULL: not recorded */
+    int64_t vms_per_drive, repetitions;       /* RES_UNSET: not recorded */
+    double  cv_threshold;                     /* NAN: not recorded */
+    char   *workload, *db_driver;
+    int64_t tables, table_size, warehouses, threads;
+    int64_t precondition_s, warmup_s, measure_s;
+} res_plan;
+
+typedef struct res_hypervisor {
+    char *uri, *hostname, *libvirt_version, *hypervisor, *hypervisor_version, *domain_type;
+} res_hypervisor;
+
+typedef struct res_env {
+    char           *hostname, *kernel, *cpu_model;   /* NULL: not recorded */
+    int64_t         cpus, memory_bytes;              /* RES_UNSET: not recorded */
+    res_hypervisor *hypervisors;
+    int             nhypervisors;
+} res_env;
+
+typedef struct res_summary {
+    char       *run_id;
+    char       *started_at, *finished_at;   /* or NULL */
+    char       *plan_file;
+    res_plan    plan;
+    res_env     env;
+    int         repetitions;
+    res_drive  *drives;
+    int         ndrives;
+    res_vm     *vms;
+    int         nvms;
+    res_figures run;
+    int         run_drives;
+} res_summary;
+
+/* Empty plan and environment (every field "not recorded"). */
+void res_plan_init(res_plan *p);
+void res_env_init(res_env *e);
+/* Parse the plan / environment objects the orchestrator builds (the same
+ * keys summary.json holds). 0, or -1 when out of memory. */
+int res_plan_from_json(json_object *o, res_plan *p);
+int res_env_from_json(json_object *o, res_env *e);
+void res_summary_clear(res_summary *s);     /* frees members; accepts NULL */
+
+/* summary.json as a new JSON object (caller puts). */
+json_object *res_summary_to_json(const res_summary *s);
+/* Write dir/summary.json and dir/summary.csv. 0, or -1 with err. */
+int res_summary_write_files(const res_summary *s, const char *dir, char *err, size_t errlen);
+
+#define RES_E_UNREADABLE (-2)
+/* Read a summary.json into *s (zeroed first). Returns 0; RES_E_UNREADABLE
+ * when the file cannot be read or is not JSON (err: json-c's reason);
+ * -1 when it is not a drivebench.summary/2 document or lacks its drives or
+ * vms ("PATH: why" in err). */
+int res_summary_read_file(const char *path, res_summary *s, char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ */
+/* numbers and CSV                                                     */
+
+/* v rounded to 6 decimals, as summary.json, summary.csv and report.csv
+ * write it ("22.5", "2", "16.666667"). Returns buf. */
+const char *res_num(double v, char *buf, size_t len);
+/* The same number as a JSON number that prints that text (caller puts). */
+json_object *res_json_number(double v);
+
+/* One CSV field (RFC 4180): quoted, quotes doubled, when it holds a comma,
+ * quote, CR or LF, or always when `always` (text columns a spreadsheet
+ * must not read as numbers). */
+void res_csv_field(FILE *f, const char *s, bool always);
+
+#endif

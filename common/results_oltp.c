@@ -1,0 +1,461 @@
+/* results_oltp.c — the oltp result (drivebench.oltp/1) <-> res_oltp (see
+ * results.h; the format is in results/SCHEMA.md). */
+#include "results.h"
+#include "results_json.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define OLTP_SCHEMA         "drivebench.oltp/1"
+#define OLTP_SCHEMA_NAME    "drivebench.oltp/"
+#define OLTP_MAJOR          1
+
+/* ------------------------------------------------------------------ */
+/* oltp result                                                         */
+
+void res_latency_add_pct(res_latency *l, double pct, double ms)
+{
+    for (int i = 0; i < l->npct; i++)
+        if (l->pct[i].pct == pct)
+            return;
+    if (l->npct < RES_MAX_PCT)
+        l->pct[l->npct++] = (res_pct){ .pct = pct, .ms = ms };
+}
+
+double res_latency_pct(const res_latency *l, double pct)
+{
+    for (int i = 0; i < l->npct; i++)
+        if (l->pct[i].pct == pct)
+            return l->pct[i].ms;
+    return 0;
+}
+
+/* "p99.9" for 99.9 */
+static void pct_key(char *buf, size_t len, double p)
+{
+    snprintf(buf, len, "p%g", p);
+}
+
+res_phase *res_oltp_add_phase(res_oltp *r)
+{
+    res_phase *p = realloc(r->phases, sizeof *p * (size_t)(r->nphases + 1));
+    if (!p)
+        return NULL;
+    r->phases = p;
+    p = &r->phases[r->nphases++];
+    memset(p, 0, sizeof *p);
+    return p;
+}
+
+const res_phase *res_oltp_measure(const res_oltp *r)
+{
+    for (int i = 0; r && i < r->nphases; i++)
+        if (r->phases[i].name && strcmp(r->phases[i].name, "measure") == 0)
+            return &r->phases[i];
+    return NULL;
+}
+
+static void phase_clear(res_phase *p)
+{
+    free(p->name);
+    free(p->intervals);
+    hist_free(p->histogram);
+    for (int t = 0; t < p->ntypes; t++) {
+        free(p->types[t].name);
+        hist_free(p->types[t].histogram);
+    }
+    free(p->types);
+    if (p->tpcc) {
+        for (int i = 0; i < p->tpcc->nlimits; i++)
+            free(p->tpcc->limits[i].name);
+        free(p->tpcc->limits);
+        free(p->tpcc->tpm_name);
+        free(p->tpcc);
+    }
+}
+
+void res_oltp_clear(res_oltp *r)
+{
+    if (!r)
+        return;
+    free(r->tool_name);
+    free(r->tool_version);
+    free(r->workload);
+    free(r->driver);
+    free(r->started_at);
+    free(r->server_version);
+    json_object_put(r->options);
+    for (int i = 0; i < r->nphases; i++)
+        phase_clear(&r->phases[i]);
+    free(r->phases);
+    memset(r, 0, sizeof *r);
+}
+
+static json_object *latency_to_json(const res_latency *l)
+{
+    json_object *j = json_object_new_object();
+    char key[32];
+    rj_put(j, "avg", json_object_new_double(l->avg));
+    rj_put(j, "min", json_object_new_double(l->min));
+    rj_put(j, "max", json_object_new_double(l->max));
+    for (int i = 0; i < l->npct; i++) {
+        pct_key(key, sizeof key, l->pct[i].pct);
+        rj_put(j, key, json_object_new_double(l->pct[i].ms));
+    }
+    return j;
+}
+
+static void latency_from_json(json_object *j, res_latency *l)
+{
+    memset(l, 0, sizeof *l);
+    l->avg = rj_get_d(j, "avg");
+    l->min = rj_get_d(j, "min");
+    l->max = rj_get_d(j, "max");
+    if (!j || !json_object_is_type(j, json_type_object))
+        return;
+    json_object_object_foreach(j, key, v) {
+        char *end;
+        double p;
+        if (key[0] != 'p')
+            continue;
+        p = strtod(key + 1, &end);
+        if (end != key + 1 && !*end)
+            res_latency_add_pct(l, p, json_object_get_double(v));
+    }
+}
+
+static json_object *types_to_json(const res_phase *p)
+{
+    json_object *types = json_object_new_array();
+    for (int t = 0; t < p->ntypes; t++) {
+        const res_txn_type *x = &p->types[t];
+        json_object *e = json_object_new_object();
+        rj_put(e, "name", json_object_new_string(x->name));
+        rj_put(e, "count", json_object_new_int64(x->count));
+        rj_put(e, "share", json_object_new_double(x->share));
+        rj_put(e, "rollbacks", json_object_new_int64(x->rollbacks));
+        rj_put(e, "retries", json_object_new_int64(x->retries));
+        rj_put(e, "latency_ms", latency_to_json(&x->latency));
+        rj_put(e, "histogram", x->histogram ? hist_to_json(x->histogram) : NULL);
+        json_object_array_add(types, e);
+    }
+    return types;
+}
+
+static json_object *tpcc_to_json(const res_tpcc *c)
+{
+    json_object *x = json_object_new_object(), *lims = json_object_new_array();
+    rj_put(x, c->tpm_name ? c->tpm_name : "tpmC", json_object_new_double(c->tpm));
+    rj_put(x, "tps", json_object_new_double(c->tps));
+    for (int i = 0; i < c->nlimits; i++) {
+        const res_tpcc_limit *l = &c->limits[i];
+        json_object *e = json_object_new_object();
+        rj_put(e, "name", json_object_new_string(l->name));
+        rj_put(e, "p90_ms", json_object_new_double(l->p90_ms));
+        rj_put(e, "p90_limit_ms", json_object_new_double(l->p90_limit_ms));
+        rj_put(e, "p90_met", json_object_new_boolean(l->p90_met));
+        rj_put(e, "share", json_object_new_double(l->share));
+        rj_put(e, "min_share", json_object_new_double(l->min_share));
+        rj_put(e, "share_met", json_object_new_boolean(l->share_met));
+        json_object_array_add(lims, e);
+    }
+    rj_put(x, "limits", lims);
+    rj_put(x, "all_limits_met", json_object_new_boolean(c->all_limits_met));
+    return x;
+}
+
+static json_object *phase_to_json(const res_phase *p)
+{
+    json_object *j = json_object_new_object(), *q = json_object_new_object();
+    json_object *iv = json_object_new_array();
+    char key[32];
+
+    rj_put(j, "name", json_object_new_string(p->name));
+    rj_put(j, "duration_s", json_object_new_double(p->duration_s));
+    rj_put(j, "transactions", json_object_new_int64(p->transactions));
+    rj_put(q, "read", json_object_new_int64(p->reads));
+    rj_put(q, "write", json_object_new_int64(p->writes));
+    rj_put(q, "other", json_object_new_int64(p->others));
+    rj_put(q, "total", json_object_new_int64(p->total));
+    rj_put(j, "queries", q);
+    rj_put(j, "tps", json_object_new_double(p->tps));
+    rj_put(j, "qps", json_object_new_double(p->qps));
+    rj_put(j, "errors", json_object_new_int64(p->errors));
+    rj_put(j, "reconnects", json_object_new_int64(p->reconnects));
+    rj_put(j, "rollbacks", json_object_new_int64(p->rollbacks));
+    rj_put(j, "latency_ms", latency_to_json(&p->latency));
+    if (p->has_queue)
+        rj_put(j, "queue_ms", latency_to_json(&p->queue));
+    pct_key(key, sizeof key, p->iv_pct);
+    for (int i = 0; i < p->nintervals; i++) {
+        const res_interval *x = &p->intervals[i];
+        json_object *e = json_object_new_object(), *l = json_object_new_object();
+        rj_put(e, "t", json_object_new_double(x->t));
+        rj_put(e, "tps", json_object_new_double(x->tps));
+        rj_put(e, "qps", json_object_new_double(x->qps));
+        rj_put(e, "errors_ps", json_object_new_double(x->errors_ps));
+        rj_put(e, "reconnects_ps", json_object_new_double(x->reconnects_ps));
+        rj_put(l, "avg", json_object_new_double(x->lat_avg_ms));
+        rj_put(l, key, json_object_new_double(x->lat_pct_ms));
+        rj_put(e, "latency_ms", l);
+        if (p->has_queue)
+            rj_put(e, "queue_length", json_object_new_int64(x->queue_length));
+        json_object_array_add(iv, e);
+    }
+    rj_put(j, "intervals", iv);
+    rj_put(j, "histogram", p->histogram ? hist_to_json(p->histogram) : NULL);
+    if (p->ntypes > 0)
+        rj_put(j, "transaction_types", types_to_json(p));
+    if (p->tpcc)
+        rj_put(j, "tpcc", tpcc_to_json(p->tpcc));
+    return j;
+}
+
+int res_oltp_write_file(const res_oltp *r, const char *path, char *err, size_t errlen)
+{
+    json_object *doc = json_object_new_object(), *tool = json_object_new_object(),
+                *server = json_object_new_object(), *phases = json_object_new_array();
+    int rc;
+
+    rj_put(doc, "schema", json_object_new_string(OLTP_SCHEMA));
+    rj_put(tool, "name", json_object_new_string(r->tool_name ? r->tool_name : "oltp"));
+    rj_put(tool, "version", rj_str_or_null(r->tool_version));
+    rj_put(doc, "tool", tool);
+    rj_put(doc, "workload", rj_str_or_null(r->workload));
+    rj_put(doc, "driver", rj_str_or_null(r->driver));
+    rj_put(doc, "started_at", rj_str_or_null(r->started_at));
+    rj_put(server, "version", rj_str_or_null(r->server_version));
+    rj_put(doc, "server", server);
+    rj_put(doc, "options", r->options ? json_object_get(r->options) : json_object_new_object());
+    for (int i = 0; i < r->nphases; i++)
+        json_object_array_add(phases, phase_to_json(&r->phases[i]));
+    rj_put(doc, "phases", phases);
+    rc = rj_write_json(doc, path, err, errlen);
+    json_object_put(doc);
+    return rc;
+}
+
+/* A histogram member; NULL with "what: reason" in err when malformed. */
+static int hist_member(json_object *o, const char *what, hist **out, char *err, size_t errlen)
+{
+    json_object *v = rj_get(o, "histogram");
+    char herr[256];
+    *out = NULL;
+    if (!v)
+        return 0;
+    *out = hist_from_json(v, herr, sizeof herr);
+    if (!*out) {
+        snprintf(err, errlen, "%s: %s", what, herr);
+        return -1;
+    }
+    return 0;
+}
+
+static int types_from_json(json_object *a, res_phase *p, char *err, size_t errlen)
+{
+    size_t n = rj_array_len(a);
+    bool oom = false;
+    if (!n)
+        return 0;
+    p->types = calloc(n, sizeof *p->types);
+    if (!p->types) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    p->ntypes = (int)n;
+    for (size_t t = 0; t < n; t++) {
+        json_object *e = json_object_array_get_idx(a, t);
+        res_txn_type *x = &p->types[t];
+        char what[64];
+        x->name = rj_get_s(e, "name", &oom);
+        x->count = rj_get_i(e, "count");
+        x->share = rj_get_d(e, "share");
+        x->rollbacks = rj_get_i(e, "rollbacks");
+        x->retries = rj_get_i(e, "retries");
+        latency_from_json(rj_get(e, "latency_ms"), &x->latency);
+        snprintf(what, sizeof what, "transaction_types[%zu].histogram", t);
+        if (hist_member(e, what, &x->histogram, err, errlen) < 0)
+            return -1;
+    }
+    if (oom) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+static int tpcc_from_json(json_object *x, res_phase *p, char *err, size_t errlen)
+{
+    json_object *lims = rj_get(x, "limits");
+    size_t n = rj_array_len(lims);
+    bool oom = false;
+    res_tpcc *c = calloc(1, sizeof *c);
+    if (!c || !(c->limits = calloc(n ? n : 1, sizeof *c->limits))) {
+        free(c);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    p->tpcc = c;
+    /* the headline rate is the one member that is not a known key */
+    json_object_object_foreach(x, key, v) {
+        if (strcmp(key, "tps") && strcmp(key, "limits") && strcmp(key, "all_limits_met")
+            && rj_is_number(v) && !c->tpm_name) {
+            c->tpm_name = strdup(key);
+            oom |= !c->tpm_name;
+            c->tpm = json_object_get_double(v);
+        }
+    }
+    c->tps = rj_get_d(x, "tps");
+    c->all_limits_met = rj_get_b(x, "all_limits_met");
+    c->nlimits = (int)n;
+    for (size_t i = 0; i < n; i++) {
+        json_object *e = json_object_array_get_idx(lims, i);
+        res_tpcc_limit *l = &c->limits[i];
+        l->name = rj_get_s(e, "name", &oom);
+        l->p90_ms = rj_get_d(e, "p90_ms");
+        l->p90_limit_ms = rj_get_d(e, "p90_limit_ms");
+        l->p90_met = rj_get_b(e, "p90_met");
+        l->share = rj_get_d(e, "share");
+        l->min_share = rj_get_d(e, "min_share");
+        l->share_met = rj_get_b(e, "share_met");
+    }
+    if (oom) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+static int phase_from_json(json_object *j, res_phase *p, char *err, size_t errlen)
+{
+    json_object *q = rj_get(j, "queries"), *ivs = rj_get(j, "intervals");
+    size_t n = rj_array_len(ivs);
+    bool oom = false;
+
+    p->name = rj_get_s(j, "name", &oom);
+    p->duration_s = rj_get_d(j, "duration_s");
+    p->transactions = rj_get_i(j, "transactions");
+    p->reads = rj_get_i(q, "read");
+    p->writes = rj_get_i(q, "write");
+    p->others = rj_get_i(q, "other");
+    p->total = rj_get_i(q, "total");
+    p->tps = rj_get_d(j, "tps");
+    p->qps = rj_get_d(j, "qps");
+    p->errors = rj_get_i(j, "errors");
+    p->reconnects = rj_get_i(j, "reconnects");
+    p->rollbacks = rj_get_i(j, "rollbacks");
+    latency_from_json(rj_get(j, "latency_ms"), &p->latency);
+    if (rj_get(j, "queue_ms")) {
+        p->has_queue = true;
+        latency_from_json(rj_get(j, "queue_ms"), &p->queue);
+    }
+    if (oom || (n && !(p->intervals = calloc(n, sizeof *p->intervals)))) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    p->nintervals = (int)n;
+    for (size_t i = 0; i < n; i++) {
+        json_object *e = json_object_array_get_idx(ivs, i), *l = rj_get(e, "latency_ms");
+        res_interval *x = &p->intervals[i];
+        x->t = rj_get_d(e, "t");
+        x->tps = rj_get_d(e, "tps");
+        x->qps = rj_get_d(e, "qps");
+        x->errors_ps = rj_get_d(e, "errors_ps");
+        x->reconnects_ps = rj_get_d(e, "reconnects_ps");
+        x->lat_avg_ms = rj_get_d(l, "avg");
+        x->queue_length = rj_get_i(e, "queue_length");
+        if (l && json_object_is_type(l, json_type_object)) {
+            json_object_object_foreach(l, key, v) {
+                char *end;
+                double pct;
+                if (key[0] != 'p')
+                    continue;
+                pct = strtod(key + 1, &end);
+                if (end != key + 1 && !*end) {
+                    p->iv_pct = pct;
+                    x->lat_pct_ms = json_object_get_double(v);
+                }
+            }
+        }
+    }
+    if (hist_member(j, "histogram", &p->histogram, err, errlen) < 0
+        || types_from_json(rj_get(j, "transaction_types"), p, err, errlen) < 0
+        || (rj_get(j, "tpcc") && tpcc_from_json(rj_get(j, "tpcc"), p, err, errlen) < 0))
+        return -1;
+    return 0;
+}
+
+/* The document's content into r; -1 with the reason (no path) in err. */
+static int oltp_from_json(json_object *doc, res_oltp *r, char *err, size_t errlen)
+{
+    json_object *phases = rj_get(doc, "phases"), *measure = NULL, *schema = rj_get(doc, "schema");
+    bool oom = false;
+
+    if (!schema || rj_schema_major(json_object_get_string(schema), OLTP_SCHEMA_NAME) != OLTP_MAJOR) {
+        snprintf(err, errlen, "not a %s result", OLTP_SCHEMA);
+        return -1;
+    }
+    if (!phases || !json_object_is_type(phases, json_type_array)) {
+        snprintf(err, errlen, "no phases array");
+        return -1;
+    }
+    for (size_t i = 0; i < rj_array_len(phases); i++) {
+        json_object *name = rj_get(json_object_array_get_idx(phases, i), "name");
+        if (name && strcmp(json_object_get_string(name), "measure") == 0)
+            measure = json_object_array_get_idx(phases, i);
+    }
+    if (!measure) {
+        snprintf(err, errlen, "no \"measure\" phase");
+        return -1;
+    }
+    if (!rj_is_number(rj_get(measure, "tps"))) {
+        snprintf(err, errlen, "measure phase has no numeric tps");
+        return -1;
+    }
+    if (!rj_get(measure, "histogram")) {
+        snprintf(err, errlen, "measure phase has no histogram");
+        return -1;
+    }
+    r->tool_name = rj_get_s(rj_get(doc, "tool"), "name", &oom);
+    r->tool_version = rj_get_s(rj_get(doc, "tool"), "version", &oom);
+    r->workload = rj_get_s(doc, "workload", &oom);
+    r->driver = rj_get_s(doc, "driver", &oom);
+    r->started_at = rj_get_s(doc, "started_at", &oom);
+    r->server_version = rj_get_s(rj_get(doc, "server"), "version", &oom);
+    r->options = rj_get(doc, "options") ? json_object_get(rj_get(doc, "options")) : NULL;
+    if (oom) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < rj_array_len(phases); i++) {
+        res_phase *p = res_oltp_add_phase(r);
+        if (!p) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        if (phase_from_json(json_object_array_get_idx(phases, i), p, err, errlen) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int res_oltp_read_file(const char *path, res_oltp *r, char *err, size_t errlen)
+{
+    char why[512];
+    json_object *doc;
+
+    memset(r, 0, sizeof *r);
+    doc = rj_read_json(path, why, sizeof why);
+    if (!doc) {
+        snprintf(err, errlen, "%s: cannot read result JSON: %s", path, why);
+        return -1;
+    }
+    if (oltp_from_json(doc, r, why, sizeof why) < 0) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        res_oltp_clear(r);
+        json_object_put(doc);
+        return -1;
+    }
+    json_object_put(doc);
+    return 0;
+}

@@ -1,0 +1,470 @@
+/* results_summary.c — the run summary (drivebench.summary/2) <-> res_summary:
+ * summary.json and summary.csv (see results.h; the format is in
+ * results/SCHEMA.md). */
+#include "results.h"
+#include "results_json.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SUMMARY_SCHEMA      "drivebench.summary/2"
+#define SUMMARY_SCHEMA_NAME "drivebench.summary/"
+#define SUMMARY_MAJOR       2
+
+/* ------------------------------------------------------------------ */
+/* summary                                                             */
+
+void res_plan_init(res_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    p->vms_per_drive = p->repetitions = RES_UNSET;
+    p->cv_threshold = NAN;
+    p->tables = p->table_size = p->warehouses = p->threads = RES_UNSET;
+    p->precondition_s = p->warmup_s = p->measure_s = RES_UNSET;
+}
+
+void res_env_init(res_env *e)
+{
+    memset(e, 0, sizeof *e);
+    e->cpus = e->memory_bytes = RES_UNSET;
+}
+
+int res_plan_from_json(json_object *o, res_plan *p)
+{
+    json_object *w = rj_get(o, "workload"), *cv = rj_get(o, "cv_threshold");
+    bool oom = false;
+    res_plan_init(p);
+    p->name = rj_get_s(o, "name", &oom);
+    p->profile = rj_get_s(o, "profile", &oom);
+    p->client = rj_get_s(o, "client", &oom);
+    p->vms_per_drive = rj_get_i_opt(o, "vms_per_drive");
+    p->repetitions = rj_get_i_opt(o, "repetitions");
+    p->cv_threshold = rj_is_number(cv) ? json_object_get_double(cv) : NAN;
+    p->workload = rj_get_s(w, "name", &oom);
+    p->db_driver = rj_get_s(w, "db_driver", &oom);
+    p->tables = rj_get_i_opt(w, "tables");
+    p->table_size = rj_get_i_opt(w, "table_size");
+    p->warehouses = rj_get_i_opt(w, "warehouses");
+    p->threads = rj_get_i_opt(w, "threads");
+    p->precondition_s = rj_get_i_opt(w, "precondition_s");
+    p->warmup_s = rj_get_i_opt(w, "warmup_s");
+    p->measure_s = rj_get_i_opt(w, "measure_s");
+    return oom ? -1 : 0;
+}
+
+int res_env_from_json(json_object *o, res_env *e)
+{
+    json_object *host = rj_get(o, "host"), *hvs = rj_get(o, "hypervisors");
+    size_t n = rj_array_len(hvs);
+    bool oom = false;
+    res_env_init(e);
+    e->hostname = rj_get_s(host, "hostname", &oom);
+    e->kernel = rj_get_s(host, "kernel", &oom);
+    e->cpu_model = rj_get_s(host, "cpu_model", &oom);
+    e->cpus = rj_get_i_opt(host, "cpus");
+    e->memory_bytes = rj_get_i_opt(host, "memory_bytes");
+    if (n && !(e->hypervisors = calloc(n, sizeof *e->hypervisors)))
+        return -1;
+    e->nhypervisors = (int)n;
+    for (size_t i = 0; i < n; i++) {
+        json_object *h = json_object_array_get_idx(hvs, i);
+        res_hypervisor *x = &e->hypervisors[i];
+        x->uri = rj_get_s(h, "uri", &oom);
+        x->hostname = rj_get_s(h, "hostname", &oom);
+        x->libvirt_version = rj_get_s(h, "libvirt_version", &oom);
+        x->hypervisor = rj_get_s(h, "hypervisor", &oom);
+        x->hypervisor_version = rj_get_s(h, "hypervisor_version", &oom);
+        x->domain_type = rj_get_s(h, "domain_type", &oom);
+    }
+    return oom ? -1 : 0;
+}
+
+static void plan_clear(res_plan *p)
+{
+    free(p->name);
+    free(p->profile);
+    free(p->client);
+    free(p->workload);
+    free(p->db_driver);
+}
+
+static void env_clear(res_env *e)
+{
+    free(e->hostname);
+    free(e->kernel);
+    free(e->cpu_model);
+    for (int i = 0; i < e->nhypervisors; i++) {
+        res_hypervisor *x = &e->hypervisors[i];
+        free(x->uri);
+        free(x->hostname);
+        free(x->libvirt_version);
+        free(x->hypervisor);
+        free(x->hypervisor_version);
+        free(x->domain_type);
+    }
+    free(e->hypervisors);
+}
+
+void res_summary_clear(res_summary *s)
+{
+    if (!s)
+        return;
+    free(s->run_id);
+    free(s->started_at);
+    free(s->finished_at);
+    free(s->plan_file);
+    plan_clear(&s->plan);
+    env_clear(&s->env);
+    for (int i = 0; i < s->ndrives; i++) {
+        free(s->drives[i].name);
+        free(s->drives[i].reps);
+    }
+    free(s->drives);
+    for (int i = 0; i < s->nvms; i++) {
+        res_vm *v = &s->vms[i];
+        free(v->name);
+        free(v->drive);
+        free(v->result);
+        free(v->precondition_result);
+        free(v->server_version);
+        free(v->series);
+    }
+    free(s->vms);
+    memset(s, 0, sizeof *s);
+}
+
+static void put_i_opt(json_object *o, const char *key, int64_t v)
+{
+    if (v != RES_UNSET)
+        rj_put(o, key, json_object_new_int64(v));
+}
+
+static void put_s_opt(json_object *o, const char *key, const char *v)
+{
+    if (v)
+        rj_put(o, key, json_object_new_string(v));
+}
+
+static json_object *plan_to_json(const res_plan *p)
+{
+    json_object *o = json_object_new_object(), *w = json_object_new_object();
+    put_s_opt(o, "name", p->name);
+    put_s_opt(o, "profile", p->profile);
+    put_i_opt(o, "vms_per_drive", p->vms_per_drive);
+    put_s_opt(o, "client", p->client);
+    put_i_opt(o, "repetitions", p->repetitions);
+    if (!isnan(p->cv_threshold))
+        rj_put(o, "cv_threshold", res_json_number(p->cv_threshold));
+    put_s_opt(w, "name", p->workload);
+    put_s_opt(w, "db_driver", p->db_driver);
+    put_i_opt(w, "tables", p->tables);
+    put_i_opt(w, "table_size", p->table_size);
+    put_i_opt(w, "warehouses", p->warehouses);
+    put_i_opt(w, "threads", p->threads);
+    put_i_opt(w, "precondition_s", p->precondition_s);
+    put_i_opt(w, "warmup_s", p->warmup_s);
+    put_i_opt(w, "measure_s", p->measure_s);
+    rj_put(o, "workload", w);
+    return o;
+}
+
+static json_object *env_to_json(const res_env *e)
+{
+    json_object *o = json_object_new_object(), *host = json_object_new_object();
+    json_object *hvs = json_object_new_array();
+    put_s_opt(host, "hostname", e->hostname);
+    put_s_opt(host, "kernel", e->kernel);
+    put_s_opt(host, "cpu_model", e->cpu_model);
+    put_i_opt(host, "cpus", e->cpus);
+    put_i_opt(host, "memory_bytes", e->memory_bytes);
+    rj_put(o, "host", host);
+    for (int i = 0; i < e->nhypervisors; i++) {
+        const res_hypervisor *x = &e->hypervisors[i];
+        json_object *h = json_object_new_object();
+        rj_put(h, "uri", rj_str_or_null(x->uri));
+        rj_put(h, "hostname", rj_str_or_null(x->hostname));
+        rj_put(h, "libvirt_version", rj_str_or_null(x->libvirt_version));
+        rj_put(h, "hypervisor", rj_str_or_null(x->hypervisor));
+        rj_put(h, "hypervisor_version", rj_str_or_null(x->hypervisor_version));
+        rj_put(h, "domain_type", rj_str_or_null(x->domain_type));
+        json_object_array_add(hvs, h);
+    }
+    rj_put(o, "hypervisors", hvs);
+    return o;
+}
+
+static json_object *latency_summary_json(double avg, double p99, const double *p99_mean)
+{
+    json_object *o = json_object_new_object();
+    rj_put(o, "avg", res_json_number(avg));
+    rj_put(o, "p99", res_json_number(p99));
+    if (p99_mean)
+        rj_put(o, "p99_mean_of_vms", res_json_number(*p99_mean));
+    return o;
+}
+
+static json_object *figures_json(const res_figures *f)
+{
+    json_object *o = json_object_new_object();
+    rj_put(o, "vms", json_object_new_int(f->vms));
+    rj_put(o, "tps", res_json_number(f->tps));
+    rj_put(o, "transactions", json_object_new_int64(f->transactions));
+    rj_put(o, "latency_ms", latency_summary_json(f->lat_avg_ms, f->lat_p99_ms,
+                                              &f->lat_p99_mean_of_vms_ms));
+    return o;
+}
+
+static json_object *vm_json(const res_vm *v)
+{
+    json_object *o = json_object_new_object(), *series = json_object_new_array();
+    rj_put(o, "name", json_object_new_string(v->name));
+    rj_put(o, "drive", json_object_new_string(v->drive));
+    rj_put(o, "repetition", json_object_new_int(v->repetition));
+    rj_put(o, "result", rj_str_or_null(v->result));
+    rj_put(o, "precondition_result", rj_str_or_null(v->precondition_result));
+    rj_put(o, "tps", res_json_number(v->tps));
+    rj_put(o, "transactions", json_object_new_int64(v->transactions));
+    rj_put(o, "latency_ms", latency_summary_json(v->lat_avg_ms, v->lat_p99_ms, NULL));
+    put_s_opt(o, "server_version", v->server_version);
+    rj_put(o, "errors", json_object_new_int64(v->errors));
+    rj_put(o, "reconnects", json_object_new_int64(v->reconnects));
+    for (int i = 0; i < v->npoints; i++) {
+        json_object *pair = json_object_new_array();
+        json_object_array_add(pair, res_json_number(v->series[i].t));
+        json_object_array_add(pair, res_json_number(v->series[i].tps));
+        json_object_array_add(series, pair);
+    }
+    rj_put(o, "tps_series", series);
+    return o;
+}
+
+json_object *res_summary_to_json(const res_summary *s)
+{
+    json_object *out = json_object_new_object(), *drives = json_object_new_array();
+    json_object *vms = json_object_new_array(), *run;
+
+    rj_put(out, "schema", json_object_new_string(SUMMARY_SCHEMA));
+    rj_put(out, "run_id", rj_str_or_null(s->run_id));
+    rj_put(out, "started_at", rj_str_or_null(s->started_at));
+    rj_put(out, "finished_at", rj_str_or_null(s->finished_at));
+    rj_put(out, "plan_file", json_object_new_string(s->plan_file ? s->plan_file : "plan.ini"));
+    rj_put(out, "plan", plan_to_json(&s->plan));
+    rj_put(out, "environment", env_to_json(&s->env));
+    rj_put(out, "repetitions", json_object_new_int(s->repetitions));
+    for (int d = 0; d < s->ndrives; d++) {
+        const res_drive *dr = &s->drives[d];
+        json_object *o = figures_json(&dr->f), *reps = json_object_new_array();
+        for (int r = 0; r < dr->nreps; r++) {
+            json_object *rj = figures_json(&dr->reps[r].f);
+            rj_put(rj, "repetition", json_object_new_int(dr->reps[r].repetition));
+            json_object_array_add(reps, rj);
+        }
+        rj_put(o, "name", json_object_new_string(dr->name));
+        rj_put(o, "repetitions", reps);
+        json_object_array_add(drives, o);
+    }
+    rj_put(out, "drives", drives);
+    for (int i = 0; i < s->nvms; i++)
+        json_object_array_add(vms, vm_json(&s->vms[i]));
+    rj_put(out, "vms", vms);
+    run = figures_json(&s->run);
+    rj_put(run, "drives", json_object_new_int(s->run_drives));
+    rj_put(out, "run", run);
+    return out;
+}
+
+/* summary.csv: one row per drive per repetition. */
+static int summary_csv(const res_summary *s, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "w");
+    char b[5][48];
+    if (!f) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    fputs("run_id,drive,repetition,vms,tps,transactions,latency_avg_ms,latency_p99_ms,"
+          "latency_p99_mean_of_vms_ms\n", f);
+    for (int d = 0; d < s->ndrives; d++)
+        for (int r = 0; r < s->drives[d].nreps; r++) {
+            const res_repetition *g = &s->drives[d].reps[r];
+            res_csv_field(f, s->run_id, false);
+            fputc(',', f);
+            res_csv_field(f, s->drives[d].name, false);
+            fprintf(f, ",%d,%d,%s,%" PRId64 ",%s,%s,%s\n", g->repetition, g->f.vms,
+                    res_num(g->f.tps, b[0], sizeof b[0]), g->f.transactions,
+                    res_num(g->f.lat_avg_ms, b[1], sizeof b[1]),
+                    res_num(g->f.lat_p99_ms, b[2], sizeof b[2]),
+                    res_num(g->f.lat_p99_mean_of_vms_ms, b[3], sizeof b[3]));
+        }
+    if (fclose(f) != 0) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int res_summary_write_files(const res_summary *s, const char *dir, char *err, size_t errlen)
+{
+    size_t n = strlen(dir) + sizeof "/summary.json";
+    char *jpath = malloc(n), *cpath = malloc(n);
+    json_object *doc = NULL;
+    int rc = -1;
+
+    if (!jpath || !cpath) {
+        snprintf(err, errlen, "out of memory");
+        goto cleanup;
+    }
+    snprintf(jpath, n, "%s/summary.json", dir);
+    snprintf(cpath, n, "%s/summary.csv", dir);
+    doc = res_summary_to_json(s);
+    if (rj_write_json(doc, jpath, err, errlen) < 0 || summary_csv(s, cpath, err, errlen) < 0)
+        goto cleanup;
+    rc = 0;
+cleanup:
+    json_object_put(doc);
+    free(jpath);
+    free(cpath);
+    return rc;
+}
+
+static void figures_from_json(json_object *o, res_figures *f)
+{
+    json_object *l = rj_get(o, "latency_ms");
+    f->vms = (int)rj_get_i(o, "vms");
+    f->tps = rj_get_d(o, "tps");
+    f->transactions = rj_get_i(o, "transactions");
+    f->lat_avg_ms = rj_get_d(l, "avg");
+    f->lat_p99_ms = rj_get_d(l, "p99");
+    f->lat_p99_mean_of_vms_ms = rj_get_d(l, "p99_mean_of_vms");
+}
+
+static int drive_from_json(json_object *o, res_drive *d)
+{
+    json_object *reps = rj_get(o, "repetitions");
+    size_t n = rj_array_len(reps);
+    bool oom = false;
+    d->name = rj_get_s(o, "name", &oom);
+    if (!d->name)
+        d->name = strdup("");
+    figures_from_json(o, &d->f);
+    if (!d->name || (n && !(d->reps = calloc(n, sizeof *d->reps))))
+        return -1;
+    d->nreps = (int)n;
+    for (size_t r = 0; r < n; r++) {
+        json_object *rj = json_object_array_get_idx(reps, r);
+        d->reps[r].repetition = (int)rj_get_i(rj, "repetition");
+        figures_from_json(rj, &d->reps[r].f);
+    }
+    return oom ? -1 : 0;
+}
+
+static int vm_from_json(json_object *o, res_vm *v)
+{
+    json_object *l = rj_get(o, "latency_ms"), *series = rj_get(o, "tps_series");
+    size_t n = rj_array_len(series);
+    bool oom = false;
+    v->name = rj_get_s(o, "name", &oom);
+    v->drive = rj_get_s(o, "drive", &oom);
+    if (!v->name)
+        v->name = strdup("");
+    if (!v->drive)
+        v->drive = strdup("");
+    v->repetition = (int)rj_get_i(o, "repetition");
+    v->result = rj_get_s(o, "result", &oom);
+    v->precondition_result = rj_get_s(o, "precondition_result", &oom);
+    v->tps = rj_get_d(o, "tps");
+    v->transactions = rj_get_i(o, "transactions");
+    v->lat_avg_ms = rj_get_d(l, "avg");
+    v->lat_p99_ms = rj_get_d(l, "p99");
+    v->server_version = rj_get_s(o, "server_version", &oom);
+    v->errors = rj_get_i_opt(o, "errors");
+    v->reconnects = rj_get_i_opt(o, "reconnects");
+    if (oom || !v->name || !v->drive || (n && !(v->series = calloc(n, sizeof *v->series))))
+        return -1;
+    v->npoints = (int)n;
+    for (size_t i = 0; i < n; i++) {
+        json_object *pair = json_object_array_get_idx(series, i);
+        v->series[i].t = json_object_get_double(json_object_array_get_idx(pair, 0));
+        v->series[i].tps = json_object_get_double(json_object_array_get_idx(pair, 1));
+    }
+    return 0;
+}
+
+static int summary_from_json(json_object *doc, res_summary *s, char *err, size_t errlen)
+{
+    json_object *schema = rj_get(doc, "schema"), *drives = rj_get(doc, "drives"), *vms = rj_get(doc, "vms");
+    const char *name = schema ? json_object_get_string(schema) : NULL;
+    int major = rj_schema_major(name, SUMMARY_SCHEMA_NAME);
+    bool oom = false;
+
+    if (major == 1) {
+        snprintf(err, errlen, "%s was written by an older drivebench, whose summaries lack "
+                 "the per-VM figures this report reads; run the plan again", name);
+        return -1;
+    }
+    if (major != SUMMARY_MAJOR) {
+        snprintf(err, errlen, "not a %s document", SUMMARY_SCHEMA);
+        return -1;
+    }
+    if (!drives || !json_object_is_type(drives, json_type_array)
+        || !vms || !json_object_is_type(vms, json_type_array)) {
+        snprintf(err, errlen, "no drives or vms array");
+        return -1;
+    }
+    s->run_id = rj_get_s(doc, "run_id", &oom);
+    if (!s->run_id && !oom)
+        oom = !(s->run_id = strdup(""));
+    s->started_at = rj_get_s(doc, "started_at", &oom);
+    s->finished_at = rj_get_s(doc, "finished_at", &oom);
+    s->plan_file = rj_get_s(doc, "plan_file", &oom);
+    s->repetitions = (int)rj_get_i(doc, "repetitions");
+    figures_from_json(rj_get(doc, "run"), &s->run);
+    s->run_drives = (int)rj_get_i(rj_get(doc, "run"), "drives");
+    if (oom || res_plan_from_json(rj_get(doc, "plan"), &s->plan) < 0
+        || res_env_from_json(rj_get(doc, "environment"), &s->env) < 0)
+        goto oom;
+    s->drives = calloc(rj_array_len(drives) + 1, sizeof *s->drives);
+    s->vms = calloc(rj_array_len(vms) + 1, sizeof *s->vms);
+    if (!s->drives || !s->vms)
+        goto oom;
+    for (size_t i = 0; i < rj_array_len(drives); i++) {
+        s->ndrives++;
+        if (drive_from_json(json_object_array_get_idx(drives, i), &s->drives[i]) < 0)
+            goto oom;
+    }
+    for (size_t i = 0; i < rj_array_len(vms); i++) {
+        s->nvms++;
+        if (vm_from_json(json_object_array_get_idx(vms, i), &s->vms[i]) < 0)
+            goto oom;
+    }
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory");
+    return -1;
+}
+
+int res_summary_read_file(const char *path, res_summary *s, char *err, size_t errlen)
+{
+    char why[512];
+    json_object *doc;
+
+    memset(s, 0, sizeof *s);
+    res_plan_init(&s->plan);
+    res_env_init(&s->env);
+    doc = rj_read_json(path, why, sizeof why);
+    if (!doc) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        return RES_E_UNREADABLE;
+    }
+    if (summary_from_json(doc, s, why, sizeof why) < 0) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        res_summary_clear(s);
+        json_object_put(doc);
+        return -1;
+    }
+    json_object_put(doc);
+    return 0;
+}

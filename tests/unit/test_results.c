@@ -1,0 +1,459 @@
+/* The result formats (common/results.c): documents written and read back
+ * with exact values, the reader's refusals with their messages, CSV
+ * quoting and number text. Runs from the repository root. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results.h"
+
+#define REAL_RESULT "results/fixtures/report-4vm/vm/drivebench-report-4vm--nvme-a-vm1.r1.json"
+
+static char scratch[] = "/tmp/test-results-XXXXXX";
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(scratch) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    char cmd[128];
+    (void)state;
+    snprintf(cmd, sizeof cmd, "rm -rf %s", scratch);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static char *path_in(const char *name)
+{
+    static char buf[256];
+    snprintf(buf, sizeof buf, "%s/%s", scratch, name);
+    return buf;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static hist *hist_of(const int64_t *values, int n)
+{
+    hist *h = hist_new(HIST_DEFAULT_HIGHEST, HIST_DEFAULT_DIGITS);
+    assert_non_null(h);
+    for (int i = 0; i < n; i++)
+        hist_record(h, values[i]);
+    return h;
+}
+
+static void assert_hist_equal(const hist *a, const hist *b)
+{
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(a->highest, b->highest);
+    assert_int_equal(a->sig_digits, b->sig_digits);
+    assert_int_equal(a->total, b->total);
+    assert_int_equal(a->min, b->min);
+    assert_int_equal(a->max, b->max);
+    assert_true(a->sum == b->sum);
+    assert_int_equal(a->counts_len, b->counts_len);
+    assert_memory_equal(a->counts, b->counts, sizeof *a->counts * (size_t)a->counts_len);
+}
+
+static void assert_latency_equal(const res_latency *a, const res_latency *b)
+{
+    assert_true(a->avg == b->avg);
+    assert_true(a->min == b->min);
+    assert_true(a->max == b->max);
+    assert_int_equal(a->npct, b->npct);
+    for (int i = 0; i < a->npct; i++) {
+        assert_true(a->pct[i].pct == b->pct[i].pct);
+        assert_true(a->pct[i].ms == b->pct[i].ms);
+    }
+}
+
+/* A TPC-C-like document with every section: two phases, --rate queue
+ * figures, intervals, histograms, transaction types and the tpcc
+ * figures. Values with no short decimal form (1/3) test exactness. */
+static void make_doc(res_oltp *r)
+{
+    static const int64_t lat[] = { 812, 815, 815, 815, 40211, 1999, 2001, 123456 };
+    static const int64_t no[] = { 5000, 5001, 9999 }, pay[] = { 100, 200 };
+    res_phase *p;
+    memset(r, 0, sizeof *r);
+    r->tool_name = strdup("oltp");
+    r->tool_version = strdup("0.9.0");
+    r->workload = strdup("tpcc");
+    r->driver = strdup("mysql");
+    r->started_at = strdup("2026-11-30T04:31:13Z");
+    r->server_version = strdup("10.11.6-MariaDB");
+    r->options = json_tokener_parse("{\"threads\":4,\"percentiles\":[99.9],\"rate\":50}");
+    p = res_oltp_add_phase(r);
+    p->name = strdup("warmup");
+    p->duration_s = 2;
+    p->histogram = hist_of(lat, 2);
+    p = res_oltp_add_phase(r);
+    p->name = strdup("measure");
+    p->duration_s = 10.000123;
+    p->transactions = 1234;
+    p->reads = 10;
+    p->writes = 20;
+    p->others = 30;
+    p->total = 60;
+    p->tps = 1.0 / 3.0;
+    p->qps = 2.0 / 3.0;
+    p->errors = 3;
+    p->reconnects = 1;
+    p->rollbacks = 2;
+    p->latency = (res_latency){ .avg = 0.1, .min = 0.812, .max = 123.456 };
+    res_latency_add_pct(&p->latency, 50, 0.815);
+    res_latency_add_pct(&p->latency, 99.9, 123.456);
+    p->has_queue = true;
+    p->queue = (res_latency){ .avg = 0.25, .min = 0, .max = 7 };
+    res_latency_add_pct(&p->queue, 99, 6.5);
+    p->iv_pct = 99.9;
+    p->nintervals = 2;
+    p->intervals = calloc(2, sizeof *p->intervals);
+    p->intervals[0] = (res_interval){ 1, 9, 27, 0, 0, 1.5, 3.25, 4 };
+    p->intervals[1] = (res_interval){ 2, 1.0 / 7.0, 3, 0.5, 1, 2.5, 9.125, 0 };
+    p->histogram = hist_of(lat, 8);
+    p->ntypes = 2;
+    p->types = calloc(2, sizeof *p->types);
+    p->types[0] = (res_txn_type){ .name = strdup("New-Order"), .count = 3, .share = 0.6,
+                                  .rollbacks = 1, .retries = 2, .histogram = hist_of(no, 3) };
+    res_latency_add_pct(&p->types[0].latency, 90, 9.999);
+    p->types[1] = (res_txn_type){ .name = strdup("Payment"), .count = 2, .share = 0.4,
+                                  .histogram = hist_of(pay, 2) };
+    p->tpcc = calloc(1, sizeof *p->tpcc);
+    p->tpcc->tpm_name = strdup("tpmC");
+    p->tpcc->tpm = 18.000001;
+    p->tpcc->tps = 0.5;
+    p->tpcc->nlimits = 1;
+    p->tpcc->limits = calloc(1, sizeof *p->tpcc->limits);
+    p->tpcc->limits[0] = (res_tpcc_limit){ strdup("New-Order"), 9.999, 5000, true, 0.6, 0,
+                                           true };
+    p->tpcc->all_limits_met = false;
+}
+
+static void test_oltp_round_trip(void **state)
+{
+    res_oltp a, b;
+    char err[512] = "";
+    const res_phase *pa, *pb;
+    (void)state;
+    make_doc(&a);
+    assert_int_equal(res_oltp_write_file(&a, path_in("r.json"), err, sizeof err), 0);
+    assert_int_equal(res_oltp_read_file(path_in("r.json"), &b, err, sizeof err), 0);
+    assert_string_equal(b.tool_name, "oltp");
+    assert_string_equal(b.tool_version, "0.9.0");
+    assert_string_equal(b.workload, "tpcc");
+    assert_string_equal(b.driver, "mysql");
+    assert_string_equal(b.started_at, "2026-11-30T04:31:13Z");
+    assert_string_equal(b.server_version, "10.11.6-MariaDB");
+    assert_true(json_object_equal(a.options, b.options));
+    assert_int_equal(b.nphases, 2);
+    assert_string_equal(b.phases[0].name, "warmup");
+    assert_hist_equal(a.phases[0].histogram, b.phases[0].histogram);
+    pa = res_oltp_measure(&a);
+    pb = res_oltp_measure(&b);
+    assert_ptr_equal(pb, &b.phases[1]);
+    assert_true(pa->duration_s == pb->duration_s);
+    assert_int_equal(pb->transactions, 1234);
+    assert_int_equal(pb->reads, 10);
+    assert_int_equal(pb->writes, 20);
+    assert_int_equal(pb->others, 30);
+    assert_int_equal(pb->total, 60);
+    assert_true(pb->tps == 1.0 / 3.0);
+    assert_true(pb->qps == 2.0 / 3.0);
+    assert_int_equal(pb->errors, 3);
+    assert_int_equal(pb->reconnects, 1);
+    assert_int_equal(pb->rollbacks, 2);
+    assert_latency_equal(&pa->latency, &pb->latency);
+    assert_true(res_latency_pct(&pb->latency, 99.9) == 123.456);
+    assert_true(pb->has_queue);
+    assert_latency_equal(&pa->queue, &pb->queue);
+    assert_true(pb->iv_pct == 99.9);
+    assert_int_equal(pb->nintervals, 2);
+    assert_memory_equal(pa->intervals, pb->intervals, 2 * sizeof *pa->intervals);
+    assert_hist_equal(pa->histogram, pb->histogram);
+    assert_int_equal(pb->ntypes, 2);
+    for (int t = 0; t < 2; t++) {
+        assert_string_equal(pa->types[t].name, pb->types[t].name);
+        assert_int_equal(pa->types[t].count, pb->types[t].count);
+        assert_true(pa->types[t].share == pb->types[t].share);
+        assert_int_equal(pa->types[t].rollbacks, pb->types[t].rollbacks);
+        assert_int_equal(pa->types[t].retries, pb->types[t].retries);
+        assert_latency_equal(&pa->types[t].latency, &pb->types[t].latency);
+        assert_hist_equal(pa->types[t].histogram, pb->types[t].histogram);
+    }
+    assert_non_null(pb->tpcc);
+    assert_string_equal(pb->tpcc->tpm_name, "tpmC");
+    assert_true(pb->tpcc->tpm == 18.000001);
+    assert_true(pb->tpcc->tps == 0.5);
+    assert_int_equal(pb->tpcc->nlimits, 1);
+    assert_string_equal(pb->tpcc->limits[0].name, "New-Order");
+    assert_true(pb->tpcc->limits[0].p90_ms == 9.999);
+    assert_true(pb->tpcc->limits[0].p90_limit_ms == 5000);
+    assert_true(pb->tpcc->limits[0].p90_met);
+    assert_true(pb->tpcc->limits[0].share == 0.6);
+    assert_true(pb->tpcc->limits[0].min_share == 0);
+    assert_true(pb->tpcc->limits[0].share_met);
+    assert_false(pb->tpcc->all_limits_met);
+    res_oltp_clear(&a);
+    res_oltp_clear(&b);
+    res_oltp_clear(NULL);
+}
+
+/* A real oltp result read and written again is the same JSON: the model
+ * keeps every key of drivebench.oltp/1. */
+static void test_oltp_real_result_unchanged(void **state)
+{
+    res_oltp r;
+    char err[512] = "";
+    json_object *orig, *again;
+    (void)state;
+    assert_int_equal(res_oltp_read_file(REAL_RESULT, &r, err, sizeof err), 0);
+    assert_int_equal(res_oltp_write_file(&r, path_in("again.json"), err, sizeof err), 0);
+    orig = json_object_from_file(REAL_RESULT);
+    again = json_object_from_file(path_in("again.json"));
+    assert_non_null(orig);
+    assert_non_null(again);
+    assert_true(json_object_equal(orig, again));
+    json_object_put(orig);
+    json_object_put(again);
+    res_oltp_clear(&r);
+}
+
+static void test_oltp_refusals(void **state)
+{
+    static const struct { const char *json, *msg; } cases[] = {
+        { "{\"schema\":\"drivebench.oltp/2\",\"phases\":[]}", "not a drivebench.oltp/1 result" },
+        { "{\"schema\":\"drivebench.oltp/10\",\"phases\":[]}", "not a drivebench.oltp/1 result" },
+        { "{\"schema\":\"drivebench.summary/1\"}", "not a drivebench.oltp/1 result" },
+        { "{\"schema\":\"drivebench.oltp/1\",\"phases\":[{\"name\":\"warmup\",\"tps\":1}]}",
+          "no \"measure\" phase" },
+        { "{\"schema\":\"drivebench.oltp/1\",\"phases\":[{\"name\":\"measure\",\"tps\":\"x\"}]}",
+          "measure phase has no numeric tps" },
+        { "{\"schema\":\"drivebench.oltp/1\",\"phases\":[{\"name\":\"measure\",\"tps\":1}]}",
+          "measure phase has no histogram" },
+    };
+    char err[512], want[600];
+    res_oltp r;
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        write_text(path_in("bad.json"), cases[i].json);
+        assert_int_equal(res_oltp_read_file(path_in("bad.json"), &r, err, sizeof err), -1);
+        snprintf(want, sizeof want, "%s: %s", path_in("bad.json"), cases[i].msg);
+        assert_string_equal(err, want);
+        assert_int_equal(r.nphases, 0);
+    }
+    /* a newer minor of the same major is read */
+    write_text(path_in("minor.json"), "{\"schema\":\"drivebench.oltp/1.3\",\"new_key\":[1],"
+               "\"phases\":[{\"name\":\"measure\",\"tps\":2.5,\"histogram\":{"
+               "\"significant_digits\":3,\"highest_trackable\":1000000,\"count\":1,"
+               "\"min\":7,\"max\":7,\"sum\":7,\"buckets\":[[7,1]]}}]}");
+    assert_int_equal(res_oltp_read_file(path_in("minor.json"), &r, err, sizeof err), 0);
+    assert_true(res_oltp_measure(&r)->tps == 2.5);
+    assert_int_equal(res_oltp_measure(&r)->histogram->max, 7);
+    res_oltp_clear(&r);
+    /* malformed JSON: one line with json-c's reason */
+    write_text(path_in("bad.json"), "{\"schema\":");
+    assert_int_equal(res_oltp_read_file(path_in("bad.json"), &r, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: cannot read result JSON: ", path_in("bad.json"));
+    assert_memory_equal(err, want, strlen(want));
+    assert_null(strchr(err, '\n'));
+}
+
+/* A summary with two drives, one of them without results. */
+static void make_summary(res_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    res_plan_init(&s->plan);
+    res_env_init(&s->env);
+    s->run_id = strdup("r-1");
+    s->started_at = strdup("2026-11-30T04:31:13Z");
+    s->plan_file = strdup("plan.ini");
+    s->plan.name = strdup("quick");
+    s->plan.vms_per_drive = 2;
+    s->plan.cv_threshold = 7.5;
+    s->plan.workload = strdup("oltp_read_write");
+    s->plan.table_size = 10000;
+    s->env.hostname = strdup("host");
+    s->env.memory_bytes = 25276510208;
+    s->env.nhypervisors = 1;
+    s->env.hypervisors = calloc(1, sizeof *s->env.hypervisors);
+    s->env.hypervisors[0].uri = strdup("test:///default");
+    s->repetitions = 1;
+    s->ndrives = 2;
+    s->drives = calloc(2, sizeof *s->drives);
+    s->drives[0].name = strdup("a,\"b\"");
+    s->drives[0].f = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505 };
+    s->drives[0].nreps = 1;
+    s->drives[0].reps = calloc(1, sizeof *s->drives[0].reps);
+    s->drives[0].reps[0] = (res_repetition){ 1, { 2, 22.5, 200, 1.03, 1.5, 2.2505 } };
+    s->drives[1].name = strdup("empty");
+    s->nvms = 1;
+    s->vms = calloc(1, sizeof *s->vms);
+    s->vms[0] = (res_vm){ .name = strdup("vm1"), .drive = strdup("a,\"b\""), .repetition = 1,
+                          .result = strdup("vm/vm1.r1.json"), .tps = 10.0000004,
+                          .transactions = 100, .lat_avg_ms = 1.06, .lat_p99_ms = 3.001,
+                          .server_version = strdup("10.11.6"), .errors = 4, .reconnects = 0,
+                          .npoints = 2 };
+    s->vms[0].series = calloc(2, sizeof *s->vms[0].series);
+    s->vms[0].series[0] = (res_point){ 1, 9 };
+    s->vms[0].series[1] = (res_point){ 2, 11.25 };
+    s->run = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505 };
+    s->run_drives = 2;
+}
+
+static void test_summary_round_trip(void **state)
+{
+    res_summary a, b;
+    char err[512] = "", path[300], csv[1024];
+    FILE *f;
+    size_t n;
+    (void)state;
+    make_summary(&a);
+    assert_int_equal(res_summary_write_files(&a, scratch, err, sizeof err), 0);
+    snprintf(path, sizeof path, "%s/summary.csv", scratch);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    n = fread(csv, 1, sizeof csv - 1, f);
+    csv[n] = '\0';
+    fclose(f);
+    assert_string_equal(csv,
+        "run_id,drive,repetition,vms,tps,transactions,latency_avg_ms,latency_p99_ms,"
+        "latency_p99_mean_of_vms_ms\n"
+        "r-1,\"a,\"\"b\"\"\",1,2,22.5,200,1.03,1.5,2.2505\n");
+    snprintf(path, sizeof path, "%s/summary.json", scratch);
+    assert_int_equal(res_summary_read_file(path, &b, err, sizeof err), 0);
+    assert_string_equal(b.run_id, "r-1");
+    assert_string_equal(b.started_at, "2026-11-30T04:31:13Z");
+    assert_null(b.finished_at);
+    assert_string_equal(b.plan.name, "quick");
+    assert_null(b.plan.profile);
+    assert_int_equal(b.plan.vms_per_drive, 2);
+    assert_int_equal(b.plan.repetitions, RES_UNSET);
+    assert_true(b.plan.cv_threshold == 7.5);
+    assert_int_equal(b.plan.table_size, 10000);
+    assert_int_equal(b.plan.warehouses, RES_UNSET);
+    assert_string_equal(b.env.hostname, "host");
+    assert_int_equal(b.env.memory_bytes, 25276510208);
+    assert_int_equal(b.env.cpus, RES_UNSET);
+    assert_int_equal(b.env.nhypervisors, 1);
+    assert_string_equal(b.env.hypervisors[0].uri, "test:///default");
+    assert_null(b.env.hypervisors[0].domain_type);
+    assert_int_equal(b.ndrives, 2);
+    assert_string_equal(b.drives[0].name, "a,\"b\"");
+    assert_memory_equal(&b.drives[0].f, &a.drives[0].f, sizeof a.drives[0].f);
+    assert_int_equal(b.drives[0].nreps, 1);
+    assert_int_equal(b.drives[0].reps[0].repetition, 1);
+    assert_memory_equal(&b.drives[0].reps[0].f, &a.drives[0].reps[0].f, sizeof a.run);
+    assert_int_equal(b.drives[1].nreps, 0);
+    assert_int_equal(b.nvms, 1);
+    assert_string_equal(b.vms[0].result, "vm/vm1.r1.json");
+    assert_null(b.vms[0].precondition_result);
+    /* numbers are rounded to 6 decimals on the way out */
+    assert_true(b.vms[0].tps == 10.0);
+    assert_int_equal(b.vms[0].transactions, 100);
+    assert_true(b.vms[0].lat_p99_ms == 3.001);
+    assert_string_equal(b.vms[0].server_version, "10.11.6");
+    assert_int_equal(b.vms[0].errors, 4);
+    assert_int_equal(b.vms[0].reconnects, 0);
+    assert_int_equal(b.vms[0].npoints, 2);
+    assert_true(b.vms[0].series[1].t == 2 && b.vms[0].series[1].tps == 11.25);
+    assert_memory_equal(&b.run, &a.run, sizeof a.run);
+    assert_int_equal(b.run_drives, 2);
+    res_summary_clear(&a);
+    res_summary_clear(&b);
+}
+
+static void test_summary_refusals(void **state)
+{
+    res_summary s;
+    char err[512], want[700];
+    const char *p = path_in("summary.json");
+    (void)state;
+    write_text(p, "{\"schema\":\"drivebench.summary/3\",\"drives\":[],\"vms\":[]}");
+    assert_int_equal(res_summary_read_file(p, &s, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: not a drivebench.summary/2 document", p);
+    assert_string_equal(err, want);
+    write_text(p, "{\"schema\":\"drivebench.summary/1\",\"drives\":[],\"vms\":[]}");
+    assert_int_equal(res_summary_read_file(p, &s, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: drivebench.summary/1 was written by an older drivebench, "
+             "whose summaries lack the per-VM figures this report reads; run the plan again", p);
+    assert_string_equal(err, want);
+    write_text(p, "{\"schema\":\"drivebench.summary/2.1\",\"drives\":[],\"vms\":[],\"x\":1}");
+    assert_int_equal(res_summary_read_file(p, &s, err, sizeof err), 0);
+    assert_int_equal(s.ndrives, 0);
+    res_summary_clear(&s);
+    write_text(p, "[1,");
+    assert_int_equal(res_summary_read_file(p, &s, err, sizeof err), RES_E_UNREADABLE);
+    assert_null(strchr(err, '\n'));
+}
+
+static void test_csv_field(void **state)
+{
+    static const struct { const char *in, *needed, *always; } cases[] = {
+        { "plain", "plain", "\"plain\"" },
+        { "", "", "\"\"" },
+        { "a,b", "\"a,b\"", "\"a,b\"" },
+        { "say \"hi\"", "\"say \"\"hi\"\"\"", "\"say \"\"hi\"\"\"" },
+        { "two\nlines", "\"two\nlines\"", "\"two\nlines\"" },
+        { "cr\rhere", "\"cr\rhere\"", "\"cr\rhere\"" },
+        { "<script>alert(1)</script>", "<script>alert(1)</script>",
+          "\"<script>alert(1)</script>\"" },
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int always = 0; always < 2; always++) {
+            char *buf = NULL;
+            size_t len = 0;
+            FILE *f = open_memstream(&buf, &len);
+            assert_non_null(f);
+            res_csv_field(f, cases[i].in, always);
+            fclose(f);
+            assert_string_equal(buf, always ? cases[i].always : cases[i].needed);
+            free(buf);
+        }
+}
+
+static void test_numbers(void **state)
+{
+    char buf[64];
+    json_object *o;
+    (void)state;
+    assert_string_equal(res_num(22.5, buf, sizeof buf), "22.5");
+    assert_string_equal(res_num(2, buf, sizeof buf), "2");
+    assert_string_equal(res_num(50.0 / 3.0, buf, sizeof buf), "16.666667");
+    assert_string_equal(res_num(-0.0000001, buf, sizeof buf), "0");
+    assert_string_equal(res_num(1.0000004, buf, sizeof buf), "1");
+    o = res_json_number(2.2505);
+    assert_string_equal(json_object_to_json_string(o), "2.2505");
+    json_object_put(o);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_oltp_round_trip),
+        cmocka_unit_test(test_oltp_real_result_unchanged),
+        cmocka_unit_test(test_oltp_refusals),
+        cmocka_unit_test(test_summary_round_trip),
+        cmocka_unit_test(test_summary_refusals),
+        cmocka_unit_test(test_csv_field),
+        cmocka_unit_test(test_numbers),
+    };
+    return cmocka_run_group_tests_name("results", tests, setup, teardown);
+}
