@@ -146,11 +146,12 @@ int res_oltp_read_file(const char *path, res_oltp *r, char *err, size_t errlen);
 
 /* Figures of a set of VM results (a drive, a repetition of it, the run). */
 typedef struct res_figures {
-    int     vms;            /* per repetition */
+    int     vms;            /* measured VMs, per repetition */
     double  tps;
     int64_t transactions;
     double  lat_avg_ms, lat_p99_ms;
     double  lat_p99_mean_of_vms_ms;
+    int     failed_vms;     /* VM runs that failed, left out of every figure */
 } res_figures;
 
 typedef struct res_repetition {
@@ -172,6 +173,14 @@ typedef struct res_point {
 typedef struct res_vm {
     char      *name, *drive;
     int        repetition;
+    bool       failed;              /* left out of every aggregate */
+    char      *fault;               /* when failed: "stopped", "disk-full", ... */
+    char      *reason;              /* when failed: one line for people */
+    char      *failed_at;           /* when failed: UTC ISO 8601, or NULL */
+    char      *failed_in;           /* when failed: the phase, or NULL */
+    char      *console_tail;        /* when failed: the console's last lines */
+    bool       measured;            /* its measured figures below are known
+                                     * (a failed VM may have none) */
     char      *result;              /* relative to the run folder */
     char      *precondition_result; /* or NULL */
     double     tps;
@@ -203,8 +212,20 @@ typedef struct res_env {
     int             nhypervisors;
 } res_env;
 
+/* How a run ended, as its summary says. */
+typedef enum res_run_status {
+    RES_RUN_COMPLETE,       /* every VM measured */
+    RES_RUN_DEGRADED,       /* completed with failures: some VMs failed */
+    RES_RUN_PARTIAL,        /* stopped early (failure, signal): what the
+                             * finished phases measured */
+} res_run_status;
+
+/* "complete", "completed_with_failures", "partial". */
+const char *res_run_status_name(res_run_status s);
+
 typedef struct res_summary {
     char       *run_id;
+    res_run_status status;
     char       *started_at, *finished_at;   /* or NULL */
     char       *plan_file;
     res_plan    plan;
@@ -221,10 +242,12 @@ typedef struct res_summary {
 /* Empty plan and environment (every field "not recorded"). */
 void res_plan_init(res_plan *p);
 void res_env_init(res_env *e);
-/* Parse the plan / environment objects the orchestrator builds (the same
- * keys summary.json holds). 0, or -1 when out of memory. */
-int res_plan_from_json(json_object *o, res_plan *p);
-int res_env_from_json(json_object *o, res_env *e);
+/* Deep copies (into zeroed or freshly cleared structs). 0, or -1 when out
+ * of memory. */
+int res_plan_copy(res_plan *dst, const res_plan *src);
+int res_env_copy(res_env *dst, const res_env *src);
+void res_plan_clear(res_plan *p);           /* frees members */
+void res_env_clear(res_env *e);             /* frees members */
 void res_summary_clear(res_summary *s);     /* frees members; accepts NULL */
 
 /* summary.json as a new JSON object (caller puts). */

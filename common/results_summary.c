@@ -32,7 +32,7 @@ void res_env_init(res_env *e)
     e->cpus = e->memory_bytes = RES_UNSET;
 }
 
-int res_plan_from_json(json_object *o, res_plan *p)
+static int plan_from_json(json_object *o, res_plan *p)
 {
     json_object *w = rj_get(o, "workload"), *cv = rj_get(o, "cv_threshold");
     bool oom = false;
@@ -55,7 +55,7 @@ int res_plan_from_json(json_object *o, res_plan *p)
     return oom ? -1 : 0;
 }
 
-int res_env_from_json(json_object *o, res_env *e)
+static int env_from_json(json_object *o, res_env *e)
 {
     json_object *host = rj_get(o, "host"), *hvs = rj_get(o, "hypervisors");
     size_t n = rj_array_len(hvs);
@@ -82,7 +82,7 @@ int res_env_from_json(json_object *o, res_env *e)
     return oom ? -1 : 0;
 }
 
-static void plan_clear(res_plan *p)
+void res_plan_clear(res_plan *p)
 {
     free(p->name);
     free(p->profile);
@@ -91,7 +91,7 @@ static void plan_clear(res_plan *p)
     free(p->db_driver);
 }
 
-static void env_clear(res_env *e)
+void res_env_clear(res_env *e)
 {
     free(e->hostname);
     free(e->kernel);
@@ -108,6 +108,64 @@ static void env_clear(res_env *e)
     free(e->hypervisors);
 }
 
+/* A copy of s (NULL stays NULL); sets *oom when the copy fails. */
+static char *dup_opt(const char *s, bool *oom)
+{
+    char *d = s ? strdup(s) : NULL;
+    if (s && !d)
+        *oom = true;
+    return d;
+}
+
+int res_plan_copy(res_plan *dst, const res_plan *src)
+{
+    bool oom = false;
+    *dst = *src;
+    dst->name = dup_opt(src->name, &oom);
+    dst->profile = dup_opt(src->profile, &oom);
+    dst->client = dup_opt(src->client, &oom);
+    dst->workload = dup_opt(src->workload, &oom);
+    dst->db_driver = dup_opt(src->db_driver, &oom);
+    return oom ? -1 : 0;
+}
+
+int res_env_copy(res_env *dst, const res_env *src)
+{
+    bool oom = false;
+    *dst = *src;
+    dst->hostname = dup_opt(src->hostname, &oom);
+    dst->kernel = dup_opt(src->kernel, &oom);
+    dst->cpu_model = dup_opt(src->cpu_model, &oom);
+    dst->hypervisors = src->nhypervisors ? calloc((size_t)src->nhypervisors,
+                                                  sizeof *dst->hypervisors) : NULL;
+    if (src->nhypervisors && !dst->hypervisors) {
+        dst->nhypervisors = 0;
+        return -1;
+    }
+    for (int i = 0; i < src->nhypervisors; i++) {
+        const res_hypervisor *a = &src->hypervisors[i];
+        res_hypervisor *b = &dst->hypervisors[i];
+        b->uri = dup_opt(a->uri, &oom);
+        b->hostname = dup_opt(a->hostname, &oom);
+        b->libvirt_version = dup_opt(a->libvirt_version, &oom);
+        b->hypervisor = dup_opt(a->hypervisor, &oom);
+        b->hypervisor_version = dup_opt(a->hypervisor_version, &oom);
+        b->domain_type = dup_opt(a->domain_type, &oom);
+    }
+    return oom ? -1 : 0;
+}
+
+static const char *const run_status_names[] = {
+    [RES_RUN_COMPLETE] = "complete",
+    [RES_RUN_DEGRADED] = "completed_with_failures",
+    [RES_RUN_PARTIAL] = "partial",
+};
+
+const char *res_run_status_name(res_run_status st)
+{
+    return (unsigned)st <= RES_RUN_PARTIAL ? run_status_names[st] : "?";
+}
+
 void res_summary_clear(res_summary *s)
 {
     if (!s)
@@ -116,8 +174,8 @@ void res_summary_clear(res_summary *s)
     free(s->started_at);
     free(s->finished_at);
     free(s->plan_file);
-    plan_clear(&s->plan);
-    env_clear(&s->env);
+    res_plan_clear(&s->plan);
+    res_env_clear(&s->env);
     for (int i = 0; i < s->ndrives; i++) {
         free(s->drives[i].name);
         free(s->drives[i].reps);
@@ -131,6 +189,11 @@ void res_summary_clear(res_summary *s)
         free(v->precondition_result);
         free(v->server_version);
         free(v->series);
+        free(v->fault);
+        free(v->reason);
+        free(v->failed_at);
+        free(v->failed_in);
+        free(v->console_tail);
     }
     free(s->vms);
     memset(s, 0, sizeof *s);
@@ -210,6 +273,7 @@ static json_object *figures_json(const res_figures *f)
 {
     json_object *o = json_object_new_object();
     rj_put(o, "vms", json_object_new_int(f->vms));
+    rj_put(o, "failed_vms", json_object_new_int(f->failed_vms));
     rj_put(o, "tps", res_json_number(f->tps));
     rj_put(o, "transactions", json_object_new_int64(f->transactions));
     rj_put(o, "latency_ms", latency_summary_json(f->lat_avg_ms, f->lat_p99_ms,
@@ -223,14 +287,24 @@ static json_object *vm_json(const res_vm *v)
     rj_put(o, "name", json_object_new_string(v->name));
     rj_put(o, "drive", json_object_new_string(v->drive));
     rj_put(o, "repetition", json_object_new_int(v->repetition));
+    rj_put(o, "status", json_object_new_string(v->failed ? "failed" : "ok"));
+    if (v->failed) {
+        rj_put(o, "fault", rj_str_or_null(v->fault));
+        rj_put(o, "reason", rj_str_or_null(v->reason));
+        rj_put(o, "failed_at", rj_str_or_null(v->failed_at));
+        rj_put(o, "failed_in", rj_str_or_null(v->failed_in));
+        rj_put(o, "console_tail", rj_str_or_null(v->console_tail));
+    }
     rj_put(o, "result", rj_str_or_null(v->result));
     rj_put(o, "precondition_result", rj_str_or_null(v->precondition_result));
-    rj_put(o, "tps", res_json_number(v->tps));
-    rj_put(o, "transactions", json_object_new_int64(v->transactions));
-    rj_put(o, "latency_ms", latency_summary_json(v->lat_avg_ms, v->lat_p99_ms, NULL));
-    put_s_opt(o, "server_version", v->server_version);
-    rj_put(o, "errors", json_object_new_int64(v->errors));
-    rj_put(o, "reconnects", json_object_new_int64(v->reconnects));
+    if (v->measured) {
+        rj_put(o, "tps", res_json_number(v->tps));
+        rj_put(o, "transactions", json_object_new_int64(v->transactions));
+        rj_put(o, "latency_ms", latency_summary_json(v->lat_avg_ms, v->lat_p99_ms, NULL));
+        put_s_opt(o, "server_version", v->server_version);
+        rj_put(o, "errors", json_object_new_int64(v->errors));
+        rj_put(o, "reconnects", json_object_new_int64(v->reconnects));
+    }
     for (int i = 0; i < v->npoints; i++) {
         json_object *pair = json_object_new_array();
         json_object_array_add(pair, res_json_number(v->series[i].t));
@@ -248,6 +322,7 @@ json_object *res_summary_to_json(const res_summary *s)
 
     rj_put(out, "schema", json_object_new_string(SUMMARY_SCHEMA));
     rj_put(out, "run_id", rj_str_or_null(s->run_id));
+    rj_put(out, "status", json_object_new_string(res_run_status_name(s->status)));
     rj_put(out, "started_at", rj_str_or_null(s->started_at));
     rj_put(out, "finished_at", rj_str_or_null(s->finished_at));
     rj_put(out, "plan_file", json_object_new_string(s->plan_file ? s->plan_file : "plan.ini"));
@@ -263,6 +338,8 @@ json_object *res_summary_to_json(const res_summary *s)
             json_object_array_add(reps, rj);
         }
         rj_put(o, "name", json_object_new_string(dr->name));
+        rj_put(o, "status", json_object_new_string(dr->f.failed_vms ? "incomplete"
+                                                                     : "complete"));
         rj_put(o, "repetitions", reps);
         json_object_array_add(drives, o);
     }
@@ -286,18 +363,35 @@ static int summary_csv(const res_summary *s, const char *path, char *err, size_t
         return -1;
     }
     fputs("run_id,drive,repetition,vms,tps,transactions,latency_avg_ms,latency_p99_ms,"
-          "latency_p99_mean_of_vms_ms\n", f);
+          "latency_p99_mean_of_vms_ms,failed_vms,status,failures\n", f);
     for (int d = 0; d < s->ndrives; d++)
         for (int r = 0; r < s->drives[d].nreps; r++) {
             const res_repetition *g = &s->drives[d].reps[r];
+            char *failures = NULL;
+            size_t flen = 0;
+            FILE *fl = open_memstream(&failures, &flen);
+            /* "VM: reason" of each VM of this drive and repetition that failed */
+            for (int i = 0; fl && i < s->nvms; i++) {
+                const res_vm *v = &s->vms[i];
+                if (v->failed && v->repetition == g->repetition
+                    && strcmp(v->drive, s->drives[d].name) == 0)
+                    fprintf(fl, "%s%s: %s", ftell(fl) ? "; " : "", v->name,
+                            v->reason ? v->reason : "failed");
+            }
+            if (fl)
+                fclose(fl);
             res_csv_field(f, s->run_id, false);
             fputc(',', f);
             res_csv_field(f, s->drives[d].name, false);
-            fprintf(f, ",%d,%d,%s,%" PRId64 ",%s,%s,%s\n", g->repetition, g->f.vms,
+            fprintf(f, ",%d,%d,%s,%" PRId64 ",%s,%s,%s,%d,%s,", g->repetition, g->f.vms,
                     res_num(g->f.tps, b[0], sizeof b[0]), g->f.transactions,
                     res_num(g->f.lat_avg_ms, b[1], sizeof b[1]),
                     res_num(g->f.lat_p99_ms, b[2], sizeof b[2]),
-                    res_num(g->f.lat_p99_mean_of_vms_ms, b[3], sizeof b[3]));
+                    res_num(g->f.lat_p99_mean_of_vms_ms, b[3], sizeof b[3]), g->f.failed_vms,
+                    g->f.failed_vms ? "incomplete" : "complete");
+            res_csv_field(f, failures ? failures : "", false);
+            fputc('\n', f);
+            free(failures);
         }
     if (fclose(f) != 0) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
@@ -334,6 +428,7 @@ static void figures_from_json(json_object *o, res_figures *f)
 {
     json_object *l = rj_get(o, "latency_ms");
     f->vms = (int)rj_get_i(o, "vms");
+    f->failed_vms = (int)rj_get_i(o, "failed_vms");
     f->tps = rj_get_d(o, "tps");
     f->transactions = rj_get_i(o, "transactions");
     f->lat_avg_ms = rj_get_d(l, "avg");
@@ -373,6 +468,14 @@ static int vm_from_json(json_object *o, res_vm *v)
     if (!v->drive)
         v->drive = strdup("");
     v->repetition = (int)rj_get_i(o, "repetition");
+    v->failed = rj_get(o, "status") && strcmp(json_object_get_string(rj_get(o, "status")),
+                                              "failed") == 0;
+    v->fault = rj_get_s(o, "fault", &oom);
+    v->reason = rj_get_s(o, "reason", &oom);
+    v->failed_at = rj_get_s(o, "failed_at", &oom);
+    v->failed_in = rj_get_s(o, "failed_in", &oom);
+    v->console_tail = rj_get_s(o, "console_tail", &oom);
+    v->measured = rj_is_number(rj_get(o, "tps"));
     v->result = rj_get_s(o, "result", &oom);
     v->precondition_result = rj_get_s(o, "precondition_result", &oom);
     v->tps = rj_get_d(o, "tps");
@@ -421,10 +524,17 @@ static int summary_from_json(json_object *doc, res_summary *s, char *err, size_t
     s->finished_at = rj_get_s(doc, "finished_at", &oom);
     s->plan_file = rj_get_s(doc, "plan_file", &oom);
     s->repetitions = (int)rj_get_i(doc, "repetitions");
+    {
+        const char *st = rj_get(doc, "status") ? json_object_get_string(rj_get(doc, "status"))
+                                               : "complete";
+        s->status = strcmp(st, "partial") == 0 ? RES_RUN_PARTIAL
+                    : strcmp(st, "completed_with_failures") == 0 ? RES_RUN_DEGRADED
+                    : RES_RUN_COMPLETE;
+    }
     figures_from_json(rj_get(doc, "run"), &s->run);
     s->run_drives = (int)rj_get_i(rj_get(doc, "run"), "drives");
-    if (oom || res_plan_from_json(rj_get(doc, "plan"), &s->plan) < 0
-        || res_env_from_json(rj_get(doc, "environment"), &s->env) < 0)
+    if (oom || plan_from_json(rj_get(doc, "plan"), &s->plan) < 0
+        || env_from_json(rj_get(doc, "environment"), &s->env) < 0)
         goto oom;
     s->drives = calloc(rj_array_len(drives) + 1, sizeof *s->drives);
     s->vms = calloc(rj_array_len(vms) + 1, sizeof *s->vms);

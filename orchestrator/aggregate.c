@@ -5,6 +5,7 @@
 #include "names.h"
 
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,12 +16,8 @@ typedef struct group {
     int64_t transactions;
     double  p99_sum;            /* sum of each VM's p99, ms */
     hist   *h;                  /* merged */
+    int     failed;             /* VM runs that failed: in no figure above */
 } group;
-
-json_object *orch_json_number(double v)
-{
-    return res_json_number(v);
-}
 
 static double us_to_ms(double us)
 {
@@ -53,22 +50,44 @@ static int group_add(group *g, const res_phase *m)
 static res_figures group_figures(const group *g, double tps, int vms_per_rep)
 {
     return (res_figures){
-        .vms = vms_per_rep, .tps = tps, .transactions = g->transactions,
+        .vms = vms_per_rep, .failed_vms = g->failed, .tps = tps,
+        .transactions = g->transactions,
         .lat_avg_ms = g->h ? us_to_ms(hist_mean(g->h)) : 0, .lat_p99_ms = p99_ms(g->h),
         .lat_p99_mean_of_vms_ms = g->vms ? g->p99_sum / g->vms : 0,
     };
 }
 
-/* The summary's entry of VM r from its result doc. 0, or -1 when out of
- * memory. */
+/* The summary's entry of VM r: its health, and its figures from its
+ * result doc when there is one (doc NULL: a failed VM that left none). 0,
+ * or -1 when out of memory. */
 static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc)
 {
-    const res_phase *m = res_oltp_measure(doc);
+    const res_phase *m = doc ? res_oltp_measure(doc) : NULL;
     v->name = strdup(r->vm);
     v->drive = strdup(r->drive);
     v->repetition = r->repetition;
     v->result = strdup(r->result);
     v->precondition_result = r->precondition ? strdup(r->precondition) : NULL;
+    if (!v->name || !v->drive || !v->result || (r->precondition && !v->precondition_result))
+        return -1;
+    if (r->failed_in) {
+        char when[32] = "";
+        struct tm tm;
+        v->failed = true;
+        if (r->health.at && gmtime_r(&r->health.at, &tm))
+            strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        v->fault = strdup(orch_fault_name(r->health.fault));
+        v->reason = strdup(r->health.reason[0] ? r->health.reason : "failed");
+        v->failed_at = *when ? strdup(when) : NULL;
+        v->failed_in = strdup(r->failed_in);
+        v->console_tail = r->console_tail ? strdup(r->console_tail) : NULL;
+        if (!v->fault || !v->reason || (*when && !v->failed_at) || !v->failed_in
+            || (r->console_tail && !v->console_tail))
+            return -1;
+    }
+    if (!m)
+        return 0;
+    v->measured = true;
     v->tps = m->tps;
     v->transactions = m->transactions;
     v->lat_avg_ms = us_to_ms(hist_mean(m->histogram));
@@ -77,9 +96,7 @@ static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc)
     v->errors = m->errors;
     v->reconnects = m->reconnects;
     v->series = calloc(m->nintervals ? (size_t)m->nintervals : 1, sizeof *v->series);
-    if (!v->name || !v->drive || !v->result || !v->series
-        || (r->precondition && !v->precondition_result)
-        || (doc->server_version && !v->server_version))
+    if (!v->series || (doc->server_version && !v->server_version))
         return -1;
     v->npoints = m->nintervals;
     for (int i = 0; i < m->nintervals; i++)
@@ -87,17 +104,19 @@ static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc)
     return 0;
 }
 
-/* Read each VM's result and merge it into its groups and the summary's
- * vms. 0, or -1 with err. */
+/* Read each VM's result and merge the healthy ones into their groups; every
+ * VM gets its entry in the summary's vms. A failed VM, or any VM of a
+ * partial run, may have left no result: that is no error. 0, or -1 with
+ * err. */
 static int add_vms(const orch_summary_input *in, res_summary *s, group *groups, group *run,
                    int reps, char *err, size_t errlen)
 {
     for (int i = 0; i < in->nvms; i++) {
         const orch_vm_result *r = &in->vms[i];
+        group *targets[3];
         res_oltp doc;
-        const res_phase *m;
+        int d, rc, have;
         char *path = orch_strfmt("%s/%s", in->run_dir, r->result);
-        int d, rc;
         for (d = 0; d < in->ndrives; d++)
             if (strcmp(in->drives[d], r->drive) == 0)
                 break;
@@ -107,21 +126,30 @@ static int add_vms(const orch_summary_input *in, res_summary *s, group *groups, 
             free(path);
             return -1;
         }
+        targets[0] = &groups[d * (reps + 1)];
+        targets[1] = &groups[d * (reps + 1) + r->repetition];
+        targets[2] = run;
         rc = res_oltp_read_file(path, &doc, err, errlen);
         free(path);
-        if (rc < 0)
+        have = rc == 0;
+        if (!have && !r->failed_in && !in->partial)
             return -1;
-        m = res_oltp_measure(&doc);
-        if (group_add(&groups[d * (reps + 1)], m) < 0
-            || group_add(&groups[d * (reps + 1) + r->repetition], m) < 0
-            || group_add(run, m) < 0) {
-            snprintf(err, errlen, "%s: histogram parameters differ from the other VMs'; "
-                     "cannot merge", r->result);
-            res_oltp_clear(&doc);
-            return -1;
+        if (r->failed_in) {
+            for (int k = 0; k < 3; k++)
+                targets[k]->failed++;
+        } else if (have) {
+            const res_phase *m = res_oltp_measure(&doc);
+            for (int k = 0; k < 3; k++)
+                if (group_add(targets[k], m) < 0) {
+                    snprintf(err, errlen, "%s: histogram parameters differ from the other "
+                             "VMs'; cannot merge", r->result);
+                    res_oltp_clear(&doc);
+                    return -1;
+                }
         }
-        rc = vm_entry(&s->vms[s->nvms++], r, &doc);
-        res_oltp_clear(&doc);
+        rc = vm_entry(&s->vms[s->nvms++], r, have ? &doc : NULL);
+        if (have)
+            res_oltp_clear(&doc);
         if (rc < 0) {
             snprintf(err, errlen, "out of memory");
             return -1;
@@ -155,8 +183,8 @@ res_summary *orch_summary_build(const orch_summary_input *in, char *err, size_t 
     s->drives = calloc(in->ndrives ? (size_t)in->ndrives : 1, sizeof *s->drives);
     if (!s->run_id || !s->plan_file || !s->vms || !s->drives
         || (in->started_at && !s->started_at) || (in->finished_at && !s->finished_at)
-        || res_plan_from_json(in->plan, &s->plan) < 0
-        || res_env_from_json(in->environment, &s->env) < 0) {
+        || (in->plan && res_plan_copy(&s->plan, in->plan) < 0)
+        || (in->env && res_env_copy(&s->env, in->env) < 0)) {
         snprintf(err, errlen, "out of memory");
         goto cleanup;
     }
@@ -175,7 +203,7 @@ res_summary *orch_summary_build(const orch_summary_input *in, char *err, size_t 
         }
         for (int r = 1; r <= reps; r++) {
             group *g = &groups[d * (reps + 1) + r];
-            if (!g->vms)
+            if (!g->vms && !g->failed)
                 continue;
             dr->reps[dr->nreps++] = (res_repetition){ r, group_figures(g, g->tps, g->vms) };
             tps_sum += g->tps;
@@ -185,6 +213,7 @@ res_summary *orch_summary_build(const orch_summary_input *in, char *err, size_t 
         run_tps += dr->f.tps;
     }
     s->run = group_figures(&run, run_tps, run.vms / reps);
+    s->status = in->partial ? RES_RUN_PARTIAL : run.failed ? RES_RUN_DEGRADED : RES_RUN_COMPLETE;
     s->run_drives = in->ndrives;
     ok = 1;
 cleanup:

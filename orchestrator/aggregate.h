@@ -14,7 +14,6 @@
 #define ORCH_AGGREGATE_H
 
 #include <stddef.h>
-#include <json-c/json.h>
 
 #include "monitor.h"
 #include "results.h"
@@ -36,8 +35,8 @@ typedef struct orch_summary_input {
     const char  *run_id;
     const char  *run_dir;       /* results/<run-id> */
     const char  *started_at, *finished_at;   /* ISO 8601 UTC */
-    json_object *plan;          /* borrowed; the summary's plan object */
-    json_object *environment;   /* borrowed; the summary's environment */
+    const res_plan *plan;       /* borrowed, copied into the summary; NULL: none */
+    const res_env  *env;        /* borrowed, copied into the summary; NULL: none */
     const char *const *drives;  /* drive names, in plan order */
     int          ndrives;
     const orch_vm_result *vms;
@@ -54,9 +53,5 @@ void orch_summary_free(res_summary *s);        /* accepts NULL */
 
 /* Write run_dir/summary.json and run_dir/summary.csv. 0 or -1 with err. */
 int orch_summary_write(const char *run_dir, const res_summary *s, char *err, size_t errlen);
-
-/* A number rounded to 6 decimals, as the summary writes it (the plan's
- * cv_threshold in run.c; res_json_number). */
-json_object *orch_json_number(double v);
 
 #endif

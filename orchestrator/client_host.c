@@ -170,9 +170,10 @@ static int host_run_phase(const orch_client *c, orch_job *jobs, int njobs, const
                 running--;
                 while (procs[i].out_fd >= 0)
                     read_output(&procs[i], &jobs[i]);
+                /* stopped on request: no fault of the VM's */
                 if (!interrupted && !killed_at)
                     orch_job_ended(c, &jobs[i], phase);
-                else if (jobs[i].status != 0)
+                else if (jobs[i].status != 0 && !interrupted)
                     jobs[i].failed = 1;
             }
         }

@@ -136,14 +136,22 @@ static int free_port(int from)
     return -1;
 }
 
-/* Host CPU, memory and each hypervisor's versions, for the report. */
-static json_object *environment(run_state *st)
+/* A libvirt version number as "major.minor.micro" (new string). */
+static char *version_text(unsigned long v)
 {
-    json_object *env = json_object_new_object(), *host = json_object_new_object();
-    json_object *hvs = json_object_new_array();
+    return orch_strfmt("%lu.%lu.%lu", v / 1000000, v / 1000 % 1000, v % 1000);
+}
+
+/* Host CPU, memory and each hypervisor's versions, for the summary.
+ * 0, or -1 when out of memory (e is then cleared). */
+static int environment(run_state *st, res_env *e)
+{
     struct utsname u;
     char line[512], cpu[256] = "";
     FILE *f = fopen("/proc/cpuinfo", "r");
+    int oom = 0;
+
+    res_env_init(e);
     while (f && fgets(line, sizeof line, f))
         if (strncmp(line, "model name", 10) == 0 && strchr(line, ':')) {
             snprintf(cpu, sizeof cpu, "%s", strchr(line, ':') + 2);
@@ -153,74 +161,72 @@ static json_object *environment(run_state *st)
     if (f)
         fclose(f);
     if (uname(&u) == 0) {
-        json_object_object_add(host, "hostname", json_object_new_string(u.nodename));
-        json_object_object_add(host, "kernel", json_object_new_string(u.release));
+        oom |= !(e->hostname = strdup(u.nodename));
+        oom |= !(e->kernel = strdup(u.release));
     }
-    json_object_object_add(host, "cpu_model", json_object_new_string(cpu));
-    json_object_object_add(host, "cpus", json_object_new_int((int)sysconf(_SC_NPROCESSORS_ONLN)));
-    json_object_object_add(host, "memory_bytes", json_object_new_int64(
-                               (int64_t)sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE)));
-    json_object_object_add(env, "host", host);
-    for (int i = 0; i < st->l->nvms; i++) {
+    oom |= !(e->cpu_model = strdup(cpu));
+    e->cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    e->memory_bytes = (int64_t)sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE);
+    e->hypervisors = calloc((size_t)st->l->nvms + 1, sizeof *e->hypervisors);
+    oom |= !e->hypervisors;
+    for (int i = 0; !oom && i < st->l->nvms; i++) {
         const orch_vm *vm = &st->l->vms[i];
         const run_vm *rv = &st->vms[i];
         const char *uri = orch_plan_drive_uri(st->p, vm->drive);
-        json_object *h;
+        res_hypervisor *h;
         unsigned long lib = 0, hv = 0;
-        char ver[64], *hostname;
         int dup = 0;
-        for (size_t k = 0; k < json_object_array_length(hvs); k++) {
-            json_object *u2;
-            json_object_object_get_ex(json_object_array_get_idx(hvs, k), "uri", &u2);
-            dup |= strcmp(json_object_get_string(u2), uri) == 0;
-        }
+        for (int k = 0; k < e->nhypervisors; k++)
+            dup |= strcmp(e->hypervisors[k].uri, uri) == 0;
         if (dup || !rv->conn)
             continue;
-        h = json_object_new_object();
-        json_object_object_add(h, "uri", json_object_new_string(uri));
-        hostname = virConnectGetHostname(rv->conn);
-        json_object_object_add(h, "hostname", hostname ? json_object_new_string(hostname) : NULL);
-        free(hostname);
+        h = &e->hypervisors[e->nhypervisors++];
+        h->uri = strdup(uri);
+        h->hostname = virConnectGetHostname(rv->conn);
         virConnectGetLibVersion(rv->conn, &lib);
-        snprintf(ver, sizeof ver, "%lu.%lu.%lu", lib / 1000000, lib / 1000 % 1000, lib % 1000);
-        json_object_object_add(h, "libvirt_version", json_object_new_string(ver));
-        json_object_object_add(h, "hypervisor", json_object_new_string(
-                                   virConnectGetType(rv->conn) ? virConnectGetType(rv->conn) : ""));
+        h->libvirt_version = version_text(lib);
+        h->hypervisor = strdup(virConnectGetType(rv->conn) ? virConnectGetType(rv->conn) : "");
         virConnectGetVersion(rv->conn, &hv);
-        snprintf(ver, sizeof ver, "%lu.%lu.%lu", hv / 1000000, hv / 1000 % 1000, hv % 1000);
-        json_object_object_add(h, "hypervisor_version", json_object_new_string(ver));
-        json_object_object_add(h, "domain_type", json_object_new_string(rv->domain_type));
-        json_object_array_add(hvs, h);
+        h->hypervisor_version = version_text(hv);
+        h->domain_type = strdup(rv->domain_type);
+        oom |= !h->uri || !h->libvirt_version || !h->hypervisor || !h->hypervisor_version
+               || !h->domain_type;
     }
-    json_object_object_add(env, "hypervisors", hvs);
-    return env;
+    if (oom) {
+        res_env_clear(e);
+        return -1;
+    }
+    return 0;
 }
 
-/* The plan's figures as the summary records them. */
-static json_object *plan_json(const orch_plan *p, const orch_template *t)
+/* The plan's figures as the summary records them. 0, or -1 when out of
+ * memory (r is then cleared). */
+static int plan_record(const orch_plan *p, const orch_template *t, res_plan *r)
 {
-    json_object *o = json_object_new_object(), *w = json_object_new_object();
-    json_object_object_add(o, "name", json_object_new_string(p->name));
-    json_object_object_add(o, "profile", json_object_new_string(orch_template_profile(t)));
-    json_object_object_add(o, "vms_per_drive", json_object_new_int(p->vms_per_drive));
-    json_object_object_add(o, "client", json_object_new_string(
-                               p->client == ORCH_CLIENT_HOST ? "host" : "guest"));
-    json_object_object_add(o, "repetitions", json_object_new_int(p->repetitions));
-    json_object_object_add(o, "cv_threshold", orch_json_number(p->cv_threshold));
-    json_object_object_add(w, "name", json_object_new_string(p->workload));
-    json_object_object_add(w, "db_driver", json_object_new_string(p->db_driver));
+    res_plan_init(r);
+    r->name = strdup(p->name);
+    r->profile = strdup(orch_template_profile(t));
+    r->vms_per_drive = p->vms_per_drive;
+    r->client = strdup(p->client == ORCH_CLIENT_HOST ? "host" : "guest");
+    r->repetitions = p->repetitions;
+    r->cv_threshold = p->cv_threshold;
+    r->workload = strdup(p->workload);
+    r->db_driver = strdup(p->db_driver);
     if (p->tables)
-        json_object_object_add(w, "tables", json_object_new_int(p->tables));
+        r->tables = p->tables;
     if (p->table_size)
-        json_object_object_add(w, "table_size", json_object_new_int64(p->table_size));
+        r->table_size = p->table_size;
     if (p->warehouses)
-        json_object_object_add(w, "warehouses", json_object_new_int(p->warehouses));
-    json_object_object_add(w, "threads", json_object_new_int(p->threads ? p->threads : 1));
-    json_object_object_add(w, "precondition_s", json_object_new_int(p->precondition_s));
-    json_object_object_add(w, "warmup_s", json_object_new_int(p->warmup_s));
-    json_object_object_add(w, "measure_s", json_object_new_int(p->measure_s));
-    json_object_object_add(o, "workload", w);
-    return o;
+        r->warehouses = p->warehouses;
+    r->threads = p->threads ? p->threads : 1;
+    r->precondition_s = p->precondition_s;
+    r->warmup_s = p->warmup_s;
+    r->measure_s = p->measure_s;
+    if (!r->name || !r->profile || !r->client || !r->workload || !r->db_driver) {
+        res_plan_clear(r);
+        return -1;
+    }
+    return 0;
 }
 
 /* Pools and, for profiles with a prebuilt database, each VM's seed disk:
@@ -571,12 +577,19 @@ static int write_summary(run_state *st, const char *started, int partial)
 {
     char finished[32];
     const char **drives = calloc((size_t)st->p->ndrives, sizeof *drives);
-    json_object *plan = plan_json(st->p, st->t), *env = environment(st);
+    res_plan plan;
+    res_env env;
     res_summary *sum = NULL;
     orch_summary_input in;
-    int rc = -1;
+    int rc = -1, have_plan = plan_record(st->p, st->t, &plan) == 0;
+    int have_env = environment(st, &env) == 0;
 
-    if (!drives || step(st, ORCH_STEP_SUMMARY, "summary.json") < 0)
+    if (!drives || !have_plan || !have_env) {
+        snprintf(st->err, sizeof st->err, "out of memory");
+        goto cleanup;
+    }
+    /* a partial summary is written after a failure, whatever stopped it */
+    if (!partial && step(st, ORCH_STEP_SUMMARY, "summary.json") < 0)
         goto cleanup;
     for (int d = 0; d < st->p->ndrives; d++)
         drives[d] = st->p->drives[d].name;
@@ -586,8 +599,8 @@ static int write_summary(run_state *st, const char *started, int partial)
     in.run_dir = st->l->run_dir;
     in.started_at = started;
     in.finished_at = finished;
-    in.plan = plan;
-    in.environment = env;
+    in.plan = &plan;
+    in.env = &env;
     in.drives = drives;
     in.ndrives = st->p->ndrives;
     in.vms = st->results;
@@ -599,8 +612,10 @@ static int write_summary(run_state *st, const char *started, int partial)
         rc = 0;
 cleanup:
     orch_summary_free(sum);
-    json_object_put(plan);
-    json_object_put(env);
+    if (have_plan)
+        res_plan_clear(&plan);
+    if (have_env)
+        res_env_clear(&env);
     free(drives);
     return rc;
 }
@@ -668,7 +683,7 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     orch_stop_saved saved_handlers;
     char started[32];
     char *run_id = o->run_id ? strdup(o->run_id) : orch_runid_new(p->name, time(NULL));
-    int rc = ORCH_RUN_FAILED;
+    int rc = ORCH_RUN_FAILED, summary_written = 0;
 
     memset(&st, 0, sizeof st);
     st.p = p;
@@ -733,6 +748,7 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     }
     if (write_summary(&st, started, 0) < 0)
         goto done;
+    summary_written = 1;
     fprintf(st.out, "summary: %s/summary.json\n", st.l->run_dir);
     if (write_report(&st) < 0)
         goto done;
@@ -754,7 +770,7 @@ done:
         }
         /* nothing measured is lost: what the finished phases measured goes
          * into a summary marked partial, before teardown */
-        if (st.nresults > 0 && st.l) {
+        if (st.nresults > 0 && st.l && !summary_written) {
             char keep[sizeof st.err];
             snprintf(keep, sizeof keep, "%s", st.err);
             if (write_summary(&st, started, 1) == 0)

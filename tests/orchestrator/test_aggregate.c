@@ -21,9 +21,9 @@
 static const char *const drives[] = { "a<b ' & .. x", "second" };
 
 static const orch_vm_result fixture_vms[] = {
-    { "vm1", "a<b ' & .. x", 1, VM("a-b-x-vm1"), NULL },
-    { "vm2", "a<b ' & .. x", 1, VM("a-b-x-vm2"), NULL },
-    { "vm3", "second", 1, VM("second-vm1"), NULL },
+    { "vm1", "a<b ' & .. x", 1, VM("a-b-x-vm1"), NULL, NULL, { 0 }, NULL },
+    { "vm2", "a<b ' & .. x", 1, VM("a-b-x-vm2"), NULL, NULL, { 0 }, NULL },
+    { "vm3", "second", 1, VM("second-vm1"), NULL, NULL, { 0 }, NULL },
 };
 
 static res_summary *build_summary(const orch_vm_result *vms, int nvms, int reps, char *err,
@@ -124,8 +124,8 @@ static void test_vm_and_run_figures(void **state)
 static void test_repetitions(void **state)
 {
     const orch_vm_result vms[] = {
-        { "vm1", "second", 1, VM("second-vm1"), NULL },
-        { "vm1", "second", 2, VM("a-b-x-vm2"), NULL },
+        { "vm1", "second", 1, VM("second-vm1"), NULL, NULL, { 0 }, NULL },
+        { "vm1", "second", 2, VM("a-b-x-vm2"), NULL, NULL, { 0 }, NULL },
     };
     char err[512] = "";
     json_object *s = build(vms, 2, 2, err, sizeof err);
@@ -169,9 +169,9 @@ static void test_summary_files(void **state)
     (void)state;
     assert_string_equal(csv,
         "run_id,drive,repetition,vms,tps,transactions,latency_avg_ms,latency_p99_ms,"
-        "latency_p99_mean_of_vms_ms\n"
-        "fixture-20261130-000000,a<b ' & .. x,1,2,22.5,200,1.03,1.5,2.2505\n"
-        "fixture-20261130-000000,second,1,1,8,100,2.08,2,2\n");
+        "latency_p99_mean_of_vms_ms,failed_vms,status,failures\n"
+        "fixture-20261130-000000,a<b ' & .. x,1,2,22.5,200,1.03,1.5,2.2505,0,complete,\n"
+        "fixture-20261130-000000,second,1,1,8,100,2.08,2,2,0,complete,\n");
     assert_non_null(back);
     assert_string_equal(num(back, "drives.0.latency_ms.p99_mean_of_vms"), "2.2505");
     json_object_put(back);
@@ -183,7 +183,7 @@ static void test_csv_quoting(void **state)
 {
     static const char *const odd[] = { "a,\"b\"", "second" };
     orch_summary_input in;
-    const orch_vm_result vms[] = { { "vm1", "a,\"b\"", 1, VM("a-b-x-vm1"), NULL } };
+    const orch_vm_result vms[] = { { "vm1", "a,\"b\"", 1, VM("a-b-x-vm1"), NULL, NULL, { 0 }, NULL } };
     char err[512] = "", *csv;
     res_summary *s;
     json_object *back;
@@ -199,7 +199,7 @@ static void test_csv_quoting(void **state)
     s = orch_summary_build(&in, err, sizeof err);
     assert_non_null(s);
     csv = write_summary(s, &back);
-    assert_non_null(strstr(csv, "\nr-1,\"a,\"\"b\"\"\",1,1,10,100,1.06,3.001,3.001\n"));
+    assert_non_null(strstr(csv, "\nr-1,\"a,\"\"b\"\"\",1,1,10,100,1.06,3.001,3.001,0,complete,\n"));
     /* a drive without results has no row */
     assert_null(strstr(csv, "second"));
     json_object_put(back);
@@ -210,10 +210,10 @@ static void test_csv_quoting(void **state)
 static void test_bad_results(void **state)
 {
     char dir[] = "/tmp/orch-agg-XXXXXX", path[300], err[512] = "";
-    const orch_vm_result missing[] = { { "vm1", "second", 1, "vm/nope.json", NULL } };
-    const orch_vm_result unknown_drive[] = { { "vm1", "third", 1, VM("second-vm1"), NULL } };
+    const orch_vm_result missing[] = { { "vm1", "second", 1, "vm/nope.json", NULL, NULL, { 0 }, NULL } };
+    const orch_vm_result unknown_drive[] = { { "vm1", "third", 1, VM("second-vm1"), NULL, NULL, { 0 }, NULL } };
     orch_summary_input in;
-    orch_vm_result bad[1] = { { "vm1", "second", 1, "bad.json", NULL } };
+    orch_vm_result bad[1] = { { "vm1", "second", 1, "bad.json", NULL, NULL, { 0 }, NULL } };
     struct { const char *json, *msg; } cases[] = {
         { "{\"schema\":\"drivebench.oltp/2\",\"phases\":[]}", "not a drivebench.oltp/1 result" },
         { "{\"schema\":\"drivebench.oltp/1\",\"phases\":[{\"name\":\"warmup\",\"tps\":1}]}",

@@ -27,6 +27,8 @@
 #include "run.h"
 #include "testlib.h"
 
+#define RUN_ID_PREFIX "drivebench-" RUN_ID "--"
+
 typedef struct census {
     const char *prefix;
     int ours[3];
@@ -312,6 +314,15 @@ static void test_sigint_during_measure(void **state)
     assert_true(time(NULL) - start < 20);
     assert_non_null(strstr(orch_fixture_output(f), "drivebench: interrupted by signal 2; tearing down"));
     assert_clean(f, RUN_ID);
+    /* nothing measured is lost: a summary marked partial, before teardown */
+    assert_non_null(strstr(orch_fixture_output(f), "partial summary: "));
+    {
+        json_object *s = orch_fixture_summary(f);
+        assert_non_null(s);
+        assert_string_equal(jnum(s, "status", -1, NULL, NULL), "\"partial\"");
+        assert_string_equal(jnum(s, "vms", 0, "status", NULL), "\"ok\"");
+        json_object_put(s);
+    }
     /* the run's handler is gone again */
     sigaction(SIGINT, NULL, &now);
     assert_true(now.sa_handler == SIG_DFL);
@@ -348,7 +359,8 @@ static void test_oltp_failure(void **state)
     assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
     unsetenv("FAKE_OLTP_EXIT");
     assert_non_null(strstr(orch_fixture_output(f), ": oltp prepare exited with status 3"));
-    assert_non_null(strstr(orch_fixture_output(f), "drivebench: prepare failed on at least one VM"));
+    /* every VM failed: nothing was measured, so the run failed */
+    assert_non_null(strstr(orch_fixture_output(f), "drivebench: prepare failed on every VM"));
     assert_clean(f, RUN_ID);
     orch_plan_free(p);
 }
@@ -414,6 +426,108 @@ static void test_teardown_by_run_id(void **state)
 }
 
 /* domain_type = auto asks the host: the test driver offers no KVM. */
+/* One VM's oltp reports that its database stopped answering (exit 3)
+ * during the measured phase: that VM is named, its drive is incomplete
+ * and kept out of the figures, the others are measured; exit 3. */
+static void test_one_vm_fails(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", NULL);
+    orch_run_opts o;
+    json_object *s;
+    char path[PATH_MAX], *csv;
+    opts_init(&o, f);
+    setenv("FAKE_OLTP_EXIT", "3", 1);
+    setenv("FAKE_OLTP_MATCH", "second-vm1.r1.json", 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_DEGRADED);
+    assert_clean(f, RUN_ID);
+    assert_non_null(strstr(orch_fixture_output(f), ": oltp measure exited with status 3\n"));
+    assert_non_null(strstr(orch_fixture_output(f), "VM " RUN_ID_PREFIX "second-vm1 on drive "
+                           "second failed at "));
+    assert_non_null(strstr(orch_fixture_output(f), "drivebench: completed with failures: 1 VM "
+                           "run(s) failed"));
+    s = orch_fixture_summary(f);
+    assert_non_null(s);
+    assert_string_equal(jnum(s, "status", -1, NULL, NULL), "\"completed_with_failures\"");
+    assert_string_equal(jnum(s, "drives", 0, "status", NULL), "\"complete\"");
+    assert_string_equal(jnum(s, "drives", 0, "tps", NULL), "22.5");
+    assert_string_equal(jnum(s, "drives", 1, "status", NULL), "\"incomplete\"");
+    assert_string_equal(jnum(s, "drives", 1, "failed_vms", NULL), "1");
+    assert_string_equal(jnum(s, "drives", 1, "vms", NULL), "0");
+    assert_string_equal(jnum(s, "drives", 1, "tps", NULL), "0");
+    assert_string_equal(jnum(s, "run", -1, "tps", NULL), "22.5");
+    assert_string_equal(jnum(s, "run", -1, "failed_vms", NULL), "1");
+    assert_string_equal(jnum(s, "vms", 0, "status", NULL), "\"ok\"");
+    assert_string_equal(jnum(s, "vms", 2, "status", NULL), "\"failed\"");
+    assert_string_equal(jnum(s, "vms", 2, "fault", NULL), "\"database\"");
+    assert_string_equal(jnum(s, "vms", 2, "reason", NULL),
+                        "\"the database stopped answering during measure (oltp could not "
+                        "reconnect)\"");
+    assert_string_equal(jnum(s, "vms", 2, "failed_in", NULL), "\"measure\"");
+    /* it left no result: no figures, rather than zeros */
+    assert_string_equal(jnum(s, "vms", 2, "tps", NULL), "(missing)");
+    json_object_put(s);
+    snprintf(path, sizeof path, "%s/%s/summary.csv", f->results, RUN_ID);
+    csv = orch_slurp(path);
+    assert_non_null(strstr(csv, "\n" RUN_ID ",second,1,0,0,0,0,0,0,1,incomplete,"
+                           RUN_ID_PREFIX "second-vm1: the database stopped answering during "
+                           "measure (oltp could not reconnect)\n"));
+    free(csv);
+    orch_plan_free(p);
+}
+
+typedef struct destroy_ctx {
+    orch_fixture *f;
+    const char   *domain;
+} destroy_ctx;
+
+/* At the start of the measured phase, destroy one VM, as a crash would. */
+static int destroy_at_measure(void *ctx, orch_step step, const char *object)
+{
+    destroy_ctx *c = ctx;
+    virDomainPtr d;
+    (void)object;
+    if (step != ORCH_STEP_MEASURE)
+        return 0;
+    d = virDomainLookupByName(c->f->conn, c->domain);
+    assert_non_null(d);
+    assert_int_equal(virDomainDestroy(d), 0);
+    virDomainFree(d);
+    return 0;
+}
+
+/* A VM destroyed during the measured phase is a failure, never a slow
+ * drive: the monitor names it from libvirt's event. */
+static void test_vm_destroyed_mid_measure(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", NULL);
+    destroy_ctx c = { f, RUN_ID_PREFIX "a-b-x-vm2" };
+    orch_run_opts o;
+    json_object *s;
+    opts_init(&o, f);
+    o.inject = destroy_at_measure;
+    o.hook_ctx = &c;
+    setenv("FAKE_OLTP_SLEEP", "2", 1);
+    setenv("FAKE_OLTP_MATCH", "a-b-x-vm2.r1.json", 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_DEGRADED);
+    assert_clean(f, RUN_ID);
+    s = orch_fixture_summary(f);
+    assert_non_null(s);
+    assert_string_equal(jnum(s, "vms", 1, "status", NULL), "\"failed\"");
+    assert_string_equal(jnum(s, "vms", 1, "fault", NULL), "\"stopped\"");
+    assert_string_equal(jnum(s, "vms", 1, "reason", NULL), "\"stopped: destroyed\"");
+    assert_string_equal(jnum(s, "vms", 1, "failed_in", NULL), "\"measure\"");
+    assert_string_equal(jnum(s, "drives", 0, "status", NULL), "\"incomplete\"");
+    assert_string_equal(jnum(s, "drives", 0, "vms", NULL), "1");
+    assert_string_equal(jnum(s, "drives", 0, "failed_vms", NULL), "1");
+    /* vm1's figures alone (fixture a-b-x-vm1: 10 TPS) */
+    assert_string_equal(jnum(s, "drives", 0, "tps", NULL), "10");
+    assert_string_equal(jnum(s, "drives", 1, "status", NULL), "\"complete\"");
+    json_object_put(s);
+    orch_plan_free(p);
+}
+
 static void test_domain_type_auto(void **state)
 {
     orch_fixture *f = *state;
@@ -466,6 +580,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_signal_during_boot_and_provisioning, orch_fixture_setup,
                                         orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_oltp_failure, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_one_vm_fails, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_vm_destroyed_mid_measure, orch_fixture_setup,
+                                        orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_teardown_by_run_id, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_domain_type_auto, orch_fixture_setup,
                                         orch_fixture_teardown),

@@ -28,6 +28,8 @@ int orch_fixture_setup(void **state)
     setenv("FAKE_OLTP_LOG", f->log, 1);
     unsetenv("FAKE_OLTP_SIGINT");
     unsetenv("FAKE_OLTP_EXIT");
+    unsetenv("FAKE_OLTP_MATCH");
+    unsetenv("FAKE_OLTP_SLEEP");
     *state = f;
     return 0;
 }

@@ -298,22 +298,22 @@ static void make_summary(res_summary *s)
     s->ndrives = 2;
     s->drives = calloc(2, sizeof *s->drives);
     s->drives[0].name = strdup("a,\"b\"");
-    s->drives[0].f = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505 };
+    s->drives[0].f = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505, 0 };
     s->drives[0].nreps = 1;
     s->drives[0].reps = calloc(1, sizeof *s->drives[0].reps);
-    s->drives[0].reps[0] = (res_repetition){ 1, { 2, 22.5, 200, 1.03, 1.5, 2.2505 } };
+    s->drives[0].reps[0] = (res_repetition){ 1, { 2, 22.5, 200, 1.03, 1.5, 2.2505, 0 } };
     s->drives[1].name = strdup("empty");
     s->nvms = 1;
     s->vms = calloc(1, sizeof *s->vms);
     s->vms[0] = (res_vm){ .name = strdup("vm1"), .drive = strdup("a,\"b\""), .repetition = 1,
-                          .result = strdup("vm/vm1.r1.json"), .tps = 10.0000004,
+                          .result = strdup("vm/vm1.r1.json"), .measured = true, .tps = 10.0000004,
                           .transactions = 100, .lat_avg_ms = 1.06, .lat_p99_ms = 3.001,
                           .server_version = strdup("10.11.6"), .errors = 4, .reconnects = 0,
                           .npoints = 2 };
     s->vms[0].series = calloc(2, sizeof *s->vms[0].series);
     s->vms[0].series[0] = (res_point){ 1, 9 };
     s->vms[0].series[1] = (res_point){ 2, 11.25 };
-    s->run = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505 };
+    s->run = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505, 0 };
     s->run_drives = 2;
 }
 
@@ -334,8 +334,8 @@ static void test_summary_round_trip(void **state)
     fclose(f);
     assert_string_equal(csv,
         "run_id,drive,repetition,vms,tps,transactions,latency_avg_ms,latency_p99_ms,"
-        "latency_p99_mean_of_vms_ms\n"
-        "r-1,\"a,\"\"b\"\"\",1,2,22.5,200,1.03,1.5,2.2505\n");
+        "latency_p99_mean_of_vms_ms,failed_vms,status,failures\n"
+        "r-1,\"a,\"\"b\"\"\",1,2,22.5,200,1.03,1.5,2.2505,0,complete,\n");
     snprintf(path, sizeof path, "%s/summary.json", scratch);
     assert_int_equal(res_summary_read_file(path, &b, err, sizeof err), 0);
     assert_string_equal(b.run_id, "r-1");
