@@ -11,7 +11,9 @@
  * states are listed in the order they run.
  *
  * SQL: standard statements with ? placeholders, run through db.h; what a
- * dialect writes otherwise is in `stmt_variants`.
+ * dialect writes otherwise is in `stmt_variants`. With --tpcc-procedures
+ * a transaction is one CALL of its stored procedure (tpcc_proc.c) with the
+ * same inputs instead.
  */
 #include <math.h>
 #include <stdarg.h>
