@@ -93,6 +93,11 @@ typedef struct res_tpcc_limit {
 typedef struct res_tpcc {
     char           *tpm_name;   /* "tpmC" */
     double          tpm;
+    /* the rate the server vouches for (NOPM: New-Orders per minute from
+     * SUM(d_next_o_id)); server_rate_name NULL when not counted */
+    char           *server_rate_name;
+    double          server_rate;
+    int64_t         server_count, server_count_margin;
     double          tps;
     res_tpcc_limit *limits;
     int             nlimits;

@@ -70,6 +70,7 @@ static void phase_clear(res_phase *p)
             free(p->tpcc->limits[i].name);
         free(p->tpcc->limits);
         free(p->tpcc->tpm_name);
+        free(p->tpcc->server_rate_name);
         free(p->tpcc);
     }
 }
@@ -146,6 +147,11 @@ static json_object *tpcc_to_json(const res_tpcc *c)
 {
     json_object *x = json_object_new_object(), *lims = json_object_new_array();
     rj_put(x, c->tpm_name ? c->tpm_name : "tpmC", json_object_new_double(c->tpm));
+    if (c->server_rate_name) {
+        rj_put(x, c->server_rate_name, json_object_new_double(c->server_rate));
+        rj_put(x, "server_count", json_object_new_int64(c->server_count));
+        rj_put(x, "server_count_margin", json_object_new_int64(c->server_count_margin));
+    }
     rj_put(x, "tps", json_object_new_double(c->tps));
     for (int i = 0; i < c->nlimits; i++) {
         const res_tpcc_limit *l = &c->limits[i];
@@ -296,15 +302,25 @@ static int tpcc_from_json(json_object *x, res_phase *p, char *err, size_t errlen
         return -1;
     }
     p->tpcc = c;
-    /* the headline rate is the one member that is not a known key */
+    /* the headline rate is the first member that is not a known key, the
+     * server's rate (when counted) the second: they are written so */
     json_object_object_foreach(x, key, v) {
-        if (strcmp(key, "tps") && strcmp(key, "limits") && strcmp(key, "all_limits_met")
-            && rj_is_number(v) && !c->tpm_name) {
+        if (!strcmp(key, "tps") || !strcmp(key, "limits") || !strcmp(key, "all_limits_met")
+            || !strcmp(key, "server_count") || !strcmp(key, "server_count_margin")
+            || !rj_is_number(v))
+            continue;
+        if (!c->tpm_name) {
             c->tpm_name = strdup(key);
             oom |= !c->tpm_name;
             c->tpm = json_object_get_double(v);
+        } else if (!c->server_rate_name) {
+            c->server_rate_name = strdup(key);
+            oom |= !c->server_rate_name;
+            c->server_rate = json_object_get_double(v);
         }
     }
+    c->server_count = rj_get_i(x, "server_count");
+    c->server_count_margin = rj_get_i(x, "server_count_margin");
     c->tps = rj_get_d(x, "tps");
     c->all_limits_met = rj_get_b(x, "all_limits_met");
     c->nlimits = (int)n;

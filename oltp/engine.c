@@ -932,6 +932,8 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
         if (stats_init(&res->phases[i].st, e.ntypes) < 0)
             goto out;
 
+    if (o->warmup_s <= 0 && e.hooks.on_measure)
+        e.hooks.on_measure(e.hooks.ctx, false);
     t0 = now_ns();
     for (int i = 0; i < e.nworkers; i++) {
         if (uv_thread_create(&e.workers[i].thread, worker_main, &e.workers[i]) < 0) {
@@ -968,6 +970,8 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
                 close_interval(&e, &res->phases[ph], &acc, (n - phase_t0) / 1e9, (n - t0) / 1e9,
                                (n - last) / 1e9);
                 res->phases[ph].duration_s = (n - phase_t0) / 1e9;
+                if (e.hooks.on_measure && ph == res->nphases - 1)
+                    e.hooks.on_measure(e.hooks.ctx, true);
                 break;
             }
             if (ph == 0 && warm_end && n >= warm_end) {
@@ -975,6 +979,8 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
                                (n - last) / 1e9);
                 res->phases[0].duration_s = (n - phase_t0) / 1e9;
                 ph = 1;
+                if (e.hooks.on_measure)
+                    e.hooks.on_measure(e.hooks.ctx, false);
                 phase_t0 = last = n;
                 next_tick = n + tick_ns;
                 continue;

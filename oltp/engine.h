@@ -40,6 +40,14 @@ typedef struct phase_result {
     stats            st;
     interval_sample *iv;
     int              niv, cap;
+    /* Filled by the caller, not the engine (engine_hooks.on_measure):
+     * transactions of the workload's tpm_type the server counted as
+     * committed during the phase (workload.server_count), and how many
+     * of them may differ from the clients' count because they were in
+     * flight when the server was read. */
+    bool             server_counted;
+    int64_t          server_trx;
+    int64_t          server_margin;
 } phase_result;
 
 typedef struct conn_fairness { int64_t trx; double busy_s; } conn_fairness;
@@ -58,9 +66,15 @@ typedef struct run_result {
  * from a worker, with ctx as its first argument.
  *   on_interval: an interval closed. `acc` holds its counters and
  *   latency (valid only during the call), `s` its sample (also appended to
- *   the phase), t_run the seconds since the run started. */
+ *   the phase), t_run the seconds since the run started.
+ *   on_measure: the measured phase starts (end = false: before the
+ *   workers start when there is no warm-up, else right after the warm-up
+ *   closed) or ends (end = true: right after its last interval closed,
+ *   while transactions in flight still finish). Not called for the end
+ *   when a fatal error stopped the run. */
 typedef struct engine_hooks {
     void (*on_interval)(void *ctx, const stats *acc, const interval_sample *s, double t_run);
+    void (*on_measure)(void *ctx, bool end);
     void  *ctx;
 } engine_hooks;
 

@@ -171,10 +171,32 @@ static void print_header(const oltp_opts *o)
     fflush(stdout);
 }
 
+/* What the hooks of a run share: the options, and for a workload with a
+ * server_count (TPC-C's NOPM) a connection of its own and the counts read
+ * at the start [0] and the end [1] of the measured phase. */
+typedef struct run_ctx {
+    const oltp_opts *o;
+    const wl_run    *run;
+    const workload  *wl;
+    db_conn         *c;             /* NULL: no server count */
+    int64_t          count[2];
+    bool             read[2];
+} run_ctx;
+
 /* engine_hooks.on_interval: sysbench's interval line. */
 static void print_interval(void *ctx, const stats *acc, const interval_sample *s, double t_run)
 {
-    report_interval_line(stdout, ctx, acc, s, t_run);
+    const run_ctx *x = ctx;
+    report_interval_line(stdout, x->o, acc, s, t_run);
+}
+
+/* engine_hooks.on_measure: read the server's count. A failed read is
+ * reported by server_count and leaves the figure out of the report. */
+static void read_server_count(void *ctx, bool end)
+{
+    run_ctx *x = ctx;
+    if (x->c && x->wl->server_count(x->run, x->c, &x->count[end]) == 0)
+        x->read[end] = true;
 }
 
 static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
@@ -185,9 +207,11 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
     char version[128] = "";
     time_t started;
     int rc;
+    run_ctx x = { .o = o, .run = run, .wl = wl };
     engine_hooks hooks = {
         .on_interval = o->report_interval > 0 ? print_interval : NULL,
-        .ctx = o,
+        .on_measure = wl->server_count ? read_server_count : NULL,
+        .ctx = &x,
     };
 
     if (!o->seed)
@@ -198,14 +222,31 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
     }
     snprintf(version, sizeof version, "%s", db_server_version(&c));
     rc = wl->check_ready ? wl->check_ready(run, &c) : 0;
-    db_free(&c);
-    if (rc < 0)
+    if (rc < 0) {
+        db_free(&c);
         return 2;
+    }
+    /* the same session reads the server's count during the run */
+    if (wl->server_count)
+        x.c = &c;
+    else
+        db_free(&c);
     print_header(o);
     started = time(NULL);       /* the result's started_at */
-    if (engine_run(run, wl, drv, &hooks, &res) < 0) {
+    rc = engine_run(run, wl, drv, &hooks, &res);
+    if (x.c)
+        db_free(x.c);
+    if (rc < 0) {
         run_result_free(&res);
         return 1;
+    }
+    if (x.read[0] && x.read[1]) {
+        /* a transaction in flight at a read may count on one side only:
+         * at most one per connection at each read taken while they ran */
+        phase_result *p = &res.phases[res.nphases - 1];
+        p->server_counted = true;
+        p->server_trx = x.count[1] - x.count[0];
+        p->server_margin = (int64_t)res.nconns * (o->warmup_s > 0 ? 2 : 1);
     }
     snprintf(res.server_version, sizeof res.server_version, "%s", version);
     report_final(stdout, o, wl, &res);

@@ -51,6 +51,8 @@ typedef struct oltp_opts {
     bool     keying_thinking;
     double   time_scale;
     int      tpcc_load_batch;       /* rows per INSERT when loading */
+    bool     tpcc_procedures;       /* transactions as stored procedures */
+    bool     tpcc_all_warehouses;   /* home warehouse drawn per transaction */
 
     /* database */
     const char *db_driver;

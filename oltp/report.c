@@ -6,6 +6,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -55,11 +56,23 @@ static bool share_ok(const workload *wl, const stats *s, int t)
  * transaction of that type, the 1 % rolled back New-Orders included as
  * clause 5.4.1 says), total TPS, the 90th-percentile limits and the mix
  * minimums. */
-static void print_standard(FILE *out, const workload *wl, const stats *s, double d)
+static void print_standard(FILE *out, const workload *wl, const phase_result *p, double d)
 {
+    const stats *s = &p->st;
     bool all = true;
     fprintf(out, "%s figures:\n", wl->name);
     fprintf(out, "    %-36s %.2f\n", wl->tpm_name, s->type_trx[wl->tpm_type] * 60.0 / d);
+    if (p->server_counted && wl->server_rate_name) {
+        /* the server's count leaves out the transactions rolled back */
+        int64_t client = s->type_trx[wl->tpm_type] - s->type_rollbacks[wl->tpm_type];
+        char label[64];
+        snprintf(label, sizeof label, "%s (server's count):", wl->server_rate_name);
+        fprintf(out, "    %-36s %.2f\n", label, p->server_trx * 60.0 / d);
+        if (llabs(p->server_trx - client) > p->server_margin)
+            fprintf(out, "    warning: the server counted %" PRId64 " committed %s, the clients %" PRId64
+                    ": more apart than the %" PRId64 " in flight at its reads can explain\n",
+                    p->server_trx, wl->type_names[wl->tpm_type], client, p->server_margin);
+    }
     fprintf(out, "    %-36s %.2f\n", "total transactions per second:", s->trx / d);
     fprintf(out, "    90th percentile response time limits and minimum mix shares:\n");
     for (int t = 0; t < wl->ntypes; t++) {
@@ -160,7 +173,7 @@ void report_final(FILE *out, const oltp_opts *o, const workload *wl, const run_r
                     ms(hist_percentile(s->type_lat[t], 99)), s->type_rollbacks[t], s->type_retries[t]);
         fputc('\n', out);
         if (wl->tpm_name)
-            print_standard(out, wl, s, d);
+            print_standard(out, wl, p, d);
     }
     for (int i = 0; i < r->nconns; i++) {
         mean += (double)r->conns[i].trx;
@@ -274,6 +287,14 @@ static int fill_phase(res_phase *j, const oltp_opts *o, const workload *wl, cons
             return -1;
         x->nlimits = wl->ntypes;
         x->tpm = s->type_trx[wl->tpm_type] * 60.0 / d;
+        if (p->server_counted && wl->server_rate_name) {
+            x->server_rate_name = strdup(wl->server_rate_name);
+            if (!x->server_rate_name)
+                return -1;
+            x->server_rate = p->server_trx * 60.0 / d;
+            x->server_count = p->server_trx;
+            x->server_count_margin = p->server_margin;
+        }
         x->tps = s->trx / d;
         x->all_limits_met = true;
         for (int t = 0; t < wl->ntypes; t++) {

@@ -8,6 +8,8 @@
  *                  prepare and cleanup
  *   tpcc_txn.c     terminals, inputs, the five transactions (2.4-2.8)
  *   tpcc_check.c   check_ready and the consistency conditions (3.3.2.1-4)
+ *   tpcc_proc.c    the five transactions as stored procedures
+ *                  (--tpcc-procedures), per dialect
  */
 #ifndef OLTP_TPCC_H
 #define OLTP_TPCC_H
@@ -22,6 +24,11 @@
 #define ORDERS       3000     /* per district */
 #define FIRST_NEW    2101     /* orders 2101..3000 are undelivered */
 #define UNUSED_ITEM  (ITEMS + 1)
+#define TPCC_MAX_LINES 15     /* order lines of a New-Order, at most */
+/* tpcc_neword's parameters: W_ID, D_ID, C_ID, O_OL_CNT, O_ALL_LOCAL,
+ * O_ENTRY_D, then TPCC_MAX_LINES slots of (OL_I_ID, OL_SUPPLY_W_ID,
+ * OL_QUANTITY) */
+#define TPCC_NO_FIXED_PARAMS 6
 
 /* Per-dialect DDL differences (dialect.h). `datetime` is the type of the
  * date columns; `suffix` ends every CREATE TABLE (%s =
@@ -40,6 +47,7 @@ typedef struct tpcc_plan {
     tpcc_consts run;            /* NURand constants of this run (2.1.6) */
     int         warehouses;
     int         terminals;
+    bool        procedures;     /* --tpcc-procedures */
     /* loader coordination (prepare) */
     int         schema;         /* atomic: 0 pending, 1 created, -1 failed */
     int         next_unit;      /* atomic: next unit of load work */
@@ -74,9 +82,22 @@ int     tpcc_trx_begin(void *state);
 wl_step tpcc_step(void *state, db_conn *c, wl_action *a);
 double  tpcc_pause_before(void *state);
 
+/* --- tpcc_proc.c --- */
+
+/* The CALL statement of transaction type `type` for dialect d, into *def.
+ * 0, or -1 for an unknown type. */
+int tpcc_proc_call(db_dialect d, int type, db_stmt_def *def);
+/* prepare: create the five procedures; cleanup: drop any that exist;
+ * before a run: all five exist. 0, or -1 after printing the error. */
+int tpcc_proc_create(const wl_run *run, db_conn *c);
+int tpcc_proc_drop(const wl_run *run, db_conn *c);
+int tpcc_proc_check(const wl_run *run, db_conn *c);
+
 /* --- tpcc_check.c --- */
 
 int tpcc_check_ready(const wl_run *run, db_conn *c);
 int tpcc_check(const wl_run *run, db_conn *c);
+/* workload.server_count: SUM(D_NEXT_O_ID). */
+int tpcc_server_count(const wl_run *run, db_conn *c, int64_t *count);
 
 #endif

@@ -63,6 +63,14 @@ int tpcc_check_ready(const wl_run *run, db_conn *c)
     return 0;
 }
 
+/* New-Orders committed so far, as the server counts them: every committed
+ * New-Order took the next order number of its district, a rolled back one
+ * gave it back (HammerDB's NOPM counts the same way). */
+int tpcc_server_count(const wl_run *run, db_conn *c, int64_t *count)
+{
+    return query_int(run->data, c, "SELECT SUM(d_next_o_id) FROM district", count);
+}
+
 /* Consistency conditions 1-4 of clause 3.3.2; each query counts the
  * warehouses or districts that break the condition. */
 int tpcc_check(const wl_run *run, db_conn *c)

@@ -427,6 +427,8 @@ int tpcc_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
             printf("Creating index: %s\n", indexes[i]);
             rc = run_sql(c, indexes[i]);
         }
+        if (rc == 0 && p->procedures)
+            rc = tpcc_proc_create(run, c);
     }
     return rc;
 }

@@ -11,7 +11,9 @@
  * states are listed in the order they run.
  *
  * SQL: standard statements with ? placeholders, run through db.h; what a
- * dialect writes otherwise is in `stmt_variants`.
+ * dialect writes otherwise is in `stmt_variants`. With --tpcc-procedures
+ * a transaction is one CALL of its stored procedure (tpcc_proc.c) with the
+ * same inputs instead.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -38,6 +40,8 @@ enum {
     S_DL_MIN, S_DL_DEL, S_DL_ORDER, S_DL_ORDER_UPD, S_DL_LINES_UPD, S_DL_SUM, S_DL_CUST_UPD,
     /* Stock-Level, 2.8.2 */
     S_SL_DIST, S_SL_COUNT,
+    /* --tpcc-procedures: one CALL per transaction, S_CALL + its tpcc_type */
+    S_CALL, S_CALL_LAST = S_CALL + TPCC_NTYPES - 1,
     NSTMTS
 };
 
@@ -157,6 +161,8 @@ int tpcc_stmts_build(wl_run *run, const dialect_def *dl, db_dialect d)
     for (size_t i = 0; i < sizeof(stmt_variants) / sizeof(stmt_variants[0]); i++)
         if (stmt_variants[i].d == d)
             run->stmts[stmt_variants[i].stmt].sql = stmt_variants[i].sql;
+    for (int t = 0; run->o->tpcc_procedures && t < TPCC_NTYPES; t++)
+        tpcc_proc_call(d, t, &run->stmts[S_CALL + t]);
     return 0;
 }
 
@@ -202,19 +208,22 @@ typedef struct tpcc_term {
     const wl_run    *run;
     const tpcc_plan *plan;
     rng             *r;
-    int              w, d;              /* home warehouse and district */
+    int              home_w;            /* the terminal's warehouse */
+    int              w, d;              /* home warehouse (home_w, or drawn per
+                                         * transaction with --tpcc-all-warehouses)
+                                         * and district */
     tpcc_deck        deck;
     tpcc_type        type, prev;
     bool             chosen, have_prev;
     int              pc;                /* position in the transaction */
     char             date[20];
-    db_value         p[10];
+    db_value         p[TPCC_NO_FIXED_PARAMS + 3 * TPCC_MAX_LINES];
     /* inputs (kept across a retry) */
     int              c_w, c_d, c_id, ol_cnt, carrier, threshold;
     bool             by_name, rollback;
     char             c_last[16];
     int64_t          amount_cents;
-    ol_in            ol[15];
+    ol_in            ol[TPCC_MAX_LINES];
     /* transaction state */
     int              line, o_id, dd, d_c_id, all_local, skipped;
     int64_t          ol_cents;
@@ -232,7 +241,7 @@ void *tpcc_term_new(const wl_run *run, int id, rng *r)
     t->plan = p;
     t->r = r;
     /* 10 terminals per warehouse, each with its own district (2.8.1.1) */
-    t->w = id % p->warehouses + 1;
+    t->home_w = t->w = id % p->warehouses + 1;
     t->d = id / p->warehouses % DISTRICTS + 1;
     tpcc_deck_init(&t->deck);
     return t;
@@ -278,6 +287,10 @@ static void choose(tpcc_term *t)
 
     t->type = tpcc_deck_draw(&t->deck, r);
     t->chosen = true;
+    /* HammerDB's "use all warehouses": spread the load over the whole
+     * database rather than the terminals' own warehouses */
+    if (t->run->o->tpcc_all_warehouses)
+        t->w = (int)rand_uniform(r, 1, (uint32_t)t->plan->warehouses);
     switch (t->type) {
     case TPCC_NEW_ORDER:
         /* D_ID random in the home warehouse (2.4.1.2) */
@@ -763,12 +776,89 @@ static wl_step stock_level(tpcc_term *t, db_conn *c, wl_action *a)
     }
 }
 
+/* Bind the inputs of the transaction about to run as the parameters of
+ * its procedure (tpcc_proc.c says which, in this order). */
+static void call_params(tpcc_term *t)
+{
+    db_value *p = t->p;
+    int n = 0;
+
+    switch (t->type) {
+    case TPCC_NEW_ORDER:
+        p[n++] = db_int(t->w);
+        p[n++] = db_int(t->c_d);
+        p[n++] = db_int(t->c_id);
+        p[n++] = db_int(t->ol_cnt);
+        p[n++] = db_int(t->all_local);
+        p[n++] = str(t->date);
+        for (int i = 0; i < TPCC_MAX_LINES; i++) {     /* unused slots: 0 */
+            bool used = i < t->ol_cnt;
+            p[n++] = db_int(used ? t->ol[i].i_id : 0);
+            p[n++] = db_int(used ? t->ol[i].supply_w : 0);
+            p[n++] = db_int(used ? t->ol[i].qty : 0);
+        }
+        break;
+    case TPCC_PAYMENT:
+        money(t->amount, sizeof t->amount, t->amount_cents);
+        p[n++] = db_int(t->w);
+        p[n++] = db_int(t->dd);
+        p[n++] = db_int(t->c_w);
+        p[n++] = db_int(t->c_d);
+        p[n++] = db_int(t->by_name);
+        p[n++] = db_int(t->by_name ? 0 : t->c_id);
+        p[n++] = str(t->by_name ? t->c_last : "");
+        p[n++] = str(t->amount);
+        p[n++] = str(t->date);
+        break;
+    case TPCC_ORDER_STATUS:
+        p[n++] = db_int(t->c_w);
+        p[n++] = db_int(t->c_d);
+        p[n++] = db_int(t->by_name);
+        p[n++] = db_int(t->by_name ? 0 : t->c_id);
+        p[n++] = str(t->by_name ? t->c_last : "");
+        break;
+    case TPCC_DELIVERY:
+        p[n++] = db_int(t->w);
+        p[n++] = db_int(t->carrier);
+        p[n++] = str(t->date);
+        break;
+    case TPCC_STOCK_LEVEL:
+        p[n++] = db_int(t->w);
+        p[n++] = db_int(t->d);
+        p[n++] = db_int(t->threshold);
+        break;
+    default:
+        break;
+    }
+}
+
+/* --tpcc-procedures: the transaction is one CALL; the procedure begins
+ * and ends the database transaction itself. */
+enum { CALL_RUN = TRX_START, CALL_DONE };
+
+static wl_step call_procedure(tpcc_term *t, wl_action *a)
+{
+    switch (t->pc++) {
+    case CALL_RUN:
+        call_params(t);
+        return run_stmt(t, a, S_CALL + (int)t->type);
+    case CALL_DONE:
+        /* tpcc_neword rolled back the spec's 1 % itself: its last item is
+         * the unused one (2.4.1.4) */
+        return t->type == TPCC_NEW_ORDER && t->rollback ? WL_END_ROLLBACK : WL_END;
+    default:
+        return fail(a, "%s: bad state %d", tpcc_type_names[t->type], t->pc - 1);
+    }
+}
+
 wl_step tpcc_step(void *state, db_conn *c, wl_action *a)
 {
     tpcc_term *t = state;
     wl_step s = WL_FAIL;
 
-    switch (t->type) {
+    if (t->plan->procedures)
+        s = call_procedure(t, a);
+    else switch (t->type) {
     case TPCC_NEW_ORDER:    s = new_order(t, c, a); break;
     case TPCC_PAYMENT:      s = payment(t, c, a); break;
     case TPCC_ORDER_STATUS: s = order_status(t, c, a); break;

@@ -53,6 +53,7 @@ static int tc_setup(wl_run *run)
         goto fail;
     }
     p->warehouses = o->warehouses;
+    p->procedures = o->tpcc_procedures;
     p->wh_units_done = calloc((size_t)o->warehouses, sizeof(int));
     if (!p->wh_units_done) {
         fprintf(stderr, "oltp: out of memory\n");
@@ -84,6 +85,22 @@ static void tc_teardown(wl_run *run)
     run->stmts = NULL;
 }
 
+/* cleanup: the procedures (whether or not this run uses them), then the
+ * tables. */
+static int tc_cleanup(const wl_run *run, db_conn *c)
+{
+    if (tpcc_proc_drop(run, c) < 0)
+        return -1;
+    return tpcc_cleanup(run, c);
+}
+
+static int tc_check_ready(const wl_run *run, db_conn *c)
+{
+    if (tpcc_check_ready(run, c) < 0)
+        return -1;
+    return run->o->tpcc_procedures ? tpcc_proc_check(run, c) : 0;
+}
+
 const workload wl_tpcc = {
     .name = "tpcc",
     .summary = "TPC-C rev. 5.11: nine tables, five transactions, keying/think times",
@@ -93,11 +110,13 @@ const workload wl_tpcc = {
     .tpm_type = TPCC_NEW_ORDER,
     .type_p90_limit_s = tpcc_p90_limit_s,
     .type_min_share = tpcc_min_share,
+    .server_rate_name = "NOPM",
+    .server_count = tpcc_server_count,
     .setup = tc_setup,
     .teardown = tc_teardown,
     .prepare = tpcc_prepare,
-    .cleanup = tpcc_cleanup,
-    .check_ready = tpcc_check_ready,
+    .cleanup = tc_cleanup,
+    .check_ready = tc_check_ready,
     .check = tpcc_check,
     .conn_new = tpcc_term_new,
     .conn_free = tpcc_term_free,

@@ -60,6 +60,13 @@ typedef struct workload {
     int           tpm_type;
     const double *type_p90_limit_s;
     const double *type_min_share;
+    /* Optional: a count the server keeps of the committed transactions of
+     * type tpm_type (TPC-C: SUM(D_NEXT_O_ID)), read into *count at the
+     * start and the end of the measured phase; the difference per minute
+     * is reported as server_rate_name ("NOPM") beside tpm_name. 0, or -1
+     * after printing why. */
+    const char   *server_rate_name;
+    int  (*server_count)(const wl_run *run, db_conn *c, int64_t *count);
 
     /* Validate options and build the statement table. 0, or -1 after
      * printing one message. */

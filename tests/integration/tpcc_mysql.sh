@@ -4,7 +4,8 @@
 # check (3.3.2) passing after prepare and after a run and failing on each
 # broken condition, a full-speed run's mix, 1 % rollbacks and 1 % remote
 # order lines and 15 % remote payments within statistical tolerance
-# (counted on the server), and the keying/think cycle of terminals sharing
+# (counted on the server), NOPM against the client's committed New-Orders,
+# and the keying/think cycle of terminals sharing
 # fewer connections (--time-scale=0.01).
 set -u
 cd "$(dirname "$0")/../.."
@@ -113,6 +114,14 @@ no=$(j "print(ty['New-Order']['count'])"); rb=$(j "print(ty['New-Order']['rollba
 # (transactions that ended after the measurement closed)
 orders=$(q "SELECT COUNT(*) FROM orders WHERE o_id > 3000")
 check_eq "server's new orders = committed New-Orders (+ at most 4 in flight)" 1 "$(py "print(int(0 <= $orders - ($no - $rb) <= 4))")"
+# NOPM: New-Orders the server committed during the phase, from SUM(D_NEXT_O_ID)
+read -r srv margin <<<"$(j "print(p['tpcc']['server_count'], p['tpcc']['server_count_margin'])")"
+check_contains "text report has NOPM beside tpmC" "NOPM (server's count):" "$(cat "$T/run")"
+check_eq "JSON: tpcc.NOPM = server_count per minute" 1 "$(j "print(int(abs(p['tpcc']['NOPM'] - $srv * 60 / p['duration_s']) < 1e-6))")"
+check_eq "NOPM's count $srv = committed New-Orders $((no - rb)) (within $margin in flight)" "4 1" \
+  "$margin $(py "print(int(abs($srv - ($no - $rb)) <= $margin))")"
+check_eq "NOPM's count $srv = the server's new orders $orders (+ at most 4 in flight after the end)" 1 \
+  "$(py "print(int(0 <= $orders - $srv <= 4))")"
 check_eq "1% of New-Orders roll back (+-4 sd, n=$no, rollbacks=$rb)" 1 "$(py "import math; n=$no; print(int(n > 500 and abs($rb - n*0.01) < 4*math.sqrt(n*0.01*0.99)))")"
 read -r lines remote <<<"$(q "SELECT COUNT(*), SUM(ol_supply_w_id <> ol_w_id) FROM order_line WHERE ol_o_id > 3000")"
 check_eq "1% of order lines from a remote warehouse (+-4 sd, $remote of $lines)" 1 "$(py "import math; n=$lines; print(int(n > 5000 and abs($remote - n*0.01) < 4*math.sqrt(n*0.01*0.99)))")"

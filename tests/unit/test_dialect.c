@@ -289,14 +289,24 @@ static void golden(const char *name, const rec *r)
     free(want);
 }
 
-static void check_golden(const char *dialect, const char *wl_name, const char *args, int ntrx)
+/* Compare with tests/golden/FILE, or <dialect>_<workload>.sql when FILE is NULL. */
+static void check_golden_as(const char *file, const char *dialect, const char *wl_name, const char *args,
+                            int ntrx)
 {
     rec r = {0};
     char name[128];
     record(&r, dialect, wl_name, args, ntrx);
-    snprintf(name, sizeof name, "%s_%s.sql", dialect, wl_name);
+    if (file)
+        snprintf(name, sizeof name, "%s", file);
+    else
+        snprintf(name, sizeof name, "%s_%s.sql", dialect, wl_name);
     golden(name, &r);
     free(r.buf);
+}
+
+static void check_golden(const char *dialect, const char *wl_name, const char *args, int ntrx)
+{
+    check_golden_as(NULL, dialect, wl_name, args, ntrx);
 }
 
 static void test_tsql_read_write(void **state)
@@ -320,6 +330,14 @@ static void test_tsql_tpcc(void **state)
     check_golden("mssql", "tpcc", "--warehouses=1", 3);
 }
 
+static void test_tsql_tpcc_procedures(void **state)
+{
+    /* the five T-SQL procedures created by prepare, a CALL per
+     * transaction with its parameters (23 transactions: one whole deck,
+     * every type), and cleanup dropping them */
+    check_golden_as("mssql_tpcc_procedures.sql", "mssql", "tpcc", "--warehouses=1 --tpcc-procedures=on", 23);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -330,6 +348,7 @@ int main(void)
         cmocka_unit_test(test_tsql_insert),
         cmocka_unit_test(test_pgsql_read_write),
         cmocka_unit_test(test_tsql_tpcc),
+        cmocka_unit_test(test_tsql_tpcc_procedures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

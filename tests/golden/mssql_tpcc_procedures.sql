@@ -1,0 +1,487 @@
+-- oltp tpcc, dialect mssql, options: --warehouses=1 --tpcc-procedures=on
+
+-- statement table (prepared on first use)
+#0 [0 params] BEGIN TRANSACTION
+#1 [0 params] COMMIT TRANSACTION
+#2 [0 params] ROLLBACK TRANSACTION
+#3 [1 param] SELECT w_tax FROM warehouse WHERE w_id = ?
+#4 [2 params] SELECT d_tax, d_next_o_id FROM district WITH (UPDLOCK) WHERE d_w_id = ? AND d_id = ?
+#5 [2 params] UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = ? AND d_id = ?
+#6 [3 params] SELECT c_discount, c_last, c_credit FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?
+#7 [7 params] INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)
+#8 [3 params] INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?)
+#9 [1 param] SELECT i_price, i_name, i_data FROM item WHERE i_id = ?
+#10 [2 params] SELECT s_quantity, s_data, s_dist_01 FROM stock WITH (UPDLOCK) WHERE s_i_id = ? AND s_w_id = ?
+#11 [2 params] SELECT s_quantity, s_data, s_dist_02 FROM stock WITH (UPDLOCK) WHERE s_i_id = ? AND s_w_id = ?
+#12 [2 params] SELECT s_quantity, s_data, s_dist_03 FROM stock WITH (UPDLOCK) WHERE s_i_id = ? AND s_w_id = ?
+#13 [2 params] SELECT s_quantity, s_data, s_dist_04 FROM stock WITH (UPDLOCK) WHERE s_i_id = ? AND s_w_id = ?
+#14 [2 params] SELECT s_quantity, s_data, s_dist_05 FROM stock WITH (UPDLOCK) WHERE s_i_id = ? AND s_w_id = ?
+#15 [2 params] SELECT s_quantity, s_data, s_dist_06 FROM stock WITH (UPDLOCK) WHERE s_i_id = ? AND s_w_id = ?
+#16 [2 params] SELECT s_quantity, s_data, s_dist_07 FROM stock WITH (UPDLOCK) WHERE s_i_id = ? AND s_w_id = ?
+#17 [2 params] SELECT s_quantity, s_data, s_dist_08 FROM stock WITH (UPDLOCK) WHERE s_i_id = ? AND s_w_id = ?
+#18 [2 params] SELECT s_quantity, s_data, s_dist_09 FROM stock WITH (UPDLOCK) WHERE s_i_id = ? AND s_w_id = ?
+#19 [2 params] SELECT s_quantity, s_data, s_dist_10 FROM stock WITH (UPDLOCK) WHERE s_i_id = ? AND s_w_id = ?
+#20 [5 params] UPDATE stock SET s_quantity = ?, s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1, s_remote_cnt = s_remote_cnt + ? WHERE s_i_id = ? AND s_w_id = ?
+#21 [9 params] INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)
+#22 [2 params] UPDATE warehouse SET w_ytd = w_ytd + ? WHERE w_id = ?
+#23 [1 param] SELECT w_street_1, w_street_2, w_city, w_state, w_zip, w_name FROM warehouse WHERE w_id = ?
+#24 [3 params] UPDATE district SET d_ytd = d_ytd + ? WHERE d_w_id = ? AND d_id = ?
+#25 [2 params] SELECT d_street_1, d_street_2, d_city, d_state, d_zip, d_name FROM district WHERE d_w_id = ? AND d_id = ?
+#26 [3 params] SELECT c_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance FROM customer WITH (UPDLOCK) WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first
+#27 [3 params] SELECT c_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance FROM customer WITH (UPDLOCK) WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?
+#28 [3 params] SELECT c_data FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?
+#29 [6 params] UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, c_payment_cnt = c_payment_cnt + 1, c_data = ? WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?
+#30 [5 params] UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?
+#31 [8 params] INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+#32 [3 params] SELECT c_id, c_balance, c_first, c_middle, c_last FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first
+#33 [3 params] SELECT c_id, c_balance, c_first, c_middle, c_last FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?
+#34 [3 params] SELECT o_id, o_entry_d, o_carrier_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC
+#35 [3 params] SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?
+#36 [2 params] SELECT TOP 1 no_o_id FROM new_order WITH (UPDLOCK, ROWLOCK) WHERE no_w_id = ? AND no_d_id = ? ORDER BY no_o_id
+#37 [3 params] DELETE FROM new_order WHERE no_w_id = ? AND no_d_id = ? AND no_o_id = ?
+#38 [3 params] SELECT o_c_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?
+#39 [4 params] UPDATE orders SET o_carrier_id = ? WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?
+#40 [4 params] UPDATE order_line SET ol_delivery_d = ? WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?
+#41 [3 params] SELECT SUM(ol_amount) FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?
+#42 [4 params] UPDATE customer SET c_balance = c_balance + ?, c_delivery_cnt = c_delivery_cnt + 1 WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?
+#43 [2 params] SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?
+#44 [6 params] SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ?
+#45 [51 params] {CALL tpcc_neword(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)}
+#46 [9 params] {CALL tpcc_payment(?, ?, ?, ?, ?, ?, ?, ?, ?)}
+#47 [5 params] {CALL tpcc_ostat(?, ?, ?, ?, ?)}
+#48 [3 params] {CALL tpcc_delivery(?, ?, ?)}
+#49 [3 params] {CALL tpcc_slev(?, ?, ?)}
+
+-- prepare
+CREATE TABLE warehouse (w_id INTEGER NOT NULL, w_name VARCHAR(10), w_street_1 VARCHAR(20), w_street_2 VARCHAR(20), w_city VARCHAR(20), w_state CHAR(2), w_zip CHAR(9), w_tax DECIMAL(4,4), w_ytd DECIMAL(12,2), PRIMARY KEY (w_id))
+CREATE TABLE district (d_id SMALLINT NOT NULL, d_w_id INTEGER NOT NULL, d_name VARCHAR(10), d_street_1 VARCHAR(20), d_street_2 VARCHAR(20), d_city VARCHAR(20), d_state CHAR(2), d_zip CHAR(9), d_tax DECIMAL(4,4), d_ytd DECIMAL(12,2), d_next_o_id INTEGER, PRIMARY KEY (d_w_id, d_id))
+CREATE TABLE customer (c_id INTEGER NOT NULL, c_d_id SMALLINT NOT NULL, c_w_id INTEGER NOT NULL, c_first VARCHAR(16), c_middle CHAR(2), c_last VARCHAR(16), c_street_1 VARCHAR(20), c_street_2 VARCHAR(20), c_city VARCHAR(20), c_state CHAR(2), c_zip CHAR(9), c_phone CHAR(16), c_since DATETIME2, c_credit CHAR(2), c_credit_lim DECIMAL(12,2), c_discount DECIMAL(4,4), c_balance DECIMAL(12,2), c_ytd_payment DECIMAL(12,2), c_payment_cnt INTEGER, c_delivery_cnt INTEGER, c_data VARCHAR(500), PRIMARY KEY (c_w_id, c_d_id, c_id))
+CREATE TABLE history (h_c_id INTEGER, h_c_d_id SMALLINT, h_c_w_id INTEGER, h_d_id SMALLINT, h_w_id INTEGER, h_date DATETIME2, h_amount DECIMAL(6,2), h_data VARCHAR(24))
+CREATE TABLE new_order (no_o_id INTEGER NOT NULL, no_d_id SMALLINT NOT NULL, no_w_id INTEGER NOT NULL, PRIMARY KEY (no_w_id, no_d_id, no_o_id))
+CREATE TABLE orders (o_id INTEGER NOT NULL, o_d_id SMALLINT NOT NULL, o_w_id INTEGER NOT NULL, o_c_id INTEGER, o_entry_d DATETIME2, o_carrier_id SMALLINT, o_ol_cnt SMALLINT, o_all_local SMALLINT, PRIMARY KEY (o_w_id, o_d_id, o_id))
+CREATE TABLE order_line (ol_o_id INTEGER NOT NULL, ol_d_id SMALLINT NOT NULL, ol_w_id INTEGER NOT NULL, ol_number SMALLINT NOT NULL, ol_i_id INTEGER, ol_supply_w_id INTEGER, ol_delivery_d DATETIME2, ol_quantity SMALLINT, ol_amount DECIMAL(6,2), ol_dist_info CHAR(24), PRIMARY KEY (ol_w_id, ol_d_id, ol_o_id, ol_number))
+CREATE TABLE item (i_id INTEGER NOT NULL, i_im_id INTEGER, i_name VARCHAR(24), i_price DECIMAL(5,2), i_data VARCHAR(50), PRIMARY KEY (i_id))
+CREATE TABLE stock (s_i_id INTEGER NOT NULL, s_w_id INTEGER NOT NULL, s_quantity SMALLINT, s_dist_01 CHAR(24), s_dist_02 CHAR(24), s_dist_03 CHAR(24), s_dist_04 CHAR(24), s_dist_05 CHAR(24), s_dist_06 CHAR(24), s_dist_07 CHAR(24), s_dist_08 CHAR(24), s_dist_09 CHAR(24), s_dist_10 CHAR(24), s_ytd INTEGER, s_order_cnt INTEGER, s_remote_cnt INTEGER, s_data VARCHAR(50), PRIMARY KEY (s_w_id, s_i_id))
+INSERT INTO item (i_id, i_im_id, i_name, i_price, i_data) VALUES ... (bulk load)
+INSERT INTO warehouse (w_id, w_name, w_street_1, w_street_2, w_city, w_state, w_zip, w_tax, w_ytd) VALUES ... (bulk load)
+INSERT INTO stock (s_i_id, s_w_id, s_quantity, s_dist_01, s_dist_02, s_dist_03, s_dist_04, s_dist_05, s_dist_06, s_dist_07, s_dist_08, s_dist_09, s_dist_10, s_ytd, s_order_cnt, s_remote_cnt, s_data) VALUES ... (bulk load)
+INSERT INTO district (d_id, d_w_id, d_name, d_street_1, d_street_2, d_city, d_state, d_zip, d_tax, d_ytd, d_next_o_id) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES ... (bulk load)
+INSERT INTO district (d_id, d_w_id, d_name, d_street_1, d_street_2, d_city, d_state, d_zip, d_tax, d_ytd, d_next_o_id) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES ... (bulk load)
+INSERT INTO district (d_id, d_w_id, d_name, d_street_1, d_street_2, d_city, d_state, d_zip, d_tax, d_ytd, d_next_o_id) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES ... (bulk load)
+INSERT INTO district (d_id, d_w_id, d_name, d_street_1, d_street_2, d_city, d_state, d_zip, d_tax, d_ytd, d_next_o_id) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES ... (bulk load)
+INSERT INTO district (d_id, d_w_id, d_name, d_street_1, d_street_2, d_city, d_state, d_zip, d_tax, d_ytd, d_next_o_id) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES ... (bulk load)
+INSERT INTO district (d_id, d_w_id, d_name, d_street_1, d_street_2, d_city, d_state, d_zip, d_tax, d_ytd, d_next_o_id) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES ... (bulk load)
+INSERT INTO district (d_id, d_w_id, d_name, d_street_1, d_street_2, d_city, d_state, d_zip, d_tax, d_ytd, d_next_o_id) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES ... (bulk load)
+INSERT INTO district (d_id, d_w_id, d_name, d_street_1, d_street_2, d_city, d_state, d_zip, d_tax, d_ytd, d_next_o_id) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES ... (bulk load)
+INSERT INTO district (d_id, d_w_id, d_name, d_street_1, d_street_2, d_city, d_state, d_zip, d_tax, d_ytd, d_next_o_id) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES ... (bulk load)
+INSERT INTO district (d_id, d_w_id, d_name, d_street_1, d_street_2, d_city, d_state, d_zip, d_tax, d_ytd, d_next_o_id) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ... (bulk load)
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES ... (bulk load)
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ... (bulk load)
+INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES ... (bulk load)
+CREATE INDEX idx_customer_name ON customer (c_w_id, c_d_id, c_last, c_first)
+CREATE INDEX idx_orders_customer ON orders (o_w_id, o_d_id, o_c_id, o_id)
+CREATE PROCEDURE tpcc_neword @w INT, @d INT, @c INT, @ol_cnt INT, @all_local INT, @date DATETIME2, @i1 INT, @s1 INT, @q1 INT, @i2 INT, @s2 INT, @q2 INT, @i3 INT, @s3 INT, @q3 INT, @i4 INT, @s4 INT, @q4 INT, @i5 INT, @s5 INT, @q5 INT, @i6 INT, @s6 INT, @q6 INT, @i7 INT, @s7 INT, @q7 INT, @i8 INT, @s8 INT, @q8 INT, @i9 INT, @s9 INT, @q9 INT, @i10 INT, @s10 INT, @q10 INT, @i11 INT, @s11 INT, @q11 INT, @i12 INT, @s12 INT, @q12 INT, @i13 INT, @s13 INT, @q13 INT, @i14 INT, @s14 INT, @q14 INT, @i15 INT, @s15 INT, @q15 INT
+AS
+BEGIN
+  SET NOCOUNT ON;
+  SET XACT_ABORT ON;
+  DECLARE @w_tax DECIMAL(4,4), @d_tax DECIMAL(4,4), @disc DECIMAL(4,4), @o_id INT, @line INT = 1,
+    @i INT, @s INT, @q INT, @sq INT, @last VARCHAR(16), @credit CHAR(2), @price DECIMAL(5,2),
+    @name VARCHAR(24), @idata VARCHAR(50), @sdata VARCHAR(50), @dist CHAR(24);
+  BEGIN TRANSACTION;
+  SELECT @w_tax = w_tax FROM warehouse WHERE w_id = @w;
+  SELECT @d_tax = d_tax, @o_id = d_next_o_id FROM district WITH (UPDLOCK) WHERE d_w_id = @w AND d_id = @d;
+  UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = @w AND d_id = @d;
+  SELECT @disc = c_discount, @last = c_last, @credit = c_credit FROM customer
+    WHERE c_w_id = @w AND c_d_id = @d AND c_id = @c;
+  INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local)
+    VALUES (@o_id, @d, @w, @c, @date, NULL, @ol_cnt, @all_local);
+  INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (@o_id, @d, @w);
+  WHILE @line <= @ol_cnt
+  BEGIN
+    SELECT @i = CHOOSE(@line, @i1, @i2, @i3, @i4, @i5, @i6, @i7, @i8, @i9, @i10, @i11, @i12, @i13, @i14, @i15),
+           @s = CHOOSE(@line, @s1, @s2, @s3, @s4, @s5, @s6, @s7, @s8, @s9, @s10, @s11, @s12, @s13, @s14, @s15),
+           @q = CHOOSE(@line, @q1, @q2, @q3, @q4, @q5, @q6, @q7, @q8, @q9, @q10, @q11, @q12, @q13, @q14, @q15);
+    SELECT @price = i_price, @name = i_name, @idata = i_data FROM item WHERE i_id = @i;
+    IF @@ROWCOUNT = 0
+    BEGIN
+      ROLLBACK TRANSACTION;
+      IF @i <> 100001
+        THROW 50001, 'New-Order: an item is missing: the ITEM table is incomplete', 1;
+      RETURN;
+    END;
+    SELECT @sq = s_quantity, @sdata = s_data, @dist = CASE @d WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04 WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08 WHEN 9 THEN s_dist_09 ELSE s_dist_10 END
+      FROM stock WITH (UPDLOCK) WHERE s_i_id = @i AND s_w_id = @s;
+    IF @@ROWCOUNT = 0
+      THROW 50002, 'New-Order: a STOCK row is missing', 1;
+    UPDATE stock SET s_quantity = CASE WHEN @sq >= @q + 10 THEN @sq - @q ELSE @sq - @q + 91 END,
+      s_ytd = s_ytd + @q, s_order_cnt = s_order_cnt + 1,
+      s_remote_cnt = s_remote_cnt + CASE WHEN @s <> @w THEN 1 ELSE 0 END
+      WHERE s_i_id = @i AND s_w_id = @s;
+    INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d,
+      ol_quantity, ol_amount, ol_dist_info) VALUES (@o_id, @d, @w, @line, @i, @s, NULL, @q, @q * @price, @dist);
+    SET @line = @line + 1;
+  END;
+  COMMIT TRANSACTION;
+END
+CREATE PROCEDURE tpcc_payment @w INT, @d INT, @c_w INT, @c_d INT, @by_name INT, @c_id INT, @c_last VARCHAR(16), @amount DECIMAL(6,2), @date DATETIME2
+AS
+BEGIN
+  SET NOCOUNT ON;
+  SET XACT_ABORT ON;
+  DECLARE @n INT, @w_name VARCHAR(10), @d_name VARCHAR(10), @street_1 VARCHAR(20), @street_2 VARCHAR(20),
+    @city VARCHAR(20), @state CHAR(2), @zip CHAR(9), @first VARCHAR(16), @middle CHAR(2), @last VARCHAR(16),
+    @phone CHAR(16), @since DATETIME2, @credit CHAR(2), @lim DECIMAL(12,2), @disc DECIMAL(4,4),
+    @bal DECIMAL(12,2), @data VARCHAR(500);
+  BEGIN TRANSACTION;
+  UPDATE warehouse SET w_ytd = w_ytd + @amount WHERE w_id = @w;
+  SELECT @street_1 = w_street_1, @street_2 = w_street_2, @city = w_city, @state = w_state, @zip = w_zip,
+    @w_name = w_name FROM warehouse WHERE w_id = @w;
+  UPDATE district SET d_ytd = d_ytd + @amount WHERE d_w_id = @w AND d_id = @d;
+  SELECT @street_1 = d_street_1, @street_2 = d_street_2, @city = d_city, @state = d_state, @zip = d_zip,
+    @d_name = d_name FROM district WHERE d_w_id = @w AND d_id = @d;
+  IF @by_name <> 0
+  BEGIN
+    SELECT @n = COUNT(*) FROM customer WHERE c_w_id = @c_w AND c_d_id = @c_d AND c_last = @c_last;
+    IF @n = 0
+      THROW 50003, 'Payment: no customer has that last name', 1;
+    SELECT @c_id = c_id FROM customer WHERE c_w_id = @c_w AND c_d_id = @c_d AND c_last = @c_last
+      ORDER BY c_first OFFSET (@n + 1) / 2 - 1 ROWS FETCH NEXT 1 ROWS ONLY;
+  END;
+  SELECT @first = c_first, @middle = c_middle, @last = c_last, @street_1 = c_street_1,
+    @street_2 = c_street_2, @city = c_city, @state = c_state, @zip = c_zip, @phone = c_phone,
+    @since = c_since, @credit = c_credit, @lim = c_credit_lim, @disc = c_discount, @bal = c_balance
+    FROM customer WITH (UPDLOCK) WHERE c_w_id = @c_w AND c_d_id = @c_d AND c_id = @c_id;
+  IF @@ROWCOUNT = 0
+    THROW 50004, 'Payment: the customer is missing', 1;
+  IF @credit = 'BC'
+  BEGIN
+    SELECT @data = c_data FROM customer WHERE c_w_id = @c_w AND c_d_id = @c_d AND c_id = @c_id;
+    UPDATE customer SET c_balance = c_balance - @amount, c_ytd_payment = c_ytd_payment + @amount,
+      c_payment_cnt = c_payment_cnt + 1,
+      c_data = LEFT(CONCAT(@c_id, ' ', @c_d, ' ', @c_w, ' ', @d, ' ', @w, ' ', @amount, '|', @data), 500)
+      WHERE c_w_id = @c_w AND c_d_id = @c_d AND c_id = @c_id;
+  END
+  ELSE
+    UPDATE customer SET c_balance = c_balance - @amount, c_ytd_payment = c_ytd_payment + @amount,
+      c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = @c_w AND c_d_id = @c_d AND c_id = @c_id;
+  INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
+    VALUES (@c_id, @c_d, @c_w, @d, @w, @date, @amount, CONCAT(@w_name, '    ', @d_name));
+  COMMIT TRANSACTION;
+END
+CREATE PROCEDURE tpcc_ostat @w INT, @d INT, @by_name INT, @c_id INT, @c_last VARCHAR(16)
+AS
+BEGIN
+  SET NOCOUNT ON;
+  SET XACT_ABORT ON;
+  DECLARE @n INT, @o_id INT, @carrier INT, @bal DECIMAL(12,2), @first VARCHAR(16), @middle CHAR(2),
+    @last VARCHAR(16), @entry DATETIME2, @i INT, @s INT, @q INT, @amount DECIMAL(6,2), @deliv DATETIME2;
+  BEGIN TRANSACTION;
+  IF @by_name <> 0
+  BEGIN
+    SELECT @n = COUNT(*) FROM customer WHERE c_w_id = @w AND c_d_id = @d AND c_last = @c_last;
+    IF @n = 0
+      THROW 50005, 'Order-Status: no customer has that last name', 1;
+    SELECT @c_id = c_id FROM customer WHERE c_w_id = @w AND c_d_id = @d AND c_last = @c_last
+      ORDER BY c_first OFFSET (@n + 1) / 2 - 1 ROWS FETCH NEXT 1 ROWS ONLY;
+  END;
+  SELECT @bal = c_balance, @first = c_first, @middle = c_middle, @last = c_last
+    FROM customer WHERE c_w_id = @w AND c_d_id = @d AND c_id = @c_id;
+  IF @@ROWCOUNT = 0
+    THROW 50006, 'Order-Status: the customer is missing', 1;
+  SELECT TOP 1 @o_id = o_id, @entry = o_entry_d, @carrier = o_carrier_id FROM orders
+    WHERE o_w_id = @w AND o_d_id = @d AND o_c_id = @c_id ORDER BY o_id DESC;
+  IF @@ROWCOUNT = 1
+  BEGIN
+    DECLARE ol_cur CURSOR LOCAL FAST_FORWARD FOR
+      SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line
+      WHERE ol_w_id = @w AND ol_d_id = @d AND ol_o_id = @o_id;
+    OPEN ol_cur;
+    FETCH NEXT FROM ol_cur INTO @i, @s, @q, @amount, @deliv;
+    WHILE @@FETCH_STATUS = 0
+      FETCH NEXT FROM ol_cur INTO @i, @s, @q, @amount, @deliv;
+    CLOSE ol_cur;
+    DEALLOCATE ol_cur;
+  END;
+  COMMIT TRANSACTION;
+END
+CREATE PROCEDURE tpcc_delivery @w INT, @carrier INT, @date DATETIME2
+AS
+BEGIN
+  SET NOCOUNT ON;
+  SET XACT_ABORT ON;
+  DECLARE @d INT = 1, @o_id INT, @c_id INT, @sum DECIMAL(12,2);
+  BEGIN TRANSACTION;
+  WHILE @d <= 10
+  BEGIN
+    SET @o_id = NULL;
+    SELECT TOP 1 @o_id = no_o_id FROM new_order WITH (UPDLOCK, ROWLOCK)
+      WHERE no_w_id = @w AND no_d_id = @d ORDER BY no_o_id;
+    IF @o_id IS NOT NULL
+    BEGIN
+      DELETE FROM new_order WHERE no_w_id = @w AND no_d_id = @d AND no_o_id = @o_id;
+      IF @@ROWCOUNT <> 1
+        THROW 51205, 'Delivery: another terminal delivered the order first', 1;
+      SELECT @c_id = o_c_id FROM orders WHERE o_w_id = @w AND o_d_id = @d AND o_id = @o_id;
+      UPDATE orders SET o_carrier_id = @carrier WHERE o_w_id = @w AND o_d_id = @d AND o_id = @o_id;
+      UPDATE order_line SET ol_delivery_d = @date WHERE ol_w_id = @w AND ol_d_id = @d AND ol_o_id = @o_id;
+      SELECT @sum = SUM(ol_amount) FROM order_line WHERE ol_w_id = @w AND ol_d_id = @d AND ol_o_id = @o_id;
+      UPDATE customer SET c_balance = c_balance + COALESCE(@sum, 0), c_delivery_cnt = c_delivery_cnt + 1
+        WHERE c_w_id = @w AND c_d_id = @d AND c_id = @c_id;
+    END;
+    SET @d = @d + 1;
+  END;
+  COMMIT TRANSACTION;
+END
+CREATE PROCEDURE tpcc_slev @w INT, @d INT, @threshold INT
+AS
+BEGIN
+  SET NOCOUNT ON;
+  SET XACT_ABORT ON;
+  DECLARE @next INT, @low INT;
+  BEGIN TRANSACTION;
+  SELECT @next = d_next_o_id FROM district WHERE d_w_id = @w AND d_id = @d;
+  SELECT @low = COUNT(DISTINCT s_i_id) FROM order_line, stock
+    WHERE ol_w_id = @w AND ol_d_id = @d AND ol_o_id < @next AND ol_o_id >= @next - 20
+      AND s_w_id = @w AND s_i_id = ol_i_id AND s_quantity < @threshold;
+  COMMIT TRANSACTION;
+END
+
+-- before a run
+SELECT COUNT(*) FROM warehouse WHERE 1 = 0
+SELECT COUNT(*) FROM district WHERE 1 = 0
+SELECT COUNT(*) FROM customer WHERE 1 = 0
+SELECT COUNT(*) FROM history WHERE 1 = 0
+SELECT COUNT(*) FROM new_order WHERE 1 = 0
+SELECT COUNT(*) FROM orders WHERE 1 = 0
+SELECT COUNT(*) FROM order_line WHERE 1 = 0
+SELECT COUNT(*) FROM item WHERE 1 = 0
+SELECT COUNT(*) FROM stock WHERE 1 = 0
+SELECT COUNT(*) FROM warehouse
+SELECT COUNT(*) FROM information_schema.routines WHERE routine_schema = SCHEMA_NAME() AND routine_name = 'tpcc_neword'
+SELECT COUNT(*) FROM information_schema.routines WHERE routine_schema = SCHEMA_NAME() AND routine_name = 'tpcc_payment'
+SELECT COUNT(*) FROM information_schema.routines WHERE routine_schema = SCHEMA_NAME() AND routine_name = 'tpcc_ostat'
+SELECT COUNT(*) FROM information_schema.routines WHERE routine_schema = SCHEMA_NAME() AND routine_name = 'tpcc_delivery'
+SELECT COUNT(*) FROM information_schema.routines WHERE routine_schema = SCHEMA_NAME() AND routine_name = 'tpcc_slev'
+
+-- transaction 1
+EXECUTE #46 1 7 1 7 0 1787 '' '2812.32' <now>
+
+-- transaction 2
+EXECUTE #46 1 7 1 7 0 135 '' '929.07' <now>
+
+-- transaction 3
+EXECUTE #45 1 4 130 5 1 <now> 42794 1 10 89934 1 3 63562 1 5 52010 1 9 91374 1 6 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+
+-- transaction 4
+EXECUTE #46 1 5 1 5 1 0 'PRICALLYABLE' '4036.97' <now>
+
+-- transaction 5
+EXECUTE #49 1 1 10
+
+-- transaction 6
+EXECUTE #46 1 10 1 10 0 982 '' '1083.30' <now>
+
+-- transaction 7
+EXECUTE #45 1 9 102 10 1 <now> 67334 1 2 75534 1 4 41797 1 4 18894 1 10 9165 1 4 75971 1 7 53878 1 1 92733 1 2 9790 1 1 90380 1 5 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+
+-- transaction 8
+EXECUTE #45 1 1 196 7 1 <now> 41774 1 2 18570 1 10 49210 1 1 59438 1 2 19278 1 4 75338 1 8 76610 1 9 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+
+-- transaction 9
+EXECUTE #45 1 9 1151 12 1 <now> 92894 1 1 92456 1 3 47948 1 10 57420 1 4 98955 1 4 14734 1 1 76470 1 3 58590 1 6 19269 1 6 51974 1 7 40762 1 8 84800 1 1 0 0 0 0 0 0 0 0 0
+
+-- transaction 10
+EXECUTE #48 1 9 <now>
+
+-- transaction 11
+EXECUTE #45 1 5 178 12 1 <now> 41034 1 4 27147 1 6 83510 1 6 68084 1 5 57158 1 8 84685 1 4 25357 1 2 31050 1 3 5550 1 3 17677 1 2 11074 1 5 76366 1 3 0 0 0 0 0 0 0 0 0
+
+-- transaction 12
+EXECUTE #46 1 9 1 9 1 0 'PRESOUGHTABLE' '2887.48' <now>
+
+-- transaction 13
+EXECUTE #46 1 9 1 9 1 0 'ESEPRESPRES' '1723.70' <now>
+
+-- transaction 14
+EXECUTE #46 1 9 1 9 1 0 'ABLEPRESPRES' '7.63' <now>
+
+-- transaction 15
+EXECUTE #46 1 2 1 2 0 2735 '' '3499.17' <now>
+
+-- transaction 16
+EXECUTE #46 1 7 1 7 0 2838 '' '1976.54' <now>
+
+-- transaction 17
+EXECUTE #46 1 1 1 1 1 0 'ABLEESEEING' '1505.76' <now>
+
+-- transaction 18
+EXECUTE #45 1 3 118 13 1 <now> 26413 1 2 19172 1 4 51778 1 9 82468 1 5 11050 1 5 8869 1 9 3749 1 9 10958 1 2 31292 1 6 42812 1 10 49979 1 9 68430 1 8 24138 1 4 0 0 0 0 0 0
+
+-- transaction 19
+EXECUTE #45 1 2 895 9 1 <now> 11006 1 9 80712 1 3 33902 1 4 105 1 5 37154 1 9 72490 1 6 10698 1 4 87574 1 2 60012 1 5 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+
+-- transaction 20
+EXECUTE #45 1 10 1135 12 1 <now> 41758 1 1 60204 1 3 6958 1 6 92862 1 5 50506 1 3 28958 1 1 10464 1 1 25290 1 9 23758 1 10 88782 1 5 68302 1 9 93002 1 6 0 0 0 0 0 0 0 0 0
+
+-- transaction 21
+EXECUTE #45 1 5 1005 8 1 <now> 59342 1 1 59692 1 6 41550 1 4 27342 1 2 75582 1 5 27402 1 7 96005 1 10 41382 1 3 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+
+-- transaction 22
+EXECUTE #47 1 6 0 1567 ''
+
+-- transaction 23
+EXECUTE #45 1 4 2031 15 1 <now> 35582 1 5 31271 1 6 35662 1 3 81710 1 3 14670 1 2 91716 1 5 636 1 7 51530 1 3 59076 1 4 16652 1 4 16717 1 2 31558 1 1 17214 1 7 71498 1 4 18700 1 9
+
+-- cleanup
+DROP PROCEDURE IF EXISTS tpcc_neword
+DROP PROCEDURE IF EXISTS tpcc_payment
+DROP PROCEDURE IF EXISTS tpcc_ostat
+DROP PROCEDURE IF EXISTS tpcc_delivery
+DROP PROCEDURE IF EXISTS tpcc_slev
+DROP TABLE IF EXISTS stock
+DROP TABLE IF EXISTS item
+DROP TABLE IF EXISTS order_line
+DROP TABLE IF EXISTS orders
+DROP TABLE IF EXISTS new_order
+DROP TABLE IF EXISTS history
+DROP TABLE IF EXISTS customer
+DROP TABLE IF EXISTS district
+DROP TABLE IF EXISTS warehouse
