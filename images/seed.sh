@@ -5,17 +5,21 @@
 # and restores the database under test from it before each run, so the
 # (long) `prepare` runs once, not per drive or per run. This boots one VM on
 # the guest image with an empty database disk, runs the plan's
-# `oltp WORKLOAD prepare` against it from the host, shuts the guest down
-# cleanly (MariaDB flushed, file system unmounted) and converts that disk to
-# qcow2: an ext4 file system holding data/, MariaDB's data directory. A VM
-# whose database disk is a copy of it mounts it as it is and grows it to the
-# disk's size (images/guest/usr/local/sbin/drivebench-dbdisk).
+# `oltp WORKLOAD prepare` against it from the host (through the engine's
+# oltp driver), shuts the guest down cleanly (the database server stopped
+# by systemd, file system unmounted) and converts that disk to qcow2: an
+# ext4 file system holding data/, the engine's data directory (MariaDB or
+# PostgreSQL). A VM whose database disk is a copy of it mounts it as it is
+# and grows it to the disk's size; a VM given it as its seeddisk copies data/
+# onto a blank dbdisk (images/guest/usr/local/sbin/drivebench-dbdisk).
 #
 # Cached: rebuilt only when the image, bin/oltp, the workload's size
 # (workload, tables, table_size, warehouses) or the seed size change.
 #
-# Usage: images/seed.sh PLAN [--force]     (root)
-#   reads [run] image_dir, db_size and [workload] name, tables, table_size,
+# Usage: images/seed.sh PLAN [--force] [--engine mariadb|postgresql]   (root)
+#   The engine: --engine, else the engine IMAGE_DIR/image.info names, else
+#   mariadb; IMAGE_DIR defaults to the engine's image folder.
+#   Reads [run] image_dir, db_size and [workload] name, tables, table_size,
 #   warehouses, threads from PLAN. The seed's size is db_size, else the
 #   profile's database disk size: a run's database disks are copies of it.
 # Environment: DRIVEBENCH_VIRT_TYPE, SEED_BOOT_TIMEOUT (default 600 s).
@@ -31,8 +35,18 @@ fi
 . "$here/vmlib.sh"
 
 plan=${1:-}
-force=0; [ "${2:-}" = --force ] && force=1
-[ -n "$plan" ] && [ -f "$plan" ] || { echo "usage: $0 PLAN [--force]" >&2; exit 2; }
+force=0 engine=
+shift || true
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --force) force=1 ;;
+    --engine) engine=${2:-}; shift ;;
+    --engine=*) engine=${1#--engine=} ;;
+    *) plan= ;;
+  esac
+  shift
+done
+[ -n "$plan" ] && [ -f "$plan" ] || { echo "usage: $0 PLAN [--force] [--engine mariadb|postgresql]" >&2; exit 2; }
 t0=$(date +%s)
 step() { printf 'seed: [%4ss] %s\n' $(( $(date +%s) - t0 )) "$*"; }
 die() { echo "seed: error: $*" >&2; exit 1; }
@@ -51,8 +65,14 @@ ini() {
     }' "$plan"
 }
 
-image_dir=$(ini run image_dir); image_dir=${image_dir:-images/build}
-case "$image_dir" in /*) ;; *) image_dir=$top/$image_dir ;; esac
+image_dir=$(ini run image_dir)
+if [ -n "$image_dir" ]; then
+  case "$image_dir" in /*) ;; *) image_dir=$top/$image_dir ;; esac
+  [ -n "$engine" ] || engine=$(sed -n 's/^engine=//p' "$image_dir/image.info" 2>/dev/null)
+fi
+VM_ENGINE=${engine:-mariadb}
+vm_engine_load || die "unknown engine '$VM_ENGINE'"
+image_dir=${image_dir:-$here/$ENGINE_IMAGE_DIR}
 # The seed's size: the plan's db_size, else the profile's database disk size
 # (a run's database disks are copies of the seed: they cannot be smaller).
 size=$(ini run db_size)
@@ -74,7 +94,7 @@ else
   size_opts=(--tables="${tables:-1}" --table-size="${table_size:-10000}")
 fi
 
-"$here/build.sh"
+DRIVEBENCH_IMAGE_DIR=$image_dir "$here/build.sh" --engine "$VM_ENGINE"
 key=$( { cat "$image_dir/image.key"; sha256sum <"$oltp"; sha256sum <"$0";
          echo "$workload ${size_opts[*]} $size"; } | sha256sum | cut -d' ' -f1)
 if [ "$force" = 0 ] && [ -s "$image_dir/seed.qcow2" ] \
@@ -112,9 +132,8 @@ defined=1
 step "booting a VM ($VM_TYPE) with an empty $size database disk"
 vm_boot "$name" "$work" || die "the VM did not start"
 vm_wait_ready "$name" $(( VM_T0 + ${SEED_BOOT_TIMEOUT:-600} )) || die "the VM did not get ready"
-step "MariaDB ready after ${VM_T_DB}s; oltp $workload prepare ${size_opts[*]}"
-"$oltp" --mysql-host=127.0.0.1 --mysql-port="$VM_PORT" --mysql-user=drivebench \
-  --mysql-password=drivebench --mysql-db=sbtest --threads="${threads:-1}" \
+step "$VM_ENGINE ready after ${VM_T_DB}s; oltp $workload prepare ${size_opts[*]}"
+VM_OLTP=$oltp vm_oltp --threads="${threads:-1}" \
   "${size_opts[@]}" "$workload" prepare >"$work/prepare.log" 2>&1 \
   || { tail -20 "$work/prepare.log" >&2; die "oltp prepare failed"; }
 step "prepared; shutting the guest down"
@@ -131,6 +150,6 @@ qemu-img convert -O qcow2 "$work/db.img" "$image_dir/seed.qcow2.tmp"
 chmod 0644 "$image_dir/seed.qcow2.tmp"
 mv -f "$image_dir/seed.qcow2.tmp" "$image_dir/seed.qcow2"
 echo "$key" >"$image_dir/seed.key"
-printf 'built=%s\nworkload=%s\noptions=%s\nsize=%s\n' \
-  "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$workload" "${size_opts[*]}" "$size" >"$image_dir/seed.info"
+printf 'built=%s\nengine=%s\nworkload=%s\noptions=%s\nsize=%s\n' \
+  "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$VM_ENGINE" "$workload" "${size_opts[*]}" "$size" >"$image_dir/seed.info"
 step "done: $image_dir/seed.qcow2 ($(du -m "$image_dir/seed.qcow2" | cut -f1) MiB)"
