@@ -24,7 +24,9 @@
 # vm_remove NAME               destroy and undefine NAME (quietly)
 #
 # Settings (set before vm_boot): VM_URI (qemu:///system), VM_TYPE (kvm or
-# qemu), VM_SCSI_MODEL (virtio-scsi), VM_MEMORY_MIB (1024), VM_ENGINE
+# qemu), VM_SCSI_MODEL (virtio-scsi; lsisas1068 gives every disk a WWN,
+# without which Linux's mptsas driver attaches no disk), VM_MEMORY_MIB
+# (1024), VM_ENGINE
 # (mariadb or postgresql: images/engines/<engine>/engine.conf gives the guest
 # port, login and oltp driver), VM_IMAGES (the engine's image folder,
 # images/build or images/build/postgresql), VM_CMDLINE_EXTRA (appended to
@@ -81,20 +83,30 @@ vm_free_port() {
 # XML with libxml2 from vmconfigs/. The NIC gets an explicit PCI slot: left
 # to QEMU it takes slot 2, which libvirt has given to the disk controller.
 vm_write_xml() {  # name workdir port
-  local x=vm_xml_escape w=$2 seed=
+  local x=vm_xml_escape w=$2 seed= wwn0= wwn1= wwn2= uuid
+  uuid=$(cat /proc/sys/kernel/random/uuid)
+  if [ "$VM_SCSI_MODEL" = lsisas1068 ]; then
+    # NAA 5 (IEEE registered) names, unique per VM and disk: QEMU's mptsas
+    # reports a disk's WWN as its SAS address, and mptsas skips address 0.
+    local base=${uuid//-/}; base=${base:0:14}
+    wwn0="
+      <wwn>0x5${base}0</wwn>"; wwn1="
+      <wwn>0x5${base}1</wwn>"; wwn2="
+      <wwn>0x5${base}2</wwn>"
+  fi
   [ -z "$VM_SEED" ] || seed="
     <disk type='file' device='disk'>
       <driver name='qemu' type='qcow2'/>
       <source file='$($x "$VM_SEED")'/>
       <target dev='sdc' bus='scsi'/>
-      <serial>seeddisk</serial>
+      <serial>seeddisk</serial>$wwn2
       <readonly/>
       <address type='drive' controller='0' bus='0' target='2' unit='0'/>
     </disk>"
   cat >"$w/domain.xml" <<EOF
 <domain type='$($x "$VM_TYPE")' xmlns:qemu='http://libvirt.org/schemas/domain/qemu/1.0'>
   <name>$($x "$1")</name>
-  <uuid>$(cat /proc/sys/kernel/random/uuid)</uuid>
+  <uuid>$uuid</uuid>
   <memory unit='MiB'>$($x "$VM_MEMORY_MIB")</memory>
   <vcpu>1</vcpu>
   <os>
@@ -113,14 +125,14 @@ vm_write_xml() {  # name workdir port
       <driver name='qemu' type='qcow2'/>
       <source file='$($x "$w/boot.qcow2")'/>
       <target dev='sda' bus='scsi'/>
-      <serial>bootdisk</serial>
+      <serial>bootdisk</serial>$wwn0
       <address type='drive' controller='0' bus='0' target='0' unit='0'/>
     </disk>
     <disk type='file' device='disk'>
       <driver name='qemu' type='raw' cache='none' io='native'/>
       <source file='$($x "$w/db.img")'/>
       <target dev='sdb' bus='scsi'/>
-      <serial>dbdisk</serial>
+      <serial>dbdisk</serial>$wwn1
       <address type='drive' controller='0' bus='0' target='1' unit='0'/>
     </disk>$seed
     <serial type='file'>
