@@ -83,7 +83,7 @@ vm_free_port() {
 # XML with libxml2 from vmconfigs/. The NIC gets an explicit PCI slot: left
 # to QEMU it takes slot 2, which libvirt has given to the disk controller.
 vm_write_xml() {  # name workdir port
-  local x=vm_xml_escape w=$2 seed= wwn0= wwn1= wwn2= uuid
+  local x=vm_xml_escape w=$2 seed='' wwn0='' wwn1='' wwn2='' uuid
   uuid=$(cat /proc/sys/kernel/random/uuid)
   if [ "$VM_SCSI_MODEL" = lsisas1068 ]; then
     # NAA 5 (IEEE registered) names, unique per VM and disk: QEMU's mptsas

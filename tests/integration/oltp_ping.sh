@@ -7,7 +7,7 @@
 # stderr for a closed port; exit 4 ("login refused") for a wrong password
 # and for an unknown database. Nothing is printed on the other stream.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/postgres.sh         # also brings tests/lib/mariadb.sh
 . tests/lib/odbc.sh
 . tests/lib/check.sh

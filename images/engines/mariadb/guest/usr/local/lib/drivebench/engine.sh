@@ -1,4 +1,4 @@
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC2034  # sourced: the variables are used by drivebench-dbdisk
 # The MariaDB engine, guest side: sourced by /usr/local/sbin/drivebench-dbdisk.
 # Defines where the database disk is mounted, how an empty data directory
 # is made, what a seed's data directory must contain, and how the profile

@@ -1,4 +1,4 @@
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC2034  # sourced: the variables are used by drivebench-dbdisk
 # The PostgreSQL engine, guest side: sourced by
 # /usr/local/sbin/drivebench-dbdisk. Debian's cluster 15/main keeps its
 # configuration in /etc/postgresql/15/main; its data_directory is on the
