@@ -38,7 +38,7 @@ boot-smoke: image
 boot-smoke-pgsql: $(filter $(BIN)/oltp,$(ALL_TARGETS))
 	tests/e2e/boot-smoke-pgsql.sh
 
-E2E_TESTS := tests/e2e/boot-smoke.sh tests/e2e/boot-smoke-pgsql.sh tests/e2e/seed-pgsql.sh \
+E2E_TESTS := tests/e2e/boot-smoke.sh tests/e2e/boot-smoke-pgsql.sh tests/e2e/seed-restore.sh \
              tests/e2e/run-1vm.sh tests/e2e/run-2vm.sh \
              $(if $(wildcard vmconfigs/tiny-seed.xml),tests/e2e/run-seed.sh)
 e2e: $(ALL_TARGETS) image
