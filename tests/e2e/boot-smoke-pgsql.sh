@@ -10,6 +10,8 @@
 # line), then checks, against a deadline:
 #   - the guest agent answers, and `oltp --db-driver=pgsql ... ping` exits 0;
 #   - the same ping with a wrong password exits 4 (login refused);
+#   - ping through unixODBC and psqlODBC (the driver path SQL Server takes)
+#     exits 0 on a private DSN (tests/lib/odbc.sh);
 #   - PostgreSQL's data_directory is /var/lib/postgresql-db/data, a mount of
 #     the database disk, and the disk file grew;
 #   - shared_buffers follows the profile (25% of the guest's RAM) and
@@ -25,11 +27,14 @@
 # DRIVEBENCH_VIRT_TYPE (kvm or qemu).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+# shellcheck disable=SC2034  # read by images/vmlib.sh
 VM_ENGINE=postgresql
 . "$E2E_TOP/images/vmlib.sh"
+. "$E2E_TOP/tests/lib/odbc.sh"
 
 timeout=${E2E_BOOT_TIMEOUT:-300}
 VM_SCSI_MODEL=${E2E_SCSI_MODEL:-virtio-scsi}
+# shellcheck disable=SC2034  # read by images/vmlib.sh
 VM_CMDLINE_EXTRA="drivebench.pg.max_connections=64"
 name=drivebench-e2e-pgsql-$$-$RANDOM
 defined=0
@@ -82,6 +87,12 @@ set -e
 case "$bad" in *"login refused"*"password authentication failed"*) ;;
   *) e2e_fail "ping with a wrong password said: $bad" ;; esac
 e2e_say "wrong password: exit 4, $bad"
+# in a subshell: odbc_setup points ODBCSYSINI, ODBCINI and HOME at $work/odbc
+out=$(odbc_setup "$work/odbc"
+      odbc_add_dsn vm PostgreSQL Servername=127.0.0.1 Port="$VM_PORT" Database=sbtest
+      OLTP_ODBC_PASSWORD=drivebench "$VM_OLTP" --db-driver=odbc --odbc-dsn=vm \
+        --odbc-user=drivebench ping 2>&1) || e2e_fail "oltp ping through psqlODBC exited $?: $out"
+e2e_say "$out"
 
 # PostgreSQL's own view, through the guest agent as the postgres superuser.
 pg() { vm_guest_sh "$name" "runuser -u postgres -- psql -XAtc \"$1\""; }
