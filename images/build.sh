@@ -1,24 +1,33 @@
 #!/usr/bin/env bash
-# Build the drivebench guest image from Debian packages alone (`make image`).
+# Build a drivebench guest image from Debian packages alone (`make image`).
 #
-# Outputs, in images/build/ (git-ignored; DRIVEBENCH_IMAGE_DIR overrides):
+# One image per database engine, each in its own folder and cached on its
+# own: images/engines/<engine>/ holds the engine's packages, guest files,
+# profile and engine.conf (port, service, oltp driver, image folder).
+#   mariadb      images/build/             (the default)
+#   postgresql   images/build/postgresql/
+#
+# Outputs, in the engine's folder (git-ignored; DRIVEBENCH_IMAGE_DIR overrides):
 #   base.qcow2   root file system (ext4, label vmroot), the backing file of
 #                every VM's boot-disk overlay
 #   vmlinuz      kernel and initrd for direct boot with the command line
 #   initrd.img   "root=LABEL=vmroot ro console=ttyS0"
-#   image.info   what went in (kernel, oltp checksum, input key)
+#   image.info   what went in (engine, port, kernel, oltp checksum, input key)
 #
 # Two cached stages, each rebuilt only when its inputs change:
-#   1. rootfs/   mmdebstrap of bookworm minbase + images/packages.txt, with
-#                the initramfs settings of images/initramfs/ (about 1.5 min).
-#                Key: package list, initramfs files, the build_rootfs recipe.
-#   2. the image: rootfs + images/guest/ (systemd units, MariaDB config,
-#                first-boot disk script) + images/profile.conf + bin/oltp
-#                when it exists, then `mkfs.ext4 -d` and `qemu-img convert`
+#   1. rootfs/   mmdebstrap of bookworm minbase + images/packages.txt +
+#                the engine's packages.txt, with the initramfs settings of
+#                images/initramfs/ (about 1.5 min).
+#                Key: package lists, initramfs files, the build_rootfs recipe.
+#   2. the image: rootfs + images/guest/ (systemd units, the database-disk
+#                script) + the engine's guest/ (server config, its part of
+#                the disk script) and profile.conf + bin/oltp when it
+#                exists, then `mkfs.ext4 -d` and `qemu-img convert`
 #                (seconds; no loop mounts). Key: stage 1's key, this script,
 #                those files, bin/oltp's checksum.
 #
-# Usage: images/build.sh [--force]     (root: mmdebstrap's root mode and
+# Usage: images/build.sh [--engine mariadb|postgresql] [--force]
+#   (root: mmdebstrap's root mode and
 #   mkfs.ext4 -d need files owned by root). Prints progress and total time.
 # Environment: DRIVEBENCH_MIRROR, DRIVEBENCH_SECURITY_MIRROR (Debian
 #   mirrors), OLTP_BIN (default bin/oltp), DRIVEBENCH_IMAGE_SIZE (default 3G;
@@ -27,18 +36,29 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
-out=${DRIVEBENCH_IMAGE_DIR:-$here/build}
 suite=bookworm
 mirror=${DRIVEBENCH_MIRROR:-http://deb.debian.org/debian}
 security=${DRIVEBENCH_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 oltp=${OLTP_BIN:-$top/bin/oltp}
 size=${DRIVEBENCH_IMAGE_SIZE:-3G}
 force=0
-case "${1:-}" in
-  --force) force=1 ;;
-  "") ;;
-  *) echo "usage: $0 [--force]" >&2; exit 2 ;;
-esac
+engine=${DRIVEBENCH_ENGINE:-mariadb}
+usage() { echo "usage: $0 [--engine mariadb|postgresql] [--force]" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --force) force=1 ;;
+    --engine) [ $# -ge 2 ] || usage; engine=$2; shift ;;
+    --engine=*) engine=${1#--engine=} ;;
+    *) usage ;;
+  esac
+  shift
+done
+edir=$here/engines/$engine
+[ -f "$edir/engine.conf" ] || {
+  echo "image: error: unknown engine '$engine' (known: $(ls "$here/engines" | paste -sd' '))" >&2; exit 2; }
+# shellcheck source=engines/mariadb/engine.conf
+. "$edir/engine.conf"
+out=${DRIVEBENCH_IMAGE_DIR:-$here/$ENGINE_IMAGE_DIR}
 
 t0=$(date +%s)
 step() { printf 'image: [%4ss] %s\n' $(( $(date +%s) - t0 )) "$*"; }
@@ -61,7 +81,7 @@ tree_sum() {
      | xargs -0 -r cat) | sha256sum | cut -d' ' -f1
 }
 
-packages() { sed 's/#.*//' "$here/packages.txt" | tr -s ' \t\n' '\n' | sed '/^$/d'; }
+packages() { sed 's/#.*//' "$here/packages.txt" "$edir/packages.txt" | tr -s ' \t\n' '\n' | sed '/^$/d'; }
 
 # Stage 1: Debian root file system in directory $1. mmdebstrap blocks
 # daemon starts inside the chroot itself; the initramfs settings go in
@@ -76,7 +96,7 @@ build_rootfs() {
     --essential-hook='mkdir -p "$1/etc/initramfs-tools/conf.d" "$1/etc/initramfs-tools/hooks"' \
     --essential-hook="copy-in $here/initramfs/drivebench.conf /etc/initramfs-tools/conf.d" \
     --essential-hook="copy-in $here/initramfs/drivebench-modules /etc/initramfs-tools/hooks" \
-    --customize-hook='rm -rf "$1"/var/lib/mysql/* "$1"/var/cache/apt/*.bin' \
+    --customize-hook="rm -rf \"\$1\"$ENGINE_ROOTFS_EMPTY/* \"\$1\"/var/cache/apt/*.bin" \
     "$suite" "$1" \
     "deb $mirror $suite main" "deb $mirror $suite-updates main" \
     "deb $security $suite-security main"
@@ -96,17 +116,17 @@ if [ -f "$oltp" ]; then
 else
   oltp_sum=none
 fi
-key1=$( { packages; tree_sum "$here/initramfs"; declare -f build_rootfs;
+key1=$( { packages; tree_sum "$here/initramfs"; declare -f build_rootfs; echo "$ENGINE_ROOTFS_EMPTY";
           echo "$suite $mirror $security"; } | sha256sum | cut -d' ' -f1)
-key2=$( { echo "$key1"; sha256sum <"$0"; tree_sum "$here/guest";
-          sha256sum <"$here/profile.conf"; echo "$oltp_sum $size"; } \
+key2=$( { echo "$key1"; sha256sum <"$0"; tree_sum "$here/guest"; tree_sum "$edir";
+          echo "$oltp_sum $size"; } \
         | sha256sum | cut -d' ' -f1)
 
 outputs_ok() {
   [ -s "$out/base.qcow2" ] && [ -s "$out/vmlinuz" ] && [ -s "$out/initrd.img" ]
 }
 if [ "$force" = 0 ] && outputs_ok && [ "$(cat "$out/image.key" 2>/dev/null)" = "$key2" ]; then
-  step "up to date ($out/base.qcow2, oltp: $([ "$oltp_sum" = none ] && echo absent || echo included))"
+  step "up to date ($out/base.qcow2, $engine, oltp: $([ "$oltp_sum" = none ] && echo absent || echo included))"
   exit 0
 fi
 : >"$log"
@@ -115,7 +135,7 @@ fi
 if [ "$force" = 0 ] && [ -d "$out/rootfs" ] && [ "$(cat "$out/rootfs.key" 2>/dev/null)" = "$key1" ]; then
   step "root file system up to date (cached)"
 else
-  step "root file system: mmdebstrap $suite minbase + $(packages | wc -l) packages (log: $log)"
+  step "root file system ($engine): mmdebstrap $suite minbase + $(packages | wc -l) packages (log: $log)"
   rm -rf "$out/rootfs" "$out/rootfs.tmp" "$out/rootfs.key"
   run_logged build_rootfs "$out/rootfs.tmp"
   mv "$out/rootfs.tmp" "$out/rootfs"
@@ -126,13 +146,15 @@ fi
 # ---- stage 2: image -------------------------------------------------------
 stage=$out/stage.tmp
 rm -rf "$stage" "$out"/*.tmp
-step "assembling: rootfs + images/guest + profile"
+step "assembling: rootfs + images/guest + engines/$engine/guest + profile"
 cp -a "$out/rootfs" "$stage"
 # Files from the checkout become root-owned and not group/other-writable,
 # whatever the checkout's owner and umask; existing folders keep theirs.
-tar -C "$here/guest" --owner=0 --group=0 --mode=go-w -cf - . \
-  | tar -C "$stage" --no-overwrite-dir -xf -
-install -D -m 0644 "$here/profile.conf" "$stage/etc/drivebench/profile"
+for g in "$here/guest" "$edir/guest"; do
+  tar -C "$g" --owner=0 --group=0 --mode=go-w -cf - . \
+    | tar -C "$stage" --no-overwrite-dir -xf -
+done
+install -D -m 0644 "$edir/profile.conf" "$stage/etc/drivebench/profile"
 
 if [ "$oltp_sum" != none ]; then
   step "adding $oltp as /usr/local/bin/oltp"
@@ -150,7 +172,7 @@ fi
 : >"$stage/etc/machine-id"
 rm -f "$stage/var/lib/dbus/machine-id"
 run_logged chroot "$stage" systemctl enable drivebench-dbdisk.service \
-  systemd-networkd.service mariadb.service
+  systemd-networkd.service "$ENGINE_SERVICE"
 run_logged chroot "$stage" systemctl mask systemd-firstboot.service \
   systemd-networkd-wait-online.service apt-daily.timer \
   apt-daily-upgrade.timer e2scrub_all.timer e2scrub_reap.service fstrim.timer
@@ -184,10 +206,12 @@ mv -f "$out/vmlinuz.tmp" "$out/vmlinuz"
 mv -f "$out/initrd.img.tmp" "$out/initrd.img"
 cat >"$out/image.info" <<EOF
 built=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+engine=$engine
+port=$ENGINE_PORT
 kernel=$kver
 cmdline=root=LABEL=vmroot ro console=ttyS0
 oltp_sha256=$oltp_sum
 key=$key2
 EOF
 echo "$key2" >"$out/image.key"
-step "done in $(( $(date +%s) - t0 ))s: $out/base.qcow2 ($(du -m "$out/base.qcow2" | cut -f1) MiB), vmlinuz, initrd.img (kernel $kver)"
+step "done in $(( $(date +%s) - t0 ))s: $engine, $out/base.qcow2 ($(du -m "$out/base.qcow2" | cut -f1) MiB), vmlinuz, initrd.img (kernel $kver)"

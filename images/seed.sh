@@ -5,20 +5,24 @@
 # and restores the database under test from it before each run, so the
 # (long) `prepare` runs once, not per drive or per run. This boots one VM on
 # the guest image with an empty database disk, runs the plan's
-# `oltp WORKLOAD prepare` against it from the host, shuts the guest down
-# cleanly (MariaDB flushed, file system unmounted) and converts that disk to
-# qcow2: an ext4 file system holding data/, MariaDB's data directory. A VM
-# whose database disk is a copy of it mounts it as it is and grows it to the
-# disk's size (images/guest/usr/local/sbin/drivebench-dbdisk).
+# `oltp WORKLOAD prepare` against it from the host (through the engine's
+# oltp driver), shuts the guest down cleanly (the database server stopped
+# by systemd, file system unmounted) and converts that disk to qcow2: an
+# ext4 file system holding data/, the engine's data directory (MariaDB or
+# PostgreSQL). A VM whose database disk is a copy of it mounts it as it is
+# and grows it to the disk's size; a VM given it as its seeddisk copies data/
+# onto a blank dbdisk (images/guest/usr/local/sbin/drivebench-dbdisk).
 #
 # Cached: rebuilt only when the image, bin/oltp, the workload's size
 # (workload, tables, table_size, warehouses) or the seed size change.
 #
-# Usage: images/seed.sh PLAN [--force]     (root; needs bin/drivebench)
-#   reads [run] image_dir, db_size and [workload] name, tables, table_size,
-#   warehouses, threads from PLAN through `drivebench plan get`. The seed's
-#   size is db_size, else the profile's database disk size: a run's
-#   database disks are copies of it.
+# Usage: images/seed.sh PLAN [--force] [--engine mariadb|postgresql]
+#   (root; needs bin/drivebench)
+#   The engine: --engine, else the engine IMAGE_DIR/image.info names, else
+#   mariadb. Reads [run] image_dir, db_size and [workload] name, tables,
+#   table_size, warehouses, threads from PLAN through `drivebench plan get`.
+#   The seed's size is db_size, else the profile's database disk size: a
+#   run's database disks are copies of it.
 # Environment: DRIVEBENCH_VIRT_TYPE, SEED_BOOT_TIMEOUT (default 600 s).
 set -euo pipefail
 
@@ -32,8 +36,18 @@ fi
 . "$here/vmlib.sh"
 
 plan=${1:-}
-force=0; [ "${2:-}" = --force ] && force=1
-[ -n "$plan" ] && [ -f "$plan" ] || { echo "usage: $0 PLAN [--force]" >&2; exit 2; }
+force=0 engine=
+shift || true
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --force) force=1 ;;
+    --engine) engine=${2:-}; shift ;;
+    --engine=*) engine=${1#--engine=} ;;
+    *) plan= ;;
+  esac
+  shift
+done
+[ -n "$plan" ] && [ -f "$plan" ] || { echo "usage: $0 PLAN [--force] [--engine mariadb|postgresql]" >&2; exit 2; }
 t0=$(date +%s)
 step() { printf 'seed: [%4ss] %s\n' $(( $(date +%s) - t0 )) "$*"; }
 die() { echo "seed: error: $*" >&2; exit 1; }
@@ -47,6 +61,9 @@ plan_abs=$(realpath "$plan")
 plan_get() { (cd "$top" && "$drivebench" plan get "$1" "$2" "$plan_abs"); }
 
 image_dir=$(plan_get run image_dir) || die "cannot read $plan"
+[ -n "$engine" ] || engine=$(sed -n 's/^engine=//p' "$image_dir/image.info" 2>/dev/null)
+VM_ENGINE=${engine:-mariadb}
+vm_engine_load || die "unknown engine '$VM_ENGINE'"
 # The seed's size: the plan's db_size, else the profile's database disk size
 # (a run's database disks are copies of the seed: they cannot be smaller).
 size=$(plan_get run db_size)
@@ -61,7 +78,7 @@ else
   size_opts=(--tables="$tables" --table-size="$table_size")
 fi
 
-"$here/build.sh"
+DRIVEBENCH_IMAGE_DIR=$image_dir "$here/build.sh" --engine "$VM_ENGINE"
 key=$( { cat "$image_dir/image.key"; sha256sum <"$oltp"; sha256sum <"$0";
          echo "$workload ${size_opts[*]} $size"; } | sha256sum | cut -d' ' -f1)
 if [ "$force" = 0 ] && [ -s "$image_dir/seed.qcow2" ] \
@@ -99,9 +116,8 @@ defined=1
 step "booting a VM ($VM_TYPE) with an empty $(numfmt --to=iec "$size") database disk"
 vm_boot "$name" "$work" || die "the VM did not start"
 vm_wait_ready "$name" $(( VM_T0 + ${SEED_BOOT_TIMEOUT:-600} )) || die "the VM did not get ready"
-step "MariaDB ready after ${VM_T_DB}s; oltp $workload prepare ${size_opts[*]}"
-"$oltp" --mysql-host=127.0.0.1 --mysql-port="$VM_PORT" --mysql-user=drivebench \
-  --mysql-password=drivebench --mysql-db=sbtest --threads="$threads" \
+step "$VM_ENGINE ready after ${VM_T_DB}s; oltp $workload prepare ${size_opts[*]}"
+VM_OLTP=$oltp vm_oltp --threads="$threads" \
   "${size_opts[@]}" "$workload" prepare >"$work/prepare.log" 2>&1 \
   || { tail -20 "$work/prepare.log" >&2; die "oltp prepare failed"; }
 step "prepared; shutting the guest down"
@@ -118,6 +134,6 @@ qemu-img convert -O qcow2 "$work/db.img" "$image_dir/seed.qcow2.tmp"
 chmod 0644 "$image_dir/seed.qcow2.tmp"
 mv -f "$image_dir/seed.qcow2.tmp" "$image_dir/seed.qcow2"
 echo "$key" >"$image_dir/seed.key"
-printf 'built=%s\nworkload=%s\noptions=%s\nsize=%s\n' \
-  "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$workload" "${size_opts[*]}" "$size" >"$image_dir/seed.info"
+printf 'built=%s\nengine=%s\nworkload=%s\noptions=%s\nsize=%s\n' \
+  "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$VM_ENGINE" "$workload" "${size_opts[*]}" "$size" >"$image_dir/seed.info"
 step "done: $image_dir/seed.qcow2 ($(du -m "$image_dir/seed.qcow2" | cut -f1) MiB)"

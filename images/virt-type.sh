@@ -5,7 +5,8 @@
 # /dev/kvm existing is not enough: under nested virtualisation without
 # hardware support for it (a VM inside a microVM), KVM may be far slower than
 # TCG; on one such machine the guest kernel had not left its decompressor
-# after 70 s. So this boots the guest kernel (images/build/vmlinuz) with
+# after 70 s. So this boots the guest kernel (images/build/vmlinuz, or
+# another engine's images/build/*/vmlinuz) with
 # QEMU and KVM, no disk and no initrd, and waits for its expected panic
 # ("VFS: Unable to mount root fs"): within DRIVEBENCH_KVM_PROBE_SECONDS
 # (default 15; a working KVM needs about one) means "kvm". The answer is
@@ -17,6 +18,9 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 kernel=${DRIVEBENCH_IMAGE_DIR:-$here/build}/vmlinuz
+# every engine's image has the same kernel: any one built will do
+[ -s "$kernel" ] || kernel=$(ls "$here"/build/*/vmlinuz 2>/dev/null | head -1)
+kernel=${kernel:-$here/build/vmlinuz}
 cache=/run/drivebench/virt-type
 limit=${DRIVEBENCH_KVM_PROBE_SECONDS:-15}
 

@@ -6,29 +6,59 @@
 # vm_boot NAME WORKDIR         define and start domain NAME: boot disk
 #                              WORKDIR/boot.qcow2, database disk WORKDIR/db.img,
 #                              console WORKDIR/console.log; sets VM_PORT (the
-#                              forwarded MariaDB port); retries busy ports
+#                              host port forwarded to the engine's port);
+#                              retries busy ports
 # vm_wait_ready NAME DEADLINE  wait until the guest agent answers and user
 #                              drivebench logs in (DEADLINE: epoch seconds);
 #                              sets VM_T_AGENT, VM_T_DB (seconds since boot)
-# vm_sql SQL                   run SQL as drivebench in sbtest; print rows
+# vm_oltp ARGS...              run bin/oltp with the engine's driver and its
+#                              connection options for the VM (the password
+#                              in the environment, not on the command line)
+#                              followed by ARGS (e.g. `ping`, `oltp_read_write
+#                              prepare`)
+# vm_sql SQL                   MariaDB only: run SQL as drivebench in sbtest
+#                              with the mariadb client; print rows
 # vm_agent NAME JSON           one guest agent command; print its reply
 # vm_guest_sh NAME CMD         run CMD in the guest (/bin/sh -c); print its
 #                              output, return its exit code
 # vm_remove NAME               destroy and undefine NAME (quietly)
 #
 # Settings (set before vm_boot): VM_URI (qemu:///system), VM_TYPE (kvm or
-# qemu), VM_SCSI_MODEL (virtio-scsi), VM_MEMORY_MIB (1024), VM_IMAGES
-# (images/build), VM_CMDLINE_EXTRA (appended to the kernel command line).
+# qemu), VM_SCSI_MODEL (virtio-scsi; lsisas1068 gives every disk a WWN,
+# without which Linux's mptsas driver attaches no disk), VM_MEMORY_MIB
+# (1024), VM_ENGINE
+# (mariadb or postgresql: images/engines/<engine>/engine.conf gives the guest
+# port, login and oltp driver), VM_IMAGES (the engine's image folder,
+# images/build or images/build/postgresql), VM_CMDLINE_EXTRA (appended to
+# the kernel command line), VM_OLTP (bin/oltp), VM_SEED (a prebuilt-database
+# seed, IMAGE_DIR/seed.qcow2, attached read-only with serial seeddisk: the
+# guest restores it onto a blank dbdisk).
+# Readiness is `oltp ping` when VM_OLTP exists (the mariadb client otherwise,
+# MariaDB only).
 # Errors go to stderr as "vm: ..." and the function returns 1.
 
+VM_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+VM_ENGINE=${VM_ENGINE:-mariadb}
+VM_OLTP=${VM_OLTP:-$(dirname "$VM_LIB_DIR")/bin/oltp}
 VM_URI=${VM_URI:-qemu:///system}
 VM_TYPE=${VM_TYPE:-qemu}
 VM_SCSI_MODEL=${VM_SCSI_MODEL:-virtio-scsi}
 VM_MEMORY_MIB=${VM_MEMORY_MIB:-1024}
-VM_IMAGES=${VM_IMAGES:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/build}
+VM_IMAGES=${VM_IMAGES:-}
 VM_CMDLINE_EXTRA=${VM_CMDLINE_EXTRA:-}
+VM_SEED=${VM_SEED:-}
 VM_PORT=
 VM_T0=
+
+# Load images/engines/$VM_ENGINE/engine.conf (ENGINE_*) and default
+# VM_IMAGES to the engine's image folder.
+vm_engine_load() {
+  local conf=$VM_LIB_DIR/engines/$VM_ENGINE/engine.conf
+  [ -f "$conf" ] || { echo "vm: unknown engine '$VM_ENGINE' (no $conf)" >&2; return 1; }
+  # shellcheck source=engines/mariadb/engine.conf
+  . "$conf"
+  VM_IMAGES=${VM_IMAGES:-$VM_LIB_DIR/$ENGINE_IMAGE_DIR}
+}
 
 vm_xml_escape() {
   local s=$1
@@ -53,11 +83,30 @@ vm_free_port() {
 # XML with libxml2 from vmconfigs/. The NIC gets an explicit PCI slot: left
 # to QEMU it takes slot 2, which libvirt has given to the disk controller.
 vm_write_xml() {  # name workdir port
-  local x=vm_xml_escape w=$2
+  local x=vm_xml_escape w=$2 seed='' wwn0='' wwn1='' wwn2='' uuid
+  uuid=$(cat /proc/sys/kernel/random/uuid)
+  if [ "$VM_SCSI_MODEL" = lsisas1068 ]; then
+    # NAA 5 (IEEE registered) names, unique per VM and disk: QEMU's mptsas
+    # reports a disk's WWN as its SAS address, and mptsas skips address 0.
+    local base=${uuid//-/}; base=${base:0:14}
+    wwn0="
+      <wwn>0x5${base}0</wwn>"; wwn1="
+      <wwn>0x5${base}1</wwn>"; wwn2="
+      <wwn>0x5${base}2</wwn>"
+  fi
+  [ -z "$VM_SEED" ] || seed="
+    <disk type='file' device='disk'>
+      <driver name='qemu' type='qcow2'/>
+      <source file='$($x "$VM_SEED")'/>
+      <target dev='sdc' bus='scsi'/>
+      <serial>seeddisk</serial>$wwn2
+      <readonly/>
+      <address type='drive' controller='0' bus='0' target='2' unit='0'/>
+    </disk>"
   cat >"$w/domain.xml" <<EOF
 <domain type='$($x "$VM_TYPE")' xmlns:qemu='http://libvirt.org/schemas/domain/qemu/1.0'>
   <name>$($x "$1")</name>
-  <uuid>$(cat /proc/sys/kernel/random/uuid)</uuid>
+  <uuid>$uuid</uuid>
   <memory unit='MiB'>$($x "$VM_MEMORY_MIB")</memory>
   <vcpu>1</vcpu>
   <os>
@@ -76,16 +125,16 @@ vm_write_xml() {  # name workdir port
       <driver name='qemu' type='qcow2'/>
       <source file='$($x "$w/boot.qcow2")'/>
       <target dev='sda' bus='scsi'/>
-      <serial>bootdisk</serial>
+      <serial>bootdisk</serial>$wwn0
       <address type='drive' controller='0' bus='0' target='0' unit='0'/>
     </disk>
     <disk type='file' device='disk'>
       <driver name='qemu' type='raw' cache='none' io='native'/>
       <source file='$($x "$w/db.img")'/>
       <target dev='sdb' bus='scsi'/>
-      <serial>dbdisk</serial>
+      <serial>dbdisk</serial>$wwn1
       <address type='drive' controller='0' bus='0' target='1' unit='0'/>
-    </disk>
+    </disk>$seed
     <serial type='file'>
       <source path='$($x "$w/console.log")'/>
       <target port='0'/>
@@ -97,7 +146,7 @@ vm_write_xml() {  # name workdir port
   </devices>
   <qemu:commandline>
     <qemu:arg value='-netdev'/>
-    <qemu:arg value='user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:$3-:3306'/>
+    <qemu:arg value='user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:$3-:$($x "$ENGINE_PORT")'/>
     <qemu:arg value='-device'/>
     <qemu:arg value='virtio-net-pci,netdev=net0,bus=pci.0,addr=0x1e'/>
   </qemu:commandline>
@@ -107,6 +156,7 @@ EOF
 
 vm_boot() {  # name workdir
   local err
+  vm_engine_load || return 1
   for _ in 1 2 3; do
     VM_PORT=$(vm_free_port) || return 1
     vm_write_xml "$1" "$2" "$VM_PORT"
@@ -126,6 +176,25 @@ vm_boot() {  # name workdir
 vm_alive() { [ "$(virsh -c "$VM_URI" domstate "$1" 2>/dev/null | head -1)" = running ]; }
 
 vm_agent() { virsh -c "$VM_URI" qemu-agent-command "$1" --timeout 5 "$2" 2>/dev/null; }
+
+vm_oltp() {
+  local o=$ENGINE_OLTP_OPT pwvar
+  pwvar=OLTP_$(tr '[:lower:]' '[:upper:]' <<<"$o")_PASSWORD
+  env "$pwvar=$ENGINE_PASSWORD" "$VM_OLTP" --db-driver="$ENGINE_OLTP_DRIVER" \
+    --"$o"-host=127.0.0.1 --"$o"-port="$VM_PORT" --"$o"-user="$ENGINE_USER" \
+    --"$o"-db="$ENGINE_DATABASE" "$@"
+}
+
+# Does the database answer drivebench's login? Quietly; 0 or oltp ping's code.
+vm_db_ping() {
+  if [ -x "$VM_OLTP" ]; then
+    vm_oltp --connect-timeout=5 ping >/dev/null 2>&1
+  elif [ "$VM_ENGINE" = mariadb ]; then
+    vm_sql 'select 1' >/dev/null 2>&1
+  else
+    echo "vm: $VM_OLTP missing: run make first" >&2; return 2
+  fi
+}
 
 vm_sql() {
   mariadb -h127.0.0.1 -P"$VM_PORT" -udrivebench -pdrivebench --connect-timeout=5 \
@@ -155,9 +224,13 @@ vm_wait_ready() {  # name deadline
     sleep 2
   done
   VM_T_AGENT=$(( $(date +%s) - VM_T0 ))
-  until vm_sql 'select 1' >/dev/null 2>&1; do
-    vm_alive "$1" || { echo "vm: $1 stopped before MariaDB accepted logins" >&2; return 1; }
-    [ "$(date +%s)" -lt "$2" ] || { echo "vm: $1: MariaDB not accepting logins on 127.0.0.1:$VM_PORT after $(( $(date +%s) - VM_T0 ))s" >&2; return 1; }
+  local rc
+  until vm_db_ping; do
+    rc=$?
+    # 4: the server answered and refused the login: waiting will not help
+    [ "$rc" != 4 ] || { vm_oltp --connect-timeout=5 ping >&2; return 1; }
+    vm_alive "$1" || { echo "vm: $1 stopped before $VM_ENGINE accepted logins" >&2; return 1; }
+    [ "$(date +%s)" -lt "$2" ] || { echo "vm: $1: $VM_ENGINE not accepting logins on 127.0.0.1:$VM_PORT after $(( $(date +%s) - VM_T0 ))s" >&2; return 1; }
     sleep 2
   done
   VM_T_DB=$(( $(date +%s) - VM_T0 ))

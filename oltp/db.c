@@ -51,6 +51,11 @@ void db_set_error(db_conn *c, int code, const char *sqlstate, db_err_class cls,
     va_end(ap);
 }
 
+bool db_error_is_login(const db_error *e)
+{
+    return !strncmp(e->sqlstate, "28", 2) || !strncmp(e->sqlstate, "3D", 2);
+}
+
 db_err_class db_classify(const db_config *cfg, int code, db_err_class otherwise)
 {
     if (cfg->ignore_all)

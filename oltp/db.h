@@ -151,6 +151,12 @@ int  db_connect(db_conn *c);
 int  db_query(db_conn *c, const char *sql);
 int  db_exec(db_conn *c, int stmt, const db_value *params);
 
+/* Did a failed connect reach a server that refused the login (SQLSTATE
+ * class 28, invalid authorization, or 3D, no such database) rather than
+ * reach no server at all? Drivers report those two with these standard
+ * SQLSTATEs whatever their client library says. */
+bool db_error_is_login(const db_error *e);
+
 /* Classify a server error number by the ignore list (shared by drivers). */
 db_err_class db_classify(const db_config *cfg, int code, db_err_class otherwise);
 /* Set c->err (printf-style message). */

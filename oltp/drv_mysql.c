@@ -187,11 +187,28 @@ static int my_fd(const db_conn *c)
     return p->m ? (int)mysql_get_socket(p->m) : -1;
 }
 
+/* The standard SQLSTATE of a failed connect (db_error_is_login): the
+ * server's login refusals are class 28 (1044 says 42000) or 3D; the
+ * client's own errors (2000-2999: refused, unknown host, lost during the
+ * handshake) say HY000, "08001" is the standard "could not connect". */
+static const char *connect_sqlstate(unsigned int code, const char *sqlstate)
+{
+    switch (code) {
+    case ER_ACCESS_DENIED_ERROR: case ER_DBACCESS_DENIED_ERROR:
+    case ER_ACCESS_DENIED_NO_PASSWORD_ERROR: case ER_HOST_NOT_PRIVILEGED:
+        return "28000";
+    case ER_BAD_DB_ERROR:
+        return "3D000";
+    }
+    return code >= CR_MIN_ERROR && code <= CR_MAX_ERROR ? "08001" : sqlstate;
+}
+
 static int connect_done(db_conn *c, MYSQL *ret)
 {
     my_priv *p = c->priv;
     if (!ret) {
-        int r = fail_conn(c, p->m);
+        unsigned int code = mysql_errno(p->m);
+        int r = fail(c, code, connect_sqlstate(code, mysql_sqlstate(p->m)), mysql_error(p->m));
         c->err.cls = DB_ERR_RECONNECT;
         return r;
     }

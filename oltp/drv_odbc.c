@@ -168,6 +168,31 @@ static char *connect_string(const db_config *cfg)
     return s;
 }
 
+/* After a failed connect: the standard SQLSTATE db_error_is_login() reads.
+ * Drivers that already say 28xxx (MariaDB ODBC's 1045, SQL Server's
+ * 18456) stay; an unknown database is 42000 with native 1049 (MariaDB,
+ * MySQL) or 4060 (SQL Server); psqlODBC says 08001 for every refusal and
+ * keeps the server's message (C locale in drivebench's guests). Anything
+ * else that is not already a connection class says 08001. */
+static void connect_sqlstate(od_priv *p)
+{
+    const char *m = p->err.msg, *st = NULL;
+
+    if (!strncmp(p->err.sqlstate, "28", 2))
+        return;
+    if (!strcmp(p->err.sqlstate, "42000") && (p->err.code == 1049 || p->err.code == 4060))
+        st = "3D000";
+    else if (strstr(m, "password authentication failed") || strstr(m, "no pg_hba.conf entry") ||
+             strstr(m, "no password supplied"))
+        st = "28000";
+    else if (strstr(m, "database \"") && strstr(m, "\" does not exist"))
+        st = "3D000";
+    else if (strncmp(p->err.sqlstate, "08", 2) && strncmp(p->err.sqlstate, "HYT", 3))
+        st = "08001";
+    if (st)
+        snprintf(p->err.sqlstate, sizeof p->err.sqlstate, "%s", st);
+}
+
 static int do_connect(db_conn *c)
 {
     od_priv *p = c->priv;
@@ -199,6 +224,7 @@ static int do_connect(db_conn *c)
     }
     if (!SQL_SUCCEEDED(rc)) {
         od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLConnect");
+        connect_sqlstate(p);
         p->err.cls = DB_ERR_RECONNECT;
         return DB_ERROR;
     }

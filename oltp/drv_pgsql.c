@@ -156,6 +156,30 @@ static int connect_wait(db_conn *c, int events)
     return pg_wait(c, events | DB_WAIT_TIMEOUT);
 }
 
+/* A failed connect, with the standard SQLSTATE db_error_is_login() reads:
+ * libpq keeps no SQLSTATE for errors during the startup, so a login the
+ * server refused is told apart from no server by libpq's password flags
+ * and the server's (untranslated: C locale in the guest) messages. */
+static int connect_fail(db_conn *c)
+{
+    pg_priv *p = c->priv;
+    const char *m = p->pg ? PQerrorMessage(p->pg) : "";
+    const char *state = NULL;
+    bool need_pw = p->pg && PQconnectionNeedsPassword(p->pg);
+    int r;
+
+    if (need_pw || strstr(m, "authentication failed") || strstr(m, "no pg_hba.conf entry"))
+        state = "28000";
+    else if (strstr(m, "database \"") && strstr(m, "\" does not exist"))
+        state = "3D000";
+    r = pg_fail(c, NULL);
+    if (state)
+        snprintf(c->err.sqlstate, sizeof c->err.sqlstate, "%s", state);
+    else if (!strcmp(c->err.sqlstate, "08006"))
+        snprintf(c->err.sqlstate, sizeof c->err.sqlstate, "08001");
+    return r;
+}
+
 static int connect_poll(db_conn *c)
 {
     pg_priv *p = c->priv;
@@ -170,7 +194,7 @@ static int connect_poll(db_conn *c)
         p->op = PG_IDLE;
         return DB_DONE;
     default:
-        return pg_fail(c, NULL);
+        return connect_fail(c);
     }
 }
 
@@ -196,7 +220,7 @@ static int pg_connect_start(db_conn *c)
     kw[n] = NULL, val[n] = NULL;
     p->pg = PQconnectStartParams(kw, val, 0);
     if (!p->pg || PQstatus(p->pg) == CONNECTION_BAD)
-        return pg_fail(c, NULL);
+        return connect_fail(c);
     PQsetNoticeProcessor(p->pg, quiet_notice, NULL);
     p->op = PG_CONNECTING;
     p->deadline_ms = mono_ms() + (uint64_t)(cfg->connect_timeout_s > 0 ? cfg->connect_timeout_s : 10) * 1000;

@@ -1,9 +1,11 @@
 /*
- * main.c — `oltp [options] WORKLOAD prepare|run|cleanup|check`.
+ * main.c — `oltp [options] WORKLOAD prepare|run|cleanup|check`, and
+ * `oltp [driver options] ping`.
  *
  * Exit codes: 0 success; 1 the run was stopped by a database error or a
  * check failed; 2 bad usage, unreachable server, missing tables or other
- * setup errors.
+ * setup errors. `ping` has its own codes for "not answering" and "login
+ * refused" (ping.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include <uv.h>
 
 #include "engine.h"
+#include "ping.h"
 #include "report.h"
 #include "version.h"
 
@@ -286,6 +289,8 @@ int main(int argc, char **argv)
     if (r < 0)
         return 2;
     setvbuf(stdout, NULL, _IOLBF, 0);
+    if (!strcmp(o.command, "ping"))
+        return oltp_ping(&o, stdout, stderr);
     if (!(wl = workload_find(o.workload))) {
         fprintf(stderr, "oltp: unknown workload '%s'; known workloads:\n", o.workload);
         workload_list(stderr);

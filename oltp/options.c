@@ -245,7 +245,9 @@ static int driver_options(oltp_opts *o, FILE *err)
 void opts_usage(FILE *out)
 {
     fprintf(out,
-            "Usage: oltp [options] WORKLOAD prepare|run|cleanup|check\n\n"
+            "Usage: oltp [options] WORKLOAD prepare|run|cleanup|check\n"
+            "       oltp [driver options] ping   (exit 0 answers, 3 no connection, 4 login refused,\n"
+            "                                     5 SELECT 1 failed; bounded by --connect-timeout)\n\n"
             "A sysbench-compatible OLTP and TPC-C load generator (drivebench %s).\n\n"
             "Options:\n", DRIVEBENCH_VERSION);
     /* the workload list follows, printed by main */
@@ -313,14 +315,17 @@ int opts_parse(oltp_opts *o, int argc, char **argv, FILE *err)
         }
         pos[npos++] = a;
     }
-    if (npos < 2) {
+    if (npos == 1 && !strcmp(pos[0], "ping")) {
+        o->command = pos[0];        /* `oltp [driver options] ping`: no workload */
+    } else if (npos < 2) {
         fprintf(err, "oltp: %s (usage: oltp [options] WORKLOAD prepare|run|cleanup|check; see oltp --help)\n",
                 npos ? "missing command" : "missing workload and command");
         return -1;
+    } else {
+        o->workload = pos[0];
+        o->command = pos[1];
     }
-    o->workload = pos[0];
-    o->command = pos[1];
-    if (strcmp(o->command, "prepare") && strcmp(o->command, "run") &&
+    if (o->workload && strcmp(o->command, "prepare") && strcmp(o->command, "run") &&
         strcmp(o->command, "cleanup") && strcmp(o->command, "check")) {
         fprintf(err, "oltp: unknown command '%s': expected prepare, run, cleanup or check\n", o->command);
         return -1;

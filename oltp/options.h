@@ -15,7 +15,8 @@
 
 typedef struct oltp_opts {
     const char *workload;
-    const char *command;            /* prepare | run | cleanup | check */
+    const char *command;            /* prepare | run | cleanup | check | ping
+                                     * (ping: workload is NULL) */
 
     /* general */
     int      threads;

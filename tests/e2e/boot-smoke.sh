@@ -18,8 +18,9 @@
 # undefines its domain, deletes its files and stops the libvirt daemons it
 # started, also on Ctrl-C.
 #
-# Environment: E2E_SCSI_MODEL (virtio-scsi; lsisas1068 does not find disks
-# with QEMU 7.2), E2E_BOOT_TIMEOUT, DRIVEBENCH_VIRT_TYPE (kvm or qemu).
+# Environment: E2E_SCSI_MODEL (virtio-scsi; lsisas1068, with a WWN on every
+# disk, or lsisas1078 put the boot and database disks behind QEMU's LSI SAS
+# or MegaRAID controller), E2E_BOOT_TIMEOUT, DRIVEBENCH_VIRT_TYPE (kvm or qemu).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$E2E_TOP/images/vmlib.sh"

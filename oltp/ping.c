@@ -1,0 +1,101 @@
+/*
+ * ping.c — `oltp [driver options] ping` (see ping.h).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "ping.h"
+
+/* A server that accepts TCP and then never speaks: the driver's connect
+ * timeout normally ends the ping first; this is the last resort. */
+static void ping_alarm(int sig)
+{
+    static const char msg[] = "oltp: ping: no answer within --connect-timeout (plus 2 s)\n";
+    (void)sig;
+    if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
+        /* nothing more to do */
+    }
+    _exit(PING_UNREACHABLE);
+}
+
+/* The driver's message on one line: client libraries report each address
+ * tried on its own line. */
+static const char *one_line(char *msg)
+{
+    char *s = msg, *d = msg;
+    for (; *s; s++) {
+        if (*s == '\n' || *s == '\r' || *s == '\t') {
+            if (d > msg && d[-1] != ' ' && s[1])
+                *d++ = ' ';
+        } else if (!(*s == ' ' && d > msg && d[-1] == ' ')) {
+            *d++ = *s;
+        }
+    }
+    while (d > msg && d[-1] == ' ')
+        d--;
+    *d = 0;
+    return msg;
+}
+
+static const char *ping_where(const oltp_opts *o, char *buf, size_t len)
+{
+    if (o->db.dsn || o->db.conn_str)
+        snprintf(buf, len, "odbc: data source %s%s%s", o->db.dsn ? o->db.dsn : "of --odbc-connect",
+                 o->db.user ? " as " : "", o->db.user ? o->db.user : "");
+    else if (o->db.socket)
+        snprintf(buf, len, "%s: socket %s as %s", o->db_driver, o->db.socket, o->db.user);
+    else
+        snprintf(buf, len, "%s: %s:%d as %s", o->db_driver, o->db.host, o->db.port, o->db.user);
+    return buf;
+}
+
+int oltp_ping(const oltp_opts *o, FILE *out, FILE *err)
+{
+    const struct db_driver *drv = db_driver_find(o->db_driver);
+    uint64_t t0 = uv_hrtime();
+    char w[320];
+    db_conn c;
+    size_t len = 0;
+    const char *v;
+    int rc;
+
+    if (!drv) {
+        fprintf(err, "oltp: unknown --db-driver=%s (this build has: %s)\n", o->db_driver, db_driver_names());
+        return PING_USAGE;
+    }
+    signal(SIGALRM, ping_alarm);
+    alarm((unsigned)o->db.connect_timeout_s + 2);
+    if (db_init(&c, drv, &o->db, NULL, 0) < 0) {
+        fprintf(err, "oltp: ping: out of memory\n");
+        return PING_UNREACHABLE;
+    }
+    if (db_connect(&c) != DB_DONE) {
+        rc = db_error_is_login(&c.err) ? PING_LOGIN : PING_UNREACHABLE;
+        fprintf(err, "oltp: ping: %s: %s: error %d (SQLSTATE %s): %s\n",
+                ping_where(o, w, sizeof w), rc == PING_LOGIN ? "login refused" : "no connection",
+                c.err.code, c.err.sqlstate[0] ? c.err.sqlstate : "none", one_line(c.err.msg));
+        goto cleanup;
+    }
+    if (db_query(&c, "SELECT 1") != DB_DONE) {
+        rc = PING_QUERY;
+        fprintf(err, "oltp: ping: %s: SELECT 1 failed: error %d (SQLSTATE %s): %s\n",
+                ping_where(o, w, sizeof w), c.err.code, c.err.sqlstate[0] ? c.err.sqlstate : "none",
+                one_line(c.err.msg));
+        goto cleanup;
+    }
+    if (db_next_row(&c) != 1 || !(v = db_col(&c, 0, &len)) || len != 1 || v[0] != '1') {
+        rc = PING_QUERY;
+        fprintf(err, "oltp: ping: %s: SELECT 1 did not return 1\n", ping_where(o, w, sizeof w));
+        goto cleanup;
+    }
+    rc = PING_OK;
+    fprintf(out, "oltp: ping: %s: answered in %.0f ms (%s)\n", ping_where(o, w, sizeof w),
+            (double)(uv_hrtime() - t0) / 1e6, db_server_version(&c));
+cleanup:
+    db_free(&c);
+    alarm(0);
+    return rc;
+}

@@ -1,0 +1,34 @@
+/*
+ * ping.h — `oltp [driver options] ping`: does the database answer?
+ *
+ * Connects through oltp's own driver layer (the driver of --db-driver, with
+ * its connection options) and runs SELECT 1. Used for readiness by the
+ * orchestrator and the image scripts, so that no second database client
+ * lives outside oltp. The whole ping is bounded by --connect-timeout.
+ */
+#ifndef OLTP_PING_H
+#define OLTP_PING_H
+
+#include <stdio.h>
+
+#include "options.h"
+
+/* Exit codes of `oltp ping` (2 stays "bad usage", as for every command). */
+enum {
+    PING_OK          = 0,   /* connected and SELECT 1 returned 1 */
+    PING_USAGE       = 2,   /* bad options, unknown driver */
+    PING_UNREACHABLE = 3,   /* no session: refused, timed out, no such host,
+                             * server starting or shutting down: retry later */
+    PING_LOGIN       = 4,   /* the server answered and refused the login
+                             * (wrong user or password, unknown database):
+                             * retrying will not help */
+    PING_QUERY       = 5,   /* logged in, but SELECT 1 failed or returned
+                             * something else */
+};
+
+/* Ping the database of o. Prints one line: to out when it answers
+ * ("oltp: ping: ... answered in N ms"), to err when it does not, with the
+ * driver's code, SQLSTATE and message. Returns one of the codes above. */
+int oltp_ping(const oltp_opts *o, FILE *out, FILE *err);
+
+#endif

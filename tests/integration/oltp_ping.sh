@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Integration tests of `oltp [driver options] ping`, the readiness probe
+# the orchestrator and images/vmlib.sh use, against real servers started
+# here: MariaDB (mysql driver), PostgreSQL (pgsql driver), and both through
+# unixODBC (MariaDB ODBC and psqlODBC data sources). For each: exit 0 and
+# one line on stdout when the database answers; exit 3 and one line on
+# stderr for a closed port; exit 4 ("login refused") for a wrong password
+# and for an unknown database. Nothing is printed on the other stream.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/postgres.sh         # also brings tests/lib/mariadb.sh
+. tests/lib/odbc.sh
+. tests/lib/check.sh
+
+T=$(mktemp -d)
+trap 'mariadb_stop; postgres_stop; rm -rf "$T"' EXIT
+mariadb_start >"$T/mariadb.log" 2>&1 || { cat "$T/mariadb.log"; exit 1; }
+postgres_start || exit 1
+CLOSED=$(free_port)             # nothing listens there
+odbc_setup "$T/odbc"
+odbc_add_dsn maria MariaDB Server=127.0.0.1 Port="$MARIADB_PORT" Database=sbtest
+odbc_add_dsn maria_closed MariaDB Server=127.0.0.1 Port="$CLOSED" Database=sbtest
+odbc_add_dsn maria_nodb MariaDB Server=127.0.0.1 Port="$MARIADB_PORT" Database=nosuchdb
+odbc_add_dsn pg PostgreSQL Servername=127.0.0.1 Port="$PGSQL_PORT" Database=sbtest
+odbc_add_dsn pg_closed PostgreSQL Servername=127.0.0.1 Port="$CLOSED" Database=sbtest
+odbc_add_dsn pg_nodb PostgreSQL Servername=127.0.0.1 Port="$PGSQL_PORT" Database=nosuchdb
+OLTP=${OLTP_BIN:-./bin/oltp}
+
+# ping NAME WANT_RC WANT_STDOUT_PREFIX WANT_STDERR... -- OLTP ARGS: run
+# `oltp ARGS ping`, check its exit status, that a successful ping writes one
+# line to stdout and nothing to stderr, and a failed one the other way round
+# with every WANT_STDERR text in its line.
+ping() {
+  local name=$1 want=$2 prefix=$3 rc; shift 3
+  local needles=()
+  while [ "$1" != -- ]; do needles+=("$1"); shift; done
+  shift
+  "$OLTP" "$@" ping >"$T/out" 2>"$T/err"
+  rc=$?
+  check_eq "$name: exit status" "$want" "$rc"
+  if [ "$want" = 0 ]; then
+    check_eq "$name: nothing on stderr" "" "$(cat "$T/err")"
+    check_eq "$name: one line on stdout" 1 "$(wc -l <"$T/out")"
+    check_contains "$name: stdout" "$prefix" "$(cat "$T/out")"
+  else
+    check_eq "$name: nothing on stdout" "" "$(cat "$T/out")"
+    check_eq "$name: one line on stderr" 1 "$(wc -l <"$T/err")"
+    check_contains "$name: stderr" "$prefix" "$(cat "$T/err")"
+  fi
+  for n in "${needles[@]}"; do check_contains "$name: says '$n'" "$n" "$(cat "$T/err")"; done
+}
+
+# --- MariaDB, mysql driver ---------------------------------------------------------
+M="--mysql-host=127.0.0.1 --mysql-user=sbtest --mysql-db=sbtest"
+ping "mysql answers" 0 "oltp: ping: mysql: 127.0.0.1:$MARIADB_PORT as sbtest: answered in" -- \
+  $M --mysql-port="$MARIADB_PORT" --mysql-password=sbtest
+OLTP_MYSQL_PASSWORD=sbtest ping "mysql, password from the environment" 0 "answered in" -- \
+  $M --mysql-port="$MARIADB_PORT"
+ping "mysql, closed port" 3 "oltp: ping: mysql: 127.0.0.1:$CLOSED as sbtest: no connection: error 2002 (SQLSTATE 08001)" \
+  "Can't connect to server on '127.0.0.1' (111)" -- $M --mysql-port="$CLOSED" --mysql-password=sbtest
+ping "mysql, wrong password" 4 "oltp: ping: mysql: 127.0.0.1:$MARIADB_PORT as sbtest: login refused: error 1045 (SQLSTATE 28000)" \
+  "Access denied for user 'sbtest'@'127.0.0.1'" -- $M --mysql-port="$MARIADB_PORT" --mysql-password=wrong
+ping "mysql, unknown database" 4 "login refused: error 1049 (SQLSTATE 3D000)" "Unknown database 'nosuchdb'" -- \
+  --mysql-host=127.0.0.1 --mysql-user=sbtest --mysql-db=nosuchdb --mysql-port="$MARIADB_PORT" --mysql-password=sbtest
+
+# --- PostgreSQL, pgsql driver -------------------------------------------------------
+P="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-user=sbtest --pgsql-db=sbtest"
+ping "pgsql answers" 0 "oltp: ping: pgsql: 127.0.0.1:$PGSQL_PORT as sbtest: answered in" -- \
+  $P --pgsql-port="$PGSQL_PORT" --pgsql-password=sbtest
+ping "pgsql, closed port" 3 "oltp: ping: pgsql: 127.0.0.1:$CLOSED as sbtest: no connection: error 0 (SQLSTATE 08001)" \
+  "Connection refused" -- $P --pgsql-port="$CLOSED" --pgsql-password=sbtest
+ping "pgsql, wrong password" 4 "oltp: ping: pgsql: 127.0.0.1:$PGSQL_PORT as sbtest: login refused: error 0 (SQLSTATE 28000)" \
+  'password authentication failed for user "sbtest"' -- $P --pgsql-port="$PGSQL_PORT" --pgsql-password=wrong
+( unset OLTP_PGSQL_PASSWORD
+  ping "pgsql, no password" 4 "login refused" "no password supplied" -- $P --pgsql-port="$PGSQL_PORT"
+  exit $CHECK_FAIL ) || CHECK_FAIL=$((CHECK_FAIL + 1))
+ping "pgsql, unknown database" 4 "login refused: error 0 (SQLSTATE 3D000)" 'database "nosuchdb" does not exist' -- \
+  --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-user=sbtest --pgsql-db=nosuchdb \
+  --pgsql-port="$PGSQL_PORT" --pgsql-password=sbtest
+
+# --- ODBC: MariaDB ODBC and psqlODBC -----------------------------------------------
+O="--db-driver=odbc --odbc-user=sbtest"
+ping "odbc maria answers" 0 "oltp: ping: odbc: data source maria as sbtest: answered in" -- \
+  $O --odbc-dsn=maria --odbc-password=sbtest
+ping "odbc maria, closed port" 3 "oltp: ping: odbc: data source maria_closed as sbtest: no connection" \
+  -- $O --odbc-dsn=maria_closed --odbc-password=sbtest
+ping "odbc maria, wrong password" 4 "oltp: ping: odbc: data source maria as sbtest: login refused: error 1045 (SQLSTATE 28000)" \
+  "Access denied" -- $O --odbc-dsn=maria --odbc-password=wrong
+ping "odbc maria, unknown database" 4 "login refused: error 1049 (SQLSTATE 3D000)" "Unknown database" \
+  -- $O --odbc-dsn=maria_nodb --odbc-password=sbtest
+ping "odbc pg answers" 0 "oltp: ping: odbc: data source pg as sbtest: answered in" -- \
+  $O --odbc-dsn=pg --odbc-password=sbtest
+ping "odbc pg, closed port" 3 "oltp: ping: odbc: data source pg_closed as sbtest: no connection" \
+  "Connection refused" -- $O --odbc-dsn=pg_closed --odbc-password=sbtest
+ping "odbc pg, wrong password" 4 "oltp: ping: odbc: data source pg as sbtest: login refused" \
+  'password authentication failed for user "sbtest"' -- $O --odbc-dsn=pg --odbc-password=wrong
+ping "odbc pg, unknown database" 4 "login refused" 'database "nosuchdb" does not exist' \
+  -- $O --odbc-dsn=pg_nodb --odbc-password=sbtest
+
+# --- usage -------------------------------------------------------------------------
+ping "unknown driver" 2 "oltp: unknown --db-driver=nosuch" -- --db-driver=nosuch
+"$OLTP" oltp_read_write ping >"$T/out" 2>"$T/err"
+check_eq "WORKLOAD ping is not a command: exit 2" 2 $?
+check_eq "WORKLOAD ping: the message" \
+  "oltp: unknown command 'ping': expected prepare, run, cleanup or check" "$(cat "$T/err")"
+
+# --- a server that accepts TCP and never speaks: bounded by --connect-timeout -----
+python3 -c '
+import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+print(s.getsockname()[1], flush=True); sys.stdout.close()
+time.sleep(60)' >"$T/mute.port" &
+MUTE_PID=$!
+for _ in $(seq 50); do [ -s "$T/mute.port" ] && break; sleep 0.1; done
+t0=$(date +%s)
+ping "pgsql, a silent server, --connect-timeout=2" 3 "no connection" -- \
+  $P --pgsql-port="$(cat "$T/mute.port")" --pgsql-password=sbtest --connect-timeout=2
+check_eq "the silent server's ping ended within 5 s" 1 $(( $(date +%s) - t0 <= 5 ))
+kill "$MUTE_PID" 2>/dev/null; wait "$MUTE_PID" 2>/dev/null
+
+check_summary
