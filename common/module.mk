@@ -1,5 +1,5 @@
-# common/: code shared by oltp and drivebench (histograms).
-COMMON_OBJS := $(BUILD)/common/hist.o
+# common/: code shared by oltp and drivebench (histograms, atomic output files).
+COMMON_OBJS := $(BUILD)/common/hist.o $(BUILD)/common/atomic_file.o
 $(BUILD)/common/%.o: MOD_CFLAGS = $(call pkgcflags,json-c)
 COMMON_LIBS := $(call pkglibs,json-c) -lm
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "atomic_file.h"
 #include "engine.h"
 #include "report.h"
 #include "version.h"
@@ -176,11 +177,16 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
     oltp_opts *o = (oltp_opts *)run->o;
     run_result res;
     db_conn c;
-    char version[128] = "";
+    char version[128] = "", w[512];
     int rc;
 
     if (!o->seed)
         o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+    /* an output that cannot be written must fail now, not after the run */
+    if (o->json_path && atomic_file_check(o->json_path, w, sizeof w) < 0) {
+        fprintf(stderr, "oltp: --json: %s\n", w);
+        return 2;
+    }
     if (setup_connect(&c, run, drv) < 0) {
         db_free(&c);
         return 2;

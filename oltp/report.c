@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "version.h"
+#include "atomic_file.h"
 
 static double ms(int64_t us) { return (double)us / 1000.0; }
 
@@ -313,9 +314,15 @@ int report_json(const char *path, const oltp_opts *o, const workload *wl, const 
     for (int i = 0; i < r->nphases; i++)
         json_object_array_add(phases, phase_json(o, wl, &r->phases[i]));
     json_object_object_add(doc, "phases", phases);
-    if (json_object_to_file_ext(path, doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE) < 0) {
-        fprintf(stderr, "oltp: cannot write %s: %s\n", path, strerror(errno));
-        rc = -1;
+    {
+        /* atomically: a reader sees the previous file or this whole one */
+        const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+                                                          JSON_C_TO_STRING_NOSLASHESCAPE);
+        char err[512];
+        if (!text || atomic_file_write(path, text, strlen(text), err, sizeof err) < 0) {
+            fprintf(stderr, "oltp: %s\n", text ? err : "out of memory");
+            rc = -1;
+        }
     }
     json_object_put(doc);
     return rc;

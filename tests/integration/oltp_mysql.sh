@@ -175,6 +175,31 @@ check_eq "two connections killed" 2 "$(echo $ids | wc -w)"
 check_eq "each reconnected once" 2 "$(jq_ "$T/k.json" 'd["phases"][-1]["reconnects"]')"
 check_eq "transactions continue after the kill" True "$(jq_ "$T/k.json" 'all(i["tps"]>0 for i in d["phases"][-1]["intervals"][-2:])')"
 
+# --- output paths: checked before the run, written atomically --------------
+# An hour of measuring must not end in "cannot write": the path is tried
+# before any transaction runs (server counters unchanged, no report).
+b=$(counters)
+$OLTP --tables=2 --table-size=1000 --time=5 --json="$T/no-such-dir/r.json" oltp_read_write run \
+  >"$T/out" 2>"$T/err"
+rc=$?; a=$(counters)
+check_eq "unwritable --json: exit 2" 2 $rc
+check_eq "unwritable --json: one line naming the path" \
+  "oltp: --json: cannot write $T/no-such-dir/r.json: No such file or directory" "$(cat "$T/err")"
+check_eq "unwritable --json: no transaction ran" "Com_begin=0 Com_commit=0" \
+  "$(delta "$b" "$a" | grep -o 'Com_begin=[0-9]* Com_commit=[0-9]*')"
+check_eq "unwritable --json: no report printed" "" "$(grep 'transactions:' "$T/out")"
+$OLTP --tables=2 --table-size=1000 --time=5 --json="$T" oltp_read_write run >"$T/out" 2>"$T/err"
+check_eq "--json naming a directory: exit 2" 2 $?
+check_eq "--json naming a directory: message" "oltp: --json: cannot write $T: it is a directory" \
+  "$(cat "$T/err")"
+echo old >"$T/atomic.json"
+(umask 022; $OLTP --tables=2 --table-size=1000 --events=5 --time=0 --json="$T/atomic.json" \
+  oltp_point_select run >/dev/null 2>&1)
+check_eq "--json replaces an existing file with the whole result" 5 \
+  "$(jq_ "$T/atomic.json" 'd["phases"][-1]["transactions"]')"
+check_eq "no temporary file is left beside it" "" "$(ls -A "$T" | grep '^\.atomic\.json\.')"
+check_eq "the result file has mode 0644 under umask 022" 644 "$(stat -c %a "$T/atomic.json")"
+
 # --- bad input: one line, exit 2 -----------------------------------------------
 expect_fail() {  # expect_fail NAME EXPECTED_SUBSTRING CMD...
   local name=$1 want=$2; shift 2
