@@ -97,26 +97,6 @@ static int mkdir_p(const char *path, mode_t mode)
     return rc;
 }
 
-static int copy_file(const char *from, const char *to)
-{
-    char buf[8192];
-    size_t n;
-    int rc = 0;
-    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
-    if (!in || !out) {
-        if (in)
-            fclose(in);
-        return -1;
-    }
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-        if (fwrite(buf, 1, n, out) != n)
-            rc = -1;
-    fclose(in);
-    if (fclose(out) != 0)
-        rc = -1;
-    return rc;
-}
-
 /* A free loopback TCP port >= from, or -1. */
 static int free_port(int from)
 {
@@ -520,9 +500,11 @@ static int setup_dirs(run_state *st)
         }
         free(d);
     }
+    /* the copy shows secrets as ******** (it is shared, and report.html shows it) */
     plan_copy = orch_strfmt("%s/plan.ini", st->l->run_dir);
-    if (!plan_copy || copy_file(st->p->file, plan_copy) < 0) {
-        snprintf(st->err, sizeof st->err, "cannot copy the plan to %s", st->l->run_dir);
+    if (!plan_copy || orch_plan_write_redacted(st->p, plan_copy, st->err, sizeof st->err) < 0) {
+        if (!plan_copy)
+            snprintf(st->err, sizeof st->err, "out of memory");
         free(plan_copy);
         return -1;
     }
