@@ -586,7 +586,8 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
         }
         st.l->vms[i].port = port;
     }
-    if (provision_run(&st) < 0)
+    if (orch_space_check(st.conns, p, st.t, st.out, st.err, sizeof st.err) < 0
+        || provision_run(&st) < 0)
         goto done;
     for (int rep = 1; rep <= p->repetitions; rep++) {
         if (run_rep(&st, rep) < 0)
