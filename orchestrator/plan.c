@@ -339,6 +339,38 @@ int orch_parse_size(const char *s, uint64_t *bytes)
     return 0;
 }
 
+/* 1 when s is text every file we write can carry: valid UTF-8 (no
+ * overlong forms, surrogates or code points past U+10FFFF), no control
+ * character but tab, no U+FFFE/U+FFFF. XML 1.0 cannot represent the
+ * others, so a name holding one would not come back from domain XML. */
+static int text_ok(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    while (*u) {
+        unsigned c = *u, n, cp;
+        if (c < 0x80) {
+            if (c < 0x20 && c != '\t')
+                return 0;
+            u++;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf) { n = 1; cp = c & 0x1f; }
+        else if (c >= 0xe0 && c <= 0xef) { n = 2; cp = c & 0x0f; }
+        else if (c >= 0xf0 && c <= 0xf4) { n = 3; cp = c & 0x07; }
+        else return 0;
+        for (unsigned i = 1; i <= n; i++) {
+            if ((u[i] & 0xc0) != 0x80)
+                return 0;
+            cp = (cp << 6) | (u[i] & 0x3f);
+        }
+        if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff))
+            || (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff)
+            return 0;
+        u += n + 1;
+    }
+    return 1;
+}
+
 /* Store value v of key spec k into the struct at base. */
 static void store_value(parse_state *st, const char *section, const key_spec *k,
                         void *base, const char *v)
@@ -350,6 +382,11 @@ static void store_value(parse_state *st, const char *section, const key_spec *k,
     int secs;
     uint64_t bytes;
 
+    if (!text_ok(v)) {
+        plan_error(st, st->line, "[%s] %s: the value is not UTF-8 text (or holds a control "
+                   "character)", section, k->key);
+        return;
+    }
     if (k->choices && !choice_ok(k->choices, v)) {
         plan_error(st, st->line, "[%s] %s: '%s' is not one of %s", section, k->key, v, k->choices);
         return;
@@ -690,13 +727,17 @@ static void validate(parse_state *st)
         orch_drive *d = &p->drives[i];
         char sect[300];
         snprintf(sect, sizeof sect, "drive %s", d->name);
-        if (!d->path == !d->pool)
+        /* a key given with a refused value counts as given (one message) */
+        if (!(d->path || key_line(st, sect, "path")) == !(d->pool || key_line(st, sect, "pool")))
             plan_error(st, d->line, "[drive %s] needs exactly one of path (a directory) "
                        "or pool (an existing storage pool)", d->name);
         if (d->path && d->path[0] != '/')
             plan_error(st, where(st, sect, "path"), "[drive %s] path '%s' must be absolute",
                        d->name, d->path);
-        if (!d->id[0])
+        if (!text_ok(d->name))
+            plan_error(st, d->line, "drive name is not UTF-8 text (or holds a control "
+                       "character)");
+        else if (!d->id[0])
             plan_error(st, d->line, "[drive %s] name has no letter or digit", d->name);
         for (int j = 0; j < i; j++)
             if (strcmp(p->drives[j].id, d->id) == 0 && d->id[0])

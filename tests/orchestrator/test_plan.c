@@ -202,6 +202,13 @@ static const bad_case bad_cases[] = {
     { RUN_OK WL_OK DRIVE_OK "[extra\n",
       "PLAN:15: section header has no closing ']'\n" },
     { RUN_OK WL_OK DRIVE_OK "just words\n", "PLAN:15: expected 'key = value', got 'just words'\n" },
+    /* found by tests/fuzz/fuzz_render: names that XML cannot carry back */
+    { RUN_OK WL_OK "[drive \xf8!x]\npath = /a\n",
+      "PLAN:13: drive name is not UTF-8 text (or holds a control character)\n" },
+    { RUN_OK WL_OK DRIVE_OK "[drive d2]\npath = /a\x01b\n",
+      "PLAN:16: [drive d2] path: the value is not UTF-8 text (or holds a control character)\n" },
+    { RUN_OK WL_OK "db_user = \xed\xa0\x80\n" DRIVE_OK,
+      "PLAN:13: [workload] db_user: the value is not UTF-8 text (or holds a control character)\n" },
 };
 
 static void test_every_error(void **state)
