@@ -3,7 +3,9 @@
  *
  * Exit codes: 0 success; 1 the run was stopped by a database error or a
  * check failed; 2 bad usage, unreachable server, missing tables or other
- * setup errors.
+ * setup errors; 3 a connection stayed lost for longer than
+ * --reconnect-timeout: the run ended early, its report and --json hold
+ * what was measured until then.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -213,7 +215,7 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
     }
     snprintf(res.server_version, sizeof res.server_version, "%s", version);
     report_final(stdout, o, wl, &res);
-    rc = 0;
+    rc = res.unavailable ? 3 : 0;
     if (o->json_path && report_json(o->json_path, o, wl, &res) < 0)
         rc = 2;
     run_result_free(&res);

@@ -226,6 +226,13 @@ static json_object *phase_json(const oltp_opts *o, const workload *wl, const pha
     json_object_object_add(j, "errors", json_object_new_int64(s->errors));
     json_object_object_add(j, "reconnects", json_object_new_int64(s->reconnects));
     json_object_object_add(j, "rollbacks", json_object_new_int64(s->rollbacks));
+    json_object_object_add(j, "unavailable_s", json_object_new_double(p->unavailable_s));
+    {
+        json_object *lo = json_object_new_array();
+        for (int i = 0; p->longest_outage_s && i < p->nconns; i++)
+            json_object_array_add(lo, json_object_new_double(p->longest_outage_s[i]));
+        json_object_object_add(j, "longest_outage_s", lo);
+    }
     json_object_object_add(j, "latency_ms", latency_json(o, s->lat));
     if (o->rate > 0)
         json_object_object_add(j, "queue_ms", latency_json(o, s->queue));
