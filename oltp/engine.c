@@ -940,8 +940,8 @@ static void close_phase(engine *e, phase_result *p, int nconns, uint64_t n, doub
         for (int k = 0; k < w->nconns; k++) {
             conn *c = &w->conns[k];
             uint64_t l = c->longest_down_ns;
-            if (c->down_since && n - c->down_since > l)
-                l = n - c->down_since;
+            if (c->down_since && c->down_since < n && n - c->down_since > l)
+                l = n - c->down_since;      /* still down: so far */
             if (p->longest_outage_s)
                 p->longest_outage_s[c->id] = l / 1e9;
             c->longest_down_ns = 0;
