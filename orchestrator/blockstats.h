@@ -21,6 +21,8 @@
  *   at each phase start: orch_blk_sampler_restart(s, phase_t0);
  *   at phase end: orch_blk_sampler_tick(s) once more, then
  *   orch_blk_sampler_series(s, vm, ORCH_DISK_DB, &d) per VM (ioagg.h).
+ *   Free the sampler only after orch_monitor_free(), which waits for a
+ *   tick in progress.
  */
 #ifndef ORCH_BLOCKSTATS_H
 #define ORCH_BLOCKSTATS_H

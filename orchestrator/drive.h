@@ -34,7 +34,8 @@
  *   if (dev.kind != ORCH_DEV_NONE) orch_disk_sampler_add(s, drive->name, dev.disk);
  *   orch_monitor_every(mon, report_interval_ms, orch_disk_sampler_tick, s);
  *   orch_disk_sampler_restart(s, phase_t0) at each phase start, a last
- *   tick at its end, then orch_disk_sampler_series() per drive.
+ *   tick at its end, then orch_disk_sampler_series() per drive. Free the
+ *   sampler only after orch_monitor_free(), which waits for a running tick.
  */
 #ifndef ORCH_DRIVE_H
 #define ORCH_DRIVE_H

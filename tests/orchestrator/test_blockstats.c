@@ -16,6 +16,8 @@
 #include <libvirt/virterror.h>
 
 #include "blockstats.h"
+#include "monitor.h"
+#include <unistd.h>
 
 /* A recording: "key=value ..." as libvirt would return the typed
  * parameters (names and paths are strings, block.count and backingIndex
@@ -276,6 +278,43 @@ static void test_libvirt_test_driver(void **state)
     virConnectClose(conn);
 }
 
+/* The sampler on the monitor's timers (libvirt's event thread): ticks
+ * arrive, each adds an interval with a real, positive length. */
+static void test_on_monitor(void **state)
+{
+    (void)state;
+    static const char *const recs[] = {
+        "block.count=1 block.0.name=sdb block.0.path=/drive/vm1-db.raw block.0.wr.reqs=7",
+        NULL,
+    };
+    recorded rec = { .recs = recs };
+    char err[256];
+    virSetErrorFunc(NULL, silent);
+    assert_int_equal(orch_events_start(err, sizeof err), 0);
+    orch_monitor *m = orch_monitor_new(NULL);
+    orch_blk_sampler *s = orch_blk_sampler_new(fake_domstats, &rec);
+    assert_int_equal(orch_blk_sampler_add(s, NULL, "vm1", &roles), 0);
+    orch_blk_sampler_tick(s);
+    assert_int_equal(orch_monitor_every(m, 20, orch_blk_sampler_tick, s), 0);
+    orch_blk_delta *d = NULL;
+    int n = 0;
+    for (int i = 0; i < 200 && n < 3; i++) {
+        usleep(10000);
+        n = orch_blk_sampler_series(s, 0, ORCH_DISK_DB, &d);
+        free(d);
+    }
+    orch_monitor_free(m);               /* waits for a running tick */
+    n = orch_blk_sampler_series(s, 0, ORCH_DISK_DB, &d);
+    assert_true(n >= 3);
+    for (int i = 0; i < n; i++) {
+        assert_true(d[i].dt > 0);
+        assert_true(d[i].wr_iops == 0);
+        assert_int_equal(d[i].have, 1u << ORCH_BLK_WR_REQS);
+    }
+    free(d);
+    orch_blk_sampler_free(s);
+}
+
 int main(void)
 {
     /* the typed-parameter calls need libvirt's error state set up */
@@ -286,6 +325,7 @@ int main(void)
         cmocka_unit_test(test_delta),
         cmocka_unit_test(test_sampler),
         cmocka_unit_test(test_libvirt_test_driver),
+        cmocka_unit_test(test_on_monitor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
