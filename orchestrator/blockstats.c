@@ -342,6 +342,17 @@ static void sample_vm(orch_blk_sampler *s, blk_vm *v, double t)
         return;
     }
     cur.t = t;
+    if ((v->db_path || v->db_target) && !find_role(&cur, ORCH_DISK_DB)) {
+        char names[160] = "";
+        size_t len = 0;
+        for (int i = 0; i < cur.ndisks && len < sizeof names; i++)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "",
+                                    cur.disk[i].name);
+        v->errors++;
+        snprintf(v->err, sizeof v->err, "%s: no disk has the database disk's path %s or "
+                 "target %s (disks: %s)", v->name, v->db_path ? v->db_path : "-",
+                 v->db_target ? v->db_target : "-", cur.ndisks ? names : "none");
+    }
     if (v->have_prev && t > v->prev.t) {
         const orch_disk_role roles_kept[2] = { ORCH_DISK_DB, ORCH_DISK_BOOT };
         for (int r = 0; r < 2; r++) {

@@ -413,22 +413,25 @@ char *orch_cmd_run(void *ctx, char *const argv[], int *status)
         close(fds[0]);
         return NULL;
     }
+    /* Keep reading past the limit (and drop it) so the child never
+     * blocks on a full pipe while we wait for it. */
     for (;;) {
-        if (cap - len < 4096) {
-            if (cap >= (1u << 20))
-                break;
+        char sink[4096];
+        if (cap - len < 4096 && cap < (1u << 20)) {
             char *grown = realloc(buf, cap + 65536);
-            if (!grown)
-                break;
-            buf = grown;
-            cap += 65536;
+            if (grown) {
+                buf = grown;
+                cap += 65536;
+            }
         }
-        ssize_t n = read(fds[0], buf + len, cap - len - 1);
+        int keep = cap - len >= 2;
+        ssize_t n = keep ? read(fds[0], buf + len, cap - len - 1) : read(fds[0], sink, sizeof sink);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
             break;
-        len += (size_t)n;
+        if (keep)
+            len += (size_t)n;
     }
     close(fds[0]);
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)

@@ -233,6 +233,17 @@ static void test_sampler(void **state)
     assert_int_equal(orch_blk_sampler_series(s, 1, ORCH_DISK_DB, &d), -1);
     assert_int_equal(orch_blk_sampler_series(s, 0, ORCH_DISK_OTHER, &d), -1);
 
+    /* roles that match no disk: said once per sample, boot still kept */
+    orch_blk_sampler *s2 = orch_blk_sampler_new(fake_domstats, &rec);
+    rec.next = 0;
+    assert_int_equal(orch_blk_sampler_add(s2, NULL, "vm2", &(orch_blk_roles){
+                         .db_path = "/elsewhere/db.raw", .boot_target = "sda" }), 0);
+    orch_blk_sampler_sample_at(s2, 1);
+    assert_int_equal(orch_blk_sampler_errors(s2, 0, err, sizeof err), 1);
+    assert_string_equal(err, "vm2: no disk has the database disk's path /elsewhere/db.raw "
+                        "or target - (disks: sda, sdb)");
+    orch_blk_sampler_free(s2);
+
     /* a new phase forgets the intervals and takes a new base */
     orch_blk_sampler_restart(s, 200);
     assert_int_equal(orch_blk_sampler_series(s, 0, ORCH_DISK_DB, &d), 0);

@@ -422,6 +422,14 @@ static void test_health(void **state)
     assert_string_equal(out, "hello\n");
     assert_int_equal(status, 3);
     free(out);
+    /* more than the 1 MiB kept: the rest is drained, nothing hangs */
+    char *const big[] = { "sh", "-c", "head -c 3000000 /dev/zero | tr '\\0' a", NULL };
+    out = orch_cmd_run(NULL, big, &status);
+    assert_non_null(out);
+    assert_int_equal(status, 0);
+    assert_true(strlen(out) >= (1u << 20) - 4096 && strlen(out) < (1u << 20));
+    assert_true(out[0] == 'a');
+    free(out);
     char *const none[] = { "drivebench-no-such-tool", NULL };
     assert_null(orch_cmd_run(NULL, none, &status));
 }
