@@ -8,7 +8,8 @@
  *    grouped into batches of k and the batch means of the two drives are
  *    paired (the same batch saw the same host noise); the mean of the
  *    batch differences gets a 95 % confidence interval from Student's t
- *    with (batches - 1) degrees of freedom.
+ *    with (batches - 1) degrees of freedom. Any per-interval series pairs
+ *    the same way (the intervals' p99 from oltp's `intervals`).
  *  - orch_stats_welch(): repetitions of a run (>= ORCH_STATS_MIN_REPS):
  *    Welch's unequal-variance t interval of the difference of the means
  *    (TPS or p99 per repetition), Welch–Satterthwaite degrees of freedom.
