@@ -111,6 +111,8 @@ typedef struct res_phase {
     int64_t       reads, writes, others, total;
     double        tps, qps;
     int64_t       errors, reconnects, rollbacks;
+    bool          has_outage;          /* the two below were recorded (oltp
+                                        * writes them; older results lack them) */
     double        unavailable_s;       /* time without a working connection,
                                         * averaged over connections */
     double       *longest_outage_s;    /* per connection; NULL/0 when absent */

@@ -190,8 +190,8 @@ static json_object *phase_to_json(const res_phase *p)
     rj_put(j, "errors", json_object_new_int64(p->errors));
     rj_put(j, "reconnects", json_object_new_int64(p->reconnects));
     rj_put(j, "rollbacks", json_object_new_int64(p->rollbacks));
-    rj_put(j, "unavailable_s", json_object_new_double(p->unavailable_s));
-    {
+    if (p->has_outage) {
+        rj_put(j, "unavailable_s", json_object_new_double(p->unavailable_s));
         json_object *lo = json_object_new_array();
         for (int i = 0; i < p->nlongest_outage; i++)
             json_object_array_add(lo, json_object_new_double(p->longest_outage_s[i]));
@@ -368,6 +368,7 @@ static int phase_from_json(json_object *j, res_phase *p, char *err, size_t errle
     p->errors = rj_get_i(j, "errors");
     p->reconnects = rj_get_i(j, "reconnects");
     p->rollbacks = rj_get_i(j, "rollbacks");
+    p->has_outage = rj_get(j, "unavailable_s") != NULL;
     p->unavailable_s = rj_get_d(j, "unavailable_s");
     {
         json_object *lo = rj_get(j, "longest_outage_s");

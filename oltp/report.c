@@ -246,6 +246,7 @@ static int fill_phase(res_phase *j, const oltp_opts *o, const workload *wl, cons
     if (!j->name || !j->intervals || !j->histogram)
         return -1;
     j->nintervals = p->niv;
+    j->has_outage = true;
     j->unavailable_s = p->unavailable_s;
     if (p->longest_outage_s && p->nconns > 0) {
         j->longest_outage_s = malloc((size_t)p->nconns * sizeof *j->longest_outage_s);
