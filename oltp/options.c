@@ -64,6 +64,8 @@ static const opt_def defs[] = {
     {"auto-inc", O_BOOL, F(auto_inc), "on", "AUTO_INCREMENT primary key", 0, 0},
     {"secondary", O_BOOL, F(secondary), "off", "secondary index in place of the primary key", 0, 0},
     {"create-secondary", O_BOOL, F(create_secondary), "on", "create the index on k", 0, 0},
+    {"bulk", O_BOOL, F(bulk), "on", "prepare: load through the driver's bulk path (LOAD DATA LOCAL, COPY, ODBC arrays); off = multi-row INSERTs", 0, 0},
+    {"mysql-bulk-empty-table", O_BOOL, F(db.mysql_empty_table_bulk), "off", "bulk prepare on MariaDB: unique_checks=0, foreign_key_checks=0 for the load (InnoDB's empty-table bulk insert; slower here, see bench/RESULTS-prepare.md)", 0, 0},
     {"mysql-storage-engine", O_STR, F(mysql_storage_engine), "innodb", "storage engine for MySQL tables", 0, 0},
     /* TPC-C */
     {"warehouses", O_INT, F(warehouses), "1", "TPC-C warehouses", 1, 1000000},
