@@ -175,12 +175,47 @@ static int rec_exec(db_conn *c, int stmt, const db_value *v)
     return DB_DONE;
 }
 
+/* A bulk load: the statement an ODBC driver binds its arrays to, the
+ * first two rows and the count. */
+static int rec_bulk(db_conn *c, db_bulk *b)
+{
+    db_value row[32];
+    char *sql = db_bulk_insert_sql(b);
+    int more;
+
+    assert_non_null(sql);
+    assert_true(b->ncols <= 32);
+    rec_printf("%s -- bulk load, parameter arrays\n", sql);
+    free(sql);
+    while ((more = b->next(b->ctx, row)) > 0) {
+        if (b->rows++ >= 2)
+            continue;
+        rec_printf("  row");
+        for (int i = 0; i < b->ncols; i++)
+            switch (row[i].type) {
+            case DB_T_INT:    rec_printf(" %" PRId64, row[i].i); break;
+            case DB_T_DOUBLE: rec_printf(" %g", row[i].d); break;
+            case DB_T_STRING:
+                if (is_timestamp(row[i].s, row[i].len))
+                    rec_printf(" <now>");
+                else
+                    rec_printf(" '%.*s'", (int)row[i].len, row[i].s);
+                break;
+            case DB_T_NULL:   rec_printf(" NULL"); break;
+            }
+        rec_printf("\n");
+    }
+    assert_int_equal(more, 0);
+    rec_printf("  %" PRId64 " rows\n", b->rows);
+    return DB_DONE;
+}
+
 static const struct db_driver rec_driver = {
     .name = "recorder", .init = rec_init, .free = rec_free, .connect_start = rec_done,
     .exec_start = rec_exec, .query_start = rec_query, .cont = rec_cont, .fd = rec_fd,
     .disconnect = rec_disconnect, .num_rows = rec_one, .affected_rows = rec_one,
     .next_row = rec_next_row, .col = rec_col, .server_version = rec_version,
-    .dialect = DB_DIALECT_AUTO,
+    .dialect = DB_DIALECT_AUTO, .bulk_start = rec_bulk,
 };
 
 /* Everything `workload` writes for `dialect` with the options in `args`. */
