@@ -24,8 +24,6 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "report.h"
-
 typedef enum { C_CONNECTING, C_IDLE, C_RUNNING, C_ROLLBACK, C_BACKOFF, C_CLOSED } cstate;
 
 struct worker;
@@ -58,6 +56,7 @@ typedef struct engine {
     const workload         *wl;
     const struct db_driver *drv;
     const oltp_opts        *o;
+    engine_hooks            hooks;            /* the caller's (engine.h) */
     struct worker          *workers;
     int                     nworkers;
     int                     ntypes;
@@ -840,7 +839,7 @@ static int add_sample(phase_result *p, const interval_sample *s)
 }
 
 /* Close the current interval: fold it into the phase, record a sample and
- * print the interval line when asked to. */
+ * tell the caller (hooks.on_interval). */
 static void close_interval(engine *e, phase_result *p, stats *acc, double t_phase,
                            double t_run, double dur)
 {
@@ -860,8 +859,8 @@ static void close_interval(engine *e, phase_result *p, stats *acc, double t_phas
     s.lat_pct_ms = (double)hist_percentile(acc->lat, e->o->percentiles[0]) / 1000.0;
     s.queue_len = ql;
     add_sample(p, &s);
-    if (e->o->report_interval > 0)
-        report_interval_line(stdout, e->o, acc, &s, t_run);
+    if (e->hooks.on_interval)
+        e->hooks.on_interval(e->hooks.ctx, acc, &s, t_run);
     stats_add(&p->st, acc);
     stats_reset(acc);
 }
@@ -881,7 +880,7 @@ static bool all_done(engine *e)
 }
 
 int engine_run(const wl_run *run, const workload *wl, const struct db_driver *drv,
-               run_result *res)
+               const engine_hooks *hooks, run_result *res)
 {
     const oltp_opts *o = run->o;
     engine e = { .run = run, .wl = wl, .drv = drv, .o = o };
@@ -892,6 +891,8 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
     int ph = 0;
 
     memset(res, 0, sizeof(*res));
+    if (hooks)
+        e.hooks = *hooks;
     e.ntypes = wl->ntypes > 1 ? wl->ntypes : 1;
     pthread_mutex_init(&e.err_lock, NULL);
     if (wl->terminals && (nterms = wl->terminals(run)) > 0) {

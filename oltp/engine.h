@@ -53,11 +53,22 @@ typedef struct run_result {
     int              fatal;             /* a non-retryable error stopped the run */
 } run_result;
 
-/* Run the workload as configured. Returns 0 when it ran to the end, -1 when
- * it could not start or a fatal error stopped it (message printed). The
- * caller frees the result with run_result_free(). */
+/* What the caller wants to hear while a run goes on. The engine calls
+ * each hook that is set from the thread that called engine_run(), never
+ * from a worker, with ctx as its first argument.
+ *   on_interval: an interval closed. `acc` holds its counters and
+ *   latency (valid only during the call), `s` its sample (also appended to
+ *   the phase), t_run the seconds since the run started. */
+typedef struct engine_hooks {
+    void (*on_interval)(void *ctx, const stats *acc, const interval_sample *s, double t_run);
+    void  *ctx;
+} engine_hooks;
+
+/* Run the workload as configured; hooks may be NULL. Returns 0 when it ran
+ * to the end, -1 when it could not start or a fatal error stopped it
+ * (message printed). The caller frees the result with run_result_free(). */
 int  engine_run(const wl_run *run, const workload *wl, const struct db_driver *drv,
-                run_result *res);
+                const engine_hooks *hooks, run_result *res);
 void run_result_free(run_result *res);
 
 #endif

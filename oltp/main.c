@@ -171,6 +171,12 @@ static void print_header(const oltp_opts *o)
     fflush(stdout);
 }
 
+/* engine_hooks.on_interval: sysbench's interval line. */
+static void print_interval(void *ctx, const stats *acc, const interval_sample *s, double t_run)
+{
+    report_interval_line(stdout, ctx, acc, s, t_run);
+}
+
 static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
 {
     oltp_opts *o = (oltp_opts *)run->o;
@@ -178,6 +184,10 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
     db_conn c;
     char version[128] = "";
     int rc;
+    engine_hooks hooks = {
+        .on_interval = o->report_interval > 0 ? print_interval : NULL,
+        .ctx = o,
+    };
 
     if (!o->seed)
         o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
@@ -191,7 +201,7 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
     if (rc < 0)
         return 2;
     print_header(o);
-    if (engine_run(run, wl, drv, &res) < 0) {
+    if (engine_run(run, wl, drv, &hooks, &res) < 0) {
         run_result_free(&res);
         return 1;
     }

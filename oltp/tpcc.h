@@ -1,0 +1,82 @@
+/*
+ * tpcc.h — internal to the TPC-C workload (specification rev. 5.11):
+ * what its files share. Nothing outside oltp/tpcc_*.c and oltp/wl_tpcc.c
+ * includes it; the engine sees TPC-C only through `wl_tpcc` (workload.h).
+ *
+ *   wl_tpcc.c      the workload table, setup/teardown, terminal count
+ *   tpcc_schema.c  the nine tables, their initial population (4.3),
+ *                  prepare and cleanup
+ *   tpcc_txn.c     terminals, inputs, the five transactions (2.4-2.8)
+ *   tpcc_check.c   check_ready and the consistency conditions (3.3.2.1-4)
+ */
+#ifndef OLTP_TPCC_H
+#define OLTP_TPCC_H
+
+#include "dialect.h"
+#include "tpcc_rand.h"
+#include "workload.h"
+
+#define ITEMS        100000
+#define DISTRICTS    10
+#define CUSTOMERS    3000     /* per district */
+#define ORDERS       3000     /* per district */
+#define FIRST_NEW    2101     /* orders 2101..3000 are undelivered */
+#define UNUSED_ITEM  (ITEMS + 1)
+
+/* Per-dialect DDL differences (dialect.h). `datetime` is the type of the
+ * date columns; `suffix` ends every CREATE TABLE (%s =
+ * --mysql-storage-engine). */
+typedef struct tpcc_dialect {
+    const char *datetime;
+    const char *suffix;
+} tpcc_dialect;
+
+/* What setup() builds once per command, shared read-only by the workers
+ * (wl_run.data); the loader fields are updated atomically by the loader
+ * threads of prepare. */
+typedef struct tpcc_plan {
+    const tpcc_dialect *dialect;
+    const dialect_def  *dl;
+    tpcc_consts run;            /* NURand constants of this run (2.1.6) */
+    int         warehouses;
+    int         terminals;
+    /* loader coordination (prepare) */
+    int         schema;         /* atomic: 0 pending, 1 created, -1 failed */
+    int         next_unit;      /* atomic: next unit of load work */
+    int         loaders_done;   /* atomic */
+    int         load_failed;    /* atomic */
+    int        *wh_units_done;  /* atomic, per warehouse */
+    char        load_date[20];
+} tpcc_plan;
+
+/* --- tpcc_schema.c --- */
+
+/* The DDL differences of dialect d (MySQL's for an unknown one). */
+const tpcc_dialect *tpcc_schema_dialect(db_dialect d);
+/* The tables, in creation order. */
+int         tpcc_table_count(void);
+const char *tpcc_table_name(int i);
+/* The workload's prepare and cleanup commands (workload.h). */
+int tpcc_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
+                 int64_t *progress, int64_t *total);
+int tpcc_cleanup(const wl_run *run, db_conn *c);
+
+/* --- tpcc_txn.c --- */
+
+/* A copy of the statement table with dialect d's texts, in
+ * run->stmts/nstmts (freed by the caller with free()). 0, or -1 after
+ * printing the error. */
+int tpcc_stmts_build(wl_run *run, const dialect_def *dl, db_dialect d);
+/* Terminal state and the transaction steps (workload.h). */
+void   *tpcc_term_new(const wl_run *run, int id, rng *r);
+void    tpcc_term_free(void *state);
+int     tpcc_trx_begin(void *state);
+wl_step tpcc_step(void *state, db_conn *c, wl_action *a);
+double  tpcc_pause_before(void *state);
+
+/* --- tpcc_check.c --- */
+
+int tpcc_check_ready(const wl_run *run, db_conn *c);
+int tpcc_check(const wl_run *run, db_conn *c);
+
+#endif
