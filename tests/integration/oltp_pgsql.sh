@@ -149,6 +149,26 @@ check_eq "no sbtest table left" 0 "$(postgres_sql "SELECT COUNT(*) FROM pg_table
 
 # --- TPC-C ------------------------------------------------------------------------
 tpcc_roundtrip pgsql postgres_sql $OLTP
+
+# TPC-C: the same rows from COPY at 3 threads and INSERTs at 1 (md5 of each
+# table's rows as text, in order; the load date, now, set to one value)
+tpcc_sums() {
+  postgres_sql "UPDATE customer SET c_since = '2000-01-01'; UPDATE history SET h_date = '2000-01-01';
+    UPDATE orders SET o_entry_d = '2000-01-01';
+    UPDATE order_line SET ol_delivery_d = '2000-01-01' WHERE ol_delivery_d IS NOT NULL" >/dev/null
+  for t in warehouse district customer history new_order orders order_line item stock; do
+    postgres_sql "SELECT md5(string_agg(x::text, ';' ORDER BY x::text)) FROM $t x"
+  done | tr '\n' ' '
+}
+for v in "--bulk=off --threads=1" "--bulk=on --threads=3"; do
+  $OLTP tpcc cleanup >/dev/null 2>&1
+  $OLTP --warehouses=1 --rand-seed=11 $v tpcc prepare >"$T/out" 2>&1
+  check_eq "tpcc prepare $v exits 0" 0 $?
+  sums="${sums:-} $(tpcc_sums)|"
+done
+check_eq "tpcc: 9 hashes" 9 "$(echo "${sums%%|*}" | wc -w)"
+check_eq "tpcc: COPY at 3 threads loads the rows of INSERTs at 1" "$(echo "$sums" | cut -d'|' -f1)" "$(echo "$sums" | cut -d'|' -f2)"
+$OLTP tpcc cleanup >/dev/null 2>&1
 check_eq "no table left after tpcc cleanup" 0 "$(postgres_sql "SELECT COUNT(*) FROM pg_tables WHERE schemaname='public'")"
 
 check_summary
