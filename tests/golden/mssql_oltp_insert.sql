@@ -30,7 +30,7 @@ CREATE INDEX k_1 ON sbtest1(k)
 SELECT TOP 1 id FROM sbtest1
 
 -- transaction 1
-INSERT INTO sbtest1 (k, c, pad) VALUES ... (bulk load)
+INSERT INTO sbtest1 (k, c, pad) VALUES ... (rows as INSERT text)
 
 -- transaction 2
 

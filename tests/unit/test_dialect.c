@@ -123,7 +123,8 @@ static const char *rec_col(db_conn *c, int col, size_t *len)
 }
 static const char *rec_version(const db_conn *c) { return "recorder"; }
 
-/* Loading: an INSERT up to VALUES, once for consecutive ones of the same form. */
+/* Loading with INSERT text (single rows, --bulk=off): the INSERT up to
+ * VALUES, once for consecutive ones of the same form. */
 static int rec_query(db_conn *c, const char *sql, size_t len)
 {
     const char *v = strstr(sql, " VALUES");
@@ -133,7 +134,7 @@ static int rec_query(db_conn *c, const char *sql, size_t len)
         char head[256];
         snprintf(head, sizeof head, "%.*s", n, sql);
         if (strcmp(head, last))
-            rec_printf("%s ... (bulk load)\n", head);
+            rec_printf("%s ... (rows as INSERT text)\n", head);
         snprintf(last, sizeof last, "%s", head);
         return DB_DONE;
     }
