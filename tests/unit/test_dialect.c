@@ -123,8 +123,8 @@ static const char *rec_col(db_conn *c, int col, size_t *len)
 }
 static const char *rec_version(const db_conn *c) { return "recorder"; }
 
-/* Loading with INSERT text (single rows, --bulk=off): the INSERT up to
- * VALUES, once for consecutive ones of the same form. */
+/* Rows sent as INSERT text (--bulk=off, single rows, text statements):
+ * the INSERT up to VALUES, once for consecutive ones of the same form. */
 static int rec_query(db_conn *c, const char *sql, size_t len)
 {
     const char *v = strstr(sql, " VALUES");
