@@ -73,7 +73,7 @@ static const opt_def defs[] = {
     {"connections", O_INT, F(connections), "0", "TPC-C database connections (0 = --threads)", 0, 100000},
     {"keying-thinking", O_BOOL, F(keying_thinking), "off", "TPC-C keying and think times", 0, 0},
     {"time-scale", O_DOUBLE, F(time_scale), "1", "multiply keying/think times by this factor", 0, 1000},
-    {"tpcc-load-batch", O_INT, F(tpcc_load_batch), "1000", "TPC-C prepare: rows per INSERT (1 = single-row INSERTs, 1,000 to a transaction, like tpcc-mysql)", 1, 100000},
+    {"tpcc-load-batch", O_INT, F(tpcc_load_batch), "1000", "TPC-C prepare with --bulk=off: rows per INSERT (1 = single-row INSERTs, 1,000 to a transaction, like tpcc-mysql)", 1, 100000},
     /* database */
     {"db-driver", O_STR, F(db_driver), "mysql", "database driver", 0, 0},
     {"mysql-host", O_STR, F(db.host), "localhost", "MySQL server host", 0, 0},
