@@ -2,7 +2,8 @@
 # bench/tpcc_terminals.sh — what `oltp tpcc` costs on the client side, on a
 # private MariaDB started here:
 #
-#  1. loading speed: one warehouse with multi-row INSERTs (the default)
+#  1. loading speed: one warehouse with multi-row INSERTs (--bulk=off;
+#     the bulk path is measured by bench/prepare_vs_sysbench.sh)
 #     against single-row INSERTs grouped 1,000 to a transaction, the way
 #     tpcc-mysql's loader works (--tpcc-load-batch=1);
 #  2. 15,000 terminals with keying and think times on, in one process,
@@ -39,7 +40,7 @@ echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); $(m
 
 # --- 1. loading speed -----------------------------------------------------------------
 load() {  # load BATCH -> prints "rows seconds rows/s"
-  $OLTP --warehouses=1 --threads=2 --tpcc-load-batch="$1" tpcc prepare >"$T/load" 2>&1 || { cat "$T/load" >&2; return 1; }
+  $OLTP --warehouses=1 --threads=2 --bulk=off --tpcc-load-batch="$1" tpcc prepare >"$T/load" 2>&1 || { cat "$T/load" >&2; return 1; }
   sed -n 's/^Loaded \([0-9]*\) rows in \([0-9.]*\) s (\([0-9]*\) rows\/s)$/\1 \2 \3/p' "$T/load"
   $OLTP tpcc cleanup >/dev/null
 }

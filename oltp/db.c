@@ -1,9 +1,11 @@
 /*
- * db.c — the only place that dispatches through struct db_driver.
+ * db.c — the only place that dispatches through struct db_driver, and the
+ * helpers drivers share (error classification, bulk-load encodings).
  */
 #include "db.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -106,6 +108,88 @@ int db_next_row(db_conn *c) { return c->drv->next_row(c); }
 const char *db_col(db_conn *c, int col, size_t *len) { return c->drv->col(c, col, len); }
 const char *db_server_version(const db_conn *c) { return c->drv->server_version(c); }
 const char *db_dbms_name(const db_conn *c) { return c->drv->dbms_name ? c->drv->dbms_name(c) : NULL; }
+
+bool db_bulk_supported(const db_conn *c) { return c->drv->bulk_start != NULL; }
+
+int db_bulk_load(db_conn *c, db_bulk *b)
+{
+    b->rows = 0;
+    if (!c->drv->bulk_start) {
+        db_set_error(c, 0, "IM001", DB_ERR_FATAL, "bulk loading is not supported by this driver (%s)",
+                     c->drv->name);
+        return DB_ERROR;
+    }
+    return db_sync(c, c->drv->bulk_start(c, b));
+}
+
+size_t db_bulk_tsv_max(const db_bulk *b)
+{
+    size_t n = 1;
+    for (int i = 0; i < b->ncols; i++)
+        n += 1 + (b->cols[i].type == DB_T_STRING ? 2 * b->cols[i].width : 32);
+    return n;
+}
+
+size_t db_bulk_tsv(const db_value *row, int n, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (int i = 0; i < n; i++) {
+        const db_value *v = &row[i];
+        if (cap - o < 34)
+            return 0;
+        if (i)
+            out[o++] = '\t';
+        switch (v->type) {
+        case DB_T_INT:
+            o += (size_t)snprintf(out + o, cap - o, "%" PRId64, v->i);
+            break;
+        case DB_T_DOUBLE:
+            o += (size_t)snprintf(out + o, cap - o, "%.17g", v->d);
+            break;
+        case DB_T_NULL:
+            out[o++] = '\\';
+            out[o++] = 'N';
+            break;
+        case DB_T_STRING:
+            if (cap - o < 2 * v->len + 2)
+                return 0;
+            for (size_t k = 0; k < v->len; k++) {
+                char ch = v->s[k];
+                switch (ch) {
+                case '\\': out[o++] = '\\'; out[o++] = '\\'; break;
+                case '\t':  out[o++] = '\\'; out[o++] = 't'; break;
+                case '\n':  out[o++] = '\\'; out[o++] = 'n'; break;
+                case '\r':  out[o++] = '\\'; out[o++] = 'r'; break;
+                default:    out[o++] = ch;
+                }
+            }
+            break;
+        }
+    }
+    if (o >= cap)
+        return 0;
+    out[o++] = '\n';
+    return o;
+}
+
+char *db_bulk_insert_sql(const db_bulk *b)
+{
+    size_t cap = strlen(b->table) + 64, o;
+    char *s;
+    for (int i = 0; i < b->ncols; i++)
+        cap += strlen(b->cols[i].name) + 5;
+    s = malloc(cap);
+    if (!s)
+        return NULL;
+    o = (size_t)snprintf(s, cap, "INSERT INTO %s (", b->table);
+    for (int i = 0; i < b->ncols; i++)
+        o += (size_t)snprintf(s + o, cap - o, "%s%s", i ? ", " : "", b->cols[i].name);
+    o += (size_t)snprintf(s + o, cap - o, ") VALUES (");
+    for (int i = 0; i < b->ncols; i++)
+        o += (size_t)snprintf(s + o, cap - o, "%s?", i ? ", " : "");
+    snprintf(s + o, cap - o, ")");
+    return s;
+}
 
 int64_t db_col_int(db_conn *c, int col)
 {

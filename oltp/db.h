@@ -75,12 +75,41 @@ typedef struct db_config {
     int         n_ignore_errors;
     bool        ignore_all;
     int         connect_timeout_s;
+    /* mysql bulk loads: unique_checks=0 and foreign_key_checks=0 for the
+     * load session (InnoDB's empty-table bulk insert) */
+    bool        mysql_empty_table_bulk;
     /* ODBC: a data source name, or a full connection string (one of them) */
     const char *dsn, *conn_str;
     /* the SQL dialect of the server, resolved by main.c before any
      * connection runs a workload (see dialect.h) */
     db_dialect  dialect;
 } db_config;
+
+/*
+ * A bulk load (prepare only): rows of one table, pulled by the driver from
+ * a producer and sent the fastest way the server takes them — MariaDB's
+ * LOAD DATA LOCAL INFILE fed from memory, PostgreSQL's COPY FROM STDIN,
+ * ODBC parameter arrays. The producer decides the rows; the path does not
+ * change them.
+ */
+typedef struct db_bulk_col {
+    const char *name;
+    db_type     type;           /* DB_T_INT, DB_T_DOUBLE or DB_T_STRING; any
+                                 * row may give DB_T_NULL instead */
+    size_t      width;          /* DB_T_STRING: the longest value, in bytes */
+} db_bulk_col;
+
+typedef struct db_bulk {
+    const char        *table;
+    const db_bulk_col *cols;
+    int                ncols;
+    /* Fill row[0..ncols-1] with the next row. Returns 1, 0 when there are
+     * no more rows, or -1 to abort the load (after printing why). String
+     * values stay valid until the next call. */
+    int              (*next)(void *ctx, db_value *row);
+    void              *ctx;
+    int64_t            rows;    /* out: rows the server took */
+} db_bulk;
 
 struct db_driver;
 
@@ -118,6 +147,9 @@ struct db_driver {
     db_dialect dialect;
     /* optional: the DBMS product name of a connected session */
     const char *(*dbms_name)(const db_conn *c);
+    /* optional: load b->rows (see db_bulk) into an existing table; may
+     * block, may return DB_WAIT like any operation */
+    int  (*bulk_start)(db_conn *c, db_bulk *b);
 };
 
 /* Look up a driver by name ("mysql"); NULL when unknown. */
@@ -156,6 +188,23 @@ int  db_exec(db_conn *c, int stmt, const db_value *params);
  * reach no server at all? Drivers report those two with these standard
  * SQLSTATEs whatever their client library says. */
 bool db_error_is_login(const db_error *e);
+/* True when the driver has a bulk path (db_bulk_load). */
+bool db_bulk_supported(const db_conn *c);
+/* Load every row b->next() gives into table b->table, blocking; sets
+ * b->rows. Returns DB_DONE, or DB_ERROR with c->err set (also when the
+ * driver has no bulk path: "not supported by this driver"). A failed load
+ * may leave some rows in the table. */
+int  db_bulk_load(db_conn *c, db_bulk *b);
+/* For drivers: row[0..n-1] as one line of tab-separated text in the
+ * escaping LOAD DATA and COPY share (\\, \t, \n, \r escaped, \N for NULL),
+ * newline included, into out. Returns its length, or 0 when cap is too
+ * small. */
+size_t db_bulk_tsv(const db_value *row, int n, char *out, size_t cap);
+/* For drivers: the longest line db_bulk_tsv() can make for b's columns. */
+size_t db_bulk_tsv_max(const db_bulk *b);
+/* "INSERT INTO t (c1, c2) VALUES (?, ?)" for b, the statement a driver
+ * binds arrays of rows to. Returns a string the caller frees, or NULL. */
+char *db_bulk_insert_sql(const db_bulk *b);
 
 /* Classify a server error number by the ignore list (shared by drivers). */
 db_err_class db_classify(const db_config *cfg, int code, db_err_class otherwise);

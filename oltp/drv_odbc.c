@@ -15,6 +15,13 @@
  * its next step. Text statements run through SQLExecDirect. Every result
  * of a batch is drained (SQLMoreResults); the last result set is kept.
  *
+ * Bulk loads (prepare) bind arrays of BULK_ROWS rows, column-wise, to one
+ * prepared INSERT (SQL_ATTR_PARAMSET_SIZE), a transaction per array. How
+ * an array travels is the ODBC driver's choice: MariaDB Connector/ODBC
+ * sends it as one bulk command, psqlODBC and FreeTDS execute it row by row
+ * within the one transaction; SQL Server's own bulk path (BCP, the TDS bulk
+ * load) is outside ODBC's core API.
+ *
  * Errors keep the native code, SQLSTATE and message of the first
  * diagnostic record. Retried: SQLSTATE 40001/40P01 (and 23505 on
  * PostgreSQL), SQL Server deadlock 1205, and --mysql-ignore-errors codes;
@@ -35,7 +42,9 @@
 #define COL_BUF      1024               /* longest column value read back */
 #define THREAD_STACK (512 * 1024)
 
-typedef enum { REQ_NONE, REQ_CONNECT, REQ_EXEC, REQ_QUERY } od_req;
+typedef enum { REQ_NONE, REQ_CONNECT, REQ_EXEC, REQ_QUERY, REQ_BULK } od_req;
+
+#define BULK_ROWS 1000                  /* rows per parameter array */
 
 typedef struct od_cell { size_t off; SQLLEN len; } od_cell;   /* len -1 = NULL */
 
@@ -67,6 +76,7 @@ typedef struct od_priv {
     int             stmt;
     const db_value *params;
     char           *sql;
+    db_bulk        *bulk;
     /* --- owned by the connection's thread (read by the loop when idle) --- */
     SQLHENV         env;
     SQLHDBC         dbc;
@@ -426,6 +436,166 @@ static int do_query(db_conn *c)
     return collect(c, p->q, rc);
 }
 
+/* Column-wise parameter arrays of a bulk load. */
+typedef struct od_array {
+    void       *data;               /* BULK_ROWS values (strings: width + 1 bytes each) */
+    SQLLEN     *ind;
+    size_t      slot;               /* bytes per value */
+} od_array;
+
+/* Copy row into slot k of the arrays; -1 when a value does not fit its
+ * column (then p->err says which). */
+static int bulk_fill(db_conn *c, const db_bulk *b, od_array *a, const db_value *row, int k)
+{
+    for (int i = 0; i < b->ncols; i++) {
+        const db_bulk_col *col = &b->cols[i];
+        char *slot = (char *)a[i].data + (size_t)k * a[i].slot;
+        if (row[i].type == DB_T_NULL) {
+            a[i].ind[k] = SQL_NULL_DATA;
+            continue;
+        }
+        if (row[i].type != col->type || (col->type == DB_T_STRING && row[i].len > col->width)) {
+            od_priv *p = c->priv;
+            p->err = (db_error){ .sqlstate = "22001", .cls = DB_ERR_FATAL };
+            snprintf(p->err.msg, sizeof p->err.msg, "%s.%s: a value does not fit the column", b->table, col->name);
+            return -1;
+        }
+        switch (col->type) {
+        case DB_T_INT:    memcpy(slot, &row[i].i, sizeof(int64_t)); a[i].ind[k] = 0; break;
+        case DB_T_DOUBLE: memcpy(slot, &row[i].d, sizeof(double)); a[i].ind[k] = 0; break;
+        default:
+            memcpy(slot, row[i].s, row[i].len);
+            a[i].ind[k] = (SQLLEN)row[i].len;
+            break;
+        }
+    }
+    return 0;
+}
+
+/* INSERT every row of p->bulk in arrays of BULK_ROWS, committing each. */
+static int do_bulk(db_conn *c)
+{
+    od_priv *p = c->priv;
+    db_bulk *b = p->bulk;
+    char *sql = db_bulk_insert_sql(b);
+    od_array *a = calloc((size_t)b->ncols, sizeof(od_array));
+    db_value *row = calloc((size_t)b->ncols, sizeof(db_value));
+    SQLUSMALLINT *status = calloc(BULK_ROWS, sizeof(SQLUSMALLINT));
+    SQLHSTMT h = NULL;
+    SQLULEN processed = 0, size = BULK_ROWS;
+    bool manual = false;
+    int st = DB_ERROR, more = 1;
+
+    if (!sql || !a || !row || !status) {
+        od_oom(c);
+        goto cleanup;
+    }
+    for (int i = 0; i < b->ncols; i++) {
+        a[i].slot = b->cols[i].type == DB_T_STRING ? b->cols[i].width + 1 : 8;
+        a[i].data = calloc(BULK_ROWS, a[i].slot);
+        a[i].ind = calloc(BULK_ROWS, sizeof(SQLLEN));
+        if (!a[i].data || !a[i].ind) {
+            od_oom(c);
+            goto cleanup;
+        }
+    }
+    if (!SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_STMT, p->dbc, &h))) {
+        od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLAllocHandle(STMT)");
+        h = NULL;
+        goto cleanup;
+    }
+    if (!SQL_SUCCEEDED(SQLPrepare(h, (SQLCHAR *)sql, SQL_NTS)) ||
+        !SQL_SUCCEEDED(SQLSetStmtAttr(h, SQL_ATTR_PARAM_BIND_TYPE, (SQLPOINTER)SQL_PARAM_BIND_BY_COLUMN, 0)) ||
+        !SQL_SUCCEEDED(SQLSetStmtAttr(h, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)size, 0)) ||
+        !SQL_SUCCEEDED(SQLSetStmtAttr(h, SQL_ATTR_PARAM_STATUS_PTR, status, 0)) ||
+        !SQL_SUCCEEDED(SQLSetStmtAttr(h, SQL_ATTR_PARAMS_PROCESSED_PTR, &processed, 0))) {
+        od_fail(c, SQL_HANDLE_STMT, h, "SQLPrepare");
+        goto cleanup;
+    }
+    for (int i = 0; i < b->ncols; i++) {
+        const db_bulk_col *col = &b->cols[i];
+        SQLRETURN rc;
+        if (col->type == DB_T_INT)
+            rc = SQLBindParameter(h, (SQLUSMALLINT)(i + 1), SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0,
+                                  a[i].data, 0, a[i].ind);
+        else if (col->type == DB_T_DOUBLE)
+            rc = SQLBindParameter(h, (SQLUSMALLINT)(i + 1), SQL_PARAM_INPUT, SQL_C_DOUBLE, SQL_DOUBLE, 0, 0,
+                                  a[i].data, 0, a[i].ind);
+        else
+            rc = SQLBindParameter(h, (SQLUSMALLINT)(i + 1), SQL_PARAM_INPUT, SQL_C_CHAR, SQL_VARCHAR,
+                                  col->width ? col->width : 1, 0, a[i].data, (SQLLEN)a[i].slot, a[i].ind);
+        if (!SQL_SUCCEEDED(rc)) {
+            od_fail(c, SQL_HANDLE_STMT, h, "SQLBindParameter");
+            goto cleanup;
+        }
+    }
+    if (!SQL_SUCCEEDED(SQLSetConnectAttr(p->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0))) {
+        od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLSetConnectAttr(AUTOCOMMIT)");
+        goto cleanup;
+    }
+    manual = true;
+    while (more > 0) {
+        SQLULEN n = 0;
+        SQLRETURN rc;
+        while (n < BULK_ROWS && (more = b->next(b->ctx, row)) > 0)
+            if (bulk_fill(c, b, a, row, (int)n++) < 0)
+                goto rollback;
+        if (more < 0) {
+            p->err = (db_error){ .sqlstate = "HY000", .cls = DB_ERR_FATAL };
+            snprintf(p->err.msg, sizeof p->err.msg, "the rows for %s could not be made", b->table);
+            goto rollback;
+        }
+        if (n == 0)
+            break;
+        if (n != size) {
+            size = n;
+            if (!SQL_SUCCEEDED(SQLSetStmtAttr(h, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)size, 0))) {
+                od_fail(c, SQL_HANDLE_STMT, h, "SQLSetStmtAttr(PARAMSET_SIZE)");
+                goto rollback;
+            }
+        }
+        set_active(p, h);
+        rc = SQLExecute(h);
+        set_active(p, NULL);
+        if (!SQL_SUCCEEDED(rc)) {
+            od_fail(c, SQL_HANDLE_STMT, h, "SQLExecute");
+            goto rollback;
+        }
+        while (SQL_SUCCEEDED(SQLMoreResults(h)))
+            ;
+        for (SQLULEN k = 0; k < n; k++)
+            if (status[k] == SQL_PARAM_ERROR) {
+                od_fail(c, SQL_HANDLE_STMT, h, "SQLExecute");
+                goto rollback;
+            }
+        SQLFreeStmt(h, SQL_CLOSE);
+        if (!SQL_SUCCEEDED(SQLEndTran(SQL_HANDLE_DBC, p->dbc, SQL_COMMIT))) {
+            od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLEndTran(COMMIT)");
+            goto rollback;
+        }
+        b->rows += (int64_t)n;
+    }
+    st = DB_DONE;
+    goto cleanup;
+rollback:
+    SQLEndTran(SQL_HANDLE_DBC, p->dbc, SQL_ROLLBACK);
+cleanup:
+    if (manual && !SQL_SUCCEEDED(SQLSetConnectAttr(p->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0)) &&
+        st == DB_DONE)
+        st = od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLSetConnectAttr(AUTOCOMMIT)");
+    if (h)
+        SQLFreeHandle(SQL_HANDLE_STMT, h);
+    for (int i = 0; a && i < b->ncols; i++) {
+        free(a[i].data);
+        free(a[i].ind);
+    }
+    free(a);
+    free(row);
+    free(status);
+    free(sql);
+    return st;
+}
+
 /* The connection's thread: run posted requests until free() says quit. */
 static void *od_thread(void *arg)
 {
@@ -456,6 +626,7 @@ static void *od_thread(void *arg)
         case REQ_CONNECT: st = do_connect(c); break;
         case REQ_EXEC:    st = do_exec(c); break;
         case REQ_QUERY:   st = do_query(c); break;
+        case REQ_BULK:    st = do_bulk(c); break;
         case REQ_NONE:    break;
         }
         pthread_mutex_lock(&p->lock);
@@ -580,6 +751,13 @@ static int od_query_start(db_conn *c, const char *sql, size_t len)
     return post(c, REQ_QUERY);
 }
 
+static int od_bulk_start(db_conn *c, db_bulk *b)
+{
+    od_priv *p = c->priv;
+    p->bulk = b;
+    return post(c, REQ_BULK);
+}
+
 static int od_cont(db_conn *c, int events)
 {
     od_priv *p = c->priv;
@@ -680,4 +858,5 @@ const struct db_driver db_driver_odbc = {
     .server_version = od_server_version,
     .dialect = DB_DIALECT_AUTO,
     .dbms_name = od_dbms_name,
+    .bulk_start = od_bulk_start,
 };

@@ -64,6 +64,8 @@ static const opt_def defs[] = {
     {"auto-inc", O_BOOL, F(auto_inc), "on", "AUTO_INCREMENT primary key", 0, 0},
     {"secondary", O_BOOL, F(secondary), "off", "secondary index in place of the primary key", 0, 0},
     {"create-secondary", O_BOOL, F(create_secondary), "on", "create the index on k", 0, 0},
+    {"bulk", O_BOOL, F(bulk), "on", "prepare: load through the driver's bulk path (LOAD DATA LOCAL, COPY, ODBC arrays); off = multi-row INSERTs", 0, 0},
+    {"mysql-bulk-empty-table", O_BOOL, F(db.mysql_empty_table_bulk), "off", "bulk prepare on MariaDB: unique_checks=0, foreign_key_checks=0 for the load (InnoDB's empty-table bulk insert; slower here, see bench/RESULTS-prepare.md)", 0, 0},
     {"mysql-storage-engine", O_STR, F(mysql_storage_engine), "innodb", "storage engine for MySQL tables", 0, 0},
     /* TPC-C */
     {"warehouses", O_INT, F(warehouses), "1", "TPC-C warehouses", 1, 1000000},
@@ -73,7 +75,7 @@ static const opt_def defs[] = {
     {"time-scale", O_DOUBLE, F(time_scale), "1", "multiply keying/think times by this factor", 0, 1000},
     {"tpcc-procedures", O_BOOL, F(tpcc_procedures), "off", "TPC-C: prepare creates the five transactions as stored procedures; run calls one per transaction", 0, 0},
     {"tpcc-all-warehouses", O_BOOL, F(tpcc_all_warehouses), "off", "TPC-C: each transaction picks its home warehouse from all of them, not its terminal's", 0, 0},
-    {"tpcc-load-batch", O_INT, F(tpcc_load_batch), "1000", "TPC-C prepare: rows per INSERT (1 = single-row INSERTs, 1,000 to a transaction, like tpcc-mysql)", 1, 100000},
+    {"tpcc-load-batch", O_INT, F(tpcc_load_batch), "1000", "TPC-C prepare with --bulk=off: rows per INSERT (1 = single-row INSERTs, 1,000 to a transaction, like tpcc-mysql)", 1, 100000},
     /* database */
     {"db-driver", O_STR, F(db_driver), "mysql", "database driver", 0, 0},
     {"mysql-host", O_STR, F(db.host), "localhost", "MySQL server host", 0, 0},

@@ -44,6 +44,7 @@ typedef struct oltp_opts {
              distinct_ranges, index_updates, non_index_updates, delete_inserts;
     bool     range_selects, skip_trx, auto_inc, secondary, create_secondary;
     const char *mysql_storage_engine;
+    bool     bulk;                  /* prepare through db_bulk_load() */
 
     /* TPC-C */
     int      warehouses;

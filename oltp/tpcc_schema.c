@@ -1,7 +1,8 @@
 /*
  * tpcc_schema.c — TPC-C's nine tables (clause 1.3), their initial
- * population (4.3) loaded by parallel threads in units of work, the
- * secondary indexes, and cleanup.
+ * population (4.3) loaded by parallel threads in units of work, through
+ * the driver's bulk path or multi-row INSERTs, the secondary indexes, and
+ * cleanup.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -104,30 +105,86 @@ static int run_sql(db_conn *c, const char *sql)
     return 0;
 }
 
-/* A multi-row INSERT being built: rows are appended as text (the values
- * are numbers and generated alphanumeric strings, never user input) and
- * sent when `max_rows` rows or the buffer are full. With max_rows = 1
- * every row is its own INSERT, grouped 1,000 to a transaction, the way
- * tpcc-mysql's loader works (the reference for the loading speed). */
+/* The columns each loader fills, for the bulk path and the INSERT text.
+ * Decimals and dates travel as text ("12.34", "YYYY-MM-DD hh:mm:ss"), so
+ * both paths give the server the same values. */
+#define I(n)    { n, DB_T_INT, 0 }
+#define S(n, w) { n, DB_T_STRING, w }
+#define DEC(n)  S(n, 16)
+#define DATE(n) S(n, 19)
+static const db_bulk_col item_cols[] = {
+    I("i_id"), I("i_im_id"), S("i_name", 24), DEC("i_price"), S("i_data", 50),
+};
+static const db_bulk_col stock_cols[] = {
+    I("s_i_id"), I("s_w_id"), I("s_quantity"), S("s_dist_01", 24), S("s_dist_02", 24), S("s_dist_03", 24),
+    S("s_dist_04", 24), S("s_dist_05", 24), S("s_dist_06", 24), S("s_dist_07", 24), S("s_dist_08", 24),
+    S("s_dist_09", 24), S("s_dist_10", 24), I("s_ytd"), I("s_order_cnt"), I("s_remote_cnt"), S("s_data", 50),
+};
+static const db_bulk_col customer_cols[] = {
+    I("c_id"), I("c_d_id"), I("c_w_id"), S("c_first", 16), S("c_middle", 2), S("c_last", 16),
+    S("c_street_1", 20), S("c_street_2", 20), S("c_city", 20), S("c_state", 2), S("c_zip", 9),
+    S("c_phone", 16), DATE("c_since"), S("c_credit", 2), DEC("c_credit_lim"), DEC("c_discount"),
+    DEC("c_balance"), DEC("c_ytd_payment"), I("c_payment_cnt"), I("c_delivery_cnt"), S("c_data", 500),
+};
+static const db_bulk_col history_cols[] = {
+    I("h_c_id"), I("h_c_d_id"), I("h_c_w_id"), I("h_d_id"), I("h_w_id"), DATE("h_date"), DEC("h_amount"),
+    S("h_data", 24),
+};
+static const db_bulk_col orders_cols[] = {
+    I("o_id"), I("o_d_id"), I("o_w_id"), I("o_c_id"), DATE("o_entry_d"), I("o_carrier_id"), I("o_ol_cnt"),
+    I("o_all_local"),
+};
+static const db_bulk_col order_line_cols[] = {
+    I("ol_o_id"), I("ol_d_id"), I("ol_w_id"), I("ol_number"), I("ol_i_id"), I("ol_supply_w_id"),
+    DATE("ol_delivery_d"), I("ol_quantity"), DEC("ol_amount"), S("ol_dist_info", 24),
+};
+static const db_bulk_col new_order_cols[] = {
+    I("no_o_id"), I("no_d_id"), I("no_w_id"),
+};
+#undef I
+#undef S
+#undef DEC
+#undef DATE
+#define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/*
+ * A table's rows on their way to the server. On the bulk path (--bulk=on
+ * and a driver that has one) rows wait in memory, typed, and go to
+ * db_bulk_load() whenever BULK_CHUNK bytes are waiting and at the end.
+ * Otherwise they are appended as text to a multi-row INSERT sent when
+ * `max_rows` rows or the buffer are full; with max_rows = 1 every row is
+ * its own INSERT, grouped 1,000 to a transaction, the way tpcc-mysql's
+ * loader works (the reference for the loading speed). The values are
+ * numbers, decimals, dates and generated alphanumeric strings, never user
+ * input.
+ */
 typedef struct inserter {
-    db_conn    *c;
-    const char *head;           /* "INSERT INTO t (cols) VALUES " */
-    char       *buf;
-    size_t      cap, len;
-    int         rows, max_rows, trx_rows;
-    int64_t    *progress;
+    db_conn           *c;
+    const char        *table;
+    const db_bulk_col *cols;
+    int                ncols;
+    bool               bulk;
+    char              *buf;
+    size_t             cap, len, rd;    /* rd: bulk load's read position */
+    int                rows, max_rows, trx_rows;
+    int64_t           *progress;
 } inserter;
 
-#define INS_CAP (1024 * 1024)
+#define INS_CAP    (1024 * 1024)
+#define BULK_CHUNK (4 * 1024 * 1024)
 
-static int ins_init(inserter *b, db_conn *c, const char *head, int max_rows, int64_t *progress)
+static int ins_init(inserter *b, db_conn *c, const char *table, const db_bulk_col *cols, int ncols,
+                    const oltp_opts *o, int64_t *progress)
 {
     memset(b, 0, sizeof(*b));
     b->c = c;
-    b->head = head;
-    b->max_rows = max_rows;
+    b->table = table;
+    b->cols = cols;
+    b->ncols = ncols;
+    b->bulk = o->bulk && db_bulk_supported(c);
+    b->max_rows = o->tpcc_load_batch;
     b->progress = progress;
-    b->cap = INS_CAP;
+    b->cap = b->bulk ? BULK_CHUNK + 8192 : INS_CAP;
     b->buf = malloc(b->cap);
     if (!b->buf) {
         fprintf(stderr, "oltp: out of memory\n");
@@ -136,18 +193,64 @@ static int ins_init(inserter *b, db_conn *c, const char *head, int max_rows, int
     return 0;
 }
 
+/* db_bulk.next: the waiting rows back as values. */
+static int ins_next(void *ctx, db_value *row)
+{
+    inserter *b = ctx;
+    if (b->rd >= b->len)
+        return 0;
+    for (int i = 0; i < b->ncols; i++) {
+        db_type t = (db_type)b->buf[b->rd++];
+        uint32_t n;
+        row[i] = (db_value){ .type = t };
+        switch (t) {
+        case DB_T_INT:
+            memcpy(&row[i].i, b->buf + b->rd, sizeof(int64_t));
+            b->rd += sizeof(int64_t);
+            break;
+        case DB_T_DOUBLE:
+            memcpy(&row[i].d, b->buf + b->rd, sizeof(double));
+            b->rd += sizeof(double);
+            break;
+        case DB_T_STRING:
+            memcpy(&n, b->buf + b->rd, sizeof n);
+            b->rd += sizeof n;
+            row[i].s = b->buf + b->rd;
+            row[i].len = n;
+            b->rd += n;
+            break;
+        case DB_T_NULL:
+            break;
+        }
+    }
+    return 1;
+}
+
 static int ins_flush(inserter *b)
 {
     if (b->rows == 0)
         return 0;
-    if (b->max_rows == 1 && b->trx_rows == 0 && run_sql(b->c, "BEGIN") < 0)
-        return -1;
-    if (run_sql(b->c, b->buf) < 0)
-        return -1;
+    if (b->bulk) {
+        db_bulk k = { .table = b->table, .cols = b->cols, .ncols = b->ncols, .next = ins_next, .ctx = b };
+        b->rd = 0;
+        if (db_bulk_load(b->c, &k) != DB_DONE) {
+            fprintf(stderr, "oltp: loading %s: error %d: %s\n", b->table, b->c->err.code, b->c->err.msg);
+            return -1;
+        }
+        if (k.rows != b->rows) {
+            fprintf(stderr, "oltp: loading %s: the server took %" PRId64 " of %d rows\n", b->table, k.rows, b->rows);
+            return -1;
+        }
+    } else {
+        if (b->max_rows == 1 && b->trx_rows == 0 && run_sql(b->c, "BEGIN") < 0)
+            return -1;
+        if (run_sql(b->c, b->buf) < 0)
+            return -1;
+    }
     __atomic_add_fetch(b->progress, b->rows, __ATOMIC_RELAXED);
     b->rows = 0;
     b->len = 0;
-    if (b->max_rows == 1 && ++b->trx_rows >= 1000) {
+    if (!b->bulk && b->max_rows == 1 && ++b->trx_rows >= 1000) {
         b->trx_rows = 0;
         return run_sql(b->c, "COMMIT");
     }
@@ -157,7 +260,7 @@ static int ins_flush(inserter *b)
 /* Send what is left (and commit a single-row group); frees the buffer. */
 static int ins_finish(inserter *b)
 {
-    int rc = ins_flush(b);
+    int rc = b->buf ? ins_flush(b) : 0;
     if (rc == 0 && b->trx_rows > 0)
         rc = run_sql(b->c, "COMMIT");
     free(b->buf);
@@ -165,21 +268,54 @@ static int ins_finish(inserter *b)
     return rc;
 }
 
-static int ins_row(inserter *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int ins_row(inserter *b, const char *fmt, ...)
+/* Append a row of b->ncols values. */
+static int ins_add(inserter *b, const db_value *row)
 {
-    va_list ap;
-    int n;
-
-    if (b->rows == 0)
-        b->len = (size_t)snprintf(b->buf, b->cap, "%s", b->head);
-    if (b->rows > 0)
+    if (b->bulk) {
+        for (int i = 0; i < b->ncols; i++) {
+            uint32_t n = (uint32_t)row[i].len;
+            b->buf[b->len++] = (char)row[i].type;
+            switch (row[i].type) {
+            case DB_T_INT:
+                memcpy(b->buf + b->len, &row[i].i, sizeof(int64_t));
+                b->len += sizeof(int64_t);
+                break;
+            case DB_T_DOUBLE:
+                memcpy(b->buf + b->len, &row[i].d, sizeof(double));
+                b->len += sizeof(double);
+                break;
+            case DB_T_STRING:
+                memcpy(b->buf + b->len, &n, sizeof n);
+                b->len += sizeof n;
+                memcpy(b->buf + b->len, row[i].s, n);
+                b->len += n;
+                break;
+            case DB_T_NULL:
+                break;
+            }
+        }
+        b->rows++;
+        return b->len >= BULK_CHUNK ? ins_flush(b) : 0;
+    }
+    if (b->rows == 0) {
+        b->len = (size_t)snprintf(b->buf, b->cap, "INSERT INTO %s (", b->table);
+        for (int i = 0; i < b->ncols; i++)
+            b->len += (size_t)snprintf(b->buf + b->len, b->cap - b->len, "%s%s", i ? ", " : "", b->cols[i].name);
+        b->len += (size_t)snprintf(b->buf + b->len, b->cap - b->len, ") VALUES ");
+    } else
         b->buf[b->len++] = ',';
     b->buf[b->len++] = '(';
-    va_start(ap, fmt);
-    n = vsnprintf(b->buf + b->len, b->cap - b->len - 2, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
+    for (int i = 0; i < b->ncols; i++) {
+        size_t room = b->cap - b->len - 2;
+        if (i)
+            b->buf[b->len++] = ',';
+        switch (row[i].type) {
+        case DB_T_INT:    b->len += (size_t)snprintf(b->buf + b->len, room, "%" PRId64, row[i].i); break;
+        case DB_T_DOUBLE: b->len += (size_t)snprintf(b->buf + b->len, room, "%.17g", row[i].d); break;
+        case DB_T_STRING: b->len += (size_t)snprintf(b->buf + b->len, room, "'%.*s'", (int)row[i].len, row[i].s); break;
+        case DB_T_NULL:   b->len += (size_t)snprintf(b->buf + b->len, room, "NULL"); break;
+        }
+    }
     b->buf[b->len++] = ')';
     b->buf[b->len] = 0;
     b->rows++;
@@ -188,80 +324,96 @@ static int ins_row(inserter *b, const char *fmt, ...)
     return 0;
 }
 
-/* Street, city, state, zip (4.3.2.7), quoted for the INSERT text. */
-static void address(rng *r, char *out, size_t len)
+static db_value str(const char *s) { return db_str(s, strlen(s)); }
+
+/* Street, city, state, zip (4.3.2.7). */
+typedef struct tpcc_addr { char street_1[21], street_2[21], city[21], state[3], zip[10]; } tpcc_addr;
+
+static void address(rng *r, tpcc_addr *a)
 {
-    char s1[21], s2[21], city[21], zip[5];
-    tpcc_astring(r, s1, 10, 20);
-    tpcc_astring(r, s2, 10, 20);
-    tpcc_astring(r, city, 10, 20);
+    char zip[5];
+    tpcc_astring(r, a->street_1, 10, 20);
+    tpcc_astring(r, a->street_2, 10, 20);
+    tpcc_astring(r, a->city, 10, 20);
     tpcc_nstring(r, zip, 4, 4);
-    snprintf(out, len, "'%s','%s','%s','%c%c','%s11111'", s1, s2, city,
-             'A' + (int)rand_uniform(r, 0, 25), 'A' + (int)rand_uniform(r, 0, 25), zip);
+    a->state[0] = (char)('A' + (int)rand_uniform(r, 0, 25));
+    a->state[1] = (char)('A' + (int)rand_uniform(r, 0, 25));
+    a->state[2] = 0;
+    snprintf(a->zip, sizeof a->zip, "%s11111", zip);
 }
 
-static int load_items(db_conn *c, rng *r, int batch, int64_t *progress)
+static int load_items(db_conn *c, rng *r, const oltp_opts *o, int64_t *progress)
 {
     inserter b;
-    if (ins_init(&b, c, "INSERT INTO item (i_id, i_im_id, i_name, i_price, i_data) VALUES ", batch, progress) < 0)
+    if (ins_init(&b, c, "item", item_cols, NCOLS(item_cols), o, progress) < 0)
         return -1;
     for (int i = 1; i <= ITEMS; i++) {
-        char name[25], data[51];
+        char name[25], data[51], price[16];
         tpcc_astring(r, name, 14, 24);
         tpcc_data_original(r, data);
-        uint32_t price = rand_uniform(r, 100, 10000);          /* [1.00, 100.00] */
-        if (ins_row(&b, "%d,%u,'%s',%u.%02u,'%s'", i, rand_uniform(r, 1, 10000), name,
-                    price / 100, price % 100, data) < 0)
+        uint32_t cents = rand_uniform(r, 100, 10000);          /* [1.00, 100.00] */
+        snprintf(price, sizeof price, "%u.%02u", cents / 100, cents % 100);
+        db_value row[] = { db_int(i), db_int(rand_uniform(r, 1, 10000)), str(name), str(price), str(data) };
+        if (ins_add(&b, row) < 0)
             break;
     }
     return ins_finish(&b);
 }
 
-static int load_stock(db_conn *c, rng *r, int w, int batch, int64_t *progress)
+static int load_stock(db_conn *c, rng *r, int w, const oltp_opts *o, int64_t *progress)
 {
     inserter b;
-    char addr[128], name[11];
+    tpcc_addr a;
+    char name[11], sql[512];
 
     tpcc_astring(r, name, 6, 10);
-    address(r, addr, sizeof addr);
-    {
-        char sql[512];
-        snprintf(sql, sizeof sql, "INSERT INTO warehouse (w_id, w_name, w_street_1, w_street_2, w_city, "
-                 "w_state, w_zip, w_tax, w_ytd) VALUES (%d,'%s',%s,0.%04u,300000.00)",
-                 w, name, addr, rand_uniform(r, 0, 2000));
-        if (run_sql(c, sql) < 0)
-            return -1;
-        __atomic_add_fetch(progress, 1, __ATOMIC_RELAXED);
-    }
-    if (ins_init(&b, c, "INSERT INTO stock (s_i_id, s_w_id, s_quantity, s_dist_01, s_dist_02, s_dist_03, "
-                 "s_dist_04, s_dist_05, s_dist_06, s_dist_07, s_dist_08, s_dist_09, s_dist_10, s_ytd, "
-                 "s_order_cnt, s_remote_cnt, s_data) VALUES ", batch, progress) < 0)
+    address(r, &a);
+    snprintf(sql, sizeof sql, "INSERT INTO warehouse (w_id, w_name, w_street_1, w_street_2, w_city, "
+             "w_state, w_zip, w_tax, w_ytd) VALUES (%d,'%s','%s','%s','%s','%s','%s',0.%04u,300000.00)",
+             w, name, a.street_1, a.street_2, a.city, a.state, a.zip, rand_uniform(r, 0, 2000));
+    if (run_sql(c, sql) < 0)
+        return -1;
+    __atomic_add_fetch(progress, 1, __ATOMIC_RELAXED);
+    if (ins_init(&b, c, "stock", stock_cols, NCOLS(stock_cols), o, progress) < 0)
         return -1;
     for (int i = 1; i <= ITEMS; i++) {
         char dist[DISTRICTS][25], data[51];
+        db_value row[NCOLS(stock_cols)];
+        int n = 0;
+        uint32_t quantity = rand_uniform(r, 10, 100);
         for (int d = 0; d < DISTRICTS; d++)
             tpcc_astring(r, dist[d], 24, 24);
         tpcc_data_original(r, data);
-        if (ins_row(&b, "%d,%d,%u,'%s','%s','%s','%s','%s','%s','%s','%s','%s','%s',0,0,0,'%s'",
-                    i, w, rand_uniform(r, 10, 100), dist[0], dist[1], dist[2], dist[3], dist[4],
-                    dist[5], dist[6], dist[7], dist[8], dist[9], data) < 0)
+        row[n++] = db_int(i);
+        row[n++] = db_int(w);
+        row[n++] = db_int(quantity);
+        for (int d = 0; d < DISTRICTS; d++)
+            row[n++] = str(dist[d]);
+        row[n++] = db_int(0);
+        row[n++] = db_int(0);
+        row[n++] = db_int(0);
+        row[n++] = str(data);
+        if (ins_add(&b, row) < 0)
             break;
     }
     return ins_finish(&b);
 }
 
 static int load_district(const tpcc_plan *p, db_conn *c, rng *r, const tpcc_consts *k,
-                         int w, int d, int batch, int64_t *progress)
+                         int w, int d, const oltp_opts *o, int64_t *progress)
 {
     inserter cu, hi, or, ol, no;
-    char addr[128], name[11], sql[512];
+    tpcc_addr a;
+    char name[11], sql[512];
     int perm[ORDERS], rc = -1;
+    const db_value date = str(p->load_date);
 
     tpcc_astring(r, name, 6, 10);
-    address(r, addr, sizeof addr);
+    address(r, &a);
     snprintf(sql, sizeof sql, "INSERT INTO district (d_id, d_w_id, d_name, d_street_1, d_street_2, d_city, "
-             "d_state, d_zip, d_tax, d_ytd, d_next_o_id) VALUES (%d,%d,'%s',%s,0.%04u,30000.00,%d)",
-             d, w, name, addr, rand_uniform(r, 0, 2000), ORDERS + 1);
+             "d_state, d_zip, d_tax, d_ytd, d_next_o_id) VALUES (%d,%d,'%s','%s','%s','%s','%s','%s',0.%04u,"
+             "30000.00,%d)",
+             d, w, name, a.street_1, a.street_2, a.city, a.state, a.zip, rand_uniform(r, 0, 2000), ORDERS + 1);
     if (run_sql(c, sql) < 0)
         return -1;
     __atomic_add_fetch(progress, 1, __ATOMIC_RELAXED);
@@ -271,30 +423,30 @@ static int load_district(const tpcc_plan *p, db_conn *c, rng *r, const tpcc_cons
     memset(&or, 0, sizeof or);
     memset(&ol, 0, sizeof ol);
     memset(&no, 0, sizeof no);
-    if (ins_init(&cu, c, "INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, "
-                 "c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, "
-                 "c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES ", batch, progress) < 0 ||
-        ins_init(&hi, c, "INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, "
-                 "h_data) VALUES ", batch, progress) < 0 ||
-        ins_init(&or, c, "INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, "
-                 "o_all_local) VALUES ", batch, progress) < 0 ||
-        ins_init(&ol, c, "INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, "
-                 "ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ", batch, progress) < 0 ||
-        ins_init(&no, c, "INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES ", batch, progress) < 0)
+    if (ins_init(&cu, c, "customer", customer_cols, NCOLS(customer_cols), o, progress) < 0 ||
+        ins_init(&hi, c, "history", history_cols, NCOLS(history_cols), o, progress) < 0 ||
+        ins_init(&or, c, "orders", orders_cols, NCOLS(orders_cols), o, progress) < 0 ||
+        ins_init(&ol, c, "order_line", order_line_cols, NCOLS(order_line_cols), o, progress) < 0 ||
+        ins_init(&no, c, "new_order", new_order_cols, NCOLS(new_order_cols), o, progress) < 0)
         goto out;
 
     for (int i = 1; i <= CUSTOMERS; i++) {
-        char first[17], last[16], phone[17], data[501], hdata[25];
+        char first[17], last[16], phone[17], data[501], hdata[25], discount[8];
         tpcc_astring(r, first, 8, 16);
         tpcc_last_name(i <= 1000 ? (unsigned)(i - 1) : tpcc_nurand(r, 255, k->c_last, 0, 999), last);
-        address(r, addr, sizeof addr);
+        address(r, &a);
         tpcc_nstring(r, phone, 16, 16);
         tpcc_astring(r, data, 300, 500);
         tpcc_astring(r, hdata, 12, 24);
-        if (ins_row(&cu, "%d,%d,%d,'%s','OE','%s',%s,'%s','%s',%s,50000.00,0.%04u,-10.00,10.00,1,0,'%s'",
-                    i, d, w, first, last, addr, phone, p->load_date,
-                    rand_uniform(r, 1, 100) <= 10 ? "'BC'" : "'GC'", rand_uniform(r, 0, 5000), data) < 0 ||
-            ins_row(&hi, "%d,%d,%d,%d,%d,'%s',10.00,'%s'", i, d, w, d, w, p->load_date, hdata) < 0)
+        bool bad = rand_uniform(r, 1, 100) <= 10;
+        snprintf(discount, sizeof discount, "0.%04u", rand_uniform(r, 0, 5000));
+        db_value crow[] = {
+            db_int(i), db_int(d), db_int(w), str(first), str("OE"), str(last), str(a.street_1),
+            str(a.street_2), str(a.city), str(a.state), str(a.zip), str(phone), date, str(bad ? "BC" : "GC"),
+            str("50000.00"), str(discount), str("-10.00"), str("10.00"), db_int(1), db_int(0), str(data),
+        };
+        db_value hrow[] = { db_int(i), db_int(d), db_int(w), db_int(d), db_int(w), date, str("10.00"), str(hdata) };
+        if (ins_add(&cu, crow) < 0 || ins_add(&hi, hrow) < 0)
             goto out;
     }
     /* O_C_ID: a random permutation of 1..3000 (4.3.3.1) */
@@ -305,26 +457,34 @@ static int load_district(const tpcc_plan *p, db_conn *c, rng *r, const tpcc_cons
         perm[i] = perm[j];
         perm[j] = t;
     }
-    for (int o = 1; o <= ORDERS; o++) {
+    for (int oid = 1; oid <= ORDERS; oid++) {
         int cnt = (int)rand_uniform(r, 5, 15);
-        bool delivered = o < FIRST_NEW;
-        char carrier[8];
-        snprintf(carrier, sizeof carrier, "%u", rand_uniform(r, 1, 10));
-        if (ins_row(&or, "%d,%d,%d,%d,'%s',%s,%d,1", o, d, w, perm[o - 1], p->load_date,
-                    delivered ? carrier : "NULL", cnt) < 0)
+        bool delivered = oid < FIRST_NEW;
+        uint32_t carrier = rand_uniform(r, 1, 10);
+        db_value orow[] = {
+            db_int(oid), db_int(d), db_int(w), db_int(perm[oid - 1]), date,
+            delivered ? db_int(carrier) : (db_value){ .type = DB_T_NULL }, db_int(cnt), db_int(1),
+        };
+        if (ins_add(&or, orow) < 0)
             goto out;
         for (int l = 1; l <= cnt; l++) {
             char dist[25], amount[16];
             tpcc_astring(r, dist, 24, 24);
             uint32_t cents = delivered ? 0 : rand_uniform(r, 1, 999999);     /* [0.01, 9999.99] */
+            uint32_t item = rand_uniform(r, 1, ITEMS);
             snprintf(amount, sizeof amount, "%u.%02u", cents / 100, cents % 100);
-            if (ins_row(&ol, "%d,%d,%d,%d,%u,%d,%s%s%s,5,%s,'%s'", o, d, w, l, rand_uniform(r, 1, ITEMS), w,
-                        delivered ? "'" : "", delivered ? p->load_date : "NULL", delivered ? "'" : "",
-                        amount, dist) < 0)
+            db_value lrow[] = {
+                db_int(oid), db_int(d), db_int(w), db_int(l), db_int(item), db_int(w),
+                delivered ? date : (db_value){ .type = DB_T_NULL }, db_int(5), str(amount), str(dist),
+            };
+            if (ins_add(&ol, lrow) < 0)
                 goto out;
         }
-        if (!delivered && ins_row(&no, "%d,%d,%d", o, d, w) < 0)
-            goto out;
+        if (!delivered) {
+            db_value nrow[] = { db_int(oid), db_int(d), db_int(w) };
+            if (ins_add(&no, nrow) < 0)
+                goto out;
+        }
     }
     rc = 0;
 out:
@@ -380,11 +540,13 @@ int tpcc_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
     tpcc_plan *p = run->data;
     const oltp_opts *o = run->o;
     const int nunits = 1 + p->warehouses * UNITS_PER_WH;
-    int batch = o->tpcc_load_batch, rc = 0, unit;
+    const bool bulk = o->bulk && db_bulk_supported(c);
+    int rc = 0, unit;
     tpcc_consts k;
     rng r;
 
-    rng_seed(&r, o->seed ? o->seed : (uint64_t)time(NULL), 0x10ad0000u + (uint64_t)thread);
+    /* one C_LAST constant for the whole load (2.1.6), whatever --threads is */
+    rng_seed(&r, o->seed ? o->seed : (uint64_t)time(NULL), 0x10ad0000u);
     tpcc_consts_load(&r, &k);
     if (thread == 0) {
         /* expected rows: order lines average 10 per order */
@@ -395,8 +557,13 @@ int tpcc_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
         __atomic_store_n(&p->schema, rc < 0 ? -1 : 1, __ATOMIC_RELEASE);
         if (rc < 0)
             return -1;
-        printf("Loading %d warehouse%s with %d thread%s (%d row%s per INSERT)...\n", p->warehouses,
-               p->warehouses > 1 ? "s" : "", nthreads, nthreads > 1 ? "s" : "", batch, batch > 1 ? "s" : "");
+        if (bulk)
+            printf("Loading %d warehouse%s with %d thread%s (bulk path)...\n", p->warehouses,
+                   p->warehouses > 1 ? "s" : "", nthreads, nthreads > 1 ? "s" : "");
+        else
+            printf("Loading %d warehouse%s with %d thread%s (%d row%s per INSERT)...\n", p->warehouses,
+                   p->warehouses > 1 ? "s" : "", nthreads, nthreads > 1 ? "s" : "", o->tpcc_load_batch,
+                   o->tpcc_load_batch > 1 ? "s" : "");
     } else {
         int s;
         while ((s = __atomic_load_n(&p->schema, __ATOMIC_ACQUIRE)) == 0)
@@ -411,11 +578,11 @@ int tpcc_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
          * which thread loads it */
         rng_seed(&r, o->seed ? o->seed : (uint64_t)time(NULL), 0x5eed0000u + (uint64_t)unit);
         if (unit == 0)
-            rc = load_items(c, &r, batch, progress);
+            rc = load_items(c, &r, o, progress);
         else if (part == 0)
-            rc = load_stock(c, &r, w, batch, progress);
+            rc = load_stock(c, &r, w, o, progress);
         else
-            rc = load_district(p, c, &r, &k, w, part, batch, progress);
+            rc = load_district(p, c, &r, &k, w, part, o, progress);
         if (rc == 0 && w > 0 && __atomic_add_fetch(&p->wh_units_done[w - 1], 1, __ATOMIC_RELAXED) == UNITS_PER_WH)
             printf("Warehouse %d loaded\n", w);
     }

@@ -226,6 +226,127 @@ static int run_sql(db_conn *c, const char *sql)
     return 0;
 }
 
+/* The rows of one table. Each table draws from a random stream of its
+ * own, so its rows depend on --rand-seed only: not on --threads, nor on
+ * which thread or which path (bulk or INSERTs) loads them. */
+typedef struct sb_rows {
+    const oltp_opts *o;
+    rng      r;
+    int64_t  next, rows;        /* next id, last id */
+    int64_t *progress;
+    int      unreported;        /* rows made but not yet added to progress */
+    char     c[120], pad[60];
+} sb_rows;
+
+static void sb_rows_init(sb_rows *g, const oltp_opts *o, int table, int64_t rows, int64_t *progress)
+{
+    memset(g, 0, sizeof(*g));
+    g->o = o;
+    rng_seed(&g->r, o->seed ? o->seed : 42, 1000 + (uint64_t)table);
+    g->next = 1;
+    g->rows = rows;
+    g->progress = progress;
+}
+
+/* The columns a load fills: id only without --auto-inc. */
+static const db_bulk_col sb_cols[] = {
+    {"id", DB_T_INT, 0}, {"k", DB_T_INT, 0},
+    {"c", DB_T_STRING, sizeof(C_TEMPLATE) - 1}, {"pad", DB_T_STRING, sizeof(PAD_TEMPLATE) - 1},
+};
+
+/* The next row as (id,) k, c, pad; 1, or 0 after the last (db_bulk.next). */
+static int sb_next_row(void *ctx, db_value *row)
+{
+    sb_rows *g = ctx;
+    uint32_t k;
+    int n = 0;
+
+    if (g->next > g->rows) {
+        __atomic_add_fetch(g->progress, g->unreported, __ATOMIC_RELAXED);
+        g->unreported = 0;
+        return 0;
+    }
+    rand_str(&g->r, C_TEMPLATE, g->c);
+    rand_str(&g->r, PAD_TEMPLATE, g->pad);
+    k = rand_default(&g->r, &g->o->rnd, 1, (uint32_t)g->o->table_size);
+    if (!g->o->auto_inc)
+        row[n++] = db_int(g->next);
+    row[n++] = db_int(k);
+    row[n++] = db_str(g->c, sizeof(C_TEMPLATE) - 1);
+    row[n++] = db_str(g->pad, sizeof(PAD_TEMPLATE) - 1);
+    g->next++;
+    if (++g->unreported == 1024) {
+        __atomic_add_fetch(g->progress, g->unreported, __ATOMIC_RELAXED);
+        g->unreported = 0;
+    }
+    return 1;
+}
+
+/* Load through the driver's bulk path. */
+static int load_bulk(db_conn *c, const char *table, sb_rows *g)
+{
+    const bool ai = g->o->auto_inc;
+    db_bulk b = { .table = table, .cols = ai ? sb_cols + 1 : sb_cols, .ncols = ai ? 3 : 4,
+                  .next = sb_next_row, .ctx = g };
+    if (db_bulk_load(c, &b) != DB_DONE) {
+        fprintf(stderr, "oltp: loading %s: error %d: %s\n", table, c->err.code, c->err.msg);
+        return -1;
+    }
+    if (b.rows != g->rows) {
+        fprintf(stderr, "oltp: loading %s: the server took %" PRId64 " of %" PRId64 " rows\n",
+                table, b.rows, g->rows);
+        return -1;
+    }
+    return 0;
+}
+
+/* Load with multi-row INSERTs of up to 1,000 rows (sysbench's way). The
+ * values are numbers and generated alphanumeric strings, never user
+ * input. */
+static int load_inserts(db_conn *c, const char *table, sb_rows *g)
+{
+    const int batch = 1000, ncols = g->o->auto_inc ? 3 : 4;
+    const size_t cap = (size_t)batch * 220 + 256;
+    char *buf = malloc(cap);
+    db_value row[4];
+    int more = 1, rc = -1;
+
+    if (!buf) {
+        fprintf(stderr, "oltp: out of memory\n");
+        return -1;
+    }
+    while (more) {
+        size_t off = (size_t)snprintf(buf, cap, "INSERT INTO %s(%sk, c, pad) VALUES", table,
+                                      g->o->auto_inc ? "" : "id, ");
+        int n = 0;
+        for (; n < batch && (more = sb_next_row(g, row)) > 0; n++) {
+            buf[off++] = n ? ',' : '(';
+            if (n)
+                buf[off++] = '(';
+            for (int i = 0; i < ncols; i++) {
+                if (row[i].type == DB_T_INT)
+                    off += (size_t)snprintf(buf + off, cap - off, "%s%" PRId64, i ? ", " : "", row[i].i);
+                else
+                    off += (size_t)snprintf(buf + off, cap - off, ", '%.*s'", (int)row[i].len, row[i].s);
+            }
+            buf[off++] = ')';
+            buf[off] = 0;
+        }
+        if (n > 0 && run_sql(c, buf) < 0)
+            goto out;
+    }
+    rc = 0;
+out:
+    free(buf);
+    return rc;
+}
+
+/*
+ * prepare: loader thread `thread` of `nthreads` creates and loads tables
+ * thread+1, thread+1+nthreads, ...; each table through the driver's bulk
+ * path (--bulk=on, when the driver has one) or multi-row INSERTs, then
+ * its secondary index.
+ */
 static int sb_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
                       int64_t *progress, int64_t *total)
 {
@@ -234,19 +355,16 @@ static int sb_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
     const dialect_def *dl = dialect_get(o->db.dialect);
     const bool insert_only = ((const sb_plan *)run->data)->v->insert_only;
     const int64_t rows = insert_only && !o->auto_inc ? 0 : o->table_size;
-    const int batch = 1000;
-    size_t cap = (size_t)batch * 220 + 256;
-    char *buf = malloc(cap);
-    rng r;
-    int rc = -1;
+    const bool bulk = o->bulk && db_bulk_supported(c);
 
-    if (!buf)
-        return -1;
-    rng_seed(&r, o->seed ? o->seed : 42, (uint64_t)thread + 1000);
-    if (thread == 0)
+    if (thread == 0) {
         __atomic_store_n(total, rows * o->tables, __ATOMIC_RELAXED);
+        if (o->bulk && !bulk)
+            printf("This driver has no bulk path: loading with INSERTs\n");
+    }
     for (int t = thread + 1; t <= o->tables; t += nthreads) {
-        char sql[512];
+        char sql[512], table[32];
+        sb_rows g;
         printf("Creating table 'sbtest%d'...\n", t);
         snprintf(sql, sizeof sql,
                  "CREATE TABLE sbtest%d(\n  id %s,\n  k INTEGER DEFAULT '0' NOT NULL,\n"
@@ -262,41 +380,23 @@ static int sb_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
                 !strcmp(c->err.sqlstate, dl->sqlstate_table_exists))
                 fprintf(stderr, "oltp: table sbtest%d already exists: run `oltp %s cleanup` first\n",
                         t, o->workload);
-            goto out;
+            return -1;
         }
-        if (rows > 0)
+        snprintf(table, sizeof table, "sbtest%d", t);
+        sb_rows_init(&g, o, t, rows, progress);
+        if (rows > 0) {
             printf("Inserting %" PRId64 " records into 'sbtest%d'\n", rows, t);
-        for (int64_t i = 1; i <= rows;) {
-            size_t off = (size_t)snprintf(buf, cap, o->auto_inc ? "INSERT INTO sbtest%d(k, c, pad) VALUES"
-                                                               : "INSERT INTO sbtest%d(id, k, c, pad) VALUES", t);
-            int n = 0;
-            for (; n < batch && i <= rows; n++, i++) {
-                char cv[120], pv[60];
-                rand_str(&r, C_TEMPLATE, cv);
-                rand_str(&r, PAD_TEMPLATE, pv);
-                if (o->auto_inc)
-                    off += (size_t)snprintf(buf + off, cap - off, "%s(%u, '%.119s', '%.59s')", n ? "," : "",
-                                            rand_default(&r, &o->rnd, 1, (uint32_t)o->table_size), cv, pv);
-                else
-                    off += (size_t)snprintf(buf + off, cap - off, "%s(%" PRId64 ", %u, '%.119s', '%.59s')",
-                                            n ? "," : "", i,
-                                            rand_default(&r, &o->rnd, 1, (uint32_t)o->table_size), cv, pv);
-            }
-            if (run_sql(c, buf) < 0)
-                goto out;
-            __atomic_add_fetch(progress, n, __ATOMIC_RELAXED);
+            if ((bulk ? load_bulk(c, table, &g) : load_inserts(c, table, &g)) < 0)
+                return -1;
         }
         if (o->create_secondary) {
             printf("Creating a secondary index on 'sbtest%d'...\n", t);
             snprintf(sql, sizeof sql, "CREATE INDEX k_%d ON sbtest%d(k)", t, t);
             if (run_sql(c, sql) < 0)
-                goto out;
+                return -1;
         }
     }
-    rc = 0;
-out:
-    free(buf);
-    return rc;
+    return 0;
 }
 
 static int sb_cleanup(const wl_run *run, db_conn *c)

@@ -230,6 +230,37 @@ expect_fail "database name full of quotes" "error 1049: Unknown database 'x'\"; 
   $OLTP_BIN $CONN "--mysql-db=x'\"; DROP TABLE sbtest1; --" oltp_read_write run
 check_eq "sbtest1 still there" 1 "$(mariadb_sql "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema='sbtest' AND table_name='sbtest1'")"
 
+# --- prepare: the same rows whatever the path and --threads -----------------------
+# CHECKSUM TABLE of every table after a bulk load (LOAD DATA LOCAL INFILE)
+# and a multi-row INSERT load, at several thread counts, and with ids given
+# (--auto-inc=off) as well as generated.
+sums() { mariadb_sql "CHECKSUM TABLE sbtest.sbtest1, sbtest.sbtest2, sbtest.sbtest3" | awk '{printf "%s ", $2}'; }
+load() {  # load OPTIONS...: clean up, prepare 3 x 2,000 rows, print the checksums
+  $OLTP --tables=3 oltp_read_write cleanup >/dev/null 2>&1
+  $OLTP --tables=3 --table-size=2000 --rand-seed=5 "$@" oltp_read_write prepare >"$T/out" 2>&1 || { echo "prepare $*: failed: $(cat "$T/out")"; return; }
+  sums
+}
+for ai in on off; do
+  want=$(load --auto-inc=$ai --bulk=off --threads=1)
+  check_eq "auto-inc=$ai: checksums are three numbers" 3 "$(echo $want | wc -w)"
+  check_eq "auto-inc=$ai: LOAD DATA, 1 thread: the rows of INSERTs, 1 thread" "$want" "$(load --auto-inc=$ai --bulk=on --threads=1)"
+  check_eq "auto-inc=$ai: LOAD DATA, 3 threads: the same rows" "$want" "$(load --auto-inc=$ai --bulk=on --threads=3)"
+  check_eq "auto-inc=$ai: INSERTs, 2 threads: the same rows" "$want" "$(load --auto-inc=$ai --bulk=off --threads=2)"
+done
+check_eq "bulk load: rows, ids 1..2000" "2000 1 2000" "$(mariadb_sql "SELECT COUNT(*), MIN(id), MAX(id) FROM sbtest.sbtest3" | tr '\t' ' ')"
+other=$($OLTP --tables=3 oltp_read_write cleanup >/dev/null 2>&1; $OLTP --tables=3 --table-size=2000 --rand-seed=6 oltp_read_write prepare >/dev/null 2>&1; sums)
+[ "$other" != "$want" ]; check_eq "another --rand-seed: other rows" 0 $?
+check_eq "the index on k is built after the load" 1 "$(mariadb_sql "SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema='sbtest' AND table_name='sbtest2' AND index_name='k_2'")"
+# a server that refuses LOAD DATA LOCAL INFILE: say what to do
+mariadb_sql "SET GLOBAL local_infile=0"
+$OLTP --tables=3 oltp_read_write cleanup >/dev/null 2>&1
+$OLTP --tables=1 --table-size=10 oltp_read_write prepare >"$T/out" 2>"$T/err"
+check_eq "local_infile=OFF: prepare exits 2" 2 $?
+check_contains "local_infile=OFF: the message says how to load" "the server refuses LOAD DATA LOCAL INFILE: start it with local_infile=ON, or load with --bulk=off" "$(cat "$T/err")"
+mariadb_sql "SET GLOBAL local_infile=1"
+$OLTP --tables=3 oltp_read_write cleanup >/dev/null 2>&1
+$OLTP --tables=2 --table-size=1000 oltp_read_write prepare >/dev/null 2>&1
+
 # --- cleanup ------------------------------------------------------------------
 $OLTP --tables=2 oltp_read_write cleanup >"$T/out" 2>&1
 check_eq "cleanup exits 0" 0 $?

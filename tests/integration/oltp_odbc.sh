@@ -113,6 +113,23 @@ for target in maria pg; do
   check_eq "$target: 3 sessions killed" 3 "$killed"
   check_eq "$target: each killed session reconnected once" 3 "$(field reconnects "$T/ol")"
 
+  # the rows of a load through parameter arrays = the rows of multi-row INSERTs
+  if [ $target = maria ]; then
+    rowhash="SELECT MD5(GROUP_CONCAT(CONCAT_WS(',', id, k, c, pad) ORDER BY id SEPARATOR ';')) FROM sbtest2"
+  else
+    rowhash="SELECT md5(string_agg(id || ',' || k || ',' || c || ',' || pad, ';' ORDER BY id)) FROM sbtest2"
+  fi
+  hashes=
+  for v in "--bulk=on --threads=2" "--bulk=off --threads=1"; do
+    $OLTP $DSN --tables=2 oltp_read_write cleanup >/dev/null 2>&1
+    $OLTP $DSN --tables=2 --table-size=1000 --rand-seed=3 $v oltp_read_write prepare >"$T/out" 2>&1
+    check_eq "$target: prepare $v exits 0" 0 $?
+    hashes="$hashes $(sql "$rowhash")"
+  done
+  set -- $hashes
+  check_eq "$target: parameter arrays load the rows INSERTs load" "$1" "${2:-none}"
+  check_eq "$target: after parameter arrays, 1000 rows" 1000 "$(sql 'SELECT COUNT(*) FROM sbtest1')"
+
   $OLTP $DSN --tables=2 oltp_read_write cleanup >"$T/out" 2>&1
   check_eq "$target: cleanup exits 0" 0 $?
 

@@ -113,6 +113,35 @@ check_eq "no server on the port exits 2" 2 $?
 check_contains "no server: says connection refused" "Connection refused" "$(cat "$T/err")"
 check_eq "no server: one line" 1 "$(wc -l <"$T/err")"
 
+# --- prepare: the same rows whatever the path and --threads -----------------------
+# An md5 of every table's rows in id order after a bulk load (COPY FROM
+# STDIN) and a multi-row INSERT load, at several thread counts, with ids
+# given (--auto-inc=off) as well as generated.
+sums() {
+  for t in 1 2 3; do
+    postgres_sql "SELECT md5(string_agg(id || ',' || k || ',' || c || ',' || pad, ';' ORDER BY id)) FROM sbtest$t"
+  done | tr '\n' ' '
+}
+load() {  # load OPTIONS...: clean up, prepare 3 x 2,000 rows, print the hashes
+  $OLTP --tables=3 oltp_read_write cleanup >/dev/null 2>&1
+  $OLTP --tables=3 --table-size=2000 --rand-seed=5 "$@" oltp_read_write prepare >"$T/out" 2>&1 || { echo "prepare $*: failed: $(cat "$T/out")"; return; }
+  sums
+}
+for ai in on off; do
+  want=$(load --auto-inc=$ai --bulk=off --threads=1)
+  check_eq "auto-inc=$ai: three hashes" 3 "$(echo $want | wc -w)"
+  check_eq "auto-inc=$ai: COPY, 1 thread: the rows of INSERTs, 1 thread" "$want" "$(load --auto-inc=$ai --bulk=on --threads=1)"
+  check_eq "auto-inc=$ai: COPY, 3 threads: the same rows" "$want" "$(load --auto-inc=$ai --bulk=on --threads=3)"
+  check_eq "auto-inc=$ai: INSERTs, 2 threads: the same rows" "$want" "$(load --auto-inc=$ai --bulk=off --threads=2)"
+done
+check_eq "bulk load: rows, ids 1..2000" "2000|1|2000" "$(postgres_sql "SELECT COUNT(*), MIN(id), MAX(id) FROM sbtest3")"
+other=$($OLTP --tables=3 oltp_read_write cleanup >/dev/null 2>&1; $OLTP --tables=3 --table-size=2000 --rand-seed=6 oltp_read_write prepare >/dev/null 2>&1; sums)
+[ "$other" != "$want" ]; check_eq "another --rand-seed: other rows" 0 $?
+$OLTP --tables=3 --table-size=2000 --rand-seed=6 --auto-inc=on oltp_read_write cleanup >/dev/null 2>&1
+$OLTP --tables=1 --table-size=2000 --auto-inc=on oltp_read_write prepare >/dev/null 2>&1
+postgres_sql "INSERT INTO sbtest1 (k, c, pad) VALUES (1, 'x', 'y')" >/dev/null
+check_eq "after COPY the id sequence continues at 2001" 2001 "$(postgres_sql "SELECT MAX(id) FROM sbtest1")"
+
 # --- cleanup ------------------------------------------------------------------
 $OLTP --tables=2 oltp_read_write cleanup >"$T/out" 2>&1
 check_eq "cleanup exits 0" 0 $?
@@ -120,6 +149,26 @@ check_eq "no sbtest table left" 0 "$(postgres_sql "SELECT COUNT(*) FROM pg_table
 
 # --- TPC-C ------------------------------------------------------------------------
 tpcc_roundtrip pgsql postgres_sql $OLTP
+
+# TPC-C: the same rows from COPY at 3 threads and INSERTs at 1 (md5 of each
+# table's rows as text, in order; the load date, now, set to one value)
+tpcc_sums() {
+  postgres_sql "UPDATE customer SET c_since = '2000-01-01'; UPDATE history SET h_date = '2000-01-01';
+    UPDATE orders SET o_entry_d = '2000-01-01';
+    UPDATE order_line SET ol_delivery_d = '2000-01-01' WHERE ol_delivery_d IS NOT NULL" >/dev/null
+  for t in warehouse district customer history new_order orders order_line item stock; do
+    postgres_sql "SELECT md5(string_agg(x::text, ';' ORDER BY x::text)) FROM $t x"
+  done | tr '\n' ' '
+}
+for v in "--bulk=off --threads=1" "--bulk=on --threads=3"; do
+  $OLTP tpcc cleanup >/dev/null 2>&1
+  $OLTP --warehouses=1 --rand-seed=11 $v tpcc prepare >"$T/out" 2>&1
+  check_eq "tpcc prepare $v exits 0" 0 $?
+  sums="${sums:-} $(tpcc_sums)|"
+done
+check_eq "tpcc: 9 hashes" 9 "$(echo "${sums%%|*}" | wc -w)"
+check_eq "tpcc: COPY at 3 threads loads the rows of INSERTs at 1" "$(echo "$sums" | cut -d'|' -f1)" "$(echo "$sums" | cut -d'|' -f2)"
+$OLTP tpcc cleanup >/dev/null 2>&1
 check_eq "no table left after tpcc cleanup" 0 "$(postgres_sql "SELECT COUNT(*) FROM pg_tables WHERE schemaname='public'")"
 
 check_summary

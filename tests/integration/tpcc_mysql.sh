@@ -149,6 +149,30 @@ check_eq "one terminal's rate $rate/s within 6% of theory $theory/s" 1 "$(py "pr
 $OLTP tpcc check >"$T/out" 2>&1
 check_eq "check after the keying/think run exits 0" 0 $?
 
+# --- prepare: the same rows whatever the path and --threads ----------------------
+# CHECKSUM TABLE of the nine tables of 1 warehouse after a bulk load
+# (LOAD DATA LOCAL INFILE) at 1 and 3 threads and a multi-row INSERT load
+# at 2; the load date (now) is set to one value first.
+tpcc_sums() {
+  q "UPDATE customer SET c_since = '2000-01-01'; UPDATE history SET h_date = '2000-01-01';
+     UPDATE orders SET o_entry_d = '2000-01-01';
+     UPDATE order_line SET ol_delivery_d = '2000-01-01' WHERE ol_delivery_d IS NOT NULL;
+     CHECKSUM TABLE warehouse, district, customer, history, new_order, orders, order_line, item, stock" |
+    awk '{printf "%s ", $2}'
+}
+tpcc_load() {
+  $OLTP tpcc cleanup >/dev/null 2>&1
+  $OLTP --warehouses=1 --rand-seed=11 "$@" tpcc prepare >"$T/out" 2>&1 || { echo "prepare $*: failed: $(tail -3 "$T/out")"; return; }
+  tpcc_sums
+}
+want=$(tpcc_load --bulk=off --threads=2)
+check_eq "9 checksums" 9 "$(echo $want | wc -w)"
+check_eq "LOAD DATA, 1 thread: the rows of INSERTs" "$want" "$(tpcc_load --bulk=on --threads=1)"
+check_eq "LOAD DATA, 3 threads: the same rows" "$want" "$(tpcc_load --bulk=on --threads=3)"
+check_contains "the bulk path says so" "(bulk path)" "$(cat "$T/out")"
+$OLTP --warehouses=1 tpcc check >"$T/out" 2>&1
+check_eq "check after a bulk load exits 0" 0 $?
+
 # --- cleanup -------------------------------------------------------------------
 $OLTP tpcc cleanup >"$T/out" 2>&1
 check_eq "cleanup exits 0" 0 $?

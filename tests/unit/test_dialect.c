@@ -123,7 +123,8 @@ static const char *rec_col(db_conn *c, int col, size_t *len)
 }
 static const char *rec_version(const db_conn *c) { return "recorder"; }
 
-/* Loading: an INSERT up to VALUES, once for consecutive ones of the same form. */
+/* Rows sent as INSERT text (--bulk=off, single rows, text statements):
+ * the INSERT up to VALUES, once for consecutive ones of the same form. */
 static int rec_query(db_conn *c, const char *sql, size_t len)
 {
     const char *v = strstr(sql, " VALUES");
@@ -133,7 +134,7 @@ static int rec_query(db_conn *c, const char *sql, size_t len)
         char head[256];
         snprintf(head, sizeof head, "%.*s", n, sql);
         if (strcmp(head, last))
-            rec_printf("%s ... (bulk load)\n", head);
+            rec_printf("%s ... (rows as INSERT text)\n", head);
         snprintf(last, sizeof last, "%s", head);
         return DB_DONE;
     }
@@ -175,12 +176,55 @@ static int rec_exec(db_conn *c, int stmt, const db_value *v)
     return DB_DONE;
 }
 
+/* A bulk load: the statement an ODBC driver binds its arrays to and the
+ * first two rows, once for consecutive loads of one table (a loader sends
+ * a large table in chunks). */
+static char last_bulk[1024];
+
+static int rec_bulk(db_conn *c, db_bulk *b)
+{
+    char *last = last_bulk;
+    db_value row[32];
+    char *sql = db_bulk_insert_sql(b);
+    bool first = strcmp(sql, last) != 0;
+    int more;
+
+    assert_non_null(sql);
+    assert_true(b->ncols <= 32);
+    if (first)
+        rec_printf("%s -- bulk load, parameter arrays\n", sql);
+    snprintf(last, sizeof last_bulk, "%s", sql);
+    free(sql);
+    while ((more = b->next(b->ctx, row)) > 0) {
+        if (!first || b->rows++ >= 2) {
+            b->rows += !first;
+            continue;
+        }
+        rec_printf("  row");
+        for (int i = 0; i < b->ncols; i++)
+            switch (row[i].type) {
+            case DB_T_INT:    rec_printf(" %" PRId64, row[i].i); break;
+            case DB_T_DOUBLE: rec_printf(" %g", row[i].d); break;
+            case DB_T_STRING:
+                if (is_timestamp(row[i].s, row[i].len))
+                    rec_printf(" <now>");
+                else
+                    rec_printf(" '%.*s'", (int)row[i].len, row[i].s);
+                break;
+            case DB_T_NULL:   rec_printf(" NULL"); break;
+            }
+        rec_printf("\n");
+    }
+    assert_int_equal(more, 0);
+    return DB_DONE;
+}
+
 static const struct db_driver rec_driver = {
     .name = "recorder", .init = rec_init, .free = rec_free, .connect_start = rec_done,
     .exec_start = rec_exec, .query_start = rec_query, .cont = rec_cont, .fd = rec_fd,
     .disconnect = rec_disconnect, .num_rows = rec_one, .affected_rows = rec_one,
     .next_row = rec_next_row, .col = rec_col, .server_version = rec_version,
-    .dialect = DB_DIALECT_AUTO,
+    .dialect = DB_DIALECT_AUTO, .bulk_start = rec_bulk,
 };
 
 /* Everything `workload` writes for `dialect` with the options in `args`. */
@@ -205,6 +249,7 @@ static void record(rec *r, const char *dialect, const char *wl_name, const char 
     assert_int_equal(opts_parse(&o, argc, argv, stderr), 0);
     assert_int_equal(dialect_parse(dialect, &o.db.dialect), 0);
     the_rec = r;
+    last_bulk[0] = 0;
     rec_printf("-- oltp %s, dialect %s, options: %s\n", wl_name, dialect, args);
     /* the setup commands print progress on stdout: keep it out of the test's output */
     fflush(stdout);
