@@ -496,6 +496,38 @@ static int vm_from_json(json_object *o, res_vm *v)
     return 0;
 }
 
+/* The lengths of a summary's arrays against results.h's bounds, before
+ * anything is allocated for them. 0, or -1 with the reason. */
+static int summary_bounds(json_object *doc, char *err, size_t errlen)
+{
+    json_object *drives = rj_get(doc, "drives"), *vms = rj_get(doc, "vms");
+    size_t n;
+    if ((n = rj_array_len(drives)) > RES_MAX_DRIVES
+        || (n = rj_array_len(rj_get(rj_get(doc, "environment"), "hypervisors"))) > RES_MAX_DRIVES) {
+        snprintf(err, errlen, "%zu drives or hypervisors, more than %d", n, RES_MAX_DRIVES);
+        return -1;
+    }
+    if ((n = rj_array_len(vms)) > RES_MAX_VMS) {
+        snprintf(err, errlen, "%zu vms, more than %d", n, RES_MAX_VMS);
+        return -1;
+    }
+    for (size_t i = 0; i < rj_array_len(drives); i++)
+        if ((n = rj_array_len(rj_get(json_object_array_get_idx(drives, i), "repetitions")))
+            > RES_MAX_REPETITIONS) {
+            snprintf(err, errlen, "drives[%zu]: %zu repetitions, more than %d", i, n,
+                     RES_MAX_REPETITIONS);
+            return -1;
+        }
+    for (size_t i = 0; i < rj_array_len(vms); i++)
+        if ((n = rj_array_len(rj_get(json_object_array_get_idx(vms, i), "tps_series")))
+            > RES_MAX_INTERVALS) {
+            snprintf(err, errlen, "vms[%zu]: %zu tps_series points, more than %d", i, n,
+                     RES_MAX_INTERVALS);
+            return -1;
+        }
+    return 0;
+}
+
 static int summary_from_json(json_object *doc, res_summary *s, char *err, size_t errlen)
 {
     json_object *schema = rj_get(doc, "schema"), *drives = rj_get(doc, "drives"), *vms = rj_get(doc, "vms");
@@ -517,6 +549,8 @@ static int summary_from_json(json_object *doc, res_summary *s, char *err, size_t
         snprintf(err, errlen, "no drives or vms array");
         return -1;
     }
+    if (summary_bounds(doc, err, errlen) < 0)
+        return -1;
     s->run_id = rj_get_s(doc, "run_id", &oom);
     if (!s->run_id && !oom)
         oom = !(s->run_id = strdup(""));

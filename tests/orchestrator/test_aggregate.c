@@ -221,7 +221,7 @@ static void test_bad_results(void **state)
         { "{\"schema\":\"drivebench.oltp/1\",\"phases\":[{\"name\":\"measure\",\"tps\":1,"
           "\"histogram\":{\"significant_digits\":3,\"highest_trackable\":1000000,\"count\":2,"
           "\"min\":1,\"max\":1,\"sum\":1,\"buckets\":[[1,1]]}}]}",
-          "histogram: histogram count 2 does not match its buckets (1)" },
+          "measure: histogram: histogram count 2 does not match its buckets (1)" },
     };
     (void)state;
     assert_null(build(missing, 1, 1, err, sizeof err));
