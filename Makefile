@@ -4,6 +4,7 @@
 #   make test       build and run every test (unit, integration, end-to-end)
 #   make run        set up a fresh machine and run the quick plan (root)
 #   make asan       build into build-asan/ with AddressSanitizer + UBSan
+#   make fuzz       run each libFuzzer target for FUZZ_SECONDS (tests/fuzz/)
 #
 # Each part of the tree adds its own rules in a module.mk next to its
 # sources; this file only holds what they share.
@@ -34,6 +35,7 @@ include common/module.mk
 include oltp/module.mk
 -include orchestrator/module.mk
 -include images/module.mk
+include tests/fuzz/module.mk
 
 build-all: $(ALL_TARGETS)
 
@@ -57,6 +59,6 @@ test-asan: asan
 	  $(patsubst $(BIN)/%,bin-asan/%,$(filter $(BIN)/%,$(TEST_TARGETS))) tests/integration/oltp_mysql.sh
 
 clean:
-	rm -rf $(BUILD) build-asan $(BIN) bin-asan $(CLEAN_FILES)
+	rm -rf $(BUILD) build-asan build-fuzz $(BIN) bin-asan bin-fuzz $(CLEAN_FILES)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

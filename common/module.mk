@@ -1,6 +1,8 @@
-# common/: code shared by oltp and drivebench (histograms, result formats).
+# common/: code shared by oltp and drivebench (histograms, result formats,
+# atomic output files).
 COMMON_OBJS := $(BUILD)/common/hist.o $(BUILD)/common/results.o \
-               $(BUILD)/common/results_oltp.o $(BUILD)/common/results_summary.o
+               $(BUILD)/common/results_oltp.o $(BUILD)/common/results_summary.o \
+               $(BUILD)/common/atomic_file.o
 $(BUILD)/common/%.o: MOD_CFLAGS = $(call pkgcflags,json-c)
 COMMON_LIBS  = $(call pkglibs,json-c) -lm
 

@@ -4,6 +4,7 @@
  * results_summary.c. */
 #include "results.h"
 #include "results_json.h"
+#include "atomic_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -175,12 +176,14 @@ cleanup:
 
 int rj_write_json(json_object *doc, const char *path, char *err, size_t errlen)
 {
-    if (json_object_to_file_ext(path, doc, JSON_C_TO_STRING_PRETTY
-                                | JSON_C_TO_STRING_NOSLASHESCAPE) < 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    /* atomically: a reader sees the previous file or this whole one */
+    const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY
+                                                      | JSON_C_TO_STRING_NOSLASHESCAPE);
+    if (!text) {
+        snprintf(err, errlen, "cannot write %s: out of memory", path);
         return -1;
     }
-    return 0;
+    return atomic_file_write(path, text, strlen(text), err, errlen);
 }
 /* ------------------------------------------------------------------ */
 /* numbers and CSV                                                     */

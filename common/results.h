@@ -128,6 +128,10 @@ typedef struct res_phase {
     int64_t       reads, writes, others, total;
     double        tps, qps;
     int64_t       errors, reconnects, rollbacks;
+    double        unavailable_s;       /* time without a working connection,
+                                        * averaged over connections */
+    double       *longest_outage_s;    /* per connection; NULL/0 when absent */
+    int           nlongest_outage;
     res_latency   latency;
     bool          has_queue;    /* --rate: queue latency and queue lengths */
     res_latency   queue;

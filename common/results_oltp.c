@@ -61,6 +61,7 @@ static void phase_clear(res_phase *p)
 {
     free(p->name);
     free(p->intervals);
+    free(p->longest_outage_s);
     hist_free(p->histogram);
     for (int t = 0; t < p->ntypes; t++) {
         free(p->types[t].name);
@@ -191,6 +192,13 @@ static json_object *phase_to_json(const res_phase *p)
     rj_put(j, "errors", json_object_new_int64(p->errors));
     rj_put(j, "reconnects", json_object_new_int64(p->reconnects));
     rj_put(j, "rollbacks", json_object_new_int64(p->rollbacks));
+    rj_put(j, "unavailable_s", json_object_new_double(p->unavailable_s));
+    {
+        json_object *lo = json_object_new_array();
+        for (int i = 0; i < p->nlongest_outage; i++)
+            json_object_array_add(lo, json_object_new_double(p->longest_outage_s[i]));
+        rj_put(j, "longest_outage_s", lo);
+    }
     rj_put(j, "latency_ms", latency_to_json(&p->latency));
     if (p->has_queue)
         rj_put(j, "queue_ms", latency_to_json(&p->queue));
@@ -529,6 +537,18 @@ static int phase_from_json(json_object *j, res_phase *p, char *err, size_t errle
     p->errors = rj_get_i(j, "errors");
     p->reconnects = rj_get_i(j, "reconnects");
     p->rollbacks = rj_get_i(j, "rollbacks");
+    p->unavailable_s = rj_get_d(j, "unavailable_s");
+    {
+        json_object *lo = rj_get(j, "longest_outage_s");
+        size_t nl = rj_array_len(lo);
+        if (nl && !(p->longest_outage_s = calloc(nl, sizeof *p->longest_outage_s))) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        p->nlongest_outage = (int)nl;
+        for (size_t i = 0; i < nl; i++)
+            p->longest_outage_s[i] = json_object_get_double(json_object_array_get_idx(lo, i));
+    }
     latency_from_json(rj_get(j, "latency_ms"), &p->latency);
     if (!p->name && !oom)
         oom = !(p->name = strdup("?"));

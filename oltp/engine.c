@@ -49,6 +49,12 @@ typedef struct conn {
     int64_t    q[3];            /* read/write/other not yet flushed */
     int64_t    trx_done;
     uint64_t   busy_ns;
+    /* outage: under w->lock; down_since is also read atomically by the
+     * main thread (outage_exceeded) */
+    uint64_t   down_since;      /* when the connection was lost; 0 = it works */
+    uint64_t   down_counted;    /* outage time up to here is in the stats */
+    uint64_t   longest_down_ns; /* longest outage overlapping the current phase */
+    char       down_why[200];   /* the error that cut it */
 } conn;
 
 typedef struct engine {
@@ -68,6 +74,8 @@ typedef struct engine {
     pthread_mutex_t         err_lock;
     int                     fatal;
     char                    fatal_msg[700];
+    int                     unavailable;      /* main thread: a connection stayed lost */
+    char                    unavailable_msg[400];
 } engine;
 
 typedef struct worker {
@@ -142,6 +150,7 @@ void stats_free(stats *s)
 void stats_reset(stats *s)
 {
     s->trx = s->reads = s->writes = s->others = s->errors = s->reconnects = s->rollbacks = 0;
+    s->down_ns = 0;
     hist_reset(s->lat);
     hist_reset(s->queue);
     for (int t = 0; t < WL_MAX_TYPES; t++) {
@@ -160,6 +169,7 @@ void stats_add(stats *d, const stats *s)
     d->errors += s->errors;
     d->reconnects += s->reconnects;
     d->rollbacks += s->rollbacks;
+    d->down_ns += s->down_ns;
     hist_add(d->lat, s->lat);
     hist_add(d->queue, s->queue);
     for (int t = 0; t < WL_MAX_TYPES; t++) {
@@ -203,6 +213,40 @@ static void flush_queries(conn *c, stats *s)
     s->writes += c->q[DB_Q_WRITE];
     s->others += c->q[DB_Q_OTHER];
     c->q[0] = c->q[1] = c->q[2] = 0;
+}
+
+/* --- outages ---------------------------------------------------------------
+ * A connection is down from the error that cut it until a reconnect
+ * succeeds (or it closes). Its down time goes into the stats as it passes:
+ * harvest() counts an ongoing outage up to the end of each interval, the
+ * end of the outage counts the rest, so each interval and phase gets its
+ * own share. */
+
+/* The connection was just lost (worker thread). */
+static void outage_begin(conn *c, const db_error *err)
+{
+    worker *w = c->w;
+    uint64_t n;
+    if (c->down_since)
+        return;                 /* a reconnect attempt failed: same outage */
+    n = now_ns();
+    pthread_mutex_lock(&w->lock);
+    c->down_counted = n;
+    snprintf(c->down_why, sizeof c->down_why, "error %d: %.160s", err->code, err->msg);
+    __atomic_store_n(&c->down_since, n, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&w->lock);
+}
+
+/* The outage of c, if any, ends at n. Caller holds c->w->lock. */
+static void outage_end_locked(conn *c, uint64_t n)
+{
+    if (!c->down_since)
+        return;
+    if (n > c->down_counted)
+        c->w->iv.down_ns += (int64_t)(n - c->down_counted);
+    if (n - c->down_since > c->longest_down_ns)
+        c->longest_down_ns = n - c->down_since;
+    __atomic_store_n(&c->down_since, 0, __ATOMIC_RELEASE);
 }
 
 /* uv_poll_start() re-registers the descriptor with epoll every time (two
@@ -250,6 +294,7 @@ static void conn_close(conn *c)
     drop_poll(c);
     pthread_mutex_lock(&w->lock);
     flush_queries(c, &w->iv);
+    outage_end_locked(c, now_ns());
     pthread_mutex_unlock(&w->lock);
     db_free(&c->db);
     if (c->wls && !w->e->terminals)
@@ -559,8 +604,11 @@ static void on_error(conn *c)
         /* lost connection (or a failed ROLLBACK): reconnect with backoff */
         if (e->o->verbose)
             fprintf(stderr, "oltp: reconnecting after error %d: %s\n", err->code, err->msg);
+        outage_begin(c, err);
         pthread_mutex_lock(&w->lock);
         w->iv.reconnects++;
+        if (c->st == C_RUNNING)
+            w->iv.errors++;     /* the transaction in flight broke; it runs again */
         pthread_mutex_unlock(&w->lock);
         drop_poll(c);
         db_disconnect(&c->db);
@@ -596,6 +644,11 @@ static void handle(conn *c, int r)
         case C_CONNECTING:
             c->ever_connected = true;
             c->backoff_ms = 0;
+            if (c->down_since) {
+                pthread_mutex_lock(&c->w->lock);
+                outage_end_locked(c, now_ns());
+                pthread_mutex_unlock(&c->w->lock);
+            }
             /* a transaction cut by a lost connection starts again, keeping
              * its intended start so the outage shows in its latency */
             r = c->in_trx ? start_trx(c, c->intended) : begin_next(c);
@@ -814,7 +867,15 @@ static void harvest(engine *e, stats *into, int64_t *queue_len)
     int64_t ql = 0;
     for (int i = 0; i < e->nworkers; i++) {
         worker *w = &e->workers[i];
+        uint64_t n = now_ns();
         pthread_mutex_lock(&w->lock);
+        for (int k = 0; k < w->nconns; k++) {
+            conn *c = &w->conns[k];
+            if (c->down_since && n > c->down_counted) {
+                w->iv.down_ns += (int64_t)(n - c->down_counted);
+                c->down_counted = n;
+            }
+        }
         stats_add(into, &w->iv);
         stats_reset(&w->iv);
         pthread_mutex_unlock(&w->lock);
@@ -863,6 +924,57 @@ static void close_interval(engine *e, phase_result *p, stats *acc, double t_phas
         e->hooks.on_interval(e->hooks.ctx, acc, &s, t_run);
     stats_add(&p->st, acc);
     stats_reset(acc);
+}
+
+/* The phase p ends at n after dur seconds: its duration and outages. The
+ * last interval must be closed first. */
+static void close_phase(engine *e, phase_result *p, int nconns, uint64_t n, double dur)
+{
+    p->duration_s = dur;
+    p->nconns = nconns;
+    p->unavailable_s = nconns ? (double)p->st.down_ns / 1e9 / nconns : 0;
+    p->longest_outage_s = calloc((size_t)(nconns ? nconns : 1), sizeof(double));
+    for (int i = 0; i < e->nworkers; i++) {
+        worker *w = &e->workers[i];
+        pthread_mutex_lock(&w->lock);
+        for (int k = 0; k < w->nconns; k++) {
+            conn *c = &w->conns[k];
+            uint64_t l = c->longest_down_ns;
+            if (c->down_since && c->down_since < n && n - c->down_since > l)
+                l = n - c->down_since;      /* still down: so far */
+            if (p->longest_outage_s)
+                p->longest_outage_s[c->id] = l / 1e9;
+            c->longest_down_ns = 0;
+        }
+        pthread_mutex_unlock(&w->lock);
+    }
+}
+
+/* 1 when a connection has been lost for longer than --reconnect-timeout
+ * at n; e->unavailable_msg says which and why. Main thread. */
+static int outage_exceeded(engine *e, uint64_t n)
+{
+    uint64_t bound = (uint64_t)(e->o->reconnect_timeout_s * 1e9);
+    if (e->o->reconnect_timeout_s <= 0)
+        return 0;
+    for (int i = 0; i < e->nworkers; i++) {
+        worker *w = &e->workers[i];
+        for (int k = 0; k < w->nconns; k++) {
+            conn *c = &w->conns[k];
+            uint64_t since = __atomic_load_n(&c->down_since, __ATOMIC_ACQUIRE);
+            if (!since || n < since || n - since <= bound)
+                continue;
+            pthread_mutex_lock(&w->lock);
+            snprintf(e->unavailable_msg, sizeof e->unavailable_msg,
+                     "oltp: connection %d has been lost for %.1f s (%s), longer than "
+                     "--reconnect-timeout=%g: ending the run with what was measured\n",
+                     c->id, (n - since) / 1e9, c->down_why, e->o->reconnect_timeout_s);
+            pthread_mutex_unlock(&w->lock);
+            e->unavailable = 1;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 static void sleep_until(uint64_t t)
@@ -959,25 +1071,27 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
                 wake_at = end;
             /* check for workers finishing (events limit, fatal) often */
             while ((n = now_ns()) < wake_at && !all_done(&e) &&
-                   !__atomic_load_n(&e.fatal, __ATOMIC_ACQUIRE))
+                   !__atomic_load_n(&e.fatal, __ATOMIC_ACQUIRE) && !outage_exceeded(&e, n))
                 sleep_until(n + 50000000ULL < wake_at ? n + 50000000ULL : wake_at);
             n = now_ns();
             if (__atomic_load_n(&e.fatal, __ATOMIC_ACQUIRE))
                 break;
-            if (all_done(&e) || n >= end) {
-                if (n >= end)
+            if (all_done(&e) || n >= end || e.unavailable) {
+                if (n >= end || e.unavailable)
                     __atomic_store_n(&e.stop, 1, __ATOMIC_RELEASE);
                 close_interval(&e, &res->phases[ph], &acc, (n - phase_t0) / 1e9, (n - t0) / 1e9,
                                (n - last) / 1e9);
-                res->phases[ph].duration_s = (n - phase_t0) / 1e9;
+                close_phase(&e, &res->phases[ph], nconns, n, (n - phase_t0) / 1e9);
+                /* the server's count closes only a measure phase it opened */
                 if (e.hooks.on_measure && ph == res->nphases - 1)
                     e.hooks.on_measure(e.hooks.ctx, true);
+                res->nphases = ph + 1;      /* a run ended early has no later phase */
                 break;
             }
             if (ph == 0 && warm_end && n >= warm_end) {
                 close_interval(&e, &res->phases[0], &acc, (n - phase_t0) / 1e9, (n - t0) / 1e9,
                                (n - last) / 1e9);
-                res->phases[0].duration_s = (n - phase_t0) / 1e9;
+                close_phase(&e, &res->phases[0], nconns, n, (n - phase_t0) / 1e9);
                 ph = 1;
                 if (e.hooks.on_measure)
                     e.hooks.on_measure(e.hooks.ctx, false);
@@ -1003,6 +1117,10 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
         res->fatal = 1;
         goto out;
     }
+    if (e.unavailable) {
+        fprintf(stderr, "%s", e.unavailable_msg);
+        res->unavailable = 1;
+    }
     res->nconns = nconns;
     res->conns = calloc((size_t)nconns, sizeof(conn_fairness));
     for (int i = 0; i < e.nworkers && res->conns; i++)
@@ -1026,6 +1144,7 @@ void run_result_free(run_result *res)
     for (int i = 0; i < 2; i++) {
         stats_free(&res->phases[i].st);
         free(res->phases[i].iv);
+        free(res->phases[i].longest_outage_s);
     }
     free(res->conns);
     memset(res, 0, sizeof(*res));

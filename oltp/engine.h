@@ -14,6 +14,7 @@
 /* Counters and latency of a span of time (an interval or a phase). */
 typedef struct stats {
     int64_t trx, reads, writes, others, errors, reconnects, rollbacks;
+    int64_t down_ns;                    /* connection-time without a working connection */
     hist   *lat;                        /* µs from intended start to commit */
     hist   *queue;                      /* µs from intended to actual start */
     int     ntypes;
@@ -38,6 +39,12 @@ typedef struct phase_result {
     const char      *name;              /* "warmup" or "measure" */
     double           duration_s;
     stats            st;
+    /* outages: seconds without a working connection, averaged over the
+     * connections (all of them down for 5 s gives 5), and per connection
+     * the longest single outage that overlapped the phase */
+    double           unavailable_s;
+    double          *longest_outage_s;  /* nconns entries */
+    int              nconns;
     interval_sample *iv;
     int              niv, cap;
     /* Filled by the caller, not the engine (engine_hooks.on_measure):
@@ -59,6 +66,8 @@ typedef struct run_result {
     int              nconns;
     char             server_version[128];
     int              fatal;             /* a non-retryable error stopped the run */
+    int              unavailable;       /* a connection stayed lost past --reconnect-timeout:
+                                         * the run ended early; results are valid up to then */
 } run_result;
 
 /* What the caller wants to hear while a run goes on. The engine calls
@@ -79,8 +88,11 @@ typedef struct engine_hooks {
 } engine_hooks;
 
 /* Run the workload as configured; hooks may be NULL. Returns 0 when it ran
- * to the end, -1 when it could not start or a fatal error stopped it
- * (message printed). The caller frees the result with run_result_free(). */
+ * to the end or was ended early by a connection lost for longer than
+ * --reconnect-timeout (res->unavailable set, message printed, the phases
+ * hold what was measured), -1 when it could not start or a fatal error
+ * stopped it (message printed). The caller frees the result with
+ * run_result_free(). */
 int  engine_run(const wl_run *run, const workload *wl, const struct db_driver *drv,
                 const engine_hooks *hooks, run_result *res);
 void run_result_free(run_result *res);

@@ -4,8 +4,10 @@
  *
  * Exit codes: 0 success; 1 the run was stopped by a database error or a
  * check failed; 2 bad usage, unreachable server, missing tables or other
- * setup errors. `ping` has its own codes for "not answering" and "login
- * refused" (ping.h).
+ * setup errors; 3 a connection stayed lost for longer than
+ * --reconnect-timeout: the run ended early, its report and --json hold
+ * what was measured until then. `ping` has its own codes for "not
+ * answering" and "login refused" (ping.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,6 +17,7 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "atomic_file.h"
 #include "engine.h"
 #include "ping.h"
 #include "report.h"
@@ -207,7 +210,7 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
     oltp_opts *o = (oltp_opts *)run->o;
     run_result res;
     db_conn c;
-    char version[128] = "";
+    char version[128] = "", w[512];
     time_t started;
     int rc;
     run_ctx x = { .o = o, .run = run, .wl = wl };
@@ -219,6 +222,11 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
 
     if (!o->seed)
         o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+    /* an output that cannot be written must fail now, not after the run */
+    if (o->json_path && atomic_file_check(o->json_path, w, sizeof w) < 0) {
+        fprintf(stderr, "oltp: --json: %s\n", w);
+        return 2;
+    }
     if (setup_connect(&c, run, drv) < 0) {
         db_free(&c);
         return 2;
@@ -253,7 +261,7 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
     }
     snprintf(res.server_version, sizeof res.server_version, "%s", version);
     report_final(stdout, o, wl, &res);
-    rc = 0;
+    rc = res.unavailable ? 3 : 0;
     if (o->json_path && report_json(o->json_path, o, wl, &res, started) < 0)
         rc = 2;
     run_result_free(&res);

@@ -59,6 +59,7 @@ typedef struct oltp_opts {
     const char *db_driver;
     db_config   db;
     const char *ignore_errors_text;
+    double      reconnect_timeout_s;    /* a lost connection may stay lost this long; 0 = forever */
 
     /* --pgsql-* and --odbc-*: opts_parse maps those of the chosen
      * --db-driver into db (the --mysql-* options fill db directly) */

@@ -246,6 +246,15 @@ static int fill_phase(res_phase *j, const oltp_opts *o, const workload *wl, cons
     if (!j->name || !j->intervals || !j->histogram)
         return -1;
     j->nintervals = p->niv;
+    j->unavailable_s = p->unavailable_s;
+    if (p->longest_outage_s && p->nconns > 0) {
+        j->longest_outage_s = malloc((size_t)p->nconns * sizeof *j->longest_outage_s);
+        if (!j->longest_outage_s)
+            return -1;
+        memcpy(j->longest_outage_s, p->longest_outage_s,
+               (size_t)p->nconns * sizeof *j->longest_outage_s);
+        j->nlongest_outage = p->nconns;
+    }
     for (int i = 0; i < p->niv; i++) {
         const interval_sample *x = &p->iv[i];
         j->intervals[i] = (res_interval){

@@ -58,6 +58,8 @@ static const key_spec workload_keys[] = {
     P("db_driver",      K_STR,    db_driver, 0, 0, "mysql|pgsql|odbc"),
     P("db_user",        K_STR,    db_user, 0, 0, NULL),
     P("db_password",    K_STR,    db_password, 0, 0, NULL),
+    P("db_password_env", K_STR,   db_password_env, 0, 0, NULL),
+    P("db_password_file", K_STR,  db_password_file, 0, 0, NULL),
     P("db_name",        K_STR,    db_name, 0, 0, NULL),
     P("tables",         K_INT,    tables, 1, 100000, NULL),
     P("table_size",     K_INT64,  table_size, 1, 100000000000LL, NULL),
@@ -95,6 +97,7 @@ typedef struct seen_section {
 typedef struct plan_msg {
     int   line;
     int   seq;                  /* keeps discovery order within a line */
+    int   warning;              /* printed, but does not fail the load */
     char *text;
 } plan_msg;
 
@@ -103,7 +106,8 @@ typedef struct parse_state {
     plan_msg     *msgs;         /* printed sorted by line at the end */
     FILE         *in;
     FILE         *errs;
-    int           nerr;
+    int           nerr;         /* messages, warnings included */
+    int           nwarn;
     int           line;
     seen_key     *keys;
     int           nkeys;
@@ -111,23 +115,40 @@ typedef struct parse_state {
     int           nsects;
 } parse_state;
 
-static void plan_error(parse_state *st, int line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void plan_error(parse_state *st, int line, const char *fmt, ...)
+static void plan_msg_add(parse_state *st, int line, int warning, const char *fmt, va_list ap)
 {
-    va_list ap;
     plan_msg *m = realloc(st->msgs, sizeof *m * (size_t)(st->nerr + 1));
     if (!m)
         return;
     st->msgs = m;
     m[st->nerr].line = line;
     m[st->nerr].seq = st->nerr;
-    va_start(ap, fmt);
+    m[st->nerr].warning = warning;
     if (vasprintf(&m[st->nerr].text, fmt, ap) < 0)
         m[st->nerr].text = NULL;
-    va_end(ap);
     st->nerr++;
+    st->nwarn += warning;
+}
+
+static void plan_error(parse_state *st, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void plan_warning(parse_state *st, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void plan_error(parse_state *st, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    plan_msg_add(st, line, 0, fmt, ap);
+    va_end(ap);
+}
+
+static void plan_warning(parse_state *st, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    plan_msg_add(st, line, 1, fmt, ap);
+    va_end(ap);
 }
 
 static int msg_cmp(const void *a, const void *b)
@@ -145,7 +166,8 @@ static void flush_errors(parse_state *st)
     qsort(st->msgs, (size_t)st->nerr, sizeof *st->msgs, msg_cmp);
     for (int i = 0; i < st->nerr; i++) {
         if (st->errs)
-            fprintf(st->errs, "%s:%d: %s\n", st->p->file, st->msgs[i].line,
+            fprintf(st->errs, "%s:%d: %s%s\n", st->p->file, st->msgs[i].line,
+                    st->msgs[i].warning ? "warning: " : "",
                     st->msgs[i].text ? st->msgs[i].text : "out of memory");
         free(st->msgs[i].text);
     }
@@ -260,6 +282,38 @@ static int choice_ok(const char *choices, const char *v)
     return 0;
 }
 
+/* 1 when s is text every file we write can carry: valid UTF-8 (no
+ * overlong forms, surrogates or code points past U+10FFFF), no control
+ * character but tab, no U+FFFE/U+FFFF. XML 1.0 cannot represent the
+ * others, so a name holding one would not come back from domain XML. */
+static int text_ok(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    while (*u) {
+        unsigned c = *u, n, cp;
+        if (c < 0x80) {
+            if (c < 0x20 && c != '\t')
+                return 0;
+            u++;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf) { n = 1; cp = c & 0x1f; }
+        else if (c >= 0xe0 && c <= 0xef) { n = 2; cp = c & 0x0f; }
+        else if (c >= 0xf0 && c <= 0xf4) { n = 3; cp = c & 0x07; }
+        else return 0;
+        for (unsigned i = 1; i <= n; i++) {
+            if ((u[i] & 0xc0) != 0x80)
+                return 0;
+            cp = (cp << 6) | (u[i] & 0x3f);
+        }
+        if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff))
+            || (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff)
+            return 0;
+        u += n + 1;
+    }
+    return 1;
+}
+
 /* Store value v of key spec k into the struct at base. */
 static void store_value(parse_state *st, const char *section, const key_spec *k,
                         void *base, const char *v)
@@ -271,6 +325,11 @@ static void store_value(parse_state *st, const char *section, const key_spec *k,
     int secs;
     uint64_t bytes;
 
+    if (!text_ok(v)) {
+        plan_error(st, st->line, "[%s] %s: the value is not UTF-8 text (or holds a control "
+                   "character)", section, k->key);
+        return;
+    }
     if (k->choices && !choice_ok(k->choices, v)) {
         plan_error(st, st->line, "[%s] %s: '%s' is not one of %s", section, k->key, v, k->choices);
         return;
@@ -448,6 +507,71 @@ static void plan_defaults(orch_plan *p)
     p->prepare = strdup("auto");
 }
 
+/* The first line of the file at path, without its line end, in buf.
+ * 0, or -1 with errno set (ENODATA when the file is empty). */
+static int read_secret_file(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    int rc = -1;
+    if (!f)
+        return -1;
+    if (fgets(buf, (int)len, f)) {
+        buf[strcspn(buf, "\r\n")] = '\0';
+        rc = 0;
+    }
+    if (rc == 0 && buf[0] == '\0')
+        rc = -1;
+    if (rc < 0 && !ferror(f))
+        errno = ENODATA;
+    fclose(f);
+    return rc;
+}
+
+/* db_password comes from at most one of db_password (literal, kept for old
+ * plans, with a warning), db_password_env and db_password_file; resolve
+ * it into p->db_password. */
+static void resolve_password(parse_state *st)
+{
+    orch_plan *p = st->p;
+    static const char *const keys[] = { "db_password", "db_password_env", "db_password_file" };
+    int given[3], first = -1;
+    char buf[1024];
+
+    for (int i = 0; i < 3; i++) {
+        given[i] = key_line(st, "workload", keys[i]);
+        if (!given[i])
+            continue;
+        if (first >= 0)
+            plan_error(st, given[i], "[workload] %s: the password is already given by %s "
+                       "(line %d); keep one", keys[i], keys[first], given[first]);
+        else
+            first = i;
+    }
+    if (first == 0) {
+        plan_warning(st, given[0], "[workload] db_password is written in the plan; prefer "
+                     "db_password_env or db_password_file (plans/README.md)");
+    } else if (first == 1 && p->db_password_env) {
+        const char *v = getenv(p->db_password_env);
+        if (!v || !*v) {
+            plan_error(st, given[1], "[workload] db_password_env: environment variable %s is %s",
+                       p->db_password_env, v ? "empty" : "not set");
+            return;
+        }
+        free(p->db_password);
+        p->db_password = strdup(v);
+    } else if (first == 2 && p->db_password_file) {
+        if (read_secret_file(p->db_password_file, buf, sizeof buf) < 0) {
+            plan_error(st, given[2], "[workload] db_password_file: cannot read a password from "
+                       "%s: %s", p->db_password_file,
+                       errno == ENODATA ? "the file is empty" : strerror(errno));
+            return;
+        }
+        free(p->db_password);
+        p->db_password = strdup(buf);
+        explicit_bzero(buf, sizeof buf);
+    }
+}
+
 static void validate(parse_state *st)
 {
     orch_plan *p = st->p;
@@ -484,6 +608,7 @@ static void validate(parse_state *st)
         if (p->warehouses && p->workload && strcmp(p->workload, "tpcc") != 0)
             plan_error(st, where(st, "workload", "warehouses"),
                        "[workload] warehouses applies to tpcc only");
+        resolve_password(st);
         if (p->db_driver && strcmp(p->db_driver, "mysql") != 0)
             plan_error(st, where(st, "workload", "db_driver"),
                        "[workload] db_driver %s: the guest image serves MariaDB only; use mysql",
@@ -531,13 +656,17 @@ static void validate(parse_state *st)
         orch_drive *d = &p->drives[i];
         char sect[300];
         snprintf(sect, sizeof sect, "drive %s", d->name);
-        if (!d->path == !d->pool)
+        /* a key given with a refused value counts as given (one message) */
+        if (!(d->path || key_line(st, sect, "path")) == !(d->pool || key_line(st, sect, "pool")))
             plan_error(st, d->line, "[drive %s] needs exactly one of path (a directory) "
                        "or pool (an existing storage pool)", d->name);
         if (d->path && d->path[0] != '/')
             plan_error(st, where(st, sect, "path"), "[drive %s] path '%s' must be absolute",
                        d->name, d->path);
-        if (!d->id[0])
+        if (!text_ok(d->name))
+            plan_error(st, d->line, "drive name is not UTF-8 text (or holds a control "
+                       "character)");
+        else if (!d->id[0])
             plan_error(st, d->line, "[drive %s] name has no letter or digit", d->name);
         for (int j = 0; j < i; j++)
             if (strcmp(p->drives[j].id, d->id) == 0 && d->id[0])
@@ -594,8 +723,9 @@ orch_plan *orch_plan_load(const char *path, FILE *errs)
     for (int i = 0; i < st.nsects; i++)
         free(st.sects[i].name);
     free(st.sects);
+    rc = st.nerr > st.nwarn;
     flush_errors(&st);
-    if (st.nerr) {
+    if (rc) {
         orch_plan_free(p);
         return NULL;
     }
@@ -618,7 +748,8 @@ void orch_plan_free(orch_plan *p)
     free(p->template_path); free(p->vmconfigs_dir); free(p->image_dir);
     free(p->results_dir); free(p->oltp); free(p->guest_oltp); free(p->domain_type);
     free(p->workload); free(p->db_driver); free(p->db_user);
-    free(p->db_password); free(p->db_name); free(p->prepare); free(p->extra);
+    free(p->db_password); free(p->db_password_env); free(p->db_password_file);
+    free(p->db_name); free(p->prepare); free(p->extra);
     free(p);
 }
 
@@ -745,4 +876,71 @@ char *orch_plan_get(const orch_plan *p, const char *section, const char *key, ch
         return bytes ? orch_strfmt("%llu", (unsigned long long)bytes) : strdup("");
     }
     return NULL;
+}
+
+/* Is line (a plan line) "KEY = ..." or "KEY : ..." for a secret key? The
+ * offset of its value goes to *value_at. */
+static int secret_line(const char *line, size_t *value_at)
+{
+    static const char *const secrets[] = { "db_password" };
+    const char *s = line, *e;
+    while (isspace((unsigned char)*s))
+        s++;
+    e = s + strcspn(s, "=:");
+    if (*e == '\0')
+        return 0;
+    for (size_t i = 0; i < sizeof secrets / sizeof secrets[0]; i++) {
+        size_t n = strlen(secrets[i]);
+        const char *k = s + n;
+        if (strncmp(s, secrets[i], n) != 0)
+            continue;
+        while (k < e && isspace((unsigned char)*k))
+            k++;
+        if (k == e) {
+            *value_at = (size_t)(e - line) + 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int orch_plan_write_redacted(const orch_plan *p, const char *path, char *err, size_t errlen)
+{
+    FILE *in = fopen(p->file, "r"), *out = NULL;
+    char *line = NULL;
+    size_t cap = 0, at;
+    ssize_t n;
+    int rc = -1;
+
+    if (!in) {
+        snprintf(err, errlen, "cannot read the plan %s: %s", p->file, strerror(errno));
+        goto cleanup;
+    }
+    if (!(out = fopen(path, "w"))) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        goto cleanup;
+    }
+    while ((n = getline(&line, &cap, in)) > 0) {
+        if (secret_line(line, &at))
+            fprintf(out, "%.*s " ORCH_REDACTED "%s", (int)at, line,
+                    line[n - 1] == '\n' ? "\n" : "");
+        else
+            fwrite(line, 1, (size_t)n, out);
+    }
+    if (ferror(in)) {
+        snprintf(err, errlen, "cannot read the plan %s: %s", p->file, strerror(errno));
+        goto cleanup;
+    }
+    rc = 0;
+cleanup:
+    if (line)
+        explicit_bzero(line, cap);
+    free(line);
+    if (in)
+        fclose(in);
+    if (out && fclose(out) != 0 && rc == 0) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        rc = -1;
+    }
+    return rc;
 }

@@ -50,7 +50,10 @@ typedef struct orch_plan {
     /* [workload] */
     char *workload;             /* oltp_read_write, ..., tpcc */
     char *db_driver;
-    char *db_user, *db_password, *db_name;
+    char *db_user, *db_name;
+    char *db_password;          /* resolved: literal, from the environment or a file */
+    char *db_password_env;      /* name of the variable it came from, or NULL */
+    char *db_password_file;     /* path of the file it came from, or NULL */
     int   tables;
     int64_t table_size;
     int   threads;
@@ -66,9 +69,20 @@ typedef struct orch_plan {
 
 /* Read and validate the plan at path. On success returns the plan (free
  * with orch_plan_free). On any problem prints every one of them to errs as
- * "PATH:LINE: message" and returns NULL. */
+ * "PATH:LINE: message" and returns NULL. Warnings ("PATH:LINE: warning:
+ * ...", e.g. a password written in the plan) are printed too but do not
+ * fail the load. */
 orch_plan *orch_plan_load(const char *path, FILE *errs);
 void orch_plan_free(orch_plan *p);           /* accepts NULL */
+
+/* Keys whose values never leave the process: the copy of the plan in the
+ * run folder (and so report.html) shows them as ORCH_REDACTED. */
+#define ORCH_REDACTED "********"
+
+/* Copy the plan file p was read from to path, with the value of every
+ * secret key (db_password) replaced by ORCH_REDACTED and every other byte
+ * kept. 0, or -1 with a message in err. */
+int orch_plan_write_redacted(const orch_plan *p, const char *path, char *err, size_t errlen);
 
 /* VMs on drive d (its own count or the plan's), and in the whole plan. */
 int orch_plan_drive_vms(const orch_plan *p, const orch_drive *d);

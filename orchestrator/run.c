@@ -96,26 +96,6 @@ static int mkdir_p(const char *path, mode_t mode)
     return rc;
 }
 
-static int copy_file(const char *from, const char *to)
-{
-    char buf[8192];
-    size_t n;
-    int rc = 0;
-    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
-    if (!in || !out) {
-        if (in)
-            fclose(in);
-        return -1;
-    }
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-        if (fwrite(buf, 1, n, out) != n)
-            rc = -1;
-    fclose(in);
-    if (fclose(out) != 0)
-        rc = -1;
-    return rc;
-}
-
 /* A free loopback TCP port >= from, or -1. */
 static int free_port(int from)
 {
@@ -650,9 +630,11 @@ static int setup_dirs(run_state *st)
         }
         free(d);
     }
+    /* the copy shows secrets as ******** (it is shared, and report.html shows it) */
     plan_copy = orch_strfmt("%s/plan.ini", st->l->run_dir);
-    if (!plan_copy || copy_file(st->p->file, plan_copy) < 0) {
-        snprintf(st->err, sizeof st->err, "cannot copy the plan to %s", st->l->run_dir);
+    if (!plan_copy || orch_plan_write_redacted(st->p, plan_copy, st->err, sizeof st->err) < 0) {
+        if (!plan_copy)
+            snprintf(st->err, sizeof st->err, "out of memory");
         free(plan_copy);
         return -1;
     }
@@ -735,7 +717,8 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
         }
         st.l->vms[i].port = port;
     }
-    if (provision_run(&st) < 0)
+    if (orch_space_check(st.conns, p, st.t, st.out, st.err, sizeof st.err) < 0
+        || provision_run(&st) < 0)
         goto done;
     for (int rep = 1; rep <= p->repetitions; rep++) {
         int measured = 0, rc_rep = run_rep(&st, rep, &measured);

@@ -174,6 +174,38 @@ check_eq "run survives KILL CONNECTION" 0 $?
 check_eq "two connections killed" 2 "$(echo $ids | wc -w)"
 check_eq "each reconnected once" 2 "$(jq_ "$T/k.json" 'd["phases"][-1]["reconnects"]')"
 check_eq "transactions continue after the kill" True "$(jq_ "$T/k.json" 'all(i["tps"]>0 for i in d["phases"][-1]["intervals"][-2:])')"
+check_eq "the transaction each kill broke is counted as an error" 2 "$(jq_ "$T/k.json" 'd["phases"][-1]["errors"]')"
+check_eq "the outage is counted: 0 < unavailable_s < 1" True "$(jq_ "$T/k.json" '0<d["phases"][-1]["unavailable_s"]<1')"
+check_eq "longest outage per connection: 2 connections, each 0 < s < 1" True \
+  "$(jq_ "$T/k.json" '(lambda l: len(l)==2 and all(0<x<1 for x in l))(d["phases"][-1]["longest_outage_s"])')"
+$OLTP --tables=2 --table-size=1000 --threads=2 --events=20 --time=0 --json="$T/nk.json" oltp_read_only run >/dev/null 2>&1
+check_eq "no outage, none counted" "0 [0, 0]" \
+  "$(jq_ "$T/nk.json" '"%g %s" % (d["phases"][-1]["unavailable_s"], [int(x) for x in d["phases"][-1]["longest_outage_s"]])')"
+
+# --- output paths: checked before the run, written atomically --------------
+# An hour of measuring must not end in "cannot write": the path is tried
+# before any transaction runs (server counters unchanged, no report).
+b=$(counters)
+$OLTP --tables=2 --table-size=1000 --time=5 --json="$T/no-such-dir/r.json" oltp_read_write run \
+  >"$T/out" 2>"$T/err"
+rc=$?; a=$(counters)
+check_eq "unwritable --json: exit 2" 2 $rc
+check_eq "unwritable --json: one line naming the path" \
+  "oltp: --json: cannot write $T/no-such-dir/r.json: No such file or directory" "$(cat "$T/err")"
+check_eq "unwritable --json: no transaction ran" "Com_begin=0 Com_commit=0" \
+  "$(delta "$b" "$a" | grep -o 'Com_begin=[0-9]* Com_commit=[0-9]*')"
+check_eq "unwritable --json: no report printed" "" "$(grep 'transactions:' "$T/out")"
+$OLTP --tables=2 --table-size=1000 --time=5 --json="$T" oltp_read_write run >"$T/out" 2>"$T/err"
+check_eq "--json naming a directory: exit 2" 2 $?
+check_eq "--json naming a directory: message" "oltp: --json: cannot write $T: it is a directory" \
+  "$(cat "$T/err")"
+echo old >"$T/atomic.json"
+(umask 022; $OLTP --tables=2 --table-size=1000 --events=5 --time=0 --json="$T/atomic.json" \
+  oltp_point_select run >/dev/null 2>&1)
+check_eq "--json replaces an existing file with the whole result" 5 \
+  "$(jq_ "$T/atomic.json" 'd["phases"][-1]["transactions"]')"
+check_eq "no temporary file is left beside it" "" "$(ls -A "$T" | grep '^\.atomic\.json\.')"
+check_eq "the result file has mode 0644 under umask 022" 644 "$(stat -c %a "$T/atomic.json")"
 
 # --- bad input: one line, exit 2 -----------------------------------------------
 expect_fail() {  # expect_fail NAME EXPECTED_SUBSTRING CMD...
@@ -202,5 +234,26 @@ check_eq "sbtest1 still there" 1 "$(mariadb_sql "SELECT COUNT(*) FROM informatio
 $OLTP --tables=2 oltp_read_write cleanup >"$T/out" 2>&1
 check_eq "cleanup exits 0" 0 $?
 check_eq "cleanup drops the tables" 0 "$(mariadb_sql "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema='sbtest'")"
+
+# --- a server that stays down: exit 3 after --reconnect-timeout ---------------
+# Last, because it stops the server. What was measured before is kept.
+$OLTP --tables=1 --table-size=1000 oltp_read_only prepare >/dev/null 2>&1
+$OLTP --tables=1 --table-size=1000 --threads=2 --time=120 --reconnect-timeout=2 \
+  --json="$T/down.json" oltp_read_only run >"$T/out" 2>"$T/err" &
+pid=$!
+sleep 2
+kill "$MARIADB_PID"
+wait $pid
+check_eq "server down past --reconnect-timeout: exit 3" 3 $?
+check_eq "server down: one line naming the connection, its error and the bound" 1 \
+  "$(grep -cE '^oltp: connection [01] has been lost for [2-9]\.[0-9] s \(error [0-9]+: .+\), longer than --reconnect-timeout=2: ending the run with what was measured$' "$T/err")"
+check_eq "server down: stderr is that one line" 1 "$(wc -l <"$T/err")"
+check_eq "server down: the JSON is written with the measure phase" "['measure']" \
+  "$(jq_ "$T/down.json" '[p["name"] for p in d["phases"]]')"
+check_eq "server down: transactions before the stop are kept" True "$(jq_ "$T/down.json" 'd["phases"][0]["transactions"]>0')"
+check_eq "server down: ended early, not at --time=120" True "$(jq_ "$T/down.json" 'd["phases"][0]["duration_s"]<60')"
+check_eq "server down: both connections down for at least the bound" True \
+  "$(jq_ "$T/down.json" '(lambda p: p["unavailable_s"]>=2 and all(x>=2 for x in p["longest_outage_s"]))(d["phases"][0])')"
+check_contains "server down: the final report is printed" "transactions:" "$(cat "$T/out")"
 
 check_summary

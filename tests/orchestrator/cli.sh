@@ -135,6 +135,7 @@ name = oltp_read_write
 tables = 1
 table_size = 10
 measure = 1s
+db_password = hunter2
 [drive d1]
 path = /srv/d1
 vms = 2
@@ -155,6 +156,13 @@ grep -qF "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)" "$tmp/err" && \
 grep -qF "teardown: removed 0 domain(s), 0 volume(s), 1 pool(s)" "$tmp/err" \
   && ok "SIGINT tears down every domain, volume and pool" || { bad "SIGINT teardown"; cat "$tmp/err"; }
 [ -f "$tmp/results/cli-run-20261130-000000/plan.ini" ] && ok "the plan is copied into the run folder" || bad "no plan copy"
+copy="$tmp/results/cli-run-20261130-000000/plan.ini"
+[ "$(grep -c hunter2 "$copy")" = 0 ] && [ "$(grep -x 'db_password = \*\*\*\*\*\*\*\*' "$copy")" = 'db_password = ********' ] \
+  && ok "the copy shows the password as ********" || { bad "password in the plan copy"; cat "$copy"; }
+sed 's/^db_password = .*/db_password = ********/' "$tmp/run.ini" | diff -u - "$copy" >/dev/null \
+  && ok "the copy is the plan, byte for byte, but for the password" || bad "plan copy differs otherwise"
+grep -qxF "$tmp/run.ini:17: warning: [workload] db_password is written in the plan; prefer db_password_env or db_password_file (plans/README.md)" "$tmp/err" \
+  && ok "a password written in the plan is warned about" || { bad "no warning"; cat "$tmp/err"; }
 
 plan 1s
 expect "boot timeout fails the run" 1 "drivebench: no console log at $tmp/results/cli-run-20261130-000001/console/drivebench-cli-run-20261130-000001--d1-vm1.r1.log" \

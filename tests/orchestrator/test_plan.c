@@ -202,6 +202,13 @@ static const bad_case bad_cases[] = {
     { RUN_OK WL_OK DRIVE_OK "[extra\n",
       "PLAN:15: section header has no closing ']'\n" },
     { RUN_OK WL_OK DRIVE_OK "just words\n", "PLAN:15: expected 'key = value', got 'just words'\n" },
+    /* found by tests/fuzz/fuzz_render: names that XML cannot carry back */
+    { RUN_OK WL_OK "[drive \xf8!x]\npath = /a\n",
+      "PLAN:13: drive name is not UTF-8 text (or holds a control character)\n" },
+    { RUN_OK WL_OK DRIVE_OK "[drive d2]\npath = /a\x01b\n",
+      "PLAN:16: [drive d2] path: the value is not UTF-8 text (or holds a control character)\n" },
+    { RUN_OK WL_OK "db_user = \xed\xa0\x80\n" DRIVE_OK,
+      "PLAN:13: [workload] db_user: the value is not UTF-8 text (or holds a control character)\n" },
 };
 
 static void test_every_error(void **state)
@@ -240,6 +247,110 @@ static void test_missing_file(void **state)
     fclose(errs);
     assert_string_equal(buf, "/nonexistent/plan.ini: cannot read plan: No such file or directory\n");
     free(buf);
+}
+
+/* The password from the environment, a file, or (with a warning) the plan. */
+static void test_password_sources(void **state)
+{
+    char pwfile[] = "/tmp/orch-pw-XXXXXX", text[512], *errs;
+    int fd = mkstemp(pwfile);
+    orch_plan *p;
+    (void)state;
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "from file\nsecond line\n", 22), 22);
+    close(fd);
+
+    setenv("ORCH_TEST_DB_PW", "from env", 1);
+    p = load(RUN_OK WL_OK "db_password_env = ORCH_TEST_DB_PW\n" DRIVE_OK, &errs);
+    assert_string_equal(errs, "");
+    assert_non_null(p);
+    assert_string_equal(p->db_password, "from env");
+    orch_plan_free(p);
+    free(errs);
+    unsetenv("ORCH_TEST_DB_PW");
+
+    snprintf(text, sizeof text, RUN_OK WL_OK "db_password_file = %s\n" DRIVE_OK, pwfile);
+    p = load(text, &errs);
+    assert_string_equal(errs, "");
+    assert_non_null(p);
+    assert_string_equal(p->db_password, "from file");
+    orch_plan_free(p);
+    free(errs);
+
+    p = load(RUN_OK WL_OK "db_password = literal\n" DRIVE_OK, &errs);
+    assert_string_equal(errs, "PLAN:13: warning: [workload] db_password is written in the plan; "
+                        "prefer db_password_env or db_password_file (plans/README.md)\n");
+    assert_non_null(p);
+    assert_string_equal(p->db_password, "literal");
+    orch_plan_free(p);
+    free(errs);
+
+    p = load(RUN_OK WL_OK DRIVE_OK, &errs);
+    assert_string_equal(errs, "");
+    assert_string_equal(p->db_password, "drivebench");     /* the guest image's */
+    orch_plan_free(p);
+    free(errs);
+
+    /* a missing variable, an unreadable or empty file: one FILE:LINE error */
+    p = load(RUN_OK WL_OK "db_password_env = ORCH_TEST_UNSET_PW\n" DRIVE_OK, &errs);
+    assert_null(p);
+    assert_string_equal(errs, "PLAN:13: [workload] db_password_env: environment variable "
+                        "ORCH_TEST_UNSET_PW is not set\n");
+    free(errs);
+    p = load(RUN_OK WL_OK "db_password_file = /nonexistent/pw\n" DRIVE_OK, &errs);
+    assert_null(p);
+    assert_string_equal(errs, "PLAN:13: [workload] db_password_file: cannot read a password "
+                        "from /nonexistent/pw: No such file or directory\n");
+    free(errs);
+    assert_int_equal(truncate(pwfile, 0), 0);
+    p = load(text, &errs);
+    assert_null(p);
+    snprintf(text, sizeof text, "PLAN:13: [workload] db_password_file: cannot read a password "
+             "from %s: the file is empty\n", pwfile);
+    assert_string_equal(errs, text);
+    free(errs);
+    unlink(pwfile);
+    p = load(RUN_OK WL_OK "db_password = x\ndb_password_env = HOME\n" DRIVE_OK, &errs);
+    assert_null(p);
+    assert_string_equal(errs, "PLAN:13: warning: [workload] db_password is written in the plan; "
+                        "prefer db_password_env or db_password_file (plans/README.md)\n"
+                        "PLAN:14: [workload] db_password_env: the password is already given "
+                        "by db_password (line 13); keep one\n");
+    free(errs);
+}
+
+/* The run folder's copy of the plan: secrets replaced, all else verbatim. */
+static void test_redacted_copy(void **state)
+{
+    char path[] = "/tmp/orch-plan-XXXXXX", copy[64], *got;
+    const char *text = RUN_OK WL_OK "db_password=hunter2\n  db_password :  a=b;c ; note\n"
+                       "db_password_env = PW\n; db_password = in a comment stays\n" DRIVE_OK;
+    int fd = mkstemp(path);
+    orch_plan p = { .file = path };
+    char err[256];
+    FILE *f;
+    long n;
+    (void)state;
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    snprintf(copy, sizeof copy, "%s.copy", path);
+    assert_int_equal(orch_plan_write_redacted(&p, copy, err, sizeof err), 0);
+    f = fopen(copy, "r");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    rewind(f);
+    got = calloc(1, (size_t)n + 1);
+    assert_int_equal(fread(got, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    assert_string_equal(got, RUN_OK WL_OK "db_password= ********\n  db_password : ********\n"
+                        "db_password_env = PW\n; db_password = in a comment stays\n" DRIVE_OK);
+    free(got);
+    assert_int_equal(orch_plan_write_redacted(&p, "/nonexistent/plan.ini", err, sizeof err), -1);
+    assert_string_equal(err, "cannot write /nonexistent/plan.ini: No such file or directory");
+    unlink(copy);
+    unlink(path);
 }
 
 static void test_durations_and_sizes(void **state)
@@ -281,6 +392,8 @@ int main(void)
         cmocka_unit_test(test_long_line),
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_durations_and_sizes),
+        cmocka_unit_test(test_password_sources),
+        cmocka_unit_test(test_redacted_copy),
     };
     return cmocka_run_group_tests_name("orchestrator plan", tests, NULL, NULL);
 }

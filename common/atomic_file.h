@@ -1,0 +1,28 @@
+/*
+ * atomic_file.h — output files that are either complete or absent.
+ *
+ * A result written after an hour of measuring must not be lost to a path
+ * that was never writable, nor left half-written by a crash or a full
+ * disk. atomic_file_check() proves, before the work starts, that a file
+ * can be created in the target's directory; atomic_file_write() writes a
+ * temporary file in that directory, fsyncs it and renames it over the
+ * target, so readers see the old file or the whole new one.
+ */
+#ifndef COMMON_ATOMIC_FILE_H
+#define COMMON_ATOMIC_FILE_H
+
+#include <stddef.h>
+
+/* 0 when a file can be created beside path (a temporary file is created
+ * and removed) and path is not a directory; else -1 with a message such
+ * as "cannot write /x/r.json: Permission denied" in err. */
+int atomic_file_check(const char *path, char *err, size_t errlen);
+
+/* Write len bytes of data to path atomically: temporary file in the same
+ * directory (mode 0644 less the umask), fsync, rename, fsync of the
+ * directory. 0, or -1 with a message in err and nothing left behind (an
+ * existing path is untouched). */
+int atomic_file_write(const char *path, const void *data, size_t len, char *err,
+                      size_t errlen);
+
+#endif
