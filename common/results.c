@@ -82,6 +82,11 @@ size_t rj_array_len(json_object *a)
     return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
 }
 
+json_object *rj_idx(json_object *a, size_t i)
+{
+    return i < rj_array_len(a) ? json_object_array_get_idx(a, i) : NULL;
+}
+
 /* The major of "NAME/MAJOR[.MINOR]" when schema starts with name; -1 when
  * it does not or the version is malformed. */
 int rj_schema_major(const char *schema, const char *name)

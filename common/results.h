@@ -45,6 +45,7 @@
 #define RES_MAX_PHASES       8
 #define RES_MAX_INTERVALS    604800          /* a week of 1-second samples */
 #define RES_MAX_TYPES        16
+#define RES_MAX_CONNECTIONS  (1 << 20)       /* longest_outage_s entries */
 #define RES_MAX_BUCKETS      100000
 #define RES_MAX_HIST_DIGITS  4
 #define RES_MAX_HIST_HIGHEST (86400LL * 1000 * 1000)   /* a day, in us */

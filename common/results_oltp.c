@@ -271,8 +271,7 @@ static int hist_bounds(json_object *v, char *err, size_t errlen)
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
-        int64_t c = json_object_get_int64(json_object_array_get_idx(
-                        json_object_array_get_idx(b, i), 1));
+        int64_t c = json_object_get_int64(rj_idx(rj_idx(b, i), 1));
         if (c > 0 && __builtin_add_overflow(total, c, &total)) {
             snprintf(err, errlen, "bucket counts overflow");
             return -1;
@@ -320,7 +319,7 @@ static int types_from_json(json_object *a, res_phase *p, char *err, size_t errle
     }
     p->ntypes = (int)n;
     for (size_t t = 0; t < n; t++) {
-        json_object *e = json_object_array_get_idx(a, t);
+        json_object *e = rj_idx(a, t);
         res_txn_type *x = &p->types[t];
         char what[64];
         x->name = rj_get_s(e, "name", &oom);
@@ -380,7 +379,7 @@ static int tpcc_from_json(json_object *x, res_phase *p, char *err, size_t errlen
     c->all_limits_met = rj_get_b(x, "all_limits_met");
     c->nlimits = (int)n;
     for (size_t i = 0; i < n; i++) {
-        json_object *e = json_object_array_get_idx(lims, i);
+        json_object *e = rj_idx(lims, i);
         res_tpcc_limit *l = &c->limits[i];
         l->name = rj_get_s(e, "name", &oom);
         l->p90_ms = rj_get_d(e, "p90_ms");
@@ -458,6 +457,11 @@ static int phase_check(const res_phase *p, char *err, size_t errlen)
     check_count(&c, "errors", p->errors);
     check_count(&c, "reconnects", p->reconnects);
     check_count(&c, "rollbacks", p->rollbacks);
+    check_num(&c, "unavailable_s", p->unavailable_s);
+    for (int i = 0; i < p->nlongest_outage; i++) {
+        snprintf(k, sizeof k, "longest_outage_s[%d]", i);
+        check_num(&c, k, p->longest_outage_s[i]);
+    }
     check_latency(&c, "latency_ms", &p->latency);
     check_latency(&c, "queue_ms", &p->queue);
     for (int i = 0; i < p->nintervals && !c.bad; i++) {
@@ -541,13 +545,18 @@ static int phase_from_json(json_object *j, res_phase *p, char *err, size_t errle
     {
         json_object *lo = rj_get(j, "longest_outage_s");
         size_t nl = rj_array_len(lo);
+        if (nl > RES_MAX_CONNECTIONS) {
+            snprintf(err, errlen, "%s: %zu longest_outage_s, more than %d",
+                     p->name ? p->name : "?", nl, RES_MAX_CONNECTIONS);
+            return -1;
+        }
         if (nl && !(p->longest_outage_s = calloc(nl, sizeof *p->longest_outage_s))) {
             snprintf(err, errlen, "out of memory");
             return -1;
         }
         p->nlongest_outage = (int)nl;
         for (size_t i = 0; i < nl; i++)
-            p->longest_outage_s[i] = json_object_get_double(json_object_array_get_idx(lo, i));
+            p->longest_outage_s[i] = json_object_get_double(rj_idx(lo, i));
     }
     latency_from_json(rj_get(j, "latency_ms"), &p->latency);
     if (!p->name && !oom)
@@ -567,7 +576,7 @@ static int phase_from_json(json_object *j, res_phase *p, char *err, size_t errle
     }
     p->nintervals = (int)n;
     for (size_t i = 0; i < n; i++) {
-        json_object *e = json_object_array_get_idx(ivs, i), *l = rj_get(e, "latency_ms");
+        json_object *e = rj_idx(ivs, i), *l = rj_get(e, "latency_ms");
         res_interval *x = &p->intervals[i];
         x->t = rj_get_d(e, "t");
         x->tps = rj_get_d(e, "tps");
@@ -617,9 +626,9 @@ static int oltp_from_json(json_object *doc, res_oltp *r, char *err, size_t errle
         return -1;
     }
     for (size_t i = 0; i < rj_array_len(phases); i++) {
-        json_object *name = rj_get(json_object_array_get_idx(phases, i), "name");
+        json_object *name = rj_get(rj_idx(phases, i), "name");
         if (name && strcmp(json_object_get_string(name), "measure") == 0)
-            measure = json_object_array_get_idx(phases, i);
+            measure = rj_idx(phases, i);
     }
     if (!measure) {
         snprintf(err, errlen, "no \"measure\" phase");
@@ -650,7 +659,7 @@ static int oltp_from_json(json_object *doc, res_oltp *r, char *err, size_t errle
             snprintf(err, errlen, "out of memory");
             return -1;
         }
-        if (phase_from_json(json_object_array_get_idx(phases, i), p, err, errlen) < 0)
+        if (phase_from_json(rj_idx(phases, i), p, err, errlen) < 0)
             return -1;
     }
     return 0;

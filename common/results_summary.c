@@ -70,7 +70,7 @@ static int env_from_json(json_object *o, res_env *e)
         return -1;
     e->nhypervisors = (int)n;
     for (size_t i = 0; i < n; i++) {
-        json_object *h = json_object_array_get_idx(hvs, i);
+        json_object *h = rj_idx(hvs, i);
         res_hypervisor *x = &e->hypervisors[i];
         x->uri = rj_get_s(h, "uri", &oom);
         x->hostname = rj_get_s(h, "hostname", &oom);
@@ -449,7 +449,7 @@ static int drive_from_json(json_object *o, res_drive *d)
         return -1;
     d->nreps = (int)n;
     for (size_t r = 0; r < n; r++) {
-        json_object *rj = json_object_array_get_idx(reps, r);
+        json_object *rj = rj_idx(reps, r);
         d->reps[r].repetition = (int)rj_get_i(rj, "repetition");
         figures_from_json(rj, &d->reps[r].f);
     }
@@ -489,9 +489,9 @@ static int vm_from_json(json_object *o, res_vm *v)
         return -1;
     v->npoints = (int)n;
     for (size_t i = 0; i < n; i++) {
-        json_object *pair = json_object_array_get_idx(series, i);
-        v->series[i].t = json_object_get_double(json_object_array_get_idx(pair, 0));
-        v->series[i].tps = json_object_get_double(json_object_array_get_idx(pair, 1));
+        json_object *pair = rj_idx(series, i);
+        v->series[i].t = json_object_get_double(rj_idx(pair, 0));
+        v->series[i].tps = json_object_get_double(rj_idx(pair, 1));
     }
     return 0;
 }
@@ -512,14 +512,14 @@ static int summary_bounds(json_object *doc, char *err, size_t errlen)
         return -1;
     }
     for (size_t i = 0; i < rj_array_len(drives); i++)
-        if ((n = rj_array_len(rj_get(json_object_array_get_idx(drives, i), "repetitions")))
+        if ((n = rj_array_len(rj_get(rj_idx(drives, i), "repetitions")))
             > RES_MAX_REPETITIONS) {
             snprintf(err, errlen, "drives[%zu]: %zu repetitions, more than %d", i, n,
                      RES_MAX_REPETITIONS);
             return -1;
         }
     for (size_t i = 0; i < rj_array_len(vms); i++)
-        if ((n = rj_array_len(rj_get(json_object_array_get_idx(vms, i), "tps_series")))
+        if ((n = rj_array_len(rj_get(rj_idx(vms, i), "tps_series")))
             > RES_MAX_INTERVALS) {
             snprintf(err, errlen, "vms[%zu]: %zu tps_series points, more than %d", i, n,
                      RES_MAX_INTERVALS);
@@ -576,12 +576,12 @@ static int summary_from_json(json_object *doc, res_summary *s, char *err, size_t
         goto oom;
     for (size_t i = 0; i < rj_array_len(drives); i++) {
         s->ndrives++;
-        if (drive_from_json(json_object_array_get_idx(drives, i), &s->drives[i]) < 0)
+        if (drive_from_json(rj_idx(drives, i), &s->drives[i]) < 0)
             goto oom;
     }
     for (size_t i = 0; i < rj_array_len(vms); i++) {
         s->nvms++;
-        if (vm_from_json(json_object_array_get_idx(vms, i), &s->vms[i]) < 0)
+        if (vm_from_json(rj_idx(vms, i), &s->vms[i]) < 0)
             goto oom;
     }
     return 0;
