@@ -176,6 +176,29 @@ int res_oltp_read_file(const char *path, res_oltp *r, char *err, size_t errlen);
 /* ------------------------------------------------------------------ */
 /* run summary: drivebench.summary/2                                   */
 
+/* One TPC-C transaction type merged over a set of VM results: latencies
+ * from the merged histograms of that type, in ms. */
+typedef struct res_tpcc_type {
+    char   *name;               /* "New-Order", ... */
+    int64_t count, rollbacks;   /* completed (rolled back included); rolled back */
+    double  lat_avg_ms, lat_p90_ms, lat_p99_ms;
+    double  p90_limit_ms;       /* 0: none */
+    bool    p90_met;            /* lat_p90_ms <= p90_limit_ms (or no limit) */
+} res_tpcc_type;
+
+/* TPC-C figures of a set of VM results (summary "tpcc"; only for TPC-C). */
+typedef struct res_tpcc_figures {
+    double         tpmc;        /* sum of the VMs' tpmC (mean over repetitions) */
+    bool           has_nopm;    /* every VM's server counted NOPM */
+    double         nopm;        /* sum of the VMs' NOPM, when has_nopm */
+    int64_t        rollbacks;   /* all types' rollbacks */
+    bool           p90_limits_met;  /* every type's p90_met */
+    res_tpcc_type *types;       /* in the order the first VM lists them */
+    int            ntypes;
+} res_tpcc_figures;
+
+void res_tpcc_figures_free(res_tpcc_figures *t);    /* accepts NULL */
+
 /* Figures of a set of VM results (a drive, a repetition of it, the run). */
 typedef struct res_figures {
     int     vms;            /* measured VMs, per repetition */
@@ -184,6 +207,7 @@ typedef struct res_figures {
     double  lat_avg_ms, lat_p99_ms;
     double  lat_p99_mean_of_vms_ms;
     int     failed_vms;     /* VM runs that failed, left out of every figure */
+    res_tpcc_figures *tpcc; /* owned; NULL unless a TPC-C run */
 } res_figures;
 
 typedef struct res_repetition {

@@ -437,10 +437,10 @@ static void make_summary(res_summary *s)
     s->ndrives = 2;
     s->drives = calloc(2, sizeof *s->drives);
     s->drives[0].name = strdup("a,\"b\"");
-    s->drives[0].f = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505, 0 };
+    s->drives[0].f = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505, 0, NULL };
     s->drives[0].nreps = 1;
     s->drives[0].reps = calloc(1, sizeof *s->drives[0].reps);
-    s->drives[0].reps[0] = (res_repetition){ 1, { 2, 22.5, 200, 1.03, 1.5, 2.2505, 0 } };
+    s->drives[0].reps[0] = (res_repetition){ 1, { 2, 22.5, 200, 1.03, 1.5, 2.2505, 0, NULL } };
     s->drives[1].name = strdup("empty");
     s->nvms = 1;
     s->vms = calloc(1, sizeof *s->vms);
@@ -452,7 +452,7 @@ static void make_summary(res_summary *s)
     s->vms[0].series = calloc(2, sizeof *s->vms[0].series);
     s->vms[0].series[0] = (res_point){ 1, 9 };
     s->vms[0].series[1] = (res_point){ 2, 11.25 };
-    s->run = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505, 0 };
+    s->run = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505, 0, NULL };
     s->run_drives = 2;
 }
 
@@ -473,8 +473,8 @@ static void test_summary_round_trip(void **state)
     fclose(f);
     assert_string_equal(csv,
         "run_id,drive,repetition,vms,tps,transactions,latency_avg_ms,latency_p99_ms,"
-        "latency_p99_mean_of_vms_ms,failed_vms,status,failures\n"
-        "r-1,\"a,\"\"b\"\"\",1,2,22.5,200,1.03,1.5,2.2505,0,complete,\n");
+        "latency_p99_mean_of_vms_ms,failed_vms,status,failures,tpmC,NOPM\n"
+        "r-1,\"a,\"\"b\"\"\",1,2,22.5,200,1.03,1.5,2.2505,0,complete,,,\n");
     snprintf(path, sizeof path, "%s/summary.json", scratch);
     assert_int_equal(res_summary_read_file(path, &b, err, sizeof err), 0);
     assert_string_equal(b.run_id, "r-1");
