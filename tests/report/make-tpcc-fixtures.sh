@@ -43,3 +43,9 @@ for n in sorted(os.listdir(src)):
         f.write("\n")
 PY
 ls "$out"
+# the run folder's summary through the real aggregation, for the report
+make -s bin/report_mksummary
+cp tests/report/tpcc-plan.ini results/fixtures/tpcc/plan.ini
+bin/report_mksummary results/fixtures/tpcc tpcc-20261201-000000 \
+  "nvme-a=vm/$V--nvme-a-vm1.r1.json" "nvme-a=vm/$V--nvme-a-vm2.r1.json" \
+  "sata-b=vm/$V--sata-b-vm1.r1.json"

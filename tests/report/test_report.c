@@ -326,7 +326,7 @@ static const char CSV_HEADER[] =
     "run_id,run,drive,vms,repetitions,tps,tps_min,tps_max,tps_cv_pct,tps_per_vm,"
     "transactions,latency_avg_ms,latency_p99_ms,latency_p99_mean_of_vms_ms,"
     "p99_rep_mean_ms,p99_rep_min_ms,p99_rep_max_ms,p99_cv_pct,cv_threshold_pct,cv_flag,"
-    "scaling_base_run,scaling_ratio";
+    "scaling_base_run,scaling_ratio,status,failed_vms,tpmC,NOPM";
 
 /* The drive table, the bars and the CSV of run `label` equal the figures
  * computed from the run folder's histograms. */
