@@ -68,7 +68,7 @@ int main(int argc, char **argv)
         if (failed) {
             v->failed_in = "measure";
             v->health.fault = ORCH_FAULT_DISK_FULL;
-            v->health.at = 1764547205;              /* 2026-12-01T00:00:05Z */
+            v->health.at = 1796083205;              /* 2026-12-01T00:00:05Z */
             snprintf(v->health.reason, sizeof v->health.reason, "drive %s is full", v->drive);
             v->console_tail = (char *)console_tail;
         }
