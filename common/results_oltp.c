@@ -422,6 +422,22 @@ static void check_num(check *c, const char *key, double v)
     }
 }
 
+/* check_num / check_count of the key fmt with its index i filled in
+ * ("intervals[%d].tps"). */
+static void check_num_at(check *c, const char *fmt, int i, double v)
+{
+    char k[96];
+    snprintf(k, sizeof k, fmt, i);
+    check_num(c, k, v);
+}
+
+static void check_count_at(check *c, const char *fmt, int i, int64_t v)
+{
+    char k[96];
+    snprintf(k, sizeof k, fmt, i);
+    check_count(c, k, v);
+}
+
 static void check_latency(check *c, const char *key, const res_latency *l)
 {
     char k[96];
@@ -459,45 +475,33 @@ static int phase_check(const res_phase *p, char *err, size_t errlen)
     check_count(&c, "rollbacks", p->rollbacks);
     check_num(&c, "unavailable_s", p->unavailable_s);
     for (int i = 0; i < p->nlongest_outage; i++) {
-        snprintf(k, sizeof k, "longest_outage_s[%d]", i);
-        check_num(&c, k, p->longest_outage_s[i]);
+        check_num_at(&c, "longest_outage_s[%d]", i, p->longest_outage_s[i]);
     }
     check_latency(&c, "latency_ms", &p->latency);
     check_latency(&c, "queue_ms", &p->queue);
     for (int i = 0; i < p->nintervals && !c.bad; i++) {
         const res_interval *x = &p->intervals[i];
-        snprintf(k, sizeof k, "intervals[%d].t", i);
-        check_num(&c, k, x->t);
+        check_num_at(&c, "intervals[%d].t", i, x->t);
         if (!c.bad && i > 0 && x->t < p->intervals[i - 1].t) {
             snprintf(err, errlen, "%s: intervals[%d].t is %g, before intervals[%d].t (%g)",
                      p->name, i, x->t, i - 1, p->intervals[i - 1].t);
             return -1;
         }
-        snprintf(k, sizeof k, "intervals[%d].tps", i);
-        check_num(&c, k, x->tps);
-        snprintf(k, sizeof k, "intervals[%d].qps", i);
-        check_num(&c, k, x->qps);
-        snprintf(k, sizeof k, "intervals[%d].errors_ps", i);
-        check_num(&c, k, x->errors_ps);
-        snprintf(k, sizeof k, "intervals[%d].reconnects_ps", i);
-        check_num(&c, k, x->reconnects_ps);
-        snprintf(k, sizeof k, "intervals[%d].latency_ms.avg", i);
-        check_num(&c, k, x->lat_avg_ms);
+        check_num_at(&c, "intervals[%d].tps", i, x->tps);
+        check_num_at(&c, "intervals[%d].qps", i, x->qps);
+        check_num_at(&c, "intervals[%d].errors_ps", i, x->errors_ps);
+        check_num_at(&c, "intervals[%d].reconnects_ps", i, x->reconnects_ps);
+        check_num_at(&c, "intervals[%d].latency_ms.avg", i, x->lat_avg_ms);
         snprintf(k, sizeof k, "intervals[%d].latency_ms.p%g", i, p->iv_pct);
         check_num(&c, k, x->lat_pct_ms);
-        snprintf(k, sizeof k, "intervals[%d].queue_length", i);
-        check_count(&c, k, x->queue_length);
+        check_count_at(&c, "intervals[%d].queue_length", i, x->queue_length);
     }
     for (int t = 0; t < p->ntypes && !c.bad; t++) {
         const res_txn_type *x = &p->types[t];
-        snprintf(k, sizeof k, "transaction_types[%d].count", t);
-        check_count(&c, k, x->count);
-        snprintf(k, sizeof k, "transaction_types[%d].share", t);
-        check_num(&c, k, x->share);
-        snprintf(k, sizeof k, "transaction_types[%d].rollbacks", t);
-        check_count(&c, k, x->rollbacks);
-        snprintf(k, sizeof k, "transaction_types[%d].retries", t);
-        check_count(&c, k, x->retries);
+        check_count_at(&c, "transaction_types[%d].count", t, x->count);
+        check_num_at(&c, "transaction_types[%d].share", t, x->share);
+        check_count_at(&c, "transaction_types[%d].rollbacks", t, x->rollbacks);
+        check_count_at(&c, "transaction_types[%d].retries", t, x->retries);
         snprintf(k, sizeof k, "transaction_types[%d].latency_ms", t);
         check_latency(&c, k, &x->latency);
     }
@@ -509,14 +513,10 @@ static int phase_check(const res_phase *p, char *err, size_t errlen)
         check_count(&c, "tpcc.server_count_margin", x->server_count_margin);
         check_num(&c, "tpcc.tps", x->tps);
         for (int i = 0; i < x->nlimits; i++) {
-            snprintf(k, sizeof k, "tpcc.limits[%d].p90_ms", i);
-            check_num(&c, k, x->limits[i].p90_ms);
-            snprintf(k, sizeof k, "tpcc.limits[%d].p90_limit_ms", i);
-            check_num(&c, k, x->limits[i].p90_limit_ms);
-            snprintf(k, sizeof k, "tpcc.limits[%d].share", i);
-            check_num(&c, k, x->limits[i].share);
-            snprintf(k, sizeof k, "tpcc.limits[%d].min_share", i);
-            check_num(&c, k, x->limits[i].min_share);
+            check_num_at(&c, "tpcc.limits[%d].p90_ms", i, x->limits[i].p90_ms);
+            check_num_at(&c, "tpcc.limits[%d].p90_limit_ms", i, x->limits[i].p90_limit_ms);
+            check_num_at(&c, "tpcc.limits[%d].share", i, x->limits[i].share);
+            check_num_at(&c, "tpcc.limits[%d].min_share", i, x->limits[i].min_share);
         }
     }
     return c.bad ? -1 : 0;

@@ -222,6 +222,45 @@ static void status_cell(xmlNodePtr tr, const report_drive *dr)
     }
 }
 
+/* The bars of a chart with the text they borrow: labels (owned, may stay
+ * NULL), exact values and shown values. */
+typedef struct bar_set {
+    svg_bar *bars;
+    char   (*texts)[64], (*exact)[64];
+    char   **labels;
+    int      n;
+} bar_set;
+
+static void bar_set_free(bar_set *b)
+{
+    for (int i = 0; b->labels && i < b->n; i++)
+        free(b->labels[i]);
+    free(b->labels);
+    free(b->texts);
+    free(b->exact);
+    free(b->bars);
+}
+
+/* Room for n bars. 0, or -1 when out of memory (then bar_set_free). */
+static int bar_set_init(bar_set *b, int n)
+{
+    size_t m = n > 0 ? (size_t)n : 1;
+    b->n = n;
+    b->bars = calloc(m, sizeof *b->bars);
+    b->texts = calloc(m, sizeof *b->texts);
+    b->exact = calloc(m, sizeof *b->exact);
+    b->labels = calloc(m, sizeof *b->labels);
+    return b->bars && b->texts && b->exact && b->labels ? 0 : -1;
+}
+
+/* Bar k's value, its exact text and its text shown with `decimals`. */
+static void bar_set_value(bar_set *b, int k, double v, int decimals)
+{
+    b->bars[k].value = v;
+    b->bars[k].value_exact = report_num(v, b->exact[k], sizeof b->exact[k]);
+    b->bars[k].value_text = shown(v, decimals, b->texts[k], sizeof b->texts[k]);
+}
+
 /* The three per-drive bar charts. */
 static int drive_charts(page *pg, xmlNodePtr sec)
 {
@@ -235,17 +274,11 @@ static int drive_charts(page *pg, xmlNodePtr sec)
         { "chart-latency-p99", "99th-percentile latency (ms, lower is better)", LAT_P99, 0, 3 },
     };
     int n = 0, k, rc = -1;
-    svg_bar *bars;
-    char (*texts)[64], (*exact)[64];
-    char **labels;
+    bar_set b = { 0 };
 
     for (int r = 0; r < pg->s->nruns; r++)
         n += pg->s->runs[r].ndrives;
-    bars = calloc(n ? (size_t)n : 1, sizeof *bars);
-    texts = calloc(n ? (size_t)n : 1, sizeof *texts);
-    exact = calloc(n ? (size_t)n : 1, sizeof *exact);
-    labels = calloc(n ? (size_t)n : 1, sizeof *labels);
-    if (!bars || !texts || !exact || !labels)
+    if (bar_set_init(&b, n) < 0)
         goto cleanup;
     for (size_t m = 0; m < sizeof metrics / sizeof metrics[0]; m++) {
         k = 0;
@@ -254,29 +287,22 @@ static int drive_charts(page *pg, xmlNodePtr sec)
                 const report_run *run = &pg->s->runs[r];
                 const report_drive *dr = &run->drives[d];
                 const res_figures *f = &dr->d->f;
-                if (!labels[k] && !(labels[k] = drive_label(pg, run, dr->name)))
+                if (!b.labels[k] && !(b.labels[k] = drive_label(pg, run, dr->name)))
                     goto cleanup;
-                bars[k].label = labels[k];
-                bars[k].value = metrics[m].figure == TPS ? f->tps
-                                : metrics[m].figure == LAT_AVG ? f->lat_avg_ms : f->lat_p99_ms;
-                bars[k].value_exact = report_num(bars[k].value, exact[k], sizeof exact[k]);
-                bars[k].value_text = shown(bars[k].value, metrics[m].decimals, texts[k],
-                                           sizeof texts[k]);
-                bars[k].color = r;
-                bars[k].flagged = dr->flagged;
-                bars[k].incomplete = dr->incomplete;
+                b.bars[k].label = b.labels[k];
+                bar_set_value(&b, k, metrics[m].figure == TPS ? f->tps
+                              : metrics[m].figure == LAT_AVG ? f->lat_avg_ms : f->lat_p99_ms,
+                              metrics[m].decimals);
+                b.bars[k].color = r;
+                b.bars[k].flagged = dr->flagged;
+                b.bars[k].incomplete = dr->incomplete;
             }
-        if (!svg_bar_chart(sec, metrics[m].id, metrics[m].title, bars, n, metrics[m].desc))
+        if (!svg_bar_chart(sec, metrics[m].id, metrics[m].title, b.bars, n, metrics[m].desc))
             goto cleanup;
     }
     rc = 0;
 cleanup:
-    for (int i = 0; labels && i < n; i++)
-        free(labels[i]);
-    free(labels);
-    free(texts);
-    free(exact);
-    free(bars);
+    bar_set_free(&b);
     return rc;
 }
 
@@ -483,14 +509,12 @@ static int tpcc_drive(page *pg, xmlNodePtr sec, const report_run *run, const rep
                                          "p99 latency (ms)", "p90 limit (ms)", "p90 limit held",
                                          NULL };
     const res_tpcc_figures *t = dr->d->f.tpcc;
-    svg_bar *bars = calloc(t->ntypes ? (size_t)t->ntypes : 1, sizeof *bars);
-    char (*texts)[64] = calloc(t->ntypes ? (size_t)t->ntypes : 1, sizeof *texts);
-    char (*exact)[64] = calloc(t->ntypes ? (size_t)t->ntypes : 1, sizeof *exact);
     char id[48], *label = drive_label(pg, run, dr->name), *h3 = NULL, *title = NULL, nopm[64];
     xmlNodePtr tb, p;
+    bar_set b = { 0 };
     int rc = -1;
 
-    if (!bars || !texts || !exact || !label)
+    if (bar_set_init(&b, t->ntypes) < 0 || !label)
         goto cleanup;
     snprintf(nopm, sizeof nopm, "%.2f", t->nopm);
     h3 = orch_strfmt("%s: tpmC %.2f, NOPM %s, p90 limits %s", label, t->tpmc,
@@ -521,22 +545,18 @@ static int tpcc_drive(page *pg, xmlNodePtr sec, const report_run *run, const rep
         attr(td, "data-value", x->p90_met ? "1" : "0");
         if (!x->p90_met)
             attr(td, "class", "flag");
-        bars[i].label = x->name;
-        bars[i].value = x->lat_p90_ms;
-        bars[i].value_exact = report_num(x->lat_p90_ms, exact[i], sizeof exact[i]);
-        bars[i].value_text = shown(x->lat_p90_ms, 3, texts[i], sizeof texts[i]);
-        bars[i].color = i;
-        bars[i].incomplete = dr->incomplete;
+        b.bars[i].label = x->name;
+        bar_set_value(&b, i, x->lat_p90_ms, 3);
+        b.bars[i].color = i;
+        b.bars[i].incomplete = dr->incomplete;
     }
     snprintf(id, sizeof id, "chart-tpcc-%d", k);
     title = orch_strfmt("%s: 90th-percentile latency per transaction type (ms, lower is better)",
                         label);
-    if (title && svg_bar_chart(sec, id, title, bars, t->ntypes, 0))
+    if (title && svg_bar_chart(sec, id, title, b.bars, t->ntypes, 0))
         rc = 0;
 cleanup:
-    free(bars);
-    free(texts);
-    free(exact);
+    bar_set_free(&b);
     free(label);
     free(h3);
     free(title);
@@ -550,17 +570,12 @@ static int section_tpcc(page *pg)
     static const char *const heads[] = { "run", "drive", "tpmC", "NOPM", "rollbacks",
                                          "p90 limits held", "status", NULL };
     xmlNodePtr sec = NULL, tb = NULL;
-    svg_bar *bars;
-    char (*texts)[64], (*exact)[64], **labels;
+    bar_set b = { 0 };
     int n = 0, k = 0, rc = -1;
 
     for (int r = 0; r < pg->s->nruns; r++)
         n += pg->s->runs[r].ndrives;
-    bars = calloc(n ? (size_t)n : 1, sizeof *bars);
-    texts = calloc(n ? (size_t)n : 1, sizeof *texts);
-    exact = calloc(n ? (size_t)n : 1, sizeof *exact);
-    labels = calloc(n ? (size_t)n : 1, sizeof *labels);
-    if (!bars || !texts || !exact || !labels)
+    if (bar_set_init(&b, n) < 0)
         goto cleanup;
     for (int r = 0; r < pg->s->nruns; r++)
         for (int d = 0; d < pg->s->runs[r].ndrives; d++) {
@@ -593,18 +608,16 @@ static int section_tpcc(page *pg)
             attr(td, "data-key", "p90_limits_met");
             attr(td, "data-value", t->p90_limits_met ? "1" : "0");
             status_cell(tr, dr);
-            if (!(labels[k] = drive_label(pg, run, dr->name)))
+            if (!(b.labels[k] = drive_label(pg, run, dr->name)))
                 goto cleanup;
-            bars[k].label = labels[k];
-            bars[k].value = t->tpmc;
-            bars[k].value_exact = report_num(t->tpmc, exact[k], sizeof exact[k]);
-            bars[k].value_text = shown(t->tpmc, 2, texts[k], sizeof texts[k]);
-            bars[k].color = r;
-            bars[k].incomplete = dr->incomplete;
+            b.bars[k].label = b.labels[k];
+            bar_set_value(&b, k, t->tpmc, 2);
+            b.bars[k].color = r;
+            b.bars[k].incomplete = dr->incomplete;
             k++;
         }
     if (sec && !svg_bar_chart(sec, "chart-tpmc", "tpmC per drive (New-Orders per minute, "
-                              "higher is better)", bars, k, 1))
+                              "higher is better)", b.bars, k, 1))
         goto cleanup;
     k = 0;
     for (int r = 0; r < pg->s->nruns; r++)
@@ -614,12 +627,7 @@ static int section_tpcc(page *pg)
                 goto cleanup;
     rc = 0;
 cleanup:
-    for (int i = 0; labels && i < n; i++)
-        free(labels[i]);
-    free(labels);
-    free(texts);
-    free(exact);
-    free(bars);
+    bar_set_free(&b);
     return rc;
 }
 

@@ -93,8 +93,18 @@ url="file://$PWD/$ART/report.html"
 flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
        --disable-background-networking --disable-component-update --disable-sync
        --enable-logging=stderr --v=0 --window-size=1280,2000)
-timeout 120 chromium "${flags[@]}" --user-data-dir="$tmp/profile1" --dump-dom "$url" \
-  > "$tmp/dom.html" 2> "$tmp/dom.log"
+# dump_dom URL NAME: the rendered DOM in $tmp/NAME.html, the log in
+# $tmp/NAME.log; shot URL PNG NAME: a screenshot. Each with its own profile.
+dump_dom() {
+  timeout 120 chromium "${flags[@]}" --user-data-dir="$tmp/profile-$2" --dump-dom "$1" \
+    > "$tmp/$2.html" 2> "$tmp/$2.log"
+}
+shot() {
+  rm -f "$2"
+  timeout 120 chromium "${flags[@]}" --user-data-dir="$tmp/profile-$3" \
+    --screenshot="$2" "$1" > "$tmp/$3.log" 2>&1
+}
+dump_dom "$url" dom
 check_eq "dump-dom: exit 0" 0 "$?"
 dom=$(cat "$tmp/dom.html")
 check_contains "rendered: title" "<h1>drivebench report: 3 runs</h1>" "$dom"
@@ -107,9 +117,7 @@ check_contains "rendered: the drive named like markup is text" \
 check_eq "no console messages or script errors" "" \
   "$(grep -E 'CONSOLE|Uncaught|SyntaxError|Refused to' "$tmp/dom.log")"
 
-rm -f "$ART/report.png"
-timeout 120 chromium "${flags[@]}" --user-data-dir="$tmp/profile2" \
-  --screenshot="$PWD/$ART/report.png" "$url" > "$tmp/shot.log" 2>&1
+shot "$url" "$PWD/$ART/report.png" shot
 check_eq "screenshot: exit 0" 0 "$?"
 check_eq "screenshot: no console messages or script errors" "" \
   "$(grep -E 'CONSOLE|Uncaught|SyntaxError|Refused to' "$tmp/shot.log")"
@@ -124,8 +132,7 @@ check_eq "failures + TPC-C: CSV rows" 5 "$(wc -l < "$ART/report-failures.csv")"
 check_eq "failures + TPC-C: report.csv status and failed_vms of the incomplete drive" \
   '"incomplete",1,,' "$(sed -n 2p "$ART/report-failures.csv" | cut -d, -f23-26)"
 url="file://$PWD/$ART/report-failures.html"
-timeout 120 chromium "${flags[@]}" --user-data-dir="$tmp/profile3" --dump-dom "$url" \
-  > "$tmp/dom2.html" 2> "$tmp/dom2.log"
+dump_dom "$url" dom2
 check_eq "failures: dump-dom exit 0" 0 "$?"
 dom=$(cat "$tmp/dom2.html")
 check_contains "failures: the banner" '<div class="banner" data-run="A" data-status="completed_with_failures">Run A (report-failed) completed with failures: 1 VM run(s) failed' "$dom"
@@ -142,9 +149,7 @@ check_eq "TPC-C: the tpmC chart and one p90 chart per drive" 3 \
 check_contains "TPC-C: nvme-a's tpmC" 'data-key="tpmC" data-value="45480.448493">45480.45</td>' "$dom"
 check_eq "failures: no console messages or script errors" "" \
   "$(grep -E 'CONSOLE|Uncaught|SyntaxError|Refused to' "$tmp/dom2.log")"
-rm -f "$ART/report-failures.png"
-timeout 120 chromium "${flags[@]}" --user-data-dir="$tmp/profile4" \
-  --screenshot="$PWD/$ART/report-failures.png" "$url" > "$tmp/shot2.log" 2>&1
+shot "$url" "$PWD/$ART/report-failures.png" shot2
 check_eq "failures: screenshot exit 0" 0 "$?"
 # the grey of the incomplete bar, the red border of the banner, run A's blue
 check_eq "failures: screenshot shows the grey bar, the red banner and the bars" \
