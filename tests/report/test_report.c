@@ -530,6 +530,30 @@ static void test_failures(void **state)
     written_free(&w);
 }
 
+/* A partial run: its own banner. */
+static void test_partial_banner(void **state)
+{
+    char dir[] = "/tmp/report-test-partial-XXXXXX", run[96], cmd[512];
+    const char *dirs[1];
+    written w = { 0 };
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "cp -r " FFAIL " %s/ && sed -i 's/\"completed_with_failures\"/"
+             "\"partial\"/' %s/report-failed/summary.json", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(run, sizeof run, "%s/report-failed", dir);
+    dirs[0] = run;
+    write_report(&w, dirs, 1);
+    assert_string_equal(text_of(w.doc, "//div[@class='banner']/@data-status"), "partial");
+    assert_string_equal(text_of(w.doc, "//div[@class='banner']"),
+                        "Run A (report-failed) is partial: it stopped early, and its figures "
+                        "cover only what the finished phases measured. 1 VM run(s) failed; "
+                        "their drives' figures are incomplete and not comparable.");
+    written_free(&w);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* A TPC-C run (real oltp tpcc results, results/fixtures/tpcc): tpmC and
  * NOPM per drive, each type's merged figures; the values are those
  * tests/orchestrator/test_aggregate.c checks against an independent
@@ -905,6 +929,7 @@ int main(void)
         cmocka_unit_test(test_write_paths),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_failures),
+        cmocka_unit_test(test_partial_banner),
         cmocka_unit_test(test_tpcc),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);
