@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ------------------------------------------------------------------ */
 /* JSON helpers (results_json.h)                                      */
@@ -81,6 +82,11 @@ size_t rj_array_len(json_object *a)
     return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
 }
 
+json_object *rj_idx(json_object *a, size_t i)
+{
+    return i < rj_array_len(a) ? json_object_array_get_idx(a, i) : NULL;
+}
+
 /* The major of "NAME/MAJOR[.MINOR]" when schema starts with name; -1 when
  * it does not or the version is malformed. */
 int rj_schema_major(const char *schema, const char *name)
@@ -103,19 +109,74 @@ int rj_schema_major(const char *schema, const char *name)
     return *end ? -1 : (int)major;
 }
 
-/* Read a JSON file; NULL with json-c's reason (one line) in err. */
+/* Read a JSON file of at most RES_MAX_FILE_BYTES (checked before
+ * parsing, and while reading for what stat cannot size), parsed strictly
+ * (nothing after the document; json-c still reads NaN, which the readers'
+ * checks refuse). NULL with the reason (one line) in err. */
 json_object *rj_read_json(const char *path, char *err, size_t errlen)
 {
-    json_object *doc = json_object_from_file(path);
-    size_t n;
-    if (doc)
-        return doc;
-    snprintf(err, errlen, "%s", json_util_get_last_err() ? json_util_get_last_err()
-                                                         : "unreadable");
-    n = strlen(err);
-    while (n && err[n - 1] == '\n')
-        err[--n] = '\0';
-    return NULL;
+    FILE *f = fopen(path, "rb");
+    struct stat st;
+    char *buf = NULL;
+    size_t n = 0, cap = RES_MAX_FILE_BYTES + 1;
+    json_tokener *tok = NULL;
+    json_object *doc = NULL;
+    enum json_tokener_error jerr;
+
+    if (!f) {
+        snprintf(err, errlen, "%s", strerror(errno));
+        return NULL;
+    }
+    if (fstat(fileno(f), &st) < 0)
+        st.st_mode = 0;
+    if (S_ISREG(st.st_mode) && st.st_size > RES_MAX_FILE_BYTES) {
+        snprintf(err, errlen, "file is %lld bytes, above the %ld MiB a result may hold",
+                 (long long)st.st_size, RES_MAX_FILE_BYTES / (1024 * 1024));
+        goto cleanup;
+    }
+    if (S_ISREG(st.st_mode))        /* one byte more: a file that grew */
+        cap = (size_t)st.st_size + 1;
+    buf = malloc(cap);
+    if (!buf) {
+        snprintf(err, errlen, "out of memory");
+        goto cleanup;
+    }
+    n = fread(buf, 1, cap, f);
+    if (ferror(f)) {
+        snprintf(err, errlen, "%s", strerror(errno));
+        goto cleanup;
+    }
+    if (n > RES_MAX_FILE_BYTES) {
+        snprintf(err, errlen, "file is above the %ld MiB a result may hold",
+                 RES_MAX_FILE_BYTES / (1024 * 1024));
+        goto cleanup;
+    }
+    tok = json_tokener_new();
+    if (!tok) {
+        snprintf(err, errlen, "out of memory");
+        goto cleanup;
+    }
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+    doc = json_tokener_parse_ex(tok, buf, (int)n);
+    jerr = json_tokener_get_error(tok);
+    if (jerr == json_tokener_continue || (!doc && jerr == json_tokener_success))
+        snprintf(err, errlen, "truncated JSON (ends inside a value after %zu bytes)", n);
+    else if (jerr != json_tokener_success)
+        snprintf(err, errlen, "not JSON: %s at byte %zu", json_tokener_error_desc(jerr),
+                 json_tokener_get_parse_end(tok));
+    else if (json_tokener_get_parse_end(tok) < n)
+        snprintf(err, errlen, "not JSON: text after the document at byte %zu",
+                 json_tokener_get_parse_end(tok));
+    else
+        goto cleanup;
+    json_object_put(doc);
+    doc = NULL;
+cleanup:
+    if (tok)
+        json_tokener_free(tok);
+    free(buf);
+    fclose(f);
+    return doc;
 }
 
 int rj_write_json(json_object *doc, const char *path, char *err, size_t errlen)

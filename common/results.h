@@ -35,6 +35,24 @@
 /* An integer that was not recorded (optional keys of the summary). */
 #define RES_UNSET INT64_MIN
 
+/* Bounds on a document read from a file (results/SCHEMA.md, "Limits"):
+ * an `oltp` result may come from a guest (`client = guest`) and is not
+ * trusted. A file above RES_MAX_FILE_BYTES is refused before parsing; an
+ * array longer than its bound, a histogram beyond its bounds (whose
+ * memory grows with significant_digits and highest_trackable) is refused
+ * before anything is allocated for it. */
+#define RES_MAX_FILE_BYTES   (64L * 1024 * 1024)
+#define RES_MAX_PHASES       8
+#define RES_MAX_INTERVALS    604800          /* a week of 1-second samples */
+#define RES_MAX_TYPES        16
+#define RES_MAX_CONNECTIONS  (1 << 20)       /* longest_outage_s entries */
+#define RES_MAX_BUCKETS      100000
+#define RES_MAX_HIST_DIGITS  4
+#define RES_MAX_HIST_HIGHEST (86400LL * 1000 * 1000)   /* a day, in us */
+#define RES_MAX_DRIVES       1024            /* summary: drives, hypervisors */
+#define RES_MAX_VMS          65536           /* summary: VM runs */
+#define RES_MAX_REPETITIONS  1000
+
 /* ------------------------------------------------------------------ */
 /* oltp result: drivebench.oltp/1                                      */
 
@@ -149,11 +167,39 @@ void res_oltp_clear(res_oltp *r);           /* frees members; accepts NULL */
 int res_oltp_write_file(const res_oltp *r, const char *path, char *err, size_t errlen);
 /* Read path into *r (zeroed first). Refuses another schema major, a
  * document without a "measure" phase, a measure phase without a numeric
- * tps or a histogram. 0, or -1 with "PATH: why" in err (*r left empty). */
+ * tps or a histogram, and a hostile or broken document: above the bounds
+ * above, truncated or malformed JSON, a negative count, a number that is
+ * not finite, a histogram whose buckets do not sum to its count or exceed
+ * its highest_trackable, intervals whose t goes backwards, a measure phase
+ * whose duration_s is not positive. Memory stays bounded by the file cap.
+ * 0, or -1 with "PATH: why" (one line) in err (*r left empty). */
 int res_oltp_read_file(const char *path, res_oltp *r, char *err, size_t errlen);
 
 /* ------------------------------------------------------------------ */
 /* run summary: drivebench.summary/2                                   */
+
+/* One TPC-C transaction type merged over a set of VM results: latencies
+ * from the merged histograms of that type, in ms. */
+typedef struct res_tpcc_type {
+    char   *name;               /* "New-Order", ... */
+    int64_t count, rollbacks;   /* completed (rolled back included); rolled back */
+    double  lat_avg_ms, lat_p90_ms, lat_p99_ms;
+    double  p90_limit_ms;       /* 0: none */
+    bool    p90_met;            /* lat_p90_ms <= p90_limit_ms (or no limit) */
+} res_tpcc_type;
+
+/* TPC-C figures of a set of VM results (summary "tpcc"; only for TPC-C). */
+typedef struct res_tpcc_figures {
+    double         tpmc;        /* sum of the VMs' tpmC (mean over repetitions) */
+    bool           has_nopm;    /* every VM's server counted NOPM */
+    double         nopm;        /* sum of the VMs' NOPM, when has_nopm */
+    int64_t        rollbacks;   /* all types' rollbacks */
+    bool           p90_limits_met;  /* every type's p90_met */
+    res_tpcc_type *types;       /* in the order the first VM lists them */
+    int            ntypes;
+} res_tpcc_figures;
+
+void res_tpcc_figures_free(res_tpcc_figures *t);    /* accepts NULL */
 
 /* Figures of a set of VM results (a drive, a repetition of it, the run). */
 typedef struct res_figures {
@@ -163,6 +209,7 @@ typedef struct res_figures {
     double  lat_avg_ms, lat_p99_ms;
     double  lat_p99_mean_of_vms_ms;
     int     failed_vms;     /* VM runs that failed, left out of every figure */
+    res_tpcc_figures *tpcc; /* owned; NULL unless a TPC-C run */
 } res_figures;
 
 typedef struct res_repetition {

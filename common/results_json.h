@@ -29,6 +29,9 @@ bool         rj_get_b(json_object *o, const char *key);
  * when the copy fails. */
 char        *rj_get_s(json_object *o, const char *key, bool *oom);
 size_t       rj_array_len(json_object *a);                    /* 0 unless an array */
+/* a[i] (borrowed), NULL when a is not an array or i is out of range
+ * (json-c asserts on a non-array: documents from files may hold anything). */
+json_object *rj_idx(json_object *a, size_t i);
 /* The major of "NAME/MAJOR[.MINOR]" when schema starts with name, else -1. */
 int          rj_schema_major(const char *schema, const char *name);
 /* A JSON file as a new object, or NULL with json-c's reason (one line). */

@@ -3,6 +3,8 @@
 #include "results.h"
 #include "results_json.h"
 
+#include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -249,7 +251,37 @@ int res_oltp_write_file(const res_oltp *r, const char *path, char *err, size_t e
     return rc;
 }
 
-/* A histogram member; NULL with "what: reason" in err when malformed. */
+/* The bounds of a histogram object checked before hist_from_json
+ * allocates for it (results.h: RES_MAX_HIST_*, RES_MAX_BUCKETS), and its
+ * bucket counts summed without overflow. 0, or -1 with the reason. */
+static int hist_bounds(json_object *v, char *err, size_t errlen)
+{
+    json_object *b = rj_get(v, "buckets");
+    int64_t digits = rj_get_i(v, "significant_digits"), highest = rj_get_i(v, "highest_trackable");
+    int64_t total = 0;
+    size_t n = rj_array_len(b);
+    if (digits > RES_MAX_HIST_DIGITS || highest > RES_MAX_HIST_HIGHEST) {
+        snprintf(err, errlen, "significant_digits %" PRId64 " or highest_trackable %" PRId64
+                 " above the bounds (%d, %lld)", digits, highest, RES_MAX_HIST_DIGITS,
+                 (long long)RES_MAX_HIST_HIGHEST);
+        return -1;
+    }
+    if (n > RES_MAX_BUCKETS) {
+        snprintf(err, errlen, "%zu buckets, more than %d", n, RES_MAX_BUCKETS);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int64_t c = json_object_get_int64(rj_idx(rj_idx(b, i), 1));
+        if (c > 0 && __builtin_add_overflow(total, c, &total)) {
+            snprintf(err, errlen, "bucket counts overflow");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* A histogram member; NULL with "what: reason" in err when malformed or
+ * beyond the bounds. */
 static int hist_member(json_object *o, const char *what, hist **out, char *err, size_t errlen)
 {
     json_object *v = rj_get(o, "histogram");
@@ -257,12 +289,16 @@ static int hist_member(json_object *o, const char *what, hist **out, char *err, 
     *out = NULL;
     if (!v)
         return 0;
-    *out = hist_from_json(v, herr, sizeof herr);
-    if (!*out) {
-        snprintf(err, errlen, "%s: %s", what, herr);
-        return -1;
+    if (hist_bounds(v, herr, sizeof herr) == 0 && (*out = hist_from_json(v, herr, sizeof herr))) {
+        const hist *h = *out;
+        if (h->min >= 0 && h->min <= h->max && h->max <= h->highest && isfinite(h->sum)
+            && h->sum >= 0)
+            return 0;
+        snprintf(herr, sizeof herr, "min %" PRId64 ", max %" PRId64 " or sum %g outside "
+                 "0..highest_trackable", h->min, h->max, h->sum);
     }
-    return 0;
+    snprintf(err, errlen, "%s: %s", what, herr);
+    return -1;
 }
 
 static int types_from_json(json_object *a, res_phase *p, char *err, size_t errlen)
@@ -271,6 +307,11 @@ static int types_from_json(json_object *a, res_phase *p, char *err, size_t errle
     bool oom = false;
     if (!n)
         return 0;
+    if (n > RES_MAX_TYPES) {
+        snprintf(err, errlen, "%s: %zu transaction_types, more than %d", p->name, n,
+                 RES_MAX_TYPES);
+        return -1;
+    }
     p->types = calloc(n, sizeof *p->types);
     if (!p->types) {
         snprintf(err, errlen, "out of memory");
@@ -278,7 +319,7 @@ static int types_from_json(json_object *a, res_phase *p, char *err, size_t errle
     }
     p->ntypes = (int)n;
     for (size_t t = 0; t < n; t++) {
-        json_object *e = json_object_array_get_idx(a, t);
+        json_object *e = rj_idx(a, t);
         res_txn_type *x = &p->types[t];
         char what[64];
         x->name = rj_get_s(e, "name", &oom);
@@ -287,7 +328,7 @@ static int types_from_json(json_object *a, res_phase *p, char *err, size_t errle
         x->rollbacks = rj_get_i(e, "rollbacks");
         x->retries = rj_get_i(e, "retries");
         latency_from_json(rj_get(e, "latency_ms"), &x->latency);
-        snprintf(what, sizeof what, "transaction_types[%zu].histogram", t);
+        snprintf(what, sizeof what, "%s: transaction_types[%zu].histogram", p->name, t);
         if (hist_member(e, what, &x->histogram, err, errlen) < 0)
             return -1;
     }
@@ -303,7 +344,12 @@ static int tpcc_from_json(json_object *x, res_phase *p, char *err, size_t errlen
     json_object *lims = rj_get(x, "limits");
     size_t n = rj_array_len(lims);
     bool oom = false;
-    res_tpcc *c = calloc(1, sizeof *c);
+    res_tpcc *c;
+    if (n > RES_MAX_TYPES) {
+        snprintf(err, errlen, "%s: %zu tpcc.limits, more than %d", p->name, n, RES_MAX_TYPES);
+        return -1;
+    }
+    c = calloc(1, sizeof *c);
     if (!c || !(c->limits = calloc(n ? n : 1, sizeof *c->limits))) {
         free(c);
         snprintf(err, errlen, "out of memory");
@@ -333,7 +379,7 @@ static int tpcc_from_json(json_object *x, res_phase *p, char *err, size_t errlen
     c->all_limits_met = rj_get_b(x, "all_limits_met");
     c->nlimits = (int)n;
     for (size_t i = 0; i < n; i++) {
-        json_object *e = json_object_array_get_idx(lims, i);
+        json_object *e = rj_idx(lims, i);
         res_tpcc_limit *l = &c->limits[i];
         l->name = rj_get_s(e, "name", &oom);
         l->p90_ms = rj_get_d(e, "p90_ms");
@@ -350,11 +396,138 @@ static int tpcc_from_json(json_object *x, res_phase *p, char *err, size_t errlen
     return 0;
 }
 
+/* What a phase read from a file must hold (see res_oltp_read_file): the
+ * first violation, with the phase name and JSON key, goes to err. */
+typedef struct check {
+    const char *phase;
+    char       *err;
+    size_t      errlen;
+    bool        bad;
+} check;
+
+static void check_count(check *c, const char *key, int64_t v)
+{
+    if (!c->bad && v < 0) {
+        c->bad = true;
+        snprintf(c->err, c->errlen, "%s: %s is %" PRId64 ", a count cannot be negative",
+                 c->phase, key, v);
+    }
+}
+
+static void check_num(check *c, const char *key, double v)
+{
+    if (!c->bad && !(isfinite(v) && v >= 0)) {
+        c->bad = true;
+        snprintf(c->err, c->errlen, "%s: %s is %g, not a finite number >= 0", c->phase, key, v);
+    }
+}
+
+/* check_num / check_count of the key fmt with its index i filled in
+ * ("intervals[%d].tps"). */
+static void check_num_at(check *c, const char *fmt, int i, double v)
+{
+    char k[96];
+    snprintf(k, sizeof k, fmt, i);
+    check_num(c, k, v);
+}
+
+static void check_count_at(check *c, const char *fmt, int i, int64_t v)
+{
+    char k[96];
+    snprintf(k, sizeof k, fmt, i);
+    check_count(c, k, v);
+}
+
+static void check_latency(check *c, const char *key, const res_latency *l)
+{
+    char k[96];
+    snprintf(k, sizeof k, "%s.avg", key);
+    check_num(c, k, l->avg);
+    snprintf(k, sizeof k, "%s.min", key);
+    check_num(c, k, l->min);
+    snprintf(k, sizeof k, "%s.max", key);
+    check_num(c, k, l->max);
+    for (int i = 0; i < l->npct; i++) {
+        snprintf(k, sizeof k, "%s.p%g", key, l->pct[i].pct);
+        check_num(c, k, l->pct[i].ms);
+    }
+}
+
+static int phase_check(const res_phase *p, char *err, size_t errlen)
+{
+    check c = { p->name, err, errlen, false };
+    char k[96];
+    check_num(&c, "duration_s", p->duration_s);
+    if (!c.bad && strcmp(p->name, "measure") == 0 && p->duration_s <= 0) {
+        snprintf(err, errlen, "measure: duration_s is %g; a measured phase lasts more than 0 s",
+                 p->duration_s);
+        return -1;
+    }
+    check_count(&c, "transactions", p->transactions);
+    check_count(&c, "queries.read", p->reads);
+    check_count(&c, "queries.write", p->writes);
+    check_count(&c, "queries.other", p->others);
+    check_count(&c, "queries.total", p->total);
+    check_num(&c, "tps", p->tps);
+    check_num(&c, "qps", p->qps);
+    check_count(&c, "errors", p->errors);
+    check_count(&c, "reconnects", p->reconnects);
+    check_count(&c, "rollbacks", p->rollbacks);
+    check_num(&c, "unavailable_s", p->unavailable_s);
+    for (int i = 0; i < p->nlongest_outage; i++) {
+        check_num_at(&c, "longest_outage_s[%d]", i, p->longest_outage_s[i]);
+    }
+    check_latency(&c, "latency_ms", &p->latency);
+    check_latency(&c, "queue_ms", &p->queue);
+    for (int i = 0; i < p->nintervals && !c.bad; i++) {
+        const res_interval *x = &p->intervals[i];
+        check_num_at(&c, "intervals[%d].t", i, x->t);
+        if (!c.bad && i > 0 && x->t < p->intervals[i - 1].t) {
+            snprintf(err, errlen, "%s: intervals[%d].t is %g, before intervals[%d].t (%g)",
+                     p->name, i, x->t, i - 1, p->intervals[i - 1].t);
+            return -1;
+        }
+        check_num_at(&c, "intervals[%d].tps", i, x->tps);
+        check_num_at(&c, "intervals[%d].qps", i, x->qps);
+        check_num_at(&c, "intervals[%d].errors_ps", i, x->errors_ps);
+        check_num_at(&c, "intervals[%d].reconnects_ps", i, x->reconnects_ps);
+        check_num_at(&c, "intervals[%d].latency_ms.avg", i, x->lat_avg_ms);
+        snprintf(k, sizeof k, "intervals[%d].latency_ms.p%g", i, p->iv_pct);
+        check_num(&c, k, x->lat_pct_ms);
+        check_count_at(&c, "intervals[%d].queue_length", i, x->queue_length);
+    }
+    for (int t = 0; t < p->ntypes && !c.bad; t++) {
+        const res_txn_type *x = &p->types[t];
+        check_count_at(&c, "transaction_types[%d].count", t, x->count);
+        check_num_at(&c, "transaction_types[%d].share", t, x->share);
+        check_count_at(&c, "transaction_types[%d].rollbacks", t, x->rollbacks);
+        check_count_at(&c, "transaction_types[%d].retries", t, x->retries);
+        snprintf(k, sizeof k, "transaction_types[%d].latency_ms", t);
+        check_latency(&c, k, &x->latency);
+    }
+    if (p->tpcc && !c.bad) {
+        const res_tpcc *x = p->tpcc;
+        check_num(&c, "tpcc.tpmC", x->tpm);
+        check_num(&c, "tpcc.NOPM", x->server_rate);
+        check_count(&c, "tpcc.server_count", x->server_count);
+        check_count(&c, "tpcc.server_count_margin", x->server_count_margin);
+        check_num(&c, "tpcc.tps", x->tps);
+        for (int i = 0; i < x->nlimits; i++) {
+            check_num_at(&c, "tpcc.limits[%d].p90_ms", i, x->limits[i].p90_ms);
+            check_num_at(&c, "tpcc.limits[%d].p90_limit_ms", i, x->limits[i].p90_limit_ms);
+            check_num_at(&c, "tpcc.limits[%d].share", i, x->limits[i].share);
+            check_num_at(&c, "tpcc.limits[%d].min_share", i, x->limits[i].min_share);
+        }
+    }
+    return c.bad ? -1 : 0;
+}
+
 static int phase_from_json(json_object *j, res_phase *p, char *err, size_t errlen)
 {
     json_object *q = rj_get(j, "queries"), *ivs = rj_get(j, "intervals");
     size_t n = rj_array_len(ivs);
     bool oom = false;
+    char what[64];
 
     p->name = rj_get_s(j, "name", &oom);
     p->duration_s = rj_get_d(j, "duration_s");
@@ -373,15 +546,27 @@ static int phase_from_json(json_object *j, res_phase *p, char *err, size_t errle
     {
         json_object *lo = rj_get(j, "longest_outage_s");
         size_t nl = rj_array_len(lo);
+        if (nl > RES_MAX_CONNECTIONS) {
+            snprintf(err, errlen, "%s: %zu longest_outage_s, more than %d",
+                     p->name ? p->name : "?", nl, RES_MAX_CONNECTIONS);
+            return -1;
+        }
         if (nl && !(p->longest_outage_s = calloc(nl, sizeof *p->longest_outage_s))) {
             snprintf(err, errlen, "out of memory");
             return -1;
         }
         p->nlongest_outage = (int)nl;
         for (size_t i = 0; i < nl; i++)
-            p->longest_outage_s[i] = json_object_get_double(json_object_array_get_idx(lo, i));
+            p->longest_outage_s[i] = json_object_get_double(rj_idx(lo, i));
     }
     latency_from_json(rj_get(j, "latency_ms"), &p->latency);
+    if (!p->name && !oom)
+        oom = !(p->name = strdup("?"));
+    if (n > RES_MAX_INTERVALS) {
+        snprintf(err, errlen, "%s: %zu intervals, more than %d", p->name ? p->name : "?", n,
+                 RES_MAX_INTERVALS);
+        return -1;
+    }
     if (rj_get(j, "queue_ms")) {
         p->has_queue = true;
         latency_from_json(rj_get(j, "queue_ms"), &p->queue);
@@ -392,7 +577,7 @@ static int phase_from_json(json_object *j, res_phase *p, char *err, size_t errle
     }
     p->nintervals = (int)n;
     for (size_t i = 0; i < n; i++) {
-        json_object *e = json_object_array_get_idx(ivs, i), *l = rj_get(e, "latency_ms");
+        json_object *e = rj_idx(ivs, i), *l = rj_get(e, "latency_ms");
         res_interval *x = &p->intervals[i];
         x->t = rj_get_d(e, "t");
         x->tps = rj_get_d(e, "tps");
@@ -415,11 +600,12 @@ static int phase_from_json(json_object *j, res_phase *p, char *err, size_t errle
             }
         }
     }
-    if (hist_member(j, "histogram", &p->histogram, err, errlen) < 0
+    snprintf(what, sizeof what, "%s: histogram", p->name);
+    if (hist_member(j, what, &p->histogram, err, errlen) < 0
         || types_from_json(rj_get(j, "transaction_types"), p, err, errlen) < 0
         || (rj_get(j, "tpcc") && tpcc_from_json(rj_get(j, "tpcc"), p, err, errlen) < 0))
         return -1;
-    return 0;
+    return phase_check(p, err, errlen);
 }
 
 /* The document's content into r; -1 with the reason (no path) in err. */
@@ -436,10 +622,14 @@ static int oltp_from_json(json_object *doc, res_oltp *r, char *err, size_t errle
         snprintf(err, errlen, "no phases array");
         return -1;
     }
+    if (rj_array_len(phases) > RES_MAX_PHASES) {
+        snprintf(err, errlen, "%zu phases, more than %d", rj_array_len(phases), RES_MAX_PHASES);
+        return -1;
+    }
     for (size_t i = 0; i < rj_array_len(phases); i++) {
-        json_object *name = rj_get(json_object_array_get_idx(phases, i), "name");
+        json_object *name = rj_get(rj_idx(phases, i), "name");
         if (name && strcmp(json_object_get_string(name), "measure") == 0)
-            measure = json_object_array_get_idx(phases, i);
+            measure = rj_idx(phases, i);
     }
     if (!measure) {
         snprintf(err, errlen, "no \"measure\" phase");
@@ -470,7 +660,7 @@ static int oltp_from_json(json_object *doc, res_oltp *r, char *err, size_t errle
             snprintf(err, errlen, "out of memory");
             return -1;
         }
-        if (phase_from_json(json_object_array_get_idx(phases, i), p, err, errlen) < 0)
+        if (phase_from_json(rj_idx(phases, i), p, err, errlen) < 0)
             return -1;
     }
     return 0;

@@ -70,7 +70,7 @@ static int env_from_json(json_object *o, res_env *e)
         return -1;
     e->nhypervisors = (int)n;
     for (size_t i = 0; i < n; i++) {
-        json_object *h = json_object_array_get_idx(hvs, i);
+        json_object *h = rj_idx(hvs, i);
         res_hypervisor *x = &e->hypervisors[i];
         x->uri = rj_get_s(h, "uri", &oom);
         x->hostname = rj_get_s(h, "hostname", &oom);
@@ -166,6 +166,16 @@ const char *res_run_status_name(res_run_status st)
     return (unsigned)st <= RES_RUN_PARTIAL ? run_status_names[st] : "?";
 }
 
+void res_tpcc_figures_free(res_tpcc_figures *t)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < t->ntypes; i++)
+        free(t->types[i].name);
+    free(t->types);
+    free(t);
+}
+
 void res_summary_clear(res_summary *s)
 {
     if (!s)
@@ -178,8 +188,12 @@ void res_summary_clear(res_summary *s)
     res_env_clear(&s->env);
     for (int i = 0; i < s->ndrives; i++) {
         free(s->drives[i].name);
+        res_tpcc_figures_free(s->drives[i].f.tpcc);
+        for (int r = 0; r < s->drives[i].nreps; r++)
+            res_tpcc_figures_free(s->drives[i].reps[r].f.tpcc);
         free(s->drives[i].reps);
     }
+    res_tpcc_figures_free(s->run.tpcc);
     free(s->drives);
     for (int i = 0; i < s->nvms; i++) {
         res_vm *v = &s->vms[i];
@@ -269,6 +283,32 @@ static json_object *latency_summary_json(double avg, double p99, const double *p
     return o;
 }
 
+static json_object *tpcc_figures_json(const res_tpcc_figures *t)
+{
+    json_object *o = json_object_new_object(), *types = json_object_new_array();
+    rj_put(o, "tpmC", res_json_number(t->tpmc));
+    if (t->has_nopm)
+        rj_put(o, "NOPM", res_json_number(t->nopm));
+    rj_put(o, "rollbacks", json_object_new_int64(t->rollbacks));
+    rj_put(o, "p90_limits_met", json_object_new_boolean(t->p90_limits_met));
+    for (int i = 0; i < t->ntypes; i++) {
+        const res_tpcc_type *x = &t->types[i];
+        json_object *e = json_object_new_object(), *l = json_object_new_object();
+        rj_put(e, "name", json_object_new_string(x->name));
+        rj_put(e, "count", json_object_new_int64(x->count));
+        rj_put(e, "rollbacks", json_object_new_int64(x->rollbacks));
+        rj_put(l, "avg", res_json_number(x->lat_avg_ms));
+        rj_put(l, "p90", res_json_number(x->lat_p90_ms));
+        rj_put(l, "p99", res_json_number(x->lat_p99_ms));
+        rj_put(e, "latency_ms", l);
+        rj_put(e, "p90_limit_ms", res_json_number(x->p90_limit_ms));
+        rj_put(e, "p90_met", json_object_new_boolean(x->p90_met));
+        json_object_array_add(types, e);
+    }
+    rj_put(o, "transaction_types", types);
+    return o;
+}
+
 static json_object *figures_json(const res_figures *f)
 {
     json_object *o = json_object_new_object();
@@ -278,6 +318,8 @@ static json_object *figures_json(const res_figures *f)
     rj_put(o, "transactions", json_object_new_int64(f->transactions));
     rj_put(o, "latency_ms", latency_summary_json(f->lat_avg_ms, f->lat_p99_ms,
                                               &f->lat_p99_mean_of_vms_ms));
+    if (f->tpcc)
+        rj_put(o, "tpcc", tpcc_figures_json(f->tpcc));
     return o;
 }
 
@@ -363,7 +405,7 @@ static int summary_csv(const res_summary *s, const char *path, char *err, size_t
         return -1;
     }
     fputs("run_id,drive,repetition,vms,tps,transactions,latency_avg_ms,latency_p99_ms,"
-          "latency_p99_mean_of_vms_ms,failed_vms,status,failures\n", f);
+          "latency_p99_mean_of_vms_ms,failed_vms,status,failures,tpmC,NOPM\n", f);
     for (int d = 0; d < s->ndrives; d++)
         for (int r = 0; r < s->drives[d].nreps; r++) {
             const res_repetition *g = &s->drives[d].reps[r];
@@ -390,7 +432,10 @@ static int summary_csv(const res_summary *s, const char *path, char *err, size_t
                     res_num(g->f.lat_p99_mean_of_vms_ms, b[3], sizeof b[3]), g->f.failed_vms,
                     g->f.failed_vms ? "incomplete" : "complete");
             res_csv_field(f, failures ? failures : "", false);
-            fputc('\n', f);
+            /* TPC-C runs only: empty otherwise */
+            fprintf(f, ",%s,%s\n", g->f.tpcc ? res_num(g->f.tpcc->tpmc, b[0], sizeof b[0]) : "",
+                    g->f.tpcc && g->f.tpcc->has_nopm
+                    ? res_num(g->f.tpcc->nopm, b[1], sizeof b[1]) : "");
             free(failures);
         }
     if (fclose(f) != 0) {
@@ -424,7 +469,43 @@ cleanup:
     return rc;
 }
 
-static void figures_from_json(json_object *o, res_figures *f)
+/* The "tpcc" member of a figures object into f->tpcc (NULL when absent).
+ * 0, or -1 when out of memory or above RES_MAX_TYPES. */
+static int tpcc_figures_from_json(json_object *o, res_figures *f)
+{
+    json_object *t = rj_get(o, "tpcc"), *types = rj_get(t, "transaction_types");
+    size_t n = rj_array_len(types);
+    bool oom = false;
+    res_tpcc_figures *x;
+    if (!t)
+        return 0;
+    if (n > RES_MAX_TYPES || !(x = f->tpcc = calloc(1, sizeof *x))
+        || (n && !(x->types = calloc(n, sizeof *x->types))))
+        return -1;
+    x->tpmc = rj_get_d(t, "tpmC");
+    x->has_nopm = rj_is_number(rj_get(t, "NOPM"));
+    x->nopm = rj_get_d(t, "NOPM");
+    x->rollbacks = rj_get_i(t, "rollbacks");
+    x->p90_limits_met = rj_get_b(t, "p90_limits_met");
+    x->ntypes = (int)n;
+    for (size_t i = 0; i < n; i++) {
+        json_object *e = rj_idx(types, i), *l = rj_get(e, "latency_ms");
+        res_tpcc_type *y = &x->types[i];
+        y->name = rj_get_s(e, "name", &oom);
+        if (!y->name && !oom)
+            oom = !(y->name = strdup(""));
+        y->count = rj_get_i(e, "count");
+        y->rollbacks = rj_get_i(e, "rollbacks");
+        y->lat_avg_ms = rj_get_d(l, "avg");
+        y->lat_p90_ms = rj_get_d(l, "p90");
+        y->lat_p99_ms = rj_get_d(l, "p99");
+        y->p90_limit_ms = rj_get_d(e, "p90_limit_ms");
+        y->p90_met = rj_get_b(e, "p90_met");
+    }
+    return oom ? -1 : 0;
+}
+
+static int figures_from_json(json_object *o, res_figures *f)
 {
     json_object *l = rj_get(o, "latency_ms");
     f->vms = (int)rj_get_i(o, "vms");
@@ -434,6 +515,7 @@ static void figures_from_json(json_object *o, res_figures *f)
     f->lat_avg_ms = rj_get_d(l, "avg");
     f->lat_p99_ms = rj_get_d(l, "p99");
     f->lat_p99_mean_of_vms_ms = rj_get_d(l, "p99_mean_of_vms");
+    return tpcc_figures_from_json(o, f);
 }
 
 static int drive_from_json(json_object *o, res_drive *d)
@@ -444,14 +526,15 @@ static int drive_from_json(json_object *o, res_drive *d)
     d->name = rj_get_s(o, "name", &oom);
     if (!d->name)
         d->name = strdup("");
-    figures_from_json(o, &d->f);
-    if (!d->name || (n && !(d->reps = calloc(n, sizeof *d->reps))))
+    if (figures_from_json(o, &d->f) < 0 || !d->name
+        || (n && !(d->reps = calloc(n, sizeof *d->reps))))
         return -1;
-    d->nreps = (int)n;
     for (size_t r = 0; r < n; r++) {
-        json_object *rj = json_object_array_get_idx(reps, r);
+        json_object *rj = rj_idx(reps, r);
+        d->nreps++;
         d->reps[r].repetition = (int)rj_get_i(rj, "repetition");
-        figures_from_json(rj, &d->reps[r].f);
+        if (figures_from_json(rj, &d->reps[r].f) < 0)
+            return -1;
     }
     return oom ? -1 : 0;
 }
@@ -489,10 +572,42 @@ static int vm_from_json(json_object *o, res_vm *v)
         return -1;
     v->npoints = (int)n;
     for (size_t i = 0; i < n; i++) {
-        json_object *pair = json_object_array_get_idx(series, i);
-        v->series[i].t = json_object_get_double(json_object_array_get_idx(pair, 0));
-        v->series[i].tps = json_object_get_double(json_object_array_get_idx(pair, 1));
+        json_object *pair = rj_idx(series, i);
+        v->series[i].t = json_object_get_double(rj_idx(pair, 0));
+        v->series[i].tps = json_object_get_double(rj_idx(pair, 1));
     }
+    return 0;
+}
+
+/* The lengths of a summary's arrays against results.h's bounds, before
+ * anything is allocated for them. 0, or -1 with the reason. */
+static int summary_bounds(json_object *doc, char *err, size_t errlen)
+{
+    json_object *drives = rj_get(doc, "drives"), *vms = rj_get(doc, "vms");
+    size_t n;
+    if ((n = rj_array_len(drives)) > RES_MAX_DRIVES
+        || (n = rj_array_len(rj_get(rj_get(doc, "environment"), "hypervisors"))) > RES_MAX_DRIVES) {
+        snprintf(err, errlen, "%zu drives or hypervisors, more than %d", n, RES_MAX_DRIVES);
+        return -1;
+    }
+    if ((n = rj_array_len(vms)) > RES_MAX_VMS) {
+        snprintf(err, errlen, "%zu vms, more than %d", n, RES_MAX_VMS);
+        return -1;
+    }
+    for (size_t i = 0; i < rj_array_len(drives); i++)
+        if ((n = rj_array_len(rj_get(rj_idx(drives, i), "repetitions")))
+            > RES_MAX_REPETITIONS) {
+            snprintf(err, errlen, "drives[%zu]: %zu repetitions, more than %d", i, n,
+                     RES_MAX_REPETITIONS);
+            return -1;
+        }
+    for (size_t i = 0; i < rj_array_len(vms); i++)
+        if ((n = rj_array_len(rj_get(rj_idx(vms, i), "tps_series")))
+            > RES_MAX_INTERVALS) {
+            snprintf(err, errlen, "vms[%zu]: %zu tps_series points, more than %d", i, n,
+                     RES_MAX_INTERVALS);
+            return -1;
+        }
     return 0;
 }
 
@@ -517,6 +632,8 @@ static int summary_from_json(json_object *doc, res_summary *s, char *err, size_t
         snprintf(err, errlen, "no drives or vms array");
         return -1;
     }
+    if (summary_bounds(doc, err, errlen) < 0)
+        return -1;
     s->run_id = rj_get_s(doc, "run_id", &oom);
     if (!s->run_id && !oom)
         oom = !(s->run_id = strdup(""));
@@ -531,9 +648,9 @@ static int summary_from_json(json_object *doc, res_summary *s, char *err, size_t
                     : strcmp(st, "completed_with_failures") == 0 ? RES_RUN_DEGRADED
                     : RES_RUN_COMPLETE;
     }
-    figures_from_json(rj_get(doc, "run"), &s->run);
     s->run_drives = (int)rj_get_i(rj_get(doc, "run"), "drives");
-    if (oom || plan_from_json(rj_get(doc, "plan"), &s->plan) < 0
+    if (oom || figures_from_json(rj_get(doc, "run"), &s->run) < 0
+        || plan_from_json(rj_get(doc, "plan"), &s->plan) < 0
         || env_from_json(rj_get(doc, "environment"), &s->env) < 0)
         goto oom;
     s->drives = calloc(rj_array_len(drives) + 1, sizeof *s->drives);
@@ -542,12 +659,12 @@ static int summary_from_json(json_object *doc, res_summary *s, char *err, size_t
         goto oom;
     for (size_t i = 0; i < rj_array_len(drives); i++) {
         s->ndrives++;
-        if (drive_from_json(json_object_array_get_idx(drives, i), &s->drives[i]) < 0)
+        if (drive_from_json(rj_idx(drives, i), &s->drives[i]) < 0)
             goto oom;
     }
     for (size_t i = 0; i < rj_array_len(vms); i++) {
         s->nvms++;
-        if (vm_from_json(json_object_array_get_idx(vms, i), &s->vms[i]) < 0)
+        if (vm_from_json(rj_idx(vms, i), &s->vms[i]) < 0)
             goto oom;
     }
     return 0;

@@ -9,6 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One TPC-C transaction type merged over a group's VMs. */
+typedef struct group_type {
+    char   *name;
+    int64_t count, rollbacks;
+    double  p90_limit_ms;       /* from the first VM's tpcc.limits; 0: none */
+    hist   *h;                  /* merged */
+} group_type;
+
 /* Merged figures of a set of VM results. */
 typedef struct group {
     int     vms;
@@ -17,7 +25,21 @@ typedef struct group {
     double  p99_sum;            /* sum of each VM's p99, ms */
     hist   *h;                  /* merged */
     int     failed;             /* VM runs that failed: in no figure above */
+    /* TPC-C: VMs with a tpcc section, sums of their rates, merged types */
+    int        tpcc_vms, nopm_vms;
+    double     tpm, nopm;
+    group_type types[RES_MAX_TYPES];
+    int        ntypes;
 } group;
+
+static void group_clear(group *g)
+{
+    hist_free(g->h);
+    for (int i = 0; i < g->ntypes; i++) {
+        free(g->types[i].name);
+        hist_free(g->types[i].h);
+    }
+}
 
 static double us_to_ms(double us)
 {
@@ -29,22 +51,106 @@ static double p99_ms(const hist *h)
     return h ? us_to_ms((double)hist_percentile(h, 99.0)) : 0;
 }
 
+/* hist_add into *dst, made empty with src's parameters when NULL. 0, or
+ * -1 when out of memory or the parameters differ. */
+static int merge_hist(hist **dst, const hist *src)
+{
+    if (!*dst && !(*dst = hist_new(src->highest, src->sig_digits)))
+        return -1;
+    return hist_add(*dst, src);
+}
+
+/* Add the TPC-C figures of one VM's measure phase: its rates, and each
+ * transaction type by name (histograms merged). 0, or -1 when out of
+ * memory or histograms do not merge. */
+static int group_add_tpcc(group *g, const res_phase *m)
+{
+    g->tpcc_vms++;
+    g->tpm += m->tpcc->tpm;
+    if (m->tpcc->server_rate_name) {
+        g->nopm_vms++;
+        g->nopm += m->tpcc->server_rate;
+    }
+    for (int t = 0; t < m->ntypes; t++) {
+        const res_txn_type *x = &m->types[t];
+        group_type *gt = NULL;
+        if (!x->name || !x->histogram)
+            continue;
+        for (int i = 0; i < g->ntypes && !gt; i++)
+            if (strcmp(g->types[i].name, x->name) == 0)
+                gt = &g->types[i];
+        if (!gt) {
+            if (g->ntypes == RES_MAX_TYPES)
+                continue;
+            gt = &g->types[g->ntypes];
+            if (!(gt->name = strdup(x->name)))
+                return -1;
+            g->ntypes++;
+            for (int l = 0; l < m->tpcc->nlimits; l++)
+                if (m->tpcc->limits[l].name && strcmp(m->tpcc->limits[l].name, x->name) == 0)
+                    gt->p90_limit_ms = m->tpcc->limits[l].p90_limit_ms;
+        }
+        if (merge_hist(&gt->h, x->histogram) < 0)
+            return -1;
+        gt->count += x->count;
+        gt->rollbacks += x->rollbacks;
+    }
+    return 0;
+}
+
+/* The TPC-C figures of a group with the given rates (a sum, or a mean of
+ * repetitions' sums): latencies from the merged histograms, the p90 limits
+ * checked on them as oltp checks one VM's. A new struct (NULL: the group
+ * has no TPC-C result); *oom set when out of memory. */
+static res_tpcc_figures *group_tpcc(const group *g, double tpm, double nopm, bool *oom)
+{
+    res_tpcc_figures *t;
+    if (!g->tpcc_vms)
+        return NULL;
+    t = calloc(1, sizeof *t);
+    if (!t || (g->ntypes && !(t->types = calloc((size_t)g->ntypes, sizeof *t->types)))) {
+        free(t);
+        *oom = true;
+        return NULL;
+    }
+    t->tpmc = tpm;
+    t->has_nopm = g->nopm_vms == g->tpcc_vms;
+    t->nopm = t->has_nopm ? nopm : 0;
+    t->p90_limits_met = true;
+    for (int i = 0; i < g->ntypes; i++) {
+        const group_type *gt = &g->types[i];
+        res_tpcc_type *x = &t->types[t->ntypes++];
+        x->name = strdup(gt->name);
+        if (!x->name) {
+            res_tpcc_figures_free(t);
+            *oom = true;
+            return NULL;
+        }
+        x->count = gt->count;
+        x->rollbacks = gt->rollbacks;
+        x->lat_avg_ms = us_to_ms(hist_mean(gt->h));
+        x->lat_p90_ms = us_to_ms((double)hist_percentile(gt->h, 90.0));
+        x->lat_p99_ms = p99_ms(gt->h);
+        x->p90_limit_ms = gt->p90_limit_ms;
+        x->p90_met = gt->p90_limit_ms <= 0
+                     || hist_percentile(gt->h, 90.0) <= (int64_t)(gt->p90_limit_ms * 1000);
+        t->p90_limits_met = t->p90_limits_met && x->p90_met;
+        t->rollbacks += gt->rollbacks;
+    }
+    return t;
+}
+
 /* Add one VM's measure phase to a group. 0, or -1 when histograms do not
- * merge. */
+ * merge or out of memory. */
 static int group_add(group *g, const res_phase *m)
 {
-    if (!g->h) {
-        g->h = hist_new(m->histogram->highest, m->histogram->sig_digits);
-        if (!g->h)
-            return -1;
-    }
-    if (hist_add(g->h, m->histogram) < 0)
+    if (merge_hist(&g->h, m->histogram) < 0)
         return -1;
     g->vms++;
     g->tps += m->tps;
     g->transactions += m->transactions;
     g->p99_sum += p99_ms(m->histogram);
-    return 0;
+    return m->tpcc ? group_add_tpcc(g, m) : 0;
 }
 
 static res_figures group_figures(const group *g, double tps, int vms_per_rep)
@@ -165,7 +271,8 @@ res_summary *orch_summary_build(const orch_summary_input *in, char *err, size_t 
     group *groups = calloc(ng ? ng : 1, sizeof *groups);   /* [drive][0]=all, [drive][r] */
     group run = { 0 };
     res_summary *s = calloc(1, sizeof *s);
-    double run_tps = 0;
+    double run_tps = 0, run_tpm = 0, run_nopm = 0;
+    bool oom = false;
     int ok = 0;
 
     if (!groups || !s) {
@@ -194,7 +301,7 @@ res_summary *orch_summary_build(const orch_summary_input *in, char *err, size_t 
     for (int d = 0; d < in->ndrives; d++) {
         res_drive *dr = &s->drives[s->ndrives++];
         group *all = &groups[d * (reps + 1)];
-        double tps_sum = 0;
+        double tps_sum = 0, tpm_sum = 0, nopm_sum = 0;
         dr->name = strdup(in->drives[d]);
         dr->reps = calloc((size_t)reps, sizeof *dr->reps);
         if (!dr->name || !dr->reps) {
@@ -205,22 +312,34 @@ res_summary *orch_summary_build(const orch_summary_input *in, char *err, size_t 
             group *g = &groups[d * (reps + 1) + r];
             if (!g->vms && !g->failed)
                 continue;
-            dr->reps[dr->nreps++] = (res_repetition){ r, group_figures(g, g->tps, g->vms) };
+            dr->reps[dr->nreps] = (res_repetition){ r, group_figures(g, g->tps, g->vms) };
+            dr->reps[dr->nreps++].f.tpcc = group_tpcc(g, g->tpm, g->nopm, &oom);
             tps_sum += g->tps;
+            tpm_sum += g->tpm;
+            nopm_sum += g->nopm;
         }
         dr->f = group_figures(all, dr->nreps ? tps_sum / dr->nreps : 0,
                               dr->nreps ? all->vms / dr->nreps : 0);
+        dr->f.tpcc = group_tpcc(all, dr->nreps ? tpm_sum / dr->nreps : 0,
+                                dr->nreps ? nopm_sum / dr->nreps : 0, &oom);
         run_tps += dr->f.tps;
+        run_tpm += dr->f.tpcc ? dr->f.tpcc->tpmc : 0;
+        run_nopm += dr->f.tpcc ? dr->f.tpcc->nopm : 0;
     }
     s->run = group_figures(&run, run_tps, run.vms / reps);
+    s->run.tpcc = group_tpcc(&run, run_tpm, run_nopm, &oom);
+    if (oom) {
+        snprintf(err, errlen, "out of memory");
+        goto cleanup;
+    }
     s->status = in->partial ? RES_RUN_PARTIAL : run.failed ? RES_RUN_DEGRADED : RES_RUN_COMPLETE;
     s->run_drives = in->ndrives;
     ok = 1;
 cleanup:
     for (size_t i = 0; groups && i < ng; i++)
-        hist_free(groups[i].h);
+        group_clear(&groups[i]);
     free(groups);
-    hist_free(run.h);
+    group_clear(&run);
     if (!ok) {
         orch_summary_free(s);
         s = NULL;

@@ -35,9 +35,13 @@ $(BIN)/report_mkfixture: $(BUILD)/tests/report/mkfixture.o $(ORCH_OBJS) $(COMMON
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS)
 
+$(BIN)/report_mksummary: $(BUILD)/tests/report/mksummary.o $(ORCH_OBJS) $(COMMON_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS)
+
 $(BIN)/report_test: $(BUILD)/tests/report/test_report.o $(ORCH_OBJS) $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS) $(call pkglibs,cmocka)
 
-ALL_TARGETS  += $(BIN)/report_mkfixture $(BIN)/report_test
+ALL_TARGETS  += $(BIN)/report_mkfixture $(BIN)/report_mksummary $(BIN)/report_test
 TEST_TARGETS += $(BIN)/report_test tests/report/browser.sh

@@ -69,9 +69,14 @@ static int drive_load(report_run *run, const res_drive *dj, report_drive *d)
     d->name = dj->name;
     d->vms = dj->f.vms;
     d->tps = dj->f.tps;
-    for (int i = 0; i < n; i++) {
-        tps[i] = dj->reps[i].f.tps;
-        p99[i] = dj->reps[i].f.lat_p99_ms;
+    d->failed_vms = dj->f.failed_vms;
+    d->incomplete = dj->f.failed_vms > 0;
+    n = 0;
+    for (int i = 0; i < dj->nreps; i++) {
+        if (dj->reps[i].f.failed_vms)   /* not comparable: no spread from it */
+            continue;
+        tps[n] = dj->reps[i].f.tps;
+        p99[n++] = dj->reps[i].f.lat_p99_ms;
     }
     d->tps_spread = report_spread_of(tps, n);
     d->p99_spread = report_spread_of(p99, n);
@@ -173,10 +178,12 @@ double report_scaling(const report_set *s, int r, int d, int *base_run, int *bas
     const char *name = s->runs[r].drives[d].name;
     int others = 0;
     *base_run = *base_drive = -1;
+    if (s->runs[r].drives[d].incomplete)
+        return 0;
     for (int i = 0; i < s->nruns; i++)
         for (int k = 0; k < s->runs[i].ndrives; k++) {
             const report_drive *c = &s->runs[i].drives[k];
-            if (strcmp(c->name, name) != 0)
+            if (strcmp(c->name, name) != 0 || c->incomplete)
                 continue;
             others += i != r;
             if (*base_run < 0 || c->vms < s->runs[*base_run].drives[*base_drive].vms) {
@@ -198,12 +205,26 @@ double report_scaling(const report_set *s, int r, int d, int *base_run, int *bas
 double report_run_scaling(const report_set *s, int r, int *base_run)
 {
     double base;
-    *base_run = 0;
-    for (int i = 1; i < s->nruns; i++)
-        if (s->runs[i].sum.run.vms < s->runs[*base_run].sum.run.vms)
+    *base_run = -1;
+    if (s->runs[r].sum.run.failed_vms)
+        return 0;
+    for (int i = 0; i < s->nruns; i++)
+        if (!s->runs[i].sum.run.failed_vms
+            && (*base_run < 0 || s->runs[i].sum.run.vms < s->runs[*base_run].sum.run.vms))
             *base_run = i;
     base = s->runs[*base_run].sum.run.tps;
     return base > 0 ? s->runs[r].sum.run.tps / base : 0;
+}
+
+/* A figure of a spread as the CSV writes it; "" when the spread is over
+ * no repetition (every one had a failed VM). */
+static const char *spread_num(const report_spread *sp, double v, char *buf, size_t len)
+{
+    if (sp->n == 0) {
+        buf[0] = '\0';
+        return buf;
+    }
+    return report_num(v, buf, len);
 }
 
 int report_write_csv(const report_set *s, const char *path, char *err, size_t errlen)
@@ -217,7 +238,7 @@ int report_write_csv(const report_set *s, const char *path, char *err, size_t er
     fputs("run_id,run,drive,vms,repetitions,tps,tps_min,tps_max,tps_cv_pct,tps_per_vm,"
           "transactions,latency_avg_ms,latency_p99_ms,latency_p99_mean_of_vms_ms,"
           "p99_rep_mean_ms,p99_rep_min_ms,p99_rep_max_ms,p99_cv_pct,cv_threshold_pct,cv_flag,"
-          "scaling_base_run,scaling_ratio\n", f);
+          "scaling_base_run,scaling_ratio,status,failed_vms,tpmC,NOPM\n", f);
     for (int r = 0; r < s->nruns; r++)
         for (int d = 0; d < s->runs[r].ndrives; d++) {
             const report_run *run = &s->runs[r];
@@ -232,19 +253,20 @@ int report_write_csv(const report_set *s, const char *path, char *err, size_t er
             res_csv_field(f, run->label, true);
             fputc(',', f);
             res_csv_field(f, dr->name, true);
+            /* the spread is over complete repetitions: empty when none */
             fprintf(f, ",%d,%d,%s,%s,%s,%s,%s,%" PRId64 ",%s,%s,%s,%s,%s,%s,%s,%s,%d,", dr->vms,
-                    dr->tps_spread.n, report_num(fig->tps, b[10], sizeof b[10]),
-                    report_num(dr->tps_spread.min, b[0], sizeof b[0]),
-                    report_num(dr->tps_spread.max, b[1], sizeof b[1]),
-                    report_num(dr->tps_spread.cv, b[2], sizeof b[2]),
+                    dr->d->nreps, report_num(fig->tps, b[10], sizeof b[10]),
+                    spread_num(&dr->tps_spread, dr->tps_spread.min, b[0], sizeof b[0]),
+                    spread_num(&dr->tps_spread, dr->tps_spread.max, b[1], sizeof b[1]),
+                    spread_num(&dr->tps_spread, dr->tps_spread.cv, b[2], sizeof b[2]),
                     report_num(dr->vms ? dr->tps / dr->vms : 0, b[3], sizeof b[3]),
                     fig->transactions, report_num(fig->lat_avg_ms, b[11], sizeof b[11]),
                     report_num(fig->lat_p99_ms, b[12], sizeof b[12]),
                     report_num(fig->lat_p99_mean_of_vms_ms, b[13], sizeof b[13]),
-                    report_num(dr->p99_spread.mean, b[4], sizeof b[4]),
-                    report_num(dr->p99_spread.min, b[5], sizeof b[5]),
-                    report_num(dr->p99_spread.max, b[6], sizeof b[6]),
-                    report_num(dr->p99_spread.cv, b[7], sizeof b[7]),
+                    spread_num(&dr->p99_spread, dr->p99_spread.mean, b[4], sizeof b[4]),
+                    spread_num(&dr->p99_spread, dr->p99_spread.min, b[5], sizeof b[5]),
+                    spread_num(&dr->p99_spread, dr->p99_spread.max, b[6], sizeof b[6]),
+                    spread_num(&dr->p99_spread, dr->p99_spread.cv, b[7], sizeof b[7]),
                     report_num(run->cv_threshold, b[8], sizeof b[8]), dr->flagged);
             if (br >= 0) {
                 res_csv_field(f, s->runs[br].label, true);
@@ -252,7 +274,12 @@ int report_write_csv(const report_set *s, const char *path, char *err, size_t er
             } else {
                 fputc(',', f);
             }
-            fputc('\n', f);
+            fputc(',', f);
+            res_csv_field(f, dr->incomplete ? "incomplete" : "complete", true);
+            fprintf(f, ",%d,%s,%s\n", dr->failed_vms,
+                    fig->tpcc ? report_num(fig->tpcc->tpmc, b[0], sizeof b[0]) : "",
+                    fig->tpcc && fig->tpcc->has_nopm
+                    ? report_num(fig->tpcc->nopm, b[1], sizeof b[1]) : "");
         }
     if (fclose(f) != 0) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));

@@ -33,9 +33,13 @@ typedef struct report_drive {
     const char      *name;          /* d->name */
     int              vms;           /* per repetition */
     double           tps;           /* mean over repetitions */
-    report_spread    tps_spread;    /* of the per-repetition tps */
-    report_spread    p99_spread;    /* of the per-repetition p99, ms */
+    report_spread    tps_spread;    /* of the per-repetition tps, complete
+                                     * repetitions only (no VM failed) */
+    report_spread    p99_spread;    /* of the per-repetition p99, ms, idem */
     int              flagged;       /* a CV above the run's threshold */
+    int              incomplete;    /* a VM failed: its figures are not
+                                     * comparable (no scaling ratio) */
+    int              failed_vms;    /* d->f.failed_vms */
 } report_drive;
 
 typedef struct report_run {
@@ -68,14 +72,17 @@ void report_set_free(report_set *s);      /* accepts NULL */
 report_spread report_spread_of(const double *v, int n);
 
 /* Scaling of drive d of run r against the run where the drive of the same
- * name has the fewest VMs (the first such run on ties). Returns the ratio
- * of their tps and sets *base_run / *base_drive; returns 0 with
- * *base_run = -1 when no other run has that drive. */
+ * name has the fewest VMs (the first such run on ties), incomplete drives
+ * left out on both sides. Returns the ratio of their tps and sets
+ * *base_run / *base_drive; returns 0 with *base_run = -1 when no other run
+ * has that drive complete, or when drive d is incomplete. */
 double report_scaling(const report_set *s, int r, int d, int *base_run, int *base_drive);
 
 /* Scaling of run r as a whole: its tps (the summary's run figures) over
- * that of the run with the fewest VMs (the first on ties), whose index
- * goes to *base_run. 0 when the base has no tps. */
+ * that of the run with the fewest VMs (the first on ties) among the runs
+ * where no VM failed, whose index goes to *base_run. 0 when the base has
+ * no tps; 0 with *base_run = -1 when run r had failed VMs or every run
+ * had. */
 double report_run_scaling(const report_set *s, int r, int *base_run);
 
 /* A number as summary.json writes it (6 decimals, no trailing zeros) into

@@ -35,6 +35,13 @@ static const char page_css[] =
     "svg polyline.series{fill:none;stroke-width:1.8}svg .legend-line{stroke-width:3}"
     "pre{background:#f6f6f6;padding:8px;font-size:12px;overflow-x:auto}"
     "p.note{font-size:13px;color:#555}"
+    ".banner{border:2px solid #b00;background:#fff0f0;color:#900;padding:8px 12px;"
+    "margin:12px 0;font-weight:bold}"
+    "tr.failed td{background:#ffe6e6;color:#a00}tr.incomplete td{background:#eee;color:#666}"
+    "td.incomplete,span.incomplete{color:#666;font-style:italic}"
+    "svg .value.incomplete{fill:#555;font-style:italic}"
+    "div.failure{border-left:4px solid #c00;padding-left:12px;margin:12px 0}"
+    "div.failure h3{color:#b00}pre.console{background:#fff4f4;border:1px solid #e0b0b0}"
     ".swatch{display:inline-block;width:12px;height:12px;margin-left:12px;"
     "vertical-align:middle}";
 
@@ -119,6 +126,8 @@ static const char *int_text(int64_t v, char *buf, size_t len)
     return buf;
 }
 
+static void kv(xmlNodePtr tb, const char *key, const char *value);
+
 /* A row identified by run label and drive (data-run, data-drive). */
 static xmlNodePtr row(xmlNodePtr tbody, const report_run *run, const char *drive)
 {
@@ -140,10 +149,41 @@ static xmlNodePtr section_new(page *pg, const char *id, const char *title, const
     return sec;
 }
 
+/* A red banner per run that did not complete cleanly: partial, or
+ * completed with failed VMs. */
+static void banners(page *pg)
+{
+    for (int r = 0; r < pg->s->nruns; r++) {
+        const report_run *run = &pg->s->runs[r];
+        const res_summary *sum = &run->sum;
+        xmlNodePtr div;
+        char *text;
+        int failed = 0;
+        if (sum->status == RES_RUN_COMPLETE)
+            continue;
+        for (int v = 0; v < run->nvms; v++)
+            failed += run->vms[v].failed;
+        text = sum->status == RES_RUN_PARTIAL
+            ? orch_strfmt("Run %s (%s) is partial: it stopped early, and its figures cover only "
+                          "what the finished phases measured. %d VM run(s) failed; their "
+                          "drives' figures are incomplete and not comparable.", run->label,
+                          run->run_id, failed)
+            : orch_strfmt("Run %s (%s) completed with failures: %d VM run(s) failed and are "
+                          "left out of every figure; their drives' figures are incomplete and "
+                          "not comparable. See \"Failed VMs\".", run->label, run->run_id, failed);
+        div = add(pg->body, "div", text ? text : "run did not complete");
+        attr(div, "class", "banner");
+        attr(div, "data-run", run->label);
+        attr(div, "data-status", res_run_status_name(sum->status));
+        free(text);
+    }
+}
+
 static void section_runs(page *pg)
 {
     static const char *const heads[] = { "run", "run id", "plan", "workload", "VMs",
-                                         "drives", "repetitions", "started", "finished", NULL };
+                                         "drives", "repetitions", "started", "finished",
+                                         "status", NULL };
     xmlNodePtr tb = table_new(section_new(pg, "runs", "Runs", NULL), "run-table", heads);
     for (int r = 0; r < pg->s->nruns; r++) {
         const report_run *run = &pg->s->runs[r];
@@ -158,7 +198,67 @@ static void section_runs(page *pg)
         num_cell_v(tr, "repetitions", sum->repetitions, 0);
         cell(tr, sum->started_at ? sum->started_at : "");
         cell(tr, sum->finished_at ? sum->finished_at : "");
+        attr(cell(tr, res_run_status_name(sum->status)), "data-key", "status");
+        if (sum->status != RES_RUN_COMPLETE)
+            attr(tr, "class", "failed");
     }
+}
+
+/* "complete", or the note of an incomplete drive with its failed VMs;
+ * marks the row. */
+static void status_cell(xmlNodePtr tr, const report_drive *dr)
+{
+    char text[128];
+    xmlNodePtr td;
+    if (dr->incomplete)
+        snprintf(text, sizeof text, SVG_INCOMPLETE " (%d VM run%s failed)", dr->failed_vms,
+                 dr->failed_vms == 1 ? "" : "s");
+    td = cell(tr, dr->incomplete ? text : "complete");
+    attr(td, "data-key", "status");
+    attr(td, "data-value", dr->incomplete ? "incomplete" : "complete");
+    if (dr->incomplete) {
+        attr(td, "class", "incomplete");
+        attr(tr, "class", "incomplete");
+    }
+}
+
+/* The bars of a chart with the text they borrow: labels (owned, may stay
+ * NULL), exact values and shown values. */
+typedef struct bar_set {
+    svg_bar *bars;
+    char   (*texts)[64], (*exact)[64];
+    char   **labels;
+    int      n;
+} bar_set;
+
+static void bar_set_free(bar_set *b)
+{
+    for (int i = 0; b->labels && i < b->n; i++)
+        free(b->labels[i]);
+    free(b->labels);
+    free(b->texts);
+    free(b->exact);
+    free(b->bars);
+}
+
+/* Room for n bars. 0, or -1 when out of memory (then bar_set_free). */
+static int bar_set_init(bar_set *b, int n)
+{
+    size_t m = n > 0 ? (size_t)n : 1;
+    b->n = n;
+    b->bars = calloc(m, sizeof *b->bars);
+    b->texts = calloc(m, sizeof *b->texts);
+    b->exact = calloc(m, sizeof *b->exact);
+    b->labels = calloc(m, sizeof *b->labels);
+    return b->bars && b->texts && b->exact && b->labels ? 0 : -1;
+}
+
+/* Bar k's value, its exact text and its text shown with `decimals`. */
+static void bar_set_value(bar_set *b, int k, double v, int decimals)
+{
+    b->bars[k].value = v;
+    b->bars[k].value_exact = report_num(v, b->exact[k], sizeof b->exact[k]);
+    b->bars[k].value_text = shown(v, decimals, b->texts[k], sizeof b->texts[k]);
 }
 
 /* The three per-drive bar charts. */
@@ -174,17 +274,11 @@ static int drive_charts(page *pg, xmlNodePtr sec)
         { "chart-latency-p99", "99th-percentile latency (ms, lower is better)", LAT_P99, 0, 3 },
     };
     int n = 0, k, rc = -1;
-    svg_bar *bars;
-    char (*texts)[64], (*exact)[64];
-    char **labels;
+    bar_set b = { 0 };
 
     for (int r = 0; r < pg->s->nruns; r++)
         n += pg->s->runs[r].ndrives;
-    bars = calloc(n ? (size_t)n : 1, sizeof *bars);
-    texts = calloc(n ? (size_t)n : 1, sizeof *texts);
-    exact = calloc(n ? (size_t)n : 1, sizeof *exact);
-    labels = calloc(n ? (size_t)n : 1, sizeof *labels);
-    if (!bars || !texts || !exact || !labels)
+    if (bar_set_init(&b, n) < 0)
         goto cleanup;
     for (size_t m = 0; m < sizeof metrics / sizeof metrics[0]; m++) {
         k = 0;
@@ -193,28 +287,22 @@ static int drive_charts(page *pg, xmlNodePtr sec)
                 const report_run *run = &pg->s->runs[r];
                 const report_drive *dr = &run->drives[d];
                 const res_figures *f = &dr->d->f;
-                if (!labels[k] && !(labels[k] = drive_label(pg, run, dr->name)))
+                if (!b.labels[k] && !(b.labels[k] = drive_label(pg, run, dr->name)))
                     goto cleanup;
-                bars[k].label = labels[k];
-                bars[k].value = metrics[m].figure == TPS ? f->tps
-                                : metrics[m].figure == LAT_AVG ? f->lat_avg_ms : f->lat_p99_ms;
-                bars[k].value_exact = report_num(bars[k].value, exact[k], sizeof exact[k]);
-                bars[k].value_text = shown(bars[k].value, metrics[m].decimals, texts[k],
-                                           sizeof texts[k]);
-                bars[k].color = r;
-                bars[k].flagged = dr->flagged;
+                b.bars[k].label = b.labels[k];
+                bar_set_value(&b, k, metrics[m].figure == TPS ? f->tps
+                              : metrics[m].figure == LAT_AVG ? f->lat_avg_ms : f->lat_p99_ms,
+                              metrics[m].decimals);
+                b.bars[k].color = r;
+                b.bars[k].flagged = dr->flagged;
+                b.bars[k].incomplete = dr->incomplete;
             }
-        if (!svg_bar_chart(sec, metrics[m].id, metrics[m].title, bars, n, metrics[m].desc))
+        if (!svg_bar_chart(sec, metrics[m].id, metrics[m].title, b.bars, n, metrics[m].desc))
             goto cleanup;
     }
     rc = 0;
 cleanup:
-    for (int i = 0; labels && i < n; i++)
-        free(labels[i]);
-    free(labels);
-    free(texts);
-    free(exact);
-    free(bars);
+    bar_set_free(&b);
     return rc;
 }
 
@@ -222,11 +310,12 @@ static int section_drives(page *pg)
 {
     static const char *const heads[] = { "run", "drive", "VMs", "TPS", "transactions",
                                          "avg latency (ms)", "p99 latency (ms)",
-                                         "mean of VMs' p99 (ms)", NULL };
+                                         "mean of VMs' p99 (ms)", "status", NULL };
     xmlNodePtr tb, sec = section_new(pg, "drives", "Per drive",
         "Per drive: TPS is the sum of its VMs' (the mean over repetitions); latencies come "
         "from all its VMs' merged histograms. A drive marked (!) varies more across "
-        "repetitions than its plan's cv_threshold.");
+        "repetitions than its plan's cv_threshold. A grey, hatched drive is incomplete: one "
+        "of its VMs failed, so its figures cover the others only and are not comparable.");
     if (pg->multi) {            /* which colour is which run */
         xmlNodePtr p = add(sec, "p", NULL);
         attr(p, "class", "legend");
@@ -254,6 +343,7 @@ static int section_drives(page *pg)
             num_cell_v(tr, "tps", dr->d->f.tps, 2);
             num_cell_v(tr, "transactions", (double)dr->d->f.transactions, 0);
             latency_cells(tr, &dr->d->f);
+            status_cell(tr, dr);
         }
     return 0;
 }
@@ -265,13 +355,33 @@ static void scaling_cells(xmlNodePtr tr, const res_figures *f, const report_run 
 {
     int vms = f->vms;
     char buf[64];
+    xmlNodePtr td;
     num_cell_v(tr, "vms", vms, 0);
     num_cell_v(tr, "tps", f->tps, 2);
     num_cell_v(tr, "tps_per_vm", vms ? f->tps / vms : 0, 2);
     latency_cells(tr, f);
+    if (!base) {                /* failed VMs: no ratio */
+        attr(tr, "class", "incomplete");
+        cell(tr, "");
+        td = cell(tr, SVG_INCOMPLETE);
+        attr(td, "class", "incomplete");
+        attr(td, "data-key", "scaling_ratio");
+        attr(td, "data-value", "");
+        return;
+    }
     snprintf(buf, sizeof buf, "%d / %d (%s)", vms, base_vms, base->label);
     cell(tr, buf);
     num_cell_v(tr, "scaling_ratio", ratio, 3);
+}
+
+/* Whether a drive of that name is in another run than r. */
+static int in_other_run(const report_set *s, int r, const char *name)
+{
+    for (int i = 0; i < s->nruns; i++)
+        for (int k = 0; i != r && k < s->runs[i].ndrives; k++)
+            if (strcmp(s->runs[i].drives[k].name, name) == 0)
+                return 1;
+    return 0;
 }
 
 /* Several runs: each run's aggregate against the run with the fewest VMs
@@ -294,7 +404,8 @@ static void section_scaling(page *pg)
     sec = section_new(pg, "scaling", "Scaling across runs",
         "Whole runs, then the same drive in several runs (e.g. 4 VMs and 8 VMs). The base "
         "is the run with the fewest VMs (on that drive); the scaling ratio is TPS over the "
-        "base's TPS.");
+        "base's TPS. A run or drive with failed VMs is not comparable: it has no ratio and "
+        "is never the base.");
     tb = table_new(sec, "run-scaling-table", run_heads);
     for (int r = 0; r < pg->s->nruns; r++) {
         const report_run *run = &pg->s->runs[r];
@@ -302,7 +413,8 @@ static void section_scaling(page *pg)
         double ratio = report_run_scaling(pg->s, r, &br);
         xmlNodePtr tr = row(tb, run, NULL);
         cell(tr, run->label);
-        scaling_cells(tr, &run->sum.run, &pg->s->runs[br], pg->s->runs[br].sum.run.vms, ratio);
+        scaling_cells(tr, &run->sum.run, br >= 0 ? &pg->s->runs[br] : NULL,
+                      br >= 0 ? pg->s->runs[br].sum.run.vms : 0, ratio);
     }
     tb = NULL;
     for (int r = 0; r < pg->s->nruns; r++)
@@ -312,20 +424,29 @@ static void section_scaling(page *pg)
             int br, bd;
             double ratio = report_scaling(pg->s, r, d, &br, &bd);
             xmlNodePtr tr;
-            if (br < 0)
+            if (br < 0 && !(dr->incomplete && in_other_run(pg->s, r, dr->name)))
                 continue;
             if (!tb)
                 tb = table_new(sec, "scaling-table", drive_heads);
             tr = row(tb, run, dr->name);
             cell(tr, dr->name);
             cell(tr, run->label);
-            scaling_cells(tr, &dr->d->f, &pg->s->runs[br], pg->s->runs[br].drives[bd].vms, ratio);
+            scaling_cells(tr, &dr->d->f, br >= 0 ? &pg->s->runs[br] : NULL,
+                          br >= 0 ? pg->s->runs[br].drives[bd].vms : 0, ratio);
         }
 }
 
 static void spread_cells(xmlNodePtr tr, const char *key, const report_spread *sp, int decimals)
 {
     char k[64];
+    if (sp->n == 0) {           /* no complete repetition: nothing comparable */
+        static const char *const sfx[] = { "mean", "min", "max", "cv_pct" };
+        for (int i = 0; i < 4; i++) {
+            snprintf(k, sizeof k, "%s_%s", key, sfx[i]);
+            num_cell(tr, k, "", 0, 0);
+        }
+        return;
+    }
     snprintf(k, sizeof k, "%s_mean", key);
     num_cell_v(tr, k, sp->mean, decimals);
     snprintf(k, sizeof k, "%s_min", key);
@@ -345,7 +466,8 @@ static void section_repetitions(page *pg)
     xmlNodePtr tb = table_new(section_new(pg, "repetitions", "Repetitions",
         "Spread of each drive's TPS and p99 latency over the plan's repetitions: CV is the "
         "sample standard deviation over the mean. A drive is flagged when either CV exceeds "
-        "the plan's cv_threshold."), "repetition-table", heads);
+        "the plan's cv_threshold. Repetitions in which a VM failed are left out of the "
+        "spread (not comparable)."), "repetition-table", heads);
     for (int r = 0; r < pg->s->nruns; r++)
         for (int d = 0; d < pg->s->runs[r].ndrives; d++) {
             const report_run *run = &pg->s->runs[r];
@@ -356,7 +478,7 @@ static void section_repetitions(page *pg)
                 attr(tr, "class", "flagged");
             cell(tr, run->label);
             cell(tr, dr->name);
-            snprintf(buf, sizeof buf, "%d", dr->tps_spread.n);
+            snprintf(buf, sizeof buf, "%d", dr->d->nreps);
             cell(tr, buf);
             spread_cells(tr, "tps", &dr->tps_spread, 2);
             spread_cells(tr, "p99", &dr->p99_spread, 3);
@@ -366,7 +488,147 @@ static void section_repetitions(page *pg)
             attr(td, "data-value", dr->flagged ? "1" : "0");
             if (dr->flagged)
                 attr(td, "class", "flag");
+            if (dr->incomplete) {
+                char *note = orch_strfmt("%s: %d of %d repetition(s) left out",
+                                         SVG_INCOMPLETE, dr->d->nreps - dr->tps_spread.n,
+                                         dr->d->nreps);
+                attr(tr, "class", "incomplete");
+                attr(add(td, "span", note ? note : SVG_INCOMPLETE), "class", "incomplete");
+                free(note);
+            }
         }
+}
+
+/* One drive's TPC-C figures: a line with tpmC and NOPM, the table of its
+ * transaction types and a chart of their p90 latencies. */
+static int tpcc_drive(page *pg, xmlNodePtr sec, const report_run *run, const report_drive *dr,
+                      int k)
+{
+    static const char *const heads[] = { "transaction type", "count", "rollbacks",
+                                         "avg latency (ms)", "p90 latency (ms)",
+                                         "p99 latency (ms)", "p90 limit (ms)", "p90 limit held",
+                                         NULL };
+    const res_tpcc_figures *t = dr->d->f.tpcc;
+    char id[48], *label = drive_label(pg, run, dr->name), *h3 = NULL, *title = NULL, nopm[64];
+    xmlNodePtr tb, p;
+    bar_set b = { 0 };
+    int rc = -1;
+
+    if (bar_set_init(&b, t->ntypes) < 0 || !label)
+        goto cleanup;
+    snprintf(nopm, sizeof nopm, "%.2f", t->nopm);
+    h3 = orch_strfmt("%s: tpmC %.2f, NOPM %s, p90 limits %s", label, t->tpmc,
+                     t->has_nopm ? nopm : "not counted", t->p90_limits_met ? "held" : "NOT held");
+    add(sec, "h3", h3 ? h3 : label);
+    if (dr->incomplete) {
+        p = add(sec, "p", SVG_INCOMPLETE ": a VM of this drive failed; these figures cover the "
+                "others only.");
+        attr(p, "class", "note incomplete");
+    }
+    snprintf(id, sizeof id, "tpcc-table-%d", k);
+    tb = table_new(sec, id, heads);
+    attr(tb->parent, "data-run", run->label);
+    attr(tb->parent, "data-drive", dr->name);
+    for (int i = 0; i < t->ntypes; i++) {
+        const res_tpcc_type *x = &t->types[i];
+        xmlNodePtr tr = row(tb, run, dr->name), td;
+        attr(tr, "data-type", x->name);
+        cell(tr, x->name);
+        num_cell_v(tr, "count", (double)x->count, 0);
+        num_cell_v(tr, "rollbacks", (double)x->rollbacks, 0);
+        num_cell_v(tr, "latency_avg_ms", x->lat_avg_ms, 3);
+        num_cell_v(tr, "latency_p90_ms", x->lat_p90_ms, 3);
+        num_cell_v(tr, "latency_p99_ms", x->lat_p99_ms, 3);
+        num_cell_v(tr, "p90_limit_ms", x->p90_limit_ms, 0);
+        td = cell(tr, x->p90_met ? "yes" : "NO");
+        attr(td, "data-key", "p90_met");
+        attr(td, "data-value", x->p90_met ? "1" : "0");
+        if (!x->p90_met)
+            attr(td, "class", "flag");
+        b.bars[i].label = x->name;
+        bar_set_value(&b, i, x->lat_p90_ms, 3);
+        b.bars[i].color = i;
+        b.bars[i].incomplete = dr->incomplete;
+    }
+    snprintf(id, sizeof id, "chart-tpcc-%d", k);
+    title = orch_strfmt("%s: 90th-percentile latency per transaction type (ms, lower is better)",
+                        label);
+    if (title && svg_bar_chart(sec, id, title, b.bars, t->ntypes, 0))
+        rc = 0;
+cleanup:
+    bar_set_free(&b);
+    free(label);
+    free(h3);
+    free(title);
+    return rc;
+}
+
+/* TPC-C runs: per drive, tpmC and NOPM in a table and a chart, then each
+ * drive's transaction types. Nothing when no run has TPC-C figures. */
+static int section_tpcc(page *pg)
+{
+    static const char *const heads[] = { "run", "drive", "tpmC", "NOPM", "rollbacks",
+                                         "p90 limits held", "status", NULL };
+    xmlNodePtr sec = NULL, tb = NULL;
+    bar_set b = { 0 };
+    int n = 0, k = 0, rc = -1;
+
+    for (int r = 0; r < pg->s->nruns; r++)
+        n += pg->s->runs[r].ndrives;
+    if (bar_set_init(&b, n) < 0)
+        goto cleanup;
+    for (int r = 0; r < pg->s->nruns; r++)
+        for (int d = 0; d < pg->s->runs[r].ndrives; d++) {
+            const report_run *run = &pg->s->runs[r];
+            const report_drive *dr = &run->drives[d];
+            const res_tpcc_figures *t = dr->d->f.tpcc;
+            xmlNodePtr tr, td;
+            if (!t)
+                continue;
+            if (!sec) {
+                sec = section_new(pg, "tpcc", "TPC-C",
+                    "Per drive, merged over its VMs: tpmC (New-Orders per minute, rolled back "
+                    "ones included) and NOPM (New-Orders the servers counted, per minute) are "
+                    "the sums of its VMs' (the mean over repetitions); each transaction type's "
+                    "latencies come from its histograms of all the drive's VMs merged, and "
+                    "the 90th-percentile limits of the specification (clause 5.2.5.3) are "
+                    "checked on those.");
+                tb = table_new(sec, "tpcc-drive-table", heads);
+            }
+            tr = row(tb, run, dr->name);
+            cell(tr, run->label);
+            cell(tr, dr->name);
+            num_cell_v(tr, "tpmC", t->tpmc, 2);
+            if (t->has_nopm)
+                num_cell_v(tr, "NOPM", t->nopm, 2);
+            else
+                cell(tr, "not counted");
+            num_cell_v(tr, "rollbacks", (double)t->rollbacks, 0);
+            td = cell(tr, t->p90_limits_met ? "yes" : "NO");
+            attr(td, "data-key", "p90_limits_met");
+            attr(td, "data-value", t->p90_limits_met ? "1" : "0");
+            status_cell(tr, dr);
+            if (!(b.labels[k] = drive_label(pg, run, dr->name)))
+                goto cleanup;
+            b.bars[k].label = b.labels[k];
+            bar_set_value(&b, k, t->tpmc, 2);
+            b.bars[k].color = r;
+            b.bars[k].incomplete = dr->incomplete;
+            k++;
+        }
+    if (sec && !svg_bar_chart(sec, "chart-tpmc", "tpmC per drive (New-Orders per minute, "
+                              "higher is better)", b.bars, k, 1))
+        goto cleanup;
+    k = 0;
+    for (int r = 0; r < pg->s->nruns; r++)
+        for (int d = 0; d < pg->s->runs[r].ndrives; d++)
+            if (pg->s->runs[r].drives[d].d->f.tpcc
+                && tpcc_drive(pg, sec, &pg->s->runs[r], &pg->s->runs[r].drives[d], ++k) < 0)
+                goto cleanup;
+    rc = 0;
+cleanup:
+    bar_set_free(&b);
+    return rc;
 }
 
 /* "drive" with the repetition when the run has several. Caller frees. */
@@ -399,8 +661,8 @@ static int time_chart_drives(page *pg, xmlNodePtr sec)
                 svg_series *s = &ss[n];
                 double *x = NULL, *y = NULL;
                 int len = -1;
-                for (int v = 0; v < run->nvms; v++)
-                    if (run->vms[v].repetition == rep
+                for (int v = 0; v < run->nvms; v++)    /* failed VMs: in no sum */
+                    if (run->vms[v].repetition == rep && !run->vms[v].failed
                         && strcmp(run->vms[v].drive, run->drives[d].name) == 0)
                         len = len < 0 || run->vms[v].npoints < len ? run->vms[v].npoints : len;
                 if (len <= 0)
@@ -414,7 +676,7 @@ static int time_chart_drives(page *pg, xmlNodePtr sec)
                 if (!x || !y || !s->label)
                     goto cleanup;
                 for (int v = 0; v < run->nvms; v++)
-                    if (run->vms[v].repetition == rep
+                    if (run->vms[v].repetition == rep && !run->vms[v].failed
                         && strcmp(run->vms[v].drive, run->drives[d].name) == 0)
                         for (int i = 0; i < len; i++) {
                             x[i] = run->vms[v].series[i].t;
@@ -517,8 +779,11 @@ static void section_vms(page *pg)
 {
     static const char *const heads[] = { "run", "VM", "drive", "repetition", "TPS",
                                          "transactions", "avg latency (ms)", "p99 latency (ms)",
-                                         "errors", "reconnects", "database server", NULL };
-    xmlNodePtr tb = table_new(section_new(pg, "vms", "Per VM", NULL), "vm-table", heads);
+                                         "errors", "reconnects", "database server", "status",
+                                         NULL };
+    xmlNodePtr tb = table_new(section_new(pg, "vms", "Per VM",
+        "A failed VM (red) is in no figure; what it measured before the fault, if anything, "
+        "is shown here only."), "vm-table", heads);
     for (int r = 0; r < pg->s->nruns; r++)
         for (int v = 0; v < pg->s->runs[r].nvms; v++) {
             const report_run *run = &pg->s->runs[r];
@@ -544,6 +809,55 @@ static void section_vms(page *pg)
             else
                 cell(tr, "not recorded");
             cell(tr, vm->server_version ? vm->server_version : "");
+            if (vm->failed) {
+                char *text = orch_strfmt("failed: %s", vm->fault ? vm->fault : "?");
+                attr(tr, "class", "failed");
+                attr(cell(tr, text ? text : "failed"), "data-key", "status");
+                free(text);
+            } else {
+                attr(cell(tr, "ok"), "data-key", "status");
+            }
+        }
+}
+
+/* Each failed VM: fault, reason, time and phase, and its console's last
+ * lines (text in a <pre>: escaped like every text node). */
+static void section_failures(page *pg)
+{
+    xmlNodePtr sec = NULL;
+    for (int r = 0; r < pg->s->nruns; r++)
+        for (int v = 0; v < pg->s->runs[r].nvms; v++) {
+            const report_run *run = &pg->s->runs[r];
+            const res_vm *vm = &run->vms[v];
+            xmlNodePtr div, tb;
+            char rep[32], *h3;
+            if (!vm->failed)
+                continue;
+            if (!sec)
+                sec = section_new(pg, "failures", "Failed VMs",
+                    "VMs that failed: each is left out of every figure, and its drive's "
+                    "figures are incomplete and not comparable.");
+            div = add(sec, "div", NULL);
+            attr(div, "class", "failure");
+            attr(div, "data-run", run->label);
+            attr(div, "data-vm", vm->name);
+            h3 = pg->multi ? orch_strfmt("%s [%s] failed", vm->name, run->label)
+                           : orch_strfmt("%s failed", vm->name);
+            add(div, "h3", h3 ? h3 : vm->name);
+            free(h3);
+            tb = add(div, "table", NULL);
+            attr(tb, "class", "failure");
+            kv(tb, "drive", vm->drive);
+            snprintf(rep, sizeof rep, "%d", vm->repetition);
+            kv(tb, "repetition", rep);
+            kv(tb, "fault", vm->fault);
+            kv(tb, "reason", vm->reason);
+            kv(tb, "failed at", vm->failed_at);
+            kv(tb, "phase", vm->failed_in);
+            add(div, "h4", "console (last lines)");
+            attr(add(div, "pre", vm->console_tail && *vm->console_tail ? vm->console_tail
+                                                                        : "not recorded"),
+                 "class", "console");
         }
 }
 
@@ -692,14 +1006,18 @@ static htmlDocPtr build_doc(const report_set *s)
     pg.body = add(html, "body", NULL);
     add(pg.body, "h1", title ? title : "drivebench report");
     free(title);
+    banners(&pg);
     section_runs(&pg);
     if (section_drives(&pg) < 0)
+        goto fail;
+    if (section_tpcc(&pg) < 0)
         goto fail;
     section_scaling(&pg);
     section_repetitions(&pg);
     if (section_time(&pg) < 0)
         goto fail;
     section_vms(&pg);
+    section_failures(&pg);
     section_environment(&pg);
     section_plan(&pg);
     return doc;

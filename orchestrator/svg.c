@@ -11,6 +11,8 @@
 #define BAR_W        960.0      /* chart width */
 #define BAR_LABEL_W  300.0      /* room for labels left of the bars */
 #define BAR_RIGHT    110.0      /* room for a value printed past a short bar */
+#define BAR_RIGHT_INCOMPLETE 290.0  /* ... and for the note of an incomplete one */
+#define SVG_GREY     "#b0b0b0"  /* an incomplete bar */
 #define BAR_ROW      26.0
 #define BAR_H        18.0
 #define BAR_TOP      34.0
@@ -168,6 +170,8 @@ xmlNodePtr svg_bar_chart(xmlNodePtr parent, const char *id, const char *title,
         refs[i] = (bar_ref){ &bars[i], i, descending };
         if (bars[i].value > max)
             max = bars[i].value;
+        if (bars[i].incomplete)
+            plot_w = BAR_W - BAR_LABEL_W - BAR_RIGHT_INCOMPLETE;
     }
     qsort(refs, (size_t)nbars, sizeof *refs, bar_cmp);
     step = svg_nice_step(max, 5);
@@ -198,7 +202,8 @@ xmlNodePtr svg_bar_chart(xmlNodePtr parent, const char *id, const char *title,
     for (int i = 0; i < nbars; i++) {
         const svg_bar *b = refs[i].b;
         double y = BAR_TOP + BAR_ROW * i, w = b->value > 0 ? b->value / max * plot_w : 0;
-        xmlNodePtr g = elem(svg, "g", "bar"), r, tip;
+        xmlNodePtr g = elem(svg, "g", b->incomplete ? "bar incomplete" : "bar"), r, tip;
+        char value[160];
         char *lab = short_label(b->label, LABEL_MAX);
         if (!g || !lab) {
             free(lab);
@@ -209,8 +214,10 @@ xmlNodePtr svg_bar_chart(xmlNodePtr parent, const char *id, const char *title,
         set_str(g, "data-value", b->value_exact);
         tip = xmlNewTextChild(g, NULL, BAD_CAST "title", NULL);
         xmlNodeAddContent(tip, BAD_CAST b->label);
+        snprintf(value, sizeof value, "%s%s", b->value_text,
+                 b->incomplete ? " (" SVG_INCOMPLETE ")" : "");
         xmlNodeAddContent(tip, BAD_CAST ": ");
-        xmlNodeAddContent(tip, BAD_CAST b->value_text);
+        xmlNodeAddContent(tip, BAD_CAST value);
         tip = text_at(g, BAR_LABEL_W - 8, y + BAR_H - 4, b->flagged ? "label flagged" : "label",
                       "end", lab);
         if (tip && b->flagged)
@@ -221,8 +228,8 @@ xmlNodePtr svg_bar_chart(xmlNodePtr parent, const char *id, const char *title,
         set_num(r, "y", y);
         set_num(r, "width", w);
         set_num(r, "height", BAR_H);
-        set_str(r, "fill", svg_color(b->color));
-        if (b->flagged) {
+        set_str(r, "fill", b->incomplete ? SVG_GREY : svg_color(b->color));
+        if (b->flagged || b->incomplete) {
             r = elem(g, "rect", "flag");
             set_num(r, "x", BAR_LABEL_W);
             set_num(r, "y", y);
@@ -231,10 +238,12 @@ xmlNodePtr svg_bar_chart(xmlNodePtr parent, const char *id, const char *title,
             set_str(r, "fill", fill);
         }
         /* the value inside a long bar, past the end of a short one */
-        if (w > 90)
-            text_at(g, BAR_LABEL_W + w - 6, y + BAR_H - 4, "value inside", "end", b->value_text);
+        if (b->incomplete)      /* the note needs room: always after the bar */
+            text_at(g, BAR_LABEL_W + w + 6, y + BAR_H - 4, "value incomplete", NULL, value);
+        else if (w > 90)
+            text_at(g, BAR_LABEL_W + w - 6, y + BAR_H - 4, "value inside", "end", value);
         else
-            text_at(g, BAR_LABEL_W + w + 6, y + BAR_H - 4, "value", NULL, b->value_text);
+            text_at(g, BAR_LABEL_W + w + 6, y + BAR_H - 4, "value", NULL, value);
     }
     line_at(svg, BAR_LABEL_W, BAR_TOP - 4, BAR_LABEL_W, bottom, "axis");
 cleanup:

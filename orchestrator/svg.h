@@ -7,7 +7,8 @@
  *
  * Markers the tests and readers rely on: the <svg> carries class "chart"
  * and the id given; each bar is a <g class="bar"> with data-label and
- * data-value (the exact number); each line is a <polyline class="series">
+ * data-value (the exact number), class "bar incomplete" when it is not
+ * comparable; each line is a <polyline class="series">
  * with data-label.
  */
 #ifndef ORCH_SVG_H
@@ -23,7 +24,12 @@ typedef struct svg_bar {
     const char *value_exact;    /* data-value attribute */
     int         color;          /* palette index (svg_color) */
     int         flagged;        /* 1: drawn hatched, label marked */
+    int         incomplete;     /* 1: not comparable (a VM failed): grey,
+                                 * hatched, class "bar incomplete", the note
+                                 * SVG_INCOMPLETE after the value */
 } svg_bar;
+
+#define SVG_INCOMPLETE "incomplete \xe2\x80\x94 not comparable"
 
 /* One line of a line chart: n points (x[i], y[i]). Borrowed. */
 typedef struct svg_series {

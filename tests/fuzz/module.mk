@@ -11,11 +11,9 @@
 #
 # Targets: plan (orchestrator/plan.c), oltp_options (oltp/options.c),
 # render (plan text -> layout -> template.c -> libxml2 parse, names round-
-# trip). The results reader target (results_read) joins this list when
-# common/results.c lands: a fuzz_results_read.c that feeds the bytes to the
-# reader as a guest's result file, FUZZ_OBJS_results_read and a seed corpus
-# from results/ fixtures.
-FUZZ_TARGETS    := plan oltp_options render
+# trip), results_read (common/results*.c: the oltp result and summary
+# readers on any file, as a guest's result would reach them).
+FUZZ_TARGETS    := plan oltp_options render results_read
 FUZZ_SECONDS    ?= 60
 FUZZ_CI_SECONDS ?= 15
 FUZZ_CC         ?= clang
@@ -28,6 +26,8 @@ FUZZ_OBJS_render        = $(ORCH_OBJS) $(COMMON_OBJS)
 FUZZ_LIBS_render        = $(ORCH_LIBS)
 FUZZ_OBJS_oltp_options  = $(OLTP_LIB_OBJS) $(COMMON_OBJS)
 FUZZ_LIBS_oltp_options  = $(OLTP_LIBS)
+FUZZ_OBJS_results_read  = $(COMMON_OBJS)
+FUZZ_LIBS_results_read  = -ljson-c -lm
 
 $(BUILD)/tests/fuzz/%.o: MOD_CFLAGS = $(call pkgcflags,$(ORCH_PKGS) $(OLTP_PKGS)) \
     -Icommon -Iorchestrator -Ioltp -Itests/fuzz -DFUZZ_SRCDIR='"$(CURDIR)"'

@@ -93,6 +93,9 @@ static void test_drive_figures(void **state)
     assert_string_equal(num(s, "drives.1.latency_ms.p99"), "2");
     assert_string_equal(num(s, "drives.1.latency_ms.p99_mean_of_vms"), "2");
     assert_string_equal(num(s, "drives.0.repetitions.0.tps"), "22.5");
+    /* a sysbench run has no TPC-C figures */
+    assert_null(at(s, "drives.0.tpcc"));
+    assert_null(at(s, "run.tpcc"));
     json_object_put(s);
 }
 
@@ -169,9 +172,9 @@ static void test_summary_files(void **state)
     (void)state;
     assert_string_equal(csv,
         "run_id,drive,repetition,vms,tps,transactions,latency_avg_ms,latency_p99_ms,"
-        "latency_p99_mean_of_vms_ms,failed_vms,status,failures\n"
-        "fixture-20261130-000000,a<b ' & .. x,1,2,22.5,200,1.03,1.5,2.2505,0,complete,\n"
-        "fixture-20261130-000000,second,1,1,8,100,2.08,2,2,0,complete,\n");
+        "latency_p99_mean_of_vms_ms,failed_vms,status,failures,tpmC,NOPM\n"
+        "fixture-20261130-000000,a<b ' & .. x,1,2,22.5,200,1.03,1.5,2.2505,0,complete,,,\n"
+        "fixture-20261130-000000,second,1,1,8,100,2.08,2,2,0,complete,,,\n");
     assert_non_null(back);
     assert_string_equal(num(back, "drives.0.latency_ms.p99_mean_of_vms"), "2.2505");
     json_object_put(back);
@@ -199,7 +202,7 @@ static void test_csv_quoting(void **state)
     s = orch_summary_build(&in, err, sizeof err);
     assert_non_null(s);
     csv = write_summary(s, &back);
-    assert_non_null(strstr(csv, "\nr-1,\"a,\"\"b\"\"\",1,1,10,100,1.06,3.001,3.001,0,complete,\n"));
+    assert_non_null(strstr(csv, "\nr-1,\"a,\"\"b\"\"\",1,1,10,100,1.06,3.001,3.001,0,complete,,,\n"));
     /* a drive without results has no row */
     assert_null(strstr(csv, "second"));
     json_object_put(back);
@@ -221,7 +224,7 @@ static void test_bad_results(void **state)
         { "{\"schema\":\"drivebench.oltp/1\",\"phases\":[{\"name\":\"measure\",\"tps\":1,"
           "\"histogram\":{\"significant_digits\":3,\"highest_trackable\":1000000,\"count\":2,"
           "\"min\":1,\"max\":1,\"sum\":1,\"buckets\":[[1,1]]}}]}",
-          "histogram: histogram count 2 does not match its buckets (1)" },
+          "measure: histogram: histogram count 2 does not match its buckets (1)" },
     };
     (void)state;
     assert_null(build(missing, 1, 1, err, sizeof err));
@@ -252,6 +255,144 @@ static void test_bad_results(void **state)
     rmdir(dir);
 }
 
+/* TPC-C: real `oltp tpcc run --json` results against MariaDB
+ * (results/fixtures/tpcc, made by tests/report/make-tpcc-fixtures.sh), two
+ * VMs on nvme-a and one on sata-b. The expected figures were computed
+ * independently of hist.c, from the fixtures' JSON, by this script (run
+ * from the repository root; HdrHistogram's rules with 3 significant
+ * digits: values below 2048 us are exact, a percentile is the top of the
+ * bucket holding rank (int)(p/100*N+0.5), never above the max seen):
+ *
+ *   import json
+ *   D = "results/fixtures/tpcc/vm/drivebench-tpcc-20261201-000000--"
+ *   def hi_eq(v):
+ *       b = max((v | 2047).bit_length() - 11, 0)
+ *       return ((v >> b) << b) + (1 << b) - 1
+ *   def pct(buckets, total, mx, p):
+ *       want, seen = max(int(p / 100 * total + 0.5), 1), 0
+ *       for v, c in sorted(buckets.items()):
+ *           seen += c
+ *           if seen >= want:
+ *               return min(hi_eq(v), mx)
+ *   def merge(vms):
+ *       ms = [json.load(open(D + v + ".r1.json"))["phases"][-1] for v in vms]
+ *       print(sum(m["tpcc"]["tpmC"] for m in ms), sum(m["tpcc"]["NOPM"] for m in ms))
+ *       for t in range(5):
+ *           ts, b = [m["transaction_types"][t] for m in ms], {}
+ *           for x in ts:
+ *               for v, c in x["histogram"]["buckets"]:
+ *                   b[v] = b.get(v, 0) + c
+ *           n = sum(x["histogram"]["count"] for x in ts)
+ *           mx = max(x["histogram"]["max"] for x in ts)
+ *           s = sum(x["histogram"]["sum"] for x in ts)
+ *           print(ts[0]["name"], sum(x["count"] for x in ts),
+ *                 sum(x["rollbacks"] for x in ts), s / n / 1000,
+ *                 pct(b, n, mx, 90) / 1000, pct(b, n, mx, 99) / 1000)
+ *   merge(["nvme-a-vm1", "nvme-a-vm2"]); merge(["sata-b-vm1"])
+ *   merge(["nvme-a-vm1", "nvme-a-vm2", "sata-b-vm1"])
+ */
+#define TPCC_VM(x) "vm/drivebench-tpcc-20261201-000000--" x ".r1.json"
+
+static void test_tpcc_figures(void **state)
+{
+    static const char *const tdrives[] = { "nvme-a", "sata-b" };
+    static const orch_vm_result vms[] = {
+        { "vm1", "nvme-a", 1, TPCC_VM("nvme-a-vm1"), NULL, NULL, { 0 }, NULL },
+        { "vm2", "nvme-a", 1, TPCC_VM("nvme-a-vm2"), NULL, NULL, { 0 }, NULL },
+        { "vm3", "sata-b", 1, TPCC_VM("sata-b-vm1"), NULL, NULL, { 0 }, NULL },
+    };
+    /* name, count, rollbacks, avg, p90, p99 (ms) per type, per drive */
+    static const struct { const char *path, *name, *count, *rollbacks, *avg, *p90, *p99; } want[] = {
+        { "drives.0.tpcc", "New-Order", "4548", "52", "3.396108", "5.299", "10.143" },
+        { "drives.0.tpcc", "Payment", "4543", "0", "0.819631", "1.164", "2.321" },
+        { "drives.0.tpcc", "Order-Status", "454", "0", "0.650526", "0.911", "1.493" },
+        { "drives.0.tpcc", "Delivery", "455", "0", "8.559213", "11.327", "25.679" },
+        { "drives.0.tpcc", "Stock-Level", "456", "0", "1.391406", "2.014", "3.117" },
+        { "drives.1.tpcc", "New-Order", "2208", "25", "3.440223", "6.827", "14.679" },
+        { "drives.1.tpcc", "Payment", "2208", "0", "0.89218", "1.007", "5.531" },
+        { "drives.1.tpcc", "Order-Status", "220", "0", "0.838705", "1.243", "5.443" },
+        { "drives.1.tpcc", "Delivery", "220", "0", "8.4637", "13.527", "28.463" },
+        { "drives.1.tpcc", "Stock-Level", "221", "0", "1.726389", "2.529", "5.527" },
+        { "run.tpcc", "New-Order", "6756", "77", "3.410525", "5.515", "12.327" },
+        { "run.tpcc", "Payment", "6751", "0", "0.843359", "1.148", "4.519" },
+        { "run.tpcc", "Order-Status", "674", "0", "0.71195", "0.951", "2.591" },
+        { "run.tpcc", "Delivery", "675", "0", "8.528083", "11.775", "28.463" },
+        { "run.tpcc", "Stock-Level", "677", "0", "1.500758", "2.044", "5.163" },
+    };
+    orch_summary_input in;
+    char err[512] = "", key[128], dir[] = "/tmp/orch-agg-tpcc-XXXXXX", *csv;
+    res_summary *sum, back;
+    json_object *s;
+    (void)state;
+    memset(&in, 0, sizeof in);
+    in.run_id = "tpcc-20261201-000000";
+    in.run_dir = "results/fixtures/tpcc";
+    in.drives = tdrives;
+    in.ndrives = 2;
+    in.vms = vms;
+    in.nvms = 3;
+    in.repetitions = 1;
+    sum = orch_summary_build(&in, err, sizeof err);
+    assert_non_null(sum);
+    s = res_summary_to_json(sum);
+    assert_string_equal(num(s, "drives.0.tpcc.tpmC"), "45480.448493");
+    assert_string_equal(num(s, "drives.0.tpcc.NOPM"), "44960.442833");
+    assert_string_equal(num(s, "drives.0.tpcc.rollbacks"), "52");
+    assert_string_equal(num(s, "drives.0.tpcc.p90_limits_met"), "true");
+    assert_string_equal(num(s, "drives.0.repetitions.0.tpcc.tpmC"), "45480.448493");
+    assert_string_equal(num(s, "drives.1.tpcc.tpmC"), "22079.849673");
+    assert_string_equal(num(s, "drives.1.tpcc.NOPM"), "21829.851375");
+    assert_string_equal(num(s, "run.tpcc.tpmC"), "67560.298166");
+    assert_string_equal(num(s, "run.tpcc.NOPM"), "66790.294208");
+    assert_string_equal(num(s, "run.tpcc.rollbacks"), "77");
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const char *p = want[i].path;
+        int t = (int)(i % 5);
+        snprintf(key, sizeof key, "%s.transaction_types.%d.name", p, t);
+        assert_string_equal(json_object_get_string(at(s, key)), want[i].name);
+        snprintf(key, sizeof key, "%s.transaction_types.%d.count", p, t);
+        assert_string_equal(num(s, key), want[i].count);
+        snprintf(key, sizeof key, "%s.transaction_types.%d.rollbacks", p, t);
+        assert_string_equal(num(s, key), want[i].rollbacks);
+        snprintf(key, sizeof key, "%s.transaction_types.%d.latency_ms.avg", p, t);
+        assert_string_equal(num(s, key), want[i].avg);
+        snprintf(key, sizeof key, "%s.transaction_types.%d.latency_ms.p90", p, t);
+        assert_string_equal(num(s, key), want[i].p90);
+        snprintf(key, sizeof key, "%s.transaction_types.%d.latency_ms.p99", p, t);
+        assert_string_equal(num(s, key), want[i].p99);
+        snprintf(key, sizeof key, "%s.transaction_types.%d.p90_limit_ms", p, t);
+        assert_string_equal(num(s, key), t == 4 ? "20000" : "5000");
+        snprintf(key, sizeof key, "%s.transaction_types.%d.p90_met", p, t);
+        assert_string_equal(num(s, key), "true");
+    }
+    json_object_put(s);
+    /* summary.csv: tpmC and NOPM after the existing columns; summary.json
+     * reads back with the same figures */
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(orch_summary_write(dir, sum, err, sizeof err), 0);
+    snprintf(key, sizeof key, "%s/summary.csv", dir);
+    csv = orch_slurp(key);
+    assert_non_null(csv);
+    assert_non_null(strstr(csv, ",failures,tpmC,NOPM\n"));
+    assert_non_null(strstr(csv, "\ntpcc-20261201-000000,nvme-a,1,2,"));
+    assert_non_null(strstr(csv, ",0,complete,,45480.448493,44960.442833\n"));
+    assert_non_null(strstr(csv, ",0,complete,,22079.849673,21829.851375\n"));
+    free(csv);
+    snprintf(key, sizeof key, "%s/summary.json", dir);
+    assert_int_equal(res_summary_read_file(key, &back, err, sizeof err), 0);
+    assert_non_null(back.drives[0].f.tpcc);
+    assert_true(back.drives[0].f.tpcc->has_nopm);
+    assert_int_equal(back.drives[0].f.tpcc->ntypes, 5);
+    assert_string_equal(back.drives[0].f.tpcc->types[3].name, "Delivery");
+    assert_true(back.drives[0].f.tpcc->types[3].lat_p99_ms == 25.679);
+    assert_int_equal(back.run.tpcc->rollbacks, 77);
+    assert_non_null(back.drives[0].reps[0].f.tpcc);
+    res_summary_clear(&back);
+    snprintf(key, sizeof key, "rm -rf %s", dir);
+    assert_int_equal(system(key), 0);
+    orch_summary_free(sum);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -261,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_summary_files),
         cmocka_unit_test(test_csv_quoting),
         cmocka_unit_test(test_bad_results),
+        cmocka_unit_test(test_tpcc_figures),
     };
     return cmocka_run_group_tests_name("orchestrator aggregate", tests, NULL, NULL);
 }

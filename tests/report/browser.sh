@@ -38,38 +38,10 @@ check_eq "three folders: paths" "report: $ART/report.html
 csv: $ART/report.csv" "$out"
 check_eq "three folders: CSV rows (one per drive per run)" 6 "$(wc -l < "$ART/report.csv")"
 
-# --- the browser ---
-if ! command -v chromium >/dev/null; then
-  check_eq "chromium installed (apt-get install chromium)" yes no
-  check_summary; exit
-fi
-url="file://$PWD/$ART/report.html"
-flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
-       --disable-background-networking --disable-component-update --disable-sync
-       --enable-logging=stderr --v=0 --window-size=1280,2000)
-timeout 120 chromium "${flags[@]}" --user-data-dir="$tmp/profile1" --dump-dom "$url" \
-  > "$tmp/dom.html" 2> "$tmp/dom.log"
-check_eq "dump-dom: exit 0" 0 "$?"
-dom=$(cat "$tmp/dom.html")
-check_contains "rendered: title" "<h1>drivebench report: 3 runs</h1>" "$dom"
-check_eq "rendered: 3 bar charts" 3 "$(grep -o '<svg class="chart bar"' "$tmp/dom.html" | wc -l)"
-# one drive time chart, one per-VM time chart per drive and run (2+1+2)
-check_eq "rendered: 6 time charts" 6 "$(grep -o '<svg class="chart line"' "$tmp/dom.html" | wc -l)"
-check_eq "rendered: no script element" 0 "$(grep -c '<script' "$tmp/dom.html")"
-check_contains "rendered: the drive named like markup is text" \
-  '<td>&lt;script&gt;alert(1)&lt;/script&gt;</td>' "$dom"
-check_eq "no console messages or script errors" "" \
-  "$(grep -E 'CONSOLE|Uncaught|SyntaxError|Refused to' "$tmp/dom.log")"
-
-rm -f "$ART/report.png"
-timeout 120 chromium "${flags[@]}" --user-data-dir="$tmp/profile2" \
-  --screenshot="$PWD/$ART/report.png" "$url" > "$tmp/shot.log" 2>&1
-check_eq "screenshot: exit 0" 0 "$?"
-check_eq "screenshot: no console messages or script errors" "" \
-  "$(grep -E 'CONSOLE|Uncaught|SyntaxError|Refused to' "$tmp/shot.log")"
-# Decode the PNG (8-bit RGB or RGBA, non-interlaced, as Chromium writes
+# png_colours PNG RRGGBB...: decode the PNG (8-bit RGB or RGBA, non-interlaced, as Chromium writes
 # it): size, number of distinct colours, and the first palette colours.
-png=$(python3 - "$ART/report.png" <<'PY'
+png_colours() {
+python3 - "$@" <<'PY'
 import struct, sys, zlib
 data = open(sys.argv[1], "rb").read()
 assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
@@ -106,11 +78,80 @@ for y in range(h):
     for x in range(0, stride, bpp):
         colours.add(bytes(line[x:x + 3]))
     prev = line
-want = [bytes.fromhex(c) for c in ("4e79a7", "f28e2b", "59a14f")]
+want = [bytes.fromhex(c) for c in sys.argv[2:]]
 print(w, h, "many" if len(colours) > 16 else len(colours),
       "bars" if all(c in colours for c in want) else "no-bars")
 PY
-)
+}
+
+# --- the browser ---
+if ! command -v chromium >/dev/null; then
+  check_eq "chromium installed (apt-get install chromium)" yes no
+  check_summary; exit
+fi
+url="file://$PWD/$ART/report.html"
+flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
+       --disable-background-networking --disable-component-update --disable-sync
+       --enable-logging=stderr --v=0 --window-size=1280,2000)
+# dump_dom URL NAME: the rendered DOM in $tmp/NAME.html, the log in
+# $tmp/NAME.log; shot URL PNG NAME: a screenshot. Each with its own profile.
+dump_dom() {
+  timeout 120 chromium "${flags[@]}" --user-data-dir="$tmp/profile-$2" --dump-dom "$1" \
+    > "$tmp/$2.html" 2> "$tmp/$2.log"
+}
+shot() {
+  rm -f "$2"
+  timeout 120 chromium "${flags[@]}" --user-data-dir="$tmp/profile-$3" \
+    --screenshot="$2" "$1" > "$tmp/$3.log" 2>&1
+}
+dump_dom "$url" dom
+check_eq "dump-dom: exit 0" 0 "$?"
+dom=$(cat "$tmp/dom.html")
+check_contains "rendered: title" "<h1>drivebench report: 3 runs</h1>" "$dom"
+check_eq "rendered: 3 bar charts" 3 "$(grep -o '<svg class="chart bar"' "$tmp/dom.html" | wc -l)"
+# one drive time chart, one per-VM time chart per drive and run (2+1+2)
+check_eq "rendered: 6 time charts" 6 "$(grep -o '<svg class="chart line"' "$tmp/dom.html" | wc -l)"
+check_eq "rendered: no script element" 0 "$(grep -c '<script' "$tmp/dom.html")"
+check_contains "rendered: the drive named like markup is text" \
+  '<td>&lt;script&gt;alert(1)&lt;/script&gt;</td>' "$dom"
+check_eq "no console messages or script errors" "" \
+  "$(grep -E 'CONSOLE|Uncaught|SyntaxError|Refused to' "$tmp/dom.log")"
+
+shot "$url" "$PWD/$ART/report.png" shot
+check_eq "screenshot: exit 0" 0 "$?"
+check_eq "screenshot: no console messages or script errors" "" \
+  "$(grep -E 'CONSOLE|Uncaught|SyntaxError|Refused to' "$tmp/shot.log")"
+png=$(png_colours "$ART/report.png" 4e79a7 f28e2b 59a14f)
 check_eq "screenshot: 1280x2000, many colours, the bar colours of runs A, B, C" \
   "1280 2000 many bars" "$png"
+
+# --- a run with a failed VM, and a TPC-C run ---
+out=$($DB report $F/report-failed $F/tpcc -o "$ART/report-failures.html"); rc=$?
+check_eq "failures + TPC-C: exit 0" 0 "$rc"
+check_eq "failures + TPC-C: CSV rows" 5 "$(wc -l < "$ART/report-failures.csv")"
+check_eq "failures + TPC-C: report.csv status and failed_vms of the incomplete drive" \
+  '"incomplete",1,,' "$(sed -n 2p "$ART/report-failures.csv" | cut -d, -f23-26)"
+url="file://$PWD/$ART/report-failures.html"
+dump_dom "$url" dom2
+check_eq "failures: dump-dom exit 0" 0 "$?"
+dom=$(cat "$tmp/dom2.html")
+check_contains "failures: the banner" '<div class="banner" data-run="A" data-status="completed_with_failures">Run A (report-failed) completed with failures: 1 VM run(s) failed' "$dom"
+check_contains "failures: the failed VM in red" '<tr data-run="A" data-drive="nvme-a" data-vm="drivebench-report-4vm--nvme-a-vm2" class="failed">' "$dom"
+check_contains "failures: the console tail, escaped, in a <pre>" \
+  '<pre class="console">[   12.345678] EXT4-fs error (device vdb): ext4_journal_check_start: Detected aborted journal
+[   12.345999] &lt;db&gt; mariadbd: Disk is full' "$dom"
+check_eq "failures: the incomplete drive's bar in each of the 3 drive charts" 3 \
+  "$(grep -o '<g class="bar incomplete" data-label="nvme-a \[A\]"' "$tmp/dom2.html" | wc -l)"
+check_contains "failures: the note on the bar" '247.76 (incomplete — not comparable)</text>' "$dom"
+check_contains "failures: the note in the drive table" '<td data-key="status" data-value="incomplete" class="incomplete">incomplete — not comparable (1 VM run failed)</td>' "$dom"
+check_eq "TPC-C: the tpmC chart and one p90 chart per drive" 3 \
+  "$(grep -oE '<svg class="chart bar" id="chart-tp(mc|cc-[0-9])"' "$tmp/dom2.html" | wc -l)"
+check_contains "TPC-C: nvme-a's tpmC" 'data-key="tpmC" data-value="45480.448493">45480.45</td>' "$dom"
+check_eq "failures: no console messages or script errors" "" \
+  "$(grep -E 'CONSOLE|Uncaught|SyntaxError|Refused to' "$tmp/dom2.log")"
+shot "$url" "$PWD/$ART/report-failures.png" shot2
+check_eq "failures: screenshot exit 0" 0 "$?"
+# the grey of the incomplete bar, the red border of the banner, run A's blue
+check_eq "failures: screenshot shows the grey bar, the red banner and the bars" \
+  "1280 2000 many bars" "$(png_colours "$ART/report-failures.png" b0b0b0 bb0000 4e79a7)"
 check_summary

@@ -86,3 +86,22 @@ for p in sys.argv[1:]:
 PY
   echo "results/fixtures/$f: $(ls "results/fixtures/$f/vm" | wc -l) VM result(s)"
 done
+
+# report-failed: report-4vm's VM results with nvme-a's vm2 failed (its
+# drive full, mid-measure): the summary rebuilt by the real aggregation
+# (bin/report_mksummary), so the drive is incomplete and the run
+# completed_with_failures.
+make -s bin/report_mksummary
+F=results/fixtures
+rm -rf $F/report-failed
+mkdir -p $F/report-failed
+cp -r $F/report-4vm/plan.ini $F/report-4vm/summary.json $F/report-4vm/vm $F/report-failed/
+args=()
+for f in $F/report-failed/vm/*.json; do
+  n=$(basename "$f")
+  case $n in *nvme-a-vm*) d=nvme-a ;; *) d='<script>alert(1)</script>' ;; esac
+  [ "$n" = drivebench-report-4vm--nvme-a-vm2.r1.json ] && d="!$d"
+  args+=("$d=vm/$n")
+done
+bin/report_mksummary $F/report-failed report-failed "${args[@]}"
+echo "results/fixtures/report-failed: nvme-a vm2 failed"

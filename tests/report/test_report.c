@@ -28,6 +28,8 @@
 #define F8   "results/fixtures/report-8vm"
 #define FREP "results/fixtures/report-reps"
 #define XSS  "<script>alert(1)</script>"
+#define FFAIL "results/fixtures/report-failed"
+#define FTPCC "results/fixtures/tpcc"
 #define MAX_REPS 8
 
 /* ---- figures computed here from the fixtures' histograms ---- */
@@ -326,7 +328,7 @@ static const char CSV_HEADER[] =
     "run_id,run,drive,vms,repetitions,tps,tps_min,tps_max,tps_cv_pct,tps_per_vm,"
     "transactions,latency_avg_ms,latency_p99_ms,latency_p99_mean_of_vms_ms,"
     "p99_rep_mean_ms,p99_rep_min_ms,p99_rep_max_ms,p99_cv_pct,cv_threshold_pct,cv_flag,"
-    "scaling_base_run,scaling_ratio";
+    "scaling_base_run,scaling_ratio,status,failed_vms,tpmC,NOPM";
 
 /* The drive table, the bars and the CSV of run `label` equal the figures
  * computed from the run folder's histograms. */
@@ -389,6 +391,215 @@ static void check_bars(written *w, int nbars)
         }
         xmlXPathFreeObject(o);
     }
+}
+
+/* The text of the first node matching expr (static buffer). */
+static const char *text_of(xmlDocPtr doc, const char *expr)
+{
+    static char buf[2048];
+    xmlXPathObjectPtr o = xpath(doc, expr);
+    xmlChar *t;
+    if (!o->nodesetval || o->nodesetval->nodeNr < 1)
+        fail_msg("nothing matches %s", expr);
+    t = xmlNodeGetContent(o->nodesetval->nodeTab[0]);
+    snprintf(buf, sizeof buf, "%s", (const char *)t);
+    xmlFree(t);
+    xmlXPathFreeObject(o);
+    return buf;
+}
+
+#define INCOMPLETE "incomplete \xe2\x80\x94 not comparable"
+
+/* A run with a failed VM (report-failed: report-4vm's results with nvme-a
+ * vm2 failed, its drive full), next to report-8vm: the model leaves the
+ * incomplete drive out of spreads and scaling; the page shows the banner,
+ * the failure with its console tail, and the drive flagged everywhere. */
+static void test_failures(void **state)
+{
+    const char *dirs[] = { FFAIL, F8 };
+    char err[512] = "", want[64];
+    report_set *s;
+    written w = { 0 };
+    int br, bd;
+    double tps = 0;
+    xmlNodePtr tr;
+    (void)state;
+    s = report_load(dirs, 2, err, sizeof err);
+    assert_non_null(s);
+    assert_int_equal(s->runs[0].sum.status, RES_RUN_DEGRADED);
+    assert_true(s->runs[0].drives[0].incomplete);
+    assert_int_equal(s->runs[0].drives[0].failed_vms, 1);
+    assert_int_equal(s->runs[0].drives[0].vms, 3);
+    assert_int_equal(s->runs[0].drives[0].tps_spread.n, 0);     /* no comparable rep */
+    assert_false(s->runs[0].drives[1].incomplete);
+    assert_int_equal(s->runs[0].drives[1].tps_spread.n, 1);
+    /* the drive's tps: its three healthy VMs', from their oltp results */
+    for (int v = 0; v < s->runs[0].nvms; v++)
+        if (strcmp(s->runs[0].vms[v].drive, "nvme-a") == 0 && !s->runs[0].vms[v].failed) {
+            res_oltp r;
+            char path[512];
+            snprintf(path, sizeof path, FFAIL "/%s", s->runs[0].vms[v].result);
+            assert_int_equal(res_oltp_read_file(path, &r, err, sizeof err), 0);
+            tps += res_oltp_measure(&r)->tps;
+            res_oltp_clear(&r);
+        }
+    assert_string_equal(report_num(tps, want, sizeof want), "247.758119");
+    assert_string_equal(report_num(s->runs[0].drives[0].tps, want, sizeof want), "247.758119");
+    /* scaling: the incomplete nvme-a has no ratio and is no base; the run
+     * with a failed VM neither */
+    assert_true(report_scaling(s, 0, 0, &br, &bd) == 0);
+    assert_int_equal(br, -1);
+    assert_true(report_scaling(s, 1, 0, &br, &bd) == 0);     /* nothing to compare with */
+    assert_int_equal(br, -1);
+    assert_true(report_run_scaling(s, 0, &br) == 0);
+    assert_int_equal(br, -1);
+    assert_true(report_run_scaling(s, 1, &br) == 1);
+    assert_int_equal(br, 1);
+    report_set_free(s);
+
+    write_report(&w, dirs, 2);
+    /* the banner */
+    assert_int_equal(count(w.doc, "//div[@class='banner']"), 1);
+    assert_string_equal(text_of(w.doc, "//div[@class='banner']/@data-status"),
+                        "completed_with_failures");
+    assert_string_equal(text_of(w.doc, "//div[@class='banner']"),
+                        "Run A (report-failed) completed with failures: 1 VM run(s) failed and "
+                        "are left out of every figure; their drives' figures are incomplete and "
+                        "not comparable. See \"Failed VMs\".");
+    /* the failed VM: in red in the VM table, and its failure in full */
+    assert_int_equal(count(w.doc, "//table[@id='vm-table']/tbody/tr[@class='failed']"), 1);
+    assert_string_equal(text_of(w.doc, "//table[@id='vm-table']/tbody/tr[@class='failed']"
+                                       "/td[@data-key='status']"), "failed: disk-full");
+    assert_int_equal(count(w.doc, "//section[@id='failures']/div[@class='failure']"), 1);
+    assert_string_equal(text_of(w.doc, "//div[@class='failure']/@data-vm"),
+                        "drivebench-report-4vm--nvme-a-vm2");
+    assert_string_equal(text_of(w.doc, "//div[@class='failure']//tr[th='fault']/td"),
+                        "disk-full");
+    assert_string_equal(text_of(w.doc, "//div[@class='failure']//tr[th='reason']/td"),
+                        "drive nvme-a is full");
+    assert_string_equal(text_of(w.doc, "//div[@class='failure']//tr[th='failed at']/td"),
+                        "2026-12-01T00:00:05Z");
+    assert_string_equal(text_of(w.doc, "//div[@class='failure']//tr[th='phase']/td"),
+                        "measure");
+    assert_string_equal(text_of(w.doc, "//div[@class='failure']/pre[@class='console']"),
+        "[   12.345678] EXT4-fs error (device vdb): ext4_journal_check_start: Detected "
+        "aborted journal\n[   12.345999] <db> mariadbd: Disk is full writing './ibdata1' "
+        "(Errcode: 28 \"No space left on device\") & waiting\n");
+    /* escaped in the page's bytes, not markup */
+    assert_non_null(strstr(w.raw, "&lt;db&gt; mariadbd"));
+    /* the incomplete drive: table, bars, repetitions, scaling */
+    tr = row_of(w.doc, "drive-table", "A", "nvme-a");
+    assert_string_equal(prop(tr, "class"), "incomplete");
+    assert_string_equal(prop(cell_of(tr, "status"), "data-value"), "incomplete");
+    assert_string_equal(text_of(w.doc, "//table[@id='drive-table']/tbody/tr[@data-run='A' and "
+                                       "@data-drive='nvme-a']/td[@data-key='status']"),
+                        INCOMPLETE " (1 VM run failed)");
+    assert_string_equal(prop(cell_of(row_of(w.doc, "drive-table", "A", XSS), "status"),
+                             "data-value"), "complete");
+    for (int c = 0; c < 3; c++) {
+        static const char *const ids[] = { "chart-tps", "chart-latency-avg", "chart-latency-p99" };
+        char expr[160];
+        snprintf(expr, sizeof expr, "//svg[@id='%s']//g[@class='bar incomplete']", ids[c]);
+        assert_int_equal(count(w.doc, expr), 1);
+        snprintf(expr, sizeof expr, "//svg[@id='%s']//g[@class='bar incomplete']/@data-label",
+                 ids[c]);
+        assert_string_equal(text_of(w.doc, expr), "nvme-a [A]");
+    }
+    assert_string_equal(text_of(w.doc, "//svg[@id='chart-tps']//g[@class='bar incomplete']"
+                                       "/text[contains(@class,'value')]"),
+                        "247.76 (" INCOMPLETE ")");
+    tr = row_of(w.doc, "repetition-table", "A", "nvme-a");
+    assert_string_equal(prop(cell_of(tr, "tps_mean"), "data-value"), "");
+    assert_string_equal(prop(cell_of(tr, "tps_cv_pct"), "data-value"), "");
+    tr = row_of(w.doc, "scaling-table", "A", "nvme-a");
+    assert_string_equal(text_of(w.doc, "//table[@id='scaling-table']/tbody/tr[@data-run='A']"
+                                       "/td[@data-key='scaling_ratio']"), INCOMPLETE);
+    assert_int_equal(count(w.doc, "//table[@id='scaling-table']/tbody/tr"), 1);
+    assert_string_equal(text_of(w.doc, "//table[@id='run-scaling-table']/tbody/tr[@data-run='A']"
+                                       "/td[@data-key='scaling_ratio']"), INCOMPLETE);
+    /* failed VMs are in no drive sum over time: nvme-a sums 3 series */
+    assert_int_equal(count(w.doc, "//svg[@id='chart-tps-time-vm-1']//polyline"), 4);
+    /* report.csv: status and failed_vms; the spread empty */
+    assert_string_equal(csv_col(w.csv_lines[1], 22), "\"incomplete\"");
+    assert_string_equal(csv_col(w.csv_lines[1], 23), "1");
+    assert_string_equal(csv_col(w.csv_lines[1], 6), "");
+    assert_string_equal(csv_col(w.csv_lines[1], 20), "");
+    assert_string_equal(csv_col(w.csv_lines[2], 22), "\"complete\"");
+    assert_string_equal(csv_col(w.csv_lines[2], 23), "0");
+    assert_string_equal(csv_col(w.csv_lines[3], 21), "");   /* B's nvme-a: no base */
+    written_free(&w);
+}
+
+/* A partial run: its own banner. */
+static void test_partial_banner(void **state)
+{
+    char dir[] = "/tmp/report-test-partial-XXXXXX", run[96], cmd[512];
+    const char *dirs[1];
+    written w = { 0 };
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "cp -r " FFAIL " %s/ && sed -i 's/\"completed_with_failures\"/"
+             "\"partial\"/' %s/report-failed/summary.json", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(run, sizeof run, "%s/report-failed", dir);
+    dirs[0] = run;
+    write_report(&w, dirs, 1);
+    assert_string_equal(text_of(w.doc, "//div[@class='banner']/@data-status"), "partial");
+    assert_string_equal(text_of(w.doc, "//div[@class='banner']"),
+                        "Run A (report-failed) is partial: it stopped early, and its figures "
+                        "cover only what the finished phases measured. 1 VM run(s) failed; "
+                        "their drives' figures are incomplete and not comparable.");
+    written_free(&w);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* A TPC-C run (real oltp tpcc results, results/fixtures/tpcc): tpmC and
+ * NOPM per drive, each type's merged figures; the values are those
+ * tests/orchestrator/test_aggregate.c checks against an independent
+ * computation. */
+static void test_tpcc(void **state)
+{
+    const char *dirs[] = { FTPCC };
+    written w = { 0 };
+    xmlNodePtr tr;
+    (void)state;
+    write_report(&w, dirs, 1);
+    tr = row_of(w.doc, "tpcc-drive-table", "A", "nvme-a");
+    assert_string_equal(prop(cell_of(tr, "tpmC"), "data-value"), "45480.448493");
+    assert_string_equal(prop(cell_of(tr, "NOPM"), "data-value"), "44960.442833");
+    assert_string_equal(prop(cell_of(tr, "rollbacks"), "data-value"), "52");
+    assert_string_equal(prop(cell_of(tr, "p90_limits_met"), "data-value"), "1");
+    tr = row_of(w.doc, "tpcc-drive-table", "A", "sata-b");
+    assert_string_equal(prop(cell_of(tr, "tpmC"), "data-value"), "22079.849673");
+    assert_int_equal(count(w.doc, "//svg[@id='chart-tpmc']//g[@class='bar']"), 2);
+    assert_string_equal(text_of(w.doc, "//svg[@id='chart-tpmc']//g[@class='bar'][1]/@data-value"),
+                        "45480.448493");
+    /* nvme-a's types */
+    assert_int_equal(count(w.doc, "//table[@id='tpcc-table-1']/tbody/tr"), 5);
+    assert_string_equal(text_of(w.doc, "//table[@id='tpcc-table-1']/tbody/tr[@data-type='Delivery']"
+                                       "/td[@data-key='latency_p99_ms']/@data-value"), "25.679");
+    assert_string_equal(text_of(w.doc, "//table[@id='tpcc-table-1']/tbody/tr[@data-type='New-Order']"
+                                       "/td[@data-key='latency_p90_ms']/@data-value"), "5.299");
+    assert_string_equal(text_of(w.doc, "//table[@id='tpcc-table-1']/tbody/tr[@data-type='New-Order']"
+                                       "/td[@data-key='count']/@data-value"), "4548");
+    assert_string_equal(text_of(w.doc, "//table[@id='tpcc-table-2']/tbody/tr[@data-type='Stock-Level']"
+                                       "/td[@data-key='p90_limit_ms']/@data-value"), "20000");
+    assert_int_equal(count(w.doc, "//svg[@id='chart-tpcc-1']//g[@class='bar']"), 5);
+    assert_int_equal(count(w.doc, "//svg[@id='chart-tpcc-2']//g[@class='bar']"), 5);
+    assert_string_equal(text_of(w.doc, "//section[@id='tpcc']/h3[1]"),
+                        "nvme-a: tpmC 45480.45, NOPM 44960.44, p90 limits held");
+    /* report.csv: tpmC and NOPM last */
+    assert_string_equal(csv_col(w.csv_lines[1], 24), "45480.448493");
+    assert_string_equal(csv_col(w.csv_lines[1], 25), "44960.442833");
+    written_free(&w);
+    /* a sysbench run has no TPC-C section */
+    dirs[0] = F4;
+    memset(&w, 0, sizeof w);
+    write_report(&w, dirs, 1);
+    assert_int_equal(count(w.doc, "//section[@id='tpcc']"), 0);
+    assert_string_equal(csv_col(w.csv_lines[1], 24), "");
+    written_free(&w);
 }
 
 static void test_spread(void **state)
@@ -717,6 +928,9 @@ int main(void)
         cmocka_unit_test(test_missing_vm_result),
         cmocka_unit_test(test_write_paths),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_failures),
+        cmocka_unit_test(test_partial_banner),
+        cmocka_unit_test(test_tpcc),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);
 }

@@ -229,6 +229,16 @@ static void test_oltp_real_result_unchanged(void **state)
     again = json_object_from_file(path_in("again.json"));
     assert_non_null(orig);
     assert_non_null(again);
+    /* the fixture predates outage counting: its phases read unavailable_s
+     * as 0 and no longest_outage_s, which the writer now always writes (a
+     * minor addition) */
+    for (size_t i = 0; i < json_object_array_length(json_object_object_get(orig, "phases")); i++) {
+        json_object *ph = json_object_array_get_idx(json_object_object_get(orig, "phases"), i);
+        if (!json_object_object_get_ex(ph, "unavailable_s", NULL))
+            json_object_object_add(ph, "unavailable_s", json_object_new_double(0));
+        if (!json_object_object_get_ex(ph, "longest_outage_s", NULL))
+            json_object_object_add(ph, "longest_outage_s", json_object_new_array());
+    }
     assert_true(json_object_equal(orig, again));
     json_object_put(orig);
     json_object_put(again);
@@ -260,7 +270,7 @@ static void test_oltp_refusals(void **state)
     }
     /* a newer minor of the same major is read */
     write_text(path_in("minor.json"), "{\"schema\":\"drivebench.oltp/1.3\",\"new_key\":[1],"
-               "\"phases\":[{\"name\":\"measure\",\"tps\":2.5,\"histogram\":{"
+               "\"phases\":[{\"name\":\"measure\",\"duration_s\":1,\"tps\":2.5,\"histogram\":{"
                "\"significant_digits\":3,\"highest_trackable\":1000000,\"count\":1,"
                "\"min\":7,\"max\":7,\"sum\":7,\"buckets\":[[7,1]]}}]}");
     assert_int_equal(res_oltp_read_file(path_in("minor.json"), &r, err, sizeof err), 0);
@@ -273,6 +283,135 @@ static void test_oltp_refusals(void **state)
     snprintf(want, sizeof want, "%s: cannot read result JSON: ", path_in("bad.json"));
     assert_memory_equal(err, want, strlen(want));
     assert_null(strchr(err, '\n'));
+}
+
+/* A measure phase around `extra` (members put before its histogram) and
+ * `hist` (the histogram's members), as a document in bad.json. */
+static void write_phase(const char *extra, const char *hist_members)
+{
+    char *doc = NULL;
+    assert_true(asprintf(&doc, "{\"schema\":\"drivebench.oltp/1\",\"phases\":[{\"name\":"
+                         "\"measure\",\"duration_s\":1,\"tps\":2.5,%s\"histogram\":{%s}}]}",
+                         extra, hist_members) > 0);
+    write_text(path_in("bad.json"), doc);
+    free(doc);
+}
+
+#define HIST_OK "\"significant_digits\":3,\"highest_trackable\":1000000,\"count\":1," \
+                "\"min\":7,\"max\":7,\"sum\":7,\"buckets\":[[7,1]]"
+
+/* `n` copies of `item` joined by commas (caller frees). */
+static char *repeat(const char *item, int n)
+{
+    size_t len = strlen(item) + 1;
+    char *s = malloc(len * (size_t)n + 1), *p = s;
+    assert_non_null(s);
+    for (int i = 0; i < n; i++)
+        p += sprintf(p, "%s%s", i ? "," : "", item);
+    return s;
+}
+
+/* Results from a guest are untrusted: every hostile or broken document is
+ * refused with one line naming the file, the phase and the key. */
+static void test_oltp_untrusted(void **state)
+{
+    static const struct { const char *extra, *hist, *msg; } cases[] = {
+        { "\"transactions\":-5,", HIST_OK,
+          "measure: transactions is -5, a count cannot be negative" },
+        { "\"errors\":-1,", HIST_OK, "measure: errors is -1, a count cannot be negative" },
+        { "\"qps\":1e999,", HIST_OK, "measure: qps is inf, not a finite number >= 0" },
+        { "\"latency_ms\":{\"p99\":-1e999},", HIST_OK,
+          "measure: latency_ms.p99 is -inf, not a finite number >= 0" },
+        { "\"duration_s\":0,", HIST_OK,
+          "measure: duration_s is 0; a measured phase lasts more than 0 s" },
+        { "\"intervals\":[{\"t\":1},{\"t\":2},{\"t\":1.5}],", HIST_OK,
+          "measure: intervals[2].t is 1.5, before intervals[1].t (2)" },
+        { "\"transaction_types\":[{\"name\":\"New-Order\",\"count\":-3}],", HIST_OK,
+          "measure: transaction_types[0].count is -3, a count cannot be negative" },
+        { "", "\"significant_digits\":3,\"highest_trackable\":1000000,\"count\":2,"
+              "\"min\":7,\"max\":7,\"sum\":7,\"buckets\":[[7,1]]",
+          "measure: histogram: histogram count 2 does not match its buckets (1)" },
+        { "", "\"significant_digits\":3,\"highest_trackable\":1000000,\"count\":1,"
+              "\"min\":7,\"max\":7,\"sum\":7,\"buckets\":[[2000000,1]]",
+          "measure: histogram: histogram bucket 0 out of range" },
+        { "", "\"significant_digits\":3,\"highest_trackable\":1000000,\"count\":1,"
+              "\"min\":7,\"max\":2000000,\"sum\":7,\"buckets\":[[7,1]]",
+          "measure: histogram: min 7, max 2000000 or sum 7 outside 0..highest_trackable" },
+        { "", "\"significant_digits\":3,\"highest_trackable\":1000000,\"count\":-2,"
+              "\"min\":7,\"max\":7,\"sum\":7,\"buckets\":[[7,9223372036854775807],"
+              "[8,9223372036854775807]]",
+          "measure: histogram: bucket counts overflow" },
+        { "", "\"significant_digits\":5,\"highest_trackable\":9223372036854775807,"
+              "\"count\":1,\"min\":7,\"max\":7,\"sum\":7,\"buckets\":[[7,1]]",
+          "measure: histogram: significant_digits 5 or highest_trackable 9223372036854775807 "
+          "above the bounds (4, 86400000000)" },
+    };
+    char err[512], want[700], *list, *members;
+    res_oltp r;
+    FILE *f;
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        write_phase(cases[i].extra, cases[i].hist);
+        assert_int_equal(res_oltp_read_file(path_in("bad.json"), &r, err, sizeof err), -1);
+        snprintf(want, sizeof want, "%s: %s", path_in("bad.json"), cases[i].msg);
+        assert_string_equal(err, want);
+        assert_int_equal(r.nphases, 0);
+    }
+    /* arrays above their bounds */
+    list = repeat("{\"t\":1}", RES_MAX_INTERVALS + 1);
+    assert_true(asprintf(&members, "\"intervals\":[%s],", list) > 0);
+    write_phase(members, HIST_OK);
+    free(list);
+    free(members);
+    assert_int_equal(res_oltp_read_file(path_in("bad.json"), &r, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: measure: 604801 intervals, more than 604800",
+             path_in("bad.json"));
+    assert_string_equal(err, want);
+    list = repeat("{}", RES_MAX_TYPES + 1);
+    assert_true(asprintf(&members, "\"transaction_types\":[%s],", list) > 0);
+    write_phase(members, HIST_OK);
+    free(list);
+    free(members);
+    assert_int_equal(res_oltp_read_file(path_in("bad.json"), &r, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: measure: 17 transaction_types, more than 16",
+             path_in("bad.json"));
+    assert_string_equal(err, want);
+    list = repeat("[7,1]", RES_MAX_BUCKETS + 1);
+    assert_true(asprintf(&members, "\"significant_digits\":3,\"highest_trackable\":1000000,"
+                         "\"count\":100001,\"min\":7,\"max\":7,\"sum\":700007,"
+                         "\"buckets\":[%s]", list) > 0);
+    write_phase("", members);
+    free(list);
+    free(members);
+    assert_int_equal(res_oltp_read_file(path_in("bad.json"), &r, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: measure: histogram: 100001 buckets, more than 100000",
+             path_in("bad.json"));
+    assert_string_equal(err, want);
+    /* the file: too big (refused before reading), truncated, trailing text;
+     * NaN, which json-c reads even when strict */
+    f = fopen(path_in("big.json"), "w");
+    assert_non_null(f);
+    assert_int_equal(ftruncate(fileno(f), RES_MAX_FILE_BYTES + 1), 0);
+    fclose(f);
+    assert_int_equal(res_oltp_read_file(path_in("big.json"), &r, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: cannot read result JSON: file is 67108865 bytes, above "
+             "the 64 MiB a result may hold", path_in("big.json"));
+    assert_string_equal(err, want);
+    write_text(path_in("bad.json"), "{\"schema\":\"drivebench.oltp/1\",\"phases\":[{");
+    assert_int_equal(res_oltp_read_file(path_in("bad.json"), &r, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: cannot read result JSON: truncated JSON (ends inside a "
+             "value after 41 bytes)", path_in("bad.json"));
+    assert_string_equal(err, want);
+    write_text(path_in("bad.json"), "{\"schema\":\"drivebench.oltp/1\"} {}");
+    assert_int_equal(res_oltp_read_file(path_in("bad.json"), &r, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: cannot read result JSON: not JSON: unexpected "
+             "character at byte 31", path_in("bad.json"));
+    assert_string_equal(err, want);
+    write_phase("\"qps\":NaN,", HIST_OK);
+    assert_int_equal(res_oltp_read_file(path_in("bad.json"), &r, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: measure: qps is nan, not a finite number >= 0",
+             path_in("bad.json"));
+    assert_string_equal(err, want);
 }
 
 /* A summary with two drives, one of them without results. */
@@ -298,10 +437,10 @@ static void make_summary(res_summary *s)
     s->ndrives = 2;
     s->drives = calloc(2, sizeof *s->drives);
     s->drives[0].name = strdup("a,\"b\"");
-    s->drives[0].f = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505, 0 };
+    s->drives[0].f = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505, 0, NULL };
     s->drives[0].nreps = 1;
     s->drives[0].reps = calloc(1, sizeof *s->drives[0].reps);
-    s->drives[0].reps[0] = (res_repetition){ 1, { 2, 22.5, 200, 1.03, 1.5, 2.2505, 0 } };
+    s->drives[0].reps[0] = (res_repetition){ 1, { 2, 22.5, 200, 1.03, 1.5, 2.2505, 0, NULL } };
     s->drives[1].name = strdup("empty");
     s->nvms = 1;
     s->vms = calloc(1, sizeof *s->vms);
@@ -313,7 +452,7 @@ static void make_summary(res_summary *s)
     s->vms[0].series = calloc(2, sizeof *s->vms[0].series);
     s->vms[0].series[0] = (res_point){ 1, 9 };
     s->vms[0].series[1] = (res_point){ 2, 11.25 };
-    s->run = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505, 0 };
+    s->run = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505, 0, NULL };
     s->run_drives = 2;
 }
 
@@ -334,8 +473,8 @@ static void test_summary_round_trip(void **state)
     fclose(f);
     assert_string_equal(csv,
         "run_id,drive,repetition,vms,tps,transactions,latency_avg_ms,latency_p99_ms,"
-        "latency_p99_mean_of_vms_ms,failed_vms,status,failures\n"
-        "r-1,\"a,\"\"b\"\"\",1,2,22.5,200,1.03,1.5,2.2505,0,complete,\n");
+        "latency_p99_mean_of_vms_ms,failed_vms,status,failures,tpmC,NOPM\n"
+        "r-1,\"a,\"\"b\"\"\",1,2,22.5,200,1.03,1.5,2.2505,0,complete,,,\n");
     snprintf(path, sizeof path, "%s/summary.json", scratch);
     assert_int_equal(res_summary_read_file(path, &b, err, sizeof err), 0);
     assert_string_equal(b.run_id, "r-1");
@@ -401,6 +540,17 @@ static void test_summary_refusals(void **state)
     write_text(p, "[1,");
     assert_int_equal(res_summary_read_file(p, &s, err, sizeof err), RES_E_UNREADABLE);
     assert_null(strchr(err, '\n'));
+    {   /* bounded: more VMs than a summary may hold */
+        char *list = repeat("{}", RES_MAX_VMS + 1), *doc = NULL;
+        assert_true(asprintf(&doc, "{\"schema\":\"drivebench.summary/2\",\"drives\":[],"
+                             "\"vms\":[%s]}", list) > 0);
+        write_text(p, doc);
+        free(list);
+        free(doc);
+        assert_int_equal(res_summary_read_file(p, &s, err, sizeof err), -1);
+        snprintf(want, sizeof want, "%s: 65537 vms, more than 65536", p);
+        assert_string_equal(err, want);
+    }
 }
 
 static void test_csv_field(void **state)
@@ -450,6 +600,7 @@ int main(void)
         cmocka_unit_test(test_oltp_round_trip),
         cmocka_unit_test(test_oltp_real_result_unchanged),
         cmocka_unit_test(test_oltp_refusals),
+        cmocka_unit_test(test_oltp_untrusted),
         cmocka_unit_test(test_summary_round_trip),
         cmocka_unit_test(test_summary_refusals),
         cmocka_unit_test(test_csv_field),
