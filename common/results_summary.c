@@ -179,6 +179,7 @@ void res_summary_clear(res_summary *s)
     for (int i = 0; i < s->ndrives; i++) {
         free(s->drives[i].name);
         free(s->drives[i].reps);
+        res_io_free(s->drives[i].io);
     }
     free(s->drives);
     for (int i = 0; i < s->nvms; i++) {
@@ -194,8 +195,10 @@ void res_summary_clear(res_summary *s)
         free(v->failed_at);
         free(v->failed_in);
         free(v->console_tail);
+        res_io_free(v->io);
     }
     free(s->vms);
+    res_io_free(s->io);
     memset(s, 0, sizeof *s);
 }
 
@@ -312,6 +315,7 @@ static json_object *vm_json(const res_vm *v)
         json_object_array_add(series, pair);
     }
     rj_put(o, "tps_series", series);
+    res_io_put(o, v->io);
     return o;
 }
 
@@ -341,6 +345,7 @@ json_object *res_summary_to_json(const res_summary *s)
         rj_put(o, "status", json_object_new_string(dr->f.failed_vms ? "incomplete"
                                                                      : "complete"));
         rj_put(o, "repetitions", reps);
+        res_io_put(o, dr->io);
         json_object_array_add(drives, o);
     }
     rj_put(out, "drives", drives);
@@ -350,6 +355,7 @@ json_object *res_summary_to_json(const res_summary *s)
     run = figures_json(&s->run);
     rj_put(run, "drives", json_object_new_int(s->run_drives));
     rj_put(out, "run", run);
+    res_io_put(out, s->io);
     return out;
 }
 
@@ -363,7 +369,9 @@ static int summary_csv(const res_summary *s, const char *path, char *err, size_t
         return -1;
     }
     fputs("run_id,drive,repetition,vms,tps,transactions,latency_avg_ms,latency_p99_ms,"
-          "latency_p99_mean_of_vms_ms,failed_vms,status,failures\n", f);
+          "latency_p99_mean_of_vms_ms,failed_vms,status,failures", f);
+    res_io_csv_head(f);
+    fputc('\n', f);
     for (int d = 0; d < s->ndrives; d++)
         for (int r = 0; r < s->drives[d].nreps; r++) {
             const res_repetition *g = &s->drives[d].reps[r];
@@ -390,6 +398,7 @@ static int summary_csv(const res_summary *s, const char *path, char *err, size_t
                     res_num(g->f.lat_p99_mean_of_vms_ms, b[3], sizeof b[3]), g->f.failed_vms,
                     g->f.failed_vms ? "incomplete" : "complete");
             res_csv_field(f, failures ? failures : "", false);
+            res_io_csv_row(f, s, d, g->repetition);
             fputc('\n', f);
             free(failures);
         }
@@ -453,7 +462,7 @@ static int drive_from_json(json_object *o, res_drive *d)
         d->reps[r].repetition = (int)rj_get_i(rj, "repetition");
         figures_from_json(rj, &d->reps[r].f);
     }
-    return oom ? -1 : 0;
+    return oom || res_io_get(o, &d->io) < 0 ? -1 : 0;
 }
 
 static int vm_from_json(json_object *o, res_vm *v)
@@ -493,7 +502,7 @@ static int vm_from_json(json_object *o, res_vm *v)
         v->series[i].t = json_object_get_double(json_object_array_get_idx(pair, 0));
         v->series[i].tps = json_object_get_double(json_object_array_get_idx(pair, 1));
     }
-    return 0;
+    return res_io_get(o, &v->io);
 }
 
 static int summary_from_json(json_object *doc, res_summary *s, char *err, size_t errlen)
@@ -550,6 +559,8 @@ static int summary_from_json(json_object *doc, res_summary *s, char *err, size_t
         if (vm_from_json(json_object_array_get_idx(vms, i), &s->vms[i]) < 0)
             goto oom;
     }
+    if (res_io_get(doc, &s->io) < 0)
+        goto oom;
     return 0;
 oom:
     snprintf(err, errlen, "out of memory");
