@@ -65,8 +65,11 @@ void orch_telemetry_free(orch_telemetry *t);
 
 /* VM `vm` (its layout index; name and drive index given) of repetition rep
  * runs as dom on conn; its database and boot volumes are db_vol and
- * boot_vol in pool (their paths tell its disks apart). The first VM of a
- * drive also resolves the drive's block device, identity and health.
+ * boot_vol in pool (their paths tell its disks apart; without a pool the
+ * targets sdb and sda, as vmconfigs/ name them). On a drive of this host
+ * both volumes are fsync'ed now, before any phase, so a restored copy's
+ * dirty pages are not written back during the precondition. The first VM
+ * of a drive also resolves the drive's block device, identity and health.
  * 0, or -1 when out of memory (reported on out). Accepts t NULL. */
 int orch_telemetry_add_vm(orch_telemetry *t, int vm, const char *name, int drive, int rep,
                           virStoragePoolPtr pool, const char *db_vol, const char *boot_vol,
