@@ -172,12 +172,12 @@ static void drive_resolve(orch_telemetry *t, int d, const char *vol_path)
                  orch_plan_drive_uri(t->p, pd));
         return;
     }
-    if (!vol_path) {
+    if (!vol_path && !pd->path) {
         snprintf(dr->note, sizeof dr->note, "its volumes' path is unknown: no host view");
         return;
     }
     /* a volume that is a block device (an LVM pool) is its own device */
-    if (stat(vol_path, &sb) == 0 && S_ISBLK(sb.st_mode))
+    if (vol_path && stat(vol_path, &sb) == 0 && S_ISBLK(sb.st_mode))
         rc = orch_drive_resolve_devno(t->seams.sysfs, major(sb.st_rdev), minor(sb.st_rdev),
                                       &dr->dev, err, sizeof err);
     else {
