@@ -711,6 +711,7 @@ static void test_drive_io(void **state)
                                   "@data-verdict='distinguishable']"), 1);
     written_free(&w);
     /* a run without I/O fields has none of it */
+    memset(&w, 0, sizeof w);
     dirs[0] = F4;
     write_report(&w, dirs, 1);
     assert_int_equal(count(w.doc, "//section[@id='io']"), 0);
