@@ -330,8 +330,30 @@ void orch_telemetry_tick(void *telemetry)
     orch_telemetry_tick_at(telemetry, mono_now());
 }
 
+/* Drop the intervals of d[0..n) that ended during the warm-up (before
+ * t0, give or take a quarter interval): phase totals cover the measured
+ * time only. Returns the new count. */
+static int after_warmup(orch_blk_delta *d, int n, double t0, double slack)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (d[i].t > t0 + slack)
+            d[k++] = d[i];
+    return k;
+}
+
+static int host_after_warmup(orch_diskstat_delta *d, int n, double t0, double slack)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (d[i].t > t0 + slack)
+            d[k++] = d[i];
+    return k;
+}
+
 void orch_telemetry_phase_end_at(orch_telemetry *t, const char *phase, int rep, double now)
 {
+    double slack = t ? t->seams.interval_ms / 4000.0 : 0;
     if (!t || !sampled_phase(phase))
         return;
     orch_telemetry_tick_at(t, now);
@@ -361,6 +383,10 @@ void orch_telemetry_phase_end_at(orch_telemetry *t, const char *phase, int rep, 
                 v->ndb = 0;
             if (v->nboot < 0)
                 v->nboot = 0;
+            if (t->warmup_s > 0) {
+                v->ndb = after_warmup(v->db, v->ndb, t->phase_t0, slack);
+                v->nboot = after_warmup(v->boot, v->nboot, t->phase_t0, slack);
+            }
             {
                 char err[256];
                 int nerr = orch_blk_sampler_errors(t->blk, v->idx, err, sizeof err);
@@ -379,6 +405,9 @@ void orch_telemetry_phase_end_at(orch_telemetry *t, const char *phase, int rep, 
                                                           &dr->host[rep - 1]);
             if (dr->nhost[rep - 1] < 0)
                 dr->nhost[rep - 1] = 0;
+            if (t->warmup_s > 0)
+                dr->nhost[rep - 1] = host_after_warmup(dr->host[rep - 1], dr->nhost[rep - 1],
+                                                       t->phase_t0, slack);
             dr->host_t0[rep - 1] = t->phase_t0;
         }
     }

@@ -310,6 +310,49 @@ static void test_run_wiring(void **state)
     fclose(log);
 }
 
+/* A measured phase with a 2 s warm-up: its intervals are left out of the
+ * phase figures, and the series starts where oltp's intervals do. */
+static void test_warmup_left_out(void **state)
+{
+    orch_drive drives[1] = { { .name = "a", .path = drive_dir, .uri = "test:///default" } };
+    orch_plan p = { .uri = "test:///default", .drives = drives, .ndrives = 1,
+                    .repetitions = 1 };
+    orch_tel_seams seams = { .domstats = fake_domstats, .cmd = no_cmd, .sysfs = sysfs,
+                             .proc_stat = proc_stat, .no_timer = 1 };
+    FILE *log = tmpfile();
+    orch_telemetry *t = orch_telemetry_new(&p, NULL, log, &seams);
+    res_summary sum;
+    (void)state;
+    assert_non_null(t);
+    assert_int_equal(orch_telemetry_add_vm(t, 0, "vm-a", 0, 1, NULL, NULL, NULL, NULL), 0);
+    step = 0;
+    host_counters();
+    orch_telemetry_phase_start_at(t, "measure", 2, 200);
+    for (step = 1; step <= 6; step++) {
+        host_counters();
+        orch_telemetry_tick_at(t, 200 + step);
+    }
+    step = 7;
+    host_counters();
+    orch_telemetry_phase_end_at(t, "measure", 1, 207);
+    memset(&sum, 0, sizeof sum);
+    sum.ndrives = 1;
+    sum.drives = calloc(1, sizeof *sum.drives);
+    sum.drives[0].name = strdup("a");
+    sum.nvms = 1;
+    sum.vms = calloc(1, sizeof *sum.vms);
+    vm_init(&sum.vms[0], "vm-a", "a", tps_a);
+    assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
+    near(sum.vms[0].io->db->total.t, 5);                /* 7 s sampled, 5 measured */
+    near(sum.vms[0].io->db->total.v[RES_IOG_wr_iops], 100);
+    near(sum.vms[0].io->db->series[0].v[RES_IOG_wr_iops], 100);   /* interval 202..203 */
+    near(sum.drives[0].io->host->rates->total.t, 5);
+    assert_null(sum.io->cmp);                            /* one drive: nothing to compare */
+    res_summary_clear(&sum);
+    orch_telemetry_free(t);
+    fclose(log);
+}
+
 static void test_cpu_busy(void **state)
 {
     (void)state;
@@ -322,6 +365,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_wiring),
+        cmocka_unit_test(test_warmup_left_out),
         cmocka_unit_test(test_cpu_busy),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
