@@ -450,8 +450,12 @@ static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPt
     char *pw = orch_strfmt("MYSQL_PWD=%s", p->db_password);
     char *argv[] = { "/usr/bin/mariadb-admin", user, "--connect-timeout=3", "ping", NULL };
     const char *env[] = { pw, NULL };
-    int rc = -1;
+    int rc = -1, agent_seen = 0;
+    time_t t0 = time(NULL);
 
+    /* the boot's stages on the progress output: started, agent, database */
+    fprintf(c->out, "[boot] %s: started; waiting for its guest agent\n", g->name);
+    fflush(c->out);
     snprintf(err, errlen, "%s: guest agent did not answer within %d s", g->name, timeout_s);
     while (user && pw && rc < 0 && time(NULL) < deadline && !orch_stop_requested()) {
         json_object *ret;
@@ -460,6 +464,12 @@ static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPt
         ret = agent_call(c, g, "guest-ping", NULL, err, errlen);
         long pid;
         json_object_put(ret);
+        if (ret && !agent_seen) {
+            agent_seen = 1;
+            fprintf(c->out, "[boot] %s: guest agent answering after %ds; waiting for the "
+                    "database\n", g->name, (int)(time(NULL) - t0));
+            fflush(c->out);
+        }
         pid = ret ? exec_start(c, g, argv, env, err, errlen) : -1;
         for (int i = 0; pid > 0 && i < 50; i++) {
             char *output = NULL;
@@ -477,6 +487,11 @@ static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPt
         }
         if (rc < 0)
             sleep(1);
+    }
+    if (rc == 0) {
+        fprintf(c->out, "[boot] %s: database answering after %ds\n", g->name,
+                (int)(time(NULL) - t0));
+        fflush(c->out);
     }
     free(user);
     free(pw);

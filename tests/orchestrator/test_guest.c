@@ -309,6 +309,11 @@ static void test_guest_live_tps(void **state)
         live += tot && (!nl || tot < nl);
     }
     assert_true(live >= 2);         /* the final line and at least one while running */
+    /* while they booted, each VM's stages */
+    assert_non_null(strstr(out, "[boot] drivebench-" RUN_ID "--second-vm1: started; waiting for its "
+                                "guest agent\n"));
+    assert_non_null(strstr(out, "drivebench-" RUN_ID "--second-vm1: guest agent answering after "));
+    assert_non_null(strstr(out, "drivebench-" RUN_ID "--second-vm1: database answering after "));
     orch_plan_free(p);
 }
 
