@@ -310,10 +310,11 @@ static void test_guest_live_tps(void **state)
     }
     assert_true(live >= 2);         /* the final line and at least one while running */
     /* while they booted, each VM's stages */
-    assert_non_null(strstr(out, "[boot] drivebench-" RUN_ID "--second-vm1: started; waiting for its "
-                                "guest agent\n"));
-    assert_non_null(strstr(out, "drivebench-" RUN_ID "--second-vm1: guest agent answering after "));
-    assert_non_null(strstr(out, "drivebench-" RUN_ID "--second-vm1: database answering after "));
+#define VM2 "drivebench-" RUN_ID "--second-vm1"
+    assert_non_null(strstr(out, "[boot] " VM2 ": started; waiting for its guest agent\n"));
+    assert_non_null(strstr(out, "[boot] " VM2 ": guest agent answering after "));
+    assert_non_null(strstr(out, "[boot] " VM2 ": database answering after "));
+#undef VM2
     orch_plan_free(p);
 }
 
