@@ -303,8 +303,8 @@ cleanup:
 static void run_tables(xmlNodePtr sec, const report_run *run, int r)
 {
     char id[64], buf[64];
-    const char *io_heads[] = { "drive", "db reads/s", "db writes/s", "db flushes/s", "db MB/s written",
-                               "db read ms", "db write ms", "db flush ms", "boot writes/s",
+    const char *io_heads[] = { "drive", "db reads/s", "db writes/s", "db flushes/s",
+                               "db MB/s written", "db read ms", "db write ms", "db flush ms", "boot writes/s",
                                "device IOPS", "device wait ms", "device busy %",
                                "device queue", "device flushes / guest flushes", NULL };
     const char *id_heads[] = { "drive", "device", "model", "serial", "firmware", "size GB",
