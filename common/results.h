@@ -133,6 +133,8 @@ typedef struct res_phase {
                                         * writes them; older results lack them) */
     double        unavailable_s;       /* time without a working connection,
                                         * averaged over connections */
+    double        cpu_s_per_1000_txn;  /* oltp's own CPU (getrusage) per 1,000
+                                        * transactions; NAN: not recorded */
     double       *longest_outage_s;    /* per connection; NULL/0 when absent */
     int           nlongest_outage;
     res_latency   latency;
@@ -222,6 +224,7 @@ typedef struct res_drive {
     res_figures     f;      /* tps: mean over repetitions */
     res_repetition *reps;   /* repetitions with results */
     int             nreps;
+    struct res_io  *io;     /* drive I/O and statistics, or NULL */
 } res_drive;
 
 typedef struct res_point {
@@ -248,6 +251,7 @@ typedef struct res_vm {
     int64_t    errors, reconnects;  /* of the measured phase */
     res_point *series;              /* [t, tps] per interval */
     int        npoints;
+    struct res_io *io;              /* disk I/O, oltp CPU, or NULL */
 } res_vm;
 
 typedef struct res_plan {
@@ -295,6 +299,7 @@ typedef struct res_summary {
     int         nvms;
     res_figures run;
     int         run_drives;
+    struct res_io *io;      /* comparisons, host CPU, or NULL */
 } res_summary;
 
 /* Empty plan and environment (every field "not recorded"). */
@@ -333,5 +338,120 @@ json_object *res_json_number(double v);
  * quote, CR or LF, or always when `always` (text columns a spreadsheet
  * must not read as numbers). */
 void res_csv_field(FILE *f, const char *s, bool always);
+
+/* ------------------------------------------------------------------ */
+/* drive I/O, host view and statistics (results_io.c; issue 13)         */
+/* One `res_io *io` hangs on the summary, each drive and each VM; NULL  */
+/* when the run recorded none. Its JSON keys sit beside the owner's      */
+/* (drives[i].io / .host / .latency_spectrum / .p99_series /             */
+/* .steady_state, vms[i].io / .p99_series / .cpu_s_per_1000_txn, the     */
+/* summary's comparisons / host_cpu): results/SCHEMA.md, "Drive I/O".    */
+
+/* Rates of one disk as the hypervisor saw it (libvirt block stats). */
+#define RES_IO_GUEST_KEYS(X) \
+    X(rd_iops) X(rd_mbps) X(rd_lat_ms) X(wr_iops) X(wr_mbps) X(wr_lat_ms) \
+    X(fl_iops) X(fl_lat_ms)
+/* Rates of one block device as the host saw it (/sys/block/<disk>/stat). */
+#define RES_IO_HOST_KEYS(X) \
+    X(rd_iops) X(rd_mbps) X(rd_await_ms) X(wr_iops) X(wr_mbps) X(wr_await_ms) \
+    X(dc_iops) X(dc_mbps) X(dc_await_ms) X(fl_iops) X(fl_await_ms) X(await_ms) \
+    X(queue_depth) X(util_pct)
+#define RES_IO_ENUM(k) RES_IOG_##k,
+enum { RES_IO_GUEST_KEYS(RES_IO_ENUM) RES_IOG_N };
+#undef RES_IO_ENUM
+#define RES_IO_ENUM(k) RES_IOH_##k,
+enum { RES_IO_HOST_KEYS(RES_IO_ENUM) RES_IOH_N };
+#undef RES_IO_ENUM
+#define RES_IO_MAXK 14
+
+/* One interval (t: its end, s since the measured phase's start) or a
+ * whole phase. v[] indexed by RES_IOG_* or RES_IOH_*; NAN: absent. */
+typedef struct res_io_row {
+    double t;
+    double v[RES_IO_MAXK];
+} res_io_row;
+
+/* A disk (or a drive's sum of disks) over the measured phase. */
+typedef struct res_io_rates {
+    bool        host;           /* keys: false RES_IO_GUEST_KEYS, true HOST */
+    int         vms, missing;   /* drive sums only; -1: not written */
+    res_io_row  total;          /* the phase (total.t: seconds measured) */
+    res_io_row *series;         /* per TPS interval, owned */
+    int         nseries;
+} res_io_rates;
+
+/* Temperature and wear of the drive at one moment (smartctl / nvme). */
+typedef struct res_io_health {
+    char  *source, *wear_from, *note;   /* NULL: not recorded */
+    double temp_c, wear_pct;            /* NAN: unknown */
+} res_io_health;
+
+/* What the drive is and what it did, as the host saw it. */
+typedef struct res_io_host {
+    char    *kind, *node, *disk, *dm_name, *note;   /* device; NULL: absent */
+    char   **slaves;
+    int      nslaves;
+    char    *model, *vendor, *serial, *firmware, *scheduler, *write_cache, *fs_type;
+    int64_t  size_bytes, fs_size_bytes, fs_avail_bytes;     /* RES_UNSET: unknown */
+    int      rotational;                                    /* -1: unknown */
+    double   fs_used_pct;                                   /* NAN: unknown */
+    res_io_health *health_before, *health_after;            /* NULL: not read */
+    res_io_rates  *rates;       /* host keys; NULL: not sampled (no block
+                                 * device, or the drive is on another host) */
+    double   flush_ratio;       /* device flushes / guests' flushes; NAN */
+} res_io_host;
+
+/* Least-squares trend of a measured phase's TPS (orchestrator/stats.h). */
+typedef struct res_io_trend {
+    int    n;                   /* 0: not computed */
+    double mean, slope, slope_lo, slope_hi, drift_pct;
+    bool   trending;
+} res_io_trend;
+
+/* A difference of two drives with its 95 % interval. */
+typedef struct res_io_cmp {
+    char  *a, *b;               /* drive names */
+    char  *method;              /* "tps_paired", "p99_paired", "tps_welch", "p99_welch" */
+    int    n, k;                /* batches (paired; k intervals each) or repetitions */
+    double mean_a, mean_b, diff, diff_pct, lo, hi, df, p_value;
+    bool   distinguishable;
+} res_io_cmp;
+
+typedef struct res_io {
+    res_io_rates *db, *boot;    /* VM or drive: the hypervisor view; NULL: none */
+    res_io_host  *host;         /* drive: the host view; NULL: none */
+    res_pct      *spectrum;     /* drive: percentiles of the merged histogram */
+    int           nspectrum;
+    res_point    *p_series;     /* [t, ms]: the intervals' latency at p_pct
+                                 * (drive: mean over its VMs), tps field = ms */
+    int           np;
+    double        p_pct;        /* NAN: no p_series */
+    res_io_trend  steady;       /* drive */
+    double        cpu_s_per_1000_txn;   /* VM: oltp's CPU; NAN */
+    res_io_cmp   *cmp;          /* summary: pairs of drives */
+    int           ncmp;
+    double        host_cpu_busy_pct;    /* summary: host CPU in measured phases; NAN */
+    char         *host_cpu_note;        /* summary: why saturated, or NULL */
+    bool          host_saturated;
+} res_io;
+
+/* A new res_io with every value "absent" (NULL when out of memory). */
+res_io *res_io_new(void);
+/* A new rates set of n series rows, every value NAN. NULL: out of memory. */
+res_io_rates *res_io_rates_new(bool host, int n);
+res_io_health *res_io_health_new(void);
+void res_io_free(res_io *io);                  /* accepts NULL */
+/* Add io's keys to the JSON object `owner` (a drive, a VM or the summary). */
+void res_io_put(json_object *owner, const res_io *io);
+/* Read io's keys from owner into *io (NULL when it has none). 0, or -1
+ * when out of memory. */
+int res_io_get(json_object *owner, res_io **io);
+/* summary.csv: the I/O columns appended to the header, and to the row of
+ * drive d in repetition rep (both begin with a comma). */
+void res_io_csv_head(FILE *f);
+void res_io_csv_row(FILE *f, const res_summary *s, int d, int rep);
+/* The percentiles of a drive's latency spectrum, p50 ... p99.99: sets
+ * *pcts (static) and returns how many. */
+int res_io_spectrum_pcts(const double **pcts);
 
 #endif

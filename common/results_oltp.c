@@ -46,6 +46,7 @@ res_phase *res_oltp_add_phase(res_oltp *r)
     r->phases = p;
     p = &r->phases[r->nphases++];
     memset(p, 0, sizeof *p);
+    p->cpu_s_per_1000_txn = NAN;
     return p;
 }
 
@@ -192,6 +193,8 @@ static json_object *phase_to_json(const res_phase *p)
     rj_put(j, "errors", json_object_new_int64(p->errors));
     rj_put(j, "reconnects", json_object_new_int64(p->reconnects));
     rj_put(j, "rollbacks", json_object_new_int64(p->rollbacks));
+    if (isfinite(p->cpu_s_per_1000_txn))
+        rj_put(j, "cpu_s_per_1000_txn", json_object_new_double(p->cpu_s_per_1000_txn));
     if (p->has_outage) {
         rj_put(j, "unavailable_s", json_object_new_double(p->unavailable_s));
         json_object *lo = json_object_new_array();
@@ -543,6 +546,8 @@ static int phase_from_json(json_object *j, res_phase *p, char *err, size_t errle
     p->rollbacks = rj_get_i(j, "rollbacks");
     p->has_outage = rj_get(j, "unavailable_s") != NULL;
     p->unavailable_s = rj_get_d(j, "unavailable_s");
+    p->cpu_s_per_1000_txn = rj_is_number(rj_get(j, "cpu_s_per_1000_txn"))
+                            ? rj_get_d(j, "cpu_s_per_1000_txn") : NAN;
     {
         json_object *lo = rj_get(j, "longest_outage_s");
         size_t nl = rj_array_len(lo);

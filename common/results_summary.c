@@ -192,6 +192,7 @@ void res_summary_clear(res_summary *s)
         for (int r = 0; r < s->drives[i].nreps; r++)
             res_tpcc_figures_free(s->drives[i].reps[r].f.tpcc);
         free(s->drives[i].reps);
+        res_io_free(s->drives[i].io);
     }
     res_tpcc_figures_free(s->run.tpcc);
     free(s->drives);
@@ -208,8 +209,10 @@ void res_summary_clear(res_summary *s)
         free(v->failed_at);
         free(v->failed_in);
         free(v->console_tail);
+        res_io_free(v->io);
     }
     free(s->vms);
+    res_io_free(s->io);
     memset(s, 0, sizeof *s);
 }
 
@@ -354,6 +357,7 @@ static json_object *vm_json(const res_vm *v)
         json_object_array_add(series, pair);
     }
     rj_put(o, "tps_series", series);
+    res_io_put(o, v->io);
     return o;
 }
 
@@ -383,6 +387,7 @@ json_object *res_summary_to_json(const res_summary *s)
         rj_put(o, "status", json_object_new_string(dr->f.failed_vms ? "incomplete"
                                                                      : "complete"));
         rj_put(o, "repetitions", reps);
+        res_io_put(o, dr->io);
         json_object_array_add(drives, o);
     }
     rj_put(out, "drives", drives);
@@ -392,6 +397,7 @@ json_object *res_summary_to_json(const res_summary *s)
     run = figures_json(&s->run);
     rj_put(run, "drives", json_object_new_int(s->run_drives));
     rj_put(out, "run", run);
+    res_io_put(out, s->io);
     return out;
 }
 
@@ -405,7 +411,9 @@ static int summary_csv(const res_summary *s, const char *path, char *err, size_t
         return -1;
     }
     fputs("run_id,drive,repetition,vms,tps,transactions,latency_avg_ms,latency_p99_ms,"
-          "latency_p99_mean_of_vms_ms,failed_vms,status,failures,tpmC,NOPM\n", f);
+          "latency_p99_mean_of_vms_ms,failed_vms,status,failures,tpmC,NOPM", f);
+    res_io_csv_head(f);
+    fputc('\n', f);
     for (int d = 0; d < s->ndrives; d++)
         for (int r = 0; r < s->drives[d].nreps; r++) {
             const res_repetition *g = &s->drives[d].reps[r];
@@ -433,9 +441,11 @@ static int summary_csv(const res_summary *s, const char *path, char *err, size_t
                     g->f.failed_vms ? "incomplete" : "complete");
             res_csv_field(f, failures ? failures : "", false);
             /* TPC-C runs only: empty otherwise */
-            fprintf(f, ",%s,%s\n", g->f.tpcc ? res_num(g->f.tpcc->tpmc, b[0], sizeof b[0]) : "",
+            fprintf(f, ",%s,%s", g->f.tpcc ? res_num(g->f.tpcc->tpmc, b[0], sizeof b[0]) : "",
                     g->f.tpcc && g->f.tpcc->has_nopm
                     ? res_num(g->f.tpcc->nopm, b[1], sizeof b[1]) : "");
+            res_io_csv_row(f, s, d, g->repetition);
+            fputc('\n', f);
             free(failures);
         }
     if (fclose(f) != 0) {
@@ -536,7 +546,7 @@ static int drive_from_json(json_object *o, res_drive *d)
         if (figures_from_json(rj, &d->reps[r].f) < 0)
             return -1;
     }
-    return oom ? -1 : 0;
+    return oom || res_io_get(o, &d->io) < 0 ? -1 : 0;
 }
 
 static int vm_from_json(json_object *o, res_vm *v)
@@ -576,7 +586,7 @@ static int vm_from_json(json_object *o, res_vm *v)
         v->series[i].t = json_object_get_double(rj_idx(pair, 0));
         v->series[i].tps = json_object_get_double(rj_idx(pair, 1));
     }
-    return 0;
+    return res_io_get(o, &v->io);
 }
 
 /* The lengths of a summary's arrays against results.h's bounds, before
@@ -667,6 +677,8 @@ static int summary_from_json(json_object *doc, res_summary *s, char *err, size_t
         if (vm_from_json(rj_idx(vms, i), &s->vms[i]) < 0)
             goto oom;
     }
+    if (res_io_get(doc, &s->io) < 0)
+        goto oom;
     return 0;
 oom:
     snprintf(err, errlen, "out of memory");

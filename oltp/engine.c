@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,7 @@ typedef struct engine {
     const struct db_driver *drv;
     const oltp_opts        *o;
     engine_hooks            hooks;            /* the caller's (engine.h) */
+    double                  cpu_at_phase;     /* process CPU s when the phase began */
     struct worker          *workers;
     int                     nworkers;
     int                     ntypes;
@@ -926,10 +928,23 @@ static void close_interval(engine *e, phase_result *p, stats *acc, double t_phas
     stats_reset(acc);
 }
 
-/* The phase p ends at n after dur seconds: its duration and outages. The
- * last interval must be closed first. */
+/* CPU seconds (user + system, all threads) this process used so far. */
+static double process_cpu_s(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return NAN;
+    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec
+           + ru.ru_stime.tv_usec / 1e6;
+}
+
+/* The phase p ends at n after dur seconds: its duration, outages and the
+ * CPU it cost this process. The last interval must be closed first. */
 static void close_phase(engine *e, phase_result *p, int nconns, uint64_t n, double dur)
 {
+    double cpu = process_cpu_s();
+    p->cpu_s = cpu - e->cpu_at_phase;
+    e->cpu_at_phase = cpu;
     p->duration_s = dur;
     p->nconns = nconns;
     p->unavailable_s = nconns ? (double)p->st.down_ns / 1e9 / nconns : 0;
@@ -1062,6 +1077,7 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
     end = o->time_s > 0 ? t0 + (uint64_t)(o->time_s * 1e9) : UINT64_MAX;
     {
         uint64_t phase_t0 = t0, last = t0;
+        e.cpu_at_phase = process_cpu_s();
         next_tick = t0 + tick_ns;
         for (;;) {
             uint64_t wake_at = next_tick, n;

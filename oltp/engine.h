@@ -44,6 +44,8 @@ typedef struct phase_result {
      * the longest single outage that overlapped the phase */
     double           unavailable_s;
     double          *longest_outage_s;  /* nconns entries */
+    double           cpu_s;             /* this process's CPU (user + system,
+                                         * getrusage) during the phase, s */
     int              nconns;
     interval_sample *iv;
     int              niv, cap;

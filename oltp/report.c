@@ -248,6 +248,7 @@ static int fill_phase(res_phase *j, const oltp_opts *o, const workload *wl, cons
     j->nintervals = p->niv;
     j->has_outage = true;
     j->unavailable_s = p->unavailable_s;
+    j->cpu_s_per_1000_txn = s->trx > 0 && isfinite(p->cpu_s) ? p->cpu_s / s->trx * 1000 : NAN;
     if (p->longest_outage_s && p->nconns > 0) {
         j->longest_outage_s = malloc((size_t)p->nconns * sizeof *j->longest_outage_s);
         if (!j->longest_outage_s)

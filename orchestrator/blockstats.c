@@ -57,15 +57,21 @@ int orch_blk_parse(virTypedParameterPtr params, int nparams, const orch_blk_role
     for (unsigned n = 0; n < count && s->ndisks < ORCH_BLK_MAX_DISKS; n++) {
         char key[64];
         const char *str = NULL;
-        unsigned idx;
-        snprintf(key, sizeof key, "block.%u.backingIndex", n);
-        if (virTypedParamsGetUInt(params, nparams, key, &idx) == 1)
-            continue;       /* an image under the top one, not a disk */
+        int backing = 0;
         orch_blk_counters *c = &s->disk[s->ndisks];
         memset(c, 0, sizeof *c);
         snprintf(key, sizeof key, "block.%u.name", n);
         if (virTypedParamsGetString(params, nparams, key, &str) == 1 && str)
             snprintf(c->name, sizeof c->name, "%s", str);
+        /* An image under a disk's top one (with VIR_CONNECT_GET_ALL_DOMAINS_
+         * STATS_BACKING) follows its top entry under the same name. Every
+         * entry carries a backingIndex with -blockdev (libvirt 9.0 reports
+         * 2 for a qcow2 overlay's top, 1 for a raw disk), so that index
+         * does not tell a backing image from a disk: the repeated name does. */
+        for (int k = 0; c->name[0] && k < s->ndisks; k++)
+            backing |= strcmp(s->disk[k].name, c->name) == 0;
+        if (backing)
+            continue;
         str = NULL;
         snprintf(key, sizeof key, "block.%u.path", n);
         if (virTypedParamsGetString(params, nparams, key, &str) == 1 && str)

@@ -79,7 +79,8 @@ typedef struct orch_blk_sample {
 
 /* Parse the typed parameters of one domain's VIR_DOMAIN_STATS_BLOCK
  * record into s (s->t is left alone); disks beyond ORCH_BLK_MAX_DISKS
- * and entries of backing images (block.<n>.backingIndex) are ignored.
+ * and entries of backing images (a disk name seen before: the chain
+ * follows its disk's top entry) are ignored.
  * 0, or -1 when block.count is missing. */
 int orch_blk_parse(virTypedParameterPtr params, int nparams, const orch_blk_roles *roles,
                    orch_blk_sample *s);

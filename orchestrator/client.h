@@ -76,7 +76,8 @@ extern const orch_client_ops orch_client_guest;
  * is not an interval report. */
 int orch_parse_tps(const char *line, double *tps);
 
-/* One progress line: "[phase 12s/60s] d1-vm1 10.2 ... | total 20.4 tps". */
+/* One progress line: "[phase 12s/60s, 48s left] d1-vm1 10.2 ... | total 20.4 tps"
+ * (from an hour on, the time left as h:mm:ss). */
 void orch_progress(FILE *out, const orch_job *jobs, int njobs, const char *phase, int elapsed,
                    int expected);
 

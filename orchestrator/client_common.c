@@ -26,7 +26,14 @@ void orch_progress(FILE *out, const orch_job *jobs, int njobs, const char *phase
                    int expected)
 {
     double total = 0;
-    fprintf(out, "[%s %ds/%ds]", phase, elapsed, expected);
+    int left = expected - elapsed;
+    if (expected > 0 && left > 0 && expected >= 3600)   /* a long phase: h:mm:ss left */
+        fprintf(out, "[%s %ds/%ds, %d:%02d:%02d left]", phase, elapsed, expected, left / 3600,
+                left / 60 % 60, left % 60);
+    else if (expected > 0 && left > 0)
+        fprintf(out, "[%s %ds/%ds, %ds left]", phase, elapsed, expected, left);
+    else
+        fprintf(out, "[%s %ds/%ds]", phase, elapsed, expected);
     for (int i = 0; i < njobs; i++) {
         if (jobs[i].failed) {
             fprintf(out, " %s-vm%d FAILED", jobs[i].vm->drive->id, jobs[i].vm->index);

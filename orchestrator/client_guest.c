@@ -28,6 +28,10 @@ typedef struct guest {
 typedef struct guest_proc {
     guest g;
     long  pid;                  /* guest-exec pid; 0 once ended */
+    char *live_path;            /* its interval lines, in the guest */
+    long long live_handle;      /* guest-file handle on live_path, or -1 */
+    char  part[1024];           /* an interval line not read to its end */
+    size_t partlen;
 } guest_proc;
 
 /* Send {"execute":name,"arguments":args} (takes args); returns the
@@ -215,6 +219,95 @@ static double last_tps(const char *output)
     return tps;
 }
 
+/* guest-exec gives a process's output only when it exits, so oltp's
+ * interval lines also go to a file in the guest that the host reads while
+ * the phase runs (live TPS on the progress line). The shell keeps oltp's
+ * exit status and prints the file at the end, as the output it replaces:
+ *   /bin/sh -c 'f=$1; shift; "$@" >"$f" 2>&1; rc=$?; cat "$f"; exit $rc'
+ *           sh LIVE_PATH oltp ARGS...
+ * Returns a new argv (free the array only; the strings are borrowed or
+ * static), or NULL when out of memory. */
+static char **live_argv(char **argv, const char *live_path)
+{
+    static char sh[] = "/bin/sh", dash_c[] = "-c", name[] = "sh";
+    static char script[] = "f=$1; shift; \"$@\" >\"$f\" 2>&1; rc=$?; cat \"$f\"; exit $rc";
+    int n = 0;
+    char **out;
+    while (argv[n])
+        n++;
+    out = calloc((size_t)n + 6, sizeof *out);    /* 5 before, NULL after */
+    if (!out)
+        return NULL;
+    out[0] = sh;
+    out[1] = dash_c;
+    out[2] = script;
+    out[3] = name;
+    out[4] = (char *)live_path;
+    for (int i = 0; i < n; i++)
+        out[5 + i] = argv[i];
+    return out;
+}
+
+/* Read what oltp wrote to its live file since the last call and take the
+ * TPS of the newest complete interval line into job->live_tps. Best
+ * effort: a file not there yet is tried again next time. */
+static void live_read(const orch_client *c, guest_proc *pr, orch_job *job)
+{
+    char err[256];
+    json_object *args, *ret, *v;
+    for (int rounds = 0; rounds < 8; rounds++) {
+        char *data;
+        size_t len = 0;
+        int more;
+        if (pr->live_handle < 0) {
+            args = json_object_new_object();
+            json_object_object_add(args, "path", json_object_new_string(pr->live_path));
+            json_object_object_add(args, "mode", json_object_new_string("r"));
+            if (!(ret = agent_call(c, &pr->g, "guest-file-open", args, err, sizeof err)))
+                return;
+            pr->live_handle = json_object_get_int64(ret);
+            json_object_put(ret);
+        }
+        args = json_object_new_object();
+        json_object_object_add(args, "handle", json_object_new_int64(pr->live_handle));
+        json_object_object_add(args, "count", json_object_new_int(READ_CHUNK));
+        if (!(ret = agent_call(c, &pr->g, "guest-file-read", args, err, sizeof err)))
+            return;
+        data = json_object_object_get_ex(ret, "buf-b64", &v)
+               ? b64_decode(json_object_get_string(v), &len) : NULL;
+        json_object_put(ret);
+        if (!data)
+            return;
+        for (size_t i = 0; i < len; i++) {
+            if (data[i] == '\n') {
+                double tps;
+                pr->part[pr->partlen] = '\0';
+                if (orch_parse_tps(pr->part, &tps) == 0)
+                    job->live_tps = tps;
+                pr->partlen = 0;
+            } else if (pr->partlen < sizeof pr->part - 1) {
+                pr->part[pr->partlen++] = data[i];
+            }
+        }
+        free(data);
+        more = len == READ_CHUNK;
+        if (!more)
+            return;
+    }
+}
+
+static void live_close(const orch_client *c, guest_proc *pr)
+{
+    char err[256];
+    json_object *args;
+    if (pr->live_handle < 0)
+        return;
+    args = json_object_new_object();
+    json_object_object_add(args, "handle", json_object_new_int64(pr->live_handle));
+    json_object_put(agent_call(c, &pr->g, "guest-file-close", args, err, sizeof err));
+    pr->live_handle = -1;
+}
+
 /* Ask the guest to stop a process; best effort, the VM goes away anyway. */
 static void exec_kill(const orch_client *c, const guest *g, long pid)
 {
@@ -243,11 +336,18 @@ static int guest_run_phase(const orch_client *c, orch_job *jobs, int njobs, cons
     for (int i = 0; i < njobs; i++) {
         procs[i].g.name = jobs[i].vm->name;
         procs[i].g.dom = jobs[i].dom;
+        procs[i].live_handle = -1;
     }
     for (int i = 0; i < njobs; i++) {
+        char **argv;
         jobs[i].live_tps = 0;
         jobs[i].status = -1;
-        procs[i].pid = exec_start(c, &procs[i].g, jobs[i].argv, env, err, sizeof err);
+        procs[i].live_path = orch_strfmt("/var/tmp/drivebench.%s.live", phase);
+        argv = procs[i].live_path ? live_argv(jobs[i].argv, procs[i].live_path) : NULL;
+        procs[i].pid = argv ? exec_start(c, &procs[i].g, argv, env, err, sizeof err) : -1;
+        if (!argv)
+            snprintf(err, sizeof err, "out of memory");
+        free(argv);
         if (procs[i].pid < 0) {
             fprintf(c->out, "drivebench: %s\n", err);
             rc = -1;
@@ -319,6 +419,9 @@ static int guest_run_phase(const orch_client *c, orch_job *jobs, int njobs, cons
         now = time(NULL);
         if (running > 0 && now - last >= c->progress_every) {
             last = now;
+            for (int i = 0; i < njobs; i++)
+                if (procs[i].pid > 0 && !orch_stop_requested())
+                    live_read(c, &procs[i], &jobs[i]);
             orch_progress(c->out, jobs, njobs, phase, (int)(now - start), expected_s);
         }
         if (running > 0)
@@ -326,6 +429,11 @@ static int guest_run_phase(const orch_client *c, orch_job *jobs, int njobs, cons
     }
     if (rc == 0)
         orch_progress(c->out, jobs, njobs, phase, (int)(time(NULL) - start), expected_s);
+    for (int i = 0; i < njobs; i++) {
+        if (!jobs[i].failed)
+            live_close(c, &procs[i]);
+        free(procs[i].live_path);
+    }
     free(pw);
     free(procs);
     return orch_stop_requested() ? ORCH_RUN_INTERRUPTED : rc;
@@ -342,8 +450,12 @@ static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPt
     char *pw = orch_strfmt("MYSQL_PWD=%s", p->db_password);
     char *argv[] = { "/usr/bin/mariadb-admin", user, "--connect-timeout=3", "ping", NULL };
     const char *env[] = { pw, NULL };
-    int rc = -1;
+    int rc = -1, agent_seen = 0;
+    time_t t0 = time(NULL);
 
+    /* the boot's stages on the progress output: started, agent, database */
+    fprintf(c->out, "[boot] %s: started; waiting for its guest agent\n", g->name);
+    fflush(c->out);
     snprintf(err, errlen, "%s: guest agent did not answer within %d s", g->name, timeout_s);
     while (user && pw && rc < 0 && time(NULL) < deadline && !orch_stop_requested()) {
         json_object *ret;
@@ -352,6 +464,12 @@ static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPt
         ret = agent_call(c, g, "guest-ping", NULL, err, errlen);
         long pid;
         json_object_put(ret);
+        if (ret && !agent_seen) {
+            agent_seen = 1;
+            fprintf(c->out, "[boot] %s: guest agent answering after %ds; waiting for the "
+                    "database\n", g->name, (int)(time(NULL) - t0));
+            fflush(c->out);
+        }
         pid = ret ? exec_start(c, g, argv, env, err, errlen) : -1;
         for (int i = 0; pid > 0 && i < 50; i++) {
             char *output = NULL;
@@ -369,6 +487,11 @@ static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPt
         }
         if (rc < 0)
             sleep(1);
+    }
+    if (rc == 0) {
+        fprintf(c->out, "[boot] %s: database answering after %ds\n", g->name,
+                (int)(time(NULL) - t0));
+        fflush(c->out);
     }
     free(user);
     free(pw);

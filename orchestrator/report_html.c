@@ -3,6 +3,7 @@
  * escaped on output), styled inline, charts as inline SVG (svg.h). No
  * script, no external resource. Reads the report's model (report.h) only. */
 #include "report_html.h"
+#include "report_io.h"
 #include "names.h"
 #include "svg.h"
 
@@ -1015,6 +1016,8 @@ static htmlDocPtr build_doc(const report_set *s)
     section_scaling(&pg);
     section_repetitions(&pg);
     if (section_time(&pg) < 0)
+        goto fail;
+    if (report_io_sections(pg.body, s) < 0)     /* drive I/O, comparisons (issue 13) */
         goto fail;
     section_vms(&pg);
     section_failures(&pg);

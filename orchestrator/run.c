@@ -4,6 +4,7 @@
 #include "aggregate.h"
 #include "names.h"
 #include "report.h"
+#include "telemetry.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -49,6 +50,7 @@ typedef struct run_state {
     virStoragePoolPtr *pools;       /* per drive */
     run_vm          *vms;           /* per layout VM */
     orch_monitor    *mon;           /* VM health, all connections */
+    orch_telemetry  *tel;           /* drive I/O sampling (issue 13), or NULL */
     int              failed_vms;    /* VMs that failed, all repetitions */
     orch_vm_result  *results;
     int              nresults;
@@ -315,6 +317,8 @@ static int provision_rep(run_state *st, int rep)
             return -1;
         rv->failed_in = NULL;
         rv->slot = orch_monitor_add(st->mon, rv->dom, vm->name, vm->drive->name);
+        orch_telemetry_add_vm(st->tel, i, vm->name, vm->drive_index, rep, pool, vm->db_vol,
+                              vm->boot_vol, rv->dom);
         if (rv->slot < 0) {
             snprintf(st->err, sizeof st->err, "out of memory");
             return -1;
@@ -452,7 +456,9 @@ static int run_phase(run_state *st, int rep, orch_step s, const char *phase, con
     fprintf(st->out, "repetition %d: %s on %d VM(s)%s\n", rep, phase, n,
             time_s ? "" : " (until done)");
     fflush(st->out);
+    orch_telemetry_phase_start(st->tel, phase, warmup_s);
     rc = st->client->run_phase(&st->cl, jobs, n, phase, time_s);
+    orch_telemetry_phase_end(st->tel, phase, rep);
     for (int j = 0; j < n; j++)
         if (jobs[j].failed && !st->vms[vm_of[j]].failed_in) {
             st->vms[vm_of[j]].failed_in = phase;
@@ -588,6 +594,8 @@ static int write_summary(run_state *st, const char *started, int partial)
     in.repetitions = st->p->repetitions;
     in.partial = partial;
     sum = orch_summary_build(&in, st->err, sizeof st->err);
+    if (sum && st->tel)
+        orch_telemetry_fill(st->tel, sum, st->l->run_dir);
     if (sum && orch_summary_write(st->l->run_dir, sum, st->err, sizeof st->err) == 0)
         rc = 0;
 cleanup:
@@ -682,6 +690,7 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
         return ORCH_RUN_FAILED;
     st.mon = orch_monitor_new(st.out);
     st.cl.monitor = st.mon;
+    st.tel = st.mon ? orch_telemetry_new(p, st.mon, st.out, o->telemetry) : NULL;
 
     orch_stop_arm(&saved_handlers);
 
@@ -777,6 +786,7 @@ done:
         free(st.results[i].console_tail);
     }
     orch_monitor_free(st.mon);
+    orch_telemetry_free(st.tel);
     free(st.results);
     free(st.vms);
     free(st.pools);

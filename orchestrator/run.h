@@ -39,6 +39,9 @@ typedef struct orch_run_opts {
      * For tests of teardown after failures. */
     int (*inject)(void *ctx, orch_step step, const char *object);
     void *hook_ctx;
+    /* What drive telemetry samples through (telemetry.h); NULL: the real
+     * libvirt statistics, /sys and /proc. */
+    const struct orch_tel_seams *telemetry;
     char  run_id_out[128];      /* the run id used, filled by orch_run */
 } orch_run_opts;
 

@@ -169,6 +169,19 @@ jq -e --argjson v "$vms" '.run.transactions > 0 and .run.vms == $v
       and .run.latency_ms.p99 > 0' "$rdir/summary.json" >/dev/null \
   || e2e_fail "summary.json: run without transactions, latencies or $vms VM(s): $(jq -c .run "$rdir/summary.json")"
 
+# What the drive did (issue 13): during the measured phase the hypervisor
+# counted writes and flushes on the database disk (a write workload), and
+# the summary names the drive the run used (its block device and size).
+jq -e '.drives[0].io.db.wr_iops > 0 and .drives[0].io.db.fl_iops > 0
+       and .drives[0].io.db.fl_lat_ms > 0 and (.drives[0].io.db.series | length) > 0
+       and .vms[0].io.db.wr_iops > 0' "$rdir/summary.json" >/dev/null \
+  || e2e_fail "summary.json: no database-disk writes or flushes: $(jq -c '.drives[0].io.db | del(.series)' "$rdir/summary.json")"
+jq -e '(.drives[0].host.device.disk // "") != "" and .drives[0].host.identity.size_bytes > 0
+       and (.drives[0].host.identity.fs_type // "") != ""' "$rdir/summary.json" >/dev/null \
+  || e2e_fail "summary.json: the drive's identity is missing: $(jq -c '.drives[0].host | del(.io)' "$rdir/summary.json")"
+grep -q 'db_wr_iops' "$rdir/summary.csv" || e2e_fail "summary.csv: no drive I/O columns"
+e2e_say "drive I/O: $(jq -r '.drives[0] | "database disk \(.io.db.wr_iops) writes/s, \(.io.db.fl_iops) flushes/s (\(.io.db.fl_lat_ms) ms); device \(.host.device.disk) \(.host.identity.model // "?") \(.host.identity.size_bytes) bytes, flush ratio \(.host.flush_ratio // "n/a")"' "$rdir/summary.json")"
+
 first_kib=$(head -1 "$work/db-samples" 2>/dev/null | cut -d' ' -f1)
 max_kib=$(cut -d' ' -f1 "$work/db-samples" 2>/dev/null | sort -n | tail -1)
 grep -q ' dbdisk$' "$work/db-samples" 2>/dev/null \

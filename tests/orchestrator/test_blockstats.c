@@ -87,6 +87,22 @@ static void test_parse(void **state)
     assert_string_equal(orch_blk_field_name(ORCH_BLK_FL_TIMES), "fl.times");
     assert_string_equal(orch_disk_role_name(ORCH_DISK_DB), "db");
 
+    /* recorded from libvirt 9.0 / QEMU 7.2 (`virsh domstats --block` of a
+     * tiny VM): with -blockdev every top entry carries a backingIndex (2
+     * for the qcow2 overlay, 1 for the raw disk); both are disks */
+    params_of("block.count=2 block.0.name=sda block.0.path=/drive/vm1-boot.qcow2"
+              " block.0.backingIndex=2 block.0.rd.reqs=1634 block.0.wr.reqs=532"
+              " block.0.fl.reqs=80 block.0.fl.times=5144020654"
+              " block.1.name=sdb block.1.path=/drive/vm1-db.raw block.1.backingIndex=1"
+              " block.1.wr.reqs=1735 block.1.wr.bytes=196198400 block.1.wr.times=6667251266"
+              " block.1.fl.reqs=1749 block.1.fl.times=2789968516", &p, &n);
+    assert_int_equal(orch_blk_parse(p, n, &roles, &s), 0);
+    virTypedParamsFree(p, n);
+    assert_int_equal(s.ndisks, 2);
+    assert_int_equal(s.disk[0].role, ORCH_DISK_BOOT);
+    assert_int_equal(s.disk[1].role, ORCH_DISK_DB);
+    assert_true(s.disk[1].v[ORCH_BLK_FL_REQS] == 1749);
+
     /* no roles given: every disk is "other"; no block.count: -1 */
     params_of("block.count=1 block.0.name=vda", &p, &n);
     assert_int_equal(orch_blk_parse(p, n, NULL, &s), 0);

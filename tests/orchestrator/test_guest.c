@@ -284,6 +284,40 @@ static void test_guest_run(void **state)
     orch_plan_free(p);
 }
 
+/* While oltp still runs in the guest (it sleeps after its interval
+ * lines), the progress line already shows its TPS: read from the live
+ * file in the guest through guest-file-read, not from the output
+ * guest-exec gives only at exit. */
+static void test_guest_live_tps(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f);
+    orch_run_opts o;
+    const char *out, *at;
+    int live = 0;
+    opts_init(&o, f);
+    setenv("FAKE_OLTP_SLEEP", "3", 1);
+    setenv("FAKE_OLTP_MATCH", "drivebench.measure.json", 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    unsetenv("FAKE_OLTP_SLEEP");
+    unsetenv("FAKE_OLTP_MATCH");
+    assert_no_leftovers(f);
+    out = orch_fixture_output(f);
+    /* progress lines of the measured phase showing 3 x 10.25 */
+    for (at = strstr(out, "[measure "); at; at = strstr(at + 1, "[measure ")) {
+        const char *nl = strchr(at, '\n'), *tot = strstr(at, " | total 30.8 tps");
+        live += tot && (!nl || tot < nl);
+    }
+    assert_true(live >= 2);         /* the final line and at least one while running */
+    /* while they booted, each VM's stages */
+#define VM2 "drivebench-" RUN_ID "--second-vm1"
+    assert_non_null(strstr(out, "[boot] " VM2 ": started; waiting for its guest agent\n"));
+    assert_non_null(strstr(out, "[boot] " VM2 ": guest agent answering after "));
+    assert_non_null(strstr(out, "[boot] " VM2 ": database answering after "));
+#undef VM2
+    orch_plan_free(p);
+}
+
 static void test_guest_oltp_fails(void **state)
 {
     orch_fixture *f = *state;
@@ -353,6 +387,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_guest_run, guest_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_guest_live_tps, guest_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_guest_oltp_fails, guest_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_guest_sigint, guest_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_two_hosts, guest_setup, orch_fixture_teardown),

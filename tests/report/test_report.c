@@ -843,6 +843,95 @@ static void test_missing_vm_result(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Drive I/O (issue 13): a copy of the 4-VM fixture whose summary gains
+ * the res_io keys; every new chart and table is there with exact values,
+ * a run without them (the other tests) shows none. */
+static void test_drive_io(void **state)
+{
+    char dir[] = "/tmp/report-test-io-XXXXXX", run[96], cmd[4096];
+    const char *dirs[1];
+    written w = { 0 };
+    xmlNodePtr tr;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "cp -r " F4 " %s/", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd,
+             "python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); "
+             "ser=[{\"t\":i+1,\"rd_iops\":0,\"wr_iops\":100+i,\"fl_iops\":50,\"wr_lat_ms\":2,"
+             "\"fl_lat_ms\":1.5} for i in range(5)]; "
+             "hs=[{\"t\":i+1,\"wr_iops\":200,\"await_ms\":0.7,\"util_pct\":40} for i in range(5)]; "
+             "a=d[\"drives\"][0]; "
+             "a[\"io\"]={\"db\":{\"wr_iops\":102,\"fl_iops\":50,\"wr_lat_ms\":2,\"fl_lat_ms\":1.5,"
+             "\"vms\":4,\"missing\":0,\"series\":ser}}; "
+             "a[\"host\"]={\"device\":{\"kind\":\"disk\",\"disk\":\"nvme0n1\"},"
+             "\"identity\":{\"model\":\"Fake NVMe 1TB\",\"serial\":\"SN42\",\"write_cache\":\"write back\"},"
+             "\"io\":{\"wr_iops\":200,\"await_ms\":0.7,\"util_pct\":40,\"series\":hs},\"flush_ratio\":1.25}; "
+             "a[\"latency_spectrum\"]=[{\"pct\":p,\"ms\":m} for p,m in "
+             "[(50,10),(75,12),(90,15),(95,20),(99,40),(99.5,50),(99.9,80),(99.95,90),(99.99,120)]]; "
+             "a[\"p_latency_series\"]={\"pct\":99,\"series\":[[i+1,30+i] for i in range(5)]}; "
+             "a[\"steady_state\"]={\"n\":5,\"mean_tps\":80,\"slope\":3,\"slope_lo\":1,"
+             "\"slope_hi\":5,\"drift_pct\":15,\"trending\":True}; "
+             "b=d[\"drives\"][1]; "
+             "b[\"latency_spectrum\"]=[{\"pct\":p,\"ms\":m} for p,m in [(50,11),(99,45),(99.99,130)]]; "
+             "d[\"comparisons\"]=[{\"a\":\"nvme-a\",\"b\":b[\"name\"],\"method\":\"tps_paired\","
+             "\"n\":5,\"k\":1,\"mean_a\":80,\"mean_b\":78,\"diff\":2,\"diff_pct\":2.56,\"lo\":-1.5,"
+             "\"hi\":5.5,\"df\":4,\"p_value\":0.2,\"verdict\":\"not distinguishable\"},"
+             "{\"a\":\"nvme-a\",\"b\":b[\"name\"],\"method\":\"p99_paired\",\"n\":5,\"k\":1,"
+             "\"mean_a\":40,\"mean_b\":45,\"diff\":-5,\"diff_pct\":-11.1,\"lo\":-7,\"hi\":-3,"
+             "\"df\":4,\"p_value\":0.01,\"verdict\":\"distinguishable\"}]; "
+             "d[\"host_cpu\"]={\"busy_pct\":97.5,\"saturated\":True,\"note\":\"TCG\"}; "
+             "json.dump(d, open(p, \"w\"))' %s/report-4vm/summary.json", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(run, sizeof run, "%s/report-4vm", dir);
+    dirs[0] = run;
+    write_report(&w, dirs, 1);
+    assert_int_equal(count(w.doc, "//section[@id='io']"), 1);
+    /* drive 1 has I/O: TPS, IOPS and latency side by side; drive 2 none */
+    assert_int_equal(count(w.doc, "//div[@class='io-row' and @data-drive='nvme-a']/svg"), 3);
+    assert_int_equal(count(w.doc, "//svg[@id='chart-io-tps-1-1']//polyline[@class='series']"), 1);
+    /* db writes/s, db flushes/s, device writes/s (reads are all 0: no line) */
+    assert_int_equal(count(w.doc, "//svg[@id='chart-io-iops-1-1']//polyline[@class='series']"), 3);
+    assert_int_equal(count(w.doc, "//svg[@id='chart-io-iops-1-1']//polyline["
+                                  "@data-label='database disks: flushes/s']"), 1);
+    assert_int_equal(count(w.doc, "//svg[@id='chart-io-lat-1-1']//polyline[@class='series']"), 3);
+    assert_int_equal(count(w.doc, "//svg[@id='chart-io-flush-1-1']//polyline[@class='series']"), 2);
+    assert_int_equal(count(w.doc, "//svg[starts-with(@id,'chart-io-tps-1-2')]"), 0);
+    /* the spectrum: one line per drive, and its exact values */
+    assert_int_equal(count(w.doc, "//svg[@id='chart-io-spectrum-1']//polyline[@class='series']"), 2);
+    tr = row_of(w.doc, "table-spectrum-1", "A", "nvme-a");
+    assert_non_null(tr);
+    assert_cell(tr, "p99.99", 120, 3);
+    assert_cell(tr, "p99", 40, 3);
+    assert_int_equal(count(w.doc, "//svg[@id='chart-io-p99-time-1']//polyline[@class='series']"), 1);
+    tr = row_of(w.doc, "table-io-1", "A", "nvme-a");
+    assert_non_null(tr);
+    assert_cell(tr, "db_wr_iops", 102, 1);
+    assert_cell(tr, "db_fl_lat_ms", 1.5, 3);
+    assert_cell(tr, "flush_ratio", 1.25, 2);
+    assert_int_equal(count(w.doc, "//table[@id='table-drive-id-1']//td[.='Fake NVMe 1TB']"), 1);
+    assert_int_equal(count(w.doc, "//p[@id='host-saturated-1' and @class='warning']"), 1);
+    assert_int_equal(count(w.doc, "//p[@class='warning trending' and @data-drive='nvme-a']"), 1);
+    /* is the difference real */
+    assert_int_equal(count(w.doc, "//table[@id='table-comparisons']/tbody/tr"), 2);
+    assert_int_equal(count(w.doc, "//table[@id='table-comparisons']/tbody/tr["
+                                  "@data-method='tps_paired' and "
+                                  "@data-verdict='not distinguishable']"), 1);
+    assert_int_equal(count(w.doc, "//table[@id='table-comparisons']/tbody/tr["
+                                  "@data-method='p99_paired' and "
+                                  "@data-verdict='distinguishable']"), 1);
+    written_free(&w);
+    /* a run without I/O fields has none of it */
+    memset(&w, 0, sizeof w);
+    dirs[0] = F4;
+    write_report(&w, dirs, 1);
+    assert_int_equal(count(w.doc, "//section[@id='io']"), 0);
+    assert_int_equal(count(w.doc, "//section[@id='comparisons']"), 0);
+    written_free(&w);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* report_write: the paths it reports and writes. */
 static void test_write_paths(void **state)
 {
@@ -926,6 +1015,7 @@ int main(void)
         cmocka_unit_test(test_markup_in_names),
         cmocka_unit_test(test_environment_and_plan),
         cmocka_unit_test(test_missing_vm_result),
+        cmocka_unit_test(test_drive_io),
         cmocka_unit_test(test_write_paths),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_failures),

@@ -1,0 +1,372 @@
+/* test_telemetry.c — the run's drive telemetry wired end to end with
+ * recorded counters: libvirt block statistics through the domstats seam
+ * (the test driver returns none), a fake sysfs whose device number is the
+ * real one of the drive's folder, a fake /proc/stat, and a summary built
+ * in memory; exact per-VM and per-drive rates, the flush ratio, the
+ * paired comparison against a worked example, host CPU, and the JSON
+ * round trip of every new key. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "results_json.h"
+#include "telemetry.h"
+
+static char root[64], sysfs[128], drive_dir[128], proc_stat[128];
+static int step;                /* the recorded counters' moment, 0.. */
+
+static void near(double a, double b)
+{
+    if (!(fabs(a - b) <= 1e-9 * (fabs(b) > 1 ? fabs(b) : 1)))
+        fail_msg("%.12g != %.12g", a, b);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    for (char *s = dir + 1; *s; s++)
+        if (*s == '/') {
+            *s = '\0';
+            mkdir(dir, 0755);
+            *s = '/';
+        }
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void put(const char *rel, const char *text)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s/%s", sysfs, rel);
+    write_file(p, text);
+}
+
+/* The device's counters at `step`: per second 200 writes of 4 KiB taking
+ * 2 ms each, 90 flushes of 1 ms, 0.5 s busy, 0.8 s in queue. */
+static void host_counters(void)
+{
+    char text[256];
+    long k = step;
+    snprintf(text, sizeof text, "0 0 0 0 %ld 0 %ld %ld 0 %ld %ld 0 0 0 0 %ld %ld\n", 200 * k,
+             1600 * k, 400 * k, 500 * k, 800 * k, 90 * k, 90 * k);
+    put("devices/virtual/block/vdt/stat", text);
+}
+
+/* Every VM's disks at `step`: the database disk (sdb) per second 100
+ * writes of 4096 bytes at 2 ms and 50 flushes at 1 ms, no reads; the boot
+ * disk (sda) 10 reads of 4096 bytes at 0.5 ms. */
+static int fake_domstats(void *ctx, virDomainPtr dom, virTypedParameterPtr *p, int *n,
+                         char *err, size_t errlen)
+{
+    unsigned long long k = (unsigned long long)step;
+    int max = 0;
+    (void)ctx;
+    (void)dom;
+    (void)err;
+    (void)errlen;
+    *p = NULL;
+    *n = 0;
+    virTypedParamsAddUInt(p, n, &max, "block.count", 2);
+    virTypedParamsAddString(p, n, &max, "block.0.name", "sda");
+    virTypedParamsAddULLong(p, n, &max, "block.0.rd.reqs", 10 * k);
+    virTypedParamsAddULLong(p, n, &max, "block.0.rd.bytes", 40960 * k);
+    virTypedParamsAddULLong(p, n, &max, "block.0.rd.times", 5000000 * k);
+    virTypedParamsAddULLong(p, n, &max, "block.0.wr.reqs", 0);
+    virTypedParamsAddULLong(p, n, &max, "block.0.wr.bytes", 0);
+    virTypedParamsAddULLong(p, n, &max, "block.0.wr.times", 0);
+    virTypedParamsAddULLong(p, n, &max, "block.0.fl.reqs", 0);
+    virTypedParamsAddULLong(p, n, &max, "block.0.fl.times", 0);
+    virTypedParamsAddString(p, n, &max, "block.1.name", "sdb");
+    virTypedParamsAddULLong(p, n, &max, "block.1.rd.reqs", 0);
+    virTypedParamsAddULLong(p, n, &max, "block.1.rd.bytes", 0);
+    virTypedParamsAddULLong(p, n, &max, "block.1.rd.times", 0);
+    virTypedParamsAddULLong(p, n, &max, "block.1.wr.reqs", 100 * k);
+    virTypedParamsAddULLong(p, n, &max, "block.1.wr.bytes", 409600 * k);
+    virTypedParamsAddULLong(p, n, &max, "block.1.wr.times", 200000000 * k);
+    virTypedParamsAddULLong(p, n, &max, "block.1.fl.reqs", 50 * k);
+    virTypedParamsAddULLong(p, n, &max, "block.1.fl.times", 50000000 * k);
+    return 0;
+}
+
+/* smartctl and nvme are "not installed" */
+static char *no_cmd(void *ctx, char *const argv[], int *status)
+{
+    (void)ctx;
+    (void)argv;
+    *status = -1;
+    return NULL;
+}
+
+static int setup(void **state)
+{
+    struct stat sb;
+    char link[PATH_MAX], target[PATH_MAX];
+    (void)state;
+    snprintf(root, sizeof root, "/tmp/orch-tel-XXXXXX");
+    assert_non_null(mkdtemp(root));
+    snprintf(sysfs, sizeof sysfs, "%s/sys", root);
+    snprintf(drive_dir, sizeof drive_dir, "%s/drive", root);
+    snprintf(proc_stat, sizeof proc_stat, "%s/proc-stat", root);
+    mkdir(drive_dir, 0755);
+    assert_int_equal(stat(drive_dir, &sb), 0);
+    /* the folder's real device number leads to a fake whole disk "vdt" */
+    put("devices/virtual/block/vdt/size", "2097152\n");
+    put("devices/virtual/block/vdt/queue/rotational", "0\n");
+    put("devices/virtual/block/vdt/queue/write_cache", "write back\n");
+    put("devices/virtual/block/vdt/queue/scheduler", "[none] mq-deadline\n");
+    put("devices/virtual/block/vdt/device/model", "Fake Drive 1TB\n");
+    put("devices/virtual/block/vdt/device/serial", "FD0001\n");
+    host_counters();
+    snprintf(link, sizeof link, "%s/dev/block/%u:%u", sysfs, major(sb.st_dev), minor(sb.st_dev));
+    put("dev/block/.keep", "");
+    assert_int_equal(symlink("../../devices/virtual/block/vdt", link), 0);
+    snprintf(link, sizeof link, "%s/block/vdt", sysfs);
+    snprintf(target, sizeof target, "../devices/virtual/block/vdt");
+    put("block/.keep", "");
+    assert_int_equal(symlink(target, link), 0);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    char cmd[256];
+    (void)state;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* A one-repetition summary of drives "a" and "b", one VM each, with the
+ * worked example's TPS series. */
+static const double tps_a[] = { 10, 12, 11, 13, 9 }, tps_b[] = { 8, 9, 10, 9, 8 };
+
+static void vm_init(res_vm *v, const char *name, const char *drive, const double *tps)
+{
+    memset(v, 0, sizeof *v);
+    v->name = strdup(name);
+    v->drive = strdup(drive);
+    v->repetition = 1;
+    v->measured = true;
+    v->npoints = 5;
+    v->series = calloc(5, sizeof *v->series);
+    for (int i = 0; i < 5; i++)
+        v->series[i] = (res_point){ i + 1, tps[i] };
+}
+
+static void test_run_wiring(void **state)
+{
+    orch_drive drives[2] = { { .name = "a", .path = drive_dir, .uri = "test:///default" },
+                             { .name = "b", .path = drive_dir, .uri = "test:///default" } };
+    orch_plan p = { .uri = "test:///default", .drives = drives, .ndrives = 2,
+                    .repetitions = 1 };
+    orch_tel_seams seams = { .domstats = fake_domstats, .cmd = no_cmd, .sysfs = sysfs,
+                             .proc_stat = proc_stat, .no_timer = 1 };
+    FILE *log = tmpfile();
+    orch_telemetry *t;
+    res_summary sum;
+    res_hypervisor hv = { .domain_type = "qemu" };
+    (void)state;
+
+    write_file(proc_stat, "cpu  100 0 100 800 0 0 0 0 0 0\ncpu0 1 2 3 4\n");
+    t = orch_telemetry_new(&p, NULL, log, &seams);
+    assert_non_null(t);
+    assert_int_equal(orch_telemetry_add_vm(t, 0, "vm-a", 0, 1, NULL, NULL, NULL, NULL), 0);
+    assert_int_equal(orch_telemetry_add_vm(t, 1, "vm-b", 1, 1, NULL, NULL, NULL, NULL), 0);
+    /* a precondition is sampled but not kept */
+    step = 0;
+    host_counters();
+    orch_telemetry_phase_start_at(t, "precondition", 0, 50);
+    step = 7;
+    host_counters();
+    orch_telemetry_phase_end_at(t, "precondition", 1, 51);
+    /* the measured phase: 100 .. 105, one sample a second */
+    step = 0;
+    host_counters();
+    orch_telemetry_phase_start_at(t, "measure", 0, 100);
+    for (step = 1; step <= 4; step++) {
+        host_counters();
+        orch_telemetry_tick_at(t, 100 + step);
+    }
+    step = 5;
+    host_counters();
+    write_file(proc_stat, "cpu  550 0 350 900 0 0 0 0 0 0\n");
+    orch_telemetry_phase_end_at(t, "measure", 1, 105);
+
+    memset(&sum, 0, sizeof sum);
+    sum.ndrives = 2;
+    sum.drives = calloc(2, sizeof *sum.drives);
+    sum.drives[0].name = strdup("a");
+    sum.drives[1].name = strdup("b");
+    sum.nvms = 2;
+    sum.vms = calloc(2, sizeof *sum.vms);
+    vm_init(&sum.vms[0], "vm-a", "a", tps_a);
+    vm_init(&sum.vms[1], "vm-b", "b", tps_b);
+    sum.env.hypervisors = &hv;
+    sum.env.nhypervisors = 1;
+    assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
+
+    /* the VM's database disk: 100 writes/s of 4096 B at 2 ms, 50 flushes at 1 ms */
+    res_io *vio = sum.vms[0].io;
+    assert_non_null(vio);
+    assert_non_null(vio->db);
+    near(vio->db->total.v[RES_IOG_wr_iops], 100);
+    near(vio->db->total.v[RES_IOG_wr_mbps], 0.4096);
+    near(vio->db->total.v[RES_IOG_wr_lat_ms], 2);
+    near(vio->db->total.v[RES_IOG_fl_iops], 50);
+    near(vio->db->total.v[RES_IOG_fl_lat_ms], 1);
+    near(vio->db->total.v[RES_IOG_rd_iops], 0);
+    assert_true(isnan(vio->db->total.v[RES_IOG_rd_lat_ms]));     /* no reads: no latency */
+    assert_int_equal(vio->db->nseries, 5);
+    near(vio->db->series[4].t, 5);
+    near(vio->db->series[4].v[RES_IOG_wr_iops], 100);
+    near(vio->boot->total.v[RES_IOG_rd_iops], 10);
+    near(vio->boot->total.v[RES_IOG_rd_lat_ms], 0.5);
+
+    /* the drive: one VM, and the host's device */
+    res_io *dio = sum.drives[0].io;
+    assert_non_null(dio);
+    near(dio->db->total.v[RES_IOG_wr_iops], 100);
+    assert_int_equal(dio->db->vms, 1);
+    assert_int_equal(dio->db->missing, 0);
+    assert_non_null(dio->host);
+    assert_string_equal(dio->host->kind, "disk");
+    assert_string_equal(dio->host->disk, "vdt");
+    assert_string_equal(dio->host->model, "Fake Drive 1TB");
+    assert_string_equal(dio->host->serial, "FD0001");
+    assert_string_equal(dio->host->write_cache, "write back");
+    assert_true(dio->host->size_bytes == 2097152LL * 512);
+    assert_int_equal(dio->host->rotational, 0);
+    assert_non_null(dio->host->rates);
+    near(dio->host->rates->total.v[RES_IOH_wr_iops], 200);
+    near(dio->host->rates->total.v[RES_IOH_wr_mbps], 0.8192);
+    near(dio->host->rates->total.v[RES_IOH_wr_await_ms], 2);
+    near(dio->host->rates->total.v[RES_IOH_fl_iops], 90);
+    near(dio->host->rates->total.v[RES_IOH_util_pct], 50);
+    near(dio->host->rates->total.v[RES_IOH_queue_depth], 0.8);
+    near(dio->host->rates->series[2].v[RES_IOH_wr_iops], 200);
+    /* 450 device flushes for the 250 of the drive's one VM */
+    near(dio->host->flush_ratio, 1.8);
+
+    /* worked example: differences 2 3 1 4 1, mean 2.2, s = sqrt(1.7),
+     * se = s / sqrt(5), t(0.975, 4) = 2.776445105 */
+    res_io *run = sum.io;
+    assert_non_null(run);
+    assert_int_equal(run->ncmp, 1);
+    assert_string_equal(run->cmp[0].method, "tps_paired");
+    assert_string_equal(run->cmp[0].a, "a");
+    assert_int_equal(run->cmp[0].n, 5);
+    near(run->cmp[0].diff, 2.2);
+    near(run->cmp[0].diff_pct, 2.2 / 8.8 * 100);
+    assert_true(fabs(run->cmp[0].lo - (2.2 - 2.776445105 * sqrt(1.7 / 5))) < 1e-6);
+    assert_true(fabs(run->cmp[0].hi - (2.2 + 2.776445105 * sqrt(1.7 / 5))) < 1e-6);
+    assert_true(run->cmp[0].distinguishable);
+    /* host CPU: 700 of 800 jiffies busy; TCG says saturated whatever */
+    near(run->host_cpu_busy_pct, 87.5);
+    assert_true(run->host_saturated);
+    assert_non_null(strstr(run->host_cpu_note, "TCG"));
+    /* the steady-state fit of drive a's TPS */
+    assert_int_equal(dio->steady.n, 5);
+    near(dio->steady.mean, 11);
+
+    /* JSON and back: the keys the schema names */
+    json_object *o = json_object_new_object();
+    res_io *back = NULL;
+    res_io_put(o, dio);
+    assert_non_null(rj_get(rj_get(rj_get(o, "host"), "identity"), "model"));
+    assert_non_null(rj_get(rj_get(o, "io"), "db"));
+    near(rj_get_d(rj_get(rj_get(o, "io"), "db"), "wr_iops"), 100);
+    assert_null(rj_get(rj_get(rj_get(o, "io"), "db"), "rd_lat_ms"));   /* absent, not 0 */
+    assert_int_equal(res_io_get(o, &back), 0);
+    assert_non_null(back);
+    near(back->host->flush_ratio, 1.8);
+    near(back->db->series[4].v[RES_IOG_wr_lat_ms], 2);
+    assert_string_equal(back->host->serial, "FD0001");
+    res_io_free(back);
+    json_object_put(o);
+    o = json_object_new_object();
+    res_io_put(o, run);
+    assert_string_equal(json_object_get_string(
+                            rj_get(json_object_array_get_idx(rj_get(o, "comparisons"), 0),
+                                   "verdict")), "distinguishable");
+    json_object_put(o);
+
+    sum.env.hypervisors = NULL;
+    sum.env.nhypervisors = 0;
+    res_summary_clear(&sum);
+    orch_telemetry_free(t);
+    fclose(log);
+}
+
+/* A measured phase with a 2 s warm-up: its intervals are left out of the
+ * phase figures, and the series starts where oltp's intervals do. */
+static void test_warmup_left_out(void **state)
+{
+    orch_drive drives[1] = { { .name = "a", .path = drive_dir, .uri = "test:///default" } };
+    orch_plan p = { .uri = "test:///default", .drives = drives, .ndrives = 1,
+                    .repetitions = 1 };
+    orch_tel_seams seams = { .domstats = fake_domstats, .cmd = no_cmd, .sysfs = sysfs,
+                             .proc_stat = proc_stat, .no_timer = 1 };
+    FILE *log = tmpfile();
+    orch_telemetry *t = orch_telemetry_new(&p, NULL, log, &seams);
+    res_summary sum;
+    (void)state;
+    assert_non_null(t);
+    assert_int_equal(orch_telemetry_add_vm(t, 0, "vm-a", 0, 1, NULL, NULL, NULL, NULL), 0);
+    step = 0;
+    host_counters();
+    orch_telemetry_phase_start_at(t, "measure", 2, 200);
+    for (step = 1; step <= 6; step++) {
+        host_counters();
+        orch_telemetry_tick_at(t, 200 + step);
+    }
+    step = 7;
+    host_counters();
+    orch_telemetry_phase_end_at(t, "measure", 1, 207);
+    memset(&sum, 0, sizeof sum);
+    sum.ndrives = 1;
+    sum.drives = calloc(1, sizeof *sum.drives);
+    sum.drives[0].name = strdup("a");
+    sum.nvms = 1;
+    sum.vms = calloc(1, sizeof *sum.vms);
+    vm_init(&sum.vms[0], "vm-a", "a", tps_a);
+    assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
+    near(sum.vms[0].io->db->total.t, 5);                /* 7 s sampled, 5 measured */
+    near(sum.vms[0].io->db->total.v[RES_IOG_wr_iops], 100);
+    near(sum.vms[0].io->db->series[0].v[RES_IOG_wr_iops], 100);   /* interval 202..203 */
+    near(sum.drives[0].io->host->rates->total.t, 5);
+    assert_null(sum.io->cmp);                            /* one drive: nothing to compare */
+    res_summary_clear(&sum);
+    orch_telemetry_free(t);
+    fclose(log);
+}
+
+static void test_cpu_busy(void **state)
+{
+    (void)state;
+    near(orch_tel_cpu_busy_pct("cpu  0 0 0 100 0\n", "cpu  50 0 50 150 50\n"), 50);
+    assert_true(isnan(orch_tel_cpu_busy_pct("nothing", "cpu  1 1 1 1\n")));
+    assert_true(isnan(orch_tel_cpu_busy_pct("cpu  1 1 1 1\n", "cpu  1 1 1 1\n")));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_run_wiring),
+        cmocka_unit_test(test_warmup_left_out),
+        cmocka_unit_test(test_cpu_busy),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
