@@ -157,6 +157,12 @@ int  db_exec(db_conn *c, int stmt, const db_value *params);
  * SQLSTATEs whatever their client library says. */
 bool db_error_is_login(const db_error *e);
 
+/* Did the server say its disk is full? MariaDB/MySQL 1021 ER_DISK_FULL
+ * and 1114 ER_RECORD_FILE_FULL, an errno 28 ("No space left on device")
+ * in the message, PostgreSQL SQLSTATE 53100 disk_full and 53000
+ * insufficient_resources (which it also uses for a full disk). */
+bool db_error_is_disk_full(const db_error *e);
+
 /* Classify a server error number by the ignore list (shared by drivers). */
 db_err_class db_classify(const db_config *cfg, int code, db_err_class otherwise);
 /* Set c->err (printf-style message). */

@@ -476,6 +476,32 @@ static void test_one_vm_fails(void **state)
     orch_plan_free(p);
 }
 
+/* A guest database that reports its disk full (oltp's exit 4) fails its
+ * VM with fault disk-full, naming the drive; exit 3. */
+static void test_database_disk_full(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", NULL);
+    orch_run_opts o;
+    json_object *s;
+    opts_init(&o, f);
+    setenv("FAKE_OLTP_EXIT", "4", 1);
+    setenv("FAKE_OLTP_MATCH", "second-vm1.r1.json", 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_DEGRADED);
+    assert_clean(f, RUN_ID);
+    s = orch_fixture_summary(f);
+    assert_non_null(s);
+    assert_string_equal(jnum(s, "vms", 2, "status", NULL), "\"failed\"");
+    assert_string_equal(jnum(s, "vms", 2, "fault", NULL), "\"disk-full\"");
+    assert_string_equal(jnum(s, "vms", 2, "reason", NULL),
+                        "\"drive second is full: the database reported its disk full during "
+                        "measure\"");
+    assert_string_equal(jnum(s, "drives", 1, "status", NULL), "\"incomplete\"");
+    assert_string_equal(jnum(s, "drives", 0, "status", NULL), "\"complete\"");
+    json_object_put(s);
+    orch_plan_free(p);
+}
+
 typedef struct destroy_ctx {
     orch_fixture *f;
     const char   *domain;
@@ -581,6 +607,8 @@ int main(void)
                                         orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_oltp_failure, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_one_vm_fails, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_database_disk_full, orch_fixture_setup,
+                                        orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vm_destroyed_mid_measure, orch_fixture_setup,
                                         orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_teardown_by_run_id, orch_fixture_setup, orch_fixture_teardown),
