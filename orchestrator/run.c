@@ -399,6 +399,38 @@ static void note_failures(run_state *st, const char *phase)
         }
 }
 
+/* The measured phase of a VM whose database did not answer for
+ * max_outage_s or longer (a connection's longest outage in its result)
+ * is not comparable: fail the VM. A result that cannot be read is left to
+ * the aggregation, which says why. */
+static void note_outages(run_state *st, const orch_job *jobs, const int *vm_of, int n,
+                         const char *phase)
+{
+    for (int j = 0; st->p->max_outage_s > 0 && j < n; j++) {
+        run_vm *rv = &st->vms[vm_of[j]];
+        res_oltp r;
+        const res_phase *ph;
+        double worst = 0;
+        char err[512];
+        if (rv->failed_in || !jobs[j].result
+            || res_oltp_read_file(jobs[j].result, &r, err, sizeof err) < 0)
+            continue;
+        ph = res_oltp_measure(&r);
+        for (int k = 0; ph && k < ph->nlongest_outage; k++)
+            if (ph->longest_outage_s[k] > worst)
+                worst = ph->longest_outage_s[k];
+        res_oltp_clear(&r);
+        if (worst < st->p->max_outage_s)
+            continue;
+        orch_monitor_fail(st->mon, rv->slot, ORCH_FAULT_DATABASE,
+                          "the database did not answer for %.1f s during %s (max_outage %d s): "
+                          "its figures are not comparable", worst, phase,
+                          st->p->max_outage_s);
+        rv->failed_in = phase;
+        st->failed_vms++;
+    }
+}
+
 /* Run one phase of oltp on every VM still healthy, all at once. Results
  * land in the run folder as vm/<vm>.r<rep>[.<phase>].json (none for
  * prepare). A VM that fails is named (monitor.h) and left out of the
@@ -459,6 +491,8 @@ static int run_phase(run_state *st, int rep, orch_step s, const char *phase, con
             st->failed_vms++;
         }
     note_failures(st, phase);
+    if (rc == 0 && s == ORCH_STEP_MEASURE)
+        note_outages(st, jobs, vm_of, n, phase);
     if (rc == ORCH_RUN_INTERRUPTED) {
         snprintf(st->err, sizeof st->err, "interrupted");
     } else if (rc < 0) {

@@ -502,6 +502,72 @@ static void test_database_disk_full(void **state)
     orch_plan_free(p);
 }
 
+/* The fixtures in a folder of the test's, with second-vm1's measured
+ * phase showing connection outages of 0.4 and `outage` seconds. Returns
+ * the folder (static). */
+static const char *fixtures_with_outage(orch_fixture *f, double outage)
+{
+    static char dir[PATH_MAX];
+    char cmd[PATH_MAX * 3], path[PATH_MAX * 2];
+    json_object *d, *phases, *ph, *lo;
+    snprintf(dir, sizeof dir, "%s/fixtures", f->results);
+    snprintf(cmd, sizeof cmd, "cp -r '%s/results/fixtures/run/vm' '%s'", f->cwd, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/drivebench-fixture-20261130-000000--second-vm1.r1.json",
+             dir);
+    d = json_object_from_file(path);
+    assert_non_null(d);
+    assert_true(json_object_object_get_ex(d, "phases", &phases));
+    ph = json_object_array_get_idx(phases, 1);
+    lo = json_object_new_array();
+    json_object_array_add(lo, json_object_new_double(0.4));
+    json_object_array_add(lo, json_object_new_double(outage));
+    json_object_object_add(ph, "longest_outage_s", lo);
+    json_object_object_add(ph, "unavailable_s", json_object_new_double((0.4 + outage) / 2));
+    assert_int_equal(json_object_to_file(path, d), 0);
+    json_object_put(d);
+    return dir;
+}
+
+/* A measured phase with an outage of max_outage (1 s) or more is not
+ * comparable: that VM fails with fault database; a shorter one passes. */
+static void test_outage_fails_vm(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", NULL);
+    orch_run_opts o;
+    json_object *s;
+    opts_init(&o, f);
+    setenv("FAKE_OLTP_FIXTURES", fixtures_with_outage(f, 2.5), 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_DEGRADED);
+    unsetenv("FAKE_OLTP_FIXTURES");
+    assert_clean(f, RUN_ID);
+    s = orch_fixture_summary(f);
+    assert_non_null(s);
+    assert_string_equal(jnum(s, "vms", 2, "status", NULL), "\"failed\"");
+    assert_string_equal(jnum(s, "vms", 2, "fault", NULL), "\"database\"");
+    assert_string_equal(jnum(s, "vms", 2, "reason", NULL),
+                        "\"the database did not answer for 2.5 s during measure (max_outage "
+                        "1 s): its figures are not comparable\"");
+    assert_string_equal(jnum(s, "vms", 0, "status", NULL), "\"ok\"");
+    assert_string_equal(jnum(s, "drives", 1, "status", NULL), "\"incomplete\"");
+    json_object_put(s);
+    orch_plan_free(p);
+}
+
+static void test_short_outage_passes(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", NULL);
+    orch_run_opts o;
+    opts_init(&o, f);
+    setenv("FAKE_OLTP_FIXTURES", fixtures_with_outage(f, 0.9), 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    unsetenv("FAKE_OLTP_FIXTURES");
+    assert_clean(f, RUN_ID);
+    orch_plan_free(p);
+}
+
 typedef struct destroy_ctx {
     orch_fixture *f;
     const char   *domain;
@@ -608,6 +674,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_oltp_failure, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_one_vm_fails, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_database_disk_full, orch_fixture_setup,
+                                        orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_outage_fails_vm, orch_fixture_setup,
+                                        orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_short_outage_passes, orch_fixture_setup,
                                         orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vm_destroyed_mid_measure, orch_fixture_setup,
                                         orch_fixture_teardown),
