@@ -27,6 +27,8 @@ typedef struct orch_client {
     FILE            *out;               /* progress and messages */
     int              progress_every;    /* seconds */
     orch_monitor    *monitor;           /* VM health; NULL: none watched */
+    const char      *run_dir;           /* host processes are recorded there
+                                         * (clients.h); NULL: not recorded */
 } orch_client;
 
 /* One VM's share of a phase. The caller fills what to run and where the

@@ -739,6 +739,7 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
         snprintf(st.err, sizeof st.err, "out of memory");
         goto done;
     }
+    st.cl.run_dir = st.l->run_dir;
     fprintf(st.out, "run %s: %d drive(s), %d VM(s), results in %s\n", run_id, p->ndrives,
             st.l->nvms, st.l->run_dir);
     if (setup_dirs(&st) < 0)

@@ -568,6 +568,42 @@ static void test_short_outage_passes(void **state)
     orch_plan_free(p);
 }
 
+/* As the measured phase runs, RUN_DIR/clients names each host-side oltp
+ * with its pid and start time; it is gone once the phase reaped them. */
+static void test_clients_recorded(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", NULL);
+    orch_run_opts o;
+    char path[PATH_MAX + 64], copy[PATH_MAX + 64], line[512], vm[256];
+    const char *want[] = { RUN_ID_PREFIX "a-b-x-vm1", RUN_ID_PREFIX "a-b-x-vm2",
+                           RUN_ID_PREFIX "second-vm1" };
+    FILE *in;
+    int n = 0;
+    opts_init(&o, f);
+    snprintf(copy, sizeof copy, "%s/clients.copy", f->results);
+    setenv("FAKE_OLTP_CLIENTS", copy, 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    unsetenv("FAKE_OLTP_CLIENTS");
+    in = fopen(copy, "r");
+    assert_non_null(in);
+    while (fgets(line, sizeof line, in)) {
+        int pid;
+        unsigned long long start;
+        assert_int_equal(sscanf(line, "%d %llu %255s", &pid, &start, vm), 3);
+        assert_true(pid > 1);
+        assert_true(start > 0);
+        assert_true(n < 3);
+        assert_string_equal(vm, want[n]);
+        n++;
+    }
+    fclose(in);
+    assert_int_equal(n, 3);
+    snprintf(path, sizeof path, "%s/%s/clients", f->results, RUN_ID);
+    assert_int_equal(access(path, F_OK), -1);
+    orch_plan_free(p);
+}
+
 typedef struct destroy_ctx {
     orch_fixture *f;
     const char   *domain;
@@ -678,6 +714,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_outage_fails_vm, orch_fixture_setup,
                                         orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_short_outage_passes, orch_fixture_setup,
+                                        orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_clients_recorded, orch_fixture_setup,
                                         orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vm_destroyed_mid_measure, orch_fixture_setup,
                                         orch_fixture_teardown),
