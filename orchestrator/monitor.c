@@ -340,9 +340,8 @@ static void cb_io_error(virConnectPtr c, virDomainPtr dom, const char *src, cons
     orch_monitor_on_io_error(opaque, dom, src, dev, action, reason);
 }
 
-static void cb_close(virConnectPtr conn, int reason, void *opaque)
+void orch_monitor_on_close(orch_monitor *m, virConnectPtr conn, int reason)
 {
-    orch_monitor *m = opaque;
     const char *why = reason == VIR_CONNECT_CLOSE_REASON_EOF ? "end of file"
                       : reason == VIR_CONNECT_CLOSE_REASON_KEEPALIVE ? "keepalive timeout"
                       : reason == VIR_CONNECT_CLOSE_REASON_ERROR ? "I/O error" : "closed";
@@ -359,6 +358,11 @@ static void cb_close(virConnectPtr conn, int reason, void *opaque)
             }
         }
     pthread_mutex_unlock(&m->lock);
+}
+
+static void cb_close(virConnectPtr conn, int reason, void *opaque)
+{
+    orch_monitor_on_close(opaque, conn, reason);
 }
 
 int orch_monitor_watch_conn(orch_monitor *m, virConnectPtr conn, const char *uri,

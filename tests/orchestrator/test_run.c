@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 
 #include "layout.h"
+#include "monitor.h"
 #include "names.h"
 #include "plan.h"
 #include "provision.h"
@@ -604,6 +605,91 @@ static void test_clients_recorded(void **state)
     orch_plan_free(p);
 }
 
+/* libvirt's side of a lost connection, as the test driver cannot close
+ * one: the monitor is told the connection closed as the measured phase
+ * starts (the seam libvirt's close callback goes through), and reopen
+ * answers after `fail_first` refusals with the test node again (it keeps
+ * the run's domains, as a restarted libvirtd does). */
+typedef struct lost_ctx {
+    orch_fixture  *f;
+    orch_run_opts *o;
+    int            fail_first;  /* refusals before answering; < 0: never */
+    int            reopens;
+} lost_ctx;
+
+static int lose_at_measure(void *ctx, orch_step step, const char *object)
+{
+    lost_ctx *c = ctx;
+    (void)object;
+    if (step == ORCH_STEP_MEASURE)
+        orch_monitor_on_close(c->o->monitor, c->f->conn, VIR_CONNECT_CLOSE_REASON_EOF);
+    return 0;
+}
+
+static virConnectPtr reopen_test(void *ctx, const char *uri, char *err, size_t errlen)
+{
+    lost_ctx *c = ctx;
+    assert_string_equal(uri, c->f->uri);
+    if (c->reopens++ < c->fail_first || c->fail_first < 0) {
+        snprintf(err, errlen, "Failed to connect socket: Connection refused");
+        return NULL;
+    }
+    virConnectRef(c->f->conn);
+    return c->f->conn;
+}
+
+/* libvirt goes away as the measured phase starts and answers again on the
+ * second try: the run finds its domains again by UUID and goes on; exit 0. */
+static void test_libvirt_reconnects(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", NULL);
+    orch_run_opts o;
+    lost_ctx c = { f, &o, 1, 0 };
+    char want[PATH_MAX * 4];
+    opts_init(&o, f);
+    o.inject = lose_at_measure;
+    o.reopen = reopen_test;
+    o.hook_ctx = &c;
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    assert_int_equal(c.reopens, 2);
+    assert_clean(f, RUN_ID);
+    snprintf(want, sizeof want, "drivebench: the libvirt connection %s was lost (end of file)\n"
+             "drivebench: reconnecting to libvirt at %s (for up to 60 s)\n"
+             "drivebench: reconnected to libvirt at %s; 3 of 3 VM(s) still running\n",
+             f->uri, f->uri, f->uri);
+    assert_non_null(strstr(orch_fixture_output(f), want));
+    /* every VM measured */
+    assert_int_equal(orch_count_lines(f->log, ".r1.json oltp_read_write run"), 3);
+    orch_plan_free(p);
+}
+
+/* libvirt never answers again: the run stops after libvirt_reconnect
+ * (2 s here) and says why; exit 1. */
+static void test_libvirt_never_returns(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", "libvirt_reconnect = 2s\n");
+    orch_run_opts o;
+    lost_ctx c = { f, &o, -1, 0 };
+    char want[PATH_MAX * 4];
+    time_t t0 = time(NULL);
+    opts_init(&o, f);
+    o.inject = lose_at_measure;
+    o.reopen = reopen_test;
+    o.hook_ctx = &c;
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    assert_true(c.reopens >= 2);
+    assert_true(time(NULL) - t0 < 30);
+    snprintf(want, sizeof want, "drivebench: libvirt at %s did not answer again within 2 s "
+             "(libvirt_reconnect): Failed to connect socket: Connection refused; stopping\n",
+             f->uri);
+    assert_non_null(strstr(orch_fixture_output(f), want));
+    /* the test node itself still answers: teardown is complete */
+    assert_clean(f, RUN_ID);
+    orch_plan_free(p);
+}
+
 typedef struct destroy_ctx {
     orch_fixture *f;
     const char   *domain;
@@ -716,6 +802,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_short_outage_passes, orch_fixture_setup,
                                         orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_clients_recorded, orch_fixture_setup,
+                                        orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_libvirt_reconnects, orch_fixture_setup,
+                                        orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_libvirt_never_returns, orch_fixture_setup,
                                         orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vm_destroyed_mid_measure, orch_fixture_setup,
                                         orch_fixture_teardown),
