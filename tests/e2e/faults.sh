@@ -164,7 +164,8 @@ case $scenario in
   sigkill)
     pids=$(awk '{ print $1 }' "$work/results/$run_id/clients")
     [ -n "$pids" ] || e2e_fail "no clients record"
-    kill -9 "$run_pid"; wait "$run_pid" 2>/dev/null || true; run_pid=
+    db_pid=$(pgrep -P "$run_pid" -x drivebench) || e2e_fail "no drivebench process under timeout"
+    kill -9 "$db_pid"; wait "$run_pid" 2>/dev/null || true; run_pid=
     sleep 5
     for p in $pids; do kill -0 "$p" 2>/dev/null && e2e_fail "oltp $p outlived drivebench by 5 s"; done
     e2e_say "oltp ended with drivebench (SIGKILL)"
