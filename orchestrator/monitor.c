@@ -252,8 +252,12 @@ void orch_monitor_on_lifecycle(orch_monitor *m, virDomainPtr dom, int event, int
         }
         break;
     case VIR_DOMAIN_EVENT_SHUTDOWN:
+        /* QEMU told to quit from the host (virsh destroy sends it SIGTERM)
+         * reports this before the domain has stopped */
         f = ORCH_FAULT_STOPPED;
-        what = "stopped: the guest is shutting down";
+        what = detail == VIR_DOMAIN_EVENT_SHUTDOWN_HOST
+               ? "stopped: shut down from the host (destroyed, or its QEMU killed)"
+               : "stopped: the guest is shutting down";
         break;
     case VIR_DOMAIN_EVENT_CRASHED:
         f = ORCH_FAULT_CRASHED;
