@@ -103,6 +103,9 @@ fi
   echo "results_dir = $work/results"
   echo "domain_type = $type"
   echo "boot_timeout = 15m"
+  # ports of its own: other runs on this host pick from 33060 up at the
+  # same time (a port taken between the check and QEMU's start fails it)
+  echo "port_base = $(( 41000 + RANDOM % 8000 ))"
   [ -n "$db_size" ] && echo "db_size = $db_size"
   echo "[workload]"
   echo "name = oltp_read_write"
