@@ -396,7 +396,7 @@ static int provision_rep(run_state *st, int rep)
     for (int i = 0; i < st->l->nvms; i++) {
         const orch_vm *vm = &st->l->vms[i];
         run_vm *rv = &st->vms[i];
-        virStoragePoolPtr pool = st->pools[vm->drive_index];
+        virStoragePoolPtr pool;     /* read after each step: a reconnect replaces it */
         virStorageVolPtr vol, seed = NULL;
         char *base = orch_strfmt("%s/base.qcow2", p->image_dir);
         char *xml;
@@ -405,6 +405,7 @@ static int provision_rep(run_state *st, int rep)
             free(base);
             return -1;
         }
+        pool = st->pools[vm->drive_index];
         vol = orch_vol_create(pool, st->rep_objs, vm->boot_vol, "qcow2",
                               p->boot_size ? p->boot_size
                                            : orch_template_disk_size(st->t, "bootdisk"),
@@ -416,6 +417,7 @@ static int provision_rep(run_state *st, int rep)
 
         if (step(st, ORCH_STEP_DB_VOL, vm->db_vol) < 0)
             return -1;
+        pool = st->pools[vm->drive_index];
         if (vm->seed_vol && !(seed = virStorageVolLookupByName(pool, vm->seed_vol))) {
             snprintf(st->err, sizeof st->err, "seed volume %s: %s", vm->seed_vol,
                      orch_virt_error());
@@ -484,10 +486,15 @@ static int wait_all_ready(run_state *st, int rep)
             "(timeout %d s)\n", st->l->nvms, st->p->boot_timeout_s);
     for (int i = 0; i < st->l->nvms; i++) {
         const orch_vm *vm = &st->l->vms[i];
-        virDomainPtr dom = st->vms[i].dom;
+        virDomainPtr dom;
         int left = (int)(deadline - time(NULL));
         if (step(st, ORCH_STEP_READY, vm->name) < 0)
             return -1;
+        dom = st->vms[i].dom;           /* after step: a reconnect replaces it */
+        if (!dom) {
+            snprintf(st->err, sizeof st->err, "%s is gone (see above)", vm->name);
+            return -1;
+        }
         int rc = st->o->wait_ready
                  ? st->o->wait_ready(st->o->hook_ctx, vm, dom, left > 1 ? left : 1, st->err,
                                      sizeof st->err)
