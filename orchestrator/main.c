@@ -1,6 +1,6 @@
 /* main.c — the drivebench command line: validate, render, run, list,
  * teardown, report, seed and plan get. Exit status: 0 success, 1 failure,
- * 2 bad input, 130 interrupted. */
+ * 2 bad input, 3 (run) completed with failures, 130 interrupted (stop.h). */
 #include "clients.h"
 #include "layout.h"
 #include "names.h"
