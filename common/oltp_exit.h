@@ -11,5 +11,8 @@
 #define OLTP_EXIT_UNAVAILABLE 3   /* the database stopped answering: a lost
                                    * connection was not re-established within
                                    * --reconnect-timeout */
+#define OLTP_EXIT_DISK_FULL   4   /* the database reported its disk full
+                                   * (MariaDB 1021/1114, errno 28, SQLSTATE
+                                   * 53100/53000): the drive under it filled */
 
 #endif

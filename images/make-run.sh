@@ -17,6 +17,11 @@
 #
 # Usage: images/make-run.sh [PLAN]      (default plans/quick.ini)
 # Prints the time of each step and the total.
+#
+# Exit status, as `drivebench run`'s: 0 success; 1 failed, nothing measured
+# (or the setup failed); 2 bad input (the plan); 3 completed with failures:
+# results written, the failed VMs are left out of the figures and named
+# below the table; 130 interrupted.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -92,7 +97,12 @@ rc=0
 images/with-libvirt.sh bin/drivebench run "$run_plan" 2>&1 | tee "$log" || rc=$?
 summary=$(sed -n 's/^summary: //p' "$log" | tail -1)
 rm -f "$log"
-[ "$rc" = 0 ] || die "drivebench run failed"
+case $rc in
+  0|3) ;;
+  2) echo "make run: error: drivebench run refused the plan $plan (see above)" >&2; exit 2 ;;
+  130) echo "make run: interrupted" >&2; exit 130 ;;
+  *) die "drivebench run failed (exit $rc)" ;;
+esac
 [ -s "$summary" ] || die "drivebench run wrote no summary"
 step "done"
 echo
@@ -104,3 +114,10 @@ jq -r '["drive", "VMs", "TPS", "avg ms", "p99 ms"],
 echo
 echo "results: $(dirname "$summary")"
 echo "report:  $(dirname "$summary")/report.html"
+if [ "$rc" = 3 ]; then
+  echo
+  echo "make run: completed with failures: these VMs failed and are left out of the figures:"
+  jq -r '.vms[] | select(.status == "failed")
+         | "  \(.name) (drive \(.drive), \(.failed_in // "?")): \(.fault): \(.reason)"' "$summary"
+  exit 3
+fi

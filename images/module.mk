@@ -13,11 +13,17 @@
 #   make boot-smoke-pgsql  the same for the PostgreSQL image, plus oltp ping
 #                     and a 5 s oltp_read_write run through the pgsql driver
 #   make e2e          every test with real VMs: boot-smoke (both engines), then drivebench
-#                     run with 1 and with 2 VMs on one drive, and (when
-#                     vmconfigs/tiny-seed.xml exists) from a prebuilt seed
+#                     run with 1 and with 2 VMs on one drive, (when
+#                     vmconfigs/tiny-seed.xml exists) from a prebuilt seed,
+#                     and the fault matrix (tests/e2e/faults.sh: a VM
+#                     destroyed, an oltp killed, MariaDB stopped in a guest,
+#                     a drive that fills, drivebench SIGKILLed, libvirtd
+#                     restarted when this test started it)
 #
 # `make test` runs the 1-VM drivebench run (tests/e2e/run-1vm.sh: about
-# 3 minutes under TCG on an idle 2-core machine, more on a busy one).
+# 3 minutes under TCG on an idle 2-core machine, more on a busy one) and
+# one fault of the matrix, a VM destroyed mid-measure next to a healthy
+# one (tests/e2e/fault-destroy.sh: 3 minutes at load ~12).
 # The image includes bin/oltp, so it is built first when this tree has a
 # rule for it (ALL_TARGETS is filled by the modules included before this one).
 .PHONY: image seed boot-smoke boot-smoke-pgsql e2e
@@ -40,8 +46,10 @@ boot-smoke-pgsql: $(filter $(BIN)/oltp,$(ALL_TARGETS))
 
 E2E_TESTS := tests/e2e/boot-smoke.sh tests/e2e/boot-smoke-pgsql.sh tests/e2e/seed-restore.sh \
              tests/e2e/run-1vm.sh tests/e2e/run-2vm.sh \
-             $(if $(wildcard vmconfigs/tiny-seed.xml),tests/e2e/run-seed.sh)
+             $(if $(wildcard vmconfigs/tiny-seed.xml),tests/e2e/run-seed.sh) \
+             tests/e2e/fault-vm.sh tests/e2e/fault-db-disk.sh tests/e2e/fault-sigkill.sh \
+             tests/e2e/fault-libvirtd.sh
 e2e: $(ALL_TARGETS) image
 	@tests/run-all.sh $(E2E_TESTS)
 
-TEST_TARGETS += tests/e2e/run-1vm.sh
+TEST_TARGETS += tests/e2e/run-1vm.sh tests/e2e/fault-destroy.sh

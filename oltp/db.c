@@ -58,6 +58,13 @@ bool db_error_is_login(const db_error *e)
     return !strncmp(e->sqlstate, "28", 2) || !strncmp(e->sqlstate, "3D", 2);
 }
 
+bool db_error_is_disk_full(const db_error *e)
+{
+    return e->code == 1021 || e->code == 1114 || !strcmp(e->sqlstate, "53100")
+           || !strcmp(e->sqlstate, "53000") || strstr(e->msg, "No space left on device")
+           || strstr(e->msg, "Errcode: 28") || strstr(e->msg, "errno: 28");
+}
+
 db_err_class db_classify(const db_config *cfg, int code, db_err_class otherwise)
 {
     if (cfg->ignore_all)

@@ -206,6 +206,12 @@ size_t db_bulk_tsv_max(const db_bulk *b);
  * binds arrays of rows to. Returns a string the caller frees, or NULL. */
 char *db_bulk_insert_sql(const db_bulk *b);
 
+/* Did the server say its disk is full? MariaDB/MySQL 1021 ER_DISK_FULL
+ * and 1114 ER_RECORD_FILE_FULL, an errno 28 ("No space left on device")
+ * in the message, PostgreSQL SQLSTATE 53100 disk_full and 53000
+ * insufficient_resources (which it also uses for a full disk). */
+bool db_error_is_disk_full(const db_error *e);
+
 /* Classify a server error number by the ignore list (shared by drivers). */
 db_err_class db_classify(const db_config *cfg, int code, db_err_class otherwise);
 /* Set c->err (printf-style message). */

@@ -76,6 +76,7 @@ typedef struct engine {
     pthread_mutex_t         err_lock;
     int                     fatal;
     char                    fatal_msg[700];
+    int                     disk_full;        /* the fatal error said the disk is full */
     int                     unavailable;      /* main thread: a connection stayed lost */
     char                    unavailable_msg[400];
 } engine;
@@ -619,6 +620,10 @@ static void on_error(conn *c)
         uv_timer_start(&c->timer, on_reconnect_timer, (uint64_t)c->backoff_ms, 0);
         return;
     }
+    /* a full disk is the drive's doing, not the workload's: main says so
+     * with its own exit status */
+    if (db_error_is_disk_full(err))
+        __atomic_store_n(&e->disk_full, 1, __ATOMIC_RELEASE);
     if (c->st == C_RUNNING)
         engine_fatal(e, "oltp: error %d (SQLSTATE %s) in `%s`: %s\n", err->code, err->sqlstate,
                      c->act.stmt >= 0 ? e->run->stmts[c->act.stmt].sql : c->act.sql, err->msg);
@@ -1131,6 +1136,7 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
     if (e.fatal) {
         fprintf(stderr, "%s", e.fatal_msg);
         res->fatal = 1;
+        res->disk_full = __atomic_load_n(&e.disk_full, __ATOMIC_ACQUIRE);
         goto out;
     }
     if (e.unavailable) {

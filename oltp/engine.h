@@ -68,6 +68,7 @@ typedef struct run_result {
     int              nconns;
     char             server_version[128];
     int              fatal;             /* a non-retryable error stopped the run */
+    int              disk_full;         /* ... and it was the server's disk full */
     int              unavailable;       /* a connection stayed lost past --reconnect-timeout:
                                          * the run ended early; results are valid up to then */
 } run_result;

@@ -18,6 +18,7 @@
 #include <uv.h>
 
 #include "atomic_file.h"
+#include "oltp_exit.h"
 #include "engine.h"
 #include "ping.h"
 #include "report.h"
@@ -97,6 +98,7 @@ typedef struct loader {
     int                     id, n;
     int64_t                *progress, *total;
     int                     rc;
+    bool                    disk_full;  /* its error said the disk is full */
     int                    *done;
 } loader;
 
@@ -107,6 +109,7 @@ static void loader_main(void *arg)
     l->rc = -1;
     if (setup_connect(&c, l->run, l->drv) == 0)
         l->rc = l->wl->prepare(l->run, &c, l->id, l->n, l->progress, l->total);
+    l->disk_full = l->rc != 0 && db_error_is_disk_full(&c.err);
     db_free(&c);
     __atomic_add_fetch(l->done, 1, __ATOMIC_RELEASE);
 }
@@ -126,14 +129,14 @@ static int cmd_prepare(const wl_run *run, const workload *wl, const struct db_dr
         fprintf(stderr, "oltp: out of memory\n");
         free(ls);
         free(th);
-        return 2;
+        return OLTP_EXIT_BAD_INPUT;
     }
     for (int i = 0; i < n; i++) {
-        ls[i] = (loader){ run, wl, drv, i, n, &progress, &total, -1, &done };
+        ls[i] = (loader){ run, wl, drv, i, n, &progress, &total, -1, false, &done };
         if (uv_thread_create(&th[i], loader_main, &ls[i]) < 0) {
             fprintf(stderr, "oltp: cannot start loader thread %d\n", i);
             n = i;
-            rc = 2;
+            rc = OLTP_EXIT_BAD_INPUT;
             break;
         }
     }
@@ -149,9 +152,12 @@ static int cmd_prepare(const wl_run *run, const workload *wl, const struct db_dr
         fputc('\n', stderr);
     for (int i = 0; i < n; i++) {
         uv_thread_join(&th[i]);
-        if (ls[i].rc != 0)
-            rc = 2;
+        if (ls[i].rc != 0 && rc != OLTP_EXIT_DISK_FULL)
+            rc = ls[i].disk_full ? OLTP_EXIT_DISK_FULL : OLTP_EXIT_BAD_INPUT;
     }
+    if (rc == OLTP_EXIT_DISK_FULL)
+        fprintf(stderr, "oltp: the database reported its disk full (see above): the drive "
+                "under it has no room left\n");
     dt = mono_s() - t0;
     if (rc == 0)
         printf("Loaded %" PRId64 " rows in %.2f s (%.0f rows/s)\n", progress, dt, dt > 0 ? progress / dt : 0.0);
@@ -225,17 +231,17 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
     /* an output that cannot be written must fail now, not after the run */
     if (o->json_path && atomic_file_check(o->json_path, w, sizeof w) < 0) {
         fprintf(stderr, "oltp: --json: %s\n", w);
-        return 2;
+        return OLTP_EXIT_BAD_INPUT;
     }
     if (setup_connect(&c, run, drv) < 0) {
         db_free(&c);
-        return 2;
+        return OLTP_EXIT_BAD_INPUT;
     }
     snprintf(version, sizeof version, "%s", db_server_version(&c));
     rc = wl->check_ready ? wl->check_ready(run, &c) : 0;
     if (rc < 0) {
         db_free(&c);
-        return 2;
+        return OLTP_EXIT_BAD_INPUT;
     }
     /* the same session reads the server's count during the run */
     if (wl->server_count)
@@ -248,8 +254,12 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
     if (x.c)
         db_free(x.c);
     if (rc < 0) {
+        rc = res.disk_full ? OLTP_EXIT_DISK_FULL : OLTP_EXIT_FAILED;
+        if (res.disk_full)
+            fprintf(stderr, "oltp: the database reported its disk full (see above): the "
+                    "drive under it has no room left\n");
         run_result_free(&res);
-        return 1;
+        return rc;
     }
     if (x.read[0] && x.read[1]) {
         /* a transaction in flight at a read may count on one side only:
@@ -261,9 +271,9 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
     }
     snprintf(res.server_version, sizeof res.server_version, "%s", version);
     report_final(stdout, o, wl, &res);
-    rc = res.unavailable ? 3 : 0;
+    rc = res.unavailable ? OLTP_EXIT_UNAVAILABLE : OLTP_EXIT_OK;
     if (o->json_path && report_json(o->json_path, o, wl, &res, started) < 0)
-        rc = 2;
+        rc = OLTP_EXIT_BAD_INPUT;
     run_result_free(&res);
     return rc;
 }
@@ -272,9 +282,9 @@ static int cmd_simple(const wl_run *run, const struct db_driver *drv,
                       int (*fn)(const wl_run *, db_conn *), int fail_code)
 {
     db_conn c;
-    int rc = 0;
+    int rc = OLTP_EXIT_OK;
     if (setup_connect(&c, run, drv) < 0)
-        rc = 2;
+        rc = OLTP_EXIT_BAD_INPUT;
     else if (fn(run, &c) < 0)
         rc = fail_code;
     db_free(&c);
@@ -292,37 +302,37 @@ int main(int argc, char **argv)
     if (r == 1) {
         if (argc > 1 && strcmp(argv[argc - 1], "--version"))
             workload_list(stdout);
-        return 0;
+        return OLTP_EXIT_OK;
     }
     if (r < 0)
-        return 2;
+        return OLTP_EXIT_BAD_INPUT;
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (!strcmp(o.command, "ping"))
         return oltp_ping(&o, stdout, stderr);
     if (!(wl = workload_find(o.workload))) {
         fprintf(stderr, "oltp: unknown workload '%s'; known workloads:\n", o.workload);
         workload_list(stderr);
-        return 2;
+        return OLTP_EXIT_BAD_INPUT;
     }
     if (!(drv = db_driver_find(o.db_driver))) {
         fprintf(stderr, "oltp: unknown --db-driver=%s (this build has: %s)\n", o.db_driver, db_driver_names());
-        return 2;
+        return OLTP_EXIT_BAD_INPUT;
     }
     if (resolve_dialect(&o, drv) < 0)
-        return 2;
+        return OLTP_EXIT_BAD_INPUT;
     if (wl->setup(&run) < 0)
-        return 2;
+        return OLTP_EXIT_BAD_INPUT;
     if (!strcmp(o.command, "prepare"))
         rc = cmd_prepare(&run, wl, drv);
     else if (!strcmp(o.command, "run"))
         rc = cmd_run(&run, wl, drv);
     else if (!strcmp(o.command, "cleanup"))
-        rc = cmd_simple(&run, drv, wl->cleanup, 2);
+        rc = cmd_simple(&run, drv, wl->cleanup, OLTP_EXIT_BAD_INPUT);
     else if (wl->check)
-        rc = cmd_simple(&run, drv, wl->check, 1);
+        rc = cmd_simple(&run, drv, wl->check, OLTP_EXIT_FAILED);
     else {
         fprintf(stderr, "oltp: workload %s has no 'check' command\n", wl->name);
-        rc = 2;
+        rc = OLTP_EXIT_BAD_INPUT;
     }
     wl->teardown(&run);
     return rc;

@@ -27,5 +27,5 @@ ALL_TARGETS  += $(BIN)/test_dialect
 TEST_TARGETS += $(BIN)/test_dialect
 TEST_TARGETS += $(BIN)/test_oltp_unit tests/integration/oltp_mysql.sh
 TEST_TARGETS += tests/integration/oltp_pgsql.sh tests/integration/oltp_odbc.sh
-TEST_TARGETS += tests/integration/oltp_ping.sh
+TEST_TARGETS += tests/integration/oltp_ping.sh tests/integration/oltp_disk_full.sh
 TEST_TARGETS += $(BIN)/test_tpcc tests/integration/tpcc_mysql.sh tests/integration/tpcc_procedures.sh

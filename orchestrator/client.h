@@ -27,6 +27,8 @@ typedef struct orch_client {
     FILE            *out;               /* progress and messages */
     int              progress_every;    /* seconds */
     orch_monitor    *monitor;           /* VM health; NULL: none watched */
+    const char      *run_dir;           /* host processes are recorded there
+                                         * (clients.h); NULL: not recorded */
 } orch_client;
 
 /* One VM's share of a phase. The caller fills what to run and where the
@@ -91,7 +93,8 @@ int orch_job_vm_failed(const orch_client *c, orch_job *job);
 
 /* job's oltp ended with job->status during phase: a non-zero status
  * marks the job failed and records why in the monitor (a status of
- * OLTP_EXIT_UNAVAILABLE: the database stopped answering). Prints the
+ * OLTP_EXIT_UNAVAILABLE: the database stopped answering; of
+ * OLTP_EXIT_DISK_FULL: fault disk-full, "drive X is full"). Prints the
  * reason on c->out. */
 void orch_job_ended(const orch_client *c, orch_job *job, const char *phase);
 

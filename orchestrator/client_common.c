@@ -82,6 +82,10 @@ void orch_job_ended(const orch_client *c, orch_job *job, const char *phase)
         orch_monitor_fail(c->monitor, job->slot, ORCH_FAULT_DATABASE,
                           "the database stopped answering during %s (oltp could not "
                           "reconnect)", phase);
+    else if (job->status == OLTP_EXIT_DISK_FULL)
+        orch_monitor_fail(c->monitor, job->slot, ORCH_FAULT_DISK_FULL,
+                          "drive %s is full: the database reported its disk full during %s",
+                          job->vm->drive->name, phase);
     else if (job->status > 128)
         orch_monitor_fail(c->monitor, job->slot, ORCH_FAULT_CLIENT,
                           "oltp %s was killed by signal %d", phase, job->status - 128);

@@ -2,6 +2,7 @@
  * port: readiness by a MySQL login, phases as child processes whose
  * interval lines give live TPS (see client.h). */
 #include "client.h"
+#include "clients.h"
 #include "names.h"
 #include "stop.h"
 
@@ -98,6 +99,29 @@ static void stop_all(const host_proc *procs, int n, int sig)
             kill(-procs[i].pid, sig);    /* its whole process group */
 }
 
+/* RUN_DIR/clients, so that `drivebench teardown` can end these processes
+ * if drivebench dies before they do. A failure is reported and the phase
+ * goes on: the processes also die with drivebench (spawn). */
+static void record_pids(const orch_client *c, const host_proc *procs, const orch_job *jobs,
+                        int njobs)
+{
+    pid_t *pids = calloc((size_t)njobs, sizeof *pids);
+    const char **names = calloc((size_t)njobs, sizeof *names);
+    char err[512];
+    if (!pids || !names) {
+        fprintf(c->out, "drivebench: out of memory\n");
+    } else {
+        for (int i = 0; i < njobs; i++) {
+            pids[i] = procs[i].pid;
+            names[i] = jobs[i].vm->name;
+        }
+        if (orch_clients_record(c->run_dir, pids, names, njobs, err, sizeof err) < 0)
+            fprintf(c->out, "drivebench: cannot record the oltp processes: %s\n", err);
+    }
+    free(pids);
+    free(names);
+}
+
 static int host_run_phase(const orch_client *c, orch_job *jobs, int njobs, const char *phase,
                           int expected_s)
 {
@@ -135,6 +159,8 @@ static int host_run_phase(const orch_client *c, orch_job *jobs, int njobs, const
     }
     if (rc < 0)
         stop_all(procs, njobs, SIGTERM);
+    else if (c->run_dir)
+        record_pids(c, procs, jobs, njobs);
     while (running > 0) {
         int n = 0;
         time_t now;
@@ -197,6 +223,8 @@ static int host_run_phase(const orch_client *c, orch_job *jobs, int njobs, const
             orch_progress(out, jobs, njobs, phase, (int)(now - start), expected_s);
         }
     }
+    if (c->run_dir && running == 0)
+        orch_clients_forget(c->run_dir);
     if (!interrupted && rc == 0)       /* the last figures of the phase */
         orch_progress(out, jobs, njobs, phase, (int)(time(NULL) - start), expected_s);
     for (int i = 0; i < njobs; i++)

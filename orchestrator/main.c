@@ -1,6 +1,7 @@
 /* main.c — the drivebench command line: validate, render, run, list,
  * teardown, report, seed and plan get. Exit status: 0 success, 1 failure,
- * 2 bad input, 130 interrupted. */
+ * 2 bad input, 3 (run) completed with failures, 130 interrupted (stop.h). */
+#include "clients.h"
 #include "layout.h"
 #include "names.h"
 #include "plan.h"
@@ -9,6 +10,7 @@
 #include "run.h"
 #include "template.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -26,8 +28,8 @@ static void usage(FILE *f)
     fputs("usage: drivebench validate PLAN\n"
           "       drivebench render PLAN [--run-id=ID] [--out=DIR]\n"
           "       drivebench run PLAN [--run-id=ID]\n"
-          "       drivebench list [--uri=URI]...\n"
-          "       drivebench teardown RUN-ID [--uri=URI]...\n"
+          "       drivebench list [--uri=URI]... [--results=DIR]\n"
+          "       drivebench teardown RUN-ID [--uri=URI]... [--results=DIR]\n"
           "       drivebench report RESULTS_DIR... [-o report.html]\n"
           "       drivebench seed PLAN [--force]\n"
           "       drivebench plan get SECTION KEY PLAN\n"
@@ -45,6 +47,7 @@ static int bad_input(const char *fmt, const char *arg)
 typedef struct cli_opts {
     const char *run_id;
     const char *out_dir;
+    const char *results;        /* --results: the plans' results_dir */
     const char *uris[MAX_URIS];
     int         nuris;
     const char *arg;            /* the one positional argument */
@@ -64,6 +67,8 @@ static int parse_opts(int argc, char **argv, const char *allowed, int need_arg, 
             o->out_dir = a + 6;
         else if (strncmp(a, "--uri=", 6) == 0 && strstr(allowed, "uri") && o->nuris < MAX_URIS)
             o->uris[o->nuris++] = a + 6;
+        else if (strncmp(a, "--results=", 10) == 0 && strstr(allowed, "results"))
+            o->results = a + 10;
         else if (strcmp(a, "--force") == 0 && strstr(allowed, "force"))
             o->force = true;
         else if (a[0] == '-' && a[1] == '-')
@@ -183,8 +188,9 @@ static const char *default_uri(void)
 
 typedef struct list_row {
     char *run_id;
-    const char *uri;
+    const char *uri;            /* NULL: a run with only oltp processes left */
     int n[3];
+    int clients;                /* its host-side oltp processes still alive */
 } list_row;
 
 typedef struct list_ctx {
@@ -220,13 +226,48 @@ static void list_one(void *ctx, orch_obj_kind kind, const char *name, const char
     r->n[kind]++;
 }
 
+/* Runs in results_dir whose host-side oltp processes outlived them
+ * (clients.h): counted on the run's first row, or on a row of their own. */
+static void list_clients(list_ctx *c, const char *results_dir)
+{
+    DIR *d = opendir(results_dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        char *dir;
+        int n, found = 0;
+        list_row *r;
+        if (!orch_runid_valid(e->d_name) || !(dir = orch_strfmt("%s/%s", results_dir, e->d_name)))
+            continue;
+        n = orch_clients_alive(dir);
+        free(dir);
+        if (n == 0)
+            continue;
+        for (int i = 0; i < c->nrows && !found; i++)
+            if (strcmp(c->rows[i].run_id, e->d_name) == 0) {
+                c->rows[i].clients = n;
+                found = 1;
+            }
+        if (found || !(r = realloc(c->rows, sizeof *r * (size_t)(c->nrows + 1))))
+            continue;
+        c->rows = r;
+        r = &c->rows[c->nrows];
+        memset(r, 0, sizeof *r);
+        if (!(r->run_id = strdup(e->d_name)))
+            continue;
+        r->clients = n;
+        c->nrows++;
+    }
+    if (d)
+        closedir(d);
+}
+
 static int cmd_list(int argc, char **argv)
 {
     cli_opts o;
     list_ctx c;
     orch_conns *conns;
     char err[1024];
-    int rc = parse_opts(argc, argv, "uri", 0, &o), failed = 0;
+    int rc = parse_opts(argc, argv, "uri results", 0, &o), failed = 0;
     if (rc)
         return rc;
     if (!o.nuris)
@@ -241,11 +282,13 @@ static int cmd_list(int argc, char **argv)
             failed = 1;
         }
     }
-    printf("%-40s %-24s %7s %7s %5s\n", "RUN-ID", "URI", "DOMAINS", "VOLUMES", "POOLS");
+    list_clients(&c, o.results ? o.results : "results");
+    printf("%-40s %-24s %7s %7s %5s %7s\n", "RUN-ID", "URI", "DOMAINS", "VOLUMES", "POOLS",
+           "CLIENTS");
     for (int i = 0; i < c.nrows; i++) {
-        printf("%-40s %-24s %7d %7d %5d\n", c.rows[i].run_id, c.rows[i].uri,
-               c.rows[i].n[ORCH_OBJ_DOMAIN], c.rows[i].n[ORCH_OBJ_VOLUME],
-               c.rows[i].n[ORCH_OBJ_POOL]);
+        printf("%-40s %-24s %7d %7d %5d %7d\n", c.rows[i].run_id,
+               c.rows[i].uri ? c.rows[i].uri : "-", c.rows[i].n[ORCH_OBJ_DOMAIN],
+               c.rows[i].n[ORCH_OBJ_VOLUME], c.rows[i].n[ORCH_OBJ_POOL], c.rows[i].clients);
         free(c.rows[i].run_id);
     }
     free(c.rows);
@@ -259,11 +302,19 @@ static int cmd_teardown(int argc, char **argv)
     orch_conns *conns;
     orch_counts removed = { 0 };
     char err[1024], *prefix;
-    int rc = parse_opts(argc, argv, "uri", 2, &o), failed = 0;
+    char *run_dir;
+    int rc = parse_opts(argc, argv, "uri results", 2, &o), failed = 0, ended = 0;
     if (rc)
         return rc;
     if (!orch_runid_valid(o.arg))
         return bad_input("'%s' is not a run id (see `drivebench list`)", o.arg);
+    /* its oltp processes first: they load the forwarded ports */
+    run_dir = orch_strfmt("%s/%s", o.results ? o.results : "results", o.arg);
+    if (run_dir && (ended = orch_clients_end(run_dir, stderr)) < 0) {
+        failed++;
+        ended = 0;
+    }
+    free(run_dir);
     if (!o.nuris)
         o.uris[o.nuris++] = default_uri();
     prefix = orch_object_prefix(o.arg);
@@ -277,8 +328,11 @@ static int cmd_teardown(int argc, char **argv)
         }
         failed += orch_teardown_prefix(conn, prefix, stderr, &removed);
     }
-    printf("teardown %s: removed %d domain(s), %d volume(s), %d pool(s)\n", o.arg,
+    printf("teardown %s: removed %d domain(s), %d volume(s), %d pool(s)", o.arg,
            removed.domains, removed.volumes, removed.pools);
+    if (ended)
+        printf("; ended %d oltp process(es)", ended);
+    printf("\n");
     orch_conns_free(conns);
     free(prefix);
     return failed ? 1 : 0;

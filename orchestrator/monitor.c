@@ -252,8 +252,12 @@ void orch_monitor_on_lifecycle(orch_monitor *m, virDomainPtr dom, int event, int
         }
         break;
     case VIR_DOMAIN_EVENT_SHUTDOWN:
+        /* QEMU told to quit from the host (virsh destroy sends it SIGTERM)
+         * reports this before the domain has stopped */
         f = ORCH_FAULT_STOPPED;
-        what = "stopped: the guest is shutting down";
+        what = detail == VIR_DOMAIN_EVENT_SHUTDOWN_HOST
+               ? "stopped: shut down from the host (destroyed, or its QEMU killed)"
+               : "stopped: the guest is shutting down";
         break;
     case VIR_DOMAIN_EVENT_CRASHED:
         f = ORCH_FAULT_CRASHED;
@@ -340,9 +344,8 @@ static void cb_io_error(virConnectPtr c, virDomainPtr dom, const char *src, cons
     orch_monitor_on_io_error(opaque, dom, src, dev, action, reason);
 }
 
-static void cb_close(virConnectPtr conn, int reason, void *opaque)
+void orch_monitor_on_close(orch_monitor *m, virConnectPtr conn, int reason)
 {
-    orch_monitor *m = opaque;
     const char *why = reason == VIR_CONNECT_CLOSE_REASON_EOF ? "end of file"
                       : reason == VIR_CONNECT_CLOSE_REASON_KEEPALIVE ? "keepalive timeout"
                       : reason == VIR_CONNECT_CLOSE_REASON_ERROR ? "I/O error" : "closed";
@@ -359,6 +362,11 @@ static void cb_close(virConnectPtr conn, int reason, void *opaque)
             }
         }
     pthread_mutex_unlock(&m->lock);
+}
+
+static void cb_close(virConnectPtr conn, int reason, void *opaque)
+{
+    orch_monitor_on_close(opaque, conn, reason);
 }
 
 int orch_monitor_watch_conn(orch_monitor *m, virConnectPtr conn, const char *uri,

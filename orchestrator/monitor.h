@@ -90,5 +90,8 @@ int orch_monitor_every(orch_monitor *m, int ms, void (*fn)(void *ctx), void *ctx
 void orch_monitor_on_lifecycle(orch_monitor *m, virDomainPtr dom, int event, int detail);
 void orch_monitor_on_io_error(orch_monitor *m, virDomainPtr dom, const char *src,
                               const char *dev, int action, const char *reason);
+/* conn closed for reason (VIR_CONNECT_CLOSE_REASON_*): marks it lost
+ * unless we closed it ourselves (REASON_CLIENT). */
+void orch_monitor_on_close(orch_monitor *m, virConnectPtr conn, int reason);
 
 #endif

@@ -46,6 +46,8 @@ static const key_spec run_keys[] = {
     P("db_size",        K_SIZE,   db_size, 0, 0, NULL),
     P("seed_size",      K_SIZE,   seed_size, 0, 0, NULL),
     P("boot_timeout",   K_DUR,    boot_timeout_s, 1, 24 * 3600, NULL),
+    P("max_outage",     K_DUR,    max_outage_s, 0, 24 * 3600, NULL),
+    P("libvirt_reconnect", K_DUR, libvirt_reconnect_s, 0, 24 * 3600, NULL),
     P("port_base",      K_INT,    port_base, 1024, 65535, NULL),
     P("cv_threshold",   K_DOUBLE, cv_threshold, 0, 1000, NULL),
     { NULL, K_STR, 0, 0, 0, NULL }
@@ -498,6 +500,8 @@ static void plan_defaults(orch_plan *p)
     p->guest_oltp = strdup("/usr/local/bin/oltp");
     p->domain_type = strdup("auto");
     p->boot_timeout_s = 600;
+    p->max_outage_s = 1;
+    p->libvirt_reconnect_s = 60;
     p->port_base = 33060;
     p->cv_threshold = 5.0;
     p->db_driver = strdup("mysql");

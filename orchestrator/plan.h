@@ -45,6 +45,10 @@ typedef struct orch_plan {
     uint64_t memory;            /* bytes, 0 = the template's */
     uint64_t boot_size, db_size, seed_size;   /* bytes, 0 = the template's */
     int   boot_timeout_s;
+    int   max_outage_s;         /* a measured phase whose database did not
+                                 * answer this long fails its VM; 0: off */
+    int   libvirt_reconnect_s;  /* how long to try to reconnect to a lost
+                                 * libvirt connection before stopping */
     int   port_base;
     double cv_threshold;        /* percent; the report flags drives above it */
     /* [workload] */

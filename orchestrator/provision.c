@@ -83,6 +83,17 @@ virConnectPtr orch_conns_open(orch_conns *c, const char *uri, char *err, size_t 
     return conn;
 }
 
+int orch_conns_replace(orch_conns *c, virConnectPtr old, virConnectPtr conn)
+{
+    for (int i = 0; i < c->n; i++)
+        if (c->conns[i] == old) {
+            c->conns[i] = conn;
+            virConnectClose(old);
+            return 0;
+        }
+    return -1;
+}
+
 void orch_conns_free(orch_conns *c)
 {
     if (!c)
@@ -104,6 +115,16 @@ orch_ledger *orch_ledger_new(void)
 int orch_ledger_count(const orch_ledger *l)
 {
     return l ? l->n : 0;
+}
+
+void orch_ledger_rebind(orch_ledger *l, virConnectPtr old, virConnectPtr conn)
+{
+    for (int i = 0; l && i < l->n; i++)
+        if (l->objs[i].conn == old) {
+            virConnectRef(conn);
+            virConnectClose(old);
+            l->objs[i].conn = conn;
+        }
 }
 
 static void obj_clear(orch_obj *o)

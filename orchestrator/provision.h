@@ -27,11 +27,19 @@ orch_conns *orch_conns_new(void);
  * orch_conns_free. NULL with a message in err when it cannot be opened. */
 virConnectPtr orch_conns_open(orch_conns *c, const char *uri, char *err, size_t errlen);
 void orch_conns_free(orch_conns *c);          /* closes all; accepts NULL */
+/* After old closed (libvirtd restarted): conn, a new connection to the
+ * same URI, takes its place, so later opens of that URI return conn. c
+ * takes over the caller's reference to conn and drops its own to old.
+ * 0, or -1 when old is not one of c's. */
+int orch_conns_replace(orch_conns *c, virConnectPtr old, virConnectPtr conn);
 
 typedef struct orch_ledger orch_ledger;
 orch_ledger *orch_ledger_new(void);
 void orch_ledger_free(orch_ledger *l);        /* does not tear down; accepts NULL */
 int  orch_ledger_count(const orch_ledger *l);
+/* Objects recorded on old are from now on looked up (by name) on conn:
+ * after a reconnect, teardown goes through the connection that answers. */
+void orch_ledger_rebind(orch_ledger *l, virConnectPtr old, virConnectPtr conn);
 
 /* Remove every recorded object, newest first, and empty the ledger.
  * Problems are printed on log (may be NULL). Adds what was removed to

@@ -32,6 +32,7 @@ typedef struct run_vm {
     virConnectPtr conn;         /* its drive's, borrowed from the run's orch_conns */
     const char   *domain_type;  /* "kvm" or "qemu" */
     virDomainPtr  dom;          /* running domain of this repetition, or NULL */
+    unsigned char uuid[VIR_UUID_BUFLEN];    /* of dom: found again after a reconnect */
     int           slot;         /* in the monitor, this repetition */
     const char   *failed_in;    /* the phase it failed in (static), or NULL */
 } run_vm;
@@ -57,7 +58,10 @@ typedef struct run_state {
     char             err[1024];
 } run_state;
 
-/* The hook, then the check for a stop request. -1 with st->err set. */
+static int reconnect_lost(run_state *st, const char *when);
+
+/* The hook, then the checks for a stop request and for a lost libvirt
+ * connection. -1 with st->err set. */
 static int step(run_state *st, orch_step s, const char *object)
 {
     if (orch_stop_requested()) {
@@ -67,6 +71,129 @@ static int step(run_state *st, orch_step s, const char *object)
     if (st->o->inject && st->o->inject(st->o->hook_ctx, s, object) < 0) {
         snprintf(st->err, sizeof st->err, "%s %s: injected failure", orch_step_name(s), object);
         return -1;
+    }
+    return reconnect_lost(st, orch_step_name(s));
+}
+
+static virConnectPtr reopen_default(void *ctx, const char *uri, char *err, size_t errlen)
+{
+    virConnectPtr c = virConnectOpen(uri);
+    (void)ctx;
+    if (!c)
+        snprintf(err, errlen, "%s", orch_virt_error());
+    return c;
+}
+
+/* Sleep up to s seconds, waking early on a stop request. */
+static void nap(int s)
+{
+    for (int i = 0; i < 10 * s && !orch_stop_requested(); i++) {
+        struct timespec ts = { 0, 100 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* Point everything of the run that lived on old at conn, its
+ * replacement for uri: the pools, each VM's domain (found again by UUID;
+ * one that is gone or no longer running fails with fault `connection`),
+ * the ledgers (teardown looks objects up by name) and the monitor. 0, or
+ * -1 with st->err when a pool of the run cannot be found again. */
+static int rebind(run_state *st, const char *uri, virConnectPtr old, virConnectPtr conn,
+                  const char *when)
+{
+    const orch_plan *p = st->p;
+    int running = 0, total = 0;
+
+    orch_ledger_rebind(st->run_objs, old, conn);
+    orch_ledger_rebind(st->rep_objs, old, conn);
+    orch_monitor_conn_reset(st->mon, old);
+    if (orch_monitor_watch_conn(st->mon, conn, uri, st->err, sizeof st->err) < 0)
+        return -1;
+    for (int d = 0; d < p->ndrives; d++) {
+        const orch_drive *dr = &p->drives[d];
+        const char *name = dr->pool ? dr->pool : st->l->drive_pools[d];
+        if (!st->pools[d] || virStoragePoolGetConnect(st->pools[d]) != old)
+            continue;
+        virStoragePoolFree(st->pools[d]);
+        st->pools[d] = virStoragePoolLookupByName(conn, name);
+        if (!st->pools[d]) {
+            snprintf(st->err, sizeof st->err, "pool %s of drive %s is gone after libvirt at %s "
+                     "came back: %s", name, dr->name, uri, orch_virt_error());
+            return -1;
+        }
+    }
+    for (int i = 0; i < st->l->nvms; i++) {
+        run_vm *rv = &st->vms[i];
+        int state = 0, reason = 0;
+        if (rv->conn != old)
+            continue;
+        rv->conn = conn;
+        if (!rv->dom)
+            continue;
+        total++;
+        virDomainFree(rv->dom);
+        rv->dom = virDomainLookupByUUID(conn, rv->uuid);
+        if (rv->dom && virDomainGetState(rv->dom, &state, &reason, 0) == 0
+            && state == VIR_DOMAIN_RUNNING) {
+            running++;
+            continue;
+        }
+        orch_monitor_fail(st->mon, rv->slot, ORCH_FAULT_CONNECTION,
+                          "%s after libvirt at %s came back (its connection had closed)",
+                          !rv->dom ? "the domain is gone"
+                          : state == VIR_DOMAIN_PAUSED ? "the domain is paused"
+                          : "the domain no longer runs", uri);
+        if (!rv->failed_in) {
+            rv->failed_in = when;
+            st->failed_vms++;
+        }
+    }
+    fprintf(st->out, "drivebench: reconnected to libvirt at %s; %d of %d VM(s) still "
+            "running\n", uri, running, total);
+    fflush(st->out);
+    return 0;
+}
+
+/* Every connection of the run that the monitor saw close (libvirtd
+ * stopped or restarted): reopen it, with backoff, for up to the plan's
+ * libvirt_reconnect seconds, and rebind the run's objects to it; the
+ * VMs' host-side clients need no libvirt and go on meanwhile. 0 when
+ * every connection answers (again), -1 with st->err when libvirt did not
+ * come back in time (the run stops; teardown waits for it again). */
+static int reconnect_lost(run_state *st, const char *when)
+{
+    const orch_plan *p = st->p;
+    for (int d = 0; st->conns && st->mon && d < p->ndrives; d++) {
+        const char *uri = orch_plan_drive_uri(p, &p->drives[d]);
+        char why[512] = "";
+        virConnectPtr old = orch_conns_open(st->conns, uri, why, sizeof why), conn = NULL;
+        time_t start = time(NULL);
+        int wait = 1;
+        if (!old || !orch_monitor_conn_lost(st->mon, old))
+            continue;
+        fprintf(st->out, "drivebench: reconnecting to libvirt at %s (for up to %d s)\n", uri,
+                p->libvirt_reconnect_s);
+        fflush(st->out);
+        for (;;) {
+            conn = st->o->reopen ? st->o->reopen(st->o->hook_ctx, uri, why, sizeof why)
+                                 : reopen_default(NULL, uri, why, sizeof why);
+            if (conn || orch_stop_requested() || time(NULL) - start >= p->libvirt_reconnect_s)
+                break;
+            nap(wait);
+            wait = wait < 8 ? 2 * wait : 8;
+        }
+        if (!conn) {
+            if (orch_stop_requested())
+                snprintf(st->err, sizeof st->err, "interrupted");
+            else
+                snprintf(st->err, sizeof st->err, "libvirt at %s did not answer again within "
+                         "%d s (libvirt_reconnect): %s; stopping", uri, p->libvirt_reconnect_s,
+                         why);
+            return -1;
+        }
+        orch_conns_replace(st->conns, old, conn);
+        if (rebind(st, uri, old, conn, when) < 0)
+            return -1;
     }
     return 0;
 }
@@ -271,7 +398,7 @@ static int provision_rep(run_state *st, int rep)
     for (int i = 0; i < st->l->nvms; i++) {
         const orch_vm *vm = &st->l->vms[i];
         run_vm *rv = &st->vms[i];
-        virStoragePoolPtr pool = st->pools[vm->drive_index];
+        virStoragePoolPtr pool;     /* read after each step: a reconnect replaces it */
         virStorageVolPtr vol, seed = NULL;
         char *base = orch_strfmt("%s/base.qcow2", p->image_dir);
         char *xml;
@@ -280,6 +407,7 @@ static int provision_rep(run_state *st, int rep)
             free(base);
             return -1;
         }
+        pool = st->pools[vm->drive_index];
         vol = orch_vol_create(pool, st->rep_objs, vm->boot_vol, "qcow2",
                               p->boot_size ? p->boot_size
                                            : orch_template_disk_size(st->t, "bootdisk"),
@@ -291,6 +419,7 @@ static int provision_rep(run_state *st, int rep)
 
         if (step(st, ORCH_STEP_DB_VOL, vm->db_vol) < 0)
             return -1;
+        pool = st->pools[vm->drive_index];
         if (vm->seed_vol && !(seed = virStorageVolLookupByName(pool, vm->seed_vol))) {
             snprintf(st->err, sizeof st->err, "seed volume %s: %s", vm->seed_vol,
                      orch_virt_error());
@@ -316,6 +445,7 @@ static int provision_rep(run_state *st, int rep)
         if (!rv->dom)
             return -1;
         rv->failed_in = NULL;
+        virDomainGetUUID(rv->dom, rv->uuid);
         rv->slot = orch_monitor_add(st->mon, rv->dom, vm->name, vm->drive->name);
         orch_telemetry_add_vm(st->tel, i, vm->name, vm->drive_index, rep, pool, vm->db_vol,
                               vm->boot_vol, rv->dom);
@@ -360,10 +490,15 @@ static int wait_all_ready(run_state *st, int rep)
             "(timeout %d s)\n", st->l->nvms, st->p->boot_timeout_s);
     for (int i = 0; i < st->l->nvms; i++) {
         const orch_vm *vm = &st->l->vms[i];
-        virDomainPtr dom = st->vms[i].dom;
+        virDomainPtr dom;
         int left = (int)(deadline - time(NULL));
         if (step(st, ORCH_STEP_READY, vm->name) < 0)
             return -1;
+        dom = st->vms[i].dom;           /* after step: a reconnect replaces it */
+        if (!dom) {
+            snprintf(st->err, sizeof st->err, "%s is gone (see above)", vm->name);
+            return -1;
+        }
         int rc = st->o->wait_ready
                  ? st->o->wait_ready(st->o->hook_ctx, vm, dom, left > 1 ? left : 1, st->err,
                                      sizeof st->err)
@@ -401,6 +536,38 @@ static void note_failures(run_state *st, const char *phase)
             st->vms[i].failed_in = phase;
             st->failed_vms++;
         }
+}
+
+/* The measured phase of a VM whose database did not answer for
+ * max_outage_s or longer (a connection's longest outage in its result)
+ * is not comparable: fail the VM. A result that cannot be read is left to
+ * the aggregation, which says why. */
+static void note_outages(run_state *st, const orch_job *jobs, const int *vm_of, int n,
+                         const char *phase)
+{
+    for (int j = 0; st->p->max_outage_s > 0 && j < n; j++) {
+        run_vm *rv = &st->vms[vm_of[j]];
+        res_oltp r;
+        const res_phase *ph;
+        double worst = 0;
+        char err[512];
+        if (rv->failed_in || !jobs[j].result
+            || res_oltp_read_file(jobs[j].result, &r, err, sizeof err) < 0)
+            continue;
+        ph = res_oltp_measure(&r);
+        for (int k = 0; ph && k < ph->nlongest_outage; k++)
+            if (ph->longest_outage_s[k] > worst)
+                worst = ph->longest_outage_s[k];
+        res_oltp_clear(&r);
+        if (worst < st->p->max_outage_s)
+            continue;
+        orch_monitor_fail(st->mon, rv->slot, ORCH_FAULT_DATABASE,
+                          "the database did not answer for %.1f s during %s (max_outage %d s): "
+                          "its figures are not comparable", worst, phase,
+                          st->p->max_outage_s);
+        rv->failed_in = phase;
+        st->failed_vms++;
+    }
 }
 
 /* Run one phase of oltp on every VM still healthy, all at once. Results
@@ -459,14 +626,21 @@ static int run_phase(run_state *st, int rep, orch_step s, const char *phase, con
     orch_telemetry_phase_start(st->tel, phase, warmup_s);
     rc = st->client->run_phase(&st->cl, jobs, n, phase, time_s);
     orch_telemetry_phase_end(st->tel, phase, rep);
+    /* libvirt may have gone and come back during the phase */
+    if (rc == 0 && reconnect_lost(st, phase) < 0)
+        rc = -2;
     for (int j = 0; j < n; j++)
         if (jobs[j].failed && !st->vms[vm_of[j]].failed_in) {
             st->vms[vm_of[j]].failed_in = phase;
             st->failed_vms++;
         }
     note_failures(st, phase);
+    if (rc == 0 && s == ORCH_STEP_MEASURE)
+        note_outages(st, jobs, vm_of, n, phase);
     if (rc == ORCH_RUN_INTERRUPTED) {
         snprintf(st->err, sizeof st->err, "interrupted");
+    } else if (rc == -2) {
+        rc = -1;                /* st->err says why */
     } else if (rc < 0) {
         snprintf(st->err, sizeof st->err, "%s failed on at least one VM (see above)", phase);
     } else {
@@ -691,6 +865,7 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     st.mon = orch_monitor_new(st.out);
     st.cl.monitor = st.mon;
     st.tel = st.mon ? orch_telemetry_new(p, st.mon, st.out, o->telemetry) : NULL;
+    o->monitor = st.mon;
 
     orch_stop_arm(&saved_handlers);
 
@@ -714,6 +889,7 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
         snprintf(st.err, sizeof st.err, "out of memory");
         goto done;
     }
+    st.cl.run_dir = st.l->run_dir;
     fprintf(st.out, "run %s: %d drive(s), %d VM(s), results in %s\n", run_id, p->ndrives,
             st.l->nvms, st.l->run_dir);
     if (setup_dirs(&st) < 0)
@@ -772,6 +948,9 @@ done:
             snprintf(st.err, sizeof st.err, "%s", keep);
         }
     }
+    /* teardown needs libvirt: wait for a lost connection to come back */
+    if (st.mon && reconnect_lost(&st, "teardown") < 0)
+        fprintf(st.out, "drivebench: %s\n", st.err);
     if (st.mon)
         orch_monitor_clear(st.mon);
     if (teardown(&st, st.rep_objs) + teardown(&st, st.run_objs) > 0
@@ -787,6 +966,7 @@ done:
     }
     orch_monitor_free(st.mon);
     orch_telemetry_free(st.tel);
+    o->monitor = NULL;
     free(st.results);
     free(st.vms);
     free(st.pools);

@@ -38,10 +38,15 @@ typedef struct orch_run_opts {
     /* Called before each step on each object; -1 makes that step fail.
      * For tests of teardown after failures. */
     int (*inject)(void *ctx, orch_step step, const char *object);
+    /* Open uri again after its connection closed. NULL: virConnectOpen.
+     * Returns a new reference, or NULL with err. */
+    virConnectPtr (*reopen)(void *ctx, const char *uri, char *err, size_t errlen);
     void *hook_ctx;
     /* What drive telemetry samples through (telemetry.h); NULL: the real
      * libvirt statistics, /sys and /proc. */
     const struct orch_tel_seams *telemetry;
+    orch_monitor *monitor;      /* the run's monitor while orch_run runs
+                                 * (tests inject events through it) */
     char  run_id_out[128];      /* the run id used, filled by orch_run */
 } orch_run_opts;
 

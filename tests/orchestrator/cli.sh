@@ -115,6 +115,28 @@ grep -q '^RUN-ID' "$tmp/out" && [ "$(wc -l < "$tmp/out")" -eq 1 ] && ok "list sh
 expect "teardown of an unknown run" 0 "" $DB teardown quick-20261130-000000 --uri=test:///default
 grep -qx 'teardown quick-20261130-000000: removed 0 domain(s), 0 volume(s), 0 pool(s)' "$tmp/out" && ok "teardown counts" || bad "teardown output: $(cat "$tmp/out")"
 
+# oltp processes a killed drivebench left (recorded in RUN_DIR/clients):
+# list counts the live ones, teardown ends them, and never a process whose
+# start time differs (the pid was reused)
+rid=left-20261130-000000
+mkdir -p "$tmp/res/$rid"
+setsid sleep 300 & left=$!
+sleep 0.2
+start_of() { sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f20; }
+{ echo "$left $(start_of $left) drivebench-$rid--d1-vm1"
+  echo "$$ 1 drivebench-$rid--d1-vm2"
+  echo "999999999 5 drivebench-$rid--d2-vm1"; } > "$tmp/res/$rid/clients"
+expect "list with a leftover oltp" 0 "" $DB list --uri=test:///default --results="$tmp/res"
+grep -qE "^$rid +- +0 +0 +0 +1\$" "$tmp/out" && ok "list counts the one live leftover oltp" || bad "list: $(cat "$tmp/out")"
+expect "teardown ends leftover oltp processes" 0 "drivebench: ending oltp (pid $left) of drivebench-$rid--d1-vm1, left over from the run" \
+  $DB teardown $rid --uri=test:///default --results="$tmp/res"
+grep -qx "teardown $rid: removed 0 domain(s), 0 volume(s), 0 pool(s); ended 1 oltp process(es)" "$tmp/out" \
+  && ok "teardown counts the ended process" || bad "teardown output: $(cat "$tmp/out")"
+wait $left 2>/dev/null
+kill -0 $left 2>/dev/null && { bad "the leftover still runs"; kill $left; } || ok "the leftover is gone"
+kill -0 $$ && ok "a pid with another start time is left alone" || bad "killed a reused pid"
+[ ! -e "$tmp/res/$rid/clients" ] && ok "the record is removed" || bad "record left"
+
 # real runs on the test driver; the default readiness check (guest agent)
 # never succeeds there, so the run sits in its boot wait
 plan() {

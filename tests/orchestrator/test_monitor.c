@@ -156,6 +156,24 @@ static void test_disk_full_replaces_the_pause(void **state)
     assert_int_equal(orch_monitor_failures(f->m), 2);
 }
 
+/* virsh destroy: QEMU, sent SIGTERM, reports a shutdown from the host
+ * before the domain stops; a guest's own shutdown reads differently. */
+static void test_shutdown_from_host_or_guest(void **state)
+{
+    mon_fixture *f = *state;
+    orch_health h;
+    orch_monitor_on_lifecycle(f->m, f->dom[0], VIR_DOMAIN_EVENT_SHUTDOWN,
+                              VIR_DOMAIN_EVENT_SHUTDOWN_HOST);
+    assert_int_equal(orch_monitor_health(f->m, 0, &h), 1);
+    assert_int_equal(h.fault, ORCH_FAULT_STOPPED);
+    assert_string_equal(h.reason, "stopped: shut down from the host (destroyed, or its QEMU "
+                                  "killed)");
+    orch_monitor_on_lifecycle(f->m, f->dom[1], VIR_DOMAIN_EVENT_SHUTDOWN,
+                              VIR_DOMAIN_EVENT_SHUTDOWN_GUEST);
+    assert_int_equal(orch_monitor_health(f->m, 1, &h), 1);
+    assert_string_equal(h.reason, "stopped: the guest is shutting down");
+}
+
 static void test_fail_from_the_run(void **state)
 {
     mon_fixture *f = *state;
@@ -224,6 +242,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_destroy_is_a_stop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_suspend_is_a_pause, setup, teardown),
         cmocka_unit_test_setup_teardown(test_disk_full_replaces_the_pause, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shutdown_from_host_or_guest, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fail_from_the_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cleared_vms_are_not_watched, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timer_ticks, setup, teardown),

@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 
 #include "layout.h"
+#include "monitor.h"
 #include "names.h"
 #include "plan.h"
 #include "provision.h"
@@ -476,6 +477,257 @@ static void test_one_vm_fails(void **state)
     orch_plan_free(p);
 }
 
+/* A guest database that reports its disk full (oltp's exit 4) fails its
+ * VM with fault disk-full, naming the drive; exit 3. */
+static void test_database_disk_full(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", NULL);
+    orch_run_opts o;
+    json_object *s;
+    opts_init(&o, f);
+    setenv("FAKE_OLTP_EXIT", "4", 1);
+    setenv("FAKE_OLTP_MATCH", "second-vm1.r1.json", 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_DEGRADED);
+    assert_clean(f, RUN_ID);
+    s = orch_fixture_summary(f);
+    assert_non_null(s);
+    assert_string_equal(jnum(s, "vms", 2, "status", NULL), "\"failed\"");
+    assert_string_equal(jnum(s, "vms", 2, "fault", NULL), "\"disk-full\"");
+    assert_string_equal(jnum(s, "vms", 2, "reason", NULL),
+                        "\"drive second is full: the database reported its disk full during "
+                        "measure\"");
+    assert_string_equal(jnum(s, "drives", 1, "status", NULL), "\"incomplete\"");
+    assert_string_equal(jnum(s, "drives", 0, "status", NULL), "\"complete\"");
+    json_object_put(s);
+    orch_plan_free(p);
+}
+
+/* The fixtures in a folder of the test's, with second-vm1's measured
+ * phase showing connection outages of 0.4 and `outage` seconds. Returns
+ * the folder (static). */
+static const char *fixtures_with_outage(orch_fixture *f, double outage)
+{
+    static char dir[PATH_MAX];
+    char cmd[PATH_MAX * 3], path[PATH_MAX * 2];
+    json_object *d, *phases, *ph, *lo;
+    snprintf(dir, sizeof dir, "%s/fixtures", f->results);
+    snprintf(cmd, sizeof cmd, "cp -r '%s/results/fixtures/run/vm' '%s'", f->cwd, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/drivebench-fixture-20261130-000000--second-vm1.r1.json",
+             dir);
+    d = json_object_from_file(path);
+    assert_non_null(d);
+    assert_true(json_object_object_get_ex(d, "phases", &phases));
+    ph = json_object_array_get_idx(phases, 1);
+    lo = json_object_new_array();
+    json_object_array_add(lo, json_object_new_double(0.4));
+    json_object_array_add(lo, json_object_new_double(outage));
+    json_object_object_add(ph, "longest_outage_s", lo);
+    json_object_object_add(ph, "unavailable_s", json_object_new_double((0.4 + outage) / 2));
+    assert_int_equal(json_object_to_file(path, d), 0);
+    json_object_put(d);
+    return dir;
+}
+
+/* A measured phase with an outage of max_outage (1 s) or more is not
+ * comparable: that VM fails with fault database; a shorter one passes. */
+static void test_outage_fails_vm(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", NULL);
+    orch_run_opts o;
+    json_object *s;
+    opts_init(&o, f);
+    setenv("FAKE_OLTP_FIXTURES", fixtures_with_outage(f, 2.5), 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_DEGRADED);
+    unsetenv("FAKE_OLTP_FIXTURES");
+    assert_clean(f, RUN_ID);
+    s = orch_fixture_summary(f);
+    assert_non_null(s);
+    assert_string_equal(jnum(s, "vms", 2, "status", NULL), "\"failed\"");
+    assert_string_equal(jnum(s, "vms", 2, "fault", NULL), "\"database\"");
+    assert_string_equal(jnum(s, "vms", 2, "reason", NULL),
+                        "\"the database did not answer for 2.5 s during measure (max_outage "
+                        "1 s): its figures are not comparable\"");
+    assert_string_equal(jnum(s, "vms", 0, "status", NULL), "\"ok\"");
+    assert_string_equal(jnum(s, "drives", 1, "status", NULL), "\"incomplete\"");
+    json_object_put(s);
+    orch_plan_free(p);
+}
+
+static void test_short_outage_passes(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", NULL);
+    orch_run_opts o;
+    opts_init(&o, f);
+    setenv("FAKE_OLTP_FIXTURES", fixtures_with_outage(f, 0.9), 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    unsetenv("FAKE_OLTP_FIXTURES");
+    assert_clean(f, RUN_ID);
+    orch_plan_free(p);
+}
+
+/* As the measured phase runs, RUN_DIR/clients names each host-side oltp
+ * with its pid and start time; it is gone once the phase reaped them. */
+static void test_clients_recorded(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", NULL);
+    orch_run_opts o;
+    char path[PATH_MAX + 64], copy[PATH_MAX + 64], line[512], vm[256];
+    const char *want[] = { RUN_ID_PREFIX "a-b-x-vm1", RUN_ID_PREFIX "a-b-x-vm2",
+                           RUN_ID_PREFIX "second-vm1" };
+    FILE *in;
+    int n = 0;
+    opts_init(&o, f);
+    snprintf(copy, sizeof copy, "%s/clients.copy", f->results);
+    setenv("FAKE_OLTP_CLIENTS", copy, 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    unsetenv("FAKE_OLTP_CLIENTS");
+    in = fopen(copy, "r");
+    assert_non_null(in);
+    while (fgets(line, sizeof line, in)) {
+        int pid;
+        unsigned long long start;
+        assert_int_equal(sscanf(line, "%d %llu %255s", &pid, &start, vm), 3);
+        assert_true(pid > 1);
+        assert_true(start > 0);
+        assert_true(n < 3);
+        assert_string_equal(vm, want[n]);
+        n++;
+    }
+    fclose(in);
+    assert_int_equal(n, 3);
+    snprintf(path, sizeof path, "%s/%s/clients", f->results, RUN_ID);
+    assert_int_equal(access(path, F_OK), -1);
+    orch_plan_free(p);
+}
+
+/* libvirt's side of a lost connection, as the test driver cannot close
+ * one: the monitor is told the connection closed as the measured phase
+ * starts (the seam libvirt's close callback goes through), and reopen
+ * answers after `fail_first` refusals with the test node again (it keeps
+ * the run's domains, as a restarted libvirtd does). */
+typedef struct lost_ctx {
+    orch_fixture  *f;
+    orch_run_opts *o;
+    int            fail_first;  /* refusals before answering; < 0: never */
+    int            reopens;
+    const char    *gone;        /* a domain that stops while libvirt is away */
+} lost_ctx;
+
+static int lose_at_measure(void *ctx, orch_step step, const char *object)
+{
+    lost_ctx *c = ctx;
+    (void)object;
+    if (step == ORCH_STEP_MEASURE)
+        orch_monitor_on_close(c->o->monitor, c->f->conn, VIR_CONNECT_CLOSE_REASON_EOF);
+    return 0;
+}
+
+static virConnectPtr reopen_test(void *ctx, const char *uri, char *err, size_t errlen)
+{
+    lost_ctx *c = ctx;
+    assert_string_equal(uri, c->f->uri);
+    if (c->reopens++ < c->fail_first || c->fail_first < 0) {
+        snprintf(err, errlen, "Failed to connect socket: Connection refused");
+        return NULL;
+    }
+    if (c->gone) {
+        virDomainPtr d = virDomainLookupByName(c->f->conn, c->gone);
+        assert_non_null(d);
+        assert_int_equal(virDomainDestroy(d), 0);
+        virDomainFree(d);
+    }
+    virConnectRef(c->f->conn);
+    return c->f->conn;
+}
+
+/* libvirt goes away as the measured phase starts and answers again on the
+ * second try: the run finds its domains again by UUID and goes on; exit 0. */
+static void test_libvirt_reconnects(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", NULL);
+    orch_run_opts o;
+    lost_ctx c = { .f = f, .o = &o, .fail_first = 1 };
+    char want[PATH_MAX * 4];
+    opts_init(&o, f);
+    o.inject = lose_at_measure;
+    o.reopen = reopen_test;
+    o.hook_ctx = &c;
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    assert_int_equal(c.reopens, 2);
+    assert_clean(f, RUN_ID);
+    snprintf(want, sizeof want, "drivebench: the libvirt connection %s was lost (end of file)\n"
+             "drivebench: reconnecting to libvirt at %s (for up to 60 s)\n"
+             "drivebench: reconnected to libvirt at %s; 3 of 3 VM(s) still running\n",
+             f->uri, f->uri, f->uri);
+    assert_non_null(strstr(orch_fixture_output(f), want));
+    /* every VM measured */
+    assert_int_equal(orch_count_lines(f->log, ".r1.json oltp_read_write run"), 3);
+    orch_plan_free(p);
+}
+
+/* A VM that stopped while libvirt was away is found stopped by UUID when
+ * it comes back: it fails, the others are measured; exit 3. (Whether the
+ * monitor's event or the reconnect names it first, its figures are out.) */
+static void test_libvirt_back_without_a_vm(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", NULL);
+    orch_run_opts o;
+    lost_ctx c = { .f = f, .o = &o, .gone = RUN_ID_PREFIX "a-b-x-vm2" };
+    json_object *s;
+    char want[PATH_MAX * 4];
+    opts_init(&o, f);
+    o.inject = lose_at_measure;
+    o.reopen = reopen_test;
+    o.hook_ctx = &c;
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_DEGRADED);
+    assert_clean(f, RUN_ID);
+    snprintf(want, sizeof want, "drivebench: reconnected to libvirt at %s; 2 of 3 VM(s) still "
+             "running\n", f->uri);
+    assert_non_null(strstr(orch_fixture_output(f), want));
+    assert_int_equal(orch_count_lines(f->log, ".r1.json oltp_read_write run"), 2);
+    s = orch_fixture_summary(f);
+    assert_non_null(s);
+    assert_string_equal(jnum(s, "vms", 1, "status", NULL), "\"failed\"");
+    assert_string_equal(jnum(s, "vms", 1, "failed_in", NULL), "\"measure\"");
+    assert_string_equal(jnum(s, "vms", 0, "status", NULL), "\"ok\"");
+    assert_string_equal(jnum(s, "vms", 2, "status", NULL), "\"ok\"");
+    json_object_put(s);
+    orch_plan_free(p);
+}
+
+/* libvirt never answers again: the run stops after libvirt_reconnect
+ * (2 s here) and says why; exit 1. */
+static void test_libvirt_never_returns(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", "libvirt_reconnect = 2s\n");
+    orch_run_opts o;
+    lost_ctx c = { .f = f, .o = &o, .fail_first = -1 };
+    char want[PATH_MAX * 4];
+    time_t t0 = time(NULL);
+    opts_init(&o, f);
+    o.inject = lose_at_measure;
+    o.reopen = reopen_test;
+    o.hook_ctx = &c;
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    assert_true(c.reopens >= 2);
+    assert_true(time(NULL) - t0 < 30);
+    snprintf(want, sizeof want, "drivebench: libvirt at %s did not answer again within 2 s "
+             "(libvirt_reconnect): Failed to connect socket: Connection refused; stopping\n",
+             f->uri);
+    assert_non_null(strstr(orch_fixture_output(f), want));
+    /* the test node itself still answers: teardown is complete */
+    assert_clean(f, RUN_ID);
+    orch_plan_free(p);
+}
+
 typedef struct destroy_ctx {
     orch_fixture *f;
     const char   *domain;
@@ -581,6 +833,20 @@ int main(void)
                                         orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_oltp_failure, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_one_vm_fails, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_database_disk_full, orch_fixture_setup,
+                                        orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_outage_fails_vm, orch_fixture_setup,
+                                        orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_short_outage_passes, orch_fixture_setup,
+                                        orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_clients_recorded, orch_fixture_setup,
+                                        orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_libvirt_reconnects, orch_fixture_setup,
+                                        orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_libvirt_back_without_a_vm, orch_fixture_setup,
+                                        orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_libvirt_never_returns, orch_fixture_setup,
+                                        orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vm_destroyed_mid_measure, orch_fixture_setup,
                                         orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_teardown_by_run_id, orch_fixture_setup, orch_fixture_teardown),

@@ -30,6 +30,8 @@ int orch_fixture_setup(void **state)
     unsetenv("FAKE_OLTP_EXIT");
     unsetenv("FAKE_OLTP_MATCH");
     unsetenv("FAKE_OLTP_SLEEP");
+    unsetenv("FAKE_OLTP_CLIENTS");
+    unsetenv("FAKE_OLTP_FIXTURES");
     *state = f;
     return 0;
 }

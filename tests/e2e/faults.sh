@@ -1,0 +1,229 @@
+#!/usr/bin/env bash
+# End-to-end fault matrix: `drivebench run` with real VMs (profile tiny,
+# oltp on the host) while the test breaks something mid-measure, then the
+# expected exit status, the faults in summary.json, and no leftovers: no
+# domain, pool or volume of the run, nothing of it in `drivebench list`,
+# no oltp process of it, no file on its drives.
+#
+# Usage: tests/e2e/faults.sh SCENARIO
+#   destroy   2 VMs on one drive; one is `virsh destroy`ed            -> 3
+#             (vm1 fault stopped, vm2 measured)              [make test]
+#   vm        3 VMs, drives d1 (2) and d2 (1): d1-vm1 destroyed, the
+#             host-side oltp of d1-vm2 killed with SIGKILL        -> 3
+#             (stopped, client; d2-vm1 measured)
+#   db-disk   3 VMs, d1 (2) and d2 (1) on a small tmpfs: MariaDB stopped
+#             in d1-vm1 through guest-exec (oltp gives up after
+#             --reconnect-timeout: fault database); d2 filled, then
+#             d2-vm1 writes to its boot disk so its qcow2 overlay grows,
+#             QEMU pauses it on ENOSPC (fault disk-full, "drive d2 is
+#             full"); d1-vm2 measured                               -> 3
+#   sigkill   1 VM; drivebench SIGKILLed mid-measure: its oltp is gone
+#             within 5 s (PR_SET_PDEATHSIG), `drivebench list` shows the
+#             run, `drivebench teardown RUN-ID` removes everything
+#   libvirtd  2 VMs; libvirtd restarted mid-measure                 -> 0
+#             and "reconnected"; only when this test started libvirtd
+#             itself (libvirt allows one system daemon: another user's
+#             would be restarted under them), else it skips (exit 0)
+# Environment: E2E_RUN_TIMEOUT (default 1200), DRIVEBENCH_VIRT_TYPE.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+scenario=${1:?usage: faults.sh destroy|vm|db-disk|sigkill|libvirtd}
+E2E_NAME=faults-$scenario
+run_timeout=${E2E_RUN_TIMEOUT:-1200}
+drivebench=$E2E_TOP/bin/drivebench
+run_id=e2e-fault-$$-$RANDOM
+prefix=drivebench-$run_id--
+tmpfs_dir= run_pid= filler=
+
+leftovers() {
+  virsh -c "$E2E_URI" list --all --name 2>/dev/null | grep -F "$prefix" || true
+  virsh -c "$E2E_URI" pool-list --all --name 2>/dev/null | grep -F "$prefix" || true
+  [ -n "$E2E_WORK" ] && find "$E2E_WORK/d1" "$E2E_WORK/d2" -mindepth 1 2>/dev/null | grep -v '/filler$' || true
+  pgrep -f -- "--json=$E2E_WORK/results/$run_id/" | sed 's/^/oltp process /' || true
+  [ -n "$E2E_WORK" ] && "$drivebench" list --uri="$E2E_URI" --results="$E2E_WORK/results" 2>/dev/null \
+    | grep -F "$run_id" | sed 's/^/drivebench list: /' || true
+}
+
+e2e_test_cleanup() {
+  [ -n "$run_pid" ] && kill -0 "$run_pid" 2>/dev/null && kill "$run_pid" && wait "$run_pid" 2>/dev/null
+  [ -n "$E2E_WORK" ] || return 0
+  [ -n "$(leftovers)" ] && "$drivebench" teardown "$run_id" --uri="$E2E_URI" \
+    --results="$E2E_WORK/results" >/dev/null 2>&1
+  [ -n "$tmpfs_dir" ] && { rm -f "$tmpfs_dir/filler"; umount "$tmpfs_dir" 2>/dev/null; }
+  if [ "$1" != 0 ]; then
+    [ -s "$E2E_WORK/run.log" ] && { echo "----- drivebench output (last 60 lines) -----" >&2; tail -60 "$E2E_WORK/run.log" >&2; }
+    mkdir -p "$E2E_TOP/tests/artifacts"
+    [ -d "$E2E_WORK/results/$run_id" ] && cp -r "$E2E_WORK/results/$run_id" "$E2E_TOP/tests/artifacts/" \
+      && echo "$E2E_NAME: run folder kept in tests/artifacts/$run_id" >&2
+  fi
+  return 0
+}
+e2e_begin virsh jq timeout pgrep
+
+[ -x "$drivebench" ] && [ -x "$E2E_TOP/bin/oltp" ] || e2e_fail "bin/ missing: run make first"
+# `make e2e` builds the image first; the guest's own oltp is not used here
+# (host client), so an existing image is used as it is
+[ -s "$E2E_TOP/images/build/base.qcow2" ] || "$E2E_TOP/images/build.sh"
+ours=1
+virsh -c "$E2E_URI" version >/dev/null 2>&1 && ours=0
+e2e_libvirt_up >/dev/null || e2e_fail "libvirt did not start"
+if [ "$scenario" = libvirtd ] && [ "$ours" = 0 ]; then
+  e2e_say "SKIP: libvirtd was already running (someone else's); restarting it would disturb their VMs. Run this test where nothing else uses libvirt."
+  exit 0
+fi
+type=$(e2e_virt_type)
+E2E_WORK=$(mktemp -d /var/tmp/drivebench-e2e-fault.XXXXXX)
+work=$E2E_WORK
+chmod 0755 "$work"
+mkdir -m 0755 "$work/d1" "$work/d2"
+
+d1_vms=2 d2= measure=40s db_size=
+case $scenario in
+  destroy) ;;
+  vm) d2=1 ;;
+  db-disk) d2=1 db_size=512M ;;
+  sigkill) d1_vms=1 measure=5m ;;
+  libvirtd) ;;
+  *) e2e_fail "unknown scenario $scenario" ;;
+esac
+if [ "$scenario" = db-disk ]; then
+  # room for d2's volumes (512 MiB database disk, the boot overlay) and
+  # drivebench's free-space headroom (1 GiB), no more
+  tmpfs_dir=$work/d2
+  mount -t tmpfs -o size=1700m,mode=0755 tmpfs "$tmpfs_dir" || e2e_fail "cannot mount a tmpfs"
+fi
+{
+  echo "[run]"
+  echo "name = e2e faults"
+  echo "uri = $E2E_URI"
+  echo "profile = tiny"
+  echo "client = host"
+  echo "image_dir = $E2E_TOP/images/build"
+  echo "results_dir = $work/results"
+  echo "domain_type = $type"
+  echo "boot_timeout = 15m"
+  # ports of its own: other runs on this host pick from 33060 up at the
+  # same time (a port taken between the check and QEMU's start fails it)
+  echo "port_base = $(( 41000 + RANDOM % 8000 ))"
+  [ -n "$db_size" ] && echo "db_size = $db_size"
+  echo "[workload]"
+  echo "name = oltp_read_write"
+  echo "tables = 1"
+  echo "table_size = 1000"
+  echo "threads = 2"
+  echo "measure = $measure"
+  echo "[drive d1]"
+  echo "path = $work/d1"
+  echo "vms = $d1_vms"
+  if [ -n "$d2" ]; then
+    echo "[drive d2]"
+    echo "path = $work/d2"
+    echo "vms = $d2"
+  fi
+} >"$work/plan.ini"
+
+# wait_log PATTERN SECONDS: until the run's output has PATTERN
+wait_log() {
+  local i
+  for i in $(seq "$2"); do
+    grep -qE "$1" "$work/run.log" 2>/dev/null && return 0
+    kill -0 "$run_pid" 2>/dev/null || return 1
+    sleep 1
+  done
+  return 1
+}
+dom() { echo "${prefix}$1"; }
+oltp_pid_of() {   # the host-side oltp of VM $1, from the run's clients record
+  awk -v vm="$(dom "$1")" '$3 == vm { print $1 }' "$work/results/$run_id/clients"
+}
+agent_exec() {    # agent_exec VM PATH ARG...: run a command in the guest
+  local vm=$1 path=$2; shift 2
+  local args; args=$(printf '%s\n' "$@" | jq -R . | jq -sc .)
+  virsh -c "$E2E_URI" qemu-agent-command "$(dom "$vm")" \
+    "{\"execute\":\"guest-exec\",\"arguments\":{\"path\":\"$path\",\"arg\":$args}}" >/dev/null
+}
+
+e2e_say "drivebench run ($type, scenario $scenario, run id $run_id)"
+t0=$(date +%s)
+timeout -k 30 "$run_timeout" "$drivebench" run "$work/plan.ini" --run-id="$run_id" >"$work/run.log" 2>&1 &
+run_pid=$!
+wait_log '^repetition 1: measure on' 1100 || e2e_fail "the measured phase never started"
+e2e_say "measure started after $(( $(date +%s) - t0 ))s"
+sleep 8
+case $scenario in
+  destroy)
+    virsh -c "$E2E_URI" destroy "$(dom d1-vm1)" >/dev/null || e2e_fail "virsh destroy failed" ;;
+  vm)
+    virsh -c "$E2E_URI" destroy "$(dom d1-vm1)" >/dev/null || e2e_fail "virsh destroy failed"
+    p=$(oltp_pid_of d1-vm2); [ -n "$p" ] || e2e_fail "no oltp of d1-vm2 in the clients record"
+    kill -9 "$p" ;;
+  db-disk)
+    agent_exec d1-vm1 /bin/systemctl stop mariadb || e2e_fail "guest-exec systemctl stop failed"
+    free=$(df -B1 --output=avail "$tmpfs_dir" | tail -1)
+    fallocate -l $(( free - 4096 )) "$tmpfs_dir/filler" || e2e_fail "cannot fill the tmpfs"
+    agent_exec d2-vm1 /bin/dd if=/dev/urandom of=/var/tmp/grow bs=1M count=400 conv=fsync \
+      || e2e_fail "guest-exec dd failed" ;;
+  sigkill)
+    pids=$(awk '{ print $1 }' "$work/results/$run_id/clients")
+    [ -n "$pids" ] || e2e_fail "no clients record"
+    db_pid=$(pgrep -P "$run_pid" -x drivebench) || e2e_fail "no drivebench process under timeout"
+    kill -9 "$db_pid"; wait "$run_pid" 2>/dev/null || true; run_pid=
+    sleep 5
+    for p in $pids; do kill -0 "$p" 2>/dev/null && e2e_fail "oltp $p outlived drivebench by 5 s"; done
+    e2e_say "oltp ended with drivebench (SIGKILL)"
+    "$drivebench" list --uri="$E2E_URI" --results="$work/results" >"$work/list" 2>&1
+    grep -qE "^$run_id +$E2E_URI +1 +[1-9][0-9]* +1 +0\$" "$work/list" \
+      || e2e_fail "drivebench list does not show the run's 1 domain, volumes and pool: $(cat "$work/list")"
+    "$drivebench" teardown "$run_id" --uri="$E2E_URI" --results="$work/results" >"$work/teardown" 2>&1 \
+      || e2e_fail "teardown failed: $(cat "$work/teardown")"
+    grep -qE "^teardown $run_id: removed 1 domain\(s\), [1-9][0-9]* volume\(s\), 1 pool\(s\)\$" "$work/teardown" \
+      || e2e_fail "teardown output: $(cat "$work/teardown")"
+    left=$(leftovers); [ -z "$left" ] || e2e_fail "left behind: $left"
+    e2e_say "PASS in $(( $(date +%s) - t0 ))s: $(cat "$work/teardown")"
+    exit 0 ;;
+  libvirtd)
+    state=${DRIVEBENCH_LIBVIRT_STATE:-/run/drivebench/libvirt}
+    lpid=$(awk '$1 == "libvirtd" { print $2 }' "$state/pids" 2>/dev/null)
+    [ -n "$lpid" ] || e2e_fail "no libvirtd PID recorded in $state/pids"
+    kill "$lpid"
+    for _ in $(seq 30); do kill -0 "$lpid" 2>/dev/null || break; sleep 1; done
+    sed -i '/^libvirtd /d' "$state/pids"
+    "$E2E_TOP/images/libvirt-up.sh" >/dev/null || e2e_fail "libvirtd did not start again" ;;
+esac
+rc=0; wait "$run_pid" || rc=$?; run_pid=
+e2e_say "drivebench exited $rc after $(( $(date +%s) - t0 ))s"
+rdir=$work/results/$run_id
+fault() { jq -r --arg n "$(dom "$1")" '.vms[] | select(.name == $n) | "\(.status) \(.fault // "-") \(.reason // "-")"' "$rdir/summary.json"; }
+want_fault() {   # want_fault VM FAULT [REASON-REGEX]
+  local got; got=$(fault "$1")
+  [[ "$got" == "failed $2 "* ]] || e2e_fail "$1: want fault $2, got: $got"
+  [ -z "${3:-}" ] || [[ "$got" =~ $3 ]] || e2e_fail "$1: reason does not match $3: $got"
+  e2e_say "$1: $got"
+}
+want_ok() {
+  local got; got=$(fault "$1")
+  [[ "$got" == "ok "* ]] || e2e_fail "$1: want ok, got: $got"
+  jq -e --arg n "$(dom "$1")" '.vms[] | select(.name == $n) | .transactions > 0' "$rdir/summary.json" >/dev/null \
+    || e2e_fail "$1: measured no transactions"
+  e2e_say "$1: ok, $(jq -r --arg n "$(dom "$1")" '.vms[] | select(.name == $n) | "\(.tps) TPS"' "$rdir/summary.json")"
+}
+case $scenario in
+  destroy)
+    [ "$rc" = 3 ] || e2e_fail "exit $rc, want 3"
+    want_fault d1-vm1 stopped 'destroyed'; want_ok d1-vm2 ;;
+  vm)
+    [ "$rc" = 3 ] || e2e_fail "exit $rc, want 3"
+    want_fault d1-vm1 stopped 'destroyed'; want_fault d1-vm2 client 'signal 9'; want_ok d2-vm1 ;;
+  db-disk)
+    [ "$rc" = 3 ] || e2e_fail "exit $rc, want 3"
+    want_fault d1-vm1 database; want_fault d2-vm1 disk-full 'drive d2 is full'; want_ok d1-vm2 ;;
+  libvirtd)
+    [ "$rc" = 0 ] || e2e_fail "exit $rc, want 0"
+    grep -q "reconnected to libvirt at $E2E_URI; 2 of 2 VM(s) still running" "$work/run.log" \
+      || e2e_fail "the output does not say it reconnected"
+    want_ok d1-vm1; want_ok d1-vm2 ;;
+esac
+left=$(leftovers)
+[ -z "$left" ] || e2e_fail "left behind by the run: $left"
+e2e_say "PASS in $(( $(date +%s) - t0 ))s"
