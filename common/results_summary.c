@@ -315,6 +315,17 @@ static json_object *vm_json(const res_vm *v)
     return o;
 }
 
+/* {"bytes", "seconds", "mb_s"}: MB = 10^6 bytes, as drives are sold. */
+static json_object *restore_json(const res_restore *r)
+{
+    json_object *o = json_object_new_object();
+    rj_put(o, "bytes", json_object_new_int64(r->bytes));
+    rj_put(o, "seconds", res_json_number(r->seconds));
+    rj_put(o, "mb_s", res_json_number(r->seconds > 0 ? (double)r->bytes / 1e6 / r->seconds
+                                                      : 0));
+    return o;
+}
+
 json_object *res_summary_to_json(const res_summary *s)
 {
     json_object *out = json_object_new_object(), *drives = json_object_new_array();
@@ -338,6 +349,8 @@ json_object *res_summary_to_json(const res_summary *s)
             json_object_array_add(reps, rj);
         }
         rj_put(o, "name", json_object_new_string(dr->name));
+        if (dr->restore.bytes > 0)
+            rj_put(o, "restore", restore_json(&dr->restore));
         rj_put(o, "status", json_object_new_string(dr->f.failed_vms ? "incomplete"
                                                                      : "complete"));
         rj_put(o, "repetitions", reps);
@@ -445,6 +458,8 @@ static int drive_from_json(json_object *o, res_drive *d)
     if (!d->name)
         d->name = strdup("");
     figures_from_json(o, &d->f);
+    d->restore.bytes = rj_get(o, "restore") ? rj_get_i(rj_get(o, "restore"), "bytes") : 0;
+    d->restore.seconds = rj_get(o, "restore") ? rj_get_d(rj_get(o, "restore"), "seconds") : 0;
     if (!d->name || (n && !(d->reps = calloc(n, sizeof *d->reps))))
         return -1;
     d->nreps = (int)n;

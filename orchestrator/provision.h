@@ -28,6 +28,8 @@ orch_conns *orch_conns_new(void);
 virConnectPtr orch_conns_open(orch_conns *c, const char *uri, char *err, size_t errlen);
 void orch_conns_free(orch_conns *c);          /* closes all; accepts NULL */
 
+/* Objects are recorded safely from several threads at once (restore.c);
+ * teardown and free are for one thread, after those are done. */
 typedef struct orch_ledger orch_ledger;
 orch_ledger *orch_ledger_new(void);
 void orch_ledger_free(orch_ledger *l);        /* does not tear down; accepts NULL */
