@@ -148,6 +148,7 @@ static void test_run_ok(void **state)
     assert_string_equal(jnum(s, "drives", 0, "latency_ms", "p99_mean_of_vms"), "2.2505");
     assert_string_equal(jnum(s, "drives", 1, "latency_ms", "p99"), "2");
     assert_string_equal(jnum(s, "run", -1, "tps", NULL), "30.5");
+    assert_string_equal(jnum(s, "drives", 0, "restore", NULL), "(missing)");   /* no seed */
     assert_string_equal(jnum(s, "vms", 0, "precondition_result", NULL),
                         "\"vm\\/drivebench-fixture-20261130-000000--a-b-x-vm1.r1.precondition.json\"");
     {
@@ -191,6 +192,7 @@ static void test_run_with_seed(void **state)
     orch_fixture *f = *state;
     orch_plan *p = plan(f, "sysbench", "vcpus = 1\nmemory = 1G\n");
     orch_run_opts o;
+    json_object *s;
     opts_init(&o, f);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
     assert_clean(f, RUN_ID);
@@ -198,6 +200,17 @@ static void test_run_with_seed(void **state)
     assert_int_equal(orch_count_lines(f->log, NULL), 6);
     assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
     assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 3 volume(s), 1 pool(s)"));
+    /* each database volume restored from its seed: 1 GiB per VM (the
+     * seed's size in node.xml), 2 VMs on the first drive */
+    assert_non_null(strstr(orch_fixture_output(f), "restoring 3 database volume(s) from their "
+                           "seeds: 3 GiB, 3 at a time\n"));
+    s = orch_fixture_summary(f);
+    assert_non_null(s);
+    assert_string_equal(jnum(s, "drives", 0, "restore", "bytes"), "2147483648");
+    assert_string_equal(jnum(s, "drives", 1, "restore", "bytes"), "1073741824");
+    assert_string_not_equal(jnum(s, "drives", 1, "restore", "seconds"), "(missing)");
+    assert_string_not_equal(jnum(s, "drives", 1, "restore", "mb_s"), "(missing)");
+    json_object_put(s);
     orch_plan_free(p);
 }
 
