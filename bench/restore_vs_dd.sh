@@ -7,7 +7,8 @@
 #            of the seed overlay into a raw volume: what provision.c did
 #            until issue 15 (libvirt runs a plain `qemu-img convert`)
 #   convert  `qemu-img convert -m 16 -W -t none -n` into a raw volume
-#            libvirt created: what drivebench does now (orchestrator/restore.c)
+#            libvirt created (allocated in full, as orchestrator/restore.c
+#            asks for it): what drivebench does now
 #   convertT the same with `-T none` (the source read with direct I/O too)
 #   dd       `dd bs=4M iflag=direct oflag=direct` of the flattened seed
 #            (the same bytes as raw): the reference
@@ -59,7 +60,7 @@ XML
       t0=$(now); $virsh vol-create-from "$pool" "$src/vol.xml" --inputpool "$pool" seed.qcow2 >/dev/null; sync "$dir/dst.raw"; t1=$(now) ;;
     convert|convertT)
       cat >"$src/vol.xml" <<XML
-<volume><name>dst.raw</name><capacity unit='bytes'>$bytes</capacity><allocation>0</allocation><target><format type='raw'/></target></volume>
+<volume><name>dst.raw</name><capacity unit='bytes'>$bytes</capacity><target><format type='raw'/></target></volume>
 XML
       local flags=(-m 16 -W)
       [ "$direct" = 1 ] && flags+=(-t none)

@@ -89,7 +89,7 @@ static int fill_local(restore_ctx *c, int i, const char *src, const char *dst)
     job_state *s = &c->st[i];
     const char *qi = c->o->qemu_img ? c->o->qemu_img : "qemu-img";
     char *argv[16];
-    int a = 0, fds[2], rc = -1, status = 0;
+    int a = 0, fds[2], rc = -1, status = 0, spawn_rc;
     posix_spawn_file_actions_t fa;
     pid_t pid;
     char buf[4096], last[sizeof job->err] = "";
@@ -133,15 +133,15 @@ static int fill_local(restore_ctx *c, int i, const char *src, const char *dst)
         snprintf(job->err, sizeof job->err, "restore of %s stopped", job->name);
         return -1;
     }
-    errno = posix_spawnp(&pid, qi, &fa, NULL, argv, environ);
-    if (errno == 0)
+    spawn_rc = posix_spawnp(&pid, qi, &fa, NULL, argv, environ);
+    if (spawn_rc == 0)
         s->pid = pid;
     pthread_mutex_unlock(&c->mu);
     posix_spawn_file_actions_destroy(&fa);
     close(fds[1]);
-    if (errno != 0) {
+    if (spawn_rc != 0) {
         snprintf(job->err, sizeof job->err, "cannot run %s to restore %s: %s", qi, job->name,
-                 strerror(errno));
+                 strerror(spawn_rc));
         close(fds[0]);
         return -1;
     }
@@ -388,16 +388,16 @@ int orch_restore_all(orch_restore_job *jobs, int n, orch_ledger *l,
     for (int i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
 
+    if (orch_stop_requested()) {
+        snprintf(err, errlen, "interrupted");
+        goto cleanup;
+    }
     if (c.failed) {
         snprintf(err, errlen, "%s", jobs[c.failed - 1].err);
         goto cleanup;
     }
     if (started < nthreads && c.next < n) {
         snprintf(err, errlen, "cannot start restore threads: out of resources");
-        goto cleanup;
-    }
-    if (orch_stop_requested()) {
-        snprintf(err, errlen, "interrupted");
         goto cleanup;
     }
     if (o->out && total) {
