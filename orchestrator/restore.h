@@ -9,8 +9,8 @@
  *     into its path (parallel requests, direct I/O on the drive: measured
  *     at 1.0-1.3x a direct-I/O dd of the same bytes, against 0.2-0.5x for
  *     libvirt's clone; bench/restore_vs_dd.sh, README "Performance");
- *   - anywhere else (another host, the test driver): libvirt's own clone,
- *     virStorageVolCreateXMLFrom.
+ *   - anywhere else (another host, the test driver, files this user may
+ *     not read or write): libvirt's own clone, virStorageVolCreateXMLFrom.
  * At most ORCH_RESTORE_PARALLEL volumes are restored at a time, each by a
  * thread; a line of progress (bytes done of total, MB/s per drive, time
  * left) is printed while they run. The first failure stops the others

@@ -169,6 +169,14 @@ jq -e --argjson v "$vms" '.run.transactions > 0 and .run.vms == $v
       and .run.latency_ms.p99 > 0' "$rdir/summary.json" >/dev/null \
   || e2e_fail "summary.json: run without transactions, latencies or $vms VM(s): $(jq -c .run "$rdir/summary.json")"
 
+if [ "$seeded" = 1 ]; then
+  grep -q '^restoring 1 database volume(s) from their seeds' "$work/run.log" \
+    || e2e_fail "the run did not restore its database volume from the seed"
+  jq -e '.drives[0].restore.bytes > 0 and .drives[0].restore.mb_s > 0' "$rdir/summary.json" >/dev/null \
+    || e2e_fail "summary.json: no restore figure for the drive: $(jq -c '.drives[0].restore' "$rdir/summary.json")"
+  e2e_say "restore: $(grep -m1 '^restored in' "$work/run.log")"
+fi
+
 first_kib=$(head -1 "$work/db-samples" 2>/dev/null | cut -d' ' -f1)
 max_kib=$(cut -d' ' -f1 "$work/db-samples" 2>/dev/null | sort -n | tail -1)
 grep -q ' dbdisk$' "$work/db-samples" 2>/dev/null \
