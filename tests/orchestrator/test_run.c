@@ -269,6 +269,39 @@ static void test_failure_at_each_step(void **state)
     orch_plan_free(p);
 }
 
+/* A restore that fails for real (the database volume's name is taken in
+ * the second drive's pool) while the others run: the run fails naming it
+ * and everything it created is torn down, the volume that was there
+ * kept. */
+static void test_restore_failure(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "sysbench", "vcpus = 1\nmemory = 1G\n");
+    orch_ledger *other = orch_ledger_new();
+    virStoragePoolPtr pool = virStoragePoolLookupByName(f->conn, "userpool");
+    virStorageVolPtr vol;
+    orch_run_opts o;
+    char err[512];
+    assert_non_null(pool);
+    vol = orch_vol_create(pool, other, RUN_ID_PREFIX "second-vm1-db.img", "raw", 1 << 20,
+                          NULL, NULL, err, sizeof err);
+    assert_non_null(vol);
+    virStorageVolFree(vol);
+    opts_init(&o, f);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    assert_non_null(strstr(orch_fixture_output(f), "drivebench: cannot create volume "
+                           RUN_ID_PREFIX "second-vm1-db.img in pool userpool: "));
+    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), "));
+    vol = virStorageVolLookupByName(pool, RUN_ID_PREFIX "second-vm1-db.img");
+    assert_non_null(vol);       /* not the run's: left alone */
+    virStorageVolFree(vol);
+    assert_int_equal(orch_ledger_teardown(other, NULL, NULL), 0);
+    orch_ledger_free(other);
+    virStoragePoolFree(pool);
+    assert_clean(f, RUN_ID);
+    orch_plan_free(p);
+}
+
 /* A real libvirt error half-way (the second drive names a pool that does
  * not exist) tears down what the first drive got. */
 static void test_libvirt_failure(void **state)
@@ -588,6 +621,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_run_with_seed, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_failure_at_each_step, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_libvirt_failure, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_restore_failure, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_boot_timeout, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_sigint_during_measure, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_signal_during_boot_and_provisioning, orch_fixture_setup,
