@@ -449,17 +449,23 @@ static void figures_from_json(json_object *o, res_figures *f)
     f->lat_p99_mean_of_vms_ms = rj_get_d(l, "p99_mean_of_vms");
 }
 
+/* A drive's "restore" object (or NULL: not recorded, all 0). */
+static void restore_from_json(json_object *o, res_restore *r)
+{
+    r->bytes = o ? rj_get_i(o, "bytes") : 0;
+    r->seconds = o ? rj_get_d(o, "seconds") : 0;
+}
+
 static int drive_from_json(json_object *o, res_drive *d)
 {
     json_object *reps = rj_get(o, "repetitions");
     size_t n = rj_array_len(reps);
     bool oom = false;
+    restore_from_json(rj_get(o, "restore"), &d->restore);
     d->name = rj_get_s(o, "name", &oom);
     if (!d->name)
         d->name = strdup("");
     figures_from_json(o, &d->f);
-    d->restore.bytes = rj_get(o, "restore") ? rj_get_i(rj_get(o, "restore"), "bytes") : 0;
-    d->restore.seconds = rj_get(o, "restore") ? rj_get_d(rj_get(o, "restore"), "seconds") : 0;
     if (!d->name || (n && !(d->reps = calloc(n, sizeof *d->reps))))
         return -1;
     d->nreps = (int)n;

@@ -299,11 +299,11 @@ static void make_summary(res_summary *s)
     s->drives = calloc(2, sizeof *s->drives);
     s->drives[0].name = strdup("a,\"b\"");
     s->drives[0].f = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505, 0 };
-    s->drives[0].restore = (res_restore){ 4294967296, 2.5 };
     s->drives[0].nreps = 1;
     s->drives[0].reps = calloc(1, sizeof *s->drives[0].reps);
     s->drives[0].reps[0] = (res_repetition){ 1, { 2, 22.5, 200, 1.03, 1.5, 2.2505, 0 } };
     s->drives[1].name = strdup("empty");
+    s->drives[0].restore = (res_restore){ 4294967296, 2.5 };
     s->nvms = 1;
     s->vms = calloc(1, sizeof *s->vms);
     s->vms[0] = (res_vm){ .name = strdup("vm1"), .drive = strdup("a,\"b\""), .repetition = 1,
