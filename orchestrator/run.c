@@ -262,7 +262,7 @@ static int provision_run(run_state *st)
     return 0;
 }
 
-/* The database volumes of repetition rep: a full raw copy of each VM's
+/* The database volumes of a repetition: a full raw copy of each VM's
  * seed disk (or an empty disk without a prebuilt database), made again
  * before each repetition so each drive starts from identical data; all
  * VMs and drives at once (restore.h), each drive's throughput added to
