@@ -170,7 +170,7 @@ jq -e --argjson v "$vms" '.run.transactions > 0 and .run.vms == $v
   || e2e_fail "summary.json: run without transactions, latencies or $vms VM(s): $(jq -c .run "$rdir/summary.json")"
 
 if [ "$seeded" = 1 ]; then
-  grep -q '^restoring 1 database volume(s) from their seeds' "$work/run.log" \
+  grep -q "^restoring $vms database volume(s) from their seeds" "$work/run.log" \
     || e2e_fail "the run did not restore its database volume from the seed"
   jq -e '.drives[0].restore.bytes > 0 and .drives[0].restore.mb_s > 0' "$rdir/summary.json" >/dev/null \
     || e2e_fail "summary.json: no restore figure for the drive: $(jq -c '.drives[0].restore' "$rdir/summary.json")"
