@@ -282,10 +282,12 @@ static int restore_db_vols(run_state *st)
     }
     for (int d = 0; d < p->ndrives; d++)
         names[d] = p->drives[d].name;
+    for (int i = 0; i < st->l->nvms; i++)
+        if (step(st, ORCH_STEP_DB_VOL, st->l->vms[i].db_vol) < 0)
+            goto cleanup;
+    /* pools read after every step: a step may reconnect and replace them */
     for (int i = 0; i < st->l->nvms; i++) {
         const orch_vm *vm = &st->l->vms[i];
-        if (step(st, ORCH_STEP_DB_VOL, vm->db_vol) < 0)
-            goto cleanup;
         jobs[i].pool = st->pools[vm->drive_index];
         jobs[i].name = vm->db_vol;
         jobs[i].capacity = p->db_size ? p->db_size : orch_template_disk_size(st->t, "dbdisk");
