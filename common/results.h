@@ -219,9 +219,18 @@ typedef struct res_repetition {
     res_figures f;
 } res_repetition;
 
+/* The seed restore of a drive's database volumes, all repetitions:
+ * bytes copied and the drive's wall time for them. bytes 0: not recorded
+ * (no prebuilt database). */
+typedef struct res_restore {
+    int64_t bytes;
+    double  seconds;
+} res_restore;
+
 typedef struct res_drive {
     char           *name;
     res_figures     f;      /* tps: mean over repetitions */
+    res_restore     restore;
     res_repetition *reps;   /* repetitions with results */
     int             nreps;
     struct res_io  *io;     /* drive I/O and statistics, or NULL */

@@ -361,6 +361,17 @@ static json_object *vm_json(const res_vm *v)
     return o;
 }
 
+/* {"bytes", "seconds", "mb_s"}: MB = 10^6 bytes, as drives are sold. */
+static json_object *restore_json(const res_restore *r)
+{
+    json_object *o = json_object_new_object();
+    rj_put(o, "bytes", json_object_new_int64(r->bytes));
+    rj_put(o, "seconds", res_json_number(r->seconds));
+    rj_put(o, "mb_s", res_json_number(r->seconds > 0 ? (double)r->bytes / 1e6 / r->seconds
+                                                      : 0));
+    return o;
+}
+
 json_object *res_summary_to_json(const res_summary *s)
 {
     json_object *out = json_object_new_object(), *drives = json_object_new_array();
@@ -384,6 +395,8 @@ json_object *res_summary_to_json(const res_summary *s)
             json_object_array_add(reps, rj);
         }
         rj_put(o, "name", json_object_new_string(dr->name));
+        if (dr->restore.bytes > 0)
+            rj_put(o, "restore", restore_json(&dr->restore));
         rj_put(o, "status", json_object_new_string(dr->f.failed_vms ? "incomplete"
                                                                      : "complete"));
         rj_put(o, "repetitions", reps);
@@ -528,11 +541,19 @@ static int figures_from_json(json_object *o, res_figures *f)
     return tpcc_figures_from_json(o, f);
 }
 
+/* A drive's "restore" object (or NULL: not recorded, all 0). */
+static void restore_from_json(json_object *o, res_restore *r)
+{
+    r->bytes = o ? rj_get_i(o, "bytes") : 0;
+    r->seconds = o ? rj_get_d(o, "seconds") : 0;
+}
+
 static int drive_from_json(json_object *o, res_drive *d)
 {
     json_object *reps = rj_get(o, "repetitions");
     size_t n = rj_array_len(reps);
     bool oom = false;
+    restore_from_json(rj_get(o, "restore"), &d->restore);
     d->name = rj_get_s(o, "name", &oom);
     if (!d->name)
         d->name = strdup("");

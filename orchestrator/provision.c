@@ -6,6 +6,7 @@
 #include "template.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,6 +32,7 @@ typedef struct orch_obj {
 struct orch_ledger {
     orch_obj *objs;
     int       n;
+    pthread_mutex_t mu;         /* restore.c creates volumes from threads */
 };
 
 static void silent_error(void *ud, virErrorPtr e)
@@ -109,7 +111,10 @@ void orch_conns_free(orch_conns *c)
 
 orch_ledger *orch_ledger_new(void)
 {
-    return calloc(1, sizeof(orch_ledger));
+    orch_ledger *l = calloc(1, sizeof(orch_ledger));
+    if (l)
+        pthread_mutex_init(&l->mu, NULL);
+    return l;
 }
 
 int orch_ledger_count(const orch_ledger *l)
@@ -141,15 +146,21 @@ void orch_ledger_free(orch_ledger *l)
     for (int i = 0; i < l->n; i++)
         obj_clear(&l->objs[i]);
     free(l->objs);
+    pthread_mutex_destroy(&l->mu);
     free(l);
 }
 
+/* Record an object; safe from several threads at once. */
 static int ledger_add(orch_ledger *l, orch_obj_kind kind, virConnectPtr conn,
                       const char *pool, const char *name)
 {
-    orch_obj *o = realloc(l->objs, sizeof *o * (size_t)(l->n + 1));
-    if (!o)
+    orch_obj *o;
+    pthread_mutex_lock(&l->mu);
+    o = realloc(l->objs, sizeof *o * (size_t)(l->n + 1));
+    if (!o) {
+        pthread_mutex_unlock(&l->mu);
         return -1;
+    }
     l->objs = o;
     o = &l->objs[l->n];
     o->kind = kind;
@@ -159,10 +170,12 @@ static int ledger_add(orch_ledger *l, orch_obj_kind kind, virConnectPtr conn,
     if (!o->name || (pool && !o->pool)) {
         free(o->pool);
         free(o->name);
+        pthread_mutex_unlock(&l->mu);
         return -1;
     }
     virConnectRef(conn);
     l->n++;
+    pthread_mutex_unlock(&l->mu);
     return 0;
 }
 

@@ -33,6 +33,8 @@ void orch_conns_free(orch_conns *c);          /* closes all; accepts NULL */
  * 0, or -1 when old is not one of c's. */
 int orch_conns_replace(orch_conns *c, virConnectPtr old, virConnectPtr conn);
 
+/* Objects are recorded safely from several threads at once (restore.c);
+ * teardown and free are for one thread, after those are done. */
 typedef struct orch_ledger orch_ledger;
 orch_ledger *orch_ledger_new(void);
 void orch_ledger_free(orch_ledger *l);        /* does not tear down; accepts NULL */

@@ -5,6 +5,7 @@
 #include "names.h"
 #include "report.h"
 #include "telemetry.h"
+#include "restore.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -49,6 +50,7 @@ typedef struct run_state {
     orch_ledger     *run_objs;      /* pools, seed volumes: live for the whole run */
     orch_ledger     *rep_objs;      /* domains, boot and db volumes: one repetition */
     virStoragePoolPtr *pools;       /* per drive */
+    orch_restore_figure *restore;   /* per drive, all repetitions */
     run_vm          *vms;           /* per layout VM */
     orch_monitor    *mon;           /* VM health, all connections */
     orch_telemetry  *tel;           /* drive I/O sampling (issue 13), or NULL */
@@ -389,26 +391,61 @@ static int provision_run(run_state *st)
     return 0;
 }
 
-/* Boot and database volumes, then define and start every VM. The database
- * volume is a full raw copy of the VM's seed disk, made again before each
- * repetition, so each drive starts from identical data. */
+/* The database volumes of a repetition: a full raw copy of each VM's
+ * seed disk (or an empty disk without a prebuilt database), made again
+ * before each repetition so each drive starts from identical data; all
+ * VMs and drives at once (restore.h), each drive's throughput added to
+ * st->restore. */
+static int restore_db_vols(run_state *st)
+{
+    const orch_plan *p = st->p;
+    orch_restore_job *jobs = calloc((size_t)st->l->nvms + 1, sizeof *jobs);
+    const char **names = calloc((size_t)p->ndrives + 1, sizeof *names);
+    orch_restore_opts ro = { .out = st->out, .progress_every = st->cl.progress_every,
+                             .drive_names = names };
+    int rc = -1;
+
+    if (!jobs || !names) {
+        snprintf(st->err, sizeof st->err, "out of memory");
+        goto cleanup;
+    }
+    for (int d = 0; d < p->ndrives; d++)
+        names[d] = p->drives[d].name;
+    for (int i = 0; i < st->l->nvms; i++)
+        if (step(st, ORCH_STEP_DB_VOL, st->l->vms[i].db_vol) < 0)
+            goto cleanup;
+    /* pools read after every step: a step may reconnect and replace them */
+    for (int i = 0; i < st->l->nvms; i++) {
+        const orch_vm *vm = &st->l->vms[i];
+        jobs[i].pool = st->pools[vm->drive_index];
+        jobs[i].name = vm->db_vol;
+        jobs[i].capacity = p->db_size ? p->db_size : orch_template_disk_size(st->t, "dbdisk");
+        jobs[i].seed = vm->seed_vol;
+        jobs[i].drive = vm->drive_index;
+    }
+    rc = orch_restore_all(jobs, st->l->nvms, st->rep_objs, st->restore, p->ndrives, &ro,
+                          st->err, sizeof st->err);
+cleanup:
+    free(jobs);
+    free(names);
+    return rc;
+}
+
+/* Boot volumes, the database volumes (restore_db_vols), then define and
+ * start every VM. */
 static int provision_rep(run_state *st, int rep)
 {
     const orch_plan *p = st->p;
     for (int i = 0; i < st->l->nvms; i++) {
         const orch_vm *vm = &st->l->vms[i];
-        run_vm *rv = &st->vms[i];
-        virStoragePoolPtr pool;     /* read after each step: a reconnect replaces it */
-        virStorageVolPtr vol, seed = NULL;
+        virStorageVolPtr vol;
         char *base = orch_strfmt("%s/base.qcow2", p->image_dir);
-        char *xml;
 
         if (!base || step(st, ORCH_STEP_BOOT_VOL, vm->boot_vol) < 0) {
             free(base);
             return -1;
         }
-        pool = st->pools[vm->drive_index];
-        vol = orch_vol_create(pool, st->rep_objs, vm->boot_vol, "qcow2",
+        vol = orch_vol_create(st->pools[vm->drive_index], st->rep_objs, vm->boot_vol, "qcow2",
                               p->boot_size ? p->boot_size
                                            : orch_template_disk_size(st->t, "bootdisk"),
                               base, NULL, st->err, sizeof st->err);
@@ -416,26 +453,17 @@ static int provision_rep(run_state *st, int rep)
         if (!vol)
             return -1;
         virStorageVolFree(vol);
-
-        if (step(st, ORCH_STEP_DB_VOL, vm->db_vol) < 0)
-            return -1;
-        pool = st->pools[vm->drive_index];
-        if (vm->seed_vol && !(seed = virStorageVolLookupByName(pool, vm->seed_vol))) {
-            snprintf(st->err, sizeof st->err, "seed volume %s: %s", vm->seed_vol,
-                     orch_virt_error());
-            return -1;
-        }
-        vol = orch_vol_create(pool, st->rep_objs, vm->db_vol, "raw",
-                              p->db_size ? p->db_size : orch_template_disk_size(st->t, "dbdisk"),
-                              NULL, seed, st->err, sizeof st->err);
-        if (seed)
-            virStorageVolFree(seed);
-        if (!vol)
-            return -1;
-        virStorageVolFree(vol);
-
+    }
+    if (restore_db_vols(st) < 0)
+        return -1;
+    for (int i = 0; i < st->l->nvms; i++) {
+        const orch_vm *vm = &st->l->vms[i];
+        run_vm *rv = &st->vms[i];
+        virStoragePoolPtr pool;     /* read after each step: a reconnect replaces it */
+        char *xml;
         if (step(st, ORCH_STEP_DOMAIN, vm->name) < 0)
             return -1;
+        pool = st->pools[vm->drive_index];
         xml = orch_layout_render(st->l, p, st->t, vm, rv->domain_type, rep, st->err,
                                  sizeof st->err);
         if (!xml)
@@ -770,6 +798,10 @@ static int write_summary(run_state *st, const char *started, int partial)
     sum = orch_summary_build(&in, st->err, sizeof st->err);
     if (sum && st->tel)
         orch_telemetry_fill(st->tel, sum, st->l->run_dir);
+    for (int d = 0; sum && d < sum->ndrives && d < st->p->ndrives; d++) {
+        sum->drives[d].restore.bytes = (int64_t)st->restore[d].bytes;
+        sum->drives[d].restore.seconds = st->restore[d].seconds;
+    }
     if (sum && orch_summary_write(st->l->run_dir, sum, st->err, sizeof st->err) == 0)
         rc = 0;
 cleanup:
@@ -882,10 +914,11 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     st.run_objs = orch_ledger_new();
     st.rep_objs = orch_ledger_new();
     st.pools = calloc((size_t)p->ndrives, sizeof *st.pools);
+    st.restore = calloc((size_t)p->ndrives + 1, sizeof *st.restore);
     st.vms = st.l ? calloc((size_t)st.l->nvms, sizeof *st.vms) : NULL;
     st.results = calloc((size_t)(orch_plan_total_vms(p) * p->repetitions), sizeof *st.results);
-    if (!st.l || !st.conns || !st.run_objs || !st.rep_objs || !st.pools || !st.vms
-        || !st.results || !st.mon) {
+    if (!st.l || !st.conns || !st.run_objs || !st.rep_objs || !st.pools || !st.restore
+        || !st.vms || !st.results || !st.mon) {
         snprintf(st.err, sizeof st.err, "out of memory");
         goto done;
     }
@@ -970,6 +1003,7 @@ done:
     free(st.results);
     free(st.vms);
     free(st.pools);
+    free(st.restore);
     orch_ledger_free(st.rep_objs);
     orch_ledger_free(st.run_objs);
     if (!o->conns)

@@ -181,6 +181,13 @@ jq -e '(.drives[0].host.device.disk // "") != "" and .drives[0].host.identity.si
   || e2e_fail "summary.json: the drive's identity is missing: $(jq -c '.drives[0].host | del(.io)' "$rdir/summary.json")"
 grep -q 'db_wr_iops' "$rdir/summary.csv" || e2e_fail "summary.csv: no drive I/O columns"
 e2e_say "drive I/O: $(jq -r '.drives[0] | "database disk \(.io.db.wr_iops) writes/s, \(.io.db.fl_iops) flushes/s (\(.io.db.fl_lat_ms) ms); device \(.host.device.disk) \(.host.identity.model // "?") \(.host.identity.size_bytes) bytes, flush ratio \(.host.flush_ratio // "n/a")"' "$rdir/summary.json")"
+if [ "$seeded" = 1 ]; then
+  grep -q "^restoring $vms database volume(s) from their seeds" "$work/run.log" \
+    || e2e_fail "the run did not restore its database volume from the seed"
+  jq -e '.drives[0].restore.bytes > 0 and .drives[0].restore.mb_s > 0' "$rdir/summary.json" >/dev/null \
+    || e2e_fail "summary.json: no restore figure for the drive: $(jq -c '.drives[0].restore' "$rdir/summary.json")"
+  e2e_say "restore: $(grep -m1 '^restored in' "$work/run.log")"
+fi
 
 first_kib=$(head -1 "$work/db-samples" 2>/dev/null | cut -d' ' -f1)
 max_kib=$(cut -d' ' -f1 "$work/db-samples" 2>/dev/null | sort -n | tail -1)

@@ -149,6 +149,7 @@ static void test_run_ok(void **state)
     assert_string_equal(jnum(s, "drives", 0, "latency_ms", "p99_mean_of_vms"), "2.2505");
     assert_string_equal(jnum(s, "drives", 1, "latency_ms", "p99"), "2");
     assert_string_equal(jnum(s, "run", -1, "tps", NULL), "30.5");
+    assert_string_equal(jnum(s, "drives", 0, "restore", NULL), "(missing)");   /* no seed */
     assert_string_equal(jnum(s, "vms", 0, "precondition_result", NULL),
                         "\"vm\\/drivebench-fixture-20261130-000000--a-b-x-vm1.r1.precondition.json\"");
     {
@@ -192,6 +193,7 @@ static void test_run_with_seed(void **state)
     orch_fixture *f = *state;
     orch_plan *p = plan(f, "sysbench", "vcpus = 1\nmemory = 1G\n");
     orch_run_opts o;
+    json_object *s;
     opts_init(&o, f);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
     assert_clean(f, RUN_ID);
@@ -199,6 +201,17 @@ static void test_run_with_seed(void **state)
     assert_int_equal(orch_count_lines(f->log, NULL), 6);
     assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
     assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 3 volume(s), 1 pool(s)"));
+    /* each database volume restored from its seed: 1 GiB per VM (the
+     * seed's size in node.xml), 2 VMs on the first drive */
+    assert_non_null(strstr(orch_fixture_output(f), "restoring 3 database volume(s) from their "
+                           "seeds: 3 GiB, 3 at a time\n"));
+    s = orch_fixture_summary(f);
+    assert_non_null(s);
+    assert_string_equal(jnum(s, "drives", 0, "restore", "bytes"), "2147483648");
+    assert_string_equal(jnum(s, "drives", 1, "restore", "bytes"), "1073741824");
+    assert_string_not_equal(jnum(s, "drives", 1, "restore", "seconds"), "(missing)");
+    assert_string_not_equal(jnum(s, "drives", 1, "restore", "mb_s"), "(missing)");
+    json_object_put(s);
     orch_plan_free(p);
 }
 
@@ -254,6 +267,39 @@ static void test_failure_at_each_step(void **state)
             assert_clean(f, RUN_ID);
         }
     }
+    orch_plan_free(p);
+}
+
+/* A restore that fails for real (the database volume's name is taken in
+ * the second drive's pool) while the others run: the run fails naming it
+ * and everything it created is torn down, the volume that was there
+ * kept. */
+static void test_restore_failure(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "sysbench", "vcpus = 1\nmemory = 1G\n");
+    orch_ledger *other = orch_ledger_new();
+    virStoragePoolPtr pool = virStoragePoolLookupByName(f->conn, "userpool");
+    virStorageVolPtr vol;
+    orch_run_opts o;
+    char err[512];
+    assert_non_null(pool);
+    vol = orch_vol_create(pool, other, RUN_ID_PREFIX "second-vm1-db.img", "raw", 1 << 20,
+                          NULL, NULL, err, sizeof err);
+    assert_non_null(vol);
+    virStorageVolFree(vol);
+    opts_init(&o, f);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    assert_non_null(strstr(orch_fixture_output(f), "drivebench: cannot create volume "
+                           RUN_ID_PREFIX "second-vm1-db.img in pool userpool: "));
+    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), "));
+    vol = virStorageVolLookupByName(pool, RUN_ID_PREFIX "second-vm1-db.img");
+    assert_non_null(vol);       /* not the run's: left alone */
+    virStorageVolFree(vol);
+    assert_int_equal(orch_ledger_teardown(other, NULL, NULL), 0);
+    orch_ledger_free(other);
+    virStoragePoolFree(pool);
+    assert_clean(f, RUN_ID);
     orch_plan_free(p);
 }
 
@@ -827,6 +873,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_run_with_seed, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_failure_at_each_step, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_libvirt_failure, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_restore_failure, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_boot_timeout, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_sigint_during_measure, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_signal_during_boot_and_provisioning, orch_fixture_setup,

@@ -436,6 +436,7 @@ static void make_summary(res_summary *s)
     s->drives[0].reps = calloc(1, sizeof *s->drives[0].reps);
     s->drives[0].reps[0] = (res_repetition){ 1, { 2, 22.5, 200, 1.03, 1.5, 2.2505, 0, NULL } };
     s->drives[1].name = strdup("empty");
+    s->drives[0].restore = (res_restore){ 4294967296, 2.5 };
     s->nvms = 1;
     s->vms = calloc(1, sizeof *s->vms);
     s->vms[0] = (res_vm){ .name = strdup("vm1"), .drive = strdup("a,\"b\""), .repetition = 1,
@@ -490,6 +491,9 @@ static void test_summary_round_trip(void **state)
     assert_int_equal(b.ndrives, 2);
     assert_string_equal(b.drives[0].name, "a,\"b\"");
     assert_memory_equal(&b.drives[0].f, &a.drives[0].f, sizeof a.drives[0].f);
+    assert_int_equal(b.drives[0].restore.bytes, 4294967296);
+    assert_true(b.drives[0].restore.seconds == 2.5);
+    assert_int_equal(b.drives[1].restore.bytes, 0);     /* not recorded: no key */
     assert_int_equal(b.drives[0].nreps, 1);
     assert_int_equal(b.drives[0].reps[0].repetition, 1);
     assert_memory_equal(&b.drives[0].reps[0].f, &a.drives[0].reps[0].f, sizeof a.run);
