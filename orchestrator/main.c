@@ -1,6 +1,7 @@
 /* main.c — the drivebench command line: validate, render, run, list,
  * teardown, report, seed and plan get. Exit status: 0 success, 1 failure,
  * 2 bad input, 130 interrupted. */
+#include "hosts.h"
 #include "layout.h"
 #include "names.h"
 #include "plan.h"
@@ -253,35 +254,52 @@ static int cmd_list(int argc, char **argv)
     return failed;
 }
 
+/* `teardown RUN-ID`: every object of the run, on the hosts given with
+ * --uri, else on the hosts the run recorded (results/RUN-ID/hosts, or
+ * RUN-ID given as the path of its run folder), else the default URI;
+ * retried with backoff per host (hosts.h). */
 static int cmd_teardown(int argc, char **argv)
 {
     cli_opts o;
-    orch_conns *conns;
     orch_counts removed = { 0 };
-    char err[1024], *prefix;
+    char err[1024], arg[1024], *prefix = NULL, *hosts = NULL, *id;
+    char **recorded = NULL;
+    const char *uris[MAX_URIS + 1];
     int rc = parse_opts(argc, argv, "uri", 2, &o), failed = 0;
     if (rc)
         return rc;
-    if (!orch_runid_valid(o.arg))
+    /* a run folder (a path to one that exists) stands for its run id */
+    snprintf(arg, sizeof arg, "%s", o.arg);
+    for (size_t n = strlen(arg); n > 1 && arg[n - 1] == '/'; n--)
+        arg[n - 1] = '\0';
+    id = strrchr(arg, '/') && access(arg, F_OK) == 0 ? strrchr(arg, '/') + 1 : arg;
+    if (!orch_runid_valid(id))
         return bad_input("'%s' is not a run id (see `drivebench list`)", o.arg);
-    if (!o.nuris)
-        o.uris[o.nuris++] = default_uri();
-    prefix = orch_object_prefix(o.arg);
-    conns = orch_conns_new();
-    for (int i = 0; prefix && conns && i < o.nuris; i++) {
-        virConnectPtr conn = orch_conns_open(conns, o.uris[i], err, sizeof err);
-        if (!conn) {
-            fprintf(stderr, "drivebench: %s\n", err);
-            failed++;
-            continue;
-        }
-        failed += orch_teardown_prefix(conn, prefix, stderr, &removed);
+    if (!o.nuris) {
+        hosts = id != arg ? orch_strfmt("%s/hosts", arg) : orch_strfmt("results/%s/hosts", id);
+        recorded = hosts ? orch_hosts_read(hosts, err, sizeof err) : NULL;
+        if (!recorded && errno != ENOENT)
+            fprintf(stderr, "drivebench: %s; using %s\n", err, default_uri());
+        for (int i = 0; recorded && recorded[i] && o.nuris < MAX_URIS; i++)
+            o.uris[o.nuris++] = recorded[i];
+        if (!o.nuris)
+            o.uris[o.nuris++] = default_uri();
     }
-    printf("teardown %s: removed %d domain(s), %d volume(s), %d pool(s)\n", o.arg,
-           removed.domains, removed.volumes, removed.pools);
-    orch_conns_free(conns);
+    for (int i = 0; i < o.nuris; i++)
+        uris[i] = o.uris[i];
+    uris[o.nuris] = NULL;
+    prefix = orch_object_prefix(id);
+    orch_conns_free(orch_conns_new());          /* libvirt's errors: ours to print */
+    if (prefix)
+        failed = orch_hosts_teardown(uris, prefix, ORCH_TEARDOWN_ATTEMPTS,
+                                     ORCH_TEARDOWN_DELAY_MS, stderr, &removed);
+    printf("teardown %s: removed %d domain(s), %d volume(s), %d pool(s)%s\n", id,
+           removed.domains, removed.volumes, removed.pools,
+           failed ? "; objects remain on some hosts (see above)" : "");
+    orch_hosts_free(recorded);
+    free(hosts);
     free(prefix);
-    return failed ? 1 : 0;
+    return failed || !prefix ? 1 : 0;
 }
 
 /* `seed PLAN`: boot one VM, run the plan's prepare and keep its database
