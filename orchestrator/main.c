@@ -289,7 +289,6 @@ static int cmd_teardown(int argc, char **argv)
         uris[i] = o.uris[i];
     uris[o.nuris] = NULL;
     prefix = orch_object_prefix(id);
-    orch_conns_free(orch_conns_new());          /* libvirt's errors: ours to print */
     if (prefix)
         failed = orch_hosts_teardown(uris, prefix, ORCH_TEARDOWN_ATTEMPTS,
                                      ORCH_TEARDOWN_DELAY_MS, stderr, &removed);
