@@ -14,7 +14,9 @@
 #                     and a 5 s oltp_read_write run through the pgsql driver
 #   make e2e          every test with real VMs: boot-smoke (both engines), then drivebench
 #                     run with 1 and with 2 VMs on one drive, and (when
-#                     vmconfigs/tiny-seed.xml exists) from a prebuilt seed
+#                     vmconfigs/tiny-seed.xml exists) from a prebuilt seed, and
+#                     across two connections, one of them qemu+ssh through an
+#                     sshd of the test's own (tests/e2e/run-remote.sh)
 #
 # `make test` runs the 1-VM drivebench run (tests/e2e/run-1vm.sh: about
 # 3 minutes under TCG on an idle 2-core machine, more on a busy one).
@@ -39,7 +41,7 @@ boot-smoke-pgsql: $(filter $(BIN)/oltp,$(ALL_TARGETS))
 	tests/e2e/boot-smoke-pgsql.sh
 
 E2E_TESTS := tests/e2e/boot-smoke.sh tests/e2e/boot-smoke-pgsql.sh tests/e2e/seed-restore.sh \
-             tests/e2e/run-1vm.sh tests/e2e/run-2vm.sh \
+             tests/e2e/run-1vm.sh tests/e2e/run-2vm.sh tests/e2e/run-remote.sh \
              $(if $(wildcard vmconfigs/tiny-seed.xml),tests/e2e/run-seed.sh)
 e2e: $(ALL_TARGETS) image
 	@tests/run-all.sh $(E2E_TESTS)
