@@ -163,6 +163,9 @@ int res_env_copy(res_env *dst, const res_env *src)
         b->cpu_model = dup_opt(a->cpu_model, &oom);
         b->arch = dup_opt(a->arch, &oom);
         b->kernel = dup_opt(a->kernel, &oom);
+        b->cpus = a->cpus;
+        b->cpu_mhz = a->cpu_mhz;
+        b->memory_bytes = a->memory_bytes;
     }
     return oom ? -1 : 0;
 }

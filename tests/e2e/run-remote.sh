@@ -21,11 +21,21 @@
 #     through both connections);
 #   - afterwards no domain, pool or volume of either run remains on either
 #     connection, the drive folders are empty, no image pool is left.
+#
+# With E2E_DROP=1 (tests/e2e/run-remote-drop.sh) the SSH session carrying
+# the remote connection is killed once the measured phase starts (sshd
+# itself stays up). Then: the run ends (with failures or failed, not hung),
+# its output names the lost connection, drive `here` keeps its
+# measurement in the summary, and nothing is left on either connection
+# (the run's teardown retries on new connections, hosts.h). The second run
+# is skipped.
 # Environment: E2E_RUN_TIMEOUT (default 900), DRIVEBENCH_VIRT_TYPE.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 run_timeout=${E2E_RUN_TIMEOUT:-900}
+drop=${E2E_DROP:-0}
+[ "$drop" = 1 ] && E2E_NAME=run-remote-drop
 drivebench=$E2E_TOP/bin/drivebench
 run_id=e2e-remote-$$-$RANDOM
 run_id2=$run_id-again
@@ -157,6 +167,43 @@ write_plan "$work/plan.ini" 10m
 
 e2e_say "drivebench run ($type, drive here on $E2E_URI, drive there through ssh, run id $run_id)"
 t0=$(date +%s)
+if [ "$drop" = 1 ]; then
+  timeout -k 30 "$run_timeout" "$drivebench" run "$work/plan.ini" --run-id="$run_id" \
+    >"$work/run.log" 2>&1 &
+  runner=$!
+  until grep -q 'measure on' "$work/run.log" 2>/dev/null; do
+    kill -0 "$runner" 2>/dev/null || break
+    sleep 1
+  done
+  kill -0 "$runner" 2>/dev/null || e2e_fail "the run ended before its measured phase"
+  sleep 3
+  # the sessions of our own sshd: drivebench's connection is the only
+  # long-lived one
+  sessions=$(pgrep -P "$(cat "$work/ssh/sshd.pid")" || true)
+  [ -n "$sessions" ] || e2e_fail "no SSH session to kill"
+  e2e_say "killing the SSH session(s) $sessions at $(( $(date +%s) - t0 ))s"
+  kill $sessions
+  st=0
+  wait "$runner" || st=$?
+  e2e_say "run ended with status $st after $(( $(date +%s) - t0 ))s"
+  [ "$st" != 124 ] && [ "$st" != 137 ] || e2e_fail "the run hung after the connection dropped"
+  grep -iE 'connection|closed|lost' "$work/run.log" | grep -v '^upload' | head -5 \
+    | sed "s/^/$E2E_NAME: run said: /"
+  grep -qiE 'qemu\+ssh.*(closed|lost)|(closed|lost).*qemu\+ssh|connection' "$work/run.log" \
+    || e2e_fail "the run's output does not mention the lost connection"
+  rdir=$work/results/$run_id
+  if [ -s "$rdir/summary.json" ]; then
+    e2e_say "summary: $(jq -c '{status, vms: [.vms[] | {drive, status, fault, tps}]}' "$rdir/summary.json")"
+    jq -e '[.vms[] | select(.drive == "here" and .status == "ok" and .transactions > 0)] | length == 1' \
+      "$rdir/summary.json" >/dev/null || e2e_fail "drive here lost its measurement"
+  else
+    e2e_say "no summary.json (the run failed as a whole)"
+  fi
+  left=$(leftovers)
+  [ -z "$left" ] || e2e_fail "left behind after the dropped connection: $left"
+  e2e_say "PASS (connection dropped mid-run; nothing left on $E2E_URI or through ssh)"
+  exit 0
+fi
 timeout -k 30 "$run_timeout" "$drivebench" run "$work/plan.ini" --run-id="$run_id" \
   >"$work/run.log" 2>&1 || e2e_fail "drivebench run failed or took longer than ${run_timeout}s"
 e2e_say "run finished in $(( $(date +%s) - t0 ))s"
