@@ -313,8 +313,11 @@ static int ensure_file(virConnectPtr conn, virStoragePoolPtr pool, const char *p
     sv = virStorageVolLookupByName(pool, sumvol);
     data = virStorageVolLookupByName(pool, name);
     if (sv && data && vol_read_small(conn, sv, have, sizeof have) == 0
-        && strncmp(have, sum, 64) == 0 && virStorageVolGetInfo(data, &info) == 0
-        && info.capacity == (unsigned long long)sb.st_size) {
+        && strncmp(have, sum, 64) == 0
+        /* the file's size: capacity is a qcow2's virtual size once the
+         * pool has probed it */
+        && virStorageVolGetInfoFlags(data, &info, VIR_STORAGE_VOL_GET_PHYSICAL) == 0
+        && info.allocation == (unsigned long long)sb.st_size) {
         fprintf(out, "upload %s: identical copy there (sha256 %.12s...), skipped\n", what, sum);
         rc = 0;
         goto cleanup;

@@ -14,7 +14,8 @@
  * Each uploaded file FILE is a raw volume FILE in that pool, next to a
  * 65-byte volume FILE.sha256 holding the SHA-256 of the local file in hex
  * and a newline, written only after FILE is complete. When FILE.sha256
- * already holds the local file's checksum and FILE has its size, the
+ * already holds the local file's checksum and FILE has its size (the
+ * physical size: a qcow2's capacity is its virtual size), the
  * upload is skipped; a run that dies mid-upload leaves no checksum, so the
  * next one uploads again. Progress (MB done/total, MB/s) goes to the run's
  * output about once a second.
