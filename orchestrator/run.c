@@ -232,7 +232,7 @@ static int provision_run(run_state *st)
                                 : orch_pool_create_dir(conn, st->run_objs, st->l->drive_pools[d],
                                                        dr->path, st->err, sizeof st->err);
         if (!st->pools[d]
-            || orch_images_ensure(st->images, d, conn, st->run_objs,
+            || orch_images_ensure(st->images, d, conn,
                                   orch_template_disk_size(st->t, "seeddisk") != 0, st->out,
                                   st->err, sizeof st->err) < 0)
             return -1;

@@ -105,11 +105,12 @@ cleanup:
 }
 
 /* The image pool of drive d on conn: an existing one by name, or a
- * transient dir pool on image_pool_path (recorded in l). Caller
- * virStoragePoolFree. NULL with err. */
-static virStoragePoolPtr image_pool(const orch_drive *dr, virConnectPtr conn, orch_ledger *l,
+ * transient dir pool on image_pool_path (*started set: the caller stops
+ * it). Caller virStoragePoolFree. NULL with err. */
+static virStoragePoolPtr image_pool(const orch_drive *dr, virConnectPtr conn, int *started,
                                     char *err, size_t errlen)
 {
+    orch_ledger *l;
     unsigned char md[EVP_MAX_MD_SIZE];
     unsigned mdlen = 0;
     char hex[2 * EVP_MAX_MD_SIZE + 1], name[64];
@@ -129,7 +130,16 @@ static virStoragePoolPtr image_pool(const orch_drive *dr, virConnectPtr conn, or
     }
     if (pool)
         return pool;
-    return orch_pool_create_dir(conn, l, name, dr->image_pool_path, err, errlen);
+    /* the ledger only for orch_pool_create_dir's bookkeeping: this pool
+     * is stopped as soon as the files are there, not at the run's end */
+    if (!(l = orch_ledger_new())) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    pool = orch_pool_create_dir(conn, l, name, dr->image_pool_path, err, errlen);
+    orch_ledger_free(l);
+    *started = pool != NULL;
+    return pool;
 }
 
 /* The contents of a small volume (at most len - 1 bytes) into buf, NUL
@@ -366,16 +376,16 @@ cleanup:
     return rc;
 }
 
-int orch_images_ensure(orch_images *im, int d, virConnectPtr conn, orch_ledger *l,
-                       int with_seed, FILE *out, char *err, size_t errlen)
+int orch_images_ensure(orch_images *im, int d, virConnectPtr conn, int with_seed, FILE *out,
+                       char *err, size_t errlen)
 {
     const orch_drive *dr = &im->p->drives[d];
     virStoragePoolPtr pool;
-    int rc = -1;
+    int rc = -1, started = 0;
 
     if (!dr->image_pool && !dr->image_pool_path)
         return 0;
-    if (!(pool = image_pool(dr, conn, l, err, errlen)))
+    if (!(pool = image_pool(dr, conn, &started, err, errlen)))
         return -1;
     for (int f = 0; f < ORCH_IMG_COUNT; f++) {
         char *local;
@@ -409,6 +419,11 @@ int orch_images_ensure(orch_images *im, int d, virConnectPtr conn, orch_ledger *
     }
     rc = 0;
 cleanup:
+    /* the files stay; a pool another run still uploads into refuses to
+     * stop, and that run stops it */
+    if (started && virStoragePoolDestroy(pool) < 0)
+        fprintf(out, "upload: storage pool %s stays active: %s\n", virStoragePoolGetName(pool),
+                orch_virt_error());
     virStoragePoolFree(pool);
     return rc;
 }

@@ -7,8 +7,9 @@
  * files of the plan's image_dir, which must then exist at the same path on
  * every host. A drive with `image_pool` (an existing, active pool on its
  * host) or `image_pool_path` (a folder there; the run starts a transient
- * dir pool "drivebench.images-<8 hex>" on it and stops it at the end,
- * keeping the files) gets them uploaded instead, through libvirt
+ * dir pool "drivebench.images-<8 hex>" on it for the upload and stops it
+ * right after, keeping the files, so no pool outlives a run even when its
+ * connection drops) gets them uploaded instead, through libvirt
  * (virStorageVolUpload and a stream: no scp, no shell on that host).
  *
  * Each uploaded file FILE is a raw volume FILE in that pool, next to a
@@ -50,14 +51,14 @@ typedef struct orch_images orch_images;
 orch_images *orch_images_new(const orch_plan *p);
 void orch_images_free(orch_images *im);     /* accepts NULL */
 
-/* For drive d with an image pool: find or start that pool on conn (a
- * started pool is recorded in ledger l), upload the files the run needs
+/* For drive d with an image pool: find that pool on conn (or start it,
+ * and stop it again before returning), upload the files the run needs
  * (the seed only when with_seed) unless identical copies are there, and
  * point drive d's paths at the volumes. Drives without one keep
  * image_dir's paths and nothing happens. Progress on out. 0, or -1 with
  * err. */
-int orch_images_ensure(orch_images *im, int d, virConnectPtr conn, orch_ledger *l,
-                       int with_seed, FILE *out, char *err, size_t errlen);
+int orch_images_ensure(orch_images *im, int d, virConnectPtr conn, int with_seed, FILE *out,
+                       char *err, size_t errlen);
 
 /* Path of file f for drive d's VMs, on its host. Borrowed. */
 const char *orch_images_path(const orch_images *im, int d, orch_img_file f);
