@@ -16,7 +16,8 @@
 #                     run with 1 and with 2 VMs on one drive, and (when
 #                     vmconfigs/tiny-seed.xml exists) from a prebuilt seed, and
 #                     across two connections, one of them qemu+ssh through an
-#                     sshd of the test's own (tests/e2e/run-remote.sh)
+#                     sshd of the test's own (tests/e2e/run-remote.sh), also
+#                     with that SSH session killed mid-run (run-remote-drop.sh)
 #
 # `make test` runs the 1-VM drivebench run (tests/e2e/run-1vm.sh: about
 # 3 minutes under TCG on an idle 2-core machine, more on a busy one).
@@ -42,6 +43,7 @@ boot-smoke-pgsql: $(filter $(BIN)/oltp,$(ALL_TARGETS))
 
 E2E_TESTS := tests/e2e/boot-smoke.sh tests/e2e/boot-smoke-pgsql.sh tests/e2e/seed-restore.sh \
              tests/e2e/run-1vm.sh tests/e2e/run-2vm.sh tests/e2e/run-remote.sh \
+             tests/e2e/run-remote-drop.sh \
              $(if $(wildcard vmconfigs/tiny-seed.xml),tests/e2e/run-seed.sh)
 e2e: $(ALL_TARGETS) image
 	@tests/run-all.sh $(E2E_TESTS)

@@ -199,6 +199,9 @@ if [ "$drop" = 1 ]; then
   else
     e2e_say "no summary.json (the run failed as a whole)"
   fi
+  grep -q '^teardown: retrying by name on every host of the run$' "$work/run.log" \
+    || e2e_fail "the run's teardown was not retried after the connection dropped"
+  e2e_say "teardown retried: $(grep -A1 '^teardown: retrying by name' "$work/run.log" | tail -1)"
   left=$(leftovers)
   [ -z "$left" ] || e2e_fail "left behind after the dropped connection: $left"
   e2e_say "PASS (connection dropped mid-run; nothing left on $E2E_URI or through ssh)"
