@@ -242,6 +242,7 @@ typedef struct res_point {
 
 typedef struct res_vm {
     char      *name, *drive;
+    char      *host;                /* libvirt URI of the host that ran it, or NULL */
     int        repetition;
     bool       failed;              /* left out of every aggregate */
     char      *fault;               /* when failed: "stopped", "disk-full", ... */
@@ -274,6 +275,10 @@ typedef struct res_plan {
 
 typedef struct res_hypervisor {
     char *uri, *hostname, *libvirt_version, *hypervisor, *hypervisor_version, *domain_type;
+    /* the host behind uri, as its libvirt tells (NULL / RES_UNSET: not
+     * recorded; kernel only for this host's own URIs) */
+    char   *cpu_model, *arch, *kernel;
+    int64_t cpus, cpu_mhz, memory_bytes;
 } res_hypervisor;
 
 typedef struct res_env {

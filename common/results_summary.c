@@ -78,6 +78,12 @@ static int env_from_json(json_object *o, res_env *e)
         x->hypervisor = rj_get_s(h, "hypervisor", &oom);
         x->hypervisor_version = rj_get_s(h, "hypervisor_version", &oom);
         x->domain_type = rj_get_s(h, "domain_type", &oom);
+        x->cpu_model = rj_get_s(h, "cpu_model", &oom);
+        x->arch = rj_get_s(h, "arch", &oom);
+        x->kernel = rj_get_s(h, "kernel", &oom);
+        x->cpus = rj_get_i_opt(h, "cpus");
+        x->cpu_mhz = rj_get_i_opt(h, "cpu_mhz");
+        x->memory_bytes = rj_get_i_opt(h, "memory_bytes");
     }
     return oom ? -1 : 0;
 }
@@ -104,6 +110,9 @@ void res_env_clear(res_env *e)
         free(x->hypervisor);
         free(x->hypervisor_version);
         free(x->domain_type);
+        free(x->cpu_model);
+        free(x->arch);
+        free(x->kernel);
     }
     free(e->hypervisors);
 }
@@ -151,6 +160,12 @@ int res_env_copy(res_env *dst, const res_env *src)
         b->hypervisor = dup_opt(a->hypervisor, &oom);
         b->hypervisor_version = dup_opt(a->hypervisor_version, &oom);
         b->domain_type = dup_opt(a->domain_type, &oom);
+        b->cpu_model = dup_opt(a->cpu_model, &oom);
+        b->arch = dup_opt(a->arch, &oom);
+        b->kernel = dup_opt(a->kernel, &oom);
+        b->cpus = a->cpus;
+        b->cpu_mhz = a->cpu_mhz;
+        b->memory_bytes = a->memory_bytes;
     }
     return oom ? -1 : 0;
 }
@@ -200,6 +215,7 @@ void res_summary_clear(res_summary *s)
         res_vm *v = &s->vms[i];
         free(v->name);
         free(v->drive);
+        free(v->host);
         free(v->result);
         free(v->precondition_result);
         free(v->server_version);
@@ -270,6 +286,12 @@ static json_object *env_to_json(const res_env *e)
         rj_put(h, "hypervisor", rj_str_or_null(x->hypervisor));
         rj_put(h, "hypervisor_version", rj_str_or_null(x->hypervisor_version));
         rj_put(h, "domain_type", rj_str_or_null(x->domain_type));
+        put_s_opt(h, "cpu_model", x->cpu_model);
+        put_s_opt(h, "arch", x->arch);
+        put_s_opt(h, "kernel", x->kernel);
+        put_i_opt(h, "cpus", x->cpus ? x->cpus : RES_UNSET);     /* 0: not recorded */
+        put_i_opt(h, "cpu_mhz", x->cpu_mhz ? x->cpu_mhz : RES_UNSET);
+        put_i_opt(h, "memory_bytes", x->memory_bytes ? x->memory_bytes : RES_UNSET);
         json_object_array_add(hvs, h);
     }
     rj_put(o, "hypervisors", hvs);
@@ -331,6 +353,7 @@ static json_object *vm_json(const res_vm *v)
     json_object *o = json_object_new_object(), *series = json_object_new_array();
     rj_put(o, "name", json_object_new_string(v->name));
     rj_put(o, "drive", json_object_new_string(v->drive));
+    put_s_opt(o, "host", v->host);
     rj_put(o, "repetition", json_object_new_int(v->repetition));
     rj_put(o, "status", json_object_new_string(v->failed ? "failed" : "ok"));
     if (v->failed) {
@@ -577,6 +600,7 @@ static int vm_from_json(json_object *o, res_vm *v)
     bool oom = false;
     v->name = rj_get_s(o, "name", &oom);
     v->drive = rj_get_s(o, "drive", &oom);
+    v->host = rj_get_s(o, "host", &oom);
     if (!v->name)
         v->name = strdup("");
     if (!v->drive)

@@ -15,6 +15,9 @@
 #   make e2e          every test with real VMs: boot-smoke (both engines), then drivebench
 #                     run with 1 and with 2 VMs on one drive, (when
 #                     vmconfigs/tiny-seed.xml exists) from a prebuilt seed,
+#                     across two connections, one of them qemu+ssh through an
+#                     sshd of the test's own (tests/e2e/run-remote.sh), also
+#                     with that SSH session killed mid-run (run-remote-drop.sh),
 #                     and the fault matrix (tests/e2e/faults.sh: a VM
 #                     destroyed, an oltp killed, MariaDB stopped in a guest,
 #                     a drive that fills, drivebench SIGKILLed, libvirtd
@@ -45,7 +48,8 @@ boot-smoke-pgsql: $(filter $(BIN)/oltp,$(ALL_TARGETS))
 	tests/e2e/boot-smoke-pgsql.sh
 
 E2E_TESTS := tests/e2e/boot-smoke.sh tests/e2e/boot-smoke-pgsql.sh tests/e2e/seed-restore.sh \
-             tests/e2e/run-1vm.sh tests/e2e/run-2vm.sh \
+             tests/e2e/run-1vm.sh tests/e2e/run-2vm.sh tests/e2e/run-remote.sh \
+             tests/e2e/run-remote-drop.sh \
              $(if $(wildcard vmconfigs/tiny-seed.xml),tests/e2e/run-seed.sh) \
              tests/e2e/fault-vm.sh tests/e2e/fault-db-disk.sh tests/e2e/fault-sigkill.sh \
              tests/e2e/fault-libvirtd.sh

@@ -171,6 +171,7 @@ static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc)
     const res_phase *m = doc ? res_oltp_measure(doc) : NULL;
     v->name = strdup(r->vm);
     v->drive = strdup(r->drive);
+    v->host = r->host ? strdup(r->host) : NULL;     /* optional: no host is no failure */
     v->repetition = r->repetition;
     v->result = strdup(r->result);
     v->precondition_result = r->precondition ? strdup(r->precondition) : NULL;

@@ -29,6 +29,7 @@ typedef struct orch_vm_result {
     const char *failed_in;      /* phase it failed in, or NULL: healthy */
     orch_health health;         /* the fault, when failed_in */
     char       *console_tail;   /* last lines of its console, when failed */
+    const char *host;           /* libvirt URI of its host, or NULL */
 } orch_vm_result;
 
 typedef struct orch_summary_input {

@@ -2,6 +2,7 @@
  * teardown, report, seed and plan get. Exit status: 0 success, 1 failure,
  * 2 bad input, 3 (run) completed with failures, 130 interrupted (stop.h). */
 #include "clients.h"
+#include "hosts.h"
 #include "layout.h"
 #include "names.h"
 #include "plan.h"
@@ -296,46 +297,61 @@ static int cmd_list(int argc, char **argv)
     return failed;
 }
 
+/* `teardown RUN-ID`: every object of the run, on the hosts given with
+ * --uri, else on the hosts the run recorded (results/RUN-ID/hosts, or
+ * RUN-ID given as the path of its run folder), else the default URI;
+ * retried with backoff per host (hosts.h). */
 static int cmd_teardown(int argc, char **argv)
 {
     cli_opts o;
-    orch_conns *conns;
     orch_counts removed = { 0 };
-    char err[1024], *prefix;
-    char *run_dir;
+    char err[1024], arg[1024], *prefix = NULL, *hosts = NULL, *id, *run_dir;
+    char **recorded = NULL;
+    const char *uris[MAX_URIS + 1];
     int rc = parse_opts(argc, argv, "uri results", 2, &o), failed = 0, ended = 0;
     if (rc)
         return rc;
-    if (!orch_runid_valid(o.arg))
+    /* a run folder (a path to one that exists) stands for its run id */
+    snprintf(arg, sizeof arg, "%s", o.arg);
+    for (size_t n = strlen(arg); n > 1 && arg[n - 1] == '/'; n--)
+        arg[n - 1] = '\0';
+    id = strrchr(arg, '/') && access(arg, F_OK) == 0 ? strrchr(arg, '/') + 1 : arg;
+    if (!orch_runid_valid(id))
         return bad_input("'%s' is not a run id (see `drivebench list`)", o.arg);
+    /* the run folder: the path given, else RESULTS/RUN-ID */
+    run_dir = id != arg ? strdup(arg) : orch_strfmt("%s/%s", o.results ? o.results : "results", id);
     /* its oltp processes first: they load the forwarded ports */
-    run_dir = orch_strfmt("%s/%s", o.results ? o.results : "results", o.arg);
     if (run_dir && (ended = orch_clients_end(run_dir, stderr)) < 0) {
         failed++;
         ended = 0;
     }
-    free(run_dir);
-    if (!o.nuris)
-        o.uris[o.nuris++] = default_uri();
-    prefix = orch_object_prefix(o.arg);
-    conns = orch_conns_new();
-    for (int i = 0; prefix && conns && i < o.nuris; i++) {
-        virConnectPtr conn = orch_conns_open(conns, o.uris[i], err, sizeof err);
-        if (!conn) {
-            fprintf(stderr, "drivebench: %s\n", err);
-            failed++;
-            continue;
-        }
-        failed += orch_teardown_prefix(conn, prefix, stderr, &removed);
+    if (!o.nuris) {
+        hosts = run_dir ? orch_strfmt("%s/hosts", run_dir) : NULL;
+        recorded = hosts ? orch_hosts_read(hosts, err, sizeof err) : NULL;
+        if (!recorded && errno != ENOENT)
+            fprintf(stderr, "drivebench: %s; using %s\n", err, default_uri());
+        for (int i = 0; recorded && recorded[i] && o.nuris < MAX_URIS; i++)
+            o.uris[o.nuris++] = recorded[i];
+        if (!o.nuris)
+            o.uris[o.nuris++] = default_uri();
     }
-    printf("teardown %s: removed %d domain(s), %d volume(s), %d pool(s)", o.arg,
+    free(run_dir);
+    for (int i = 0; i < o.nuris; i++)
+        uris[i] = o.uris[i];
+    uris[o.nuris] = NULL;
+    prefix = orch_object_prefix(id);
+    if (prefix)
+        failed += orch_hosts_teardown(uris, prefix, ORCH_TEARDOWN_ATTEMPTS,
+                                      ORCH_TEARDOWN_DELAY_MS, stderr, &removed);
+    printf("teardown %s: removed %d domain(s), %d volume(s), %d pool(s)", id,
            removed.domains, removed.volumes, removed.pools);
     if (ended)
         printf("; ended %d oltp process(es)", ended);
-    printf("\n");
-    orch_conns_free(conns);
+    printf("%s\n", failed ? "; objects remain on some hosts (see above)" : "");
+    orch_hosts_free(recorded);
+    free(hosts);
     free(prefix);
-    return failed ? 1 : 0;
+    return failed || !prefix ? 1 : 0;
 }
 
 /* `seed PLAN`: boot one VM, run the plan's prepare and keep its database

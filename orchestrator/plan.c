@@ -81,6 +81,8 @@ static const key_spec drive_keys[] = {
     D("pool",           K_STR,    pool, 0, 0, NULL),
     D("uri",            K_STR,    uri, 0, 0, NULL),
     D("vms",            K_INT,    vms, 1, 64, NULL),
+    D("image_pool",     K_STR,    image_pool, 0, 0, NULL),
+    D("image_pool_path", K_STR,   image_pool_path, 0, 0, NULL),
     { NULL, K_STR, 0, 0, 0, NULL }
 };
 
@@ -677,6 +679,13 @@ static void validate(parse_state *st)
                 plan_error(st, d->line, "[drive %s] and [drive %s] (line %d) both become "
                            "'%s' in object names; rename one", d->name, p->drives[j].name,
                            p->drives[j].line, d->id);
+        if (d->image_pool && d->image_pool_path)
+            plan_error(st, where(st, sect, "image_pool_path"), "[drive %s] gives both "
+                       "image_pool and image_pool_path: keep one", d->name);
+        if (d->image_pool_path && d->image_pool_path[0] != '/')
+            plan_error(st, where(st, sect, "image_pool_path"), "[drive %s] image_pool_path "
+                       "'%s' must be absolute (a folder on the drive's host)", d->name,
+                       d->image_pool_path);
         if (p->client == ORCH_CLIENT_HOST && orch_uri_is_remote(orch_plan_drive_uri(p, d)))
             plan_error(st, where(st, sect, d->uri ? "uri" : NULL),
                        "[drive %s] is on another host (%s): client = host reaches VMs only "
@@ -746,6 +755,8 @@ void orch_plan_free(orch_plan *p)
         free(p->drives[i].path);
         free(p->drives[i].pool);
         free(p->drives[i].uri);
+        free(p->drives[i].image_pool);
+        free(p->drives[i].image_pool_path);
     }
     free(p->drives);
     free(p->file); free(p->name); free(p->uri); free(p->profile);

@@ -22,6 +22,11 @@ typedef struct orch_drive {
     char *pool;          /* existing storage pool to use, or NULL */
     char *uri;           /* libvirt URI, or NULL for the run's */
     int   vms;           /* VMs on this drive; 0 = [run] vms_per_drive */
+    /* where the guest image lives on the drive's host (upload.h): an
+     * existing pool, or a folder the run makes a pool of; both NULL = the
+     * plan's image_dir, at the same path on that host */
+    char *image_pool;
+    char *image_pool_path;
     int   line;          /* line of the section header */
 } orch_drive;
 

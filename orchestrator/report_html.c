@@ -927,6 +927,15 @@ static void section_environment(page *pg)
             kv(tb, "hypervisor and version", hv);
             kv(tb, "domain type", h->domain_type);
             free(hv);
+            /* the host itself, as its libvirt tells (hosts.h) */
+            hv = h->cpus > 0 && h->cpus != RES_UNSET
+                 ? orch_strfmt("%" PRId64 " x %s, %.1f GiB%s%s", h->cpus,
+                               h->cpu_model ? h->cpu_model : (h->arch ? h->arch : "CPU"),
+                               (double)h->memory_bytes / (1024.0 * 1024 * 1024),
+                               h->kernel ? ", kernel " : "", h->kernel ? h->kernel : "")
+                 : NULL;
+            kv(tb, "host CPUs, memory, kernel", hv);
+            free(hv);
         }
         ver = guest_versions(run);
         kv(tb, "guest database", ver);

@@ -2,10 +2,12 @@
  * report and teardown (see run.h). */
 #include "run.h"
 #include "aggregate.h"
+#include "hosts.h"
 #include "names.h"
 #include "report.h"
 #include "telemetry.h"
 #include "restore.h"
+#include "upload.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,6 +53,7 @@ typedef struct run_state {
     orch_ledger     *rep_objs;      /* domains, boot and db volumes: one repetition */
     virStoragePoolPtr *pools;       /* per drive */
     orch_restore_figure *restore;   /* per drive, all repetitions */
+    orch_images     *images;        /* image paths per drive, on its host */
     run_vm          *vms;           /* per layout VM */
     orch_monitor    *mon;           /* VM health, all connections */
     orch_telemetry  *tel;           /* drive I/O sampling (issue 13), or NULL */
@@ -300,6 +303,7 @@ static int environment(run_state *st, res_env *e)
         virConnectGetVersion(rv->conn, &hv);
         h->hypervisor_version = version_text(hv);
         h->domain_type = strdup(rv->domain_type);
+        oom |= orch_host_describe(rv->conn, uri, h) < 0;
         oom |= !h->uri || !h->libvirt_version || !h->hypervisor || !h->hypervisor_version
                || !h->domain_type;
     }
@@ -358,7 +362,10 @@ static int provision_run(run_state *st)
         st->pools[d] = dr->pool ? orch_pool_lookup(conn, dr->pool, st->err, sizeof st->err)
                                 : orch_pool_create_dir(conn, st->run_objs, st->l->drive_pools[d],
                                                        dr->path, st->err, sizeof st->err);
-        if (!st->pools[d])
+        if (!st->pools[d]
+            || orch_images_ensure(st->images, d, conn,
+                                  orch_template_disk_size(st->t, "seeddisk") != 0, st->out,
+                                  st->err, sizeof st->err) < 0)
             return -1;
     }
     for (int i = 0; i < st->l->nvms; i++) {
@@ -377,7 +384,7 @@ static int provision_run(run_state *st)
             continue;
         if (step(st, ORCH_STEP_SEED, vm->seed_vol) < 0)
             return -1;
-        seed_path = orch_strfmt("%s/seed.qcow2", p->image_dir);
+        seed_path = strdup(orch_images_path(st->images, vm->drive_index, ORCH_IMG_SEED));
         vol = seed_path ? orch_vol_create(st->pools[vm->drive_index], st->run_objs, vm->seed_vol,
                                           "qcow2", p->seed_size ? p->seed_size
                                           : orch_template_disk_size(st->t, "seeddisk"),
@@ -439,7 +446,7 @@ static int provision_rep(run_state *st, int rep)
     for (int i = 0; i < st->l->nvms; i++) {
         const orch_vm *vm = &st->l->vms[i];
         virStorageVolPtr vol;
-        char *base = orch_strfmt("%s/base.qcow2", p->image_dir);
+        char *base = strdup(orch_images_path(st->images, vm->drive_index, ORCH_IMG_BASE));
 
         if (!base || step(st, ORCH_STEP_BOOT_VOL, vm->boot_vol) < 0) {
             free(base);
@@ -460,13 +467,18 @@ static int provision_rep(run_state *st, int rep)
         const orch_vm *vm = &st->l->vms[i];
         run_vm *rv = &st->vms[i];
         virStoragePoolPtr pool;     /* read after each step: a reconnect replaces it */
-        char *xml;
+        char *xml, *here;
         if (step(st, ORCH_STEP_DOMAIN, vm->name) < 0)
             return -1;
         pool = st->pools[vm->drive_index];
         xml = orch_layout_render(st->l, p, st->t, vm, rv->domain_type, rep, st->err,
                                  sizeof st->err);
         if (!xml)
+            return -1;
+        /* kernel and initrd where this drive's host has them (upload.h) */
+        here = orch_images_apply(st->images, vm->drive_index, xml, st->err, sizeof st->err);
+        free(xml);
+        if (!(xml = here))
             return -1;
         rv->dom = orch_domain_start(rv->conn, st->rep_objs, xml, st->err, sizeof st->err);
         free(xml);
@@ -731,6 +743,7 @@ static void record_rep(run_state *st, int rep)
         orch_vm_result *r = &st->results[st->nresults++];
         r->vm = vm->name;
         r->drive = vm->drive->name;
+        r->host = orch_plan_drive_uri(p, vm->drive);
         r->repetition = rep;
         r->result = orch_layout_result(vm, rep, "measure");
         r->precondition = p->precondition_s > 0 ? orch_layout_result(vm, rep, "precondition")
@@ -873,6 +886,27 @@ static int teardown(run_state *st, orch_ledger *l)
     return failed;
 }
 
+/* After a teardown that left objects (a host that did not answer, a
+ * dropped connection): the run's objects by name on every host of the
+ * run, each attempt on a new connection, with backoff (hosts.h). 0 when
+ * every host is clean. */
+static int retry_teardown(run_state *st)
+{
+    orch_counts c = { 0 };
+    char err[512];
+    int left;
+    if (!st->l)
+        return -1;
+    fprintf(st->out, "teardown: retrying by name on every host of the run\n");
+    left = orch_hosts_teardown_run(st->l->run_dir, st->l->run_id, st->out, &c, err, sizeof err);
+    if (left < 0)
+        fprintf(st->out, "teardown: %s\n", err);
+    else
+        fprintf(st->out, "teardown: removed %d domain(s), %d volume(s), %d pool(s)%s\n",
+                c.domains, c.volumes, c.pools, left ? "; some hosts still hold objects" : "");
+    return left;
+}
+
 int orch_run(const orch_plan *p, orch_run_opts *o)
 {
     run_state st;
@@ -915,17 +949,18 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     st.rep_objs = orch_ledger_new();
     st.pools = calloc((size_t)p->ndrives, sizeof *st.pools);
     st.restore = calloc((size_t)p->ndrives + 1, sizeof *st.restore);
+    st.images = orch_images_new(p);
     st.vms = st.l ? calloc((size_t)st.l->nvms, sizeof *st.vms) : NULL;
     st.results = calloc((size_t)(orch_plan_total_vms(p) * p->repetitions), sizeof *st.results);
     if (!st.l || !st.conns || !st.run_objs || !st.rep_objs || !st.pools || !st.restore
-        || !st.vms || !st.results || !st.mon) {
+        || !st.images || !st.vms || !st.results || !st.mon) {
         snprintf(st.err, sizeof st.err, "out of memory");
         goto done;
     }
     st.cl.run_dir = st.l->run_dir;
     fprintf(st.out, "run %s: %d drive(s), %d VM(s), results in %s\n", run_id, p->ndrives,
             st.l->nvms, st.l->run_dir);
-    if (setup_dirs(&st) < 0)
+    if (setup_dirs(&st) < 0 || orch_hosts_write(p, st.l->run_dir, st.err, sizeof st.err) < 0)
         goto done;
     for (int i = 0; i < st.l->nvms && !st.client->in_guest; i++) {
         int port = free_port(i ? st.l->vms[i - 1].port + 1 : p->port_base);
@@ -987,7 +1022,7 @@ done:
     if (st.mon)
         orch_monitor_clear(st.mon);
     if (teardown(&st, st.rep_objs) + teardown(&st, st.run_objs) > 0
-        && (rc == ORCH_RUN_OK || rc == ORCH_RUN_DEGRADED))
+        && retry_teardown(&st) != 0 && (rc == ORCH_RUN_OK || rc == ORCH_RUN_DEGRADED))
         rc = ORCH_RUN_FAILED;
     for (int d = 0; st.pools && d < p->ndrives; d++)
         if (st.pools[d])
@@ -1004,6 +1039,7 @@ done:
     free(st.vms);
     free(st.pools);
     free(st.restore);
+    orch_images_free(st.images);
     orch_ledger_free(st.rep_objs);
     orch_ledger_free(st.run_objs);
     if (!o->conns)

@@ -114,6 +114,18 @@ expect "list on the test driver" 0 "" $DB list --uri=test:///default
 grep -q '^RUN-ID' "$tmp/out" && [ "$(wc -l < "$tmp/out")" -eq 1 ] && ok "list shows no runs" || bad "list output: $(cat "$tmp/out")"
 expect "teardown of an unknown run" 0 "" $DB teardown quick-20261130-000000 --uri=test:///default
 grep -qx 'teardown quick-20261130-000000: removed 0 domain(s), 0 volume(s), 0 pool(s)' "$tmp/out" && ok "teardown counts" || bad "teardown output: $(cat "$tmp/out")"
+# without --uri, teardown reaches every host the run recorded in its folder,
+# retrying (with backoff) the one that does not answer
+mkdir -p "$tmp/results/quick-20261130-000000"
+printf 'test:///default\nbogus+nothing:///x\n' >"$tmp/results/quick-20261130-000000/hosts"
+expect "teardown of a run folder reads its hosts" 1 "teardown: cannot connect to bogus+nothing:///x" \
+  $DB teardown "$tmp/results/quick-20261130-000000/"
+grep -qF "teardown: bogus+nothing:///x: attempt 4 of 4 in 2000 ms" "$tmp/err" && ! grep -qF "test:///default: attempt" "$tmp/err" \
+  && ok "teardown retries only the host that failed" || bad "teardown retries: $(cat "$tmp/err")"
+grep -qx 'teardown quick-20261130-000000: removed 0 domain(s), 0 volume(s), 0 pool(s); objects remain on some hosts (see above)' "$tmp/out" \
+  && ok "teardown says hosts remain" || bad "teardown output: $(cat "$tmp/out")"
+expect "plan get image_pool_path" 0 "" $DB plan get "drive host2-nvme" image_pool_path plans/two-hosts.ini
+[ "$(cat "$tmp/out")" = /var/lib/drivebench/images ] && ok "two-hosts plan: image_pool_path" || bad "image_pool_path: $(cat "$tmp/out")"
 
 # oltp processes a killed drivebench left (recorded in RUN_DIR/clients):
 # list counts the live ones, teardown ends them, and never a process whose

@@ -25,9 +25,9 @@
 static const char *const drives[] = { "a<b ' & .. x", "second" };
 
 static const orch_vm_result fixture_vms[] = {
-    { "vm1", "a<b ' & .. x", 1, VM("a-b-x-vm1"), NULL, NULL, { 0 }, NULL },
-    { "vm2", "a<b ' & .. x", 1, VM("a-b-x-vm2"), NULL, NULL, { 0 }, NULL },
-    { "vm3", "second", 1, VM("second-vm1"), NULL, NULL, { 0 }, NULL },
+    { "vm1", "a<b ' & .. x", 1, VM("a-b-x-vm1"), NULL, NULL, { 0 }, NULL, NULL },
+    { "vm2", "a<b ' & .. x", 1, VM("a-b-x-vm2"), NULL, NULL, { 0 }, NULL, NULL },
+    { "vm3", "second", 1, VM("second-vm1"), NULL, NULL, { 0 }, NULL, NULL },
 };
 
 static res_summary *build_summary(const orch_vm_result *vms, int nvms, int reps, char *err,
@@ -131,8 +131,8 @@ static void test_vm_and_run_figures(void **state)
 static void test_repetitions(void **state)
 {
     const orch_vm_result vms[] = {
-        { "vm1", "second", 1, VM("second-vm1"), NULL, NULL, { 0 }, NULL },
-        { "vm1", "second", 2, VM("a-b-x-vm2"), NULL, NULL, { 0 }, NULL },
+        { "vm1", "second", 1, VM("second-vm1"), NULL, NULL, { 0 }, NULL, NULL },
+        { "vm1", "second", 2, VM("a-b-x-vm2"), NULL, NULL, { 0 }, NULL, NULL },
     };
     char err[512] = "";
     json_object *s = build(vms, 2, 2, err, sizeof err);
@@ -190,7 +190,7 @@ static void test_csv_quoting(void **state)
 {
     static const char *const odd[] = { "a,\"b\"", "second" };
     orch_summary_input in;
-    const orch_vm_result vms[] = { { "vm1", "a,\"b\"", 1, VM("a-b-x-vm1"), NULL, NULL, { 0 }, NULL } };
+    const orch_vm_result vms[] = { { "vm1", "a,\"b\"", 1, VM("a-b-x-vm1"), NULL, NULL, { 0 }, NULL, NULL } };
     char err[512] = "", *csv;
     res_summary *s;
     json_object *back;
@@ -217,10 +217,10 @@ static void test_csv_quoting(void **state)
 static void test_bad_results(void **state)
 {
     char dir[] = "/tmp/orch-agg-XXXXXX", path[300], err[512] = "";
-    const orch_vm_result missing[] = { { "vm1", "second", 1, "vm/nope.json", NULL, NULL, { 0 }, NULL } };
-    const orch_vm_result unknown_drive[] = { { "vm1", "third", 1, VM("second-vm1"), NULL, NULL, { 0 }, NULL } };
+    const orch_vm_result missing[] = { { "vm1", "second", 1, "vm/nope.json", NULL, NULL, { 0 }, NULL, NULL } };
+    const orch_vm_result unknown_drive[] = { { "vm1", "third", 1, VM("second-vm1"), NULL, NULL, { 0 }, NULL, NULL } };
     orch_summary_input in;
-    orch_vm_result bad[1] = { { "vm1", "second", 1, "bad.json", NULL, NULL, { 0 }, NULL } };
+    orch_vm_result bad[1] = { { "vm1", "second", 1, "bad.json", NULL, NULL, { 0 }, NULL, NULL } };
     struct { const char *json, *msg; } cases[] = {
         { "{\"schema\":\"drivebench.oltp/2\",\"phases\":[]}", "not a drivebench.oltp/1 result" },
         { "{\"schema\":\"drivebench.oltp/1\",\"phases\":[{\"name\":\"warmup\",\"tps\":1}]}",
@@ -301,9 +301,9 @@ static void test_tpcc_figures(void **state)
 {
     static const char *const tdrives[] = { "nvme-a", "sata-b" };
     static const orch_vm_result vms[] = {
-        { "vm1", "nvme-a", 1, TPCC_VM("nvme-a-vm1"), NULL, NULL, { 0 }, NULL },
-        { "vm2", "nvme-a", 1, TPCC_VM("nvme-a-vm2"), NULL, NULL, { 0 }, NULL },
-        { "vm3", "sata-b", 1, TPCC_VM("sata-b-vm1"), NULL, NULL, { 0 }, NULL },
+        { "vm1", "nvme-a", 1, TPCC_VM("nvme-a-vm1"), NULL, NULL, { 0 }, NULL, NULL },
+        { "vm2", "nvme-a", 1, TPCC_VM("nvme-a-vm2"), NULL, NULL, { 0 }, NULL, NULL },
+        { "vm3", "sata-b", 1, TPCC_VM("sata-b-vm1"), NULL, NULL, { 0 }, NULL, NULL },
     };
     /* name, count, rollbacks, avg, p90, p99 (ms) per type, per drive */
     static const struct { const char *path, *name, *count, *rollbacks, *avg, *p90, *p99; } want[] = {

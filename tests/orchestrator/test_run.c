@@ -164,6 +164,19 @@ static void test_run_ok(void **state)
         assert_string_equal(json_object_get_string(v), "qemu");
         assert_true(json_object_object_get_ex(hv, "hypervisor", &v));
         assert_string_equal(json_object_get_string(v), "TEST");
+        /* the host behind the URI (hosts.h): the test driver's node */
+        assert_true(json_object_object_get_ex(hv, "cpus", &v));
+        assert_int_equal(json_object_get_int64(v), 16);
+        assert_true(json_object_object_get_ex(hv, "memory_bytes", &v));
+        assert_int_equal(json_object_get_int64(v), 3145728LL * 1024);
+        assert_true(json_object_object_get_ex(hv, "arch", &v));
+        assert_string_equal(json_object_get_string(v), "i686");
+    }
+    {
+        json_object *vms, *v;
+        assert_true(json_object_object_get_ex(s, "vms", &vms));
+        assert_true(json_object_object_get_ex(json_object_array_get_idx(vms, 0), "host", &v));
+        assert_string_equal(json_object_get_string(v), f->uri);
     }
     json_object_put(s);
     snprintf(path, sizeof path, "%s/%s/plan.ini", f->results, RUN_ID);
