@@ -12,4 +12,9 @@
                                    * connection was not re-established within
                                    * --reconnect-timeout */
 
+/* `oltp ping` (oltp/ping.h): 0 the database answered, 2 bad usage, then */
+#define OLTP_PING_UNREACHABLE 3   /* no session yet: retry */
+#define OLTP_PING_LOGIN       4   /* the server refused the login: stop */
+#define OLTP_PING_QUERY       5   /* logged in, SELECT 1 failed */
+
 #endif

@@ -291,7 +291,8 @@ static int provision_rep(run_state *st, int rep)
         run_vm *rv = &st->vms[i];
         virStoragePoolPtr pool = st->pools[vm->drive_index];
         virStorageVolPtr vol, seed = NULL;
-        char *base = orch_strfmt("%s/base.qcow2", p->image_dir);
+        /* the user's own image, or drivebench's image of the engine */
+        char *base = p->image ? strdup(p->image) : orch_strfmt("%s/base.qcow2", p->image_dir);
         char *xml;
 
         if (!base || step(st, ORCH_STEP_BOOT_VOL, vm->boot_vol) < 0) {
@@ -454,7 +455,7 @@ static int run_phase(run_state *st, int rep, orch_step s, const char *phase, con
         job->guest_result = guest_result;
         job->status = -1;
         if (st->client->in_guest)
-            job->argv = orch_oltp_argv(p, p->guest_oltp, 3306, command, time_s, warmup_s,
+            job->argv = orch_oltp_argv(p, p->guest_oltp, p->engine->port, command, time_s, warmup_s,
                                        guest_result);
         else
             job->argv = orch_oltp_argv(p, p->oltp, job->vm->port, command, time_s, warmup_s,

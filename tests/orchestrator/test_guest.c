@@ -114,9 +114,11 @@ static char *fake_exec(fake_agent *a, virDomainPtr dom, json_object *args)
         if (json_object_object_get_ex(args, "env", &envl))
             for (size_t i = 0; i < json_object_array_length(envl); i++)
                 putenv(strdup(json_object_get_string(json_object_array_get_idx(envl, i))));
-        /* the guest's database answers its own client */
-        if (strcmp(argv[0], "/usr/bin/mariadb-admin") == 0)
-            _exit(getenv("MYSQL_PWD") && strcmp(getenv("MYSQL_PWD"), "drivebench") == 0 ? 0 : 1);
+        /* the guest's database answers `oltp ... ping` with the password
+         * in the driver's environment variable (4: login refused) */
+        if (n > 1 && strcmp(argv[n - 1], "ping") == 0)
+            _exit(getenv("OLTP_MYSQL_PASSWORD")
+                  && strcmp(getenv("OLTP_MYSQL_PASSWORD"), "drivebench") == 0 ? 0 : 4);
         execv(argv[0], argv);
         _exit(127);
     }
