@@ -364,7 +364,7 @@ static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPt
                 if (st > 0 && code == 0)
                     rc = 0;
                 else if (st > 0 && (code == OLTP_PING_LOGIN || code == OLTP_PING_QUERY))
-                    refused = snprintf(err, errlen, "%s: the %s server in the guest refused "
+                    refused = snprintf(err, errlen, "%s: %s in the guest refused "
                                        "user %s on database %s (oltp ping exited %d); check "
                                        "db_user, db_password and db_name", g->name,
                                        p->engine->label, p->db_user, p->db_name, code) > 0;

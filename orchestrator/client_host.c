@@ -337,7 +337,7 @@ static int host_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPtr
                 /* the server answered: waiting longer will not help */
                 char why[512];
                 snprintf(why, sizeof why, "%s", err);
-                snprintf(err, errlen, "%s: the %s server answered but refused user %s on "
+                snprintf(err, errlen, "%s: %s answered but refused user %s on "
                          "database %s; check db_user, db_password and db_name (%s)",
                          vm->name, p->engine->label, p->db_user, p->db_name, why);
                 return -1;

@@ -556,7 +556,7 @@ static void validate_seed(parse_state *st, const orch_template *t)
         plan_error(st, where(st, "workload", "prepare"), "[workload] prepare = auto: profile "
                    "%s restores a prebuilt database, which %s cannot; set prepare = yes or "
                    "use a profile without a seed disk", p->profile,
-                   p->image ? "a user's image" : p->engine->name);
+                   p->engine->seed == ORCH_SEED_NONE ? p->engine->name : "a user's image");
 }
 
 static void validate(parse_state *st)
