@@ -257,7 +257,8 @@ static pid_t spawn_ping(char **argv, const char *pw_env, const char *password, i
 
 /* Run `oltp ... ping` against vm's forwarded port: its exit code (oltp's
  * ping codes: 0 answers, 3 not yet, 4 login refused, 5 query failed), or
- * -1 when it could not run or overran. Its last output line goes to err. */
+ * -1 when it could not run or overran. Otherwise than 0, oltp's last
+ * output line (why) goes to err. */
 static int ping_once(const orch_client *c, const orch_vm *vm, char *err, size_t errlen)
 {
     const orch_plan *p = c->plan;
@@ -308,8 +309,7 @@ static int ping_once(const orch_client *c, const orch_vm *vm, char *err, size_t 
     if (len)
         memcpy(last, line, len + 1);
     if (rc != 0)
-        snprintf(err, errlen, "%s: the database on 127.0.0.1:%d did not answer `oltp ping` "
-                 "(exit %d): %s", vm->name, vm->port, rc, last[0] ? last : "no output");
+        snprintf(err, errlen, "%s", last[0] ? last : killed ? "oltp ping overran" : "no output");
     orch_argv_free(argv);
     return rc;
 }
@@ -320,31 +320,35 @@ static int host_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPtr
     const orch_plan *p = c->plan;
     time_t deadline = time(NULL) + timeout_s;
     /* a user's image without the agent is ready when its database answers */
-    int agent_ok = !p->guest_agent;
+    int agent_ok = !p->guest_agent, rc = -1;
+    char why[512] = "";
 
-    snprintf(err, errlen, "%s: %s did not answer within %d s", vm->name,
-             agent_ok ? "the database" : "guest agent", timeout_s);
     while (time(NULL) < deadline && !orch_stop_requested()) {
         if (orch_dom_gone(dom, vm->name, err, errlen))
             return -1;
         if (!agent_ok)
             agent_ok = agent_ping(c, dom) == 0;
         if (agent_ok) {
-            int rc = ping_once(c, vm, err, errlen);
+            rc = ping_once(c, vm, why, sizeof why);
             if (rc == 0)
                 return 0;
             if (rc == OLTP_PING_LOGIN || rc == OLTP_PING_QUERY) {
                 /* the server answered: waiting longer will not help */
-                char why[512];
-                snprintf(why, sizeof why, "%s", err);
-                snprintf(err, errlen, "%s: %s answered but refused user %s on "
-                         "database %s; check db_user, db_password and db_name (%s)",
-                         vm->name, p->engine->label, p->db_user, p->db_name, why);
+                snprintf(err, errlen, "%s: %s answered but refused user %s on database %s; "
+                         "check db_user, db_password and db_name (%s)", vm->name,
+                         p->engine->label, p->db_user, p->db_name, why);
                 return -1;
             }
         }
         sleep(1);
     }
+    if (!agent_ok)
+        snprintf(err, errlen, "%s: guest agent did not answer within %d s", vm->name,
+                 timeout_s);
+    else
+        snprintf(err, errlen, "%s: %s on 127.0.0.1:%d did not answer `oltp ping` within "
+                 "%d s (last: exit %d, %s)", vm->name, p->engine->label, vm->port, timeout_s,
+                 rc, why[0] ? why : "no output");
     return -1;
 }
 
