@@ -55,11 +55,6 @@ const orch_dbengine *orch_dbengine_find(const char *name)
     return NULL;
 }
 
-const char *orch_dbengine_names(void)
-{
-    return "mariadb|postgresql|sqlserver";
-}
-
 const char *orch_dbengine_default_driver(const orch_dbengine *e)
 {
     return e->driver;

@@ -15,6 +15,11 @@
 #ifndef ORCH_DBENGINE_H
 #define ORCH_DBENGINE_H
 
+/* The plan keys' choices and the default engine. */
+#define ORCH_DBENGINE_NAMES   "mariadb|postgresql|sqlserver"
+#define ORCH_DBENGINE_DEFAULT "mariadb"
+#define ORCH_DBDRIVER_NAMES   "mysql|pgsql|odbc"
+
 typedef enum {
     ORCH_SEED_NONE,         /* the image cannot restore a prebuilt database */
     ORCH_SEED_DBDISK,       /* drivebench's image copies seeddisk's data/
@@ -24,7 +29,7 @@ typedef enum {
 
 typedef struct orch_dbengine {
     const char *name;           /* [run] engine = NAME */
-    const char *label;          /* for messages: "MariaDB 10.11" */
+    const char *label;          /* for messages: "MariaDB" */
     int         port;           /* the database's TCP port in the guest */
     const char *driver;         /* default oltp driver ([workload] db_driver) */
     const char *drivers;        /* oltp drivers allowed, "a|b" */
@@ -43,9 +48,6 @@ typedef enum { ORCH_ODBC_GENERIC, ORCH_ODBC_MSSQL18, ORCH_ODBC_FREETDS } orch_od
 
 /* The engine named name, or NULL. */
 const orch_dbengine *orch_dbengine_find(const char *name);
-
-/* "mariadb|postgresql|sqlserver" (for the plan key's choices). */
-const char *orch_dbengine_names(void);
 
 /* The engine's default oltp driver (static text). */
 const char *orch_dbengine_default_driver(const orch_dbengine *e);

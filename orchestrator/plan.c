@@ -29,7 +29,7 @@ typedef struct key_spec {
 
 static const key_spec run_keys[] = {
     P("name",           K_STR,    name, 0, 0, NULL),
-    P("engine",         K_STR,    engine_name, 0, 0, "mariadb|postgresql|sqlserver"),
+    P("engine",         K_STR,    engine_name, 0, 0, ORCH_DBENGINE_NAMES),
     P("image",          K_STR,    image, 0, 0, NULL),
     P("kernel",         K_STR,    kernel, 0, 0, NULL),
     P("initrd",         K_STR,    initrd, 0, 0, NULL),
@@ -62,7 +62,7 @@ static const key_spec workload_keys[] = {
     P("name",           K_STR,    workload, 0, 0,
       "oltp_read_write|oltp_read_only|oltp_write_only|oltp_point_select|"
       "oltp_update_index|oltp_update_non_index|oltp_insert|oltp_delete|tpcc"),
-    P("db_driver",      K_STR,    db_driver, 0, 0, "mysql|pgsql|odbc"),
+    P("db_driver",      K_STR,    db_driver, 0, 0, ORCH_DBDRIVER_NAMES),
     P("db_user",        K_STR,    db_user, 0, 0, NULL),
     P("db_password",    K_STR,    db_password, 0, 0, NULL),
     P("db_name",        K_STR,    db_name, 0, 0, NULL),
@@ -453,11 +453,11 @@ static void make_absolute(char **path)
 
 /* Defaults that follow the plan's engine: driver, login, database and
  * the folder of drivebench's image of it. An unknown engine was reported
- * by store_value; mariadb's defaults let validation go on. */
+ * by store_value; the default engine's defaults let validation go on. */
 static void engine_defaults(orch_plan *p)
 {
     const orch_dbengine *e = orch_dbengine_find(p->engine_name);
-    p->engine = e ? e : orch_dbengine_find("mariadb");
+    p->engine = e ? e : orch_dbengine_find(ORCH_DBENGINE_DEFAULT);
     e = p->engine;
     if (!p->db_driver)
         p->db_driver = strdup(orch_dbengine_default_driver(e));
@@ -471,7 +471,7 @@ static void engine_defaults(orch_plan *p)
 
 static void plan_defaults(orch_plan *p)
 {
-    p->engine_name = strdup("mariadb");
+    p->engine_name = strdup(ORCH_DBENGINE_DEFAULT);
     p->guest_agent = 1;
     p->uri = strdup("qemu:///system");
     p->vms_per_drive = 1;

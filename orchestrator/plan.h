@@ -30,7 +30,7 @@ typedef struct orch_plan {
     char *file;                 /* path the plan was read from */
     /* [run] */
     char *name;
-    char *engine_name;          /* [run] engine, default mariadb */
+    char *engine_name;          /* [run] engine (dbengine.h) */
     const orch_dbengine *engine;/* resolved from engine_name (never NULL
                                  * in a loaded plan) */
     int   guest_agent;          /* 1: the image runs the QEMU guest agent */
