@@ -545,18 +545,22 @@ static void validate_engine(parse_state *st)
                    "the guest agent, and guest_agent = no: use client = host");
 }
 
-/* prepare = auto with a profile that restores a prebuilt database the
- * engine (or the user's image) cannot restore. */
+/* A profile with a seed disk: prepare = auto needs an engine (and image)
+ * that restore it, and the seed volume needs image_dir's seed.qcow2. */
 static void validate_seed(parse_state *st, const orch_template *t)
 {
     orch_plan *p = st->p;
-    if (!t || !orch_template_disk_size(t, "seeddisk") || strcmp(p->prepare, "auto") != 0)
+    if (!t || !orch_template_disk_size(t, "seeddisk"))
         return;
-    if (p->engine->seed == ORCH_SEED_NONE || p->image)
+    if (strcmp(p->prepare, "auto") == 0 && (p->engine->seed == ORCH_SEED_NONE || p->image))
         plan_error(st, where(st, "workload", "prepare"), "[workload] prepare = auto: profile "
                    "%s restores a prebuilt database, which %s cannot; set prepare = yes or "
                    "use a profile without a seed disk", p->profile,
                    p->engine->seed == ORCH_SEED_NONE ? p->engine->name : "a user's image");
+    else if (!p->image_dir)
+        plan_error(st, where(st, "run", "profile"), "[run] profile %s has a seed disk, made "
+                   "from image_dir's seed.qcow2, and engine %s has no image_dir; use a "
+                   "profile without a seed disk", p->profile, p->engine->name);
 }
 
 static void validate(parse_state *st)

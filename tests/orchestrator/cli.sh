@@ -80,6 +80,9 @@ engine_error "sqlserver through mysql" \
 engine_error "prepare = auto with a seed the engine cannot restore" \
   "10: [workload] prepare = auto: profile sysbench restores a prebuilt database, which sqlserver cannot; set prepare = yes or use a profile without a seed disk" \
   'engine = sqlserver\nimage = /srv/mssql.qcow2\n' 'prepare = auto\n' sysbench
+engine_error "a seed disk without an image folder" \
+  "3: [run] profile sysbench has a seed disk, made from image_dir's seed.qcow2, and engine sqlserver has no image_dir; use a profile without a seed disk" \
+  'engine = sqlserver\nimage = /srv/mssql.qcow2\n' 'prepare = yes\n' sysbench
 engine_error "FreeTDS with strict encryption" \
   "11: [workload] encrypt = strict: FreeTDS 1.3 has no strict (TDS 8) encryption; use yes, or ODBC Driver 18" \
   'engine = sqlserver\nimage = /srv/mssql.qcow2\n' 'odbc_driver = FreeTDS\nencrypt = strict\n'
