@@ -286,6 +286,26 @@ static void test_guest_run(void **state)
     orch_plan_free(p);
 }
 
+/* The guest's oltp ping says the login was refused (exit 4): the boot
+ * wait fails at once with the reason, not at the boot timeout. */
+static void test_guest_login_refused(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f);
+    orch_run_opts o;
+    time_t t0 = time(NULL);
+    free(p->db_password);
+    p->db_password = strdup("wrong");
+    p->boot_timeout_s = 300;
+    opts_init(&o, f);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    assert_true(time(NULL) - t0 < 60);
+    assert_non_null(strstr(orch_fixture_output(f), ": MariaDB in the guest refused user "
+                           "drivebench on database sbtest (oltp ping exited 4)"));
+    assert_no_leftovers(f);
+    orch_plan_free(p);
+}
+
 static void test_guest_oltp_fails(void **state)
 {
     orch_fixture *f = *state;
@@ -356,6 +376,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_guest_run, guest_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_guest_oltp_fails, guest_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_guest_login_refused, guest_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_guest_sigint, guest_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_two_hosts, guest_setup, orch_fixture_teardown),
     };
