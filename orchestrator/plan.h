@@ -96,7 +96,10 @@ const char *orch_plan_drive_uri(const orch_plan *p, const orch_drive *d);
 
 /* `drivebench plan get`: the value of KEY in [SECTION] ("run", "workload",
  * "drive NAME") as a run uses it, defaults included: text as resolved
- * (image_dir absolute, a drive's uri and vms filled from [run]), durations
+ * (image_dir absolute and the engine's unless set, "" for an engine
+ * drivebench builds no image of; db_driver, db_user, db_name the
+ * engine's; guest_agent yes or no; a drive's uri and vms filled from
+ * [run]), durations
  * in seconds, sizes in bytes (boot_size, db_size, seed_size from the
  * profile when the plan has none; seed_size empty when the profile has no
  * seed disk), "" for a value nobody sets (vcpus and memory: the
