@@ -641,6 +641,36 @@ static int write_report(run_state *st)
     return 0;
 }
 
+/* drivebench's image of another engine than the plan's would boot and
+ * never answer on the engine's port: image_dir/image.info names its
+ * engine (images/build.sh writes engine=NAME). A user's image, or an
+ * image.info without the line (older builds), is not checked. */
+static int check_image_engine(run_state *st)
+{
+    const orch_plan *p = st->p;
+    char *path, line[256];
+    FILE *f;
+    int rc = 0;
+
+    if (p->image || !p->image_dir)
+        return 0;
+    path = orch_strfmt("%s/image.info", p->image_dir);
+    f = path ? fopen(path, "r") : NULL;
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (strncmp(line, "engine=", 7) == 0 && strcmp(line + 7, p->engine->name) != 0) {
+            snprintf(st->err, sizeof st->err, "%s says the image serves %s, and the plan's "
+                     "engine is %s: build its image (images/build.sh --engine %s) or set "
+                     "image_dir", path, line + 7, p->engine->name, p->engine->name);
+            rc = -1;
+        }
+    }
+    if (f)
+        fclose(f);
+    free(path);
+    return rc;
+}
+
 static int setup_dirs(run_state *st)
 {
     const char *subs[] = { "", "/vm", "/console" };
@@ -731,7 +761,7 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     }
     fprintf(st.out, "run %s: %d drive(s), %d VM(s), results in %s\n", run_id, p->ndrives,
             st.l->nvms, st.l->run_dir);
-    if (setup_dirs(&st) < 0)
+    if (check_image_engine(&st) < 0 || setup_dirs(&st) < 0)
         goto done;
     for (int i = 0; i < st.l->nvms && !st.client->in_guest; i++) {
         int port = free_port(i ? st.l->vms[i - 1].port + 1 : p->port_base);

@@ -641,12 +641,41 @@ static void test_ping_login_refused(void **state)
     orch_plan_free(p);
 }
 
+/* An image folder whose image.info names another engine stops the run
+ * before anything is created. */
+static void test_image_of_another_engine(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", "engine = postgresql\n");
+    orch_run_opts o;
+    char dir[PATH_MAX], info[PATH_MAX + 16];
+    FILE *fp;
+    snprintf(dir, sizeof dir, "%s/img", f->results);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    snprintf(info, sizeof info, "%s/image.info", dir);
+    fp = fopen(info, "w");
+    assert_non_null(fp);
+    fprintf(fp, "built=2026-12-01T00:01:53Z\nengine=mariadb\nport=3306\n");
+    fclose(fp);
+    free(p->image_dir);
+    p->image_dir = strdup(dir);
+    opts_init(&o, f);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    assert_non_null(strstr(orch_fixture_output(f), "/img/image.info says the image serves "
+                           "mariadb, and the plan's engine is postgresql: build its image "
+                           "(images/build.sh --engine postgresql) or set image_dir"));
+    assert_int_equal(orch_count_lines(f->log, NULL), 0);
+    assert_clean(f, RUN_ID);
+    orch_plan_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_run_ok, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_sqlserver_run, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_ping_login_refused, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_image_of_another_engine, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_run_with_seed, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_failure_at_each_step, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_libvirt_failure, orch_fixture_setup, orch_fixture_teardown),
