@@ -116,7 +116,10 @@ char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_te
         .seed_vol = vm->seed_vol, .console_log = console, .port = vm->port,
         .guest_port = p->engine->port, .cmdline = p->cmdline, .controller = p->controller,
     };
-    if ((kernel || (p->image && !p->kernel)) && (initrd || (p->image && !p->initrd)) && console)
+    /* each path the plan needs was copied */
+    int copied = console && (p->image ? (!p->kernel || kernel) && (!p->initrd || initrd)
+                                      : kernel && initrd);
+    if (copied)
         xml = orch_template_render(t, &s, err, errlen);
     else
         snprintf(err, errlen, "out of memory");
