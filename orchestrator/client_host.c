@@ -332,6 +332,12 @@ static int host_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPtr
             rc = ping_once(c, vm, why, sizeof why);
             if (rc == 0)
                 return 0;
+            if (rc == OLTP_EXIT_BAD_INPUT || rc == 127) {
+                /* bad options, or no oltp to run: retrying will not help */
+                snprintf(err, errlen, "%s: cannot ping the database with %s (exit %d): %s",
+                         vm->name, p->oltp, rc, why);
+                return -1;
+            }
             if (rc == OLTP_PING_LOGIN || rc == OLTP_PING_QUERY) {
                 /* the server answered: waiting longer will not help */
                 snprintf(err, errlen, "%s: %s answered but refused user %s on database %s; "

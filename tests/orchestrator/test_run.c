@@ -641,6 +641,27 @@ static void test_ping_login_refused(void **state)
     orch_plan_free(p);
 }
 
+/* No oltp to ping with: the boot wait fails at once, naming it. */
+static void test_ping_without_oltp(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = sqlserver_plan(f);
+    orch_run_opts o;
+    time_t t0 = time(NULL);
+    free(p->oltp);
+    p->oltp = strdup("/nonexistent/oltp");
+    p->boot_timeout_s = 300;
+    opts_init(&o, f);
+    o.wait_ready = NULL;
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    assert_true(time(NULL) - t0 < 60);
+    assert_non_null(strstr(orch_fixture_output(f), ": cannot ping the database with "
+                           "/nonexistent/oltp (exit 127): drivebench: cannot run "
+                           "/nonexistent/oltp: No such file or directory"));
+    assert_clean(f, RUN_ID);
+    orch_plan_free(p);
+}
+
 /* An image folder whose image.info names another engine stops the run
  * before anything is created. */
 static void test_image_of_another_engine(void **state)
@@ -676,6 +697,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sqlserver_run, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_ping_login_refused, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_image_of_another_engine, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_ping_without_oltp, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_run_with_seed, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_failure_at_each_step, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_libvirt_failure, orch_fixture_setup, orch_fixture_teardown),
