@@ -15,4 +15,9 @@
                                    * (MariaDB 1021/1114, errno 28, SQLSTATE
                                    * 53100/53000): the drive under it filled */
 
+/* `oltp ping` (oltp/ping.h): 0 the database answered, 2 bad usage, then */
+#define OLTP_PING_UNREACHABLE 3   /* no session yet: retry */
+#define OLTP_PING_LOGIN       4   /* the server refused the login: stop */
+#define OLTP_PING_QUERY       5   /* logged in, SELECT 1 failed */
+
 #endif

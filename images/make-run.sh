@@ -3,7 +3,9 @@
 #
 #   1. installs the Debian packages every part of the tree lists in its
 #      deps.txt that are not installed yet (without starting their services);
-#   2. builds bin/ (make), then the guest image (images/build.sh, cached);
+#   2. builds bin/ (make), then the guest image of the plan's engine
+#      (images/build.sh --engine E, cached; none for sqlserver, whose image
+#      the user brings);
 #   3. checks the plan (plan values come from `drivebench plan get`, so
 #      bin/drivebench is built first) and picks the domain type
 #      (images/virt-type.sh: kvm only where KVM really runs the guest fast)
@@ -62,11 +64,18 @@ fi
 step "building bin/"
 make -s -j2 >/tmp/drivebench-make.log 2>&1 \
   || { tail -30 /tmp/drivebench-make.log >&2; die "make failed (log: /tmp/drivebench-make.log)"; }
-images/build.sh
 
 # Plan values as drivebench reads them (one parser for plans).
 plan_get() { bin/drivebench plan get "$1" "$2" "$plan"; }
 bin/drivebench validate "$plan" >/dev/null || die "$plan is not a valid plan (see above)"
+engine=$(plan_get run engine)
+if [ -n "$(plan_get run image)" ]; then
+  step "engine $engine from the plan's own image $(plan_get run image)"
+else
+  images/build.sh --engine "$engine"
+  [ -s "$(plan_get run image_dir)/base.qcow2" ] \
+    || die "no $(plan_get run image_dir)/base.qcow2: the plan's image_dir is not where images/build.sh --engine $engine builds"
+fi
 
 # 3. domain type
 type=$(plan_get run domain_type)

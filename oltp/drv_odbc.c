@@ -152,8 +152,10 @@ static void free_session(db_conn *c)
     p->connected = false;
 }
 
-/* The connection string: --odbc-connect plus UID/PWD when given, values
- * braced so that ';' in a password stays inside it. Caller frees. */
+/* The connection string: --odbc-connect plus UID/PWD when given. A value
+ * is braced only when it needs it (';', '{', '}' or a space at an end,
+ * '}' doubled), the ODBC rule: psqlODBC 13 keeps the braces of a braced
+ * UID as part of the user name ("{drivebench}"). Caller frees. */
 static char *connect_string(const db_config *cfg)
 {
     size_t n = strlen(cfg->conn_str) + 32 + 2 * (cfg->user ? strlen(cfg->user) : 0) +
@@ -164,15 +166,20 @@ static char *connect_string(const db_config *cfg)
     o = s + sprintf(s, "%s", cfg->conn_str);
     for (int k = 0; k < 2; k++) {
         const char *v = k ? cfg->password : cfg->user;
-        if (!v || !*v)
+        size_t len = v ? strlen(v) : 0;
+        bool brace;
+        if (!len)
             continue;
-        o += sprintf(o, "%s%s={", o > s && o[-1] != ';' ? ";" : "", k ? "PWD" : "UID");
+        brace = strpbrk(v, ";{}") || v[0] == ' ' || v[len - 1] == ' ';
+        o += sprintf(o, "%s%s=%s", o > s && o[-1] != ';' ? ";" : "", k ? "PWD" : "UID",
+                     brace ? "{" : "");
         for (; *v; v++) {
             *o++ = *v;
-            if (*v == '}')
+            if (brace && *v == '}')
                 *o++ = '}';
         }
-        *o++ = '}';
+        if (brace)
+            *o++ = '}';
         *o = 0;
     }
     return s;

@@ -4,7 +4,9 @@
  * process's output only once it exits, so live TPS is shown at the end of
  * a phase. */
 #include "client.h"
+#include "dbengine.h"
 #include "names.h"
+#include "oltp_exit.h"
 #include "stop.h"
 
 #include <errno.h>
@@ -320,7 +322,8 @@ static void exec_kill(const orch_client *c, const guest *g, long pid)
 static int guest_run_phase(const orch_client *c, orch_job *jobs, int njobs, const char *phase,
                            int expected_s)
 {
-    char err[1024], *pw = orch_strfmt("OLTP_MYSQL_PASSWORD=%s", c->plan->db_password);
+    char err[1024], *pw = orch_strfmt("%s=%s", orch_dbdriver_password_env(c->plan->db_driver),
+                                      c->plan->db_password);
     const char *env[] = { pw, NULL };
     guest_proc *procs = calloc((size_t)njobs, sizeof *procs);
     time_t start = time(NULL), last = start;
@@ -439,30 +442,30 @@ static int guest_run_phase(const orch_client *c, orch_job *jobs, int njobs, cons
     return orch_stop_requested() ? ORCH_RUN_INTERRUPTED : rc;
 }
 
-/* Agent ping, then the guest's own client logs in to its database. */
+/* Agent ping, then the guest's oltp pings its database (oltp/ping.h). */
 static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPtr dom,
                             int timeout_s, char *err, size_t errlen)
 {
     const guest target = { vm->name, dom }, *g = &target;
     const orch_plan *p = c->plan;
     time_t deadline = time(NULL) + timeout_s;
-    char *user = orch_strfmt("--user=%s", p->db_user);
-    char *pw = orch_strfmt("MYSQL_PWD=%s", p->db_password);
-    char *argv[] = { "/usr/bin/mariadb-admin", user, "--connect-timeout=3", "ping", NULL };
+    char **argv = orch_oltp_ping_argv(p, p->guest_oltp, p->engine->port, 3);
+    char *pw = orch_strfmt("%s=%s", orch_dbdriver_password_env(p->db_driver), p->db_password);
     const char *env[] = { pw, NULL };
-    int rc = -1, agent_seen = 0;
+    int rc = -1, refused = 0, agent_seen = 0;
     time_t t0 = time(NULL);
 
     /* the boot's stages on the progress output: started, agent, database */
     fprintf(c->out, "[boot] %s: started; waiting for its guest agent\n", g->name);
     fflush(c->out);
     snprintf(err, errlen, "%s: guest agent did not answer within %d s", g->name, timeout_s);
-    while (user && pw && rc < 0 && time(NULL) < deadline && !orch_stop_requested()) {
+    while (argv && pw && rc < 0 && !refused && time(NULL) < deadline
+           && !orch_stop_requested()) {
         json_object *ret;
+        long pid;
         if (orch_dom_gone(dom, vm->name, err, errlen))
             break;
         ret = agent_call(c, g, "guest-ping", NULL, err, errlen);
-        long pid;
         json_object_put(ret);
         if (ret && !agent_seen) {
             agent_seen = 1;
@@ -478,14 +481,19 @@ static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPt
             if (st != 0) {
                 if (st > 0 && code == 0)
                     rc = 0;
+                else if (st > 0 && (code == OLTP_PING_LOGIN || code == OLTP_PING_QUERY))
+                    refused = snprintf(err, errlen, "%s: %s in the guest refused "
+                                       "user %s on database %s (oltp ping exited %d); check "
+                                       "db_user, db_password and db_name", g->name,
+                                       p->engine->label, p->db_user, p->db_name, code) > 0;
                 else if (st > 0)
-                    snprintf(err, errlen, "%s: database in the guest did not accept a login "
-                             "(mariadb-admin ping exited %d)", g->name, code);
+                    snprintf(err, errlen, "%s: the database in the guest did not answer "
+                             "(oltp ping exited %d)", g->name, code);
                 break;
             }
             usleep(200 * 1000);
         }
-        if (rc < 0)
+        if (rc < 0 && !refused)
             sleep(1);
     }
     if (rc == 0) {
@@ -493,7 +501,7 @@ static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPt
                 (int)(time(NULL) - t0));
         fflush(c->out);
     }
-    free(user);
+    orch_argv_free(argv);
     free(pw);
     return rc;
 }

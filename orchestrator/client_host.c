@@ -1,12 +1,12 @@
 /* client_host.c — oltp on this host against each VM's forwarded loopback
- * port: readiness by a MySQL login, phases as child processes whose
+ * port: readiness by `oltp ... ping`, phases as child processes whose
  * interval lines give live TPS (see client.h). */
 #include "client.h"
 #include "clients.h"
+#include "dbengine.h"
 #include "names.h"
+#include "oltp_exit.h"
 #include "stop.h"
-
-#include <mysql.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,7 +31,7 @@ typedef struct host_proc {
 /* Start argv with stdout on a pipe; stderr passes through. The child
  * dies with drivebench, even a SIGKILLed one: it must not go on loading a
  * forwarded port that the next run reuses. */
-static pid_t spawn(char **argv, const char *password, int *out_fd)
+static pid_t spawn(char **argv, const char *pw_env, const char *password, int *out_fd)
 {
     int fds[2];
     pid_t pid, parent = getpid();
@@ -57,8 +57,8 @@ static pid_t spawn(char **argv, const char *password, int *out_fd)
          * the children itself and tears down */
         setpgid(0, 0);
         dup2(fds[1], STDOUT_FILENO);
-        if (password)
-            setenv("OLTP_MYSQL_PASSWORD", password, 1);
+        if (password && pw_env)
+            setenv(pw_env, password, 1);
         execv(argv[0], argv);
         dprintf(STDERR_FILENO, "drivebench: cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(127);
@@ -148,7 +148,8 @@ static int host_run_phase(const orch_client *c, orch_job *jobs, int njobs, const
     for (int i = 0; i < njobs; i++) {
         jobs[i].live_tps = 0;
         jobs[i].status = -1;
-        procs[i].pid = spawn(jobs[i].argv, password, &procs[i].out_fd);
+        procs[i].pid = spawn(jobs[i].argv, orch_dbdriver_password_env(c->plan->db_driver),
+                             password, &procs[i].out_fd);
         if (procs[i].pid < 0) {
             fprintf(out, "drivebench: %s: cannot start %s: %s\n", jobs[i].vm->name,
                     jobs[i].argv[0], strerror(errno));
@@ -247,23 +248,97 @@ static int agent_ping(const orch_client *c, virDomainPtr dom)
     return 0;
 }
 
-/* 0 when user/password log in to the database on 127.0.0.1:port. */
-static int db_login(const orch_vm *vm, const char *user, const char *password, const char *db,
-                    char *err, size_t errlen)
+/* Start a ping argv with stdout and stderr on one pipe (its message is
+ * what the user needs when the login is refused) and the password in
+ * the driver's environment variable. */
+static pid_t spawn_ping(char **argv, const char *pw_env, const char *password, int *out_fd)
 {
-    MYSQL *m = mysql_init(NULL);
-    unsigned int timeout = 3;
-    int rc = -1;
-    if (!m)
+    int fds[2];
+    pid_t pid;
+    if (pipe2(fds, O_CLOEXEC) < 0)
         return -1;
-    mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
-    mysql_options(m, MYSQL_OPT_READ_TIMEOUT, &timeout);
-    if (mysql_real_connect(m, "127.0.0.1", user, password, db, (unsigned int)vm->port, NULL, 0))
-        rc = 0;
-    else
-        snprintf(err, errlen, "%s: database login on 127.0.0.1:%d failed: %s", vm->name,
-                 vm->port, mysql_error(m));
-    mysql_close(m);
+    pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        dup2(fds[1], STDOUT_FILENO);
+        dup2(fds[1], STDERR_FILENO);
+        if (password && pw_env)
+            setenv(pw_env, password, 1);
+        execv(argv[0], argv);
+        dprintf(STDERR_FILENO, "drivebench: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    close(fds[1]);
+    *out_fd = fds[0];
+    return pid;
+}
+
+/* Seconds oltp ping may take to connect, and to run at all. */
+#define PING_CONNECT_S  3
+#define PING_LIMIT_S    15
+
+/* Run `oltp ... ping` against vm's forwarded port: its exit code (oltp's
+ * ping codes: 0 answers, 3 not yet, 4 login refused, 5 query failed), or
+ * -1 when it could not run or overran. Otherwise than 0, oltp's last
+ * output line (why) goes to err. */
+static int ping_once(const orch_client *c, const orch_vm *vm, char *err, size_t errlen)
+{
+    const orch_plan *p = c->plan;
+    char **argv = orch_oltp_ping_argv(p, p->oltp, vm->port, PING_CONNECT_S);
+    char buf[512], line[512] = "", last[512] = "";
+    size_t len = 0;
+    time_t start = time(NULL);
+    int fd = -1, st, rc = -1, killed = 0;
+    pid_t pid;
+
+    if (!argv) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    pid = spawn_ping(argv, orch_dbdriver_password_env(p->db_driver), p->db_password, &fd);
+    if (pid < 0) {
+        snprintf(err, errlen, "%s: cannot run %s: %s", vm->name, argv[0], strerror(errno));
+        orch_argv_free(argv);
+        return -1;
+    }
+    /* keep the last line oltp printed: why it failed */
+    for (;;) {
+        struct pollfd pfd = { .fd = fd, .events = POLLIN };
+        ssize_t n;
+        if (poll(&pfd, 1, 500) > 0) {
+            n = read(fd, buf, sizeof buf - 1);
+            if (n <= 0)
+                break;
+            for (ssize_t i = 0; i < n; i++) {
+                if (buf[i] == '\n' || len + 1 >= sizeof line) {
+                    if (len)
+                        memcpy(last, line, len + 1);
+                    len = 0;
+                    continue;
+                }
+                line[len++] = buf[i];
+                line[len] = '\0';
+            }
+        }
+        if (!killed && time(NULL) - start > PING_LIMIT_S) {
+            kill(-pid, SIGKILL);
+            killed = 1;
+        }
+    }
+    close(fd);
+    if (waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !killed)
+        rc = WEXITSTATUS(st);
+    if (len)
+        memcpy(last, line, len + 1);
+    if (rc != 0)
+        snprintf(err, errlen, "%s", last[0] ? last : killed ? "oltp ping overran" : "no output");
+    orch_argv_free(argv);
     return rc;
 }
 
@@ -272,18 +347,42 @@ static int host_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPtr
 {
     const orch_plan *p = c->plan;
     time_t deadline = time(NULL) + timeout_s;
-    int agent_ok = 0;
+    /* a user's image without the agent is ready when its database answers */
+    int agent_ok = !p->guest_agent, rc = -1;
+    char why[512] = "";
 
-    snprintf(err, errlen, "%s: guest agent did not answer within %d s", vm->name, timeout_s);
     while (time(NULL) < deadline && !orch_stop_requested()) {
         if (orch_dom_gone(dom, vm->name, err, errlen))
             return -1;
         if (!agent_ok)
             agent_ok = agent_ping(c, dom) == 0;
-        if (agent_ok && db_login(vm, p->db_user, p->db_password, p->db_name, err, errlen) == 0)
-            return 0;
+        if (agent_ok) {
+            rc = ping_once(c, vm, why, sizeof why);
+            if (rc == 0)
+                return 0;
+            if (rc == OLTP_EXIT_BAD_INPUT || rc == 127) {
+                /* bad options, or no oltp to run: retrying will not help */
+                snprintf(err, errlen, "%s: cannot ping the database with %s (exit %d): %s",
+                         vm->name, p->oltp, rc, why);
+                return -1;
+            }
+            if (rc == OLTP_PING_LOGIN || rc == OLTP_PING_QUERY) {
+                /* the server answered: waiting longer will not help */
+                snprintf(err, errlen, "%s: %s answered but refused user %s on database %s; "
+                         "check db_user, db_password and db_name (%s)", vm->name,
+                         p->engine->label, p->db_user, p->db_name, why);
+                return -1;
+            }
+        }
         sleep(1);
     }
+    if (!agent_ok)
+        snprintf(err, errlen, "%s: guest agent did not answer within %d s", vm->name,
+                 timeout_s);
+    else
+        snprintf(err, errlen, "%s: %s on 127.0.0.1:%d did not answer `oltp ping` within "
+                 "%d s (last: exit %d, %s)", vm->name, p->engine->label, vm->port, timeout_s,
+                 rc, why[0] ? why : "no output");
     return -1;
 }
 

@@ -99,8 +99,12 @@ char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_te
                          const orch_vm *vm, const char *domain_type, int rep,
                          char *err, size_t errlen)
 {
-    char *kernel = orch_strfmt("%s/vmlinuz", p->image_dir);
-    char *initrd = orch_strfmt("%s/initrd.img", p->image_dir);
+    /* drivebench's images boot directly; a user's image boots from its
+     * disk unless the plan gives a kernel */
+    char *kernel = p->image ? (p->kernel ? strdup(p->kernel) : NULL)
+                            : orch_strfmt("%s/vmlinuz", p->image_dir);
+    char *initrd = p->image ? (p->initrd ? strdup(p->initrd) : NULL)
+                            : orch_strfmt("%s/initrd.img", p->image_dir);
     char *console_rel = orch_layout_console(vm, rep);
     char *console = console_rel ? orch_strfmt("%s/%s", l->run_dir, console_rel) : NULL;
     char *xml = NULL;
@@ -110,8 +114,12 @@ char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_te
         .vcpus = p->vcpus, .memory = p->memory, .kernel = kernel, .initrd = initrd,
         .pool = vm->pool, .boot_vol = vm->boot_vol, .db_vol = vm->db_vol,
         .seed_vol = vm->seed_vol, .console_log = console, .port = vm->port,
+        .guest_port = p->engine->port, .cmdline = p->cmdline, .controller = p->controller,
     };
-    if (kernel && initrd && console)
+    /* each path the plan needs was copied */
+    int copied = console && (p->image ? (!p->kernel || kernel) && (!p->initrd || initrd)
+                                      : kernel && initrd);
+    if (copied)
         xml = orch_template_render(t, &s, err, errlen);
     else
         snprintf(err, errlen, "out of memory");
@@ -158,18 +166,20 @@ static void arg(argv_builder *b, char *s)      /* takes s */
     b->v[b->n] = NULL;
 }
 
+static void arg_cb(void *ctx, char *s)
+{
+    arg(ctx, s);
+}
+
 char **orch_oltp_argv(const orch_plan *p, const char *oltp, int port, const char *command,
                       int time_s, int warmup_s, const char *json_path)
 {
     argv_builder b = { 0 };
+    orch_db_target target = orch_plan_db_target(p);
     int run = strcmp(command, "run") == 0;
 
     arg(&b, strdup(oltp));
-    arg(&b, orch_strfmt("--db-driver=%s", p->db_driver));
-    arg(&b, strdup("--mysql-host=127.0.0.1"));
-    arg(&b, orch_strfmt("--mysql-port=%d", port));
-    arg(&b, orch_strfmt("--mysql-user=%s", p->db_user));
-    arg(&b, orch_strfmt("--mysql-db=%s", p->db_name));
+    orch_db_conn_args(&target, port, arg_cb, &b);
     if (p->tables)
         arg(&b, orch_strfmt("--tables=%d", p->tables));
     if (p->table_size)
@@ -197,6 +207,22 @@ char **orch_oltp_argv(const orch_plan *p, const char *oltp, int port, const char
     }
     arg(&b, strdup(p->workload));
     arg(&b, strdup(command));
+    if (b.failed) {
+        orch_argv_free(b.v);
+        return NULL;
+    }
+    return b.v;
+}
+
+char **orch_oltp_ping_argv(const orch_plan *p, const char *oltp, int port, int timeout_s)
+{
+    argv_builder b = { 0 };
+    orch_db_target target = orch_plan_db_target(p);
+
+    arg(&b, strdup(oltp));
+    orch_db_conn_args(&target, port, arg_cb, &b);
+    arg(&b, orch_strfmt("--connect-timeout=%d", timeout_s));
+    arg(&b, strdup("ping"));
     if (b.failed) {
         orch_argv_free(b.v);
         return NULL;

@@ -19,8 +19,9 @@ typedef struct orch_vm {
     char  uuid[37];
     char *pool;                 /* pool holding its volumes */
     char *boot_vol, *db_vol, *seed_vol;     /* seed_vol NULL if no seed disk */
-    int   port;                 /* host loopback port forwarded to 3306 (a
-                                 * run moves it to a free one) */
+    int   port;                 /* host loopback port forwarded to the
+                                 * engine's guest port (a run moves it to a
+                                 * free one) */
 } orch_vm;
 
 typedef struct orch_layout {
@@ -48,11 +49,17 @@ char *orch_layout_result(const orch_vm *vm, int rep, const char *phase);
 char *orch_layout_console(const orch_vm *vm, int rep);
 
 /* argv for the oltp binary at path `oltp` against the database on
- * 127.0.0.1:port: command "run" (with json_path, time_s and warmup_s) or
- * "prepare". NULL-terminated, free with orch_argv_free. */
+ * 127.0.0.1:port, through the plan's driver with the engine's connection
+ * options (dbengine.h; the password never: the client puts it in the
+ * driver's environment variable): command "run" (with json_path, time_s
+ * and warmup_s) or "prepare". NULL-terminated, free with orch_argv_free. */
 char **orch_oltp_argv(const orch_plan *p, const char *oltp, int port, const char *command,
                       int time_s, int warmup_s, const char *json_path);
 void orch_argv_free(char **argv);
+
+/* argv of `oltp ... --connect-timeout=timeout_s ping` against 127.0.0.1:port
+ * (readiness; exit codes in oltp/ping.h). Free with orch_argv_free. */
+char **orch_oltp_ping_argv(const orch_plan *p, const char *oltp, int port, int timeout_s);
 
 /* "kvm" when /dev/kvm exists, else "qemu" (render, which asks no host). */
 const char *orch_local_domain_type(const orch_plan *p);

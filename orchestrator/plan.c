@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef enum { K_STR, K_INT, K_INT64, K_DUR, K_SIZE, K_DOUBLE, K_ENUM } key_type;
+typedef enum { K_STR, K_INT, K_INT64, K_DUR, K_SIZE, K_DOUBLE, K_ENUM, K_BOOL } key_type;
 
 typedef struct key_spec {
     const char *key;
@@ -29,6 +29,13 @@ typedef struct key_spec {
 
 static const key_spec run_keys[] = {
     P("name",           K_STR,    name, 0, 0, NULL),
+    P("engine",         K_STR,    engine_name, 0, 0, ORCH_DBENGINE_NAMES),
+    P("image",          K_STR,    image, 0, 0, NULL),
+    P("kernel",         K_STR,    kernel, 0, 0, NULL),
+    P("initrd",         K_STR,    initrd, 0, 0, NULL),
+    P("cmdline",        K_STR,    cmdline, 0, 0, NULL),
+    P("guest_agent",    K_BOOL,   guest_agent, 0, 0, "yes|no"),
+    P("controller",     K_STR,    controller, 0, 0, "virtio-scsi|lsisas1068|lsisas1078"),
     P("uri",            K_STR,    uri, 0, 0, NULL),
     P("profile",        K_STR,    profile, 0, 0, NULL),
     P("vmconfigs_dir",  K_STR,    vmconfigs_dir, 0, 0, NULL),
@@ -57,12 +64,15 @@ static const key_spec workload_keys[] = {
     P("name",           K_STR,    workload, 0, 0,
       "oltp_read_write|oltp_read_only|oltp_write_only|oltp_point_select|"
       "oltp_update_index|oltp_update_non_index|oltp_insert|oltp_delete|tpcc"),
-    P("db_driver",      K_STR,    db_driver, 0, 0, "mysql|pgsql|odbc"),
+    P("db_driver",      K_STR,    db_driver, 0, 0, ORCH_DBDRIVER_NAMES),
     P("db_user",        K_STR,    db_user, 0, 0, NULL),
     P("db_password",    K_STR,    db_password, 0, 0, NULL),
     P("db_password_env", K_STR,   db_password_env, 0, 0, NULL),
     P("db_password_file", K_STR,  db_password_file, 0, 0, NULL),
     P("db_name",        K_STR,    db_name, 0, 0, NULL),
+    P("odbc_driver",    K_STR,    odbc_driver, 0, 0, NULL),
+    P("encrypt",        K_STR,    encrypt, 0, 0, "yes|no|strict"),
+    P("trust_server_certificate", K_STR, trust_server_certificate, 0, 0, "yes|no"),
     P("tables",         K_INT,    tables, 1, 100000, NULL),
     P("table_size",     K_INT64,  table_size, 1, 100000000000LL, NULL),
     P("threads",        K_INT,    threads, 1, 1000000, NULL),
@@ -353,6 +363,9 @@ static void store_value(parse_state *st, const char *section, const key_spec *k,
         *(orch_client_kind *)(void *)field = strcmp(v, "guest") == 0 ? ORCH_CLIENT_GUEST
                                                                    : ORCH_CLIENT_HOST;
         return;
+    case K_BOOL:
+        *(int *)(void *)field = strcmp(v, "yes") == 0;
+        return;
     case K_INT:
     case K_INT64:
         errno = 0;
@@ -490,13 +503,43 @@ static char *absolute(const char *path)
     return orch_strfmt("%s/%s", cwd, path);
 }
 
+/* *path made absolute in place (NULL stays NULL). */
+static void make_absolute(char **path)
+{
+    char *abs;
+    if (!*path)
+        return;
+    abs = absolute(*path);
+    free(*path);
+    *path = abs;
+}
+
+/* Defaults that follow the plan's engine: driver, login, database and
+ * the folder of drivebench's image of it. An unknown engine was reported
+ * by store_value; the default engine's defaults let validation go on. */
+static void engine_defaults(orch_plan *p)
+{
+    const orch_dbengine *e = orch_dbengine_find(p->engine_name);
+    p->engine = e ? e : orch_dbengine_find(ORCH_DBENGINE_DEFAULT);
+    e = p->engine;
+    if (!p->db_driver)
+        p->db_driver = strdup(orch_dbengine_default_driver(e));
+    if (!p->db_user)
+        p->db_user = strdup(e->user);
+    if (!p->db_name)
+        p->db_name = strdup(e->database);
+    if (!p->image_dir && e->image_dir)
+        p->image_dir = strdup(e->image_dir);
+}
+
 static void plan_defaults(orch_plan *p)
 {
+    p->engine_name = strdup(ORCH_DBENGINE_DEFAULT);
+    p->guest_agent = 1;
     p->uri = strdup("qemu:///system");
     p->vms_per_drive = 1;
     p->client = ORCH_CLIENT_HOST;
     p->repetitions = 1;
-    p->image_dir = strdup("images/build");
     p->results_dir = strdup("results");
     p->oltp = strdup("bin/oltp");
     p->guest_oltp = strdup("/usr/local/bin/oltp");
@@ -506,10 +549,7 @@ static void plan_defaults(orch_plan *p)
     p->libvirt_reconnect_s = 60;
     p->port_base = 33060;
     p->cv_threshold = 5.0;
-    p->db_driver = strdup("mysql");
-    p->db_user = strdup("drivebench");
     p->db_password = strdup("drivebench");
-    p->db_name = strdup("sbtest");
     p->prepare = strdup("auto");
 }
 
@@ -578,6 +618,81 @@ static void resolve_password(parse_state *st)
     }
 }
 
+/* The oltp driver against the engine, and the ODBC keys against both. */
+static void validate_driver(parse_state *st)
+{
+    orch_plan *p = st->p;
+    const char *odbc_keys[] = { "odbc_driver", "encrypt", "trust_server_certificate" };
+    orch_odbc_family fam;
+
+    if (!orch_dbengine_allows(p->engine, p->db_driver)) {
+        plan_error(st, where(st, "workload", "db_driver"), "[workload] db_driver %s: engine %s "
+                   "is reached through %s", p->db_driver, p->engine->name, p->engine->drivers);
+        return;
+    }
+    if (strcmp(p->db_driver, "odbc") != 0) {
+        for (size_t i = 0; i < sizeof odbc_keys / sizeof odbc_keys[0]; i++)
+            if (key_line(st, "workload", odbc_keys[i]))
+                plan_error(st, where(st, "workload", odbc_keys[i]), "[workload] %s applies to "
+                           "db_driver = odbc only (this plan's is %s)", odbc_keys[i],
+                           p->db_driver);
+        return;
+    }
+    fam = orch_odbc_family_of(p->odbc_driver ? p->odbc_driver : p->engine->odbc_driver);
+    if (fam == ORCH_ODBC_FREETDS && p->encrypt && strcmp(p->encrypt, "strict") == 0)
+        plan_error(st, where(st, "workload", "encrypt"), "[workload] encrypt = strict: FreeTDS "
+                   "1.3 has no strict (TDS 8) encryption; use yes, or ODBC Driver 18");
+    if (fam == ORCH_ODBC_FREETDS && p->trust_server_certificate
+        && strcmp(p->trust_server_certificate, "no") == 0)
+        plan_error(st, where(st, "workload", "trust_server_certificate"), "[workload] "
+                   "trust_server_certificate = no: FreeTDS checks a certificate only against "
+                   "a CA file, which drivebench does not set; use yes, or ODBC Driver 18");
+    if (fam == ORCH_ODBC_GENERIC && (p->encrypt || p->trust_server_certificate))
+        plan_error(st, where(st, "workload", p->encrypt ? "encrypt" : "trust_server_certificate"),
+                   "[workload] %s: drivebench maps it for ODBC Driver 18 and FreeTDS only "
+                   "(odbc_driver is %s)", p->encrypt ? "encrypt" : "trust_server_certificate",
+                   p->odbc_driver ? p->odbc_driver : p->engine->odbc_driver);
+}
+
+/* The engine against the image, the boot keys, the client and the seed. */
+static void validate_engine(parse_state *st)
+{
+    orch_plan *p = st->p;
+
+    if (!p->engine->image_dir && !p->image)
+        plan_error(st, where(st, "run", "engine"), "[run] engine %s: drivebench builds no "
+                   "image of it; set [run] image = PATH.qcow2 (images/README.md gives the "
+                   "contract)", p->engine->name);
+    if (p->initrd && !p->kernel)
+        plan_error(st, where(st, "run", "initrd"), "[run] initrd needs kernel (direct boot)");
+    if (p->cmdline && !p->kernel)
+        plan_error(st, where(st, "run", "cmdline"), "[run] cmdline needs kernel (direct boot)");
+    if (p->kernel && !p->image)
+        plan_error(st, where(st, "run", "kernel"), "[run] kernel applies to a user's image "
+                   "([run] image); drivebench's images boot their own");
+    if (p->client == ORCH_CLIENT_GUEST && !p->guest_agent)
+        plan_error(st, where(st, "run", "client"), "[run] client = guest runs oltp through "
+                   "the guest agent, and guest_agent = no: use client = host");
+}
+
+/* A profile with a seed disk: prepare = auto needs an engine (and image)
+ * that restore it, and the seed volume needs image_dir's seed.qcow2. */
+static void validate_seed(parse_state *st, const orch_template *t)
+{
+    orch_plan *p = st->p;
+    if (!t || !orch_template_disk_size(t, "seeddisk"))
+        return;
+    if (strcmp(p->prepare, "auto") == 0 && (p->engine->seed == ORCH_SEED_NONE || p->image))
+        plan_error(st, where(st, "workload", "prepare"), "[workload] prepare = auto: profile "
+                   "%s restores a prebuilt database, which %s cannot; set prepare = yes or "
+                   "use a profile without a seed disk", p->profile,
+                   p->engine->seed == ORCH_SEED_NONE ? p->engine->name : "a user's image");
+    else if (!p->image_dir)
+        plan_error(st, where(st, "run", "profile"), "[run] profile %s has a seed disk, made "
+                   "from image_dir's seed.qcow2, and engine %s has no image_dir; use a "
+                   "profile without a seed disk", p->profile, p->engine->name);
+}
+
 static void validate(parse_state *st)
 {
     orch_plan *p = st->p;
@@ -615,11 +730,9 @@ static void validate(parse_state *st)
             plan_error(st, where(st, "workload", "warehouses"),
                        "[workload] warehouses applies to tpcc only");
         resolve_password(st);
-        if (p->db_driver && strcmp(p->db_driver, "mysql") != 0)
-            plan_error(st, where(st, "workload", "db_driver"),
-                       "[workload] db_driver %s: the guest image serves MariaDB only; use mysql",
-                       p->db_driver);
+        validate_driver(st);
     }
+    validate_engine(st);
 
     if (p->profile) {
         orch_template *t;
@@ -631,6 +744,7 @@ static void validate(parse_state *st)
         t = p->template_path ? orch_template_load(p->template_path, err, sizeof err) : NULL;
         if (!t)
             plan_error(st, where(st, "run", "profile"), "[run] profile %s: %s", p->profile, err);
+        validate_seed(st, t);
         orch_template_free(t);
     } else if (section_line(st, "run")) {
         plan_error(st, where(st, "run", NULL), "[run] profile is missing (tiny, sysbench, "
@@ -724,11 +838,11 @@ orch_plan *orch_plan_load(const char *path, FILE *errs)
         plan_error(&st, st.line, "out of memory while parsing");
     if (!p->vmconfigs_dir)
         p->vmconfigs_dir = orch_tree_path("vmconfigs");
-    {
-        char *abs = absolute(p->image_dir);
-        free(p->image_dir);
-        p->image_dir = abs;
-    }
+    engine_defaults(p);
+    make_absolute(&p->image_dir);
+    make_absolute(&p->image);
+    make_absolute(&p->kernel);
+    make_absolute(&p->initrd);
     validate(&st);
     for (int i = 0; i < st.nkeys; i++)
         free(st.keys[i].section);
@@ -760,6 +874,9 @@ void orch_plan_free(orch_plan *p)
     }
     free(p->drives);
     free(p->file); free(p->name); free(p->uri); free(p->profile);
+    free(p->engine_name); free(p->image); free(p->kernel); free(p->initrd);
+    free(p->cmdline); free(p->controller); free(p->odbc_driver); free(p->encrypt);
+    free(p->trust_server_certificate);
     free(p->template_path); free(p->vmconfigs_dir); free(p->image_dir);
     free(p->results_dir); free(p->oltp); free(p->guest_oltp); free(p->domain_type);
     free(p->workload); free(p->db_driver); free(p->db_user);
@@ -779,6 +896,16 @@ int orch_plan_total_vms(const orch_plan *p)
     for (int i = 0; i < p->ndrives; i++)
         n += orch_plan_drive_vms(p, &p->drives[i]);
     return n;
+}
+
+orch_db_target orch_plan_db_target(const orch_plan *p)
+{
+    orch_db_target t = {
+        .engine = p->engine, .driver = p->db_driver, .user = p->db_user,
+        .database = p->db_name, .odbc_driver = p->odbc_driver, .encrypt = p->encrypt,
+        .trust_cert = p->trust_server_certificate,
+    };
+    return t;
 }
 
 const char *orch_plan_drive_uri(const orch_plan *p, const orch_drive *d)
@@ -874,6 +1001,8 @@ char *orch_plan_get(const orch_plan *p, const char *section, const char *key, ch
         return strdup(*(char *const *)field ? *(char *const *)field : "");
     case K_ENUM:        /* only [run] client */
         return strdup(*(const orch_client_kind *)field == ORCH_CLIENT_GUEST ? "guest" : "host");
+    case K_BOOL:
+        return strdup(*(const int *)field ? "yes" : "no");
     case K_INT:
     case K_INT64:
         n = k->type == K_INT ? *(const int *)field : *(const int64_t *)field;

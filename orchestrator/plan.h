@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "dbengine.h"  /* the database engine the VMs serve */
 #include "units.h"     /* durations and sizes of plan values */
 
 typedef enum { ORCH_CLIENT_HOST, ORCH_CLIENT_GUEST } orch_client_kind;
@@ -34,6 +35,15 @@ typedef struct orch_plan {
     char *file;                 /* path the plan was read from */
     /* [run] */
     char *name;
+    char *engine_name;          /* [run] engine (dbengine.h) */
+    const orch_dbengine *engine;/* resolved from engine_name (never NULL
+                                 * in a loaded plan) */
+    int   guest_agent;          /* 1: the image runs the QEMU guest agent */
+    char *image;                /* the user's own boot image (absolute), or
+                                 * NULL: image_dir's base.qcow2 */
+    char *kernel, *initrd, *cmdline;    /* direct boot of a user's image;
+                                 * no kernel: it boots from its disk */
+    char *controller;           /* SCSI controller model, NULL: profile's */
     char *uri;                  /* default qemu:///system */
     char *profile;              /* "tiny", "sysbench", ... or a .xml path */
     char *template_path;        /* resolved profile template */
@@ -41,7 +51,8 @@ typedef struct orch_plan {
     int   vms_per_drive;
     orch_client_kind client;
     int   repetitions;
-    char *image_dir;            /* absolute */
+    char *image_dir;            /* absolute; default from the engine (NULL
+                                 * for an engine drivebench builds no image of) */
     char *results_dir;
     char *oltp;                 /* oltp binary on the host */
     char *guest_oltp;           /* oltp binary inside the guest */
@@ -58,11 +69,14 @@ typedef struct orch_plan {
     double cv_threshold;        /* percent; the report flags drives above it */
     /* [workload] */
     char *workload;             /* oltp_read_write, ..., tpcc */
-    char *db_driver;
+    char *db_driver;            /* default from the engine */
     char *db_user, *db_name;
     char *db_password;          /* resolved: literal, from the environment or a file */
     char *db_password_env;      /* name of the variable it came from, or NULL */
     char *db_password_file;     /* path of the file it came from, or NULL */
+    char *odbc_driver;          /* odbcinst.ini name or driver path */
+    char *encrypt;              /* "yes", "no", "strict" or NULL */
+    char *trust_server_certificate;     /* "yes", "no" or NULL */
     int   tables;
     int64_t table_size;
     int   threads;
@@ -97,12 +111,18 @@ int orch_plan_write_redacted(const orch_plan *p, const char *path, char *err, si
 int orch_plan_drive_vms(const orch_plan *p, const orch_drive *d);
 int orch_plan_total_vms(const orch_plan *p);
 
+/* What oltp connects to for plan p (borrowed strings). */
+orch_db_target orch_plan_db_target(const orch_plan *p);
+
 /* URI of drive d. */
 const char *orch_plan_drive_uri(const orch_plan *p, const orch_drive *d);
 
 /* `drivebench plan get`: the value of KEY in [SECTION] ("run", "workload",
  * "drive NAME") as a run uses it, defaults included: text as resolved
- * (image_dir absolute, a drive's uri and vms filled from [run]), durations
+ * (image_dir absolute and the engine's unless set, "" for an engine
+ * drivebench builds no image of; db_driver, db_user, db_name the
+ * engine's; guest_agent yes or no; a drive's uri and vms filled from
+ * [run]), durations
  * in seconds, sizes in bytes (boot_size, db_size, seed_size from the
  * profile when the plan has none; seed_size empty when the profile has no
  * seed disk), "" for a value nobody sets (vcpus and memory: the

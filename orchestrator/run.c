@@ -446,6 +446,8 @@ static int provision_rep(run_state *st, int rep)
     for (int i = 0; i < st->l->nvms; i++) {
         const orch_vm *vm = &st->l->vms[i];
         virStorageVolPtr vol;
+        /* the user's own image, or drivebench's image of the engine, where
+         * this drive's host has it (upload.h) */
         char *base = strdup(orch_images_path(st->images, vm->drive_index, ORCH_IMG_BASE));
 
         if (!base || step(st, ORCH_STEP_BOOT_VOL, vm->boot_vol) < 0) {
@@ -645,7 +647,7 @@ static int run_phase(run_state *st, int rep, orch_step s, const char *phase, con
         job->guest_result = guest_result;
         job->status = -1;
         if (st->client->in_guest)
-            job->argv = orch_oltp_argv(p, p->guest_oltp, 3306, command, time_s, warmup_s,
+            job->argv = orch_oltp_argv(p, p->guest_oltp, p->engine->port, command, time_s, warmup_s,
                                        guest_result);
         else
             job->argv = orch_oltp_argv(p, p->oltp, job->vm->port, command, time_s, warmup_s,
@@ -771,6 +773,11 @@ static int run_rep(run_state *st, int rep, int *measured)
     *measured = 1;
     if (run_phase(st, rep, ORCH_STEP_MEASURE, "measure", "run", p->measure_s, p->warmup_s) < 0)
         return -1;
+    /* TPC-C's consistency conditions after the load (oltp tpcc check): a
+     * VM whose database fails them is named and left out of the figures */
+    if (strcmp(p->workload, "tpcc") == 0
+        && run_phase(st, rep, ORCH_STEP_CHECK, "check", "check", 0, 0) < 0)
+        return -1;
     return 0;
 }
 
@@ -840,6 +847,36 @@ static int write_report(run_state *st)
     fprintf(st->out, "report: %s\n", html);
     free(html);
     return 0;
+}
+
+/* drivebench's image of another engine than the plan's would boot and
+ * never answer on the engine's port: image_dir/image.info names its
+ * engine (images/build.sh writes engine=NAME). A user's image, or an
+ * image.info without the line (older builds), is not checked. */
+static int check_image_engine(run_state *st)
+{
+    const orch_plan *p = st->p;
+    char *path, line[256];
+    FILE *f;
+    int rc = 0;
+
+    if (p->image || !p->image_dir)
+        return 0;
+    path = orch_strfmt("%s/image.info", p->image_dir);
+    f = path ? fopen(path, "r") : NULL;
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (strncmp(line, "engine=", 7) == 0 && strcmp(line + 7, p->engine->name) != 0) {
+            snprintf(st->err, sizeof st->err, "%s says the image serves %s, and the plan's "
+                     "engine is %s: build its image (images/build.sh --engine %s) or set "
+                     "image_dir", path, line + 7, p->engine->name, p->engine->name);
+            rc = -1;
+        }
+    }
+    if (f)
+        fclose(f);
+    free(path);
+    return rc;
 }
 
 static int setup_dirs(run_state *st)
@@ -960,7 +997,8 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     st.cl.run_dir = st.l->run_dir;
     fprintf(st.out, "run %s: %d drive(s), %d VM(s), results in %s\n", run_id, p->ndrives,
             st.l->nvms, st.l->run_dir);
-    if (setup_dirs(&st) < 0 || orch_hosts_write(p, st.l->run_dir, st.err, sizeof st.err) < 0)
+    if (check_image_engine(&st) < 0 || setup_dirs(&st) < 0
+        || orch_hosts_write(p, st.l->run_dir, st.err, sizeof st.err) < 0)
         goto done;
     for (int i = 0; i < st.l->nvms && !st.client->in_guest; i++) {
         int port = free_port(i ? st.l->vms[i - 1].port + 1 : p->port_base);

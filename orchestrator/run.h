@@ -17,7 +17,7 @@
     X(POOL, "pool") X(SEED, "seed volume") X(BOOT_VOL, "boot volume") \
     X(DB_VOL, "database volume") X(DOMAIN, "domain") X(READY, "wait for database") \
     X(PREPARE, "prepare") X(PRECONDITION, "precondition") X(MEASURE, "measure") \
-    X(SUMMARY, "summary") X(REPORT, "report")
+    X(CHECK, "check") X(SUMMARY, "summary") X(REPORT, "report")
 #define ORCH_STEP_ENUM(id, text) ORCH_STEP_##id,
 typedef enum { ORCH_STEPS(ORCH_STEP_ENUM) ORCH_STEP_COUNT } orch_step;
 #undef ORCH_STEP_ENUM

@@ -238,6 +238,105 @@ static void set_metadata(xmlDocPtr doc, const orch_domain_spec *s)
     xmlSetProp(vm, BAD_CAST "port", BAD_CAST num);
 }
 
+/* Drop the element at expr, if any, with the indentation before it. */
+static void drop_element(xmlDocPtr doc, const char *expr)
+{
+    xmlNodePtr n = xpath_one(doc, NULL, expr);
+    if (!n)
+        return;
+    if (n->prev && xmlNodeIsText(n->prev) && xmlIsBlankNode(n->prev)) {
+        xmlNodePtr ws = n->prev;
+        xmlUnlinkNode(ws);
+        xmlFreeNode(ws);
+    }
+    xmlUnlinkNode(n);
+    xmlFreeNode(n);
+}
+
+/* Direct kernel boot (kernel, initrd, cmdline) or, without a kernel, boot
+ * from the first disk: <os> then holds <boot dev='hd'/> and no kernel. */
+static int set_boot(xmlDocPtr doc, const orch_domain_spec *s)
+{
+    xmlNodePtr os, boot;
+    if (!s->kernel) {
+        drop_element(doc, "/domain/os/kernel");
+        drop_element(doc, "/domain/os/initrd");
+        drop_element(doc, "/domain/os/cmdline");
+        if (xpath_one(doc, NULL, "/domain/os/boot"))
+            return 0;
+        os = xpath_one(doc, NULL, "/domain/os");
+        if (!os)
+            return -1;
+        xmlAddChild(os, xmlNewText(BAD_CAST "  "));
+        boot = xmlNewChild(os, NULL, BAD_CAST "boot", NULL);
+        if (!boot)
+            return -1;
+        xmlSetProp(boot, BAD_CAST "dev", BAD_CAST "hd");
+        xmlAddChild(os, xmlNewText(BAD_CAST "\n  "));
+        return 0;
+    }
+    if (set_element(doc, "/domain/os/kernel", "/domain/os", "kernel", s->kernel) < 0)
+        return -1;
+    if (!s->initrd)
+        drop_element(doc, "/domain/os/initrd");
+    else if (set_element(doc, "/domain/os/initrd", "/domain/os", "initrd", s->initrd) < 0)
+        return -1;
+    if (s->cmdline && set_element(doc, "/domain/os/cmdline", "/domain/os", "cmdline",
+                                  s->cmdline) < 0)
+        return -1;
+    return 0;
+}
+
+/* The SCSI controller model, and for lsisas1068 a <wwn> on every disk:
+ * QEMU's mptsas reports a disk's WWN as its SAS address and the guest's
+ * mptsas driver skips address 0, so without them the guest sees the
+ * controller and no disk. NAA 5 names from the VM's UUID, unique per VM
+ * and disk (the disk's position is the last digit), as images/vmlib.sh. */
+static int set_controller(xmlDocPtr doc, const orch_domain_spec *s)
+{
+    xmlNodePtr ctl = xpath_one(doc, NULL, "/domain/devices/controller[@type='scsi']");
+    xmlXPathObjectPtr disks;
+    xmlChar *model;
+    int lsi;
+
+    if (!ctl)
+        return s->controller ? -1 : 0;
+    if (s->controller)
+        xmlSetProp(ctl, BAD_CAST "model", BAD_CAST s->controller);
+    model = xmlGetProp(ctl, BAD_CAST "model");
+    lsi = model && strcmp((const char *)model, "lsisas1068") == 0;
+    xmlFree(model);
+    if (!lsi)
+        return 0;
+    disks = xpath(doc, NULL, "/domain/devices/disk[serial]");
+    for (int i = 0; disks && i < disks->nodesetval->nodeNr; i++) {
+        xmlNodePtr disk = disks->nodesetval->nodeTab[i], serial, wwn;
+        char hex[15], text[32];
+        int k = 0;
+        for (const char *c = s->uuid; *c && k < 14; c++)
+            if (*c != '-')
+                hex[k++] = *c;
+        hex[k] = '\0';
+        snprintf(text, sizeof text, "0x5%s%x", hex, i & 0xf);
+        wwn = xpath_one(doc, disk, "wwn");
+        if (wwn) {
+            set_text(wwn, text);
+            continue;
+        }
+        serial = xpath_one(doc, disk, "serial");
+        wwn = xmlNewNode(NULL, BAD_CAST "wwn");
+        if (!wwn) {
+            xmlXPathFreeObject(disks);
+            return -1;
+        }
+        set_text(wwn, text);
+        xmlAddNextSibling(serial, wwn);
+        xmlAddPrevSibling(wwn, xmlNewText(BAD_CAST "\n      "));
+    }
+    xmlXPathFreeObject(disks);
+    return 0;
+}
+
 char *orch_template_render(const orch_template *t, const orch_domain_spec *s,
                            char *err, size_t errlen)
 {
@@ -284,8 +383,7 @@ char *orch_template_render(const orch_template *t, const orch_domain_spec *s,
             xmlSetProp(xpath_one(doc, NULL, expr), BAD_CAST "unit", BAD_CAST "KiB");
         }
     }
-    if (set_element(doc, "/domain/os/kernel", "/domain/os", "kernel", s->kernel) < 0
-        || set_element(doc, "/domain/os/initrd", "/domain/os", "initrd", s->initrd) < 0)
+    if (set_boot(doc, s) < 0 || set_controller(doc, s) < 0)
         goto fail;
     if (set_disk(doc, "bootdisk", s->pool, s->boot_vol) < 0
         || set_disk(doc, "dbdisk", s->pool, s->db_vol) < 0)
@@ -298,8 +396,8 @@ char *orch_template_render(const orch_template *t, const orch_domain_spec *s,
     n = netdev_arg(doc);
     if (!n)
         goto fail;
-    snprintf(text, sizeof text, "user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:%d-:3306",
-             s->port);
+    snprintf(text, sizeof text, "user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:%d-:%d",
+             s->port, s->guest_port);
     xmlSetProp(n, BAD_CAST "value", BAD_CAST text);
 
     buf = xmlBufferCreate();

@@ -28,11 +28,17 @@ typedef struct orch_domain_spec {
     int         vm_index;       /* 1-based within the drive */
     int         vcpus;          /* 0 = keep the template's */
     uint64_t    memory;         /* bytes, 0 = keep the template's */
-    const char *kernel, *initrd;
+    const char *kernel, *initrd;/* kernel NULL: boot from the boot disk
+                                 * (firmware and bootloader); initrd NULL:
+                                 * none */
+    const char *cmdline;        /* NULL = keep the template's */
+    const char *controller;     /* SCSI model, NULL = keep the template's;
+                                 * lsisas1068 gives every disk a <wwn> */
     const char *pool;           /* storage pool of the volumes */
     const char *boot_vol, *db_vol, *seed_vol;   /* seed_vol NULL if none */
     const char *console_log;    /* serial console file */
-    int         port;           /* host loopback port forwarded to 3306 */
+    int         port;           /* host loopback port ... */
+    int         guest_port;     /* ... forwarded to this port in the guest */
 } orch_domain_spec;
 
 /* Load and check a template. Returns NULL with a message in err when the

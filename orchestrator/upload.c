@@ -33,6 +33,22 @@ struct orch_images {
     char  sums[ORCH_IMG_COUNT][SUM_LEN];/* of the local files, "" until computed */
 };
 
+/* Where file f is on this host (new string), NULL when the run uses none
+ * (a user's image booting from its disk has no kernel or initrd); *oom
+ * set when out of memory. The user's own image stands for base.qcow2. */
+static char *local_path(const orch_plan *p, orch_img_file f, int *oom)
+{
+    const char *user = f == ORCH_IMG_BASE ? p->image : f == ORCH_IMG_KERNEL ? p->kernel
+                       : f == ORCH_IMG_INITRD ? p->initrd : NULL;
+    char *path;
+    if (p->image && f != ORCH_IMG_SEED)
+        path = user ? strdup(user) : NULL;
+    else
+        path = orch_strfmt("%s/%s", p->image_dir, img_names[f]);
+    *oom |= (p->image && f != ORCH_IMG_SEED) ? (user && !path) : !path;
+    return path;
+}
+
 orch_images *orch_images_new(const orch_plan *p)
 {
     orch_images *im = calloc(1, sizeof *im);
@@ -42,11 +58,14 @@ orch_images *orch_images_new(const orch_plan *p)
     }
     im->p = p;
     for (int d = 0; d < p->ndrives; d++)
-        for (int f = 0; f < ORCH_IMG_COUNT; f++)
-            if (!(im->paths[d][f] = orch_strfmt("%s/%s", p->image_dir, img_names[f]))) {
+        for (int f = 0; f < ORCH_IMG_COUNT; f++) {
+            int oom = 0;
+            im->paths[d][f] = local_path(p, (orch_img_file)f, &oom);
+            if (oom) {
                 orch_images_free(im);
                 return NULL;
             }
+        }
     return im;
 }
 
@@ -390,9 +409,12 @@ int orch_images_ensure(orch_images *im, int d, virConnectPtr conn, int with_seed
     for (int f = 0; f < ORCH_IMG_COUNT; f++) {
         char *local;
         virStorageVolPtr vol;
+        int oom = 0;
         if (f == ORCH_IMG_SEED && !with_seed)
             continue;
-        if (!(local = orch_strfmt("%s/%s", im->p->image_dir, img_names[f]))) {
+        if (!(local = local_path(im->p, (orch_img_file)f, &oom))) {
+            if (!oom)
+                continue;           /* not used: nothing to ship */
             snprintf(err, errlen, "out of memory");
             goto cleanup;
         }
@@ -464,8 +486,10 @@ char *orch_images_apply(const orch_images *im, int d, const char *xml, char *err
         snprintf(err, errlen, "cannot parse the domain XML");
         goto cleanup;
     }
-    if (set_text(ctx, "/domain/os/kernel", im->paths[d][ORCH_IMG_KERNEL]) < 0
-        || set_text(ctx, "/domain/os/initrd", im->paths[d][ORCH_IMG_INITRD]) < 0) {
+    if ((im->paths[d][ORCH_IMG_KERNEL]
+         && set_text(ctx, "/domain/os/kernel", im->paths[d][ORCH_IMG_KERNEL]) < 0)
+        || (im->paths[d][ORCH_IMG_INITRD]
+            && set_text(ctx, "/domain/os/initrd", im->paths[d][ORCH_IMG_INITRD]) < 0)) {
         snprintf(err, errlen, "the domain XML has no single /domain/os/kernel and initrd "
                  "(direct kernel boot) to point at drive %s's images", im->p->drives[d].name);
         goto cleanup;

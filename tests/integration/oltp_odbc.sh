@@ -142,6 +142,11 @@ check_eq "pg: no sbtest table left" 0 "$(postgres_sql "SELECT COUNT(*) FROM pg_t
 $OLTP "--odbc-connect=Driver=MariaDB;Server=127.0.0.1;Port=$MARIADB_PORT;Database=sbtest" --tables=1 --table-size=1000 \
   oltp_point_select prepare >"$T/out" 2>&1
 check_eq "--odbc-connect: prepare exits 0" 0 $?
+# the DSN-less string drivebench builds for PostgreSQL: psqlODBC takes UID
+# as given (a braced UID={sbtest} reached the server as "{sbtest}")
+$OLTP "--odbc-connect=Driver={PostgreSQL};Server=127.0.0.1;Port=$PGSQL_PORT;Database=sbtest" \
+  --connect-timeout=5 ping >"$T/out" 2>&1
+check_eq "--odbc-connect to PostgreSQL (psqlODBC): ping exits 0" 0 $?
 $OLTP "--odbc-connect=Driver=MariaDB;Server=127.0.0.1;Port=$MARIADB_PORT;Database=sbtest" --tables=1 --table-size=1000 \
   --threads=200 --time=4 oltp_point_select run >"$T/ol" 2>&1 &
 pid=$!

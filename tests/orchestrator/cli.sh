@@ -54,6 +54,48 @@ printf '%s\n' "$tmp/bad.ini:4: [run] vms_per_drive: 'many' is not a whole number
   "$tmp/bad.ini:9: [workload] measure: 'soon' is not a duration like 2h, 30m, 10s (1..604800 s)" \
   "$tmp/bad.ini:1: no [drive NAME] section: name at least one drive under test" | sort -t: -k2n > "$tmp/want"
 if [ $st -eq 2 ] && diff -u "$tmp/want" "$tmp/err"; then ok "validate reports every problem with file and line"; else bad "validate errors (exit $st)"; fi
+# engine, image, client and driver combinations that cannot run: one line
+# each, with file and line
+# engine_error NAME WANT-LINE RUN-KEYS WORKLOAD-KEYS [PROFILE]
+engine_error() {
+  local name=$1 want=$2
+  printf '[run]\nname = e\nprofile = %s\n%b[workload]\nname = tpcc\nwarehouses = 1\nmeasure = 10s\n%b[drive d]\npath = /srv/d\n' \
+    "${5:-tiny}" "$3" "$4" > "$tmp/engine.ini"
+  $DB validate "$tmp/engine.ini" >"$tmp/out" 2>"$tmp/err"; local st=$?
+  if [ $st -eq 2 ] && [ "$(cat "$tmp/err")" = "$tmp/engine.ini:$want" ]; then ok "validate: $name"
+  else bad "validate: $name: exit $st, stderr '$(cat "$tmp/err")', wanted '$tmp/engine.ini:$want'"; fi
+}
+engine_error "sqlserver without image" \
+  "4: [run] engine sqlserver: drivebench builds no image of it; set [run] image = PATH.qcow2 (images/README.md gives the contract)" \
+  'engine = sqlserver\n' ''
+engine_error "client = guest without a guest agent" \
+  "6: [run] client = guest runs oltp through the guest agent, and guest_agent = no: use client = host" \
+  'engine = sqlserver\nimage = /srv/mssql.qcow2\nclient = guest\nguest_agent = no\n' ''
+engine_error "a driver the engine does not allow" \
+  "9: [workload] db_driver mysql: engine postgresql is reached through pgsql|odbc" \
+  'engine = postgresql\n' 'db_driver = mysql\n'
+engine_error "sqlserver through mysql" \
+  "10: [workload] db_driver mysql: engine sqlserver is reached through odbc" \
+  'engine = sqlserver\nimage = /srv/mssql.qcow2\n' 'db_driver = mysql\n'
+engine_error "prepare = auto with a seed the engine cannot restore" \
+  "10: [workload] prepare = auto: profile sysbench restores a prebuilt database, which sqlserver cannot; set prepare = yes or use a profile without a seed disk" \
+  'engine = sqlserver\nimage = /srv/mssql.qcow2\n' 'prepare = auto\n' sysbench
+engine_error "a seed disk without an image folder" \
+  "3: [run] profile sysbench has a seed disk, made from image_dir's seed.qcow2, and engine sqlserver has no image_dir; use a profile without a seed disk" \
+  'engine = sqlserver\nimage = /srv/mssql.qcow2\n' 'prepare = yes\n' sysbench
+engine_error "FreeTDS with strict encryption" \
+  "11: [workload] encrypt = strict: FreeTDS 1.3 has no strict (TDS 8) encryption; use yes, or ODBC Driver 18" \
+  'engine = sqlserver\nimage = /srv/mssql.qcow2\n' 'odbc_driver = FreeTDS\nencrypt = strict\n'
+engine_error "ODBC keys with a native driver" \
+  "9: [workload] encrypt applies to db_driver = odbc only (this plan's is pgsql)" \
+  'engine = postgresql\n' 'encrypt = yes\n'
+engine_error "an unknown engine" \
+  "4: [run] engine: 'oracle' is not one of mariadb|postgresql|sqlserver" \
+  'engine = oracle\n' ''
+engine_error "an unknown controller" \
+  "4: [run] controller: 'ahci' is not one of virtio-scsi|lsisas1068|lsisas1078" \
+  'controller = ahci\n' ''
+
 before=$(ls -A results)
 expect "run refuses a bad plan" 2 "vms_per_drive: 'many' is not a whole number" $DB run "$tmp/bad.ini"
 [ "$(ls -A results)" = "$before" ] && ok "a refused run leaves nothing behind" || bad "a refused run left files in results/"
@@ -79,6 +121,11 @@ get_is "the seed disk of sysbench (447G)" "479962595328" run seed_size plans/sys
 get_is "a value left to the profile" "" run vcpus plans/tiny.ini
 get_is "a drive's uri from [run]" "test:///default" "drive test" uri plans/tiny.ini
 get_is "a drive's vms from vms_per_drive" "1" "drive test" vms plans/tiny.ini
+get_is "the engine's default driver" "pgsql" workload db_driver plans/quick-pgsql.ini
+get_is "the engine's image folder" "$PWD/images/build/postgresql" run image_dir plans/quick-pgsql.ini
+get_is "the default engine" "mariadb" run engine plans/tiny.ini
+get_is "guest_agent default" "yes" run guest_agent plans/tiny.ini
+get_is "sqlserver: no image folder of drivebench's" "" run image_dir plans/sqlserver-tpcc.ini
 get_plan_error() {
   local name=$1 want=$2; shift 2
   $DB plan get "$@" >"$tmp/out" 2>"$tmp/err"; local st=$?
@@ -104,6 +151,12 @@ $DB render tests/orchestrator/render-plan.ini --run-id=render-test-co-20261130-0
 n=$(ls "$tmp"/xml/*.xml 2>/dev/null | wc -l)
 [ "$n" -eq 2 ] && ok "render --out writes one file per VM" || bad "render --out wrote $n files"
 for f in "$tmp"/xml/*.xml; do
+  if virt-xml-validate "$f" domain >/dev/null 2>&1; then ok "virt-xml-validate $(basename "$f")"; else bad "virt-xml-validate $(basename "$f")"; virt-xml-validate "$f" domain; fi
+done
+$DB render tests/orchestrator/render-sqlserver.ini --run-id=render-sqlserver-20261130-000000 >"$tmp/render-mssql.xml" 2>"$tmp/err"
+if diff -u tests/orchestrator/expected/render-sqlserver.xml "$tmp/render-mssql.xml"; then ok "render of a sqlserver plan is exactly expected/render-sqlserver.xml"; else bad "sqlserver render output differs"; fi
+$DB render tests/orchestrator/render-sqlserver.ini --run-id=render-sqlserver-20261130-000000 --out="$tmp/xml-mssql" >"$tmp/out" 2>"$tmp/err"
+for f in "$tmp"/xml-mssql/*.xml; do
   if virt-xml-validate "$f" domain >/dev/null 2>&1; then ok "virt-xml-validate $(basename "$f")"; else bad "virt-xml-validate $(basename "$f")"; virt-xml-validate "$f" domain; fi
 done
 for prof in sysbench sqlserver tiny; do

@@ -114,9 +114,11 @@ static char *fake_exec(fake_agent *a, virDomainPtr dom, json_object *args)
         if (json_object_object_get_ex(args, "env", &envl))
             for (size_t i = 0; i < json_object_array_length(envl); i++)
                 putenv(strdup(json_object_get_string(json_object_array_get_idx(envl, i))));
-        /* the guest's database answers its own client */
-        if (strcmp(argv[0], "/usr/bin/mariadb-admin") == 0)
-            _exit(getenv("MYSQL_PWD") && strcmp(getenv("MYSQL_PWD"), "drivebench") == 0 ? 0 : 1);
+        /* the guest's database answers `oltp ... ping` with the password
+         * in the driver's environment variable (4: login refused) */
+        if (n > 1 && strcmp(argv[n - 1], "ping") == 0)
+            _exit(getenv("OLTP_MYSQL_PASSWORD")
+                  && strcmp(getenv("OLTP_MYSQL_PASSWORD"), "drivebench") == 0 ? 0 : 4);
         execv(argv[0], argv);
         _exit(127);
     }
@@ -318,6 +320,26 @@ static void test_guest_live_tps(void **state)
     orch_plan_free(p);
 }
 
+/* The guest's oltp ping says the login was refused (exit 4): the boot
+ * wait fails at once with the reason, not at the boot timeout. */
+static void test_guest_login_refused(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f);
+    orch_run_opts o;
+    time_t t0 = time(NULL);
+    free(p->db_password);
+    p->db_password = strdup("wrong");
+    p->boot_timeout_s = 300;
+    opts_init(&o, f);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    assert_true(time(NULL) - t0 < 60);
+    assert_non_null(strstr(orch_fixture_output(f), ": MariaDB in the guest refused user "
+                           "drivebench on database sbtest (oltp ping exited 4)"));
+    assert_no_leftovers(f);
+    orch_plan_free(p);
+}
+
 static void test_guest_oltp_fails(void **state)
 {
     orch_fixture *f = *state;
@@ -389,6 +411,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_guest_run, guest_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_guest_live_tps, guest_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_guest_oltp_fails, guest_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_guest_login_refused, guest_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_guest_sigint, guest_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_two_hosts, guest_setup, orch_fixture_teardown),
     };

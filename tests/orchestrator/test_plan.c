@@ -177,7 +177,7 @@ static const bad_case bad_cases[] = {
       "PLAN:13: [workload] precondition: '1d' is not a duration like 2h, 30m, 10s "
       "(0..604800 s)\n" },
     { RUN_OK WL_OK "db_driver = pgsql\n" DRIVE_OK,
-      "PLAN:13: [workload] db_driver pgsql: the guest image serves MariaDB only; use mysql\n" },
+      "PLAN:13: [workload] db_driver pgsql: engine mariadb is reached through mysql|odbc\n" },
     { RUN_OK WL_OK "[drive d1]\n", "PLAN:13: [drive d1] has no keys: give it path or pool\n" },
     { RUN_OK WL_OK "[drive d1]\npath = /a\npool = p\n",
       "PLAN:13: [drive d1] needs exactly one of path (a directory) or pool "

@@ -16,6 +16,7 @@
 #include <libvirt/libvirt.h>
 #include <libvirt/virterror.h>
 
+#include "dbengine.h"
 #include "layout.h"
 #include "names.h"
 #include "plan.h"
@@ -238,6 +239,120 @@ static void test_names(void **state)
     assert_int_equal(uuid[14], '4');
 }
 
+/* Occurrences of needle in s. */
+static int count_substr(const char *s, const char *needle)
+{
+    int n = 0;
+    for (const char *c = strstr(s, needle); c; c = strstr(c + 1, needle))
+        n++;
+    return n;
+}
+
+/* A sqlserver plan: the user's image booted from its disk, forwards to
+ * guest port 1433, lsisas1068 with a <wwn> on every disk. */
+static void test_render_sqlserver(void **state)
+{
+    char *got = render_all("tests/orchestrator/render-sqlserver.ini",
+                           "render-sqlserver-20261130-000000");
+    char *want = orch_slurp("tests/orchestrator/expected/render-sqlserver.xml");
+    char seen[8][32];
+    int n = 0;
+    (void)state;
+    assert_string_equal(got, want);
+    /* every disk of every VM has its own WWN: 2 VMs x 2 disks */
+    for (const char *w = strstr(got, "<wwn>"); w; w = strstr(w + 1, "<wwn>")) {
+        assert_true(n < 8);
+        assert_int_equal(sscanf(w, "<wwn>%31[^<]", seen[n]), 1);
+        assert_int_equal(strlen(seen[n]), 18);        /* 0x + 16 hex digits */
+        for (int i = 0; i < n; i++)
+            assert_string_not_equal(seen[i], seen[n]);
+        n++;
+    }
+    assert_int_equal(n, 4);
+    assert_null(strstr(got, "<kernel>"));
+    assert_int_equal(count_substr(got, "hostfwd=tcp:127.0.0.1:4100"), 2);
+    assert_int_equal(count_substr(got, "-:1433\""), 2);
+    free(got);
+    free(want);
+}
+
+/* The DSN-less ODBC connection strings, per ODBC driver family. */
+static void test_odbc_connect_strings(void **state)
+{
+    orch_db_target t = {
+        .engine = orch_dbengine_find("sqlserver"), .driver = "odbc", .user = "drivebench",
+        .database = "sbtest", .odbc_driver = "ODBC Driver 18 for SQL Server",
+        .encrypt = "yes", .trust_cert = "yes",
+    };
+    char *s;
+    (void)state;
+    s = orch_odbc_connect_string(&t, 41000);
+    assert_string_equal(s, "Driver={ODBC Driver 18 for SQL Server};Server=tcp:127.0.0.1,41000;"
+                           "Database=sbtest;Encrypt=yes;TrustServerCertificate=yes");
+    free(s);
+    t.encrypt = "strict";
+    t.trust_cert = NULL;
+    s = orch_odbc_connect_string(&t, 41000);
+    assert_string_equal(s, "Driver={ODBC Driver 18 for SQL Server};Server=tcp:127.0.0.1,41000;"
+                           "Database=sbtest;Encrypt=strict");
+    free(s);
+    t.odbc_driver = "FreeTDS";
+    t.encrypt = "yes";
+    t.trust_cert = "yes";
+    s = orch_odbc_connect_string(&t, 41001);
+    assert_string_equal(s, "Driver={FreeTDS};Server=127.0.0.1;Port=41001;Database=sbtest;"
+                           "TDS_Version=7.4;ClientCharset=UTF-8;Encryption=require");
+    free(s);
+    t.encrypt = "no";
+    s = orch_odbc_connect_string(&t, 41001);
+    assert_string_equal(s, "Driver={FreeTDS};Server=127.0.0.1;Port=41001;Database=sbtest;"
+                           "TDS_Version=7.4;ClientCharset=UTF-8;Encryption=off");
+    free(s);
+    /* psqlODBC; a database name with ';' goes in braces */
+    t.engine = orch_dbengine_find("postgresql");
+    t.odbc_driver = NULL;
+    t.encrypt = t.trust_cert = NULL;
+    t.database = "a;b}";
+    s = orch_odbc_connect_string(&t, 5432);
+    assert_string_equal(s, "Driver={PostgreSQL Unicode};Server=127.0.0.1;Port=5432;"
+                           "Database={a;b}}}");
+    free(s);
+}
+
+/* The sqlserver plan's oltp command lines: ODBC options, never the
+ * password (oltp reads it from OLTP_ODBC_PASSWORD). */
+static void test_sqlserver_argv(void **state)
+{
+    orch_plan *p = orch_plan_load("tests/orchestrator/render-sqlserver.ini", stderr);
+    char **argv, *joined = NULL;
+    size_t len = 0;
+    FILE *j;
+    (void)state;
+    assert_non_null(p);
+    free(p->db_password);
+    p->db_password = strdup("S3cret;pw");
+    argv = orch_oltp_ping_argv(p, "bin/oltp", 41000, 3);
+    j = open_memstream(&joined, &len);
+    for (int i = 0; argv[i]; i++)
+        fprintf(j, "%s%s", i ? " " : "", argv[i]);
+    fclose(j);
+    assert_string_equal(joined, "bin/oltp --db-driver=odbc --odbc-connect=Driver={ODBC Driver "
+                        "18 for SQL Server};Server=tcp:127.0.0.1,41000;Database=sbtest;"
+                        "Encrypt=yes;TrustServerCertificate=yes --odbc-user=drivebench "
+                        "--connect-timeout=3 ping");
+    free(joined);
+    orch_argv_free(argv);
+    argv = orch_oltp_argv(p, "bin/oltp", 41000, "run", 10, 0, "/r/x.json");
+    for (int i = 0; argv[i]; i++) {
+        assert_null(strstr(argv[i], "S3cret"));
+        assert_null(strcasestr(argv[i], "password"));
+        assert_null(strstr(argv[i], "PWD="));
+    }
+    assert_string_equal(orch_dbdriver_password_env(p->db_driver), "OLTP_ODBC_PASSWORD");
+    orch_argv_free(argv);
+    orch_plan_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -246,6 +361,9 @@ int main(void)
         cmocka_unit_test(test_names_are_data),
         cmocka_unit_test(test_bad_templates),
         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_render_sqlserver),
+        cmocka_unit_test(test_odbc_connect_strings),
+        cmocka_unit_test(test_sqlserver_argv),
     };
     return cmocka_run_group_tests_name("orchestrator render", tests, NULL, NULL);
 }

@@ -879,10 +879,136 @@ static void test_oltp_argv(void **state)
     orch_plan_free(p);
 }
 
+/* A sqlserver plan (the user's image, no guest agent, ODBC Driver 18) on
+ * the test driver: readiness is the host's `oltp ping` (no agent asked),
+ * every oltp gets the ODBC connection string and the password only in
+ * OLTP_ODBC_PASSWORD, never on its argv or in the results. */
+static orch_plan *sqlserver_plan(orch_fixture *f)
+{
+    orch_plan *p = plan(f, "tiny", "engine = sqlserver\nimage = /srv/images/mssql.qcow2\n"
+                        "guest_agent = no\n");
+    free(p->db_driver);
+    p->db_driver = strdup("odbc");
+    p->odbc_driver = strdup("ODBC Driver 18 for SQL Server");
+    p->encrypt = strdup("yes");
+    p->trust_server_certificate = strdup("yes");
+    free(p->db_password);
+    p->db_password = strdup("S3cret;pw");
+    return p;
+}
+
+static void test_sqlserver_run(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = sqlserver_plan(f);
+    orch_run_opts o;
+    char pwlog[PATH_MAX], cmd[PATH_MAX * 2];
+    snprintf(pwlog, sizeof pwlog, "%s/pw.log", f->results);
+    setenv("FAKE_OLTP_PWLOG", pwlog, 1);
+    opts_init(&o, f);
+    o.wait_ready = NULL;            /* the host client's own readiness */
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    unsetenv("FAKE_OLTP_PWLOG");
+    assert_clean(f, RUN_ID);
+    /* 3 VMs: ping, prepare, precondition, measure */
+    assert_int_equal(orch_count_lines(f->log, NULL), 12);
+    assert_int_equal(orch_count_lines(f->log, " --connect-timeout=3 ping"), 3);
+    assert_int_equal(orch_count_lines(f->log, "--db-driver=odbc --odbc-connect=Driver={ODBC "
+                                      "Driver 18 for SQL Server};Server=tcp:127.0.0.1,4710"), 12);
+    assert_int_equal(orch_count_lines(f->log, ";Database=sbtest;Encrypt=yes;"
+                                      "TrustServerCertificate=yes --odbc-user=drivebench "), 12);
+    assert_int_equal(orch_count_lines(f->log, "S3cret"), 0);
+    assert_int_equal(orch_count_lines(f->log, "PWD="), 0);
+    assert_int_equal(orch_count_lines(pwlog, "mysql= pgsql= odbc=S3cret;pw"), 12);
+    assert_int_equal(orch_count_lines(pwlog, NULL), 12);
+    /* nothing the run wrote holds the password */
+    snprintf(cmd, sizeof cmd, "grep -rq 'S3cret' '%s/%s'", f->results, RUN_ID);
+    assert_int_not_equal(system(cmd), 0);
+    orch_plan_free(p);
+}
+
+/* A refused login (oltp ping exit 4) fails the boot wait at once with
+ * oltp's message, instead of retrying until the boot timeout. */
+static void test_ping_login_refused(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = sqlserver_plan(f);
+    orch_run_opts o;
+    time_t t0 = time(NULL);
+    p->boot_timeout_s = 300;
+    setenv("FAKE_OLTP_EXIT", "4", 1);
+    setenv("FAKE_OLTP_MATCH", " ping", 1);
+    opts_init(&o, f);
+    o.wait_ready = NULL;
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    unsetenv("FAKE_OLTP_EXIT");
+    unsetenv("FAKE_OLTP_MATCH");
+    assert_true(time(NULL) - t0 < 60);
+    assert_non_null(strstr(orch_fixture_output(f), "SQL Server answered but refused "
+                           "user drivebench on database sbtest; check db_user, db_password "
+                           "and db_name"));
+    assert_int_equal(orch_count_lines(f->log, " ping"), 1);
+    assert_clean(f, RUN_ID);
+    orch_plan_free(p);
+}
+
+/* No oltp to ping with: the boot wait fails at once, naming it. */
+static void test_ping_without_oltp(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = sqlserver_plan(f);
+    orch_run_opts o;
+    time_t t0 = time(NULL);
+    free(p->oltp);
+    p->oltp = strdup("/nonexistent/oltp");
+    p->boot_timeout_s = 300;
+    opts_init(&o, f);
+    o.wait_ready = NULL;
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    assert_true(time(NULL) - t0 < 60);
+    assert_non_null(strstr(orch_fixture_output(f), ": cannot ping the database with "
+                           "/nonexistent/oltp (exit 127): drivebench: cannot run "
+                           "/nonexistent/oltp: No such file or directory"));
+    assert_clean(f, RUN_ID);
+    orch_plan_free(p);
+}
+
+/* An image folder whose image.info names another engine stops the run
+ * before anything is created. */
+static void test_image_of_another_engine(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", "engine = postgresql\n");
+    orch_run_opts o;
+    char dir[PATH_MAX], info[PATH_MAX + 16];
+    FILE *fp;
+    snprintf(dir, sizeof dir, "%s/img", f->results);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    snprintf(info, sizeof info, "%s/image.info", dir);
+    fp = fopen(info, "w");
+    assert_non_null(fp);
+    fprintf(fp, "built=2026-12-01T00:01:53Z\nengine=mariadb\nport=3306\n");
+    fclose(fp);
+    free(p->image_dir);
+    p->image_dir = strdup(dir);
+    opts_init(&o, f);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    assert_non_null(strstr(orch_fixture_output(f), "/img/image.info says the image serves "
+                           "mariadb, and the plan's engine is postgresql: build its image "
+                           "(images/build.sh --engine postgresql) or set image_dir"));
+    assert_int_equal(orch_count_lines(f->log, NULL), 0);
+    assert_clean(f, RUN_ID);
+    orch_plan_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_run_ok, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_sqlserver_run, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_ping_login_refused, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_image_of_another_engine, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_ping_without_oltp, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_run_with_seed, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_failure_at_each_step, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_libvirt_failure, orch_fixture_setup, orch_fixture_teardown),

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# End-to-end: `drivebench run` of one VM serving PostgreSQL (engine
+# postgresql), twice:
+#   1. oltp_read_write (1 table x 1,000 rows, 2 threads, 10 s) through
+#      oltp's pgsql driver (libpq);
+#   2. TPC-C (1 warehouse, 2 threads, 10 s) through the odbc driver with
+#      psqlODBC ("PostgreSQL Unicode", a DSN-less connection string the
+#      orchestrator builds): the ODBC path SQL Server takes, with the pgsql
+#      dialect that oltp picks from SQL_DBMS_NAME. drivebench runs
+#      `oltp tpcc check` after the measured phase.
+# Each run must end with a summary whose one drive has TPS > 0 and no
+# failed VM (so TPC-C's check passed), the password on no oltp argv or in
+# the run folder, and nothing left behind (`drivebench list` shows no
+# object of the run, the drive folder is empty).
+#
+# Builds (or reuses) images/build/postgresql (images/build.sh --engine
+# postgresql) unless E2E_IMAGE_DIR names a built PostgreSQL image folder to
+# use as it is. Starts libvirt if nothing runs it. E2E_PG_RUNS picks the
+# runs (default "pgsql odbc"). Bounded by E2E_RUN_TIMEOUT seconds per run
+# (default 900 for pgsql, 2400 for odbc: TPC-C's prepare of one warehouse,
+# ~500,000 rows, takes the 1-vCPU TCG guest about 15 minutes on a busy
+# 2-core machine). On failure prints the serial console and the run's
+# output. Always tears its runs down.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+runs=${E2E_PG_RUNS:-pgsql odbc}
+drivebench=$E2E_TOP/bin/drivebench
+tag=e2e-pg-$$-$RANDOM
+current=
+
+e2e_test_cleanup() {
+  [ -n "$E2E_WORK" ] || return 0
+  for id in "$tag-pgsql" "$tag-odbc"; do
+    "$drivebench" teardown "$id" --uri="$E2E_URI" >/dev/null 2>&1 || true
+  done
+  [ "$1" != 0 ] || return 0
+  [ -n "$current" ] || return 0
+  for c in "$E2E_WORK"/results/"$current"/console/*.log; do
+    [ -s "$c" ] || continue
+    echo "----- serial console $(basename "$c") (last 60 lines) -----" >&2
+    tail -60 "$c" >&2
+  done
+  [ -s "$E2E_WORK/$current.log" ] && { echo "----- drivebench run output -----" >&2; tail -60 "$E2E_WORK/$current.log" >&2; }
+  mkdir -p "$E2E_TOP/tests/artifacts"
+  [ -d "$E2E_WORK/results/$current" ] && cp -r "$E2E_WORK/results/$current" "$E2E_TOP/tests/artifacts/" || true
+}
+e2e_begin virsh jq timeout
+
+[ -x "$drivebench" ] || e2e_fail "$drivebench missing: run make first"
+[ -x "$E2E_TOP/bin/oltp" ] || e2e_fail "$E2E_TOP/bin/oltp missing: run make first"
+odbcinst -q -d 2>/dev/null | grep -qx '\[PostgreSQL Unicode\]' \
+  || e2e_fail "psqlODBC is not registered as 'PostgreSQL Unicode' (install odbc-postgresql)"
+
+images=${E2E_IMAGE_DIR:-}
+if [ -z "$images" ]; then
+  "$E2E_TOP/images/build.sh" --engine postgresql
+  images=$E2E_TOP/images/build/postgresql
+fi
+grep -qx 'engine=postgresql' "$images/image.info" 2>/dev/null \
+  || e2e_fail "$images/image.info does not say engine=postgresql"
+e2e_libvirt_up || e2e_fail "libvirt did not start"
+type=$(e2e_virt_type)
+
+E2E_WORK=$(mktemp -d /var/tmp/drivebench-e2e-pg.XXXXXX)
+work=$E2E_WORK
+chmod 0755 "$work"
+mkdir -m 0755 "$work/drive"
+# every oltp the orchestrator starts logs its arguments (the real one runs)
+cat >"$work/oltp" <<SH
+#!/bin/sh
+echo "\$*" >>"$work/argv.log"
+exec "$E2E_TOP/bin/oltp" "\$@"
+SH
+chmod 0755 "$work/oltp"
+
+# plan NAME DRIVER WORKLOAD-LINES
+plan() {
+  cat >"$work/$1.ini" <<INI
+; written by tests/e2e/run-1vm-pgsql.sh
+[run]
+name = e2e pgsql
+engine = postgresql
+uri = $E2E_URI
+profile = tiny
+client = host
+image_dir = $images
+oltp = $work/oltp
+results_dir = $work/results
+domain_type = $type
+boot_timeout = 10m
+
+[workload]
+db_driver = $2
+threads = 2
+measure = 10s
+$3
+
+[drive e2e]
+path = $work/drive
+INI
+}
+plan pgsql pgsql $'name = oltp_read_write\ntables = 1\ntable_size = 1000'
+plan odbc odbc $'name = tpcc\nwarehouses = 1'
+
+for kind in $runs; do
+  id=$tag-$kind
+  run_timeout=${E2E_RUN_TIMEOUT:-$([ "$kind" = odbc ] && echo 2400 || echo 900)}
+  current=$id
+  e2e_say "drivebench run, PostgreSQL through $kind ($type, run id $id)"
+  t0=$(date +%s)
+  timeout -k 30 "$run_timeout" "$drivebench" run "$work/$kind.ini" --run-id="$id" \
+    >"$work/$id.log" 2>&1 || e2e_fail "drivebench run ($kind) failed or took longer than ${run_timeout}s"
+  e2e_say "$kind: run finished in $(( $(date +%s) - t0 ))s"
+  sum=$work/results/$id/summary.json
+  [ -s "$sum" ] || e2e_fail "$kind: no summary.json"
+  jq -e '.drives | length == 1 and all(.tps > 0)' "$sum" >/dev/null \
+    || e2e_fail "$kind: a drive without TPS > 0: $(jq -c '.drives' "$sum")"
+  jq -e '.run.transactions > 0' "$sum" >/dev/null || e2e_fail "$kind: no transactions"
+  ! grep -q 'completed with failures' "$work/$id.log" \
+    || e2e_fail "$kind: a VM failed (see the run output)"
+  if [ "$kind" = odbc ]; then
+    grep -q 'check on 1 VM' "$work/$id.log" || e2e_fail "odbc: drivebench ran no TPC-C check"
+    grep -q -- '--db-driver=odbc --odbc-connect=Driver={PostgreSQL Unicode};Server=127.0.0.1;Port=' "$work/argv.log" \
+      || e2e_fail "odbc: no DSN-less psqlODBC connection string on oltp's argv"
+    grep -q 'tpcc check$' "$work/argv.log" || e2e_fail "odbc: oltp tpcc check never ran"
+  else
+    grep -q -- '--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=' "$work/argv.log" \
+      || e2e_fail "pgsql: no --pgsql-* options on oltp's argv"
+  fi
+  e2e_say "$kind: $(jq -r '.drives[] | "drive \(.name): \(.tps) TPS, avg \(.latency_ms.avg) ms, p99 \(.latency_ms.p99) ms"' "$sum")"
+  left=$("$drivebench" list --uri="$E2E_URI" 2>/dev/null | grep -F "$id" || true)
+  [ -z "$left" ] || e2e_fail "$kind: drivebench list still shows the run: $left"
+  [ -z "$(find "$work/drive" -mindepth 1)" ] || e2e_fail "$kind: files left on the drive: $(ls "$work/drive")"
+done
+grep -q ping "$work/argv.log" || e2e_fail "readiness never ran oltp ping"
+! grep -q 'drivebench' <(grep -o -- '-password[^ ]*\|PWD=[^ ;]*' "$work/argv.log") \
+  || e2e_fail "a password appeared on an oltp argv"
+! grep -lq -- '"[a-z_]*password"' "$work"/results/*/summary.json "$work"/results/*/vm/*.json \
+  || e2e_fail "a password field appeared in a result or summary"
+current=
+e2e_say "PASS (readiness through oltp ping; runs: $runs)"
