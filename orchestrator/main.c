@@ -28,7 +28,7 @@ static void usage(FILE *f)
 {
     fputs("usage: drivebench validate PLAN\n"
           "       drivebench render PLAN [--run-id=ID] [--out=DIR]\n"
-          "       drivebench run PLAN [--run-id=ID]\n"
+          "       drivebench run PLAN [--run-id=ID] [--domain-type=kvm|qemu|auto]\n"
           "       drivebench list [--uri=URI]... [--results=DIR]\n"
           "       drivebench teardown RUN-ID [--uri=URI]... [--results=DIR]\n"
           "       drivebench report RESULTS_DIR... [-o report.html]\n"
@@ -53,6 +53,7 @@ typedef struct cli_opts {
     int         nuris;
     const char *arg;            /* the one positional argument */
     bool        force;          /* --force (seed) */
+    const char *domain_type;    /* --domain-type (run): overrides the plan's */
 } cli_opts;
 
 /* Parse "--run-id=", "--out=", "--uri=" (as allowed by `allowed`) and one
@@ -70,6 +71,8 @@ static int parse_opts(int argc, char **argv, const char *allowed, int need_arg, 
             o->uris[o->nuris++] = a + 6;
         else if (strncmp(a, "--results=", 10) == 0 && strstr(allowed, "results"))
             o->results = a + 10;
+        else if (strncmp(a, "--domain-type=", 14) == 0 && strstr(allowed, "domain-type"))
+            o->domain_type = a + 14;
         else if (strcmp(a, "--force") == 0 && strstr(allowed, "force"))
             o->force = true;
         else if (a[0] == '-' && a[1] == '-')
@@ -167,12 +170,27 @@ static int cmd_run(int argc, char **argv)
     cli_opts o;
     orch_plan *p;
     orch_run_opts ro;
-    int rc = parse_opts(argc, argv, "run-id", 1, &o);
+    int rc = parse_opts(argc, argv, "run-id domain-type", 1, &o);
     if (rc)
         return rc;
+    if (o.domain_type && strcmp(o.domain_type, "kvm") != 0 && strcmp(o.domain_type, "qemu") != 0
+        && strcmp(o.domain_type, "auto") != 0)
+        return bad_input("--domain-type=%s: expected kvm, qemu or auto", o.domain_type);
     p = orch_plan_load(o.arg, stderr);
     if (!p)
         return EXIT_BAD_INPUT;
+    /* images/make-run.sh probes how fast KVM really is (virt-type.sh) and
+     * passes its answer here; the summary's environment records the type */
+    if (o.domain_type) {
+        char *t = strdup(o.domain_type);
+        if (!t) {
+            orch_plan_free(p);
+            fputs("drivebench: out of memory\n", stderr);
+            return 1;
+        }
+        free(p->domain_type);
+        p->domain_type = t;
+    }
     memset(&ro, 0, sizeof ro);
     ro.run_id = o.run_id;
     ro.out = stderr;

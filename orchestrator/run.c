@@ -344,6 +344,15 @@ static int plan_record(const orch_plan *p, const orch_template *t, res_plan *r)
     return 0;
 }
 
+/* Whether a VM before VM i runs on the same libvirt connection. */
+static bool conn_seen_before(const run_state *st, int i)
+{
+    for (int j = 0; j < i; j++)
+        if (st->vms[j].conn == st->vms[i].conn)
+            return true;
+    return false;
+}
+
 /* Pools and, for profiles with a prebuilt database, each VM's seed disk:
  * a qcow2 overlay on the image's seed.qcow2, attached read-only, so the
  * prebuilt data stays pristine. */
@@ -380,6 +389,12 @@ static int provision_run(run_state *st)
         if (!type)
             return -1;
         rv->domain_type = type;
+        if (!conn_seen_before(st, i)) {
+            char *uri = virConnectGetURI(rv->conn);
+            fprintf(st->out, "%s: domain type %s (%s)\n", uri ? uri : "libvirt", type,
+                    strcmp(p->domain_type, "auto") != 0 ? "asked for" : "host capabilities");
+            free(uri);
+        }
         if (!vm->seed_vol)
             continue;
         if (step(st, ORCH_STEP_SEED, vm->seed_vol) < 0)

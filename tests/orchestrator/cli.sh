@@ -255,6 +255,16 @@ plan 1s
 expect "boot timeout fails the run" 1 "drivebench: no console log at $tmp/results/cli-run-20261130-000001/console/drivebench-cli-run-20261130-000001--d1-vm1.r1.log" \
   $DB run "$tmp/run.ini" --run-id=cli-run-20261130-000001
 grep -qF "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)" "$tmp/err" && ok "boot timeout tears down" || bad "boot timeout teardown"
+grep -qxF "$NODE: domain type qemu (asked for)" "$tmp/err" && ok "the plan's domain type is named once" \
+  || { bad "domain type line"; cat "$tmp/err"; }
+expect "--domain-type overrides the plan's" 1 "drivebench: no console log" \
+  $DB run "$tmp/run.ini" --run-id=cli-run-20261130-000002 --domain-type=kvm
+[ "$(grep -c "domain type" "$tmp/err")" = 1 ] && grep -qxF "$NODE: domain type kvm (asked for)" "$tmp/err" \
+  && ok "the run uses the domain type of --domain-type" || { bad "--domain-type"; cat "$tmp/err"; }
+expect "--domain-type takes kvm, qemu or auto" 2 "drivebench: --domain-type=xen: expected kvm, qemu or auto" \
+  $DB run "$tmp/run.ini" --domain-type=xen
+expect "--domain-type is an option of run only" 2 "drivebench: unknown option --domain-type=kvm" \
+  $DB render "$tmp/run.ini" --domain-type=kvm
 
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]
