@@ -4,6 +4,7 @@
  * script, no external resource. Reads the report's model (report.h) only. */
 #include "report_html.h"
 #include "report_io.h"
+#include "html.h"
 #include "names.h"
 #include "svg.h"
 
@@ -53,17 +54,6 @@ typedef struct page {
     int               multi;        /* several runs: labels name the run */
 } page;
 
-static xmlNodePtr add(xmlNodePtr parent, const char *name, const char *text)
-{
-    return xmlNewTextChild(parent, NULL, BAD_CAST name, BAD_CAST text);
-}
-
-static void attr(xmlNodePtr n, const char *name, const char *value)
-{
-    if (n)
-        xmlNewProp(n, BAD_CAST name, BAD_CAST value);
-}
-
 /* "nvme-a" or, with several runs, "nvme-a [B]". Caller frees. */
 static char *drive_label(const page *pg, const report_run *run, const char *name)
 {
@@ -77,19 +67,9 @@ static const char *shown(double v, int decimals, char *buf, size_t len)
     return buf;
 }
 
-static xmlNodePtr table_new(xmlNodePtr parent, const char *id, const char *const *heads)
-{
-    xmlNodePtr t = add(parent, "table", NULL), tr;
-    attr(t, "id", id);
-    tr = add(add(t, "thead", NULL), "tr", NULL);
-    for (; *heads; heads++)
-        add(tr, "th", *heads);
-    return add(t, "tbody", NULL);
-}
-
 static xmlNodePtr cell(xmlNodePtr tr, const char *text)
 {
-    return add(tr, "td", text);
+    return html_add(tr, "td", text);
 }
 
 /* A numeric cell: shown rounded, the exact figure in data-value, the
@@ -98,9 +78,9 @@ static void num_cell(xmlNodePtr tr, const char *key, const char *exact, double v
 {
     char buf[64];
     xmlNodePtr td = cell(tr, exact[0] ? shown(v, decimals, buf, sizeof buf) : "");
-    attr(td, "class", "num");
-    attr(td, "data-key", key);
-    attr(td, "data-value", exact);
+    html_attr(td, "class", "num");
+    html_attr(td, "data-key", key);
+    html_attr(td, "data-value", exact);
 }
 
 static void num_cell_v(xmlNodePtr tr, const char *key, double v, int decimals)
@@ -132,21 +112,21 @@ static void kv(xmlNodePtr tb, const char *key, const char *value);
 /* A row identified by run label and drive (data-run, data-drive). */
 static xmlNodePtr row(xmlNodePtr tbody, const report_run *run, const char *drive)
 {
-    xmlNodePtr tr = add(tbody, "tr", NULL);
-    attr(tr, "data-run", run->label);
+    xmlNodePtr tr = html_add(tbody, "tr", NULL);
+    html_attr(tr, "data-run", run->label);
     if (drive)
-        attr(tr, "data-drive", drive);
+        html_attr(tr, "data-drive", drive);
     return tr;
 }
 
 /* A <section id=id> with its heading and, when given, a note under it. */
 static xmlNodePtr section_new(page *pg, const char *id, const char *title, const char *note)
 {
-    xmlNodePtr sec = add(pg->body, "section", NULL);
-    attr(sec, "id", id);
-    add(sec, "h2", title);
+    xmlNodePtr sec = html_add(pg->body, "section", NULL);
+    html_attr(sec, "id", id);
+    html_add(sec, "h2", title);
     if (note)
-        attr(add(sec, "p", note), "class", "note");
+        html_attr(html_add(sec, "p", note), "class", "note");
     return sec;
 }
 
@@ -172,10 +152,10 @@ static void banners(page *pg)
             : orch_strfmt("Run %s (%s) completed with failures: %d VM run(s) failed and are "
                           "left out of every figure; their drives' figures are incomplete and "
                           "not comparable. See \"Failed VMs\".", run->label, run->run_id, failed);
-        div = add(pg->body, "div", text ? text : "run did not complete");
-        attr(div, "class", "banner");
-        attr(div, "data-run", run->label);
-        attr(div, "data-status", res_run_status_name(sum->status));
+        div = html_add(pg->body, "div", text ? text : "run did not complete");
+        html_attr(div, "class", "banner");
+        html_attr(div, "data-run", run->label);
+        html_attr(div, "data-status", res_run_status_name(sum->status));
         free(text);
     }
 }
@@ -185,7 +165,7 @@ static void section_runs(page *pg)
     static const char *const heads[] = { "run", "run id", "plan", "workload", "VMs",
                                          "drives", "repetitions", "started", "finished",
                                          "status", NULL };
-    xmlNodePtr tb = table_new(section_new(pg, "runs", "Runs", NULL), "run-table", heads);
+    xmlNodePtr tb = html_table(section_new(pg, "runs", "Runs", NULL), "run-table", heads);
     for (int r = 0; r < pg->s->nruns; r++) {
         const report_run *run = &pg->s->runs[r];
         const res_summary *sum = &run->sum;
@@ -199,9 +179,9 @@ static void section_runs(page *pg)
         num_cell_v(tr, "repetitions", sum->repetitions, 0);
         cell(tr, sum->started_at ? sum->started_at : "");
         cell(tr, sum->finished_at ? sum->finished_at : "");
-        attr(cell(tr, res_run_status_name(sum->status)), "data-key", "status");
+        html_attr(cell(tr, res_run_status_name(sum->status)), "data-key", "status");
         if (sum->status != RES_RUN_COMPLETE)
-            attr(tr, "class", "failed");
+            html_attr(tr, "class", "failed");
     }
 }
 
@@ -215,11 +195,11 @@ static void status_cell(xmlNodePtr tr, const report_drive *dr)
         snprintf(text, sizeof text, SVG_INCOMPLETE " (%d VM run%s failed)", dr->failed_vms,
                  dr->failed_vms == 1 ? "" : "s");
     td = cell(tr, dr->incomplete ? text : "complete");
-    attr(td, "data-key", "status");
-    attr(td, "data-value", dr->incomplete ? "incomplete" : "complete");
+    html_attr(td, "data-key", "status");
+    html_attr(td, "data-value", dr->incomplete ? "incomplete" : "complete");
     if (dr->incomplete) {
-        attr(td, "class", "incomplete");
-        attr(tr, "class", "incomplete");
+        html_attr(td, "class", "incomplete");
+        html_attr(tr, "class", "incomplete");
     }
 }
 
@@ -318,13 +298,13 @@ static int section_drives(page *pg)
         "repetitions than its plan's cv_threshold. A grey, hatched drive is incomplete: one "
         "of its VMs failed, so its figures cover the others only and are not comparable.");
     if (pg->multi) {            /* which colour is which run */
-        xmlNodePtr p = add(sec, "p", NULL);
-        attr(p, "class", "legend");
+        xmlNodePtr p = html_add(sec, "p", NULL);
+        html_attr(p, "class", "legend");
         for (int r = 0; r < pg->s->nruns; r++) {
             char *style = orch_strfmt("background:%s", svg_color(r));
             char *text = orch_strfmt(" [%s] %s ", pg->s->runs[r].label, pg->s->runs[r].run_id);
-            attr(add(p, "span", NULL), "class", "swatch");
-            attr(p->last, "style", style ? style : "");
+            html_attr(html_add(p, "span", NULL), "class", "swatch");
+            html_attr(p->last, "style", style ? style : "");
             xmlNodeAddContent(p, BAD_CAST (text ? text : ""));
             free(style);
             free(text);
@@ -332,7 +312,7 @@ static int section_drives(page *pg)
     }
     if (drive_charts(pg, sec) < 0)
         return -1;
-    tb = table_new(sec, "drive-table", heads);
+    tb = html_table(sec, "drive-table", heads);
     for (int r = 0; r < pg->s->nruns; r++)
         for (int d = 0; d < pg->s->runs[r].ndrives; d++) {
             const report_run *run = &pg->s->runs[r];
@@ -362,12 +342,12 @@ static void scaling_cells(xmlNodePtr tr, const res_figures *f, const report_run 
     num_cell_v(tr, "tps_per_vm", vms ? f->tps / vms : 0, 2);
     latency_cells(tr, f);
     if (!base) {                /* failed VMs: no ratio */
-        attr(tr, "class", "incomplete");
+        html_attr(tr, "class", "incomplete");
         cell(tr, "");
         td = cell(tr, SVG_INCOMPLETE);
-        attr(td, "class", "incomplete");
-        attr(td, "data-key", "scaling_ratio");
-        attr(td, "data-value", "");
+        html_attr(td, "class", "incomplete");
+        html_attr(td, "data-key", "scaling_ratio");
+        html_attr(td, "data-value", "");
         return;
     }
     snprintf(buf, sizeof buf, "%d / %d (%s)", vms, base_vms, base->label);
@@ -407,7 +387,7 @@ static void section_scaling(page *pg)
         "is the run with the fewest VMs (on that drive); the scaling ratio is TPS over the "
         "base's TPS. A run or drive with failed VMs is not comparable: it has no ratio and "
         "is never the base.");
-    tb = table_new(sec, "run-scaling-table", run_heads);
+    tb = html_table(sec, "run-scaling-table", run_heads);
     for (int r = 0; r < pg->s->nruns; r++) {
         const report_run *run = &pg->s->runs[r];
         int br;
@@ -428,7 +408,7 @@ static void section_scaling(page *pg)
             if (br < 0 && !(dr->incomplete && in_other_run(pg->s, r, dr->name)))
                 continue;
             if (!tb)
-                tb = table_new(sec, "scaling-table", drive_heads);
+                tb = html_table(sec, "scaling-table", drive_heads);
             tr = row(tb, run, dr->name);
             cell(tr, dr->name);
             cell(tr, run->label);
@@ -464,7 +444,7 @@ static void section_repetitions(page *pg)
                                          "TPS max", "TPS CV (%)", "p99 mean (ms)", "p99 min (ms)",
                                          "p99 max (ms)", "p99 CV (%)", "CV threshold (%)",
                                          "flag", NULL };
-    xmlNodePtr tb = table_new(section_new(pg, "repetitions", "Repetitions",
+    xmlNodePtr tb = html_table(section_new(pg, "repetitions", "Repetitions",
         "Spread of each drive's TPS and p99 latency over the plan's repetitions: CV is the "
         "sample standard deviation over the mean. A drive is flagged when either CV exceeds "
         "the plan's cv_threshold. Repetitions in which a VM failed are left out of the "
@@ -476,7 +456,7 @@ static void section_repetitions(page *pg)
             xmlNodePtr tr = row(tb, run, dr->name), td;
             char buf[32];
             if (dr->flagged)
-                attr(tr, "class", "flagged");
+                html_attr(tr, "class", "flagged");
             cell(tr, run->label);
             cell(tr, dr->name);
             snprintf(buf, sizeof buf, "%d", dr->d->nreps);
@@ -485,16 +465,16 @@ static void section_repetitions(page *pg)
             spread_cells(tr, "p99", &dr->p99_spread, 3);
             num_cell_v(tr, "cv_threshold_pct", run->cv_threshold, 2);
             td = cell(tr, dr->flagged ? "CV above threshold" : "");
-            attr(td, "data-key", "flag");
-            attr(td, "data-value", dr->flagged ? "1" : "0");
+            html_attr(td, "data-key", "flag");
+            html_attr(td, "data-value", dr->flagged ? "1" : "0");
             if (dr->flagged)
-                attr(td, "class", "flag");
+                html_attr(td, "class", "flag");
             if (dr->incomplete) {
                 char *note = orch_strfmt("%s: %d of %d repetition(s) left out",
                                          SVG_INCOMPLETE, dr->d->nreps - dr->tps_spread.n,
                                          dr->d->nreps);
-                attr(tr, "class", "incomplete");
-                attr(add(td, "span", note ? note : SVG_INCOMPLETE), "class", "incomplete");
+                html_attr(tr, "class", "incomplete");
+                html_attr(html_add(td, "span", note ? note : SVG_INCOMPLETE), "class", "incomplete");
                 free(note);
             }
         }
@@ -520,20 +500,20 @@ static int tpcc_drive(page *pg, xmlNodePtr sec, const report_run *run, const rep
     snprintf(nopm, sizeof nopm, "%.2f", t->nopm);
     h3 = orch_strfmt("%s: tpmC %.2f, NOPM %s, p90 limits %s", label, t->tpmc,
                      t->has_nopm ? nopm : "not counted", t->p90_limits_met ? "held" : "NOT held");
-    add(sec, "h3", h3 ? h3 : label);
+    html_add(sec, "h3", h3 ? h3 : label);
     if (dr->incomplete) {
-        p = add(sec, "p", SVG_INCOMPLETE ": a VM of this drive failed; these figures cover the "
+        p = html_add(sec, "p", SVG_INCOMPLETE ": a VM of this drive failed; these figures cover the "
                 "others only.");
-        attr(p, "class", "note incomplete");
+        html_attr(p, "class", "note incomplete");
     }
     snprintf(id, sizeof id, "tpcc-table-%d", k);
-    tb = table_new(sec, id, heads);
-    attr(tb->parent, "data-run", run->label);
-    attr(tb->parent, "data-drive", dr->name);
+    tb = html_table(sec, id, heads);
+    html_attr(tb->parent, "data-run", run->label);
+    html_attr(tb->parent, "data-drive", dr->name);
     for (int i = 0; i < t->ntypes; i++) {
         const res_tpcc_type *x = &t->types[i];
         xmlNodePtr tr = row(tb, run, dr->name), td;
-        attr(tr, "data-type", x->name);
+        html_attr(tr, "data-type", x->name);
         cell(tr, x->name);
         num_cell_v(tr, "count", (double)x->count, 0);
         num_cell_v(tr, "rollbacks", (double)x->rollbacks, 0);
@@ -542,10 +522,10 @@ static int tpcc_drive(page *pg, xmlNodePtr sec, const report_run *run, const rep
         num_cell_v(tr, "latency_p99_ms", x->lat_p99_ms, 3);
         num_cell_v(tr, "p90_limit_ms", x->p90_limit_ms, 0);
         td = cell(tr, x->p90_met ? "yes" : "NO");
-        attr(td, "data-key", "p90_met");
-        attr(td, "data-value", x->p90_met ? "1" : "0");
+        html_attr(td, "data-key", "p90_met");
+        html_attr(td, "data-value", x->p90_met ? "1" : "0");
         if (!x->p90_met)
-            attr(td, "class", "flag");
+            html_attr(td, "class", "flag");
         b.bars[i].label = x->name;
         bar_set_value(&b, i, x->lat_p90_ms, 3);
         b.bars[i].color = i;
@@ -594,7 +574,7 @@ static int section_tpcc(page *pg)
                     "latencies come from its histograms of all the drive's VMs merged, and "
                     "the 90th-percentile limits of the specification (clause 5.2.5.3) are "
                     "checked on those.");
-                tb = table_new(sec, "tpcc-drive-table", heads);
+                tb = html_table(sec, "tpcc-drive-table", heads);
             }
             tr = row(tb, run, dr->name);
             cell(tr, run->label);
@@ -606,8 +586,8 @@ static int section_tpcc(page *pg)
                 cell(tr, "not counted");
             num_cell_v(tr, "rollbacks", (double)t->rollbacks, 0);
             td = cell(tr, t->p90_limits_met ? "yes" : "NO");
-            attr(td, "data-key", "p90_limits_met");
-            attr(td, "data-value", t->p90_limits_met ? "1" : "0");
+            html_attr(td, "data-key", "p90_limits_met");
+            html_attr(td, "data-value", t->p90_limits_met ? "1" : "0");
             status_cell(tr, dr);
             if (!(b.labels[k] = drive_label(pg, run, dr->name)))
                 goto cleanup;
@@ -782,7 +762,7 @@ static void section_vms(page *pg)
                                          "transactions", "avg latency (ms)", "p99 latency (ms)",
                                          "errors", "reconnects", "database server", "status",
                                          NULL };
-    xmlNodePtr tb = table_new(section_new(pg, "vms", "Per VM",
+    xmlNodePtr tb = html_table(section_new(pg, "vms", "Per VM",
         "A failed VM (red) is in no figure; what it measured before the fault, if anything, "
         "is shown here only."), "vm-table", heads);
     for (int r = 0; r < pg->s->nruns; r++)
@@ -791,7 +771,7 @@ static void section_vms(page *pg)
             const res_vm *vm = &run->vms[v];
             xmlNodePtr tr = row(tb, run, vm->drive);
             char buf[32];
-            attr(tr, "data-vm", vm->name);
+            html_attr(tr, "data-vm", vm->name);
             cell(tr, run->label);
             cell(tr, vm->name);
             cell(tr, vm->drive);
@@ -812,11 +792,11 @@ static void section_vms(page *pg)
             cell(tr, vm->server_version ? vm->server_version : "");
             if (vm->failed) {
                 char *text = orch_strfmt("failed: %s", vm->fault ? vm->fault : "?");
-                attr(tr, "class", "failed");
-                attr(cell(tr, text ? text : "failed"), "data-key", "status");
+                html_attr(tr, "class", "failed");
+                html_attr(cell(tr, text ? text : "failed"), "data-key", "status");
                 free(text);
             } else {
-                attr(cell(tr, "ok"), "data-key", "status");
+                html_attr(cell(tr, "ok"), "data-key", "status");
             }
         }
 }
@@ -838,16 +818,16 @@ static void section_failures(page *pg)
                 sec = section_new(pg, "failures", "Failed VMs",
                     "VMs that failed: each is left out of every figure, and its drive's "
                     "figures are incomplete and not comparable.");
-            div = add(sec, "div", NULL);
-            attr(div, "class", "failure");
-            attr(div, "data-run", run->label);
-            attr(div, "data-vm", vm->name);
+            div = html_add(sec, "div", NULL);
+            html_attr(div, "class", "failure");
+            html_attr(div, "data-run", run->label);
+            html_attr(div, "data-vm", vm->name);
             h3 = pg->multi ? orch_strfmt("%s [%s] failed", vm->name, run->label)
                            : orch_strfmt("%s failed", vm->name);
-            add(div, "h3", h3 ? h3 : vm->name);
+            html_add(div, "h3", h3 ? h3 : vm->name);
             free(h3);
-            tb = add(div, "table", NULL);
-            attr(tb, "class", "failure");
+            tb = html_add(div, "table", NULL);
+            html_attr(tb, "class", "failure");
             kv(tb, "drive", vm->drive);
             snprintf(rep, sizeof rep, "%d", vm->repetition);
             kv(tb, "repetition", rep);
@@ -855,8 +835,8 @@ static void section_failures(page *pg)
             kv(tb, "reason", vm->reason);
             kv(tb, "failed at", vm->failed_at);
             kv(tb, "phase", vm->failed_in);
-            add(div, "h4", "console (last lines)");
-            attr(add(div, "pre", vm->console_tail && *vm->console_tail ? vm->console_tail
+            html_add(div, "h4", "console (last lines)");
+            html_attr(html_add(div, "pre", vm->console_tail && *vm->console_tail ? vm->console_tail
                                                                         : "not recorded"),
                  "class", "console");
         }
@@ -866,8 +846,8 @@ static void section_failures(page *pg)
  * recorded". */
 static void kv(xmlNodePtr tb, const char *key, const char *value)
 {
-    xmlNodePtr tr = add(tb, "tr", NULL);
-    add(tr, "th", key);
+    xmlNodePtr tr = html_add(tb, "tr", NULL);
+    html_add(tr, "th", key);
     cell(tr, value && *value ? value : "not recorded");
 }
 
@@ -899,11 +879,11 @@ static void section_environment(page *pg)
         const res_env *env = &run->sum.env;
         xmlNodePtr tb;
         char buf[64], *h3 = orch_strfmt("Run %s: %s", run->label, run->run_id), *ver;
-        add(sec, "h3", h3 ? h3 : run->run_id);
+        html_add(sec, "h3", h3 ? h3 : run->run_id);
         free(h3);
-        tb = add(sec, "table", NULL);
-        attr(tb, "class", "environment");
-        attr(tb, "data-run", run->label);
+        tb = html_add(sec, "table", NULL);
+        html_attr(tb, "class", "environment");
+        html_attr(tb, "data-run", run->label);
         kv(tb, "host", env->hostname);
         kv(tb, "kernel", env->kernel);
         kv(tb, "CPU", env->cpu_model);
@@ -966,11 +946,11 @@ static void section_plan(page *pg)
         const res_plan *p = &run->sum.plan;
         char *h3 = orch_strfmt("Run %s: %s", run->label, run->run_id), buf[64];
         xmlNodePtr tb;
-        add(sec, "h3", h3 ? h3 : run->run_id);
+        html_add(sec, "h3", h3 ? h3 : run->run_id);
         free(h3);
-        tb = add(sec, "table", NULL);
-        attr(tb, "class", "plan");
-        attr(tb, "data-run", run->label);
+        tb = html_add(sec, "table", NULL);
+        html_attr(tb, "class", "plan");
+        html_attr(tb, "data-run", run->label);
         plan_text_row(tb, "name", p->name);
         plan_text_row(tb, "profile", p->profile);
         plan_int_row(tb, "VMs per drive", p->vms_per_drive);
@@ -988,7 +968,7 @@ static void section_plan(page *pg)
         plan_int_row(tb, "warmup (s)", p->warmup_s);
         plan_int_row(tb, "measure (s)", p->measure_s);
         if (run->plan_text)
-            attr(add(sec, "pre", run->plan_text), "class", "plan-ini");
+            html_attr(html_add(sec, "pre", run->plan_text), "class", "plan-ini");
     }
 }
 
@@ -1006,15 +986,15 @@ static htmlDocPtr build_doc(const report_set *s)
     xmlCreateIntSubset(doc, BAD_CAST "html", NULL, NULL);
     html = xmlNewDocNode(doc, NULL, BAD_CAST "html", NULL);
     xmlDocSetRootElement(doc, html);
-    attr(html, "lang", "en");
-    head = add(html, "head", NULL);
+    html_attr(html, "lang", "en");
+    head = html_add(html, "head", NULL);
     htmlSetMetaEncoding(doc, BAD_CAST "UTF-8");   /* text as UTF-8, not entities */
     title = s->nruns == 1 ? orch_strfmt("drivebench report: %s", s->runs[0].run_id)
                           : orch_strfmt("drivebench report: %d runs", s->nruns);
-    add(head, "title", title ? title : "drivebench report");
-    add(head, "style", page_css);
-    pg.body = add(html, "body", NULL);
-    add(pg.body, "h1", title ? title : "drivebench report");
+    html_add(head, "title", title ? title : "drivebench report");
+    html_add(head, "style", page_css);
+    pg.body = html_add(html, "body", NULL);
+    html_add(pg.body, "h1", title ? title : "drivebench report");
     free(title);
     banners(&pg);
     section_runs(&pg);

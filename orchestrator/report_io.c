@@ -6,29 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "html.h"
 #include "names.h"
 #include "svg.h"
-
-static xmlNodePtr add(xmlNodePtr parent, const char *name, const char *text)
-{
-    return xmlNewTextChild(parent, NULL, BAD_CAST name, BAD_CAST text);
-}
-
-static void attr(xmlNodePtr n, const char *name, const char *value)
-{
-    if (n)
-        xmlNewProp(n, BAD_CAST name, BAD_CAST value);
-}
-
-static xmlNodePtr table_new(xmlNodePtr parent, const char *id, const char *const *heads)
-{
-    xmlNodePtr t = add(parent, "table", NULL), tr;
-    attr(t, "id", id);
-    tr = add(add(t, "thead", NULL), "tr", NULL);
-    for (; *heads; heads++)
-        add(tr, "th", *heads);
-    return add(t, "tbody", NULL);
-}
 
 /* A numeric cell: rounded text, the exact figure in data-value; empty
  * when v was not measured. */
@@ -40,15 +20,15 @@ static void num(xmlNodePtr tr, const char *key, double v, int decimals)
         snprintf(shown, sizeof shown, "%.*f", decimals, v);
         report_num(v, exact, sizeof exact);
     }
-    td = add(tr, "td", shown);
-    attr(td, "class", "num");
-    attr(td, "data-key", key);
-    attr(td, "data-value", exact);
+    td = html_add(tr, "td", shown);
+    html_attr(td, "class", "num");
+    html_attr(td, "data-key", key);
+    html_attr(td, "data-value", exact);
 }
 
 static void text(xmlNodePtr tr, const char *t)
 {
-    add(tr, "td", t ? t : "");
+    html_add(tr, "td", t ? t : "");
 }
 
 /* A chart of up to 6 series over rows[i].t: one per (key, label). */
@@ -195,11 +175,11 @@ static int run_charts(xmlNodePtr sec, const report_run *run, int r)
         if (!io || (!io->db && !host))
             continue;
         snprintf(title, sizeof title, "%s — drive %s", run->run_id, dr->name);
-        add(sec, "h3", title);
-        rowdiv = add(sec, "div", NULL);
-        attr(rowdiv, "class", "io-row");
-        attr(rowdiv, "style", "display:flex;flex-wrap:wrap;gap:8px");
-        attr(rowdiv, "data-drive", dr->name);
+        html_add(sec, "h3", title);
+        rowdiv = html_add(sec, "div", NULL);
+        html_attr(rowdiv, "class", "io-row");
+        html_attr(rowdiv, "style", "display:flex;flex-wrap:wrap;gap:8px");
+        html_attr(rowdiv, "data-drive", dr->name);
         snprintf(id, sizeof id, "chart-io-tps-%d-%d", r + 1, d + 1);
         if (tps_chart(rowdiv, id, run, dr->name) < 0)
             goto cleanup;
@@ -266,16 +246,16 @@ static int run_charts(xmlNodePtr sec, const report_run *run, int r)
         {
             const char *heads[] = { "drive", "p50", "p75", "p90", "p95", "p99", "p99.5",
                                     "p99.9", "p99.95", "p99.99", NULL };
-            tb = table_new(sec, id, heads);
+            tb = html_table(sec, id, heads);
         }
         for (int d = 0; d < ndr; d++) {
             const res_io *io = run->drives[d].d->io;
             xmlNodePtr tr;
             if (!io || io->nspectrum == 0)
                 continue;
-            tr = add(tb, "tr", NULL);
-            attr(tr, "data-run", run->label);
-        attr(tr, "data-drive", run->drives[d].name);
+            tr = html_add(tb, "tr", NULL);
+            html_attr(tr, "data-run", run->label);
+        html_attr(tr, "data-drive", run->drives[d].name);
             text(tr, run->drives[d].name);
             for (int k = 0; k < io->nspectrum; k++) {
                 char key[32];
@@ -313,7 +293,7 @@ static void run_tables(xmlNodePtr sec, const report_run *run, int r)
                                "note", NULL };
     xmlNodePtr tb;
     snprintf(id, sizeof id, "table-io-%d", r + 1);
-    tb = table_new(sec, id, io_heads);
+    tb = html_table(sec, id, io_heads);
     for (int d = 0; d < run->ndrives; d++) {
         const res_io *io = run->drives[d].d->io;
         const res_io_row *db = io && io->db ? &io->db->total : NULL;
@@ -322,9 +302,9 @@ static void run_tables(xmlNodePtr sec, const report_run *run, int r)
         xmlNodePtr tr;
         if (!io)
             continue;
-        tr = add(tb, "tr", NULL);
-        attr(tr, "data-run", run->label);
-        attr(tr, "data-drive", run->drives[d].name);
+        tr = html_add(tb, "tr", NULL);
+        html_attr(tr, "data-run", run->label);
+        html_attr(tr, "data-drive", run->drives[d].name);
         text(tr, run->drives[d].name);
         num(tr, "db_rd_iops", db ? db->v[RES_IOG_rd_iops] : NAN, 1);
         num(tr, "db_wr_iops", db ? db->v[RES_IOG_wr_iops] : NAN, 1);
@@ -341,7 +321,7 @@ static void run_tables(xmlNodePtr sec, const report_run *run, int r)
         num(tr, "flush_ratio", io->host ? io->host->flush_ratio : NAN, 2);
     }
     snprintf(id, sizeof id, "table-drive-id-%d", r + 1);
-    tb = table_new(sec, id, id_heads);
+    tb = html_table(sec, id, id_heads);
     for (int d = 0; d < run->ndrives; d++) {
         const res_io *io = run->drives[d].d->io;
         const res_io_host *h = io ? io->host : NULL;
@@ -349,9 +329,9 @@ static void run_tables(xmlNodePtr sec, const report_run *run, int r)
         char temp[64], wear[64];
         if (!h)
             continue;
-        tr = add(tb, "tr", NULL);
-        attr(tr, "data-run", run->label);
-        attr(tr, "data-drive", run->drives[d].name);
+        tr = html_add(tb, "tr", NULL);
+        html_attr(tr, "data-run", run->label);
+        html_attr(tr, "data-drive", run->drives[d].name);
         text(tr, run->drives[d].name);
         snprintf(buf, sizeof buf, "%s%s%s", h->disk ? h->disk : "", h->kind ? " " : "",
                  h->kind ? h->kind : "");
@@ -396,21 +376,21 @@ static void comparisons(xmlNodePtr body, const report_set *s)
             int tps = strncmp(c->method, "tps", 3) == 0;
             xmlNodePtr tr;
             if (!sec) {
-                sec = add(body, "section", NULL);
-                attr(sec, "id", "comparisons");
-                add(sec, "h2", "Is the difference real?");
-                attr(add(sec, "p", "Paired: the drives ran at the same time, so their "
+                sec = html_add(body, "section", NULL);
+                html_attr(sec, "id", "comparisons");
+                html_add(sec, "h2", "Is the difference real?");
+                html_attr(html_add(sec, "p", "Paired: the drives ran at the same time, so their "
                          "per-interval values are compared in batches of consecutive "
                          "intervals (batch means, t interval over the batches). Welch: "
                          "the repetitions' values (three or more). A difference whose 95 % "
                          "interval spans zero is not distinguishable from noise."),
                      "class", "note");
-                tb = table_new(sec, "table-comparisons", heads);
+                tb = html_table(sec, "table-comparisons", heads);
             }
-            tr = add(tb, "tr", NULL);
-            attr(tr, "data-run", s->runs[r].label);
-            attr(tr, "data-method", c->method);
-            attr(tr, "data-verdict", c->distinguishable ? "distinguishable"
+            tr = html_add(tb, "tr", NULL);
+            html_attr(tr, "data-run", s->runs[r].label);
+            html_attr(tr, "data-method", c->method);
+            html_attr(tr, "data-verdict", c->distinguishable ? "distinguishable"
                                                         : "not distinguishable");
             text(tr, s->runs[r].run_id);
             text(tr, c->a);
@@ -444,10 +424,10 @@ int report_io_sections(xmlNodePtr body, const report_set *s)
         if (!any && !rio)
             continue;
         if (!sec) {
-            sec = add(body, "section", NULL);
-            attr(sec, "id", "io");
-            add(sec, "h2", "What the drives did");
-            attr(add(sec, "p", "Database and boot disks as the hypervisor counted them "
+            sec = html_add(body, "section", NULL);
+            html_attr(sec, "id", "io");
+            html_add(sec, "h2", "What the drives did");
+            html_attr(html_add(sec, "p", "Database and boot disks as the hypervisor counted them "
                      "(libvirt block statistics), and the drive's block device as this host "
                      "counted it (/sys/block/<disk>/stat; only for drives on this host). "
                      "Every I/O latency here is an average over an interval or the phase, "
@@ -461,14 +441,14 @@ int report_io_sections(xmlNodePtr body, const report_set *s)
                      run->run_id, rio->host_cpu_busy_pct,
                      rio->host_cpu_note ? ": " : "",
                      rio->host_cpu_note ? rio->host_cpu_note : "");
-            pnode = add(sec, "p", msg);
+            pnode = html_add(sec, "p", msg);
             snprintf(id, sizeof id, "host-saturated-%d", r + 1);
             if (rio->host_saturated) {
-                attr(pnode, "class", "warning");
-                attr(pnode, "id", id);
-                attr(pnode, "style", "color:#b00;font-weight:bold");
+                html_attr(pnode, "class", "warning");
+                html_attr(pnode, "id", id);
+                html_attr(pnode, "style", "color:#b00;font-weight:bold");
             } else {
-                attr(pnode, "class", "note");
+                html_attr(pnode, "class", "note");
             }
         }
         for (int d = 0; d < run->ndrives; d++) {
@@ -479,10 +459,10 @@ int report_io_sections(xmlNodePtr body, const report_set *s)
                 snprintf(msg, sizeof msg, "%s: drive %s: TPS still trends in the measured "
                          "phase (%+.1f %% over it): not at steady state; precondition longer",
                          run->run_id, run->drives[d].name, io->steady.drift_pct);
-                pnode = add(sec, "p", msg);
-                attr(pnode, "class", "warning trending");
-                attr(pnode, "style", "color:#b00;font-weight:bold");
-                attr(pnode, "data-drive", run->drives[d].name);
+                pnode = html_add(sec, "p", msg);
+                html_attr(pnode, "class", "warning trending");
+                html_attr(pnode, "style", "color:#b00;font-weight:bold");
+                html_attr(pnode, "data-drive", run->drives[d].name);
             }
         }
         run_tables(sec, run, r);
