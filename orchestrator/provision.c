@@ -370,11 +370,11 @@ virStoragePoolPtr orch_pool_lookup(virConnectPtr conn, const char *name, char *e
     return pool;
 }
 
-static char *vol_xml(const char *name, const char *format, uint64_t capacity,
-                     const char *backing)
+char *orch_vol_xml(const char *name, const char *format, uint64_t capacity, const char *backing,
+                   const char *mode)
 {
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
-    xmlNodePtr root, n, fmt;
+    xmlNodePtr root, n, target, fmt;
     xmlChar *xml = NULL;
     char *out = NULL, num[32];
     int len = 0;
@@ -387,13 +387,16 @@ static char *vol_xml(const char *name, const char *format, uint64_t capacity,
     n = xmlNewTextChild(root, NULL, BAD_CAST "capacity", BAD_CAST num);
     if (n)
         xmlSetProp(n, BAD_CAST "unit", BAD_CAST "bytes");
-    n = xmlNewChild(root, NULL, BAD_CAST "target", NULL);
-    fmt = n ? xmlNewChild(n, NULL, BAD_CAST "format", NULL) : NULL;
+    /* an overlay, or the target of an upload, starts empty */
+    if (backing || mode)
+        xmlNewTextChild(root, NULL, BAD_CAST "allocation", BAD_CAST "0");
+    target = xmlNewChild(root, NULL, BAD_CAST "target", NULL);
+    fmt = target ? xmlNewChild(target, NULL, BAD_CAST "format", NULL) : NULL;
     if (fmt)
         xmlSetProp(fmt, BAD_CAST "type", BAD_CAST format);
+    if (target && mode && (n = xmlNewChild(target, NULL, BAD_CAST "permissions", NULL)))
+        xmlNewTextChild(n, NULL, BAD_CAST "mode", BAD_CAST mode);
     if (backing) {
-        /* an overlay starts empty */
-        xmlNewTextChild(root, NULL, BAD_CAST "allocation", BAD_CAST "0");
         n = xmlNewChild(root, NULL, BAD_CAST "backingStore", NULL);
         if (n) {
             xmlNewTextChild(n, NULL, BAD_CAST "path", BAD_CAST backing);
@@ -415,7 +418,7 @@ virStorageVolPtr orch_vol_create(virStoragePoolPtr pool, orch_ledger *l, const c
                                  const char *format, uint64_t capacity, const char *backing,
                                  virStorageVolPtr from, char *err, size_t errlen)
 {
-    char *xml = vol_xml(name, format, capacity, backing);
+    char *xml = orch_vol_xml(name, format, capacity, backing, NULL);
     virStorageVolPtr vol;
     if (!xml) {
         snprintf(err, errlen, "out of memory");

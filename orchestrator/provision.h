@@ -57,6 +57,12 @@ virStoragePoolPtr orch_pool_create_dir(virConnectPtr conn, orch_ledger *l, const
 virStoragePoolPtr orch_pool_lookup(virConnectPtr conn, const char *name,
                                    char *err, size_t errlen);
 
+/* The <volume> XML of orch_vol_create; with mode (e.g. "0644") the volume
+ * gets those permissions and starts empty, as the target of an upload.
+ * Caller frees; NULL when out of memory. */
+char *orch_vol_xml(const char *name, const char *format, uint64_t capacity, const char *backing,
+                   const char *mode);
+
 /* Create volume `name` in pool: format "raw" or "qcow2", capacity in
  * bytes; with backing (a path) it is a qcow2 overlay on that qcow2 file;
  * with from it is a copy of that volume. Returns the volume (caller

@@ -1,6 +1,7 @@
 /* upload.c — the guest image on each drive's host (see upload.h). */
 #include "upload.h"
 #include "names.h"
+#include "provision.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -190,39 +191,9 @@ static int vol_read_small(virConnectPtr conn, virStorageVolPtr vol, char *buf, s
  * reads the kernel and backing files under its own user). */
 static virStorageVolPtr vol_create_raw(virStoragePoolPtr pool, const char *name, uint64_t size)
 {
-    xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
-    xmlNodePtr root = xmlNewNode(NULL, BAD_CAST "volume"), n, t;
-    xmlChar *xml = NULL;
-    char num[32];
-    int len = 0;
-    virStorageVolPtr vol = NULL;
-
-    if (!doc || !root) {
-        xmlFreeNode(root);
-        goto cleanup;
-    }
-    xmlDocSetRootElement(doc, root);
-    xmlNewTextChild(root, NULL, BAD_CAST "name", BAD_CAST name);
-    snprintf(num, sizeof num, "%llu", (unsigned long long)size);
-    n = xmlNewTextChild(root, NULL, BAD_CAST "capacity", BAD_CAST num);
-    if (n)
-        xmlSetProp(n, BAD_CAST "unit", BAD_CAST "bytes");
-    xmlNewTextChild(root, NULL, BAD_CAST "allocation", BAD_CAST "0");
-    t = xmlNewChild(root, NULL, BAD_CAST "target", NULL);
-    if (t) {
-        n = xmlNewChild(t, NULL, BAD_CAST "format", NULL);
-        if (n)
-            xmlSetProp(n, BAD_CAST "type", BAD_CAST "raw");
-        n = xmlNewChild(t, NULL, BAD_CAST "permissions", NULL);
-        if (n)
-            xmlNewTextChild(n, NULL, BAD_CAST "mode", BAD_CAST "0644");
-    }
-    xmlDocDumpMemory(doc, &xml, &len);
-    if (xml)
-        vol = virStorageVolCreateXML(pool, (const char *)xml, 0);
-cleanup:
-    xmlFree(xml);
-    xmlFreeDoc(doc);
+    char *xml = orch_vol_xml(name, "raw", size, NULL, "0644");
+    virStorageVolPtr vol = xml ? virStorageVolCreateXML(pool, xml, 0) : NULL;
+    free(xml);
     return vol;
 }
 

@@ -1,6 +1,7 @@
 /* test_hosts.c — hosts of a run (hosts.h) and image paths per host
  * (upload.h) that need no real hypervisor: libvirt's test driver, files in
- * a scratch folder. Run from the repository root (vmconfigs/). The upload itself needs a driver with volume streams
+ * a scratch folder, and the volume XML an upload creates. Run from the
+ * repository root (vmconfigs/). The upload itself needs a driver with volume streams
  * (tests/e2e/run-remote.sh). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 
 #include "hosts.h"
 #include "names.h"
+#include "provision.h"
 #include "upload.h"
 
 static char scratch[] = "/tmp/orch-test-hosts.XXXXXX";
@@ -142,6 +144,31 @@ static void test_sha256(void **state)
     free(path);
 }
 
+/* The volume XML an upload creates (raw, readable by qemu's user, nothing
+ * allocated yet), an overlay and a plain disk, exactly. */
+static void test_vol_xml(void **state)
+{
+    char *up = orch_vol_xml("base.qcow2", "raw", 123, NULL, "0644");
+    char *ov = orch_vol_xml("ov", "qcow2", 456, "/p/seed.qcow2", NULL);
+    char *d = orch_vol_xml("d<&'\"", "raw", 789, NULL, NULL);
+    (void)state;
+    assert_string_equal(up, "<?xml version=\"1.0\"?>\n<volume><name>base.qcow2</name>"
+                        "<capacity unit=\"bytes\">123</capacity><allocation>0</allocation>"
+                        "<target><format type=\"raw\"/><permissions><mode>0644</mode>"
+                        "</permissions></target></volume>\n");
+    assert_string_equal(ov, "<?xml version=\"1.0\"?>\n<volume><name>ov</name>"
+                        "<capacity unit=\"bytes\">456</capacity><allocation>0</allocation>"
+                        "<target><format type=\"qcow2\"/></target><backingStore>"
+                        "<path>/p/seed.qcow2</path><format type=\"qcow2\"/></backingStore>"
+                        "</volume>\n");
+    assert_string_equal(d, "<?xml version=\"1.0\"?>\n<volume><name>d&lt;&amp;'\"</name>"
+                        "<capacity unit=\"bytes\">789</capacity><target><format type=\"raw\"/>"
+                        "</target></volume>\n");
+    free(up);
+    free(ov);
+    free(d);
+}
+
 /* Drives without an image pool keep image_dir's files and XML; a drive
  * with one gets its kernel and initrd where its pool is (only those two
  * elements change). */
@@ -205,6 +232,7 @@ int main(void)
         cmocka_unit_test(test_hosts_file),
         cmocka_unit_test(test_teardown_retries),
         cmocka_unit_test(test_sha256),
+        cmocka_unit_test(test_vol_xml),
         cmocka_unit_test(test_apply),
         cmocka_unit_test(test_plan_keys),
     };
