@@ -1,5 +1,6 @@
 /* blockstats.c — libvirt block statistics per VM and disk (see blockstats.h). */
 #include "blockstats.h"
+#include "units.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -385,9 +386,7 @@ void orch_blk_sampler_sample_at(orch_blk_sampler *s, double t)
 
 void orch_blk_sampler_tick(void *sampler)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    orch_blk_sampler_sample_at(sampler, (double)ts.tv_sec + ts.tv_nsec / 1e9);
+    orch_blk_sampler_sample_at(sampler, orch_mono_now());
 }
 
 void orch_blk_sampler_restart(orch_blk_sampler *s, double t)

@@ -1,5 +1,6 @@
 /* drive.c — the host's view of a drive: device, stat, identity, SMART (see drive.h). */
 #include "drive.h"
+#include "units.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -686,9 +687,7 @@ void orch_disk_sampler_sample_at(orch_disk_sampler *s, double t)
 
 void orch_disk_sampler_tick(void *sampler)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    orch_disk_sampler_sample_at(sampler, (double)ts.tv_sec + ts.tv_nsec / 1e9);
+    orch_disk_sampler_sample_at(sampler, orch_mono_now());
 }
 
 void orch_disk_sampler_restart(orch_disk_sampler *s, double t)

@@ -3,6 +3,7 @@
 #include "restore.h"
 #include "plan.h"
 #include "stop.h"
+#include "units.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,13 +38,6 @@ typedef struct restore_ctx {
     pthread_mutex_t   mu;
     pthread_cond_t    cv;
 } restore_ctx;
-
-static double mono_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* 1 when pool's volumes are files on this host that qemu-img can fill:
  * the qemu driver on a local URI. */
@@ -253,13 +247,13 @@ static void *worker(void *arg)
             return NULL;
         }
         i = c->next++;
-        c->st[i].started = mono_now();
+        c->st[i].started = orch_mono_now();
         pthread_mutex_unlock(&c->mu);
 
         rc = restore_one(c, i);
 
         pthread_mutex_lock(&c->mu);
-        c->st[i].ended = mono_now();
+        c->st[i].ended = orch_mono_now();
         c->jobs[i].seconds = c->st[i].ended - c->st[i].started;
         if (rc == 0)
             c->st[i].done = c->st[i].bytes;
@@ -303,7 +297,7 @@ static void print_progress(const restore_ctx *c, int ndrives, double t0, int tty
 {
     FILE *out = c->o->out;
     uint64_t done = 0, total = 0;
-    double now = mono_now(), rate;
+    double now = orch_mono_now(), rate;
     char a[32], b[32];
     for (int i = 0; i < c->n; i++) {
         done += c->st[i].done;
@@ -337,7 +331,7 @@ int orch_restore_all(orch_restore_job *jobs, int n, orch_ledger *l,
     int nthreads = o->parallel > 0 ? o->parallel : ORCH_RESTORE_PARALLEL, started = 0;
     int rc = -1, tty = o->out && isatty(fileno(o->out));
     int every = o->progress_every > 0 ? o->progress_every : 10;
-    double t0 = mono_now(), last_print = t0;
+    double t0 = orch_mono_now(), last_print = t0;
     uint64_t total = 0;
 
     memset(&c, 0, sizeof c);
@@ -396,9 +390,9 @@ int orch_restore_all(orch_restore_job *jobs, int n, orch_ledger *l,
                 if (c.st[i].pid > 0)
                     kill(c.st[i].pid, SIGTERM);
         }
-        if (o->out && total && c.running > 0 && mono_now() - last_print >= (tty ? 1 : every)) {
+        if (o->out && total && c.running > 0 && orch_mono_now() - last_print >= (tty ? 1 : every)) {
             print_progress(&c, ndrives, t0, tty);
-            last_print = mono_now();
+            last_print = orch_mono_now();
         }
     }
     pthread_mutex_unlock(&c.mu);
@@ -420,13 +414,13 @@ int orch_restore_all(orch_restore_job *jobs, int n, orch_ledger *l,
     if (o->out && total) {
         if (tty)
             print_progress(&c, ndrives, t0, tty);
-        fprintf(o->out, "%srestored in %.1f s:", tty ? "\n" : "", mono_now() - t0);
+        fprintf(o->out, "%srestored in %.1f s:", tty ? "\n" : "", orch_mono_now() - t0);
     }
     for (int d = 0; d < ndrives; d++) {
         uint64_t done, bytes;
         double secs;
         char b[32];
-        drive_figure(&c, d, mono_now(), &done, &bytes, &secs);
+        drive_figure(&c, d, orch_mono_now(), &done, &bytes, &secs);
         if (!bytes)
             continue;
         if (figures) {

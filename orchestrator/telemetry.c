@@ -16,6 +16,7 @@
 #include "ioagg.h"
 #include "names.h"
 #include "stats.h"
+#include "units.h"
 
 /* One VM in one repetition. */
 typedef struct tel_vm {
@@ -61,13 +62,6 @@ struct orch_telemetry {
     char              *stat0;       /* /proc/stat at the measured phase's start */
     double             busy_sum, busy_w;    /* CPU busy % weighted by phase length */
 };
-
-static double mono_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static char *read_text(const char *path)
 {
@@ -311,7 +305,7 @@ void orch_telemetry_phase_start_at(orch_telemetry *t, const char *phase, int war
 
 void orch_telemetry_phase_start(orch_telemetry *t, const char *phase, int warmup_s)
 {
-    orch_telemetry_phase_start_at(t, phase, warmup_s, mono_now());
+    orch_telemetry_phase_start_at(t, phase, warmup_s, orch_mono_now());
 }
 
 void orch_telemetry_tick_at(orch_telemetry *t, double now)
@@ -327,7 +321,7 @@ void orch_telemetry_tick_at(orch_telemetry *t, double now)
 
 void orch_telemetry_tick(void *telemetry)
 {
-    orch_telemetry_tick_at(telemetry, mono_now());
+    orch_telemetry_tick_at(telemetry, orch_mono_now());
 }
 
 /* Drop the intervals of d[0..n) that ended during the warm-up (before
@@ -416,7 +410,7 @@ void orch_telemetry_phase_end_at(orch_telemetry *t, const char *phase, int rep, 
 
 void orch_telemetry_phase_end(orch_telemetry *t, const char *phase, int rep)
 {
-    orch_telemetry_phase_end_at(t, phase, rep, mono_now());
+    orch_telemetry_phase_end_at(t, phase, rep, orch_mono_now());
 }
 
 /* ------------------------------------------------------------------ */

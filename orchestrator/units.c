@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int orch_parse_duration(const char *s, int *seconds)
 {
@@ -64,4 +65,11 @@ int orch_parse_size(const char *s, uint64_t *bytes)
         return -1;
     *bytes = (uint64_t)v << shift;
     return 0;
+}
+
+double orch_mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }

@@ -1,6 +1,7 @@
 /*
  * units.h — the durations and sizes that plans and profile templates write
- * ("2h", "30m", "4G", "512MiB"). No dependencies, so both plan.c and
+ * ("2h", "30m", "4G", "512MiB"), and the clock durations are measured
+ * with. No dependencies, so both plan.c and
  * template.c can use it without depending on each other.
  */
 #ifndef ORCH_UNITS_H
@@ -15,5 +16,8 @@ int orch_parse_duration(const char *s, int *seconds);
 /* "4G", "512M", "1T", "2GiB", "1024" -> bytes (binary units). 0 ok, -1 bad
  * text or overflow (*bytes untouched). */
 int orch_parse_size(const char *s, uint64_t *bytes);
+
+/* Seconds on the monotonic clock (for durations and sample times). */
+double orch_mono_now(void);
 
 #endif
