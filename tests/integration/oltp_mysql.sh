@@ -283,8 +283,15 @@ check_eq "server down: the JSON is written with the measure phase" "['measure']"
   "$(jq_ "$T/down.json" '[p["name"] for p in d["phases"]]')"
 check_eq "server down: transactions before the stop are kept" True "$(jq_ "$T/down.json" 'd["phases"][0]["transactions"]>0')"
 check_eq "server down: ended early, not at --time=120" True "$(jq_ "$T/down.json" 'd["phases"][0]["duration_s"]<60')"
-check_eq "server down: both connections down for at least the bound" True \
-  "$(jq_ "$T/down.json" '(lambda p: p["unavailable_s"]>=2 and all(x>=2 for x in p["longest_outage_s"]))(d["phases"][0])')"
+# The connection the message names was down past the bound; the other one
+# lost its connection too, but may have seen the loss later (or reconnected
+# once while the server shut down), so only "down at all" holds for it; the
+# average over both connections is then at least half the bound.
+down_id=$(sed -n 's/^oltp: connection \([01]\) has been lost.*/\1/p' "$T/err")
+check_eq "server down: the connection named was down for at least the bound" True \
+  "$(jq_ "$T/down.json" "d['phases'][0]['longest_outage_s'][${down_id:-9}]>=2")"
+check_eq "server down: both connections saw the outage, the average is at least bound/2" True \
+  "$(jq_ "$T/down.json" '(lambda p: p["unavailable_s"]>=1 and len(p["longest_outage_s"])==2 and all(x>0 for x in p["longest_outage_s"]))(d["phases"][0])')"
 check_contains "server down: the final report is printed" "transactions:" "$(cat "$T/out")"
 
 check_summary
