@@ -250,6 +250,41 @@ static int free_port(int from)
     return -1;
 }
 
+/* Each VM's forwarded database port: the next free one on this host
+ * (QEMU cannot start a VM whose forward is taken, by another run for
+ * instance). A VM on another host (client = guest only) keeps its port from
+ * the layout: this host cannot tell what is free there. Where a port other
+ * than the layout's is used, one line names every local VM's port. */
+static int assign_ports(run_state *st)
+{
+    const orch_plan *p = st->p;
+    int next = p->port_base, moved = 0;
+    for (int i = 0; i < st->l->nvms; i++) {
+        orch_vm *vm = &st->l->vms[i];
+        int port;
+        if (orch_uri_is_remote(orch_plan_drive_uri(p, vm->drive)))
+            continue;
+        if ((port = free_port(next)) < 0) {
+            snprintf(st->err, sizeof st->err, "no free loopback port from %d", next);
+            return -1;
+        }
+        moved |= port != vm->port;
+        vm->port = port;
+        next = port + 1;
+    }
+    if (!moved)
+        return 0;
+    fprintf(st->out, "ports from port_base %d are in use on this host; databases forwarded from "
+            "127.0.0.1:", p->port_base);
+    for (int i = 0, n = 0; i < st->l->nvms; i++) {
+        const orch_vm *vm = &st->l->vms[i];
+        if (!orch_uri_is_remote(orch_plan_drive_uri(p, vm->drive)))
+            fprintf(st->out, "%s %s-vm%d %d", n++ ? "," : "", vm->drive->id, vm->index, vm->port);
+    }
+    fputc('\n', st->out);
+    return 0;
+}
+
 /* A libvirt version number as "major.minor.micro" (new string). */
 static char *version_text(unsigned long v)
 {
@@ -1015,14 +1050,8 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     if (check_image_engine(&st) < 0 || setup_dirs(&st) < 0
         || orch_hosts_write(p, st.l->run_dir, st.err, sizeof st.err) < 0)
         goto done;
-    for (int i = 0; i < st.l->nvms && !st.client->in_guest; i++) {
-        int port = free_port(i ? st.l->vms[i - 1].port + 1 : p->port_base);
-        if (port < 0) {
-            snprintf(st.err, sizeof st.err, "no free loopback port from %d", p->port_base);
-            goto done;
-        }
-        st.l->vms[i].port = port;
-    }
+    if (assign_ports(&st) < 0)
+        goto done;
     if (orch_space_check(st.conns, p, st.t, st.out, st.err, sizeof st.err) < 0
         || provision_run(&st) < 0)
         goto done;

@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include <json-c/json.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include "names.h"
 #include "plan.h"
@@ -286,6 +288,43 @@ static void test_guest_run(void **state)
     orch_plan_free(p);
 }
 
+/* A guest client needs no forwarded port, but every VM has one: where the
+ * plan's port_base is taken on this host (by another run's VM, say), the
+ * VMs get the next free ports, as with host clients, instead of a QEMU
+ * that cannot start, and the run says which. (libvirt's test driver drops
+ * the qemu:commandline that holds the forward, so the line is what shows.) */
+static void test_guest_ports_free(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f);
+    orch_run_opts o;
+    struct sockaddr_in sa;
+    int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    const char *first;
+    assert_true(fd >= 0);
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    memset(&sa, 0, sizeof sa);
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons(47100);             /* the fixture's port_base */
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+    assert_int_equal(listen(fd, 1), 0);
+    opts_init(&o, f);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    close(fd);
+    assert_non_null(strstr(orch_fixture_output(f),
+                           "\nports from port_base 47100 are in use on this host; databases "
+                           "forwarded from 127.0.0.1: a-b-x-vm1 47101, a-b-x-vm2 47102, second-vm1 47103\n"));
+    /* with the port free again, the layout's ports and no such line */
+    orch_plan_free(p);
+    p = plan(f);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    first = strstr(orch_fixture_output(f), "ports from port_base");
+    assert_non_null(first);
+    assert_null(strstr(first + 1, "ports from port_base"));
+    orch_plan_free(p);
+}
+
 /* While oltp still runs in the guest (it sleeps after its interval
  * lines), the progress line already shows its TPS: read from the live
  * file in the guest through guest-file-read, not from the output
@@ -409,6 +448,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_guest_run, guest_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_guest_ports_free, guest_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_guest_live_tps, guest_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_guest_oltp_fails, guest_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_guest_login_refused, guest_setup, orch_fixture_teardown),
