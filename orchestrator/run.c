@@ -250,9 +250,9 @@ static int free_port(int from)
     return -1;
 }
 
-/* Each VM's forwarded database port: the next free one on this host
- * (QEMU cannot start a VM whose forward is taken, by another run for
- * instance). A VM on another host (client = guest only) keeps its port from
+/* Each VM's forwarded database port: its port from the layout, or the next
+ * free one on this host after it (QEMU cannot start a VM whose forward is
+ * taken, by another run for instance). A VM on another host (client = guest only) keeps its port from
  * the layout: this host cannot tell what is free there. Where a port other
  * than the layout's is used, one line names every local VM's port. */
 static int assign_ports(run_state *st)
@@ -261,11 +261,11 @@ static int assign_ports(run_state *st)
     int next = p->port_base, moved = 0;
     for (int i = 0; i < st->l->nvms; i++) {
         orch_vm *vm = &st->l->vms[i];
-        int port;
+        int from = vm->port > next ? vm->port : next, port;
         if (orch_uri_is_remote(orch_plan_drive_uri(p, vm->drive)))
             continue;
-        if ((port = free_port(next)) < 0) {
-            snprintf(st->err, sizeof st->err, "no free loopback port from %d", next);
+        if ((port = free_port(from)) < 0) {
+            snprintf(st->err, sizeof st->err, "no free loopback port from %d", from);
             return -1;
         }
         moved |= port != vm->port;
