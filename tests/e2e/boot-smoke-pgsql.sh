@@ -42,14 +42,7 @@ t_start=$(date +%s)
 
 e2e_test_cleanup() {
   [ "$defined" = 1 ] && vm_remove "$name"
-  if [ "$1" != 0 ] && [ -s "$E2E_WORK/console.log" ]; then
-    echo "----- serial console of $name (last 150 lines) -----" >&2
-    tail -150 "$E2E_WORK/console.log" >&2
-    echo "----- end of serial console -----" >&2
-    mkdir -p "$E2E_TOP/tests/artifacts"
-    cp "$E2E_WORK/console.log" "$E2E_TOP/tests/artifacts/boot-smoke-pgsql-console.log" \
-      && echo "boot-smoke-pgsql: whole console in tests/artifacts/boot-smoke-pgsql-console.log" >&2
-  fi
+  e2e_vm_console "$name" "$1" 150 boot-smoke-pgsql-console.log
 }
 e2e_begin virsh qemu-img jq ss
 
@@ -65,10 +58,7 @@ VM_TYPE=$(e2e_virt_type)
 
 E2E_WORK=$(mktemp -d /var/tmp/drivebench-e2e.XXXXXX)
 work=$E2E_WORK
-chmod 0755 "$work"   # QEMU runs as libvirt-qemu and must reach the files
-qemu-img create -q -f qcow2 -F qcow2 -b "$VM_IMAGES/base.qcow2" "$work/boot.qcow2" 4G
-truncate -s 1G "$work/db.img"
-db_before=$(du -k "$work/db.img" | cut -f1)
+e2e_vm_disks "$work"
 
 defined=1
 vm_boot "$name" "$work" || e2e_fail "the VM did not start"
@@ -118,9 +108,6 @@ tx=$(awk '/^ *transactions:/ { print $2; exit }' "$work/run.log")
 [ -n "$tx" ] && [ "$tx" -gt 0 ] || { cat "$work/run.log" >&2; e2e_fail "the 5 s run committed '${tx}' transactions, want > 0"; }
 e2e_say "oltp_read_write 5 s, 2 threads: $tx transactions ($(awk '/^ *transactions:/ { print $3, $4, $5; exit }' "$work/run.log"))"
 
-db_after=$(du -k "$work/db.img" | cut -f1)
-[ "$db_after" -gt $(( db_before + 10240 )) ] \
-  || e2e_fail "db.img did not grow (${db_before} KiB -> ${db_after} KiB): the database is not on it"
-e2e_say "db.img grew from ${db_before} KiB to ${db_after} KiB"
+e2e_db_grew "$work"
 
 e2e_say "PASS: boot to agent ${VM_T_AGENT}s, to PostgreSQL ${VM_T_DB}s, whole test $(( $(date +%s) - t_start ))s ($VM_TYPE, $VM_SCSI_MODEL)"

@@ -33,14 +33,7 @@ defined=0
 
 e2e_test_cleanup() {
   [ "$defined" = 1 ] && vm_remove "$name"
-  if [ "$1" != 0 ] && [ -s "$E2E_WORK/console.log" ]; then
-    echo "----- serial console of $name (last 150 lines) -----" >&2
-    tail -150 "$E2E_WORK/console.log" >&2
-    echo "----- end of serial console -----" >&2
-    mkdir -p "$E2E_TOP/tests/artifacts"
-    cp "$E2E_WORK/console.log" "$E2E_TOP/tests/artifacts/boot-smoke-console.log" \
-      && echo "boot-smoke: whole console in tests/artifacts/boot-smoke-console.log" >&2
-  fi
+  e2e_vm_console "$name" "$1" 150 boot-smoke-console.log
 }
 e2e_begin virsh qemu-img mariadb jq ss
 
@@ -53,10 +46,7 @@ VM_TYPE=$(e2e_virt_type)
 
 E2E_WORK=$(mktemp -d /var/tmp/drivebench-e2e.XXXXXX)
 work=$E2E_WORK
-chmod 0755 "$work"   # QEMU runs as libvirt-qemu and must reach the files
-qemu-img create -q -f qcow2 -F qcow2 -b "$VM_IMAGES/base.qcow2" "$work/boot.qcow2" 4G
-truncate -s 1G "$work/db.img"
-db_before=$(du -k "$work/db.img" | cut -f1)
+e2e_vm_disks "$work"
 
 defined=1
 vm_boot "$name" "$work" || e2e_fail "the VM did not start"
@@ -81,10 +71,7 @@ mnt=$(vm_guest_sh "$name" 'findmnt -no SOURCE /var/lib/mysql-db') \
   || e2e_fail "/var/lib/mysql-db is not a mount point in the guest"
 e2e_say "database disk in the guest: $mnt"
 
-db_after=$(du -k "$work/db.img" | cut -f1)
-[ "$db_after" -gt $(( db_before + 10240 )) ] \
-  || e2e_fail "db.img did not grow (${db_before} KiB -> ${db_after} KiB): the database is not on it"
-e2e_say "db.img grew from ${db_before} KiB to ${db_after} KiB"
+e2e_db_grew "$work"
 
 if grep -q '^oltp_sha256=[0-9a-f]' "$VM_IMAGES/image.info" 2>/dev/null; then
   vm_guest_sh "$name" 'test -x /usr/local/bin/oltp && ! ldd /usr/local/bin/oltp | grep "not found"' \

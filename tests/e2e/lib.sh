@@ -6,6 +6,10 @@
 # e2e_libvirt_down    drop the lock; stop the daemons libvirt-up.sh started
 #                     unless another drivebench process still uses them
 # e2e_virt_type       "kvm" or "qemu" (TCG), from images/virt-type.sh
+# e2e_vm_disks DIR    a VM's disks for images/vmlib.sh's vm_boot in DIR
+# e2e_db_grew DIR     fail unless the database went onto DIR/db.img
+# e2e_vm_console NAME STATUS LINES ARTIFACT
+#                     on failure, the tail of a VM's serial console
 
 E2E_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 E2E_URI=qemu:///system
@@ -32,6 +36,40 @@ e2e_libvirt_down() {
 # The domain type: images/virt-type.sh (kvm only when KVM really runs the
 # guest fast; DRIVEBENCH_VIRT_TYPE overrides).
 e2e_virt_type() { "$E2E_TOP/images/virt-type.sh"; }
+
+# An overlay boot.qcow2 on $VM_IMAGES/base.qcow2 and an empty (sparse)
+# 1 GiB db.img in DIR, which QEMU (user libvirt-qemu) must reach; db_before
+# is what db.img holds now, in KiB.
+e2e_vm_disks() {
+  chmod 0755 "$1"
+  qemu-img create -q -f qcow2 -F qcow2 -b "$VM_IMAGES/base.qcow2" "$1/boot.qcow2" 4G
+  truncate -s 1G "$1/db.img"
+  db_before=$(du -k "$1/db.img" | cut -f1)
+}
+
+# The database disk holds the database: DIR/db.img grew by over 10 MiB
+# since e2e_vm_disks.
+e2e_db_grew() {
+  local db_after
+  db_after=$(du -k "$1/db.img" | cut -f1)
+  [ "$db_after" -gt $(( db_before + 10240 )) ] \
+    || e2e_fail "db.img did not grow (${db_before} KiB -> ${db_after} KiB): the database is not on it"
+  e2e_say "db.img grew from ${db_before} KiB to ${db_after} KiB"
+}
+
+# For a test's e2e_test_cleanup: when STATUS is a failure, the last LINES
+# lines of the serial console of VM NAME ($E2E_WORK/console.log), and the
+# whole console kept as tests/artifacts/ARTIFACT (none when empty).
+e2e_vm_console() {
+  [ "$2" != 0 ] && [ -s "$E2E_WORK/console.log" ] || return 0
+  echo "----- serial console of $1 (last $3 lines) -----" >&2
+  tail -"$3" "$E2E_WORK/console.log" >&2
+  echo "----- end of serial console -----" >&2
+  [ -n "${4:-}" ] || return 0
+  mkdir -p "$E2E_TOP/tests/artifacts"
+  cp "$E2E_WORK/console.log" "$E2E_TOP/tests/artifacts/$4" \
+    && echo "$E2E_NAME: whole console in tests/artifacts/$4" >&2
+}
 
 # Messages: "NAME: ..." on stdout, "NAME: FAIL: ... (host load average)" on
 # stderr and exit 1. E2E_NAME defaults to the script's name.
