@@ -60,7 +60,7 @@ drivebench=$top/bin/drivebench
 plan_abs=$(realpath "$plan")
 plan_get() { (cd "$top" && "$drivebench" plan get "$1" "$2" "$plan_abs"); }
 
-image_dir=$(plan_get run image_dir) || die "cannot read $plan"
+image_dir=$(plan_get run image_dir) || die "$plan is not a plan drivebench can use (see above)"
 [ -n "$engine" ] || engine=$(sed -n 's/^engine=//p' "$image_dir/image.info" 2>/dev/null)
 VM_ENGINE=${engine:-mariadb}
 vm_engine_load || die "unknown engine '$VM_ENGINE'"

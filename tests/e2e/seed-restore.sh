@@ -25,10 +25,7 @@ t_start=$(date +%s)
 
 e2e_test_cleanup() {
   [ "$defined" = 1 ] && vm_remove "$name"
-  if [ "$1" != 0 ] && [ -s "$E2E_WORK/console.log" ]; then
-    echo "----- serial console of $name (last 80 lines) -----" >&2
-    tail -80 "$E2E_WORK/console.log" >&2
-  fi
+  e2e_vm_console "$name" "$1" 80
 }
 e2e_begin virsh qemu-img jq ss
 
@@ -42,6 +39,9 @@ chmod 0755 "$work"
 
 cat >"$work/plan.ini" <<PLAN
 [run]
+name = seed restore
+profile = tiny
+engine = $VM_ENGINE
 image_dir = $VM_IMAGES
 db_size = 1G
 
@@ -50,6 +50,10 @@ name = oltp_read_write
 tables = 2
 table_size = 1000
 threads = 2
+measure = 10s
+
+[drive d1]
+path = $work/d1
 PLAN
 t=$(date +%s)
 DRIVEBENCH_SEED_UNDER_LIBVIRT=1 DRIVEBENCH_VIRT_TYPE=$VM_TYPE \
@@ -58,8 +62,7 @@ DRIVEBENCH_SEED_UNDER_LIBVIRT=1 DRIVEBENCH_VIRT_TYPE=$VM_TYPE \
 grep -qx "engine=$VM_ENGINE" "$VM_IMAGES/seed.info" || e2e_fail "$VM_IMAGES/seed.info does not say engine=$VM_ENGINE"
 e2e_say "seed $VM_IMAGES/seed.qcow2 ready in $(( $(date +%s) - t ))s"
 
-qemu-img create -q -f qcow2 -F qcow2 -b "$VM_IMAGES/base.qcow2" "$work/boot.qcow2" 4G
-truncate -s 1G "$work/db.img"
+e2e_vm_disks "$work"
 # shellcheck disable=SC2034  # read by vm_boot (images/vmlib.sh)
 VM_SEED=$VM_IMAGES/seed.qcow2
 defined=1
