@@ -1,11 +1,11 @@
 # orchestrator/: the drivebench binary (plans, VMs on libvirt, phases,
 # collection, aggregation, teardown) and its unit tests.
 ORCH_PKGS      := libvirt libvirt-qemu libxml-2.0 inih json-c libcrypto
-ORCH_SRCS      := $(filter-out orchestrator/main.c,$(wildcard orchestrator/*.c))
+ORCH_SRCS      := $(wildcard orchestrator/*/*.c)
 ORCH_OBJS      := $(ORCH_SRCS:%.c=$(BUILD)/%.o)
 ORCH_LIBS       = $(call pkglibs,$(ORCH_PKGS)) -lm -pthread
 
-$(BUILD)/orchestrator/%.o: MOD_CFLAGS = $(call pkgcflags,$(ORCH_PKGS)) -Icommon
+$(BUILD)/orchestrator/%.o: MOD_CFLAGS = $(call pkgcflags,$(ORCH_PKGS)) -Icommon -Iorchestrator
 
 $(BIN)/drivebench: $(BUILD)/orchestrator/main.o $(ORCH_OBJS) $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
@@ -25,7 +25,7 @@ $(BIN)/orch_test_%: $(BUILD)/tests/orchestrator/test_%.o $(ORCH_TESTLIB) $(ORCH_
 	$(CC) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS) $(call pkglibs,cmocka)
 
 ALL_TARGETS  += $(BIN)/drivebench $(ORCH_TEST_BINS)
-TEST_TARGETS += $(ORCH_TEST_BINS) tests/orchestrator/cli.sh
+TEST_TARGETS += tests/orchestrator/layers.sh $(ORCH_TEST_BINS) tests/orchestrator/cli.sh
 
 # `drivebench report` (orchestrator/report*.c, svg.c): the fixture maker
 # (tests/report/make-fixtures.sh) and the report tests in tests/report/.

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "ioagg.h"
+#include "telemetry/ioagg.h"
 
 static void near(double a, double b)
 {

@@ -21,7 +21,7 @@
 #include <sys/sysmacros.h>
 
 #include "results_json.h"
-#include "telemetry.h"
+#include "telemetry/telemetry.h"
 
 static char root[64], sysfs[128], drive_dir[128], proc_stat[128];
 static int step;                /* the recorded counters' moment, 0.. */
