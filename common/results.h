@@ -2,9 +2,10 @@
  * results.h — the result formats of drivebench as typed structs, with their
  * JSON and CSV at the edges (results/SCHEMA.md).
  *
- * This module (results.c: numbers, CSV, JSON helpers; results_oltp.c;
- * results_summary.c) is the only code that knows the JSON key names and
- * schema strings of the result documents:
+ * This module (results.c: numbers, CSV, JSON helpers, names of closed
+ * choices; results_fields.c: the field tables' walkers; results_oltp.c;
+ * results_summary.c; results_drive_io.c) is the only code that knows the
+ * JSON key names and schema strings of the result documents:
  *   - the `oltp` result (drivebench.oltp/1): res_oltp, written by `oltp`
  *     (res_oltp_write_file) and read by the orchestrator (res_oltp_read_file);
  *   - the run summary (drivebench.summary/2): res_summary, built by the
@@ -14,7 +15,8 @@
  *   - CSV fields (res_csv_field), for summary.csv and report.csv.
  *
  * Adding a field to a document is a change here and in results/SCHEMA.md
- * only: a member in the struct, one line in its writer, one in its reader
+ * only: a member in the struct and one line in its struct's field table
+ * (results_json.h), which its writer, its reader and its checks share
  * (readers ignore keys they do not know, and a missing optional key reads
  * as its "unset" value). Renaming or removing a key bumps the major.
  *
@@ -52,6 +54,35 @@
 #define RES_MAX_DRIVES       1024            /* summary: drives, hypervisors */
 #define RES_MAX_VMS          65536           /* summary: VM runs */
 #define RES_MAX_REPETITIONS  1000
+
+/* ------------------------------------------------------------------ */
+/* names of closed choices                                             */
+
+/* The phases of a run (drivebench) and of an oltp result ("warmup",
+ * "measure"): one name each, as the JSON and the run folder's file names
+ * spell them. NONE ("?") is what a reader makes of a phase it does not
+ * know. */
+#define RES_PHASES(X) \
+    X(NONE, "?") X(PREPARE, "prepare") X(PRECONDITION, "precondition") \
+    X(WARMUP, "warmup") X(MEASURE, "measure") X(CHECK, "check")
+#define RES_PHASE_ENUM(id, name) RES_PHASE_##id,
+typedef enum res_phase_id { RES_PHASES(RES_PHASE_ENUM) RES_PHASE_COUNT } res_phase_id;
+#undef RES_PHASE_ENUM
+const char *res_phase_name(res_phase_id p);     /* "?" out of range */
+
+/* How two drives were compared (summary "comparisons"): the figure (TPS
+ * or p99 latency) and the test (paired batch means of intervals, or
+ * Welch over repetitions). NONE ("?"): a name the reader does not know. */
+#define RES_CMP_METHODS(X) \
+    X(NONE, "?", false, false) X(TPS_PAIRED, "tps_paired", true, true) \
+    X(P99_PAIRED, "p99_paired", false, true) X(TPS_WELCH, "tps_welch", true, false) \
+    X(P99_WELCH, "p99_welch", false, false)
+#define RES_CMP_ENUM(id, name, tps, paired) RES_CMP_##id,
+typedef enum res_cmp_method { RES_CMP_METHODS(RES_CMP_ENUM) RES_CMP_COUNT } res_cmp_method;
+#undef RES_CMP_ENUM
+const char *res_cmp_method_name(res_cmp_method m);  /* "?" out of range */
+bool res_cmp_method_is_tps(res_cmp_method m);       /* else p99 */
+bool res_cmp_method_is_paired(res_cmp_method m);    /* else Welch */
 
 /* ------------------------------------------------------------------ */
 /* oltp result: drivebench.oltp/1                                      */
@@ -123,7 +154,7 @@ typedef struct res_tpcc {
 } res_tpcc;
 
 typedef struct res_phase {
-    char         *name;         /* "warmup" or "measure" */
+    res_phase_id  phase;        /* RES_PHASE_WARMUP or RES_PHASE_MEASURE */
     double        duration_s;
     int64_t       transactions;
     int64_t       reads, writes, others, total;
@@ -425,7 +456,7 @@ typedef struct res_io_trend {
 /* A difference of two drives with its 95 % interval. */
 typedef struct res_io_cmp {
     char  *a, *b;               /* drive names */
-    char  *method;              /* "tps_paired", "p99_paired", "tps_welch", "p99_welch" */
+    res_cmp_method method;
     int    n, k;                /* batches (paired; k intervals each) or repetitions */
     double mean_a, mean_b, diff, diff_pct, lo, hi, df, p_value;
     bool   distinguishable;
@@ -454,6 +485,7 @@ res_io *res_io_new(void);
 /* A new rates set of n series rows, every value NAN. NULL: out of memory. */
 res_io_rates *res_io_rates_new(bool host, int n);
 res_io_health *res_io_health_new(void);
+void res_io_rates_free(res_io_rates *r);       /* accepts NULL */
 void res_io_free(res_io *io);                  /* accepts NULL */
 /* Add io's keys to the JSON object `owner` (a drive, a VM or the summary). */
 void res_io_put(json_object *owner, const res_io *io);

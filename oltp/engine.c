@@ -1058,8 +1058,8 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
         first_term += nt;
     }
     res->nphases = o->warmup_s > 0 ? 2 : 1;
-    res->phases[0].name = o->warmup_s > 0 ? "warmup" : "measure";
-    res->phases[1].name = "measure";
+    res->phases[0].phase = o->warmup_s > 0 ? RES_PHASE_WARMUP : RES_PHASE_MEASURE;
+    res->phases[1].phase = RES_PHASE_MEASURE;
     for (int i = 0; i < res->nphases; i++)
         if (stats_init(&res->phases[i].st, e.ntypes) < 0)
             goto out;

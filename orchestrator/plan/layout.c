@@ -83,11 +83,11 @@ oom:
     return NULL;
 }
 
-char *orch_layout_result(const orch_vm *vm, int rep, const char *phase)
+char *orch_layout_result(const orch_vm *vm, int rep, res_phase_id phase)
 {
-    if (!phase || strcmp(phase, "measure") == 0)
+    if (phase == RES_PHASE_MEASURE)
         return orch_strfmt("vm/%s.r%d.json", vm->name, rep);
-    return orch_strfmt("vm/%s.r%d.%s.json", vm->name, rep, phase);
+    return orch_strfmt("vm/%s.r%d.%s.json", vm->name, rep, res_phase_name(phase));
 }
 
 char *orch_layout_console(const orch_vm *vm, int rep)

@@ -10,6 +10,7 @@
 
 #include "plan/plan.h"
 #include "plan/template.h"
+#include "results.h"          /* res_phase_id */
 
 typedef struct orch_vm {
     char *name;                 /* drivebench-<runid>--<drive>-vm<N> */
@@ -44,8 +45,9 @@ char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_te
                          char *err, size_t errlen);
 
 /* Paths inside the run folder, relative to it: "vm/<vm>.r<rep>.json",
- * "vm/<vm>.r<rep>.<phase>.json" for other phases, "console/<vm>.r<rep>.log". */
-char *orch_layout_result(const orch_vm *vm, int rep, const char *phase);
+ * "vm/<vm>.r<rep>.<phase>.json" for other phases (res_phase_name),
+ * "console/<vm>.r<rep>.log". */
+char *orch_layout_result(const orch_vm *vm, int rep, res_phase_id phase);
 char *orch_layout_console(const orch_vm *vm, int rep);
 
 /* argv for the oltp binary at path `oltp` against the database on

@@ -373,7 +373,7 @@ static void comparisons(xmlNodePtr body, const report_set *s)
         const res_io *io = s->runs[r].sum.io;
         for (int i = 0; io && i < io->ncmp; i++) {
             const res_io_cmp *c = &io->cmp[i];
-            int tps = strncmp(c->method, "tps", 3) == 0;
+            int tps = res_cmp_method_is_tps(c->method);
             xmlNodePtr tr;
             if (!sec) {
                 sec = html_add(body, "section", NULL);
@@ -389,14 +389,14 @@ static void comparisons(xmlNodePtr body, const report_set *s)
             }
             tr = html_add(tb, "tr", NULL);
             html_attr(tr, "data-run", s->runs[r].label);
-            html_attr(tr, "data-method", c->method);
+            html_attr(tr, "data-method", res_cmp_method_name(c->method));
             html_attr(tr, "data-verdict", c->distinguishable ? "distinguishable"
                                                         : "not distinguishable");
             text(tr, s->runs[r].run_id);
             text(tr, c->a);
             text(tr, c->b);
             text(tr, tps ? "TPS" : "p99 ms");
-            snprintf(buf, sizeof buf, "%s, n = %d%s", strstr(c->method, "paired")
+            snprintf(buf, sizeof buf, "%s, n = %d%s", res_cmp_method_is_paired(c->method)
                      ? "paired batch means" : "Welch", c->n,
                      c->k > 0 ? " batches" : " repetitions");
             text(tr, buf);

@@ -666,10 +666,11 @@ static void note_outages(run_state *st, const orch_job *jobs, const int *vm_of, 
  * land in the run folder as vm/<vm>.r<rep>[.<phase>].json (none for
  * prepare). A VM that fails is named (monitor.h) and left out of the
  * phases after; the phase fails only when no VM is left. */
-static int run_phase(run_state *st, int rep, orch_step s, const char *phase, const char *command,
+static int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *command,
                      int time_s, int warmup_s)
 {
     const orch_plan *p = st->p;
+    const char *phase = res_phase_name(ph);
     int n = 0, rc = -1, has_json = strcmp(command, "run") == 0;
     orch_job *jobs = calloc((size_t)st->l->nvms, sizeof *jobs);
     int *vm_of = calloc((size_t)st->l->nvms, sizeof *vm_of);
@@ -685,7 +686,7 @@ static int run_phase(run_state *st, int rep, orch_step s, const char *phase, con
         char *rel, *result, *guest_result;
         if (st->vms[i].failed_in)
             continue;
-        rel = orch_layout_result(&st->l->vms[i], rep, phase);
+        rel = orch_layout_result(&st->l->vms[i], rep, ph);
         result = rel && has_json ? orch_strfmt("%s/%s", st->l->run_dir, rel) : NULL;
         guest_result = has_json ? orch_strfmt("/var/tmp/drivebench.%s.json", phase) : NULL;
         free(rel);
@@ -715,9 +716,9 @@ static int run_phase(run_state *st, int rep, orch_step s, const char *phase, con
     fprintf(st->out, "repetition %d: %s on %d VM(s)%s\n", rep, phase, n,
             time_s ? "" : " (until done)");
     fflush(st->out);
-    orch_telemetry_phase_start(st->tel, phase, warmup_s);
+    orch_telemetry_phase_start(st->tel, ph, warmup_s);
     rc = st->client->run_phase(&st->cl, jobs, n, phase, time_s);
-    orch_telemetry_phase_end(st->tel, phase, rep);
+    orch_telemetry_phase_end(st->tel, ph, rep);
     /* libvirt may have gone and come back during the phase */
     if (rc == 0 && reconnect_lost(st, phase) < 0)
         rc = -2;
@@ -797,9 +798,9 @@ static void record_rep(run_state *st, int rep)
         r->drive = vm->drive->name;
         r->host = orch_plan_drive_uri(p, vm->drive);
         r->repetition = rep;
-        r->result = orch_layout_result(vm, rep, "measure");
-        r->precondition = p->precondition_s > 0 ? orch_layout_result(vm, rep, "precondition")
-                                                : NULL;
+        r->result = orch_layout_result(vm, rep, RES_PHASE_MEASURE);
+        r->precondition = p->precondition_s > 0
+                          ? orch_layout_result(vm, rep, RES_PHASE_PRECONDITION) : NULL;
         r->failed_in = rv->failed_in;
         if (rv->failed_in) {
             orch_monitor_health(st->mon, rv->slot, &r->health);
@@ -814,19 +815,20 @@ static int run_rep(run_state *st, int rep, int *measured)
     if (provision_rep(st, rep) < 0 || wait_all_ready(st, rep) < 0)
         return -1;
     if (need_prepare(p, st->l)
-        && run_phase(st, rep, ORCH_STEP_PREPARE, "prepare", "prepare", 0, 0) < 0)
+        && run_phase(st, rep, ORCH_STEP_PREPARE, RES_PHASE_PREPARE, "prepare", 0, 0) < 0)
         return -1;
     if (p->precondition_s > 0
-        && run_phase(st, rep, ORCH_STEP_PRECONDITION, "precondition", "run",
+        && run_phase(st, rep, ORCH_STEP_PRECONDITION, RES_PHASE_PRECONDITION, "run",
                      p->precondition_s, 0) < 0)
         return -1;
     *measured = 1;
-    if (run_phase(st, rep, ORCH_STEP_MEASURE, "measure", "run", p->measure_s, p->warmup_s) < 0)
+    if (run_phase(st, rep, ORCH_STEP_MEASURE, RES_PHASE_MEASURE, "run", p->measure_s,
+                  p->warmup_s) < 0)
         return -1;
     /* TPC-C's consistency conditions after the load (oltp tpcc check): a
      * VM whose database fails them is named and left out of the figures */
     if (strcmp(p->workload, "tpcc") == 0
-        && run_phase(st, rep, ORCH_STEP_CHECK, "check", "check", 0, 0) < 0)
+        && run_phase(st, rep, ORCH_STEP_CHECK, RES_PHASE_CHECK, "check", 0, 0) < 0)
         return -1;
     return 0;
 }

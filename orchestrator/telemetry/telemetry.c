@@ -279,12 +279,12 @@ cleanup:
     return rc;
 }
 
-static int sampled_phase(const char *phase)
+static int sampled_phase(res_phase_id phase)
 {
-    return phase && (strcmp(phase, "measure") == 0 || strcmp(phase, "precondition") == 0);
+    return phase == RES_PHASE_MEASURE || phase == RES_PHASE_PRECONDITION;
 }
 
-void orch_telemetry_phase_start_at(orch_telemetry *t, const char *phase, int warmup_s,
+void orch_telemetry_phase_start_at(orch_telemetry *t, res_phase_id phase, int warmup_s,
                                    double now)
 {
     if (!t || !sampled_phase(phase))
@@ -296,14 +296,14 @@ void orch_telemetry_phase_start_at(orch_telemetry *t, const char *phase, int war
         orch_blk_sampler_restart(t->blk, now);
     orch_disk_sampler_restart(t->disk, now);
     t->sampling = 1;
-    if (strcmp(phase, "measure") == 0) {
+    if (phase == RES_PHASE_MEASURE) {
         free(t->stat0);
         t->stat0 = read_text(t->seams.proc_stat);
     }
     pthread_mutex_unlock(&t->mu);
 }
 
-void orch_telemetry_phase_start(orch_telemetry *t, const char *phase, int warmup_s)
+void orch_telemetry_phase_start(orch_telemetry *t, res_phase_id phase, int warmup_s)
 {
     orch_telemetry_phase_start_at(t, phase, warmup_s, orch_mono_now());
 }
@@ -345,7 +345,7 @@ static int host_after_warmup(orch_diskstat_delta *d, int n, double t0, double sl
     return k;
 }
 
-void orch_telemetry_phase_end_at(orch_telemetry *t, const char *phase, int rep, double now)
+void orch_telemetry_phase_end_at(orch_telemetry *t, res_phase_id phase, int rep, double now)
 {
     double slack = t ? t->seams.interval_ms / 4000.0 : 0;
     if (!t || !sampled_phase(phase))
@@ -353,7 +353,7 @@ void orch_telemetry_phase_end_at(orch_telemetry *t, const char *phase, int rep, 
     orch_telemetry_tick_at(t, now);
     pthread_mutex_lock(&t->mu);
     t->sampling = 0;
-    if (strcmp(phase, "measure") == 0) {
+    if (phase == RES_PHASE_MEASURE) {
         char *stat1 = read_text(t->seams.proc_stat);
         double busy = t->stat0 && stat1 ? orch_tel_cpu_busy_pct(t->stat0, stat1) : NAN;
         double len = now - (t->phase_t0 - t->warmup_s);
@@ -408,7 +408,7 @@ void orch_telemetry_phase_end_at(orch_telemetry *t, const char *phase, int rep, 
     pthread_mutex_unlock(&t->mu);
 }
 
-void orch_telemetry_phase_end(orch_telemetry *t, const char *phase, int rep)
+void orch_telemetry_phase_end(orch_telemetry *t, res_phase_id phase, int rep)
 {
     orch_telemetry_phase_end_at(t, phase, rep, orch_mono_now());
 }
@@ -716,7 +716,7 @@ typedef struct drive_acc {
     double  p_pct;
 } drive_acc;
 
-static int add_cmp(res_io *io, const char *a, const char *b, const char *method,
+static int add_cmp(res_io *io, const char *a, const char *b, res_cmp_method method,
                    const orch_diff *df, int k)
 {
     res_io_cmp *n = realloc(io->cmp, (size_t)(io->ncmp + 1) * sizeof *n), *c;
@@ -727,7 +727,7 @@ static int add_cmp(res_io *io, const char *a, const char *b, const char *method,
     memset(c, 0, sizeof *c);
     c->a = strdup(a);
     c->b = strdup(b);
-    c->method = strdup(method);
+    c->method = method;
     c->n = df->n;
     c->k = k;
     c->mean_a = df->mean_a;
@@ -739,7 +739,7 @@ static int add_cmp(res_io *io, const char *a, const char *b, const char *method,
     c->df = df->df;
     c->p_value = df->p_value;
     c->distinguishable = df->distinguishable;
-    return c->a && c->b && c->method ? 0 : -1;
+    return c->a && c->b ? 0 : -1;
 }
 
 int orch_telemetry_fill(orch_telemetry *t, res_summary *sum, const char *run_dir)
@@ -999,7 +999,8 @@ int orch_telemetry_fill(orch_telemetry *t, res_summary *sum, const char *run_dir
             orch_diff df;
             int n = reps * nint;
             if (n > 0 && orch_stats_paired(acc[a].tps, acc[b].tps, n, 0, &df) == 0)
-                oom |= add_cmp(sum->io, na, nb, "tps_paired", &df, orch_stats_batch_size(n)) < 0;
+                oom |= add_cmp(sum->io, na, nb, RES_CMP_TPS_PAIRED, &df,
+                               orch_stats_batch_size(n)) < 0;
             if (n > 0 && isfinite(acc[a].p_pct) && isfinite(acc[b].p_pct)) {
                 double *pa = calloc((size_t)n, sizeof *pa), *pb = calloc((size_t)n, sizeof *pb);
                 int m = 0;
@@ -1009,7 +1010,7 @@ int orch_telemetry_fill(orch_telemetry *t, res_summary *sum, const char *run_dir
                         pb[m++] = acc[b].p[k] / acc[b].pn[k];
                     }
                 if (pa && pb && orch_stats_paired(pa, pb, m, 0, &df) == 0)
-                    oom |= add_cmp(sum->io, na, nb, "p99_paired", &df,
+                    oom |= add_cmp(sum->io, na, nb, RES_CMP_P99_PAIRED, &df,
                                    orch_stats_batch_size(m)) < 0;
                 oom |= !pa || !pb;
                 free(pa);
@@ -1030,9 +1031,9 @@ int orch_telemetry_fill(orch_telemetry *t, res_summary *sum, const char *run_dir
                         qb[k] = sum->drives[b].reps[k].f.lat_p99_ms;
                     }
                     if (orch_stats_welch(ta, ra, tb, rb, &df) == 0)
-                        oom |= add_cmp(sum->io, na, nb, "tps_welch", &df, 0) < 0;
+                        oom |= add_cmp(sum->io, na, nb, RES_CMP_TPS_WELCH, &df, 0) < 0;
                     if (orch_stats_welch(qa, ra, qb, rb, &df) == 0)
-                        oom |= add_cmp(sum->io, na, nb, "p99_welch", &df, 0) < 0;
+                        oom |= add_cmp(sum->io, na, nb, RES_CMP_P99_WELCH, &df, 0) < 0;
                 } else {
                     oom = 1;
                 }

@@ -188,14 +188,14 @@ static void test_run_wiring(void **state)
     /* a precondition is sampled but not kept */
     step = 0;
     host_counters();
-    orch_telemetry_phase_start_at(t, "precondition", 0, 50);
+    orch_telemetry_phase_start_at(t, RES_PHASE_PRECONDITION, 0, 50);
     step = 7;
     host_counters();
-    orch_telemetry_phase_end_at(t, "precondition", 1, 51);
+    orch_telemetry_phase_end_at(t, RES_PHASE_PRECONDITION, 1, 51);
     /* the measured phase: 100 .. 105, one sample a second */
     step = 0;
     host_counters();
-    orch_telemetry_phase_start_at(t, "measure", 0, 100);
+    orch_telemetry_phase_start_at(t, RES_PHASE_MEASURE, 0, 100);
     for (step = 1; step <= 4; step++) {
         host_counters();
         orch_telemetry_tick_at(t, 100 + step);
@@ -203,7 +203,7 @@ static void test_run_wiring(void **state)
     step = 5;
     host_counters();
     write_file(proc_stat, "cpu  550 0 350 900 0 0 0 0 0 0\n");
-    orch_telemetry_phase_end_at(t, "measure", 1, 105);
+    orch_telemetry_phase_end_at(t, RES_PHASE_MEASURE, 1, 105);
 
     memset(&sum, 0, sizeof sum);
     sum.ndrives = 2;
@@ -265,7 +265,8 @@ static void test_run_wiring(void **state)
     res_io *run = sum.io;
     assert_non_null(run);
     assert_int_equal(run->ncmp, 1);
-    assert_string_equal(run->cmp[0].method, "tps_paired");
+    assert_int_equal(run->cmp[0].method, RES_CMP_TPS_PAIRED);
+    assert_string_equal(res_cmp_method_name(run->cmp[0].method), "tps_paired");
     assert_string_equal(run->cmp[0].a, "a");
     assert_int_equal(run->cmp[0].n, 5);
     near(run->cmp[0].diff, 2.2);
@@ -327,14 +328,14 @@ static void test_warmup_left_out(void **state)
     assert_int_equal(orch_telemetry_add_vm(t, 0, "vm-a", 0, 1, NULL, NULL, NULL, NULL), 0);
     step = 0;
     host_counters();
-    orch_telemetry_phase_start_at(t, "measure", 2, 200);
+    orch_telemetry_phase_start_at(t, RES_PHASE_MEASURE, 2, 200);
     for (step = 1; step <= 6; step++) {
         host_counters();
         orch_telemetry_tick_at(t, 200 + step);
     }
     step = 7;
     host_counters();
-    orch_telemetry_phase_end_at(t, "measure", 1, 207);
+    orch_telemetry_phase_end_at(t, RES_PHASE_MEASURE, 1, 207);
     memset(&sum, 0, sizeof sum);
     sum.ndrives = 1;
     sum.drives = calloc(1, sizeof *sum.drives);
