@@ -12,6 +12,7 @@
  * as queue time (no coordinated omission).
  */
 #include "engine.h"
+#include "nap.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -1000,10 +1001,8 @@ static int outage_exceeded(engine *e, uint64_t n)
 static void sleep_until(uint64_t t)
 {
     uint64_t n = now_ns();
-    if (t > n) {
-        struct timespec ts = { (time_t)((t - n) / 1000000000ULL), (long)((t - n) % 1000000000ULL) };
-        nanosleep(&ts, NULL);
-    }
+    if (t > n)
+        nap_ns(t - n);
 }
 
 static bool all_done(engine *e)

@@ -3,6 +3,7 @@
 #include "run/run.h"
 #include "run/aggregate.h"
 #include "virt/hosts.h"
+#include "util/files.h"
 #include "util/names.h"
 #include "report/report.h"
 #include "telemetry/telemetry.h"
@@ -87,15 +88,6 @@ static virConnectPtr reopen_default(void *ctx, const char *uri, char *err, size_
     if (!c)
         snprintf(err, errlen, "%s", orch_virt_error());
     return c;
-}
-
-/* Sleep up to s seconds, waking early on a stop request. */
-static void nap(int s)
-{
-    for (int i = 0; i < 10 * s && !orch_stop_requested(); i++) {
-        struct timespec ts = { 0, 100 * 1000 * 1000 };
-        nanosleep(&ts, NULL);
-    }
 }
 
 /* Point everything of the run that lived on old at conn, its
@@ -184,7 +176,7 @@ static int reconnect_lost(run_state *st, const char *when)
                                  : reopen_default(NULL, uri, why, sizeof why);
             if (conn || orch_stop_requested() || time(NULL) - start >= p->libvirt_reconnect_s)
                 break;
-            nap(wait);
+            orch_stop_nap(wait);
             wait = wait < 8 ? 2 * wait : 8;
         }
         if (!conn) {
@@ -554,22 +546,15 @@ static void show_console(run_state *st, const orch_vm *vm, int rep)
 {
     char *rel = orch_layout_console(vm, rep);
     char *path = rel ? orch_strfmt("%s/%s", st->l->run_dir, rel) : NULL;
-    char line[512];
-    long keep = 40, n = 0;
-    FILE *f = path ? fopen(path, "r") : NULL;
-    if (!f) {
+    char *tail = path ? orch_file_tail(path, 40) : NULL;
+    if (!tail) {
         fprintf(st->out, "drivebench: no console log at %s\n", path ? path : "?");
     } else {
-        while (fgets(line, sizeof line, f))
-            n++;
-        rewind(f);
         fprintf(st->out, "--- last lines of %s ---\n", path);
-        for (long i = 0; fgets(line, sizeof line, f); i++)
-            if (i >= n - keep)
-                fputs(line, st->out);
+        fputs(tail, st->out);
         fprintf(st->out, "--- end of console log ---\n");
-        fclose(f);
     }
+    free(tail);
     free(rel);
     free(path);
 }
@@ -764,24 +749,9 @@ static char *console_tail(run_state *st, const orch_vm *vm, int rep, int keep)
 {
     char *rel = orch_layout_console(vm, rep);
     char *path = rel ? orch_strfmt("%s/%s", st->l->run_dir, rel) : NULL;
-    char line[512], *text = NULL;
-    size_t len = 0;
-    long n = 0;
-    FILE *f = path ? fopen(path, "r") : NULL, *mem;
+    char *text = path ? orch_file_tail(path, keep) : NULL;
     free(rel);
     free(path);
-    if (!f)
-        return NULL;
-    mem = open_memstream(&text, &len);
-    while (fgets(line, sizeof line, f))
-        n++;
-    rewind(f);
-    for (long i = 0; mem && fgets(line, sizeof line, f); i++)
-        if (i >= n - keep)
-            fputs(line, mem);
-    fclose(f);
-    if (mem)
-        fclose(mem);
     return text;
 }
 

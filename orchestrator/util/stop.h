@@ -36,4 +36,7 @@ int orch_stop_requested(void);
 /* The signal that asked to stop, or 0. */
 int orch_stop_signal(void);
 
+/* Sleep up to s seconds, waking early (within 0.1 s) on a stop request. */
+void orch_stop_nap(int s);
+
 #endif
