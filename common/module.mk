@@ -1,5 +1,5 @@
 # common/: code shared by oltp and drivebench (histograms, result formats,
-# atomic output files).
+# atomic output files, sleeping).
 COMMON_OBJS := $(BUILD)/common/hist.o $(BUILD)/common/results.o \
                $(BUILD)/common/results_oltp.o $(BUILD)/common/results_summary.o \
                $(BUILD)/common/results_drive_io.o $(BUILD)/common/results_fields.o \

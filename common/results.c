@@ -180,6 +180,27 @@ cleanup:
     return doc;
 }
 
+int rj_read_doc(const char *path, const char *unreadable_prefix,
+                int (*from)(json_object *doc, void *dst, char *err, size_t errlen),
+                void (*clear)(void *dst), void *dst, char *err, size_t errlen)
+{
+    char why[512];
+    json_object *doc = rj_read_json(path, why, sizeof why);
+    int rc = 0;
+
+    if (!doc) {
+        snprintf(err, errlen, "%s: %s%s", path, unreadable_prefix, why);
+        return RES_E_UNREADABLE;
+    }
+    if (from(doc, dst, why, sizeof why) < 0) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        clear(dst);
+        rc = -1;
+    }
+    json_object_put(doc);
+    return rc;
+}
+
 int rj_write_json(json_object *doc, const char *path, char *err, size_t errlen)
 {
     /* atomically: a reader sees the previous file or this whole one */

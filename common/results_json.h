@@ -36,6 +36,13 @@ json_object *rj_idx(json_object *a, size_t i);
 int          rj_schema_major(const char *schema, const char *name);
 /* A JSON file as a new object, or NULL with json-c's reason (one line). */
 json_object *rj_read_json(const char *path, char *err, size_t errlen);
+/* Read the JSON file at path (rj_read_json) into dst with from, which
+ * gives -1 with its reason; on a refusal clear(dst). 0; RES_E_UNREADABLE
+ * with "PATH: UNREADABLE_PREFIXwhy" when the file cannot be read or is not
+ * JSON; -1 with "PATH: why" when from refuses it. */
+int          rj_read_doc(const char *path, const char *unreadable_prefix,
+                         int (*from)(json_object *doc, void *dst, char *err, size_t errlen),
+                         void (*clear)(void *dst), void *dst, char *err, size_t errlen);
 /* Pretty-printed JSON to path. 0, or -1 with "cannot write PATH: why". */
 int          rj_write_json(json_object *doc, const char *path, char *err, size_t errlen);
 

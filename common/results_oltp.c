@@ -440,14 +440,14 @@ static const rj_field phase_fields[] = {
     F("unavailable_s",      RJ_DBL,     res_phase, unavailable_s, .flags = RJ_NONNEG | RJ_SETS_HAS,
       HAS(res_phase, has_outage)),
     RJ_HERE("longest_outage_s", RJ_CUSTOM, .ops = &outages_ops, .max = RES_MAX_CONNECTIONS,
-      HAS(res_phase, has_outage) ),
+            HAS(res_phase, has_outage)),
     F(RK_LATENCY_MS,        RJ_OBJ,     res_phase, latency, .sub = latency_fields),
     F("queue_ms",           RJ_OBJ,     res_phase, queue, .flags = RJ_SETS_HAS | RJ_IF_PRESENT,
       .sub = latency_fields, HAS(res_phase, has_queue)),
-    RJ_HERE("intervals", RJ_CUSTOM, .ops = &intervals_ops, .max = RES_MAX_INTERVALS),
+    RJ_HERE("intervals",    RJ_CUSTOM,  .ops = &intervals_ops, .max = RES_MAX_INTERVALS),
     F(RK_HISTOGRAM,         RJ_CUSTOM,  res_phase, histogram, .ops = &hist_ops),
-    F("transaction_types",  RJ_ARRAY,   res_phase, types, .flags = RJ_OMIT_EMPTY, .sub = type_fields,
-      .size = sizeof(res_txn_type), .n_off = offsetof(res_phase, ntypes),
+    F("transaction_types",  RJ_ARRAY,   res_phase, types, .flags = RJ_OMIT_EMPTY,
+      .sub = type_fields, .size = sizeof(res_txn_type), .n_off = offsetof(res_phase, ntypes),
       .max = RES_MAX_TYPES),
     F("tpcc",               RJ_PTR,     res_phase, tpcc, .sub = tpcc_fields,
       .size = sizeof(res_tpcc)),
@@ -583,13 +583,16 @@ int res_oltp_write_file(const res_oltp *r, const char *path, char *err, size_t e
 
 /* The document's content into r; -1 with the reason (no path) in err.
  * What the aggregation needs is looked for before anything is read. */
-static int oltp_from_json(json_object *doc, res_oltp *r, char *err, size_t errlen)
+static int oltp_from_json(json_object *doc, void *dst, char *err, size_t errlen)
 {
-    json_object *phases = rj_get(doc, RK_PHASES), *measure = NULL, *schema = rj_get(doc, RK_SCHEMA);
+    res_oltp *r = dst;
+    json_object *phases = rj_get(doc, RK_PHASES), *schema = rj_get(doc, RK_SCHEMA);
+    json_object *measure = NULL;
     const char *measure_name = res_phase_name(RES_PHASE_MEASURE);
     rj_ctx c = { .err = err, .errlen = errlen };
 
-    if (!schema || rj_schema_major(json_object_get_string(schema), OLTP_SCHEMA_NAME) != OLTP_MAJOR) {
+    if (!schema
+        || rj_schema_major(json_object_get_string(schema), OLTP_SCHEMA_NAME) != OLTP_MAJOR) {
         snprintf(err, errlen, "not a %s result", OLTP_SCHEMA);
         return -1;
     }
@@ -622,23 +625,14 @@ static int oltp_from_json(json_object *doc, res_oltp *r, char *err, size_t errle
     return rj_get_fields(doc, oltp_fields, r, &c);
 }
 
+static void oltp_clear(void *r)
+{
+    res_oltp_clear(r);
+}
+
 int res_oltp_read_file(const char *path, res_oltp *r, char *err, size_t errlen)
 {
-    char why[512];
-    json_object *doc;
-
     memset(r, 0, sizeof *r);
-    doc = rj_read_json(path, why, sizeof why);
-    if (!doc) {
-        snprintf(err, errlen, "%s: cannot read result JSON: %s", path, why);
-        return -1;
-    }
-    if (oltp_from_json(doc, r, why, sizeof why) < 0) {
-        snprintf(err, errlen, "%s: %s", path, why);
-        res_oltp_clear(r);
-        json_object_put(doc);
-        return -1;
-    }
-    json_object_put(doc);
-    return 0;
+    return rj_read_doc(path, "cannot read result JSON: ", oltp_from_json, oltp_clear, r, err,
+                       errlen) == 0 ? 0 : -1;
 }

@@ -425,8 +425,9 @@ cleanup:
     return rc;
 }
 
-static int summary_from_json(json_object *doc, res_summary *s, char *err, size_t errlen)
+static int summary_from_json(json_object *doc, void *dst, char *err, size_t errlen)
 {
+    res_summary *s = dst;
     json_object *schema = rj_get(doc, RK_SCHEMA), *drives = rj_get(doc, RK_DRIVES);
     json_object *vms = rj_get(doc, RK_VMS);
     const char *name = schema ? json_object_get_string(schema) : NULL;
@@ -450,25 +451,15 @@ static int summary_from_json(json_object *doc, res_summary *s, char *err, size_t
     return rj_get_fields(doc, summary_fields, s, &c);
 }
 
+static void summary_clear(void *s)
+{
+    res_summary_clear(s);
+}
+
 int res_summary_read_file(const char *path, res_summary *s, char *err, size_t errlen)
 {
-    char why[512];
-    json_object *doc;
-
     memset(s, 0, sizeof *s);
     res_plan_init(&s->plan);
     res_env_init(&s->env);
-    doc = rj_read_json(path, why, sizeof why);
-    if (!doc) {
-        snprintf(err, errlen, "%s: %s", path, why);
-        return RES_E_UNREADABLE;
-    }
-    if (summary_from_json(doc, s, why, sizeof why) < 0) {
-        snprintf(err, errlen, "%s: %s", path, why);
-        res_summary_clear(s);
-        json_object_put(doc);
-        return -1;
-    }
-    json_object_put(doc);
-    return 0;
+    return rj_read_doc(path, "", summary_from_json, summary_clear, s, err, errlen);
 }

@@ -282,20 +282,6 @@ static int where(const parse_state *st, const char *section, const char *key)
     return l ? l : 1;
 }
 
-static int choice_ok(const char *choices, const char *v)
-{
-    size_t n = strlen(v);
-    const char *c = choices;
-    while (c && *c) {
-        const char *bar = strchr(c, '|');
-        size_t len = bar ? (size_t)(bar - c) : strlen(c);
-        if (len == n && strncmp(c, v, n) == 0)
-            return 1;
-        c = bar ? bar + 1 : NULL;
-    }
-    return 0;
-}
-
 /* 1 when s is text every file we write can carry: valid UTF-8 (no
  * overlong forms, surrogates or code points past U+10FFFF), no control
  * character but tab, no U+FFFE/U+FFFF. XML 1.0 cannot represent the
@@ -344,7 +330,7 @@ static void store_value(parse_state *st, const char *section, const key_spec *k,
                    "character)", section, k->key);
         return;
     }
-    if (k->choices && !choice_ok(k->choices, v)) {
+    if (k->choices && !orch_choice_in(k->choices, v)) {
         plan_error(st, st->line, "[%s] %s: '%s' is not one of %s", section, k->key, v, k->choices);
         return;
     }

@@ -9,6 +9,19 @@
 #include <string.h>
 #include <unistd.h>
 
+int orch_choice_in(const char *choices, const char *v)
+{
+    size_t n = strlen(v);
+    for (const char *c = choices; c && *c;) {
+        const char *bar = strchr(c, '|');
+        size_t len = bar ? (size_t)(bar - c) : strlen(c);
+        if (len == n && strncmp(c, v, n) == 0)
+            return 1;
+        c = bar ? bar + 1 : NULL;
+    }
+    return 0;
+}
+
 char *orch_strdup_opt(const char *s, int *ok)
 {
     char *d = s && s[0] ? strdup(s) : NULL;
