@@ -85,8 +85,9 @@ static void validate_driver(parse_state *st)
     orch_odbc_family fam;
 
     if (!orch_dbengine_allows(p->engine, p->db_driver)) {
-        plan_error(st, plan_where(st, "workload", "db_driver"), "[workload] db_driver %s: engine %s "
-                   "is reached through %s", p->db_driver, p->engine->name, p->engine->drivers);
+        plan_error(st, plan_where(st, "workload", "db_driver"), "[workload] db_driver %s: "
+                   "engine %s is reached through %s", p->db_driver, p->engine->name,
+                   p->engine->drivers);
         return;
     }
     if (strcmp(p->db_driver, "odbc") != 0) {
@@ -99,15 +100,16 @@ static void validate_driver(parse_state *st)
     }
     fam = orch_odbc_family_of(p->odbc_driver ? p->odbc_driver : p->engine->odbc_driver);
     if (fam == ORCH_ODBC_FREETDS && p->encrypt && strcmp(p->encrypt, "strict") == 0)
-        plan_error(st, plan_where(st, "workload", "encrypt"), "[workload] encrypt = strict: FreeTDS "
-                   "1.3 has no strict (TDS 8) encryption; use yes, or ODBC Driver 18");
+        plan_error(st, plan_where(st, "workload", "encrypt"), "[workload] encrypt = strict: "
+                   "FreeTDS 1.3 has no strict (TDS 8) encryption; use yes, or ODBC Driver 18");
     if (fam == ORCH_ODBC_FREETDS && p->trust_server_certificate
         && strcmp(p->trust_server_certificate, "no") == 0)
         plan_error(st, plan_where(st, "workload", "trust_server_certificate"), "[workload] "
                    "trust_server_certificate = no: FreeTDS checks a certificate only against "
                    "a CA file, which drivebench does not set; use yes, or ODBC Driver 18");
     if (fam == ORCH_ODBC_GENERIC && (p->encrypt || p->trust_server_certificate))
-        plan_error(st, plan_where(st, "workload", p->encrypt ? "encrypt" : "trust_server_certificate"),
+        plan_error(st, plan_where(st, "workload",
+                                  p->encrypt ? "encrypt" : "trust_server_certificate"),
                    "[workload] %s: drivebench maps it for ODBC Driver 18 and FreeTDS only "
                    "(odbc_driver is %s)", p->encrypt ? "encrypt" : "trust_server_certificate",
                    p->odbc_driver ? p->odbc_driver : p->engine->odbc_driver);
@@ -125,7 +127,8 @@ static void validate_engine(parse_state *st)
     if (p->initrd && !p->kernel)
         plan_error(st, plan_where(st, "run", "initrd"), "[run] initrd needs kernel (direct boot)");
     if (p->cmdline && !p->kernel)
-        plan_error(st, plan_where(st, "run", "cmdline"), "[run] cmdline needs kernel (direct boot)");
+        plan_error(st, plan_where(st, "run", "cmdline"),
+                   "[run] cmdline needs kernel (direct boot)");
     if (p->kernel && !p->image)
         plan_error(st, plan_where(st, "run", "kernel"), "[run] kernel applies to a user's image "
                    "([run] image); drivebench's images boot their own");
