@@ -895,8 +895,9 @@ cleanup:
     return rc;
 }
 
-/* report.html and report.csv in the run folder, from its summary and VM
- * results (report.h), as `drivebench report RUN_DIR` writes them. */
+/* report.html and report.csv in the run folder, from its summary.json and
+ * plan.ini only (report.h: no per-VM file is opened), as `drivebench
+ * report RUN_DIR` writes them. */
 static int write_report(run_state *st)
 {
     const char *dirs[] = { st->l->run_dir };

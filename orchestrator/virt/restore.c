@@ -2,7 +2,6 @@
  * progress (see restore.h). */
 #include "virt/restore.h"
 #include "plan/plan.h"
-#include "util/stop.h"
 #include "util/units.h"
 
 #include <errno.h>
