@@ -62,15 +62,7 @@ const char *orch_dbengine_default_driver(const orch_dbengine *e)
 
 int orch_dbengine_allows(const orch_dbengine *e, const char *drv)
 {
-    size_t n = strlen(drv);
-    for (const char *c = e->drivers; c && *c;) {
-        const char *bar = strchr(c, '|');
-        size_t len = bar ? (size_t)(bar - c) : strlen(c);
-        if (len == n && strncmp(c, drv, n) == 0)
-            return 1;
-        c = bar ? bar + 1 : NULL;
-    }
-    return 0;
+    return orch_name_in(e->drivers, drv);
 }
 
 const char *orch_dbdriver_password_env(const char *drv)

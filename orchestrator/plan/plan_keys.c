@@ -98,21 +98,6 @@ char *plan_trim(char *s)
     return s;
 }
 
-/* Note a section header: same text inih will pass as the section name. */
-static int choice_ok(const char *choices, const char *v)
-{
-    size_t n = strlen(v);
-    const char *c = choices;
-    while (c && *c) {
-        const char *bar = strchr(c, '|');
-        size_t len = bar ? (size_t)(bar - c) : strlen(c);
-        if (len == n && strncmp(c, v, n) == 0)
-            return 1;
-        c = bar ? bar + 1 : NULL;
-    }
-    return 0;
-}
-
 /* 1 when s is text every file we write can carry: valid UTF-8 (no
  * overlong forms, surrogates or code points past U+10FFFF), no control
  * character but tab, no U+FFFE/U+FFFF. XML 1.0 cannot represent the
@@ -158,7 +143,7 @@ int plan_key_store(const key_spec *k, void *base, const char *v, char *err, size
         snprintf(err, errlen, "the value is not UTF-8 text (or holds a control character)");
         return -1;
     }
-    if (k->choices && !choice_ok(k->choices, v)) {
+    if (k->choices && !orch_name_in(k->choices, v)) {
         snprintf(err, errlen, "'%s' is not one of %s", v, k->choices);
         return -1;
     }
