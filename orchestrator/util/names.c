@@ -9,19 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-int orch_choice_in(const char *choices, const char *v)
-{
-    size_t n = strlen(v);
-    for (const char *c = choices; c && *c;) {
-        const char *bar = strchr(c, '|');
-        size_t len = bar ? (size_t)(bar - c) : strlen(c);
-        if (len == n && strncmp(c, v, n) == 0)
-            return 1;
-        c = bar ? bar + 1 : NULL;
-    }
-    return 0;
-}
-
 char *orch_strdup_opt(const char *s, int *ok)
 {
     char *d = s && s[0] ? strdup(s) : NULL;
@@ -166,4 +153,17 @@ char *orch_tree_path(const char *rel)
     if (slash)
         *slash = '\0';
     return orch_strfmt("%s/../%s", exe, rel);
+}
+
+int orch_name_in(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *c = list; c && *c;) {
+        const char *bar = strchr(c, '|');
+        size_t len = bar ? (size_t)(bar - c) : strlen(c);
+        if (len == n && strncmp(c, name, n) == 0)
+            return 1;
+        c = bar ? bar + 1 : NULL;
+    }
+    return 0;
 }

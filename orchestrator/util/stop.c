@@ -1,6 +1,5 @@
 /* stop.c — the stop request of a run (see stop.h). */
 #include "util/stop.h"
-#include "nap.h"
 
 #include <string.h>
 
@@ -37,10 +36,4 @@ int orch_stop_requested(void)
 int orch_stop_signal(void)
 {
     return (int)stop_signal;
-}
-
-void orch_stop_nap(int s)
-{
-    for (int i = 0; i < 10 * s && !orch_stop_requested(); i++)
-        nap_ms(100);
 }

@@ -1,9 +1,11 @@
 /*
  * stop.h — how a run ends, and the request to end it early.
  *
- * SIGINT/SIGTERM during a run only record the signal here; the run and
- * the clients (client.h) poll orch_stop_requested() and tear down. A small
- * module of its own so that the clients need not include run.h.
+ * SIGINT/SIGTERM during a run only record the signal here. The run reads
+ * the request through one function of its own (run.c), which it hands to
+ * the layers below that wait as their stop hook (restore.h); the clients
+ * (client.h) poll orch_stop_requested() and tear down. A small module of
+ * its own so that the clients need not include run.h.
  */
 #ifndef ORCH_STOP_H
 #define ORCH_STOP_H
@@ -35,8 +37,5 @@ int orch_stop_requested(void);
 
 /* The signal that asked to stop, or 0. */
 int orch_stop_signal(void);
-
-/* Sleep up to s seconds, waking early (within 0.1 s) on a stop request. */
-void orch_stop_nap(int s);
 
 #endif
