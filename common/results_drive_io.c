@@ -178,15 +178,10 @@ static int points_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
     res_point **pt = (res_point **)((char *)base + f->off);
     int *n = (int *)((char *)base + f->n_off);
     json_object *a = rj_get(o, f->key);
-    size_t len = rj_array_len(a);
-    *pt = NULL;
+    size_t len;
     *n = 0;
-    if (rj_bound(f, len, c) < 0)
+    if (rj_array_room(a, f, sizeof **pt, (void **)pt, &len, c) < 0)
         return -1;
-    if (len && !(*pt = calloc(len, sizeof **pt))) {
-        snprintf(c->err, c->errlen, "out of memory");
-        return -1;
-    }
     for (size_t i = 0; i < len; i++) {
         json_object *pair = rj_idx(a, i);
         (*pt)[(*n)++] = (res_point){ json_object_get_double(rj_idx(pair, 0)),

@@ -159,28 +159,35 @@ int rj_bound(const rj_field *f, size_t n, rj_ctx *c)
     return -1;
 }
 
+int rj_array_room(json_object *a, const rj_field *f, size_t size, void **out, size_t *n,
+                  rj_ctx *c)
+{
+    *out = NULL;
+    *n = rj_array_len(a);
+    if (rj_bound(f, *n, c) < 0)
+        return -1;
+    if (*n && !(*out = calloc(*n, size)))
+        return oom(c);
+    return 0;
+}
+
 /* The elements of an array member (bounded by f->max). */
 static int get_array(json_object *a, const rj_field *f, void *base, rj_ctx *c)
 {
-    size_t n = rj_array_len(a);
+    size_t n;
     char **arr = AT(base, f->off, char *);
     int *count = AT(base, f->n_off, int);
     char saved_elem[sizeof c->elem], saved_path[sizeof c->path];
     int rc = 0;
 
-    *arr = NULL;
     *count = 0;
-    if (rj_bound(f, n, c) < 0)
+    if (rj_array_room(a, f, f->size, (void **)arr, &n, c) < 0)
         return -1;
-    if (!n)
-        return 0;
-    if (!(*arr = calloc(n, f->size)))
-        return oom(c);
     memcpy(saved_elem, c->elem, sizeof saved_elem);
     memcpy(saved_path, c->path, sizeof saved_path);
     for (size_t i = 0; i < n && rc == 0; i++) {
         snprintf(c->elem, sizeof c->elem, "%s%s%s%s[%zu]", saved_elem,
-                     saved_elem[0] ? "." : "", saved_path, f->key, i);
+                 saved_elem[0] ? "." : "", saved_path, f->key, i);
         c->path[0] = '\0';
         (*count)++;
         rc = rj_get_fields(rj_idx(a, i), f->sub, *arr + i * f->size, c);

@@ -184,6 +184,11 @@ bool rj_has_any(json_object *o, const rj_field *t);
 /* -1 with "WHO: ELEM: N PATH.KEY, more than MAX" in c->err when n is
  * above f->max (f->label for PATH.KEY when set), else 0. */
 int  rj_bound(const rj_field *f, size_t n, rj_ctx *c);
+/* Zeroed room at *out (NULL when empty) for the elements of array a (0
+ * when not an array), *n of them, of size bytes each: 0, or -1 with
+ * c->err when above f->max (rj_bound) or out of memory. */
+int  rj_array_room(json_object *a, const rj_field *f, size_t size, void **out, size_t *n,
+                   rj_ctx *c);
 /* "WHO: ELEM.PATHkey" of c for messages, into buf. */
 const char *rj_ctx_where(const rj_ctx *c, const char *key, char *buf, size_t len);
 /* check helpers for RJ_CUSTOM checks (key already holds the path) */

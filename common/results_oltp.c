@@ -270,13 +270,10 @@ static int outages_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
 {
     res_phase *p = base;
     json_object *a = rj_get(o, f->key);
-    size_t n = rj_array_len(a);
-    if (rj_bound(f, n, c) < 0)
+    size_t n;
+    if (rj_array_room(a, f, sizeof *p->longest_outage_s, (void **)&p->longest_outage_s, &n,
+                      c) < 0)
         return -1;
-    if (n && !(p->longest_outage_s = calloc(n, sizeof *p->longest_outage_s))) {
-        snprintf(c->err, c->errlen, "out of memory");
-        return -1;
-    }
     p->nlongest_outage = (int)n;
     for (size_t i = 0; i < n; i++)
         p->longest_outage_s[i] = json_object_get_double(rj_idx(a, i));
@@ -345,13 +342,9 @@ static int intervals_get(json_object *o, const rj_field *f, void *base, rj_ctx *
 {
     res_phase *p = base;
     json_object *a = rj_get(o, f->key);
-    size_t n = rj_array_len(a);
-    if (rj_bound(f, n, c) < 0)
+    size_t n;
+    if (rj_array_room(a, f, sizeof *p->intervals, (void **)&p->intervals, &n, c) < 0)
         return -1;
-    if (n && !(p->intervals = calloc(n, sizeof *p->intervals))) {
-        snprintf(c->err, c->errlen, "out of memory");
-        return -1;
-    }
     p->nintervals = (int)n;
     for (size_t i = 0; i < n; i++) {
         json_object *e = rj_idx(a, i), *l = rj_get(e, RK_LATENCY_MS);
