@@ -192,6 +192,8 @@ static void child_exec(const orch_command *cmd, pid_t parent, int child_fd[CMD_N
     struct sigaction sa;
     sigset_t none;
     int e;
+    /* every signal is blocked since before the fork: a stop signal sent
+     * now waits for the default action instead of drivebench's handler */
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = SIG_DFL;
     sigaction(SIGINT, &sa, NULL);
@@ -225,6 +227,7 @@ int orch_command_start(orch_command *cmd, char *err, size_t errlen)
     int rc = -1, e = 0;
     char **envp = environ;
     pid_t parent = getpid(), pid;
+    sigset_t all, old_mask;
     ssize_t got;
 
     if (cmd->pid > 0) {
@@ -250,11 +253,20 @@ int orch_command_start(orch_command *cmd, char *err, size_t errlen)
     }
     if (pipe2(errpipe, O_CLOEXEC) < 0)
         goto sys_fail;
+    /* blocked across the fork, so that no signal meets the child before
+     * its handlers are back at their defaults */
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old_mask);
     pid = fork();
-    if (pid < 0)
-        goto sys_fail;
     if (pid == 0)
         child_exec(cmd, parent, child_fd, errpipe[1], envp);
+    e = errno;
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+    if (pid < 0) {
+        errno = e;
+        goto sys_fail;
+    }
+    e = 0;
     if (cmd->own_group)
         setpgid(pid, pid);     /* also here: no race with a kill of the group */
     close_fd(&errpipe[1]);
