@@ -453,6 +453,7 @@ typedef struct res_io {
 res_io *res_io_new(void);
 /* A new rates set of n series rows, every value NAN. NULL: out of memory. */
 res_io_rates *res_io_rates_new(bool host, int n);
+void res_io_rates_free(res_io_rates *r);        /* accepts NULL */
 res_io_health *res_io_health_new(void);
 void res_io_free(res_io *io);                  /* accepts NULL */
 /* Add io's keys to the JSON object `owner` (a drive, a VM or the summary). */

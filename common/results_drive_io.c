@@ -60,7 +60,7 @@ res_io_health *res_io_health_new(void)
     return h;
 }
 
-static void rates_free(res_io_rates *r)
+void res_io_rates_free(res_io_rates *r)
 {
     if (r)
         free(r->series);
@@ -91,7 +91,7 @@ static void host_free(res_io_host *h)
     free(h->slaves);
     health_free(h->health_before);
     health_free(h->health_after);
-    rates_free(h->rates);
+    res_io_rates_free(h->rates);
     free(h);
 }
 
@@ -99,8 +99,8 @@ void res_io_free(res_io *io)
 {
     if (!io)
         return;
-    rates_free(io->db);
-    rates_free(io->boot);
+    res_io_rates_free(io->db);
+    res_io_rates_free(io->boot);
     host_free(io->host);
     free(io->spectrum);
     free(io->p_series);

@@ -65,11 +65,21 @@ typedef struct run_state {
 
 static int reconnect_lost(run_state *st, const char *when);
 
+/* Whether SIGINT or SIGTERM asked the run to stop (util/stop.h). The run
+ * reads the request here only, and hands this function to the layers
+ * below that wait as their stop hook (orch_restore_opts.stop_requested);
+ * ctx is the run_state. */
+static int run_stop_requested(void *ctx)
+{
+    (void)ctx;
+    return orch_stop_requested();
+}
+
 /* The hook, then the checks for a stop request and for a lost libvirt
  * connection. -1 with st->err set. */
 static int step(run_state *st, orch_step s, const char *object)
 {
-    if (orch_stop_requested()) {
+    if (run_stop_requested(st)) {
         snprintf(st->err, sizeof st->err, "interrupted");
         return -1;
     }
@@ -90,9 +100,9 @@ static virConnectPtr reopen_default(void *ctx, const char *uri, char *err, size_
 }
 
 /* Sleep up to s seconds, waking early on a stop request. */
-static void nap(int s)
+static void nap(run_state *st, int s)
 {
-    for (int i = 0; i < 10 * s && !orch_stop_requested(); i++) {
+    for (int i = 0; i < 10 * s && !run_stop_requested(st); i++) {
         struct timespec ts = { 0, 100 * 1000 * 1000 };
         nanosleep(&ts, NULL);
     }
@@ -182,13 +192,13 @@ static int reconnect_lost(run_state *st, const char *when)
         for (;;) {
             conn = st->o->reopen ? st->o->reopen(st->o->hook_ctx, uri, why, sizeof why)
                                  : reopen_default(NULL, uri, why, sizeof why);
-            if (conn || orch_stop_requested() || time(NULL) - start >= p->libvirt_reconnect_s)
+            if (conn || run_stop_requested(st) || time(NULL) - start >= p->libvirt_reconnect_s)
                 break;
-            nap(wait);
+            nap(st, wait);
             wait = wait < 8 ? 2 * wait : 8;
         }
         if (!conn) {
-            if (orch_stop_requested())
+            if (run_stop_requested(st))
                 snprintf(st->err, sizeof st->err, "interrupted");
             else
                 snprintf(st->err, sizeof st->err, "libvirt at %s did not answer again within "
@@ -459,7 +469,8 @@ static int restore_db_vols(run_state *st)
     orch_restore_job *jobs = calloc((size_t)st->l->nvms + 1, sizeof *jobs);
     const char **names = calloc((size_t)p->ndrives + 1, sizeof *names);
     orch_restore_opts ro = { .out = st->out, .progress_every = st->cl.progress_every,
-                             .drive_names = names };
+                             .drive_names = names, .stop_requested = run_stop_requested,
+                             .stop_ctx = st };
     int rc = -1;
 
     if (!jobs || !names) {
@@ -597,7 +608,7 @@ static int wait_all_ready(run_state *st, int rep)
                  : st->client->wait_ready(&st->cl, vm, dom, left > 1 ? left : 1, st->err,
                                           sizeof st->err);
         if (rc < 0) {
-            if (!orch_stop_requested())
+            if (!run_stop_requested(st))
                 show_console(st, vm, rep);
             else
                 snprintf(st->err, sizeof st->err, "interrupted");
@@ -884,8 +895,9 @@ cleanup:
     return rc;
 }
 
-/* report.html and report.csv in the run folder, from its summary and VM
- * results (report.h), as `drivebench report RUN_DIR` writes them. */
+/* report.html and report.csv in the run folder, from its summary.json and
+ * plan.ini only (report.h: no per-VM file is opened), as `drivebench
+ * report RUN_DIR` writes them. */
 static int write_report(run_state *st)
 {
     const char *dirs[] = { st->l->run_dir };
@@ -1079,7 +1091,7 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
 
 done:
     if (rc != ORCH_RUN_OK && rc != ORCH_RUN_DEGRADED) {
-        if (orch_stop_requested()) {
+        if (run_stop_requested(&st)) {
             rc = ORCH_RUN_INTERRUPTED;
             fprintf(st.out, "drivebench: interrupted by signal %d; tearing down\n",
                     orch_stop_signal());

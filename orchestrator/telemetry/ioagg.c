@@ -119,6 +119,37 @@ void orch_io_drive_total(const orch_io_vm *vms, int nvms, orch_io_sum *out)
     finish(out);
 }
 
+void orch_io_drive_pool(const orch_io_sum *reps, int n, orch_io_sum *out)
+{
+    int used = 0;
+    start(out);
+    for (int r = 0; r < n; r++) {
+        const orch_io_sum *x = &reps[r];
+        out->missing += x->missing;
+        if (x->vms == 0)
+            continue;
+        used++;
+        out->vms += x->vms;
+        out->t += x->t;
+        out->have &= x->have;
+        for (int f = 0; f < ORCH_BLK_NFIELDS; f++)
+            out->d[f] += x->d[f];
+        out->rd_iops += x->rd_iops;
+        out->rd_mbps += x->rd_mbps;
+        out->wr_iops += x->wr_iops;
+        out->wr_mbps += x->wr_mbps;
+        out->fl_iops += x->fl_iops;
+    }
+    if (used > 0) {
+        out->rd_iops /= used;
+        out->rd_mbps /= used;
+        out->wr_iops /= used;
+        out->wr_mbps /= used;
+        out->fl_iops /= used;
+    }
+    finish(out);
+}
+
 double orch_io_flush_ratio(unsigned long long guest_fl_reqs, int guest_has,
                            unsigned long long device_flushes, int device_has)
 {

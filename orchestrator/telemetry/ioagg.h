@@ -58,6 +58,15 @@ void orch_io_drive_series(const orch_io_vm *vms, int nvms, double t0, double int
  * Σreqs over everything. */
 void orch_io_drive_total(const orch_io_vm *vms, int nvms, orch_io_sum *out);
 
+/* A drive's phase totals of n repetitions (orch_io_drive_total each)
+ * pooled into one: rates the mean of the repetitions' rates, latencies
+ * Σtimes / Σreqs over every request of every repetition, have the fields
+ * each of them had (a field one lacks is absent: NAN, never 0); vms,
+ * missing, t and d[] summed. A repetition no VM contributed to (vms 0:
+ * every sample failed) is left out of the mean; its VMs stay counted in
+ * missing. */
+void orch_io_drive_pool(const orch_io_sum *reps, int n, orch_io_sum *out);
+
 /* Device flushes per guest flush: device_flushes / guest_fl_reqs, where
  * the guests' count covers every disk the run put on the drive (the
  * database disks' d[ORCH_BLK_FL_REQS], plus the boot overlays' when they

@@ -26,6 +26,10 @@
  *   orch_telemetry_phase_end(t, phase, rep)               after it
  *   orch_telemetry_fill(t, summary, run_dir)              into the summary
  *   orch_telemetry_free(t)                 after orch_monitor_free()
+ *
+ * One file a job (telemetry_state.h holds what they share): sampling.c
+ * (new, add_vm, phases, ticks), host_cpu.c, summary_io.c and
+ * summary_host.c (orch_telemetry_fill), comparisons.c.
  */
 #ifndef ORCH_TELEMETRY_H
 #define ORCH_TELEMETRY_H

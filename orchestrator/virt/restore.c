@@ -3,7 +3,6 @@
 #include "virt/restore.h"
 #include "plan/plan.h"
 #include "util/command.h"
-#include "util/stop.h"
 #include "util/units.h"
 
 #include <errno.h>
@@ -318,6 +317,12 @@ static void print_progress(const restore_ctx *c, int ndrives, double t0, int tty
     fflush(out);
 }
 
+/* Whether the caller asked the restores to stop (orch_restore_opts). */
+static int stop_requested(const orch_restore_opts *o)
+{
+    return o->stop_requested && o->stop_requested(o->stop_ctx);
+}
+
 int orch_restore_all(orch_restore_job *jobs, int n, orch_ledger *l,
                      orch_restore_figure *figures, int ndrives,
                      const orch_restore_opts *o, char *err, size_t errlen)
@@ -380,7 +385,7 @@ int orch_restore_all(orch_restore_job *jobs, int n, orch_ledger *l,
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_sec += 1;
         pthread_cond_timedwait(&c.cv, &c.mu, &ts);
-        if (orch_stop_requested() || c.stop) {
+        if (stop_requested(o) || c.stop) {
             c.stop = 1;
             for (int i = 0; i < n; i++)
                 if (c.st[i].cmd)
@@ -395,7 +400,7 @@ int orch_restore_all(orch_restore_job *jobs, int n, orch_ledger *l,
     for (int i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
 
-    if (orch_stop_requested()) {
+    if (stop_requested(o)) {
         snprintf(err, errlen, "interrupted");
         goto cleanup;
     }
