@@ -31,6 +31,7 @@ typedef struct host_phase {
     const orch_client *c;
     orch_job          *jobs;
     int                njobs;
+    const char        *phase;
     host_proc         *procs;
     struct pollfd     *pfd;
     pid_t             *pids;            /* of the started ones, for the record */
@@ -43,10 +44,10 @@ static void *host_begin(const orch_client *c, orch_job *jobs, int njobs, const c
 {
     host_phase *h = calloc(1, sizeof *h);
     size_t n = (size_t)(njobs > 0 ? njobs : 1);
-    (void)phase;
     if (!h)
         return NULL;
     h->c = c;
+    h->phase = phase;
     h->jobs = jobs;
     h->njobs = njobs;
     h->procs = calloc(n, sizeof *h->procs);
@@ -125,12 +126,18 @@ static void read_output(host_proc *pr, orch_job *job)
     }
 }
 
+/* 1 when pr's process started and its stdout has not ended. */
+static int watched_output(const host_proc *pr)
+{
+    return pr->cmd && orch_command_pid(pr->cmd) > 0 && !pr->eof;
+}
+
 static void host_wait(void *procs, int ms)
 {
     host_phase *h = procs;
     int n = 0;
     for (int i = 0; i < h->njobs; i++)
-        if (h->procs[i].cmd && !h->procs[i].eof) {
+        if (watched_output(&h->procs[i])) {
             h->pfd[n].fd = orch_command_stdout_fd(h->procs[i].cmd);
             h->pfd[n].events = POLLIN;
             n++;
@@ -138,7 +145,7 @@ static void host_wait(void *procs, int ms)
     if (poll(h->pfd, (nfds_t)n, ms) <= 0)
         return;
     for (int i = 0, j = 0; i < h->njobs; i++)
-        if (h->procs[i].cmd && !h->procs[i].eof && j < n) {
+        if (watched_output(&h->procs[i]) && j < n) {
             if (h->pfd[j++].revents & (POLLIN | POLLHUP | POLLERR))
                 read_output(&h->procs[i], &h->jobs[i]);
         }
@@ -148,12 +155,22 @@ static int host_poll(void *procs, int i)
 {
     host_phase *h = procs;
     host_proc *pr = &h->procs[i];
-    int st;
-    if (orch_command_poll(pr->cmd, &st) != 1)
+    orch_job *job = &h->jobs[i];
+    int st, ended = orch_command_poll(pr->cmd, &st);
+    if (ended == 0)
         return 0;
-    h->jobs[i].status = st;
+    if (ended < 0) {
+        /* reaped elsewhere (SIGCHLD ignored, say): its end is unknown */
+        fprintf(h->c->out, "drivebench: %s: lost track of its oltp %s\n", job->vm->name,
+                h->phase);
+        if (h->c->monitor)
+            orch_monitor_fail(h->c->monitor, job->slot, ORCH_FAULT_CLIENT,
+                              "drivebench lost track of its oltp %s", h->phase);
+        return -1;
+    }
+    job->status = st;
     while (!pr->eof)                    /* its last lines */
-        read_output(pr, &h->jobs[i]);
+        read_output(pr, job);
     return 1;
 }
 
