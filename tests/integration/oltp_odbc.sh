@@ -9,8 +9,8 @@
 #
 # Transactions are ODBC's own (autocommit off, SQLEndTran): MariaDB counts
 # no BEGIN (Com_begin = 0) and a COMMIT per transaction; psqlODBC sends its
-# own BEGIN before the first statement of each; PostgreSQL's pg_stat_database
-# commits and rollbacks match oltp's transactions and retries. Retries of
+# own BEGIN before the first statement of each; PostgreSQL's log has a COMMIT
+# per transaction and pg_stat_database a rollback per retry. Retries of
 # real deadlocks on hot rows are counted by both sides, and a connection
 # whose first connect is refused (max_user_connections) joins the run later.
 set -u
@@ -128,7 +128,9 @@ for target in maria pg; do
   # MariaDB: no BEGIN reaches the server (autocommit off, then SQLEndTran's
   # COMMIT); psqlODBC begins each transaction itself
   begins=50; [ $target = maria ] && begins=0
-  [ $target = pg ] && postgres_sql "ALTER SYSTEM SET autovacuum = off; SELECT pg_reload_conf()" postgres >/dev/null
+  if [ $target = pg ]; then
+    postgres_sql "ALTER SYSTEM SET autovacuum = off" postgres && postgres_sql "SELECT pg_reload_conf()" postgres >/dev/null
+  fi
   pgx=
   for w in oltp_read_write:"BEGIN=$begins COMMIT=50 DELETE=50 INSERT=50 ROLLBACK=0 SELECT=700 UPDATE=100" \
            oltp_point_select:"BEGIN=0 COMMIT=0 DELETE=0 INSERT=0 ROLLBACK=0 SELECT=50 UPDATE=0" \
@@ -141,13 +143,17 @@ for target in maria pg; do
     [ $target = pg ] && pgx="$pgx$(pg_xact_delta "$x" "$(pg_xacts)");"
   done
   if [ $target = pg ]; then
-    # each of the 50 transactions is one commit, whether begun by psqlODBC
-    # or an autocommitted statement; the sessions' own set-up is the same
-    # for the three runs
+    # pg_stat_database counts each autocommitted statement of the sessions'
+    # set-up too (psqlODBC's own queries at connect and prepare, which vary
+    # by workload: measured 17, 29 and 11 here), so the exact count of
+    # COMMITs is the server log's above; here: at least the 50, no rollback
     IFS=';' read -r rw ps ins <<<"$pgx"
-    check_eq "pg: pg_stat_database: oltp_read_write commits as many as oltp_point_select" "$ps" "$rw"
-    check_eq "pg: pg_stat_database: oltp_insert commits as many as oltp_point_select" "$ps" "$ins"
-    check_eq "pg: pg_stat_database: no rollback" "ROLLBACK=0" "${rw#* }"
+    for r in "oltp_read_write:$rw" "oltp_point_select:$ps" "oltp_insert:$ins"; do
+      v=${r#*:}; n=${v#COMMIT=}; n=${n%% *}
+      check_eq "pg: pg_stat_database: ${r%%:*}: the 50 transactions committed" yes \
+        "$([ "${n:-0}" -ge 50 ] && echo yes || echo "no ($v)")"
+      check_eq "pg: pg_stat_database: ${r%%:*}: no rollback" "ROLLBACK=0" "${v#* }"
+    done
   fi
 
   b=$(mark)

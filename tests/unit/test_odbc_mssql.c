@@ -257,6 +257,18 @@ static int oltp_double(const char *log, const char *extra, const char *args)
     return oltp(a);
 }
 
+/* oltp_double() that must succeed; the sessions it logged into s[], *n of
+ * them; returns the one that ran the workload. */
+static const session *run_ok(const char *log, const char *extra, const char *args, session *s, int *n)
+{
+    if (oltp_double(log, extra, args) != 0) {
+        show_out();
+        fail_msg("oltp %s through the double failed", args);
+    }
+    *n = sessions(log, s, 8);
+    return busiest(s, *n);
+}
+
 static void test_sysbench(void **state)
 {
     char args[1024];
@@ -270,13 +282,8 @@ static void test_sysbench(void **state)
      * its 17th, each retried once */
     snprintf(args, sizeof args, "--threads=1 --events=50 --time=0 --tables=1 --table-size=1000 "
              "--json=%s/result.json oltp_read_write run", dir);
-    if (oltp_double("sb.log", ";DEADLOCK_AT=5,40", args) != 0) {
-        show_out();
-        fail_msg("oltp_read_write through the double failed");
-    }
-    n = sessions("sb.log", s, 8);
+    w = run_ok("sb.log", ";DEADLOCK_AT=5,40", args, s, &n);
     assert_int_equal(n, 3);                     /* dialect probe, setup session, the run's */
-    w = busiest(s, n);
     assert_int_equal(result(NULL, "transactions"), 50);
     assert_int_equal(result(NULL, "errors"), 2);
     assert_int_equal(w->v[K_STATEMENTS], 50 * 18 + 4 + 16 + 2);
@@ -325,12 +332,7 @@ static void test_tpcc(void **state)
 
     snprintf(args, sizeof args, "--threads=1 --warehouses=1 --events=400 --time=0 "
              "--json=%s/result.json tpcc run", dir);
-    if (oltp_double("tpcc.log", ";DEADLOCK_AT=5,40", args) != 0) {
-        show_out();
-        fail_msg("tpcc through the double failed");
-    }
-    n = sessions("tpcc.log", s, 8);
-    w = busiest(s, n);
+    w = run_ok("tpcc.log", ";DEADLOCK_AT=5,40", args, s, &n);
     trx = result(NULL, "transactions");
     rb = result("New-Order", "rollbacks");
     retries = result(NULL, "errors");
@@ -365,12 +367,7 @@ static void test_tpcc_procedures(void **state)
      * 51205 is retried like a deadlock */
     snprintf(args, sizeof args, "--threads=1 --warehouses=1 --events=60 --time=0 "
              "--tpcc-procedures=on --json=%s/result.json tpcc run", dir);
-    if (oltp_double("proc.log", ";DEADLOCK_AT=3,11", args) != 0) {
-        show_out();
-        fail_msg("tpcc --tpcc-procedures=on through the double failed");
-    }
-    n = sessions("proc.log", s, 8);
-    w = busiest(s, n);
+    w = run_ok("proc.log", ";DEADLOCK_AT=3,11", args, s, &n);
     assert_int_equal(result(NULL, "transactions"), 60);
     assert_int_equal(result(NULL, "errors"), 2);
     assert_int_equal(w->v[K_CALLS], 60);         /* that succeeded */
