@@ -219,12 +219,25 @@ static int rec_bulk(db_conn *c, db_bulk *b)
     return DB_DONE;
 }
 
+/* A transaction call of the driver (ODBC: autocommit off, SQLEndTran):
+ * no SQL text reaches the server, so the record is a comment. */
+static int rec_trx(db_conn *c, db_trx op)
+{
+    static const char *const what[] = {
+        [DB_TRX_BEGIN] = "begin (autocommit off)", [DB_TRX_COMMIT] = "commit (SQLEndTran)",
+        [DB_TRX_ROLLBACK] = "rollback (SQLEndTran)",
+    };
+    rec_printf("-- driver: %s\n", what[op]);
+    rows_left = 0;
+    return DB_DONE;
+}
+
 static const struct db_driver rec_driver = {
     .name = "recorder", .init = rec_init, .free = rec_free, .connect_start = rec_done,
     .exec_start = rec_exec, .query_start = rec_query, .cont = rec_cont, .fd = rec_fd,
     .disconnect = rec_disconnect, .num_rows = rec_one, .affected_rows = rec_one,
     .next_row = rec_next_row, .col = rec_col, .server_version = rec_version,
-    .dialect = DB_DIALECT_AUTO, .bulk_start = rec_bulk,
+    .dialect = DB_DIALECT_AUTO, .bulk_start = rec_bulk, .trx_start = rec_trx,
 };
 
 /* Everything `workload` writes for `dialect` with the options in `args`. */
@@ -259,7 +272,11 @@ static void record(rec *r, const char *dialect, const char *wl_name, const char 
         assert_int_equal(wl->setup(&run), 0);
         rec_printf("\n-- statement table (prepared on first use)\n");
         for (int i = 0; i < run.nstmts; i++)
-            if (run.stmts[i].sql)
+            if (run.stmts[i].trx != DB_TRX_NONE)
+                rec_printf("-- #%d transaction %s: a driver call, no SQL text\n", i,
+                           run.stmts[i].trx == DB_TRX_BEGIN ? "begin" :
+                           run.stmts[i].trx == DB_TRX_COMMIT ? "commit" : "rollback");
+            else if (run.stmts[i].sql)
                 rec_printf("#%d [%d param%s] %s\n", i, run.stmts[i].nparams,
                            run.stmts[i].nparams == 1 ? "" : "s", run.stmts[i].sql);
         assert_int_equal(db_init(&c, &rec_driver, &o.db, run.stmts, run.nstmts), 0);
@@ -279,7 +296,7 @@ static void record(rec *r, const char *dialect, const char *wl_name, const char 
                 wl->trx_begin(ws);
                 while ((st = wl->step(ws, &c, &a)) == WL_STMT) {
                     if (a.stmt >= 0)
-                        rec_exec(&c, a.stmt, a.params);
+                        assert_int_equal(db_exec_start(&c, a.stmt, a.params), DB_DONE);
                     else
                         rec_query(&c, a.sql, strlen(a.sql));
                 }
@@ -383,6 +400,94 @@ static void test_tsql_tpcc_procedures(void **state)
     check_golden_as("mssql_tpcc_procedures.sql", "mssql", "tpcc", "--warehouses=1 --tpcc-procedures=on", 23);
 }
 
+/* Occurrences of line `want` (without its newline) in r. */
+static int count_lines(const rec *r, const char *want)
+{
+    size_t n = strlen(want);
+    int k = 0;
+    for (const char *l = r->buf; l && l < r->buf + r->len; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+        if (!strncmp(l, want, n) && l[n] == '\n')
+            k++;
+    return k;
+}
+
+static void test_tsql_single_row_load(void **state)
+{
+    /* --bulk=off --tpcc-load-batch=1: single-row INSERTs, 1,000 to a
+     * transaction, begun and committed by the driver, never by a bare
+     * BEGIN (a block in T-SQL). 1 warehouse: 100,000 items, then per
+     * warehouse 1 + 100,000 stock + 10 districts, each 3,000 customers,
+     * 3,000 history, 3,000 orders, their lines and 900 new orders. */
+    rec r = {0};
+    record(&r, "mssql", "tpcc", "--warehouses=1 --bulk=off --tpcc-load-batch=1", 0);
+    assert_int_equal(count_lines(&r, "BEGIN"), 0);
+    assert_int_equal(count_lines(&r, "COMMIT"), 0);
+    assert_true(count_lines(&r, "-- driver: begin (autocommit off)") > 0);
+    assert_int_equal(count_lines(&r, "-- driver: begin (autocommit off)"),
+                     count_lines(&r, "-- driver: commit (SQLEndTran)"));
+    free(r.buf);
+}
+
+/* wl->setup of tpcc with `args` in `dialect`; its message in err. */
+static int tpcc_setup_with(const char *dialect, const char *args, char *err, size_t errlen)
+{
+    char line[256], *argv[16], *save, *tok;
+    int argc = 0, rc;
+    oltp_opts o;
+    wl_run run = { .o = &o };
+    const workload *wl = workload_find("tpcc");
+    FILE *saved = stderr, *f = tmpfile();
+
+    snprintf(line, sizeof line, "oltp --db-driver=odbc --odbc-dsn=x --odbc-dialect=%s %s tpcc prepare", dialect, args);
+    for (tok = strtok_r(line, " ", &save); tok && argc < 15; tok = strtok_r(NULL, " ", &save))
+        argv[argc++] = tok;
+    argv[argc] = NULL;
+    assert_int_equal(opts_parse(&o, argc, argv, stderr), 0);
+    assert_int_equal(dialect_parse(dialect, &o.db.dialect), 0);
+    stderr = f;
+    rc = wl->setup(&run);
+    stderr = saved;
+    if (rc == 0)
+        wl->teardown(&run);
+    rewind(f);
+    err[0] = 0;
+    if (!fgets(err, (int)errlen, f))
+        err[0] = 0;
+    fclose(f);
+    return rc;
+}
+
+static void test_tsql_values_limit(void **state)
+{
+    /* a T-SQL VALUES list takes at most 1,000 rows: more is refused with
+     * one message, not capped behind the user's back */
+    char err[256];
+    assert_int_equal(tpcc_setup_with("mssql", "--tpcc-load-batch=1001", err, sizeof err), -1);
+    assert_string_equal(err, "oltp: --tpcc-load-batch=1001: SQL Server takes at most 1000 rows in one "
+                        "INSERT ... VALUES list: give 1000 or less\n");
+    assert_int_equal(tpcc_setup_with("mssql", "--tpcc-load-batch=1000", err, sizeof err), 0);
+    assert_string_equal(err, "");
+    assert_int_equal(tpcc_setup_with("mysql", "--tpcc-load-batch=5000", err, sizeof err), 0);
+    assert_int_equal(tpcc_setup_with("pgsql", "--tpcc-load-batch=100000", err, sizeof err), 0);
+}
+
+static void test_drop_if_exists(void **state)
+{
+    char b[128];
+    assert_string_equal(dialect_drop_if_exists(DB_DIALECT_MSSQL, DIALECT_TABLE, "sbtest1", b, sizeof b),
+                        "IF OBJECT_ID(N'sbtest1', N'U') IS NOT NULL DROP TABLE sbtest1");
+    assert_string_equal(dialect_drop_if_exists(DB_DIALECT_MSSQL, DIALECT_PROCEDURE, "tpcc_slev", b, sizeof b),
+                        "IF OBJECT_ID(N'tpcc_slev', N'P') IS NOT NULL DROP PROCEDURE tpcc_slev");
+    assert_string_equal(dialect_drop_if_exists(DB_DIALECT_MYSQL, DIALECT_TABLE, "item", b, sizeof b),
+                        "DROP TABLE IF EXISTS item");
+    assert_string_equal(dialect_drop_if_exists(DB_DIALECT_PGSQL, DIALECT_PROCEDURE, "tpcc_slev", b, sizeof b),
+                        "DROP PROCEDURE IF EXISTS tpcc_slev");
+    /* T-SQL has no transaction text: only driver calls end them */
+    assert_null(dialect_get(DB_DIALECT_MSSQL)->begin);
+    assert_null(dialect_get(DB_DIALECT_MSSQL)->rollback);
+    assert_string_equal(dialect_get(DB_DIALECT_MYSQL)->begin, "BEGIN");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -394,6 +499,9 @@ int main(void)
         cmocka_unit_test(test_pgsql_read_write),
         cmocka_unit_test(test_tsql_tpcc),
         cmocka_unit_test(test_tsql_tpcc_procedures),
+        cmocka_unit_test(test_tsql_single_row_load),
+        cmocka_unit_test(test_tsql_values_limit),
+        cmocka_unit_test(test_drop_if_exists),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
