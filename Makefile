@@ -1,7 +1,9 @@
 # drivebench — top-level Makefile.
 #
 #   make            build bin/oltp and bin/drivebench
-#   make test       build and run every test (unit, integration, end-to-end)
+#   make check      the fast tests: unit, libvirt test driver, fuzz replays
+#                   (no servers, no VMs, no root)
+#   make test       make check, then the tests with real servers and real VMs
 #   make run        set up a fresh machine and run the quick plan (root)
 #   make asan       build into build-asan/ with AddressSanitizer + UBSan
 #   make fuzz       run each libFuzzer target for FUZZ_SECONDS (tests/fuzz/)
@@ -9,32 +11,42 @@
 # Each part of the tree adds its own rules in a module.mk next to its
 # sources; this file only holds what they share.
 
+# No built-in rules: every rule is written here or in a module.mk (make's
+# own `%: %.o` once rebuilt the dependency files as programs).
+MAKEFLAGS += --no-builtin-rules
+.SUFFIXES:
+
 CC       ?= cc
 BUILD    ?= build
 BIN      ?= bin
 WERROR   ?= $(if $(CI),-Werror,)
+# CFLAGS and LDFLAGS are the caller's: `make CFLAGS=-O0` changes the
+# optimisation and keeps the project's own flags, which live apart in
+# DB_CFLAGS / DB_LDFLAGS and come first on every command line.
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=gnu11 -Wall -Wextra -Wstrict-prototypes -Wshadow \
-            -Wno-unused-parameter $(WERROR) -MMD -MP -D_GNU_SOURCE \
-            $(SANITIZE)
-LDFLAGS  += $(SANITIZE)
+WARNINGS := -Wall -Wextra -Wstrict-prototypes -Wshadow -Wno-unused-parameter
+DB_CFLAGS = -std=gnu11 $(WARNINGS) $(WERROR) -MMD -MP -D_GNU_SOURCE $(SANITIZE)
+DB_LDFLAGS = $(SANITIZE)
 
 # Recursive (=) variables only: pkg-config runs when a recipe needs the flags,
 # never while make reads the files (`make run` installs pkg-config first).
 pkgcflags = $(shell pkg-config --cflags $(1))
 pkglibs   = $(shell pkg-config --libs $(1))
 
-ALL_TARGETS  :=
-TEST_TARGETS :=
+# CHECK_TARGETS: tests that need no server, no VM and no root (make check);
+# TEST_TARGETS: the ones with real servers or real VMs (make test runs both).
+ALL_TARGETS   :=
+CHECK_TARGETS :=
+TEST_TARGETS  :=
 CLEAN_FILES  :=
 
-.PHONY: all test test-asan clean asan run
+.PHONY: all check test test-asan clean asan run
 all: build-all
 
 include common/module.mk
 include oltp/module.mk
--include orchestrator/module.mk
--include images/module.mk
+include orchestrator/module.mk
+include images/module.mk
 include tests/fuzz/module.mk
 include tests/tsql/module.mk
 
@@ -42,11 +54,15 @@ build-all: $(ALL_TARGETS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(MOD_CFLAGS) -c -o $@ $<
+	$(CC) $(DB_CFLAGS) $(CFLAGS) $(MOD_CFLAGS) -c -o $@ $<
 
-# `make test` runs every suite in order; each module appends its suites.
+# `make check` and `make test` run their suites in order; each module
+# appends its own.
+check: $(ALL_TARGETS)
+	@tests/run-all.sh $(CHECK_TARGETS)
+
 test: $(ALL_TARGETS)
-	@tests/run-all.sh $(TEST_TARGETS)
+	@tests/run-all.sh $(CHECK_TARGETS) $(TEST_TARGETS)
 
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 asan:
@@ -57,7 +73,7 @@ asan:
 test-asan: asan
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  OLTP_BIN=bin-asan/oltp tests/run-all.sh \
-	  $(patsubst $(BIN)/%,bin-asan/%,$(filter $(BIN)/%,$(TEST_TARGETS))) tests/integration/oltp_mysql.sh
+	  $(patsubst $(BIN)/%,bin-asan/%,$(filter $(BIN)/%,$(CHECK_TARGETS) $(TEST_TARGETS))) tests/integration/oltp_mysql.sh
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz $(BIN) bin-asan bin-fuzz $(CLEAN_FILES)

@@ -7,7 +7,7 @@
 #            of the seed overlay into a raw volume: what provision.c did
 #            until issue 15 (libvirt runs a plain `qemu-img convert`)
 #   convert  `qemu-img convert -m 16 -W -t none -n` into a raw volume
-#            libvirt created (allocated in full, as orchestrator/restore.c
+#            libvirt created (allocated in full, as orchestrator/virt/restore.c
 #            asks for it): what drivebench does now
 #   convertT the same with `-T none` (the source read with direct I/O too)
 #   dd       `dd bs=4M iflag=direct oflag=direct` of the flattened seed

@@ -2,7 +2,7 @@
 # atomic output files).
 COMMON_OBJS := $(BUILD)/common/hist.o $(BUILD)/common/results.o \
                $(BUILD)/common/results_oltp.o $(BUILD)/common/results_summary.o \
-               $(BUILD)/common/results_io.o \
+               $(BUILD)/common/results_drive_io.o \
                $(BUILD)/common/atomic_file.o
 $(BUILD)/common/%.o: MOD_CFLAGS = $(call pkgcflags,json-c)
 COMMON_LIBS  = $(call pkglibs,json-c) -lm
@@ -13,12 +13,12 @@ $(BUILD)/tests/unit/%.o: MOD_CFLAGS = $(call pkgcflags,cmocka json-c libmariadb 
 
 $(BIN)/test_hist: $(BUILD)/tests/unit/test_hist.o $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(UNIT_LIBS)
+	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(UNIT_LIBS)
 
 # the result formats (common/results.c): round trips, refusals, CSV
 $(BIN)/test_results: $(BUILD)/tests/unit/test_results.o $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(UNIT_LIBS)
+	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(UNIT_LIBS)
 
 ALL_TARGETS  += $(BIN)/test_hist $(BIN)/test_results
-TEST_TARGETS += $(BIN)/test_hist $(BIN)/test_results
+CHECK_TARGETS += $(BIN)/test_hist $(BIN)/test_results

@@ -354,7 +354,7 @@ json_object *res_json_number(double v);
 void res_csv_field(FILE *f, const char *s, bool always);
 
 /* ------------------------------------------------------------------ */
-/* drive I/O, host view and statistics (results_io.c; issue 13)         */
+/* drive I/O, host view and statistics (results_drive_io.c; issue 13)         */
 /* One `res_io *io` hangs on the summary, each drive and each VM; NULL  */
 /* when the run recorded none. Its JSON keys sit beside the owner's      */
 /* (drives[i].io / .host / .latency_spectrum / .p99_series /             */
@@ -415,7 +415,7 @@ typedef struct res_io_host {
     double   flush_ratio;       /* device flushes / guests' flushes; NAN */
 } res_io_host;
 
-/* Least-squares trend of a measured phase's TPS (orchestrator/stats.h). */
+/* Least-squares trend of a measured phase's TPS (orchestrator/telemetry/stats.h). */
 typedef struct res_io_trend {
     int    n;                   /* 0: not computed */
     double mean, slope, slope_lo, slope_hi, drift_pct;
@@ -453,6 +453,7 @@ typedef struct res_io {
 res_io *res_io_new(void);
 /* A new rates set of n series rows, every value NAN. NULL: out of memory. */
 res_io_rates *res_io_rates_new(bool host, int n);
+void res_io_rates_free(res_io_rates *r);        /* accepts NULL */
 res_io_health *res_io_health_new(void);
 void res_io_free(res_io *io);                  /* accepts NULL */
 /* Add io's keys to the JSON object `owner` (a drive, a VM or the summary). */

@@ -7,25 +7,25 @@ OLTP_LIBS = $(call pkglibs,$(OLTP_PKGS)) -lm -pthread
 
 $(BIN)/oltp: $(BUILD)/oltp/main.o $(OLTP_LIB_OBJS) $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS)
+	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS)
 
 $(BIN)/test_oltp_unit: $(BUILD)/tests/unit/test_oltp_unit.o $(OLTP_LIB_OBJS) $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS) $(call pkglibs,cmocka)
+	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS) $(call pkglibs,cmocka)
 
 # TPC-C: the random rules of the specification (no server needed)
 $(BIN)/test_tpcc: $(BUILD)/tests/unit/test_tpcc.o $(BUILD)/oltp/tpcc_rand.o $(BUILD)/oltp/rand.o
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ -lm $(call pkglibs,cmocka)
+	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ -lm $(call pkglibs,cmocka)
 
 $(BIN)/test_dialect: $(BUILD)/tests/unit/test_dialect.o $(OLTP_LIB_OBJS) $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS) $(call pkglibs,cmocka)
+	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS) $(call pkglibs,cmocka)
 
 ALL_TARGETS  += $(BIN)/oltp $(BIN)/test_oltp_unit $(BIN)/test_tpcc
 ALL_TARGETS  += $(BIN)/test_dialect
-TEST_TARGETS += $(BIN)/test_dialect
-TEST_TARGETS += $(BIN)/test_oltp_unit tests/integration/oltp_mysql.sh
+CHECK_TARGETS += $(BIN)/test_dialect $(BIN)/test_oltp_unit $(BIN)/test_tpcc
+TEST_TARGETS += tests/integration/oltp_mysql.sh
 TEST_TARGETS += tests/integration/oltp_pgsql.sh tests/integration/oltp_odbc.sh
 TEST_TARGETS += tests/integration/oltp_ping.sh tests/integration/oltp_disk_full.sh
-TEST_TARGETS += $(BIN)/test_tpcc tests/integration/tpcc_mysql.sh tests/integration/tpcc_procedures.sh
+TEST_TARGETS += tests/integration/tpcc_mysql.sh tests/integration/tpcc_procedures.sh

@@ -1,15 +1,15 @@
 /* main.c — the drivebench command line: validate, render, run, list,
  * teardown, report, seed and plan get. Exit status: 0 success, 1 failure,
  * 2 bad input, 3 (run) completed with failures, 130 interrupted (stop.h). */
-#include "clients.h"
-#include "hosts.h"
-#include "layout.h"
-#include "names.h"
-#include "plan.h"
-#include "provision.h"
-#include "report.h"
-#include "run.h"
-#include "template.h"
+#include "clients/oltp_pids.h"
+#include "virt/hosts.h"
+#include "plan/layout.h"
+#include "util/names.h"
+#include "plan/plan.h"
+#include "virt/provision.h"
+#include "report/report.h"
+#include "run/run.h"
+#include "plan/template.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -246,7 +246,7 @@ static void list_one(void *ctx, orch_obj_kind kind, const char *name, const char
 }
 
 /* Runs in results_dir whose host-side oltp processes outlived them
- * (clients.h): counted on the run's first row, or on a row of their own. */
+ * (clients/oltp_pids.h): counted on the run's first row, or on a row of their own. */
 static void list_clients(list_ctx *c, const char *results_dir)
 {
     DIR *d = opendir(results_dir);

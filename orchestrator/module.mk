@@ -1,15 +1,15 @@
 # orchestrator/: the drivebench binary (plans, VMs on libvirt, phases,
 # collection, aggregation, teardown) and its unit tests.
 ORCH_PKGS      := libvirt libvirt-qemu libxml-2.0 inih json-c libcrypto
-ORCH_SRCS      := $(filter-out orchestrator/main.c,$(wildcard orchestrator/*.c))
+ORCH_SRCS      := $(wildcard orchestrator/*/*.c)
 ORCH_OBJS      := $(ORCH_SRCS:%.c=$(BUILD)/%.o)
 ORCH_LIBS       = $(call pkglibs,$(ORCH_PKGS)) -lm -pthread
 
-$(BUILD)/orchestrator/%.o: MOD_CFLAGS = $(call pkgcflags,$(ORCH_PKGS)) -Icommon
+$(BUILD)/orchestrator/%.o: MOD_CFLAGS = $(call pkgcflags,$(ORCH_PKGS)) -Icommon -Iorchestrator
 
 $(BIN)/drivebench: $(BUILD)/orchestrator/main.o $(ORCH_OBJS) $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS)
+	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS)
 
 # Unit tests: cmocka against libvirt's test:/// driver (no daemon, no
 # guest image). One binary per test file, linked with the library objects.
@@ -22,10 +22,10 @@ ORCH_TESTLIB   := $(BUILD)/tests/orchestrator/testlib.o
 
 $(BIN)/orch_test_%: $(BUILD)/tests/orchestrator/test_%.o $(ORCH_TESTLIB) $(ORCH_OBJS) $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS) $(call pkglibs,cmocka)
+	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS) $(call pkglibs,cmocka)
 
 ALL_TARGETS  += $(BIN)/drivebench $(ORCH_TEST_BINS)
-TEST_TARGETS += $(ORCH_TEST_BINS) tests/orchestrator/cli.sh
+CHECK_TARGETS += tests/orchestrator/layers.sh $(ORCH_TEST_BINS) tests/orchestrator/cli.sh
 
 # `drivebench report` (orchestrator/report*.c, svg.c): the fixture maker
 # (tests/report/make-fixtures.sh) and the report tests in tests/report/.
@@ -33,15 +33,15 @@ $(BUILD)/tests/report/%.o: MOD_CFLAGS = $(call pkgcflags,$(ORCH_PKGS) cmocka) -I
 
 $(BIN)/report_mkfixture: $(BUILD)/tests/report/mkfixture.o $(ORCH_OBJS) $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS)
+	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS)
 
 $(BIN)/report_mksummary: $(BUILD)/tests/report/mksummary.o $(ORCH_OBJS) $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS)
+	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS)
 
 $(BIN)/report_test: $(BUILD)/tests/report/test_report.o $(ORCH_OBJS) $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS) $(call pkglibs,cmocka)
+	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS) $(call pkglibs,cmocka)
 
 ALL_TARGETS  += $(BIN)/report_mkfixture $(BIN)/report_mksummary $(BIN)/report_test
-TEST_TARGETS += $(BIN)/report_test tests/report/browser.sh
+CHECK_TARGETS += $(BIN)/report_test tests/report/browser.sh

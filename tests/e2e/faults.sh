@@ -23,7 +23,7 @@
 #   libvirtd  2 VMs; libvirtd restarted mid-measure                 -> 0
 #             and "reconnected"; only when this test started libvirtd
 #             itself (libvirt allows one system daemon: another user's
-#             would be restarted under them), else it skips (exit 0)
+#             would be restarted under them), else it skips (exit 77, which tests/run-all.sh counts as skipped)
 # Environment: E2E_RUN_TIMEOUT (default 1200), DRIVEBENCH_VIRT_TYPE.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -70,7 +70,7 @@ virsh -c "$E2E_URI" version >/dev/null 2>&1 && ours=0
 e2e_libvirt_up >/dev/null || e2e_fail "libvirt did not start"
 if [ "$scenario" = libvirtd ] && [ "$ours" = 0 ]; then
   e2e_say "SKIP: libvirtd was already running (someone else's); restarting it would disturb their VMs. Run this test where nothing else uses libvirt."
-  exit 0
+  exit 77
 fi
 type=$(e2e_virt_type)
 E2E_WORK=$(mktemp -d /var/tmp/drivebench-e2e-fault.XXXXXX)
@@ -87,6 +87,7 @@ case $scenario in
   libvirtd) ;;
   *) e2e_fail "unknown scenario $scenario" ;;
 esac
+e2e_check_totals "$rdir"
 if [ "$scenario" = db-disk ]; then
   # room for d2's volumes (512 MiB database disk, the boot overlay) and
   # drivebench's free-space headroom (1 GiB), no more

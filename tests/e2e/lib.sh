@@ -10,6 +10,9 @@
 # e2e_db_grew DIR     fail unless the database went onto DIR/db.img
 # e2e_vm_console NAME STATUS LINES ARTIFACT
 #                     on failure, the tail of a VM's serial console
+# e2e_check_totals RUN_DIR
+#                     fail unless summary.json's run and drive transactions
+#                     equal the sums of the VMs' own result files
 
 E2E_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 E2E_URI=qemu:///system
@@ -55,6 +58,44 @@ e2e_db_grew() {
   [ "$db_after" -gt $(( db_before + 10240 )) ] \
     || e2e_fail "db.img did not grow (${db_before} KiB -> ${db_after} KiB): the database is not on it"
   e2e_say "db.img grew from ${db_before} KiB to ${db_after} KiB"
+}
+
+# The summary's totals are the sums of what the VMs measured: for every VM
+# run the summary lists as ok, its result file RUN_DIR/vm/NAME.rREP.json
+# has a measure phase, and run.transactions (and each drive's) equals the
+# sum of those phases' transactions. Prints the totals it checked.
+e2e_check_totals() {
+  local out
+  out=$(python3 - "$1" 2>&1 <<'PY'
+import json, os, sys
+rdir = sys.argv[1]
+s = json.load(open(os.path.join(rdir, "summary.json")))
+sums, n = {}, 0
+for v in s["vms"]:
+    if v.get("status") == "failed":
+        continue
+    f = os.path.join(rdir, "vm", "%s.r%d.json" % (v["name"], v["repetition"]))
+    try:
+        phases = json.load(open(f))["phases"]
+    except (OSError, ValueError, KeyError) as e:
+        sys.exit("%s: %s" % (os.path.basename(f), e))
+    m = [p["transactions"] for p in phases if p.get("name") == "measure"]
+    if not m:
+        sys.exit("%s: no measure phase" % os.path.basename(f))
+    sums[v["drive"]] = sums.get(v["drive"], 0) + m[0]
+    n += 1
+if n == 0:
+    sys.exit("summary.json lists no measured VM")
+bad = ["drive %s: %s in summary.json, %s in vm/" % (d["name"], d["transactions"], sums.get(d["name"], 0))
+       for d in s["drives"] if d["transactions"] != sums.get(d["name"], 0)]
+if s["run"]["transactions"] != sum(sums.values()):
+    bad.append("run: %s in summary.json, %s in vm/" % (s["run"]["transactions"], sum(sums.values())))
+if bad:
+    sys.exit("; ".join(bad))
+print("run %d transactions = the sum of %d VM result file(s)" % (s["run"]["transactions"], n))
+PY
+) || e2e_fail "summary.json totals against the VMs' result files: $out"
+  e2e_say "totals: $out"
 }
 
 # For a test's e2e_test_cleanup: when STATUS is a failure, the last LINES

@@ -117,6 +117,7 @@ for kind in $runs; do
   jq -e '.drives | length == 1 and all(.tps > 0)' "$sum" >/dev/null \
     || e2e_fail "$kind: a drive without TPS > 0: $(jq -c '.drives' "$sum")"
   jq -e '.run.transactions > 0' "$sum" >/dev/null || e2e_fail "$kind: no transactions"
+  e2e_check_totals "$work/results/$id"
   ! grep -q 'completed with failures' "$work/$id.log" \
     || e2e_fail "$kind: a VM failed (see the run output)"
   if [ "$kind" = odbc ]; then

@@ -168,6 +168,7 @@ done
 jq -e --argjson v "$vms" '.run.transactions > 0 and .run.vms == $v
       and .run.latency_ms.p99 > 0' "$rdir/summary.json" >/dev/null \
   || e2e_fail "summary.json: run without transactions, latencies or $vms VM(s): $(jq -c .run "$rdir/summary.json")"
+e2e_check_totals "$rdir"
 
 # What the drive did (issue 13): during the measured phase the hypervisor
 # counted writes and flushes on the database disk (a write workload), and

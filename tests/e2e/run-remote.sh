@@ -236,6 +236,7 @@ e2e_say "uploaded: $(grep -E '^upload base.qcow2 .* done$' "$work/run.log" | sed
 jq -e '[.drives[] | select(.transactions > 0 and .vms == 1)] | length == 2' \
    "$rdir/summary.json" >/dev/null \
   || e2e_fail "summary.json: not both drives measured: $(jq -c '.drives' "$rdir/summary.json")"
+e2e_check_totals "$rdir"
 jq -e --arg r "$remote" --arg l "$E2E_URI" \
    '([.vms[] | select(.drive == "there" and .host == $r)] | length == 1)
     and ([.vms[] | select(.drive == "here" and .host == $l)] | length == 1)' \

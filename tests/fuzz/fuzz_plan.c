@@ -1,5 +1,5 @@
 /*
- * fuzz_plan.c — the plan parser (orchestrator/plan.c) on any bytes.
+ * fuzz_plan.c — the plan parser (orchestrator/plan/plan.c) on any bytes.
  *
  * Whatever the text, orch_plan_load returns a plan or NULL after
  * printing its messages, without crashing, leaking or reading out of
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "plan.h"
+#include "plan/plan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,6 +1,6 @@
 /*
  * fuzz_render.c — plan text to domain XML with hostile names
- * (orchestrator/plan.c, layout.c, template.c).
+ * (orchestrator/plan/plan.c, layout.c, template.c).
  *
  * The input's lines are the free-text values of a plan: [run] name, two
  * drive names, and the image and results folders. The plan around them is
@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout.h"
-#include "names.h"
-#include "plan.h"
-#include "template.h"
+#include "plan/layout.h"
+#include "util/names.h"
+#include "plan/plan.h"
+#include "plan/template.h"
 
 /* Text of the node (element or attribute) at expr; new string or NULL. */
 static char *xpath_text(xmlDocPtr doc, const char *expr)

@@ -9,7 +9,7 @@
 # input into tests/fuzz/regressions/<t>/ so `make test` replays it forever.
 # New inputs the fuzzer finds go to build-fuzz/corpus/<t>/ (not committed).
 #
-# Targets: plan (orchestrator/plan.c), oltp_options (oltp/options.c),
+# Targets: plan (orchestrator/plan/plan.c), oltp_options (oltp/options.c),
 # render (plan text -> layout -> template.c -> libxml2 parse, names round-
 # trip), results_read (common/results*.c: the oltp result and summary
 # readers on any file, as a guest's result would reach them).
@@ -34,24 +34,24 @@ $(BUILD)/tests/fuzz/%.o: MOD_CFLAGS = $(call pkgcflags,$(ORCH_PKGS) $(OLTP_PKGS)
 
 $(BUILD)/tests/fuzz/replay_%.o: tests/fuzz/replay.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(MOD_CFLAGS) -DFUZZ_NAME='"$*"' -c -o $@ $<
+	$(CC) $(DB_CFLAGS) $(CFLAGS) $(MOD_CFLAGS) -DFUZZ_NAME='"$*"' -c -o $@ $<
 
 define FUZZ_RULES
 $$(BIN)/fuzz_replay_$(1): $$(BUILD)/tests/fuzz/fuzz_$(1).o $$(BUILD)/tests/fuzz/fuzz_util.o \
                           $$(BUILD)/tests/fuzz/replay_$(1).o $$(FUZZ_OBJS_$(1))
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(FUZZ_LIBS_$(1))
+	$$(CC) $$(DB_LDFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(FUZZ_LIBS_$(1))
 
 $$(BIN)/fuzz_$(1): $$(BUILD)/tests/fuzz/fuzz_$(1).o $$(BUILD)/tests/fuzz/fuzz_util.o \
                    $$(FUZZ_OBJS_$(1))
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(LDFLAGS) -fsanitize=fuzzer -o $$@ $$^ $$(FUZZ_LIBS_$(1))
+	$$(CC) $$(DB_LDFLAGS) $$(LDFLAGS) -fsanitize=fuzzer -o $$@ $$^ $$(FUZZ_LIBS_$(1))
 endef
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call FUZZ_RULES,$(t))))
 
 FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(BIN)/fuzz_replay_%)
 ALL_TARGETS  += $(FUZZ_REPLAY)
-TEST_TARGETS += $(FUZZ_REPLAY)
+CHECK_TARGETS += $(FUZZ_REPLAY)
 
 .PHONY: fuzz fuzz-ci fuzz-bins
 fuzz-bins: $(FUZZ_TARGETS:%=$(BIN)/fuzz_%)

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <libvirt/virterror.h>
 
-#include "blockstats.h"
-#include "monitor.h"
+#include "telemetry/blockstats.h"
+#include "virt/monitor.h"
 #include <unistd.h>
 
 /* A recording: "key=value ..." as libvirt would return the typed

@@ -20,7 +20,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 
-#include "drive.h"
+#include "telemetry/host_drive.h"
 
 static void near(double a, double b)
 {

@@ -23,10 +23,10 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include "names.h"
-#include "plan.h"
-#include "provision.h"
-#include "run.h"
+#include "util/names.h"
+#include "plan/plan.h"
+#include "virt/provision.h"
+#include "run/run.h"
 #include "testlib.h"
 
 #define MAX_PROCS 64

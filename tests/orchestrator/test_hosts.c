@@ -13,10 +13,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "hosts.h"
-#include "names.h"
-#include "provision.h"
-#include "upload.h"
+#include "virt/hosts.h"
+#include "util/names.h"
+#include "virt/provision.h"
+#include "virt/upload.h"
 
 static char scratch[] = "/tmp/orch-test-hosts.XXXXXX";
 

@@ -1,8 +1,8 @@
 /* test_ioagg.c — a drive's I/O from two VMs' database disks: sums per TPS
  * interval, request-weighted latencies (not means of means), a VM without
  * flush counters, a VM restart, a missing sample, the phase totals, host
- * series matching and the flush ratio. Expected values by hand and
- * checked with python3 (see each comment). */
+ * series matching, the flush ratio and repetitions pooled. Expected
+ * values by hand and checked with python3 (see each comment). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "ioagg.h"
+#include "telemetry/ioagg.h"
 
 static void near(double a, double b)
 {
@@ -149,6 +149,48 @@ static void test_total(void **state)
     assert_true(isnan(t.rd_iops));
 }
 
+/* Three repetitions pooled: VM1 alone (every counter), VM2 alone (no
+ * flush counters), then nobody (every sample failed). Rates: the mean of
+ * the first two, rd (4000 / 30 + 114 / 20.8) / 2 = 69.40705128205128,
+ * 0.32306666666666667 MB/s, wr (50 + 2.5) / 2 = 26.25; latencies over
+ * every request: rd 5.308e9 / 4114 = 1.2902284880894506 ms (the mean of
+ * the repetitions' 1.25 and 2.70 ms would say 1.98), wr 4.52e9 / 1552 =
+ * 2.9123711340206184 ms; flushes absent, as repetition 2 lacks them. */
+static void test_pool(void **state)
+{
+    (void)state;
+    orch_blk_delta a[3], b[3];
+    fill(a, b);
+    orch_io_vm one = { a, 3 }, two = { b, 3 }, none = { NULL, 0 };
+    orch_io_sum reps[3], p;
+    orch_io_drive_total(&one, 1, &reps[0]);
+    orch_io_drive_total(&two, 1, &reps[1]);
+    orch_io_drive_total(&none, 1, &reps[2]);
+    orch_io_drive_pool(reps, 3, &p);
+    assert_int_equal(p.vms, 2);
+    assert_int_equal(p.missing, 1);
+    assert_int_equal(p.have, NO_FL);
+    near(p.t, 50.8);
+    near(p.rd_iops, 69.40705128205128);
+    near(p.rd_mbps, 0.32306666666666667);
+    near(p.rd_lat_ms, 1.2902284880894506);
+    near(p.wr_iops, 26.25);
+    near(p.wr_lat_ms, 2.9123711340206184);
+    assert_true(isnan(p.fl_iops) && isnan(p.fl_lat_ms));
+    assert_true(p.d[ORCH_BLK_RD_REQS] == 4114);
+
+    /* one repetition is itself */
+    orch_io_drive_pool(reps, 1, &p);
+    near(p.fl_iops, 5);
+    near(p.fl_lat_ms, 10);
+    near(p.rd_lat_ms, 1.25);
+    /* only the failed one: nothing is known */
+    orch_io_drive_pool(reps + 2, 1, &p);
+    assert_int_equal(p.vms, 0);
+    assert_int_equal(p.missing, 1);
+    assert_true(isnan(p.rd_iops) && isnan(p.wr_lat_ms));
+}
+
 static void test_flush_ratio_and_host(void **state)
 {
     (void)state;
@@ -170,6 +212,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_series),
         cmocka_unit_test(test_total),
+        cmocka_unit_test(test_pool),
         cmocka_unit_test(test_flush_ratio_and_host),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

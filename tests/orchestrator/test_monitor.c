@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "monitor.h"
+#include "virt/monitor.h"
 #include <libvirt/virterror.h>
 
 typedef struct mon_fixture {

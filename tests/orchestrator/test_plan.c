@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "plan.h"
+#include "plan/plan.h"
 
 #define RUN_OK  "[run]\nname = Test Plan\nuri = test:///default\nprofile = tiny\n" \
                 "vmconfigs_dir = vmconfigs\nimage_dir = /srv/images\n"

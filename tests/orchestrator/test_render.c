@@ -16,11 +16,11 @@
 #include <libvirt/libvirt.h>
 #include <libvirt/virterror.h>
 
-#include "dbengine.h"
-#include "layout.h"
-#include "names.h"
-#include "plan.h"
-#include "template.h"
+#include "plan/dbengine.h"
+#include "plan/layout.h"
+#include "util/names.h"
+#include "plan/plan.h"
+#include "plan/template.h"
 #include "testlib.h"
 
 #define RENDER_RUN_ID "render-test-co-20261130-000000"

@@ -16,8 +16,8 @@
 
 #include <libvirt/virterror.h>
 
-#include "provision.h"
-#include "restore.h"
+#include "virt/provision.h"
+#include "virt/restore.h"
 #include "testlib.h"
 
 #define GIB (1ULL << 30)

@@ -20,12 +20,12 @@
 
 #include <json-c/json.h>
 
-#include "layout.h"
-#include "monitor.h"
-#include "names.h"
-#include "plan.h"
-#include "provision.h"
-#include "run.h"
+#include "plan/layout.h"
+#include "virt/monitor.h"
+#include "util/names.h"
+#include "plan/plan.h"
+#include "virt/provision.h"
+#include "run/run.h"
 #include "testlib.h"
 
 #define RUN_ID_PREFIX "drivebench-" RUN_ID "--"

@@ -16,10 +16,10 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
-#include "plan.h"
-#include "provision.h"
-#include "run.h"
-#include "template.h"
+#include "plan/plan.h"
+#include "virt/provision.h"
+#include "run/run.h"
+#include "plan/template.h"
 #include "testlib.h"
 
 #define GiB (1ULL << 30)

@@ -11,7 +11,7 @@
 
 #include <math.h>
 
-#include "stats.h"
+#include "telemetry/stats.h"
 
 #define near(a, b, eps) assert_true(fabs((a) - (b)) <= (eps))
 

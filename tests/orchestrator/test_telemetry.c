@@ -4,7 +4,9 @@
  * real one of the drive's folder, a fake /proc/stat, and a summary built
  * in memory; exact per-VM and per-drive rates, the flush ratio, the
  * paired comparison against a worked example, host CPU, and the JSON
- * round trip of every new key. */
+ * round trip of every new key; three repetitions pooled (rates the mean,
+ * latencies request-weighted, comparisons over all of them); a
+ * hypervisor that counts requests but not their time. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -21,10 +23,11 @@
 #include <sys/sysmacros.h>
 
 #include "results_json.h"
-#include "telemetry.h"
+#include "telemetry/telemetry.h"
 
 static char root[64], sysfs[128], drive_dir[128], proc_stat[128];
 static int step;                /* the recorded counters' moment, 0.. */
+static long host_mul = 1;       /* the device's counts (not busy time) times this */
 
 static void near(double a, double b)
 {
@@ -56,25 +59,34 @@ static void put(const char *rel, const char *text)
 }
 
 /* The device's counters at `step`: per second 200 writes of 4 KiB taking
- * 2 ms each, 90 flushes of 1 ms, 0.5 s busy, 0.8 s in queue. */
+ * 2 ms each, 90 flushes of 1 ms, 0.5 s busy, 0.8 s in queue (all but the
+ * busy time times host_mul). */
 static void host_counters(void)
 {
     char text[256];
-    long k = step;
-    snprintf(text, sizeof text, "0 0 0 0 %ld 0 %ld %ld 0 %ld %ld 0 0 0 0 %ld %ld\n", 200 * k,
-             1600 * k, 400 * k, 500 * k, 800 * k, 90 * k, 90 * k);
+    long k = step, m = host_mul;
+    snprintf(text, sizeof text, "0 0 0 0 %ld 0 %ld %ld 0 %ld %ld 0 0 0 0 %ld %ld\n", 200 * k * m,
+             1600 * k * m, 400 * k * m, 500 * k, 800 * k * m, 90 * k * m, 90 * k * m);
     put("devices/virtual/block/vdt/stat", text);
 }
 
+/* What fake_domstats records of the database disk, per second; its ctx
+ * (NULL: hv_default). */
+typedef struct hv_rates {
+    unsigned long long wr, wr_ms;   /* writes of 4096 bytes, each taking wr_ms */
+    int no_wr_times, no_fl_reqs;    /* leave wr.times / fl.reqs out */
+} hv_rates;
+static const hv_rates hv_default = { 100, 2, 0, 0 };
+
 /* Every VM's disks at `step`: the database disk (sdb) per second 100
- * writes of 4096 bytes at 2 ms and 50 flushes at 1 ms, no reads; the boot
- * disk (sda) 10 reads of 4096 bytes at 0.5 ms. */
+ * writes of 4096 bytes at 2 ms (or as ctx says) and 50 flushes at 1 ms,
+ * no reads; the boot disk (sda) 10 reads of 4096 bytes at 0.5 ms. */
 static int fake_domstats(void *ctx, virDomainPtr dom, virTypedParameterPtr *p, int *n,
                          char *err, size_t errlen)
 {
     unsigned long long k = (unsigned long long)step;
+    const hv_rates *hv = ctx ? ctx : &hv_default;
     int max = 0;
-    (void)ctx;
     (void)dom;
     (void)err;
     (void)errlen;
@@ -94,10 +106,12 @@ static int fake_domstats(void *ctx, virDomainPtr dom, virTypedParameterPtr *p, i
     virTypedParamsAddULLong(p, n, &max, "block.1.rd.reqs", 0);
     virTypedParamsAddULLong(p, n, &max, "block.1.rd.bytes", 0);
     virTypedParamsAddULLong(p, n, &max, "block.1.rd.times", 0);
-    virTypedParamsAddULLong(p, n, &max, "block.1.wr.reqs", 100 * k);
-    virTypedParamsAddULLong(p, n, &max, "block.1.wr.bytes", 409600 * k);
-    virTypedParamsAddULLong(p, n, &max, "block.1.wr.times", 200000000 * k);
-    virTypedParamsAddULLong(p, n, &max, "block.1.fl.reqs", 50 * k);
+    virTypedParamsAddULLong(p, n, &max, "block.1.wr.reqs", hv->wr * k);
+    virTypedParamsAddULLong(p, n, &max, "block.1.wr.bytes", 4096 * hv->wr * k);
+    if (!hv->no_wr_times)
+        virTypedParamsAddULLong(p, n, &max, "block.1.wr.times", hv->wr * hv->wr_ms * 1000000 * k);
+    if (!hv->no_fl_reqs)
+        virTypedParamsAddULLong(p, n, &max, "block.1.fl.reqs", 50 * k);
     virTypedParamsAddULLong(p, n, &max, "block.1.fl.times", 50000000 * k);
     return 0;
 }
@@ -353,6 +367,244 @@ static void test_warmup_left_out(void **state)
     fclose(log);
 }
 
+/* One measured phase of repetition rep from time t0: five 1 s intervals
+ * of the recorded counters, /proc/stat cpu_start before and cpu_end after. */
+static void measure_rep(orch_telemetry *t, int rep, double t0, const char *cpu_start,
+                        const char *cpu_end)
+{
+    write_file(proc_stat, cpu_start);
+    step = 0;
+    host_counters();
+    orch_telemetry_phase_start_at(t, "measure", 0, t0);
+    for (step = 1; step <= 4; step++) {
+        host_counters();
+        orch_telemetry_tick_at(t, t0 + step);
+    }
+    step = 5;
+    host_counters();
+    write_file(proc_stat, cpu_end);
+    orch_telemetry_phase_end_at(t, "measure", rep, t0 + 5);
+}
+
+/* A summary of ndrives drives "a", "b", ... and room for nvms VMs. */
+static void summary_init(res_summary *s, int ndrives, int nvms)
+{
+    memset(s, 0, sizeof *s);
+    s->ndrives = ndrives;
+    s->drives = calloc((size_t)ndrives, sizeof *s->drives);
+    for (int d = 0; d < ndrives; d++)
+        s->drives[d].name = strdup((const char[]){ (char)('a' + d), '\0' });
+    s->nvms = nvms;
+    s->vms = calloc((size_t)nvms, sizeof *s->vms);
+}
+
+/* Summary drive d's repetitions as aggregation leaves them: their TPS
+ * and p99. */
+static void drive_reps(res_drive *d, const double *tps, const double *p99, int n)
+{
+    d->nreps = n;
+    d->reps = calloc((size_t)n, sizeof *d->reps);
+    for (int r = 0; r < n; r++)
+        d->reps[r] = (res_repetition){ .repetition = r + 1, .f.tps = tps[r],
+                                       .f.lat_p99_ms = p99[r] };
+}
+
+/* Three repetitions of drives "a" and "b", one VM each per repetition.
+ * The database disks write 100, 300, then 200 times a second at 2, 4 and
+ * 3 ms; the device's counts double and triple; drive a's TPS runs 2, 3,
+ * 1, 4, 1 above b's in every repetition, and its third repetition
+ * climbs 2 TPS a second. */
+static void test_repetitions(void **state)
+{
+    static const double a_tps[3][5] = { { 10, 12, 11, 13, 9 }, { 20, 22, 21, 23, 19 },
+                                        { 27, 29, 31, 33, 35 } };
+    static const double gap[5] = { 2, 3, 1, 4, 1 };
+    static const hv_rates per_rep[3] = { { 100, 2, 0, 0 }, { 300, 4, 0, 0 }, { 200, 3, 0, 0 } };
+    static const double rep_tps_a[3] = { 11, 21, 31 }, rep_tps_b[3] = { 8.8, 18.8, 28.8 };
+    static const double rep_p99_a[3] = { 4, 5, 6 }, rep_p99_b[3] = { 3, 4, 5 };
+    orch_drive drives[2] = { { .name = "a", .path = drive_dir, .uri = "test:///default" },
+                             { .name = "b", .path = drive_dir, .uri = "test:///default" } };
+    orch_plan p = { .uri = "test:///default", .drives = drives, .ndrives = 2,
+                    .repetitions = 3 };
+    hv_rates hv = { 100, 2, 0, 0 };
+    orch_tel_seams seams = { .domstats = fake_domstats, .domstats_ctx = &hv, .cmd = no_cmd,
+                             .sysfs = sysfs, .proc_stat = proc_stat, .no_timer = 1 };
+    FILE *log = tmpfile();
+    orch_telemetry *t = orch_telemetry_new(&p, NULL, log, &seams);
+    res_hypervisor kvm = { .domain_type = "kvm" };
+    res_summary sum;
+    (void)state;
+    assert_non_null(t);
+
+    summary_init(&sum, 2, 6);
+    drive_reps(&sum.drives[0], rep_tps_a, rep_p99_a, 3);
+    drive_reps(&sum.drives[1], rep_tps_b, rep_p99_b, 3);
+    for (int r = 1; r <= 3; r++) {
+        /* 50 %, 50 %, then 80 % of the host's CPU busy */
+        const char *busy = r < 3 ? "cpu  150 0 0 150 0 0 0 0 0 0\n"
+                                 : "cpu  180 0 0 120 0 0 0 0 0 0\n";
+        double b_tps[5];
+        for (int k = 0; k < 5; k++)
+            b_tps[k] = a_tps[r - 1][k] - gap[k];
+        vm_init(&sum.vms[2 * (r - 1)], "vm-a", "a", a_tps[r - 1]);
+        vm_init(&sum.vms[2 * (r - 1) + 1], "vm-b", "b", b_tps);
+        sum.vms[2 * (r - 1)].repetition = sum.vms[2 * (r - 1) + 1].repetition = r;
+        hv = per_rep[r - 1];
+        host_mul = r;
+        assert_int_equal(orch_telemetry_add_vm(t, 0, "vm-a", 0, r, NULL, NULL, NULL, NULL), 0);
+        assert_int_equal(orch_telemetry_add_vm(t, 1, "vm-b", 1, r, NULL, NULL, NULL, NULL), 0);
+        measure_rep(t, r, 100 * r, "cpu  100 0 0 100 0 0 0 0 0 0\n", busy);
+    }
+    host_mul = 1;
+    sum.env.hypervisors = &kvm;
+    sum.env.nhypervisors = 1;
+    assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
+
+    /* each VM its own repetition's disks: vm-a of repetition 2 wrote 300/s at 4 ms */
+    res_io *v2 = sum.vms[2].io;
+    assert_non_null(v2);
+    near(v2->db->total.v[RES_IOG_wr_iops], 300);
+    near(v2->db->total.v[RES_IOG_wr_lat_ms], 4);
+    near(v2->db->series[0].v[RES_IOG_wr_iops], 300);
+
+    /* the drive: rates the mean of 100, 300, 200; latency every request once,
+     * (500 * 2 + 1500 * 4 + 1000 * 3) ms / 3000 writes (the mean of the
+     * repetitions' means would be 3); the series is repetition 1's */
+    res_io *dio = sum.drives[0].io;
+    assert_non_null(dio);
+    assert_non_null(dio->db);
+    near(dio->db->total.v[RES_IOG_wr_iops], 200);
+    near(dio->db->total.v[RES_IOG_wr_mbps], 0.8192);
+    near(dio->db->total.v[RES_IOG_wr_lat_ms], 10000.0 / 3000.0);
+    near(dio->db->total.v[RES_IOG_fl_iops], 50);
+    near(dio->db->total.v[RES_IOG_fl_lat_ms], 1);
+    assert_true(isnan(dio->db->total.v[RES_IOG_rd_lat_ms]));
+    near(dio->db->total.t, 5);
+    assert_int_equal(dio->db->vms, 1);
+    assert_int_equal(dio->db->missing, 0);
+    assert_int_equal(dio->db->nseries, 5);
+    near(dio->db->series[4].v[RES_IOG_wr_iops], 100);
+    near(dio->db->series[4].v[RES_IOG_wr_lat_ms], 2);
+    near(dio->boot->total.v[RES_IOG_rd_iops], 10);
+    near(dio->boot->total.v[RES_IOG_rd_lat_ms], 0.5);
+    /* the host: 200, 400, 600 writes/s at 2 ms; 15 s measured in all;
+     * 90 * 5 * (1 + 2 + 3) device flushes for the VM's 50 * 5 * 3 */
+    assert_non_null(dio->host);
+    assert_non_null(dio->host->rates);
+    near(dio->host->rates->total.v[RES_IOH_wr_iops], 400);
+    near(dio->host->rates->total.v[RES_IOH_wr_await_ms], 2);
+    near(dio->host->rates->total.v[RES_IOH_fl_iops], 180);
+    near(dio->host->rates->total.v[RES_IOH_queue_depth], 1.6);
+    near(dio->host->rates->total.v[RES_IOH_util_pct], 50);
+    near(dio->host->rates->total.t, 15);
+    near(dio->host->rates->series[2].v[RES_IOH_wr_iops], 200);
+    near(dio->host->flush_ratio, 2700.0 / 750.0);
+    /* steady state: repetition 3 drifts most, 2 TPS/s over 4 s of a mean of 31 */
+    assert_int_equal(dio->steady.n, 5);
+    near(dio->steady.mean, 31);
+    near(dio->steady.slope, 2);
+    near(dio->steady.drift_pct, 800.0 / 31.0);
+    assert_true(dio->steady.trending);
+
+    /* paired over the 15 intervals (batches of 1): differences 2 3 1 4 1
+     * three times, mean 2.2, s^2 = 20.4 / 14, t(0.975, 14) = 2.144786688;
+     * Welch over the repetitions: TPS 11 21 31 against 8.8 18.8 28.8
+     * (variances 100, df 4), p99 4 5 6 against 3 4 5 (variances 1) */
+    res_io *run = sum.io;
+    assert_non_null(run);
+    assert_int_equal(run->ncmp, 3);
+    assert_string_equal(run->cmp[0].method, "tps_paired");
+    assert_int_equal(run->cmp[0].n, 15);
+    assert_int_equal(run->cmp[0].k, 1);
+    near(run->cmp[0].mean_a, 21);
+    near(run->cmp[0].mean_b, 18.8);
+    near(run->cmp[0].diff, 2.2);
+    near(run->cmp[0].diff_pct, 2.2 / 18.8 * 100);
+    assert_true(fabs(run->cmp[0].lo - (2.2 - 2.144786688 * sqrt(20.4 / 14 / 15))) < 1e-6);
+    assert_true(fabs(run->cmp[0].hi - (2.2 + 2.144786688 * sqrt(20.4 / 14 / 15))) < 1e-6);
+    assert_true(run->cmp[0].distinguishable);
+    assert_string_equal(run->cmp[1].method, "tps_welch");
+    assert_int_equal(run->cmp[1].n, 6);
+    assert_int_equal(run->cmp[1].k, 0);
+    near(run->cmp[1].diff, 2.2);
+    near(run->cmp[1].df, 4);
+    assert_true(fabs(run->cmp[1].lo - (2.2 - 2.776445105 * sqrt(200.0 / 3))) < 1e-6);
+    assert_false(run->cmp[1].distinguishable);
+    assert_string_equal(run->cmp[2].method, "p99_welch");
+    near(run->cmp[2].diff, 1);
+    near(run->cmp[2].df, 4);
+    assert_true(fabs(run->cmp[2].hi - (1 + 2.776445105 * sqrt(2.0 / 3))) < 1e-6);
+    assert_false(run->cmp[2].distinguishable);
+    /* host CPU: 50, 50 and 80 % over equal phases; KVM, not saturated */
+    near(run->host_cpu_busy_pct, 60);
+    assert_false(run->host_saturated);
+    assert_null(run->host_cpu_note);
+
+    sum.env.hypervisors = NULL;
+    sum.env.nhypervisors = 0;
+    res_summary_clear(&sum);
+    orch_telemetry_free(t);
+    fclose(log);
+}
+
+/* A hypervisor that counts writes but not their time, and no flushes:
+ * the write latency, the flush rate and the flush ratio are missing
+ * (NAN, no JSON key), never 0, for the VM and for the drive over two
+ * repetitions; what it does count stays exact. */
+static void test_missing_times(void **state)
+{
+    orch_drive drives[1] = { { .name = "a", .path = drive_dir, .uri = "test:///default" } };
+    orch_plan p = { .uri = "test:///default", .drives = drives, .ndrives = 1,
+                    .repetitions = 2 };
+    hv_rates hv = { 100, 2, 1, 1 };
+    orch_tel_seams seams = { .domstats = fake_domstats, .domstats_ctx = &hv, .cmd = no_cmd,
+                             .sysfs = sysfs, .proc_stat = proc_stat, .no_timer = 1 };
+    FILE *log = tmpfile();
+    orch_telemetry *t = orch_telemetry_new(&p, NULL, log, &seams);
+    const char *cpu = "cpu  100 0 0 100 0 0 0 0 0 0\n";
+    res_summary sum;
+    (void)state;
+    assert_non_null(t);
+    summary_init(&sum, 1, 2);
+    for (int r = 1; r <= 2; r++) {
+        vm_init(&sum.vms[r - 1], "vm-a", "a", tps_a);
+        sum.vms[r - 1].repetition = r;
+        assert_int_equal(orch_telemetry_add_vm(t, 0, "vm-a", 0, r, NULL, NULL, NULL, NULL), 0);
+        measure_rep(t, r, 100 * r, cpu, cpu);
+    }
+    assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
+
+    for (int r = 0; r < 2; r++) {
+        const res_io_rates *db = sum.vms[r].io->db;
+        near(db->total.v[RES_IOG_wr_iops], 100);
+        assert_true(isnan(db->total.v[RES_IOG_wr_lat_ms]));
+        assert_true(isnan(db->total.v[RES_IOG_fl_iops]));
+        assert_true(isnan(db->total.v[RES_IOG_fl_lat_ms]));
+    }
+    res_io *dio = sum.drives[0].io;
+    assert_non_null(dio->db);
+    near(dio->db->total.v[RES_IOG_wr_iops], 100);
+    near(dio->db->total.v[RES_IOG_wr_mbps], 0.4096);
+    assert_true(isnan(dio->db->total.v[RES_IOG_wr_lat_ms]));
+    assert_true(isnan(dio->db->total.v[RES_IOG_fl_iops]));
+    assert_true(isnan(dio->db->total.v[RES_IOG_fl_lat_ms]));
+    assert_true(isnan(dio->db->series[0].v[RES_IOG_wr_lat_ms]));
+    near(dio->boot->total.v[RES_IOG_rd_lat_ms], 0.5);   /* its times are there */
+    assert_true(isnan(dio->host->flush_ratio));
+    near(dio->host->rates->total.v[RES_IOH_fl_iops], 90);   /* the device counts its own */
+
+    json_object *o = json_object_new_object();
+    res_io_put(o, dio);
+    near(rj_get_d(rj_get(rj_get(o, "io"), "db"), "wr_iops"), 100);
+    assert_null(rj_get(rj_get(rj_get(o, "io"), "db"), "wr_lat_ms"));
+    assert_null(rj_get(rj_get(rj_get(o, "io"), "db"), "fl_iops"));
+    json_object_put(o);
+
+    res_summary_clear(&sum);
+    orch_telemetry_free(t);
+    fclose(log);
+}
+
 static void test_cpu_busy(void **state)
 {
     (void)state;
@@ -366,6 +618,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_wiring),
         cmocka_unit_test(test_warmup_left_out),
+        cmocka_unit_test(test_repetitions),
+        cmocka_unit_test(test_missing_times),
         cmocka_unit_test(test_cpu_busy),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

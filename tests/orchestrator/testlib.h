@@ -11,9 +11,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include <json-c/json.h>
-#include "plan.h"
-#include "provision.h"
-#include "run.h"
+#include "plan/plan.h"
+#include "virt/provision.h"
+#include "run/run.h"
 
 #define RUN_ID "fixture-20261130-000000"
 

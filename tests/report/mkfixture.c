@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "plan.h"
-#include "run.h"
+#include "plan/plan.h"
+#include "run/run.h"
 
 /* The test driver boots nothing: a VM is ready once libvirt runs it. */
 static int ready_when_running(void *ctx, const orch_vm *vm, virDomainPtr dom, int timeout_s,

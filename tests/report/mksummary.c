@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
+#include "run/aggregate.h"
 
 #define MAX_VMS 64
 

@@ -21,8 +21,8 @@
 #include <libxml/xpath.h>
 
 #include "hist.h"
-#include "report.h"
-#include "report_html.h"
+#include "report/report.h"
+#include "report/report_html.h"
 
 #define F4   "results/fixtures/report-4vm"
 #define F8   "results/fixtures/report-8vm"

@@ -15,7 +15,7 @@
 
 #include "results.h"
 
-/* summary.csv's drive I/O columns (results_io.c), empty without I/O */
+/* summary.csv's drive I/O columns (results_drive_io.c), empty without I/O */
 #define CSV_IO_HEAD ",db_rd_iops,db_rd_mbps,db_rd_lat_ms,db_wr_iops,db_wr_mbps,db_wr_lat_ms,db_fl_iops,db_fl_lat_ms,host_rd_iops,host_rd_mbps,host_rd_await_ms,host_wr_iops,host_wr_mbps,host_wr_await_ms,host_dc_iops,host_dc_mbps,host_dc_await_ms,host_fl_iops,host_fl_await_ms,host_await_ms,host_queue_depth,host_util_pct,flush_ratio"
 #define CSV_IO_EMPTY ",,,,,,,,,,,,,,,,,,,,,,,"
 

@@ -1,0 +1,514 @@
+/* client_guest.c — oltp inside each guest through the QEMU guest agent
+ * (guest-exec, guest-exec-status, guest-file-*), so VMs on other hosts
+ * need no network path to this one (see client.h). The agent returns a
+ * process's output only once it exits, so live TPS is shown at the end of
+ * a phase. */
+#include "clients/client.h"
+#include "plan/dbengine.h"
+#include "util/names.h"
+#include "oltp_exit.h"
+#include "util/stop.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <json-c/json.h>
+#include <libvirt/virterror.h>
+
+#define AGENT_TIMEOUT_S 10
+#define READ_CHUNK      (48 * 1024)
+
+/* The guest a command goes to: its VM's name (for messages), its domain. */
+typedef struct guest {
+    const char  *name;
+    virDomainPtr dom;
+} guest;
+
+/* This client's hold on one job's oltp process. */
+typedef struct guest_proc {
+    guest g;
+    long  pid;                  /* guest-exec pid; 0 once ended */
+    char *live_path;            /* its interval lines, in the guest */
+    long long live_handle;      /* guest-file handle on live_path, or -1 */
+    char  part[1024];           /* an interval line not read to its end */
+    size_t partlen;
+} guest_proc;
+
+/* Send {"execute":name,"arguments":args} (takes args); returns the
+ * "return" member (new reference) or NULL with err. */
+static json_object *agent_call(const orch_client *c, const guest *g, const char *name,
+                               json_object *args, char *err, size_t errlen)
+{
+    json_object *cmd = json_object_new_object(), *reply = NULL, *ret = NULL;
+    char *text;
+    json_object_object_add(cmd, "execute", json_object_new_string(name));
+    if (args)
+        json_object_object_add(cmd, "arguments", args);
+    text = c->agent(c->agent_ctx, g->dom, json_object_to_json_string(cmd), AGENT_TIMEOUT_S);
+    json_object_put(cmd);
+    if (!text) {
+        snprintf(err, errlen, "%s: guest agent %s failed: %s", g->name, name,
+                 virGetLastErrorMessage() ? virGetLastErrorMessage() : "no reply");
+        return NULL;
+    }
+    reply = json_tokener_parse(text);
+    free(text);
+    if (!reply || !json_object_object_get_ex(reply, "return", &ret)) {
+        snprintf(err, errlen, "%s: guest agent %s: unexpected reply", g->name, name);
+        json_object_put(reply);
+        return NULL;
+    }
+    json_object_get(ret);
+    json_object_put(reply);
+    return ret;
+}
+
+static int b64_value(int ch)
+{
+    if (ch >= 'A' && ch <= 'Z') return ch - 'A';
+    if (ch >= 'a' && ch <= 'z') return ch - 'a' + 26;
+    if (ch >= '0' && ch <= '9') return ch - '0' + 52;
+    if (ch == '+') return 62;
+    if (ch == '/') return 63;
+    return -1;
+}
+
+/* Decode base64 text; returns a new NUL-terminated buffer and its length
+ * in *len, or NULL on bad input. */
+static char *b64_decode(const char *in, size_t *len)
+{
+    size_t n = strlen(in), o = 0;
+    char *out = malloc(n / 4 * 3 + 4);
+    unsigned int acc = 0;
+    int bits = 0;
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        int v;
+        if (in[i] == '=' || in[i] == '\n' || in[i] == '\r')
+            continue;
+        v = b64_value((unsigned char)in[i]);
+        if (v < 0) {
+            free(out);
+            return NULL;
+        }
+        acc = (acc << 6) | (unsigned int)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[o++] = (char)((acc >> bits) & 0xff);
+        }
+    }
+    out[o] = '\0';
+    *len = o;
+    return out;
+}
+
+/* Start argv in the guest with env (NULL-terminated). Returns its pid or
+ * -1 with err. */
+static long exec_start(const orch_client *c, const guest *g, char **argv,
+                       const char *const *env, char *err, size_t errlen)
+{
+    json_object *args = json_object_new_object(), *a = json_object_new_array(), *e, *ret, *pid;
+    long id = -1;
+    json_object_object_add(args, "path", json_object_new_string(argv[0]));
+    for (int i = 1; argv[i]; i++)
+        json_object_array_add(a, json_object_new_string(argv[i]));
+    json_object_object_add(args, "arg", a);
+    e = json_object_new_array();
+    for (int i = 0; env && env[i]; i++)
+        json_object_array_add(e, json_object_new_string(env[i]));
+    json_object_object_add(args, "env", e);
+    json_object_object_add(args, "capture-output", json_object_new_boolean(1));
+    ret = agent_call(c, g, "guest-exec", args, err, errlen);
+    if (ret && json_object_object_get_ex(ret, "pid", &pid))
+        id = (long)json_object_get_int64(pid);
+    else if (ret)
+        snprintf(err, errlen, "%s: guest-exec returned no pid", g->name);
+    json_object_put(ret);
+    return id;
+}
+
+/* Poll a guest process. 1 exited (code and output set; output new, may be
+ * NULL), 0 running, -1 error with err. */
+static int exec_status(const orch_client *c, const guest *g, long pid, int *code,
+                       char **output, char *err, size_t errlen)
+{
+    json_object *args = json_object_new_object(), *ret, *v;
+    int rc = 0;
+    json_object_object_add(args, "pid", json_object_new_int64(pid));
+    ret = agent_call(c, g, "guest-exec-status", args, err, errlen);
+    if (!ret)
+        return -1;
+    if (json_object_object_get_ex(ret, "exited", &v) && json_object_get_boolean(v)) {
+        size_t len;
+        rc = 1;
+        *code = json_object_object_get_ex(ret, "exitcode", &v) ? json_object_get_int(v)
+              : json_object_object_get_ex(ret, "signal", &v) ? 128 + json_object_get_int(v)
+              : -1;
+        *output = json_object_object_get_ex(ret, "out-data", &v)
+                  ? b64_decode(json_object_get_string(v), &len) : NULL;
+    }
+    json_object_put(ret);
+    return rc;
+}
+
+/* Copy guest_path in the guest to host_path here. 0 or -1 with err. */
+static int file_fetch(const orch_client *c, const guest *g, const char *guest_path,
+                      const char *host_path, char *err, size_t errlen)
+{
+    json_object *args = json_object_new_object(), *ret, *v;
+    int64_t handle;
+    int rc = -1, eof = 0;
+    FILE *f;
+
+    json_object_object_add(args, "path", json_object_new_string(guest_path));
+    json_object_object_add(args, "mode", json_object_new_string("r"));
+    ret = agent_call(c, g, "guest-file-open", args, err, errlen);
+    if (!ret)
+        return -1;
+    handle = json_object_get_int64(ret);
+    json_object_put(ret);
+    f = fopen(host_path, "wb");
+    if (!f)
+        snprintf(err, errlen, "cannot write %s: %s", host_path, strerror(errno));
+    while (f && !eof) {
+        char *data;
+        size_t len = 0;
+        args = json_object_new_object();
+        json_object_object_add(args, "handle", json_object_new_int64(handle));
+        json_object_object_add(args, "count", json_object_new_int(READ_CHUNK));
+        ret = agent_call(c, g, "guest-file-read", args, err, errlen);
+        if (!ret)
+            break;
+        eof = json_object_object_get_ex(ret, "eof", &v) && json_object_get_boolean(v);
+        data = json_object_object_get_ex(ret, "buf-b64", &v)
+               ? b64_decode(json_object_get_string(v), &len) : NULL;
+        json_object_put(ret);
+        if (!data || fwrite(data, 1, len, f) != len) {
+            snprintf(err, errlen, "%s: reading %s from the guest failed", g->name, guest_path);
+            free(data);
+            break;
+        }
+        free(data);
+        if (eof)
+            rc = 0;
+    }
+    if (f && fclose(f) != 0)
+        rc = -1;
+    args = json_object_new_object();
+    json_object_object_add(args, "handle", json_object_new_int64(handle));
+    json_object_put(agent_call(c, g, "guest-file-close", args, err, errlen));
+    return rc;
+}
+
+/* The last interval line's tps in output. */
+static double last_tps(const char *output)
+{
+    double tps = 0, v;
+    const char *line = output;
+    while (line && *line) {
+        char buf[512];
+        const char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), line);
+        if (orch_parse_tps(buf, &v) == 0)
+            tps = v;
+        line = nl ? nl + 1 : NULL;
+    }
+    return tps;
+}
+
+/* guest-exec gives a process's output only when it exits, so oltp's
+ * interval lines also go to a file in the guest that the host reads while
+ * the phase runs (live TPS on the progress line). The shell keeps oltp's
+ * exit status and prints the file at the end, as the output it replaces:
+ *   /bin/sh -c 'f=$1; shift; "$@" >"$f" 2>&1; rc=$?; cat "$f"; exit $rc'
+ *           sh LIVE_PATH oltp ARGS...
+ * Returns a new argv (free the array only; the strings are borrowed or
+ * static), or NULL when out of memory. */
+static char **live_argv(char **argv, const char *live_path)
+{
+    static char sh[] = "/bin/sh", dash_c[] = "-c", name[] = "sh";
+    static char script[] = "f=$1; shift; \"$@\" >\"$f\" 2>&1; rc=$?; cat \"$f\"; exit $rc";
+    int n = 0;
+    char **out;
+    while (argv[n])
+        n++;
+    out = calloc((size_t)n + 6, sizeof *out);    /* 5 before, NULL after */
+    if (!out)
+        return NULL;
+    out[0] = sh;
+    out[1] = dash_c;
+    out[2] = script;
+    out[3] = name;
+    out[4] = (char *)live_path;
+    for (int i = 0; i < n; i++)
+        out[5 + i] = argv[i];
+    return out;
+}
+
+/* Read what oltp wrote to its live file since the last call and take the
+ * TPS of the newest complete interval line into job->live_tps. Best
+ * effort: a file not there yet is tried again next time. */
+static void live_read(const orch_client *c, guest_proc *pr, orch_job *job)
+{
+    char err[256];
+    json_object *args, *ret, *v;
+    for (int rounds = 0; rounds < 8; rounds++) {
+        char *data;
+        size_t len = 0;
+        int more;
+        if (pr->live_handle < 0) {
+            args = json_object_new_object();
+            json_object_object_add(args, "path", json_object_new_string(pr->live_path));
+            json_object_object_add(args, "mode", json_object_new_string("r"));
+            if (!(ret = agent_call(c, &pr->g, "guest-file-open", args, err, sizeof err)))
+                return;
+            pr->live_handle = json_object_get_int64(ret);
+            json_object_put(ret);
+        }
+        args = json_object_new_object();
+        json_object_object_add(args, "handle", json_object_new_int64(pr->live_handle));
+        json_object_object_add(args, "count", json_object_new_int(READ_CHUNK));
+        if (!(ret = agent_call(c, &pr->g, "guest-file-read", args, err, sizeof err)))
+            return;
+        data = json_object_object_get_ex(ret, "buf-b64", &v)
+               ? b64_decode(json_object_get_string(v), &len) : NULL;
+        json_object_put(ret);
+        if (!data)
+            return;
+        for (size_t i = 0; i < len; i++) {
+            if (data[i] == '\n') {
+                double tps;
+                pr->part[pr->partlen] = '\0';
+                if (orch_parse_tps(pr->part, &tps) == 0)
+                    job->live_tps = tps;
+                pr->partlen = 0;
+            } else if (pr->partlen < sizeof pr->part - 1) {
+                pr->part[pr->partlen++] = data[i];
+            }
+        }
+        free(data);
+        more = len == READ_CHUNK;
+        if (!more)
+            return;
+    }
+}
+
+static void live_close(const orch_client *c, guest_proc *pr)
+{
+    char err[256];
+    json_object *args;
+    if (pr->live_handle < 0)
+        return;
+    args = json_object_new_object();
+    json_object_object_add(args, "handle", json_object_new_int64(pr->live_handle));
+    json_object_put(agent_call(c, &pr->g, "guest-file-close", args, err, sizeof err));
+    pr->live_handle = -1;
+}
+
+/* Ask the guest to stop a process; best effort, the VM goes away anyway. */
+static void exec_kill(const orch_client *c, const guest *g, long pid)
+{
+    char num[32], err[256];
+    char *argv[] = { "/bin/kill", "-TERM", num, NULL };
+    snprintf(num, sizeof num, "%ld", pid);
+    exec_start(c, g, argv, NULL, err, sizeof err);
+}
+
+static int guest_run_phase(const orch_client *c, orch_job *jobs, int njobs, const char *phase,
+                           int expected_s)
+{
+    char err[1024], *pw = orch_strfmt("%s=%s", orch_dbdriver_password_env(c->plan->db_driver),
+                                      c->plan->db_password);
+    const char *env[] = { pw, NULL };
+    guest_proc *procs = calloc((size_t)njobs, sizeof *procs);
+    time_t start = time(NULL), last = start;
+    int grace = orch_phase_grace(expected_s);
+    int running = 0, rc = 0;
+
+    if (!pw || !procs) {
+        fprintf(c->out, "drivebench: out of memory\n");
+        free(pw);
+        free(procs);
+        return -1;
+    }
+    for (int i = 0; i < njobs; i++) {
+        procs[i].g.name = jobs[i].vm->name;
+        procs[i].g.dom = jobs[i].dom;
+        procs[i].live_handle = -1;
+    }
+    for (int i = 0; i < njobs; i++) {
+        char **argv;
+        jobs[i].live_tps = 0;
+        jobs[i].status = -1;
+        procs[i].live_path = orch_strfmt("/var/tmp/drivebench.%s.live", phase);
+        argv = procs[i].live_path ? live_argv(jobs[i].argv, procs[i].live_path) : NULL;
+        procs[i].pid = argv ? exec_start(c, &procs[i].g, argv, env, err, sizeof err) : -1;
+        if (!argv)
+            snprintf(err, sizeof err, "out of memory");
+        free(argv);
+        if (procs[i].pid < 0) {
+            fprintf(c->out, "drivebench: %s\n", err);
+            rc = -1;
+            break;
+        }
+        running++;
+    }
+    while (running > 0) {
+        time_t now;
+        int stop = orch_stop_requested() || rc < 0;
+        if (!stop && grace && time(NULL) - start > expected_s + grace) {
+            fprintf(c->out, "drivebench: %s ran past its %d s; stopping it\n", phase,
+                    expected_s);
+            stop = 1;
+            rc = -1;
+        }
+        for (int i = 0; i < njobs; i++) {
+            guest_proc *pr = &procs[i];
+            char *output = NULL;
+            int code = -1, st;
+            if (pr->pid <= 0)
+                continue;
+            stop |= orch_stop_requested();
+            if (stop) {
+                exec_kill(c, &pr->g, pr->pid);
+                pr->pid = 0;
+                running--;
+                continue;
+            }
+            /* a VM that failed: its agent may never answer again; stop
+             * asking, the others go on */
+            if (orch_job_vm_failed(c, &jobs[i])) {
+                fprintf(c->out, "drivebench: %s failed during %s; the others go on\n",
+                        pr->g.name, phase);
+                exec_kill(c, &pr->g, pr->pid);
+                pr->pid = 0;
+                running--;
+                continue;
+            }
+            st = exec_status(c, &pr->g, pr->pid, &code, &output, err, sizeof err);
+            if (st == 0)
+                continue;
+            pr->pid = 0;
+            running--;
+            if (st < 0) {
+                /* the agent stopped answering: that VM's figures are void */
+                fprintf(c->out, "drivebench: %s\n", err);
+                jobs[i].failed = 1;
+                if (c->monitor)
+                    orch_monitor_fail(c->monitor, jobs[i].slot, ORCH_FAULT_CLIENT,
+                                      "the guest agent stopped answering during %s", phase);
+                continue;
+            }
+            jobs[i].status = code;
+            jobs[i].live_tps = output ? last_tps(output) : 0;
+            free(output);
+            if (code != 0) {
+                orch_job_ended(c, &jobs[i], phase);
+            } else if (jobs[i].result && file_fetch(c, &pr->g, jobs[i].guest_result,
+                                                    jobs[i].result, err, sizeof err) < 0) {
+                fprintf(c->out, "drivebench: %s\n", err);
+                jobs[i].failed = 1;
+                if (c->monitor)
+                    orch_monitor_fail(c->monitor, jobs[i].slot, ORCH_FAULT_CLIENT,
+                                      "its %s result could not be fetched from the guest",
+                                      phase);
+            }
+        }
+        now = time(NULL);
+        if (running > 0 && now - last >= c->progress_every) {
+            last = now;
+            for (int i = 0; i < njobs; i++)
+                if (procs[i].pid > 0 && !orch_stop_requested())
+                    live_read(c, &procs[i], &jobs[i]);
+            orch_progress(c->out, jobs, njobs, phase, (int)(now - start), expected_s);
+        }
+        if (running > 0)
+            usleep(200 * 1000);
+    }
+    if (rc == 0)
+        orch_progress(c->out, jobs, njobs, phase, (int)(time(NULL) - start), expected_s);
+    for (int i = 0; i < njobs; i++) {
+        if (!jobs[i].failed)
+            live_close(c, &procs[i]);
+        free(procs[i].live_path);
+    }
+    free(pw);
+    free(procs);
+    return orch_stop_requested() ? ORCH_RUN_INTERRUPTED : rc;
+}
+
+/* Agent ping, then the guest's oltp pings its database (oltp/ping.h). */
+static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPtr dom,
+                            int timeout_s, char *err, size_t errlen)
+{
+    const guest target = { vm->name, dom }, *g = &target;
+    const orch_plan *p = c->plan;
+    time_t deadline = time(NULL) + timeout_s;
+    char **argv = orch_oltp_ping_argv(p, p->guest_oltp, p->engine->port, 3);
+    char *pw = orch_strfmt("%s=%s", orch_dbdriver_password_env(p->db_driver), p->db_password);
+    const char *env[] = { pw, NULL };
+    int rc = -1, refused = 0, agent_seen = 0;
+    time_t t0 = time(NULL);
+
+    /* the boot's stages on the progress output: started, agent, database */
+    fprintf(c->out, "[boot] %s: started; waiting for its guest agent\n", g->name);
+    fflush(c->out);
+    snprintf(err, errlen, "%s: guest agent did not answer within %d s", g->name, timeout_s);
+    while (argv && pw && rc < 0 && !refused && time(NULL) < deadline
+           && !orch_stop_requested()) {
+        json_object *ret;
+        long pid;
+        if (orch_dom_gone(dom, vm->name, err, errlen))
+            break;
+        ret = agent_call(c, g, "guest-ping", NULL, err, errlen);
+        json_object_put(ret);
+        if (ret && !agent_seen) {
+            agent_seen = 1;
+            fprintf(c->out, "[boot] %s: guest agent answering after %ds; waiting for the "
+                    "database\n", g->name, (int)(time(NULL) - t0));
+            fflush(c->out);
+        }
+        pid = ret ? exec_start(c, g, argv, env, err, errlen) : -1;
+        for (int i = 0; pid > 0 && i < 50; i++) {
+            char *output = NULL;
+            int code = -1, st = exec_status(c, g, pid, &code, &output, err, errlen);
+            free(output);
+            if (st != 0) {
+                if (st > 0 && code == 0)
+                    rc = 0;
+                else if (st > 0 && (code == OLTP_PING_LOGIN || code == OLTP_PING_QUERY))
+                    refused = snprintf(err, errlen, "%s: %s in the guest refused "
+                                       "user %s on database %s (oltp ping exited %d); check "
+                                       "db_user, db_password and db_name", g->name,
+                                       p->engine->label, p->db_user, p->db_name, code) > 0;
+                else if (st > 0)
+                    snprintf(err, errlen, "%s: the database in the guest did not answer "
+                             "(oltp ping exited %d)", g->name, code);
+                break;
+            }
+            usleep(200 * 1000);
+        }
+        if (rc < 0 && !refused)
+            sleep(1);
+    }
+    if (rc == 0) {
+        fprintf(c->out, "[boot] %s: database answering after %ds\n", g->name,
+                (int)(time(NULL) - t0));
+        fflush(c->out);
+    }
+    orch_argv_free(argv);
+    free(pw);
+    return rc;
+}
+
+const orch_client_ops orch_client_guest = {
+    .name = "guest",
+    .in_guest = 1,
+    .wait_ready = guest_wait_ready,
+    .run_phase = guest_run_phase,
+};

@@ -1,0 +1,160 @@
+/* oltp_pids.c — record and end the host-side oltp processes of a run (see
+ * oltp_pids.h). */
+#include "clients/oltp_pids.h"
+#include "atomic_file.h"
+#include "util/names.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int orch_proc_start_time(pid_t pid, unsigned long long *start)
+{
+    char path[64], buf[1024], *p;
+    size_t n;
+    FILE *f;
+    int field = 2, rc = -1;
+
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    f = fopen(path, "r");
+    if (!f)
+        return -1;
+    n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    /* the command name (field 2) may hold spaces and parentheses: fields
+     * are counted after its last ')' */
+    p = strrchr(buf, ')');
+    if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
+        return -1;              /* a zombie has ended already */
+    while (*p) {
+        if (*p == ' ' && ++field == 22) {
+            rc = sscanf(p + 1, "%llu", start) == 1 ? 0 : -1;
+            break;
+        }
+        p++;
+    }
+    return rc;
+}
+
+static char *clients_path(const char *run_dir)
+{
+    return orch_strfmt("%s/clients", run_dir);
+}
+
+int orch_clients_record(const char *run_dir, const pid_t *pids, const char *const *names,
+                        int n, char *err, size_t errlen)
+{
+    char *path = clients_path(run_dir), *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    int rc = -1;
+
+    if (!path || !mem) {
+        snprintf(err, errlen, "out of memory");
+        goto cleanup;
+    }
+    for (int i = 0; i < n; i++) {
+        unsigned long long start;
+        if (pids[i] > 0 && orch_proc_start_time(pids[i], &start) == 0)
+            fprintf(mem, "%d %llu %s\n", (int)pids[i], start, names[i]);
+    }
+    fclose(mem);
+    mem = NULL;
+    rc = atomic_file_write(path, text, len, err, errlen);
+cleanup:
+    if (mem)
+        fclose(mem);
+    free(text);
+    free(path);
+    return rc;
+}
+
+void orch_clients_forget(const char *run_dir)
+{
+    char *path = clients_path(run_dir);
+    if (path)
+        unlink(path);
+    free(path);
+}
+
+/* Call fn for each recorded process alive with its recorded start time. */
+static int each_alive(const char *run_dir, void (*fn)(void *ctx, pid_t pid, const char *vm),
+                      void *ctx)
+{
+    char *path = clients_path(run_dir), line[512], vm[256];
+    FILE *f = path ? fopen(path, "r") : NULL;
+    int n = 0;
+    free(path);
+    while (f && fgets(line, sizeof line, f)) {
+        int pid;
+        unsigned long long want, now;
+        if (sscanf(line, "%d %llu %255s", &pid, &want, vm) != 3 || pid <= 1)
+            continue;
+        if (orch_proc_start_time(pid, &now) < 0 || now != want)
+            continue;           /* gone, or the pid now belongs to another process */
+        n++;
+        if (fn)
+            fn(ctx, pid, vm);
+    }
+    if (f)
+        fclose(f);
+    return n;
+}
+
+int orch_clients_alive(const char *run_dir)
+{
+    return each_alive(run_dir, NULL, NULL);
+}
+
+typedef struct end_ctx {
+    FILE *log;
+    int   sig;
+    int   n;
+} end_ctx;
+
+static void end_one(void *ctx, pid_t pid, const char *vm)
+{
+    end_ctx *c = ctx;
+    if (c->log && c->sig == SIGTERM)
+        fprintf(c->log, "drivebench: ending oltp (pid %d) of %s, left over from the run\n",
+                (int)pid, vm);
+    /* its own process group (client_host.c), else the process alone */
+    if (getpgid(pid) != pid || kill(-pid, c->sig) < 0)
+        kill(pid, c->sig);
+    c->n++;
+}
+
+/* Wait up to tenths/10 s until none is left; the number left. */
+static int wait_gone(const char *run_dir, int tenths)
+{
+    int left = orch_clients_alive(run_dir);
+    for (int i = 0; i < tenths && left > 0; i++) {
+        struct timespec ts = { 0, 100 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+        left = orch_clients_alive(run_dir);
+    }
+    return left;
+}
+
+int orch_clients_end(const char *run_dir, FILE *log)
+{
+    end_ctx term = { .log = log, .sig = SIGTERM }, kill9 = { .log = log, .sig = SIGKILL };
+    int left;
+    each_alive(run_dir, end_one, &term);
+    if (wait_gone(run_dir, 50) > 0) {
+        each_alive(run_dir, end_one, &kill9);
+        /* still there: not ours to signal (EPERM) */
+        if ((left = wait_gone(run_dir, 20)) > 0) {
+            if (log)
+                fprintf(log, "drivebench: %d oltp process(es) of the run could not be "
+                        "ended\n", left);
+            return -1;
+        }
+    }
+    orch_clients_forget(run_dir);
+    return term.n;
+}

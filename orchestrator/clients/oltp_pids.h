@@ -1,0 +1,43 @@
+/*
+ * oltp_pids.h — the host-side oltp processes of a run, recorded in its run
+ * folder so that none outlives the run unseen.
+ *
+ * As a phase starts, the host client writes RUN_DIR/clients: one line
+ * "PID STARTTIME VM" per oltp process, STARTTIME being field 22 of
+ * /proc/PID/stat (clock ticks after boot), which tells the process apart
+ * from a later one that reused its pid. The file is removed when the
+ * phase has reaped every process. If drivebench dies in between (SIGKILL,
+ * a crash), `drivebench list` counts the ones still alive and
+ * `drivebench teardown RUN-ID` ends them.
+ */
+#ifndef ORCH_CLIENTS_H
+#define ORCH_CLIENTS_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* The start time of process pid (field 22 of /proc/PID/stat) in *start.
+ * 0, or -1 when there is no such process. */
+int orch_proc_start_time(pid_t pid, unsigned long long *start);
+
+/* Write RUN_DIR/clients for the n processes pids (their VM names in
+ * names) atomically. 0, or -1 with a message in err. */
+int orch_clients_record(const char *run_dir, const pid_t *pids, const char *const *names,
+                        int n, char *err, size_t errlen);
+/* Remove RUN_DIR/clients (the phase reaped them all). */
+void orch_clients_forget(const char *run_dir);
+
+/* How many processes recorded in RUN_DIR/clients are still alive with the
+ * recorded start time (0 when there is no such file). */
+int orch_clients_alive(const char *run_dir);
+
+/* End every recorded process still alive with its recorded start time:
+ * SIGTERM to its process group (oltp writes what it measured), SIGKILL
+ * after 5 s; a pid whose start time differs belongs to another process
+ * and is never touched. One line per process ended on log (may be NULL).
+ * Removes the file. Returns the number ended, or -1 when some could not
+ * be ended (message on log). */
+int orch_clients_end(const char *run_dir, FILE *log);
+
+#endif

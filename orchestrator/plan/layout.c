@@ -1,0 +1,238 @@
+/* layout.c — names, ports and commands of a plan's VMs (see layout.h). */
+#include "plan/layout.h"
+#include "util/names.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void orch_layout_free(orch_layout *l)
+{
+    if (!l)
+        return;
+    for (int i = 0; i < l->nvms; i++) {
+        orch_vm *vm = &l->vms[i];
+        free(vm->name);
+        free(vm->pool);
+        free(vm->boot_vol);
+        free(vm->db_vol);
+        free(vm->seed_vol);
+    }
+    free(l->vms);
+    if (l->drive_pools) {
+        for (int i = 0; l->drive_pools[i]; i++)
+            free(l->drive_pools[i]);
+        free(l->drive_pools);
+    }
+    free(l->run_id);
+    free(l->run_dir);
+    free(l);
+}
+
+static char *run_dir_of(const orch_plan *p, const char *run_id)
+{
+    char cwd[PATH_MAX];
+    if (p->results_dir[0] == '/' || !getcwd(cwd, sizeof cwd))
+        return orch_strfmt("%s/%s", p->results_dir, run_id);
+    return orch_strfmt("%s/%s/%s", cwd, p->results_dir, run_id);
+}
+
+orch_layout *orch_layout_new(const orch_plan *p, const char *run_id, int has_seed)
+{
+    orch_layout *l = calloc(1, sizeof *l);
+    int total = orch_plan_total_vms(p), k = 0;
+
+    if (!l)
+        return NULL;
+    l->run_id = strdup(run_id);
+    l->run_dir = run_dir_of(p, run_id);
+    l->vms = calloc((size_t)(total ? total : 1), sizeof *l->vms);
+    l->drive_pools = calloc((size_t)p->ndrives + 1, sizeof *l->drive_pools);
+    if (!l->run_id || !l->run_dir || !l->vms || !l->drive_pools)
+        goto oom;
+    for (int d = 0; d < p->ndrives; d++) {
+        const orch_drive *dr = &p->drives[d];
+        l->drive_pools[d] = dr->pool ? strdup(dr->pool)
+                                     : orch_strfmt(ORCH_NAME_PREFIX "%s--drive-%s", run_id, dr->id);
+        if (!l->drive_pools[d])
+            goto oom;
+        for (int i = 1; i <= orch_plan_drive_vms(p, dr); i++, k++) {
+            orch_vm *vm = &l->vms[k];
+            l->nvms = k + 1;
+            vm->drive = dr;
+            vm->drive_index = d;
+            vm->index = i;
+            vm->port = p->port_base + k;
+            vm->name = orch_strfmt(ORCH_NAME_PREFIX "%s--%s-vm%d", run_id, dr->id, i);
+            if (!vm->name)
+                goto oom;
+            orch_uuid_from_name(vm->name, vm->uuid);
+            vm->pool = strdup(l->drive_pools[d]);
+            vm->boot_vol = orch_strfmt("%s-boot.qcow2", vm->name);
+            vm->db_vol = orch_strfmt("%s-db.img", vm->name);
+            vm->seed_vol = has_seed ? orch_strfmt("%s-seed.qcow2", vm->name) : NULL;
+            if (!vm->pool || !vm->boot_vol || !vm->db_vol || (has_seed && !vm->seed_vol))
+                goto oom;
+        }
+    }
+    return l;
+oom:
+    orch_layout_free(l);
+    return NULL;
+}
+
+char *orch_layout_result(const orch_vm *vm, int rep, const char *phase)
+{
+    if (!phase || strcmp(phase, "measure") == 0)
+        return orch_strfmt("vm/%s.r%d.json", vm->name, rep);
+    return orch_strfmt("vm/%s.r%d.%s.json", vm->name, rep, phase);
+}
+
+char *orch_layout_console(const orch_vm *vm, int rep)
+{
+    return orch_strfmt("console/%s.r%d.log", vm->name, rep);
+}
+
+char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_template *t,
+                         const orch_vm *vm, const char *domain_type, int rep,
+                         char *err, size_t errlen)
+{
+    /* drivebench's images boot directly; a user's image boots from its
+     * disk unless the plan gives a kernel */
+    char *kernel = p->image ? (p->kernel ? strdup(p->kernel) : NULL)
+                            : orch_strfmt("%s/vmlinuz", p->image_dir);
+    char *initrd = p->image ? (p->initrd ? strdup(p->initrd) : NULL)
+                            : orch_strfmt("%s/initrd.img", p->image_dir);
+    char *console_rel = orch_layout_console(vm, rep);
+    char *console = console_rel ? orch_strfmt("%s/%s", l->run_dir, console_rel) : NULL;
+    char *xml = NULL;
+    orch_domain_spec s = {
+        .name = vm->name, .uuid = vm->uuid, .domain_type = domain_type,
+        .run_id = l->run_id, .drive = vm->drive->name, .vm_index = vm->index,
+        .vcpus = p->vcpus, .memory = p->memory, .kernel = kernel, .initrd = initrd,
+        .pool = vm->pool, .boot_vol = vm->boot_vol, .db_vol = vm->db_vol,
+        .seed_vol = vm->seed_vol, .console_log = console, .port = vm->port,
+        .guest_port = p->engine->port, .cmdline = p->cmdline, .controller = p->controller,
+    };
+    /* each path the plan needs was copied */
+    int copied = console && (p->image ? (!p->kernel || kernel) && (!p->initrd || initrd)
+                                      : kernel && initrd);
+    if (copied)
+        xml = orch_template_render(t, &s, err, errlen);
+    else
+        snprintf(err, errlen, "out of memory");
+    free(kernel);
+    free(initrd);
+    free(console_rel);
+    free(console);
+    return xml;
+}
+
+void orch_argv_free(char **argv)
+{
+    if (!argv)
+        return;
+    for (int i = 0; argv[i]; i++)
+        free(argv[i]);
+    free(argv);
+}
+
+typedef struct argv_builder {
+    char **v;
+    int    n, cap, failed;
+} argv_builder;
+
+static void arg(argv_builder *b, char *s)      /* takes s */
+{
+    if (!s || b->failed) {
+        b->failed = 1;
+        free(s);
+        return;
+    }
+    if (b->n + 2 > b->cap) {
+        int cap = b->cap ? b->cap * 2 : 32;
+        char **v = realloc(b->v, sizeof *v * (size_t)cap);
+        if (!v) {
+            b->failed = 1;
+            free(s);
+            return;
+        }
+        b->v = v;
+        b->cap = cap;
+    }
+    b->v[b->n++] = s;
+    b->v[b->n] = NULL;
+}
+
+static void arg_cb(void *ctx, char *s)
+{
+    arg(ctx, s);
+}
+
+char **orch_oltp_argv(const orch_plan *p, const char *oltp, int port, const char *command,
+                      int time_s, int warmup_s, const char *json_path)
+{
+    argv_builder b = { 0 };
+    orch_db_target target = orch_plan_db_target(p);
+    int run = strcmp(command, "run") == 0;
+
+    arg(&b, strdup(oltp));
+    orch_db_conn_args(&target, port, arg_cb, &b);
+    if (p->tables)
+        arg(&b, orch_strfmt("--tables=%d", p->tables));
+    if (p->table_size)
+        arg(&b, orch_strfmt("--table-size=%lld", (long long)p->table_size));
+    if (p->warehouses)
+        arg(&b, orch_strfmt("--warehouses=%d", p->warehouses));
+    arg(&b, orch_strfmt("--threads=%d", p->threads ? p->threads : 1));
+    if (run) {
+        arg(&b, orch_strfmt("--time=%d", time_s));
+        if (warmup_s)
+            arg(&b, orch_strfmt("--warmup-time=%d", warmup_s));
+        if (p->rate > 0)
+            arg(&b, orch_strfmt("--rate=%g", p->rate));
+        arg(&b, strdup("--report-interval=1"));
+        arg(&b, orch_strfmt("--json=%s", json_path));
+    }
+    if (p->extra) {
+        char *copy = strdup(p->extra), *save = NULL;
+        for (char *t = copy ? strtok_r(copy, " \t", &save) : NULL; t;
+             t = strtok_r(NULL, " \t", &save))
+            arg(&b, strdup(t));
+        if (!copy)
+            b.failed = 1;
+        free(copy);
+    }
+    arg(&b, strdup(p->workload));
+    arg(&b, strdup(command));
+    if (b.failed) {
+        orch_argv_free(b.v);
+        return NULL;
+    }
+    return b.v;
+}
+
+char **orch_oltp_ping_argv(const orch_plan *p, const char *oltp, int port, int timeout_s)
+{
+    argv_builder b = { 0 };
+    orch_db_target target = orch_plan_db_target(p);
+
+    arg(&b, strdup(oltp));
+    orch_db_conn_args(&target, port, arg_cb, &b);
+    arg(&b, orch_strfmt("--connect-timeout=%d", timeout_s));
+    arg(&b, strdup("ping"));
+    if (b.failed) {
+        orch_argv_free(b.v);
+        return NULL;
+    }
+    return b.v;
+}
+
+const char *orch_local_domain_type(const orch_plan *p)
+{
+    if (strcmp(p->domain_type, "auto") != 0)
+        return p->domain_type;
+    return access("/dev/kvm", R_OK | W_OK) == 0 ? "kvm" : "qemu";
+}

@@ -1,0 +1,67 @@
+/*
+ * layout.h — the VMs a plan makes: names, pools, volumes, ports, console
+ * logs, and what each runs. Pure: no hypervisor is touched here, so
+ * `render` prints exactly what `run` defines. What exists only while a run
+ * goes (connections, domains, oltp processes) is kept by run.c and the
+ * clients (client.h), not here.
+ */
+#ifndef ORCH_LAYOUT_H
+#define ORCH_LAYOUT_H
+
+#include "plan/plan.h"
+#include "plan/template.h"
+
+typedef struct orch_vm {
+    char *name;                 /* drivebench-<runid>--<drive>-vm<N> */
+    const orch_drive *drive;
+    int   drive_index;          /* index into plan->drives */
+    int   index;                /* 1-based within the drive */
+    char  uuid[37];
+    char *pool;                 /* pool holding its volumes */
+    char *boot_vol, *db_vol, *seed_vol;     /* seed_vol NULL if no seed disk */
+    int   port;                 /* host loopback port forwarded to the
+                                 * engine's guest port (a run moves it to a
+                                 * free one) */
+} orch_vm;
+
+typedef struct orch_layout {
+    char    *run_id;
+    char    *run_dir;           /* absolute results/<run-id> */
+    char   **drive_pools;       /* pool name per plan drive */
+    orch_vm *vms;
+    int      nvms;
+} orch_layout;
+
+/* Build the layout of plan p for run_id, ports from p->port_base on.
+ * Returns NULL when out of memory. Free with orch_layout_free. */
+orch_layout *orch_layout_new(const orch_plan *p, const char *run_id, int has_seed);
+void orch_layout_free(orch_layout *l);      /* accepts NULL */
+
+/* Domain XML of vm for repetition rep (console log per repetition).
+ * New string, or NULL with err. */
+char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_template *t,
+                         const orch_vm *vm, const char *domain_type, int rep,
+                         char *err, size_t errlen);
+
+/* Paths inside the run folder, relative to it: "vm/<vm>.r<rep>.json",
+ * "vm/<vm>.r<rep>.<phase>.json" for other phases, "console/<vm>.r<rep>.log". */
+char *orch_layout_result(const orch_vm *vm, int rep, const char *phase);
+char *orch_layout_console(const orch_vm *vm, int rep);
+
+/* argv for the oltp binary at path `oltp` against the database on
+ * 127.0.0.1:port, through the plan's driver with the engine's connection
+ * options (dbengine.h; the password never: the client puts it in the
+ * driver's environment variable): command "run" (with json_path, time_s
+ * and warmup_s) or "prepare". NULL-terminated, free with orch_argv_free. */
+char **orch_oltp_argv(const orch_plan *p, const char *oltp, int port, const char *command,
+                      int time_s, int warmup_s, const char *json_path);
+void orch_argv_free(char **argv);
+
+/* argv of `oltp ... --connect-timeout=timeout_s ping` against 127.0.0.1:port
+ * (readiness; exit codes in oltp/ping.h). Free with orch_argv_free. */
+char **orch_oltp_ping_argv(const orch_plan *p, const char *oltp, int port, int timeout_s);
+
+/* "kvm" when /dev/kvm exists, else "qemu" (render, which asks no host). */
+const char *orch_local_domain_type(const orch_plan *p);
+
+#endif

@@ -1,0 +1,137 @@
+/*
+ * plan.h — the plan file: what to run, on which drives, how.
+ *
+ * A plan is an INI file (parsed with inih) with a [run] section, a
+ * [workload] section and one [drive NAME] section per drive under test.
+ * Every key is documented in plans/README.md. orch_plan_load() parses and
+ * validates in one pass and reports every problem as "FILE:LINE: message".
+ */
+#ifndef ORCH_PLAN_H
+#define ORCH_PLAN_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "plan/dbengine.h"  /* the database engine the VMs serve */
+#include "util/units.h"     /* durations and sizes of plan values */
+
+typedef enum { ORCH_CLIENT_HOST, ORCH_CLIENT_GUEST } orch_client_kind;
+
+typedef struct orch_drive {
+    char *name;          /* as written in the plan */
+    char *id;            /* sanitized name, used in object names */
+    char *path;          /* directory for a run-owned dir pool, or NULL */
+    char *pool;          /* existing storage pool to use, or NULL */
+    char *uri;           /* libvirt URI, or NULL for the run's */
+    int   vms;           /* VMs on this drive; 0 = [run] vms_per_drive */
+    /* where the guest image lives on the drive's host (upload.h): an
+     * existing pool, or a folder the run makes a pool of; both NULL = the
+     * plan's image_dir, at the same path on that host */
+    char *image_pool;
+    char *image_pool_path;
+    int   line;          /* line of the section header */
+} orch_drive;
+
+typedef struct orch_plan {
+    char *file;                 /* path the plan was read from */
+    /* [run] */
+    char *name;
+    char *engine_name;          /* [run] engine (dbengine.h) */
+    const orch_dbengine *engine;/* resolved from engine_name (never NULL
+                                 * in a loaded plan) */
+    int   guest_agent;          /* 1: the image runs the QEMU guest agent */
+    char *image;                /* the user's own boot image (absolute), or
+                                 * NULL: image_dir's base.qcow2 */
+    char *kernel, *initrd, *cmdline;    /* direct boot of a user's image;
+                                 * no kernel: it boots from its disk */
+    char *controller;           /* SCSI controller model, NULL: profile's */
+    char *uri;                  /* default qemu:///system */
+    char *profile;              /* "tiny", "sysbench", ... or a .xml path */
+    char *template_path;        /* resolved profile template */
+    char *vmconfigs_dir;
+    int   vms_per_drive;
+    orch_client_kind client;
+    int   repetitions;
+    char *image_dir;            /* absolute; default from the engine (NULL
+                                 * for an engine drivebench builds no image of) */
+    char *results_dir;
+    char *oltp;                 /* oltp binary on the host */
+    char *guest_oltp;           /* oltp binary inside the guest */
+    char *domain_type;          /* "auto", "kvm", "qemu" */
+    int   vcpus;                /* 0 = the template's */
+    uint64_t memory;            /* bytes, 0 = the template's */
+    uint64_t boot_size, db_size, seed_size;   /* bytes, 0 = the template's */
+    int   boot_timeout_s;
+    int   max_outage_s;         /* a measured phase whose database did not
+                                 * answer this long fails its VM; 0: off */
+    int   libvirt_reconnect_s;  /* how long to try to reconnect to a lost
+                                 * libvirt connection before stopping */
+    int   port_base;
+    double cv_threshold;        /* percent; the report flags drives above it */
+    /* [workload] */
+    char *workload;             /* oltp_read_write, ..., tpcc */
+    char *db_driver;            /* default from the engine */
+    char *db_user, *db_name;
+    char *db_password;          /* resolved: literal, from the environment or a file */
+    char *db_password_env;      /* name of the variable it came from, or NULL */
+    char *db_password_file;     /* path of the file it came from, or NULL */
+    char *odbc_driver;          /* odbcinst.ini name or driver path */
+    char *encrypt;              /* "yes", "no", "strict" or NULL */
+    char *trust_server_certificate;     /* "yes", "no" or NULL */
+    int   tables;
+    int64_t table_size;
+    int   threads;
+    int   warehouses;
+    int   precondition_s, warmup_s, measure_s;
+    double rate;
+    char *prepare;              /* "auto", "yes", "no" */
+    char *extra;                /* more oltp options, split on spaces */
+    /* [drive NAME] ... */
+    orch_drive *drives;
+    int   ndrives;
+} orch_plan;
+
+/* Read and validate the plan at path. On success returns the plan (free
+ * with orch_plan_free). On any problem prints every one of them to errs as
+ * "PATH:LINE: message" and returns NULL. Warnings ("PATH:LINE: warning:
+ * ...", e.g. a password written in the plan) are printed too but do not
+ * fail the load. */
+orch_plan *orch_plan_load(const char *path, FILE *errs);
+void orch_plan_free(orch_plan *p);           /* accepts NULL */
+
+/* Keys whose values never leave the process: the copy of the plan in the
+ * run folder (and so report.html) shows them as ORCH_REDACTED. */
+#define ORCH_REDACTED "********"
+
+/* Copy the plan file p was read from to path, with the value of every
+ * secret key (db_password) replaced by ORCH_REDACTED and every other byte
+ * kept. 0, or -1 with a message in err. */
+int orch_plan_write_redacted(const orch_plan *p, const char *path, char *err, size_t errlen);
+
+/* VMs on drive d (its own count or the plan's), and in the whole plan. */
+int orch_plan_drive_vms(const orch_plan *p, const orch_drive *d);
+int orch_plan_total_vms(const orch_plan *p);
+
+/* What oltp connects to for plan p (borrowed strings). */
+orch_db_target orch_plan_db_target(const orch_plan *p);
+
+/* URI of drive d. */
+const char *orch_plan_drive_uri(const orch_plan *p, const orch_drive *d);
+
+/* `drivebench plan get`: the value of KEY in [SECTION] ("run", "workload",
+ * "drive NAME") as a run uses it, defaults included: text as resolved
+ * (image_dir absolute and the engine's unless set, "" for an engine
+ * drivebench builds no image of; db_driver, db_user, db_name the
+ * engine's; guest_agent yes or no; a drive's uri and vms filled from
+ * [run]), durations
+ * in seconds, sizes in bytes (boot_size, db_size, seed_size from the
+ * profile when the plan has none; seed_size empty when the profile has no
+ * seed disk), "" for a value nobody sets (vcpus and memory: the
+ * profile's). New string (caller frees), or NULL with err: no such
+ * section or key, out of memory. */
+char *orch_plan_get(const orch_plan *p, const char *section, const char *key, char *err,
+                    size_t errlen);
+
+/* 1 when uri names another host (qemu+ssh://host/..., ...), else 0. */
+int orch_uri_is_remote(const char *uri);
+
+#endif

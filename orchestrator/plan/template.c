@@ -1,0 +1,419 @@
+/* template.c — load VM profile templates and render domain XML (see
+ * template.h). */
+#include "plan/template.h"
+#include "util/names.h"
+#include "util/units.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xpath.h>
+#include <libxml/xpathInternals.h>
+
+#define MAX_DISKS 8
+
+struct orch_template {
+    xmlDocPtr doc;
+    char     *profile;
+    int       ndisks;
+    struct { char serial[32]; uint64_t size; } disks[MAX_DISKS];
+};
+
+void orch_template_free(orch_template *t)
+{
+    if (!t)
+        return;
+    xmlFreeDoc(t->doc);
+    free(t->profile);
+    free(t);
+}
+
+static xmlXPathObjectPtr xpath(xmlDocPtr doc, xmlNodePtr ctx_node, const char *expr)
+{
+    xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
+    xmlXPathObjectPtr r = NULL;
+    if (!ctx)
+        return NULL;
+    xmlXPathRegisterNs(ctx, BAD_CAST "qemu", BAD_CAST ORCH_QEMU_NS);
+    xmlXPathRegisterNs(ctx, BAD_CAST "db", BAD_CAST ORCH_PROFILE_NS);
+    if (ctx_node)
+        ctx->node = ctx_node;
+    r = xmlXPathEvalExpression(BAD_CAST expr, ctx);
+    xmlXPathFreeContext(ctx);
+    if (r && (!r->nodesetval || r->nodesetval->nodeNr == 0)) {
+        xmlXPathFreeObject(r);
+        r = NULL;
+    }
+    return r;
+}
+
+/* First node matching expr, or NULL. */
+static xmlNodePtr xpath_one(xmlDocPtr doc, xmlNodePtr ctx_node, const char *expr)
+{
+    xmlXPathObjectPtr r = xpath(doc, ctx_node, expr);
+    xmlNodePtr n = r ? r->nodesetval->nodeTab[0] : NULL;
+    xmlXPathFreeObject(r);
+    return n;
+}
+
+/* The -netdev user,... argument of <qemu:commandline>. */
+static xmlNodePtr netdev_arg(xmlDocPtr doc)
+{
+    return xpath_one(doc, NULL, "/domain/qemu:commandline/qemu:arg[@value='-netdev']"
+                                "/following-sibling::qemu:arg[1][starts-with(@value,'user,')]");
+}
+
+orch_template *orch_template_load(const char *path, char *err, size_t errlen)
+{
+    orch_template *t = calloc(1, sizeof *t);
+    xmlXPathObjectPtr disks = NULL;
+    xmlNodePtr prof;
+    xmlChar *name = NULL;
+
+    if (!t) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (access(path, R_OK) < 0) {
+        snprintf(err, errlen, "cannot read template %s: %s", path, strerror(errno));
+        goto error;
+    }
+    t->doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    if (!t->doc) {
+        const xmlError *e = xmlGetLastError();
+        snprintf(err, errlen, "cannot load template %s: %s", path,
+                 e && e->message ? e->message : "not readable XML");
+        /* libxml2 messages end with a newline */
+        if (strlen(err) && err[strlen(err) - 1] == '\n')
+            err[strlen(err) - 1] = '\0';
+        goto error;
+    }
+    prof = xpath_one(t->doc, NULL, "/domain/metadata/db:profile");
+    if (!prof) {
+        snprintf(err, errlen, "template %s has no <drivebench:profile> in <metadata>", path);
+        goto error;
+    }
+    name = xmlGetProp(prof, BAD_CAST "name");
+    t->profile = strdup(name ? (const char *)name : "");
+    disks = xpath(t->doc, prof, "db:disk");
+    for (int i = 0; disks && i < disks->nodesetval->nodeNr && t->ndisks < MAX_DISKS; i++) {
+        xmlNodePtr n = disks->nodesetval->nodeTab[i];
+        xmlChar *serial = xmlGetProp(n, BAD_CAST "serial");
+        xmlChar *size = xmlGetProp(n, BAD_CAST "size");
+        uint64_t bytes = 0;
+        char expr[128];
+        if (!serial || !size || orch_parse_size((const char *)size, &bytes) < 0
+            || strlen((const char *)serial) >= sizeof t->disks[0].serial) {
+            snprintf(err, errlen, "template %s: profile disk needs serial and a size like 4G",
+                     path);
+            xmlFree(serial);
+            xmlFree(size);
+            goto error;
+        }
+        snprintf(expr, sizeof expr, "/domain/devices/disk[serial='%s']", (const char *)serial);
+        if (!xpath_one(t->doc, NULL, expr)) {
+            snprintf(err, errlen, "template %s: profile lists disk %s but no <disk> has "
+                     "<serial>%s</serial>", path, (const char *)serial, (const char *)serial);
+            xmlFree(serial);
+            xmlFree(size);
+            goto error;
+        }
+        snprintf(t->disks[t->ndisks].serial, sizeof t->disks[0].serial, "%s",
+                 (const char *)serial);
+        t->disks[t->ndisks++].size = bytes;
+        xmlFree(serial);
+        xmlFree(size);
+    }
+    if (!orch_template_disk_size(t, "bootdisk") || !orch_template_disk_size(t, "dbdisk")) {
+        snprintf(err, errlen, "template %s: profile needs disks bootdisk and dbdisk", path);
+        goto error;
+    }
+    if (!netdev_arg(t->doc)) {
+        snprintf(err, errlen, "template %s: <qemu:commandline> lacks '-netdev' 'user,...'",
+                 path);
+        goto error;
+    }
+    xmlFree(name);
+    xmlXPathFreeObject(disks);
+    return t;
+
+error:
+    xmlFree(name);
+    xmlXPathFreeObject(disks);
+    orch_template_free(t);
+    return NULL;
+}
+
+uint64_t orch_template_disk_size(const orch_template *t, const char *serial)
+{
+    for (int i = 0; i < t->ndisks; i++)
+        if (strcmp(t->disks[i].serial, serial) == 0)
+            return t->disks[i].size;
+    return 0;
+}
+
+const char *orch_template_profile(const orch_template *t)
+{
+    return t->profile;
+}
+
+/* Replace the children of n with one text node holding text as it is
+ * (xmlNodeSetContent would interpret '&' as an entity reference). */
+static void set_text(xmlNodePtr n, const char *text)
+{
+    xmlNodeSetContent(n, NULL);
+    xmlNodeAddContent(n, BAD_CAST text);
+}
+
+/* Set the text of the element at expr, creating it under parent_expr when
+ * missing (appended, or after the element `after` when given). */
+static int set_element(xmlDocPtr doc, const char *expr, const char *parent_expr,
+                       const char *elem, const char *text)
+{
+    xmlNodePtr n = xpath_one(doc, NULL, expr);
+    if (!n) {
+        xmlNodePtr parent = xpath_one(doc, NULL, parent_expr);
+        if (!parent)
+            return -1;
+        n = xmlNewChild(parent, NULL, BAD_CAST elem, NULL);
+        if (!n)
+            return -1;
+    }
+    set_text(n, text);
+    return 0;
+}
+
+static int set_disk(xmlDocPtr doc, const char *serial, const char *pool, const char *vol)
+{
+    char expr[128];
+    xmlNodePtr disk, src, old;
+    snprintf(expr, sizeof expr, "/domain/devices/disk[serial='%s']", serial);
+    disk = xpath_one(doc, NULL, expr);
+    if (!disk)
+        return -1;
+    if (!vol) {                      /* the plan has no such disk: drop it */
+        xmlUnlinkNode(disk);
+        xmlFreeNode(disk);
+        return 0;
+    }
+    xmlSetProp(disk, BAD_CAST "type", BAD_CAST "volume");
+    old = xpath_one(doc, disk, "source");
+    src = xmlNewNode(NULL, BAD_CAST "source");
+    if (!src)
+        return -1;
+    xmlSetProp(src, BAD_CAST "pool", BAD_CAST pool);
+    xmlSetProp(src, BAD_CAST "volume", BAD_CAST vol);
+    if (old) {
+        xmlReplaceNode(old, src);
+        xmlFreeNode(old);
+    } else {
+        xmlAddChild(disk, src);
+    }
+    return 0;
+}
+
+static void set_metadata(xmlDocPtr doc, const orch_domain_spec *s)
+{
+    xmlNodePtr prof = xpath_one(doc, NULL, "/domain/metadata/db:profile");
+    xmlNodePtr vm;
+    char num[32];
+    if (!prof)
+        return;
+    xmlAddChild(prof, xmlNewText(BAD_CAST "  "));
+    vm = xmlNewChild(prof, prof->ns, BAD_CAST "vm", NULL);
+    if (!vm)
+        return;
+    xmlAddChild(prof, xmlNewText(BAD_CAST "\n    "));
+    xmlSetProp(vm, BAD_CAST "run", BAD_CAST s->run_id);
+    xmlSetProp(vm, BAD_CAST "drive", BAD_CAST s->drive);
+    snprintf(num, sizeof num, "%d", s->vm_index);
+    xmlSetProp(vm, BAD_CAST "index", BAD_CAST num);
+    snprintf(num, sizeof num, "%d", s->port);
+    xmlSetProp(vm, BAD_CAST "port", BAD_CAST num);
+}
+
+/* Drop the element at expr, if any, with the indentation before it. */
+static void drop_element(xmlDocPtr doc, const char *expr)
+{
+    xmlNodePtr n = xpath_one(doc, NULL, expr);
+    if (!n)
+        return;
+    if (n->prev && xmlNodeIsText(n->prev) && xmlIsBlankNode(n->prev)) {
+        xmlNodePtr ws = n->prev;
+        xmlUnlinkNode(ws);
+        xmlFreeNode(ws);
+    }
+    xmlUnlinkNode(n);
+    xmlFreeNode(n);
+}
+
+/* Direct kernel boot (kernel, initrd, cmdline) or, without a kernel, boot
+ * from the first disk: <os> then holds <boot dev='hd'/> and no kernel. */
+static int set_boot(xmlDocPtr doc, const orch_domain_spec *s)
+{
+    xmlNodePtr os, boot;
+    if (!s->kernel) {
+        drop_element(doc, "/domain/os/kernel");
+        drop_element(doc, "/domain/os/initrd");
+        drop_element(doc, "/domain/os/cmdline");
+        if (xpath_one(doc, NULL, "/domain/os/boot"))
+            return 0;
+        os = xpath_one(doc, NULL, "/domain/os");
+        if (!os)
+            return -1;
+        xmlAddChild(os, xmlNewText(BAD_CAST "  "));
+        boot = xmlNewChild(os, NULL, BAD_CAST "boot", NULL);
+        if (!boot)
+            return -1;
+        xmlSetProp(boot, BAD_CAST "dev", BAD_CAST "hd");
+        xmlAddChild(os, xmlNewText(BAD_CAST "\n  "));
+        return 0;
+    }
+    if (set_element(doc, "/domain/os/kernel", "/domain/os", "kernel", s->kernel) < 0)
+        return -1;
+    if (!s->initrd)
+        drop_element(doc, "/domain/os/initrd");
+    else if (set_element(doc, "/domain/os/initrd", "/domain/os", "initrd", s->initrd) < 0)
+        return -1;
+    if (s->cmdline && set_element(doc, "/domain/os/cmdline", "/domain/os", "cmdline",
+                                  s->cmdline) < 0)
+        return -1;
+    return 0;
+}
+
+/* The SCSI controller model, and for lsisas1068 a <wwn> on every disk:
+ * QEMU's mptsas reports a disk's WWN as its SAS address and the guest's
+ * mptsas driver skips address 0, so without them the guest sees the
+ * controller and no disk. NAA 5 names from the VM's UUID, unique per VM
+ * and disk (the disk's position is the last digit), as images/vmlib.sh. */
+static int set_controller(xmlDocPtr doc, const orch_domain_spec *s)
+{
+    xmlNodePtr ctl = xpath_one(doc, NULL, "/domain/devices/controller[@type='scsi']");
+    xmlXPathObjectPtr disks;
+    xmlChar *model;
+    int lsi;
+
+    if (!ctl)
+        return s->controller ? -1 : 0;
+    if (s->controller)
+        xmlSetProp(ctl, BAD_CAST "model", BAD_CAST s->controller);
+    model = xmlGetProp(ctl, BAD_CAST "model");
+    lsi = model && strcmp((const char *)model, "lsisas1068") == 0;
+    xmlFree(model);
+    if (!lsi)
+        return 0;
+    disks = xpath(doc, NULL, "/domain/devices/disk[serial]");
+    for (int i = 0; disks && i < disks->nodesetval->nodeNr; i++) {
+        xmlNodePtr disk = disks->nodesetval->nodeTab[i], serial, wwn;
+        char hex[15], text[32];
+        int k = 0;
+        for (const char *c = s->uuid; *c && k < 14; c++)
+            if (*c != '-')
+                hex[k++] = *c;
+        hex[k] = '\0';
+        snprintf(text, sizeof text, "0x5%s%x", hex, i & 0xf);
+        wwn = xpath_one(doc, disk, "wwn");
+        if (wwn) {
+            set_text(wwn, text);
+            continue;
+        }
+        serial = xpath_one(doc, disk, "serial");
+        wwn = xmlNewNode(NULL, BAD_CAST "wwn");
+        if (!wwn) {
+            xmlXPathFreeObject(disks);
+            return -1;
+        }
+        set_text(wwn, text);
+        xmlAddNextSibling(serial, wwn);
+        xmlAddPrevSibling(wwn, xmlNewText(BAD_CAST "\n      "));
+    }
+    xmlXPathFreeObject(disks);
+    return 0;
+}
+
+char *orch_template_render(const orch_template *t, const orch_domain_spec *s,
+                           char *err, size_t errlen)
+{
+    xmlDocPtr doc = xmlCopyDoc(t->doc, 1);
+    xmlNodePtr root, n;
+    xmlBufferPtr buf = NULL;
+    char *out = NULL;
+    char text[256];
+
+    if (!doc) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    root = xmlDocGetRootElement(doc);
+    xmlSetProp(root, BAD_CAST "type", BAD_CAST s->domain_type);
+    if (set_element(doc, "/domain/name", "/domain", "name", s->name) < 0)
+        goto fail;
+    if (!xpath_one(doc, NULL, "/domain/uuid")) {
+        xmlNodePtr name = xpath_one(doc, NULL, "/domain/name");
+        xmlNodePtr uuid = xmlNewNode(NULL, BAD_CAST "uuid");
+        if (!uuid)
+            goto fail;
+        xmlAddNextSibling(name, uuid);
+        xmlAddPrevSibling(uuid, xmlNewText(BAD_CAST "\n  "));
+    }
+    set_element(doc, "/domain/uuid", "/domain", "uuid", s->uuid);
+    set_metadata(doc, s);
+    if (s->vcpus > 0) {
+        snprintf(text, sizeof text, "%d", s->vcpus);
+        if (set_element(doc, "/domain/vcpu", "/domain", "vcpu", text) < 0)
+            goto fail;
+    }
+    if (s->memory > 0) {
+        const char *elems[] = { "memory", "currentMemory" };
+        snprintf(text, sizeof text, "%" PRIu64, s->memory / 1024);
+        for (int i = 0; i < 2; i++) {
+            char expr[64];
+            snprintf(expr, sizeof expr, "/domain/%s", elems[i]);
+            n = xpath_one(doc, NULL, expr);
+            if (!n && i == 1)
+                continue;
+            if (set_element(doc, expr, "/domain", elems[i], text) < 0)
+                goto fail;
+            xmlSetProp(xpath_one(doc, NULL, expr), BAD_CAST "unit", BAD_CAST "KiB");
+        }
+    }
+    if (set_boot(doc, s) < 0 || set_controller(doc, s) < 0)
+        goto fail;
+    if (set_disk(doc, "bootdisk", s->pool, s->boot_vol) < 0
+        || set_disk(doc, "dbdisk", s->pool, s->db_vol) < 0)
+        goto fail;
+    if (orch_template_disk_size(t, "seeddisk") && set_disk(doc, "seeddisk", s->pool, s->seed_vol) < 0)
+        goto fail;
+    n = xpath_one(doc, NULL, "/domain/devices/serial[@type='file']/source");
+    if (n)
+        xmlSetProp(n, BAD_CAST "path", BAD_CAST s->console_log);
+    n = netdev_arg(doc);
+    if (!n)
+        goto fail;
+    snprintf(text, sizeof text, "user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:%d-:%d",
+             s->port, s->guest_port);
+    xmlSetProp(n, BAD_CAST "value", BAD_CAST text);
+
+    buf = xmlBufferCreate();
+    if (!buf || xmlNodeDump(buf, doc, root, 0, 0) < 0)
+        goto fail;
+    out = orch_strfmt("%s\n", (const char *)xmlBufferContent(buf));
+    xmlBufferFree(buf);
+    xmlFreeDoc(doc);
+    if (!out)
+        snprintf(err, errlen, "out of memory");
+    return out;
+
+fail:
+    snprintf(err, errlen, "template does not have the elements drivebench sets "
+             "(name, os, disks by serial, -netdev)");
+    xmlBufferFree(buf);
+    xmlFreeDoc(doc);
+    return NULL;
+}

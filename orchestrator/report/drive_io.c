@@ -1,0 +1,474 @@
+/* drive_io.c — the report's drive I/O sections (drive_io.h). */
+#include "report/drive_io.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/html.h"
+#include "util/names.h"
+#include "report/svg.h"
+
+/* A numeric cell: rounded text, the exact figure in data-value; empty
+ * when v was not measured. */
+static void num(xmlNodePtr tr, const char *key, double v, int decimals)
+{
+    char shown[64] = "", exact[64] = "";
+    xmlNodePtr td;
+    if (isfinite(v)) {
+        snprintf(shown, sizeof shown, "%.*f", decimals, v);
+        report_num(v, exact, sizeof exact);
+    }
+    td = html_add(tr, "td", shown);
+    html_attr(td, "class", "num");
+    html_attr(td, "data-key", key);
+    html_attr(td, "data-value", exact);
+}
+
+static void text(xmlNodePtr tr, const char *t)
+{
+    html_add(tr, "td", t ? t : "");
+}
+
+/* A chart of up to 6 series over rows[i].t: one per (key, label). */
+typedef struct line_def {
+    const res_io_rates *r;
+    int key;
+    const char *label;
+} line_def;
+
+static int rates_chart(xmlNodePtr parent, const char *id, const char *title, const char *ylabel,
+                       const line_def *defs, int ndefs)
+{
+    svg_series ss[8];
+    double *buf[8] = { 0 };
+    int n = 0, rc = -1;
+    for (int i = 0; i < ndefs && n < 8; i++) {
+        const res_io_rates *r = defs[i].r;
+        int m = 0, any = 0;
+        double *x, *y;
+        if (!r || r->nseries <= 0)
+            continue;
+        if (!(buf[n] = calloc((size_t)r->nseries * 2, sizeof(double))))
+            goto cleanup;
+        x = buf[n];
+        y = buf[n] + r->nseries;
+        for (int k = 0; k < r->nseries; k++)
+            if (isfinite(r->series[k].v[defs[i].key])) {
+                x[m] = r->series[k].t;
+                y[m++] = r->series[k].v[defs[i].key];
+                any |= r->series[k].v[defs[i].key] != 0;
+            }
+        if (m == 0 || !any) {       /* nothing of this kind: no line */
+            free(buf[n]);
+            buf[n] = NULL;
+            continue;
+        }
+        ss[n] = (svg_series){ .label = defs[i].label, .x = x, .y = y, .n = m, .color = i };
+        n++;
+    }
+    if (svg_line_chart(parent, id, title, "seconds since the start of the measured run", ylabel,
+                       ss, n))
+        rc = 0;
+cleanup:
+    for (int i = 0; i < 8; i++)
+        free(buf[i]);
+    return rc;
+}
+
+/* The drive's TPS over time: the sum of its VMs of repetition 1. */
+static int tps_chart(xmlNodePtr parent, const char *id, const report_run *run, const char *drive)
+{
+    double *x = NULL, *y = NULL;
+    int len = -1, rc = -1;
+    svg_series s;
+    for (int v = 0; v < run->nvms; v++)
+        if (run->vms[v].repetition == 1 && !run->vms[v].failed
+            && strcmp(run->vms[v].drive, drive) == 0)
+            len = len < 0 || run->vms[v].npoints < len ? run->vms[v].npoints : len;
+    if (len < 0)
+        len = 0;
+    x = calloc((size_t)len + 1, sizeof *x);
+    y = calloc((size_t)len + 1, sizeof *y);
+    if (!x || !y)
+        goto cleanup;
+    for (int v = 0; v < run->nvms; v++)
+        if (run->vms[v].repetition == 1 && !run->vms[v].failed
+            && strcmp(run->vms[v].drive, drive) == 0)
+            for (int i = 0; i < len; i++) {
+                x[i] = run->vms[v].series[i].t;
+                y[i] += run->vms[v].series[i].tps;
+            }
+    s = (svg_series){ .label = "TPS", .x = x, .y = y, .n = len, .color = 0 };
+    if (svg_line_chart(parent, id, "TPS (transactions/s)",
+                       "seconds since the start of the measured run", "TPS", &s, len ? 1 : 0))
+        rc = 0;
+cleanup:
+    free(x);
+    free(y);
+    return rc;
+}
+
+/* Flush latency of the database disks beside the transactions' interval
+ * p-latency (every oltp_read_write transaction commits; for TPC-C this is
+ * all transaction types). */
+static int flush_chart(xmlNodePtr parent, const char *id, const res_io *io)
+{
+    svg_series ss[2];
+    double *buf[2] = { 0 };
+    int n = 0, rc = -1;
+    char label[64];
+    if (io->db && io->db->nseries > 0 && (buf[0] = calloc((size_t)io->db->nseries * 2,
+                                                          sizeof(double)))) {
+        int m = 0;
+        for (int k = 0; k < io->db->nseries; k++)
+            if (isfinite(io->db->series[k].v[RES_IOG_fl_lat_ms])) {
+                buf[0][m] = io->db->series[k].t;
+                buf[0][io->db->nseries + m++] = io->db->series[k].v[RES_IOG_fl_lat_ms];
+            }
+        if (m > 0)
+            ss[n++] = (svg_series){ .label = "database-disk flush latency (avg)", .x = buf[0],
+                                    .y = buf[0] + io->db->nseries, .n = m, .color = 3 };
+    }
+    if (io->np > 0 && (buf[1] = calloc((size_t)io->np * 2, sizeof(double)))) {
+        for (int k = 0; k < io->np; k++) {
+            buf[1][k] = io->p_series[k].t;
+            buf[1][io->np + k] = io->p_series[k].tps;
+        }
+        snprintf(label, sizeof label, "transactions' p%g (commit included)", io->p_pct);
+        ss[n++] = (svg_series){ .label = label, .x = buf[1], .y = buf[1] + io->np, .n = io->np,
+                                .color = 0 };
+    }
+    if (svg_line_chart(parent, id, "Flush latency and transaction latency (ms)",
+                       "seconds since the start of the measured run", "ms", ss, n))
+        rc = 0;
+    free(buf[0]);
+    free(buf[1]);
+    return rc;
+}
+
+/* Number of nines of percentile p: 1 = p90, 2 = p99, 4 = p99.99. */
+static double nines(double p)
+{
+    return -log10(1 - p / 100);
+}
+
+static int run_charts(xmlNodePtr sec, const report_run *run, int r)
+{
+    char id[64], title[160];
+    int ndr = run->ndrives, rc = -1;
+    svg_series *spec = calloc((size_t)ndr + 1, sizeof *spec);
+    svg_series *p99 = calloc((size_t)ndr + 1, sizeof *p99);
+    double **bufs = calloc((size_t)ndr * 2 + 1, sizeof *bufs);
+    int nspec = 0, np99 = 0;
+    xmlNodePtr tb;
+
+    if (!spec || !p99 || !bufs)
+        goto cleanup;
+    /* per drive: TPS | IOPS | latency, then flush vs transactions */
+    for (int d = 0; d < ndr; d++) {
+        const res_drive *dr = run->drives[d].d;
+        const res_io *io = dr->io;
+        const res_io_rates *host = io && io->host ? io->host->rates : NULL;
+        xmlNodePtr rowdiv;
+        if (!io || (!io->db && !host))
+            continue;
+        snprintf(title, sizeof title, "%s — drive %s", run->run_id, dr->name);
+        html_add(sec, "h3", title);
+        rowdiv = html_add(sec, "div", NULL);
+        html_attr(rowdiv, "class", "io-row");
+        html_attr(rowdiv, "style", "display:flex;flex-wrap:wrap;gap:8px");
+        html_attr(rowdiv, "data-drive", dr->name);
+        snprintf(id, sizeof id, "chart-io-tps-%d-%d", r + 1, d + 1);
+        if (tps_chart(rowdiv, id, run, dr->name) < 0)
+            goto cleanup;
+        {
+            line_def defs[] = {
+                { io->db, RES_IOG_rd_iops, "database disks: reads/s" },
+                { io->db, RES_IOG_wr_iops, "database disks: writes/s" },
+                { io->db, RES_IOG_fl_iops, "database disks: flushes/s" },
+                { io->boot, RES_IOG_wr_iops, "boot disks: writes/s" },
+                { host, RES_IOH_rd_iops, "device (host): reads/s" },
+                { host, RES_IOH_wr_iops, "device (host): writes/s" },
+            };
+            snprintf(id, sizeof id, "chart-io-iops-%d-%d", r + 1, d + 1);
+            if (rates_chart(rowdiv, id, "I/O operations per second", "IOPS", defs,
+                            (int)(sizeof defs / sizeof defs[0])) < 0)
+                goto cleanup;
+        }
+        {
+            line_def defs[] = {
+                { io->db, RES_IOG_rd_lat_ms, "database disks: read" },
+                { io->db, RES_IOG_wr_lat_ms, "database disks: write" },
+                { io->db, RES_IOG_fl_lat_ms, "database disks: flush" },
+                { host, RES_IOH_await_ms, "device (host): average wait" },
+            };
+            snprintf(id, sizeof id, "chart-io-lat-%d-%d", r + 1, d + 1);
+            if (rates_chart(rowdiv, id, "I/O latency, interval averages (ms)", "ms", defs,
+                            (int)(sizeof defs / sizeof defs[0])) < 0)
+                goto cleanup;
+        }
+        snprintf(id, sizeof id, "chart-io-flush-%d-%d", r + 1, d + 1);
+        if (flush_chart(sec, id, io) < 0)
+            goto cleanup;
+    }
+    /* the latency spectrum and p99 over time, one line per drive */
+    for (int d = 0; d < ndr; d++) {
+        const res_io *io = run->drives[d].d->io;
+        if (io && io->nspectrum > 0 && (bufs[2 * d] = calloc((size_t)io->nspectrum * 2,
+                                                             sizeof(double)))) {
+            for (int k = 0; k < io->nspectrum; k++) {
+                bufs[2 * d][k] = nines(io->spectrum[k].pct);
+                bufs[2 * d][io->nspectrum + k] = io->spectrum[k].ms;
+            }
+            spec[nspec++] = (svg_series){ .label = run->drives[d].name, .x = bufs[2 * d],
+                                          .y = bufs[2 * d] + io->nspectrum, .n = io->nspectrum,
+                                          .color = d };
+        }
+        if (io && io->np > 0 && (bufs[2 * d + 1] = calloc((size_t)io->np * 2, sizeof(double)))) {
+            for (int k = 0; k < io->np; k++) {
+                bufs[2 * d + 1][k] = io->p_series[k].t;
+                bufs[2 * d + 1][io->np + k] = io->p_series[k].tps;
+            }
+            p99[np99++] = (svg_series){ .label = run->drives[d].name, .x = bufs[2 * d + 1],
+                                        .y = bufs[2 * d + 1] + io->np, .n = io->np,
+                                        .color = d };
+        }
+    }
+    if (nspec > 0) {
+        snprintf(id, sizeof id, "chart-io-spectrum-%d", r + 1);
+        if (!svg_line_chart(sec, id, "Latency by percentile, merged histograms (ms)",
+                            "percentile as nines, log scale: 0.3 = p50, 1 = p90, 2 = p99, "
+                            "3 = p99.9, 4 = p99.99", "ms", spec, nspec))
+            goto cleanup;
+        snprintf(id, sizeof id, "table-spectrum-%d", r + 1);
+        {
+            const char *heads[] = { "drive", "p50", "p75", "p90", "p95", "p99", "p99.5",
+                                    "p99.9", "p99.95", "p99.99", NULL };
+            tb = html_table(sec, id, heads);
+        }
+        for (int d = 0; d < ndr; d++) {
+            const res_io *io = run->drives[d].d->io;
+            xmlNodePtr tr;
+            if (!io || io->nspectrum == 0)
+                continue;
+            tr = html_add(tb, "tr", NULL);
+            html_attr(tr, "data-run", run->label);
+        html_attr(tr, "data-drive", run->drives[d].name);
+            text(tr, run->drives[d].name);
+            for (int k = 0; k < io->nspectrum; k++) {
+                char key[32];
+                snprintf(key, sizeof key, "p%g", io->spectrum[k].pct);
+                num(tr, key, io->spectrum[k].ms, 3);
+            }
+        }
+    }
+    if (np99 > 0) {
+        snprintf(id, sizeof id, "chart-io-p99-time-%d", r + 1);
+        if (!svg_line_chart(sec, id, "p99 latency per interval (ms; drive: mean of its VMs')",
+                            "seconds since the start of the measured run", "ms", p99, np99))
+            goto cleanup;
+    }
+    rc = 0;
+cleanup:
+    for (int i = 0; bufs && i < ndr * 2; i++)
+        free(bufs[i]);
+    free(bufs);
+    free(spec);
+    free(p99);
+    return rc;
+}
+
+static void run_tables(xmlNodePtr sec, const report_run *run, int r)
+{
+    char id[64], buf[64];
+    const char *io_heads[] = { "drive", "db reads/s", "db writes/s", "db flushes/s",
+                               "db MB/s written", "db read ms", "db write ms", "db flush ms", "boot writes/s",
+                               "device IOPS", "device wait ms", "device busy %",
+                               "device queue", "device flushes / guest flushes", NULL };
+    const char *id_heads[] = { "drive", "device", "model", "serial", "firmware", "size GB",
+                               "rotational", "scheduler", "write cache", "file system",
+                               "used %", "temp °C before/after", "wear % before/after",
+                               "note", NULL };
+    xmlNodePtr tb;
+    snprintf(id, sizeof id, "table-io-%d", r + 1);
+    tb = html_table(sec, id, io_heads);
+    for (int d = 0; d < run->ndrives; d++) {
+        const res_io *io = run->drives[d].d->io;
+        const res_io_row *db = io && io->db ? &io->db->total : NULL;
+        const res_io_row *hs = io && io->host && io->host->rates ? &io->host->rates->total
+                                                                  : NULL;
+        xmlNodePtr tr;
+        if (!io)
+            continue;
+        tr = html_add(tb, "tr", NULL);
+        html_attr(tr, "data-run", run->label);
+        html_attr(tr, "data-drive", run->drives[d].name);
+        text(tr, run->drives[d].name);
+        num(tr, "db_rd_iops", db ? db->v[RES_IOG_rd_iops] : NAN, 1);
+        num(tr, "db_wr_iops", db ? db->v[RES_IOG_wr_iops] : NAN, 1);
+        num(tr, "db_fl_iops", db ? db->v[RES_IOG_fl_iops] : NAN, 1);
+        num(tr, "db_wr_mbps", db ? db->v[RES_IOG_wr_mbps] : NAN, 3);
+        num(tr, "db_rd_lat_ms", db ? db->v[RES_IOG_rd_lat_ms] : NAN, 3);
+        num(tr, "db_wr_lat_ms", db ? db->v[RES_IOG_wr_lat_ms] : NAN, 3);
+        num(tr, "db_fl_lat_ms", db ? db->v[RES_IOG_fl_lat_ms] : NAN, 3);
+        num(tr, "boot_wr_iops", io->boot ? io->boot->total.v[RES_IOG_wr_iops] : NAN, 1);
+        num(tr, "host_iops", hs ? hs->v[RES_IOH_rd_iops] + hs->v[RES_IOH_wr_iops] : NAN, 1);
+        num(tr, "host_await_ms", hs ? hs->v[RES_IOH_await_ms] : NAN, 3);
+        num(tr, "host_util_pct", hs ? hs->v[RES_IOH_util_pct] : NAN, 1);
+        num(tr, "host_queue_depth", hs ? hs->v[RES_IOH_queue_depth] : NAN, 2);
+        num(tr, "flush_ratio", io->host ? io->host->flush_ratio : NAN, 2);
+    }
+    snprintf(id, sizeof id, "table-drive-id-%d", r + 1);
+    tb = html_table(sec, id, id_heads);
+    for (int d = 0; d < run->ndrives; d++) {
+        const res_io *io = run->drives[d].d->io;
+        const res_io_host *h = io ? io->host : NULL;
+        xmlNodePtr tr;
+        char temp[64], wear[64];
+        if (!h)
+            continue;
+        tr = html_add(tb, "tr", NULL);
+        html_attr(tr, "data-run", run->label);
+        html_attr(tr, "data-drive", run->drives[d].name);
+        text(tr, run->drives[d].name);
+        snprintf(buf, sizeof buf, "%s%s%s", h->disk ? h->disk : "", h->kind ? " " : "",
+                 h->kind ? h->kind : "");
+        text(tr, buf);
+        text(tr, h->model);
+        text(tr, h->serial);
+        text(tr, h->firmware);
+        num(tr, "size_gb", h->size_bytes != RES_UNSET ? h->size_bytes / 1e9 : NAN, 1);
+        text(tr, h->rotational < 0 ? "" : h->rotational ? "yes" : "no");
+        text(tr, h->scheduler);
+        text(tr, h->write_cache);
+        text(tr, h->fs_type);
+        num(tr, "fs_used_pct", h->fs_used_pct, 1);
+        snprintf(temp, sizeof temp, "%s / %s",
+                 h->health_before && isfinite(h->health_before->temp_c)
+                 ? report_num(h->health_before->temp_c, buf, sizeof buf) : "–",
+                 h->health_after && isfinite(h->health_after->temp_c) ? "" : "–");
+        if (h->health_after && isfinite(h->health_after->temp_c))
+            report_num(h->health_after->temp_c, temp + strlen(temp), sizeof temp - strlen(temp));
+        text(tr, temp);
+        snprintf(wear, sizeof wear, "%s / %s",
+                 h->health_before && isfinite(h->health_before->wear_pct)
+                 ? report_num(h->health_before->wear_pct, buf, sizeof buf) : "–",
+                 h->health_after && isfinite(h->health_after->wear_pct) ? "" : "–");
+        if (h->health_after && isfinite(h->health_after->wear_pct))
+            report_num(h->health_after->wear_pct, wear + strlen(wear), sizeof wear - strlen(wear));
+        text(tr, wear);
+        text(tr, h->note ? h->note : h->health_before ? h->health_before->note : NULL);
+    }
+}
+
+static void comparisons(xmlNodePtr body, const report_set *s)
+{
+    const char *heads[] = { "run", "drive A", "drive B", "figure", "method", "A", "B",
+                            "A − B", "A − B %", "95 % interval", "verdict", NULL };
+    xmlNodePtr sec = NULL, tb = NULL;
+    char buf[64], lo[32], hi[32];
+    for (int r = 0; r < s->nruns; r++) {
+        const res_io *io = s->runs[r].sum.io;
+        for (int i = 0; io && i < io->ncmp; i++) {
+            const res_io_cmp *c = &io->cmp[i];
+            int tps = strncmp(c->method, "tps", 3) == 0;
+            xmlNodePtr tr;
+            if (!sec) {
+                sec = html_add(body, "section", NULL);
+                html_attr(sec, "id", "comparisons");
+                html_add(sec, "h2", "Is the difference real?");
+                html_attr(html_add(sec, "p", "Paired: the drives ran at the same time, so their "
+                         "per-interval values are compared in batches of consecutive "
+                         "intervals (batch means, t interval over the batches). Welch: "
+                         "the repetitions' values (three or more). A difference whose 95 % "
+                         "interval spans zero is not distinguishable from noise."),
+                     "class", "note");
+                tb = html_table(sec, "table-comparisons", heads);
+            }
+            tr = html_add(tb, "tr", NULL);
+            html_attr(tr, "data-run", s->runs[r].label);
+            html_attr(tr, "data-method", c->method);
+            html_attr(tr, "data-verdict", c->distinguishable ? "distinguishable"
+                                                        : "not distinguishable");
+            text(tr, s->runs[r].run_id);
+            text(tr, c->a);
+            text(tr, c->b);
+            text(tr, tps ? "TPS" : "p99 ms");
+            snprintf(buf, sizeof buf, "%s, n = %d%s", strstr(c->method, "paired")
+                     ? "paired batch means" : "Welch", c->n,
+                     c->k > 0 ? " batches" : " repetitions");
+            text(tr, buf);
+            num(tr, "mean_a", c->mean_a, tps ? 2 : 3);
+            num(tr, "mean_b", c->mean_b, tps ? 2 : 3);
+            num(tr, "diff", c->diff, tps ? 2 : 3);
+            num(tr, "diff_pct", c->diff_pct, 1);
+            snprintf(buf, sizeof buf, "[%s, %s]", report_num(c->lo, lo, sizeof lo),
+                     report_num(c->hi, hi, sizeof hi));
+            text(tr, buf);
+            text(tr, c->distinguishable ? "distinguishable" : "not distinguishable");
+        }
+    }
+}
+
+int report_drive_io_sections(xmlNodePtr body, const report_set *s)
+{
+    xmlNodePtr sec = NULL;
+    for (int r = 0; r < s->nruns; r++) {
+        const report_run *run = &s->runs[r];
+        const res_io *rio = run->sum.io;
+        int any = 0;
+        for (int d = 0; d < run->ndrives; d++)
+            any |= run->drives[d].d->io != NULL;
+        if (!any && !rio)
+            continue;
+        if (!sec) {
+            sec = html_add(body, "section", NULL);
+            html_attr(sec, "id", "io");
+            html_add(sec, "h2", "What the drives did");
+            html_attr(html_add(sec, "p", "Database and boot disks as the hypervisor counted them "
+                     "(libvirt block statistics), and the drive's block device as this host "
+                     "counted it (/sys/block/<disk>/stat; only for drives on this host). "
+                     "Every I/O latency here is an average over an interval or the phase, "
+                     "not a percentile. Device busy % means little on SSDs and NVMe, which "
+                     "serve many requests at once."), "class", "note");
+        }
+        if (rio && isfinite(rio->host_cpu_busy_pct)) {
+            char msg[512], id[64];
+            xmlNodePtr pnode;
+            snprintf(msg, sizeof msg, "%s: host CPU %.0f %% busy during the measured phase%s%s",
+                     run->run_id, rio->host_cpu_busy_pct,
+                     rio->host_cpu_note ? ": " : "",
+                     rio->host_cpu_note ? rio->host_cpu_note : "");
+            pnode = html_add(sec, "p", msg);
+            snprintf(id, sizeof id, "host-saturated-%d", r + 1);
+            if (rio->host_saturated) {
+                html_attr(pnode, "class", "warning");
+                html_attr(pnode, "id", id);
+                html_attr(pnode, "style", "color:#b00;font-weight:bold");
+            } else {
+                html_attr(pnode, "class", "note");
+            }
+        }
+        for (int d = 0; d < run->ndrives; d++) {
+            const res_io *io = run->drives[d].d->io;
+            if (io && io->steady.n > 0 && io->steady.trending) {
+                char msg[256];
+                xmlNodePtr pnode;
+                snprintf(msg, sizeof msg, "%s: drive %s: TPS still trends in the measured "
+                         "phase (%+.1f %% over it): not at steady state; precondition longer",
+                         run->run_id, run->drives[d].name, io->steady.drift_pct);
+                pnode = html_add(sec, "p", msg);
+                html_attr(pnode, "class", "warning trending");
+                html_attr(pnode, "style", "color:#b00;font-weight:bold");
+                html_attr(pnode, "data-drive", run->drives[d].name);
+            }
+        }
+        run_tables(sec, run, r);
+        if (run_charts(sec, run, r) < 0)
+            return -1;
+    }
+    comparisons(body, s);
+    return 0;
+}

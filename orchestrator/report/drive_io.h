@@ -1,0 +1,25 @@
+/*
+ * drive_io.h — the report's drive I/O sections (issue 13), from the
+ * summaries' res_io fields (results.h): what each drive did beside its
+ * TPS, its latency spectrum and p99 over time, whether two drives differ,
+ * the drive's identity and health, and whether the host was the
+ * bottleneck. Runs without those fields add nothing.
+ *
+ * Elements the tests and readers rely on (svg.h's markers inside):
+ *   <section id="io">; per run r (1-based) and drive d (1-based):
+ *   svg#chart-io-tps-R-D, #chart-io-iops-R-D, #chart-io-lat-R-D (beside
+ *   each other in a div.io-row), #chart-io-flush-R-D; per run:
+ *   svg#chart-io-spectrum-R, #chart-io-p99-time-R, table#table-io-R,
+ *   table#table-spectrum-R, table#table-drive-id-R; <section
+ *   id="comparisons"> with table#table-comparisons (rows data-verdict),
+ *   p.warning#host-saturated-R, p.warning.trending (data-drive).
+ */
+#ifndef ORCH_REPORT_IO_H
+#define ORCH_REPORT_IO_H
+#include <libxml/tree.h>
+#include "report/report.h"
+
+/* Append the sections to body. 0, or -1 when out of memory. */
+int report_drive_io_sections(xmlNodePtr body, const report_set *s);
+
+#endif

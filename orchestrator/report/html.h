@@ -1,0 +1,21 @@
+/*
+ * html.h — building blocks of the report's HTML tree (libxml2), shared by
+ * the report page (report_html.c) and its drive I/O sections (drive_io.c).
+ * Text goes into text nodes, so markup in a drive or VM name shows as text.
+ */
+#ifndef ORCH_HTML_H
+#define ORCH_HTML_H
+
+#include <libxml/tree.h>
+
+/* A child element `name` of parent holding text (NULL: none). */
+xmlNodePtr html_add(xmlNodePtr parent, const char *name, const char *text);
+
+/* Set an attribute; nothing when n is NULL. */
+void html_attr(xmlNodePtr n, const char *name, const char *value);
+
+/* A <table id=...> with one header row of heads (NULL-terminated) under
+ * parent; returns its <tbody>. */
+xmlNodePtr html_table(xmlNodePtr parent, const char *id, const char *const *heads);
+
+#endif

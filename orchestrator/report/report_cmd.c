@@ -1,0 +1,93 @@
+/* report_cmd.c — `drivebench report`: load the run folders (report.h),
+ * write the page (report_html.h) and the CSV next to it. */
+#include "report/report.h"
+#include "report/report_html.h"
+#include "util/names.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "x.html" -> "x.csv"; any other name gets ".csv" appended. Caller frees. */
+static char *csv_path_for(const char *html)
+{
+    size_t n = strlen(html);
+    if (n > 5 && strcmp(html + n - 5, ".html") == 0)
+        return orch_strfmt("%.*s.csv", (int)(n - 5), html);
+    return orch_strfmt("%s.csv", html);
+}
+
+int report_write(const char *const *dirs, int ndirs, const char *html_path, char **html_out,
+                 char **csv_out, char *err, size_t errlen)
+{
+    char *html = html_path ? strdup(html_path)
+                 : ndirs == 1 ? orch_strfmt("%s/report.html", dirs[0]) : strdup("report.html");
+    char *csv = html ? csv_path_for(html) : NULL;
+    report_set *s = NULL;
+    int rc = -1;
+
+    if (!csv) {
+        snprintf(err, errlen, "out of memory");
+        goto cleanup;
+    }
+    s = report_load(dirs, ndirs, err, errlen);
+    if (!s) {
+        rc = REPORT_BAD_INPUT;
+        goto cleanup;
+    }
+    if (report_write_html(s, html, err, errlen) < 0 || report_write_csv(s, csv, err, errlen) < 0)
+        goto cleanup;
+    rc = 0;
+    if (html_out) {
+        *html_out = html;
+        html = NULL;
+    }
+    if (csv_out) {
+        *csv_out = csv;
+        csv = NULL;
+    }
+cleanup:
+    report_set_free(s);
+    free(html);
+    free(csv);
+    return rc;
+}
+
+int report_main(int argc, char **argv)
+{
+    const char **dirs = calloc(argc > 0 ? (size_t)argc : 1, sizeof *dirs);
+    const char *out = NULL;
+    char err[1024], *html = NULL, *csv = NULL;
+    int ndirs = 0, rc = 2;
+
+    if (!dirs)
+        return 1;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            out = argv[++i];
+        else if (strncmp(argv[i], "--output=", 9) == 0)
+            out = argv[i] + 9;
+        else if (argv[i][0] == '-') {
+            fprintf(stderr, "drivebench: unknown option %s (usage: drivebench report "
+                    "RESULTS_DIR... [-o report.html])\n", argv[i]);
+            goto cleanup;
+        } else
+            dirs[ndirs++] = argv[i];
+    }
+    if (!ndirs) {
+        fputs("drivebench: missing RESULTS_DIR argument (usage: drivebench report "
+              "RESULTS_DIR... [-o report.html])\n", stderr);
+        goto cleanup;
+    }
+    rc = report_write(dirs, ndirs, out, &html, &csv, err, sizeof err);
+    if (rc == 0)
+        printf("report: %s\ncsv: %s\n", html, csv);
+    else
+        fprintf(stderr, "drivebench: %s\n", err);
+    rc = rc == 0 ? 0 : rc == REPORT_BAD_INPUT ? 2 : 1;
+cleanup:
+    free(html);
+    free(csv);
+    free(dirs);
+    return rc;
+}

@@ -1,0 +1,57 @@
+/*
+ * run.h — `drivebench run`: provision, boot, precondition, measure,
+ * collect, aggregate, write the report, and always tear down.
+ */
+#ifndef ORCH_RUN_H
+#define ORCH_RUN_H
+
+#include <stdio.h>
+#include "clients/client.h"
+#include "plan/layout.h"
+#include "plan/plan.h"
+#include "virt/provision.h"
+#include "util/stop.h"       /* ORCH_RUN_OK, ORCH_RUN_FAILED, ORCH_RUN_INTERRUPTED */
+
+/* The steps of a run, in order; a test hook can make any one fail. */
+#define ORCH_STEPS(X) \
+    X(POOL, "pool") X(SEED, "seed volume") X(BOOT_VOL, "boot volume") \
+    X(DB_VOL, "database volume") X(DOMAIN, "domain") X(READY, "wait for database") \
+    X(PREPARE, "prepare") X(PRECONDITION, "precondition") X(MEASURE, "measure") \
+    X(CHECK, "check") X(SUMMARY, "summary") X(REPORT, "report")
+#define ORCH_STEP_ENUM(id, text) ORCH_STEP_##id,
+typedef enum { ORCH_STEPS(ORCH_STEP_ENUM) ORCH_STEP_COUNT } orch_step;
+#undef ORCH_STEP_ENUM
+
+const char *orch_step_name(orch_step s);
+
+typedef struct orch_run_opts {
+    const char *run_id;         /* NULL: a new one from the plan name and time */
+    orch_conns *conns;          /* NULL: the run opens and closes its own */
+    FILE       *out;            /* progress and messages; NULL: stderr */
+    int         progress_every; /* seconds between progress lines; 0: 10 */
+    /* Wait until the database of vm (running as dom) answers. NULL: the
+     * client's own check (client.h). 0 or -1 with err. */
+    int (*wait_ready)(void *ctx, const orch_vm *vm, virDomainPtr dom, int timeout_s, char *err,
+                      size_t errlen);
+    /* Guest agent transport. NULL: virDomainQemuAgentCommand. */
+    orch_agent_fn agent;
+    /* Called before each step on each object; -1 makes that step fail.
+     * For tests of teardown after failures. */
+    int (*inject)(void *ctx, orch_step step, const char *object);
+    /* Open uri again after its connection closed. NULL: virConnectOpen.
+     * Returns a new reference, or NULL with err. */
+    virConnectPtr (*reopen)(void *ctx, const char *uri, char *err, size_t errlen);
+    void *hook_ctx;
+    /* What drive telemetry samples through (telemetry.h); NULL: the real
+     * libvirt statistics, /sys and /proc. */
+    const struct orch_tel_seams *telemetry;
+    orch_monitor *monitor;      /* the run's monitor while orch_run runs
+                                 * (tests inject events through it) */
+    char  run_id_out[128];      /* the run id used, filled by orch_run */
+} orch_run_opts;
+
+/* Run plan p. SIGINT/SIGTERM stop it and tear down. Returns ORCH_RUN_OK,
+ * ORCH_RUN_FAILED (reported on out) or ORCH_RUN_INTERRUPTED. */
+int orch_run(const orch_plan *p, orch_run_opts *o);
+
+#endif

@@ -1,0 +1,96 @@
+/* host_cpu.c — the host's CPU during the measured phases (telemetry.h):
+ * /proc/stat at each measured phase's start and end, the busy share
+ * weighted by the phases' lengths, and the summary's verdict on it. */
+#include "telemetry/telemetry_state.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The whole file at path (NUL-terminated, caller frees), or NULL. */
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem;
+    char chunk[4096];
+    size_t n;
+    if (!f)
+        return NULL;
+    mem = open_memstream(&buf, &len);
+    while (mem && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        fwrite(chunk, 1, n, mem);
+    if (mem)
+        fclose(mem);
+    fclose(f);
+    return buf;
+}
+
+/* busy and total jiffies of the "cpu " line; -1 when absent. */
+static int cpu_line(const char *text, double *busy, double *total)
+{
+    const char *l = text ? strstr(text, "cpu ") : NULL;
+    double v[10] = { 0 };
+    int n;
+    if (!l)
+        return -1;
+    n = sscanf(l + 4, "%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &v[0], &v[1], &v[2], &v[3],
+               &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]);
+    if (n < 4)
+        return -1;
+    *total = 0;
+    /* guest and guest_nice (8, 9) are already counted in user and nice */
+    for (int i = 0; i < n && i < 8; i++)
+        *total += v[i];
+    *busy = *total - v[3] - (n > 4 ? v[4] : 0);
+    return 0;
+}
+
+double orch_tel_cpu_busy_pct(const char *stat_before, const char *stat_after)
+{
+    double b0, t0, b1, t1;
+    if (cpu_line(stat_before, &b0, &t0) < 0 || cpu_line(stat_after, &b1, &t1) < 0
+        || t1 <= t0)
+        return NAN;
+    return (b1 - b0) / (t1 - t0) * 100.0;
+}
+
+void tel_cpu_phase_start(orch_telemetry *t)
+{
+    free(t->stat0);
+    t->stat0 = read_text(t->seams.proc_stat);
+}
+
+void tel_cpu_phase_end(orch_telemetry *t, double now)
+{
+    char *stat1 = read_text(t->seams.proc_stat);
+    double busy = t->stat0 && stat1 ? orch_tel_cpu_busy_pct(t->stat0, stat1) : NAN;
+    double len = now - (t->phase_t0 - t->warmup_s);
+    if (isfinite(busy) && len > 0) {
+        t->busy_sum += busy * len;
+        t->busy_w += len;
+    }
+    free(stat1);
+}
+
+void tel_cpu_fill(const orch_telemetry *t, const res_env *env, res_io *io)
+{
+    int tcg = 0;
+    if (t->busy_w <= 0)
+        return;
+    io->host_cpu_busy_pct = t->busy_sum / t->busy_w;
+    for (int h = 0; h < env->nhypervisors; h++)
+        tcg |= env->hypervisors[h].domain_type
+               && strcmp(env->hypervisors[h].domain_type, "qemu") == 0;
+    io->host_saturated = io->host_cpu_busy_pct >= ORCH_TEL_CPU_SATURATED_PCT;
+    if (tcg)
+        io->host_cpu_note = strdup(
+            "the VMs ran under TCG (software emulation, no KVM): the host CPU, not the "
+            "drive, bounds every figure of this run");
+    else if (io->host_saturated)
+        io->host_cpu_note = strdup(
+            "the host CPU was saturated during the measured phase: the results measure "
+            "the host more than the drive");
+    io->host_saturated |= tcg;
+}

@@ -1,0 +1,346 @@
+/* sampling.c — the telemetry's life during a run (telemetry.h): VMs
+ * added with their drives resolved, the measured phases sampled on the
+ * monitor's timer and their series kept per repetition. */
+#include "telemetry/telemetry_state.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "util/units.h"
+
+orch_telemetry *orch_telemetry_new(const orch_plan *p, orch_monitor *mon, FILE *out,
+                                   const orch_tel_seams *seams)
+{
+    orch_telemetry *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->p = p;
+    t->out = out ? out : stderr;
+    if (seams)
+        t->seams = *seams;
+    if (!t->seams.sysfs)
+        t->seams.sysfs = "/sys";
+    if (!t->seams.proc_stat)
+        t->seams.proc_stat = "/proc/stat";
+    if (t->seams.interval_ms <= 0)
+        t->seams.interval_ms = 1000;
+    pthread_mutex_init(&t->mu, NULL);
+    t->drives = calloc((size_t)(p->ndrives ? p->ndrives : 1), sizeof *t->drives);
+    t->disk = orch_disk_sampler_new(t->seams.sysfs);
+    if (!t->drives || !t->disk) {
+        orch_telemetry_free(t);
+        return NULL;
+    }
+    for (int d = 0; d < p->ndrives; d++) {
+        tel_drive *dr = &t->drives[d];
+        dr->disk_idx = -1;
+        dr->host = calloc((size_t)p->repetitions + 1, sizeof *dr->host);
+        dr->nhost = calloc((size_t)p->repetitions + 1, sizeof *dr->nhost);
+        dr->host_t0 = calloc((size_t)p->repetitions + 1, sizeof *dr->host_t0);
+        if (!dr->host || !dr->nhost || !dr->host_t0) {
+            orch_telemetry_free(t);
+            return NULL;
+        }
+    }
+    if (mon && !t->seams.no_timer
+        && orch_monitor_every(mon, t->seams.interval_ms, orch_telemetry_tick, t) < 0)
+        fprintf(t->out, "drivebench: no I/O sampling timer; drive I/O is not recorded\n");
+    return t;
+}
+
+void orch_telemetry_free(orch_telemetry *t)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < t->nvms; i++) {
+        free(t->vms[i].name);
+        free(t->vms[i].db);
+        free(t->vms[i].boot);
+    }
+    free(t->vms);
+    for (int d = 0; t->drives && d < t->p->ndrives; d++) {
+        tel_drive *dr = &t->drives[d];
+        for (int r = 0; dr->host && r <= t->p->repetitions; r++)
+            free(dr->host[r]);
+        free(dr->host);
+        free(dr->nhost);
+        free(dr->host_t0);
+    }
+    free(t->drives);
+    orch_blk_sampler_free(t->blk);
+    orch_disk_sampler_free(t->disk);
+    free(t->stat0);
+    pthread_mutex_destroy(&t->mu);
+    free(t);
+}
+
+/* The block device, identity and health of drive d, whose volume path is
+ * vol_path; only for drives on this host. */
+static void drive_resolve(orch_telemetry *t, int d, const char *vol_path)
+{
+    tel_drive *dr = &t->drives[d];
+    const orch_drive *pd = &t->p->drives[d];
+    char err[256] = "";
+    struct stat sb;
+    int rc;
+
+    dr->seen = 1;
+    dr->local = !orch_uri_is_remote(orch_plan_drive_uri(t->p, pd));
+    if (!dr->local) {
+        snprintf(dr->note, sizeof dr->note, "drive on another host (%s): no host view; "
+                 "the hypervisor view comes through its own connection",
+                 orch_plan_drive_uri(t->p, pd));
+        return;
+    }
+    if (!vol_path && !pd->path) {
+        snprintf(dr->note, sizeof dr->note, "its volumes' path is unknown: no host view");
+        return;
+    }
+    /* a volume that is a block device (an LVM pool) is its own device */
+    if (vol_path && stat(vol_path, &sb) == 0 && S_ISBLK(sb.st_mode))
+        rc = orch_drive_resolve_devno(t->seams.sysfs, major(sb.st_rdev), minor(sb.st_rdev),
+                                      &dr->dev, err, sizeof err);
+    else {
+        char *slash;
+        snprintf(dr->path, sizeof dr->path, "%s", pd->path ? pd->path : vol_path);
+        if (!pd->path && (slash = strrchr(dr->path, '/')) && slash != dr->path)
+            *slash = '\0';
+        rc = orch_drive_resolve(t->seams.sysfs, dr->path, &dr->dev, err, sizeof err);
+    }
+    if (rc < 0) {
+        snprintf(dr->note, sizeof dr->note, "no host view: %s", err);
+        return;
+    }
+    dr->have_dev = 1;
+    orch_drive_identity(t->seams.sysfs, &dr->dev, dr->path[0] ? dr->path : NULL, &dr->id);
+    dr->have_id = 1;
+    if (dr->dev.id_disk[0])
+        dr->have_before = orch_drive_health_read(t->seams.cmd, t->seams.cmd_ctx,
+                                                 dr->dev.id_disk, &dr->before) == 0
+                          || dr->before.note[0];
+    if (dr->dev.kind != ORCH_DEV_NONE) {
+        pthread_mutex_lock(&t->mu);
+        dr->disk_idx = orch_disk_sampler_add(t->disk, pd->name, dr->dev.disk);
+        pthread_mutex_unlock(&t->mu);
+    }
+}
+
+/* Write a restored or new volume's dirty pages out before the run
+ * measures anything, so its first phase does not pay for the copy. Only
+ * for volumes on this host (a file or block device fsync reaches). */
+static void sync_volume(orch_telemetry *t, const char *path)
+{
+    int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    if (fd < 0)
+        return;
+    if (fsync(fd) < 0)
+        fprintf(t->out, "drivebench: cannot sync %s: %s\n", path, strerror(errno));
+    close(fd);
+}
+
+static char *vol_path(virStoragePoolPtr pool, const char *name)
+{
+    virStorageVolPtr v = pool && name ? virStorageVolLookupByName(pool, name) : NULL;
+    char *path = v ? virStorageVolGetPath(v) : NULL;
+    if (v)
+        virStorageVolFree(v);
+    return path;
+}
+
+int orch_telemetry_add_vm(orch_telemetry *t, int vm, const char *name, int drive, int rep,
+                          virStoragePoolPtr pool, const char *db_vol, const char *boot_vol,
+                          virDomainPtr dom)
+{
+    char *db_path, *boot_path;
+    tel_vm *v;
+    int rc = -1;
+
+    if (!t || drive < 0 || drive >= t->p->ndrives)
+        return 0;
+    db_path = vol_path(pool, db_vol);
+    boot_path = vol_path(pool, boot_vol);
+    if (!t->drives[drive].seen)
+        drive_resolve(t, drive, db_path);
+    if (t->drives[drive].local) {
+        sync_volume(t, db_path);
+        sync_volume(t, boot_path);
+    }
+    pthread_mutex_lock(&t->mu);
+    if (t->blk_rep != rep) {            /* a new repetition: new domains */
+        orch_blk_sampler_free(t->blk);
+        t->blk = orch_blk_sampler_new(t->seams.domstats, t->seams.domstats_ctx);
+        t->blk_rep = rep;
+    }
+    if (t->nvms == t->cap) {
+        int ncap = t->cap ? t->cap * 2 : 8;
+        tel_vm *n = realloc(t->vms, (size_t)ncap * sizeof *n);
+        if (!n)
+            goto cleanup;
+        t->vms = n;
+        t->cap = ncap;
+    }
+    v = &t->vms[t->nvms];
+    memset(v, 0, sizeof *v);
+    v->vm = vm;
+    v->drive = drive;
+    v->rep = rep;
+    v->name = strdup(name);
+    v->idx = t->blk ? orch_blk_sampler_add(t->blk, dom, name, &(orch_blk_roles){
+                                               .db_path = db_path, .boot_path = boot_path,
+                                               .db_target = db_path ? NULL : "sdb",
+                                               .boot_target = boot_path ? NULL : "sda" })
+                    : -1;
+    if (!v->name || v->idx < 0) {
+        free(v->name);
+        goto cleanup;
+    }
+    t->nvms++;
+    rc = 0;
+cleanup:
+    pthread_mutex_unlock(&t->mu);
+    if (rc < 0)
+        fprintf(t->out, "drivebench: out of memory: no I/O statistics for %s\n", name);
+    free(db_path);
+    free(boot_path);
+    return rc;
+}
+
+static int sampled_phase(const char *phase)
+{
+    return phase && (strcmp(phase, "measure") == 0 || strcmp(phase, "precondition") == 0);
+}
+
+void orch_telemetry_phase_start_at(orch_telemetry *t, const char *phase, int warmup_s,
+                                   double now)
+{
+    if (!t || !sampled_phase(phase))
+        return;
+    pthread_mutex_lock(&t->mu);
+    t->phase_t0 = now + warmup_s;
+    t->warmup_s = warmup_s;
+    if (t->blk)
+        orch_blk_sampler_restart(t->blk, now);
+    orch_disk_sampler_restart(t->disk, now);
+    t->sampling = 1;
+    if (strcmp(phase, "measure") == 0)
+        tel_cpu_phase_start(t);
+    pthread_mutex_unlock(&t->mu);
+}
+
+void orch_telemetry_phase_start(orch_telemetry *t, const char *phase, int warmup_s)
+{
+    orch_telemetry_phase_start_at(t, phase, warmup_s, orch_mono_now());
+}
+
+void orch_telemetry_tick_at(orch_telemetry *t, double now)
+{
+    pthread_mutex_lock(&t->mu);
+    if (t->sampling) {
+        if (t->blk)
+            orch_blk_sampler_sample_at(t->blk, now);
+        orch_disk_sampler_sample_at(t->disk, now);
+    }
+    pthread_mutex_unlock(&t->mu);
+}
+
+void orch_telemetry_tick(void *telemetry)
+{
+    orch_telemetry_tick_at(telemetry, orch_mono_now());
+}
+
+/* Drop the intervals of d[0..n) that ended during the warm-up (before
+ * t0, give or take a quarter interval): phase totals cover the measured
+ * time only. Returns the new count. */
+static int after_warmup(orch_blk_delta *d, int n, double t0, double slack)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (d[i].t > t0 + slack)
+            d[k++] = d[i];
+    return k;
+}
+
+static int host_after_warmup(orch_diskstat_delta *d, int n, double t0, double slack)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (d[i].t > t0 + slack)
+            d[k++] = d[i];
+    return k;
+}
+
+/* VM v's series of the measured phase that just ended, taken from the
+ * repetition's sampler without the warm-up's intervals; failed samples
+ * are reported. t->mu held. */
+static void keep_vm_series(orch_telemetry *t, tel_vm *v, double slack)
+{
+    char err[256];
+    int nerr;
+    free(v->db);
+    free(v->boot);
+    v->db = v->boot = NULL;
+    v->ndb = orch_blk_sampler_series(t->blk, v->idx, ORCH_DISK_DB, &v->db);
+    v->nboot = orch_blk_sampler_series(t->blk, v->idx, ORCH_DISK_BOOT, &v->boot);
+    v->t0 = t->phase_t0;
+    v->measured = 1;
+    if (v->ndb < 0)
+        v->ndb = 0;
+    if (v->nboot < 0)
+        v->nboot = 0;
+    if (t->warmup_s > 0) {
+        v->ndb = after_warmup(v->db, v->ndb, t->phase_t0, slack);
+        v->nboot = after_warmup(v->boot, v->nboot, t->phase_t0, slack);
+    }
+    nerr = orch_blk_sampler_errors(t->blk, v->idx, err, sizeof err);
+    if (nerr > 0)
+        fprintf(t->out, "drivebench: %s: %d block-statistics sample(s) failed "
+                "(last: %s)\n", v->name, nerr, err);
+}
+
+/* The host series of drive dr for repetition rep (1-based, in range),
+ * without the warm-up's intervals. t->mu held. */
+static void keep_host_series(orch_telemetry *t, tel_drive *dr, int rep, double slack)
+{
+    free(dr->host[rep - 1]);
+    dr->host[rep - 1] = NULL;
+    dr->nhost[rep - 1] = orch_disk_sampler_series(t->disk, dr->disk_idx, &dr->host[rep - 1]);
+    if (dr->nhost[rep - 1] < 0)
+        dr->nhost[rep - 1] = 0;
+    if (t->warmup_s > 0)
+        dr->nhost[rep - 1] = host_after_warmup(dr->host[rep - 1], dr->nhost[rep - 1],
+                                               t->phase_t0, slack);
+    dr->host_t0[rep - 1] = t->phase_t0;
+}
+
+void orch_telemetry_phase_end_at(orch_telemetry *t, const char *phase, int rep, double now)
+{
+    double slack = t ? t->seams.interval_ms / 4000.0 : 0;
+    if (!t || !sampled_phase(phase))
+        return;
+    orch_telemetry_tick_at(t, now);
+    pthread_mutex_lock(&t->mu);
+    t->sampling = 0;
+    if (strcmp(phase, "measure") == 0) {
+        tel_cpu_phase_end(t, now);
+        for (int i = 0; i < t->nvms; i++)
+            if (t->vms[i].rep == rep && t->blk)
+                keep_vm_series(t, &t->vms[i], slack);
+        for (int d = 0; d < t->p->ndrives && rep >= 1 && rep <= t->p->repetitions; d++)
+            if (t->drives[d].disk_idx >= 0)
+                keep_host_series(t, &t->drives[d], rep, slack);
+    }
+    pthread_mutex_unlock(&t->mu);
+}
+
+void orch_telemetry_phase_end(orch_telemetry *t, const char *phase, int rep)
+{
+    orch_telemetry_phase_end_at(t, phase, rep, orch_mono_now());
+}
+
+/* ------------------------------------------------------------------ */

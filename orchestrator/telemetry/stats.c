@@ -1,0 +1,207 @@
+/* stats.c — t distribution, paired batch means, Welch, trend (see stats.h). */
+#include "telemetry/stats.h"
+
+#include <math.h>
+
+/* Continued fraction of I_x(a, b) (modified Lentz), valid and fast for
+ * x < (a + 1) / (a + b + 2). */
+static double betacf(double a, double b, double x)
+{
+    const double tiny = 1e-300, eps = 1e-16;
+    double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0);
+    if (fabs(d) < tiny)
+        d = tiny;
+    d = 1.0 / d;
+    double h = d;
+    for (int m = 1; m <= 10000; m++) {
+        double m2 = 2.0 * m;
+        double num = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
+        d = 1.0 + num * d;
+        if (fabs(d) < tiny)
+            d = tiny;
+        c = 1.0 + num / c;
+        if (fabs(c) < tiny)
+            c = tiny;
+        d = 1.0 / d;
+        h *= d * c;
+        num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
+        d = 1.0 + num * d;
+        if (fabs(d) < tiny)
+            d = tiny;
+        c = 1.0 + num / c;
+        if (fabs(c) < tiny)
+            c = tiny;
+        d = 1.0 / d;
+        double del = d * c;
+        h *= del;
+        if (fabs(del - 1.0) < eps)
+            break;
+    }
+    return h;
+}
+
+double orch_betai(double a, double b, double x)
+{
+    if (!(a > 0) || !(b > 0) || !(x >= 0) || !(x <= 1))
+        return NAN;
+    if (x == 0 || x == 1)
+        return x;
+    double lfront = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+    if (x < (a + 1.0) / (a + b + 2.0))
+        return exp(lfront) * betacf(a, b, x) / a;
+    return 1.0 - exp(lfront) * betacf(b, a, 1.0 - x) / b;
+}
+
+/* Beyond this many degrees of freedom t and the normal agree to ~1e-8. */
+#define NORMAL_DF 1e7
+
+double orch_t_cdf(double t, double df)
+{
+    if (isnan(t) || !(df > 0))
+        return NAN;
+    if (df > NORMAL_DF)
+        return 0.5 * erfc(-t / M_SQRT2);
+    if (isinf(t))
+        return t > 0 ? 1.0 : 0.0;
+    /* P(|T| > |t|) = I_{df/(df+t^2)}(df/2, 1/2) */
+    double tail = 0.5 * orch_betai(df / 2.0, 0.5, df / (df + t * t));
+    return t > 0 ? 1.0 - tail : tail;
+}
+
+/* The CDF is monotonic, so bisection on a bracket is slow but cannot
+ * fail; 200 halvings reach the double's resolution. */
+double orch_t_quantile(double p, double df)
+{
+    if (!(p > 0) || !(p < 1) || !(df > 0))
+        return NAN;
+    if (p == 0.5)
+        return 0.0;
+    if (p < 0.5)
+        return -orch_t_quantile(1.0 - p, df);
+    double lo = 0.0, hi = 1.0;
+    while (orch_t_cdf(hi, df) < p && hi < 1e300)
+        hi *= 2.0;
+    for (int i = 0; i < 200 && hi - lo > 1e-15 * hi; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (orch_t_cdf(mid, df) < p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+static void mean_var(const double *x, int n, double *mean, double *var)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += x[i];
+    double m = s / n, ss = 0;
+    for (int i = 0; i < n; i++)
+        ss += (x[i] - m) * (x[i] - m);
+    *mean = m;
+    *var = n > 1 ? ss / (n - 1) : 0.0;
+}
+
+/* Fill the interval, p-value and verdict from diff, se and df. */
+static void finish(orch_diff *o)
+{
+    o->diff = o->mean_a - o->mean_b;
+    o->diff_pct = o->mean_b != 0 ? o->diff / o->mean_b * 100.0 : NAN;
+    o->t_crit = orch_t_quantile(0.975, o->df);
+    o->lo = o->diff - o->t_crit * o->se;
+    o->hi = o->diff + o->t_crit * o->se;
+    o->p_value = o->se > 0 ? 2.0 * (1.0 - orch_t_cdf(fabs(o->diff) / o->se, o->df)) : NAN;
+    o->distinguishable = o->lo > 0 || o->hi < 0;
+}
+
+int orch_stats_batch_size(int n)
+{
+    int k = n / ORCH_STATS_BATCHES;
+    return k < 1 ? 1 : k;
+}
+
+int orch_stats_paired(const double *a, const double *b, int n, int k, orch_diff *out)
+{
+    if (k <= 0)
+        k = orch_stats_batch_size(n);
+    int nb = n > 0 ? n / k : 0;
+    if (nb < 2)
+        return -1;
+    double sa = 0, sb = 0, sd = 0, sdd = 0;
+    for (int j = 0; j < nb; j++) {
+        double ma = 0, mb = 0;
+        for (int i = j * k; i < (j + 1) * k; i++) {
+            ma += a[i];
+            mb += b[i];
+        }
+        ma /= k;
+        mb /= k;
+        sa += ma;
+        sb += mb;
+        sd += ma - mb;
+    }
+    double md = sd / nb;
+    for (int j = 0; j < nb; j++) {
+        double ma = 0, mb = 0;
+        for (int i = j * k; i < (j + 1) * k; i++) {
+            ma += a[i];
+            mb += b[i];
+        }
+        double d = (ma - mb) / k - md;
+        sdd += d * d;
+    }
+    *out = (orch_diff){ .n = nb, .mean_a = sa / nb, .mean_b = sb / nb,
+                        .se = sqrt(sdd / (nb - 1) / nb), .df = nb - 1 };
+    finish(out);
+    return 0;
+}
+
+int orch_stats_welch(const double *a, int na, const double *b, int nb, orch_diff *out)
+{
+    if (na < ORCH_STATS_MIN_REPS || nb < ORCH_STATS_MIN_REPS)
+        return -1;
+    double ma, va, mb, vb;
+    mean_var(a, na, &ma, &va);
+    mean_var(b, nb, &mb, &vb);
+    double qa = va / na, qb = vb / nb;
+    double se2 = qa + qb;
+    double df = se2 > 0
+        ? se2 * se2 / (qa * qa / (na - 1) + qb * qb / (nb - 1))
+        : (double)(na + nb - 2);
+    *out = (orch_diff){ .n = na + nb, .mean_a = ma, .mean_b = mb, .se = sqrt(se2), .df = df };
+    finish(out);
+    return 0;
+}
+
+int orch_stats_trend(const double *t, const double *y, int n, double drift_pct_max,
+                     orch_trend *out)
+{
+    if (n < 3)
+        return -1;
+    if (drift_pct_max <= 0)
+        drift_pct_max = ORCH_STATS_DRIFT_PCT;
+    double mt, vt, my, vy;
+    mean_var(t, n, &mt, &vt);
+    mean_var(y, n, &my, &vy);
+    double sxx = 0, sxy = 0;
+    for (int i = 0; i < n; i++) {
+        sxx += (t[i] - mt) * (t[i] - mt);
+        sxy += (t[i] - mt) * (y[i] - my);
+    }
+    if (sxx <= 0)
+        return -1;
+    double slope = sxy / sxx, icpt = my - slope * mt, sse = 0;
+    for (int i = 0; i < n; i++) {
+        double r = y[i] - (icpt + slope * t[i]);
+        sse += r * r;
+    }
+    double se = sqrt(sse / (n - 2) / sxx);
+    double tc = orch_t_quantile(0.975, n - 2);
+    *out = (orch_trend){ .n = n, .mean = my, .slope = slope,
+                         .slope_lo = slope - tc * se, .slope_hi = slope + tc * se,
+                         .drift_pct = my != 0 ? slope * (t[n - 1] - t[0]) / my * 100.0 : NAN };
+    out->trending = (out->slope_lo > 0 || out->slope_hi < 0)
+        && fabs(out->drift_pct) > drift_pct_max;
+    return 0;
+}

@@ -1,0 +1,217 @@
+/* summary_host.c — the host's view of a drive in the summary
+ * (telemetry_state.h): its device, identity and health before and after,
+ * its /sys/block figures over the measured phases, and the device's
+ * flushes per guest flush. */
+#include "telemetry/telemetry_state.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "telemetry/ioagg.h"
+
+/* The host's phase figures from its intervals: counts over time, waits
+ * weighted by the I/Os they average over, queue and utilisation by time. */
+static void host_total(const orch_diskstat_delta *d, int n, res_io_row *r)
+{
+    double dt = 0, rd = 0, wr = 0, dc = 0, fl = 0, rdw = 0, wrw = 0, dcw = 0, flw = 0;
+    double rdm = 0, wrm = 0, dcm = 0, qd = 0, ut = 0, all = 0, allw = 0;
+    int has_dc = 0, has_fl = 0;
+    for (int i = 0; i < n; i++) {
+        const orch_diskstat_delta *x = &d[i];
+        if (x->reset)
+            continue;
+        dt += x->dt;
+        rd += x->rd_ios;
+        wr += x->wr_ios;
+        rdm += x->rd_mbps * x->dt;
+        wrm += x->wr_mbps * x->dt;
+        if (isfinite(x->rd_await_ms))
+            rdw += x->rd_await_ms * x->rd_ios;
+        if (isfinite(x->wr_await_ms))
+            wrw += x->wr_await_ms * x->wr_ios;
+        if (isfinite(x->dc_iops)) {
+            has_dc = 1;
+            dc += x->dc_ios;
+            dcm += x->dc_mbps * x->dt;
+            if (isfinite(x->dc_await_ms))
+                dcw += x->dc_await_ms * x->dc_ios;
+        }
+        if (isfinite(x->fl_iops)) {
+            has_fl = 1;
+            fl += x->fl_ios;
+            if (isfinite(x->fl_await_ms))
+                flw += x->fl_await_ms * x->fl_ios;
+        }
+        if (isfinite(x->await_ms)) {
+            unsigned long long ios = x->rd_ios + x->wr_ios + x->dc_ios + x->fl_ios;
+            all += ios;
+            allw += x->await_ms * ios;
+        }
+        if (isfinite(x->queue_depth))
+            qd += x->queue_depth * x->dt;
+        if (isfinite(x->util_pct))
+            ut += x->util_pct * x->dt;
+    }
+    r->t = dt > 0 ? dt : NAN;
+    if (dt <= 0)
+        return;
+    r->v[RES_IOH_rd_iops] = rd / dt;
+    r->v[RES_IOH_wr_iops] = wr / dt;
+    r->v[RES_IOH_rd_mbps] = rdm / dt;
+    r->v[RES_IOH_wr_mbps] = wrm / dt;
+    r->v[RES_IOH_rd_await_ms] = rd > 0 ? rdw / rd : NAN;
+    r->v[RES_IOH_wr_await_ms] = wr > 0 ? wrw / wr : NAN;
+    if (has_dc) {
+        r->v[RES_IOH_dc_iops] = dc / dt;
+        r->v[RES_IOH_dc_mbps] = dcm / dt;
+        r->v[RES_IOH_dc_await_ms] = dc > 0 ? dcw / dc : NAN;
+    }
+    if (has_fl) {
+        r->v[RES_IOH_fl_iops] = fl / dt;
+        r->v[RES_IOH_fl_await_ms] = fl > 0 ? flw / fl : NAN;
+    }
+    r->v[RES_IOH_await_ms] = all > 0 ? allw / all : NAN;
+    r->v[RES_IOH_queue_depth] = qd / dt;
+    r->v[RES_IOH_util_pct] = ut / dt;
+}
+
+static void host_row(const orch_diskstat_delta *x, res_io_row *r)
+{
+    if (x->reset)
+        return;
+    r->v[RES_IOH_rd_iops] = x->rd_iops;
+    r->v[RES_IOH_rd_mbps] = x->rd_mbps;
+    r->v[RES_IOH_rd_await_ms] = x->rd_await_ms;
+    r->v[RES_IOH_wr_iops] = x->wr_iops;
+    r->v[RES_IOH_wr_mbps] = x->wr_mbps;
+    r->v[RES_IOH_wr_await_ms] = x->wr_await_ms;
+    r->v[RES_IOH_dc_iops] = x->dc_iops;
+    r->v[RES_IOH_dc_mbps] = x->dc_mbps;
+    r->v[RES_IOH_dc_await_ms] = x->dc_await_ms;
+    r->v[RES_IOH_fl_iops] = x->fl_iops;
+    r->v[RES_IOH_fl_await_ms] = x->fl_await_ms;
+    r->v[RES_IOH_await_ms] = x->await_ms;
+    r->v[RES_IOH_queue_depth] = x->queue_depth;
+    r->v[RES_IOH_util_pct] = x->util_pct;
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s && s[0] ? strdup(s) : NULL;
+}
+
+static res_io_health *health_of(const orch_drive_health *h)
+{
+    res_io_health *r = res_io_health_new();
+    if (!r)
+        return NULL;
+    r->source = dup_or_null(h->source);
+    r->temp_c = h->temp_c;
+    r->wear_pct = h->wear_pct;
+    r->wear_from = dup_or_null(h->wear_from);
+    r->note = dup_or_null(h->note);
+    return r;
+}
+
+/* Device, identity and health of drive dr into h. */
+static void host_identity(const tel_drive *dr, res_io_host *h)
+{
+    h->note = dup_or_null(dr->note[0] ? dr->note : dr->dev.note);
+    if (dr->have_dev) {
+        h->kind = strdup(orch_dev_kind_name(dr->dev.kind));
+        h->node = dup_or_null(dr->dev.node);
+        h->disk = dup_or_null(dr->dev.disk);
+        h->dm_name = dup_or_null(dr->dev.dm_name);
+        if (dr->dev.nslaves > 0 && (h->slaves = calloc((size_t)dr->dev.nslaves,
+                                                       sizeof *h->slaves)))
+            for (int i = 0; i < dr->dev.nslaves; i++)
+                h->slaves[h->nslaves++] = strdup(dr->dev.slaves[i]);
+    }
+    if (dr->have_id) {
+        const orch_drive_id *id = &dr->id;
+        h->model = dup_or_null(id->model[0] ? id->model : dr->before.model);
+        h->vendor = dup_or_null(id->vendor);
+        h->serial = dup_or_null(id->serial[0] ? id->serial : dr->before.serial);
+        h->firmware = dup_or_null(id->firmware[0] ? id->firmware : dr->before.firmware);
+        h->size_bytes = id->size_bytes ? (int64_t)id->size_bytes : RES_UNSET;
+        h->rotational = id->rotational;
+        h->scheduler = dup_or_null(id->scheduler);
+        h->write_cache = dup_or_null(id->write_cache);
+        h->fs_type = dup_or_null(id->fs_type);
+        h->fs_size_bytes = id->fs_size_bytes ? (int64_t)id->fs_size_bytes : RES_UNSET;
+        h->fs_avail_bytes = id->fs_size_bytes ? (int64_t)id->fs_avail_bytes : RES_UNSET;
+        h->fs_used_pct = id->fs_used_pct;
+    }
+    if (dr->have_before)
+        h->health_before = health_of(&dr->before);
+    if (dr->have_after)
+        h->health_after = health_of(&dr->after);
+}
+
+/* The host figures of drive dr over reps repetitions into h->rates: the
+ * phase figures the mean over the repetitions sampled, the series that
+ * of the first; and the flush ratio against the guests' guest_fl. */
+static void host_rates(const tel_drive *dr, int reps, double interval_s, int nint,
+                       unsigned long long guest_fl, int guest_has, res_io_host *h)
+{
+    int nrep = 0, first = -1, dev_has = 0;
+    unsigned long long dev_fl = 0;
+    res_io_row sum;
+    int nsum[RES_IO_MAXK] = { 0 };
+    for (int r = 0; r < reps; r++)
+        if (dr->nhost[r] > 0) {
+            nrep++;
+            if (first < 0)
+                first = r;
+        }
+    if (nrep == 0 || !(h->rates = res_io_rates_new(true, nint)))
+        return;
+    memset(&sum, 0, sizeof sum);
+    for (int r = 0; r < reps; r++) {
+        res_io_row one;
+        if (dr->nhost[r] <= 0)
+            continue;
+        for (int k = 0; k < RES_IO_MAXK; k++)
+            one.v[k] = NAN;
+        host_total(dr->host[r], dr->nhost[r], &one);
+        for (int k = 0; k < RES_IOH_N; k++)
+            if (isfinite(one.v[k])) {
+                sum.v[k] += one.v[k];
+                nsum[k]++;
+            }
+        sum.t += isfinite(one.t) ? one.t : 0;
+        for (int i = 0; i < dr->nhost[r]; i++)
+            if (!dr->host[r][i].reset && isfinite(dr->host[r][i].fl_iops)) {
+                dev_fl += dr->host[r][i].fl_ios;
+                dev_has = 1;
+            }
+    }
+    for (int k = 0; k < RES_IOH_N; k++)
+        h->rates->total.v[k] = nsum[k] ? sum.v[k] / nsum[k] : NAN;
+    h->rates->total.t = sum.t;
+    for (int i = 0; i < nint; i++) {
+        int j = orch_io_match_host(dr->host[first], dr->nhost[first],
+                                   dr->host_t0[first] + (i + 1) * interval_s, interval_s / 2);
+        h->rates->series[i].t = (i + 1) * interval_s;
+        if (j >= 0)
+            host_row(&dr->host[first][j], &h->rates->series[i]);
+    }
+    h->flush_ratio = orch_io_flush_ratio(guest_fl, guest_has, dev_fl, dev_has);
+}
+
+res_io_host *tel_host_view(const orch_telemetry *t, int d, double interval_s, int nint,
+                           unsigned long long guest_fl, int guest_has)
+{
+    const tel_drive *dr = &t->drives[d];
+    res_io_host *h = calloc(1, sizeof *h);
+    if (!h)
+        return NULL;
+    h->rotational = -1;
+    h->size_bytes = h->fs_size_bytes = h->fs_avail_bytes = RES_UNSET;
+    h->fs_used_pct = NAN;
+    h->flush_ratio = NAN;
+    host_identity(dr, h);
+    host_rates(dr, t->p->repetitions, interval_s, nint, guest_fl, guest_has, h);
+    return h;
+}

@@ -1,0 +1,407 @@
+/* summary_io.c — the summary's I/O sections (telemetry.h,
+ * orch_telemetry_fill): per VM its disks, oltp CPU and p-latency series;
+ * per drive its disks over all repetitions, host view, latency spectrum,
+ * p-latency over time and steady state; then the run's comparisons and
+ * host CPU. The arithmetic is ioagg.h's and stats.h's. */
+#include "telemetry/telemetry_state.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "telemetry/ioagg.h"
+#include "telemetry/stats.h"
+#include "util/names.h"
+
+/* What one orch_telemetry_fill works with. */
+typedef struct fill_ctx {
+    orch_telemetry *t;
+    res_summary    *sum;
+    const char     *run_dir;
+    int             reps;       /* the plan's repetitions (at least 1) */
+    int             nint;       /* TPS intervals of the longest VM series */
+    double          interval_s; /* oltp's interval */
+    tel_drive_acc  *acc;        /* [sum->ndrives] */
+    orch_io_vm     *ivm;        /* scratch: one repetition's disks [t->nvms] */
+    orch_io_sum    *tots;       /* scratch: each repetition's totals [reps] */
+} fill_ctx;
+
+/* An orch_io_sum as a row of hypervisor keys (t not set). */
+static void sum_row(const orch_io_sum *s, res_io_row *r)
+{
+    r->v[RES_IOG_rd_iops] = s->rd_iops;
+    r->v[RES_IOG_rd_mbps] = s->rd_mbps;
+    r->v[RES_IOG_rd_lat_ms] = s->rd_lat_ms;
+    r->v[RES_IOG_wr_iops] = s->wr_iops;
+    r->v[RES_IOG_wr_mbps] = s->wr_mbps;
+    r->v[RES_IOG_wr_lat_ms] = s->wr_lat_ms;
+    r->v[RES_IOG_fl_iops] = s->fl_iops;
+    r->v[RES_IOG_fl_lat_ms] = s->fl_lat_ms;
+}
+
+/* Rates of the VMs vms[0..n) (one repetition): phase totals and the
+ * series on nint TPS intervals of interval_s starting at t0. */
+static res_io_rates *rates_of(const orch_io_vm *vms, int n, double t0, double interval_s,
+                              int nint, orch_io_sum *total)
+{
+    res_io_rates *r = res_io_rates_new(false, nint);
+    orch_io_sum *series = nint > 0 ? calloc((size_t)nint, sizeof *series) : NULL;
+    if (!r || (nint > 0 && !series)) {
+        free(series);
+        res_io_rates_free(r);
+        return NULL;
+    }
+    orch_io_drive_total(vms, n, total);
+    sum_row(total, &r->total);
+    r->total.t = total->t;
+    r->vms = total->vms;
+    r->missing = total->missing;
+    if (nint > 0)
+        orch_io_drive_series(vms, n, t0, interval_s, nint, 0, series);
+    for (int i = 0; i < nint; i++) {
+        sum_row(&series[i], &r->series[i]);
+        r->series[i].t = (i + 1) * interval_s;
+    }
+    free(series);
+    return r;
+}
+
+/* The VM's telemetry record for a summary VM, or NULL. */
+static tel_vm *vm_record(orch_telemetry *t, const res_vm *v)
+{
+    for (int i = 0; i < t->nvms; i++)
+        if (t->vms[i].rep == v->repetition && strcmp(t->vms[i].name, v->name) == 0)
+            return &t->vms[i];
+    return NULL;
+}
+
+static int drive_index(const res_summary *sum, const char *name)
+{
+    for (int d = 0; d < sum->ndrives; d++)
+        if (strcmp(sum->drives[d].name, name) == 0)
+            return d;
+    return -1;
+}
+
+/* Health after the run, of every drive whose device is known. */
+static void health_after(orch_telemetry *t)
+{
+    for (int d = 0; d < t->p->ndrives; d++) {
+        tel_drive *dr = &t->drives[d];
+        if (dr->have_dev && dr->dev.id_disk[0] && !dr->have_after)
+            dr->have_after = orch_drive_health_read(t->seams.cmd, t->seams.cmd_ctx,
+                                                    dr->dev.id_disk, &dr->after) == 0
+                             || dr->after.note[0];
+    }
+}
+
+/* c's intervals from the summary's TPS series: as many as the longest
+ * VM's, of oltp's interval (as the series has it). */
+static void series_shape(fill_ctx *c)
+{
+    const res_summary *sum = c->sum;
+    for (int i = 0; i < sum->nvms; i++)
+        if (sum->vms[i].npoints > c->nint)
+            c->nint = sum->vms[i].npoints;
+    for (int i = 0; i < sum->nvms; i++)
+        if (sum->vms[i].npoints > 0 && sum->vms[i].series[0].t > 0) {
+            c->interval_s = sum->vms[i].series[0].t;
+            break;
+        }
+}
+
+/* c->acc[d] for every drive: reps * nint intervals each. 0, or -1. */
+static int acc_init(fill_ctx *c)
+{
+    size_t n = (size_t)c->reps * (size_t)c->nint;
+    for (int d = 0; d < c->sum->ndrives; d++) {
+        tel_drive_acc *a = &c->acc[d];
+        a->p_pct = NAN;
+        if (c->nint == 0)
+            continue;
+        a->tps = calloc(n, sizeof *a->tps);
+        a->p = calloc(n, sizeof *a->p);
+        a->pn = calloc(n, sizeof *a->pn);
+        if (!a->tps || !a->p || !a->pn)
+            return -1;
+    }
+    return 0;
+}
+
+/* VM v's oltp result under the run folder: its CPU per 1000
+ * transactions and p-latency series into v->io, the series and the
+ * measured histogram into its drive's a. An unreadable result adds
+ * nothing (the run reported it when it collected the VM). */
+static void vm_oltp(const fill_ctx *c, res_vm *v, tel_drive_acc *a)
+{
+    char err[512], *path = v->result ? orch_strfmt("%s/%s", c->run_dir, v->result) : NULL;
+    int in_reps = v->repetition >= 1 && v->repetition <= c->reps;
+    int base = (v->repetition - 1) * c->nint;
+    const res_phase *m = NULL;
+    res_oltp doc;
+
+    memset(&doc, 0, sizeof doc);
+    if (path && res_oltp_read_file(path, &doc, err, sizeof err) == 0
+        && (m = res_oltp_measure(&doc))) {
+        v->io->cpu_s_per_1000_txn = m->cpu_s_per_1000_txn;
+        v->io->p_pct = m->iv_pct;
+        if (m->nintervals > 0 && (v->io->p_series = calloc((size_t)m->nintervals,
+                                                           sizeof *v->io->p_series)))
+            for (int k = 0; k < m->nintervals; k++) {
+                v->io->p_series[v->io->np++] = (res_point){ m->intervals[k].t,
+                                                            m->intervals[k].lat_pct_ms };
+                if (k < c->nint && in_reps) {
+                    a->p[base + k] += m->intervals[k].lat_pct_ms;
+                    a->pn[base + k]++;
+                }
+            }
+        a->p_pct = m->iv_pct;
+        if (m->histogram) {
+            if (!a->h)
+                a->h = hist_new(m->histogram->highest, m->histogram->sig_digits);
+            if (a->h)
+                hist_add(a->h, m->histogram);
+        }
+    }
+    res_oltp_clear(&doc);
+    free(path);
+}
+
+/* The per-VM section of summary VM v: its own disks' rates, its TPS into
+ * its drive's series, its oltp figures. 0, or -1 when out of memory. */
+static int fill_vm(fill_ctx *c, res_vm *v)
+{
+    tel_vm *rec = vm_record(c->t, v);
+    int d = drive_index(c->sum, v->drive);
+    if (v->failed || !v->measured || d < 0)
+        return 0;
+    if (!v->io && !(v->io = res_io_new()))
+        return -1;
+    if (rec && rec->measured) {
+        orch_io_sum tot;
+        orch_io_vm one = { rec->db, rec->ndb }, bone = { rec->boot, rec->nboot };
+        if (rec->ndb > 0)
+            v->io->db = rates_of(&one, 1, rec->t0, c->interval_s, v->npoints, &tot);
+        if (rec->nboot > 0)
+            v->io->boot = rates_of(&bone, 1, rec->t0, c->interval_s, v->npoints, &tot);
+    }
+    for (int k = 0; k < v->npoints && k < c->nint && v->repetition >= 1
+                    && v->repetition <= c->reps; k++)
+        c->acc[d].tps[(v->repetition - 1) * c->nint + k] += v->series[k].tps;
+    vm_oltp(c, v, &c->acc[d]);
+    return 0;
+}
+
+/* Whether the summary says VM `name` of repetition rep failed. */
+static int vm_failed(const res_summary *sum, int rep, const char *name)
+{
+    int failed = 0;
+    for (int k = 0; k < sum->nvms; k++)
+        if (sum->vms[k].repetition == rep && strcmp(sum->vms[k].name, name) == 0)
+            failed = sum->vms[k].failed;
+    return failed;
+}
+
+/* The measured, not failed VMs of plan drive pd in repetition rep: the
+ * series of their `role` disks into c->ivm (those that have one), and in
+ * *t0 where their TPS intervals begin. Returns how many series. */
+static int rep_disks(fill_ctx *c, int pd, int rep, orch_disk_role role, double *t0)
+{
+    int n = 0;
+    for (int i = 0; i < c->t->nvms; i++) {
+        tel_vm *v = &c->t->vms[i];
+        const orch_blk_delta *d = role == ORCH_DISK_DB ? v->db : v->boot;
+        int nd = role == ORCH_DISK_DB ? v->ndb : v->nboot;
+        if (v->rep != rep || v->drive != pd || !v->measured
+            || vm_failed(c->sum, rep, v->name))
+            continue;
+        *t0 = v->t0;
+        if (nd > 0)
+            c->ivm[n++] = (orch_io_vm){ d, nd };
+    }
+    return n;
+}
+
+/* The first repetition in which a VM of plan drive pd has a series of
+ * either disk (the one whose series the summary keeps), or 0. */
+static int first_rep(fill_ctx *c, int pd)
+{
+    double t0;
+    for (int r = 1; r <= c->reps; r++)
+        if (rep_disks(c, pd, r, ORCH_DISK_DB, &t0) > 0
+            || rep_disks(c, pd, r, ORCH_DISK_BOOT, &t0) > 0)
+            return r;
+    return 0;
+}
+
+/* The `role` disks of plan drive pd over every repetition into *out: the
+ * series of repetition `first` and the phase totals of all repetitions
+ * pooled (orch_io_drive_pool, also into *pool: rates the mean over
+ * repetitions, latencies every request once); *nrep: the repetitions
+ * with such disks. Their flushes are added to *guest_fl, and *guest_has
+ * set when counted (guest_has NULL: they count but do not make the count
+ * present). *out NULL when repetition `first` has none. 0, or -1 when out
+ * of memory. */
+static int drive_disks(fill_ctx *c, int pd, orch_disk_role role, int first,
+                       res_io_rates **out, orch_io_sum *pool, int *nrep,
+                       unsigned long long *guest_fl, int *guest_has)
+{
+    *out = NULL;
+    *nrep = 0;
+    for (int r = 1; r <= c->reps; r++) {
+        double t0 = 0;
+        int n = rep_disks(c, pd, r, role, &t0);
+        orch_io_sum *tot = &c->tots[*nrep];
+        res_io_rates *rr;
+        if (n == 0)
+            continue;
+        if (!(rr = rates_of(c->ivm, n, t0, c->interval_s, r == first ? c->nint : 0, tot)))
+            return -1;
+        if (ORCH_BLK_HAS(tot->have, ORCH_BLK_FL_REQS)) {
+            *guest_fl += tot->d[ORCH_BLK_FL_REQS];
+            if (guest_has)
+                *guest_has = 1;
+        }
+        (*nrep)++;
+        if (r == first)
+            *out = rr;
+        else
+            res_io_rates_free(rr);
+    }
+    orch_io_drive_pool(c->tots, *nrep, pool);
+    if (*out)
+        sum_row(pool, &(*out)->total);          /* total.t stays the first's */
+    return 0;
+}
+
+/* The hypervisor view of plan drive pd into io->db and io->boot (the
+ * database disks with the VMs per repetition and the intervals missing),
+ * and the guests' flushes for the host view's ratio. 0, or -1. */
+static int drive_hv(fill_ctx *c, int pd, res_io *io, unsigned long long *guest_fl,
+                    int *guest_has)
+{
+    int first = first_rep(c, pd), nrep;
+    orch_io_sum pool;
+    if (first == 0)
+        return 0;
+    if (drive_disks(c, pd, ORCH_DISK_DB, first, &io->db, &pool, &nrep, guest_fl,
+                    guest_has) < 0)
+        return -1;
+    if (io->db) {
+        io->db->vms = nrep ? pool.vms / nrep : 0;
+        io->db->missing = pool.missing;
+    }
+    /* boot overlays live on the drive too: their flushes reach it */
+    return drive_disks(c, pd, ORCH_DISK_BOOT, first, &io->boot, &pool, &nrep, guest_fl,
+                       NULL);
+}
+
+/* The drive's latency spectrum from its merged histograms (µs -> ms) and
+ * its p-latency over time: the mean of its VMs' interval values (rep 1). */
+static void drive_latency(const fill_ctx *c, const tel_drive_acc *a, res_io *io)
+{
+    const double *pcts;
+    int npcts = res_io_spectrum_pcts(&pcts);
+    if (a->h && (io->spectrum = calloc((size_t)npcts, sizeof *io->spectrum)))
+        for (int k = 0; k < npcts; k++)
+            io->spectrum[io->nspectrum++] =
+                (res_pct){ pcts[k], (double)hist_percentile(a->h, pcts[k]) / 1000.0 };
+    if (c->nint > 0 && isfinite(a->p_pct)
+        && (io->p_series = calloc((size_t)c->nint, sizeof *io->p_series))) {
+        io->p_pct = a->p_pct;
+        for (int k = 0; k < c->nint; k++)
+            if (a->pn[k] > 0)
+                io->p_series[io->np++] = (res_point){ (k + 1) * c->interval_s,
+                                                      a->p[k] / a->pn[k] };
+    }
+}
+
+/* Steady state: the trend of the repetition whose TPS drifts most. 0, or
+ * -1 when out of memory. */
+static int drive_steady(const fill_ctx *c, const tel_drive_acc *a, res_io *io)
+{
+    double *x;
+    if (c->nint < 3)
+        return 0;
+    if (!(x = calloc((size_t)c->nint, sizeof *x)))
+        return -1;
+    for (int k = 0; k < c->nint; k++)
+        x[k] = (k + 1) * c->interval_s;
+    for (int r = 0; r < c->reps; r++) {
+        orch_trend tr;
+        if (orch_stats_trend(x, a->tps + r * c->nint, c->nint, 0, &tr) == 0
+            && (io->steady.n == 0 || fabs(tr.drift_pct) > fabs(io->steady.drift_pct)))
+            io->steady = (res_io_trend){ tr.n, tr.mean, tr.slope, tr.slope_lo, tr.slope_hi,
+                                         tr.drift_pct, tr.trending };
+    }
+    free(x);
+    return 0;
+}
+
+/* The per-drive section of summary drive d. 0, or -1 when out of memory. */
+static int fill_drive(fill_ctx *c, int d)
+{
+    const orch_plan *p = c->t->p;
+    res_drive *dr = &c->sum->drives[d];
+    unsigned long long guest_fl = 0;
+    int pd = -1, guest_has = 0;
+
+    for (int k = 0; k < p->ndrives; k++)
+        if (strcmp(p->drives[k].name, dr->name) == 0)
+            pd = k;
+    if (!dr->io && !(dr->io = res_io_new()))
+        return -1;
+    if (drive_hv(c, pd, dr->io, &guest_fl, &guest_has) < 0)
+        return -1;
+    if (pd >= 0 && c->t->drives[pd].seen
+        && !(dr->io->host = tel_host_view(c->t, pd, c->interval_s, c->nint, guest_fl,
+                                          guest_has)))
+        return -1;
+    drive_latency(c, &c->acc[d], dr->io);
+    return drive_steady(c, &c->acc[d], dr->io);
+}
+
+int orch_telemetry_fill(orch_telemetry *t, res_summary *sum, const char *run_dir)
+{
+    fill_ctx c = { .t = t, .sum = sum, .run_dir = run_dir,
+                   .reps = t->p->repetitions > 0 ? t->p->repetitions : 1,
+                   .interval_s = t->seams.interval_ms / 1000.0 };
+    int oom = 0;
+
+    c.acc = calloc((size_t)sum->ndrives + 1, sizeof *c.acc);
+    c.ivm = calloc((size_t)t->nvms + 1, sizeof *c.ivm);
+    c.tots = calloc((size_t)c.reps, sizeof *c.tots);
+    if (!c.acc || !c.ivm || !c.tots) {
+        oom = 1;
+        goto cleanup;
+    }
+    health_after(t);
+    series_shape(&c);
+    if (acc_init(&c) < 0) {
+        oom = 1;
+        goto cleanup;
+    }
+    for (int i = 0; i < sum->nvms && !oom; i++)
+        oom = fill_vm(&c, &sum->vms[i]) < 0;
+    for (int d = 0; d < sum->ndrives && !oom; d++)
+        oom = fill_drive(&c, d) < 0;
+    if (oom || (!sum->io && !(sum->io = res_io_new()))) {
+        oom = 1;
+        goto cleanup;
+    }
+    oom = tel_compare_drives(sum, c.acc, c.reps, c.nint, sum->io) < 0;
+    tel_cpu_fill(t, &sum->env, sum->io);
+cleanup:
+    for (int d = 0; c.acc && d < sum->ndrives; d++) {
+        free(c.acc[d].tps);
+        free(c.acc[d].p);
+        free(c.acc[d].pn);
+        hist_free(c.acc[d].h);
+    }
+    free(c.acc);
+    free(c.ivm);
+    free(c.tots);
+    if (oom)
+        fprintf(t->out, "drivebench: out of memory while adding drive I/O to the summary\n");
+    return oom ? -1 : 0;
+}

@@ -1,0 +1,105 @@
+/*
+ * telemetry.h — what the drives did during a run, wired to the run's
+ * life (issue 13): the libvirt block statistics of every VM's database
+ * and boot disk (blockstats.h), the host's /sys/block statistics of each
+ * local `path` or `pool` drive (telemetry/host_drive.h), the drive's identity and
+ * SMART/NVMe health before and after, and the host's CPU use during the
+ * measured phases; then, from those and the VMs' oltp results, the
+ * summary's res_io fields (results.h): per VM and per drive I/O, the
+ * drive's latency spectrum and p-latency over time, paired / Welch
+ * comparisons of drives and the steady-state trend (stats.h, ioagg.h).
+ *
+ * Sampling runs on the monitor's event thread (orch_monitor_every) every
+ * report interval, but only between orch_telemetry_phase_start and
+ * _phase_end of a "precondition" or "measure" phase; its intervals are
+ * aligned with oltp's TPS intervals (which start after the warm-up).
+ *
+ * Host view: only for drives on this host (their URI is not remote). A
+ * drive on another libvirt host gets the hypervisor view through its own
+ * connection (the domain handle the run gives) and no host view; the
+ * summary's note says so.
+ *
+ * Call order, from run.c:
+ *   t = orch_telemetry_new(plan, monitor, out, seams);   with the run
+ *   orch_telemetry_add_vm(t, ...)                         each VM started
+ *   orch_telemetry_phase_start(t, phase, warmup_s)        before a phase
+ *   orch_telemetry_phase_end(t, phase, rep)               after it
+ *   orch_telemetry_fill(t, summary, run_dir)              into the summary
+ *   orch_telemetry_free(t)                 after orch_monitor_free()
+ *
+ * One file a job (telemetry_state.h holds what they share): sampling.c
+ * (new, add_vm, phases, ticks), host_cpu.c, summary_io.c and
+ * summary_host.c (orch_telemetry_fill), comparisons.c.
+ */
+#ifndef ORCH_TELEMETRY_H
+#define ORCH_TELEMETRY_H
+#include <stdio.h>
+#include <libvirt/libvirt.h>
+#include "telemetry/blockstats.h"
+#include "telemetry/host_drive.h"
+#include "virt/monitor.h"
+#include "plan/plan.h"
+#include "results.h"
+
+/* Host CPU busier than this share over the measured phases (percent) is
+ * saturated: the results then measure the host, not the drive. */
+#define ORCH_TEL_CPU_SATURATED_PCT 90.0
+
+/* What tests replace. Every member may be 0/NULL: the real thing. */
+typedef struct orch_tel_seams {
+    orch_domstats_fn domstats;  /* libvirt block stats of a domain */
+    void            *domstats_ctx;
+    orch_cmd_fn      cmd;       /* smartctl / nvme */
+    void            *cmd_ctx;
+    const char      *sysfs;     /* "/sys" */
+    const char      *proc_stat; /* "/proc/stat" */
+    int              interval_ms;   /* sampling; 1000 (oltp --report-interval=1) */
+    int              no_timer;  /* tests tick by hand (orch_telemetry_tick_at) */
+} orch_tel_seams;
+
+typedef struct orch_telemetry orch_telemetry;
+
+/* A telemetry for plan p; its sampler ticks on mon (may be NULL: no timer).
+ * seams may be NULL. NULL when out of memory. */
+orch_telemetry *orch_telemetry_new(const orch_plan *p, orch_monitor *mon, FILE *out,
+                                   const orch_tel_seams *seams);
+/* Free after orch_monitor_free() (a tick may be running until then).
+ * Accepts NULL. */
+void orch_telemetry_free(orch_telemetry *t);
+
+/* VM `vm` (its layout index; name and drive index given) of repetition rep
+ * runs as dom on conn; its database and boot volumes are db_vol and
+ * boot_vol in pool (their paths tell its disks apart; without a pool the
+ * targets sdb and sda, as vmconfigs/ name them). On a drive of this host
+ * both volumes are fsync'ed now, before any phase, so a restored copy's
+ * dirty pages are not written back during the precondition. The first VM
+ * of a drive also resolves the drive's block device, identity and health.
+ * 0, or -1 when out of memory (reported on out). Accepts t NULL. */
+int orch_telemetry_add_vm(orch_telemetry *t, int vm, const char *name, int drive, int rep,
+                          virStoragePoolPtr pool, const char *db_vol, const char *boot_vol,
+                          virDomainPtr dom);
+
+/* Phase `phase` starts now; its TPS intervals begin after warmup_s.
+ * Other phases than "precondition" and "measure" are not sampled. */
+void orch_telemetry_phase_start(orch_telemetry *t, const char *phase, int warmup_s);
+/* It ended: a last sample; a measured phase's series are kept for rep. */
+void orch_telemetry_phase_end(orch_telemetry *t, const char *phase, int rep);
+
+/* The same at times on CLOCK_MONOTONIC given by tests (seconds). */
+void orch_telemetry_phase_start_at(orch_telemetry *t, const char *phase, int warmup_s,
+                                   double now);
+void orch_telemetry_phase_end_at(orch_telemetry *t, const char *phase, int rep, double now);
+/* One sample now (what the monitor's timer does), or at time now. */
+void orch_telemetry_tick(void *telemetry);
+void orch_telemetry_tick_at(orch_telemetry *t, double now);
+
+/* Set sum's res_io fields (sum->io, drives[i].io, vms[i].io) from what
+ * was sampled and the VMs' oltp results under run_dir (their `result`).
+ * Health is read again here ("after"). 0, or -1 when out of memory. */
+int orch_telemetry_fill(orch_telemetry *t, res_summary *sum, const char *run_dir);
+
+/* Host CPU busy share between two /proc/stat texts (the "cpu" line:
+ * everything but idle and iowait is busy), percent; NAN when unreadable. */
+double orch_tel_cpu_busy_pct(const char *stat_before, const char *stat_after);
+
+#endif

@@ -1,0 +1,450 @@
+/* restore.c — database volumes restored from seeds, in parallel, with
+ * progress (see restore.h). */
+#include "virt/restore.h"
+#include "plan/plan.h"
+#include "util/stop.h"
+#include "util/units.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* Run-time state of one job, apart from its inputs and outputs. */
+typedef struct job_state {
+    virStorageVolPtr seed;      /* looked up before the threads start */
+    uint64_t bytes;             /* to copy: the seed's capacity, 0 without seed */
+    uint64_t done;              /* copied so far (qemu-img's progress) */
+    double   started, ended;    /* monotonic seconds; 0 = not yet */
+    pid_t    pid;               /* a running qemu-img, or 0 */
+} job_state;
+
+typedef struct restore_ctx {
+    orch_restore_job *jobs;
+    job_state        *st;
+    int               n, next, running;
+    orch_ledger      *l;
+    const orch_restore_opts *o;
+    int               failed;   /* first failure's job, +1; 0 = none */
+    int               stop;     /* no new jobs */
+    pthread_mutex_t   mu;
+    pthread_cond_t    cv;
+} restore_ctx;
+
+/* 1 when pool's volumes are files on this host that qemu-img can fill:
+ * the qemu driver on a local URI. */
+static int pool_is_local(virStoragePoolPtr pool)
+{
+    virConnectPtr conn = virStoragePoolGetConnect(pool);
+    const char *type = virConnectGetType(conn);
+    char *uri;
+    int local;
+    if (!type || strcmp(type, "QEMU") != 0)
+        return 0;
+    uri = virConnectGetURI(conn);
+    local = uri && !orch_uri_is_remote(uri);
+    free(uri);
+    return local;
+}
+
+/* 1 when dst accepts O_DIRECT (tmpfs before Linux 6.6 does not). */
+static int direct_io_works(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    close(fd);
+    return 1;
+}
+
+/* "(12.50/100%)" anywhere in line: the percentage, else -1. */
+static double progress_pct(const char *line)
+{
+    const char *p = strchr(line, '(');
+    double pct;
+    if (p && sscanf(p, "(%lf/100%%)", &pct) == 1)
+        return pct;
+    return -1;
+}
+
+/* Copy the seed into the volume's file with qemu-img, updating done as it
+ * reports progress. 0, or -1 with job->err. */
+static int fill_local(restore_ctx *c, int i, const char *src, const char *dst)
+{
+    orch_restore_job *job = &c->jobs[i];
+    job_state *s = &c->st[i];
+    const char *qi = c->o->qemu_img ? c->o->qemu_img : "qemu-img";
+    char *argv[16];
+    int a = 0, fds[2], rc = -1, status = 0, spawn_rc;
+    posix_spawn_file_actions_t fa;
+    pid_t pid;
+    char buf[4096], last[sizeof job->err] = "";
+    size_t len = 0;
+    FILE *in;
+    siginfo_t si;
+
+    argv[a++] = (char *)qi;
+    argv[a++] = "convert";
+    argv[a++] = "-p";           /* "(x/100%)" on stdout */
+    argv[a++] = "-n";           /* into the volume libvirt made */
+    argv[a++] = "-m";           /* parallel requests: see restore.h */
+    argv[a++] = "16";
+    argv[a++] = "-W";
+    if (direct_io_works(dst)) {
+        argv[a++] = "-t";
+        argv[a++] = "none";
+    }
+    argv[a++] = "-f";
+    argv[a++] = "qcow2";        /* provision.c makes seed volumes qcow2 */
+    argv[a++] = "-O";
+    argv[a++] = "raw";
+    argv[a++] = (char *)src;
+    argv[a++] = (char *)dst;
+    argv[a] = NULL;
+
+    if (pipe2(fds, O_CLOEXEC) < 0) {
+        snprintf(job->err, sizeof job->err, "cannot restore %s: pipe: %s", job->name,
+                 strerror(errno));
+        return -1;
+    }
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], STDERR_FILENO);
+    pthread_mutex_lock(&c->mu);
+    if (c->stop) {
+        pthread_mutex_unlock(&c->mu);
+        posix_spawn_file_actions_destroy(&fa);
+        close(fds[0]);
+        close(fds[1]);
+        snprintf(job->err, sizeof job->err, "restore of %s stopped", job->name);
+        return -1;
+    }
+    spawn_rc = posix_spawnp(&pid, qi, &fa, NULL, argv, environ);
+    if (spawn_rc == 0)
+        s->pid = pid;
+    pthread_mutex_unlock(&c->mu);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[1]);
+    if (spawn_rc != 0) {
+        snprintf(job->err, sizeof job->err, "cannot run %s to restore %s: %s", qi, job->name,
+                 strerror(spawn_rc));
+        close(fds[0]);
+        return -1;
+    }
+
+    /* qemu-img ends its progress updates with \r, its errors with \n */
+    in = fdopen(fds[0], "r");
+    for (int ch; in && (ch = getc(in)) != EOF;) {
+        if (ch != '\r' && ch != '\n' && len + 1 < sizeof buf) {
+            buf[len++] = (char)ch;
+            continue;
+        }
+        buf[len] = '\0';
+        double pct = progress_pct(buf);
+        if (pct >= 0) {
+            pthread_mutex_lock(&c->mu);
+            s->done = (uint64_t)((double)s->bytes * pct / 100);
+            pthread_mutex_unlock(&c->mu);
+        } else if (strspn(buf, " \t") < len) {
+            snprintf(last, sizeof last, "%s", buf + strspn(buf, " \t"));
+        }
+        len = 0;
+    }
+    if (in)
+        fclose(in);
+    else
+        close(fds[0]);
+    /* wait without reaping, so a kill from the progress thread never hits
+     * a reused pid; then forget the pid and reap */
+    while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+        ;
+    pthread_mutex_lock(&c->mu);
+    s->pid = 0;
+    pthread_mutex_unlock(&c->mu);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        rc = 0;
+    } else if (WIFSIGNALED(status)) {
+        snprintf(job->err, sizeof job->err, "qemu-img convert of %s into %s stopped by signal %d",
+                 src, dst, WTERMSIG(status));
+    } else {
+        snprintf(job->err, sizeof job->err, "qemu-img convert of %s into %s failed: %s", src,
+                 dst, last[0] ? last : "no message");
+    }
+    return rc;
+}
+
+/* Create and fill job i. 0, or -1 with job->err. */
+static int restore_one(restore_ctx *c, int i)
+{
+    orch_restore_job *job = &c->jobs[i];
+    job_state *s = &c->st[i];
+    virStorageVolPtr vol;
+    char *src = NULL, *dst = NULL;
+    int rc = -1;
+
+    job->local = s->seed && pool_is_local(job->pool);
+    /* libvirt's clone when it cannot be filled here */
+    vol = orch_vol_create(job->pool, c->l, job->name, "raw", job->capacity, NULL,
+                          job->local ? NULL : s->seed, job->err, sizeof job->err);
+    if (!vol)
+        return -1;
+    if (!job->local) {
+        rc = 0;
+        goto cleanup;
+    }
+    src = virStorageVolGetPath(s->seed);
+    dst = virStorageVolGetPath(vol);
+    if (!src || !dst) {
+        snprintf(job->err, sizeof job->err, "cannot restore %s: no path for %s: %s", job->name,
+                 src ? job->name : job->seed, orch_virt_error());
+        goto cleanup;
+    }
+    if (access(src, R_OK) < 0 || access(dst, W_OK) < 0) {
+        /* files of a system daemon this user may not touch: libvirt's
+         * clone instead (the empty volume goes; the ledger keeps its name,
+         * which teardown finds already gone) */
+        job->local = 0;
+        if (virStorageVolDelete(vol, 0) < 0) {
+            snprintf(job->err, sizeof job->err, "cannot replace volume %s: %s", job->name,
+                     orch_virt_error());
+            goto cleanup;
+        }
+        virStorageVolFree(vol);
+        vol = orch_vol_create(job->pool, c->l, job->name, "raw", job->capacity, NULL, s->seed,
+                              job->err, sizeof job->err);
+        rc = vol ? 0 : -1;
+        goto cleanup;
+    }
+    rc = fill_local(c, i, src, dst);
+cleanup:
+    free(src);
+    free(dst);
+    if (vol)
+        virStorageVolFree(vol);
+    return rc;
+}
+
+static void *worker(void *arg)
+{
+    restore_ctx *c = arg;
+    for (;;) {
+        int i, rc;
+        pthread_mutex_lock(&c->mu);
+        if (c->stop || c->next >= c->n) {
+            c->running--;
+            pthread_cond_broadcast(&c->cv);
+            pthread_mutex_unlock(&c->mu);
+            return NULL;
+        }
+        i = c->next++;
+        c->st[i].started = orch_mono_now();
+        pthread_mutex_unlock(&c->mu);
+
+        rc = restore_one(c, i);
+
+        pthread_mutex_lock(&c->mu);
+        c->st[i].ended = orch_mono_now();
+        c->jobs[i].seconds = c->st[i].ended - c->st[i].started;
+        if (rc == 0)
+            c->st[i].done = c->st[i].bytes;
+        else if (!c->failed) {
+            c->failed = i + 1;
+            c->stop = 1;
+        }
+        pthread_cond_broadcast(&c->cv);
+        pthread_mutex_unlock(&c->mu);
+    }
+}
+
+/* A drive's bytes done, bytes in all, and its wall time so far (first
+ * start to last end, or to now while one runs). Under c->mu. */
+static void drive_figure(const restore_ctx *c, int drive, double now, uint64_t *done,
+                         uint64_t *bytes, double *secs)
+{
+    double first = 0, last = 0;
+    int open = 0;
+    *done = *bytes = 0;
+    for (int i = 0; i < c->n; i++) {
+        const job_state *s = &c->st[i];
+        if (c->jobs[i].drive != drive || !s->bytes)
+            continue;
+        *done += s->done;
+        *bytes += s->bytes;
+        if (!s->started)
+            continue;
+        if (!first || s->started < first)
+            first = s->started;
+        if (s->ended > last)
+            last = s->ended;
+        open |= !s->ended;
+    }
+    *secs = !first ? 0 : (open ? now : last) - first;
+}
+
+/* One progress line on o->out: "restore: 1.2 GiB of 4.0 GiB (30%), d1
+ * 350 MB/s, d2 410 MB/s, about 8 s left". Under c->mu. */
+static void print_progress(const restore_ctx *c, int ndrives, double t0, int tty)
+{
+    FILE *out = c->o->out;
+    uint64_t done = 0, total = 0;
+    double now = orch_mono_now(), rate;
+    char a[32], b[32];
+    for (int i = 0; i < c->n; i++) {
+        done += c->st[i].done;
+        total += c->st[i].bytes;
+    }
+    fprintf(out, "%srestore: %s of %s (%d%%)", tty ? "\r" : "",
+            orch_format_bytes(done, a, sizeof a), orch_format_bytes(total, b, sizeof b),
+            total ? (int)(done * 100 / total) : 100);
+    for (int d = 0; d < ndrives; d++) {
+        uint64_t dd, db;
+        double secs;
+        drive_figure(c, d, now, &dd, &db, &secs);
+        if (db)
+            fprintf(out, ", %s %.0f MB/s",
+                    c->o->drive_names ? c->o->drive_names[d] : "drive",
+                    secs > 0 ? (double)dd / 1e6 / secs : 0.0);
+    }
+    rate = now > t0 ? (double)done / (now - t0) : 0;
+    if (done < total && rate > 0)
+        fprintf(out, ", about %.0f s left", (double)(total - done) / rate);
+    fprintf(out, tty ? "   " : "\n");
+    fflush(out);
+}
+
+int orch_restore_all(orch_restore_job *jobs, int n, orch_ledger *l,
+                     orch_restore_figure *figures, int ndrives,
+                     const orch_restore_opts *o, char *err, size_t errlen)
+{
+    restore_ctx c;
+    pthread_t *threads = NULL;
+    int nthreads = o->parallel > 0 ? o->parallel : ORCH_RESTORE_PARALLEL, started = 0;
+    int rc = -1, tty = o->out && isatty(fileno(o->out));
+    int every = o->progress_every > 0 ? o->progress_every : 10;
+    double t0 = orch_mono_now(), last_print = t0;
+    uint64_t total = 0;
+
+    memset(&c, 0, sizeof c);
+    c.jobs = jobs;
+    c.n = n;
+    c.l = l;
+    c.o = o;
+    pthread_mutex_init(&c.mu, NULL);
+    pthread_cond_init(&c.cv, NULL);
+    c.st = calloc((size_t)n + 1, sizeof *c.st);
+    if (nthreads > n)
+        nthreads = n;
+    threads = calloc((size_t)nthreads + 1, sizeof *threads);
+    if (!c.st || !threads) {
+        snprintf(err, errlen, "out of memory");
+        goto cleanup;
+    }
+    /* seeds first: a missing one fails before anything is created */
+    for (int i = 0; i < n; i++) {
+        virStorageVolInfo info;
+        jobs[i].local = 0;
+        jobs[i].seconds = 0;
+        jobs[i].err[0] = '\0';
+        if (!jobs[i].seed)
+            continue;
+        c.st[i].seed = virStorageVolLookupByName(jobs[i].pool, jobs[i].seed);
+        if (!c.st[i].seed || virStorageVolGetInfo(c.st[i].seed, &info) < 0) {
+            snprintf(err, errlen, "seed volume %s: %s", jobs[i].seed, orch_virt_error());
+            goto cleanup;
+        }
+        c.st[i].bytes = info.capacity < jobs[i].capacity ? info.capacity : jobs[i].capacity;
+        total += c.st[i].bytes;
+    }
+    if (o->out && total) {
+        char b[32];
+        fprintf(o->out, "restoring %d database volume(s) from their seeds: %s, %d at a time\n",
+                n, orch_format_bytes(total, b, sizeof b), nthreads);
+        fflush(o->out);
+    }
+    c.running = nthreads;
+    for (; started < nthreads; started++)
+        if (pthread_create(&threads[started], NULL, worker, &c) != 0)
+            break;
+    pthread_mutex_lock(&c.mu);
+    c.running -= nthreads - started;
+    if (started < nthreads)
+        c.stop = 1;             /* the threads that run finish their job */
+    while (c.running > 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_sec += 1;
+        pthread_cond_timedwait(&c.cv, &c.mu, &ts);
+        if (orch_stop_requested() || c.stop) {
+            c.stop = 1;
+            for (int i = 0; i < n; i++)
+                if (c.st[i].pid > 0)
+                    kill(c.st[i].pid, SIGTERM);
+        }
+        if (o->out && total && c.running > 0 && orch_mono_now() - last_print >= (tty ? 1 : every)) {
+            print_progress(&c, ndrives, t0, tty);
+            last_print = orch_mono_now();
+        }
+    }
+    pthread_mutex_unlock(&c.mu);
+    for (int i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+
+    if (orch_stop_requested()) {
+        snprintf(err, errlen, "interrupted");
+        goto cleanup;
+    }
+    if (c.failed) {
+        snprintf(err, errlen, "%s", jobs[c.failed - 1].err);
+        goto cleanup;
+    }
+    if (started < nthreads && c.next < n) {
+        snprintf(err, errlen, "cannot start restore threads: out of resources");
+        goto cleanup;
+    }
+    if (o->out && total) {
+        if (tty)
+            print_progress(&c, ndrives, t0, tty);
+        fprintf(o->out, "%srestored in %.1f s:", tty ? "\n" : "", orch_mono_now() - t0);
+    }
+    for (int d = 0; d < ndrives; d++) {
+        uint64_t done, bytes;
+        double secs;
+        char b[32];
+        drive_figure(&c, d, orch_mono_now(), &done, &bytes, &secs);
+        if (!bytes)
+            continue;
+        if (figures) {
+            figures[d].bytes += bytes;
+            figures[d].seconds += secs;
+        }
+        if (o->out)
+            fprintf(o->out, " %s %s in %.1f s (%.0f MB/s)",
+                    o->drive_names ? o->drive_names[d] : "drive",
+                    orch_format_bytes(bytes, b, sizeof b), secs,
+                    secs > 0 ? (double)bytes / 1e6 / secs : 0.0);
+    }
+    if (o->out && total) {
+        fprintf(o->out, "\n");
+        fflush(o->out);
+    }
+    rc = 0;
+cleanup:
+    for (int i = 0; c.st && i < n; i++)
+        if (c.st[i].seed)
+            virStorageVolFree(c.st[i].seed);
+    free(c.st);
+    free(threads);
+    pthread_cond_destroy(&c.cv);
+    pthread_mutex_destroy(&c.mu);
+    return rc;
+}
