@@ -8,6 +8,10 @@
  *
  * Golden files: tests/golden/<dialect>_<workload>.sql. Run from the
  * repository root; GOLDEN_UPDATE=1 rewrites them (review the diff).
+ *
+ * With TSQL_DUMP=DIR set, the program runs no test but writes every SQL
+ * text the mssql dialect produces, whole, for the T-SQL grammar check
+ * (tests/tsql/check.sh): see "the T-SQL dump" below.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -123,12 +127,120 @@ static const char *rec_col(db_conn *c, int col, size_t *len)
 }
 static const char *rec_version(const db_conn *c) { return "recorder"; }
 
+/* --- the T-SQL dump (TSQL_DUMP=DIR) ---------------------------------------- */
+/*
+ * Each configuration's SQL goes to DIR/<name>.sql as records, each a line
+ * "-- tsql <how> <where>" and the text, whole, on the lines after it:
+ * <how> is "prepared" (the statement table: SQLPrepare), "direct"
+ * (SQLExecDirect) or "bulk" (prepared, parameter arrays bound to it);
+ * <where> is the phase ("#N" for the statement table). A loader sends
+ * thousands of INSERTs of one form (the text up to VALUES): of each form
+ * the first two and the last are written; any other text is written once
+ * however often it is sent. tests/tsql/check.sh counts the records, so a
+ * text the dump loses is a failure there.
+ */
+#define DUMP_FORMS 64
+
+typedef struct dump_form {
+    char  head[256];    /* the INSERT up to VALUES */
+    int   n;            /* how many were sent */
+    char *last;         /* the latest after the first two, written at the end */
+    char  last_where[32];
+} dump_form;
+
+static struct {
+    FILE       *f;                  /* NULL: not dumping */
+    const char *where;              /* the phase record() is in */
+    dump_form   forms[DUMP_FORMS];
+    int         nforms;
+    char      **seen;               /* texts already written (not INSERT forms) */
+    size_t      nseen;
+} dump;
+
+static void dump_record(const char *how, const char *where, const char *sql, size_t len)
+{
+    fprintf(dump.f, "-- tsql %s %s\n%.*s\n", how, where, (int)len, sql);
+}
+
+/* One text sent; `how` as in the records. */
+static void dump_sql(const char *how, const char *sql, size_t len)
+{
+    const char *v = strstr(sql, "VALUES");
+    if (!dump.f)
+        return;
+    if (!strcmp(how, "direct") && !strncmp(sql, "INSERT INTO", 11) && v &&
+        (size_t)(v - sql) < sizeof dump.forms[0].head) {
+        int h = (int)(v - sql), i;
+        dump_form *fm;
+        for (i = 0; i < dump.nforms; i++)
+            if ((int)strlen(dump.forms[i].head) == h && !strncmp(dump.forms[i].head, sql, (size_t)h))
+                break;
+        assert_true(i < DUMP_FORMS);
+        fm = &dump.forms[i];
+        if (i == dump.nforms) {
+            snprintf(fm->head, sizeof fm->head, "%.*s", h, sql);
+            dump.nforms++;
+        }
+        if (++fm->n <= 2) {
+            dump_record(how, dump.where, sql, len);
+        } else {
+            free(fm->last);
+            fm->last = strndup(sql, len);
+            assert_non_null(fm->last);
+            snprintf(fm->last_where, sizeof fm->last_where, "%s %s", how, dump.where);
+        }
+        return;
+    }
+    {
+        char *key = NULL;   /* "how:text": a text prepared and also sent directly is both */
+        assert_true(asprintf(&key, "%s:%.*s", how, (int)len, sql) >= 0);
+        for (size_t i = 0; i < dump.nseen; i++)
+            if (!strcmp(dump.seen[i], key)) {
+                free(key);
+                return;
+            }
+        dump.seen = realloc(dump.seen, (dump.nseen + 1) * sizeof *dump.seen);
+        assert_non_null(dump.seen);
+        dump.seen[dump.nseen] = key;
+    }
+    dump.nseen++;
+    dump_record(how, dump.where, sql, len);
+}
+
+static void dump_open(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.sql", dir, name);
+    dump.f = fopen(path, "w");
+    if (!dump.f)
+        fail_msg("TSQL_DUMP: cannot write %s", path);
+    dump.where = "setup";
+}
+
+/* Write each form's last INSERT and forget the configuration. */
+static void dump_close(void)
+{
+    for (int i = 0; i < dump.nforms; i++) {
+        dump_form *fm = &dump.forms[i];
+        if (fm->last) {
+            fprintf(dump.f, "-- tsql %s\n%s\n", fm->last_where, fm->last);
+            free(fm->last);
+        }
+    }
+    for (size_t i = 0; i < dump.nseen; i++)
+        free(dump.seen[i]);
+    free(dump.seen);
+    assert_int_equal(fclose(dump.f), 0);
+    memset(&dump, 0, sizeof dump);
+}
+
 /* Rows sent as INSERT text (--bulk=off, single rows, text statements):
  * the INSERT up to VALUES, once for consecutive ones of the same form. */
 static int rec_query(db_conn *c, const char *sql, size_t len)
 {
     const char *v = strstr(sql, " VALUES");
     static char last[256];
+    dump_sql("direct", sql, len);
     if (!strncmp(sql, "INSERT INTO", 11) && v) {
         int n = (int)(v - sql) + 7;
         char head[256];
@@ -191,6 +303,7 @@ static int rec_bulk(db_conn *c, db_bulk *b)
 
     assert_non_null(sql);
     assert_true(b->ncols <= 32);
+    dump_sql("bulk", sql, strlen(sql));
     if (first)
         rec_printf("%s -- bulk load, parameter arrays\n", sql);
     snprintf(last, sizeof last_bulk, "%s", sql);
@@ -276,13 +389,20 @@ static void record(rec *r, const char *dialect, const char *wl_name, const char 
                 rec_printf("-- #%d transaction %s: a driver call, no SQL text\n", i,
                            run.stmts[i].trx == DB_TRX_BEGIN ? "begin" :
                            run.stmts[i].trx == DB_TRX_COMMIT ? "commit" : "rollback");
-            else if (run.stmts[i].sql)
+            else if (run.stmts[i].sql) {
+                static char where[16];
                 rec_printf("#%d [%d param%s] %s\n", i, run.stmts[i].nparams,
                            run.stmts[i].nparams == 1 ? "" : "s", run.stmts[i].sql);
+                snprintf(where, sizeof where, "#%d", i);
+                dump.where = where;
+                dump_sql("prepared", run.stmts[i].sql, strlen(run.stmts[i].sql));
+            }
         assert_int_equal(db_init(&c, &rec_driver, &o.db, run.stmts, run.nstmts), 0);
         rec_printf("\n-- prepare\n");
+        dump.where = "prepare";
         assert_int_equal(wl->prepare(&run, &c, 0, 1, &progress, &total), 0);
         rec_printf("\n-- before a run\n");
+        dump.where = "check";
         assert_int_equal(wl->check_ready(&run, &c), 0);
         if (ntrx > 0) {
             void *ws;
@@ -293,6 +413,7 @@ static void record(rec *r, const char *dialect, const char *wl_name, const char 
                 wl_action a;
                 wl_step st;
                 rec_printf("\n-- transaction %d\n", t + 1);
+                dump.where = "transaction";
                 wl->trx_begin(ws);
                 while ((st = wl->step(ws, &c, &a)) == WL_STMT) {
                     if (a.stmt >= 0)
@@ -305,6 +426,7 @@ static void record(rec *r, const char *dialect, const char *wl_name, const char 
             wl->conn_free(ws);
         }
         rec_printf("\n-- cleanup\n");
+        dump.where = "cleanup";
         assert_int_equal(wl->cleanup(&run, &c), 0);
         fflush(stdout);
         stdout = saved;
@@ -488,8 +610,41 @@ static void test_drop_if_exists(void **state)
     assert_string_equal(dialect_get(DB_DIALECT_MYSQL)->begin, "BEGIN");
 }
 
+/* The configurations whose SQL TSQL_DUMP writes: each option that changes
+ * the text (every sysbench workload shares oltp_read_write's statement
+ * table), TPC-C with each loader (bulk arrays, multi-row INSERTs of the
+ * default and of the largest --tpcc-load-batch, single-row INSERTs) and
+ * with procedures. */
+static void test_tsql_dump(void **state)
+{
+    static const struct { const char *name, *wl, *args; int ntrx; } cf[] = {
+        {"oltp_read_write", "oltp_read_write", "--tables=2 --table-size=3", 2},
+        {"oltp_read_write_inserts", "oltp_read_write",
+         "--tables=1 --table-size=1001 --bulk=off --auto-inc=off --secondary=on", 2},
+        {"oltp_insert", "oltp_insert", "--tables=1 --table-size=3", 2},
+        {"oltp_insert_no_auto_inc", "oltp_insert", "--tables=1 --table-size=3 --auto-inc=off --bulk=off", 2},
+        {"tpcc", "tpcc", "--warehouses=1", 3},
+        {"tpcc_procedures", "tpcc", "--warehouses=1 --tpcc-procedures=on", 23},
+        {"tpcc_inserts", "tpcc", "--warehouses=1 --bulk=off", 0},
+        {"tpcc_inserts_max_batch", "tpcc", "--warehouses=1 --bulk=off --tpcc-load-batch=1000", 0},
+        {"tpcc_single_rows", "tpcc", "--warehouses=1 --bulk=off --tpcc-load-batch=1", 0},
+    };
+    const char *dir = getenv("TSQL_DUMP");
+
+    for (size_t i = 0; i < sizeof cf / sizeof cf[0]; i++) {
+        rec r = {0};
+        dump_open(dir, cf[i].name);
+        record(&r, "mssql", cf[i].wl, cf[i].args, cf[i].ntrx);
+        dump_close();
+        free(r.buf);
+    }
+}
+
 int main(void)
 {
+    const struct CMUnitTest dump_only[] = {
+        cmocka_unit_test(test_tsql_dump),
+    };
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_names),
         cmocka_unit_test(test_dbms_names),
@@ -503,5 +658,7 @@ int main(void)
         cmocka_unit_test(test_tsql_values_limit),
         cmocka_unit_test(test_drop_if_exists),
     };
+    if (getenv("TSQL_DUMP"))
+        return cmocka_run_group_tests(dump_only, NULL, NULL);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
