@@ -31,8 +31,9 @@ static const orch_vm_result fixture_vms[] = {
     { "vm3", "second", 1, VM("second-vm1"), NULL, NULL, { 0 }, NULL, NULL },
 };
 
-static res_summary *build_summary(const orch_vm_result *vms, int nvms, int reps, char *err,
-                                  size_t len)
+/* The summary of the fixture run's drives; partial: the run stopped early. */
+static res_summary *build_run(const orch_vm_result *vms, int nvms, int reps, int partial,
+                              char *err, size_t len)
 {
     orch_summary_input in;
     memset(&in, 0, sizeof in);
@@ -43,7 +44,14 @@ static res_summary *build_summary(const orch_vm_result *vms, int nvms, int reps,
     in.vms = vms;
     in.nvms = nvms;
     in.repetitions = reps;
+    in.partial = partial;
     return orch_summary_build(&in, err, len);
+}
+
+static res_summary *build_summary(const orch_vm_result *vms, int nvms, int reps, char *err,
+                                  size_t len)
+{
+    return build_run(vms, nvms, reps, 0, err, len);
 }
 
 /* The summary as summary.json holds it (caller puts), NULL on failure. */
@@ -210,20 +218,10 @@ static void test_failed_vm_in_one_repetition(void **state)
  * 1), per VM (10 + 12.5 + 8) / 3; drive a 2 VMs, 22.5 TPS, 11.25 per VM. */
 static void test_partial_run(void **state)
 {
-    orch_summary_input in;
     char err[512] = "";
     res_summary *s;
     (void)state;
-    memset(&in, 0, sizeof in);
-    in.run_id = "fixture-20261130-000000";
-    in.run_dir = RUN_DIR;
-    in.drives = drives;
-    in.ndrives = 2;
-    in.vms = fixture_vms;
-    in.nvms = 3;
-    in.repetitions = 3;
-    in.partial = 1;
-    s = orch_summary_build(&in, err, sizeof err);
+    s = build_run(fixture_vms, 3, 3, 1, err, sizeof err);
     assert_non_null(s);
     assert_int_equal(s->status, RES_RUN_PARTIAL);
     assert_int_equal(s->repetitions, 3);
