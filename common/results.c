@@ -235,17 +235,28 @@ static const struct {
 
 const char *res_cmp_method_name(res_cmp_method m)
 {
-    return (unsigned)m < RES_CMP_COUNT ? cmp_methods[m].name : "?";
+    return (unsigned)m < RES_CMP_METHOD_COUNT ? cmp_methods[m].name : "?";
+}
+
+static const char *const cmp_verdicts[] = {
+#define RES_CMP_VERDICT_NAME(id, name) [RES_CMP_##id] = name,
+    RES_CMP_VERDICTS(RES_CMP_VERDICT_NAME)
+#undef RES_CMP_VERDICT_NAME
+};
+
+const char *res_cmp_verdict_name(res_cmp_verdict v)
+{
+    return (unsigned)v < RES_CMP_VERDICT_COUNT ? cmp_verdicts[v] : "?";
 }
 
 bool res_cmp_method_is_tps(res_cmp_method m)
 {
-    return (unsigned)m < RES_CMP_COUNT && cmp_methods[m].tps;
+    return (unsigned)m < RES_CMP_METHOD_COUNT && cmp_methods[m].tps;
 }
 
 bool res_cmp_method_is_paired(res_cmp_method m)
 {
-    return (unsigned)m < RES_CMP_COUNT && cmp_methods[m].paired;
+    return (unsigned)m < RES_CMP_METHOD_COUNT && cmp_methods[m].paired;
 }
 
 /* ------------------------------------------------------------------ */

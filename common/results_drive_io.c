@@ -322,11 +322,17 @@ static const char *cmp_method_name_of(int m)
     return res_cmp_method_name((res_cmp_method)m);
 }
 
+/* a word the reader does not know is RES_CMP_NOT_COMPARABLE (0) */
+static const char *cmp_verdict_name_of(int v)
+{
+    return res_cmp_verdict_name((res_cmp_verdict)v);
+}
+
 static const rj_field cmp_fields[] = {
     F("a",        RJ_STR_OPT, res_io_cmp, a),
     F("b",        RJ_STR_OPT, res_io_cmp, b),
     F("method",   RJ_ENUM,    res_io_cmp, method, .name = cmp_method_name_of,
-      .n = RES_CMP_COUNT),
+      .n = RES_CMP_METHOD_COUNT),
     F("n",        RJ_INT,     res_io_cmp, n),
     F("k",        RJ_INT_POS, res_io_cmp, k),
     F("mean_a",   RJ_NUM_OPT, res_io_cmp, mean_a),
@@ -337,8 +343,13 @@ static const rj_field cmp_fields[] = {
     F("hi",       RJ_NUM_OPT, res_io_cmp, hi),
     F("df",       RJ_NUM_OPT, res_io_cmp, df),
     F("p_value",  RJ_NUM_OPT, res_io_cmp, p_value),
-    F("verdict",  RJ_WORDS,   res_io_cmp, distinguishable,
-      .words = { "not distinguishable", "distinguishable" }),
+    F("r1",       RJ_NUM_OPT, res_io_cmp, r1),
+    F("p_holm",   RJ_NUM_OPT, res_io_cmp, p_holm),
+    F("family",   RJ_INT_POS, res_io_cmp, family),
+    F("verdict",  RJ_ENUM,    res_io_cmp, verdict, .name = cmp_verdict_name_of,
+      .n = RES_CMP_VERDICT_COUNT),
+    F("reason",   RJ_STR_OPT, res_io_cmp, reason),
+    F("needs",    RJ_INT_POS, res_io_cmp, needs),
     RJ_TABLE_END,
 };
 

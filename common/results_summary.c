@@ -132,12 +132,32 @@ static const rj_field figures_latency_fields[] = {
     RJ_TABLE_END,
 };
 
-/* a drive, a repetition of it, the run */
+/* tps_per_vm: summaries before vm_runs lack it; per VM as they computed it */
+static void tps_per_vm_put(json_object *o, const rj_field *f, const void *base)
+{
+    rj_put(o, f->key, res_json_number(((const res_figures *)base)->tps_per_vm));
+}
+
+static int tps_per_vm_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
+{
+    res_figures *x = base;
+    x->tps_per_vm = rj_get(o, f->key) ? rj_get_d(o, f->key)
+                    : x->vms ? x->tps / x->vms : 0;
+    return 0;
+}
+
+static const rj_ops tps_per_vm_ops = { tps_per_vm_put, tps_per_vm_get, NULL, NULL };
+
+/* a drive, a repetition of it, the run (vms and tps read before
+ * tps_per_vm, which may be computed from them) */
 static const rj_field figures_fields[] = {
-    F(RK_VMS,       RJ_INT, res_figures, vms),
-    F("failed_vms", RJ_INT, res_figures, failed_vms),
-    F(RK_TPS,       RJ_NUM, res_figures, tps),
-    F("transactions", RJ_I64, res_figures, transactions),
+    F(RK_VMS,                 RJ_INT,    res_figures, vms),
+    F("vm_runs",              RJ_INT,    res_figures, vm_runs),
+    F("measured_repetitions", RJ_INT,    res_figures, repetitions),
+    F("failed_vms",           RJ_INT,    res_figures, failed_vms),
+    F(RK_TPS,                 RJ_NUM,    res_figures, tps),
+    RJ_HERE("tps_per_vm",     RJ_CUSTOM, .ops = &tps_per_vm_ops),
+    F("transactions",         RJ_I64,    res_figures, transactions),
     RJ_HERE(RK_LATENCY_MS, RJ_OBJ, .sub = figures_latency_fields),
     F("tpcc",       RJ_PTR, res_figures, tpcc, .sub = tpcc_figures_fields,
       .size = sizeof(res_tpcc_figures)),
