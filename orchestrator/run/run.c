@@ -398,7 +398,8 @@ static bool conn_seen_before(const run_state *st, int i)
     return false;
 }
 
-/* Pools and, for profiles with a prebuilt database, each VM's seed disk:
+/* Pools and, for plans with a prebuilt database (orch_layout_has_seed),
+ * each VM's seed volume:
  * a qcow2 overlay on the image's seed.qcow2, attached read-only, so the
  * prebuilt data stays pristine. */
 static int provision_run(run_state *st)
@@ -418,7 +419,7 @@ static int provision_run(run_state *st)
                                                        dr->path, st->err, sizeof st->err);
         if (!st->pools[d]
             || orch_images_ensure(st->images, d, conn,
-                                  orch_template_disk_size(st->t, "seeddisk") != 0, st->out,
+                                  orch_layout_has_seed(p, st->t), st->out,
                                   st->err, sizeof st->err) < 0)
             return -1;
     }
@@ -446,8 +447,7 @@ static int provision_run(run_state *st)
             return -1;
         seed_path = strdup(orch_images_path(st->images, vm->drive_index, ORCH_IMG_SEED));
         vol = seed_path ? orch_vol_create(st->pools[vm->drive_index], st->run_objs, vm->seed_vol,
-                                          "qcow2", p->seed_size ? p->seed_size
-                                          : orch_template_disk_size(st->t, "seeddisk"),
+                                          "qcow2", orch_layout_seed_size(p, st->t),
                                           seed_path, NULL, st->err, sizeof st->err)
                         : NULL;
         free(seed_path);
@@ -1022,7 +1022,7 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     st.t = orch_template_load(p->template_path, st.err, sizeof st.err);
     if (!st.t)
         goto done;
-    st.l = orch_layout_new(p, run_id, orch_template_disk_size(st.t, "seeddisk") != 0);
+    st.l = orch_layout_new(p, run_id, orch_layout_has_seed(p, st.t));
     st.conns = o->conns ? o->conns : orch_conns_new();
     st.run_objs = orch_ledger_new();
     st.rep_objs = orch_ledger_new();
