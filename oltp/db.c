@@ -105,6 +105,22 @@ int db_exec_start(db_conn *c, int stmt, const db_value *params)
     return c->drv->exec_start(c, stmt, params);
 }
 
+int db_exec_queue(db_conn *c, int stmt, const db_value *params)
+{
+    if (stmt < 0 || stmt >= c->nstmts) {
+        db_set_error(c, 0, "HY000", DB_ERR_FATAL, "statement %d is not defined", stmt);
+        return DB_ERROR;
+    }
+    if (!c->drv->exec_queue) {
+        db_set_error(c, 0, "IM001", DB_ERR_FATAL, "pipelining is not supported by this driver (%s)",
+                     c->drv->name);
+        return DB_ERROR;
+    }
+    return c->drv->exec_queue(c, stmt, params);
+}
+
+bool db_pipeline_supported(const struct db_driver *d) { return d->exec_queue != NULL; }
+
 int db_query_start(db_conn *c, const char *sql) { return c->drv->query_start(c, sql, strlen(sql)); }
 int db_cont(db_conn *c, int events) { return c->drv->cont(c, events); }
 int db_fd(const db_conn *c) { return c->drv->fd(c); }
