@@ -132,79 +132,118 @@ static void add_lat(thr *t, double ms)
     t->lat[t->nlat++] = ms;
 }
 
-/* --- MariaDB Connector/C, blocking prepared statements ------------------- */
+/* Run transactions until the time is up: exec() sends one statement and
+ * stores its result (1, or 0 on an error), rollback() ends a failed
+ * transaction (0, or -1 when the session is lost). */
+typedef struct client_ops {
+    int (*exec)(void *h, const plan_stmt *p);
+    int (*rollback)(void *h);
+} client_ops;
 
-static void *run_mysql(void *arg)
+static void run_loop(thr *t, const client_ops *ops, void *h)
 {
-    thr *t = arg;
-    const cfg *c = t->c;
-    MYSQL *m = mysql_init(NULL);
-    MYSQL_STMT **st = calloc((size_t)(NSTMT * c->tables), sizeof(*st));
     plan_stmt ps[32];
-    double end;
+    double end = now_s() + t->c->seconds;
 
-    if (!m || !st || !mysql_real_connect(m, c->host, c->user, c->password, c->db, (unsigned)c->port, NULL, 0)) {
-        fprintf(stderr, "floor_client: connect: %s\n", m ? mysql_error(m) : "out of memory");
-        t->failed = 1;
-        return NULL;
-    }
-    for (int tb = 0; tb < c->tables; tb++)
-        for (int k = 0; k < NSTMT; k++) {
-            char sql[200];
-            MYSQL_STMT *s = mysql_stmt_init(m);
-            snprintf(sql, sizeof sql, sql_my[k], tb + 1);
-            if (!s || mysql_stmt_prepare(s, sql, strlen(sql))) {
-                fprintf(stderr, "floor_client: prepare %s: %s\n", sql, s ? mysql_stmt_error(s) : "oom");
-                t->failed = 1;
-                return NULL;
-            }
-            st[tb * NSTMT + k] = s;
-        }
-    end = now_s() + c->seconds;
     while (now_s() < end) {
         int n = make_plan(t, ps), ok = 1;
         double t0 = now_s();
-        for (int i = 0; i < n && ok; i++) {
-            plan_stmt *p = &ps[i];
-            MYSQL_STMT *s = st[p->table * NSTMT + p->kind];
-            MYSQL_BIND b[4];
-            unsigned long cl = 119, pl = 59;
-            long long v0 = p->p[0], v1 = p->p[1];
-            memset(b, 0, sizeof b);
-            b[0].buffer_type = b[1].buffer_type = MYSQL_TYPE_LONGLONG;
-            b[0].buffer = &v0;
-            b[1].buffer = &v1;
-            if (p->kind == S_NONIDX) {
-                b[0].buffer_type = MYSQL_TYPE_STRING;
-                b[0].buffer = p->c, b[0].length = &cl;
-                b[1].buffer = &v0;
-            } else if (p->kind == S_INS) {
-                b[2].buffer_type = b[3].buffer_type = MYSQL_TYPE_STRING;
-                b[2].buffer = p->c, b[2].length = &cl;
-                b[3].buffer = p->pad, b[3].length = &pl;
-            }
-            if (nparams[p->kind] && mysql_stmt_bind_param(s, b))
-                ok = 0;
-            else if (mysql_stmt_execute(s))
-                ok = 0;
-            else if (mysql_stmt_field_count(s)) {
-                if (mysql_stmt_store_result(s))
-                    ok = 0;
-                mysql_stmt_free_result(s);
-            }
-        }
+        for (int i = 0; i < n && ok; i++)
+            ok = ops->exec(h, &ps[i]);
         if (!ok) {
             t->errors++;
-            mysql_stmt_execute(st[S_ROLLBACK]);
+            if (ops->rollback(h) < 0) {
+                t->failed = 1;
+                return;
+            }
             continue;
         }
         t->trx++;
         add_lat(t, (now_s() - t0) * 1000);
     }
-    for (int i = 0; i < NSTMT * c->tables; i++)
-        mysql_stmt_close(st[i]);
-    free(st);
-    mysql_close(m);
+}
+
+/* --- MariaDB Connector/C, blocking prepared statements ------------------- */
+
+typedef struct my_client { MYSQL *m; MYSQL_STMT **st; } my_client;
+
+static int my_exec(void *h, const plan_stmt *p)
+{
+    my_client *mc = h;
+    MYSQL_STMT *s = mc->st[p->table * NSTMT + p->kind];
+    MYSQL_BIND b[4];
+    unsigned long cl = 119, pl = 59;
+    long long v0 = p->p[0], v1 = p->p[1];
+    int ok = 1;
+
+    memset(b, 0, sizeof b);
+    b[0].buffer_type = b[1].buffer_type = MYSQL_TYPE_LONGLONG;
+    b[0].buffer = &v0;
+    b[1].buffer = &v1;
+    if (p->kind == S_NONIDX) {
+        b[0].buffer_type = MYSQL_TYPE_STRING;
+        b[0].buffer = (char *)p->c, b[0].length = &cl;
+        b[1].buffer = &v0;
+    } else if (p->kind == S_INS) {
+        b[2].buffer_type = b[3].buffer_type = MYSQL_TYPE_STRING;
+        b[2].buffer = (char *)p->c, b[2].length = &cl;
+        b[3].buffer = (char *)p->pad, b[3].length = &pl;
+    }
+    if (nparams[p->kind] && mysql_stmt_bind_param(s, b))
+        ok = 0;
+    else if (mysql_stmt_execute(s))
+        ok = 0;
+    else if (mysql_stmt_field_count(s)) {
+        if (mysql_stmt_store_result(s))
+            ok = 0;
+        mysql_stmt_free_result(s);
+    }
+    return ok;
+}
+
+static int my_rollback(void *h)
+{
+    my_client *mc = h;
+    if (mysql_stmt_execute(mc->st[S_ROLLBACK]) && mysql_errno(mc->m) >= 2000) {
+        fprintf(stderr, "floor_client: %s\n", mysql_error(mc->m));
+        return -1;
+    }
+    return 0;
+}
+
+static void *run_mysql(void *arg)
+{
+    static const client_ops ops = { my_exec, my_rollback };
+    thr *t = arg;
+    const cfg *c = t->c;
+    my_client mc = { mysql_init(NULL), calloc((size_t)(NSTMT * c->tables), sizeof(MYSQL_STMT *)) };
+
+    if (!mc.m || !mc.st
+        || !mysql_real_connect(mc.m, c->host, c->user, c->password, c->db, (unsigned)c->port, NULL, 0)) {
+        fprintf(stderr, "floor_client: connect: %s\n", mc.m ? mysql_error(mc.m) : "out of memory");
+        t->failed = 1;
+        goto cleanup;
+    }
+    for (int tb = 0; tb < c->tables; tb++)
+        for (int k = 0; k < NSTMT; k++) {
+            char sql[200];
+            MYSQL_STMT *s = mysql_stmt_init(mc.m);
+            snprintf(sql, sizeof sql, sql_my[k], tb + 1);
+            mc.st[tb * NSTMT + k] = s;
+            if (!s || mysql_stmt_prepare(s, sql, strlen(sql))) {
+                fprintf(stderr, "floor_client: prepare %s: %s\n", sql, s ? mysql_stmt_error(s) : "oom");
+                t->failed = 1;
+                goto cleanup;
+            }
+        }
+    run_loop(t, &ops, &mc);
+cleanup:
+    for (int i = 0; mc.st && i < NSTMT * c->tables; i++)
+        if (mc.st[i])
+            mysql_stmt_close(mc.st[i]);
+    free(mc.st);
+    if (mc.m)
+        mysql_close(mc.m);
     return NULL;
 }
 
@@ -226,23 +265,53 @@ static void pg_sql(char *out, size_t cap, int kind, int table)
     out[o] = 0;
 }
 
+static int pg_exec(void *h, const plan_stmt *p)
+{
+    char name[16], a[24], b[24], k[24];
+    const char *v[4] = { a, b, NULL, NULL };
+    PGresult *r;
+    ExecStatusType rs;
+
+    snprintf(name, sizeof name, "f%d", p->table * NSTMT + p->kind);
+    snprintf(a, sizeof a, "%ld", p->p[0]);
+    snprintf(b, sizeof b, "%ld", p->p[1]);
+    if (p->kind == S_NONIDX)
+        v[0] = p->c, v[1] = a;
+    else if (p->kind == S_INS) {
+        snprintf(k, sizeof k, "%ld", p->p[1]);
+        v[1] = k, v[2] = p->c, v[3] = p->pad;
+    }
+    r = PQexecPrepared(h, name, nparams[p->kind], v, NULL, NULL, 0);
+    rs = PQresultStatus(r);
+    PQclear(r);
+    return rs == PGRES_COMMAND_OK || rs == PGRES_TUPLES_OK;
+}
+
+static int pg_rollback(void *h)
+{
+    PQclear(PQexec(h, "ROLLBACK"));
+    if (PQstatus(h) != CONNECTION_OK) {
+        fprintf(stderr, "floor_client: %s", PQerrorMessage(h));
+        return -1;
+    }
+    return 0;
+}
+
 static void *run_pgsql(void *arg)
 {
+    static const client_ops ops = { pg_exec, pg_rollback };
     thr *t = arg;
     const cfg *c = t->c;
-    char port[16], conninfo[512];
+    char conninfo[512];
     PGconn *pg;
-    plan_stmt ps[32];
-    double end;
 
-    snprintf(port, sizeof port, "%d", c->port);
-    snprintf(conninfo, sizeof conninfo, "host=%s port=%s user=%s password=%s dbname=%s application_name=floor",
-             c->host, port, c->user, c->password, c->db);
+    snprintf(conninfo, sizeof conninfo, "host=%s port=%d user=%s password=%s dbname=%s application_name=floor",
+             c->host, c->port, c->user, c->password, c->db);
     pg = PQconnectdb(conninfo);
     if (PQstatus(pg) != CONNECTION_OK) {
         fprintf(stderr, "floor_client: connect: %s", PQerrorMessage(pg));
         t->failed = 1;
-        return NULL;
+        goto cleanup;
     }
     for (int tb = 0; tb < c->tables; tb++)
         for (int k = 0; k < NSTMT; k++) {
@@ -253,48 +322,14 @@ static void *run_pgsql(void *arg)
             r = PQprepare(pg, name, sql, nparams[k], NULL);
             if (PQresultStatus(r) != PGRES_COMMAND_OK) {
                 fprintf(stderr, "floor_client: prepare %s: %s", sql, PQerrorMessage(pg));
+                PQclear(r);
                 t->failed = 1;
-                return NULL;
+                goto cleanup;
             }
             PQclear(r);
         }
-    end = now_s() + c->seconds;
-    while (now_s() < end) {
-        int n = make_plan(t, ps), ok = 1;
-        double t0 = now_s();
-        for (int i = 0; i < n && ok; i++) {
-            plan_stmt *p = &ps[i];
-            char name[16], a[24], b[24], k[24];
-            const char *v[4] = { a, b, NULL, NULL };
-            PGresult *r;
-            ExecStatusType rs;
-            snprintf(name, sizeof name, "f%d", p->table * NSTMT + p->kind);
-            snprintf(a, sizeof a, "%ld", p->p[0]);
-            snprintf(b, sizeof b, "%ld", p->p[1]);
-            if (p->kind == S_NONIDX)
-                v[0] = p->c, v[1] = a;
-            else if (p->kind == S_INS) {
-                snprintf(k, sizeof k, "%ld", p->p[1]);
-                v[1] = k, v[2] = p->c, v[3] = p->pad;
-            }
-            r = PQexecPrepared(pg, name, nparams[p->kind], v, NULL, NULL, 0);
-            rs = PQresultStatus(r);
-            ok = rs == PGRES_COMMAND_OK || rs == PGRES_TUPLES_OK;
-            PQclear(r);
-        }
-        if (!ok) {
-            t->errors++;
-            PQclear(PQexec(pg, "ROLLBACK"));
-            if (PQstatus(pg) != CONNECTION_OK) {
-                fprintf(stderr, "floor_client: %s", PQerrorMessage(pg));
-                t->failed = 1;
-                break;
-            }
-            continue;
-        }
-        t->trx++;
-        add_lat(t, (now_s() - t0) * 1000);
-    }
+    run_loop(t, &ops, pg);
+cleanup:
     PQfinish(pg);
     return NULL;
 }
