@@ -48,6 +48,7 @@ include oltp/module.mk
 include orchestrator/module.mk
 include images/module.mk
 include tests/fuzz/module.mk
+include tests/tsql/module.mk
 
 build-all: $(ALL_TARGETS)
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,12 +24,36 @@ static char *temp_template(const char *path, char **dir)
     return t;
 }
 
-/* mode a new file gets from open(..., 0666): honours the umask */
-static mode_t file_mode(void)
+/* Create a new file from template tmp ("...XXXXXX", the X's replaced by
+ * random letters and digits until the name is free), with mode 0666 less
+ * the umask: the kernel applies the umask as for any file the process
+ * creates, so the process-wide umask is neither read nor changed (mkstemp
+ * would give 0600, and reading the umask to widen that means setting it,
+ * a race with every other thread that creates a file). The descriptor,
+ * or -1 with errno set. */
+static int create_temp(char *tmp)
 {
-    mode_t m = umask(022);
-    umask(m);
-    return 0666 & ~m;
+    static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    size_t n = strlen(tmp);
+    char *x = n >= 6 ? tmp + n - 6 : NULL;
+
+    if (!x || strcmp(x, "XXXXXX") != 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    for (int attempt = 0; attempt < 100; attempt++) {
+        unsigned char r[6];
+        int fd;
+        if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r)
+            return -1;
+        for (int i = 0; i < 6; i++)
+            x[i] = chars[r[i] % (sizeof chars - 1)];
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    errno = EEXIST;
+    return -1;
 }
 
 int atomic_file_check(const char *path, char *err, size_t errlen)
@@ -46,7 +71,7 @@ int atomic_file_check(const char *path, char *err, size_t errlen)
                                                                   : "empty path");
         goto cleanup;
     }
-    fd = mkstemp(tmp);
+    fd = create_temp(tmp);
     if (fd < 0) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
         goto cleanup;
@@ -71,7 +96,7 @@ int atomic_file_write(const char *path, const void *data, size_t len, char *err,
         snprintf(err, errlen, "cannot write %s: out of memory", path);
         goto cleanup;
     }
-    fd = mkstemp(tmp);
+    fd = create_temp(tmp);
     if (fd < 0) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
         goto cleanup;
@@ -89,7 +114,7 @@ int atomic_file_write(const char *path, const void *data, size_t len, char *err,
         p += n;
         len -= (size_t)n;
     }
-    if (fchmod(fd, file_mode()) < 0 || fsync(fd) < 0) {
+    if (fsync(fd) < 0) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
         goto cleanup;
     }

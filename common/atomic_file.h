@@ -19,7 +19,8 @@
 int atomic_file_check(const char *path, char *err, size_t errlen);
 
 /* Write len bytes of data to path atomically: temporary file in the same
- * directory (mode 0644 less the umask), fsync, rename, fsync of the
+ * directory (mode 0666 less the umask, as open(2) gives; the process's
+ * umask is never changed), fsync, rename, fsync of the
  * directory. 0, or -1 with a message in err and nothing left behind (an
  * existing path is untouched). */
 int atomic_file_write(const char *path, const void *data, size_t len, char *err,

@@ -20,5 +20,11 @@ $(BIN)/test_results: $(BUILD)/tests/unit/test_results.o $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(UNIT_LIBS)
 
-ALL_TARGETS  += $(BIN)/test_hist $(BIN)/test_results
-CHECK_TARGETS += $(BIN)/test_hist $(BIN)/test_results
+# atomic output files (common/atomic_file.c): bytes, mode under the umask,
+# nothing left behind, refusals
+$(BIN)/test_atomic_file: $(BUILD)/tests/unit/test_atomic_file.o $(COMMON_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(UNIT_LIBS)
+
+ALL_TARGETS  += $(BIN)/test_hist $(BIN)/test_results $(BIN)/test_atomic_file
+CHECK_TARGETS += $(BIN)/test_hist $(BIN)/test_results $(BIN)/test_atomic_file

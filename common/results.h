@@ -205,13 +205,17 @@ void res_tpcc_figures_free(res_tpcc_figures *t);    /* accepts NULL */
 
 /* Figures of a set of VM results (a drive, a repetition of it, the run). */
 typedef struct res_figures {
-    int     vms;            /* measured VMs, per repetition */
+    int     vms;            /* measured VMs per repetition: vm_runs /
+                             * repetitions, rounded down */
     double  tps;
     int64_t transactions;
     double  lat_avg_ms, lat_p99_ms;
     double  lat_p99_mean_of_vms_ms;
     int     failed_vms;     /* VM runs that failed, left out of every figure */
     res_tpcc_figures *tpcc; /* owned; NULL unless a TPC-C run */
+    int     vm_runs;        /* healthy VM runs measured, all repetitions */
+    int     repetitions;    /* repetitions in which a VM was measured */
+    double  tps_per_vm;     /* sum of the healthy VM runs' tps / vm_runs */
 } res_figures;
 
 typedef struct res_repetition {
@@ -422,13 +426,34 @@ typedef struct res_io_trend {
     bool   trending;
 } res_io_trend;
 
+/* The verdict of a comparison ("comparisons"[].verdict). NOT_COMPARABLE
+ * (a drive is incomplete, no repetition both measured fully) and
+ * TOO_SHORT (too few intervals or repetitions) are no verdict: `reason`
+ * says why. A reader takes a word it does not know for NOT_COMPARABLE. */
+#define RES_CMP_VERDICTS(X) \
+    X(NOT_COMPARABLE, "not comparable") X(TOO_SHORT, "too short") \
+    X(NOT_DISTINGUISHABLE, "not distinguishable") X(DISTINGUISHABLE, "distinguishable")
+#define RES_CMP_VERDICT_ENUM(id, name) RES_CMP_##id,
+typedef enum res_cmp_verdict { RES_CMP_VERDICTS(RES_CMP_VERDICT_ENUM) RES_CMP_VERDICT_COUNT }
+    res_cmp_verdict;
+#undef RES_CMP_VERDICT_ENUM
+const char *res_cmp_verdict_name(res_cmp_verdict v);    /* "?" out of range */
+
 /* A difference of two drives with its 95 % interval. */
 typedef struct res_io_cmp {
     char  *a, *b;               /* drive names */
     char  *method;              /* "tps_paired", "p99_paired", "tps_welch", "p99_welch" */
+    res_cmp_verdict verdict;
+    char  *reason;              /* no verdict: why, one line; else NULL */
+    int    needs;               /* TOO_SHORT: intervals (paired) or complete
+                                 * repetitions (Welch) a verdict needs; else 0 */
     int    n, k;                /* batches (paired; k intervals each) or repetitions */
     double mean_a, mean_b, diff, diff_pct, lo, hi, df, p_value;
-    bool   distinguishable;
+    double r1;                  /* paired: lag-1 autocorrelation of the batch
+                                 * differences the batch length passed with; NAN */
+    double p_holm;              /* p_value after Holm's correction over the
+                                 * run's pairs of drives of this method; NAN */
+    int    family;              /* pairs of drives in that correction; 0: none */
 } res_io_cmp;
 
 typedef struct res_io {

@@ -108,6 +108,7 @@ void res_io_free(res_io *io)
         free(io->cmp[i].a);
         free(io->cmp[i].b);
         free(io->cmp[i].method);
+        free(io->cmp[i].reason);
     }
     free(io->cmp);
     free(io->host_cpu_note);
@@ -228,9 +229,26 @@ static json_object *cmp_json(const res_io_cmp *c)
     put_d(o, "hi", c->hi);
     put_d(o, "df", c->df);
     put_d(o, "p_value", c->p_value);
-    rj_put(o, "verdict", json_object_new_string(c->distinguishable ? "distinguishable"
-                                                                   : "not distinguishable"));
+    put_d(o, "r1", c->r1);
+    put_d(o, "p_holm", c->p_holm);
+    if (c->family > 0)
+        rj_put(o, "family", json_object_new_int(c->family));
+    rj_put(o, "verdict", json_object_new_string(res_cmp_verdict_name(c->verdict)));
+    put_s(o, "reason", c->reason);
+    if (c->needs > 0)
+        rj_put(o, "needs", json_object_new_int(c->needs));
     return o;
+}
+
+static const char *const cmp_verdicts[] = {
+#define RES_CMP_VERDICT_NAME(id, name) name,
+    RES_CMP_VERDICTS(RES_CMP_VERDICT_NAME)
+#undef RES_CMP_VERDICT_NAME
+};
+
+const char *res_cmp_verdict_name(res_cmp_verdict v)
+{
+    return v >= 0 && v < RES_CMP_VERDICT_COUNT ? cmp_verdicts[v] : "?";
 }
 
 void res_io_put(json_object *owner, const res_io *io)
@@ -466,9 +484,16 @@ int res_io_get(json_object *owner, res_io **out)
             c->hi = get_d(e, "hi");
             c->df = get_d(e, "df");
             c->p_value = get_d(e, "p_value");
-            c->distinguishable = rj_get(e, "verdict")
-                                 && strcmp(json_object_get_string(rj_get(e, "verdict")),
-                                           "distinguishable") == 0;
+            c->r1 = get_d(e, "r1");
+            c->p_holm = get_d(e, "p_holm");
+            c->family = rj_get(e, "family") ? (int)rj_get_i(e, "family") : 0;
+            c->needs = rj_get(e, "needs") ? (int)rj_get_i(e, "needs") : 0;
+            c->reason = rj_get_s(e, "reason", &oom);
+            c->verdict = RES_CMP_NOT_COMPARABLE;
+            for (int w = 0; rj_get(e, "verdict") && w < RES_CMP_VERDICT_COUNT; w++)
+                if (strcmp(json_object_get_string(rj_get(e, "verdict")),
+                           res_cmp_verdict_name((res_cmp_verdict)w)) == 0)
+                    c->verdict = (res_cmp_verdict)w;
         }
     }
     if ((v = rj_get(owner, "host_cpu"))) {

@@ -338,8 +338,11 @@ static json_object *figures_json(const res_figures *f)
 {
     json_object *o = json_object_new_object();
     rj_put(o, "vms", json_object_new_int(f->vms));
+    rj_put(o, "vm_runs", json_object_new_int(f->vm_runs));
+    rj_put(o, "measured_repetitions", json_object_new_int(f->repetitions));
     rj_put(o, "failed_vms", json_object_new_int(f->failed_vms));
     rj_put(o, "tps", res_json_number(f->tps));
+    rj_put(o, "tps_per_vm", res_json_number(f->tps_per_vm));
     rj_put(o, "transactions", json_object_new_int64(f->transactions));
     rj_put(o, "latency_ms", latency_summary_json(f->lat_avg_ms, f->lat_p99_ms,
                                               &f->lat_p99_mean_of_vms_ms));
@@ -557,6 +560,12 @@ static int figures_from_json(json_object *o, res_figures *f)
     f->vms = (int)rj_get_i(o, "vms");
     f->failed_vms = (int)rj_get_i(o, "failed_vms");
     f->tps = rj_get_d(o, "tps");
+    /* summaries before vm_runs: per VM as they computed it */
+    f->vm_runs = rj_get(o, "vm_runs") ? (int)rj_get_i(o, "vm_runs") : 0;
+    f->repetitions = rj_get(o, "measured_repetitions")
+                     ? (int)rj_get_i(o, "measured_repetitions") : 0;
+    f->tps_per_vm = rj_get(o, "tps_per_vm") ? rj_get_d(o, "tps_per_vm")
+                    : f->vms ? f->tps / f->vms : 0;
     f->transactions = rj_get_i(o, "transactions");
     f->lat_avg_ms = rj_get_d(l, "avg");
     f->lat_p99_ms = rj_get_d(l, "p99");

@@ -397,7 +397,7 @@ static int rollback_for_retry(conn *c)
     pthread_mutex_unlock(&w->lock);
     c->st = C_ROLLBACK;
     c->kind = DB_Q_OTHER;
-    return db_query_start(&c->db, "ROLLBACK");
+    return db_trx_start(&c->db, DB_TRX_ROLLBACK);
 }
 
 /* Ask the workload for its next statement and start it. */
@@ -598,7 +598,11 @@ static void on_error(conn *c)
     engine *e = w->e;
     db_error *err = &c->db.err;
 
-    if (c->st == C_CONNECTING && !c->ever_connected) {
+    /* The setup session logged in before the run: a first connect that
+     * fails now (too many connections, a server still opening the
+     * database, a dropped handshake) is retried like a lost connection,
+     * within --reconnect-timeout. A refused login cannot heal. */
+    if (c->st == C_CONNECTING && !c->ever_connected && db_error_is_login(err)) {
         engine_fatal(e, "oltp: cannot connect: error %d: %s\n", err->code, err->msg);
         conn_close(c);
         return;

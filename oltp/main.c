@@ -6,7 +6,8 @@
  * check failed; 2 bad usage, unreachable server, missing tables or other
  * setup errors; 3 a connection stayed lost for longer than
  * --reconnect-timeout: the run ended early, its report and --json hold
- * what was measured until then. `ping` has its own codes for "not
+ * what was measured until then; 4 the database reported its disk full
+ * (common/oltp_exit.h lists them). `ping` has its own codes for "not
  * answering" and "login refused" (ping.h).
  */
 #include <inttypes.h>

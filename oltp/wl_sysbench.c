@@ -153,12 +153,19 @@ static int sb_setup(wl_run *run)
                 free(sql);
                 sql = batch;
             }
-            run->stmts[stmt_id(t, k)] = (db_stmt_def){ sql, kind_defs[k].nparams, kind_defs[k].kind };
+            run->stmts[stmt_id(t, k)] = (db_stmt_def){ .sql = sql, .nparams = kind_defs[k].nparams, .kind = kind_defs[k].kind };
         }
     p->stmt_begin = o->tables * NKINDS;
     p->stmt_commit = p->stmt_begin + 1;
-    run->stmts[p->stmt_begin] = (db_stmt_def){ strdup(dialect_get(o->db.dialect)->begin), 0, DB_Q_OTHER };
-    run->stmts[p->stmt_commit] = (db_stmt_def){ strdup(dialect_get(o->db.dialect)->commit), 0, DB_Q_OTHER };
+    /* the dialect's text for the native drivers; ODBC makes them driver
+     * calls (db_trx); T-SQL has no text */
+    {
+        const dialect_def *dl = dialect_get(o->db.dialect);
+        run->stmts[p->stmt_begin] = (db_stmt_def){ dl->begin ? strdup(dl->begin) : NULL, 0, DB_Q_OTHER,
+                                                   DB_TRX_BEGIN };
+        run->stmts[p->stmt_commit] = (db_stmt_def){ dl->commit ? strdup(dl->commit) : NULL, 0, DB_Q_OTHER,
+                                                    DB_TRX_COMMIT };
+    }
     run->nstmts = n;
 
     p->v = v;
@@ -402,9 +409,10 @@ static int sb_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
 static int sb_cleanup(const wl_run *run, db_conn *c)
 {
     for (int t = 1; t <= run->o->tables; t++) {
-        char sql[64];
+        char sql[128], name[32];
         printf("Dropping table 'sbtest%d'...\n", t);
-        snprintf(sql, sizeof sql, "DROP TABLE IF EXISTS sbtest%d", t);
+        snprintf(name, sizeof name, "sbtest%d", t);
+        dialect_drop_if_exists(run->o->db.dialect, DIALECT_TABLE, name, sql, sizeof sql);
         if (run_sql(c, sql) < 0)
             return -1;
     }

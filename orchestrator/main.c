@@ -122,7 +122,7 @@ static int cmd_render(int argc, char **argv)
         goto cleanup;
     t = orch_template_load(p->template_path, err, sizeof err);
     run_id = o.run_id ? strdup(o.run_id) : orch_runid_new(p->name, time(NULL));
-    l = t && run_id ? orch_layout_new(p, run_id, orch_template_disk_size(t, "seeddisk") != 0)
+    l = t && run_id ? orch_layout_new(p, run_id, orch_layout_has_seed(p, t))
                     : NULL;
     if (!l) {
         fprintf(stderr, "drivebench: %s\n", t ? "out of memory" : err);
@@ -386,6 +386,15 @@ static int cmd_seed(int argc, char **argv)
     rc = EXIT_BAD_INPUT;
     if (!(p = orch_plan_load(o.arg, stderr)))
         goto out;
+    if (p->image) {
+        /* seed.sh boots drivebench's own image; a user's image needs the
+         * plan's domain (firmware, NIC, controller) and its ODBC login */
+        fprintf(stderr, "drivebench: seed builds the seeds of drivebench's images only; for a "
+                "user's image ([run] image) make %s/seed.qcow2 by hand (images/README.md, "
+                "\"A seed for a user's image\")\n", p->image_dir ? p->image_dir : "IMAGE_DIR");
+        orch_plan_free(p);
+        goto out;
+    }
     orch_plan_free(p);
     if (access(seed, X_OK) != 0) {
         fprintf(stderr, "drivebench: %s is missing: seed needs the source tree drivebench was built in\n", seed);

@@ -62,15 +62,7 @@ const char *orch_dbengine_default_driver(const orch_dbengine *e)
 
 int orch_dbengine_allows(const orch_dbengine *e, const char *drv)
 {
-    size_t n = strlen(drv);
-    for (const char *c = e->drivers; c && *c;) {
-        const char *bar = strchr(c, '|');
-        size_t len = bar ? (size_t)(bar - c) : strlen(c);
-        if (len == n && strncmp(c, drv, n) == 0)
-            return 1;
-        c = bar ? bar + 1 : NULL;
-    }
-    return 0;
+    return orch_name_in(e->drivers, drv);
 }
 
 const char *orch_dbdriver_password_env(const char *drv)
@@ -140,7 +132,7 @@ char *orch_odbc_connect_string(const orch_db_target *t, int port)
         /* FreeTDS: Server and Port apart, TDS 7.4 (its older default
          * cannot log in to a current server), Encryption require|off;
          * it checks no certificate without a CA file, so trusting the
-         * server's certificate needs no attribute (plan.c refuses
+         * server's certificate needs no attribute (plan_check.c refuses
          * trust_server_certificate = no and encrypt = strict with it) */
         odbc_attr(f, "Server", "127.0.0.1", 0);
         snprintf(num, sizeof num, "%d", port);
@@ -189,5 +181,5 @@ void orch_db_conn_args(const orch_db_target *t, int port, void (*add)(void *ctx,
             add(ctx, orch_strfmt("%s=%s", drivers[i].db, t->database));
         return;
     }
-    add(ctx, NULL);         /* plan.c lets no other driver through */
+    add(ctx, NULL);         /* plan_check.c lets no other driver through */
 }

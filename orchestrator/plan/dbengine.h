@@ -10,7 +10,9 @@
  * one), and whether the image restores a prebuilt-database seed. The
  * connection options of each oltp driver (and the environment variable
  * that carries its password, never an argument) are in a second table.
- * Only layout.c, plan.c and the clients read these tables.
+ * Read by the plan (plan_keys.c, plan_parse.c and plan_check.c: the key
+ * choices, the defaults, the checks), layout.c, the clients (client_host.c,
+ * client_guest.c) and run/ (the guest port, the image's engine).
  */
 #ifndef ORCH_DBENGINE_H
 #define ORCH_DBENGINE_H

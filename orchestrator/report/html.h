@@ -1,6 +1,7 @@
 /*
  * html.h — building blocks of the report's HTML tree (libxml2), shared by
- * the report page (report_html.c) and its drive I/O sections (drive_io.c).
+ * the report page (report_html.c, page.c and the sections page.h lists)
+ * and its drive I/O sections (drive_io.c).
  * Text goes into text nodes, so markup in a drive or VM name shows as text.
  */
 #ifndef ORCH_HTML_H

@@ -173,17 +173,22 @@ void report_set_free(report_set *s)
     free(s);
 }
 
+int report_run_partial(const report_run *run)
+{
+    return run->sum.status == RES_RUN_PARTIAL;
+}
+
 double report_scaling(const report_set *s, int r, int d, int *base_run, int *base_drive)
 {
     const char *name = s->runs[r].drives[d].name;
     int others = 0;
     *base_run = *base_drive = -1;
-    if (s->runs[r].drives[d].incomplete)
+    if (s->runs[r].drives[d].incomplete || report_run_partial(&s->runs[r]))
         return 0;
     for (int i = 0; i < s->nruns; i++)
         for (int k = 0; k < s->runs[i].ndrives; k++) {
             const report_drive *c = &s->runs[i].drives[k];
-            if (strcmp(c->name, name) != 0 || c->incomplete)
+            if (strcmp(c->name, name) != 0 || c->incomplete || report_run_partial(&s->runs[i]))
                 continue;
             others += i != r;
             if (*base_run < 0 || c->vms < s->runs[*base_run].drives[*base_drive].vms) {
@@ -206,10 +211,10 @@ double report_run_scaling(const report_set *s, int r, int *base_run)
 {
     double base;
     *base_run = -1;
-    if (s->runs[r].sum.run.failed_vms)
+    if (s->runs[r].sum.run.failed_vms || report_run_partial(&s->runs[r]))
         return 0;
     for (int i = 0; i < s->nruns; i++)
-        if (!s->runs[i].sum.run.failed_vms
+        if (!s->runs[i].sum.run.failed_vms && !report_run_partial(&s->runs[i])
             && (*base_run < 0 || s->runs[i].sum.run.vms < s->runs[*base_run].sum.run.vms))
             *base_run = i;
     base = s->runs[*base_run].sum.run.tps;
@@ -259,7 +264,7 @@ int report_write_csv(const report_set *s, const char *path, char *err, size_t er
                     spread_num(&dr->tps_spread, dr->tps_spread.min, b[0], sizeof b[0]),
                     spread_num(&dr->tps_spread, dr->tps_spread.max, b[1], sizeof b[1]),
                     spread_num(&dr->tps_spread, dr->tps_spread.cv, b[2], sizeof b[2]),
-                    report_num(dr->vms ? dr->tps / dr->vms : 0, b[3], sizeof b[3]),
+                    report_num(fig->tps_per_vm, b[3], sizeof b[3]),
                     fig->transactions, report_num(fig->lat_avg_ms, b[11], sizeof b[11]),
                     report_num(fig->lat_p99_ms, b[12], sizeof b[12]),
                     report_num(fig->lat_p99_mean_of_vms_ms, b[13], sizeof b[13]),

@@ -65,11 +65,21 @@ typedef struct run_state {
 
 static int reconnect_lost(run_state *st, const char *when);
 
+/* Whether SIGINT or SIGTERM asked the run to stop (util/stop.h). The run
+ * reads the request here only, and hands this function to the layers
+ * below that wait as their stop hook (orch_restore_opts.stop_requested);
+ * ctx is the run_state. */
+static int run_stop_requested(void *ctx)
+{
+    (void)ctx;
+    return orch_stop_requested();
+}
+
 /* The hook, then the checks for a stop request and for a lost libvirt
  * connection. -1 with st->err set. */
 static int step(run_state *st, orch_step s, const char *object)
 {
-    if (orch_stop_requested()) {
+    if (run_stop_requested(st)) {
         snprintf(st->err, sizeof st->err, "interrupted");
         return -1;
     }
@@ -90,9 +100,9 @@ static virConnectPtr reopen_default(void *ctx, const char *uri, char *err, size_
 }
 
 /* Sleep up to s seconds, waking early on a stop request. */
-static void nap(int s)
+static void nap(run_state *st, int s)
 {
-    for (int i = 0; i < 10 * s && !orch_stop_requested(); i++) {
+    for (int i = 0; i < 10 * s && !run_stop_requested(st); i++) {
         struct timespec ts = { 0, 100 * 1000 * 1000 };
         nanosleep(&ts, NULL);
     }
@@ -182,13 +192,13 @@ static int reconnect_lost(run_state *st, const char *when)
         for (;;) {
             conn = st->o->reopen ? st->o->reopen(st->o->hook_ctx, uri, why, sizeof why)
                                  : reopen_default(NULL, uri, why, sizeof why);
-            if (conn || orch_stop_requested() || time(NULL) - start >= p->libvirt_reconnect_s)
+            if (conn || run_stop_requested(st) || time(NULL) - start >= p->libvirt_reconnect_s)
                 break;
-            nap(wait);
+            nap(st, wait);
             wait = wait < 8 ? 2 * wait : 8;
         }
         if (!conn) {
-            if (orch_stop_requested())
+            if (run_stop_requested(st))
                 snprintf(st->err, sizeof st->err, "interrupted");
             else
                 snprintf(st->err, sizeof st->err, "libvirt at %s did not answer again within "
@@ -388,7 +398,8 @@ static bool conn_seen_before(const run_state *st, int i)
     return false;
 }
 
-/* Pools and, for profiles with a prebuilt database, each VM's seed disk:
+/* Pools and, for plans with a prebuilt database (orch_layout_has_seed),
+ * each VM's seed volume:
  * a qcow2 overlay on the image's seed.qcow2, attached read-only, so the
  * prebuilt data stays pristine. */
 static int provision_run(run_state *st)
@@ -408,7 +419,7 @@ static int provision_run(run_state *st)
                                                        dr->path, st->err, sizeof st->err);
         if (!st->pools[d]
             || orch_images_ensure(st->images, d, conn,
-                                  orch_template_disk_size(st->t, "seeddisk") != 0, st->out,
+                                  orch_layout_has_seed(p, st->t), st->out,
                                   st->err, sizeof st->err) < 0)
             return -1;
     }
@@ -436,8 +447,7 @@ static int provision_run(run_state *st)
             return -1;
         seed_path = strdup(orch_images_path(st->images, vm->drive_index, ORCH_IMG_SEED));
         vol = seed_path ? orch_vol_create(st->pools[vm->drive_index], st->run_objs, vm->seed_vol,
-                                          "qcow2", p->seed_size ? p->seed_size
-                                          : orch_template_disk_size(st->t, "seeddisk"),
+                                          "qcow2", orch_layout_seed_size(p, st->t),
                                           seed_path, NULL, st->err, sizeof st->err)
                         : NULL;
         free(seed_path);
@@ -459,7 +469,8 @@ static int restore_db_vols(run_state *st)
     orch_restore_job *jobs = calloc((size_t)st->l->nvms + 1, sizeof *jobs);
     const char **names = calloc((size_t)p->ndrives + 1, sizeof *names);
     orch_restore_opts ro = { .out = st->out, .progress_every = st->cl.progress_every,
-                             .drive_names = names };
+                             .drive_names = names, .stop_requested = run_stop_requested,
+                             .stop_ctx = st };
     int rc = -1;
 
     if (!jobs || !names) {
@@ -597,7 +608,7 @@ static int wait_all_ready(run_state *st, int rep)
                  : st->client->wait_ready(&st->cl, vm, dom, left > 1 ? left : 1, st->err,
                                           sizeof st->err);
         if (rc < 0) {
-            if (!orch_stop_requested())
+            if (!run_stop_requested(st))
                 show_console(st, vm, rep);
             else
                 snprintf(st->err, sizeof st->err, "interrupted");
@@ -884,8 +895,9 @@ cleanup:
     return rc;
 }
 
-/* report.html and report.csv in the run folder, from its summary and VM
- * results (report.h), as `drivebench report RUN_DIR` writes them. */
+/* report.html and report.csv in the run folder, from its summary.json and
+ * plan.ini only (report.h: no per-VM file is opened), as `drivebench
+ * report RUN_DIR` writes them. */
 static int write_report(run_state *st)
 {
     const char *dirs[] = { st->l->run_dir };
@@ -1030,7 +1042,7 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     st.t = orch_template_load(p->template_path, st.err, sizeof st.err);
     if (!st.t)
         goto done;
-    st.l = orch_layout_new(p, run_id, orch_template_disk_size(st.t, "seeddisk") != 0);
+    st.l = orch_layout_new(p, run_id, orch_layout_has_seed(p, st.t));
     st.conns = o->conns ? o->conns : orch_conns_new();
     st.run_objs = orch_ledger_new();
     st.rep_objs = orch_ledger_new();
@@ -1079,7 +1091,7 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
 
 done:
     if (rc != ORCH_RUN_OK && rc != ORCH_RUN_DEGRADED) {
-        if (orch_stop_requested()) {
+        if (run_stop_requested(&st)) {
             rc = ORCH_RUN_INTERRUPTED;
             fprintf(st.out, "drivebench: interrupted by signal %d; tearing down\n",
                     orch_stop_signal());

@@ -10,7 +10,7 @@
 #include "plan/layout.h"
 #include "plan/plan.h"
 #include "virt/provision.h"
-#include "util/stop.h"       /* ORCH_RUN_OK, ORCH_RUN_FAILED, ORCH_RUN_INTERRUPTED */
+#include "util/stop.h"       /* ORCH_RUN_OK, _DEGRADED, _FAILED, _INTERRUPTED */
 
 /* The steps of a run, in order; a test hook can make any one fail. */
 #define ORCH_STEPS(X) \
@@ -51,7 +51,9 @@ typedef struct orch_run_opts {
 } orch_run_opts;
 
 /* Run plan p. SIGINT/SIGTERM stop it and tear down. Returns ORCH_RUN_OK,
- * ORCH_RUN_FAILED (reported on out) or ORCH_RUN_INTERRUPTED. */
+ * ORCH_RUN_DEGRADED (completed, but some VMs failed: named in the summary
+ * and kept out of its figures), ORCH_RUN_FAILED (reported on out) or
+ * ORCH_RUN_INTERRUPTED (util/stop.h). */
 int orch_run(const orch_plan *p, orch_run_opts *o);
 
 #endif

@@ -148,7 +148,8 @@ int orch_drive_identity(const char *sysfs, const orch_drive_dev *dev, const char
  * wrote on stdout (caller frees), its exit status in *status; NULL when
  * it could not be run (not installed). */
 typedef char *(*orch_cmd_fn)(void *ctx, char *const argv[], int *status);
-/* The default: posix_spawnp, stderr to /dev/null, stdout up to 1 MiB. */
+/* The default: util/command.h, stderr to /dev/null, stdout up to 1 MiB
+ * (the rest read and dropped). */
 char *orch_cmd_run(void *ctx, char *const argv[], int *status);
 
 typedef struct orch_drive_health {

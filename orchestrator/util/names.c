@@ -146,3 +146,16 @@ char *orch_tree_path(const char *rel)
         *slash = '\0';
     return orch_strfmt("%s/../%s", exe, rel);
 }
+
+int orch_name_in(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *c = list; c && *c;) {
+        const char *bar = strchr(c, '|');
+        size_t len = bar ? (size_t)(bar - c) : strlen(c);
+        if (len == n && strncmp(c, name, n) == 0)
+            return 1;
+        c = bar ? bar + 1 : NULL;
+    }
+    return 0;
+}

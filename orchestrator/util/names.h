@@ -47,4 +47,8 @@ char *orch_strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * /proc/self/exe; REL itself when that cannot be read. Caller frees. */
 char *orch_tree_path(const char *rel);
 
+/* 1 when name is one of the '|'-separated names of list ("a|b|c"; NULL
+ * holds none), else 0. */
+int orch_name_in(const char *list, const char *name);
+
 #endif

@@ -1,9 +1,11 @@
 /*
  * stop.h — how a run ends, and the request to end it early.
  *
- * SIGINT/SIGTERM during a run only record the signal here; the run and
- * the clients (client.h) poll orch_stop_requested() and tear down. A small
- * module of its own so that the clients need not include run.h.
+ * SIGINT/SIGTERM during a run only record the signal here. The run reads
+ * the request through one function of its own (run.c), which it hands to
+ * the layers below that wait as their stop hook (restore.h); the clients
+ * (client.h) poll orch_stop_requested() and tear down. A small module of
+ * its own so that the clients need not include run.h.
  */
 #ifndef ORCH_STOP_H
 #define ORCH_STOP_H

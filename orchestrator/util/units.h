@@ -1,7 +1,7 @@
 /*
  * units.h — the durations and sizes that plans and profile templates write
  * ("2h", "30m", "4G", "512MiB"), and the clock durations are measured
- * with. No dependencies, so both plan.c and
+ * with. No dependencies, so both the plan (plan_keys.c) and
  * template.c can use it without depending on each other.
  */
 #ifndef ORCH_UNITS_H

@@ -146,17 +146,11 @@ static void sleep_ms(int ms)
         ;
 }
 
-static void silent_error(void *ud, virErrorPtr e)
-{
-    (void)ud;
-    (void)e;
-}
-
 int orch_hosts_teardown(const char *const *uris, const char *prefix, int attempts,
                         int delay_ms, FILE *log, orch_counts *removed)
 {
     int unclean = 0;
-    virSetErrorFunc(NULL, silent_error);        /* reported here, with the host */
+    orch_virt_errors_init();                    /* reported here, with the host */
     for (int i = 0; uris && uris[i]; i++) {
         int left = 1, delay = delay_ms;
         for (int a = 1; a <= attempts && left; a++) {

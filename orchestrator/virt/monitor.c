@@ -5,6 +5,7 @@
 #include <libvirt/virterror.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,12 +16,12 @@
 static pthread_mutex_t events_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_t events_thread;
 static int events_running;
-static volatile int events_quit;
+static atomic_int events_quit;      /* set by orch_events_stop, read by the loop thread */
 
 static void *events_loop(void *arg)
 {
     (void)arg;
-    while (!events_quit)
+    while (!atomic_load(&events_quit))
         if (virEventRunDefaultImpl() < 0)
             break;
     return NULL;
@@ -31,7 +32,7 @@ int orch_events_start(char *err, size_t errlen)
     int rc = 0;
     pthread_mutex_lock(&events_lock);
     if (!events_running) {
-        events_quit = 0;
+        atomic_store(&events_quit, 0);
         if (virEventRegisterDefaultImpl() < 0) {
             snprintf(err, errlen, "cannot start libvirt's event loop: %s",
                      virGetLastErrorMessage());
@@ -57,7 +58,7 @@ void orch_events_stop(void)
 {
     pthread_mutex_lock(&events_lock);
     if (events_running) {
-        events_quit = 1;
+        atomic_store(&events_quit, 1);
         virEventAddTimeout(0, wake_once, NULL, NULL);
         pthread_join(events_thread, NULL);
         events_running = 0;

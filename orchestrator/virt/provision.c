@@ -41,6 +41,17 @@ static void silent_error(void *ud, virErrorPtr e)
     (void)e;
 }
 
+static void set_silent_error(void)
+{
+    virSetErrorFunc(NULL, silent_error);
+}
+
+void orch_virt_errors_init(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, set_silent_error);
+}
+
 const char *orch_virt_error(void)
 {
     /* a copy: any later libvirt call (even virXGetName) resets the error */
@@ -52,8 +63,7 @@ const char *orch_virt_error(void)
 
 orch_conns *orch_conns_new(void)
 {
-    /* errors are reported once, by us, with context */
-    virSetErrorFunc(NULL, silent_error);
+    orch_virt_errors_init();
     return calloc(1, sizeof(orch_conns));
 }
 

@@ -123,7 +123,15 @@ int orch_space_check(orch_conns *conns, const struct orch_plan *p,
 /* "1.5 GiB", "300 MiB", "12 KiB", "512 B" into buf. */
 const char *orch_format_bytes(uint64_t bytes, char *buf, size_t len);
 
-/* Last libvirt error message (static storage of libvirt). */
+/* Last libvirt error message of this thread, copied into this thread's
+ * buffer (valid until its next call in the thread). */
 const char *orch_virt_error(void);
+
+/* libvirt's errors are reported by us, once, where they happen and with
+ * their context (orch_virt_error): its default handler, which prints
+ * every error to stderr, is replaced by a silent one, once per process
+ * and safely from any thread. Every entry point that opens a connection
+ * calls it (orch_conns_new, orch_hosts_teardown). */
+void orch_virt_errors_init(void);
 
 #endif

@@ -54,12 +54,16 @@ typedef struct orch_restore_opts {
     const char *const *drive_names;    /* for the progress line; may be NULL */
     int         parallel;       /* 0: ORCH_RESTORE_PARALLEL */
     const char *qemu_img;       /* NULL: "qemu-img" from PATH */
+    /* The caller's stop request, polled about once a second: nonzero
+     * stops the restores (their copies are killed). NULL: never. */
+    int       (*stop_requested)(void *ctx);
+    void       *stop_ctx;
 } orch_restore_opts;
 
 /* Create the n volumes of jobs, recording each in l as soon as it exists,
  * and add each drive's figure to figures[job.drive] (may be NULL). Returns
  * 0, or -1 with the first failure in err (its job's name included). Stops
- * early on orch_stop_requested(). */
+ * early, with err "interrupted", when o->stop_requested says so. */
 int orch_restore_all(orch_restore_job *jobs, int n, orch_ledger *l,
                      orch_restore_figure *figures, int ndrives,
                      const orch_restore_opts *o, char *err, size_t errlen);

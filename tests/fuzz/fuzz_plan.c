@@ -1,5 +1,5 @@
 /*
- * fuzz_plan.c — the plan parser (orchestrator/plan/plan.c) on any bytes.
+ * fuzz_plan.c — the plan parser (orchestrator/plan/plan_parse.c) on any bytes.
  *
  * Whatever the text, orch_plan_load returns a plan or NULL after
  * printing its messages, without crashing, leaking or reading out of

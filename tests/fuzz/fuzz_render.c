@@ -1,6 +1,6 @@
 /*
  * fuzz_render.c — plan text to domain XML with hostile names
- * (orchestrator/plan/plan.c, layout.c, template.c).
+ * (orchestrator/plan/plan_parse.c, layout.c, template.c).
  *
  * The input's lines are the free-text values of a plan: [run] name, two
  * drive names, and the image and results folders. The plan around them is

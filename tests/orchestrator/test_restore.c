@@ -1,7 +1,7 @@
 /* The parallel restore of database volumes (restore.h) on libvirt's test
  * driver: every volume created with its size and recorded, each drive's
- * figure, and a failure in one restore leaving nothing once the ledger is
- * torn down. The test driver's pools are not local qemu pools, so the
+ * figure, a failure in one restore leaving nothing once the ledger is
+ * torn down, and the caller's stop hook ending the call. The test driver's pools are not local qemu pools, so the
  * volumes are libvirt clones here; tests/e2e/run-seed.sh covers qemu-img.
  * Runs from the repository root. */
 #include <stdarg.h>
@@ -190,11 +190,60 @@ static void test_restore_one_fails(void **state)
     pools_free(&ps);
 }
 
+/* The caller's stop hook: counts its calls; stops once *ctx's count
+ * reaches the limit (0: at once). */
+typedef struct stop_hook {
+    int calls, limit;
+} stop_hook;
+
+static int stop_after(void *ctx)
+{
+    stop_hook *h = ctx;
+    return h->calls++ >= h->limit;
+}
+
+/* A stop request from the caller's hook ends the call with "interrupted"
+ * and only ledger entries behind; a hook that never asks changes nothing. */
+static void test_restore_stop(void **state)
+{
+    orch_fixture *f = *state;
+    pools ps;
+    orch_ledger *l = orch_ledger_new();
+    stop_hook never = { 0, 1000000 }, now = { 0, 0 };
+    orch_restore_opts o = { .out = f->out, .parallel = 1, .stop_requested = stop_after,
+                            .stop_ctx = &never };
+    char err[512] = "";
+    pools_make(f, &ps);
+    orch_restore_job jobs[3] = {
+        { .pool = ps.p[0], .name = "db1", .capacity = GIB, .seed = "seed", .drive = 0 },
+        { .pool = ps.p[1], .name = "db2", .capacity = GIB, .seed = "seed", .drive = 1 },
+        { .pool = ps.p[0], .name = "db3", .capacity = GIB, .seed = NULL, .drive = 0 },
+    };
+    if (orch_restore_all(jobs, 3, l, NULL, 2, &o, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_true(never.calls >= 1);
+    assert_int_equal(orch_ledger_count(l), 3);
+    assert_int_equal(orch_ledger_teardown(l, NULL, NULL), 0);
+
+    o.stop_ctx = &now;
+    assert_int_equal(orch_restore_all(jobs, 3, l, NULL, 2, &o, err, sizeof err), -1);
+    assert_string_equal(err, "interrupted");
+    assert_true(now.calls >= 1);
+    assert_true(orch_ledger_count(l) <= 3);
+    assert_int_equal(orch_ledger_teardown(l, NULL, NULL), 0);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(vol_capacity(jobs[i].pool, jobs[i].name), 0);
+    orch_ledger_free(l);
+    pools_free(&ps);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_restore_all, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_restore_one_fails, orch_fixture_setup,
+                                        orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_restore_stop, orch_fixture_setup,
                                         orch_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

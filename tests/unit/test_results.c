@@ -431,10 +431,10 @@ static void make_summary(res_summary *s)
     s->ndrives = 2;
     s->drives = calloc(2, sizeof *s->drives);
     s->drives[0].name = strdup("a,\"b\"");
-    s->drives[0].f = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505, 0, NULL };
+    s->drives[0].f = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505, 0, NULL, 2, 1, 11.25 };
     s->drives[0].nreps = 1;
     s->drives[0].reps = calloc(1, sizeof *s->drives[0].reps);
-    s->drives[0].reps[0] = (res_repetition){ 1, { 2, 22.5, 200, 1.03, 1.5, 2.2505, 0, NULL } };
+    s->drives[0].reps[0] = (res_repetition){ 1, { 2, 22.5, 200, 1.03, 1.5, 2.2505, 0, NULL, 2, 1, 11.25 } };
     s->drives[1].name = strdup("empty");
     s->drives[0].restore = (res_restore){ 4294967296, 2.5 };
     s->nvms = 1;
@@ -447,7 +447,7 @@ static void make_summary(res_summary *s)
     s->vms[0].series = calloc(2, sizeof *s->vms[0].series);
     s->vms[0].series[0] = (res_point){ 1, 9 };
     s->vms[0].series[1] = (res_point){ 2, 11.25 };
-    s->run = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505, 0, NULL };
+    s->run = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505, 0, NULL, 2, 1, 11.25 };
     s->run_drives = 2;
 }
 

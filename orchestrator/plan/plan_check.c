@@ -1,0 +1,350 @@
+/* plan_check.c — validation of a parsed plan (plan_parse.h): what no
+ * single key can tell, such as keys that need or exclude each other, the
+ * password's source, the engine against the driver and the image, the
+ * profile's template and every drive. Messages carry the line of the key
+ * or section they are about. */
+#include "plan/plan_parse.h"
+#include "plan/plan_keys.h"
+#include "plan/layout.h"
+#include "plan/template.h"
+#include "util/names.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The first line of the file at path, without its line end, in buf.
+ * 0, or -1 with errno set (ENODATA when the file is empty). */
+static int read_secret_file(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    int rc = -1;
+    if (!f)
+        return -1;
+    if (fgets(buf, (int)len, f)) {
+        buf[strcspn(buf, "\r\n")] = '\0';
+        rc = 0;
+    }
+    if (rc == 0 && buf[0] == '\0')
+        rc = -1;
+    if (rc < 0 && !ferror(f))
+        errno = ENODATA;
+    fclose(f);
+    return rc;
+}
+
+/* db_password comes from at most one of db_password (literal, kept for old
+ * plans, with a warning), db_password_env and db_password_file; resolve
+ * it into p->db_password. */
+static void resolve_password(parse_state *st)
+{
+    orch_plan *p = st->p;
+    static const char *const keys[] = { "db_password", "db_password_env", "db_password_file" };
+    int given[3], first = -1;
+    char buf[1024];
+
+    for (int i = 0; i < 3; i++) {
+        given[i] = plan_key_line(st, "workload", keys[i]);
+        if (!given[i])
+            continue;
+        if (first >= 0)
+            plan_error(st, given[i], "[workload] %s: the password is already given by %s "
+                       "(line %d); keep one", keys[i], keys[first], given[first]);
+        else
+            first = i;
+    }
+    if (first == 0) {
+        plan_warning(st, given[0], "[workload] db_password is written in the plan; prefer "
+                     "db_password_env or db_password_file (plans/README.md)");
+    } else if (first == 1 && p->db_password_env) {
+        const char *v = getenv(p->db_password_env);
+        if (!v || !*v) {
+            plan_error(st, given[1], "[workload] db_password_env: environment variable %s is %s",
+                       p->db_password_env, v ? "empty" : "not set");
+            return;
+        }
+        free(p->db_password);
+        p->db_password = strdup(v);
+    } else if (first == 2 && p->db_password_file) {
+        if (read_secret_file(p->db_password_file, buf, sizeof buf) < 0) {
+            plan_error(st, given[2], "[workload] db_password_file: cannot read a password from "
+                       "%s: %s", p->db_password_file,
+                       errno == ENODATA ? "the file is empty" : strerror(errno));
+            return;
+        }
+        free(p->db_password);
+        p->db_password = strdup(buf);
+        explicit_bzero(buf, sizeof buf);
+    }
+}
+
+/* The oltp driver against the engine, and the ODBC keys against both. */
+static void validate_driver(parse_state *st)
+{
+    orch_plan *p = st->p;
+    const char *odbc_keys[] = { "odbc_driver", "encrypt", "trust_server_certificate" };
+    orch_odbc_family fam;
+
+    if (!orch_dbengine_allows(p->engine, p->db_driver)) {
+        plan_error(st, plan_where(st, "workload", "db_driver"), "[workload] db_driver %s: "
+                   "engine %s is reached through %s", p->db_driver, p->engine->name,
+                   p->engine->drivers);
+        return;
+    }
+    if (strcmp(p->db_driver, "odbc") != 0) {
+        for (size_t i = 0; i < sizeof odbc_keys / sizeof odbc_keys[0]; i++)
+            if (plan_key_line(st, "workload", odbc_keys[i]))
+                plan_error(st, plan_where(st, "workload", odbc_keys[i]), "[workload] %s applies to "
+                           "db_driver = odbc only (this plan's is %s)", odbc_keys[i],
+                           p->db_driver);
+        return;
+    }
+    fam = orch_odbc_family_of(p->odbc_driver ? p->odbc_driver : p->engine->odbc_driver);
+    if (fam == ORCH_ODBC_FREETDS && p->encrypt && strcmp(p->encrypt, "strict") == 0)
+        plan_error(st, plan_where(st, "workload", "encrypt"), "[workload] encrypt = strict: "
+                   "FreeTDS 1.3 has no strict (TDS 8) encryption; use yes, or ODBC Driver 18");
+    if (fam == ORCH_ODBC_FREETDS && p->trust_server_certificate
+        && strcmp(p->trust_server_certificate, "no") == 0)
+        plan_error(st, plan_where(st, "workload", "trust_server_certificate"), "[workload] "
+                   "trust_server_certificate = no: FreeTDS checks a certificate only against "
+                   "a CA file, which drivebench does not set; use yes, or ODBC Driver 18");
+    if (fam == ORCH_ODBC_GENERIC && (p->encrypt || p->trust_server_certificate))
+        plan_error(st, plan_where(st, "workload",
+                                  p->encrypt ? "encrypt" : "trust_server_certificate"),
+                   "[workload] %s: drivebench maps it for ODBC Driver 18 and FreeTDS only "
+                   "(odbc_driver is %s)", p->encrypt ? "encrypt" : "trust_server_certificate",
+                   p->odbc_driver ? p->odbc_driver : p->engine->odbc_driver);
+}
+
+/* The engine against the image, the boot keys, the client and the seed. */
+static void validate_engine(parse_state *st)
+{
+    orch_plan *p = st->p;
+
+    if (!p->engine->image_dir && !p->image)
+        plan_error(st, plan_where(st, "run", "engine"), "[run] engine %s: drivebench builds no "
+                   "image of it; set [run] image = PATH.qcow2 (images/README.md gives the "
+                   "contract)", p->engine->name);
+    if (p->initrd && !p->kernel)
+        plan_error(st, plan_where(st, "run", "initrd"), "[run] initrd needs kernel (direct boot)");
+    if (p->cmdline && !p->kernel)
+        plan_error(st, plan_where(st, "run", "cmdline"),
+                   "[run] cmdline needs kernel (direct boot)");
+    if (p->kernel && !p->image)
+        plan_error(st, plan_where(st, "run", "kernel"), "[run] kernel applies to a user's image "
+                   "([run] image); drivebench's images boot their own");
+    if (p->client == ORCH_CLIENT_GUEST && !p->guest_agent)
+        plan_error(st, plan_where(st, "run", "client"), "[run] client = guest runs oltp through "
+                   "the guest agent, and guest_agent = no: use client = host");
+}
+
+/* The guest's OS against the image, the boot and the client: drivebench
+ * builds Linux images that boot their kernel directly and run its oltp. */
+static void validate_guest(parse_state *st)
+{
+    orch_plan *p = st->p;
+    if (p->guest_os != ORCH_OS_WINDOWS)
+        return;
+    if (!p->image)
+        plan_error(st, plan_where(st, "run", "guest_os"), "[run] guest_os = windows needs the "
+                   "user's own image ([run] image = PATH.qcow2): drivebench builds Linux images "
+                   "only (images/README.md gives the Windows contract)");
+    if (p->kernel)
+        plan_error(st, plan_where(st, "run", "kernel"), "[run] kernel: a Windows guest boots "
+                   "from its own disk; drop kernel, initrd and cmdline");
+    if (p->client == ORCH_CLIENT_GUEST)
+        plan_error(st, plan_where(st, "run", "client"), "[run] client = guest runs drivebench's "
+                   "Linux oltp inside the guest; a Windows guest needs client = host");
+}
+
+/* The prebuilt-database seed: a profile's seed disk, or a user's image
+ * that attaches the databases it finds (dbdisk restored from the seed,
+ * no seed disk attached). prepare = auto needs an engine or image that
+ * restores it, and the seed volume needs image_dir's seed.qcow2. */
+static void validate_seed(parse_state *st, const orch_template *t)
+{
+    orch_plan *p = st->p;
+    int profile_seed = t && orch_template_disk_size(t, "seeddisk");
+    if (p->image_attaches_databases && !p->image)
+        plan_error(st, plan_where(st, "run", "image_attaches_databases"), "[run] "
+                   "image_attaches_databases applies to a user's image ([run] image); "
+                   "drivebench's images restore their seed disk themselves");
+    if (!t || !orch_layout_has_seed(p, t))
+        return;
+    if (profile_seed && strcmp(p->prepare, "auto") == 0 && p->image
+        && !p->image_attaches_databases)
+        plan_error(st, plan_where(st, "workload", "prepare"), "[workload] prepare = auto: profile "
+                   "%s restores a prebuilt database, which a user's image attaches only when "
+                   "its contract says so: set [run] image_attaches_databases = yes "
+                   "(images/README.md), or prepare = yes, or use a profile without a seed disk",
+                   p->profile);
+    else if (profile_seed && strcmp(p->prepare, "auto") == 0 && !p->image
+             && p->engine->seed == ORCH_SEED_NONE)
+        plan_error(st, plan_where(st, "workload", "prepare"), "[workload] prepare = auto: profile "
+                   "%s restores a prebuilt database, which %s cannot; set prepare = yes or "
+                   "use a profile without a seed disk", p->profile, p->engine->name);
+    else if (!p->image_dir && p->image)
+        plan_error(st, plan_where(st, "run", profile_seed ? "profile"
+                                                          : "image_attaches_databases"),
+                   "[run] %s: each database disk is restored from image_dir's seed.qcow2 "
+                   "(images/README.md says how to make it); set [run] image_dir to its folder",
+                   profile_seed ? "profile with a seed disk" : "image_attaches_databases = yes");
+    else if (!p->image_dir)
+        plan_error(st, plan_where(st, "run", "profile"), "[run] profile %s has a seed disk, made "
+                   "from image_dir's seed.qcow2, and engine %s has no image_dir; use a "
+                   "profile without a seed disk", p->profile, p->engine->name);
+}
+
+/* [run] name and the [workload] keys that need each other. */
+static void validate_workload(parse_state *st)
+{
+    orch_plan *p = st->p;
+
+    if (!plan_section_line(st, "run"))
+        plan_error(st, 1, "no [run] section");
+    else if (!p->name)
+        plan_error(st, plan_where(st, "run", NULL), "[run] name is missing");
+    else {
+        char *id = orch_sanitize(p->name, ORCH_ID_MAX);
+        if (id && !*id)
+            plan_error(st, plan_where(st, "run", "name"),
+                       "[run] name '%s' has no letter or digit to build a run id from", p->name);
+        free(id);
+    }
+    if (!plan_section_line(st, "workload")) {
+        plan_error(st, 1, "no [workload] section");
+        return;
+    }
+    if (!p->workload && !plan_key_line(st, "workload", "name"))
+        plan_error(st, plan_where(st, "workload", NULL), "[workload] name is missing");
+    if (!p->measure_s && !plan_key_line(st, "workload", "measure"))
+        plan_error(st, plan_where(st, "workload", NULL), "[workload] measure is missing "
+                   "(a duration like 1h, 30m, 10s)");
+    if (p->workload && strcmp(p->workload, "tpcc") == 0) {
+        if (!p->warehouses)
+            plan_error(st, plan_where(st, "workload", "name"),
+                       "[workload] tpcc needs warehouses");
+    } else if (p->workload && (!p->tables || !p->table_size)) {
+        plan_error(st, plan_where(st, "workload", "name"),
+                   "[workload] %s needs tables and table_size", p->workload);
+    }
+    if (p->warehouses && p->workload && strcmp(p->workload, "tpcc") != 0)
+        plan_error(st, plan_where(st, "workload", "warehouses"),
+                   "[workload] warehouses applies to tpcc only");
+    resolve_password(st);
+    validate_driver(st);
+}
+
+/* [run] profile: its template is found and loads, and its seed disk
+ * suits the plan. */
+static void validate_profile(parse_state *st)
+{
+    orch_plan *p = st->p;
+    orch_template *t;
+    char err[512];
+
+    if (!p->profile) {
+        if (plan_section_line(st, "run"))
+            plan_error(st, plan_where(st, "run", NULL), "[run] profile is missing (tiny, "
+                       "sysbench, sqlserver or a template .xml path)");
+        return;
+    }
+    free(p->template_path);
+    if (strchr(p->profile, '/') || strstr(p->profile, ".xml"))
+        p->template_path = strdup(p->profile);
+    else
+        p->template_path = orch_strfmt("%s/%s.xml", p->vmconfigs_dir, p->profile);
+    t = p->template_path ? orch_template_load(p->template_path, err, sizeof err) : NULL;
+    if (!t)
+        plan_error(st, plan_where(st, "run", "profile"), "[run] profile %s: %s", p->profile, err);
+    validate_seed(st, t);
+    orch_template_free(t);
+}
+
+/* Sections the reader did not report: unknown ones, and [drive NAME]
+ * sections without a key. Returns the number of [drive ...] sections. */
+static int validate_sections(parse_state *st)
+{
+    orch_plan *p = st->p;
+    int drive_sections = 0;
+
+    for (int i = 0; i < st->nsects; i++) {
+        const char *n = st->sects[i].name;
+        int known = strcmp(n, "run") == 0 || strcmp(n, "workload") == 0;
+        char name[256];
+        if (plan_drive_section(n, name, sizeof name)) {
+            int found = 0;
+            known = 1;
+            drive_sections++;
+            for (int j = 0; j < p->ndrives; j++)
+                found |= strcmp(p->drives[j].name, name) == 0;
+            if (!found && *name)
+                plan_error(st, st->sects[i].line, "[%s] has no keys: give it path or pool", n);
+        }
+        if (!known && !st->sects[i].reported)
+            plan_error(st, st->sects[i].line, "unknown section [%s] (expected [run], "
+                       "[workload] or [drive NAME])", n);
+    }
+    return drive_sections;
+}
+
+/* Drive i of the plan: where it is, its name, its image pool and how the
+ * client reaches its VMs. */
+static void validate_drive(parse_state *st, int i)
+{
+    orch_plan *p = st->p;
+    orch_drive *d = &p->drives[i];
+    char sect[300];
+
+    snprintf(sect, sizeof sect, "drive %s", d->name);
+    /* a key given with a refused value counts as given (one message) */
+    if (!(d->path || plan_key_line(st, sect, "path"))
+        == !(d->pool || plan_key_line(st, sect, "pool")))
+        plan_error(st, d->line, "[drive %s] needs exactly one of path (a directory) "
+                   "or pool (an existing storage pool)", d->name);
+    if (d->path && d->path[0] != '/')
+        plan_error(st, plan_where(st, sect, "path"), "[drive %s] path '%s' must be absolute",
+                   d->name, d->path);
+    if (!plan_text_ok(d->name))
+        plan_error(st, d->line, "drive name is not UTF-8 text (or holds a control "
+                   "character)");
+    else if (!d->id[0])
+        plan_error(st, d->line, "[drive %s] name has no letter or digit", d->name);
+    for (int j = 0; j < i; j++)
+        if (strcmp(p->drives[j].id, d->id) == 0 && d->id[0])
+            plan_error(st, d->line, "[drive %s] and [drive %s] (line %d) both become "
+                       "'%s' in object names; rename one", d->name, p->drives[j].name,
+                       p->drives[j].line, d->id);
+    if (d->image_pool && d->image_pool_path)
+        plan_error(st, plan_where(st, sect, "image_pool_path"), "[drive %s] gives both "
+                   "image_pool and image_pool_path: keep one", d->name);
+    if (d->image_pool_path && d->image_pool_path[0] != '/')
+        plan_error(st, plan_where(st, sect, "image_pool_path"), "[drive %s] image_pool_path "
+                   "'%s' must be absolute (a folder on the drive's host)", d->name,
+                   d->image_pool_path);
+    if (p->client == ORCH_CLIENT_HOST && orch_uri_is_remote(orch_plan_drive_uri(p, d)))
+        plan_error(st, plan_where(st, sect, d->uri ? "uri" : NULL),
+                   "[drive %s] is on another host (%s): client = host reaches VMs only "
+                   "through this host's loopback", d->name, orch_plan_drive_uri(p, d));
+}
+
+void plan_check(parse_state *st)
+{
+    orch_plan *p = st->p;
+    int total = 0, drive_sections;
+
+    validate_workload(st);
+    validate_engine(st);
+    validate_guest(st);
+    validate_profile(st);
+    drive_sections = validate_sections(st);
+    if (p->ndrives == 0 && !drive_sections)
+        plan_error(st, 1, "no [drive NAME] section: name at least one drive under test");
+    for (int i = 0; i < p->ndrives; i++) {
+        validate_drive(st, i);
+        total += orch_plan_drive_vms(p, &p->drives[i]);
+    }
+    if (p->port_base + total - 1 > 65535)
+        plan_error(st, plan_where(st, "run", "port_base"), "[run] port_base %d leaves no room "
+                   "for %d VMs", p->port_base, total);
+}

@@ -1,0 +1,360 @@
+/* plan_parse.c — reading a plan file (plan.h): inih feeds every line to
+ * plan_reader (syntax, sections) and every key to plan_handler, which
+ * stores it through the key table (plan_keys.h); then defaults, then
+ * plan_check (plan_check.c). Every problem is kept with its line and
+ * printed in file order. */
+#include "plan/plan_parse.h"
+#include "plan/plan_keys.h"
+#include "util/names.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void plan_msg_add(parse_state *st, int line, int warning, const char *fmt, va_list ap)
+{
+    plan_msg *m = realloc(st->msgs, sizeof *m * (size_t)(st->nerr + 1));
+    if (!m)
+        return;
+    st->msgs = m;
+    m[st->nerr].line = line;
+    m[st->nerr].seq = st->nerr;
+    m[st->nerr].warning = warning;
+    if (vasprintf(&m[st->nerr].text, fmt, ap) < 0)
+        m[st->nerr].text = NULL;
+    st->nerr++;
+    st->nwarn += warning;
+}
+
+void plan_error(parse_state *st, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    plan_msg_add(st, line, 0, fmt, ap);
+    va_end(ap);
+}
+
+void plan_warning(parse_state *st, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    plan_msg_add(st, line, 1, fmt, ap);
+    va_end(ap);
+}
+
+static int msg_cmp(const void *a, const void *b)
+{
+    const plan_msg *x = a, *y = b;
+    return x->line != y->line ? (x->line > y->line) - (x->line < y->line)
+                              : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Print every problem, in file order, and free them. */
+static void flush_errors(parse_state *st)
+{
+    if (st->nerr == 0)
+        return;
+    qsort(st->msgs, (size_t)st->nerr, sizeof *st->msgs, msg_cmp);
+    for (int i = 0; i < st->nerr; i++) {
+        if (st->errs)
+            fprintf(st->errs, "%s:%d: %s%s\n", st->p->file, st->msgs[i].line,
+                    st->msgs[i].warning ? "warning: " : "",
+                    st->msgs[i].text ? st->msgs[i].text : "out of memory");
+        free(st->msgs[i].text);
+    }
+    free(st->msgs);
+    st->msgs = NULL;
+}
+
+/* Note a section header: same text inih will pass as the section name. */
+static void note_section(parse_state *st, char *text)
+{
+    char *end = strchr(text + 1, ']');
+    seen_section *s;
+    if (!end) {
+        plan_error(st, st->line, "section header has no closing ']'");
+        return;
+    }
+    *end = '\0';
+    for (int i = 0; i < st->nsects; i++)
+        if (strcmp(st->sects[i].name, text + 1) == 0) {
+            plan_error(st, st->line, "section [%s] appears twice (first at line %d)",
+                       text + 1, st->sects[i].line);
+            return;
+        }
+    s = realloc(st->sects, sizeof *s * (size_t)(st->nsects + 1));
+    if (!s)
+        return;
+    st->sects = s;
+    s[st->nsects].name = strdup(text + 1);
+    s[st->nsects].line = st->line;
+    s[st->nsects].reported = 0;
+    if (s[st->nsects].name)
+        st->nsects++;
+}
+
+/* inih line reader: fgets plus line counting, section bookkeeping, and
+ * the syntax errors inih would only report once. */
+static char *plan_reader(char *str, int num, void *stream)
+{
+    parse_state *st = stream;
+    char copy[512], *t;
+    size_t len;
+    if (!fgets(str, num, st->in))
+        return NULL;
+    st->line++;
+    len = strlen(str);
+    if (len > 0 && str[len - 1] != '\n' && !feof(st->in)) {
+        int c;
+        while ((c = fgetc(st->in)) != EOF && c != '\n')
+            ;
+        plan_error(st, st->line, "line longer than %d characters", num - 3);
+        str[0] = '\0';
+        return str;
+    }
+    snprintf(copy, sizeof copy, "%s", str);
+    t = plan_trim(copy);
+    if (*t == '\0' || *t == ';' || *t == '#')
+        return str;
+    if (*t == '[')
+        note_section(st, t);
+    else if (!strchr(t, '=') && !strchr(t, ':'))
+        plan_error(st, st->line, "expected 'key = value', got '%s'", t);
+    return str;
+}
+
+int plan_key_line(const parse_state *st, const char *section, const char *key)
+{
+    for (int i = 0; i < st->nkeys; i++)
+        if (strcmp(st->keys[i].section, section) == 0 && strcmp(st->keys[i].key, key) == 0)
+            return st->keys[i].line;
+    return 0;
+}
+
+int plan_section_line(const parse_state *st, const char *section)
+{
+    for (int i = 0; i < st->nsects; i++)
+        if (strcmp(st->sects[i].name, section) == 0)
+            return st->sects[i].line;
+    return 0;
+}
+
+/* Line of a key if given, else of its section, else 1. */
+int plan_where(const parse_state *st, const char *section, const char *key)
+{
+    int l = key ? plan_key_line(st, section, key) : 0;
+    if (!l)
+        l = plan_section_line(st, section);
+    return l ? l : 1;
+}
+
+static orch_drive *drive_get(parse_state *st, const char *name)
+{
+    orch_plan *p = st->p;
+    orch_drive *d;
+    for (int i = 0; i < p->ndrives; i++)
+        if (strcmp(p->drives[i].name, name) == 0)
+            return &p->drives[i];
+    d = realloc(p->drives, sizeof *d * (size_t)(p->ndrives + 1));
+    if (!d)
+        return NULL;
+    p->drives = d;
+    d = &p->drives[p->ndrives];
+    memset(d, 0, sizeof *d);
+    d->name = strdup(name);
+    d->id = orch_sanitize(name, ORCH_ID_MAX);
+    /* the handler runs inside this drive's section: its header is the last */
+    d->line = st->nsects ? st->sects[st->nsects - 1].line : st->line;
+    if (!d->name || !d->id)
+        return NULL;
+    p->ndrives++;
+    return d;
+}
+
+/* inih key handler: the key looked up in its section's table, refused
+ * when unknown or given twice, else recorded with its line and stored.
+ * 1 to go on, 0 when out of memory. */
+static int plan_handler(void *user, const char *section, const char *name, const char *value)
+{
+    parse_state *st = user;
+    const key_spec *specs;
+    void *base = st->p;
+    char dname[256], err[512];
+    seen_key *sk;
+    int first;
+
+    if (plan_drive_section(section, dname, sizeof dname)) {
+        if (dname[0] == '\0') {
+            plan_error(st, st->line, "[drive] needs a name: [drive NAME]");
+            return 1;
+        }
+        base = drive_get(st, dname);
+        if (!base)
+            return 0;
+    }
+    specs = plan_section_keys(section);
+    if (!specs) {
+        for (int i = 0; i < st->nsects; i++)
+            if (strcmp(st->sects[i].name, section) == 0) {
+                if (!st->sects[i].reported)
+                    plan_error(st, st->sects[i].line, "unknown section [%s] (expected [run], "
+                               "[workload] or [drive NAME])", section);
+                st->sects[i].reported = 1;
+            }
+        return 1;
+    }
+    specs = plan_key_find(specs, name);
+    if (!specs) {
+        plan_error(st, st->line, "[%s] unknown key '%s'", section, name);
+        return 1;
+    }
+    first = plan_key_line(st, section, specs->key);
+    if (first) {
+        plan_error(st, st->line, "[%s] %s given twice (first at line %d)", section, name, first);
+        return 1;
+    }
+    sk = realloc(st->keys, sizeof *sk * (size_t)(st->nkeys + 1));
+    if (!sk)
+        return 0;
+    st->keys = sk;
+    sk[st->nkeys].section = strdup(section);
+    sk[st->nkeys].key = specs->key;
+    sk[st->nkeys].line = st->line;
+    if (sk[st->nkeys].section)
+        st->nkeys++;
+    if (plan_key_store(specs, base, value, err, sizeof err) < 0)
+        plan_error(st, st->line, "[%s] %s: %s", section, specs->key, err);
+    return 1;
+}
+
+/* path made absolute against the current directory; new string. */
+static char *absolute(const char *path)
+{
+    char cwd[PATH_MAX];
+    if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
+        return strdup(path);
+    return orch_strfmt("%s/%s", cwd, path);
+}
+
+/* *path made absolute in place (NULL stays NULL). */
+static void make_absolute(char **path)
+{
+    char *abs;
+    if (!*path)
+        return;
+    abs = absolute(*path);
+    free(*path);
+    *path = abs;
+}
+
+/* Defaults that follow the plan's engine: driver, login, database and
+ * the folder of drivebench's image of it. An unknown engine was reported
+ * by plan_key_store; the default engine's defaults let validation go on. */
+static void engine_defaults(orch_plan *p)
+{
+    const orch_dbengine *e = orch_dbengine_find(p->engine_name);
+    p->engine = e ? e : orch_dbengine_find(ORCH_DBENGINE_DEFAULT);
+    e = p->engine;
+    if (!p->db_driver)
+        p->db_driver = strdup(orch_dbengine_default_driver(e));
+    if (!p->db_user)
+        p->db_user = strdup(e->user);
+    if (!p->db_name)
+        p->db_name = strdup(e->database);
+    if (!p->image_dir && e->image_dir)
+        p->image_dir = strdup(e->image_dir);
+}
+
+/* Defaults that follow [run] guest_os, for the keys the plan leaves out:
+ * a Windows guest gets the NIC, controller and clock it has in-box
+ * drivers for (e1000e, lsisas1068 for Windows' lsi_sas), Hyper-V
+ * enlightenments, and no guest agent (its virtio-serial channel needs
+ * the virtio-win drivers). Firmware stays BIOS unless asked. */
+static void guest_defaults(parse_state *st)
+{
+    orch_plan *p = st->p;
+    int windows = p->guest_os == ORCH_OS_WINDOWS;
+    if (!plan_key_line(st, "run", "nic"))
+        p->nic = windows ? ORCH_NIC_E1000E : ORCH_NIC_VIRTIO;
+    if (!plan_key_line(st, "run", "hyperv"))
+        p->hyperv = windows;
+    if (!plan_key_line(st, "run", "guest_agent") && windows)
+        p->guest_agent = 0;
+    if (!plan_key_line(st, "run", "controller") && windows && !p->controller)
+        p->controller = strdup("lsisas1068");
+}
+
+static void plan_defaults(orch_plan *p)
+{
+    p->engine_name = strdup(ORCH_DBENGINE_DEFAULT);
+    p->guest_agent = 1;
+    p->uri = strdup("qemu:///system");
+    p->vms_per_drive = 1;
+    p->client = ORCH_CLIENT_HOST;
+    p->repetitions = 1;
+    p->results_dir = strdup("results");
+    p->oltp = strdup("bin/oltp");
+    p->guest_oltp = strdup("/usr/local/bin/oltp");
+    p->domain_type = strdup("auto");
+    p->boot_timeout_s = 600;
+    p->max_outage_s = 1;
+    p->libvirt_reconnect_s = 60;
+    p->port_base = 33060;
+    p->cv_threshold = 5.0;
+    p->db_password = strdup("drivebench");
+    p->prepare = strdup("auto");
+}
+
+orch_plan *orch_plan_load(const char *path, FILE *errs)
+{
+    parse_state st;
+    orch_plan *p = calloc(1, sizeof *p);
+    int rc;
+
+    memset(&st, 0, sizeof st);
+    if (!p)
+        return NULL;
+    plan_defaults(p);
+    p->file = strdup(path);
+    st.p = p;
+    st.errs = errs;
+    st.in = fopen(path, "r");
+    if (!st.in) {
+        if (errs)
+            fprintf(errs, "%s: cannot read plan: %s\n", path, strerror(errno));
+        orch_plan_free(p);
+        return NULL;
+    }
+    ini_allow_multiline = false;
+    rc = ini_parse_stream(plan_reader, &st, plan_handler, &st);
+    fclose(st.in);
+    if (rc < 0)
+        plan_error(&st, st.line, "out of memory while parsing");
+    if (!p->vmconfigs_dir)
+        p->vmconfigs_dir = orch_tree_path("vmconfigs");
+    engine_defaults(p);
+    guest_defaults(&st);
+    make_absolute(&p->image_dir);
+    make_absolute(&p->image);
+    make_absolute(&p->kernel);
+    make_absolute(&p->initrd);
+    plan_check(&st);
+    for (int i = 0; i < st.nkeys; i++)
+        free(st.keys[i].section);
+    free(st.keys);
+    for (int i = 0; i < st.nsects; i++)
+        free(st.sects[i].name);
+    free(st.sects);
+    rc = st.nerr > st.nwarn;
+    flush_errors(&st);
+    if (rc) {
+        orch_plan_free(p);
+        return NULL;
+    }
+    return p;
+}
+

@@ -1,0 +1,65 @@
+/*
+ * plan_parse.h — the state of one plan being read, private to plan/:
+ * shared by the reader (plan_parse.c) and the validation that follows
+ * (plan_check.c), which places its messages at the line of the key or
+ * section they are about.
+ */
+#ifndef ORCH_PLAN_PARSE_H
+#define ORCH_PLAN_PARSE_H
+
+#include <stdio.h>
+
+#include "plan/plan.h"
+
+typedef struct seen_key {
+    char *section;
+    const char *key;            /* points into a spec table */
+    int   line;
+} seen_key;
+
+typedef struct seen_section {
+    char *name;
+    int   line;
+    int   reported;             /* unknown section already reported */
+} seen_section;
+
+typedef struct plan_msg {
+    int   line;
+    int   seq;                  /* keeps discovery order within a line */
+    int   warning;              /* printed, but does not fail the load */
+    char *text;
+} plan_msg;
+
+typedef struct parse_state {
+    orch_plan    *p;
+    plan_msg     *msgs;         /* printed sorted by line at the end */
+    FILE         *in;
+    FILE         *errs;
+    int           nerr;         /* messages, warnings included */
+    int           nwarn;
+    int           line;
+    seen_key     *keys;
+    int           nkeys;
+    seen_section *sects;
+    int           nsects;
+} parse_state;
+
+/* Record a problem at line of the plan (printed, sorted by line, when the
+ * load ends): an error fails the load, a warning does not. */
+void plan_error(parse_state *st, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void plan_warning(parse_state *st, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Line of key in [section], or of [section]; 0 when not in the plan. */
+int plan_key_line(const parse_state *st, const char *section, const char *key);
+int plan_section_line(const parse_state *st, const char *section);
+
+/* Line of a key if given (key may be NULL), else of its section, else 1. */
+int plan_where(const parse_state *st, const char *section, const char *key);
+
+/* Check the parsed plan st->p as a whole, after its defaults are set:
+ * every problem goes to plan_error (plan_check.c). */
+void plan_check(parse_state *st);
+
+#endif

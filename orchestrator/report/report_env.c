@@ -1,0 +1,135 @@
+/* report_env.c — what each run ran on and what it was asked (page.h): the
+ * environment (host, hypervisors, guest database) and the plan. */
+#include <libxml/tree.h>
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/page.h"
+#include "report/html.h"
+#include "util/names.h"
+
+
+/* Distinct database server versions of a run's VMs, comma-separated.
+ * Caller frees. */
+static char *guest_versions(const report_run *run)
+{
+    char *out = strdup("");
+    for (int v = 0; out && v < run->nvms; v++) {
+        const char *ver = run->vms[v].server_version;
+        char *next;
+        int seen = 0;
+        for (int k = 0; ver && k < v && !seen; k++)
+            seen = run->vms[k].server_version && strcmp(run->vms[k].server_version, ver) == 0;
+        if (seen || !ver || !*ver)
+            continue;
+        next = orch_strfmt("%s%s%s", out, *out ? ", " : "", ver);
+        free(out);
+        out = next;
+    }
+    return out;
+}
+
+void page_section_environment(report_page *pg)
+{
+    xmlNodePtr sec = page_section(pg, "environment", "Environment", NULL);
+    for (int r = 0; r < pg->s->nruns; r++) {
+        const report_run *run = &pg->s->runs[r];
+        const res_env *env = &run->sum.env;
+        xmlNodePtr tb;
+        char buf[64], *h3 = orch_strfmt("Run %s: %s", run->label, run->run_id), *ver;
+        html_add(sec, "h3", h3 ? h3 : run->run_id);
+        free(h3);
+        tb = html_add(sec, "table", NULL);
+        html_attr(tb, "class", "environment");
+        html_attr(tb, "data-run", run->label);
+        page_kv(tb, "host", env->hostname);
+        page_kv(tb, "kernel", env->kernel);
+        page_kv(tb, "CPU", env->cpu_model);
+        page_kv(tb, "CPUs", page_int_text(env->cpus, buf, sizeof buf));
+        if (env->memory_bytes != RES_UNSET) {
+            snprintf(buf, sizeof buf, "%.1f GiB (%" PRId64 " bytes)",
+                     (double)env->memory_bytes / (1024.0 * 1024 * 1024), env->memory_bytes);
+            page_kv(tb, "memory", buf);
+        } else {
+            page_kv(tb, "memory", NULL);
+        }
+        if (env->nhypervisors == 0)
+            page_kv(tb, "hypervisor", NULL);
+        for (int i = 0; i < env->nhypervisors; i++) {
+            const res_hypervisor *h = &env->hypervisors[i];
+            char *hv = orch_strfmt("%s %s", h->hypervisor ? h->hypervisor : "",
+                                   h->hypervisor_version ? h->hypervisor_version : "");
+            page_kv(tb, "libvirt URI", h->uri);
+            page_kv(tb, "hypervisor host", h->hostname);
+            page_kv(tb, "libvirt version", h->libvirt_version);
+            page_kv(tb, "hypervisor and version", hv);
+            page_kv(tb, "domain type", h->domain_type);
+            free(hv);
+            /* the host itself, as its libvirt tells (hosts.h) */
+            hv = h->cpus > 0 && h->cpus != RES_UNSET
+                 ? orch_strfmt("%" PRId64 " x %s, %.1f GiB%s%s", h->cpus,
+                               h->cpu_model ? h->cpu_model : (h->arch ? h->arch : "CPU"),
+                               (double)h->memory_bytes / (1024.0 * 1024 * 1024),
+                               h->kernel ? ", kernel " : "", h->kernel ? h->kernel : "")
+                 : NULL;
+            page_kv(tb, "host CPUs, memory, kernel", hv);
+            free(hv);
+        }
+        ver = guest_versions(run);
+        page_kv(tb, "guest database", ver);
+        free(ver);
+    }
+}
+
+/* One row of the plan table when the value was recorded: text, or an
+ * integer (RES_UNSET: not recorded). */
+static void plan_text_row(xmlNodePtr tb, const char *key, const char *v)
+{
+    if (v && *v)
+        page_kv(tb, key, v);
+}
+
+static void plan_int_row(xmlNodePtr tb, const char *key, int64_t v)
+{
+    char buf[32];
+    if (v != RES_UNSET)
+        page_kv(tb, key, page_int_text(v, buf, sizeof buf));
+}
+
+void page_section_plan(report_page *pg)
+{
+    xmlNodePtr sec = page_section(pg, "plan", "Plan", NULL);
+    for (int r = 0; r < pg->s->nruns; r++) {
+        const report_run *run = &pg->s->runs[r];
+        const res_plan *p = &run->sum.plan;
+        char *h3 = orch_strfmt("Run %s: %s", run->label, run->run_id), buf[64];
+        xmlNodePtr tb;
+        html_add(sec, "h3", h3 ? h3 : run->run_id);
+        free(h3);
+        tb = html_add(sec, "table", NULL);
+        html_attr(tb, "class", "plan");
+        html_attr(tb, "data-run", run->label);
+        plan_text_row(tb, "name", p->name);
+        plan_text_row(tb, "profile", p->profile);
+        plan_int_row(tb, "VMs per drive", p->vms_per_drive);
+        plan_text_row(tb, "client", p->client);
+        plan_int_row(tb, "repetitions", p->repetitions);
+        if (!isnan(p->cv_threshold))
+            page_kv(tb, "cv_threshold (%)", report_num(p->cv_threshold, buf, sizeof buf));
+        plan_text_row(tb, "workload", p->workload);
+        plan_text_row(tb, "database driver", p->db_driver);
+        plan_int_row(tb, "tables", p->tables);
+        plan_int_row(tb, "table size", p->table_size);
+        plan_int_row(tb, "warehouses", p->warehouses);
+        plan_int_row(tb, "threads", p->threads);
+        plan_int_row(tb, "precondition (s)", p->precondition_s);
+        plan_int_row(tb, "warmup (s)", p->warmup_s);
+        plan_int_row(tb, "measure (s)", p->measure_s);
+        if (run->plan_text)
+            html_attr(html_add(sec, "pre", run->plan_text), "class", "plan-ini");
+    }
+}

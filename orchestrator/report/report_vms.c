@@ -1,0 +1,100 @@
+/* report_vms.c — the per-VM sections (page.h): every VM's figures, then
+ * each failed VM with its fault and the last lines of its console. */
+#include <libxml/tree.h>
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/page.h"
+#include "report/html.h"
+#include "util/names.h"
+
+void page_section_vms(report_page *pg)
+{
+    static const char *const heads[] = { "run", "VM", "drive", "repetition", "TPS",
+                                         "transactions", "avg latency (ms)", "p99 latency (ms)",
+                                         "errors", "reconnects", "database server", "status",
+                                         NULL };
+    xmlNodePtr tb = html_table(page_section(pg, "vms", "Per VM",
+        "A failed VM (red) is in no figure; what it measured before the fault, if anything, "
+        "is shown here only."), "vm-table", heads);
+    for (int r = 0; r < pg->s->nruns; r++)
+        for (int v = 0; v < pg->s->runs[r].nvms; v++) {
+            const report_run *run = &pg->s->runs[r];
+            const res_vm *vm = &run->vms[v];
+            xmlNodePtr tr = page_row(tb, run, vm->drive);
+            char buf[32];
+            html_attr(tr, "data-vm", vm->name);
+            page_cell(tr, run->label);
+            page_cell(tr, vm->name);
+            page_cell(tr, vm->drive);
+            snprintf(buf, sizeof buf, "%d", vm->repetition);
+            page_cell(tr, buf);
+            page_num(tr, "tps", vm->tps, 2);
+            page_num(tr, "transactions", (double)vm->transactions, 0);
+            page_num(tr, "latency_avg_ms", vm->lat_avg_ms, 3);
+            page_num(tr, "latency_p99_ms", vm->lat_p99_ms, 3);
+            if (vm->errors != RES_UNSET)
+                page_num(tr, "errors", (double)vm->errors, 0);
+            else
+                page_cell(tr, "not recorded");
+            if (vm->reconnects != RES_UNSET)
+                page_num(tr, "reconnects", (double)vm->reconnects, 0);
+            else
+                page_cell(tr, "not recorded");
+            page_cell(tr, vm->server_version ? vm->server_version : "");
+            if (vm->failed) {
+                char *text = orch_strfmt("failed: %s", vm->fault ? vm->fault : "?");
+                html_attr(tr, "class", "failed");
+                html_attr(page_cell(tr, text ? text : "failed"), "data-key", "status");
+                free(text);
+            } else {
+                html_attr(page_cell(tr, "ok"), "data-key", "status");
+            }
+        }
+}
+
+/* Each failed VM: fault, reason, time and phase, and its console's last
+ * lines (text in a <pre>: escaped like every text node). */
+void page_section_failures(report_page *pg)
+{
+    xmlNodePtr sec = NULL;
+    for (int r = 0; r < pg->s->nruns; r++)
+        for (int v = 0; v < pg->s->runs[r].nvms; v++) {
+            const report_run *run = &pg->s->runs[r];
+            const res_vm *vm = &run->vms[v];
+            xmlNodePtr div, tb;
+            char rep[32], *h3;
+            if (!vm->failed)
+                continue;
+            if (!sec)
+                sec = page_section(pg, "failures", "Failed VMs",
+                    "VMs that failed: each is left out of every figure, and its drive's "
+                    "figures are incomplete and not comparable.");
+            div = html_add(sec, "div", NULL);
+            html_attr(div, "class", "failure");
+            html_attr(div, "data-run", run->label);
+            html_attr(div, "data-vm", vm->name);
+            h3 = pg->multi ? orch_strfmt("%s [%s] failed", vm->name, run->label)
+                           : orch_strfmt("%s failed", vm->name);
+            html_add(div, "h3", h3 ? h3 : vm->name);
+            free(h3);
+            tb = html_add(div, "table", NULL);
+            html_attr(tb, "class", "failure");
+            page_kv(tb, "drive", vm->drive);
+            snprintf(rep, sizeof rep, "%d", vm->repetition);
+            page_kv(tb, "repetition", rep);
+            page_kv(tb, "fault", vm->fault);
+            page_kv(tb, "reason", vm->reason);
+            page_kv(tb, "failed at", vm->failed_at);
+            page_kv(tb, "phase", vm->failed_in);
+            html_add(div, "h4", "console (last lines)");
+            html_attr(html_add(div, "pre", vm->console_tail && *vm->console_tail ? vm->console_tail
+                                                                        : "not recorded"),
+                 "class", "console");
+        }
+}
+
