@@ -405,12 +405,18 @@ static int rollback_for_retry(conn *c)
 static int advance(conn *c)
 {
     engine *e = c->w->e;
-    wl_step s = e->wl->step(c->wls, &c->db, &c->act);
+    wl_step s;
 
+    c->act.queue = false;
+    s = e->wl->step(c->wls, &c->db, &c->act);
     switch (s) {
     case WL_STMT:
         if (c->act.stmt >= 0) {
             c->kind = e->run->stmts[c->act.stmt].kind;
+            /* --pipeline=on: queued at once (DB_DONE), answered with the
+             * next statement that waits */
+            if (c->act.queue && e->o->db.pipeline)
+                return db_exec_queue(&c->db, c->act.stmt, c->act.params);
             return db_exec_start(&c->db, c->act.stmt, c->act.params);
         }
         c->kind = c->act.kind;

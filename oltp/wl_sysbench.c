@@ -487,6 +487,7 @@ static wl_step sb_step(void *state, db_conn *c, wl_action *a)
         s->table = (int)rand_uniform(s->r, 1, (uint32_t)o->tables);
     a->stmt = -1;
     a->params = s->params;
+    a->queue = true;            /* no statement's result is read; only the last waits */
     switch (g) {
     case G_BEGIN:
         a->stmt = p->stmt_begin;
@@ -551,6 +552,7 @@ static wl_step sb_step(void *state, db_conn *c, wl_action *a)
         s->rep = 0;
         s->gi++;
     }
+    a->queue = s->gi < p->ngroups;
     return WL_STMT;
 }
 
@@ -558,7 +560,8 @@ static wl_step sb_step(void *state, db_conn *c, wl_action *a)
     .name = n, .summary = sum, .setup = sb_setup, .teardown = sb_teardown, \
     .prepare = sb_prepare, .cleanup = sb_cleanup,                          \
     .check_ready = sb_check_ready, .conn_new = sb_conn_new,                \
-    .conn_free = sb_conn_free, .trx_begin = sb_trx_begin, .step = sb_step }
+    .conn_free = sb_conn_free, .trx_begin = sb_trx_begin, .step = sb_step, \
+    .pipeline = true }
 
 const workload wl_sysbench[8] = {
     SB_WORKLOAD("oltp_read_write", "sysbench OLTP read/write mix"),
