@@ -111,14 +111,29 @@ void res_latency_add_pct(res_latency *l, double pct, double ms);
 /* The value at percentile p; 0 when absent. */
 double res_latency_pct(const res_latency *l, double pct);
 
-/* One --report-interval sample. */
+/* One --report-interval sample: [t - duration_s, t] on the phase's clock.
+ * oltp ends intervals on the phase's boundaries k * interval_s; one that
+ * closed late (a stalled tick) is longer, never cut short. */
 typedef struct res_interval {
     double  t;              /* seconds since the phase start, end of interval */
     double  tps, qps, errors_ps, reconnects_ps;
     double  lat_avg_ms;
     double  lat_pct_ms;     /* at the phase's iv_pct */
     int64_t queue_length;   /* written when the phase has_queue */
+    /* interval time (issue 21): 0 / NULL in results written before */
+    double  duration_s;     /* its length, s */
+    hist_sparse *histogram; /* owned: its latency (RES_IV_HIST_DIGITS), or NULL */
 } res_interval;
+
+/* Significant digits of an interval's histogram: 1 % precision keeps a
+ * series of them small (results/SCHEMA.md, "Interval histograms"). */
+#define RES_IV_HIST_DIGITS 2
+
+/* Where interval i of p starts (s since the phase start): t - duration_s,
+ * or, for a result without duration_s, the previous interval's t (0 for
+ * the first). */
+struct res_phase;
+double res_interval_start(const struct res_phase *p, int i);
 
 /* One transaction type (TPC-C). */
 typedef struct res_txn_type {
@@ -172,6 +187,11 @@ typedef struct res_phase {
     res_latency   latency;
     bool          has_queue;    /* --rate: queue latency and queue lengths */
     res_latency   queue;
+    int64_t       unserved;     /* has_queue: arrivals still queued at the end,
+                                 * their latency so far in the histogram */
+    /* phase time (issue 21): 0 in results written before */
+    double        interval_s;   /* the intervals' boundaries: k * interval_s */
+    double        start_s;      /* the phase's start, s after oltp started */
     double        iv_pct;       /* percentile of the intervals' latency */
     res_interval *intervals;
     int           nintervals;
@@ -295,9 +315,12 @@ typedef struct res_vm {
     double     lat_avg_ms, lat_p99_ms;
     char      *server_version;      /* or NULL */
     int64_t    errors, reconnects;  /* of the measured phase */
-    res_point *series;              /* [t, tps] per interval */
+    res_point *series;              /* [t, tps] per bin of interval_s: t the
+                                     * bin's end, s since the phase start */
     int        npoints;
     struct res_io *io;              /* disk I/O, oltp CPU, or NULL */
+    double     interval_s;          /* the series' bins (oltp's interval); NAN
+                                     * in summaries written before */
 } res_vm;
 
 typedef struct res_plan {

@@ -273,6 +273,8 @@ static const rj_field vm_fields[] = {
       .n_off = offsetof(res_vm, npoints), .max = RES_MAX_INTERVALS,
       .label = "tps_series points"),
     F(NULL,                  RJ_CUSTOM,  res_vm, io, .ops = &io_ops),
+    /* time bins (issue 21) */
+    F("interval_s",          RJ_NUM_OPT, res_vm, interval_s, HAS(res_vm, measured)),
     RJ_TABLE_END,
 };
 

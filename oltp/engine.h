@@ -28,9 +28,13 @@ void stats_free(stats *s);               /* accepts a zeroed struct */
 void stats_reset(stats *s);
 void stats_add(stats *dst, const stats *src);
 
+/* An interval: [t - duration_s, t]; t is a boundary of the phase
+ * (k * interval_s) except for the last interval of a run that ended early. */
 typedef struct interval_sample {
     double  t;                          /* seconds since phase start, at the end */
     double  duration_s;
+    hist_sparse *lat;                   /* its latency (RES_IV_HIST_DIGITS), owned
+                                         * by the phase; NULL when out of memory */
     int64_t trx, queries, errors, reconnects;
     double  lat_avg_ms, lat_pct_ms;     /* pct: first --percentile */
     int64_t queue_len;                  /* --rate: transactions waiting */
@@ -39,6 +43,10 @@ typedef struct interval_sample {
 typedef struct phase_result {
     res_phase_id     phase;             /* RES_PHASE_WARMUP or RES_PHASE_MEASURE */
     double           duration_s;
+    uint64_t         t0_ns;             /* its start, uv_hrtime() (CLOCK_MONOTONIC) */
+    double           interval_s;        /* its boundaries: t0 + k * interval_s */
+    int64_t          unserved;          /* --rate: arrivals queued at the end; their
+                                         * latency so far is in st.lat */
     stats            st;
     /* outages: seconds without a working connection, averaged over the
      * connections (all of them down for 5 s gives 5), and per connection
@@ -82,9 +90,9 @@ typedef struct run_result {
  *   the phase), t_run the seconds since the run started.
  *   on_measure: the measured phase starts (end = false: before the
  *   workers start when there is no warm-up, else right after the warm-up
- *   closed) or ends (end = true: right after its last interval closed,
- *   while transactions in flight still finish). Not called for the end
- *   when a fatal error stopped the run. */
+ *   closed) or ends (end = true: at its end, while transactions in flight
+ *   still finish; its last interval closes after them). Not called for
+ *   the end when a fatal error stopped the run. */
 typedef struct engine_hooks {
     void (*on_interval)(void *ctx, const stats *acc, const interval_sample *s, double t_run);
     void (*on_measure)(void *ctx, bool end);

@@ -212,7 +212,9 @@ static void read_server_count(void *ctx, bool end)
         x->read[end] = true;
 }
 
-static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
+/* origin_ns: when oltp started; each phase's start_s counts from it. */
+static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
+                   uint64_t origin_ns)
 {
     oltp_opts *o = (oltp_opts *)run->o;
     run_result res;
@@ -273,7 +275,7 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
     snprintf(res.server_version, sizeof res.server_version, "%s", version);
     report_final(stdout, o, wl, &res);
     rc = res.unavailable ? OLTP_EXIT_UNAVAILABLE : OLTP_EXIT_OK;
-    if (o->json_path && report_json(o->json_path, o, wl, &res, started) < 0)
+    if (o->json_path && report_json(o->json_path, o, wl, &res, started, origin_ns) < 0)
         rc = OLTP_EXIT_BAD_INPUT;
     run_result_free(&res);
     return rc;
@@ -294,6 +296,7 @@ static int cmd_simple(const wl_run *run, const struct db_driver *drv,
 
 int main(int argc, char **argv)
 {
+    uint64_t origin_ns = uv_hrtime();      /* the phases' start_s count from here */
     oltp_opts o;
     const workload *wl;
     const struct db_driver *drv;
@@ -338,7 +341,7 @@ int main(int argc, char **argv)
     if (!strcmp(o.command, "prepare"))
         rc = cmd_prepare(&run, wl, drv);
     else if (!strcmp(o.command, "run"))
-        rc = cmd_run(&run, wl, drv);
+        rc = cmd_run(&run, wl, drv, origin_ns);
     else if (!strcmp(o.command, "cleanup"))
         rc = cmd_simple(&run, drv, wl->cleanup, OLTP_EXIT_BAD_INPUT);
     else if (wl->check)

@@ -91,6 +91,36 @@ check_eq "tps = transactions / duration" True "$(jq_ "$T/r.json" '(lambda p: abs
 check_eq "password is not written" False "$(jq_ "$T/r.json" '"mysql_password" in d["options"]')"
 check_eq "interval lines printed" 4 "$(grep -c '^\[ [0-9]*s \] thds: 1 tps: ' "$T/out")"
 check_contains "final report" "99.9th percentile:" "$(cat "$T/out")"
+# time, not index: the phases last what was asked (warm-up 1 s, then 3 s
+# measured, --time being both), every interval ends on a boundary k * 1 s
+# of its phase and they tile it; each carries its sparse histogram
+check_eq "warm-up lasts exactly 1 s, measure exactly 3 s" "1.0 3.0" \
+  "$(jq_ "$T/r.json" '" ".join("%.1f" % p["duration_s"] for p in d["phases"]) if all(abs(p["duration_s"]-round(p["duration_s"]))<1e-6 for p in d["phases"]) else d["phases"]')"
+check_eq "measure starts 1 s after the warm-up" True \
+  "$(jq_ "$T/r.json" 'abs(d["phases"][1]["start_s"]-d["phases"][0]["start_s"]-1)<1e-6 and d["phases"][0]["start_s"]>0')"
+check_eq "interval_s is the report interval" "[1.0, 1.0]" "$(jq_ "$T/r.json" '[p["interval_s"] for p in d["phases"]]')"
+check_eq "measure intervals end at 1, 2, 3 s and last 1 s each" "[(1.0, 1.0), (2.0, 1.0), (3.0, 1.0)]" \
+  "$(jq_ "$T/r.json" '[(round(i["t"],9), round(i["duration_s"],9)) for i in d["phases"][1]["intervals"]]')"
+check_eq "interval histograms: 2 digits, counts = tps * duration" True \
+  "$(jq_ "$T/r.json" 'all(i["histogram"]["significant_digits"]==2 and i["histogram"]["count"]==round(i["tps"]*i["duration_s"]) for p in d["phases"] for i in p["intervals"])')"
+check_eq "interval histograms add up to the phase's transactions" True \
+  "$(jq_ "$T/r.json" 'all(sum(i["histogram"]["count"] for i in p["intervals"])==p["transactions"] for p in d["phases"])')"
+
+# a stalled tick: oltp stopped for 2.5 s; the interval the main thread
+# closes when it wakes ends on the last boundary it reached and is longer,
+# never a tiny one; the intervals still tile the phase
+$OLTP --tables=2 --table-size=1000 --threads=1 --time=8 --report-interval=1 \
+  --json="$T/st.json" oltp_read_only run >"$T/out" 2>&1 &
+pid=$!
+sleep 2.3; kill -STOP $pid; sleep 2.5; kill -CONT $pid
+wait $pid
+check_eq "stopped and continued run exits 0" 0 $?
+check_eq "stalled run: every interval ends on a whole second" True \
+  "$(jq_ "$T/st.json" 'all(abs(i["t"]-round(i["t"]))<1e-6 for i in d["phases"][0]["intervals"])')"
+check_eq "stalled run: one interval of 3 s (or 2 s), none shorter than 1 s" True \
+  "$(jq_ "$T/st.json" '(lambda ds: sorted(ds)[-1] in (2.0, 3.0) and sorted(ds)[-2]==1.0 and min(ds)==1.0)([round(i["duration_s"],6) for i in d["phases"][0]["intervals"]])')"
+check_eq "stalled run: the intervals tile the 8 s" True \
+  "$(jq_ "$T/st.json" 'abs(sum(i["duration_s"] for i in d["phases"][0]["intervals"])-8)<1e-6 and abs(d["phases"][0]["duration_s"]-8)<1e-6')"
 
 # --- --events is exact; --rate is open loop -----------------------------------
 $OLTP --tables=2 --table-size=1000 --threads=3 --events=101 --time=0 --json="$T/e.json" oltp_point_select run >/dev/null 2>&1
@@ -117,6 +147,22 @@ wait $locker
 check_eq "the stall reaches the 90th percentile of latency (>= 1 s)" True "$(jq_ "$T/stall.json" 'd["phases"][-1]["latency_ms"]["p90"]>=1000')"
 check_eq "queue time shows it too (p90 >= 0.5 s)" True "$(jq_ "$T/stall.json" 'd["phases"][-1]["queue_ms"]["p90"]>=500')"
 check_eq "the arrivals were served after the stall" True "$(jq_ "$T/stall.json" 'd["phases"][-1]["transactions"]>=200')"
+check_eq "no arrival left unserved when the stall ended before the run" 0 "$(jq_ "$T/stall.json" 'd["phases"][-1]["unserved"]')"
+# a stall that lasts past the end: the arrivals still queued (50/s for
+# about 3 s) get their latency so far, end - arrival (up to ~3 s), in the
+# histogram beside the committed transactions
+mariadb --no-defaults -uroot --socket="$MARIADB_SOCKET" sbtest -e \
+  "DO SLEEP(1); BEGIN; SELECT COUNT(*) FROM sbtest1 FOR UPDATE; DO SLEEP(5); COMMIT;" >/dev/null &
+locker=$!
+$OLTP --tables=1 --table-size=1000 --threads=2 --time=4 --rate=50 \
+  --json="$T/unserved.json" oltp_update_index run >/dev/null 2>&1
+check_eq "run ending inside a stall exits 0" 0 $?
+wait $locker
+check_eq "unserved arrivals counted (about 150)" True "$(jq_ "$T/unserved.json" '100<=d["phases"][-1]["unserved"]<=200')"
+check_eq "histogram = transactions + unserved" True \
+  "$(jq_ "$T/unserved.json" '(lambda p: p["histogram"]["count"]==p["transactions"]+p["unserved"])(d["phases"][-1])')"
+check_eq "their latency so far reaches the p99 (>= 2 s, <= 3.2 s)" True \
+  "$(jq_ "$T/unserved.json" '2000<=d["phases"][-1]["latency_ms"]["p99"]<=3200')"
 
 # --- lock wait timeouts are rolled back and retried ---------------------------
 mariadb_sql "SET GLOBAL innodb_lock_wait_timeout=1"

@@ -129,8 +129,17 @@ static void make_doc(res_oltp *r)
     p->iv_pct = 99.9;
     p->nintervals = 2;
     p->intervals = calloc(2, sizeof *p->intervals);
-    p->intervals[0] = (res_interval){ 1, 9, 27, 0, 0, 1.5, 3.25, 4 };
-    p->intervals[1] = (res_interval){ 2, 1.0 / 7.0, 3, 0.5, 1, 2.5, 9.125, 0 };
+    p->intervals[0] = (res_interval){ 1, 9, 27, 0, 0, 1.5, 3.25, 4, 1, NULL };
+    /* a stalled tick: 3 s long, with its sparse histogram */
+    p->intervals[1] = (res_interval){ 4, 1.0 / 7.0, 3, 0.5, 1, 2.5, 9.125, 0, 3, NULL };
+    {
+        hist *h = hist_of(lat, 8);
+        p->intervals[1].histogram = hist_sparse_of(h, RES_IV_HIST_DIGITS);
+        hist_free(h);
+    }
+    p->unserved = 17;
+    p->interval_s = 1;
+    p->start_s = 0.25;
     p->histogram = hist_of(lat, 8);
     p->ntypes = 2;
     p->types = calloc(2, sizeof *p->types);
@@ -190,7 +199,34 @@ static void test_oltp_round_trip(void **state)
     assert_latency_equal(&pa->queue, &pb->queue);
     assert_true(pb->iv_pct == 99.9);
     assert_int_equal(pb->nintervals, 2);
-    assert_memory_equal(pa->intervals, pb->intervals, 2 * sizeof *pa->intervals);
+    for (int i = 0; i < 2; i++) {
+        const res_interval *x = &pa->intervals[i], *y = &pb->intervals[i];
+        assert_true(x->t == y->t && x->tps == y->tps && x->qps == y->qps);
+        assert_true(x->errors_ps == y->errors_ps && x->reconnects_ps == y->reconnects_ps);
+        assert_true(x->lat_avg_ms == y->lat_avg_ms && x->lat_pct_ms == y->lat_pct_ms);
+        assert_int_equal(x->queue_length, y->queue_length);
+        assert_true(x->duration_s == y->duration_s);
+    }
+    assert_null(pb->intervals[0].histogram);
+    /* 812 815 815 815 1999 2001 40211 123456 at 2 digits (256
+     * sub-buckets): width 4 in 512..1023 (812, 815 -> 812), 8 in
+     * 1024..2047 (1999 -> 1992, 2001 -> 2000), 256 in 32768..65535
+     * (40211 -> 40192), 512 in 65536..131071 (123456 -> 123392) */
+    {
+        const hist_sparse *s = pb->intervals[1].histogram;
+        static const int64_t v[] = { 812, 1992, 2000, 40192, 123392 }, c[] = { 4, 1, 1, 1, 1 };
+        assert_non_null(s);
+        assert_int_equal(s->sig_digits, 2);
+        assert_int_equal(s->total, 8);
+        assert_int_equal(s->min, 812);
+        assert_int_equal(s->max, 123456);
+        assert_int_equal(s->n, 5);
+        assert_memory_equal(s->value, v, sizeof v);
+        assert_memory_equal(s->count, c, sizeof c);
+    }
+    assert_true(res_interval_start(pb, 1) == 1);
+    assert_int_equal(pb->unserved, 17);
+    assert_true(pb->interval_s == 1 && pb->start_s == 0.25);
     assert_hist_equal(pa->histogram, pb->histogram);
     assert_int_equal(pb->ntypes, 2);
     for (int t = 0; t < 2; t++) {
