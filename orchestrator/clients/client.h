@@ -57,6 +57,9 @@ typedef struct orch_job {
     int            failed;      /* the VM or its oltp failed in this phase;
                                  * the monitor holds why */
     double         live_tps;    /* TPS of its latest interval report */
+    double         started;     /* CLOCK_MONOTONIC s when its oltp was started
+                                 * (orch_mono_now): oltp's start_s count from
+                                 * here, give or take the launch */
 } orch_job;
 
 typedef struct orch_client_ops {

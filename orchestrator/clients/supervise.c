@@ -4,6 +4,7 @@
 #include "clients/client.h"
 #include "oltp_exit.h"
 #include "util/stop.h"
+#include "util/units.h"
 
 #include <stdlib.h>
 #include <time.h>
@@ -213,6 +214,7 @@ int orch_phase_supervise(const orch_phase_ops *ops, const orch_client *c, orch_j
         jobs[i].status = -1;
     }
     for (int i = 0; i < njobs; i++) {
+        jobs[i].started = orch_mono_now();
         if (ops->start(ph.procs, i, err, sizeof err) < 0) {
             fprintf(c->out, "drivebench: %s\n", err);
             fflush(c->out);

@@ -204,12 +204,14 @@ char **orch_oltp_argv(const orch_plan *p, const char *oltp, int port, const char
         arg(&b, orch_strfmt("--warehouses=%d", p->warehouses));
     arg(&b, orch_strfmt("--threads=%d", p->threads ? p->threads : 1));
     if (run) {
-        arg(&b, orch_strfmt("--time=%d", time_s));
+        /* oltp's --time is the whole run: the warm-up comes before the
+         * measured time_s */
+        arg(&b, orch_strfmt("--time=%d", time_s > 0 ? time_s + warmup_s : 0));
         if (warmup_s)
             arg(&b, orch_strfmt("--warmup-time=%d", warmup_s));
         if (p->rate > 0)
             arg(&b, orch_strfmt("--rate=%g", p->rate));
-        arg(&b, strdup("--report-interval=1"));
+        arg(&b, orch_strfmt("--report-interval=%d", ORCH_REPORT_INTERVAL_S));
         arg(&b, orch_strfmt("--json=%s", json_path));
     }
     if (p->extra) {

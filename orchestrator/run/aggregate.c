@@ -2,8 +2,11 @@
  * aggregate.h): arithmetic on common/results.h structs. */
 #include "run/aggregate.h"
 #include "hist.h"
+#include "plan/layout.h"
+#include "telemetry/timebins.h"
 #include "util/names.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <time.h>
 #include <stdlib.h>
@@ -167,6 +170,28 @@ static res_figures group_figures(const group *g, double tps, int reps)
     };
 }
 
+/* VM v's TPS series: the measured phase's intervals on bins of oltp's
+ * interval (telemetry/timebins.h), so that series of VMs line up by time;
+ * a bin none of its intervals reaches is left out. 0, or -1. */
+static int vm_series(res_vm *v, const res_phase *m)
+{
+    double w = orch_bins_width(m, ORCH_REPORT_INTERVAL_S);
+    int nb = orch_bins_count(m, w);
+    double *tps = calloc(nb ? (size_t)nb : 1, sizeof *tps);
+    v->series = calloc(nb ? (size_t)nb : 1, sizeof *v->series);
+    v->interval_s = w;
+    if (!tps || !v->series) {
+        free(tps);
+        return -1;
+    }
+    orch_bins_tps(m, w, nb, tps, NULL);
+    for (int k = 0; k < nb; k++)
+        if (isfinite(tps[k]))
+            v->series[v->npoints++] = (res_point){ (k + 1) * w, tps[k] };
+    free(tps);
+    return 0;
+}
+
 /* The summary's entry of VM r: its health, and its figures from its
  * result doc when there is one (doc NULL: a failed VM that left none). 0,
  * or -1 when out of memory. */
@@ -206,13 +231,9 @@ static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc)
     v->server_version = doc->server_version ? strdup(doc->server_version) : NULL;
     v->errors = m->errors;
     v->reconnects = m->reconnects;
-    v->series = calloc(m->nintervals ? (size_t)m->nintervals : 1, sizeof *v->series);
-    if (!v->series || (doc->server_version && !v->server_version))
+    if (doc->server_version && !v->server_version)
         return -1;
-    v->npoints = m->nintervals;
-    for (int i = 0; i < m->nintervals; i++)
-        v->series[i] = (res_point){ m->intervals[i].t, m->intervals[i].tps };
-    return 0;
+    return vm_series(v, m);
 }
 
 /* Read each VM's result and merge the healthy ones into their groups; every

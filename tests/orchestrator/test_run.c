@@ -942,7 +942,7 @@ static void test_oltp_argv(void **state)
     fclose(j);
     snprintf(want, sizeof want, "%s/tests/orchestrator/fake-oltp --db-driver=mysql "
              "--mysql-host=127.0.0.1 --mysql-port=47101 --mysql-user=drivebench "
-             "--mysql-db=sbtest --tables=2 --table-size=10000 --threads=2 --time=60 "
+             "--mysql-db=sbtest --tables=2 --table-size=10000 --threads=2 --time=65 "
              "--warmup-time=5 --rate=50 --report-interval=1 --json=/r/vm/x.json "
              "--rand-type=uniform --skip-trx=on oltp_read_write run", f->cwd);
     assert_string_equal(joined, want);
