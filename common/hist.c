@@ -286,62 +286,14 @@ int hist_json_bounds(json_object *obj, int max_digits, int64_t max_highest, size
 
 hist *hist_from_json(json_object *obj, char *err, size_t errlen)
 {
-    int64_t digits, highest, count, mn, mx, total = 0;
-    json_object *buckets, *sumv;
-    hist *h = NULL;
-
-    if (!obj || !json_object_is_type(obj, json_type_object)) {
-        snprintf(err, errlen, "histogram is not an object");
-        return NULL;
-    }
-    if (get_int64(obj, HK_DIGITS, &digits) < 0 ||
-        get_int64(obj, HK_HIGHEST, &highest) < 0 ||
-        get_int64(obj, HK_COUNT, &count) < 0 ||
-        get_int64(obj, HK_MIN, &mn) < 0 || get_int64(obj, HK_MAX, &mx) < 0 ||
-        !json_object_object_get_ex(obj, HK_SUM, &sumv) ||
-        !json_object_object_get_ex(obj, HK_BUCKETS, &buckets) ||
-        !json_object_is_type(buckets, json_type_array)) {
-        snprintf(err, errlen, "histogram lacks one of " HK_DIGITS ", " HK_HIGHEST ", "
-                 HK_COUNT ", " HK_MIN ", " HK_MAX ", " HK_SUM ", " HK_BUCKETS);
-        return NULL;
-    }
-    h = hist_new(highest, (int)digits);
-    if (!h) {
-        snprintf(err, errlen, "histogram parameters out of range "
-                 "(significant_digits=%lld, highest_trackable=%lld)",
-                 (long long)digits, (long long)highest);
-        return NULL;
-    }
-    for (size_t i = 0; i < json_object_array_length(buckets); i++) {
-        json_object *pair = json_object_array_get_idx(buckets, i);
-        int64_t v, c;
-        if (!json_object_is_type(pair, json_type_array) ||
-            json_object_array_length(pair) != 2) {
-            snprintf(err, errlen, "histogram bucket %zu is not [value,count]", i);
-            goto fail;
-        }
-        v = json_object_get_int64(json_object_array_get_idx(pair, 0));
-        c = json_object_get_int64(json_object_array_get_idx(pair, 1));
-        if (v < 0 || v > highest || c <= 0) {
-            snprintf(err, errlen, "histogram bucket %zu out of range", i);
-            goto fail;
-        }
-        h->counts[counts_index_for(h, v)] += c;
-        total += c;
-    }
-    if (total != count) {
-        snprintf(err, errlen, "histogram count %lld does not match its buckets (%lld)",
-                 (long long)count, (long long)total);
-        goto fail;
-    }
-    h->total = count;
-    h->min = mn;
-    h->max = mx;
-    h->sum = json_object_get_double(sumv);
+    hist_sparse *s = hist_sparse_from_json(obj, err, errlen);
+    hist *h = s ? hist_new(s->highest, s->sig_digits) : NULL;
+    if (s && !h)
+        snprintf(err, errlen, "out of memory");
+    if (h)
+        hist_add_sparse(h, s);
+    hist_sparse_free(s);
     return h;
-fail:
-    hist_free(h);
-    return NULL;
 }
 
 /* ------------------------------------------------------------------ */

@@ -67,7 +67,8 @@ int64_t hist_highest_equivalent(const hist *h, int64_t value);
  * JSON form (see results/SCHEMA.md, "histogram"):
  *   {"unit":"us","significant_digits":3,"highest_trackable":N,
  *    "count":N,"min":N,"max":N,"sum":N,"buckets":[[value,count],...]}
- * `buckets` lists non-empty buckets by their lowest equivalent value.
+ * `buckets` lists non-empty buckets by their lowest equivalent value, in
+ * increasing order (a reader refuses another order).
  * hist_to_json returns a new reference (caller puts it). hist_from_json
  * returns a new histogram or NULL with a message in err.
  */

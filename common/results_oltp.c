@@ -135,9 +135,12 @@ static void hist_put(json_object *o, const rj_field *f, const void *base)
     rj_put(o, f->key, h ? hist_to_json(h) : NULL);
 }
 
-static int hist_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
+/* o[f->key] (a histogram object) as a sparse histogram into *out, NULL
+ * when absent: checked against results.h's bounds before anything is
+ * allocated, and its min, max and sum against its own bounds. 0, or -1
+ * with the reason in c->err. */
+static int sparse_read(json_object *o, const rj_field *f, rj_ctx *c, hist_sparse **out)
 {
-    hist **out = (hist **)((char *)base + f->off);
     json_object *v = rj_get(o, f->key);
     char herr[256], what[256];
     *out = NULL;
@@ -145,16 +148,34 @@ static int hist_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
         return 0;
     if (hist_json_bounds(v, RES_MAX_HIST_DIGITS, RES_MAX_HIST_HIGHEST, RES_MAX_BUCKETS, herr,
                          sizeof herr) == 0
-        && (*out = hist_from_json(v, herr, sizeof herr))) {
-        const hist *h = *out;
+        && (*out = hist_sparse_from_json(v, herr, sizeof herr))) {
+        const hist_sparse *h = *out;
         if (h->min >= 0 && h->min <= h->max && h->max <= h->highest && isfinite(h->sum)
             && h->sum >= 0)
             return 0;
         snprintf(herr, sizeof herr, "min %" PRId64 ", max %" PRId64 " or sum %g outside "
                  "0..highest_trackable", h->min, h->max, h->sum);
+        hist_sparse_free(*out);
+        *out = NULL;
     }
     snprintf(c->err, c->errlen, "%s: %s", rj_ctx_where(c, f->key, what, sizeof what), herr);
     return -1;
+}
+
+static int hist_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
+{
+    hist **out = (hist **)((char *)base + f->off);
+    hist_sparse *s;
+    *out = NULL;
+    if (sparse_read(o, f, c, &s) < 0)
+        return -1;
+    if (s && (!(*out = hist_new(s->highest, s->sig_digits)) || hist_add_sparse(*out, s) < 0)) {
+        snprintf(c->err, c->errlen, "out of memory");
+        hist_sparse_free(s);
+        return -1;
+    }
+    hist_sparse_free(s);
+    return 0;
 }
 
 static void hist_free_member(const rj_field *f, void *base)
@@ -176,24 +197,7 @@ static void sparse_put(json_object *o, const rj_field *f, const void *base)
 
 static int sparse_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
 {
-    hist_sparse **out = (hist_sparse **)((char *)base + f->off);
-    json_object *v = rj_get(o, f->key);
-    char herr[256], what[256];
-    *out = NULL;
-    if (!v)
-        return 0;
-    if (hist_json_bounds(v, RES_MAX_HIST_DIGITS, RES_MAX_HIST_HIGHEST, RES_MAX_BUCKETS, herr,
-                         sizeof herr) == 0
-        && (*out = hist_sparse_from_json(v, herr, sizeof herr))) {
-        const hist_sparse *h = *out;
-        if (h->min >= 0 && h->min <= h->max && h->max <= h->highest && isfinite(h->sum)
-            && h->sum >= 0)
-            return 0;
-        snprintf(herr, sizeof herr, "min %" PRId64 ", max %" PRId64 " or sum %g outside "
-                 "0..highest_trackable", h->min, h->max, h->sum);
-    }
-    snprintf(c->err, c->errlen, "%s: %s", rj_ctx_where(c, f->key, what, sizeof what), herr);
-    return -1;
+    return sparse_read(o, f, c, (hist_sparse **)((char *)base + f->off));
 }
 
 static void sparse_free_member(const rj_field *f, void *base)
