@@ -21,6 +21,7 @@
 struct orch_template {
     xmlDocPtr doc;
     char     *profile;
+    char     *cmdline;          /* <os><cmdline>, "" if none */
     int       ndisks;
     struct { char serial[32]; uint64_t size; } disks[MAX_DISKS];
 };
@@ -31,6 +32,7 @@ void orch_template_free(orch_template *t)
         return;
     xmlFreeDoc(t->doc);
     free(t->profile);
+    free(t->cmdline);
     free(t);
 }
 
@@ -73,8 +75,8 @@ orch_template *orch_template_load(const char *path, char *err, size_t errlen)
 {
     orch_template *t = calloc(1, sizeof *t);
     xmlXPathObjectPtr disks = NULL;
-    xmlNodePtr prof;
-    xmlChar *name = NULL;
+    xmlNodePtr prof, cmd;
+    xmlChar *name = NULL, *text;
 
     if (!t) {
         snprintf(err, errlen, "out of memory");
@@ -139,6 +141,14 @@ orch_template *orch_template_load(const char *path, char *err, size_t errlen)
                  path);
         goto error;
     }
+    cmd = xpath_one(t->doc, NULL, "/domain/os/cmdline");
+    text = cmd ? xmlNodeGetContent(cmd) : NULL;
+    t->cmdline = strdup(text ? (const char *)text : "");
+    xmlFree(text);
+    if (!t->profile || !t->cmdline) {
+        snprintf(err, errlen, "out of memory");
+        goto error;
+    }
     xmlFree(name);
     xmlXPathFreeObject(disks);
     return t;
@@ -156,6 +166,11 @@ uint64_t orch_template_disk_size(const orch_template *t, const char *serial)
         if (strcmp(t->disks[i].serial, serial) == 0)
             return t->disks[i].size;
     return 0;
+}
+
+const char *orch_template_cmdline(const orch_template *t)
+{
+    return t->cmdline;
 }
 
 const char *orch_template_profile(const orch_template *t)
@@ -284,6 +299,17 @@ static int set_boot(xmlDocPtr doc, const orch_domain_spec *s)
     if (s->cmdline && set_element(doc, "/domain/os/cmdline", "/domain/os", "cmdline",
                                   s->cmdline) < 0)
         return -1;
+    if (s->cmdline_extra) {
+        xmlNodePtr n = xpath_one(doc, NULL, "/domain/os/cmdline");
+        xmlChar *old = n ? xmlNodeGetContent(n) : NULL;
+        char *line = old && *old ? orch_strfmt("%s %s", (const char *)old, s->cmdline_extra)
+                                 : strdup(s->cmdline_extra);
+        int rc = line ? set_element(doc, "/domain/os/cmdline", "/domain/os", "cmdline", line)
+                      : -1;
+        xmlFree(old);
+        free(line);
+        return rc;
+    }
     return 0;
 }
 
