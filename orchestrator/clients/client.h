@@ -29,6 +29,10 @@ typedef struct orch_client {
     orch_monitor    *monitor;           /* VM health; NULL: none watched */
     const char      *run_dir;           /* host processes are recorded there
                                          * (clients/oltp_pids.h); NULL: not recorded */
+    /* adds to a progress line's bracket (the run's ETA); NULL: nothing */
+    void           (*progress_hook)(void *ctx, FILE *out, const char *phase, int elapsed,
+                                    int expected);
+    void            *progress_ctx;
 } orch_client;
 
 /* One VM's share of a phase. The caller fills what to run and where the
@@ -78,9 +82,10 @@ extern const orch_client_ops orch_client_guest;
  * is not an interval report. */
 int orch_parse_tps(const char *line, double *tps);
 
-/* One progress line: "[phase 12s/60s, 48s left] d1-vm1 10.2 ... | total 20.4 tps"
- * (from an hour on, the time left as h:mm:ss). */
-void orch_progress(FILE *out, const orch_job *jobs, int njobs, const char *phase, int elapsed,
+/* One progress line on c->out: "[phase 12s/60s, 48s left] d1-vm1 10.2 ...
+ * | total 20.4 tps" (from an hour on, the time left as h:mm:ss), with
+ * c's progress_hook's text before the ']'. */
+void orch_progress(const orch_client *c, const orch_job *jobs, int njobs, const char *phase, int elapsed,
                    int expected);
 
 /* Seconds a phase of expected_s may overrun before it is stopped; 0 for a

@@ -22,18 +22,22 @@ int orch_parse_tps(const char *line, double *tps)
     return 0;
 }
 
-void orch_progress(FILE *out, const orch_job *jobs, int njobs, const char *phase, int elapsed,
-                   int expected)
+void orch_progress(const orch_client *c, const orch_job *jobs, int njobs, const char *phase,
+                   int elapsed, int expected)
 {
+    FILE *out = c->out;
     double total = 0;
     int left = expected - elapsed;
     if (expected > 0 && left > 0 && expected >= 3600)   /* a long phase: h:mm:ss left */
-        fprintf(out, "[%s %ds/%ds, %d:%02d:%02d left]", phase, elapsed, expected, left / 3600,
+        fprintf(out, "[%s %ds/%ds, %d:%02d:%02d left", phase, elapsed, expected, left / 3600,
                 left / 60 % 60, left % 60);
     else if (expected > 0 && left > 0)
-        fprintf(out, "[%s %ds/%ds, %ds left]", phase, elapsed, expected, left);
+        fprintf(out, "[%s %ds/%ds, %ds left", phase, elapsed, expected, left);
     else
-        fprintf(out, "[%s %ds/%ds]", phase, elapsed, expected);
+        fprintf(out, "[%s %ds/%ds", phase, elapsed, expected);
+    if (c->progress_hook)
+        c->progress_hook(c->progress_ctx, out, phase, elapsed, expected);
+    fputc(']', out);
     for (int i = 0; i < njobs; i++) {
         if (jobs[i].failed) {
             fprintf(out, " %s-vm%d FAILED", jobs[i].vm->drive->id, jobs[i].vm->index);

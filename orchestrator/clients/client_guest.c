@@ -425,13 +425,13 @@ static int guest_run_phase(const orch_client *c, orch_job *jobs, int njobs, cons
             for (int i = 0; i < njobs; i++)
                 if (procs[i].pid > 0 && !orch_stop_requested())
                     live_read(c, &procs[i], &jobs[i]);
-            orch_progress(c->out, jobs, njobs, phase, (int)(now - start), expected_s);
+            orch_progress(c, jobs, njobs, phase, (int)(now - start), expected_s);
         }
         if (running > 0)
             usleep(200 * 1000);
     }
     if (rc == 0)
-        orch_progress(c->out, jobs, njobs, phase, (int)(time(NULL) - start), expected_s);
+        orch_progress(c, jobs, njobs, phase, (int)(time(NULL) - start), expected_s);
     for (int i = 0; i < njobs; i++) {
         if (!jobs[i].failed)
             live_close(c, &procs[i]);

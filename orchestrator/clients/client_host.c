@@ -221,13 +221,13 @@ static int host_run_phase(const orch_client *c, orch_job *jobs, int njobs, const
             stop_all(procs, njobs, SIGKILL);
         if (running > 0 && now - last >= progress_every) {
             last = now;
-            orch_progress(out, jobs, njobs, phase, (int)(now - start), expected_s);
+            orch_progress(c, jobs, njobs, phase, (int)(now - start), expected_s);
         }
     }
     if (c->run_dir && running == 0)
         orch_clients_forget(c->run_dir);
     if (!interrupted && rc == 0)       /* the last figures of the phase */
-        orch_progress(out, jobs, njobs, phase, (int)(time(NULL) - start), expected_s);
+        orch_progress(c, jobs, njobs, phase, (int)(time(NULL) - start), expected_s);
     for (int i = 0; i < njobs; i++)
         if (procs[i].out_fd >= 0)
             close(procs[i].out_fd);

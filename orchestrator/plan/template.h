@@ -55,6 +55,11 @@ void orch_template_free(orch_template *t);
  * "dbdisk", "seeddisk"), or 0 when the profile has no such disk. */
 uint64_t orch_template_disk_size(const orch_template *t, const char *serial);
 
+/* The template's guest memory in bytes (<memory>, with its unit) and
+ * vCPUs (<vcpu>); 0 when it states none. */
+uint64_t orch_template_memory(const orch_template *t);
+int orch_template_vcpus(const orch_template *t);
+
 /* The template's kernel command line (<os><cmdline>), "" when it has
  * none (borrowed). */
 const char *orch_template_cmdline(const orch_template *t);

@@ -233,7 +233,7 @@ for kv in $db_expect; do
 done
 [ -z "$db_expect" ] || e2e_say "server settings from db_settings = $db_settings: $(tr '\n' ' ' <"$work/db-vars")"
 grep -q "controller = $controller" "$work/plan.ini" && [ -n "$controller" ] \
-  && e2e_say "controller $controller: $(grep -o -m1 'LSISAS1068[^,]*\|ioc0: [^,]*' "$rdir"/console/*.log 2>/dev/null | head -1)"
+  && e2e_say "controller $controller: $(grep -c 'attaching ssp device' "$rdir"/console/*.log 2>/dev/null || true) SAS disk(s) attached by the guest's mptsas"
 
 left=$(leftovers)
 [ -z "$left" ] || e2e_fail "left behind by the run: $left"

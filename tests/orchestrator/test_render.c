@@ -97,9 +97,9 @@ static void test_profiles(void **state)
     } cases[] = {
         { "tiny", 2, { "model=\"virtio-scsi\"", "<vcpu placement=\"static\">1</vcpu>",
                        "<memory unit=\"GiB\">1</memory>" } },
-        { "sysbench", 3, { "model=\"virtio-scsi\"", "<vcpu placement=\"static\">8</vcpu>",
+        { "sysbench", 3, { "model=\"lsisas1068\"", "<vcpu placement=\"static\">8</vcpu>",
                            "-seed.qcow2\"/>" } },
-        { "sqlserver", 2, { "model=\"virtio-scsi\"", "<vcpu placement=\"static\">16</vcpu>",
+        { "sqlserver", 2, { "model=\"lsisas1068\"", "<vcpu placement=\"static\">16</vcpu>",
                             "<memory unit=\"GiB\">64</memory>" } },
     };
     virConnectPtr conn = virConnectOpen("test:///default");
@@ -119,6 +119,8 @@ static void test_profiles(void **state)
         xml = orch_layout_render(l, p, t, &l->vms[0], "qemu", 1, err, sizeof err);
         assert_non_null(xml);
         assert_int_equal(count(xml, "<disk "), cases[i].disks);
+        /* the reference profiles' lsisas1068: a <wwn> on every disk */
+        assert_int_equal(count(xml, "<wwn>"), i == 0 ? 0 : cases[i].disks);
         for (int k = 0; k < 3; k++)
             assert_non_null(strstr(xml, cases[i].must[k]));
         dom = virDomainDefineXML(conn, xml);
