@@ -149,18 +149,6 @@ static void census_fn(void *ctx, orch_obj_kind kind, const char *name, const cha
     (*(int *)ctx)++;
 }
 
-/* Readiness on the test driver: the domain runs. */
-static int fake_ready(void *ctx, const orch_vm *vm, virDomainPtr dom, int timeout_s, char *err,
-                      size_t errlen)
-{
-    (void)ctx;
-    (void)timeout_s;
-    if (virDomainIsActive(dom) == 1)
-        return 0;
-    snprintf(err, errlen, "%s is not running", vm->name);
-    return -1;
-}
-
 /* A run whose 3 VMs of 8 GiB need more than node.xml's 24 GiB: refused
  * before any pool, volume or domain exists; with overcommit = yes it
  * runs, and its progress lines carry the run's ETA. */
@@ -188,7 +176,7 @@ static void test_run_memory(void **state)
 
     p = orch_fixture_plan(f, "profile = tiny\nmemory = 8G\novercommit = yes\n",
                           "pool = userpool\n");
-    o.wait_ready = fake_ready;
+    o.wait_ready = orch_fixture_ready;
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
     assert_non_null(strstr(orch_fixture_output(f), "; overcommit = yes: running them anyway\n"));
     assert_non_null(strstr(orch_fixture_output(f), "; run 0:00:0"));

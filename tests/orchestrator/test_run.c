@@ -79,22 +79,10 @@ static void assert_clean(orch_fixture *f, const char *run_id)
     free(prefix);
 }
 
-/* Ready when libvirt says the domain runs (the test driver boots nothing). */
-static int fake_ready(void *ctx, const orch_vm *vm, virDomainPtr dom, int timeout_s, char *err,
-                      size_t errlen)
-{
-    (void)ctx;
-    (void)timeout_s;
-    if (virDomainIsActive(dom) == 1)
-        return 0;
-    snprintf(err, errlen, "%s is not running", vm->name);
-    return -1;
-}
-
 static void opts_init(orch_run_opts *o, orch_fixture *f)
 {
     orch_fixture_opts(o, f);
-    o->wait_ready = fake_ready;
+    o->wait_ready = orch_fixture_ready;
 }
 
 /* The test plan with this profile; drive "second" in the pool userpool. */
