@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +38,15 @@ static void usage(FILE *f)
           "Plans are described in plans/README.md; results in results/SCHEMA.md.\n", f);
 }
 
-static int bad_input(const char *fmt, const char *arg)
+/* One line "drivebench: MESSAGE" on stderr; EXIT_BAD_INPUT. */
+__attribute__((format(printf, 1, 2)))
+static int bad_input(const char *fmt, ...)
 {
+    va_list ap;
     fputs("drivebench: ", stderr);
-    fprintf(stderr, fmt, arg);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
     fputc('\n', stderr);
     return EXIT_BAD_INPUT;
 }
