@@ -2,9 +2,10 @@
  * results.h — the result formats of drivebench as typed structs, with their
  * JSON and CSV at the edges (results/SCHEMA.md).
  *
- * This module (results.c: numbers, CSV, JSON helpers; results_oltp.c;
- * results_summary.c) is the only code that knows the JSON key names and
- * schema strings of the result documents:
+ * This module (results.c: numbers, CSV, JSON helpers, names of closed
+ * choices; results_fields.c: the field tables' walkers; results_oltp.c;
+ * results_summary.c; results_drive_io.c) is the only code that knows the
+ * JSON key names and schema strings of the result documents:
  *   - the `oltp` result (drivebench.oltp/1): res_oltp, written by `oltp`
  *     (res_oltp_write_file) and read by the orchestrator (res_oltp_read_file);
  *   - the run summary (drivebench.summary/2): res_summary, built by the
@@ -14,7 +15,8 @@
  *   - CSV fields (res_csv_field), for summary.csv and report.csv.
  *
  * Adding a field to a document is a change here and in results/SCHEMA.md
- * only: a member in the struct, one line in its writer, one in its reader
+ * only: a member in the struct and one line in its struct's field table
+ * (results_json.h), which its writer, its reader and its checks share
  * (readers ignore keys they do not know, and a missing optional key reads
  * as its "unset" value). Renaming or removing a key bumps the major.
  *
@@ -52,6 +54,36 @@
 #define RES_MAX_DRIVES       1024            /* summary: drives, hypervisors */
 #define RES_MAX_VMS          65536           /* summary: VM runs */
 #define RES_MAX_REPETITIONS  1000
+
+/* ------------------------------------------------------------------ */
+/* names of closed choices                                             */
+
+/* The phases of a run (drivebench) and of an oltp result ("warmup",
+ * "measure"): one name each, as the JSON and the run folder's file names
+ * spell them. NONE ("?") is what a reader makes of a phase it does not
+ * know. */
+#define RES_PHASES(X) \
+    X(NONE, "?") X(PREPARE, "prepare") X(PRECONDITION, "precondition") \
+    X(WARMUP, "warmup") X(MEASURE, "measure") X(CHECK, "check")
+#define RES_PHASE_ENUM(id, name) RES_PHASE_##id,
+typedef enum res_phase_id { RES_PHASES(RES_PHASE_ENUM) RES_PHASE_COUNT } res_phase_id;
+#undef RES_PHASE_ENUM
+const char *res_phase_name(res_phase_id p);     /* "?" out of range */
+
+/* How two drives were compared (summary "comparisons"): the figure (TPS
+ * or p99 latency) and the test (paired batch means of intervals, or
+ * Welch over repetitions). METHOD_UNKNOWN ("?"): a name the reader does
+ * not know. */
+#define RES_CMP_METHODS(X) \
+    X(METHOD_UNKNOWN, "?", false, false) X(TPS_PAIRED, "tps_paired", true, true) \
+    X(P99_PAIRED, "p99_paired", false, true) X(TPS_WELCH, "tps_welch", true, false) \
+    X(P99_WELCH, "p99_welch", false, false)
+#define RES_CMP_ENUM(id, name, tps, paired) RES_CMP_##id,
+typedef enum res_cmp_method { RES_CMP_METHODS(RES_CMP_ENUM) RES_CMP_METHOD_COUNT } res_cmp_method;
+#undef RES_CMP_ENUM
+const char *res_cmp_method_name(res_cmp_method m);  /* "?" out of range */
+bool res_cmp_method_is_tps(res_cmp_method m);       /* else p99 */
+bool res_cmp_method_is_paired(res_cmp_method m);    /* else Welch */
 
 /* ------------------------------------------------------------------ */
 /* oltp result: drivebench.oltp/1                                      */
@@ -123,7 +155,7 @@ typedef struct res_tpcc {
 } res_tpcc;
 
 typedef struct res_phase {
-    char         *name;         /* "warmup" or "measure" */
+    res_phase_id  phase;        /* RES_PHASE_WARMUP or RES_PHASE_MEASURE */
     double        duration_s;
     int64_t       transactions;
     int64_t       reads, writes, others, total;
@@ -205,13 +237,17 @@ void res_tpcc_figures_free(res_tpcc_figures *t);    /* accepts NULL */
 
 /* Figures of a set of VM results (a drive, a repetition of it, the run). */
 typedef struct res_figures {
-    int     vms;            /* measured VMs, per repetition */
+    int     vms;            /* measured VMs per repetition: vm_runs /
+                             * repetitions, rounded down */
     double  tps;
     int64_t transactions;
     double  lat_avg_ms, lat_p99_ms;
     double  lat_p99_mean_of_vms_ms;
     int     failed_vms;     /* VM runs that failed, left out of every figure */
     res_tpcc_figures *tpcc; /* owned; NULL unless a TPC-C run */
+    int     vm_runs;        /* healthy VM runs measured, all repetitions */
+    int     repetitions;    /* repetitions in which a VM was measured */
+    double  tps_per_vm;     /* sum of the healthy VM runs' tps / vm_runs */
 } res_figures;
 
 typedef struct res_repetition {
@@ -422,13 +458,34 @@ typedef struct res_io_trend {
     bool   trending;
 } res_io_trend;
 
+/* The verdict of a comparison ("comparisons"[].verdict). NOT_COMPARABLE
+ * (a drive is incomplete, no repetition both measured fully) and
+ * TOO_SHORT (too few intervals or repetitions) are no verdict: `reason`
+ * says why. A reader takes a word it does not know for NOT_COMPARABLE. */
+#define RES_CMP_VERDICTS(X) \
+    X(NOT_COMPARABLE, "not comparable") X(TOO_SHORT, "too short") \
+    X(NOT_DISTINGUISHABLE, "not distinguishable") X(DISTINGUISHABLE, "distinguishable")
+#define RES_CMP_VERDICT_ENUM(id, name) RES_CMP_##id,
+typedef enum res_cmp_verdict { RES_CMP_VERDICTS(RES_CMP_VERDICT_ENUM) RES_CMP_VERDICT_COUNT }
+    res_cmp_verdict;
+#undef RES_CMP_VERDICT_ENUM
+const char *res_cmp_verdict_name(res_cmp_verdict v);    /* "?" out of range */
+
 /* A difference of two drives with its 95 % interval. */
 typedef struct res_io_cmp {
     char  *a, *b;               /* drive names */
-    char  *method;              /* "tps_paired", "p99_paired", "tps_welch", "p99_welch" */
+    res_cmp_method method;
+    res_cmp_verdict verdict;
+    char  *reason;              /* no verdict: why, one line; else NULL */
+    int    needs;               /* TOO_SHORT: intervals (paired) or complete
+                                 * repetitions (Welch) a verdict needs; else 0 */
     int    n, k;                /* batches (paired; k intervals each) or repetitions */
     double mean_a, mean_b, diff, diff_pct, lo, hi, df, p_value;
-    bool   distinguishable;
+    double r1;                  /* paired: lag-1 autocorrelation of the batch
+                                 * differences the batch length passed with; NAN */
+    double p_holm;              /* p_value after Holm's correction over the
+                                 * run's pairs of drives of this method; NAN */
+    int    family;              /* pairs of drives in that correction; 0: none */
 } res_io_cmp;
 
 typedef struct res_io {

@@ -102,7 +102,51 @@ int db_exec_start(db_conn *c, int stmt, const db_value *params)
         db_set_error(c, 0, "HY000", DB_ERR_FATAL, "statement %d is not defined", stmt);
         return DB_ERROR;
     }
+    if (c->stmts[stmt].trx != DB_TRX_NONE && c->drv->trx_start)
+        return c->drv->trx_start(c, c->stmts[stmt].trx);
+    if (!c->stmts[stmt].sql) {
+        db_set_error(c, 0, "IM001", DB_ERR_FATAL, "statement %d has no text for the %s driver", stmt,
+                     c->drv->name);
+        return DB_ERROR;
+    }
     return c->drv->exec_start(c, stmt, params);
+}
+
+int db_exec_queue(db_conn *c, int stmt, const db_value *params)
+{
+    if (stmt < 0 || stmt >= c->nstmts) {
+        db_set_error(c, 0, "HY000", DB_ERR_FATAL, "statement %d is not defined", stmt);
+        return DB_ERROR;
+    }
+    if (!c->drv->exec_queue) {
+        db_set_error(c, 0, "IM001", DB_ERR_FATAL, "pipelining is not supported by this driver (%s)",
+                     c->drv->name);
+        return DB_ERROR;
+    }
+    /* a transaction call of the client API, or no text: not queueable,
+     * it runs (and waits) as db_exec_start */
+    if ((c->stmts[stmt].trx != DB_TRX_NONE && c->drv->trx_start) || !c->stmts[stmt].sql)
+        return db_exec_start(c, stmt, params);
+    return c->drv->exec_queue(c, stmt, params);
+}
+
+bool db_pipeline_supported(const struct db_driver *d) { return d->exec_queue != NULL; }
+
+int db_trx_start(db_conn *c, db_trx op)
+{
+    const dialect_def *d = dialect_get(c->cfg->dialect);
+    const char *sql = op == DB_TRX_BEGIN ? d->begin : op == DB_TRX_COMMIT ? d->commit
+                    : op == DB_TRX_ROLLBACK ? d->rollback : NULL;
+
+    if (c->drv->trx_start && op != DB_TRX_NONE)
+        return c->drv->trx_start(c, op);
+    if (!sql) {
+        db_set_error(c, 0, "IM001", DB_ERR_FATAL, "transactions of the %s dialect are not supported by "
+                     "this driver (%s): they need a driver with its own transaction calls (odbc)",
+                     d->name, c->drv->name);
+        return DB_ERROR;
+    }
+    return c->drv->query_start(c, sql, strlen(sql));
 }
 
 int db_query_start(db_conn *c, const char *sql) { return c->drv->query_start(c, sql, strlen(sql)); }
@@ -245,3 +289,5 @@ int db_exec(db_conn *c, int stmt, const db_value *params)
 {
     return db_sync(c, db_exec_start(c, stmt, params));
 }
+
+int db_trx_sync(db_conn *c, db_trx op) { return db_sync(c, db_trx_start(c, op)); }

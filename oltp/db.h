@@ -46,12 +46,35 @@ typedef struct db_error {
 /* Kinds of statement, for the read/write/other query counts. */
 typedef enum { DB_Q_READ, DB_Q_WRITE, DB_Q_OTHER } db_qkind;
 
+/*
+ * Transaction control. A driver whose client API ends transactions itself
+ * (ODBC: SQL_ATTR_AUTOCOMMIT off, then SQLEndTran) has the trx_start
+ * operation, and no BEGIN/COMMIT/ROLLBACK text is ever sent through it:
+ * SQL Server fails a prepared (RPC) execution that changes @@TRANCOUNT
+ * with error 266, and ODBC's own model is the connection attribute. The
+ * native drivers have no trx_start: the dialect's statement text runs as
+ * any statement (sysbench's behaviour, kept for parity).
+ */
+typedef enum {
+    DB_TRX_NONE = 0,            /* an ordinary statement */
+    DB_TRX_BEGIN,               /* open a transaction (ODBC: autocommit off) */
+    DB_TRX_COMMIT,
+    DB_TRX_ROLLBACK,            /* succeeds when the server already rolled
+                                 * back (a deadlock victim, XACT_ABORT) */
+} db_trx;
+
 typedef struct db_stmt_def {
-    const char *sql;            /* with ? placeholders (drivers rewrite as needed) */
+    const char *sql;            /* with ? placeholders (drivers rewrite as needed);
+                                 * with trx set: the dialect's text, run only by a
+                                 * driver without trx_start (NULL for T-SQL) */
     int         nparams;
     db_qkind    kind;
+    db_trx      trx;            /* DB_TRX_NONE, or the transaction control it is */
 } db_stmt_def;
 
+/* DB_T_INT is a value of an INT (32-bit) column: drivers that declare
+ * parameter types (ODBC) send it as SQL_INTEGER, so SQL Server compares
+ * INT with INT (every integer column of oltp's schemas is INT). */
 typedef enum { DB_T_INT, DB_T_DOUBLE, DB_T_STRING, DB_T_NULL } db_type;
 
 typedef struct db_value {
@@ -78,6 +101,9 @@ typedef struct db_config {
     /* mysql bulk loads: unique_checks=0 and foreign_key_checks=0 for the
      * load session (InnoDB's empty-table bulk insert) */
     bool        mysql_empty_table_bulk;
+    /* --pipeline=on: statements the workload marks independent are queued
+     * (db_exec_queue) and sent with the next one that waits (pgsql only) */
+    bool        pipeline;
     /* ODBC: a data source name, or a full connection string (one of them) */
     const char *dsn, *conn_str;
     /* the SQL dialect of the server, resolved by main.c before any
@@ -150,6 +176,13 @@ struct db_driver {
     /* optional: load b->rows (see db_bulk) into an existing table; may
      * block, may return DB_WAIT like any operation */
     int  (*bulk_start)(db_conn *c, db_bulk *b);
+    /* optional (--pipeline=on): send an execute without waiting for its
+     * answer; see db_exec_queue */
+    int  (*exec_queue)(db_conn *c, int stmt, const db_value *params);
+    /* optional: begin, commit or roll back with the client API's own
+     * transaction calls (see db_trx); a rollback with no transaction left
+     * on the server succeeds */
+    int  (*trx_start)(db_conn *c, db_trx op);
 };
 
 /* Look up a driver by name ("mysql"); NULL when unknown. */
@@ -160,9 +193,26 @@ int  db_init(db_conn *c, const struct db_driver *d, const db_config *cfg,
              const db_stmt_def *stmts, int nstmts);
 void db_free(db_conn *c);                        /* accepts a zeroed conn */
 int  db_connect_start(db_conn *c);
+/* A statement with trx set runs as db_trx_start(c, trx) when the driver
+ * has trx_start, else as its text. */
 int  db_exec_start(db_conn *c, int stmt, const db_value *params);
 int  db_query_start(db_conn *c, const char *sql);
+/* Begin, commit or roll back: the driver's transaction call when it has
+ * one, else the dialect's statement text (dialect.h). DB_ERROR with
+ * "not supported by this driver" when neither exists. */
+int  db_trx_start(db_conn *c, db_trx op);
 int  db_cont(db_conn *c, int events);
+/* Pipelining (--pipeline=on, drivers with exec_queue): send the execute of
+ * `stmt` without waiting for its answer. Returns DB_DONE once it is queued
+ * (no result is kept for it), or DB_ERROR. The next db_exec_start() or
+ * db_query_start() sends its own statement after the queued ones, in
+ * order, and waits for every answer: its result is its own statement's,
+ * and the first error of any of them (the server skips the rest) is its
+ * error. A statement the driver runs through trx_start is not queued: it
+ * runs as db_exec_start (and may return DB_WAIT). */
+int  db_exec_queue(db_conn *c, int stmt, const db_value *params);
+/* True when the driver can pipeline (db_exec_queue). */
+bool db_pipeline_supported(const struct db_driver *d);
 int  db_fd(const db_conn *c);
 void db_disconnect(db_conn *c);
 int64_t db_num_rows(const db_conn *c);
@@ -182,6 +232,7 @@ int  db_sync(db_conn *c, int status);
 int  db_connect(db_conn *c);
 int  db_query(db_conn *c, const char *sql);
 int  db_exec(db_conn *c, int stmt, const db_value *params);
+int  db_trx_sync(db_conn *c, db_trx op);
 
 /* Did a failed connect reach a server that refused the login (SQLSTATE
  * class 28, invalid authorization, or 3D, no such database) rather than

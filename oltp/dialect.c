@@ -22,9 +22,10 @@ static const dialect_def dialect_defs[DB_DIALECT_COUNT] = {
         .sqlstate_table_exists = "42P07", .sqlstate_no_table = "42P01",
     },
     [DB_DIALECT_MSSQL] = {
-        /* plain BEGIN opens a block in T-SQL, not a transaction */
-        .name = "mssql", .begin = "BEGIN TRANSACTION", .commit = "COMMIT TRANSACTION",
-        .rollback = "ROLLBACK TRANSACTION",
+        /* no transaction text: T-SQL is sent only through ODBC, whose
+         * driver ends transactions itself (db.h, db_trx); a BEGIN
+         * TRANSACTION prepared as an RPC fails with error 266 */
+        .name = "mssql", .begin = NULL, .commit = NULL, .rollback = NULL,
         .autoinc_int = "INTEGER IDENTITY(1,1) NOT NULL",
         .quote_open = '[', .quote_close = ']',
         .sqlstate_table_exists = "42S01", .sqlstate_no_table = "42S02",
@@ -77,6 +78,17 @@ char *dialect_quote(int d, const char *id, char *buf, size_t len)
 {
     const dialect_def *def = dialect_get(d);
     snprintf(buf, len, "%c%s%c", def->quote_open, id, def->quote_close);
+    return buf;
+}
+
+char *dialect_drop_if_exists(int d, dialect_object kind, const char *name, char *buf, size_t len)
+{
+    const char *what = kind == DIALECT_PROCEDURE ? "PROCEDURE" : "TABLE";
+    if (d == DB_DIALECT_MSSQL)
+        snprintf(buf, len, "IF OBJECT_ID(N'%s', N'%s') IS NOT NULL DROP %s %s", name,
+                 kind == DIALECT_PROCEDURE ? "P" : "U", what, name);
+    else
+        snprintf(buf, len, "DROP %s IF EXISTS %s", what, name);
     return buf;
 }
 

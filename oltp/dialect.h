@@ -27,7 +27,10 @@ typedef enum {
 
 typedef struct dialect_def {
     const char *name;           /* "mysql", "pgsql", "mssql" */
-    const char *begin;          /* statement that opens a transaction */
+    /* statements that open and end a transaction, for drivers without
+     * transaction calls of their own (db.h, db_trx); NULL when the dialect
+     * is only ever sent through such calls (T-SQL over ODBC) */
+    const char *begin;
     const char *commit;
     const char *rollback;
     const char *autoinc_int;    /* column type of a generated integer key */
@@ -53,6 +56,13 @@ int dialect_from_dbms_name(const char *dbms, db_dialect *out);
 /* Quote identifier `id` for dialect d into buf ("`x`", "\"x\"", "[x]").
  * Returns buf. */
 char *dialect_quote(int d, const char *id, char *buf, size_t len);
+
+/* "DROP TABLE IF EXISTS name" (or PROCEDURE) in dialect d into buf; for
+ * T-SQL the form SQL Server 2014 takes (IF EXISTS on DROP came with
+ * 2016): IF OBJECT_ID(N'name', N'U') IS NOT NULL DROP TABLE name.
+ * Returns buf. */
+typedef enum { DIALECT_TABLE, DIALECT_PROCEDURE } dialect_object;
+char *dialect_drop_if_exists(int d, dialect_object kind, const char *name, char *buf, size_t len);
 
 /* True when a server error with this SQLSTATE is worth retrying the
  * transaction for: serialization failure 40001, deadlock 40P01, and on

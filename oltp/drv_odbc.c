@@ -22,10 +22,17 @@
  * within the one transaction; SQL Server's own bulk path (BCP, the TDS bulk
  * load) is outside ODBC's core API.
  *
+ * Transactions are ODBC's (do_trx): autocommit off and SQLEndTran, never
+ * a BEGIN/COMMIT/ROLLBACK text, which SQL Server refuses in a prepared
+ * (RPC) execution with error 266.
+ *
  * Errors keep the native code, SQLSTATE and message of the first
  * diagnostic record. Retried: SQLSTATE 40001/40P01 (and 23505 on
- * PostgreSQL), SQL Server deadlock 1205, and --mysql-ignore-errors codes;
- * reconnect: class 08 (08S01 link failure) and 57P0x.
+ * PostgreSQL), SQL Server deadlock 1205 and tpcc_delivery's 51205, and
+ * --mysql-ignore-errors codes; reconnect: class 08 (08S01 link failure)
+ * and 57P0x. A failed connect to a SQL Server whose database is not open
+ * yet (4060, in recovery 922, in a restore 927, upgrade scripts 18401)
+ * says 08004: not ready, retry; a refused login says 28000.
  */
 #include "db.h"
 
@@ -42,9 +49,14 @@
 #define COL_BUF      1024               /* longest column value read back */
 #define THREAD_STACK (512 * 1024)
 
-typedef enum { REQ_NONE, REQ_CONNECT, REQ_EXEC, REQ_QUERY, REQ_BULK } od_req;
+typedef enum { REQ_NONE, REQ_CONNECT, REQ_EXEC, REQ_QUERY, REQ_BULK, REQ_TRX } od_req;
 
 #define BULK_ROWS 1000                  /* rows per parameter array */
+
+/* SQL Server's error numbers (sys.messages) */
+#define MSSQL_DEADLOCK      1205        /* chosen as deadlock victim: rolled back */
+#define MSSQL_PROC_RETRY    51205       /* tpcc_delivery's THROW: retry as a deadlock */
+#define MSSQL_NO_TRAN       3903        /* ROLLBACK with no corresponding BEGIN TRANSACTION */
 
 typedef struct od_cell { size_t off; SQLLEN len; } od_cell;   /* len -1 = NULL */
 
@@ -77,13 +89,16 @@ typedef struct od_priv {
     const db_value *params;
     char           *sql;
     db_bulk        *bulk;
+    db_trx          trx;
     /* --- owned by the connection's thread (read by the loop when idle) --- */
     SQLHENV         env;
     SQLHDBC         dbc;
     bool            connected;
+    bool            manual;         /* autocommit is off (a workload began a transaction) */
     SQLHSTMT       *st;             /* per statement; NULL until prepared */
     SQLHSTMT        q;              /* text statements */
     SQLLEN         *ind;            /* parameter length/indicator */
+    SQLINTEGER     *ival;           /* DB_T_INT parameters as SQL_INTEGER */
     int             nind;
     char           *colbuf;         /* bound result columns */
     SQLLEN         *colind;
@@ -112,7 +127,8 @@ static int od_fail(db_conn *c, SQLSMALLINT type, SQLHANDLE h, const char *what)
         snprintf((char *)msg, sizeof msg, "%s failed with no diagnostic record", what);
     if (dialect_sqlstate_lost((char *)state) || !strcmp((char *)state, "HYT01"))
         cls = DB_ERR_RECONNECT;
-    else if (dialect_sqlstate_retry(d, (char *)state) || (d == DB_DIALECT_MSSQL && native == 1205))
+    else if (dialect_sqlstate_retry(d, (char *)state) ||
+             (d == DB_DIALECT_MSSQL && (native == MSSQL_DEADLOCK || native == MSSQL_PROC_RETRY)))
         cls = DB_ERR_RETRY;
     else
         cls = db_classify(c->cfg, (int)native, DB_ERR_FATAL);
@@ -150,6 +166,7 @@ static void free_session(db_conn *c)
     }
     p->dbc = NULL;
     p->connected = false;
+    p->manual = false;
 }
 
 /* The connection string: --odbc-connect plus UID/PWD when given. A value
@@ -185,19 +202,57 @@ static char *connect_string(const db_config *cfg)
     return s;
 }
 
+/* SQL Server's refusals of a login to a database that is not open yet:
+ * 4060 cannot open the database requested by the login (it is still
+ * starting), 922 being recovered, 927 in the middle of a restore, 18401
+ * only administrators during the upgrade scripts after an update. Each
+ * clears as the server comes up; a wrong password (18456 alone) does
+ * not. */
+static bool mssql_not_ready(SQLINTEGER native)
+{
+    return native == 4060 || native == 922 || native == 927 || native == 18401;
+}
+
+/* After a failed connect to SQL Server: does any diagnostic record say
+ * the database is not open yet? (SQL Server sends 4060 with an 18456
+ * "Login failed" beside it.) Then that record becomes the error, with
+ * SQLSTATE 08004 (the server rejected the connection): not ready, retry. */
+static bool connect_not_ready(db_conn *c)
+{
+    od_priv *p = c->priv;
+    SQLCHAR state[6], msg[512];
+    SQLINTEGER native;
+    SQLSMALLINT len;
+
+    if (c->cfg->dialect != DB_DIALECT_MSSQL && !strstr(p->err.msg, "SQL Server"))
+        return false;
+    for (SQLSMALLINT i = 1; i <= 8; i++) {
+        if (!SQL_SUCCEEDED(SQLGetDiagRec(SQL_HANDLE_DBC, p->dbc, i, state, &native, msg, sizeof msg, &len)))
+            break;
+        if (mssql_not_ready(native)) {
+            p->err.code = (int)native;
+            snprintf(p->err.sqlstate, sizeof p->err.sqlstate, "08004");
+            snprintf(p->err.msg, sizeof p->err.msg, "%s", (char *)msg);
+            return true;
+        }
+    }
+    return false;
+}
+
 /* After a failed connect: the standard SQLSTATE db_error_is_login() reads.
  * Drivers that already say 28xxx (MariaDB ODBC's 1045, SQL Server's
  * 18456) stay; an unknown database is 42000 with native 1049 (MariaDB,
- * MySQL) or 4060 (SQL Server); psqlODBC says 08001 for every refusal and
- * keeps the server's message (C locale in drivebench's guests). Anything
- * else that is not already a connection class says 08001. */
-static void connect_sqlstate(od_priv *p)
+ * MySQL); psqlODBC says 08001 for every refusal and keeps the server's
+ * message (C locale in drivebench's guests). Anything else that is not
+ * already a connection class says 08001. */
+static void connect_sqlstate(db_conn *c)
 {
+    od_priv *p = c->priv;
     const char *m = p->err.msg, *st = NULL;
 
-    if (!strncmp(p->err.sqlstate, "28", 2))
+    if (connect_not_ready(c) || !strncmp(p->err.sqlstate, "28", 2))
         return;
-    if (!strcmp(p->err.sqlstate, "42000") && (p->err.code == 1049 || p->err.code == 4060))
+    if (!strcmp(p->err.sqlstate, "42000") && p->err.code == 1049)
         st = "3D000";
     else if (strstr(m, "password authentication failed") || strstr(m, "no pg_hba.conf entry") ||
              strstr(m, "no password supplied"))
@@ -241,7 +296,7 @@ static int do_connect(db_conn *c)
     }
     if (!SQL_SUCCEEDED(rc)) {
         od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLConnect");
-        connect_sqlstate(p);
+        connect_sqlstate(c);
         p->err.cls = DB_ERR_RECONNECT;
         return DB_ERROR;
     }
@@ -332,8 +387,14 @@ static int collect(db_conn *c, SQLHSTMT h, SQLRETURN rc)
     p->affected = 0;
     if (rc == SQL_NO_DATA)              /* a searched UPDATE/DELETE that matched nothing */
         return DB_DONE;
-    if (!SQL_SUCCEEDED(rc))
-        return od_fail(c, SQL_HANDLE_STMT, h, "SQLExecute");
+    if (!SQL_SUCCEEDED(rc)) {
+        /* the diagnostics first (closing clears them), then discard what
+         * the batch still has pending: a session without MARS would stay
+         * busy with it and refuse the next statement */
+        od_fail(c, SQL_HANDLE_STMT, h, "SQLExecute");
+        SQLFreeStmt(h, SQL_CLOSE);
+        return DB_ERROR;
+    }
     for (;;) {
         SQLSMALLINT ncols = 0;
         SQLLEN n = -1;
@@ -366,14 +427,31 @@ static void set_active(od_priv *p, SQLHSTMT h)
     pthread_mutex_unlock(&p->lock);
 }
 
+/* An int64 value of an INT column as the SQLINTEGER bound for it; -1
+ * when it does not fit (then p->err says so). */
+static int int_param(db_conn *c, int64_t v, SQLINTEGER *out)
+{
+    if (v < INT32_MIN || v > INT32_MAX) {
+        od_priv *p = c->priv;
+        p->err = (db_error){ .sqlstate = "22003", .cls = DB_ERR_FATAL };
+        snprintf(p->err.msg, sizeof p->err.msg, "%lld is out of the range of an INT column", (long long)v);
+        return -1;
+    }
+    *out = (SQLINTEGER)v;
+    return 0;
+}
+
 static int bind_params(db_conn *c, SQLHSTMT h, const db_value *v, int n)
 {
     od_priv *p = c->priv;
     if (n > p->nind) {
         SQLLEN *ind = realloc(p->ind, (size_t)n * sizeof(SQLLEN));
-        if (!ind)
+        SQLINTEGER *ival = ind ? realloc(p->ival, (size_t)n * sizeof(SQLINTEGER)) : NULL;
+        if (ind)
+            p->ind = ind;
+        if (!ival)
             return od_oom(c);
-        p->ind = ind;
+        p->ival = ival;
         p->nind = n;
     }
     for (int i = 0; i < n; i++) {
@@ -381,9 +459,11 @@ static int bind_params(db_conn *c, SQLHSTMT h, const db_value *v, int n)
         SQLRETURN rc = SQL_ERROR;
         p->ind[i] = 0;
         switch (v[i].type) {
-        case DB_T_INT:
-            rc = SQLBindParameter(h, k, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0,
-                                  (SQLPOINTER)&v[i].i, 0, &p->ind[i]);
+        case DB_T_INT:          /* INT columns: SQL Server compares INT with INT */
+            if (int_param(c, v[i].i, &p->ival[i]) < 0)
+                return DB_ERROR;
+            rc = SQLBindParameter(h, k, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0,
+                                  (SQLPOINTER)&p->ival[i], 0, &p->ind[i]);
             break;
         case DB_T_DOUBLE:
             rc = SQLBindParameter(h, k, SQL_PARAM_INPUT, SQL_C_DOUBLE, SQL_DOUBLE, 0, 0,
@@ -443,6 +523,39 @@ static int do_query(db_conn *c)
     return collect(c, p->q, rc);
 }
 
+/* Begin, commit or roll back the ODBC way (db.h, db_trx): autocommit off
+ * opens client-side transactions, SQLEndTran ends them; autocommit stays
+ * off for the session, so the next statement opens the next transaction
+ * (MariaDB Connector/ODBC: SET autocommit=0 once, then COMMIT/ROLLBACK;
+ * psqlODBC sends BEGIN itself before the next statement; SQL Server's
+ * drivers use implicit transactions or the TDS transaction requests). A
+ * session that never began one keeps autocommit (workloads without
+ * transactions, {CALL} procedures), and its commit or rollback has nothing
+ * to end. */
+static int do_trx(db_conn *c)
+{
+    od_priv *p = c->priv;
+    int d = p->dialect >= 0 ? p->dialect : (int)c->cfg->dialect;
+
+    if (p->trx == DB_TRX_BEGIN) {
+        if (!p->manual && !SQL_SUCCEEDED(SQLSetConnectAttr(p->dbc, SQL_ATTR_AUTOCOMMIT,
+                                                           (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0)))
+            return od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLSetConnectAttr(AUTOCOMMIT off)");
+        p->manual = true;
+        return DB_DONE;
+    }
+    if (!p->manual)
+        return DB_DONE;
+    if (SQL_SUCCEEDED(SQLEndTran(SQL_HANDLE_DBC, p->dbc, p->trx == DB_TRX_COMMIT ? SQL_COMMIT : SQL_ROLLBACK)))
+        return DB_DONE;
+    od_fail(c, SQL_HANDLE_DBC, p->dbc, p->trx == DB_TRX_COMMIT ? "SQLEndTran(COMMIT)" : "SQLEndTran(ROLLBACK)");
+    /* the server rolled back already (a deadlock victim, XACT_ABORT):
+     * nothing was left to roll back, which is what was asked */
+    if (p->trx == DB_TRX_ROLLBACK && d == DB_DIALECT_MSSQL && p->err.code == MSSQL_NO_TRAN)
+        return DB_DONE;
+    return DB_ERROR;
+}
+
 /* Column-wise parameter arrays of a bulk load. */
 typedef struct od_array {
     void       *data;               /* BULK_ROWS values (strings: width + 1 bytes each) */
@@ -468,7 +581,11 @@ static int bulk_fill(db_conn *c, const db_bulk *b, od_array *a, const db_value *
             return -1;
         }
         switch (col->type) {
-        case DB_T_INT:    memcpy(slot, &row[i].i, sizeof(int64_t)); a[i].ind[k] = 0; break;
+        case DB_T_INT:
+            if (int_param(c, row[i].i, (SQLINTEGER *)(void *)slot) < 0)
+                return -1;
+            a[i].ind[k] = 0;
+            break;
         case DB_T_DOUBLE: memcpy(slot, &row[i].d, sizeof(double)); a[i].ind[k] = 0; break;
         default:
             memcpy(slot, row[i].s, row[i].len);
@@ -498,7 +615,8 @@ static int do_bulk(db_conn *c)
         goto cleanup;
     }
     for (int i = 0; i < b->ncols; i++) {
-        a[i].slot = b->cols[i].type == DB_T_STRING ? b->cols[i].width + 1 : 8;
+        a[i].slot = b->cols[i].type == DB_T_STRING ? b->cols[i].width + 1
+                  : b->cols[i].type == DB_T_INT ? sizeof(SQLINTEGER) : sizeof(double);
         a[i].data = calloc(BULK_ROWS, a[i].slot);
         a[i].ind = calloc(BULK_ROWS, sizeof(SQLLEN));
         if (!a[i].data || !a[i].ind) {
@@ -523,7 +641,7 @@ static int do_bulk(db_conn *c)
         const db_bulk_col *col = &b->cols[i];
         SQLRETURN rc;
         if (col->type == DB_T_INT)
-            rc = SQLBindParameter(h, (SQLUSMALLINT)(i + 1), SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0,
+            rc = SQLBindParameter(h, (SQLUSMALLINT)(i + 1), SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0,
                                   a[i].data, 0, a[i].ind);
         else if (col->type == DB_T_DOUBLE)
             rc = SQLBindParameter(h, (SQLUSMALLINT)(i + 1), SQL_PARAM_INPUT, SQL_C_DOUBLE, SQL_DOUBLE, 0, 0,
@@ -590,6 +708,8 @@ cleanup:
     if (manual && !SQL_SUCCEEDED(SQLSetConnectAttr(p->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0)) &&
         st == DB_DONE)
         st = od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLSetConnectAttr(AUTOCOMMIT)");
+    if (manual)
+        p->manual = false;      /* the load leaves autocommit on */
     if (h)
         SQLFreeHandle(SQL_HANDLE_STMT, h);
     for (int i = 0; a && i < b->ncols; i++) {
@@ -634,6 +754,7 @@ static void *od_thread(void *arg)
         case REQ_EXEC:    st = do_exec(c); break;
         case REQ_QUERY:   st = do_query(c); break;
         case REQ_BULK:    st = do_bulk(c); break;
+        case REQ_TRX:     st = do_trx(c); break;
         case REQ_NONE:    break;
         }
         pthread_mutex_lock(&p->lock);
@@ -693,6 +814,7 @@ static void od_free(db_conn *c)
     free(p->sql);
     free(p->st);
     free(p->ind);
+    free(p->ival);
     free(p->colbuf);
     free(p->colind);
     free(p->rows.data);
@@ -763,6 +885,26 @@ static int od_bulk_start(db_conn *c, db_bulk *b)
     od_priv *p = c->priv;
     p->bulk = b;
     return post(c, REQ_BULK);
+}
+
+static int od_trx_start(db_conn *c, db_trx op)
+{
+    od_priv *p = c->priv;
+    bool open;
+
+    /* a BEGIN with autocommit already off makes no ODBC call: answer it
+     * here rather than wake the connection's thread */
+    pthread_mutex_lock(&p->lock);
+    open = op == DB_TRX_BEGIN && p->manual && !p->busy && !p->reset;
+    pthread_mutex_unlock(&p->lock);
+    if (open) {
+        p->row = -1;
+        p->rows.nrows = p->rows.ncols = 0;
+        p->affected = 0;
+        return DB_DONE;
+    }
+    p->trx = op;
+    return post(c, REQ_TRX);
 }
 
 static int od_cont(db_conn *c, int events)
@@ -866,4 +1008,5 @@ const struct db_driver db_driver_odbc = {
     .dialect = DB_DIALECT_AUTO,
     .dbms_name = od_dbms_name,
     .bulk_start = od_bulk_start,
+    .trx_start = od_trx_start,
 };

@@ -12,6 +12,7 @@
  * as queue time (no coordinated omission).
  */
 #include "engine.h"
+#include "nap.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -397,19 +398,25 @@ static int rollback_for_retry(conn *c)
     pthread_mutex_unlock(&w->lock);
     c->st = C_ROLLBACK;
     c->kind = DB_Q_OTHER;
-    return db_query_start(&c->db, "ROLLBACK");
+    return db_trx_start(&c->db, DB_TRX_ROLLBACK);
 }
 
 /* Ask the workload for its next statement and start it. */
 static int advance(conn *c)
 {
     engine *e = c->w->e;
-    wl_step s = e->wl->step(c->wls, &c->db, &c->act);
+    wl_step s;
 
+    c->act.queue = false;
+    s = e->wl->step(c->wls, &c->db, &c->act);
     switch (s) {
     case WL_STMT:
         if (c->act.stmt >= 0) {
             c->kind = e->run->stmts[c->act.stmt].kind;
+            /* --pipeline=on: queued at once (DB_DONE), answered with the
+             * next statement that waits */
+            if (c->act.queue && e->o->db.pipeline)
+                return db_exec_queue(&c->db, c->act.stmt, c->act.params);
             return db_exec_start(&c->db, c->act.stmt, c->act.params);
         }
         c->kind = c->act.kind;
@@ -592,7 +599,11 @@ static void on_error(conn *c)
     engine *e = w->e;
     db_error *err = &c->db.err;
 
-    if (c->st == C_CONNECTING && !c->ever_connected) {
+    /* The setup session logged in before the run: a first connect that
+     * fails now (too many connections, a server still opening the
+     * database, a dropped handshake) is retried like a lost connection,
+     * within --reconnect-timeout. A refused login cannot heal. */
+    if (c->st == C_CONNECTING && !c->ever_connected && db_error_is_login(err)) {
         engine_fatal(e, "oltp: cannot connect: error %d: %s\n", err->code, err->msg);
         conn_close(c);
         return;
@@ -1000,10 +1011,8 @@ static int outage_exceeded(engine *e, uint64_t n)
 static void sleep_until(uint64_t t)
 {
     uint64_t n = now_ns();
-    if (t > n) {
-        struct timespec ts = { (time_t)((t - n) / 1000000000ULL), (long)((t - n) % 1000000000ULL) };
-        nanosleep(&ts, NULL);
-    }
+    if (t > n)
+        nap_ns(t - n);
 }
 
 static bool all_done(engine *e)
@@ -1058,8 +1067,8 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
         first_term += nt;
     }
     res->nphases = o->warmup_s > 0 ? 2 : 1;
-    res->phases[0].name = o->warmup_s > 0 ? "warmup" : "measure";
-    res->phases[1].name = "measure";
+    res->phases[0].phase = o->warmup_s > 0 ? RES_PHASE_WARMUP : RES_PHASE_MEASURE;
+    res->phases[1].phase = RES_PHASE_MEASURE;
     for (int i = 0; i < res->nphases; i++)
         if (stats_init(&res->phases[i].st, e.ntypes) < 0)
             goto out;

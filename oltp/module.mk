@@ -29,3 +29,20 @@ TEST_TARGETS += tests/integration/oltp_mysql.sh
 TEST_TARGETS += tests/integration/oltp_pgsql.sh tests/integration/oltp_odbc.sh
 TEST_TARGETS += tests/integration/oltp_ping.sh tests/integration/oltp_disk_full.sh
 TEST_TARGETS += tests/integration/tpcc_mysql.sh tests/integration/tpcc_procedures.sh
+
+# SQL Server's transaction rules through the real driver manager: bin/oltp
+# against a test double of SQL Server loaded as an ODBC driver
+# (tests/unit/fake_mssql_odbc.c, a shared object named by a private
+# odbcinst.ini)
+$(BIN)/fake_mssql_odbc.so: tests/unit/fake_mssql_odbc.c
+	@mkdir -p $(dir $@) $(BUILD)/tests/unit
+	$(CC) $(DB_CFLAGS) $(CFLAGS) -MF $(BUILD)/tests/unit/fake_mssql_odbc.d $(call pkgcflags,odbc) -fPIC -shared \
+	  -o $@ $< $(DB_LDFLAGS) $(LDFLAGS)
+-include $(BUILD)/tests/unit/fake_mssql_odbc.d
+
+$(BIN)/test_odbc_mssql: $(BUILD)/tests/unit/test_odbc_mssql.o | $(BIN)/fake_mssql_odbc.so $(BIN)/oltp
+	@mkdir -p $(dir $@)
+	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(call pkglibs,cmocka json-c odbc)
+
+ALL_TARGETS  += $(BIN)/fake_mssql_odbc.so $(BIN)/test_odbc_mssql
+CHECK_TARGETS += $(BIN)/test_odbc_mssql

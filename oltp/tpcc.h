@@ -25,6 +25,7 @@
 #define FIRST_NEW    2101     /* orders 2101..3000 are undelivered */
 #define UNUSED_ITEM  (ITEMS + 1)
 #define TPCC_MAX_LINES 15     /* order lines of a New-Order, at most */
+#define TPCC_MSSQL_MAX_VALUES 1000  /* rows in one T-SQL VALUES list, at most */
 /* tpcc_neword's parameters: W_ID, D_ID, C_ID, O_OL_CNT, O_ALL_LOCAL,
  * O_ENTRY_D, then TPCC_MAX_LINES slots of (OL_I_ID, OL_SUPPLY_W_ID,
  * OL_QUANTITY) */

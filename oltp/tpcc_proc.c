@@ -691,8 +691,8 @@ int tpcc_proc_create(const wl_run *run, db_conn *c)
 int tpcc_proc_drop(const wl_run *run, db_conn *c)
 {
     for (int t = 0; t < TPCC_NTYPES; t++) {
-        char sql[64], what[64];
-        snprintf(sql, sizeof sql, "DROP PROCEDURE IF EXISTS %s", proc_names[t]);
+        char sql[128], what[64];
+        dialect_drop_if_exists(run->o->db.dialect, DIALECT_PROCEDURE, proc_names[t], sql, sizeof sql);
         snprintf(what, sizeof what, "dropping procedure %s", proc_names[t]);
         if (run_ddl(c, sql, what) < 0)
             return -1;
@@ -713,8 +713,10 @@ int tpcc_proc_check(const wl_run *run, db_conn *c)
     for (int t = 0; t < TPCC_NTYPES; t++) {
         char sql[256];
         int64_t n = 0;
-        snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM information_schema.routines "
-                 "WHERE routine_schema = %s AND routine_name = '%s'", schema_of[d], proc_names[t]);
+        /* spelled as SQL Server's catalog spells it, for case-sensitive
+         * collations; MariaDB and PostgreSQL take it in any case */
+        snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM INFORMATION_SCHEMA.ROUTINES "
+                 "WHERE ROUTINE_SCHEMA = %s AND ROUTINE_NAME = '%s'", schema_of[d], proc_names[t]);
         if (db_query(c, sql) != DB_DONE) {
             fprintf(stderr, "oltp: looking for procedure %s: error %d: %s\n", proc_names[t], c->err.code,
                     c->err.msg);

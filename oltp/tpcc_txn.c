@@ -51,9 +51,11 @@ enum {
                      "WHERE s_i_id = ? AND s_w_id = ? FOR UPDATE", 2, DB_Q_READ }
 
 static const db_stmt_def stmt_defs[NSTMTS] = {
-    [S_BEGIN]    = { "BEGIN", 0, DB_Q_OTHER },
-    [S_COMMIT]   = { "COMMIT", 0, DB_Q_OTHER },
-    [S_ROLLBACK] = { "ROLLBACK", 0, DB_Q_OTHER },
+    /* texts from the dialect (tpcc_stmts_build); ODBC ends transactions
+     * with its own calls instead (db.h, db_trx) */
+    [S_BEGIN]    = { NULL, 0, DB_Q_OTHER, DB_TRX_BEGIN },
+    [S_COMMIT]   = { NULL, 0, DB_Q_OTHER, DB_TRX_COMMIT },
+    [S_ROLLBACK] = { NULL, 0, DB_Q_OTHER, DB_TRX_ROLLBACK },
 
     [S_NO_WH]       = { "SELECT w_tax FROM warehouse WHERE w_id = ?", 1, DB_Q_READ },
     [S_NO_DIST]     = { "SELECT d_tax, d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ? FOR UPDATE",

@@ -47,6 +47,14 @@ static int tc_setup(wl_run *run)
         fprintf(stderr, "oltp: --mysql-storage-engine=%s: not an engine name\n", o->mysql_storage_engine);
         goto fail;
     }
+    /* T-SQL's VALUES list takes at most 1,000 rows (error 10738): say so
+     * rather than load other batches than asked */
+    if (o->db.dialect == DB_DIALECT_MSSQL && o->tpcc_load_batch > TPCC_MSSQL_MAX_VALUES) {
+        fprintf(stderr, "oltp: --tpcc-load-batch=%d: SQL Server takes at most %d rows in one INSERT ... "
+                "VALUES list: give %d or less\n", o->tpcc_load_batch, TPCC_MSSQL_MAX_VALUES,
+                TPCC_MSSQL_MAX_VALUES);
+        goto fail;
+    }
     if (o->rate > 0) {
         fprintf(stderr, "oltp: --rate does not apply to tpcc: its terminals set the pace "
                 "(--terminals, --keying-thinking)\n");

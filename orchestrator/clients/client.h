@@ -5,6 +5,11 @@
  * inside each guest through the QEMU guest agent, which also reaches VMs
  * on other hosts. Only run.c dispatches through these tables; helpers
  * both clients use are in client_common.c.
+ *
+ * A phase is one loop for both clients (orch_phase_supervise,
+ * supervise.c): it starts, watches and stops the processes through the
+ * client's orch_phase_ops and holds every rule of a phase — the overrun
+ * limit, stopping a failed VM's client, the stop request, progress lines.
  */
 #ifndef ORCH_CLIENT_H
 #define ORCH_CLIENT_H
@@ -29,7 +34,11 @@ typedef struct orch_client {
     orch_monitor    *monitor;           /* VM health; NULL: none watched */
     const char      *run_dir;           /* host processes are recorded there
                                          * (clients/oltp_pids.h); NULL: not recorded */
-    /* adds to a progress line's bracket (the run's ETA); NULL: nothing */
+    int              overrun_grace_s;   /* seconds a timed phase may overrun;
+                                         * 0: 120 s + a tenth of the phase
+                                         * (tests shorten it) */
+    /* adds to a progress line's bracket (the run's ETA, run/estimate.h);
+     * NULL: nothing */
     void           (*progress_hook)(void *ctx, FILE *out, const char *phase, int elapsed,
                                     int expected);
     void            *progress_ctx;
@@ -68,10 +77,53 @@ typedef struct orch_client_ops {
      * stopped and marked failed, with the reason in the monitor; the
      * others go on. Returns 0 when every job ended (failed ones included),
      * -1 when the phase itself could not run or overran (reported on
-     * c->out), or ORCH_RUN_INTERRUPTED (stop.h) on a stop request. */
+     * c->out), or ORCH_RUN_INTERRUPTED (stop.h) on a stop request. Both
+     * clients: orch_phase_supervise over their orch_phase_ops. */
     int (*run_phase)(const orch_client *c, orch_job *jobs, int njobs, const char *phase,
                      int expected_s);
 } orch_client_ops;
+
+/* The steps of a phase, one job at a time, for the one loop
+ * (orch_phase_supervise) to drive. `procs` is the client's own hold on
+ * the phase's processes (pid and pipe, or guest agent pid and live file),
+ * made by begin and freed by end; only supervise.c calls these. */
+typedef struct orch_phase_ops {
+    /* A hold on the njobs processes of phase, none started yet; NULL when
+     * out of memory. */
+    void *(*begin)(const orch_client *c, orch_job *jobs, int njobs, const char *phase);
+    /* Start job i's oltp. 0, or -1 with err (naming the VM). */
+    int (*start)(void *procs, int i, char *err, size_t errlen);
+    /* Wait up to ms milliseconds, reading what the running processes
+     * print on the way (live TPS into job->live_tps). */
+    void (*wait)(void *procs, int ms);
+    /* Has job i's process ended? 1 ended (job->status set, job->live_tps
+     * its last figure), 0 still running, -1 the client can no longer tell
+     * (reported on c->out and in the monitor). */
+    int (*poll)(void *procs, int i);
+    /* Ask job i's process to end; hard: at once (SIGKILL). 1 when the
+     * client lets go of the process then (its end will not be seen, the
+     * status stays unknown), 0 when poll will report its end. */
+    int (*stop)(void *procs, int i, int hard);
+    /* Optional: bring job i's result JSON (its oltp exited 0) to
+     * job->result on this host. 0, or -1 (reported on c->out and in the
+     * monitor). */
+    int (*fetch)(void *procs, int i);
+    /* Optional: update job i's live_tps before a progress line. */
+    void (*refresh)(void *procs, int i);
+    /* Free procs: every process ended or was let go. */
+    void (*end)(void *procs);
+} orch_phase_ops;
+
+/* The one phase loop (supervise.c), the run_phase of both clients: start
+ * every job with ops, poll them until all end, stop a job whose VM fails
+ * ("drivebench: VM failed during PHASE; stopping its oltp, the others go
+ * on") and mark it failed, stop all on a stop request or when the phase
+ * runs past expected_s by its grace ("drivebench: PHASE ran N s past its
+ * E s; stopping it"), escalating to a hard stop 10 s after asking, and
+ * print a progress line every c->progress_every seconds and a last one
+ * when the phase completed. Returns as run_phase says. */
+int orch_phase_supervise(const orch_phase_ops *ops, const orch_client *c, orch_job *jobs,
+                         int njobs, const char *phase, int expected_s);
 
 extern const orch_client_ops orch_client_host;
 extern const orch_client_ops orch_client_guest;
@@ -81,27 +133,6 @@ extern const orch_client_ops orch_client_guest;
 /* "[ 10s ] thds: 8 tps: 123.45 qps: ..." -> 123.45. 0, or -1 when the line
  * is not an interval report. */
 int orch_parse_tps(const char *line, double *tps);
-
-/* One progress line on c->out: "[phase 12s/60s, 48s left] d1-vm1 10.2 ...
- * | total 20.4 tps" (from an hour on, the time left as h:mm:ss), with
- * c's progress_hook's text before the ']'. */
-void orch_progress(const orch_client *c, const orch_job *jobs, int njobs, const char *phase, int elapsed,
-                   int expected);
-
-/* Seconds a phase of expected_s may overrun before it is stopped; 0 for a
- * phase without a set length (prepare). */
-int orch_phase_grace(int expected_s);
-
-/* 1 when job's VM failed according to c's monitor (job->failed is set
- * then), else 0. */
-int orch_job_vm_failed(const orch_client *c, orch_job *job);
-
-/* job's oltp ended with job->status during phase: a non-zero status
- * marks the job failed and records why in the monitor (a status of
- * OLTP_EXIT_UNAVAILABLE: the database stopped answering; of
- * OLTP_EXIT_DISK_FULL: fault disk-full, "drive X is full"). Prints the
- * reason on c->out. */
-void orch_job_ended(const orch_client *c, orch_job *job, const char *phase);
 
 /* 1 when dom (VM `name`) is no longer running — shut off, crashed or
  * paused — with why in err, else 0: a VM that dies while booting fails

@@ -1,11 +1,13 @@
 /* client_guest.c — oltp inside each guest through the QEMU guest agent
  * (guest-exec, guest-exec-status, guest-file-*), so VMs on other hosts
  * need no network path to this one (see client.h). The agent returns a
- * process's output only once it exits, so live TPS is shown at the end of
- * a phase. */
+ * process's output only once it exits, so live TPS is read from a file in
+ * the guest while the phase runs. The phase loop is supervise.c's (see
+ * client.h). */
 #include "clients/client.h"
 #include "plan/dbengine.h"
 #include "util/names.h"
+#include "nap.h"
 #include "oltp_exit.h"
 #include "util/stop.h"
 
@@ -108,7 +110,7 @@ static char *b64_decode(const char *in, size_t *len)
 
 /* Start argv in the guest with env (NULL-terminated). Returns its pid or
  * -1 with err. */
-static long exec_start(const orch_client *c, const guest *g, char **argv,
+static long exec_start(const orch_client *c, const guest *g, const char *const *argv,
                        const char *const *env, char *err, size_t errlen)
 {
     json_object *args = json_object_new_object(), *a = json_object_new_array(), *e, *ret, *pid;
@@ -314,132 +316,155 @@ static void live_close(const orch_client *c, guest_proc *pr)
 static void exec_kill(const orch_client *c, const guest *g, long pid)
 {
     char num[32], err[256];
-    char *argv[] = { "/bin/kill", "-TERM", num, NULL };
+    const char *const argv[] = { "/bin/kill", "-TERM", num, NULL };
     snprintf(num, sizeof num, "%ld", pid);
     exec_start(c, g, argv, NULL, err, sizeof err);
 }
 
+/* The processes of one phase (orch_phase_ops' procs). */
+typedef struct guest_phase {
+    const orch_client *c;
+    orch_job          *jobs;
+    int                njobs;
+    const char        *phase;
+    guest_proc        *procs;
+    char              *pw_env;      /* NAME=PASSWORD for the guest's oltp */
+} guest_phase;
+
+static void *guest_begin(const orch_client *c, orch_job *jobs, int njobs, const char *phase)
+{
+    guest_phase *h = calloc(1, sizeof *h);
+    if (!h)
+        return NULL;
+    h->c = c;
+    h->jobs = jobs;
+    h->njobs = njobs;
+    h->phase = phase;
+    h->procs = calloc((size_t)(njobs > 0 ? njobs : 1), sizeof *h->procs);
+    h->pw_env = orch_strfmt("%s=%s", orch_dbdriver_password_env(c->plan->db_driver),
+                            c->plan->db_password);
+    if (!h->procs || !h->pw_env) {
+        free(h->procs);
+        free(h->pw_env);
+        free(h);
+        return NULL;
+    }
+    for (int i = 0; i < njobs; i++) {
+        h->procs[i].g.name = jobs[i].vm->name;
+        h->procs[i].g.dom = jobs[i].dom;
+        h->procs[i].live_handle = -1;
+    }
+    return h;
+}
+
+static int guest_start(void *procs, int i, char *err, size_t errlen)
+{
+    guest_phase *h = procs;
+    guest_proc *pr = &h->procs[i];
+    const char *env[] = { h->pw_env, NULL };
+    char **argv;
+    pr->live_path = orch_strfmt("/var/tmp/drivebench.%s.live", h->phase);
+    argv = pr->live_path ? live_argv(h->jobs[i].argv, pr->live_path) : NULL;
+    if (!argv) {
+        snprintf(err, errlen, "%s: out of memory", pr->g.name);
+        return -1;
+    }
+    pr->pid = exec_start(h->c, &pr->g, (const char *const *)argv, env, err, errlen);
+    free(argv);
+    return pr->pid < 0 ? -1 : 0;
+}
+
+/* The agent tells only when asked: nothing to wait for but time. */
+static void guest_wait(void *procs, int ms)
+{
+    (void)procs;
+    nap_ms(ms);
+}
+
+static int guest_poll(void *procs, int i)
+{
+    guest_phase *h = procs;
+    guest_proc *pr = &h->procs[i];
+    orch_job *job = &h->jobs[i];
+    char err[1024], *output = NULL;
+    int code = -1, st = exec_status(h->c, &pr->g, pr->pid, &code, &output, err, sizeof err);
+    if (st == 0)
+        return 0;
+    pr->pid = 0;
+    if (st < 0) {
+        /* the agent stopped answering: that VM's figures are void */
+        fprintf(h->c->out, "drivebench: %s\n", err);
+        if (h->c->monitor)
+            orch_monitor_fail(h->c->monitor, job->slot, ORCH_FAULT_CLIENT,
+                              "the guest agent stopped answering during %s", h->phase);
+        return -1;
+    }
+    job->status = code;
+    job->live_tps = output ? last_tps(output) : 0;
+    free(output);
+    return 1;
+}
+
+/* A VM that failed may never answer its agent again: ask the guest to
+ * end the process and stop asking about it. */
+static int guest_stop(void *procs, int i, int hard)
+{
+    guest_phase *h = procs;
+    guest_proc *pr = &h->procs[i];
+    (void)hard;
+    exec_kill(h->c, &pr->g, pr->pid);
+    pr->pid = 0;
+    return 1;
+}
+
+static int guest_fetch(void *procs, int i)
+{
+    guest_phase *h = procs;
+    orch_job *job = &h->jobs[i];
+    char err[1024];
+    if (file_fetch(h->c, &h->procs[i].g, job->guest_result, job->result, err, sizeof err) == 0)
+        return 0;
+    fprintf(h->c->out, "drivebench: %s\n", err);
+    if (h->c->monitor)
+        orch_monitor_fail(h->c->monitor, job->slot, ORCH_FAULT_CLIENT,
+                          "its %s result could not be fetched from the guest", h->phase);
+    return -1;
+}
+
+static void guest_refresh(void *procs, int i)
+{
+    guest_phase *h = procs;
+    live_read(h->c, &h->procs[i], &h->jobs[i]);
+}
+
+static void guest_end(void *procs)
+{
+    guest_phase *h = procs;
+    for (int i = 0; i < h->njobs; i++) {
+        if (!h->jobs[i].failed)
+            live_close(h->c, &h->procs[i]);
+        free(h->procs[i].live_path);
+    }
+    free(h->pw_env);
+    free(h->procs);
+    free(h);
+}
+
+static const orch_phase_ops guest_phase_ops = {
+    .begin = guest_begin,
+    .start = guest_start,
+    .wait = guest_wait,
+    .poll = guest_poll,
+    .stop = guest_stop,
+    .fetch = guest_fetch,
+    .refresh = guest_refresh,
+    .end = guest_end,
+};
+
 static int guest_run_phase(const orch_client *c, orch_job *jobs, int njobs, const char *phase,
                            int expected_s)
 {
-    char err[1024], *pw = orch_strfmt("%s=%s", orch_dbdriver_password_env(c->plan->db_driver),
-                                      c->plan->db_password);
-    const char *env[] = { pw, NULL };
-    guest_proc *procs = calloc((size_t)njobs, sizeof *procs);
-    time_t start = time(NULL), last = start;
-    int grace = orch_phase_grace(expected_s);
-    int running = 0, rc = 0;
-
-    if (!pw || !procs) {
-        fprintf(c->out, "drivebench: out of memory\n");
-        free(pw);
-        free(procs);
-        return -1;
-    }
-    for (int i = 0; i < njobs; i++) {
-        procs[i].g.name = jobs[i].vm->name;
-        procs[i].g.dom = jobs[i].dom;
-        procs[i].live_handle = -1;
-    }
-    for (int i = 0; i < njobs; i++) {
-        char **argv;
-        jobs[i].live_tps = 0;
-        jobs[i].status = -1;
-        procs[i].live_path = orch_strfmt("/var/tmp/drivebench.%s.live", phase);
-        argv = procs[i].live_path ? live_argv(jobs[i].argv, procs[i].live_path) : NULL;
-        procs[i].pid = argv ? exec_start(c, &procs[i].g, argv, env, err, sizeof err) : -1;
-        if (!argv)
-            snprintf(err, sizeof err, "out of memory");
-        free(argv);
-        if (procs[i].pid < 0) {
-            fprintf(c->out, "drivebench: %s\n", err);
-            rc = -1;
-            break;
-        }
-        running++;
-    }
-    while (running > 0) {
-        time_t now;
-        int stop = orch_stop_requested() || rc < 0;
-        if (!stop && grace && time(NULL) - start > expected_s + grace) {
-            fprintf(c->out, "drivebench: %s ran past its %d s; stopping it\n", phase,
-                    expected_s);
-            stop = 1;
-            rc = -1;
-        }
-        for (int i = 0; i < njobs; i++) {
-            guest_proc *pr = &procs[i];
-            char *output = NULL;
-            int code = -1, st;
-            if (pr->pid <= 0)
-                continue;
-            stop |= orch_stop_requested();
-            if (stop) {
-                exec_kill(c, &pr->g, pr->pid);
-                pr->pid = 0;
-                running--;
-                continue;
-            }
-            /* a VM that failed: its agent may never answer again; stop
-             * asking, the others go on */
-            if (orch_job_vm_failed(c, &jobs[i])) {
-                fprintf(c->out, "drivebench: %s failed during %s; the others go on\n",
-                        pr->g.name, phase);
-                exec_kill(c, &pr->g, pr->pid);
-                pr->pid = 0;
-                running--;
-                continue;
-            }
-            st = exec_status(c, &pr->g, pr->pid, &code, &output, err, sizeof err);
-            if (st == 0)
-                continue;
-            pr->pid = 0;
-            running--;
-            if (st < 0) {
-                /* the agent stopped answering: that VM's figures are void */
-                fprintf(c->out, "drivebench: %s\n", err);
-                jobs[i].failed = 1;
-                if (c->monitor)
-                    orch_monitor_fail(c->monitor, jobs[i].slot, ORCH_FAULT_CLIENT,
-                                      "the guest agent stopped answering during %s", phase);
-                continue;
-            }
-            jobs[i].status = code;
-            jobs[i].live_tps = output ? last_tps(output) : 0;
-            free(output);
-            if (code != 0) {
-                orch_job_ended(c, &jobs[i], phase);
-            } else if (jobs[i].result && file_fetch(c, &pr->g, jobs[i].guest_result,
-                                                    jobs[i].result, err, sizeof err) < 0) {
-                fprintf(c->out, "drivebench: %s\n", err);
-                jobs[i].failed = 1;
-                if (c->monitor)
-                    orch_monitor_fail(c->monitor, jobs[i].slot, ORCH_FAULT_CLIENT,
-                                      "its %s result could not be fetched from the guest",
-                                      phase);
-            }
-        }
-        now = time(NULL);
-        if (running > 0 && now - last >= c->progress_every) {
-            last = now;
-            for (int i = 0; i < njobs; i++)
-                if (procs[i].pid > 0 && !orch_stop_requested())
-                    live_read(c, &procs[i], &jobs[i]);
-            orch_progress(c, jobs, njobs, phase, (int)(now - start), expected_s);
-        }
-        if (running > 0)
-            usleep(200 * 1000);
-    }
-    if (rc == 0)
-        orch_progress(c, jobs, njobs, phase, (int)(time(NULL) - start), expected_s);
-    for (int i = 0; i < njobs; i++) {
-        if (!jobs[i].failed)
-            live_close(c, &procs[i]);
-        free(procs[i].live_path);
-    }
-    free(pw);
-    free(procs);
-    return orch_stop_requested() ? ORCH_RUN_INTERRUPTED : rc;
+    return orch_phase_supervise(&guest_phase_ops, c, jobs, njobs, phase, expected_s);
 }
 
 /* Agent ping, then the guest's oltp pings its database (oltp/ping.h). */
@@ -473,7 +498,7 @@ static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPt
                     "database\n", g->name, (int)(time(NULL) - t0));
             fflush(c->out);
         }
-        pid = ret ? exec_start(c, g, argv, env, err, errlen) : -1;
+        pid = ret ? exec_start(c, g, (const char *const *)argv, env, err, errlen) : -1;
         for (int i = 0; pid > 0 && i < 50; i++) {
             char *output = NULL;
             int code = -1, st = exec_status(c, g, pid, &code, &output, err, errlen);
@@ -491,7 +516,7 @@ static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPt
                              "(oltp ping exited %d)", g->name, code);
                 break;
             }
-            usleep(200 * 1000);
+            nap_ms(200);
         }
         if (rc < 0 && !refused)
             sleep(1);

@@ -363,17 +363,29 @@ static void run_tables(xmlNodePtr sec, const report_run *run, int r)
     }
 }
 
+/* The verdict cell of a comparison: the verdict, or the reason there is
+ * none ("not comparable: ...", "too short for a verdict (...)"). */
+static const char *verdict_text(const res_io_cmp *c)
+{
+    if (c->verdict == RES_CMP_DISTINGUISHABLE || c->verdict == RES_CMP_NOT_DISTINGUISHABLE)
+        return res_cmp_verdict_name(c->verdict);
+    return c->reason ? c->reason : res_cmp_verdict_name(c->verdict);
+}
+
 static void comparisons(xmlNodePtr body, const report_set *s)
 {
     const char *heads[] = { "run", "drive A", "drive B", "figure", "method", "A", "B",
-                            "A − B", "A − B %", "95 % interval", "verdict", NULL };
+                            "A − B", "A − B %", "95 % interval", "p (Holm)", "verdict", NULL };
     xmlNodePtr sec = NULL, tb = NULL;
     char buf[64], lo[32], hi[32];
     for (int r = 0; r < s->nruns; r++) {
         const res_io *io = s->runs[r].sum.io;
         for (int i = 0; io && i < io->ncmp; i++) {
             const res_io_cmp *c = &io->cmp[i];
-            int tps = strncmp(c->method, "tps", 3) == 0;
+            int tps = res_cmp_method_is_tps(c->method);
+            int paired = res_cmp_method_is_paired(c->method);
+            int verdict = c->verdict == RES_CMP_DISTINGUISHABLE
+                          || c->verdict == RES_CMP_NOT_DISTINGUISHABLE;
             xmlNodePtr tr;
             if (!sec) {
                 sec = html_add(body, "section", NULL);
@@ -381,33 +393,44 @@ static void comparisons(xmlNodePtr body, const report_set *s)
                 html_add(sec, "h2", "Is the difference real?");
                 html_attr(html_add(sec, "p", "Paired: the drives ran at the same time, so their "
                          "per-interval values are compared in batches of consecutive "
-                         "intervals (batch means, t interval over the batches). Welch: "
-                         "the repetitions' values (three or more). A difference whose 95 % "
-                         "interval spans zero is not distinguishable from noise."),
-                     "class", "note");
+                         "intervals inside one repetition (batch means, t interval over 10 "
+                         "to 20 batches; the batch length grows until consecutive batches "
+                         "are uncorrelated). Welch: the complete repetitions' values (three "
+                         "or more). A difference whose 95 % interval spans zero, or whose "
+                         "p-value after Holm's correction over the run's pairs of drives is "
+                         "0.05 or more, is not distinguishable from noise. A pair with an "
+                         "incomplete drive, or too few intervals or repetitions, gets no "
+                         "verdict."), "class", "note");
                 tb = html_table(sec, "table-comparisons", heads);
             }
             tr = html_add(tb, "tr", NULL);
             html_attr(tr, "data-run", s->runs[r].label);
-            html_attr(tr, "data-method", c->method);
-            html_attr(tr, "data-verdict", c->distinguishable ? "distinguishable"
-                                                        : "not distinguishable");
+            html_attr(tr, "data-method", res_cmp_method_name(c->method));
+            html_attr(tr, "data-verdict", res_cmp_verdict_name(c->verdict));
             text(tr, s->runs[r].run_id);
             text(tr, c->a);
             text(tr, c->b);
             text(tr, tps ? "TPS" : "p99 ms");
-            snprintf(buf, sizeof buf, "%s, n = %d%s", strstr(c->method, "paired")
-                     ? "paired batch means" : "Welch", c->n,
-                     c->k > 0 ? " batches" : " repetitions");
+            if (verdict && paired)
+                snprintf(buf, sizeof buf, "paired batch means, n = %d batches of %d", c->n,
+                         c->k);
+            else if (verdict)
+                snprintf(buf, sizeof buf, "Welch, n = %d repetitions", c->n);
+            else
+                snprintf(buf, sizeof buf, "%s", paired ? "paired batch means" : "Welch");
             text(tr, buf);
             num(tr, "mean_a", c->mean_a, tps ? 2 : 3);
             num(tr, "mean_b", c->mean_b, tps ? 2 : 3);
             num(tr, "diff", c->diff, tps ? 2 : 3);
             num(tr, "diff_pct", c->diff_pct, 1);
-            snprintf(buf, sizeof buf, "[%s, %s]", report_num(c->lo, lo, sizeof lo),
-                     report_num(c->hi, hi, sizeof hi));
+            if (verdict)
+                snprintf(buf, sizeof buf, "[%s, %s]", report_num(c->lo, lo, sizeof lo),
+                         report_num(c->hi, hi, sizeof hi));
+            else
+                buf[0] = '\0';
             text(tr, buf);
-            text(tr, c->distinguishable ? "distinguishable" : "not distinguishable");
+            num(tr, "p_holm", c->p_holm, 4);
+            text(tr, verdict_text(c));
         }
     }
 }

@@ -3,6 +3,7 @@
  * across runs) and the CSV (see report.h). The HTML page is built in
  * report_html.c from this model; report_cmd.c is the command. */
 #include "report/report.h"
+#include "util/files.h"
 #include "util/names.h"
 
 #include <errno.h>
@@ -37,22 +38,6 @@ report_spread report_spread_of(const double *v, int n)
     if (n > 1 && s.mean != 0)
         s.cv = sqrt(sq / (n - 1)) / fabs(s.mean) * 100.0;
     return s;
-}
-
-/* Whole file into a new string (caller frees), NULL when unreadable. */
-static char *slurp(const char *path, size_t max)
-{
-    FILE *f = fopen(path, "r");
-    char *buf;
-    size_t n;
-    if (!f)
-        return NULL;
-    buf = malloc(max + 1);
-    n = buf ? fread(buf, 1, max, f) : 0;
-    fclose(f);
-    if (buf)
-        buf[n] = '\0';
-    return buf;
 }
 
 /* Figures of one drive, with the spread over its repetitions. */
@@ -108,7 +93,7 @@ static int run_load(const char *dir, report_run *run, char *err, size_t errlen)
         goto cleanup;
     }
     rc = -1;
-    run->plan_text = slurp(plan, PLAN_TEXT_MAX);
+    run->plan_text = orch_file_read(plan, PLAN_TEXT_MAX);
     run->run_id = run->sum.run_id;
     run->repetitions = run->sum.repetitions;
     run->cv_threshold = isnan(run->sum.plan.cv_threshold) ? REPORT_CV_DEFAULT
@@ -173,17 +158,22 @@ void report_set_free(report_set *s)
     free(s);
 }
 
+int report_run_partial(const report_run *run)
+{
+    return run->sum.status == RES_RUN_PARTIAL;
+}
+
 double report_scaling(const report_set *s, int r, int d, int *base_run, int *base_drive)
 {
     const char *name = s->runs[r].drives[d].name;
     int others = 0;
     *base_run = *base_drive = -1;
-    if (s->runs[r].drives[d].incomplete)
+    if (s->runs[r].drives[d].incomplete || report_run_partial(&s->runs[r]))
         return 0;
     for (int i = 0; i < s->nruns; i++)
         for (int k = 0; k < s->runs[i].ndrives; k++) {
             const report_drive *c = &s->runs[i].drives[k];
-            if (strcmp(c->name, name) != 0 || c->incomplete)
+            if (strcmp(c->name, name) != 0 || c->incomplete || report_run_partial(&s->runs[i]))
                 continue;
             others += i != r;
             if (*base_run < 0 || c->vms < s->runs[*base_run].drives[*base_drive].vms) {
@@ -206,10 +196,10 @@ double report_run_scaling(const report_set *s, int r, int *base_run)
 {
     double base;
     *base_run = -1;
-    if (s->runs[r].sum.run.failed_vms)
+    if (s->runs[r].sum.run.failed_vms || report_run_partial(&s->runs[r]))
         return 0;
     for (int i = 0; i < s->nruns; i++)
-        if (!s->runs[i].sum.run.failed_vms
+        if (!s->runs[i].sum.run.failed_vms && !report_run_partial(&s->runs[i])
             && (*base_run < 0 || s->runs[i].sum.run.vms < s->runs[*base_run].sum.run.vms))
             *base_run = i;
     base = s->runs[*base_run].sum.run.tps;
@@ -259,7 +249,7 @@ int report_write_csv(const report_set *s, const char *path, char *err, size_t er
                     spread_num(&dr->tps_spread, dr->tps_spread.min, b[0], sizeof b[0]),
                     spread_num(&dr->tps_spread, dr->tps_spread.max, b[1], sizeof b[1]),
                     spread_num(&dr->tps_spread, dr->tps_spread.cv, b[2], sizeof b[2]),
-                    report_num(dr->vms ? dr->tps / dr->vms : 0, b[3], sizeof b[3]),
+                    report_num(fig->tps_per_vm, b[3], sizeof b[3]),
                     fig->transactions, report_num(fig->lat_avg_ms, b[11], sizeof b[11]),
                     report_num(fig->lat_p99_ms, b[12], sizeof b[12]),
                     report_num(fig->lat_p99_mean_of_vms_ms, b[13], sizeof b[13]),

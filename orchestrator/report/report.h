@@ -71,18 +71,23 @@ void report_set_free(report_set *s);      /* accepts NULL */
 /* Mean, min, max and CV of v[0..n-1] (see report_spread). */
 report_spread report_spread_of(const double *v, int n);
 
+/* Whether run stopped early (summary status "partial"): its figures cover
+ * the repetitions it finished, so it has no scaling ratio and is no base. */
+int report_run_partial(const report_run *run);
+
 /* Scaling of drive d of run r against the run where the drive of the same
  * name has the fewest VMs (the first such run on ties), incomplete drives
- * left out on both sides. Returns the ratio of their tps and sets
- * *base_run / *base_drive; returns 0 with *base_run = -1 when no other run
- * has that drive complete, or when drive d is incomplete. */
+ * and partial runs left out on both sides. Returns the ratio of their tps
+ * and sets *base_run / *base_drive; returns 0 with *base_run = -1 when no
+ * other run has that drive complete, or when drive d is incomplete or its
+ * run partial. */
 double report_scaling(const report_set *s, int r, int d, int *base_run, int *base_drive);
 
 /* Scaling of run r as a whole: its tps (the summary's run figures) over
  * that of the run with the fewest VMs (the first on ties) among the runs
- * where no VM failed, whose index goes to *base_run. 0 when the base has
- * no tps; 0 with *base_run = -1 when run r had failed VMs or every run
- * had. */
+ * where no VM failed that are not partial, whose index goes to *base_run.
+ * 0 when the base has no tps; 0 with *base_run = -1 when run r had failed
+ * VMs or is partial. */
 double report_run_scaling(const report_set *s, int r, int *base_run);
 
 /* A number as summary.json writes it (6 decimals, no trailing zeros) into

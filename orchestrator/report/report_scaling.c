@@ -14,20 +14,21 @@
 
 /* The figures of a drive or a whole run in a scaling row: VMs, TPS in
  * all and per VM, latencies, and the ratio. */
-static void scaling_cells(xmlNodePtr tr, const res_figures *f, const report_run *base,
-                          int base_vms, double ratio)
+static void scaling_cells(xmlNodePtr tr, const res_figures *f, const report_run *run,
+                          const report_run *base, int base_vms, double ratio)
 {
     int vms = f->vms;
     char buf[64];
     xmlNodePtr td;
     page_num(tr, "vms", vms, 0);
     page_num(tr, "tps", f->tps, 2);
-    page_num(tr, "tps_per_vm", vms ? f->tps / vms : 0, 2);
+    page_num(tr, "tps_per_vm", f->tps_per_vm, 2);
     page_latency_cells(tr, f);
-    if (!base) {                /* failed VMs: no ratio */
-        html_attr(tr, "class", "incomplete");
+    if (!base) {                /* failed VMs or a partial run: no ratio */
+        int partial = report_run_partial(run) && !f->failed_vms;
+        html_attr(tr, "class", partial ? "incomplete partial" : "incomplete");
         page_cell(tr, "");
-        td = page_cell(tr, SVG_INCOMPLETE);
+        td = page_cell(tr, partial ? "partial run \xe2\x80\x94 not comparable" : SVG_INCOMPLETE);
         html_attr(td, "class", "incomplete");
         html_attr(td, "data-key", "scaling_ratio");
         html_attr(td, "data-value", "");
@@ -68,8 +69,9 @@ void page_section_scaling(report_page *pg)
     sec = page_section(pg, "scaling", "Scaling across runs",
         "Whole runs, then the same drive in several runs (e.g. 4 VMs and 8 VMs). The base "
         "is the run with the fewest VMs (on that drive); the scaling ratio is TPS over the "
-        "base's TPS. A run or drive with failed VMs is not comparable: it has no ratio and "
-        "is never the base.");
+        "base's TPS; TPS per VM is over the healthy VM runs. A run or drive with failed VMs, "
+        "and a partial run (stopped early), is not comparable: it has no ratio and is never "
+        "the base.");
     tb = html_table(sec, "run-scaling-table", run_heads);
     for (int r = 0; r < pg->s->nruns; r++) {
         const report_run *run = &pg->s->runs[r];
@@ -77,7 +79,7 @@ void page_section_scaling(report_page *pg)
         double ratio = report_run_scaling(pg->s, r, &br);
         xmlNodePtr tr = page_row(tb, run, NULL);
         page_cell(tr, run->label);
-        scaling_cells(tr, &run->sum.run, br >= 0 ? &pg->s->runs[br] : NULL,
+        scaling_cells(tr, &run->sum.run, run, br >= 0 ? &pg->s->runs[br] : NULL,
                       br >= 0 ? pg->s->runs[br].sum.run.vms : 0, ratio);
     }
     tb = NULL;
@@ -88,14 +90,15 @@ void page_section_scaling(report_page *pg)
             int br, bd;
             double ratio = report_scaling(pg->s, r, d, &br, &bd);
             xmlNodePtr tr;
-            if (br < 0 && !(dr->incomplete && in_other_run(pg->s, r, dr->name)))
+            if (br < 0 && !((dr->incomplete || report_run_partial(run))
+                            && in_other_run(pg->s, r, dr->name)))
                 continue;
             if (!tb)
                 tb = html_table(sec, "scaling-table", drive_heads);
             tr = page_row(tb, run, dr->name);
             page_cell(tr, dr->name);
             page_cell(tr, run->label);
-            scaling_cells(tr, &dr->d->f, br >= 0 ? &pg->s->runs[br] : NULL,
+            scaling_cells(tr, &dr->d->f, run, br >= 0 ? &pg->s->runs[br] : NULL,
                           br >= 0 ? pg->s->runs[br].drives[bd].vms : 0, ratio);
         }
 }

@@ -153,10 +153,14 @@ static int group_add(group *g, const res_phase *m)
     return m->tpcc ? group_add_tpcc(g, m) : 0;
 }
 
-static res_figures group_figures(const group *g, double tps, int vms_per_rep)
+/* Figures of group g with its tps (a sum, or a mean of repetitions'
+ * sums) over `reps` measured repetitions: VMs per repetition and TPS per
+ * VM come from the healthy VM runs, never from the plan's counts. */
+static res_figures group_figures(const group *g, double tps, int reps)
 {
     return (res_figures){
-        .vms = vms_per_rep, .failed_vms = g->failed, .tps = tps,
+        .vms = reps > 0 ? g->vms / reps : 0, .vm_runs = g->vms, .repetitions = reps,
+        .tps_per_vm = g->vms ? g->tps / g->vms : 0, .failed_vms = g->failed, .tps = tps,
         .transactions = g->transactions,
         .lat_avg_ms = g->h ? us_to_ms(hist_mean(g->h)) : 0, .lat_p99_ms = p99_ms(g->h),
         .lat_p99_mean_of_vms_ms = g->vms ? g->p99_sum / g->vms : 0,
@@ -273,6 +277,7 @@ res_summary *orch_summary_build(const orch_summary_input *in, char *err, size_t 
     group run = { 0 };
     res_summary *s = calloc(1, sizeof *s);
     double run_tps = 0, run_tpm = 0, run_nopm = 0;
+    int run_reps = 0;               /* repetitions in which a VM was measured */
     bool oom = false;
     int ok = 0;
 
@@ -303,6 +308,7 @@ res_summary *orch_summary_build(const orch_summary_input *in, char *err, size_t 
         res_drive *dr = &s->drives[s->ndrives++];
         group *all = &groups[d * (reps + 1)];
         double tps_sum = 0, tpm_sum = 0, nopm_sum = 0;
+        int measured = 0;           /* repetitions with a healthy VM run */
         dr->name = strdup(in->drives[d]);
         dr->reps = calloc((size_t)reps, sizeof *dr->reps);
         if (!dr->name || !dr->reps) {
@@ -313,21 +319,30 @@ res_summary *orch_summary_build(const orch_summary_input *in, char *err, size_t 
             group *g = &groups[d * (reps + 1) + r];
             if (!g->vms && !g->failed)
                 continue;
-            dr->reps[dr->nreps] = (res_repetition){ r, group_figures(g, g->tps, g->vms) };
+            dr->reps[dr->nreps] = (res_repetition){ r, group_figures(g, g->tps, g->vms > 0) };
             dr->reps[dr->nreps++].f.tpcc = group_tpcc(g, g->tpm, g->nopm, &oom);
+            if (!g->vms)            /* every VM failed: no zero in the mean */
+                continue;
+            measured++;
             tps_sum += g->tps;
             tpm_sum += g->tpm;
             nopm_sum += g->nopm;
         }
-        dr->f = group_figures(all, dr->nreps ? tps_sum / dr->nreps : 0,
-                              dr->nreps ? all->vms / dr->nreps : 0);
-        dr->f.tpcc = group_tpcc(all, dr->nreps ? tpm_sum / dr->nreps : 0,
-                                dr->nreps ? nopm_sum / dr->nreps : 0, &oom);
+        dr->f = group_figures(all, measured ? tps_sum / measured : 0, measured);
+        dr->f.tpcc = group_tpcc(all, measured ? tpm_sum / measured : 0,
+                                measured ? nopm_sum / measured : 0, &oom);
+
         run_tps += dr->f.tps;
         run_tpm += dr->f.tpcc ? dr->f.tpcc->tpmc : 0;
         run_nopm += dr->f.tpcc ? dr->f.tpcc->nopm : 0;
     }
-    s->run = group_figures(&run, run_tps, run.vms / reps);
+    for (int r = 1; r <= reps; r++) {
+        int any = 0;
+        for (int d = 0; d < in->ndrives; d++)
+            any |= groups[d * (reps + 1) + r].vms > 0;
+        run_reps += any;
+    }
+    s->run = group_figures(&run, run_tps, run_reps);
     s->run.tpcc = group_tpcc(&run, run_tpm, run_nopm, &oom);
     if (oom) {
         snprintf(err, errlen, "out of memory");

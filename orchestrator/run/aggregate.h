@@ -6,8 +6,12 @@
  * of its VMs' tps; latency avg and p99 come from the merged histograms of
  * all its VMs (exact, not averaged); p99_mean_of_vms is the mean of each
  * VM's own p99 (the reviews' "average 99th percentile"). With repetitions,
- * a drive's figures are the mean tps of its repetitions and latencies over
- * all of them; each repetition is also listed. Arithmetic on structs only:
+ * a drive's figures are the mean tps of its measured repetitions (those
+ * with a healthy VM run) and latencies over all of them; each repetition
+ * is also listed. VM counts and TPS per VM come from the healthy VM runs
+ * (vm_runs) and the repetitions measured, never from the plan: 4 VMs at
+ * 100 TPS in 3 repetitions, one failed in the second, give vm_runs 11,
+ * tps_per_vm 100. Arithmetic on structs only:
  * the formats are common/results.c's (results/SCHEMA.md).
  */
 #ifndef ORCH_AGGREGATE_H

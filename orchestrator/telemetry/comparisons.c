@@ -1,28 +1,74 @@
 /* comparisons.c — the summary's comparisons of each pair of drives
  * (telemetry_state.h): paired batch means of their per-interval TPS and
- * p-latency, and Welch's interval over their repetitions (stats.h). */
+ * p-latency, and Welch's interval over their repetitions (stats.h), then
+ * Holm's correction over the pairs of each method. Only data that may be
+ * compared gets a verdict: a pair with an incomplete drive (a VM failed)
+ * is "not comparable"; a repetition in which a drive did not measure
+ * every VM (a partial run) is left out; series are cut to the intervals
+ * every VM of both drives measured, never padded. */
 #include "telemetry/telemetry_state.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "telemetry/stats.h"
 
-/* One comparison of drives a and b appended to io->cmp. 0, or -1 when out
- * of memory. */
-static int add_cmp(res_io *io, const char *a, const char *b, const char *method,
-                   const orch_diff *df, int k)
+/* What one drive measured in one repetition. */
+typedef struct rep_view {
+    int complete;       /* every VM of the drive measured, none failed */
+    int vms;            /* its VMs in the repetition */
+    int len;            /* intervals every one of them has */
+} rep_view;
+
+/* Drive `name` in repetition rep, as the summary's VMs say; vms_per_drive
+ * <= 0 when the plan's count is not recorded. */
+static rep_view drive_rep(const res_summary *sum, const char *name, int rep)
+{
+    rep_view v = { .complete = 1, .len = -1 };
+    int64_t want = sum->plan.vms_per_drive;
+    for (int i = 0; i < sum->nvms; i++) {
+        const res_vm *m = &sum->vms[i];
+        if (m->repetition != rep || strcmp(m->drive, name) != 0)
+            continue;
+        v.vms++;
+        if (m->failed || !m->measured)
+            v.complete = 0;
+        else if (v.len < 0 || m->npoints < v.len)
+            v.len = m->npoints;
+    }
+    if (v.vms == 0 || (want != RES_UNSET && want > 0 && v.vms != want))
+        v.complete = 0;
+    if (v.len < 0)
+        v.len = 0;
+    return v;
+}
+
+/* One comparison of drives a and b appended to io->cmp: with a verdict
+ * from df, or (df NULL) none, `reason` saying why. 0, or -1 when out of
+ * memory. */
+static int add_cmp(res_io *io, const char *a, const char *b, res_cmp_method method,
+                   const orch_diff *df, int k, double r1, res_cmp_verdict none,
+                   const char *reason, int needs)
 {
     res_io_cmp *n = realloc(io->cmp, (size_t)(io->ncmp + 1) * sizeof *n), *c;
     if (!n)
         return -1;
     io->cmp = n;
     c = &io->cmp[io->ncmp++];
-    memset(c, 0, sizeof *c);
+    *c = (res_io_cmp){ .mean_a = NAN, .mean_b = NAN, .diff = NAN, .diff_pct = NAN,
+                       .lo = NAN, .hi = NAN, .df = NAN, .p_value = NAN, .r1 = r1,
+                       .p_holm = NAN };
     c->a = strdup(a);
     c->b = strdup(b);
-    c->method = strdup(method);
+    c->method = method;
+    if (!df) {
+        c->verdict = none;
+        c->reason = strdup(reason);
+        c->needs = needs;
+        return c->a && c->b && c->reason ? 0 : -1;
+    }
     c->n = df->n;
     c->k = k;
     c->mean_a = df->mean_a;
@@ -33,80 +79,213 @@ static int add_cmp(res_io *io, const char *a, const char *b, const char *method,
     c->hi = df->hi;
     c->df = df->df;
     c->p_value = df->p_value;
-    c->distinguishable = df->distinguishable;
-    return c->a && c->b && c->method ? 0 : -1;
+    c->verdict = df->distinguishable ? RES_CMP_DISTINGUISHABLE : RES_CMP_NOT_DISTINGUISHABLE;
+    return c->a && c->b ? 0 : -1;
 }
 
-/* Paired over the n intervals both drives ran: TPS, and the p-latency of
- * the intervals where both have one. 0, or -1 when out of memory. */
-static int compare_paired(res_io *io, const char *na, const char *nb, const tel_drive_acc *a,
-                          const tel_drive_acc *b, int n)
+/* The paired test of a[]/b[] (segments seg[0..nseg)) as one comparison.
+ * 0, or -1 when out of memory. */
+static int paired_one(res_io *io, const char *na, const char *nb, res_cmp_method method,
+                      const double *a, const double *b, const int *seg, int nseg)
 {
     orch_diff df;
-    double *pa, *pb;
-    int m = 0, oom = 0;
-    if (n <= 0)
-        return 0;
-    if (orch_stats_paired(a->tps, b->tps, n, 0, &df) == 0)
-        oom |= add_cmp(io, na, nb, "tps_paired", &df, orch_stats_batch_size(n)) < 0;
-    if (!isfinite(a->p_pct) || !isfinite(b->p_pct))
-        return oom ? -1 : 0;
-    pa = calloc((size_t)n, sizeof *pa);
-    pb = calloc((size_t)n, sizeof *pb);
-    for (int k = 0; pa && pb && k < n; k++)
-        if (a->pn[k] > 0 && b->pn[k] > 0) {
-            pa[m] = a->p[k] / a->pn[k];
-            pb[m++] = b->p[k] / b->pn[k];
+    orch_batching bt;
+    char why[160];
+    int n = 0, rc;
+    for (int s = 0; s < nseg; s++)
+        n += seg[s];
+    if (nseg == 0)
+        return add_cmp(io, na, nb, method, NULL, 0, NAN, RES_CMP_NOT_COMPARABLE,
+                       "not comparable: no repetition in which both drives measured "
+                       "every VM", 0);
+    rc = orch_stats_paired(a, b, seg, nseg, &df, &bt);
+    if (rc == -2)
+        return -1;
+    if (rc == 0)
+        return add_cmp(io, na, nb, method, &df, bt.k, bt.r1, RES_CMP_NOT_COMPARABLE, NULL, 0);
+    snprintf(why, sizeof why, "too short for a verdict (needs %d intervals, has %d)",
+             bt.needs, n);
+    return add_cmp(io, na, nb, method, NULL, 0, bt.r1, RES_CMP_TOO_SHORT, why, bt.needs);
+}
+
+/* Paired over the repetitions both drives measured completely, each cut
+ * to the intervals all their VMs have: TPS, and the p-latency while every
+ * VM has one. 0, or -1 when out of memory. */
+static int compare_paired(res_io *io, const res_summary *sum, const res_drive *da,
+                          const res_drive *db, const tel_drive_acc *a, const tel_drive_acc *b,
+                          int reps, int nint)
+{
+    size_t cap = (size_t)reps * (size_t)nint + 1;
+    double *ta = malloc(cap * sizeof *ta), *tb = malloc(cap * sizeof *tb);
+    double *pa = malloc(cap * sizeof *pa), *pb = malloc(cap * sizeof *pb);
+    int *seg = calloc((size_t)reps + 1, sizeof *seg), *pseg = calloc((size_t)reps + 1,
+                                                                      sizeof *pseg);
+    int nseg = 0, npseg = 0, n = 0, np = 0, rc = -1;
+    int has_p = isfinite(a->p_pct) && isfinite(b->p_pct);
+
+    if (!ta || !tb || !pa || !pb || !seg || !pseg)
+        goto cleanup;
+    for (int r = 1; r <= reps && nint > 0; r++) {
+        rep_view va = drive_rep(sum, da->name, r), vb = drive_rep(sum, db->name, r);
+        int len = va.len < vb.len ? va.len : vb.len, base = (r - 1) * nint, plen = 0;
+        if (!va.complete || !vb.complete || len <= 0)
+            continue;
+        len = len < nint ? len : nint;
+        for (int i = 0; i < len; i++) {
+            ta[n] = a->tps[base + i];
+            tb[n++] = b->tps[base + i];
         }
-    if (pa && pb && orch_stats_paired(pa, pb, m, 0, &df) == 0)
-        oom |= add_cmp(io, na, nb, "p99_paired", &df, orch_stats_batch_size(m)) < 0;
-    oom |= !pa || !pb;
+        seg[nseg++] = len;
+        /* p-latency: the mean of the VMs' values, while every VM has one */
+        while (has_p && plen < len && a->pn[base + plen] == va.vms
+               && b->pn[base + plen] == vb.vms) {
+            pa[np] = a->p[base + plen] / va.vms;
+            pb[np++] = b->p[base + plen] / vb.vms;
+            plen++;
+        }
+        if (plen > 0)
+            pseg[npseg++] = plen;
+    }
+    if (paired_one(io, da->name, db->name, RES_CMP_TPS_PAIRED, ta, tb, seg, nseg) < 0
+        || (has_p && paired_one(io, da->name, db->name, RES_CMP_P99_PAIRED, pa, pb, pseg,
+                                npseg) < 0))
+        goto cleanup;
+    rc = 0;
+cleanup:
+    free(ta);
+    free(tb);
     free(pa);
     free(pb);
-    return oom ? -1 : 0;
+    free(seg);
+    free(pseg);
+    return rc;
 }
 
-/* Welch over the repetitions of drives a and b (each with at least
- * ORCH_STATS_MIN_REPS): TPS and p99. 0, or -1 when out of memory. */
-static int compare_welch(res_io *io, const res_drive *a, const res_drive *b)
+/* Each complete repetition of drive d: TPS into tps[], p99 into p99[].
+ * Returns how many. */
+static int complete_reps(const res_summary *sum, const res_drive *d, double *tps, double *p99)
 {
-    int ra = a->nreps, rb = b->nreps, oom = 0;
-    double *ta = calloc((size_t)ra, sizeof *ta), *tb = calloc((size_t)rb, sizeof *tb);
-    double *qa = calloc((size_t)ra, sizeof *qa), *qb = calloc((size_t)rb, sizeof *qb);
+    int n = 0;
+    for (int k = 0; k < d->nreps; k++)
+        if (!d->reps[k].f.failed_vms && drive_rep(sum, d->name, d->reps[k].repetition).complete) {
+            tps[n] = d->reps[k].f.tps;
+            p99[n++] = d->reps[k].f.lat_p99_ms;
+        }
+    return n;
+}
+
+/* Welch over the complete repetitions of drives a and b: TPS and p99.
+ * 0, or -1 when out of memory. */
+static int compare_welch(res_io *io, const res_summary *sum, const res_drive *a,
+                         const res_drive *b)
+{
+    size_t na0 = (size_t)a->nreps + 1, nb0 = (size_t)b->nreps + 1;
+    double *ta = calloc(na0, sizeof *ta), *tb = calloc(nb0, sizeof *tb);
+    double *qa = calloc(na0, sizeof *qa), *qb = calloc(nb0, sizeof *qb);
     orch_diff df;
-    if (ta && tb && qa && qb) {
-        for (int k = 0; k < ra; k++) {
-            ta[k] = a->reps[k].f.tps;
-            qa[k] = a->reps[k].f.lat_p99_ms;
-        }
-        for (int k = 0; k < rb; k++) {
-            tb[k] = b->reps[k].f.tps;
-            qb[k] = b->reps[k].f.lat_p99_ms;
-        }
-        if (orch_stats_welch(ta, ra, tb, rb, &df) == 0)
-            oom |= add_cmp(io, a->name, b->name, "tps_welch", &df, 0) < 0;
-        if (orch_stats_welch(qa, ra, qb, rb, &df) == 0)
-            oom |= add_cmp(io, a->name, b->name, "p99_welch", &df, 0) < 0;
-    } else {
-        oom = 1;
+    char why[160];
+    int rc = -1, ra, rb;
+    if (!ta || !tb || !qa || !qb)
+        goto cleanup;
+    ra = complete_reps(sum, a, ta, qa);
+    rb = complete_reps(sum, b, tb, qb);
+    if (ra < ORCH_STATS_MIN_REPS || rb < ORCH_STATS_MIN_REPS) {
+        snprintf(why, sizeof why, "too short for a verdict (needs %d complete repetitions "
+                 "of each drive, has %d and %d)", ORCH_STATS_MIN_REPS, ra, rb);
+        rc = add_cmp(io, a->name, b->name, RES_CMP_TPS_WELCH, NULL, 0, NAN, RES_CMP_TOO_SHORT,
+                     why, ORCH_STATS_MIN_REPS) < 0
+             || add_cmp(io, a->name, b->name, RES_CMP_P99_WELCH, NULL, 0, NAN, RES_CMP_TOO_SHORT,
+                        why, ORCH_STATS_MIN_REPS) < 0 ? -1 : 0;
+        goto cleanup;
     }
+    if (orch_stats_welch(ta, ra, tb, rb, &df) < 0
+        || add_cmp(io, a->name, b->name, RES_CMP_TPS_WELCH, &df, 0, NAN, 0, NULL, 0) < 0
+        || orch_stats_welch(qa, ra, qb, rb, &df) < 0
+        || add_cmp(io, a->name, b->name, RES_CMP_P99_WELCH, &df, 0, NAN, 0, NULL, 0) < 0)
+        goto cleanup;
+    rc = 0;
+cleanup:
     free(ta);
     free(tb);
     free(qa);
     free(qb);
-    return oom ? -1 : 0;
+    return rc;
+}
+
+/* A pair with an incomplete drive: every method it would have, without a
+ * verdict. 0, or -1 when out of memory. */
+static int not_comparable(res_io *io, const res_drive *a, const res_drive *b, int has_p,
+                          int welch)
+{
+    static const res_cmp_method methods[] = { RES_CMP_TPS_PAIRED, RES_CMP_P99_PAIRED,
+                                              RES_CMP_TPS_WELCH, RES_CMP_P99_WELCH };
+    const res_drive *bad = a->f.failed_vms ? a : b;
+    char why[320];
+    snprintf(why, sizeof why, "not comparable: drive %s is incomplete (%d failed VM run%s)",
+             bad->name, bad->f.failed_vms, bad->f.failed_vms == 1 ? "" : "s");
+    for (int m = 0; m < 4; m++) {
+        if ((m == 1 && !has_p) || (m >= 2 && !welch))
+            continue;
+        if (add_cmp(io, a->name, b->name, methods[m], NULL, 0, NAN, RES_CMP_NOT_COMPARABLE,
+                    why, 0) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Holm's correction within each method over the comparisons with a
+ * verdict; a verdict stays "distinguishable" only when its adjusted p is
+ * below ORCH_STATS_ALPHA too. 0, or -1 when out of memory. */
+static int holm(res_io *io)
+{
+    double *p = calloc((size_t)io->ncmp + 1, sizeof *p), *adj = calloc((size_t)io->ncmp + 1,
+                                                                       sizeof *adj);
+    int rc = -1;
+    if (!p || !adj)
+        goto cleanup;
+    for (int i = 0; i < io->ncmp; i++) {
+        int m = 0;
+        for (int j = 0; j < io->ncmp; j++) {
+            const res_io_cmp *c = &io->cmp[j];
+            int verdict = c->verdict == RES_CMP_DISTINGUISHABLE
+                          || c->verdict == RES_CMP_NOT_DISTINGUISHABLE;
+            p[j] = verdict && c->method == io->cmp[i].method ? c->p_value : NAN;
+            m += verdict && c->method == io->cmp[i].method && !isnan(c->p_value);
+        }
+        if (io->cmp[i].verdict != RES_CMP_DISTINGUISHABLE
+            && io->cmp[i].verdict != RES_CMP_NOT_DISTINGUISHABLE)
+            continue;
+        if (orch_stats_holm(p, io->ncmp, adj) < 0)
+            goto cleanup;
+        io->cmp[i].p_holm = adj[i];
+        io->cmp[i].family = isnan(adj[i]) ? 0 : m;
+        if (io->cmp[i].verdict == RES_CMP_DISTINGUISHABLE && !(adj[i] < ORCH_STATS_ALPHA)
+            && !isnan(adj[i]))
+            io->cmp[i].verdict = RES_CMP_NOT_DISTINGUISHABLE;
+    }
+    rc = 0;
+cleanup:
+    free(p);
+    free(adj);
+    return rc;
 }
 
 int tel_compare_drives(const res_summary *sum, const tel_drive_acc *acc, int reps, int nint,
                        res_io *io)
 {
-    int oom = 0;
+    int welch = reps >= ORCH_STATS_MIN_REPS;
     for (int a = 0; a < sum->ndrives; a++)
         for (int b = a + 1; b < sum->ndrives; b++) {
             const res_drive *da = &sum->drives[a], *db = &sum->drives[b];
-            oom |= compare_paired(io, da->name, db->name, &acc[a], &acc[b], reps * nint) < 0;
-            if (da->nreps >= ORCH_STATS_MIN_REPS && db->nreps >= ORCH_STATS_MIN_REPS)
-                oom |= compare_welch(io, da, db) < 0;
+            int has_p = isfinite(acc[a].p_pct) && isfinite(acc[b].p_pct);
+            if (da->f.failed_vms || db->f.failed_vms) {
+                if (not_comparable(io, da, db, has_p, welch) < 0)
+                    return -1;
+                continue;
+            }
+            if (compare_paired(io, sum, da, db, &acc[a], &acc[b], reps, nint) < 0
+                || (welch && compare_welch(io, sum, da, db) < 0))
+                return -1;
         }
-    return oom ? -1 : 0;
+    return holm(io);
 }

@@ -1,5 +1,6 @@
 /* host_drive.c — the host's view of a drive: device, stat, identity, SMART (see host_drive.h). */
 #include "telemetry/host_drive.h"
+#include "util/command.h"
 #include "util/units.h"
 
 #include <errno.h>
@@ -8,7 +9,6 @@
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +18,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
-#include <sys/wait.h>
 #include <json-c/json.h>
-
-extern char **environ;
 
 /* snprintf that says whether it fit: 0, or -1 when out was truncated
  * (paths and notes here are bounded; a truncated one reads as absent). */
@@ -393,56 +390,23 @@ int orch_drive_identity(const char *sysfs, const orch_drive_dev *dev, const char
     return 0;
 }
 
-char *orch_cmd_run(void *ctx, char *const argv[], int *status)
+char *orch_cmd_run(void *ctx, const char *const argv[], int *status)
 {
-    int fds[2], st = 0;
-    pid_t pid;
-    posix_spawn_file_actions_t fa;
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
+    orch_command *cmd = orch_command_new(argv);
+    char *out = NULL, err[256];
     (void)ctx;
     *status = -1;
-    if (pipe2(fds, O_CLOEXEC) != 0)
+    if (!cmd)
         return NULL;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(fds[1]);
-    if (rc != 0) {
-        close(fds[0]);
-        return NULL;
-    }
-    /* Keep reading past the limit (and drop it) so the child never
-     * blocks on a full pipe while we wait for it. */
-    for (;;) {
-        char sink[4096];
-        if (cap - len < 4096 && cap < (1u << 20)) {
-            char *grown = realloc(buf, cap + 65536);
-            if (grown) {
-                buf = grown;
-                cap += 65536;
-            }
-        }
-        int keep = cap - len >= 2;
-        ssize_t n = keep ? read(fds[0], buf + len, cap - len - 1) : read(fds[0], sink, sizeof sink);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        if (keep)
-            len += (size_t)n;
-    }
-    close(fds[0]);
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    if (buf)
-        buf[len] = '\0';
-    else
-        buf = strdup("");
-    return buf;
+    orch_command_stdout(cmd, ORCH_COMMAND_PIPE);
+    orch_command_stderr(cmd, ORCH_COMMAND_NULL);
+    orch_command_output_limit(cmd, (1u << 20) - 1);     /* with its NUL, 1 MiB */
+    /* could not run (not installed): NULL, as the seam says; the callers
+     * name the missing package */
+    if (orch_command_run(cmd, status, &out, NULL, err, sizeof err) < 0)
+        out = NULL;
+    orch_command_free(cmd);
+    return out;
 }
 
 static json_object *path_get(json_object *o, const char *a, const char *b)
@@ -543,7 +507,7 @@ int orch_drive_health_read(orch_cmd_fn fn, void *ctx, const char *disk, orch_dri
         return -1;
     }
     fmt(dev, sizeof dev, "/dev/%s", disk);
-    char *const smart_argv[] = { "smartctl", "-j", "-a", dev, NULL };
+    const char *const smart_argv[] = { "smartctl", "-j", "-a", dev, NULL };
     char *out = fn(ctx, smart_argv, &status);
     json_object *o = out ? json_tokener_parse(out) : NULL;
     if (o && !(status & 3)) {
@@ -559,7 +523,7 @@ int orch_drive_health_read(orch_cmd_fn fn, void *ctx, const char *disk, orch_dri
     json_object_put(o);
     free(out);
     if (strncmp(disk, "nvme", 4) == 0 && (isnan(h->temp_c) || isnan(h->wear_pct))) {
-        char *const nvme_argv[] = { "nvme", "smart-log", "-o", "json", dev, NULL };
+        const char *const nvme_argv[] = { "nvme", "smart-log", "-o", "json", dev, NULL };
         out = fn(ctx, nvme_argv, &status);
         o = out && status == 0 ? json_tokener_parse(out) : NULL;
         if (o) {

@@ -2,6 +2,7 @@
 #include "telemetry/stats.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /* Continued fraction of I_x(a, b) (modified Lentz), valid and fast for
  * x < (a + 1) / (a + b + 2). */
@@ -115,45 +116,164 @@ static void finish(orch_diff *o)
     o->distinguishable = o->lo > 0 || o->hi < 0;
 }
 
-int orch_stats_batch_size(int n)
+/* Mean of x[0..k). */
+static double mean_of(const double *x, int k)
 {
-    int k = n / ORCH_STATS_BATCHES;
-    return k < 1 ? 1 : k;
+    double m = 0;
+    for (int i = 0; i < k; i++)
+        m += x[i];
+    return m / k;
 }
 
-int orch_stats_paired(const double *a, const double *b, int n, int k, orch_diff *out)
+double orch_stats_batch_r1(const double *d, const int *seg, int nseg, int k, int *batches)
 {
-    if (k <= 0)
-        k = orch_stats_batch_size(n);
-    int nb = n > 0 ? n / k : 0;
+    double m = 0, num = 0, den = 0;
+    int nb = 0, pairs = 0, off = 0;
+    *batches = 0;
+    if (k < 1)
+        return NAN;
+    for (int s = 0; s < nseg; s++) {
+        for (int j = 0; j + k <= seg[s]; j += k, nb++)
+            m += mean_of(d + off + j, k);
+        off += seg[s];
+    }
+    *batches = nb;
+    if (nb < 2)
+        return NAN;
+    m /= nb;
+    off = 0;
+    for (int s = 0; s < nseg; s++) {
+        double prev = NAN;
+        for (int j = 0; j + k <= seg[s]; j += k) {
+            double x = mean_of(d + off + j, k) - m;
+            den += x * x;
+            if (!isnan(prev)) {
+                num += prev * x;
+                pairs++;
+            }
+            prev = x;
+        }
+        off += seg[s];
+    }
+    return pairs > 0 && den > 0 ? num / den : NAN;
+}
+
+/* Batches of k in the segments. */
+static int batches_of(const int *seg, int nseg, int k)
+{
+    int nb = 0;
+    for (int s = 0; s < nseg; s++)
+        nb += seg[s] > 0 ? seg[s] / k : 0;
+    return nb;
+}
+
+int orch_stats_batching(const double *d, const int *seg, int nseg, orch_batching *out)
+{
+    int k = 1, nb = 0;
+    *out = (orch_batching){ .r1 = NAN };
+    for (;; k *= 2) {
+        double r1 = orch_stats_batch_r1(d, seg, nseg, k, &nb);
+        if (nb < ORCH_STATS_BATCHES)
+            break;
+        /* r1 of B values is biased by about -(1 + 4 r1) / B (Marriott and
+         * Pope); with 10 to 40 batches that bias is as large as the
+         * threshold, so the check uses the corrected estimate */
+        if (!isnan(r1))
+            r1 = (nb * r1 + 1.0) / (nb - 4.0);
+        out->r1 = r1;
+        if (isnan(r1) || fabs(r1) < ORCH_STATS_MAX_R1) {
+            /* coarser batches are less correlated still; few of them keep
+             * the interval honest where r1 was small by chance */
+            while (nb > ORCH_STATS_MAX_BATCHES
+                   && batches_of(seg, nseg, 2 * k) >= ORCH_STATS_BATCHES) {
+                k *= 2;
+                nb = batches_of(seg, nseg, k);
+            }
+            out->k = k;
+            out->batches = nb;
+            return 0;
+        }
+    }
+    /* k is the first length that made too few batches: the next to try */
+    out->needs = ORCH_STATS_BATCHES * k;
+    return -1;
+}
+
+int orch_stats_paired_k(const double *a, const double *b, const int *seg, int nseg, int k,
+                        orch_diff *out)
+{
+    double sa = 0, sb = 0, sd = 0, sdd = 0, md;
+    int nb = 0, off = 0;
+    if (k < 1)
+        return -1;
+    for (int s = 0; s < nseg; s++) {
+        for (int j = 0; j + k <= seg[s]; j += k, nb++) {
+            double ma = mean_of(a + off + j, k), mb = mean_of(b + off + j, k);
+            sa += ma;
+            sb += mb;
+            sd += ma - mb;
+        }
+        off += seg[s];
+    }
     if (nb < 2)
         return -1;
-    double sa = 0, sb = 0, sd = 0, sdd = 0;
-    for (int j = 0; j < nb; j++) {
-        double ma = 0, mb = 0;
-        for (int i = j * k; i < (j + 1) * k; i++) {
-            ma += a[i];
-            mb += b[i];
+    md = sd / nb;
+    off = 0;
+    for (int s = 0; s < nseg; s++) {
+        for (int j = 0; j + k <= seg[s]; j += k) {
+            double x = mean_of(a + off + j, k) - mean_of(b + off + j, k) - md;
+            sdd += x * x;
         }
-        ma /= k;
-        mb /= k;
-        sa += ma;
-        sb += mb;
-        sd += ma - mb;
-    }
-    double md = sd / nb;
-    for (int j = 0; j < nb; j++) {
-        double ma = 0, mb = 0;
-        for (int i = j * k; i < (j + 1) * k; i++) {
-            ma += a[i];
-            mb += b[i];
-        }
-        double d = (ma - mb) / k - md;
-        sdd += d * d;
+        off += seg[s];
     }
     *out = (orch_diff){ .n = nb, .mean_a = sa / nb, .mean_b = sb / nb,
                         .se = sqrt(sdd / (nb - 1) / nb), .df = nb - 1 };
     finish(out);
+    return 0;
+}
+
+int orch_stats_paired(const double *a, const double *b, const int *seg, int nseg,
+                      orch_diff *out, orch_batching *bt)
+{
+    int n = 0, rc;
+    double *d;
+    for (int s = 0; s < nseg; s++)
+        n += seg[s] > 0 ? seg[s] : 0;
+    if (!(d = malloc((n ? (size_t)n : 1) * sizeof *d)))
+        return -2;
+    for (int i = 0; i < n; i++)
+        d[i] = a[i] - b[i];
+    rc = orch_stats_batching(d, seg, nseg, bt);
+    free(d);
+    if (rc < 0)
+        return -1;
+    return orch_stats_paired_k(a, b, seg, nseg, bt->k, out) == 0 ? 0 : -1;
+}
+
+int orch_stats_holm(const double *p, int n, double *adj)
+{
+    int *ix = malloc((n > 0 ? (size_t)n : 1) * sizeof *ix), m = 0;
+    double run = 0;
+    if (!ix)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        adj[i] = NAN;
+        if (!isnan(p[i]))
+            ix[m++] = i;
+    }
+    /* insertion sort by p: a family is a handful of pairs of drives */
+    for (int i = 1; i < m; i++)
+        for (int j = i; j > 0 && p[ix[j]] < p[ix[j - 1]]; j--) {
+            int t = ix[j];
+            ix[j] = ix[j - 1];
+            ix[j - 1] = t;
+        }
+    for (int i = 0; i < m; i++) {
+        double v = (m - i) * p[ix[i]];
+        run = v > run ? v : run;
+        adj[ix[i]] = run < 1 ? run : 1;
+    }
+    free(ix);
     return 0;
 }
 

@@ -1,31 +1,58 @@
 /*
  * stats.h — is a difference between two drives real? Pure arithmetic on
- * arrays of doubles, no I/O (the method is in results/SCHEMA.md, "Drive
- * I/O and statistics").
+ * arrays of doubles, no I/O (the method is in results/SCHEMA.md, "Is the
+ * difference real?").
  *
  *  - orch_stats_paired(): drives measured at the same time in one run.
  *    Per-interval TPS are autocorrelated, so consecutive intervals are
  *    grouped into batches of k and the batch means of the two drives are
  *    paired (the same batch saw the same host noise); the mean of the
  *    batch differences gets a 95 % confidence interval from Student's t
- *    with (batches - 1) degrees of freedom. Any per-interval series pairs
- *    the same way (the intervals' p99 from oltp's `intervals`).
+ *    with (batches - 1) degrees of freedom. The series is made of segments
+ *    (one per repetition) and a batch never straddles two of them.
+ *    The batch length rule (orch_stats_batching): k = 1, 2, 4, 8, ...;
+ *    the first k whose B >= ORCH_STATS_BATCHES batch differences have a
+ *    lag-1 autocorrelation (pairs of consecutive batches of one segment),
+ *    corrected for its small-sample bias as (B r1 + 1) / (B - 4), below
+ *    ORCH_STATS_MAX_R1 in absolute value passes; it is then doubled while
+ *    it makes more than ORCH_STATS_MAX_BATCHES batches and a doubling
+ *    still leaves ORCH_STATS_BATCHES. When no k passes (the k reached
+ *    makes fewer than ORCH_STATS_BATCHES batches), there is no verdict:
+ *    the series is "too short" and needs ORCH_STATS_BATCHES x k
+ *    intervals. On AR(1) series this gives a false "distinguishable" in
+ *    about 5 % of cases at every length (tests/orchestrator/test_stats.c);
+ *    short or strongly autocorrelated series mostly get "too short".
+ *    Any per-interval series pairs the same way (the intervals' p99 from
+ *    oltp's `intervals`).
  *  - orch_stats_welch(): repetitions of a run (>= ORCH_STATS_MIN_REPS):
  *    Welch's unequal-variance t interval of the difference of the means
  *    (TPS or p99 per repetition), Welch–Satterthwaite degrees of freedom.
+ *  - orch_stats_holm(): several pairs of drives compared by one method
+ *    are a family: Holm's step-down adjustment of their p-values.
  *  - orch_stats_trend(): is a measured phase at steady state? The slope
  *    of a least-squares line through (t, TPS) with its 95 % interval.
  *
  * A difference is "distinguishable" only when its 95 % interval excludes
- * zero; otherwise the report says "not distinguishable".
+ * zero (and, in a family, its Holm-adjusted p-value is below 0.05);
+ * otherwise the report says "not distinguishable". Whether the data may
+ * be compared at all (failed VMs, partial repetitions) is the caller's
+ * check: these functions assume every value is a measurement.
  */
 #ifndef ORCH_STATS_H
 #define ORCH_STATS_H
 
 /* Fewest repetitions orch_stats_welch() accepts. */
 #define ORCH_STATS_MIN_REPS 3
-/* Batches orch_stats_batch_size() aims at. */
+/* Fewest batches of a paired comparison. */
 #define ORCH_STATS_BATCHES 10
+/* A passing batch length is doubled while it makes more batches than
+ * this (and at least ORCH_STATS_BATCHES remain). */
+#define ORCH_STATS_MAX_BATCHES 20
+/* Batches count as independent when the lag-1 autocorrelation of their
+ * differences is below this in absolute value. */
+#define ORCH_STATS_MAX_R1 0.2
+/* The level of every verdict (two-sided; 95 % intervals). */
+#define ORCH_STATS_ALPHA 0.05
 /* A phase trends when its fitted drift exceeds this share of its mean
  * TPS (percent) and the slope's 95 % interval excludes zero. */
 #define ORCH_STATS_DRIFT_PCT 5.0
@@ -55,20 +82,54 @@ typedef struct orch_diff {
     int    distinguishable; /* 1 when [lo, hi] excludes 0 */
 } orch_diff;
 
-/* Intervals per batch so that n intervals make about ORCH_STATS_BATCHES
- * batches: max(1, n / ORCH_STATS_BATCHES). */
-int orch_stats_batch_size(int n);
+/* The batch length chosen for a paired series (orch_stats_batching). */
+typedef struct orch_batching {
+    int    k;               /* intervals per batch; 0: none passed */
+    int    batches;         /* batches of k in all segments */
+    double r1;              /* bias-corrected lag-1 autocorrelation of the
+                             * batch differences at the k that passed (the
+                             * last k checked when none passed);
+                             * NAN when no two batches of one segment
+                             * follow each other (they count as independent) */
+    int    needs;           /* none passed: intervals the rule needs */
+} orch_batching;
 
-/* Paired batch means of a[0..n) and b[0..n), per-interval TPS of two
- * drives over the same intervals. k intervals per batch (k <= 0: use
- * orch_stats_batch_size(n)); the n % k intervals at the end that do not
- * fill a batch are left out. 0, or -1 when fewer than 2 batches result. */
-int orch_stats_paired(const double *a, const double *b, int n, int k, orch_diff *out);
+/* Lag-1 autocorrelation of the batch means of d (k intervals each) within
+ * the segments seg[0..nseg) of d (lengths, in order; the seg[s] % k
+ * intervals at the end of a segment are left out): the sum over
+ * consecutive batches of one segment of (x_j - m)(x_j+1 - m) over the sum
+ * of (x_j - m)^2, m the mean of all batch means. *batches gets how many;
+ * NAN when there are no such consecutive pairs or all batches are equal. */
+double orch_stats_batch_r1(const double *d, const int *seg, int nseg, int k, int *batches);
+
+/* The batch length rule above on the differences d of two series with
+ * segments seg[0..nseg). 0 with out->k, or -1 when no k passes (out->k 0,
+ * out->needs set). */
+int orch_stats_batching(const double *d, const int *seg, int nseg, orch_batching *out);
+
+/* Paired batch means of a and b (same segments seg[0..nseg), the
+ * repetitions' intervals concatenated), k intervals per batch, batches
+ * within segments only. 0, or -1 when fewer than 2 batches result. */
+int orch_stats_paired_k(const double *a, const double *b, const int *seg, int nseg, int k,
+                        orch_diff *out);
+
+/* Paired comparison with k chosen by the rule (orch_stats_batching, also
+ * into *bt). 0; -1 when too short for a verdict (bt->needs says how many
+ * intervals it needs); -2 when out of memory. */
+int orch_stats_paired(const double *a, const double *b, const int *seg, int nseg,
+                      orch_diff *out, orch_batching *bt);
 
 /* Welch's t interval of mean(a) - mean(b), a[0..na) and b[0..nb) one
  * value per repetition. 0, or -1 when na or nb < ORCH_STATS_MIN_REPS.
  * With both variances 0 the interval is the point diff (df = na+nb-2). */
 int orch_stats_welch(const double *a, int na, const double *b, int nb, orch_diff *out);
+
+/* Holm's step-down adjustment of the p-values p[0..n) of one family of
+ * tests, into adj[0..n): sorted ascending p_(1) <= ... <= p_(n),
+ * adj_(i) = max over j <= i of min(1, (n - j + 1) p_(j)). A NAN p (no
+ * test) is left out of the family and gets NAN. 0, or -1 when out of
+ * memory. */
+int orch_stats_holm(const double *p, int n, double *adj);
 
 /* Least-squares trend of y over t (seconds), e.g. per-interval TPS. */
 typedef struct orch_trend {

@@ -91,9 +91,11 @@ res_io_host *tel_host_view(const orch_telemetry *t, int d, double interval_s, in
                            unsigned long long guest_fl, int guest_has);
 
 /* comparisons.c. Each pair of sum's drives compared into io->cmp: paired
- * TPS and p-latency over the reps * nint intervals of acc[] (one per
- * drive of sum), Welch over the repetitions' TPS and p99. 0, or -1 when
- * out of memory. */
+ * TPS and p-latency over the intervals of acc[] (one per drive of sum,
+ * reps * nint each) of the repetitions both drives measured completely,
+ * Welch over the complete repetitions' TPS and p99 (reps: the plan's),
+ * Holm's correction per method; a pair with an incomplete drive gets no
+ * verdict. 0, or -1 when out of memory. */
 int tel_compare_drives(const res_summary *sum, const tel_drive_acc *acc, int reps, int nint,
                        res_io *io);
 

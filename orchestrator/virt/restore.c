@@ -2,20 +2,17 @@
  * progress (see restore.h). */
 #include "virt/restore.h"
 #include "plan/plan.h"
+#include "util/command.h"
 #include "util/units.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-extern char **environ;
 
 /* Run-time state of one job, apart from its inputs and outputs. */
 typedef struct job_state {
@@ -23,7 +20,7 @@ typedef struct job_state {
     uint64_t bytes;             /* to copy: the seed's capacity, 0 without seed */
     uint64_t done;              /* copied so far (qemu-img's progress) */
     double   started, ended;    /* monotonic seconds; 0 = not yet */
-    pid_t    pid;               /* a running qemu-img, or 0 */
+    orch_command *cmd;          /* a running qemu-img, or NULL; under mu */
 } job_state;
 
 typedef struct restore_ctx {
@@ -74,6 +71,40 @@ static double progress_pct(const char *line)
     return -1;
 }
 
+/* Read qemu-img's output on fd until it ends: its progress ("(x/100%)",
+ * each update ended by \r) goes to s->done, its last other line (an
+ * error, ended by \n) to last. */
+static void read_progress(restore_ctx *c, job_state *s, int fd, char *last, size_t lastlen)
+{
+    char chunk[4096], buf[4096];
+    size_t len = 0;
+    ssize_t n;
+    while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            break;
+        for (ssize_t k = 0; k < n; k++) {
+            char ch = chunk[k];
+            double pct;
+            if (ch != '\r' && ch != '\n' && len + 1 < sizeof buf) {
+                buf[len++] = ch;
+                continue;
+            }
+            buf[len] = '\0';
+            pct = progress_pct(buf);
+            if (pct >= 0) {
+                pthread_mutex_lock(&c->mu);
+                s->done = (uint64_t)((double)s->bytes * pct / 100);
+                pthread_mutex_unlock(&c->mu);
+            } else if (strspn(buf, " \t") < len) {
+                snprintf(last, lastlen, "%s", buf + strspn(buf, " \t"));
+            }
+            len = 0;
+        }
+    }
+}
+
 /* Copy the seed into the volume's file with qemu-img, updating done as it
  * reports progress. 0, or -1 with job->err. */
 static int fill_local(restore_ctx *c, int i, const char *src, const char *dst)
@@ -81,16 +112,12 @@ static int fill_local(restore_ctx *c, int i, const char *src, const char *dst)
     orch_restore_job *job = &c->jobs[i];
     job_state *s = &c->st[i];
     const char *qi = c->o->qemu_img ? c->o->qemu_img : "qemu-img";
-    char *argv[16];
-    int a = 0, fds[2], rc = -1, status = 0, spawn_rc;
-    posix_spawn_file_actions_t fa;
-    pid_t pid;
-    char buf[4096], last[sizeof job->err] = "";
-    size_t len = 0;
-    FILE *in;
-    siginfo_t si;
+    const char *argv[16];
+    int a = 0, rc = -1, status = -1, started;
+    orch_command *cmd;
+    char last[sizeof job->err] = "", why[256];
 
-    argv[a++] = (char *)qi;
+    argv[a++] = qi;
     argv[a++] = "convert";
     argv[a++] = "-p";           /* "(x/100%)" on stdout */
     argv[a++] = "-n";           /* into the volume libvirt made */
@@ -105,76 +132,45 @@ static int fill_local(restore_ctx *c, int i, const char *src, const char *dst)
     argv[a++] = "qcow2";        /* provision.c makes seed volumes qcow2 */
     argv[a++] = "-O";
     argv[a++] = "raw";
-    argv[a++] = (char *)src;
-    argv[a++] = (char *)dst;
+    argv[a++] = src;
+    argv[a++] = dst;
     argv[a] = NULL;
 
-    if (pipe2(fds, O_CLOEXEC) < 0) {
-        snprintf(job->err, sizeof job->err, "cannot restore %s: pipe: %s", job->name,
-                 strerror(errno));
+    if (!(cmd = orch_command_new(argv))) {
+        snprintf(job->err, sizeof job->err, "cannot restore %s: out of memory", job->name);
         return -1;
     }
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], STDERR_FILENO);
+    orch_command_stdout(cmd, ORCH_COMMAND_PIPE);
+    orch_command_stderr(cmd, ORCH_COMMAND_TO_STDOUT);
+    /* started under c->mu, so a stop either comes first or finds s->cmd */
     pthread_mutex_lock(&c->mu);
     if (c->stop) {
         pthread_mutex_unlock(&c->mu);
-        posix_spawn_file_actions_destroy(&fa);
-        close(fds[0]);
-        close(fds[1]);
+        orch_command_free(cmd);
         snprintf(job->err, sizeof job->err, "restore of %s stopped", job->name);
         return -1;
     }
-    spawn_rc = posix_spawnp(&pid, qi, &fa, NULL, argv, environ);
-    if (spawn_rc == 0)
-        s->pid = pid;
+    started = orch_command_start(cmd, why, sizeof why) == 0;
+    if (started)
+        s->cmd = cmd;
     pthread_mutex_unlock(&c->mu);
-    posix_spawn_file_actions_destroy(&fa);
-    close(fds[1]);
-    if (spawn_rc != 0) {
-        snprintf(job->err, sizeof job->err, "cannot run %s to restore %s: %s", qi, job->name,
-                 strerror(spawn_rc));
-        close(fds[0]);
+    if (!started) {
+        snprintf(job->err, sizeof job->err, "cannot restore %s: %s", job->name, why);
+        orch_command_free(cmd);
         return -1;
     }
 
-    /* qemu-img ends its progress updates with \r, its errors with \n */
-    in = fdopen(fds[0], "r");
-    for (int ch; in && (ch = getc(in)) != EOF;) {
-        if (ch != '\r' && ch != '\n' && len + 1 < sizeof buf) {
-            buf[len++] = (char)ch;
-            continue;
-        }
-        buf[len] = '\0';
-        double pct = progress_pct(buf);
-        if (pct >= 0) {
-            pthread_mutex_lock(&c->mu);
-            s->done = (uint64_t)((double)s->bytes * pct / 100);
-            pthread_mutex_unlock(&c->mu);
-        } else if (strspn(buf, " \t") < len) {
-            snprintf(last, sizeof last, "%s", buf + strspn(buf, " \t"));
-        }
-        len = 0;
-    }
-    if (in)
-        fclose(in);
-    else
-        close(fds[0]);
-    /* wait without reaping, so a kill from the progress thread never hits
-     * a reused pid; then forget the pid and reap */
-    while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
-        ;
+    read_progress(c, s, orch_command_stdout_fd(cmd), last, sizeof last);
+    orch_command_wait(cmd, &status);
     pthread_mutex_lock(&c->mu);
-    s->pid = 0;
+    s->cmd = NULL;
     pthread_mutex_unlock(&c->mu);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    orch_command_free(cmd);
+    if (status == 0) {
         rc = 0;
-    } else if (WIFSIGNALED(status)) {
+    } else if (status > 128) {
         snprintf(job->err, sizeof job->err, "qemu-img convert of %s into %s stopped by signal %d",
-                 src, dst, WTERMSIG(status));
+                 src, dst, status - 128);
     } else {
         snprintf(job->err, sizeof job->err, "qemu-img convert of %s into %s failed: %s", src,
                  dst, last[0] ? last : "no message");
@@ -392,8 +388,8 @@ int orch_restore_all(orch_restore_job *jobs, int n, orch_ledger *l,
         if (stop_requested(o) || c.stop) {
             c.stop = 1;
             for (int i = 0; i < n; i++)
-                if (c.st[i].pid > 0)
-                    kill(c.st[i].pid, SIGTERM);
+                if (c.st[i].cmd)
+                    orch_command_kill(c.st[i].cmd, SIGTERM);
         }
         if (o->out && total && c.running > 0 && orch_mono_now() - last_print >= (tty ? 1 : every)) {
             print_progress(&c, ndrives, t0, tty);

@@ -10,8 +10,8 @@
 #6 [2 params] UPDATE sbtest1 SET c=? WHERE id=?
 #7 [1 param] DELETE FROM sbtest1 WHERE id=?
 #8 [4 params] SET IDENTITY_INSERT sbtest1 ON; INSERT INTO sbtest1 (id, k, c, pad) VALUES (?, ?, ?, ?); SET IDENTITY_INSERT sbtest1 OFF
-#9 [0 params] BEGIN TRANSACTION
-#10 [0 params] COMMIT TRANSACTION
+-- #9 transaction begin: a driver call, no SQL text
+-- #10 transaction commit: a driver call, no SQL text
 
 -- prepare
 CREATE TABLE sbtest1(
@@ -35,4 +35,4 @@ INSERT INTO sbtest1 (k, c, pad) VALUES ... (rows as INSERT text)
 -- transaction 2
 
 -- cleanup
-DROP TABLE IF EXISTS sbtest1
+IF OBJECT_ID(N'sbtest1', N'U') IS NOT NULL DROP TABLE sbtest1

@@ -1,9 +1,9 @@
 -- oltp tpcc, dialect mssql, options: --warehouses=1
 
 -- statement table (prepared on first use)
-#0 [0 params] BEGIN TRANSACTION
-#1 [0 params] COMMIT TRANSACTION
-#2 [0 params] ROLLBACK TRANSACTION
+-- #0 transaction begin: a driver call, no SQL text
+-- #1 transaction commit: a driver call, no SQL text
+-- #2 transaction rollback: a driver call, no SQL text
 #3 [1 param] SELECT w_tax FROM warehouse WHERE w_id = ?
 #4 [2 params] SELECT d_tax, d_next_o_id FROM district WITH (UPDLOCK) WHERE d_w_id = ? AND d_id = ?
 #5 [2 params] UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = ? AND d_id = ?
@@ -231,7 +231,7 @@ SELECT COUNT(*) FROM stock WHERE 1 = 0
 SELECT COUNT(*) FROM warehouse
 
 -- transaction 1
-EXECUTE #0
+-- driver: begin (autocommit off)
 EXECUTE #22 '2812.32' 1
 EXECUTE #23 1
 EXECUTE #24 '2812.32' 1 7
@@ -239,10 +239,10 @@ EXECUTE #25 1 7
 EXECUTE #27 1 7 1787
 EXECUTE #30 '2812.32' '2812.32' 1 7 1
 EXECUTE #31 1 7 1 7 1 <now> '2812.32' '1    1'
-EXECUTE #1
+-- driver: commit (SQLEndTran)
 
 -- transaction 2
-EXECUTE #0
+-- driver: begin (autocommit off)
 EXECUTE #22 '929.07' 1
 EXECUTE #23 1
 EXECUTE #24 '929.07' 1 7
@@ -250,10 +250,10 @@ EXECUTE #25 1 7
 EXECUTE #27 1 7 135
 EXECUTE #30 '929.07' '929.07' 1 7 1
 EXECUTE #31 1 7 1 7 1 <now> '929.07' '1    1'
-EXECUTE #1
+-- driver: commit (SQLEndTran)
 
 -- transaction 3
-EXECUTE #0
+-- driver: begin (autocommit off)
 EXECUTE #3 1
 EXECUTE #4 1 4
 EXECUTE #5 1 4
@@ -280,20 +280,20 @@ EXECUTE #9 91374
 EXECUTE #13 91374 1
 EXECUTE #20 86 6 0 91374 1
 EXECUTE #21 1 4 1 5 91374 1 6 '6.00' '1'
-EXECUTE #1
+-- driver: commit (SQLEndTran)
 
 -- cleanup
-DROP PROCEDURE IF EXISTS tpcc_neword
-DROP PROCEDURE IF EXISTS tpcc_payment
-DROP PROCEDURE IF EXISTS tpcc_ostat
-DROP PROCEDURE IF EXISTS tpcc_delivery
-DROP PROCEDURE IF EXISTS tpcc_slev
-DROP TABLE IF EXISTS stock
-DROP TABLE IF EXISTS item
-DROP TABLE IF EXISTS order_line
-DROP TABLE IF EXISTS orders
-DROP TABLE IF EXISTS new_order
-DROP TABLE IF EXISTS history
-DROP TABLE IF EXISTS customer
-DROP TABLE IF EXISTS district
-DROP TABLE IF EXISTS warehouse
+IF OBJECT_ID(N'tpcc_neword', N'P') IS NOT NULL DROP PROCEDURE tpcc_neword
+IF OBJECT_ID(N'tpcc_payment', N'P') IS NOT NULL DROP PROCEDURE tpcc_payment
+IF OBJECT_ID(N'tpcc_ostat', N'P') IS NOT NULL DROP PROCEDURE tpcc_ostat
+IF OBJECT_ID(N'tpcc_delivery', N'P') IS NOT NULL DROP PROCEDURE tpcc_delivery
+IF OBJECT_ID(N'tpcc_slev', N'P') IS NOT NULL DROP PROCEDURE tpcc_slev
+IF OBJECT_ID(N'stock', N'U') IS NOT NULL DROP TABLE stock
+IF OBJECT_ID(N'item', N'U') IS NOT NULL DROP TABLE item
+IF OBJECT_ID(N'order_line', N'U') IS NOT NULL DROP TABLE order_line
+IF OBJECT_ID(N'orders', N'U') IS NOT NULL DROP TABLE orders
+IF OBJECT_ID(N'new_order', N'U') IS NOT NULL DROP TABLE new_order
+IF OBJECT_ID(N'history', N'U') IS NOT NULL DROP TABLE history
+IF OBJECT_ID(N'customer', N'U') IS NOT NULL DROP TABLE customer
+IF OBJECT_ID(N'district', N'U') IS NOT NULL DROP TABLE district
+IF OBJECT_ID(N'warehouse', N'U') IS NOT NULL DROP TABLE warehouse

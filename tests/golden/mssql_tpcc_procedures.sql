@@ -1,9 +1,9 @@
 -- oltp tpcc, dialect mssql, options: --warehouses=1 --tpcc-procedures=on
 
 -- statement table (prepared on first use)
-#0 [0 params] BEGIN TRANSACTION
-#1 [0 params] COMMIT TRANSACTION
-#2 [0 params] ROLLBACK TRANSACTION
+-- #0 transaction begin: a driver call, no SQL text
+-- #1 transaction commit: a driver call, no SQL text
+-- #2 transaction rollback: a driver call, no SQL text
 #3 [1 param] SELECT w_tax FROM warehouse WHERE w_id = ?
 #4 [2 params] SELECT d_tax, d_next_o_id FROM district WITH (UPDLOCK) WHERE d_w_id = ? AND d_id = ?
 #5 [2 params] UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = ? AND d_id = ?
@@ -400,11 +400,11 @@ SELECT COUNT(*) FROM order_line WHERE 1 = 0
 SELECT COUNT(*) FROM item WHERE 1 = 0
 SELECT COUNT(*) FROM stock WHERE 1 = 0
 SELECT COUNT(*) FROM warehouse
-SELECT COUNT(*) FROM information_schema.routines WHERE routine_schema = SCHEMA_NAME() AND routine_name = 'tpcc_neword'
-SELECT COUNT(*) FROM information_schema.routines WHERE routine_schema = SCHEMA_NAME() AND routine_name = 'tpcc_payment'
-SELECT COUNT(*) FROM information_schema.routines WHERE routine_schema = SCHEMA_NAME() AND routine_name = 'tpcc_ostat'
-SELECT COUNT(*) FROM information_schema.routines WHERE routine_schema = SCHEMA_NAME() AND routine_name = 'tpcc_delivery'
-SELECT COUNT(*) FROM information_schema.routines WHERE routine_schema = SCHEMA_NAME() AND routine_name = 'tpcc_slev'
+SELECT COUNT(*) FROM INFORMATION_SCHEMA.ROUTINES WHERE ROUTINE_SCHEMA = SCHEMA_NAME() AND ROUTINE_NAME = 'tpcc_neword'
+SELECT COUNT(*) FROM INFORMATION_SCHEMA.ROUTINES WHERE ROUTINE_SCHEMA = SCHEMA_NAME() AND ROUTINE_NAME = 'tpcc_payment'
+SELECT COUNT(*) FROM INFORMATION_SCHEMA.ROUTINES WHERE ROUTINE_SCHEMA = SCHEMA_NAME() AND ROUTINE_NAME = 'tpcc_ostat'
+SELECT COUNT(*) FROM INFORMATION_SCHEMA.ROUTINES WHERE ROUTINE_SCHEMA = SCHEMA_NAME() AND ROUTINE_NAME = 'tpcc_delivery'
+SELECT COUNT(*) FROM INFORMATION_SCHEMA.ROUTINES WHERE ROUTINE_SCHEMA = SCHEMA_NAME() AND ROUTINE_NAME = 'tpcc_slev'
 
 -- transaction 1
 EXECUTE #46 1 7 1 7 0 1787 '' '2812.32' <now>
@@ -476,17 +476,17 @@ EXECUTE #47 1 6 0 1567 ''
 EXECUTE #45 1 4 2031 15 1 <now> 35582 1 5 31271 1 6 35662 1 3 81710 1 3 14670 1 2 91716 1 5 636 1 7 51530 1 3 59076 1 4 16652 1 4 16717 1 2 31558 1 1 17214 1 7 71498 1 4 18700 1 9
 
 -- cleanup
-DROP PROCEDURE IF EXISTS tpcc_neword
-DROP PROCEDURE IF EXISTS tpcc_payment
-DROP PROCEDURE IF EXISTS tpcc_ostat
-DROP PROCEDURE IF EXISTS tpcc_delivery
-DROP PROCEDURE IF EXISTS tpcc_slev
-DROP TABLE IF EXISTS stock
-DROP TABLE IF EXISTS item
-DROP TABLE IF EXISTS order_line
-DROP TABLE IF EXISTS orders
-DROP TABLE IF EXISTS new_order
-DROP TABLE IF EXISTS history
-DROP TABLE IF EXISTS customer
-DROP TABLE IF EXISTS district
-DROP TABLE IF EXISTS warehouse
+IF OBJECT_ID(N'tpcc_neword', N'P') IS NOT NULL DROP PROCEDURE tpcc_neword
+IF OBJECT_ID(N'tpcc_payment', N'P') IS NOT NULL DROP PROCEDURE tpcc_payment
+IF OBJECT_ID(N'tpcc_ostat', N'P') IS NOT NULL DROP PROCEDURE tpcc_ostat
+IF OBJECT_ID(N'tpcc_delivery', N'P') IS NOT NULL DROP PROCEDURE tpcc_delivery
+IF OBJECT_ID(N'tpcc_slev', N'P') IS NOT NULL DROP PROCEDURE tpcc_slev
+IF OBJECT_ID(N'stock', N'U') IS NOT NULL DROP TABLE stock
+IF OBJECT_ID(N'item', N'U') IS NOT NULL DROP TABLE item
+IF OBJECT_ID(N'order_line', N'U') IS NOT NULL DROP TABLE order_line
+IF OBJECT_ID(N'orders', N'U') IS NOT NULL DROP TABLE orders
+IF OBJECT_ID(N'new_order', N'U') IS NOT NULL DROP TABLE new_order
+IF OBJECT_ID(N'history', N'U') IS NOT NULL DROP TABLE history
+IF OBJECT_ID(N'customer', N'U') IS NOT NULL DROP TABLE customer
+IF OBJECT_ID(N'district', N'U') IS NOT NULL DROP TABLE district
+IF OBJECT_ID(N'warehouse', N'U') IS NOT NULL DROP TABLE warehouse

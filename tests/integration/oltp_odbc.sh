@@ -6,6 +6,13 @@
 # counts from each server, concurrent runs, reconnects, TPC-C prepare/run/
 # check, 200 connections (one thread each), and FreeTDS loaded with no SQL
 # Server to answer.
+#
+# Transactions are ODBC's own (autocommit off, SQLEndTran): MariaDB counts
+# no BEGIN (Com_begin = 0) and a COMMIT per transaction; psqlODBC sends its
+# own BEGIN before the first statement of each; PostgreSQL's log has a COMMIT
+# per transaction and pg_stat_database a rollback per retry. Retries of
+# real deadlocks on hot rows are counted by both sides, and a connection
+# whose first connect is refused (max_user_connections) joins the run later.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib/postgres.sh         # also brings tests/lib/mariadb.sh
@@ -36,6 +43,24 @@ maria_counters() {
 maria_delta() {  # maria_delta "BEFORE" "AFTER"
   join <(echo "$1") <(echo "$2") | awk '{printf "%s%s=%d", (NR > 1 ? " " : ""), $1, $3 - $2}'
 }
+# "COMMIT=N ROLLBACK=N" of database sbtest in pg_stat_database, once no
+# sbtest session is left (a session reports its counts as it ends); asked
+# in database postgres, and with autovacuum off (below), so that only
+# oltp's sessions move them
+pg_xacts() {
+  local prev= cur
+  for _ in $(seq 1 50); do
+    cur=$(postgres_sql "SELECT (SELECT COUNT(*) FROM pg_stat_activity WHERE usename = 'sbtest'),
+      'COMMIT=' || xact_commit || ' ROLLBACK=' || xact_rollback FROM pg_stat_database WHERE datname = 'sbtest'" \
+      postgres | tr '|\t' '  ')
+    [ "${cur%% *}" = 0 ] && [ "$cur" = "$prev" ] && break
+    prev=$cur; sleep 0.2
+  done
+  echo "${cur#* }" | sed 's/^ *//'
+}
+pg_xact_delta() {  # pg_xact_delta "BEFORE" "AFTER"
+  echo "$1 $2" | tr '=' ' ' | awk '{printf "COMMIT=%d ROLLBACK=%d", $6 - $2, $8 - $4}'
+}
 
 # --- options -------------------------------------------------------------------
 $OLTP_BIN --db-driver=odbc --tables=1 oltp_read_write run >"$T/out" 2>"$T/err"
@@ -60,6 +85,18 @@ for dialect in "" "--odbc-dialect=mssql"; do
   check_eq "FreeTDS, nobody on port ${dialect:-(dialect from the server)}: one clear line" \
     "oltp: cannot connect to the ODBC data source of --odbc-connect: error 20009: [FreeTDS][SQL Server]Unable to connect: Adaptive Server is unavailable or does not exist" \
     "$(cat "$T/err")"
+done
+# the other paths to SQL Server fail as cleanly: ping (exit 3, retry), a
+# prepare through parameter arrays, procedures through {CALL}
+FREETDS="--odbc-connect=Driver=FreeTDS;Server=127.0.0.1;Port=$port;TDS_Version=7.4;Database=sbtest"
+$OLTP "$FREETDS" --odbc-user=sa --connect-timeout=5 ping >"$T/out" 2>"$T/err"
+check_eq "FreeTDS, nobody on port: ping exits 3 (not answering yet)" 3 $?
+check_contains "FreeTDS, nobody on port: ping names the error" "error 20009" "$(cat "$T/err")"
+for cmd in "--odbc-dialect=mssql --bulk=on --tables=1 oltp_read_write prepare" \
+           "--odbc-dialect=mssql --tpcc-procedures=on tpcc run"; do
+  $OLTP "$FREETDS" --odbc-user=sa --connect-timeout=5 $cmd >"$T/out" 2>"$T/err"
+  check_eq "FreeTDS, nobody on port: $cmd: exit 2" 2 $?
+  check_eq "FreeTDS, nobody on port: $cmd: one line" 1 "$(wc -l <"$T/err")"
 done
 
 # --- each server: prepare, exact statement counts, concurrency, reconnect, cleanup --
@@ -88,14 +125,36 @@ for target in maria pg; do
   check_eq "$target: sbtest2 rows" 1000 "$(sql 'SELECT COUNT(*) FROM sbtest2')"
   check_eq "$target: the dialect came from SQL_DBMS_NAME (generated id)" "$id_kind" "$(sql "$id_probe")"
 
-  for w in oltp_read_write:"BEGIN=50 COMMIT=50 DELETE=50 INSERT=50 ROLLBACK=0 SELECT=700 UPDATE=100" \
+  # MariaDB: no BEGIN reaches the server (autocommit off, then SQLEndTran's
+  # COMMIT); psqlODBC begins each transaction itself
+  begins=50; [ $target = maria ] && begins=0
+  if [ $target = pg ]; then
+    postgres_sql "ALTER SYSTEM SET autovacuum = off" postgres && postgres_sql "SELECT pg_reload_conf()" postgres >/dev/null
+  fi
+  pgx=
+  for w in oltp_read_write:"BEGIN=$begins COMMIT=50 DELETE=50 INSERT=50 ROLLBACK=0 SELECT=700 UPDATE=100" \
            oltp_point_select:"BEGIN=0 COMMIT=0 DELETE=0 INSERT=0 ROLLBACK=0 SELECT=50 UPDATE=0" \
            oltp_insert:"BEGIN=0 COMMIT=0 DELETE=0 INSERT=50 ROLLBACK=0 SELECT=0 UPDATE=0"; do
     b=$(mark)
+    [ $target = pg ] && x=$(pg_xacts)
     $OLTP $DSN --tables=2 --table-size=1000 --threads=1 --events=50 --time=0 ${w%%:*} run >"$T/ol" 2>&1
     check_eq "$target: ${w%%:*} runs" 0 $?
     check_eq "$target: ${w%%:*}: the server's statement counts for 50 transactions" "${w#*:}" "$(counts "$b")"
+    [ $target = pg ] && pgx="$pgx$(pg_xact_delta "$x" "$(pg_xacts)");"
   done
+  if [ $target = pg ]; then
+    # pg_stat_database counts each autocommitted statement of the sessions'
+    # set-up too (psqlODBC's own queries at connect and prepare, which vary
+    # by workload: measured 17, 29 and 11 here), so the exact count of
+    # COMMITs is the server log's above; here: at least the 50, no rollback
+    IFS=';' read -r rw ps ins <<<"$pgx"
+    for r in "oltp_read_write:$rw" "oltp_point_select:$ps" "oltp_insert:$ins"; do
+      v=${r#*:}; n=${v#COMMIT=}; n=${n%% *}
+      check_eq "pg: pg_stat_database: ${r%%:*}: the 50 transactions committed" yes \
+        "$([ "${n:-0}" -ge 50 ] && echo yes || echo "no ($v)")"
+      check_eq "pg: pg_stat_database: ${r%%:*}: no rollback" "ROLLBACK=0" "${v#* }"
+    done
+  fi
 
   b=$(mark)
   $OLTP $DSN --tables=2 --table-size=1000 --threads=8 --events=300 --time=0 oltp_read_write run >"$T/ol" 2>&1
@@ -103,6 +162,20 @@ for target in maria pg; do
   c=$(counts "$b"); trx=$(field transactions "$T/ol"); retries=$(field "ignored errors" "$T/ol")
   check_eq "$target: 8 connections: COMMITs = transactions reported" "COMMIT=$trx" "$(echo "$c" | grep -o 'COMMIT=[0-9]*')"
   check_eq "$target: 8 connections: ROLLBACKs = retries reported" "ROLLBACK=$retries" "$(echo "$c" | grep -o 'ROLLBACK=[0-9]*')"
+
+  # deadlocks on 4 hot rows: each is rolled back (SQLEndTran), retried and
+  # counted, on both sides
+  b=$(mark)
+  [ $target = pg ] && x=$(pg_xacts)
+  $OLTP $DSN --tables=1 --table-size=4 --threads=8 --events=300 --time=0 oltp_read_write run >"$T/ol" 2>&1
+  check_eq "$target: hot rows: exit 0" 0 $?
+  c=$(counts "$b"); trx=$(field transactions "$T/ol"); retries=$(field "ignored errors" "$T/ol")
+  check_eq "$target: hot rows: deadlocks were retried" yes "$([ "${retries:-0}" -gt 0 ] && echo yes || echo "no ($retries)")"
+  check_eq "$target: hot rows: ROLLBACKs = retries reported" "ROLLBACK=$retries" "$(echo "$c" | grep -o 'ROLLBACK=[0-9]*')"
+  check_eq "$target: hot rows: COMMITs = transactions" "COMMIT=$trx" "$(echo "$c" | grep -o 'COMMIT=[0-9]*')"
+  [ $target = maria ] && check_eq "maria: hot rows: no BEGIN" "BEGIN=0" "$(echo "$c" | grep -o 'BEGIN=[0-9]*')"
+  [ $target = pg ] && check_eq "pg: hot rows: pg_stat_database rollbacks = retries" "ROLLBACK=$retries" \
+    "$(pg_xact_delta "$x" "$(pg_xacts)" | grep -o 'ROLLBACK=[0-9]*')"
 
   $OLTP $DSN --tables=2 --table-size=1000 --threads=3 --time=6 oltp_read_write run >"$T/ol" 2>&1 &
   pid=$!
@@ -133,10 +206,55 @@ for target in maria pg; do
   $OLTP $DSN --tables=2 oltp_read_write cleanup >"$T/out" 2>&1
   check_eq "$target: cleanup exits 0" 0 $?
 
+  # TPC-C's transactions end by SQLEndTran too: the server's COMMITs and
+  # ROLLBACKs are oltp's committed transactions and its rollbacks (the
+  # spec's 1 %) plus retries; up to 4 more ended after the measurement
+  tpcc_run_mark() { tb=$(mark); }
+  tpcc_run_check() {
+    local c want_c want_r got_c got_r
+    c=$(counts "$tb")
+    read -r want_c want_r <<<"$(python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))["phases"][-1]
+rb = sum(t["rollbacks"] for t in p["transaction_types"])
+print(p["transactions"] - rb, rb + p["errors"])' "$2")"
+    got_c=$(echo "$c" | sed -n 's/.*COMMIT=\([0-9]*\).*/\1/p'); got_r=$(echo "$c" | sed -n 's/.*ROLLBACK=\([0-9]*\).*/\1/p')
+    check_eq "$1: tpcc: COMMITs = committed transactions ($got_c, $want_c)" 1 \
+      "$(( got_c - want_c >= 0 && got_c + got_r - want_c - want_r <= 4 ))"
+    check_eq "$1: tpcc: ROLLBACKs = rollbacks + retries ($got_r, $want_r)" 1 \
+      "$(( got_r - want_r >= 0 && got_c + got_r - want_c - want_r <= 4 ))"
+    [ "$target" = maria ] && check_eq "maria: tpcc: no BEGIN" "BEGIN=0" "$(echo "$c" | grep -o 'BEGIN=[0-9]*')"
+  }
   tpcc_roundtrip "$target" sql $OLTP $DSN
+  unset -f tpcc_run_mark tpcc_run_check
 done
 check_eq "maria: no sbtest table left" 0 "$(mariadb_sql "SELECT COUNT(*) FROM information_schema.tables WHERE table_name LIKE 'sbtest%'")"
 check_eq "pg: no sbtest table left" 0 "$(postgres_sql "SELECT COUNT(*) FROM pg_tables WHERE tablename LIKE 'sbtest%'")"
+
+# --- a first connect refused during the run joins later -------------------------
+# sbtest may hold 2 sessions and a sleeper holds one for 4 s: of the run's 2
+# connections one is refused (1226) at first, retries like a lost one, and
+# gets in when the sleeper leaves
+mariadb_sql "ALTER USER 'sbtest'@'127.0.0.1' WITH MAX_USER_CONNECTIONS 2"
+$OLTP --odbc-dsn=sb_maria --tables=1 --table-size=1000 oltp_point_select prepare >"$T/out" 2>&1
+mariadb --no-defaults -usbtest -psbtest -h127.0.0.1 -P"$MARIADB_PORT" -e "SELECT SLEEP(4)" >/dev/null 2>&1 &
+sleeper=$!
+for _ in $(seq 1 50); do
+  [ "$(mariadb_sql "SELECT COUNT(*) FROM information_schema.processlist WHERE user='sbtest'")" = 1 ] && break
+  sleep 0.1
+done
+$OLTP --odbc-dsn=sb_maria --tables=1 --table-size=1000 --threads=2 --time=8 --json="$T/late.json" \
+  oltp_point_select run >"$T/ol" 2>&1
+rc=$?
+wait $sleeper
+check_eq "first connect refused: the run exits 0" 0 $rc
+check_eq "first connect refused: no error ended it" "" "$(grep 'cannot connect' "$T/ol")"
+read -r rec late <<<"$(python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))["phases"][-1]
+print(p["reconnects"], "yes" if p.get("unavailable_s", 0) > 0 else "no")' "$T/late.json")"
+check_eq "first connect refused: its retries are counted as reconnects" yes "$([ "${rec:-0}" -ge 1 ] && echo yes || echo "no ($rec)")"
+check_eq "first connect refused: its wait is counted as unavailable time" yes "$late"
+mariadb_sql "ALTER USER 'sbtest'@'127.0.0.1' WITH MAX_USER_CONNECTIONS 0"
+$OLTP --odbc-dsn=sb_maria --tables=1 oltp_point_select cleanup >/dev/null 2>&1
 
 # --- a connection string, and 200 connections with a thread each ---------------
 $OLTP "--odbc-connect=Driver=MariaDB;Server=127.0.0.1;Port=$MARIADB_PORT;Database=sbtest" --tables=1 --table-size=1000 \

@@ -4,7 +4,9 @@
 #   prepare 1 warehouse, exact row counts, `check`, a 6-s run whose committed
 #   New-Orders and Payments the server holds, `check` again, cleanup.
 #   SQLFN runs one SQL statement on the server and prints the value; $T is a
-#   scratch directory; assertions come from tests/lib/check.sh.
+#   scratch directory; assertions come from tests/lib/check.sh. When the
+#   caller defines tpcc_run_mark and tpcc_run_check LABEL JSON, they run
+#   before and after the run.
 tpcc_roundtrip() {
   local label=$1 sqlfn=$2 rows t no rb pay orders pays
   shift 2
@@ -15,8 +17,11 @@ tpcc_roundtrip() {
   check_eq "$label: order lines = sum of O_OL_CNT" "$($sqlfn 'SELECT SUM(o_ol_cnt) FROM orders')" "$($sqlfn 'SELECT COUNT(*) FROM order_line')"
   "$@" tpcc check >"$T/tpcc" 2>&1
   check_eq "$label: tpcc check after prepare exits 0" 0 $?
+  # optional hooks of the caller around the run (the server's counters)
+  if type tpcc_run_mark >/dev/null 2>&1; then tpcc_run_mark; fi
   "$@" --threads=4 --time=6 --json="$T/tpcc.json" tpcc run >"$T/tpcc" 2>&1
   check_eq "$label: tpcc run exits 0" 0 $?
+  if type tpcc_run_check >/dev/null 2>&1; then tpcc_run_check "$label" "$T/tpcc.json"; fi
   read -r no rb pay <<<"$(python3 -c 'import json, sys
 p = json.load(open(sys.argv[1]))["phases"][-1]; ty = {t["name"]: t for t in p["transaction_types"]}
 print(ty["New-Order"]["count"], ty["New-Order"]["rollbacks"], ty["Payment"]["count"])' "$T/tpcc.json")"

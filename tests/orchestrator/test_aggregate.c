@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +31,9 @@ static const orch_vm_result fixture_vms[] = {
     { "vm3", "second", 1, VM("second-vm1"), NULL, NULL, { 0 }, NULL, NULL },
 };
 
-static res_summary *build_summary(const orch_vm_result *vms, int nvms, int reps, char *err,
-                                  size_t len)
+/* The summary of the fixture run's drives; partial: the run stopped early. */
+static res_summary *build_run(const orch_vm_result *vms, int nvms, int reps, int partial,
+                              char *err, size_t len)
 {
     orch_summary_input in;
     memset(&in, 0, sizeof in);
@@ -42,7 +44,14 @@ static res_summary *build_summary(const orch_vm_result *vms, int nvms, int reps,
     in.vms = vms;
     in.nvms = nvms;
     in.repetitions = reps;
+    in.partial = partial;
     return orch_summary_build(&in, err, len);
+}
+
+static res_summary *build_summary(const orch_vm_result *vms, int nvms, int reps, char *err,
+                                  size_t len)
+{
+    return build_run(vms, nvms, reps, 0, err, len);
 }
 
 /* The summary as summary.json holds it (caller puts), NULL on failure. */
@@ -148,6 +157,86 @@ static void test_repetitions(void **state)
     assert_string_equal(num(s, "drives.1.latency_ms.p99_mean_of_vms"), "1.75");
     assert_int_equal(json_object_array_length(at(s, "drives.0.repetitions")), 0);
     json_object_put(s);
+}
+
+/* 4 VMs of drive "second" at 8 TPS each (all read second-vm1's result),
+ * 3 repetitions, vm2 failed in the second: repetitions 32, 24, 32 TPS,
+ * the drive's mean 88 / 3 = 29.333333; 11 healthy VM runs, so 88 / 11 =
+ * 8 TPS per VM (29.333333 / 3 "VMs" would say 9.777778); vms 11 / 3 = 3.
+ * The drive is incomplete; the run's figures are the same over 3
+ * measured repetitions. Drive 0 measured nothing. */
+static void test_failed_vm_in_one_repetition(void **state)
+{
+    orch_vm_result vms[12];
+    char err[512] = "";
+    res_summary *s;
+    (void)state;
+    for (int r = 1; r <= 3; r++)
+        for (int v = 0; v < 4; v++) {
+            static const char *const names[] = { "vm1", "vm2", "vm3", "vm4" };
+            int failed = r == 2 && v == 1;
+            vms[(r - 1) * 4 + v] = (orch_vm_result){
+                .vm = names[v], .drive = "second", .repetition = r,
+                .result = failed ? "vm/missing.json" : VM("second-vm1"),
+                .failed_in = failed ? "measure" : NULL,
+                .health = { .fault = ORCH_FAULT_STOPPED } };
+        }
+    s = build_summary(vms, 12, 3, err, sizeof err);
+    assert_non_null(s);
+    assert_int_equal(s->drives[1].nreps, 3);
+    assert_true(s->drives[1].reps[0].f.tps == 32 && s->drives[1].reps[1].f.tps == 24
+                && s->drives[1].reps[2].f.tps == 32);
+    assert_int_equal(s->drives[1].reps[1].f.vm_runs, 3);
+    assert_int_equal(s->drives[1].reps[1].f.failed_vms, 1);
+    assert_true(s->drives[1].reps[1].f.tps_per_vm == 8);
+    assert_true(fabs(s->drives[1].f.tps - 88.0 / 3) < 1e-12);
+    assert_int_equal(s->drives[1].f.vm_runs, 11);
+    assert_int_equal(s->drives[1].f.repetitions, 3);
+    assert_int_equal(s->drives[1].f.vms, 3);
+    assert_int_equal(s->drives[1].f.failed_vms, 1);
+    assert_true(s->drives[1].f.tps_per_vm == 8);
+    assert_int_equal(s->drives[0].f.vm_runs, 0);
+    assert_int_equal(s->drives[0].f.repetitions, 0);
+    assert_true(s->drives[0].f.tps == 0 && s->drives[0].f.tps_per_vm == 0);
+    assert_int_equal(s->run.vm_runs, 11);
+    assert_int_equal(s->run.repetitions, 3);
+    assert_int_equal(s->run.vms, 3);
+    assert_true(s->run.tps_per_vm == 8);
+    assert_int_equal(s->status, RES_RUN_DEGRADED);
+    json_object *j = res_summary_to_json(s);
+    assert_string_equal(num(j, "drives.1.tps_per_vm"), "8");
+    assert_string_equal(num(j, "drives.1.vm_runs"), "11");
+    assert_string_equal(num(j, "drives.1.measured_repetitions"), "3");
+    assert_string_equal(num(j, "drives.1.tps"), "29.333333");
+    assert_string_equal(num(j, "run.vms"), "3");
+    json_object_put(j);
+    orch_summary_free(s);
+}
+
+/* A partial run: 3 repetitions planned, stopped after the first. Its 3
+ * VMs were measured in 1 repetition: run.vms 3 (3 / 3 planned would say
+ * 1), per VM (10 + 12.5 + 8) / 3; drive a 2 VMs, 22.5 TPS, 11.25 per VM. */
+static void test_partial_run(void **state)
+{
+    char err[512] = "";
+    res_summary *s;
+    (void)state;
+    s = build_run(fixture_vms, 3, 3, 1, err, sizeof err);
+    assert_non_null(s);
+    assert_int_equal(s->status, RES_RUN_PARTIAL);
+    assert_int_equal(s->repetitions, 3);
+    assert_int_equal(s->run.vms, 3);
+    assert_int_equal(s->run.vm_runs, 3);
+    assert_int_equal(s->run.repetitions, 1);
+    assert_true(s->run.tps == 30.5);
+    assert_true(fabs(s->run.tps_per_vm - 30.5 / 3) < 1e-12);
+    assert_int_equal(s->drives[0].nreps, 1);
+    assert_int_equal(s->drives[0].f.vms, 2);
+    assert_int_equal(s->drives[0].f.repetitions, 1);
+    assert_true(s->drives[0].f.tps == 22.5 && s->drives[0].f.tps_per_vm == 11.25);
+    assert_int_equal(s->drives[1].f.vms, 1);
+    assert_true(s->drives[1].f.tps == 8);
+    orch_summary_free(s);
 }
 
 /* Write s with orch_summary_write into a scratch folder; returns the CSV
@@ -403,6 +492,8 @@ int main(void)
         cmocka_unit_test(test_drive_figures),
         cmocka_unit_test(test_vm_and_run_figures),
         cmocka_unit_test(test_repetitions),
+        cmocka_unit_test(test_failed_vm_in_one_repetition),
+        cmocka_unit_test(test_partial_run),
         cmocka_unit_test(test_summary_files),
         cmocka_unit_test(test_csv_quoting),
         cmocka_unit_test(test_bad_results),

@@ -1,5 +1,6 @@
 /* test_stats.c — the t distribution against table values, and paired batch
- * means, Welch and the trend rule against worked examples. Every expected
+ * means, the batch length rule, Holm, Welch and the trend rule against
+ * worked examples; the paired interval's coverage on AR(1) series. Every expected
  * value was computed independently with python3 (statistics for means,
  * variances and the regression; mpmath's betainc + findroot for t
  * quantiles at 30 digits), as the comments show. */
@@ -46,7 +47,7 @@ static void test_t_quantile(void **state)
     near(orch_betai(2, 3, 0.4), 0.5248, 1e-12);        /* 1-(1-x)^4-4x(1-x)^3 */
 }
 
-/* 21 intervals, default k = 21/10 = 2, so 10 batches; the 21st interval
+/* 21 intervals in batches of k = 2, so 10 batches; the 21st interval
  * (77 vs 50, which would move the mean a lot) is left out.
  *   batch means a: 100 100 101 101 98 100 100 100.5 101 100 -> 100.1
  *   batch means b: 97.5 97.5 98.5 99 96 99 97.5 99 99 98 -> 97.95
@@ -60,10 +61,12 @@ static void test_paired(void **state)
                          99, 100, 102, 98, 100, 77 };
     const double b[] = { 98, 97, 100, 96, 99, 98, 97, 101, 95, 97, 101, 94, 96, 99, 100, 98,
                          99, 99, 97, 98, 50 };
+    /* two repetitions of 3 intervals: batches of 2 are [10 12] and [20 22]
+     * (a), [9 10] and [18 21] (b); concatenated, [11 20] would straddle */
+    const double ra[] = { 10, 12, 11, 20, 22, 21 }, rb[] = { 9, 10, 11, 18, 21, 20 };
+    const int seg21[] = { 21 }, seg20[] = { 20 }, seg3[] = { 3 }, seg33[] = { 3, 3 };
     orch_diff d;
-    assert_int_equal(orch_stats_batch_size(21), 2);
-    assert_int_equal(orch_stats_batch_size(5), 1);
-    assert_int_equal(orch_stats_paired(a, b, 21, 0, &d), 0);
+    assert_int_equal(orch_stats_paired_k(a, b, seg21, 1, 2, &d), 0);
     assert_int_equal(d.n, 10);
     assert_true(d.df == 9);
     near(d.mean_a, 100.1, 1e-12);
@@ -79,12 +82,175 @@ static void test_paired(void **state)
 
     /* b against itself: identical batches, se 0, a zero-width interval at
      * 0, not distinguishable */
-    assert_int_equal(orch_stats_paired(b, b, 20, 2, &d), 0);
+    assert_int_equal(orch_stats_paired_k(b, b, seg20, 1, 2, &d), 0);
     assert_true(d.lo == 0 && d.hi == 0);
     assert_int_equal(d.distinguishable, 0);
     assert_true(isnan(d.p_value));
     /* 3 intervals in batches of 2: one batch, no interval */
-    assert_int_equal(orch_stats_paired(a, b, 3, 2, &d), -1);
+    assert_int_equal(orch_stats_paired_k(a, b, seg3, 1, 2, &d), -1);
+    /* batches inside their repetition: means 11, 21 and 9.5, 19.5 */
+    assert_int_equal(orch_stats_paired_k(ra, rb, seg33, 2, 2, &d), 0);
+    assert_int_equal(d.n, 2);
+    near(d.mean_a, 16, 1e-12);
+    near(d.mean_b, 14.5, 1e-12);
+    near(d.diff, 1.5, 1e-12);
+    assert_true(d.se == 0);
+}
+
+/* The batch length rule on hand-computed series (python3):
+ *   3 1 4 1 5 9 2 6 5 3: mean 3.9, sum of (x_i - m)(x_i+1 - m) = -7.91,
+ *     sum of (x_i - m)^2 = 54.9, r1 = -0.144080145719490, corrected
+ *     (10 r1 + 1) / 6 = -0.0734669095324833: passes at k = 1, 10 batches.
+ *   2 -1 3 0 1 -2 4 1 0 2 -1 3: r1 = -0.631578947368421, corrected
+ *     -0.822368421052632: fails; k = 2 makes 6 batches: too short, needs
+ *     10 batches of 2 = 20 intervals.
+ *   batches of one segment each: no consecutive pair, r1 NAN. */
+static void test_batching(void **state)
+{
+    (void)state;
+    const double pi[] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3 };
+    const double alt[] = { 2, -1, 3, 0, 1, -2, 4, 1, 0, 2, -1, 3 };
+    const double six[] = { 1, 2, 3, 4, 5, 6 };
+    const int seg10[] = { 10 }, seg12[] = { 12 }, seg33[] = { 3, 3 }, seg40[] = { 40 };
+    double forty[40];
+    orch_batching bt;
+    int nb;
+
+    near(orch_stats_batch_r1(pi, seg10, 1, 1, &nb), -0.144080145719490, 1e-12);
+    assert_int_equal(nb, 10);
+    assert_int_equal(orch_stats_batching(pi, seg10, 1, &bt), 0);
+    assert_int_equal(bt.k, 1);
+    assert_int_equal(bt.batches, 10);
+    near(bt.r1, -0.0734669095324833, 1e-12);
+
+    near(orch_stats_batch_r1(alt, seg12, 1, 1, &nb), -0.631578947368421, 1e-12);
+    assert_int_equal(orch_stats_batching(alt, seg12, 1, &bt), -1);
+    assert_int_equal(bt.k, 0);
+    assert_int_equal(bt.needs, 20);
+    near(bt.r1, -0.822368421052632, 1e-12);
+    /* fewer than 10 intervals: needs 10 */
+    assert_int_equal(orch_stats_batching(pi, seg10, 1, &bt), 0);
+    assert_int_equal(orch_stats_batching(alt, (const int[]){ 9 }, 1, &bt), -1);
+    assert_int_equal(bt.needs, 10);
+
+    assert_true(isnan(orch_stats_batch_r1(six, seg33, 2, 2, &nb)));
+    assert_int_equal(nb, 2);
+
+    /* the pi digits four times: k = 1 passes (r1 over 40 batches
+     * -0.133014571948998, corrected (40 r1 + 1) / 36 = -0.120016191054442)
+     * and makes 40 > 20 batches, so k doubles to 2 (20 batches) */
+    for (int i = 0; i < 40; i++)
+        forty[i] = pi[i % 10];
+    assert_int_equal(orch_stats_batching(forty, seg40, 1, &bt), 0);
+    assert_int_equal(bt.k, 2);
+    assert_int_equal(bt.batches, 20);
+    near(bt.r1, -0.120016191054442, 1e-12);
+}
+
+/* A repeatable generator (splitmix64) and standard normals (Box-Muller). */
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static double rng_normal(uint64_t *s)
+{
+    double u1 = ((double)(rng_next(s) >> 11) + 0.5) / 9007199254740992.0;
+    double u2 = ((double)(rng_next(s) >> 11) + 0.5) / 9007199254740992.0;
+    return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+}
+
+/* x[0..n): AR(1) x_t = mu + phi (x_t-1 - mu) + e_t, stationary from the
+ * start, standard deviation sd. */
+static void ar1(uint64_t *s, double *x, int n, double phi, double mu, double sd)
+{
+    double v = sd * rng_normal(s);
+    for (int i = 0; i < n; i++) {
+        x[i] = mu + v;
+        v = phi * v + sqrt(1.0 - phi * phi) * sd * rng_normal(s);
+    }
+}
+
+/* Over 1000 seeds, two independent AR(1) series of n intervals (nseg
+ * repetitions of n / nseg) with means mu_a, 100: how many verdicts, how
+ * many distinguishable with a > b. */
+static void ar1_trials(double phi, int n, int nseg, double mu_a, int *verdicts, int *dist)
+{
+    double a[1200], b[1200];
+    int seg[4];
+    *verdicts = *dist = 0;
+    for (int s = 0; s < nseg; s++)
+        seg[s] = n / nseg;
+    for (uint64_t seed = 1; seed <= 1000; seed++) {
+        uint64_t st = seed;
+        orch_diff d;
+        orch_batching bt;
+        for (int s = 0; s < nseg; s++) {
+            ar1(&st, a + s * (n / nseg), n / nseg, phi, mu_a, 10);
+            ar1(&st, b + s * (n / nseg), n / nseg, phi, 100, 10);
+        }
+        if (orch_stats_paired(a, b, seg, nseg, &d, &bt) != 0)
+            continue;
+        ++*verdicts;
+        *dist += d.distinguishable && d.diff > 0;
+        if (d.distinguishable && d.diff < 0 && mu_a == 100)
+            ++*dist;            /* with no difference either sign is false */
+    }
+}
+
+/* The interval holds on autocorrelated series: no true difference is
+ * "not distinguishable" in about 95 % of the seeds that get a verdict,
+ * over 1,000 intervals (one repetition, or three of 400) and even on
+ * short series, where most seeds are "too short" instead (the false
+ * verdicts stay near 5 % of all seeds); a real difference is found. */
+static void test_paired_ar1(void **state)
+{
+    int v, dist;
+    (void)state;
+    /* verdicts / false "distinguishable" as computed: 947 / 53 (94.4 %
+     * not distinguishable), 990 / 45, 884 / 51, 975 / 70 (92.8 %); 20
+     * intervals: 131 / 56; a true difference of 5: 947 / 943 */
+    ar1_trials(0.7, 1000, 1, 100, &v, &dist);
+    assert_true(v >= 900);
+    assert_true(1.0 - (double)dist / v >= 0.92 && 1.0 - (double)dist / v <= 0.98);
+    ar1_trials(0.5, 1000, 1, 100, &v, &dist);
+    assert_true(v >= 950);
+    assert_true(1.0 - (double)dist / v >= 0.92 && 1.0 - (double)dist / v <= 0.98);
+    ar1_trials(0.8, 1000, 1, 100, &v, &dist);
+    assert_true(v >= 800);
+    assert_true(1.0 - (double)dist / v >= 0.92 && 1.0 - (double)dist / v <= 0.98);
+    ar1_trials(0.7, 1200, 3, 100, &v, &dist);
+    assert_true(v >= 900);
+    assert_true(1.0 - (double)dist / v >= 0.92 && 1.0 - (double)dist / v <= 0.98);
+    /* 20 intervals: mostly too short; false verdicts in few seeds */
+    ar1_trials(0.7, 20, 1, 100, &v, &dist);
+    assert_true(v < 300);
+    assert_true(dist <= 80);
+    /* a difference of half a standard deviation */
+    ar1_trials(0.7, 1000, 1, 105, &v, &dist);
+    assert_true(v >= 900);
+    assert_true((double)dist / v >= 0.9);
+}
+
+/* Holm: p = 0.01 0.04 0.03 and one without a test. Sorted 0.01 0.03 0.04:
+ * 3 x 0.01 = 0.03, max(0.03, 2 x 0.03) = 0.06, max(0.06, 1 x 0.04) = 0.06. */
+static void test_holm(void **state)
+{
+    const double p[] = { 0.01, 0.04, 0.03, NAN }, one[] = { 0.7 };
+    double adj[4];
+    (void)state;
+    assert_int_equal(orch_stats_holm(p, 4, adj), 0);
+    near(adj[0], 0.03, 1e-15);
+    near(adj[1], 0.06, 1e-15);
+    near(adj[2], 0.06, 1e-15);
+    assert_true(isnan(adj[3]));
+    assert_int_equal(orch_stats_holm(one, 1, adj), 0);
+    near(adj[0], 0.7, 1e-15);
+    assert_int_equal(orch_stats_holm((const double[]){ 0.6, 0.5 }, 2, adj), 0);
+    assert_true(adj[0] == 1 && adj[1] == 1);        /* capped at 1 */
 }
 
 /* a = 100 104 98 102 (4 repetitions), b = 95 97 99 (3):
@@ -172,6 +338,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_t_quantile),
         cmocka_unit_test(test_paired),
+        cmocka_unit_test(test_batching),
+        cmocka_unit_test(test_paired_ar1),
+        cmocka_unit_test(test_holm),
         cmocka_unit_test(test_welch),
         cmocka_unit_test(test_trend),
     };

@@ -24,6 +24,7 @@
 
 #include "results_json.h"
 #include "telemetry/telemetry.h"
+#include "telemetry/stats.h"
 
 static char root[64], sysfs[128], drive_dir[128], proc_stat[128];
 static int step;                /* the recorded counters' moment, 0.. */
@@ -117,7 +118,7 @@ static int fake_domstats(void *ctx, virDomainPtr dom, virTypedParameterPtr *p, i
 }
 
 /* smartctl and nvme are "not installed" */
-static char *no_cmd(void *ctx, char *const argv[], int *status)
+static char *no_cmd(void *ctx, const char *const argv[], int *status)
 {
     (void)ctx;
     (void)argv;
@@ -182,16 +183,16 @@ static void vm_init(res_vm *v, const char *name, const char *drive, const double
 
 static void test_run_wiring(void **state)
 {
-    orch_drive drives[2] = { { .name = "a", .path = drive_dir, .uri = "test:///default" },
-                             { .name = "b", .path = drive_dir, .uri = "test:///default" } };
-    orch_plan p = { .uri = "test:///default", .drives = drives, .ndrives = 2,
+    orch_drive drives[2] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" },
+                             { .name = (char *)"b", .path = drive_dir, .uri = (char *)"test:///default" } };
+    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 2,
                     .repetitions = 1 };
     orch_tel_seams seams = { .domstats = fake_domstats, .cmd = no_cmd, .sysfs = sysfs,
                              .proc_stat = proc_stat, .no_timer = 1 };
     FILE *log = tmpfile();
     orch_telemetry *t;
     res_summary sum;
-    res_hypervisor hv = { .domain_type = "qemu" };
+    res_hypervisor hv = { .domain_type = (char *)"qemu" };
     (void)state;
 
     write_file(proc_stat, "cpu  100 0 100 800 0 0 0 0 0 0\ncpu0 1 2 3 4\n");
@@ -202,14 +203,14 @@ static void test_run_wiring(void **state)
     /* a precondition is sampled but not kept */
     step = 0;
     host_counters();
-    orch_telemetry_phase_start_at(t, "precondition", 0, 50);
+    orch_telemetry_phase_start_at(t, RES_PHASE_PRECONDITION, 0, 50);
     step = 7;
     host_counters();
-    orch_telemetry_phase_end_at(t, "precondition", 1, 51);
+    orch_telemetry_phase_end_at(t, RES_PHASE_PRECONDITION, 1, 51);
     /* the measured phase: 100 .. 105, one sample a second */
     step = 0;
     host_counters();
-    orch_telemetry_phase_start_at(t, "measure", 0, 100);
+    orch_telemetry_phase_start_at(t, RES_PHASE_MEASURE, 0, 100);
     for (step = 1; step <= 4; step++) {
         host_counters();
         orch_telemetry_tick_at(t, 100 + step);
@@ -217,7 +218,7 @@ static void test_run_wiring(void **state)
     step = 5;
     host_counters();
     write_file(proc_stat, "cpu  550 0 350 900 0 0 0 0 0 0\n");
-    orch_telemetry_phase_end_at(t, "measure", 1, 105);
+    orch_telemetry_phase_end_at(t, RES_PHASE_MEASURE, 1, 105);
 
     memset(&sum, 0, sizeof sum);
     sum.ndrives = 2;
@@ -274,19 +275,17 @@ static void test_run_wiring(void **state)
     /* 450 device flushes for the 250 of the drive's one VM */
     near(dio->host->flush_ratio, 1.8);
 
-    /* worked example: differences 2 3 1 4 1, mean 2.2, s = sqrt(1.7),
-     * se = s / sqrt(5), t(0.975, 4) = 2.776445105 */
+    /* 5 intervals make 5 batches of 1, fewer than 10: no verdict */
     res_io *run = sum.io;
     assert_non_null(run);
     assert_int_equal(run->ncmp, 1);
-    assert_string_equal(run->cmp[0].method, "tps_paired");
+    assert_int_equal(run->cmp[0].method, RES_CMP_TPS_PAIRED);
+    assert_string_equal(res_cmp_method_name(run->cmp[0].method), "tps_paired");
     assert_string_equal(run->cmp[0].a, "a");
-    assert_int_equal(run->cmp[0].n, 5);
-    near(run->cmp[0].diff, 2.2);
-    near(run->cmp[0].diff_pct, 2.2 / 8.8 * 100);
-    assert_true(fabs(run->cmp[0].lo - (2.2 - 2.776445105 * sqrt(1.7 / 5))) < 1e-6);
-    assert_true(fabs(run->cmp[0].hi - (2.2 + 2.776445105 * sqrt(1.7 / 5))) < 1e-6);
-    assert_true(run->cmp[0].distinguishable);
+    assert_int_equal(run->cmp[0].verdict, RES_CMP_TOO_SHORT);
+    assert_int_equal(run->cmp[0].needs, 10);
+    assert_string_equal(run->cmp[0].reason, "too short for a verdict (needs 10 intervals, has 5)");
+    assert_true(isnan(run->cmp[0].diff));
     /* host CPU: 700 of 800 jiffies busy; TCG says saturated whatever */
     near(run->host_cpu_busy_pct, 87.5);
     assert_true(run->host_saturated);
@@ -314,7 +313,7 @@ static void test_run_wiring(void **state)
     res_io_put(o, run);
     assert_string_equal(json_object_get_string(
                             rj_get(json_object_array_get_idx(rj_get(o, "comparisons"), 0),
-                                   "verdict")), "distinguishable");
+                                   "verdict")), "too short");
     json_object_put(o);
 
     sum.env.hypervisors = NULL;
@@ -328,8 +327,8 @@ static void test_run_wiring(void **state)
  * phase figures, and the series starts where oltp's intervals do. */
 static void test_warmup_left_out(void **state)
 {
-    orch_drive drives[1] = { { .name = "a", .path = drive_dir, .uri = "test:///default" } };
-    orch_plan p = { .uri = "test:///default", .drives = drives, .ndrives = 1,
+    orch_drive drives[1] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" } };
+    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 1,
                     .repetitions = 1 };
     orch_tel_seams seams = { .domstats = fake_domstats, .cmd = no_cmd, .sysfs = sysfs,
                              .proc_stat = proc_stat, .no_timer = 1 };
@@ -341,14 +340,14 @@ static void test_warmup_left_out(void **state)
     assert_int_equal(orch_telemetry_add_vm(t, 0, "vm-a", 0, 1, NULL, NULL, NULL, NULL), 0);
     step = 0;
     host_counters();
-    orch_telemetry_phase_start_at(t, "measure", 2, 200);
+    orch_telemetry_phase_start_at(t, RES_PHASE_MEASURE, 2, 200);
     for (step = 1; step <= 6; step++) {
         host_counters();
         orch_telemetry_tick_at(t, 200 + step);
     }
     step = 7;
     host_counters();
-    orch_telemetry_phase_end_at(t, "measure", 1, 207);
+    orch_telemetry_phase_end_at(t, RES_PHASE_MEASURE, 1, 207);
     memset(&sum, 0, sizeof sum);
     sum.ndrives = 1;
     sum.drives = calloc(1, sizeof *sum.drives);
@@ -375,7 +374,7 @@ static void measure_rep(orch_telemetry *t, int rep, double t0, const char *cpu_s
     write_file(proc_stat, cpu_start);
     step = 0;
     host_counters();
-    orch_telemetry_phase_start_at(t, "measure", 0, t0);
+    orch_telemetry_phase_start_at(t, RES_PHASE_MEASURE, 0, t0);
     for (step = 1; step <= 4; step++) {
         host_counters();
         orch_telemetry_tick_at(t, t0 + step);
@@ -383,7 +382,7 @@ static void measure_rep(orch_telemetry *t, int rep, double t0, const char *cpu_s
     step = 5;
     host_counters();
     write_file(proc_stat, cpu_end);
-    orch_telemetry_phase_end_at(t, "measure", rep, t0 + 5);
+    orch_telemetry_phase_end_at(t, RES_PHASE_MEASURE, rep, t0 + 5);
 }
 
 /* A summary of ndrives drives "a", "b", ... and room for nvms VMs. */
@@ -422,16 +421,16 @@ static void test_repetitions(void **state)
     static const hv_rates per_rep[3] = { { 100, 2, 0, 0 }, { 300, 4, 0, 0 }, { 200, 3, 0, 0 } };
     static const double rep_tps_a[3] = { 11, 21, 31 }, rep_tps_b[3] = { 8.8, 18.8, 28.8 };
     static const double rep_p99_a[3] = { 4, 5, 6 }, rep_p99_b[3] = { 3, 4, 5 };
-    orch_drive drives[2] = { { .name = "a", .path = drive_dir, .uri = "test:///default" },
-                             { .name = "b", .path = drive_dir, .uri = "test:///default" } };
-    orch_plan p = { .uri = "test:///default", .drives = drives, .ndrives = 2,
+    orch_drive drives[2] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" },
+                             { .name = (char *)"b", .path = drive_dir, .uri = (char *)"test:///default" } };
+    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 2,
                     .repetitions = 3 };
     hv_rates hv = { 100, 2, 0, 0 };
     orch_tel_seams seams = { .domstats = fake_domstats, .domstats_ctx = &hv, .cmd = no_cmd,
                              .sysfs = sysfs, .proc_stat = proc_stat, .no_timer = 1 };
     FILE *log = tmpfile();
     orch_telemetry *t = orch_telemetry_new(&p, NULL, log, &seams);
-    res_hypervisor kvm = { .domain_type = "kvm" };
+    res_hypervisor kvm = { .domain_type = (char *)"kvm" };
     res_summary sum;
     (void)state;
     assert_non_null(t);
@@ -506,35 +505,38 @@ static void test_repetitions(void **state)
     near(dio->steady.drift_pct, 800.0 / 31.0);
     assert_true(dio->steady.trending);
 
-    /* paired over the 15 intervals (batches of 1): differences 2 3 1 4 1
-     * three times, mean 2.2, s^2 = 20.4 / 14, t(0.975, 14) = 2.144786688;
+    /* paired over the 15 intervals, batches inside their repetition:
+     * differences 2 3 1 4 1 three times, deviations from 2.2 -0.2 0.8 -1.2
+     * 1.8 -1.2; consecutive products within a repetition -5.44 each, so
+     * r1 = -16.32 / 20.4 = -0.8, corrected (15 r1 + 1) / 11 = -1: fails;
+     * batches of 2 make 2 per repetition, 6 < 10: too short, needs 20.
      * Welch over the repetitions: TPS 11 21 31 against 8.8 18.8 28.8
      * (variances 100, df 4), p99 4 5 6 against 3 4 5 (variances 1) */
     res_io *run = sum.io;
     assert_non_null(run);
     assert_int_equal(run->ncmp, 3);
-    assert_string_equal(run->cmp[0].method, "tps_paired");
-    assert_int_equal(run->cmp[0].n, 15);
-    assert_int_equal(run->cmp[0].k, 1);
-    near(run->cmp[0].mean_a, 21);
-    near(run->cmp[0].mean_b, 18.8);
-    near(run->cmp[0].diff, 2.2);
-    near(run->cmp[0].diff_pct, 2.2 / 18.8 * 100);
-    assert_true(fabs(run->cmp[0].lo - (2.2 - 2.144786688 * sqrt(20.4 / 14 / 15))) < 1e-6);
-    assert_true(fabs(run->cmp[0].hi - (2.2 + 2.144786688 * sqrt(20.4 / 14 / 15))) < 1e-6);
-    assert_true(run->cmp[0].distinguishable);
-    assert_string_equal(run->cmp[1].method, "tps_welch");
+    assert_int_equal(run->cmp[0].method, RES_CMP_TPS_PAIRED);
+    assert_string_equal(res_cmp_method_name(run->cmp[0].method), "tps_paired");
+    assert_int_equal(run->cmp[0].verdict, RES_CMP_TOO_SHORT);
+    assert_int_equal(run->cmp[0].needs, 20);
+    near(run->cmp[0].r1, -1);
+    assert_string_equal(run->cmp[0].reason, "too short for a verdict (needs 20 intervals, has 15)");
+    assert_int_equal(run->cmp[1].method, RES_CMP_TPS_WELCH);
+    assert_string_equal(res_cmp_method_name(run->cmp[1].method), "tps_welch");
     assert_int_equal(run->cmp[1].n, 6);
     assert_int_equal(run->cmp[1].k, 0);
     near(run->cmp[1].diff, 2.2);
     near(run->cmp[1].df, 4);
     assert_true(fabs(run->cmp[1].lo - (2.2 - 2.776445105 * sqrt(200.0 / 3))) < 1e-6);
-    assert_false(run->cmp[1].distinguishable);
-    assert_string_equal(run->cmp[2].method, "p99_welch");
+    assert_int_equal(run->cmp[1].verdict, RES_CMP_NOT_DISTINGUISHABLE);
+    assert_int_equal(run->cmp[1].family, 1);
+    near(run->cmp[1].p_holm, run->cmp[1].p_value);
+    assert_int_equal(run->cmp[2].method, RES_CMP_P99_WELCH);
+    assert_string_equal(res_cmp_method_name(run->cmp[2].method), "p99_welch");
     near(run->cmp[2].diff, 1);
     near(run->cmp[2].df, 4);
     assert_true(fabs(run->cmp[2].hi - (1 + 2.776445105 * sqrt(2.0 / 3))) < 1e-6);
-    assert_false(run->cmp[2].distinguishable);
+    assert_int_equal(run->cmp[2].verdict, RES_CMP_NOT_DISTINGUISHABLE);
     /* host CPU: 50, 50 and 80 % over equal phases; KVM, not saturated */
     near(run->host_cpu_busy_pct, 60);
     assert_false(run->host_saturated);
@@ -553,8 +555,8 @@ static void test_repetitions(void **state)
  * repetitions; what it does count stays exact. */
 static void test_missing_times(void **state)
 {
-    orch_drive drives[1] = { { .name = "a", .path = drive_dir, .uri = "test:///default" } };
-    orch_plan p = { .uri = "test:///default", .drives = drives, .ndrives = 1,
+    orch_drive drives[1] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" } };
+    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 1,
                     .repetitions = 2 };
     hv_rates hv = { 100, 2, 1, 1 };
     orch_tel_seams seams = { .domstats = fake_domstats, .domstats_ctx = &hv, .cmd = no_cmd,
@@ -613,12 +615,146 @@ static void test_cpu_busy(void **state)
     assert_true(isnan(orch_tel_cpu_busy_pct("cpu  1 1 1 1\n", "cpu  1 1 1 1\n")));
 }
 
+/* VM v of drive `drive` in repetition rep with n intervals of tps[]. */
+static void vm_series(res_vm *v, const char *name, const char *drive, int rep,
+                      const double *tps, int n)
+{
+    memset(v, 0, sizeof *v);
+    v->name = strdup(name);
+    v->drive = strdup(drive);
+    v->repetition = rep;
+    v->measured = true;
+    v->npoints = n;
+    v->series = calloc((size_t)n, sizeof *v->series);
+    for (int i = 0; i < n; i++)
+        v->series[i] = (res_point){ i + 1, tps[i] };
+}
+
+/* A partial run (3 repetitions planned, stopped after the first) with
+ * four drives of one VM: a, b and d complete, c's VM failed. Worked by
+ * hand: a - b per interval is 3 1 4 1 5 9 2 6 5 3 (mean 3.9, squares of
+ * deviations 54.9, r1 -0.144080145719490 corrected to -0.0734669: batches
+ * of 1, 10 of them); s^2 = 6.1, se = sqrt(0.61), t = 3.9 / se with 9 df;
+ * d = b - 1, so a - d = a - b + 1 (mean 4.9, same se) and b - d = 1
+ * everywhere (se 0: no p-value, out of Holm's family). Holm over the two
+ * p-values: the smaller, a-d's, doubles; a-b's stays. Each pair with c
+ * is not comparable in every method; Welch has one complete repetition
+ * of each drive where it needs 3. The zero intervals of repetitions 2
+ * and 3, which the old code paired, are not in any series. */
+static void test_comparable(void **state)
+{
+    static const double gap[10] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3 };
+    double ta[10], tb[10], td[10];
+    orch_drive drives[4] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" },
+                             { .name = (char *)"b", .path = drive_dir, .uri = (char *)"test:///default" },
+                             { .name = (char *)"c", .path = drive_dir, .uri = (char *)"test:///default" },
+                             { .name = (char *)"d", .path = drive_dir, .uri = (char *)"test:///default" } };
+    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 4,
+                    .repetitions = 3 };
+    orch_tel_seams seams = { .domstats = fake_domstats, .cmd = no_cmd, .sysfs = sysfs,
+                             .proc_stat = proc_stat, .no_timer = 1 };
+    FILE *log = tmpfile();
+    orch_telemetry *t = orch_telemetry_new(&p, NULL, log, &seams);
+    res_summary sum;
+    double se = sqrt(6.1 / 10), p_ab = 2 * (1 - orch_t_cdf(3.9 / se, 9));
+    double p_ad = 2 * (1 - orch_t_cdf(4.9 / se, 9));
+    const double one[1] = { 0 };
+    const char *bad = "not comparable: drive c is incomplete (1 failed VM run)";
+    const char *welch = "too short for a verdict (needs 3 complete repetitions of each drive, "
+                        "has 1 and 1)";
+    (void)state;
+    assert_non_null(t);
+    for (int i = 0; i < 10; i++) {
+        tb[i] = 50 + (i % 3);
+        ta[i] = tb[i] + gap[i];
+        td[i] = tb[i] - 1;
+    }
+    summary_init(&sum, 4, 4);
+    sum.repetitions = 3;
+    sum.status = RES_RUN_PARTIAL;
+    vm_series(&sum.vms[0], "vm-a", "a", 1, ta, 10);
+    vm_series(&sum.vms[1], "vm-b", "b", 1, tb, 10);
+    vm_series(&sum.vms[2], "vm-c", "c", 1, tb, 10);
+    vm_series(&sum.vms[3], "vm-d", "d", 1, td, 10);
+    sum.vms[2].failed = true;
+    sum.drives[2].f.failed_vms = 1;
+    for (int d = 0; d < 4; d++)
+        drive_reps(&sum.drives[d], one, one, 1);
+    sum.drives[2].reps[0].f.failed_vms = 1;
+    assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
+
+    res_io *run = sum.io;
+    assert_non_null(run);
+    /* pairs a-b a-c a-d b-c b-d c-d, each tps_paired, tps_welch, p99_welch */
+    assert_int_equal(run->ncmp, 18);
+    for (int i = 0; i < run->ncmp; i++) {
+        const res_io_cmp *c = &run->cmp[i];
+        int with_c = strcmp(c->a, "c") == 0 || strcmp(c->b, "c") == 0;
+        if (with_c) {
+            assert_int_equal(c->verdict, RES_CMP_NOT_COMPARABLE);
+            assert_string_equal(c->reason, bad);
+            assert_true(isnan(c->diff) && isnan(c->p_holm));
+        } else if (!res_cmp_method_is_paired(c->method)) {
+            assert_int_equal(c->verdict, RES_CMP_TOO_SHORT);
+            assert_string_equal(c->reason, welch);
+            assert_int_equal(c->needs, 3);
+        }
+    }
+    const res_io_cmp *ab = &run->cmp[0], *ad = &run->cmp[6], *bd = &run->cmp[12];
+    assert_int_equal(ab->method, RES_CMP_TPS_PAIRED);
+    assert_string_equal(res_cmp_method_name(ab->method), "tps_paired");
+    assert_string_equal(ad->b, "d");
+    assert_string_equal(bd->a, "b");
+    assert_int_equal(bd->method, RES_CMP_TPS_PAIRED);
+    assert_string_equal(res_cmp_method_name(bd->method), "tps_paired");
+    assert_int_equal(ab->verdict, RES_CMP_DISTINGUISHABLE);
+    assert_int_equal(ab->n, 10);
+    assert_int_equal(ab->k, 1);
+    near(ab->r1, -0.0734669095324833);
+    near(ab->diff, 3.9);
+    near(ab->lo, 3.9 - 2.2621571627982 * se);
+    near(ab->hi, 3.9 + 2.2621571627982 * se);
+    near(ab->p_value, p_ab);
+    near(ab->p_holm, p_ab);
+    assert_int_equal(ab->family, 2);
+    near(ad->diff, 4.9);
+    near(ad->p_value, p_ad);
+    near(ad->p_holm, 2 * p_ad);
+    assert_int_equal(ad->family, 2);
+    assert_int_equal(bd->verdict, RES_CMP_DISTINGUISHABLE);
+    near(bd->diff, 1);
+    assert_true(isnan(bd->p_value) && isnan(bd->p_holm));
+    assert_int_equal(bd->family, 0);
+
+    /* JSON and back */
+    json_object *o = json_object_new_object();
+    res_io *back = NULL;
+    res_io_put(o, run);
+    assert_int_equal(res_io_get(o, &back), 0);
+    assert_int_equal(back->ncmp, 18);
+    assert_int_equal(back->cmp[1].verdict, RES_CMP_TOO_SHORT);
+    assert_int_equal(back->cmp[1].needs, 3);
+    assert_int_equal(back->cmp[3].verdict, RES_CMP_NOT_COMPARABLE);
+    assert_string_equal(back->cmp[3].reason, bad);
+    assert_int_equal(back->cmp[0].verdict, RES_CMP_DISTINGUISHABLE);
+    assert_true(fabs(back->cmp[6].p_holm - 2 * p_ad) < 1e-6);   /* 6 decimals in JSON */
+    assert_string_equal(json_object_get_string(rj_get(json_object_array_get_idx(
+                            rj_get(o, "comparisons"), 3), "verdict")), "not comparable");
+    res_io_free(back);
+    json_object_put(o);
+
+    res_summary_clear(&sum);
+    orch_telemetry_free(t);
+    fclose(log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_wiring),
         cmocka_unit_test(test_warmup_left_out),
         cmocka_unit_test(test_repetitions),
+        cmocka_unit_test(test_comparable),
         cmocka_unit_test(test_missing_times),
         cmocka_unit_test(test_cpu_busy),
     };

@@ -5,10 +5,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/names.h"
 #include "testlib.h"
 
 int orch_fixture_setup(void **state)
@@ -135,4 +139,205 @@ char *orch_slurp(const char *path)
     assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
     fclose(f);
     return buf;
+}
+
+/* --- the stand-in guest agent (testlib.h) --- */
+
+static char *b64(const char *data, size_t n)
+{
+    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char *out = malloc(n / 3 * 4 + 8), *o = out;
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned char)data[i] << 16;
+        if (i + 1 < n) v |= (unsigned char)data[i + 1] << 8;
+        if (i + 2 < n) v |= (unsigned char)data[i + 2];
+        *o++ = t[v >> 18 & 63];
+        *o++ = t[v >> 12 & 63];
+        *o++ = i + 1 < n ? t[v >> 6 & 63] : '=';
+        *o++ = i + 2 < n ? t[v & 63] : '=';
+    }
+    *o = '\0';
+    return out;
+}
+
+/* A guest path as seen from here. */
+static char *map_path(orch_fake_agent *a, virDomainPtr dom, const char *s)
+{
+    if (strncmp(s, "/var/tmp/", 9) == 0)
+        return orch_strfmt("%s/%s-%s", a->dir, virDomainGetName(dom), s + 9);
+    if (strncmp(s, "--json=/var/tmp/", 16) == 0)
+        return orch_strfmt("--json=%s/%s-%s", a->dir, virDomainGetName(dom), s + 16);
+    return strdup(s);
+}
+
+static char *reply(json_object *ret)
+{
+    json_object *r = json_object_new_object();
+    char *text;
+    json_object_object_add(r, "return", ret ? ret : json_object_new_object());
+    text = strdup(json_object_to_json_string(r));
+    json_object_put(r);
+    return text;
+}
+
+static char *fake_exec(orch_fake_agent *a, virDomainPtr dom, json_object *args)
+{
+    json_object *path, *argl, *envl, *ret;
+    char *argv[64], *out;
+    int n = 0, idx = a->nprocs++;
+    pid_t pid;
+    a->execs++;
+    json_object_object_get_ex(args, "path", &path);
+    json_object_object_get_ex(args, "arg", &argl);
+    argv[n++] = strdup(json_object_get_string(path));
+    for (size_t i = 0; argl && i < json_object_array_length(argl) && n < 62; i++)
+        argv[n++] = map_path(a, dom, json_object_get_string(json_object_array_get_idx(argl, i)));
+    argv[n] = NULL;
+    out = orch_strfmt("%s/proc%d.out", a->dir, idx);
+    if (strcmp(argv[0], "/bin/kill") == 0) {
+        /* the guest's kill: its pids are our process numbers, never host
+         * pids; stop the stand-in process it names */
+        int target = atoi(argv[n - 1]) - 1;
+        assert_true(target >= 0 && target < a->nprocs);
+        if (a->pids[target] > 0)
+            kill(a->pids[target], SIGTERM);
+        a->kills++;
+        pid = fork();
+        if (pid == 0)
+            _exit(0);
+    } else {
+        /* signals blocked across the fork, as util/command.c does: a kill
+         * that comes at once meets the default action, not the run's
+         * stop handler inherited from this process */
+        sigset_t all, old;
+        sigfillset(&all);
+        sigprocmask(SIG_SETMASK, &all, &old);
+        pid = fork();
+        if (pid == 0) {
+            signal(SIGTERM, SIG_DFL);
+            signal(SIGINT, SIG_DFL);
+        }
+        sigprocmask(SIG_SETMASK, &old, NULL);
+    }
+    if (pid == 0) {
+        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        char *fixture = orch_strfmt("FAKE_OLTP_FIXTURE=%s.r1.json", virDomainGetName(dom));
+        dup2(fd, STDOUT_FILENO);
+        putenv(fixture);
+        if (json_object_object_get_ex(args, "env", &envl))
+            for (size_t i = 0; i < json_object_array_length(envl); i++)
+                putenv(strdup(json_object_get_string(json_object_array_get_idx(envl, i))));
+        /* the guest's database answers `oltp ... ping` with the password
+         * in the driver's environment variable (4: login refused) */
+        if (n > 1 && strcmp(argv[n - 1], "ping") == 0)
+            _exit(getenv("OLTP_MYSQL_PASSWORD")
+                  && strcmp(getenv("OLTP_MYSQL_PASSWORD"), "drivebench") == 0 ? 0 : 4);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    a->pids[idx] = pid;
+    for (int i = 0; i < n; i++)
+        free(argv[i]);
+    free(out);
+    ret = json_object_new_object();
+    json_object_object_add(ret, "pid", json_object_new_int(idx + 1));
+    return reply(ret);
+}
+
+static char *fake_status(orch_fake_agent *a, json_object *args)
+{
+    json_object *pidv, *ret = json_object_new_object();
+    int idx, st;
+    json_object_object_get_ex(args, "pid", &pidv);
+    idx = json_object_get_int(pidv) - 1;
+    if (idx + 1 == a->sigint_at_proc) {
+        raise(SIGINT);
+        a->sigint_at_proc = 0;
+        json_object_object_add(ret, "exited", json_object_new_boolean(0));
+        return reply(ret);
+    }
+    if (a->pids[idx] > 0 && waitpid(a->pids[idx], &st, WNOHANG) == a->pids[idx]) {
+        char *path = orch_strfmt("%s/proc%d.out", a->dir, idx), buf[8192];
+        FILE *f = fopen(path, "r");
+        size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
+        char *enc = b64(buf, n);
+        if (f)
+            fclose(f);
+        a->pids[idx] = 0;
+        json_object_object_add(ret, "exited", json_object_new_boolean(1));
+        json_object_object_add(ret, "exitcode", json_object_new_int(WEXITSTATUS(st)));
+        json_object_object_add(ret, "out-data", json_object_new_string(enc));
+        free(enc);
+        free(path);
+    } else {
+        json_object_object_add(ret, "exited", json_object_new_boolean(0));
+    }
+    return reply(ret);
+}
+
+char *orch_fake_agent_cmd(void *ctx, virDomainPtr dom, const char *cmd, int timeout_s)
+{
+    orch_fake_agent *a = ctx;
+    json_object *c = json_tokener_parse(cmd), *ex, *args = NULL;
+    const char *name;
+    char *out = NULL;
+    (void)timeout_s;
+    assert_non_null(c);
+    json_object_object_get_ex(c, "execute", &ex);
+    json_object_object_get_ex(c, "arguments", &args);
+    name = json_object_get_string(ex);
+    if (strcmp(name, "guest-ping") == 0) {
+        out = reply(NULL);
+    } else if (strcmp(name, "guest-exec") == 0) {
+        out = fake_exec(a, dom, args);
+    } else if (strcmp(name, "guest-exec-status") == 0) {
+        out = fake_status(a, args);
+    } else if (strcmp(name, "guest-file-open") == 0) {
+        json_object *p;
+        char *path;
+        int h = 0;
+        json_object_object_get_ex(args, "path", &p);
+        path = map_path(a, dom, json_object_get_string(p));
+        while (a->files[h])
+            h++;
+        a->files[h] = fopen(path, "rb");
+        free(path);
+        out = a->files[h] ? reply(json_object_new_int(h + 1000)) : NULL;
+    } else if (strcmp(name, "guest-file-read") == 0) {
+        json_object *hv, *cv, *ret = json_object_new_object();
+        char buf[65536], *enc;
+        size_t n;
+        json_object_object_get_ex(args, "handle", &hv);
+        json_object_object_get_ex(args, "count", &cv);
+        n = fread(buf, 1, (size_t)json_object_get_int(cv) < sizeof buf
+                          ? (size_t)json_object_get_int(cv) : sizeof buf,
+                  a->files[json_object_get_int(hv) - 1000]);
+        enc = b64(buf, n);
+        json_object_object_add(ret, "count", json_object_new_int((int)n));
+        json_object_object_add(ret, "buf-b64", json_object_new_string(enc));
+        json_object_object_add(ret, "eof", json_object_new_boolean(
+                                   feof(a->files[json_object_get_int(hv) - 1000])));
+        free(enc);
+        out = reply(ret);
+    } else if (strcmp(name, "guest-file-close") == 0) {
+        json_object *hv;
+        json_object_object_get_ex(args, "handle", &hv);
+        fclose(a->files[json_object_get_int(hv) - 1000]);
+        a->files[json_object_get_int(hv) - 1000] = NULL;
+        out = reply(NULL);
+    }
+    json_object_put(c);
+    return out;
+}
+
+int orch_fixture_setup_agent(void **state)
+{
+    orch_fixture *f;
+    orch_fake_agent *a = calloc(1, sizeof *a);
+    assert_non_null(a);
+    orch_fixture_setup(state);
+    f = *state;
+    snprintf(a->dir, sizeof a->dir, "%s", f->results);
+    f->user = a;
+    return 0;
 }

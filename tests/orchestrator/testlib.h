@@ -60,4 +60,28 @@ char *orch_slurp(const char *path);
 /* summary.json of the RUN_ID run (caller puts), or NULL. */
 json_object *orch_fixture_summary(orch_fixture *f);
 
+/* A stand-in QEMU guest agent that runs what it is asked on this host:
+ * guest-ping, guest-exec (with /var/tmp/X and --json=/var/tmp/X mapped to
+ * dir/DOMAIN-X; /bin/kill PID ends the stand-in process PID names),
+ * guest-exec-status, guest-file-open/read/close. The agent transport of
+ * client.h's orch_client (ctx: an orch_fake_agent, zeroed, dir set).
+ * `oltp ... ping` answers 0 when OLTP_MYSQL_PASSWORD is "drivebench",
+ * else 4 (login refused). */
+#define ORCH_FAKE_AGENT_PROCS 64
+typedef struct orch_fake_agent {
+    char  dir[64];              /* the "guests'" /var/tmp, one prefix per domain */
+    pid_t pids[ORCH_FAKE_AGENT_PROCS];
+    int   nprocs;
+    int   execs;                /* guest-exec calls */
+    int   kills;                /* of which /bin/kill */
+    int   sigint_at_proc;       /* raise SIGINT when asked about this process */
+    FILE *files[16];
+} orch_fake_agent;
+
+char *orch_fake_agent_cmd(void *ctx, virDomainPtr dom, const char *cmd, int timeout_s);
+
+/* cmocka setup: orch_fixture_setup with an orch_fake_agent in f->user,
+ * its dir the fixture's results folder (freed by the teardown). */
+int orch_fixture_setup_agent(void **state);
+
 #endif

@@ -554,6 +554,47 @@ static void test_partial_banner(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* A partial run (report-8vm marked stopped early) is never a scaling
+ * base and gets no ratio: its rows are marked, and report-4vm, the only
+ * other run with nvme-a, has nothing to compare with. */
+static void test_partial_scaling(void **state)
+{
+    char dir[] = "/tmp/report-test-pscale-XXXXXX", run[96], cmd[512], err[512];
+    const char *dirs[2];
+    written w = { 0 };
+    report_set *set;
+    int br, bd;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "cp -r " F8 " %s/ && python3 -c 'import json,sys; p=sys.argv[1]; "
+             "d=json.load(open(p)); d[\"status\"]=\"partial\"; json.dump(d, open(p, \"w\"))' "
+             "%s/report-8vm/summary.json", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(run, sizeof run, "%s/report-8vm", dir);
+    dirs[0] = F4;
+    dirs[1] = run;
+    set = report_load(dirs, 2, err, sizeof err);
+    assert_non_null(set);
+    assert_true(report_run_partial(&set->runs[1]));
+    assert_false(report_run_partial(&set->runs[0]));
+    assert_true(report_scaling(set, 1, 0, &br, &bd) == 0 && br == -1);
+    assert_true(report_scaling(set, 0, 0, &br, &bd) == 0 && br == -1);
+    assert_true(report_run_scaling(set, 1, &br) == 0 && br == -1);
+    assert_true(report_run_scaling(set, 0, &br) == 1 && br == 0);
+    report_set_free(set);
+    write_report(&w, dirs, 2);
+    assert_string_equal(text_of(w.doc, "//table[@id='scaling-table']/tbody/tr[@data-run='B']"
+                                       "/td[@data-key='scaling_ratio']"),
+                        "partial run \xe2\x80\x94 not comparable");
+    assert_string_equal(text_of(w.doc, "//table[@id='run-scaling-table']/tbody/tr[@data-run='B']"
+                                       "/td[@data-key='scaling_ratio']"),
+                        "partial run \xe2\x80\x94 not comparable");
+    assert_int_equal(count(w.doc, "//table[@id='scaling-table']/tbody/tr"), 1);
+    written_free(&w);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* A TPC-C run (real oltp tpcc results, results/fixtures/tpcc): tpmC and
  * NOPM per drive, each type's merged figures; the values are those
  * tests/orchestrator/test_aggregate.c checks against an independent
@@ -879,7 +920,13 @@ static void test_drive_io(void **state)
              "\"hi\":5.5,\"df\":4,\"p_value\":0.2,\"verdict\":\"not distinguishable\"},"
              "{\"a\":\"nvme-a\",\"b\":b[\"name\"],\"method\":\"p99_paired\",\"n\":5,\"k\":1,"
              "\"mean_a\":40,\"mean_b\":45,\"diff\":-5,\"diff_pct\":-11.1,\"lo\":-7,\"hi\":-3,"
-             "\"df\":4,\"p_value\":0.01,\"verdict\":\"distinguishable\"}]; "
+             "\"df\":4,\"p_value\":0.01,\"p_holm\":0.02,\"verdict\":\"distinguishable\"},"
+             "{\"a\":\"nvme-a\",\"b\":b[\"name\"],\"method\":\"tps_welch\","
+             "\"verdict\":\"not comparable\",\"reason\":\"not comparable: drive nvme-a is "
+             "incomplete (1 failed VM run)\"},"
+             "{\"a\":\"nvme-a\",\"b\":b[\"name\"],\"method\":\"p99_welch\","
+             "\"verdict\":\"too short\",\"needs\":3,\"reason\":\"too short for a verdict "
+             "(needs 3 complete repetitions of each drive, has 1 and 1)\"}]; "
              "d[\"host_cpu\"]={\"busy_pct\":97.5,\"saturated\":True,\"note\":\"TCG\"}; "
              "json.dump(d, open(p, \"w\"))' %s/report-4vm/summary.json", dir);
     assert_int_equal(system(cmd), 0);
@@ -913,7 +960,23 @@ static void test_drive_io(void **state)
     assert_int_equal(count(w.doc, "//p[@id='host-saturated-1' and @class='warning']"), 1);
     assert_int_equal(count(w.doc, "//p[@class='warning trending' and @data-drive='nvme-a']"), 1);
     /* is the difference real */
-    assert_int_equal(count(w.doc, "//table[@id='table-comparisons']/tbody/tr"), 2);
+    assert_int_equal(count(w.doc, "//table[@id='table-comparisons']/tbody/tr"), 4);
+    /* no verdict: the reason instead, no interval, no p */
+    assert_string_equal(text_of(w.doc, "//table[@id='table-comparisons']/tbody/tr["
+                                       "@data-verdict='not comparable']/td[12]"),
+                        "not comparable: drive nvme-a is incomplete (1 failed VM run)");
+    assert_string_equal(text_of(w.doc, "//table[@id='table-comparisons']/tbody/tr["
+                                       "@data-verdict='not comparable']/td[10]"), "");
+    assert_string_equal(text_of(w.doc, "//table[@id='table-comparisons']/tbody/tr["
+                                       "@data-verdict='too short']/td[12]"),
+                        "too short for a verdict (needs 3 complete repetitions of each drive, "
+                        "has 1 and 1)");
+    assert_string_equal(text_of(w.doc, "//table[@id='table-comparisons']/tbody/tr["
+                                       "@data-method='p99_paired']/td[@data-key='p_holm']"),
+                        "0.0200");
+    assert_string_equal(text_of(w.doc, "//table[@id='table-comparisons']/tbody/tr["
+                                       "@data-method='p99_paired']/td[5]"),
+                        "paired batch means, n = 5 batches of 1");
     assert_int_equal(count(w.doc, "//table[@id='table-comparisons']/tbody/tr["
                                   "@data-method='tps_paired' and "
                                   "@data-verdict='not distinguishable']"), 1);
@@ -1020,6 +1083,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_failures),
         cmocka_unit_test(test_partial_banner),
+        cmocka_unit_test(test_partial_scaling),
         cmocka_unit_test(test_tpcc),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);

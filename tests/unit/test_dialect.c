@@ -8,6 +8,10 @@
  *
  * Golden files: tests/golden/<dialect>_<workload>.sql. Run from the
  * repository root; GOLDEN_UPDATE=1 rewrites them (review the diff).
+ *
+ * With TSQL_DUMP=DIR set, the program runs no test but writes every SQL
+ * text the mssql dialect produces, whole, for the T-SQL grammar check
+ * (tests/tsql/check.sh): see "the T-SQL dump" below.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -123,12 +127,120 @@ static const char *rec_col(db_conn *c, int col, size_t *len)
 }
 static const char *rec_version(const db_conn *c) { return "recorder"; }
 
+/* --- the T-SQL dump (TSQL_DUMP=DIR) ---------------------------------------- */
+/*
+ * Each configuration's SQL goes to DIR/<name>.sql as records, each a line
+ * "-- tsql <how> <where>" and the text, whole, on the lines after it:
+ * <how> is "prepared" (the statement table: SQLPrepare), "direct"
+ * (SQLExecDirect) or "bulk" (prepared, parameter arrays bound to it);
+ * <where> is the phase ("#N" for the statement table). A loader sends
+ * thousands of INSERTs of one form (the text up to VALUES): of each form
+ * the first two and the last are written; any other text is written once
+ * however often it is sent. tests/tsql/check.sh counts the records, so a
+ * text the dump loses is a failure there.
+ */
+#define DUMP_FORMS 64
+
+typedef struct dump_form {
+    char  head[256];    /* the INSERT up to VALUES */
+    int   n;            /* how many were sent */
+    char *last;         /* the latest after the first two, written at the end */
+    char  last_where[32];
+} dump_form;
+
+static struct {
+    FILE       *f;                  /* NULL: not dumping */
+    const char *where;              /* the phase record() is in */
+    dump_form   forms[DUMP_FORMS];
+    int         nforms;
+    char      **seen;               /* texts already written (not INSERT forms) */
+    size_t      nseen;
+} dump;
+
+static void dump_record(const char *how, const char *where, const char *sql, size_t len)
+{
+    fprintf(dump.f, "-- tsql %s %s\n%.*s\n", how, where, (int)len, sql);
+}
+
+/* One text sent; `how` as in the records. */
+static void dump_sql(const char *how, const char *sql, size_t len)
+{
+    const char *v = strstr(sql, "VALUES");
+    if (!dump.f)
+        return;
+    if (!strcmp(how, "direct") && !strncmp(sql, "INSERT INTO", 11) && v &&
+        (size_t)(v - sql) < sizeof dump.forms[0].head) {
+        int h = (int)(v - sql), i;
+        dump_form *fm;
+        for (i = 0; i < dump.nforms; i++)
+            if ((int)strlen(dump.forms[i].head) == h && !strncmp(dump.forms[i].head, sql, (size_t)h))
+                break;
+        assert_true(i < DUMP_FORMS);
+        fm = &dump.forms[i];
+        if (i == dump.nforms) {
+            snprintf(fm->head, sizeof fm->head, "%.*s", h, sql);
+            dump.nforms++;
+        }
+        if (++fm->n <= 2) {
+            dump_record(how, dump.where, sql, len);
+        } else {
+            free(fm->last);
+            fm->last = strndup(sql, len);
+            assert_non_null(fm->last);
+            snprintf(fm->last_where, sizeof fm->last_where, "%s %s", how, dump.where);
+        }
+        return;
+    }
+    {
+        char *key = NULL;   /* "how:text": a text prepared and also sent directly is both */
+        assert_true(asprintf(&key, "%s:%.*s", how, (int)len, sql) >= 0);
+        for (size_t i = 0; i < dump.nseen; i++)
+            if (!strcmp(dump.seen[i], key)) {
+                free(key);
+                return;
+            }
+        dump.seen = realloc(dump.seen, (dump.nseen + 1) * sizeof *dump.seen);
+        assert_non_null(dump.seen);
+        dump.seen[dump.nseen] = key;
+    }
+    dump.nseen++;
+    dump_record(how, dump.where, sql, len);
+}
+
+static void dump_open(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.sql", dir, name);
+    dump.f = fopen(path, "w");
+    if (!dump.f)
+        fail_msg("TSQL_DUMP: cannot write %s", path);
+    dump.where = "setup";
+}
+
+/* Write each form's last INSERT and forget the configuration. */
+static void dump_close(void)
+{
+    for (int i = 0; i < dump.nforms; i++) {
+        dump_form *fm = &dump.forms[i];
+        if (fm->last) {
+            fprintf(dump.f, "-- tsql %s\n%s\n", fm->last_where, fm->last);
+            free(fm->last);
+        }
+    }
+    for (size_t i = 0; i < dump.nseen; i++)
+        free(dump.seen[i]);
+    free(dump.seen);
+    assert_int_equal(fclose(dump.f), 0);
+    memset(&dump, 0, sizeof dump);
+}
+
 /* Rows sent as INSERT text (--bulk=off, single rows, text statements):
  * the INSERT up to VALUES, once for consecutive ones of the same form. */
 static int rec_query(db_conn *c, const char *sql, size_t len)
 {
     const char *v = strstr(sql, " VALUES");
     static char last[256];
+    dump_sql("direct", sql, len);
     if (!strncmp(sql, "INSERT INTO", 11) && v) {
         int n = (int)(v - sql) + 7;
         char head[256];
@@ -191,6 +303,7 @@ static int rec_bulk(db_conn *c, db_bulk *b)
 
     assert_non_null(sql);
     assert_true(b->ncols <= 32);
+    dump_sql("bulk", sql, strlen(sql));
     if (first)
         rec_printf("%s -- bulk load, parameter arrays\n", sql);
     snprintf(last, sizeof last_bulk, "%s", sql);
@@ -219,12 +332,25 @@ static int rec_bulk(db_conn *c, db_bulk *b)
     return DB_DONE;
 }
 
+/* A transaction call of the driver (ODBC: autocommit off, SQLEndTran):
+ * no SQL text reaches the server, so the record is a comment. */
+static int rec_trx(db_conn *c, db_trx op)
+{
+    static const char *const what[] = {
+        [DB_TRX_BEGIN] = "begin (autocommit off)", [DB_TRX_COMMIT] = "commit (SQLEndTran)",
+        [DB_TRX_ROLLBACK] = "rollback (SQLEndTran)",
+    };
+    rec_printf("-- driver: %s\n", what[op]);
+    rows_left = 0;
+    return DB_DONE;
+}
+
 static const struct db_driver rec_driver = {
     .name = "recorder", .init = rec_init, .free = rec_free, .connect_start = rec_done,
     .exec_start = rec_exec, .query_start = rec_query, .cont = rec_cont, .fd = rec_fd,
     .disconnect = rec_disconnect, .num_rows = rec_one, .affected_rows = rec_one,
     .next_row = rec_next_row, .col = rec_col, .server_version = rec_version,
-    .dialect = DB_DIALECT_AUTO, .bulk_start = rec_bulk,
+    .dialect = DB_DIALECT_AUTO, .bulk_start = rec_bulk, .trx_start = rec_trx,
 };
 
 /* Everything `workload` writes for `dialect` with the options in `args`. */
@@ -259,13 +385,24 @@ static void record(rec *r, const char *dialect, const char *wl_name, const char 
         assert_int_equal(wl->setup(&run), 0);
         rec_printf("\n-- statement table (prepared on first use)\n");
         for (int i = 0; i < run.nstmts; i++)
-            if (run.stmts[i].sql)
+            if (run.stmts[i].trx != DB_TRX_NONE)
+                rec_printf("-- #%d transaction %s: a driver call, no SQL text\n", i,
+                           run.stmts[i].trx == DB_TRX_BEGIN ? "begin" :
+                           run.stmts[i].trx == DB_TRX_COMMIT ? "commit" : "rollback");
+            else if (run.stmts[i].sql) {
+                static char where[16];
                 rec_printf("#%d [%d param%s] %s\n", i, run.stmts[i].nparams,
                            run.stmts[i].nparams == 1 ? "" : "s", run.stmts[i].sql);
+                snprintf(where, sizeof where, "#%d", i);
+                dump.where = where;
+                dump_sql("prepared", run.stmts[i].sql, strlen(run.stmts[i].sql));
+            }
         assert_int_equal(db_init(&c, &rec_driver, &o.db, run.stmts, run.nstmts), 0);
         rec_printf("\n-- prepare\n");
+        dump.where = "prepare";
         assert_int_equal(wl->prepare(&run, &c, 0, 1, &progress, &total), 0);
         rec_printf("\n-- before a run\n");
+        dump.where = "check";
         assert_int_equal(wl->check_ready(&run, &c), 0);
         if (ntrx > 0) {
             void *ws;
@@ -276,10 +413,11 @@ static void record(rec *r, const char *dialect, const char *wl_name, const char 
                 wl_action a;
                 wl_step st;
                 rec_printf("\n-- transaction %d\n", t + 1);
+                dump.where = "transaction";
                 wl->trx_begin(ws);
                 while ((st = wl->step(ws, &c, &a)) == WL_STMT) {
                     if (a.stmt >= 0)
-                        rec_exec(&c, a.stmt, a.params);
+                        assert_int_equal(db_exec_start(&c, a.stmt, a.params), DB_DONE);
                     else
                         rec_query(&c, a.sql, strlen(a.sql));
                 }
@@ -288,6 +426,7 @@ static void record(rec *r, const char *dialect, const char *wl_name, const char 
             wl->conn_free(ws);
         }
         rec_printf("\n-- cleanup\n");
+        dump.where = "cleanup";
         assert_int_equal(wl->cleanup(&run, &c), 0);
         fflush(stdout);
         stdout = saved;
@@ -383,8 +522,129 @@ static void test_tsql_tpcc_procedures(void **state)
     check_golden_as("mssql_tpcc_procedures.sql", "mssql", "tpcc", "--warehouses=1 --tpcc-procedures=on", 23);
 }
 
+/* Occurrences of line `want` (without its newline) in r. */
+static int count_lines(const rec *r, const char *want)
+{
+    size_t n = strlen(want);
+    int k = 0;
+    for (const char *l = r->buf; l && l < r->buf + r->len; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+        if (!strncmp(l, want, n) && l[n] == '\n')
+            k++;
+    return k;
+}
+
+static void test_tsql_single_row_load(void **state)
+{
+    /* --bulk=off --tpcc-load-batch=1: single-row INSERTs, 1,000 to a
+     * transaction, begun and committed by the driver, never by a bare
+     * BEGIN (a block in T-SQL). 1 warehouse: 100,000 items, then per
+     * warehouse 1 + 100,000 stock + 10 districts, each 3,000 customers,
+     * 3,000 history, 3,000 orders, their lines and 900 new orders. */
+    rec r = {0};
+    record(&r, "mssql", "tpcc", "--warehouses=1 --bulk=off --tpcc-load-batch=1", 0);
+    assert_int_equal(count_lines(&r, "BEGIN"), 0);
+    assert_int_equal(count_lines(&r, "COMMIT"), 0);
+    assert_true(count_lines(&r, "-- driver: begin (autocommit off)") > 0);
+    assert_int_equal(count_lines(&r, "-- driver: begin (autocommit off)"),
+                     count_lines(&r, "-- driver: commit (SQLEndTran)"));
+    free(r.buf);
+}
+
+/* wl->setup of tpcc with `args` in `dialect`; its message in err. */
+static int tpcc_setup_with(const char *dialect, const char *args, char *err, size_t errlen)
+{
+    char line[256], *argv[16], *save, *tok;
+    int argc = 0, rc;
+    oltp_opts o;
+    wl_run run = { .o = &o };
+    const workload *wl = workload_find("tpcc");
+    FILE *saved = stderr, *f = tmpfile();
+
+    snprintf(line, sizeof line, "oltp --db-driver=odbc --odbc-dsn=x --odbc-dialect=%s %s tpcc prepare", dialect, args);
+    for (tok = strtok_r(line, " ", &save); tok && argc < 15; tok = strtok_r(NULL, " ", &save))
+        argv[argc++] = tok;
+    argv[argc] = NULL;
+    assert_int_equal(opts_parse(&o, argc, argv, stderr), 0);
+    assert_int_equal(dialect_parse(dialect, &o.db.dialect), 0);
+    stderr = f;
+    rc = wl->setup(&run);
+    stderr = saved;
+    if (rc == 0)
+        wl->teardown(&run);
+    rewind(f);
+    err[0] = 0;
+    if (!fgets(err, (int)errlen, f))
+        err[0] = 0;
+    fclose(f);
+    return rc;
+}
+
+static void test_tsql_values_limit(void **state)
+{
+    /* a T-SQL VALUES list takes at most 1,000 rows: more is refused with
+     * one message, not capped behind the user's back */
+    char err[256];
+    assert_int_equal(tpcc_setup_with("mssql", "--tpcc-load-batch=1001", err, sizeof err), -1);
+    assert_string_equal(err, "oltp: --tpcc-load-batch=1001: SQL Server takes at most 1000 rows in one "
+                        "INSERT ... VALUES list: give 1000 or less\n");
+    assert_int_equal(tpcc_setup_with("mssql", "--tpcc-load-batch=1000", err, sizeof err), 0);
+    assert_string_equal(err, "");
+    assert_int_equal(tpcc_setup_with("mysql", "--tpcc-load-batch=5000", err, sizeof err), 0);
+    assert_int_equal(tpcc_setup_with("pgsql", "--tpcc-load-batch=100000", err, sizeof err), 0);
+}
+
+static void test_drop_if_exists(void **state)
+{
+    char b[128];
+    assert_string_equal(dialect_drop_if_exists(DB_DIALECT_MSSQL, DIALECT_TABLE, "sbtest1", b, sizeof b),
+                        "IF OBJECT_ID(N'sbtest1', N'U') IS NOT NULL DROP TABLE sbtest1");
+    assert_string_equal(dialect_drop_if_exists(DB_DIALECT_MSSQL, DIALECT_PROCEDURE, "tpcc_slev", b, sizeof b),
+                        "IF OBJECT_ID(N'tpcc_slev', N'P') IS NOT NULL DROP PROCEDURE tpcc_slev");
+    assert_string_equal(dialect_drop_if_exists(DB_DIALECT_MYSQL, DIALECT_TABLE, "item", b, sizeof b),
+                        "DROP TABLE IF EXISTS item");
+    assert_string_equal(dialect_drop_if_exists(DB_DIALECT_PGSQL, DIALECT_PROCEDURE, "tpcc_slev", b, sizeof b),
+                        "DROP PROCEDURE IF EXISTS tpcc_slev");
+    /* T-SQL has no transaction text: only driver calls end them */
+    assert_null(dialect_get(DB_DIALECT_MSSQL)->begin);
+    assert_null(dialect_get(DB_DIALECT_MSSQL)->rollback);
+    assert_string_equal(dialect_get(DB_DIALECT_MYSQL)->begin, "BEGIN");
+}
+
+/* The configurations whose SQL TSQL_DUMP writes: each option that changes
+ * the text (every sysbench workload shares oltp_read_write's statement
+ * table), TPC-C with each loader (bulk arrays, multi-row INSERTs of the
+ * default and of the largest --tpcc-load-batch, single-row INSERTs) and
+ * with procedures. */
+static void test_tsql_dump(void **state)
+{
+    static const struct { const char *name, *wl, *args; int ntrx; } cf[] = {
+        {"oltp_read_write", "oltp_read_write", "--tables=2 --table-size=3", 2},
+        {"oltp_read_write_inserts", "oltp_read_write",
+         "--tables=1 --table-size=1001 --bulk=off --auto-inc=off --secondary=on", 2},
+        {"oltp_insert", "oltp_insert", "--tables=1 --table-size=3", 2},
+        {"oltp_insert_no_auto_inc", "oltp_insert", "--tables=1 --table-size=3 --auto-inc=off --bulk=off", 2},
+        {"tpcc", "tpcc", "--warehouses=1", 3},
+        {"tpcc_procedures", "tpcc", "--warehouses=1 --tpcc-procedures=on", 23},
+        {"tpcc_inserts", "tpcc", "--warehouses=1 --bulk=off", 0},
+        {"tpcc_inserts_max_batch", "tpcc", "--warehouses=1 --bulk=off --tpcc-load-batch=1000", 0},
+        {"tpcc_single_rows", "tpcc", "--warehouses=1 --bulk=off --tpcc-load-batch=1", 0},
+    };
+    const char *dir = getenv("TSQL_DUMP");
+
+    for (size_t i = 0; i < sizeof cf / sizeof cf[0]; i++) {
+        rec r = {0};
+        dump_open(dir, cf[i].name);
+        record(&r, "mssql", cf[i].wl, cf[i].args, cf[i].ntrx);
+        dump_close();
+        free(r.buf);
+    }
+}
+
 int main(void)
 {
+    const struct CMUnitTest dump_only[] = {
+        cmocka_unit_test(test_tsql_dump),
+    };
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_names),
         cmocka_unit_test(test_dbms_names),
@@ -394,6 +654,11 @@ int main(void)
         cmocka_unit_test(test_pgsql_read_write),
         cmocka_unit_test(test_tsql_tpcc),
         cmocka_unit_test(test_tsql_tpcc_procedures),
+        cmocka_unit_test(test_tsql_single_row_load),
+        cmocka_unit_test(test_tsql_values_limit),
+        cmocka_unit_test(test_drop_if_exists),
     };
+    if (getenv("TSQL_DUMP"))
+        return cmocka_run_group_tests(dump_only, NULL, NULL);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

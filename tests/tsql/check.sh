@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The T-SQL check: every SQL text the mssql dialect of oltp writes (schema,
+# loaders, both workloads' statements, TPC-C procedures, the checks before a
+# run, cleanup), taken whole from bin/test_dialect with TSQL_DUMP, is parsed
+# by grammars-v4's TSqlParser and linted for what SQL Server 2014 lacks or
+# refuses (check.js says which rules), so one text serves 2014 through 2022.
+# The lint's self-test runs first: known-bad texts must be reported, each
+# by its rule, and known-good ones must pass. counts.txt holds each dump's
+# exact number of records (texts) and of T-SQL statements parsed: a text
+# the dump lost, or one the parser skipped, fails.
+#
+# The parser comes from the npm registry, pinned by package-lock.json, and
+# is installed into tests/tsql/node_modules (not committed) on first use
+# or when the lock file changed.
+set -u
+cd "$(dirname "$0")/../.."
+here=tests/tsql
+bin=${BIN:-bin}
+
+if ! command -v node >/dev/null; then
+  echo "tsql check: node is missing: install Node.js (Debian: nodejs, listed in tests/deps.txt)"
+  exit 1
+fi
+if ! cmp -s "$here/package-lock.json" "$here/node_modules/.drivebench-lock" 2>/dev/null; then
+  if ! command -v npm >/dev/null; then
+    echo "tsql check: npm is missing: it installs the T-SQL parser into $here/node_modules"
+    exit 1
+  fi
+  echo "tsql check: installing the T-SQL parser (npm ci in $here)"
+  if ! (cd "$here" && npm ci --no-audit --no-fund --loglevel=error); then
+    echo "tsql check: npm ci failed in $here"
+    exit 1
+  fi
+  cp "$here/package-lock.json" "$here/node_modules/.drivebench-lock"
+fi
+if [ ! -x "$bin/test_dialect" ]; then
+  echo "tsql check: $bin/test_dialect is missing: run make first"
+  exit 1
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+rc=0
+node "$here/check.js" --self-test "$here/selftest.sql" || rc=1
+if ! TSQL_DUMP="$tmp" "./$bin/test_dialect" >"$tmp/dump.log" 2>&1; then
+  cat "$tmp/dump.log"
+  echo "tsql check: $bin/test_dialect could not write the T-SQL dump"
+  exit 1
+fi
+node "$here/check.js" --counts "$here/counts.txt" "$tmp" || rc=1
+exit $rc
