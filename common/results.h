@@ -149,7 +149,23 @@ typedef struct res_phase {
     res_tpcc     *tpcc;         /* NULL unless TPC-C */
 } res_phase;
 
+/* How an oltp run ended ("ended"): ran to its end; stopped by a signal
+ * (SIGTERM, SIGINT); stopped by an error (a fatal database error, disk
+ * full, the database lost past --reconnect-timeout). Only a complete run
+ * is a measurement; the others hold what was measured up to then. */
+typedef enum res_end {
+    RES_END_COMPLETE,           /* also: no "ended" key (older results) */
+    RES_END_SIGNAL,
+    RES_END_ERROR,              /* also: a value this reader does not know */
+} res_end;
+
+/* "complete", "signal", "error". */
+const char *res_end_name(res_end e);
+
 typedef struct res_oltp {
+    res_end      ended;
+    char        *end_reason;    /* why it ended early ("SIGTERM", the error); NULL
+                                 * when complete */
     char        *tool_name, *tool_version;
     char        *workload, *driver;
     char        *started_at;    /* UTC ISO 8601: when the run started */
@@ -254,6 +270,10 @@ typedef struct res_vm {
     char      *failed_at;           /* when failed: UTC ISO 8601, or NULL */
     char      *failed_in;           /* when failed: the phase, or NULL */
     char      *console_tail;        /* when failed: the console's last lines */
+    double     failed_at_s;         /* when failed in its measured phase: seconds from
+                                     * that phase's start to the fault; NAN: unknown */
+    char      *result_ended;        /* when failed: its result's "ended" (what it
+                                     * measured up to the fault), or NULL: no result */
     bool       measured;            /* its measured figures below are known
                                      * (a failed VM may have none) */
     char      *result;              /* relative to the run folder */

@@ -32,6 +32,29 @@ double res_latency_pct(const res_latency *l, double pct)
     return 0;
 }
 
+static const char *const end_names[] = {
+    [RES_END_COMPLETE] = "complete", [RES_END_SIGNAL] = "signal", [RES_END_ERROR] = "error",
+};
+
+const char *res_end_name(res_end e)
+{
+    return e >= RES_END_COMPLETE && e <= RES_END_ERROR ? end_names[e] : "error";
+}
+
+/* The "ended" member: absent is complete (a result older than the key),
+ * a value not known here is an error (never taken for a measurement). */
+static res_end end_from_json(json_object *doc)
+{
+    json_object *v = rj_get(doc, "ended");
+    if (!v)
+        return RES_END_COMPLETE;
+    for (int e = RES_END_COMPLETE; e <= RES_END_ERROR; e++)
+        if (json_object_is_type(v, json_type_string)
+            && strcmp(json_object_get_string(v), end_names[e]) == 0)
+            return (res_end)e;
+    return RES_END_ERROR;
+}
+
 /* "p99.9" for 99.9 */
 static void pct_key(char *buf, size_t len, double p)
 {
@@ -89,6 +112,7 @@ void res_oltp_clear(res_oltp *r)
     free(r->driver);
     free(r->started_at);
     free(r->server_version);
+    free(r->end_reason);
     json_object_put(r->options);
     for (int i = 0; i < r->nphases; i++)
         phase_clear(&r->phases[i]);
@@ -246,6 +270,9 @@ int res_oltp_write_file(const res_oltp *r, const char *path, char *err, size_t e
     rj_put(server, "version", rj_str_or_null(r->server_version));
     rj_put(doc, "server", server);
     rj_put(doc, "options", r->options ? json_object_get(r->options) : json_object_new_object());
+    rj_put(doc, "ended", json_object_new_string(res_end_name(r->ended)));
+    if (r->ended != RES_END_COMPLETE)
+        rj_put(doc, "ended_reason", rj_str_or_null(r->end_reason));
     for (int i = 0; i < r->nphases; i++)
         json_object_array_add(phases, phase_to_json(&r->phases[i]));
     rj_put(doc, "phases", phases);
@@ -654,6 +681,9 @@ static int oltp_from_json(json_object *doc, res_oltp *r, char *err, size_t errle
     r->driver = rj_get_s(doc, "driver", &oom);
     r->started_at = rj_get_s(doc, "started_at", &oom);
     r->server_version = rj_get_s(rj_get(doc, "server"), "version", &oom);
+    r->ended = end_from_json(doc);
+    if (r->ended != RES_END_COMPLETE)
+        r->end_reason = rj_get_s(doc, "ended_reason", &oom);
     r->options = rj_get(doc, "options") ? json_object_get(rj_get(doc, "options")) : NULL;
     if (oom) {
         snprintf(err, errlen, "out of memory");
