@@ -225,6 +225,7 @@ void res_summary_clear(res_summary *s)
         free(v->failed_at);
         free(v->failed_in);
         free(v->console_tail);
+        free(v->result_ended);
         res_io_free(v->io);
     }
     free(s->vms);
@@ -365,6 +366,9 @@ static json_object *vm_json(const res_vm *v)
         rj_put(o, "failed_at", rj_str_or_null(v->failed_at));
         rj_put(o, "failed_in", rj_str_or_null(v->failed_in));
         rj_put(o, "console_tail", rj_str_or_null(v->console_tail));
+        if (isfinite(v->failed_at_s))
+            rj_put(o, "failed_at_s", res_json_number(v->failed_at_s));
+        put_s_opt(o, "result_ended", v->result_ended);
     }
     rj_put(o, "result", rj_str_or_null(v->result));
     rj_put(o, "precondition_result", rj_str_or_null(v->precondition_result));
@@ -622,6 +626,8 @@ static int vm_from_json(json_object *o, res_vm *v)
     v->failed_at = rj_get_s(o, "failed_at", &oom);
     v->failed_in = rj_get_s(o, "failed_in", &oom);
     v->console_tail = rj_get_s(o, "console_tail", &oom);
+    v->failed_at_s = rj_is_number(rj_get(o, "failed_at_s")) ? rj_get_d(o, "failed_at_s") : NAN;
+    v->result_ended = rj_get_s(o, "result_ended", &oom);
     v->measured = rj_is_number(rj_get(o, "tps"));
     v->result = rj_get_s(o, "result", &oom);
     v->precondition_result = rj_get_s(o, "precondition_result", &oom);
