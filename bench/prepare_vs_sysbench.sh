@@ -9,8 +9,12 @@
 # (the server's from /proc/PID/stat, its exited backends included).
 # Target (issue 15): oltp prepare >= 2x sysbench's rows/s on both engines.
 #
-# Usage: [OLTP_BIN=path] [ENGINES="mariadb pgsql"] bench/prepare_vs_sysbench.sh [RUNS] [TABLES] [SIZE] [THREADS] [WAREHOUSES]
+# Usage: [OLTP_BIN=path] [ENGINES="mariadb pgsql"] [LOAD_PROFILE=1] [TPCC=0]
+#        bench/prepare_vs_sysbench.sh [RUNS] [TABLES] [SIZE] [THREADS] [WAREHOUSES]
 # Defaults: 3 runs, 8 tables x 100,000 rows, 4 threads, TPC-C 1 warehouse.
+# LOAD_PROFILE=1 starts MariaDB with the prepare-only profile the README
+# documents (innodb_flush_log_at_trx_commit=0, innodb_doublewrite=0, a
+# 512 MiB redo log) for both loaders; TPCC=0 skips the TPC-C loads.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-3}; TABLES=${2:-8}; SIZE=${3:-100000}; THREADS=${4:-4}; WH=${5:-1}
@@ -51,7 +55,8 @@ m = statistics.median(secs)
 rate = rows / m
 ratio = f"{rate / ref:.2f}x" if ref else "1.00x"
 print(f"| {name:<44} | {m:6.2f} s | {rate:9.0f} | {ratio:>6} | {statistics.median(ccpu):5.2f} | "
-      f"{statistics.median(scpu):5.2f} | {' '.join(f'{s:.2f}' for s in secs)} |")
+      f"{statistics.median(scpu):5.2f} | {statistics.median(scpu) / rows * 1e6:5.2f} | "
+      f"{' '.join(f'{s:.2f}' for s in secs)} |")
 print(f"{rate:.0f}")
 PY
   )
@@ -63,11 +68,13 @@ echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load average $(cut -d' ' 
 echo "sysbench $(sysbench --version | awk '{print $2}'), $RUNS alternating runs, $TABLES tables x $SIZE rows, $THREADS threads; TPC-C $WH warehouse(s), $THREADS threads"
 for engine in $ENGINES; do
   if [ "$engine" = mariadb ]; then
-    MARIADB_BUFFER_POOL=1G mariadb_start >/dev/null
+    profile=
+    [ "${LOAD_PROFILE:-0}" = 1 ] && profile="--innodb-flush-log-at-trx-commit=0 --innodb-doublewrite=0 --innodb-log-file-size=512M"
+    MARIADB_BUFFER_POOL=1G mariadb_start "$profile" >/dev/null
     CONN="--mysql-host=127.0.0.1 --mysql-port=$MARIADB_PORT --mysql-user=sbtest"
     SB="sysbench --db-driver=mysql $CONN --mysql-password=sbtest"
     OL="$OLTP_BIN $CONN"
-    version="MariaDB $(mariadb_sql 'SELECT VERSION()') (1 GiB buffer pool, innodb_flush_log_at_trx_commit=2)"
+    version="MariaDB $(mariadb_sql 'SELECT VERSION()') (1 GiB buffer pool, $(mariadb_sql 'SELECT CONCAT("innodb_flush_log_at_trx_commit=", @@innodb_flush_log_at_trx_commit, ", innodb_doublewrite=", @@innodb_doublewrite, ", redo log ", @@innodb_log_file_size DIV 1048576, " MiB")'))"
     SERVER_PID=$MARIADB_PID
   else
     PGSQL_SHARED_BUFFERS=1GB postgres_start >/dev/null
@@ -86,6 +93,7 @@ for engine in $ENGINES; do
     $OL --tables=$TABLES oltp_read_write cleanup >/dev/null 2>&1
     off="$off $(timed off$i $OL $SIZES --bulk=off oltp_read_write prepare)"
     $OL --tables=$TABLES oltp_read_write cleanup >/dev/null 2>&1
+    [ "${TPCC:-1}" = 0 ] && continue
     $OL tpcc cleanup >/dev/null 2>&1
     ton="$ton $(timed ton$i $OL --warehouses=$WH --threads=$THREADS --bulk=on tpcc prepare)"
     $OL tpcc cleanup >/dev/null 2>&1
@@ -97,13 +105,15 @@ for engine in $ENGINES; do
   echo
   echo "$version"
   echo
-  echo "| loader | median time | rows/s | vs reference | client CPU s | server CPU s | runs (s) |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
+  echo "| loader | median time | rows/s | vs reference | client CPU s | server CPU s | server CPU µs/row | runs (s) |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
   report_line "sysbench prepare (multi-row INSERTs)" "$sb" "$rows"; ref=$LAST_RATE
   report_line "oltp prepare --bulk=on" "$on" "$rows" "$ref"
   report_line "oltp prepare --bulk=off (multi-row INSERTs)" "$off" "$rows" "$ref"
+  if [ "${TPCC:-1}" != 0 ]; then
   trows=$(loaded toff1)
   report_line "oltp tpcc prepare --bulk=off ($trows rows)" "$toff" "$trows"; tref=$LAST_RATE
   report_line "oltp tpcc prepare --bulk=on" "$ton" "$(loaded ton1)" "$tref"
+  fi
   if [ "$engine" = mariadb ]; then mariadb_stop; else postgres_stop; fi
 done

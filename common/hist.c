@@ -6,6 +6,8 @@
  */
 #include "hist.h"
 
+#include <inttypes.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,18 +192,28 @@ double hist_mean(const hist *h)
     return h->total ? h->sum / (double)h->total : 0.0;
 }
 
+/* The keys of a histogram object (results/SCHEMA.md, "histogram"). */
+#define HK_UNIT     "unit"
+#define HK_DIGITS   "significant_digits"
+#define HK_HIGHEST  "highest_trackable"
+#define HK_COUNT    "count"
+#define HK_MIN      "min"
+#define HK_MAX      "max"
+#define HK_SUM      "sum"
+#define HK_BUCKETS  "buckets"
+
 json_object *hist_to_json(const hist *h)
 {
     json_object *o = json_object_new_object();
     json_object *b = json_object_new_array();
 
-    json_object_object_add(o, "unit", json_object_new_string("us"));
-    json_object_object_add(o, "significant_digits", json_object_new_int(h->sig_digits));
-    json_object_object_add(o, "highest_trackable", json_object_new_int64(h->highest));
-    json_object_object_add(o, "count", json_object_new_int64(h->total));
-    json_object_object_add(o, "min", json_object_new_int64(h->min));
-    json_object_object_add(o, "max", json_object_new_int64(h->max));
-    json_object_object_add(o, "sum", json_object_new_double(h->sum));
+    json_object_object_add(o, HK_UNIT, json_object_new_string("us"));
+    json_object_object_add(o, HK_DIGITS, json_object_new_int(h->sig_digits));
+    json_object_object_add(o, HK_HIGHEST, json_object_new_int64(h->highest));
+    json_object_object_add(o, HK_COUNT, json_object_new_int64(h->total));
+    json_object_object_add(o, HK_MIN, json_object_new_int64(h->min));
+    json_object_object_add(o, HK_MAX, json_object_new_int64(h->max));
+    json_object_object_add(o, HK_SUM, json_object_new_double(h->sum));
     for (int i = 0; i < h->counts_len; i++) {
         if (!h->counts[i])
             continue;
@@ -210,7 +222,7 @@ json_object *hist_to_json(const hist *h)
         json_object_array_add(pair, json_object_new_int64(h->counts[i]));
         json_object_array_add(b, pair);
     }
-    json_object_object_add(o, "buckets", b);
+    json_object_object_add(o, HK_BUCKETS, b);
     return o;
 }
 
@@ -224,6 +236,45 @@ static int get_int64(json_object *o, const char *key, int64_t *out)
     return 0;
 }
 
+int hist_json_bounds(json_object *obj, int max_digits, int64_t max_highest, size_t max_buckets,
+                     char *err, size_t errlen)
+{
+    json_object *b = NULL, *v;
+    int64_t digits = 0, highest = 0, total = 0;
+    size_t n;
+    if (obj && json_object_is_type(obj, json_type_object)) {
+        if (json_object_object_get_ex(obj, HK_DIGITS, &v))
+            digits = json_object_get_int64(v);
+        if (json_object_object_get_ex(obj, HK_HIGHEST, &v))
+            highest = json_object_get_int64(v);
+        json_object_object_get_ex(obj, HK_BUCKETS, &b);
+    }
+    n = b && json_object_is_type(b, json_type_array) ? json_object_array_length(b) : 0;
+    if (digits > max_digits || highest > max_highest) {
+        snprintf(err, errlen, HK_DIGITS " %" PRId64 " or " HK_HIGHEST " %" PRId64
+                 " above the bounds (%d, %lld)", digits, highest, max_digits,
+                 (long long)max_highest);
+        return -1;
+    }
+    if (n > max_buckets) {
+        snprintf(err, errlen, "%zu " HK_BUCKETS ", more than %zu", n, max_buckets);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_object *pair = json_object_array_get_idx(b, i), *c = NULL;
+        int64_t k;
+        if (pair && json_object_is_type(pair, json_type_array)
+            && json_object_array_length(pair) > 1)
+            c = json_object_array_get_idx(pair, 1);
+        k = c ? json_object_get_int64(c) : 0;
+        if (k > 0 && __builtin_add_overflow(total, k, &total)) {
+            snprintf(err, errlen, "bucket counts overflow");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 hist *hist_from_json(json_object *obj, char *err, size_t errlen)
 {
     int64_t digits, highest, count, mn, mx, total = 0;
@@ -234,15 +285,15 @@ hist *hist_from_json(json_object *obj, char *err, size_t errlen)
         snprintf(err, errlen, "histogram is not an object");
         return NULL;
     }
-    if (get_int64(obj, "significant_digits", &digits) < 0 ||
-        get_int64(obj, "highest_trackable", &highest) < 0 ||
-        get_int64(obj, "count", &count) < 0 ||
-        get_int64(obj, "min", &mn) < 0 || get_int64(obj, "max", &mx) < 0 ||
-        !json_object_object_get_ex(obj, "sum", &sumv) ||
-        !json_object_object_get_ex(obj, "buckets", &buckets) ||
+    if (get_int64(obj, HK_DIGITS, &digits) < 0 ||
+        get_int64(obj, HK_HIGHEST, &highest) < 0 ||
+        get_int64(obj, HK_COUNT, &count) < 0 ||
+        get_int64(obj, HK_MIN, &mn) < 0 || get_int64(obj, HK_MAX, &mx) < 0 ||
+        !json_object_object_get_ex(obj, HK_SUM, &sumv) ||
+        !json_object_object_get_ex(obj, HK_BUCKETS, &buckets) ||
         !json_object_is_type(buckets, json_type_array)) {
-        snprintf(err, errlen, "histogram lacks one of significant_digits, "
-                 "highest_trackable, count, min, max, sum, buckets");
+        snprintf(err, errlen, "histogram lacks one of " HK_DIGITS ", " HK_HIGHEST ", "
+                 HK_COUNT ", " HK_MIN ", " HK_MAX ", " HK_SUM ", " HK_BUCKETS);
         return NULL;
     }
     h = hist_new(highest, (int)digits);

@@ -73,5 +73,11 @@ int64_t hist_highest_equivalent(const hist *h, int64_t value);
  */
 json_object *hist_to_json(const hist *h);
 hist *hist_from_json(json_object *obj, char *err, size_t errlen);
+/* The bounds of a histogram object checked before hist_from_json
+ * allocates for it (its memory grows with significant_digits and
+ * highest_trackable): 0, or -1 with the reason when a bound is passed,
+ * there are more than max_buckets buckets or their counts overflow. */
+int hist_json_bounds(json_object *obj, int max_digits, int64_t max_highest, size_t max_buckets,
+                     char *err, size_t errlen);
 
 #endif

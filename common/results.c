@@ -1,7 +1,8 @@
 /* results.c — what the result formats share (see results.h): numbers as
  * the summary writes them, CSV fields, and the JSON helpers of
- * results_json.h. The formats themselves are in results_oltp.c and
- * results_summary.c. */
+ * results_json.h, the names of closed choices. The formats themselves are
+ * in results_oltp.c, results_summary.c and results_drive_io.c, described
+ * by field tables that results_fields.c walks. */
 #include "results.h"
 #include "results_json.h"
 #include "atomic_file.h"
@@ -179,6 +180,27 @@ cleanup:
     return doc;
 }
 
+int rj_read_doc(const char *path, const char *unreadable_prefix,
+                int (*from)(json_object *doc, void *dst, char *err, size_t errlen),
+                void (*clear)(void *dst), void *dst, char *err, size_t errlen)
+{
+    char why[512];
+    json_object *doc = rj_read_json(path, why, sizeof why);
+    int rc = 0;
+
+    if (!doc) {
+        snprintf(err, errlen, "%s: %s%s", path, unreadable_prefix, why);
+        return RES_E_UNREADABLE;
+    }
+    if (from(doc, dst, why, sizeof why) < 0) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        clear(dst);
+        rc = -1;
+    }
+    json_object_put(doc);
+    return rc;
+}
+
 int rj_write_json(json_object *doc, const char *path, char *err, size_t errlen)
 {
     /* atomically: a reader sees the previous file or this whole one */
@@ -190,6 +212,62 @@ int rj_write_json(json_object *doc, const char *path, char *err, size_t errlen)
     }
     return atomic_file_write(path, text, strlen(text), err, errlen);
 }
+/* ------------------------------------------------------------------ */
+/* names of closed choices (results.h)                                 */
+
+#define RES_NAME(id, name) [RES_PHASE_##id] = name,
+static const char *const phase_names[] = { RES_PHASES(RES_NAME) };
+#undef RES_NAME
+
+const char *res_phase_name(res_phase_id p)
+{
+    return (unsigned)p < RES_PHASE_COUNT ? phase_names[p] : "?";
+}
+
+#define RES_NAME(id, name) [RES_END_##id] = name,
+static const char *const end_names[] = { RES_ENDS(RES_NAME) };
+#undef RES_NAME
+
+const char *res_end_name(res_end e)
+{
+    return (unsigned)e < RES_END_COUNT ? end_names[e] : end_names[RES_END_ERROR];
+}
+
+static const struct {
+    const char *name;
+    bool        tps, paired;
+} cmp_methods[] = {
+#define RES_CMP(id, name, tps, paired) [RES_CMP_##id] = { name, tps, paired },
+    RES_CMP_METHODS(RES_CMP)
+#undef RES_CMP
+};
+
+const char *res_cmp_method_name(res_cmp_method m)
+{
+    return (unsigned)m < RES_CMP_METHOD_COUNT ? cmp_methods[m].name : "?";
+}
+
+static const char *const cmp_verdicts[] = {
+#define RES_CMP_VERDICT_NAME(id, name) [RES_CMP_##id] = name,
+    RES_CMP_VERDICTS(RES_CMP_VERDICT_NAME)
+#undef RES_CMP_VERDICT_NAME
+};
+
+const char *res_cmp_verdict_name(res_cmp_verdict v)
+{
+    return (unsigned)v < RES_CMP_VERDICT_COUNT ? cmp_verdicts[v] : "?";
+}
+
+bool res_cmp_method_is_tps(res_cmp_method m)
+{
+    return (unsigned)m < RES_CMP_METHOD_COUNT && cmp_methods[m].tps;
+}
+
+bool res_cmp_method_is_paired(res_cmp_method m)
+{
+    return (unsigned)m < RES_CMP_METHOD_COUNT && cmp_methods[m].paired;
+}
+
 /* ------------------------------------------------------------------ */
 /* numbers and CSV                                                     */
 

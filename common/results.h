@@ -2,9 +2,10 @@
  * results.h — the result formats of drivebench as typed structs, with their
  * JSON and CSV at the edges (results/SCHEMA.md).
  *
- * This module (results.c: numbers, CSV, JSON helpers; results_oltp.c;
- * results_summary.c) is the only code that knows the JSON key names and
- * schema strings of the result documents:
+ * This module (results.c: numbers, CSV, JSON helpers, names of closed
+ * choices; results_fields.c: the field tables' walkers; results_oltp.c;
+ * results_summary.c; results_drive_io.c) is the only code that knows the
+ * JSON key names and schema strings of the result documents:
  *   - the `oltp` result (drivebench.oltp/1): res_oltp, written by `oltp`
  *     (res_oltp_write_file) and read by the orchestrator (res_oltp_read_file);
  *   - the run summary (drivebench.summary/2): res_summary, built by the
@@ -14,7 +15,8 @@
  *   - CSV fields (res_csv_field), for summary.csv and report.csv.
  *
  * Adding a field to a document is a change here and in results/SCHEMA.md
- * only: a member in the struct, one line in its writer, one in its reader
+ * only: a member in the struct and one line in its struct's field table
+ * (results_json.h), which its writer, its reader and its checks share
  * (readers ignore keys they do not know, and a missing optional key reads
  * as its "unset" value). Renaming or removing a key bumps the major.
  *
@@ -52,6 +54,48 @@
 #define RES_MAX_DRIVES       1024            /* summary: drives, hypervisors */
 #define RES_MAX_VMS          65536           /* summary: VM runs */
 #define RES_MAX_REPETITIONS  1000
+
+/* ------------------------------------------------------------------ */
+/* names of closed choices                                             */
+
+/* The phases of a run (drivebench) and of an oltp result ("warmup",
+ * "measure"): one name each, as the JSON and the run folder's file names
+ * spell them. NONE ("?") is what a reader makes of a phase it does not
+ * know. */
+#define RES_PHASES(X) \
+    X(NONE, "?") X(PREPARE, "prepare") X(PRECONDITION, "precondition") \
+    X(WARMUP, "warmup") X(MEASURE, "measure") X(CHECK, "check")
+#define RES_PHASE_ENUM(id, name) RES_PHASE_##id,
+typedef enum res_phase_id { RES_PHASES(RES_PHASE_ENUM) RES_PHASE_COUNT } res_phase_id;
+#undef RES_PHASE_ENUM
+const char *res_phase_name(res_phase_id p);     /* "?" out of range */
+
+/* How an oltp run ended (its "ended"): ran to its end; stopped by a
+ * signal (SIGTERM, SIGINT); stopped by an error (a fatal database error,
+ * disk full, the database lost past --reconnect-timeout). Only a complete
+ * run is a measurement; the others hold what was measured up to then. A
+ * result without the key (older) reads as COMPLETE, a name the reader
+ * does not know as ERROR (never a measurement). */
+#define RES_ENDS(X) X(COMPLETE, "complete") X(SIGNAL, "signal") X(ERROR, "error")
+#define RES_END_ENUM(id, name) RES_END_##id,
+typedef enum res_end { RES_ENDS(RES_END_ENUM) RES_END_COUNT } res_end;
+#undef RES_END_ENUM
+const char *res_end_name(res_end e);            /* "error" out of range */
+
+/* How two drives were compared (summary "comparisons"): the figure (TPS
+ * or p99 latency) and the test (paired batch means of intervals, or
+ * Welch over repetitions). METHOD_UNKNOWN ("?"): a name the reader does
+ * not know. */
+#define RES_CMP_METHODS(X) \
+    X(METHOD_UNKNOWN, "?", false, false) X(TPS_PAIRED, "tps_paired", true, true) \
+    X(P99_PAIRED, "p99_paired", false, true) X(TPS_WELCH, "tps_welch", true, false) \
+    X(P99_WELCH, "p99_welch", false, false)
+#define RES_CMP_ENUM(id, name, tps, paired) RES_CMP_##id,
+typedef enum res_cmp_method { RES_CMP_METHODS(RES_CMP_ENUM) RES_CMP_METHOD_COUNT } res_cmp_method;
+#undef RES_CMP_ENUM
+const char *res_cmp_method_name(res_cmp_method m);  /* "?" out of range */
+bool res_cmp_method_is_tps(res_cmp_method m);       /* else p99 */
+bool res_cmp_method_is_paired(res_cmp_method m);    /* else Welch */
 
 /* ------------------------------------------------------------------ */
 /* oltp result: drivebench.oltp/1                                      */
@@ -123,7 +167,7 @@ typedef struct res_tpcc {
 } res_tpcc;
 
 typedef struct res_phase {
-    char         *name;         /* "warmup" or "measure" */
+    res_phase_id  phase;        /* RES_PHASE_WARMUP or RES_PHASE_MEASURE */
     double        duration_s;
     int64_t       transactions;
     int64_t       reads, writes, others, total;
@@ -148,19 +192,6 @@ typedef struct res_phase {
     int           ntypes;
     res_tpcc     *tpcc;         /* NULL unless TPC-C */
 } res_phase;
-
-/* How an oltp run ended ("ended"): ran to its end; stopped by a signal
- * (SIGTERM, SIGINT); stopped by an error (a fatal database error, disk
- * full, the database lost past --reconnect-timeout). Only a complete run
- * is a measurement; the others hold what was measured up to then. */
-typedef enum res_end {
-    RES_END_COMPLETE,           /* also: no "ended" key (older results) */
-    RES_END_SIGNAL,
-    RES_END_ERROR,              /* also: a value this reader does not know */
-} res_end;
-
-/* "complete", "signal", "error". */
-const char *res_end_name(res_end e);
 
 typedef struct res_oltp {
     res_end      ended;
@@ -462,7 +493,7 @@ const char *res_cmp_verdict_name(res_cmp_verdict v);    /* "?" out of range */
 /* A difference of two drives with its 95 % interval. */
 typedef struct res_io_cmp {
     char  *a, *b;               /* drive names */
-    char  *method;              /* "tps_paired", "p99_paired", "tps_welch", "p99_welch" */
+    res_cmp_method method;
     res_cmp_verdict verdict;
     char  *reason;              /* no verdict: why, one line; else NULL */
     int    needs;               /* TOO_SHORT: intervals (paired) or complete

@@ -36,7 +36,181 @@ json_object *rj_idx(json_object *a, size_t i);
 int          rj_schema_major(const char *schema, const char *name);
 /* A JSON file as a new object, or NULL with json-c's reason (one line). */
 json_object *rj_read_json(const char *path, char *err, size_t errlen);
+/* Read the JSON file at path (rj_read_json) into dst with from, which
+ * gives -1 with its reason; on a refusal clear(dst). 0; RES_E_UNREADABLE
+ * with "PATH: UNREADABLE_PREFIXwhy" when the file cannot be read or is not
+ * JSON; -1 with "PATH: why" when from refuses it. */
+int          rj_read_doc(const char *path, const char *unreadable_prefix,
+                         int (*from)(json_object *doc, void *dst, char *err, size_t errlen),
+                         void (*clear)(void *dst), void *dst, char *err, size_t errlen);
 /* Pretty-printed JSON to path. 0, or -1 with "cannot write PATH: why". */
 int          rj_write_json(json_object *doc, const char *path, char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ */
+/* Field tables (results_fields.c)                                     */
+/*
+ * Each struct of a result document is described once, by a table of
+ * rj_field ending with an entry whose kind is RJ_END: its JSON key, how
+ * the member is typed, where it lies (offsetof), when it is written and
+ * what a reader checks. The writer (rj_put_fields), the reader
+ * (rj_get_fields), the check of an untrusted document (rj_check_fields)
+ * and the release of what a reader allocated (rj_free_fields) all walk
+ * the same table, so a key is spelled once. Members are written in table
+ * order (json-c keeps it), which is the order of results/SCHEMA.md.
+ *
+ * What a reader finds absent: strings NULL, RJ_*_OPT numbers their
+ * "unset" value (NAN, RES_UNSET, -1), others 0 / false.
+ */
+
+typedef enum rj_kind {
+    RJ_END,
+    RJ_STR,         /* char *: a string; JSON null for NULL (or .dflt) */
+    RJ_STR_OPT,     /* char *: left out when NULL */
+    RJ_DBL,         /* double as json-c prints it (oltp result); absent: 0 */
+    RJ_DBL_OPT,     /* the same, left out unless finite; absent or not a number: NAN */
+    RJ_NUM,         /* double rounded to 6 decimals (res_json_number); absent: 0 */
+    RJ_NUM_OPT,     /* the same, left out unless finite; absent or not a number: NAN */
+    RJ_I64,         /* int64_t; absent: 0 */
+    RJ_I64_OPT,     /* int64_t, left out when RES_UNSET (and 0 with RJ_ZERO_UNSET);
+                     * absent or not a number: RES_UNSET */
+    RJ_INT,         /* int; absent: 0 */
+    RJ_INT_OPT,     /* int, left out when negative; absent: -1 */
+    RJ_INT_POS,     /* int, left out unless positive; absent: 0 */
+    RJ_BOOL,        /* bool; absent: false */
+    RJ_WORDS,       /* bool written as .words[0] (false) or .words[1] (true);
+                     * read true only for .words[1] */
+    RJ_ENUM,        /* an int-sized enum written as .name(v); read by matching
+                     * .name(0 .. .n-1), anything else is 0 */
+    RJ_CONST,       /* the string .dflt, written only */
+    RJ_OBJ,         /* a nested object: the members (.sub) of the struct at .off
+                     * (0: of this struct itself) */
+    RJ_EMBED,       /* the members of the struct at .off (.sub), in this object */
+    RJ_PTR,         /* a pointer at .off to a struct of .size (.sub), written when
+                     * not NULL, allocated (zeroed) when present */
+    RJ_ARRAY,       /* a pointer at .off to .size-byte elements (.sub), with an int
+                     * count at .n_off; at most .max read (0: no bound) */
+    RJ_CUSTOM,      /* .ops handles it */
+} rj_kind;
+
+/* flags */
+#define RJ_COUNT      0x01u   /* check: a count, not negative */
+#define RJ_NONNEG     0x02u   /* check: a finite number >= 0 */
+#define RJ_NONEMPTY   0x04u   /* read: "" rather than NULL when absent */
+#define RJ_ZERO_UNSET 0x08u   /* RJ_I64_OPT: 0 is "not recorded" too */
+#define RJ_OMIT_EMPTY 0x10u   /* RJ_OBJ / RJ_ARRAY: left out when empty */
+#define RJ_IF_PRESENT 0x20u   /* RJ_OBJ: read only when present (members keep
+                               * their values otherwise) */
+#define RJ_SETS_HAS   0x40u   /* read: the bool at .has says whether the key is present */
+
+typedef struct rj_field rj_field;
+
+/* What a reader is reading: who ("measure", a phase; may be NULL), the
+ * element it is in ("drives[3]"; may be empty) and the keys since then
+ * ("tpcc."), for messages. err gets the first refusal. */
+typedef struct rj_ctx {
+    const char *who;
+    char        elem[64];
+    char        path[128];
+    char       *err;
+    size_t      errlen;
+} rj_ctx;
+
+/* What a check walks (rj_check_fields): the first violation goes to err
+ * as "WHO: PATH is V, ...". */
+typedef struct rj_check {
+    const char *who;
+    char       *err;
+    size_t      errlen;
+    bool        bad;
+} rj_check;
+
+typedef struct rj_ops {
+    /* add member(s) of base under f->key to o (NULL: nothing written) */
+    void (*put)(json_object *o, const rj_field *f, const void *base);
+    /* read o[f->key] (or o itself) into base; 0, or -1 with c->err set */
+    int  (*get)(json_object *o, const rj_field *f, void *base, rj_ctx *c);
+    /* check what get read (NULL: nothing to check); path ends with '.' or is "" */
+    void (*check)(const rj_field *f, const void *base, const char *path, rj_check *c);
+    /* free what get allocated (NULL: nothing) */
+    void (*free)(const rj_field *f, void *base);
+} rj_ops;
+
+struct rj_field {
+    const char     *key;
+    rj_kind         kind;
+    size_t          off;
+    unsigned        flags;
+    const rj_field *sub;        /* RJ_OBJ, RJ_EMBED, RJ_PTR, RJ_ARRAY */
+    size_t          size;       /* RJ_PTR, RJ_ARRAY: one element */
+    size_t          n_off;      /* RJ_ARRAY: its int count */
+    int             max;        /* RJ_ARRAY: bound on reading (0: none) */
+    const char     *label;      /* RJ_ARRAY: its name in the bound message (NULL: key) */
+    int             has;        /* offsetof + 1 of a bool member: written only when
+                                 * it is true (0: always) */
+    bool          (*when)(const void *base);   /* written only when true (NULL: always) */
+    const char     *dflt;       /* RJ_STR: written for NULL */
+    const char     *words[2];   /* RJ_WORDS */
+    const char   *(*name)(int); /* RJ_ENUM */
+    int             n;          /* RJ_ENUM: how many names */
+    const rj_ops   *ops;        /* RJ_CUSTOM */
+};
+
+/* Table entries: a member of type, one of the struct itself (off 0: an
+ * RJ_OBJ of its own members, an RJ_CUSTOM), the end. */
+#define RJ_F(k, kd, type, member, ...) \
+    { .key = (k), .kind = (kd), .off = offsetof(type, member), __VA_ARGS__ }
+#define RJ_HERE(k, kd, ...) { .key = (k), .kind = (kd), .off = 0, __VA_ARGS__ }
+#define RJ_HAS(type, member) .has = offsetof(type, member) + 1
+#define RJ_TABLE_END { .kind = RJ_END }
+
+/* The members of base described by t, added to o. */
+void rj_put_fields(json_object *o, const rj_field *t, const void *base);
+/* The members of base read from o (any of them absent, or o NULL: their
+ * absent values). 0, or -1 with the reason in c->err ("out of memory",
+ * an array above its bound, what an RJ_CUSTOM refuses). */
+int  rj_get_fields(json_object *o, const rj_field *t, void *base, rj_ctx *c);
+/* The RJ_COUNT / RJ_NONNEG checks of base, in table order, keys prefixed
+ * by path ("" or ending with '.'). Only the first violation is kept. */
+void rj_check_fields(const rj_field *t, const void *base, const char *path, rj_check *c);
+/* Free the strings, arrays and pointers rj_get_fields allocated in base
+ * (not base itself); the count members are left as they were. */
+void rj_free_fields(const rj_field *t, void *base);
+/* Deep copy of src's strings and arrays (RJ_STR*, RJ_OBJ, RJ_EMBED,
+ * RJ_ARRAY of those) into dst, a bitwise copy of src. 0, or -1 when out of
+ * memory (what was copied stays in dst for rj_free_fields). */
+int  rj_copy_fields(const rj_field *t, void *dst, const void *src);
+/* Whether o holds any key of t (nested keys not counted). */
+bool rj_has_any(json_object *o, const rj_field *t);
+/* -1 with "WHO: ELEM: N PATH.KEY, more than MAX" in c->err when n is
+ * above f->max (f->label for PATH.KEY when set), else 0. */
+int  rj_bound(const rj_field *f, size_t n, rj_ctx *c);
+/* Zeroed room at *out (NULL when empty) for the elements of array a (0
+ * when not an array), *n of them, of size bytes each: 0, or -1 with
+ * c->err when above f->max (rj_bound) or out of memory. */
+int  rj_array_room(json_object *a, const rj_field *f, size_t size, void **out, size_t *n,
+                   rj_ctx *c);
+/* "WHO: ELEM.PATHkey" of c for messages, into buf. */
+const char *rj_ctx_where(const rj_ctx *c, const char *key, char *buf, size_t len);
+/* check helpers for RJ_CUSTOM checks (key already holds the path) */
+void rj_check_count(rj_check *c, const char *key, int64_t v);
+void rj_check_num(rj_check *c, const char *key, double v);
+
+/* RJ_CUSTOM of a res_point array at .off with its int count at .n_off,
+ * written as [[t, value], ...] (at most .max read). */
+extern const rj_ops res_points_ops;
+
+/* Keys that code outside a table needs (the tables use them too). */
+#define RK_SCHEMA     "schema"
+#define RK_NAME       "name"
+#define RK_TPS        "tps"
+#define RK_HISTOGRAM  "histogram"
+#define RK_PHASES     "phases"
+#define RK_DRIVES     "drives"
+#define RK_VMS        "vms"
+#define RK_LATENCY_MS "latency_ms"
+#define RK_AVG        "avg"
+#define RK_TPMC       "tpmC"
+#define RK_NOPM       "NOPM"
+#define RK_PCT_PREFIX 'p'           /* a percentile's key: "p99.9" */
 
 #endif

@@ -32,33 +32,20 @@ double res_latency_pct(const res_latency *l, double pct)
     return 0;
 }
 
-static const char *const end_names[] = {
-    [RES_END_COMPLETE] = "complete", [RES_END_SIGNAL] = "signal", [RES_END_ERROR] = "error",
-};
-
-const char *res_end_name(res_end e)
-{
-    return e >= RES_END_COMPLETE && e <= RES_END_ERROR ? end_names[e] : "error";
-}
-
-/* The "ended" member: absent is complete (a result older than the key),
- * a value not known here is an error (never taken for a measurement). */
-static res_end end_from_json(json_object *doc)
-{
-    json_object *v = rj_get(doc, "ended");
-    if (!v)
-        return RES_END_COMPLETE;
-    for (int e = RES_END_COMPLETE; e <= RES_END_ERROR; e++)
-        if (json_object_is_type(v, json_type_string)
-            && strcmp(json_object_get_string(v), end_names[e]) == 0)
-            return (res_end)e;
-    return RES_END_ERROR;
-}
-
 /* "p99.9" for 99.9 */
 static void pct_key(char *buf, size_t len, double p)
 {
-    snprintf(buf, len, "p%g", p);
+    snprintf(buf, len, "%c%g", RK_PCT_PREFIX, p);
+}
+
+/* Whether key is a percentile's, "p<number>"; *p its percentile. */
+static bool pct_of_key(const char *key, double *p)
+{
+    char *end;
+    if (key[0] != RK_PCT_PREFIX)
+        return false;
+    *p = strtod(key + 1, &end);
+    return end != key + 1 && !*end;
 }
 
 res_phase *res_oltp_add_phase(res_oltp *r)
@@ -76,250 +63,81 @@ res_phase *res_oltp_add_phase(res_oltp *r)
 const res_phase *res_oltp_measure(const res_oltp *r)
 {
     for (int i = 0; r && i < r->nphases; i++)
-        if (r->phases[i].name && strcmp(r->phases[i].name, "measure") == 0)
+        if (r->phases[i].phase == RES_PHASE_MEASURE)
             return &r->phases[i];
     return NULL;
 }
 
-static void phase_clear(res_phase *p)
-{
-    free(p->name);
-    free(p->intervals);
-    free(p->longest_outage_s);
-    hist_free(p->histogram);
-    for (int t = 0; t < p->ntypes; t++) {
-        free(p->types[t].name);
-        hist_free(p->types[t].histogram);
-    }
-    free(p->types);
-    if (p->tpcc) {
-        for (int i = 0; i < p->tpcc->nlimits; i++)
-            free(p->tpcc->limits[i].name);
-        free(p->tpcc->limits);
-        free(p->tpcc->tpm_name);
-        free(p->tpcc->server_rate_name);
-        free(p->tpcc);
-    }
-}
+/* ------------------------------------------------------------------ */
+/* field tables                                                        */
 
-void res_oltp_clear(res_oltp *r)
-{
-    if (!r)
-        return;
-    free(r->tool_name);
-    free(r->tool_version);
-    free(r->workload);
-    free(r->driver);
-    free(r->started_at);
-    free(r->server_version);
-    free(r->end_reason);
-    json_object_put(r->options);
-    for (int i = 0; i < r->nphases; i++)
-        phase_clear(&r->phases[i]);
-    free(r->phases);
-    memset(r, 0, sizeof *r);
-}
+#define F   RJ_F
+#define HAS RJ_HAS
 
-static json_object *latency_to_json(const res_latency *l)
+/* a latency object's percentiles: "p50", "p99.9", ... (res_latency) */
+static void pcts_put(json_object *o, const rj_field *f, const void *base)
 {
-    json_object *j = json_object_new_object();
+    const res_latency *l = base;
     char key[32];
-    rj_put(j, "avg", json_object_new_double(l->avg));
-    rj_put(j, "min", json_object_new_double(l->min));
-    rj_put(j, "max", json_object_new_double(l->max));
     for (int i = 0; i < l->npct; i++) {
         pct_key(key, sizeof key, l->pct[i].pct);
-        rj_put(j, key, json_object_new_double(l->pct[i].ms));
+        rj_put(o, key, json_object_new_double(l->pct[i].ms));
     }
-    return j;
 }
 
-static void latency_from_json(json_object *j, res_latency *l)
+static int pcts_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
 {
-    memset(l, 0, sizeof *l);
-    l->avg = rj_get_d(j, "avg");
-    l->min = rj_get_d(j, "min");
-    l->max = rj_get_d(j, "max");
-    if (!j || !json_object_is_type(j, json_type_object))
-        return;
-    json_object_object_foreach(j, key, v) {
-        char *end;
+    res_latency *l = base;
+    l->npct = 0;
+    if (!o || !json_object_is_type(o, json_type_object))
+        return 0;
+    json_object_object_foreach(o, key, v) {
         double p;
-        if (key[0] != 'p')
-            continue;
-        p = strtod(key + 1, &end);
-        if (end != key + 1 && !*end)
+        if (pct_of_key(key, &p))
             res_latency_add_pct(l, p, json_object_get_double(v));
-    }
-}
-
-static json_object *types_to_json(const res_phase *p)
-{
-    json_object *types = json_object_new_array();
-    for (int t = 0; t < p->ntypes; t++) {
-        const res_txn_type *x = &p->types[t];
-        json_object *e = json_object_new_object();
-        rj_put(e, "name", json_object_new_string(x->name));
-        rj_put(e, "count", json_object_new_int64(x->count));
-        rj_put(e, "share", json_object_new_double(x->share));
-        rj_put(e, "rollbacks", json_object_new_int64(x->rollbacks));
-        rj_put(e, "retries", json_object_new_int64(x->retries));
-        rj_put(e, "latency_ms", latency_to_json(&x->latency));
-        rj_put(e, "histogram", x->histogram ? hist_to_json(x->histogram) : NULL);
-        json_object_array_add(types, e);
-    }
-    return types;
-}
-
-static json_object *tpcc_to_json(const res_tpcc *c)
-{
-    json_object *x = json_object_new_object(), *lims = json_object_new_array();
-    rj_put(x, c->tpm_name ? c->tpm_name : "tpmC", json_object_new_double(c->tpm));
-    if (c->server_rate_name) {
-        rj_put(x, c->server_rate_name, json_object_new_double(c->server_rate));
-        rj_put(x, "server_count", json_object_new_int64(c->server_count));
-        rj_put(x, "server_count_margin", json_object_new_int64(c->server_count_margin));
-    }
-    rj_put(x, "tps", json_object_new_double(c->tps));
-    for (int i = 0; i < c->nlimits; i++) {
-        const res_tpcc_limit *l = &c->limits[i];
-        json_object *e = json_object_new_object();
-        rj_put(e, "name", json_object_new_string(l->name));
-        rj_put(e, "p90_ms", json_object_new_double(l->p90_ms));
-        rj_put(e, "p90_limit_ms", json_object_new_double(l->p90_limit_ms));
-        rj_put(e, "p90_met", json_object_new_boolean(l->p90_met));
-        rj_put(e, "share", json_object_new_double(l->share));
-        rj_put(e, "min_share", json_object_new_double(l->min_share));
-        rj_put(e, "share_met", json_object_new_boolean(l->share_met));
-        json_object_array_add(lims, e);
-    }
-    rj_put(x, "limits", lims);
-    rj_put(x, "all_limits_met", json_object_new_boolean(c->all_limits_met));
-    return x;
-}
-
-static json_object *phase_to_json(const res_phase *p)
-{
-    json_object *j = json_object_new_object(), *q = json_object_new_object();
-    json_object *iv = json_object_new_array();
-    char key[32];
-
-    rj_put(j, "name", json_object_new_string(p->name));
-    rj_put(j, "duration_s", json_object_new_double(p->duration_s));
-    rj_put(j, "transactions", json_object_new_int64(p->transactions));
-    rj_put(q, "read", json_object_new_int64(p->reads));
-    rj_put(q, "write", json_object_new_int64(p->writes));
-    rj_put(q, "other", json_object_new_int64(p->others));
-    rj_put(q, "total", json_object_new_int64(p->total));
-    rj_put(j, "queries", q);
-    rj_put(j, "tps", json_object_new_double(p->tps));
-    rj_put(j, "qps", json_object_new_double(p->qps));
-    rj_put(j, "errors", json_object_new_int64(p->errors));
-    rj_put(j, "reconnects", json_object_new_int64(p->reconnects));
-    rj_put(j, "rollbacks", json_object_new_int64(p->rollbacks));
-    if (isfinite(p->cpu_s_per_1000_txn))
-        rj_put(j, "cpu_s_per_1000_txn", json_object_new_double(p->cpu_s_per_1000_txn));
-    if (p->has_outage) {
-        rj_put(j, "unavailable_s", json_object_new_double(p->unavailable_s));
-        json_object *lo = json_object_new_array();
-        for (int i = 0; i < p->nlongest_outage; i++)
-            json_object_array_add(lo, json_object_new_double(p->longest_outage_s[i]));
-        rj_put(j, "longest_outage_s", lo);
-    }
-    rj_put(j, "latency_ms", latency_to_json(&p->latency));
-    if (p->has_queue)
-        rj_put(j, "queue_ms", latency_to_json(&p->queue));
-    pct_key(key, sizeof key, p->iv_pct);
-    for (int i = 0; i < p->nintervals; i++) {
-        const res_interval *x = &p->intervals[i];
-        json_object *e = json_object_new_object(), *l = json_object_new_object();
-        rj_put(e, "t", json_object_new_double(x->t));
-        rj_put(e, "tps", json_object_new_double(x->tps));
-        rj_put(e, "qps", json_object_new_double(x->qps));
-        rj_put(e, "errors_ps", json_object_new_double(x->errors_ps));
-        rj_put(e, "reconnects_ps", json_object_new_double(x->reconnects_ps));
-        rj_put(l, "avg", json_object_new_double(x->lat_avg_ms));
-        rj_put(l, key, json_object_new_double(x->lat_pct_ms));
-        rj_put(e, "latency_ms", l);
-        if (p->has_queue)
-            rj_put(e, "queue_length", json_object_new_int64(x->queue_length));
-        json_object_array_add(iv, e);
-    }
-    rj_put(j, "intervals", iv);
-    rj_put(j, "histogram", p->histogram ? hist_to_json(p->histogram) : NULL);
-    if (p->ntypes > 0)
-        rj_put(j, "transaction_types", types_to_json(p));
-    if (p->tpcc)
-        rj_put(j, "tpcc", tpcc_to_json(p->tpcc));
-    return j;
-}
-
-int res_oltp_write_file(const res_oltp *r, const char *path, char *err, size_t errlen)
-{
-    json_object *doc = json_object_new_object(), *tool = json_object_new_object(),
-                *server = json_object_new_object(), *phases = json_object_new_array();
-    int rc;
-
-    rj_put(doc, "schema", json_object_new_string(OLTP_SCHEMA));
-    rj_put(tool, "name", json_object_new_string(r->tool_name ? r->tool_name : "oltp"));
-    rj_put(tool, "version", rj_str_or_null(r->tool_version));
-    rj_put(doc, "tool", tool);
-    rj_put(doc, "workload", rj_str_or_null(r->workload));
-    rj_put(doc, "driver", rj_str_or_null(r->driver));
-    rj_put(doc, "started_at", rj_str_or_null(r->started_at));
-    rj_put(server, "version", rj_str_or_null(r->server_version));
-    rj_put(doc, "server", server);
-    rj_put(doc, "options", r->options ? json_object_get(r->options) : json_object_new_object());
-    rj_put(doc, "ended", json_object_new_string(res_end_name(r->ended)));
-    if (r->ended != RES_END_COMPLETE)
-        rj_put(doc, "ended_reason", rj_str_or_null(r->end_reason));
-    for (int i = 0; i < r->nphases; i++)
-        json_object_array_add(phases, phase_to_json(&r->phases[i]));
-    rj_put(doc, "phases", phases);
-    rc = rj_write_json(doc, path, err, errlen);
-    json_object_put(doc);
-    return rc;
-}
-
-/* The bounds of a histogram object checked before hist_from_json
- * allocates for it (results.h: RES_MAX_HIST_*, RES_MAX_BUCKETS), and its
- * bucket counts summed without overflow. 0, or -1 with the reason. */
-static int hist_bounds(json_object *v, char *err, size_t errlen)
-{
-    json_object *b = rj_get(v, "buckets");
-    int64_t digits = rj_get_i(v, "significant_digits"), highest = rj_get_i(v, "highest_trackable");
-    int64_t total = 0;
-    size_t n = rj_array_len(b);
-    if (digits > RES_MAX_HIST_DIGITS || highest > RES_MAX_HIST_HIGHEST) {
-        snprintf(err, errlen, "significant_digits %" PRId64 " or highest_trackable %" PRId64
-                 " above the bounds (%d, %lld)", digits, highest, RES_MAX_HIST_DIGITS,
-                 (long long)RES_MAX_HIST_HIGHEST);
-        return -1;
-    }
-    if (n > RES_MAX_BUCKETS) {
-        snprintf(err, errlen, "%zu buckets, more than %d", n, RES_MAX_BUCKETS);
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++) {
-        int64_t c = json_object_get_int64(rj_idx(rj_idx(b, i), 1));
-        if (c > 0 && __builtin_add_overflow(total, c, &total)) {
-            snprintf(err, errlen, "bucket counts overflow");
-            return -1;
-        }
     }
     return 0;
 }
 
-/* A histogram member; NULL with "what: reason" in err when malformed or
- * beyond the bounds. */
-static int hist_member(json_object *o, const char *what, hist **out, char *err, size_t errlen)
+static void pcts_check(const rj_field *f, const void *base, const char *path, rj_check *c)
 {
-    json_object *v = rj_get(o, "histogram");
-    char herr[256];
+    const res_latency *l = base;
+    char k[160];
+    for (int i = 0; i < l->npct; i++) {
+        snprintf(k, sizeof k, "%s%c%g", path, RK_PCT_PREFIX, l->pct[i].pct);
+        rj_check_num(c, k, l->pct[i].ms);
+    }
+}
+
+static const rj_ops pcts_ops = { pcts_put, pcts_get, pcts_check, NULL };
+
+static const rj_field latency_fields[] = {
+    F(RK_AVG,       RJ_DBL, res_latency, avg, .flags = RJ_NONNEG),
+    F("min",        RJ_DBL, res_latency, min, .flags = RJ_NONNEG),
+    F("max",        RJ_DBL, res_latency, max, .flags = RJ_NONNEG),
+    RJ_HERE(NULL, RJ_CUSTOM, .ops = &pcts_ops),
+    RJ_TABLE_END,
+};
+
+/* a histogram member: checked against results.h's bounds before it is
+ * allocated, and its min, max and sum against its own bounds */
+static void hist_put(json_object *o, const rj_field *f, const void *base)
+{
+    const hist *h = *(hist *const *)((const char *)base + f->off);
+    rj_put(o, f->key, h ? hist_to_json(h) : NULL);
+}
+
+static int hist_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
+{
+    hist **out = (hist **)((char *)base + f->off);
+    json_object *v = rj_get(o, f->key);
+    char herr[256], what[256];
     *out = NULL;
     if (!v)
         return 0;
-    if (hist_bounds(v, herr, sizeof herr) == 0 && (*out = hist_from_json(v, herr, sizeof herr))) {
+    if (hist_json_bounds(v, RES_MAX_HIST_DIGITS, RES_MAX_HIST_HIGHEST, RES_MAX_BUCKETS, herr,
+                         sizeof herr) == 0
+        && (*out = hist_from_json(v, herr, sizeof herr))) {
         const hist *h = *out;
         if (h->min >= 0 && h->min <= h->max && h->max <= h->highest && isfinite(h->sum)
             && h->sum >= 0)
@@ -327,397 +145,511 @@ static int hist_member(json_object *o, const char *what, hist **out, char *err, 
         snprintf(herr, sizeof herr, "min %" PRId64 ", max %" PRId64 " or sum %g outside "
                  "0..highest_trackable", h->min, h->max, h->sum);
     }
-    snprintf(err, errlen, "%s: %s", what, herr);
+    snprintf(c->err, c->errlen, "%s: %s", rj_ctx_where(c, f->key, what, sizeof what), herr);
     return -1;
 }
 
-static int types_from_json(json_object *a, res_phase *p, char *err, size_t errlen)
+static void hist_free_member(const rj_field *f, void *base)
 {
-    size_t n = rj_array_len(a);
-    bool oom = false;
-    if (!n)
-        return 0;
-    if (n > RES_MAX_TYPES) {
-        snprintf(err, errlen, "%s: %zu transaction_types, more than %d", p->name, n,
-                 RES_MAX_TYPES);
-        return -1;
-    }
-    p->types = calloc(n, sizeof *p->types);
-    if (!p->types) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    p->ntypes = (int)n;
-    for (size_t t = 0; t < n; t++) {
-        json_object *e = rj_idx(a, t);
-        res_txn_type *x = &p->types[t];
-        char what[64];
-        x->name = rj_get_s(e, "name", &oom);
-        x->count = rj_get_i(e, "count");
-        x->share = rj_get_d(e, "share");
-        x->rollbacks = rj_get_i(e, "rollbacks");
-        x->retries = rj_get_i(e, "retries");
-        latency_from_json(rj_get(e, "latency_ms"), &x->latency);
-        snprintf(what, sizeof what, "%s: transaction_types[%zu].histogram", p->name, t);
-        if (hist_member(e, what, &x->histogram, err, errlen) < 0)
-            return -1;
-    }
-    if (oom) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    return 0;
+    hist **h = (hist **)((char *)base + f->off);
+    hist_free(*h);
+    *h = NULL;
 }
 
-static int tpcc_from_json(json_object *x, res_phase *p, char *err, size_t errlen)
+static const rj_ops hist_ops = { hist_put, hist_get, NULL, hist_free_member };
+
+static const rj_field type_fields[] = {
+    F(RK_NAME,       RJ_STR,    res_txn_type, name),
+    F("count",       RJ_I64,    res_txn_type, count, .flags = RJ_COUNT),
+    F("share",       RJ_DBL,    res_txn_type, share, .flags = RJ_NONNEG),
+    F("rollbacks",   RJ_I64,    res_txn_type, rollbacks, .flags = RJ_COUNT),
+    F("retries",     RJ_I64,    res_txn_type, retries, .flags = RJ_COUNT),
+    F(RK_LATENCY_MS, RJ_OBJ,    res_txn_type, latency, .sub = latency_fields),
+    F(RK_HISTOGRAM,  RJ_CUSTOM, res_txn_type, histogram, .ops = &hist_ops),
+    RJ_TABLE_END,
+};
+
+static const rj_field limit_fields[] = {
+    F(RK_NAME,        RJ_STR,  res_tpcc_limit, name),
+    F("p90_ms",       RJ_DBL,  res_tpcc_limit, p90_ms, .flags = RJ_NONNEG),
+    F("p90_limit_ms", RJ_DBL,  res_tpcc_limit, p90_limit_ms, .flags = RJ_NONNEG),
+    F("p90_met",      RJ_BOOL, res_tpcc_limit, p90_met),
+    F("share",        RJ_DBL,  res_tpcc_limit, share, .flags = RJ_NONNEG),
+    F("min_share",    RJ_DBL,  res_tpcc_limit, min_share, .flags = RJ_NONNEG),
+    F("share_met",    RJ_BOOL, res_tpcc_limit, share_met),
+    RJ_TABLE_END,
+};
+
+/* The "tpcc" section's rates, under the names the workload gives them:
+ * the headline rate (tpmC) first, the server's rate (NOPM, when counted)
+ * second. A reader takes them as the first and second numeric members
+ * that are not keys of the rest of the table. */
+static void rates_put(json_object *o, const rj_field *f, const void *base)
 {
-    json_object *lims = rj_get(x, "limits");
-    size_t n = rj_array_len(lims);
-    bool oom = false;
-    res_tpcc *c;
-    if (n > RES_MAX_TYPES) {
-        snprintf(err, errlen, "%s: %zu tpcc.limits, more than %d", p->name, n, RES_MAX_TYPES);
-        return -1;
-    }
-    c = calloc(1, sizeof *c);
-    if (!c || !(c->limits = calloc(n ? n : 1, sizeof *c->limits))) {
-        free(c);
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    p->tpcc = c;
-    /* the headline rate is the first member that is not a known key, the
-     * server's rate (when counted) the second: they are written so */
-    json_object_object_foreach(x, key, v) {
-        if (!strcmp(key, "tps") || !strcmp(key, "limits") || !strcmp(key, "all_limits_met")
-            || !strcmp(key, "server_count") || !strcmp(key, "server_count_margin")
-            || !rj_is_number(v))
+    const res_tpcc *c = base;
+    rj_put(o, c->tpm_name ? c->tpm_name : RK_TPMC, json_object_new_double(c->tpm));
+    if (c->server_rate_name)
+        rj_put(o, c->server_rate_name, json_object_new_double(c->server_rate));
+}
+
+static int rates_get(json_object *o, const rj_field *f, void *base, rj_ctx *ctx)
+{
+    res_tpcc *c = base;
+    bool failed = false;
+    if (!o || !json_object_is_type(o, json_type_object))
+        return 0;
+    json_object_object_foreach(o, key, v) {
+        bool known = false;
+        for (const rj_field *g = f + 1; g->kind != RJ_END; g++)
+            known |= g->key && strcmp(g->key, key) == 0;
+        if (known || !rj_is_number(v))
             continue;
         if (!c->tpm_name) {
-            c->tpm_name = strdup(key);
-            oom |= !c->tpm_name;
+            failed |= !(c->tpm_name = strdup(key));
             c->tpm = json_object_get_double(v);
         } else if (!c->server_rate_name) {
-            c->server_rate_name = strdup(key);
-            oom |= !c->server_rate_name;
+            failed |= !(c->server_rate_name = strdup(key));
             c->server_rate = json_object_get_double(v);
         }
     }
-    c->server_count = rj_get_i(x, "server_count");
-    c->server_count_margin = rj_get_i(x, "server_count_margin");
-    c->tps = rj_get_d(x, "tps");
-    c->all_limits_met = rj_get_b(x, "all_limits_met");
-    c->nlimits = (int)n;
-    for (size_t i = 0; i < n; i++) {
-        json_object *e = rj_idx(lims, i);
-        res_tpcc_limit *l = &c->limits[i];
-        l->name = rj_get_s(e, "name", &oom);
-        l->p90_ms = rj_get_d(e, "p90_ms");
-        l->p90_limit_ms = rj_get_d(e, "p90_limit_ms");
-        l->p90_met = rj_get_b(e, "p90_met");
-        l->share = rj_get_d(e, "share");
-        l->min_share = rj_get_d(e, "min_share");
-        l->share_met = rj_get_b(e, "share_met");
-    }
-    if (oom) {
-        snprintf(err, errlen, "out of memory");
+    if (failed)
+        snprintf(ctx->err, ctx->errlen, "out of memory");
+    return failed ? -1 : 0;
+}
+
+static void rates_check(const rj_field *f, const void *base, const char *path, rj_check *c)
+{
+    const res_tpcc *x = base;
+    char k[160];
+    snprintf(k, sizeof k, "%s" RK_TPMC, path);
+    rj_check_num(c, k, x->tpm);
+    snprintf(k, sizeof k, "%s" RK_NOPM, path);
+    rj_check_num(c, k, x->server_rate);
+}
+
+static void rates_free(const rj_field *f, void *base)
+{
+    res_tpcc *c = base;
+    free(c->tpm_name);
+    free(c->server_rate_name);
+    c->tpm_name = c->server_rate_name = NULL;
+}
+
+static const rj_ops tpcc_rates_ops = { rates_put, rates_get, rates_check, rates_free };
+
+static bool server_counted(const void *base)
+{
+    return ((const res_tpcc *)base)->server_rate_name != NULL;
+}
+
+static const rj_field tpcc_fields[] = {
+    RJ_HERE(NULL, RJ_CUSTOM, .ops = &tpcc_rates_ops),     /* first: see rates_get */
+    F("server_count",        RJ_I64,   res_tpcc, server_count, .flags = RJ_COUNT,
+      .when = server_counted),
+    F("server_count_margin", RJ_I64,   res_tpcc, server_count_margin, .flags = RJ_COUNT,
+      .when = server_counted),
+    F(RK_TPS,                RJ_DBL,   res_tpcc, tps, .flags = RJ_NONNEG),
+    F("limits",              RJ_ARRAY, res_tpcc, limits, .sub = limit_fields,
+      .size = sizeof(res_tpcc_limit), .n_off = offsetof(res_tpcc, nlimits),
+      .max = RES_MAX_TYPES),
+    F("all_limits_met",      RJ_BOOL,  res_tpcc, all_limits_met),
+    RJ_TABLE_END,
+};
+
+/* longest_outage_s: one number per connection */
+static void outages_put(json_object *o, const rj_field *f, const void *base)
+{
+    const res_phase *p = base;
+    json_object *a = json_object_new_array();
+    for (int i = 0; i < p->nlongest_outage; i++)
+        json_object_array_add(a, json_object_new_double(p->longest_outage_s[i]));
+    rj_put(o, f->key, a);
+}
+
+static int outages_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
+{
+    res_phase *p = base;
+    json_object *a = rj_get(o, f->key);
+    size_t n;
+    if (rj_array_room(a, f, sizeof *p->longest_outage_s, (void **)&p->longest_outage_s, &n,
+                      c) < 0)
         return -1;
-    }
+    p->nlongest_outage = (int)n;
+    for (size_t i = 0; i < n; i++)
+        p->longest_outage_s[i] = json_object_get_double(rj_idx(a, i));
     return 0;
 }
 
-/* What a phase read from a file must hold (see res_oltp_read_file): the
- * first violation, with the phase name and JSON key, goes to err. */
-typedef struct check {
-    const char *phase;
-    char       *err;
-    size_t      errlen;
-    bool        bad;
-} check;
-
-static void check_count(check *c, const char *key, int64_t v)
+static void outages_check(const rj_field *f, const void *base, const char *path, rj_check *c)
 {
-    if (!c->bad && v < 0) {
-        c->bad = true;
-        snprintf(c->err, c->errlen, "%s: %s is %" PRId64 ", a count cannot be negative",
-                 c->phase, key, v);
-    }
-}
-
-static void check_num(check *c, const char *key, double v)
-{
-    if (!c->bad && !(isfinite(v) && v >= 0)) {
-        c->bad = true;
-        snprintf(c->err, c->errlen, "%s: %s is %g, not a finite number >= 0", c->phase, key, v);
-    }
-}
-
-/* check_num / check_count of the key fmt with its index i filled in
- * ("intervals[%d].tps"). */
-static void check_num_at(check *c, const char *fmt, int i, double v)
-{
-    char k[96];
-    snprintf(k, sizeof k, fmt, i);
-    check_num(c, k, v);
-}
-
-static void check_count_at(check *c, const char *fmt, int i, int64_t v)
-{
-    char k[96];
-    snprintf(k, sizeof k, fmt, i);
-    check_count(c, k, v);
-}
-
-static void check_latency(check *c, const char *key, const res_latency *l)
-{
-    char k[96];
-    snprintf(k, sizeof k, "%s.avg", key);
-    check_num(c, k, l->avg);
-    snprintf(k, sizeof k, "%s.min", key);
-    check_num(c, k, l->min);
-    snprintf(k, sizeof k, "%s.max", key);
-    check_num(c, k, l->max);
-    for (int i = 0; i < l->npct; i++) {
-        snprintf(k, sizeof k, "%s.p%g", key, l->pct[i].pct);
-        check_num(c, k, l->pct[i].ms);
-    }
-}
-
-static int phase_check(const res_phase *p, char *err, size_t errlen)
-{
-    check c = { p->name, err, errlen, false };
-    char k[96];
-    check_num(&c, "duration_s", p->duration_s);
-    if (!c.bad && strcmp(p->name, "measure") == 0 && p->duration_s <= 0) {
-        snprintf(err, errlen, "measure: duration_s is %g; a measured phase lasts more than 0 s",
-                 p->duration_s);
-        return -1;
-    }
-    check_count(&c, "transactions", p->transactions);
-    check_count(&c, "queries.read", p->reads);
-    check_count(&c, "queries.write", p->writes);
-    check_count(&c, "queries.other", p->others);
-    check_count(&c, "queries.total", p->total);
-    check_num(&c, "tps", p->tps);
-    check_num(&c, "qps", p->qps);
-    check_count(&c, "errors", p->errors);
-    check_count(&c, "reconnects", p->reconnects);
-    check_count(&c, "rollbacks", p->rollbacks);
-    check_num(&c, "unavailable_s", p->unavailable_s);
+    const res_phase *p = base;
+    char k[160];
     for (int i = 0; i < p->nlongest_outage; i++) {
-        check_num_at(&c, "longest_outage_s[%d]", i, p->longest_outage_s[i]);
+        snprintf(k, sizeof k, "%s%s[%d]", path, f->key, i);
+        rj_check_num(c, k, p->longest_outage_s[i]);
     }
-    check_latency(&c, "latency_ms", &p->latency);
-    check_latency(&c, "queue_ms", &p->queue);
-    for (int i = 0; i < p->nintervals && !c.bad; i++) {
-        const res_interval *x = &p->intervals[i];
-        check_num_at(&c, "intervals[%d].t", i, x->t);
-        if (!c.bad && i > 0 && x->t < p->intervals[i - 1].t) {
-            snprintf(err, errlen, "%s: intervals[%d].t is %g, before intervals[%d].t (%g)",
-                     p->name, i, x->t, i - 1, p->intervals[i - 1].t);
-            return -1;
-        }
-        check_num_at(&c, "intervals[%d].tps", i, x->tps);
-        check_num_at(&c, "intervals[%d].qps", i, x->qps);
-        check_num_at(&c, "intervals[%d].errors_ps", i, x->errors_ps);
-        check_num_at(&c, "intervals[%d].reconnects_ps", i, x->reconnects_ps);
-        check_num_at(&c, "intervals[%d].latency_ms.avg", i, x->lat_avg_ms);
-        snprintf(k, sizeof k, "intervals[%d].latency_ms.p%g", i, p->iv_pct);
-        check_num(&c, k, x->lat_pct_ms);
-        check_count_at(&c, "intervals[%d].queue_length", i, x->queue_length);
-    }
-    for (int t = 0; t < p->ntypes && !c.bad; t++) {
-        const res_txn_type *x = &p->types[t];
-        check_count_at(&c, "transaction_types[%d].count", t, x->count);
-        check_num_at(&c, "transaction_types[%d].share", t, x->share);
-        check_count_at(&c, "transaction_types[%d].rollbacks", t, x->rollbacks);
-        check_count_at(&c, "transaction_types[%d].retries", t, x->retries);
-        snprintf(k, sizeof k, "transaction_types[%d].latency_ms", t);
-        check_latency(&c, k, &x->latency);
-    }
-    if (p->tpcc && !c.bad) {
-        const res_tpcc *x = p->tpcc;
-        check_num(&c, "tpcc.tpmC", x->tpm);
-        check_num(&c, "tpcc.NOPM", x->server_rate);
-        check_count(&c, "tpcc.server_count", x->server_count);
-        check_count(&c, "tpcc.server_count_margin", x->server_count_margin);
-        check_num(&c, "tpcc.tps", x->tps);
-        for (int i = 0; i < x->nlimits; i++) {
-            check_num_at(&c, "tpcc.limits[%d].p90_ms", i, x->limits[i].p90_ms);
-            check_num_at(&c, "tpcc.limits[%d].p90_limit_ms", i, x->limits[i].p90_limit_ms);
-            check_num_at(&c, "tpcc.limits[%d].share", i, x->limits[i].share);
-            check_num_at(&c, "tpcc.limits[%d].min_share", i, x->limits[i].min_share);
-        }
-    }
-    return c.bad ? -1 : 0;
 }
 
-static int phase_from_json(json_object *j, res_phase *p, char *err, size_t errlen)
+static void outages_free(const rj_field *f, void *base)
 {
-    json_object *q = rj_get(j, "queries"), *ivs = rj_get(j, "intervals");
-    size_t n = rj_array_len(ivs);
-    bool oom = false;
-    char what[64];
+    res_phase *p = base;
+    free(p->longest_outage_s);
+    p->longest_outage_s = NULL;
+}
 
-    p->name = rj_get_s(j, "name", &oom);
-    p->duration_s = rj_get_d(j, "duration_s");
-    p->transactions = rj_get_i(j, "transactions");
-    p->reads = rj_get_i(q, "read");
-    p->writes = rj_get_i(q, "write");
-    p->others = rj_get_i(q, "other");
-    p->total = rj_get_i(q, "total");
-    p->tps = rj_get_d(j, "tps");
-    p->qps = rj_get_d(j, "qps");
-    p->errors = rj_get_i(j, "errors");
-    p->reconnects = rj_get_i(j, "reconnects");
-    p->rollbacks = rj_get_i(j, "rollbacks");
-    p->has_outage = rj_get(j, "unavailable_s") != NULL;
-    p->unavailable_s = rj_get_d(j, "unavailable_s");
-    p->cpu_s_per_1000_txn = rj_is_number(rj_get(j, "cpu_s_per_1000_txn"))
-                            ? rj_get_d(j, "cpu_s_per_1000_txn") : NAN;
-    {
-        json_object *lo = rj_get(j, "longest_outage_s");
-        size_t nl = rj_array_len(lo);
-        if (nl > RES_MAX_CONNECTIONS) {
-            snprintf(err, errlen, "%s: %zu longest_outage_s, more than %d",
-                     p->name ? p->name : "?", nl, RES_MAX_CONNECTIONS);
-            return -1;
-        }
-        if (nl && !(p->longest_outage_s = calloc(nl, sizeof *p->longest_outage_s))) {
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
-        p->nlongest_outage = (int)nl;
-        for (size_t i = 0; i < nl; i++)
-            p->longest_outage_s[i] = json_object_get_double(rj_idx(lo, i));
+static const rj_ops outages_ops = { outages_put, outages_get, outages_check, outages_free };
+
+/* An interval: its latency object holds "avg" and the phase's iv_pct
+ * ("p99"), which intervals_* add; queue_length only with a queue. */
+static const rj_field iv_latency_fields[] = {
+    F(RK_AVG, RJ_DBL, res_interval, lat_avg_ms, .flags = RJ_NONNEG),
+    RJ_TABLE_END,
+};
+
+static const rj_field iv_fields[] = {
+    F("t",             RJ_DBL, res_interval, t, .flags = RJ_NONNEG),
+    F(RK_TPS,          RJ_DBL, res_interval, tps, .flags = RJ_NONNEG),
+    F("qps",           RJ_DBL, res_interval, qps, .flags = RJ_NONNEG),
+    F("errors_ps",     RJ_DBL, res_interval, errors_ps, .flags = RJ_NONNEG),
+    F("reconnects_ps", RJ_DBL, res_interval, reconnects_ps, .flags = RJ_NONNEG),
+    RJ_HERE(RK_LATENCY_MS, RJ_OBJ, .sub = iv_latency_fields),
+    RJ_TABLE_END,
+};
+
+static const rj_field iv_queue_fields[] = {
+    F("queue_length",  RJ_I64, res_interval, queue_length, .flags = RJ_COUNT),
+    RJ_TABLE_END,
+};
+
+static void intervals_put(json_object *o, const rj_field *f, const void *base)
+{
+    const res_phase *p = base;
+    json_object *a = json_object_new_array();
+    char key[32];
+    pct_key(key, sizeof key, p->iv_pct);
+    for (int i = 0; i < p->nintervals; i++) {
+        json_object *e = json_object_new_object();
+        rj_put_fields(e, iv_fields, &p->intervals[i]);
+        rj_put(rj_get(e, RK_LATENCY_MS), key, json_object_new_double(p->intervals[i].lat_pct_ms));
+        if (p->has_queue)
+            rj_put_fields(e, iv_queue_fields, &p->intervals[i]);
+        json_object_array_add(a, e);
     }
-    latency_from_json(rj_get(j, "latency_ms"), &p->latency);
-    if (!p->name && !oom)
-        oom = !(p->name = strdup("?"));
-    if (n > RES_MAX_INTERVALS) {
-        snprintf(err, errlen, "%s: %zu intervals, more than %d", p->name ? p->name : "?", n,
-                 RES_MAX_INTERVALS);
+    rj_put(o, f->key, a);
+}
+
+static int intervals_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
+{
+    res_phase *p = base;
+    json_object *a = rj_get(o, f->key);
+    size_t n;
+    if (rj_array_room(a, f, sizeof *p->intervals, (void **)&p->intervals, &n, c) < 0)
         return -1;
-    }
-    if (rj_get(j, "queue_ms")) {
-        p->has_queue = true;
-        latency_from_json(rj_get(j, "queue_ms"), &p->queue);
-    }
-    if (oom || (n && !(p->intervals = calloc(n, sizeof *p->intervals)))) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
     p->nintervals = (int)n;
     for (size_t i = 0; i < n; i++) {
-        json_object *e = rj_idx(ivs, i), *l = rj_get(e, "latency_ms");
+        json_object *e = rj_idx(a, i), *l = rj_get(e, RK_LATENCY_MS);
         res_interval *x = &p->intervals[i];
-        x->t = rj_get_d(e, "t");
-        x->tps = rj_get_d(e, "tps");
-        x->qps = rj_get_d(e, "qps");
-        x->errors_ps = rj_get_d(e, "errors_ps");
-        x->reconnects_ps = rj_get_d(e, "reconnects_ps");
-        x->lat_avg_ms = rj_get_d(l, "avg");
-        x->queue_length = rj_get_i(e, "queue_length");
+        if (rj_get_fields(e, iv_fields, x, c) < 0 || rj_get_fields(e, iv_queue_fields, x, c) < 0)
+            return -1;
         if (l && json_object_is_type(l, json_type_object)) {
             json_object_object_foreach(l, key, v) {
-                char *end;
                 double pct;
-                if (key[0] != 'p')
-                    continue;
-                pct = strtod(key + 1, &end);
-                if (end != key + 1 && !*end) {
+                if (pct_of_key(key, &pct)) {
                     p->iv_pct = pct;
                     x->lat_pct_ms = json_object_get_double(v);
                 }
             }
         }
     }
-    snprintf(what, sizeof what, "%s: histogram", p->name);
-    if (hist_member(j, what, &p->histogram, err, errlen) < 0
-        || types_from_json(rj_get(j, "transaction_types"), p, err, errlen) < 0
-        || (rj_get(j, "tpcc") && tpcc_from_json(rj_get(j, "tpcc"), p, err, errlen) < 0))
-        return -1;
-    return phase_check(p, err, errlen);
+    return 0;
 }
 
-/* The document's content into r; -1 with the reason (no path) in err. */
-static int oltp_from_json(json_object *doc, res_oltp *r, char *err, size_t errlen)
+/* each interval's values, and t never going backwards */
+static void intervals_check(const rj_field *f, const void *base, const char *path, rj_check *c)
 {
-    json_object *phases = rj_get(doc, "phases"), *measure = NULL, *schema = rj_get(doc, "schema");
-    bool oom = false;
+    const res_phase *p = base;
+    char k[160];
+    for (int i = 0; i < p->nintervals && !c->bad; i++) {
+        const res_interval *x = &p->intervals[i];
+        snprintf(k, sizeof k, "%s%s[%d].%s", path, f->key, i, iv_fields[0].key);
+        rj_check_num(c, k, x->t);
+        if (!c->bad && i > 0 && x->t < p->intervals[i - 1].t) {
+            c->bad = true;
+            snprintf(c->err, c->errlen, "%s: %s[%d].%s is %g, before %s[%d].%s (%g)", c->who,
+                     f->key, i, iv_fields[0].key, x->t, f->key, i - 1, iv_fields[0].key,
+                     p->intervals[i - 1].t);
+            return;
+        }
+        snprintf(k, sizeof k, "%s%s[%d].", path, f->key, i);
+        rj_check_fields(iv_fields, x, k, c);
+        snprintf(k, sizeof k, "%s%s[%d]." RK_LATENCY_MS ".%c%g", path, f->key, i, RK_PCT_PREFIX,
+                 p->iv_pct);
+        rj_check_num(c, k, x->lat_pct_ms);
+        snprintf(k, sizeof k, "%s%s[%d].", path, f->key, i);
+        rj_check_fields(iv_queue_fields, x, k, c);
+    }
+}
 
-    if (!schema || rj_schema_major(json_object_get_string(schema), OLTP_SCHEMA_NAME) != OLTP_MAJOR) {
+static void intervals_free(const rj_field *f, void *base)
+{
+    res_phase *p = base;
+    free(p->intervals);
+    p->intervals = NULL;
+}
+
+static const rj_ops intervals_ops = { intervals_put, intervals_get, intervals_check,
+                                      intervals_free };
+
+static const char *phase_name_of(int p)
+{
+    return res_phase_name((res_phase_id)p);
+}
+
+/* read first: messages about the rest of a phase name it */
+static const rj_field phase_name_fields[] = {
+    F(RK_NAME, RJ_ENUM, res_phase, phase, .name = phase_name_of, .n = RES_PHASE_COUNT),
+    RJ_TABLE_END,
+};
+
+static const rj_field queries_fields[] = {
+    F("read",  RJ_I64, res_phase, reads, .flags = RJ_COUNT),
+    F("write", RJ_I64, res_phase, writes, .flags = RJ_COUNT),
+    F("other", RJ_I64, res_phase, others, .flags = RJ_COUNT),
+    F("total", RJ_I64, res_phase, total, .flags = RJ_COUNT),
+    RJ_TABLE_END,
+};
+
+static const rj_field phase_fields[] = {
+    RJ_HERE(NULL, RJ_EMBED, .sub = phase_name_fields),
+    F("duration_s",         RJ_DBL,     res_phase, duration_s, .flags = RJ_NONNEG),
+    F("transactions",       RJ_I64,     res_phase, transactions, .flags = RJ_COUNT),
+    RJ_HERE("queries", RJ_OBJ, .sub = queries_fields),
+    F(RK_TPS,               RJ_DBL,     res_phase, tps, .flags = RJ_NONNEG),
+    F("qps",                RJ_DBL,     res_phase, qps, .flags = RJ_NONNEG),
+    F("errors",             RJ_I64,     res_phase, errors, .flags = RJ_COUNT),
+    F("reconnects",         RJ_I64,     res_phase, reconnects, .flags = RJ_COUNT),
+    F("rollbacks",          RJ_I64,     res_phase, rollbacks, .flags = RJ_COUNT),
+    F("cpu_s_per_1000_txn", RJ_DBL_OPT, res_phase, cpu_s_per_1000_txn),
+    F("unavailable_s",      RJ_DBL,     res_phase, unavailable_s, .flags = RJ_NONNEG | RJ_SETS_HAS,
+      HAS(res_phase, has_outage)),
+    RJ_HERE("longest_outage_s", RJ_CUSTOM, .ops = &outages_ops, .max = RES_MAX_CONNECTIONS,
+            HAS(res_phase, has_outage)),
+    F(RK_LATENCY_MS,        RJ_OBJ,     res_phase, latency, .sub = latency_fields),
+    F("queue_ms",           RJ_OBJ,     res_phase, queue, .flags = RJ_SETS_HAS | RJ_IF_PRESENT,
+      .sub = latency_fields, HAS(res_phase, has_queue)),
+    RJ_HERE("intervals",    RJ_CUSTOM,  .ops = &intervals_ops, .max = RES_MAX_INTERVALS),
+    F(RK_HISTOGRAM,         RJ_CUSTOM,  res_phase, histogram, .ops = &hist_ops),
+    F("transaction_types",  RJ_ARRAY,   res_phase, types, .flags = RJ_OMIT_EMPTY,
+      .sub = type_fields, .size = sizeof(res_txn_type), .n_off = offsetof(res_phase, ntypes),
+      .max = RES_MAX_TYPES),
+    F("tpcc",               RJ_PTR,     res_phase, tpcc, .sub = tpcc_fields,
+      .size = sizeof(res_tpcc)),
+    RJ_TABLE_END,
+};
+
+/* What a phase read from a file must hold (see res_oltp_read_file): the
+ * first violation, with the phase name and JSON key, goes to err. */
+static int phase_check(const res_phase *p, char *err, size_t errlen)
+{
+    rj_check c = { res_phase_name(p->phase), err, errlen, false };
+    if (p->phase == RES_PHASE_MEASURE && p->duration_s == 0) {
+        snprintf(err, errlen, "%s: %s is %g; a measured phase lasts more than 0 s",
+                 res_phase_name(p->phase), phase_fields[1].key, p->duration_s);
+        return -1;
+    }
+    rj_check_fields(phase_fields, p, "", &c);
+    return c.bad ? -1 : 0;
+}
+
+/* The phases: each read (its name first, for messages) and checked. */
+static void phases_put(json_object *o, const rj_field *f, const void *base)
+{
+    const res_oltp *r = base;
+    json_object *a = json_object_new_array();
+    for (int i = 0; i < r->nphases; i++) {
+        json_object *e = json_object_new_object();
+        rj_put_fields(e, phase_fields, &r->phases[i]);
+        json_object_array_add(a, e);
+    }
+    rj_put(o, f->key, a);
+}
+
+static int phases_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
+{
+    res_oltp *r = base;
+    json_object *a = rj_get(o, f->key);
+    for (size_t i = 0; i < rj_array_len(a); i++) {
+        json_object *e = rj_idx(a, i);
+        res_phase *p = res_oltp_add_phase(r);
+        rj_ctx pc = { .err = c->err, .errlen = c->errlen };
+        if (!p) {
+            snprintf(c->err, c->errlen, "out of memory");
+            return -1;
+        }
+        rj_get_fields(e, phase_name_fields, p, &pc);
+        pc.who = res_phase_name(p->phase);
+        if (rj_get_fields(e, phase_fields, p, &pc) < 0
+            || phase_check(p, c->err, c->errlen) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void phases_free(const rj_field *f, void *base)
+{
+    res_oltp *r = base;
+    for (int i = 0; i < r->nphases; i++)
+        rj_free_fields(phase_fields, &r->phases[i]);
+    free(r->phases);
+    r->phases = NULL;
+}
+
+static const rj_ops phases_ops = { phases_put, phases_get, NULL, phases_free };
+
+/* "options": every option in effect, as oltp wrote them (a reference) */
+static void options_put(json_object *o, const rj_field *f, const void *base)
+{
+    const res_oltp *r = base;
+    rj_put(o, f->key, r->options ? json_object_get(r->options) : json_object_new_object());
+}
+
+static int options_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
+{
+    res_oltp *r = base;
+    json_object *v = rj_get(o, f->key);
+    r->options = v ? json_object_get(v) : NULL;
+    return 0;
+}
+
+static void options_free(const rj_field *f, void *base)
+{
+    res_oltp *r = base;
+    json_object_put(r->options);
+    r->options = NULL;
+}
+
+static const rj_ops options_ops = { options_put, options_get, NULL, options_free };
+
+/* "ended": absent (an older result) reads as complete, a name not known
+ * here as an error, so it is never taken for a measurement */
+static void ended_put(json_object *o, const rj_field *f, const void *base)
+{
+    const res_oltp *r = base;
+    rj_put(o, f->key, json_object_new_string(res_end_name(r->ended)));
+}
+
+static int ended_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
+{
+    res_oltp *r = base;
+    json_object *v = rj_get(o, f->key);
+    r->ended = v ? RES_END_ERROR : RES_END_COMPLETE;
+    for (int e = 0; v && e < RES_END_COUNT; e++)
+        if (json_object_is_type(v, json_type_string)
+            && strcmp(json_object_get_string(v), res_end_name((res_end)e)) == 0)
+            r->ended = (res_end)e;
+    return 0;
+}
+
+static const rj_ops ended_ops = { ended_put, ended_get, NULL, NULL };
+
+static const rj_field tool_fields[] = {
+    F(RK_NAME,   RJ_STR, res_oltp, tool_name, .dflt = "oltp"),
+    F("version", RJ_STR, res_oltp, tool_version),
+    RJ_TABLE_END,
+};
+
+static const rj_field server_fields[] = {
+    F("version", RJ_STR, res_oltp, server_version),
+    RJ_TABLE_END,
+};
+
+static const rj_field oltp_fields[] = {
+    RJ_HERE(RK_SCHEMA, RJ_CONST, .dflt = OLTP_SCHEMA),
+    RJ_HERE("tool", RJ_OBJ, .sub = tool_fields),
+    F("workload",   RJ_STR,    res_oltp, workload),
+    F("driver",     RJ_STR,    res_oltp, driver),
+    F("started_at", RJ_STR,    res_oltp, started_at),
+    RJ_HERE("server", RJ_OBJ, .sub = server_fields),
+    RJ_HERE("options", RJ_CUSTOM, .ops = &options_ops),
+    RJ_HERE("ended", RJ_CUSTOM, .ops = &ended_ops),
+    F("ended_reason", RJ_STR_OPT, res_oltp, end_reason),
+    RJ_HERE(RK_PHASES, RJ_CUSTOM, .ops = &phases_ops),
+    RJ_TABLE_END,
+};
+
+/* ------------------------------------------------------------------ */
+/* the document                                                        */
+
+void res_oltp_clear(res_oltp *r)
+{
+    if (!r)
+        return;
+    rj_free_fields(oltp_fields, r);
+    memset(r, 0, sizeof *r);
+}
+
+int res_oltp_write_file(const res_oltp *r, const char *path, char *err, size_t errlen)
+{
+    json_object *doc = json_object_new_object();
+    int rc;
+    rj_put_fields(doc, oltp_fields, r);
+    rc = rj_write_json(doc, path, err, errlen);
+    json_object_put(doc);
+    return rc;
+}
+
+/* The document's content into r; -1 with the reason (no path) in err.
+ * What the aggregation needs is looked for before anything is read. */
+static int oltp_from_json(json_object *doc, void *dst, char *err, size_t errlen)
+{
+    res_oltp *r = dst;
+    json_object *phases = rj_get(doc, RK_PHASES), *schema = rj_get(doc, RK_SCHEMA);
+    json_object *measure = NULL;
+    const char *measure_name = res_phase_name(RES_PHASE_MEASURE);
+    rj_ctx c = { .err = err, .errlen = errlen };
+
+    if (!schema
+        || rj_schema_major(json_object_get_string(schema), OLTP_SCHEMA_NAME) != OLTP_MAJOR) {
         snprintf(err, errlen, "not a %s result", OLTP_SCHEMA);
         return -1;
     }
     if (!phases || !json_object_is_type(phases, json_type_array)) {
-        snprintf(err, errlen, "no phases array");
+        snprintf(err, errlen, "no %s array", RK_PHASES);
         return -1;
     }
     if (rj_array_len(phases) > RES_MAX_PHASES) {
-        snprintf(err, errlen, "%zu phases, more than %d", rj_array_len(phases), RES_MAX_PHASES);
+        snprintf(err, errlen, "%zu %s, more than %d", rj_array_len(phases), RK_PHASES,
+                 RES_MAX_PHASES);
         return -1;
     }
     for (size_t i = 0; i < rj_array_len(phases); i++) {
-        json_object *name = rj_get(rj_idx(phases, i), "name");
-        if (name && strcmp(json_object_get_string(name), "measure") == 0)
+        json_object *name = rj_get(rj_idx(phases, i), RK_NAME);
+        if (name && strcmp(json_object_get_string(name), measure_name) == 0)
             measure = rj_idx(phases, i);
     }
     if (!measure) {
-        snprintf(err, errlen, "no \"measure\" phase");
+        snprintf(err, errlen, "no \"%s\" phase", measure_name);
         return -1;
     }
-    if (!rj_is_number(rj_get(measure, "tps"))) {
-        snprintf(err, errlen, "measure phase has no numeric tps");
+    if (!rj_is_number(rj_get(measure, RK_TPS))) {
+        snprintf(err, errlen, "%s phase has no numeric %s", measure_name, RK_TPS);
         return -1;
     }
-    if (!rj_get(measure, "histogram")) {
-        snprintf(err, errlen, "measure phase has no histogram");
+    if (!rj_get(measure, RK_HISTOGRAM)) {
+        snprintf(err, errlen, "%s phase has no %s", measure_name, RK_HISTOGRAM);
         return -1;
     }
-    r->tool_name = rj_get_s(rj_get(doc, "tool"), "name", &oom);
-    r->tool_version = rj_get_s(rj_get(doc, "tool"), "version", &oom);
-    r->workload = rj_get_s(doc, "workload", &oom);
-    r->driver = rj_get_s(doc, "driver", &oom);
-    r->started_at = rj_get_s(doc, "started_at", &oom);
-    r->server_version = rj_get_s(rj_get(doc, "server"), "version", &oom);
-    r->ended = end_from_json(doc);
-    if (r->ended != RES_END_COMPLETE)
-        r->end_reason = rj_get_s(doc, "ended_reason", &oom);
-    r->options = rj_get(doc, "options") ? json_object_get(rj_get(doc, "options")) : NULL;
-    if (oom) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    for (size_t i = 0; i < rj_array_len(phases); i++) {
-        res_phase *p = res_oltp_add_phase(r);
-        if (!p) {
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
-        if (phase_from_json(rj_idx(phases, i), p, err, errlen) < 0)
-            return -1;
-    }
-    return 0;
+    return rj_get_fields(doc, oltp_fields, r, &c);
+}
+
+static void oltp_clear(void *r)
+{
+    res_oltp_clear(r);
 }
 
 int res_oltp_read_file(const char *path, res_oltp *r, char *err, size_t errlen)
 {
-    char why[512];
-    json_object *doc;
-
     memset(r, 0, sizeof *r);
-    doc = rj_read_json(path, why, sizeof why);
-    if (!doc) {
-        snprintf(err, errlen, "%s: cannot read result JSON: %s", path, why);
-        return -1;
-    }
-    if (oltp_from_json(doc, r, why, sizeof why) < 0) {
-        snprintf(err, errlen, "%s: %s", path, why);
-        res_oltp_clear(r);
-        json_object_put(doc);
-        return -1;
-    }
-    json_object_put(doc);
-    return 0;
+    return rj_read_doc(path, "cannot read result JSON: ", oltp_from_json, oltp_clear, r, err,
+                       errlen) == 0 ? 0 : -1;
 }

@@ -112,6 +112,26 @@ int db_exec_start(db_conn *c, int stmt, const db_value *params)
     return c->drv->exec_start(c, stmt, params);
 }
 
+int db_exec_queue(db_conn *c, int stmt, const db_value *params)
+{
+    if (stmt < 0 || stmt >= c->nstmts) {
+        db_set_error(c, 0, "HY000", DB_ERR_FATAL, "statement %d is not defined", stmt);
+        return DB_ERROR;
+    }
+    if (!c->drv->exec_queue) {
+        db_set_error(c, 0, "IM001", DB_ERR_FATAL, "pipelining is not supported by this driver (%s)",
+                     c->drv->name);
+        return DB_ERROR;
+    }
+    /* a transaction call of the client API, or no text: not queueable,
+     * it runs (and waits) as db_exec_start */
+    if ((c->stmts[stmt].trx != DB_TRX_NONE && c->drv->trx_start) || !c->stmts[stmt].sql)
+        return db_exec_start(c, stmt, params);
+    return c->drv->exec_queue(c, stmt, params);
+}
+
+bool db_pipeline_supported(const struct db_driver *d) { return d->exec_queue != NULL; }
+
 int db_trx_start(db_conn *c, db_trx op)
 {
     const dialect_def *d = dialect_get(c->cfg->dialect);

@@ -101,6 +101,9 @@ typedef struct db_config {
     /* mysql bulk loads: unique_checks=0 and foreign_key_checks=0 for the
      * load session (InnoDB's empty-table bulk insert) */
     bool        mysql_empty_table_bulk;
+    /* --pipeline=on: statements the workload marks independent are queued
+     * (db_exec_queue) and sent with the next one that waits (pgsql only) */
+    bool        pipeline;
     /* ODBC: a data source name, or a full connection string (one of them) */
     const char *dsn, *conn_str;
     /* the SQL dialect of the server, resolved by main.c before any
@@ -173,6 +176,9 @@ struct db_driver {
     /* optional: load b->rows (see db_bulk) into an existing table; may
      * block, may return DB_WAIT like any operation */
     int  (*bulk_start)(db_conn *c, db_bulk *b);
+    /* optional (--pipeline=on): send an execute without waiting for its
+     * answer; see db_exec_queue */
+    int  (*exec_queue)(db_conn *c, int stmt, const db_value *params);
     /* optional: begin, commit or roll back with the client API's own
      * transaction calls (see db_trx); a rollback with no transaction left
      * on the server succeeds */
@@ -196,6 +202,17 @@ int  db_query_start(db_conn *c, const char *sql);
  * "not supported by this driver" when neither exists. */
 int  db_trx_start(db_conn *c, db_trx op);
 int  db_cont(db_conn *c, int events);
+/* Pipelining (--pipeline=on, drivers with exec_queue): send the execute of
+ * `stmt` without waiting for its answer. Returns DB_DONE once it is queued
+ * (no result is kept for it), or DB_ERROR. The next db_exec_start() or
+ * db_query_start() sends its own statement after the queued ones, in
+ * order, and waits for every answer: its result is its own statement's,
+ * and the first error of any of them (the server skips the rest) is its
+ * error. A statement the driver runs through trx_start is not queued: it
+ * runs as db_exec_start (and may return DB_WAIT). */
+int  db_exec_queue(db_conn *c, int stmt, const db_value *params);
+/* True when the driver can pipeline (db_exec_queue). */
+bool db_pipeline_supported(const struct db_driver *d);
 int  db_fd(const db_conn *c);
 void db_disconnect(db_conn *c);
 int64_t db_num_rows(const db_conn *c);

@@ -13,6 +13,14 @@
  * loader's connection, switched to blocking mode for the load: rows are
  * encoded into a buffer sent with PQputCopyData whenever it fills.
  *
+ * --pipeline=on (db_exec_queue): the session enters libpq's pipeline mode
+ * at its first queued statement; queued executes (and the Parse of a
+ * statement not yet prepared) go out without waiting, the next
+ * db_exec_start/db_query_start adds its statement and a Sync, and the
+ * answers are read in order up to the Sync. The server runs the same
+ * statements in the same order; after an error it skips the rest up to
+ * the Sync (PGRES_PIPELINE_ABORTED), and the first error is reported.
+ *
  * Errors: SQLSTATE 40001 (serialization failure), 40P01 (deadlock) and
  * 23505 (a concurrent DELETE+INSERT of one key, as sysbench's pgsql driver)
  * roll back and retry; a lost session (CONNECTION_BAD, class 08, 57P0x)
@@ -45,7 +53,15 @@ typedef struct pg_priv {
     size_t          pcap;
     const char    **pvals;
     int             pvcap;
+    /* pipeline mode: what was sent and awaits its answer, in order: a
+     * statement index for an execute, -1 - index for its Parse, PG_TEXT
+     * for a text query */
+    bool            piped;
+    int            *inflight;
+    int             ninflight, inflight_cap, inflight_head;
 } pg_priv;
+
+#define PG_TEXT (-1000000)
 
 static uint64_t mono_ms(void)
 {
@@ -131,6 +147,8 @@ static void pg_disconnect(db_conn *c)
     p->pg = NULL;
     p->op = PG_IDLE;
     p->flushing = false;
+    p->piped = false;
+    p->ninflight = p->inflight_head = 0;
     memset(p->prepared, 0, (size_t)(c->nstmts ? c->nstmts : 1) * sizeof(bool));
 }
 
@@ -141,6 +159,7 @@ static void pg_free(db_conn *c)
     free(p->prepared);
     free(p->pbuf);
     free(p->pvals);
+    free(p->inflight);
     free(p);
     c->priv = NULL;
 }
@@ -337,6 +356,151 @@ static int send_execute(db_conn *c, const db_value *params)
     return sent(c, PQsendQueryPrepared(p->pg, name, n, p->pvals, NULL, NULL, 0));
 }
 
+/* --- pipeline mode ---------------------------------------------------- */
+
+static int inflight_push(db_conn *c, int item)
+{
+    pg_priv *p = c->priv;
+    if (p->ninflight == p->inflight_cap) {
+        int ncap = p->inflight_cap ? p->inflight_cap * 2 : 64;
+        int *n = realloc(p->inflight, (size_t)ncap * sizeof(*n));
+        if (!n) {
+            db_set_error(c, 0, "HY001", DB_ERR_FATAL, "out of memory");
+            return -1;
+        }
+        p->inflight = n;
+        p->inflight_cap = ncap;
+    }
+    p->inflight[p->ninflight++] = item;
+    return 0;
+}
+
+/* Send the Parse (first use on this session) and the execute of stmt in
+ * pipeline mode, entering it first; nothing is awaited. 0, or DB_ERROR. */
+static int pipe_send(db_conn *c, int stmt, const db_value *params)
+{
+    pg_priv *p = c->priv;
+    char name[16];
+    int n = c->stmts[stmt].nparams;
+
+    if (!p->piped) {
+        if (!PQenterPipelineMode(p->pg))
+            return pg_fail(c, NULL);
+        p->piped = true;
+        p->ninflight = p->inflight_head = 0;
+    }
+    snprintf(name, sizeof name, "s%d", stmt);
+    if (!p->prepared[stmt]) {
+        char *sql = rewrite_placeholders(c->stmts[stmt].sql);
+        int ok;
+        if (!sql) {
+            db_set_error(c, 0, "HY001", DB_ERR_FATAL, "out of memory");
+            return DB_ERROR;
+        }
+        ok = PQsendPrepare(p->pg, name, sql, n, NULL);
+        free(sql);
+        if (!ok)
+            return pg_fail(c, NULL);
+        if (inflight_push(c, -1 - stmt) < 0)
+            return DB_ERROR;
+        p->prepared[stmt] = true;   /* taken back if its answer is not OK */
+    }
+    if (text_params(c, params, n) < 0)
+        return DB_ERROR;
+    if (!PQsendQueryPrepared(p->pg, name, n, p->pvals, NULL, NULL, 0))
+        return pg_fail(c, NULL);
+    return inflight_push(c, stmt) < 0 ? DB_ERROR : 0;
+}
+
+static int pg_exec_queue(db_conn *c, int stmt, const db_value *params)
+{
+    pg_priv *p = c->priv;
+    clear_results(p);
+    return pipe_send(c, stmt, params) < 0 ? DB_ERROR : DB_DONE;
+}
+
+/* End the pipeline's batch with a Sync and send it all; the answers are
+ * read by collect_piped(). */
+static int pipe_sync(db_conn *c, pg_op op)
+{
+    pg_priv *p = c->priv;
+    p->op = op;
+    return sent(c, PQpipelineSync(p->pg));
+}
+
+/* Read the answers of the batch in flight up to its Sync: the last
+ * statement's result is kept, the first error is the operation's. */
+static int collect_piped(db_conn *c)
+{
+    pg_priv *p = c->priv;
+    int failed_item = 0, nulls = 0;
+    bool failed = false;
+
+    for (;;) {
+        PGresult *r;
+        ExecStatusType st;
+        int item;
+
+        if (PQisBusy(p->pg))
+            return pg_wait(c, p->flushing ? DB_WAIT_READ | DB_WAIT_WRITE : DB_WAIT_READ);
+        r = PQgetResult(p->pg);
+        if (!r) {
+            /* one NULL ends each statement's results; two in a row: the
+             * session broke before the Sync came back */
+            if (++nulls > 1 || PQstatus(p->pg) == CONNECTION_BAD) {
+                p->ninflight = p->inflight_head = 0;
+                return pg_fail(c, NULL);
+            }
+            continue;
+        }
+        nulls = 0;
+        st = PQresultStatus(r);
+        if (st == PGRES_PIPELINE_SYNC) {
+            PQclear(r);
+            break;
+        }
+        item = p->inflight_head < p->ninflight ? p->inflight[p->inflight_head++] : PG_TEXT;
+        if (item < 0 && item != PG_TEXT && st != PGRES_COMMAND_OK)
+            p->prepared[-1 - item] = false;     /* its Parse failed or was skipped */
+        switch (st) {
+        case PGRES_TUPLES_OK: case PGRES_COMMAND_OK: case PGRES_EMPTY_QUERY:
+            PQclear(p->res);
+            p->res = r;
+            break;
+        case PGRES_PIPELINE_ABORTED:
+            PQclear(r);
+            break;
+        default:
+            if (p->err_res)
+                PQclear(r);
+            else {
+                p->err_res = r;
+                failed = true;
+                failed_item = item;
+            }
+        }
+    }
+    p->ninflight = p->inflight_head = 0;
+    if (p->err_res) {
+        PGresult *e = p->err_res;
+        int rc, stmt = failed_item < 0 ? -1 - failed_item : failed_item;
+        p->err_res = NULL;
+        rc = pg_fail(c, e);
+        PQclear(e);
+        /* the statement that failed, when it is not the one the caller sent */
+        if (failed && failed_item != PG_TEXT && stmt != p->cur && stmt >= 0 && stmt < c->nstmts) {
+            size_t n = strlen(c->err.msg);
+            snprintf(c->err.msg + n, sizeof c->err.msg - n, " (pipelined statement `%.300s`)",
+                     c->stmts[stmt].sql);
+        }
+        return rc;
+    }
+    p->affected = p->res ? strtoll(PQcmdTuples(p->res), NULL, 10) : 0;
+    p->row = -1;
+    p->op = PG_IDLE;
+    return DB_DONE;
+}
+
 static int pg_exec_start(db_conn *c, int stmt, const db_value *params)
 {
     pg_priv *p = c->priv;
@@ -345,6 +509,8 @@ static int pg_exec_start(db_conn *c, int stmt, const db_value *params)
 
     clear_results(p);
     p->cur = stmt;
+    if (p->piped)
+        return pipe_send(c, stmt, params) < 0 ? DB_ERROR : pipe_sync(c, PG_EXECUTING);
     if (p->prepared[stmt])
         return send_execute(c, params);
     sql = rewrite_placeholders(c->stmts[stmt].sql);
@@ -365,6 +531,15 @@ static int pg_query_start(db_conn *c, const char *sql, size_t len)
     pg_priv *p = c->priv;
     (void)len;                  /* db_query_start passes a NUL-terminated string */
     clear_results(p);
+    if (p->piped) {
+        /* the simple query protocol is not allowed in pipeline mode */
+        p->cur = -1;
+        if (!PQsendQueryParams(p->pg, sql, 0, NULL, NULL, NULL, NULL, 0))
+            return pg_fail(c, NULL);
+        if (inflight_push(c, PG_TEXT) < 0)
+            return DB_ERROR;
+        return pipe_sync(c, PG_QUERYING);
+    }
     p->op = PG_QUERYING;
     return sent(c, PQsendQuery(p->pg, sql));
 }
@@ -435,7 +610,7 @@ static int pg_cont(db_conn *c, int events)
                 return pg_fail(c, NULL);
             p->flushing = f == 1;
         }
-        return collect(c);
+        return p->piped ? collect_piped(c) : collect(c);
     case PG_IDLE:
         break;
     }
@@ -586,4 +761,5 @@ const struct db_driver db_driver_pgsql = {
     .server_version = pg_server_version,
     .dialect = DB_DIALECT_PGSQL,
     .bulk_start = pg_bulk_start,
+    .exec_queue = pg_exec_queue,
 };

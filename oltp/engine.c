@@ -12,6 +12,7 @@
  * as queue time (no coordinated omission).
  */
 #include "engine.h"
+#include "nap.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -407,12 +408,18 @@ static int rollback_for_retry(conn *c)
 static int advance(conn *c)
 {
     engine *e = c->w->e;
-    wl_step s = e->wl->step(c->wls, &c->db, &c->act);
+    wl_step s;
 
+    c->act.queue = false;
+    s = e->wl->step(c->wls, &c->db, &c->act);
     switch (s) {
     case WL_STMT:
         if (c->act.stmt >= 0) {
             c->kind = e->run->stmts[c->act.stmt].kind;
+            /* --pipeline=on: queued at once (DB_DONE), answered with the
+             * next statement that waits */
+            if (c->act.queue && e->o->db.pipeline)
+                return db_exec_queue(&c->db, c->act.stmt, c->act.params);
             return db_exec_start(&c->db, c->act.stmt, c->act.params);
         }
         c->kind = c->act.kind;
@@ -1008,10 +1015,8 @@ static int outage_exceeded(engine *e, uint64_t n)
 static void sleep_until(uint64_t t)
 {
     uint64_t n = now_ns();
-    if (t > n) {
-        struct timespec ts = { (time_t)((t - n) / 1000000000ULL), (long)((t - n) % 1000000000ULL) };
-        nanosleep(&ts, NULL);
-    }
+    if (t > n)
+        nap_ns(t - n);
 }
 
 static bool all_done(engine *e)
@@ -1092,8 +1097,8 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
         first_term += nt;
     }
     res->nphases = o->warmup_s > 0 ? 2 : 1;
-    res->phases[0].name = o->warmup_s > 0 ? "warmup" : "measure";
-    res->phases[1].name = "measure";
+    res->phases[0].phase = o->warmup_s > 0 ? RES_PHASE_WARMUP : RES_PHASE_MEASURE;
+    res->phases[1].phase = RES_PHASE_MEASURE;
     for (int i = 0; i < res->nphases; i++)
         if (stats_init(&res->phases[i].st, e.ntypes) < 0)
             goto out;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "results.h"
 #include "workload.h"
 
 /* Counters and latency of a span of time (an interval or a phase). */
@@ -36,7 +37,7 @@ typedef struct interval_sample {
 } interval_sample;
 
 typedef struct phase_result {
-    const char      *name;              /* "warmup" or "measure" */
+    res_phase_id     phase;             /* RES_PHASE_WARMUP or RES_PHASE_MEASURE */
     double           duration_s;
     stats            st;
     /* outages: seconds without a working connection, averaged over the

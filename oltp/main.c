@@ -381,6 +381,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "oltp: unknown --db-driver=%s (this build has: %s)\n", o.db_driver, db_driver_names());
         return OLTP_EXIT_BAD_INPUT;
     }
+    if (o.db.pipeline && !db_pipeline_supported(drv)) {
+        fprintf(stderr, "oltp: --pipeline=on is not available with --db-driver=%s: only the pgsql driver "
+                "pipelines (libpq's pipeline mode); MariaDB Connector/C reads a prepared statement's answer "
+                "in the call that sends it (mysql_stmt_execute), so a connection cannot have a second "
+                "statement in flight\n", o.db_driver);
+        return OLTP_EXIT_BAD_INPUT;
+    }
+    if (o.db.pipeline && !wl->pipeline) {
+        fprintf(stderr, "oltp: --pipeline=on is not available with workload %s: its transactions read "
+                "the results of their statements\n", wl->name);
+        return OLTP_EXIT_BAD_INPUT;
+    }
     if (resolve_dialect(&o, drv) < 0)
         return OLTP_EXIT_BAD_INPUT;
     if (wl->setup(&run) < 0)

@@ -224,7 +224,7 @@ static int fill_phase(res_phase *j, const oltp_opts *o, const workload *wl, cons
     const stats *s = &p->st;
     double d = p->duration_s > 0 ? p->duration_s : 1e-9;
 
-    j->name = strdup(p->name);
+    j->phase = p->phase;
     j->duration_s = p->duration_s;
     j->transactions = s->trx;
     j->reads = s->reads;
@@ -243,7 +243,7 @@ static int fill_phase(res_phase *j, const oltp_opts *o, const workload *wl, cons
     j->iv_pct = o->percentiles[0];
     j->intervals = calloc(p->niv ? (size_t)p->niv : 1, sizeof *j->intervals);
     j->histogram = hist_copy(s->lat);
-    if (!j->name || !j->intervals || !j->histogram)
+    if (!j->intervals || !j->histogram)
         return -1;
     j->nintervals = p->niv;
     j->has_outage = true;

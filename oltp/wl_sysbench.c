@@ -137,7 +137,10 @@ static int sb_setup(wl_run *run)
     for (int t = 1; t <= o->tables; t++)
         for (int k = 0; k < NKINDS; k++) {
             char *sql;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"  /* a format of this file's own constant table */
             if (asprintf(&sql, kind_defs[k].sql, t) < 0) {
+#pragma GCC diagnostic pop
                 fprintf(stderr, "oltp: out of memory\n");
                 return -1;
             }
@@ -430,7 +433,10 @@ static int sb_check_ready(const wl_run *run, db_conn *c)
             [DB_DIALECT_PGSQL] = "SELECT id FROM sbtest%d LIMIT 1",
             [DB_DIALECT_MSSQL] = "SELECT TOP 1 id FROM sbtest%d",
         };
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"  /* a format of this file's own constant table */
         snprintf(sql, sizeof sql, probe[run->o->db.dialect], t);
+#pragma GCC diagnostic pop
         if (db_query(c, sql) != DB_DONE) {
             if (c->err.code == 1146 || !strcmp(c->err.sqlstate, "42S02") || !strcmp(c->err.sqlstate, "42P01"))
                 fprintf(stderr, "oltp: table sbtest%d is missing: run `oltp %s --tables=%d --table-size=%" PRId64
@@ -487,6 +493,7 @@ static wl_step sb_step(void *state, db_conn *c, wl_action *a)
         s->table = (int)rand_uniform(s->r, 1, (uint32_t)o->tables);
     a->stmt = -1;
     a->params = s->params;
+    a->queue = true;            /* no statement's result is read; only the last waits */
     switch (g) {
     case G_BEGIN:
         a->stmt = p->stmt_begin;
@@ -551,6 +558,7 @@ static wl_step sb_step(void *state, db_conn *c, wl_action *a)
         s->rep = 0;
         s->gi++;
     }
+    a->queue = s->gi < p->ngroups;
     return WL_STMT;
 }
 
@@ -558,7 +566,8 @@ static wl_step sb_step(void *state, db_conn *c, wl_action *a)
     .name = n, .summary = sum, .setup = sb_setup, .teardown = sb_teardown, \
     .prepare = sb_prepare, .cleanup = sb_cleanup,                          \
     .check_ready = sb_check_ready, .conn_new = sb_conn_new,                \
-    .conn_free = sb_conn_free, .trx_begin = sb_trx_begin, .step = sb_step }
+    .conn_free = sb_conn_free, .trx_begin = sb_trx_begin, .step = sb_step, \
+    .pipeline = true }
 
 const workload wl_sysbench[8] = {
     SB_WORKLOAD("oltp_read_write", "sysbench OLTP read/write mix"),

@@ -34,6 +34,10 @@ typedef struct wl_action {
     const db_value *params;     /* must stay valid until the next step() */
     const char     *sql;        /* text statement when stmt < 0 */
     db_qkind        kind;       /* for the read/write/other counts of text statements */
+    bool            queue;      /* nothing later in the transaction reads this
+                                 * statement's result, and it is not the last:
+                                 * with --pipeline=on it is sent without
+                                 * waiting for its answer (db_exec_queue) */
     char            err[256];
 } wl_action;
 
@@ -97,6 +101,10 @@ typedef struct workload {
      * waiting pause_before() between its transactions, and a transaction's
      * latency counts from the moment its terminal was ready to start it. */
     int   (*terminals)(const wl_run *run);
+    /* True when step() marks its independent statements (act->queue), so
+     * --pipeline=on can send them without waiting; false: oltp refuses
+     * --pipeline=on for this workload. */
+    bool  pipeline;
 } workload;
 
 const workload *workload_find(const char *name);

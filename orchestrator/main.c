@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +38,15 @@ static void usage(FILE *f)
           "Plans are described in plans/README.md; results in results/SCHEMA.md.\n", f);
 }
 
-static int bad_input(const char *fmt, const char *arg)
+/* One line "drivebench: MESSAGE" on stderr; EXIT_BAD_INPUT. */
+__attribute__((format(printf, 1, 2)))
+static int bad_input(const char *fmt, ...)
 {
+    va_list ap;
     fputs("drivebench: ", stderr);
-    fprintf(stderr, fmt, arg);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
     fputc('\n', stderr);
     return EXIT_BAD_INPUT;
 }
@@ -122,7 +128,7 @@ static int cmd_render(int argc, char **argv)
         goto cleanup;
     t = orch_template_load(p->template_path, err, sizeof err);
     run_id = o.run_id ? strdup(o.run_id) : orch_runid_new(p->name, time(NULL));
-    l = t && run_id ? orch_layout_new(p, run_id, orch_template_disk_size(t, "seeddisk") != 0)
+    l = t && run_id ? orch_layout_new(p, run_id, orch_layout_has_seed(p, t))
                     : NULL;
     if (!l) {
         fprintf(stderr, "drivebench: %s\n", t ? "out of memory" : err);
@@ -386,6 +392,15 @@ static int cmd_seed(int argc, char **argv)
     rc = EXIT_BAD_INPUT;
     if (!(p = orch_plan_load(o.arg, stderr)))
         goto out;
+    if (p->image) {
+        /* seed.sh boots drivebench's own image; a user's image needs the
+         * plan's domain (firmware, NIC, controller) and its ODBC login */
+        fprintf(stderr, "drivebench: seed builds the seeds of drivebench's images only; for a "
+                "user's image ([run] image) make %s/seed.qcow2 by hand (images/README.md, "
+                "\"A seed for a user's image\")\n", p->image_dir ? p->image_dir : "IMAGE_DIR");
+        orch_plan_free(p);
+        goto out;
+    }
     orch_plan_free(p);
     if (access(seed, X_OK) != 0) {
         fprintf(stderr, "drivebench: %s is missing: seed needs the source tree drivebench was built in\n", seed);

@@ -7,6 +7,7 @@
 #include "clients/client.h"
 #include "plan/dbengine.h"
 #include "util/names.h"
+#include "nap.h"
 #include "oltp_exit.h"
 #include "results.h"
 #include "util/stop.h"
@@ -110,7 +111,7 @@ static char *b64_decode(const char *in, size_t *len)
 
 /* Start argv in the guest with env (NULL-terminated). Returns its pid or
  * -1 with err. */
-static long exec_start(const orch_client *c, const guest *g, char **argv,
+static long exec_start(const orch_client *c, const guest *g, const char *const *argv,
                        const char *const *env, char *err, size_t errlen)
 {
     json_object *args = json_object_new_object(), *a = json_object_new_array(), *e, *ret, *pid;
@@ -333,9 +334,8 @@ static void live_close(const orch_client *c, guest_proc *pr)
  * the VM goes away anyway. */
 static void exec_kill(const orch_client *c, const guest *g, long pid, const char *sig)
 {
-    char num[32], err[256], sigv[16];
-    char *argv[] = { "/bin/kill", sigv, num, NULL };
-    snprintf(sigv, sizeof sigv, "%s", sig);
+    char num[32], err[256];
+    const char *const argv[] = { "/bin/kill", sig, num, NULL };
     snprintf(num, sizeof num, "%ld", pid);
     exec_start(c, g, argv, NULL, err, sizeof err);
 }
@@ -388,7 +388,7 @@ static int guest_start(void *procs, int i, char *err, size_t errlen)
         snprintf(err, errlen, "%s: out of memory", pr->g.name);
         return -1;
     }
-    pr->pid = exec_start(h->c, &pr->g, argv, env, err, errlen);
+    pr->pid = exec_start(h->c, &pr->g, (const char *const *)argv, env, err, errlen);
     free(argv);
     return pr->pid < 0 ? -1 : 0;
 }
@@ -397,7 +397,7 @@ static int guest_start(void *procs, int i, char *err, size_t errlen)
 static void guest_wait(void *procs, int ms)
 {
     (void)procs;
-    usleep((useconds_t)ms * 1000);
+    nap_ms(ms);
 }
 
 static int guest_poll(void *procs, int i)
@@ -523,7 +523,7 @@ static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPt
                     "database\n", g->name, (int)(time(NULL) - t0));
             fflush(c->out);
         }
-        pid = ret ? exec_start(c, g, argv, env, err, errlen) : -1;
+        pid = ret ? exec_start(c, g, (const char *const *)argv, env, err, errlen) : -1;
         for (int i = 0; pid > 0 && i < 50; i++) {
             char *output = NULL;
             int code = -1, st = exec_status(c, g, pid, &code, &output, err, errlen);
@@ -541,7 +541,7 @@ static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPt
                              "(oltp ping exited %d)", g->name, code);
                 break;
             }
-            usleep(200 * 1000);
+            nap_ms(200);
         }
         if (rc < 0 && !refused)
             sleep(1);

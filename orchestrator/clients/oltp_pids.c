@@ -2,6 +2,7 @@
  * oltp_pids.h). */
 #include "clients/oltp_pids.h"
 #include "atomic_file.h"
+#include "nap.h"
 #include "util/names.h"
 
 #include <errno.h>
@@ -133,8 +134,7 @@ static int wait_gone(const char *run_dir, int tenths)
 {
     int left = orch_clients_alive(run_dir);
     for (int i = 0; i < tenths && left > 0; i++) {
-        struct timespec ts = { 0, 100 * 1000 * 1000 };
-        nanosleep(&ts, NULL);
+        nap_ms(100);
         left = orch_clients_alive(run_dir);
     }
     return left;

@@ -39,6 +39,21 @@ static char *run_dir_of(const orch_plan *p, const char *run_id)
     return orch_strfmt("%s/%s/%s", cwd, p->results_dir, run_id);
 }
 
+int orch_layout_has_seed(const orch_plan *p, const orch_template *t)
+{
+    return orch_template_disk_size(t, "seeddisk") != 0
+           || (p->image && p->image_attaches_databases && strcmp(p->prepare, "yes") != 0);
+}
+
+uint64_t orch_layout_seed_size(const orch_plan *p, const orch_template *t)
+{
+    if (p->seed_size)
+        return p->seed_size;
+    if (orch_template_disk_size(t, "seeddisk"))
+        return orch_template_disk_size(t, "seeddisk");
+    return p->db_size ? p->db_size : orch_template_disk_size(t, "dbdisk");
+}
+
 orch_layout *orch_layout_new(const orch_plan *p, const char *run_id, int has_seed)
 {
     orch_layout *l = calloc(1, sizeof *l);
@@ -83,11 +98,11 @@ oom:
     return NULL;
 }
 
-char *orch_layout_result(const orch_vm *vm, int rep, const char *phase)
+char *orch_layout_result(const orch_vm *vm, int rep, res_phase_id phase)
 {
-    if (!phase || strcmp(phase, "measure") == 0)
+    if (phase == RES_PHASE_MEASURE)
         return orch_strfmt("vm/%s.r%d.json", vm->name, rep);
-    return orch_strfmt("vm/%s.r%d.%s.json", vm->name, rep, phase);
+    return orch_strfmt("vm/%s.r%d.%s.json", vm->name, rep, res_phase_name(phase));
 }
 
 char *orch_layout_console(const orch_vm *vm, int rep)
@@ -115,6 +130,7 @@ char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_te
         .pool = vm->pool, .boot_vol = vm->boot_vol, .db_vol = vm->db_vol,
         .seed_vol = vm->seed_vol, .console_log = console, .port = vm->port,
         .guest_port = p->engine->port, .cmdline = p->cmdline, .controller = p->controller,
+        .guest_os = p->guest_os, .nic = p->nic, .firmware = p->firmware, .hyperv = p->hyperv,
     };
     /* each path the plan needs was copied */
     int copied = console && (p->image ? (!p->kernel || kernel) && (!p->initrd || initrd)

@@ -10,6 +10,7 @@
 
 #include "plan/plan.h"
 #include "plan/template.h"
+#include "results.h"          /* res_phase_id */
 
 typedef struct orch_vm {
     char *name;                 /* drivebench-<runid>--<drive>-vm<N> */
@@ -32,6 +33,18 @@ typedef struct orch_layout {
     int      nvms;
 } orch_layout;
 
+/* 1 when plan p's VMs have a prebuilt-database seed volume each, their
+ * database volumes restored from it: the profile t has a seed disk
+ * (attached read-only), or the user's image attaches the databases it
+ * finds ([run] image_attaches_databases) and prepare is not "yes" (no
+ * seed disk attached: only the database disk is a copy of the seed). */
+int orch_layout_has_seed(const orch_plan *p, const orch_template *t);
+
+/* Capacity in bytes of the seed volume: [run] seed_size, else the
+ * profile's seed disk, else (a user's image without one) the database
+ * disk's: db_size or the profile's. */
+uint64_t orch_layout_seed_size(const orch_plan *p, const orch_template *t);
+
 /* Build the layout of plan p for run_id, ports from p->port_base on.
  * Returns NULL when out of memory. Free with orch_layout_free. */
 orch_layout *orch_layout_new(const orch_plan *p, const char *run_id, int has_seed);
@@ -44,8 +57,9 @@ char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_te
                          char *err, size_t errlen);
 
 /* Paths inside the run folder, relative to it: "vm/<vm>.r<rep>.json",
- * "vm/<vm>.r<rep>.<phase>.json" for other phases, "console/<vm>.r<rep>.log". */
-char *orch_layout_result(const orch_vm *vm, int rep, const char *phase);
+ * "vm/<vm>.r<rep>.<phase>.json" for other phases (res_phase_name),
+ * "console/<vm>.r<rep>.log". */
+char *orch_layout_result(const orch_vm *vm, int rep, res_phase_id phase);
 char *orch_layout_console(const orch_vm *vm, int rep);
 
 /* argv for the oltp binary at path `oltp` against the database on

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "plan/dbengine.h"  /* the database engine the VMs serve */
+#include "plan/template.h"  /* the guest's OS, NIC and firmware choices */
 #include "util/units.h"     /* durations and sizes of plan values */
 
 typedef enum { ORCH_CLIENT_HOST, ORCH_CLIENT_GUEST } orch_client_kind;
@@ -43,7 +44,17 @@ typedef struct orch_plan {
                                  * NULL: image_dir's base.qcow2 */
     char *kernel, *initrd, *cmdline;    /* direct boot of a user's image;
                                  * no kernel: it boots from its disk */
-    char *controller;           /* SCSI controller model, NULL: profile's */
+    char *controller;           /* SCSI controller model, NULL: profile's
+                                 * (windows: lsisas1068 unless set) */
+    /* The guest's OS and what follows from it, each also its own key;
+     * unset keys take guest_os's defaults (plan_parse.c guest_defaults) */
+    orch_guest_os guest_os;     /* linux (default) | windows */
+    orch_nic    nic;            /* virtio (linux) | e1000e (windows) */
+    orch_firmware firmware;     /* bios (default) | efi */
+    int   hyperv;               /* 1: Hyper-V enlightenments (windows) */
+    int   image_attaches_databases;     /* 1: the user's image attaches
+                                 * the databases it finds on its dbdisk,
+                                 * so a seed can be restored onto it */
     char *uri;                  /* default qemu:///system */
     char *profile;              /* "tiny", "sysbench", ... or a .xml path */
     char *template_path;        /* resolved profile template */

@@ -5,6 +5,7 @@
  * or section they are about. */
 #include "plan/plan_parse.h"
 #include "plan/plan_keys.h"
+#include "plan/layout.h"
 #include "plan/template.h"
 #include "util/names.h"
 
@@ -137,18 +138,57 @@ static void validate_engine(parse_state *st)
                    "the guest agent, and guest_agent = no: use client = host");
 }
 
-/* A profile with a seed disk: prepare = auto needs an engine (and image)
- * that restore it, and the seed volume needs image_dir's seed.qcow2. */
+/* The guest's OS against the image, the boot and the client: drivebench
+ * builds Linux images that boot their kernel directly and run its oltp. */
+static void validate_guest(parse_state *st)
+{
+    orch_plan *p = st->p;
+    if (p->guest_os != ORCH_OS_WINDOWS)
+        return;
+    if (!p->image)
+        plan_error(st, plan_where(st, "run", "guest_os"), "[run] guest_os = windows needs the "
+                   "user's own image ([run] image = PATH.qcow2): drivebench builds Linux images "
+                   "only (images/README.md gives the Windows contract)");
+    if (p->kernel)
+        plan_error(st, plan_where(st, "run", "kernel"), "[run] kernel: a Windows guest boots "
+                   "from its own disk; drop kernel, initrd and cmdline");
+    if (p->client == ORCH_CLIENT_GUEST)
+        plan_error(st, plan_where(st, "run", "client"), "[run] client = guest runs drivebench's "
+                   "Linux oltp inside the guest; a Windows guest needs client = host");
+}
+
+/* The prebuilt-database seed: a profile's seed disk, or a user's image
+ * that attaches the databases it finds (dbdisk restored from the seed,
+ * no seed disk attached). prepare = auto needs an engine or image that
+ * restores it, and the seed volume needs image_dir's seed.qcow2. */
 static void validate_seed(parse_state *st, const orch_template *t)
 {
     orch_plan *p = st->p;
-    if (!t || !orch_template_disk_size(t, "seeddisk"))
+    int profile_seed = t && orch_template_disk_size(t, "seeddisk");
+    if (p->image_attaches_databases && !p->image)
+        plan_error(st, plan_where(st, "run", "image_attaches_databases"), "[run] "
+                   "image_attaches_databases applies to a user's image ([run] image); "
+                   "drivebench's images restore their seed disk themselves");
+    if (!t || !orch_layout_has_seed(p, t))
         return;
-    if (strcmp(p->prepare, "auto") == 0 && (p->engine->seed == ORCH_SEED_NONE || p->image))
+    if (profile_seed && strcmp(p->prepare, "auto") == 0 && p->image
+        && !p->image_attaches_databases)
+        plan_error(st, plan_where(st, "workload", "prepare"), "[workload] prepare = auto: profile "
+                   "%s restores a prebuilt database, which a user's image attaches only when "
+                   "its contract says so: set [run] image_attaches_databases = yes "
+                   "(images/README.md), or prepare = yes, or use a profile without a seed disk",
+                   p->profile);
+    else if (profile_seed && strcmp(p->prepare, "auto") == 0 && !p->image
+             && p->engine->seed == ORCH_SEED_NONE)
         plan_error(st, plan_where(st, "workload", "prepare"), "[workload] prepare = auto: profile "
                    "%s restores a prebuilt database, which %s cannot; set prepare = yes or "
-                   "use a profile without a seed disk", p->profile,
-                   p->engine->seed == ORCH_SEED_NONE ? p->engine->name : "a user's image");
+                   "use a profile without a seed disk", p->profile, p->engine->name);
+    else if (!p->image_dir && p->image)
+        plan_error(st, plan_where(st, "run", profile_seed ? "profile"
+                                                          : "image_attaches_databases"),
+                   "[run] %s: each database disk is restored from image_dir's seed.qcow2 "
+                   "(images/README.md says how to make it); set [run] image_dir to its folder",
+                   profile_seed ? "profile with a seed disk" : "image_attaches_databases = yes");
     else if (!p->image_dir)
         plan_error(st, plan_where(st, "run", "profile"), "[run] profile %s has a seed disk, made "
                    "from image_dir's seed.qcow2, and engine %s has no image_dir; use a "
@@ -295,6 +335,7 @@ void plan_check(parse_state *st)
 
     validate_workload(st);
     validate_engine(st);
+    validate_guest(st);
     validate_profile(st);
     drive_sections = validate_sections(st);
     if (p->ndrives == 0 && !drive_sections)

@@ -27,11 +27,18 @@ static const key_spec run_keys[] = {
     P("cmdline",        K_STR,    cmdline, 0, 0, NULL),
     P("guest_agent",    K_BOOL,   guest_agent, 0, 0, "yes|no"),
     P("controller",     K_STR,    controller, 0, 0, "virtio-scsi|lsisas1068|lsisas1078"),
+    /* the guest's OS and its devices (issue 20); the K_ENUM choices are
+     * in the order of their enums in template.h */
+    P("guest_os",       K_ENUM,   guest_os, 0, 0, "linux|windows"),
+    P("nic",            K_ENUM,   nic, 0, 0, "virtio|e1000e"),
+    P("firmware",       K_ENUM,   firmware, 0, 0, "bios|efi"),
+    P("hyperv",         K_BOOL,   hyperv, 0, 0, "yes|no"),
+    P("image_attaches_databases", K_BOOL, image_attaches_databases, 0, 0, "yes|no"),
     P("uri",            K_STR,    uri, 0, 0, NULL),
     P("profile",        K_STR,    profile, 0, 0, NULL),
     P("vmconfigs_dir",  K_STR,    vmconfigs_dir, 0, 0, NULL),
     P("vms_per_drive",  K_INT,    vms_per_drive, 1, 64, NULL),
-    P("client",         K_ENUM,   client, 0, 0, "host|guest"),
+    P("client",         K_ENUM,   client, 0, 0, "host|guest"),    /* orch_client_kind */
     P("repetitions",    K_INT,    repetitions, 1, 100, NULL),
     P("image_dir",      K_STR,    image_dir, 0, 0, NULL),
     P("results_dir",    K_STR,    results_dir, 0, 0, NULL),
@@ -130,6 +137,33 @@ int plan_text_ok(const char *s)
     return 1;
 }
 
+/* Index of v among choices "a|b|c" (v is one of them: checked before). */
+static int choice_index(const char *choices, const char *v)
+{
+    size_t n = strlen(v);
+    int i = 0;
+    for (const char *c = choices; *c; i++) {
+        const char *bar = strchr(c, '|');
+        size_t len = bar ? (size_t)(bar - c) : strlen(c);
+        if (len == n && strncmp(c, v, n) == 0)
+            return i;
+        if (!bar)
+            break;
+        c = bar + 1;
+    }
+    return 0;
+}
+
+/* The i-th of choices "a|b|c" as a new string, or NULL when out of memory. */
+static char *choice_at(const char *choices, int i)
+{
+    const char *c = choices, *bar;
+    for (; i > 0 && (bar = strchr(c, '|')); i--)
+        c = bar + 1;
+    bar = strchr(c, '|');
+    return strndup(c, bar ? (size_t)(bar - c) : strlen(c));
+}
+
 int plan_key_store(const key_spec *k, void *base, const char *v, char *err, size_t errlen)
 {
     char *field = (char *)base + k->off;
@@ -158,9 +192,8 @@ int plan_key_store(const key_spec *k, void *base, const char *v, char *err, size
         *dst = strdup(v);
         return 0;
     }
-    case K_ENUM:        /* only [run] client */
-        *(orch_client_kind *)(void *)field = strcmp(v, "guest") == 0 ? ORCH_CLIENT_GUEST
-                                                                   : ORCH_CLIENT_HOST;
+    case K_ENUM:        /* an enum whose values are the choices' indexes */
+        *(int *)(void *)field = choice_index(k->choices, v);
         return 0;
     case K_BOOL:
         *(int *)(void *)field = strcmp(v, "yes") == 0;
@@ -309,8 +342,8 @@ char *orch_plan_get(const orch_plan *p, const char *section, const char *key, ch
     switch (k->type) {
     case K_STR:
         return strdup(*(char *const *)field ? *(char *const *)field : "");
-    case K_ENUM:        /* only [run] client */
-        return strdup(*(const orch_client_kind *)field == ORCH_CLIENT_GUEST ? "guest" : "host");
+    case K_ENUM:
+        return choice_at(k->choices, *(const int *)field);
     case K_BOOL:
         return strdup(*(const int *)field ? "yes" : "no");
     case K_INT:

@@ -17,7 +17,8 @@ typedef struct key_spec {
     key_type    type;
     size_t      off;        /* into orch_plan, or orch_drive for [drive] */
     long long   min, max;
-    const char *choices;    /* K_ENUM: "a|b|c" */
+    const char *choices;    /* "a|b|c"; K_ENUM: its field is an enum whose
+                             * values are these choices' indexes */
 } key_spec;
 
 /* 1 when section is "drive NAME" (NAME, trimmed, copied into name, which

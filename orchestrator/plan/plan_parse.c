@@ -269,6 +269,25 @@ static void engine_defaults(orch_plan *p)
         p->image_dir = strdup(e->image_dir);
 }
 
+/* Defaults that follow [run] guest_os, for the keys the plan leaves out:
+ * a Windows guest gets the NIC, controller and clock it has in-box
+ * drivers for (e1000e, lsisas1068 for Windows' lsi_sas), Hyper-V
+ * enlightenments, and no guest agent (its virtio-serial channel needs
+ * the virtio-win drivers). Firmware stays BIOS unless asked. */
+static void guest_defaults(parse_state *st)
+{
+    orch_plan *p = st->p;
+    int windows = p->guest_os == ORCH_OS_WINDOWS;
+    if (!plan_key_line(st, "run", "nic"))
+        p->nic = windows ? ORCH_NIC_E1000E : ORCH_NIC_VIRTIO;
+    if (!plan_key_line(st, "run", "hyperv"))
+        p->hyperv = windows;
+    if (!plan_key_line(st, "run", "guest_agent") && windows)
+        p->guest_agent = 0;
+    if (!plan_key_line(st, "run", "controller") && windows && !p->controller)
+        p->controller = strdup("lsisas1068");
+}
+
 static void plan_defaults(orch_plan *p)
 {
     p->engine_name = strdup(ORCH_DBENGINE_DEFAULT);
@@ -318,6 +337,7 @@ orch_plan *orch_plan_load(const char *path, FILE *errs)
     if (!p->vmconfigs_dir)
         p->vmconfigs_dir = orch_tree_path("vmconfigs");
     engine_defaults(p);
+    guest_defaults(&st);
     make_absolute(&p->image_dir);
     make_absolute(&p->image);
     make_absolute(&p->kernel);

@@ -18,6 +18,13 @@
 
 typedef struct orch_template orch_template;
 
+/* The guest's operating system and the devices that follow from it (plan
+ * keys [run] guest_os, nic, firmware; plans/README.md). Values are the
+ * indexes of the keys' choices in plan_keys.c. */
+typedef enum { ORCH_OS_LINUX, ORCH_OS_WINDOWS } orch_guest_os;
+typedef enum { ORCH_NIC_VIRTIO, ORCH_NIC_E1000E } orch_nic;
+typedef enum { ORCH_FW_BIOS, ORCH_FW_EFI } orch_firmware;
+
 /* What the renderer sets in one domain. Strings are borrowed. */
 typedef struct orch_domain_spec {
     const char *name;           /* domain name */
@@ -37,6 +44,13 @@ typedef struct orch_domain_spec {
     const char *pool;           /* storage pool of the volumes */
     const char *boot_vol, *db_vol, *seed_vol;   /* seed_vol NULL if none */
     const char *console_log;    /* serial console file */
+    orch_guest_os guest_os;     /* windows: the RTC in local time, the
+                                 * timers Windows expects */
+    orch_nic    nic;            /* the -device of the user-mode NIC */
+    orch_firmware firmware;     /* efi: <os firmware='efi'> (libvirt picks
+                                 * OVMF, Secure Boot off) and a q35 machine */
+    int         hyperv;         /* 1: Hyper-V enlightenments and the
+                                 * hypervclock timer */
     int         port;           /* host loopback port ... */
     int         guest_port;     /* ... forwarded to this port in the guest */
 } orch_domain_spec;
@@ -56,7 +70,9 @@ uint64_t orch_template_disk_size(const orch_template *t, const char *serial);
 const char *orch_template_profile(const orch_template *t);
 
 /* Domain XML for spec, as a new string (caller frees), or NULL with a
- * message in err. */
+ * message in err. Besides the spec's values, every domain gets one
+ * socket of N cores (<cpu><topology sockets='1' cores='N' threads='1'/>,
+ * N the vCPUs): SQL Server 2014 Standard uses at most 4 sockets. */
 char *orch_template_render(const orch_template *t, const orch_domain_spec *spec,
                            char *err, size_t errlen);
 

@@ -382,7 +382,8 @@ static void comparisons(xmlNodePtr body, const report_set *s)
         const res_io *io = s->runs[r].sum.io;
         for (int i = 0; io && i < io->ncmp; i++) {
             const res_io_cmp *c = &io->cmp[i];
-            int tps = strncmp(c->method, "tps", 3) == 0, paired = !!strstr(c->method, "paired");
+            int tps = res_cmp_method_is_tps(c->method);
+            int paired = res_cmp_method_is_paired(c->method);
             int verdict = c->verdict == RES_CMP_DISTINGUISHABLE
                           || c->verdict == RES_CMP_NOT_DISTINGUISHABLE;
             xmlNodePtr tr;
@@ -404,7 +405,7 @@ static void comparisons(xmlNodePtr body, const report_set *s)
             }
             tr = html_add(tb, "tr", NULL);
             html_attr(tr, "data-run", s->runs[r].label);
-            html_attr(tr, "data-method", c->method);
+            html_attr(tr, "data-method", res_cmp_method_name(c->method));
             html_attr(tr, "data-verdict", res_cmp_verdict_name(c->verdict));
             text(tr, s->runs[r].run_id);
             text(tr, c->a);

@@ -3,6 +3,7 @@
  * across runs) and the CSV (see report.h). The HTML page is built in
  * report_html.c from this model; report_cmd.c is the command. */
 #include "report/report.h"
+#include "util/files.h"
 #include "util/names.h"
 
 #include <errno.h>
@@ -37,22 +38,6 @@ report_spread report_spread_of(const double *v, int n)
     if (n > 1 && s.mean != 0)
         s.cv = sqrt(sq / (n - 1)) / fabs(s.mean) * 100.0;
     return s;
-}
-
-/* Whole file into a new string (caller frees), NULL when unreadable. */
-static char *slurp(const char *path, size_t max)
-{
-    FILE *f = fopen(path, "r");
-    char *buf;
-    size_t n;
-    if (!f)
-        return NULL;
-    buf = malloc(max + 1);
-    n = buf ? fread(buf, 1, max, f) : 0;
-    fclose(f);
-    if (buf)
-        buf[n] = '\0';
-    return buf;
 }
 
 /* Figures of one drive, with the spread over its repetitions. */
@@ -108,7 +93,7 @@ static int run_load(const char *dir, report_run *run, char *err, size_t errlen)
         goto cleanup;
     }
     rc = -1;
-    run->plan_text = slurp(plan, PLAN_TEXT_MAX);
+    run->plan_text = orch_file_read(plan, PLAN_TEXT_MAX);
     run->run_id = run->sum.run_id;
     run->repetitions = run->sum.repetitions;
     run->cv_threshold = isnan(run->sum.plan.cv_threshold) ? REPORT_CV_DEFAULT

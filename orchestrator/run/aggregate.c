@@ -182,7 +182,7 @@ static double fault_in_measure(const res_oltp *doc, time_t at)
         || !(end = strptime(doc->started_at, "%Y-%m-%dT%H:%M:%SZ", &tm)) || *end)
         return NAN;
     t0 = (double)timegm(&tm);
-    for (int i = 0; i < doc->nphases && strcmp(doc->phases[i].name, "measure") != 0; i++)
+    for (int i = 0; i < doc->nphases && doc->phases[i].phase != RES_PHASE_MEASURE; i++)
         t0 += doc->phases[i].duration_s;
     return (double)at > t0 ? (double)at - t0 : 0;
 }

@@ -3,6 +3,8 @@
 #include "run/run.h"
 #include "run/aggregate.h"
 #include "virt/hosts.h"
+#include "nap.h"
+#include "util/files.h"
 #include "util/names.h"
 #include "report/report.h"
 #include "telemetry/telemetry.h"
@@ -99,13 +101,11 @@ static virConnectPtr reopen_default(void *ctx, const char *uri, char *err, size_
     return c;
 }
 
-/* Sleep up to s seconds, waking early on a stop request. */
+/* Sleep up to s seconds, waking early (within 0.1 s) on a stop request. */
 static void nap(run_state *st, int s)
 {
-    for (int i = 0; i < 10 * s && !run_stop_requested(st); i++) {
-        struct timespec ts = { 0, 100 * 1000 * 1000 };
-        nanosleep(&ts, NULL);
-    }
+    for (int i = 0; i < 10 * s && !run_stop_requested(st); i++)
+        nap_ms(100);
 }
 
 /* Point everything of the run that lived on old at conn, its
@@ -398,7 +398,8 @@ static bool conn_seen_before(const run_state *st, int i)
     return false;
 }
 
-/* Pools and, for profiles with a prebuilt database, each VM's seed disk:
+/* Pools and, for plans with a prebuilt database (orch_layout_has_seed),
+ * each VM's seed volume:
  * a qcow2 overlay on the image's seed.qcow2, attached read-only, so the
  * prebuilt data stays pristine. */
 static int provision_run(run_state *st)
@@ -418,7 +419,7 @@ static int provision_run(run_state *st)
                                                        dr->path, st->err, sizeof st->err);
         if (!st->pools[d]
             || orch_images_ensure(st->images, d, conn,
-                                  orch_template_disk_size(st->t, "seeddisk") != 0, st->out,
+                                  orch_layout_has_seed(p, st->t), st->out,
                                   st->err, sizeof st->err) < 0)
             return -1;
     }
@@ -446,8 +447,7 @@ static int provision_run(run_state *st)
             return -1;
         seed_path = strdup(orch_images_path(st->images, vm->drive_index, ORCH_IMG_SEED));
         vol = seed_path ? orch_vol_create(st->pools[vm->drive_index], st->run_objs, vm->seed_vol,
-                                          "qcow2", p->seed_size ? p->seed_size
-                                          : orch_template_disk_size(st->t, "seeddisk"),
+                                          "qcow2", orch_layout_seed_size(p, st->t),
                                           seed_path, NULL, st->err, sizeof st->err)
                         : NULL;
         free(seed_path);
@@ -565,22 +565,15 @@ static void show_console(run_state *st, const orch_vm *vm, int rep)
 {
     char *rel = orch_layout_console(vm, rep);
     char *path = rel ? orch_strfmt("%s/%s", st->l->run_dir, rel) : NULL;
-    char line[512];
-    long keep = 40, n = 0;
-    FILE *f = path ? fopen(path, "r") : NULL;
-    if (!f) {
+    char *tail = path ? orch_file_tail(path, 40) : NULL;
+    if (!tail) {
         fprintf(st->out, "drivebench: no console log at %s\n", path ? path : "?");
     } else {
-        while (fgets(line, sizeof line, f))
-            n++;
-        rewind(f);
         fprintf(st->out, "--- last lines of %s ---\n", path);
-        for (long i = 0; fgets(line, sizeof line, f); i++)
-            if (i >= n - keep)
-                fputs(line, st->out);
+        fputs(tail, st->out);
         fprintf(st->out, "--- end of console log ---\n");
-        fclose(f);
     }
+    free(tail);
     free(rel);
     free(path);
 }
@@ -677,10 +670,11 @@ static void note_outages(run_state *st, const orch_job *jobs, const int *vm_of, 
  * land in the run folder as vm/<vm>.r<rep>[.<phase>].json (none for
  * prepare). A VM that fails is named (monitor.h) and left out of the
  * phases after; the phase fails only when no VM is left. */
-static int run_phase(run_state *st, int rep, orch_step s, const char *phase, const char *command,
+static int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *command,
                      int time_s, int warmup_s)
 {
     const orch_plan *p = st->p;
+    const char *phase = res_phase_name(ph);
     int n = 0, rc = -1, has_json = strcmp(command, "run") == 0;
     orch_job *jobs = calloc((size_t)st->l->nvms, sizeof *jobs);
     int *vm_of = calloc((size_t)st->l->nvms, sizeof *vm_of);
@@ -696,7 +690,7 @@ static int run_phase(run_state *st, int rep, orch_step s, const char *phase, con
         char *rel, *result, *guest_result;
         if (st->vms[i].failed_in)
             continue;
-        rel = orch_layout_result(&st->l->vms[i], rep, phase);
+        rel = orch_layout_result(&st->l->vms[i], rep, ph);
         result = rel && has_json ? orch_strfmt("%s/%s", st->l->run_dir, rel) : NULL;
         guest_result = has_json ? orch_strfmt("/var/tmp/drivebench.%s.json", phase) : NULL;
         free(rel);
@@ -726,9 +720,9 @@ static int run_phase(run_state *st, int rep, orch_step s, const char *phase, con
     fprintf(st->out, "repetition %d: %s on %d VM(s)%s\n", rep, phase, n,
             time_s ? "" : " (until done)");
     fflush(st->out);
-    orch_telemetry_phase_start(st->tel, phase, warmup_s);
+    orch_telemetry_phase_start(st->tel, ph, warmup_s);
     rc = st->client->run_phase(&st->cl, jobs, n, phase, time_s);
-    orch_telemetry_phase_end(st->tel, phase, rep);
+    orch_telemetry_phase_end(st->tel, ph, rep);
     /* libvirt may have gone and come back during the phase */
     if (rc == 0 && reconnect_lost(st, phase) < 0)
         rc = -2;
@@ -774,24 +768,9 @@ static char *console_tail(run_state *st, const orch_vm *vm, int rep, int keep)
 {
     char *rel = orch_layout_console(vm, rep);
     char *path = rel ? orch_strfmt("%s/%s", st->l->run_dir, rel) : NULL;
-    char line[512], *text = NULL;
-    size_t len = 0;
-    long n = 0;
-    FILE *f = path ? fopen(path, "r") : NULL, *mem;
+    char *text = path ? orch_file_tail(path, keep) : NULL;
     free(rel);
     free(path);
-    if (!f)
-        return NULL;
-    mem = open_memstream(&text, &len);
-    while (fgets(line, sizeof line, f))
-        n++;
-    rewind(f);
-    for (long i = 0; mem && fgets(line, sizeof line, f); i++)
-        if (i >= n - keep)
-            fputs(line, mem);
-    fclose(f);
-    if (mem)
-        fclose(mem);
     return text;
 }
 
@@ -808,9 +787,9 @@ static void record_rep(run_state *st, int rep)
         r->drive = vm->drive->name;
         r->host = orch_plan_drive_uri(p, vm->drive);
         r->repetition = rep;
-        r->result = orch_layout_result(vm, rep, "measure");
-        r->precondition = p->precondition_s > 0 ? orch_layout_result(vm, rep, "precondition")
-                                                : NULL;
+        r->result = orch_layout_result(vm, rep, RES_PHASE_MEASURE);
+        r->precondition = p->precondition_s > 0
+                          ? orch_layout_result(vm, rep, RES_PHASE_PRECONDITION) : NULL;
         r->failed_in = rv->failed_in;
         if (rv->failed_in) {
             orch_monitor_health(st->mon, rv->slot, &r->health);
@@ -825,19 +804,20 @@ static int run_rep(run_state *st, int rep, int *measured)
     if (provision_rep(st, rep) < 0 || wait_all_ready(st, rep) < 0)
         return -1;
     if (need_prepare(p, st->l)
-        && run_phase(st, rep, ORCH_STEP_PREPARE, "prepare", "prepare", 0, 0) < 0)
+        && run_phase(st, rep, ORCH_STEP_PREPARE, RES_PHASE_PREPARE, "prepare", 0, 0) < 0)
         return -1;
     if (p->precondition_s > 0
-        && run_phase(st, rep, ORCH_STEP_PRECONDITION, "precondition", "run",
+        && run_phase(st, rep, ORCH_STEP_PRECONDITION, RES_PHASE_PRECONDITION, "run",
                      p->precondition_s, 0) < 0)
         return -1;
     *measured = 1;
-    if (run_phase(st, rep, ORCH_STEP_MEASURE, "measure", "run", p->measure_s, p->warmup_s) < 0)
+    if (run_phase(st, rep, ORCH_STEP_MEASURE, RES_PHASE_MEASURE, "run", p->measure_s,
+                  p->warmup_s) < 0)
         return -1;
     /* TPC-C's consistency conditions after the load (oltp tpcc check): a
      * VM whose database fails them is named and left out of the figures */
     if (strcmp(p->workload, "tpcc") == 0
-        && run_phase(st, rep, ORCH_STEP_CHECK, "check", "check", 0, 0) < 0)
+        && run_phase(st, rep, ORCH_STEP_CHECK, RES_PHASE_CHECK, "check", 0, 0) < 0)
         return -1;
     return 0;
 }
@@ -1042,7 +1022,7 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     st.t = orch_template_load(p->template_path, st.err, sizeof st.err);
     if (!st.t)
         goto done;
-    st.l = orch_layout_new(p, run_id, orch_template_disk_size(st.t, "seeddisk") != 0);
+    st.l = orch_layout_new(p, run_id, orch_layout_has_seed(p, st.t));
     st.conns = o->conns ? o->conns : orch_conns_new();
     st.run_objs = orch_ledger_new();
     st.rep_objs = orch_ledger_new();

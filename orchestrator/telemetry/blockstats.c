@@ -1,5 +1,6 @@
 /* blockstats.c — libvirt block statistics per VM and disk (see blockstats.h). */
 #include "telemetry/blockstats.h"
+#include "util/names.h"
 #include "util/units.h"
 
 #include <math.h>
@@ -253,15 +254,6 @@ void orch_blk_sampler_free(orch_blk_sampler *s)
     free(s);
 }
 
-/* strdup that keeps NULL; *ok becomes 0 when out of memory. */
-static char *dup_or_null(const char *str, int *ok)
-{
-    char *d = str ? strdup(str) : NULL;
-    if (str && !d)
-        *ok = 0;
-    return d;
-}
-
 int orch_blk_sampler_add(orch_blk_sampler *s, virDomainPtr dom, const char *vm,
                          const orch_blk_roles *roles)
 {
@@ -272,11 +264,11 @@ int orch_blk_sampler_add(orch_blk_sampler *s, virDomainPtr dom, const char *vm,
     const orch_blk_roles none = { 0 };
     if (!roles)
         roles = &none;
-    v->name = dup_or_null(vm ? vm : "?", &ok);
-    v->db_path = dup_or_null(roles->db_path, &ok);
-    v->db_target = dup_or_null(roles->db_target, &ok);
-    v->boot_path = dup_or_null(roles->boot_path, &ok);
-    v->boot_target = dup_or_null(roles->boot_target, &ok);
+    v->name = orch_strdup_opt(vm && vm[0] ? vm : "?", &ok);
+    v->db_path = orch_strdup_opt(roles->db_path, &ok);
+    v->db_target = orch_strdup_opt(roles->db_target, &ok);
+    v->boot_path = orch_strdup_opt(roles->boot_path, &ok);
+    v->boot_target = orch_strdup_opt(roles->boot_target, &ok);
     if (!ok)
         goto cleanup;
     pthread_mutex_lock(&s->lock);

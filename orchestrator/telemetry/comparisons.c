@@ -48,7 +48,7 @@ static rep_view drive_rep(const res_summary *sum, const char *name, int rep)
 /* One comparison of drives a and b appended to io->cmp: with a verdict
  * from df, or (df NULL) none, `reason` saying why. 0, or -1 when out of
  * memory. */
-static int add_cmp(res_io *io, const char *a, const char *b, const char *method,
+static int add_cmp(res_io *io, const char *a, const char *b, res_cmp_method method,
                    const orch_diff *df, int k, double r1, res_cmp_verdict none,
                    const char *reason, int needs)
 {
@@ -62,12 +62,12 @@ static int add_cmp(res_io *io, const char *a, const char *b, const char *method,
                        .p_holm = NAN };
     c->a = strdup(a);
     c->b = strdup(b);
-    c->method = strdup(method);
+    c->method = method;
     if (!df) {
         c->verdict = none;
         c->reason = strdup(reason);
         c->needs = needs;
-        return c->a && c->b && c->method && c->reason ? 0 : -1;
+        return c->a && c->b && c->reason ? 0 : -1;
     }
     c->n = df->n;
     c->k = k;
@@ -80,12 +80,12 @@ static int add_cmp(res_io *io, const char *a, const char *b, const char *method,
     c->df = df->df;
     c->p_value = df->p_value;
     c->verdict = df->distinguishable ? RES_CMP_DISTINGUISHABLE : RES_CMP_NOT_DISTINGUISHABLE;
-    return c->a && c->b && c->method ? 0 : -1;
+    return c->a && c->b ? 0 : -1;
 }
 
 /* The paired test of a[]/b[] (segments seg[0..nseg)) as one comparison.
  * 0, or -1 when out of memory. */
-static int paired_one(res_io *io, const char *na, const char *nb, const char *method,
+static int paired_one(res_io *io, const char *na, const char *nb, res_cmp_method method,
                       const double *a, const double *b, const int *seg, int nseg)
 {
     orch_diff df;
@@ -146,8 +146,8 @@ static int compare_paired(res_io *io, const res_summary *sum, const res_drive *d
         if (plen > 0)
             pseg[npseg++] = plen;
     }
-    if (paired_one(io, da->name, db->name, "tps_paired", ta, tb, seg, nseg) < 0
-        || (has_p && paired_one(io, da->name, db->name, "p99_paired", pa, pb, pseg,
+    if (paired_one(io, da->name, db->name, RES_CMP_TPS_PAIRED, ta, tb, seg, nseg) < 0
+        || (has_p && paired_one(io, da->name, db->name, RES_CMP_P99_PAIRED, pa, pb, pseg,
                                 npseg) < 0))
         goto cleanup;
     rc = 0;
@@ -192,16 +192,16 @@ static int compare_welch(res_io *io, const res_summary *sum, const res_drive *a,
     if (ra < ORCH_STATS_MIN_REPS || rb < ORCH_STATS_MIN_REPS) {
         snprintf(why, sizeof why, "too short for a verdict (needs %d complete repetitions "
                  "of each drive, has %d and %d)", ORCH_STATS_MIN_REPS, ra, rb);
-        rc = add_cmp(io, a->name, b->name, "tps_welch", NULL, 0, NAN, RES_CMP_TOO_SHORT, why,
-                     ORCH_STATS_MIN_REPS) < 0
-             || add_cmp(io, a->name, b->name, "p99_welch", NULL, 0, NAN, RES_CMP_TOO_SHORT,
+        rc = add_cmp(io, a->name, b->name, RES_CMP_TPS_WELCH, NULL, 0, NAN, RES_CMP_TOO_SHORT,
+                     why, ORCH_STATS_MIN_REPS) < 0
+             || add_cmp(io, a->name, b->name, RES_CMP_P99_WELCH, NULL, 0, NAN, RES_CMP_TOO_SHORT,
                         why, ORCH_STATS_MIN_REPS) < 0 ? -1 : 0;
         goto cleanup;
     }
     if (orch_stats_welch(ta, ra, tb, rb, &df) < 0
-        || add_cmp(io, a->name, b->name, "tps_welch", &df, 0, NAN, 0, NULL, 0) < 0
+        || add_cmp(io, a->name, b->name, RES_CMP_TPS_WELCH, &df, 0, NAN, 0, NULL, 0) < 0
         || orch_stats_welch(qa, ra, qb, rb, &df) < 0
-        || add_cmp(io, a->name, b->name, "p99_welch", &df, 0, NAN, 0, NULL, 0) < 0)
+        || add_cmp(io, a->name, b->name, RES_CMP_P99_WELCH, &df, 0, NAN, 0, NULL, 0) < 0)
         goto cleanup;
     rc = 0;
 cleanup:
@@ -217,8 +217,8 @@ cleanup:
 static int not_comparable(res_io *io, const res_drive *a, const res_drive *b, int has_p,
                           int welch)
 {
-    static const char *const methods[] = { "tps_paired", "p99_paired", "tps_welch",
-                                           "p99_welch" };
+    static const res_cmp_method methods[] = { RES_CMP_TPS_PAIRED, RES_CMP_P99_PAIRED,
+                                              RES_CMP_TPS_WELCH, RES_CMP_P99_WELCH };
     const res_drive *bad = a->f.failed_vms ? a : b;
     char why[320];
     snprintf(why, sizeof why, "not comparable: drive %s is incomplete (%d failed VM run%s)",
@@ -249,8 +249,8 @@ static int holm(res_io *io)
             const res_io_cmp *c = &io->cmp[j];
             int verdict = c->verdict == RES_CMP_DISTINGUISHABLE
                           || c->verdict == RES_CMP_NOT_DISTINGUISHABLE;
-            p[j] = verdict && strcmp(c->method, io->cmp[i].method) == 0 ? c->p_value : NAN;
-            m += verdict && strcmp(c->method, io->cmp[i].method) == 0 && !isnan(c->p_value);
+            p[j] = verdict && c->method == io->cmp[i].method ? c->p_value : NAN;
+            m += verdict && c->method == io->cmp[i].method && !isnan(c->p_value);
         }
         if (io->cmp[i].verdict != RES_CMP_DISTINGUISHABLE
             && io->cmp[i].verdict != RES_CMP_NOT_DISTINGUISHABLE)

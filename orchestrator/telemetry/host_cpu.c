@@ -2,30 +2,14 @@
  * /proc/stat at each measured phase's start and end, the busy share
  * weighted by the phases' lengths, and the summary's verdict on it. */
 #include "telemetry/telemetry_state.h"
+#include "util/files.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The whole file at path (NUL-terminated, caller frees), or NULL. */
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem;
-    char chunk[4096];
-    size_t n;
-    if (!f)
-        return NULL;
-    mem = open_memstream(&buf, &len);
-    while (mem && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        fwrite(chunk, 1, n, mem);
-    if (mem)
-        fclose(mem);
-    fclose(f);
-    return buf;
-}
+/* /proc/stat, read whole: its "intr" line grows with the interrupts */
+#define PROC_STAT_MAX ((size_t)4 << 20)
 
 /* busy and total jiffies of the "cpu " line; -1 when absent. */
 static int cpu_line(const char *text, double *busy, double *total)
@@ -59,12 +43,12 @@ double orch_tel_cpu_busy_pct(const char *stat_before, const char *stat_after)
 void tel_cpu_phase_start(orch_telemetry *t)
 {
     free(t->stat0);
-    t->stat0 = read_text(t->seams.proc_stat);
+    t->stat0 = orch_file_read(t->seams.proc_stat, PROC_STAT_MAX);
 }
 
 void tel_cpu_phase_end(orch_telemetry *t, double now)
 {
-    char *stat1 = read_text(t->seams.proc_stat);
+    char *stat1 = orch_file_read(t->seams.proc_stat, PROC_STAT_MAX);
     double busy = t->stat0 && stat1 ? orch_tel_cpu_busy_pct(t->stat0, stat1) : NAN;
     double len = now - (t->phase_t0 - t->warmup_s);
     if (isfinite(busy) && len > 0) {

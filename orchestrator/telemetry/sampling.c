@@ -211,12 +211,12 @@ cleanup:
     return rc;
 }
 
-static int sampled_phase(const char *phase)
+static int sampled_phase(res_phase_id phase)
 {
-    return phase && (strcmp(phase, "measure") == 0 || strcmp(phase, "precondition") == 0);
+    return phase == RES_PHASE_MEASURE || phase == RES_PHASE_PRECONDITION;
 }
 
-void orch_telemetry_phase_start_at(orch_telemetry *t, const char *phase, int warmup_s,
+void orch_telemetry_phase_start_at(orch_telemetry *t, res_phase_id phase, int warmup_s,
                                    double now)
 {
     if (!t || !sampled_phase(phase))
@@ -228,12 +228,12 @@ void orch_telemetry_phase_start_at(orch_telemetry *t, const char *phase, int war
         orch_blk_sampler_restart(t->blk, now);
     orch_disk_sampler_restart(t->disk, now);
     t->sampling = 1;
-    if (strcmp(phase, "measure") == 0)
+    if (phase == RES_PHASE_MEASURE)
         tel_cpu_phase_start(t);
     pthread_mutex_unlock(&t->mu);
 }
 
-void orch_telemetry_phase_start(orch_telemetry *t, const char *phase, int warmup_s)
+void orch_telemetry_phase_start(orch_telemetry *t, res_phase_id phase, int warmup_s)
 {
     orch_telemetry_phase_start_at(t, phase, warmup_s, orch_mono_now());
 }
@@ -318,7 +318,7 @@ static void keep_host_series(orch_telemetry *t, tel_drive *dr, int rep, double s
     dr->host_t0[rep - 1] = t->phase_t0;
 }
 
-void orch_telemetry_phase_end_at(orch_telemetry *t, const char *phase, int rep, double now)
+void orch_telemetry_phase_end_at(orch_telemetry *t, res_phase_id phase, int rep, double now)
 {
     double slack = t ? t->seams.interval_ms / 4000.0 : 0;
     if (!t || !sampled_phase(phase))
@@ -326,7 +326,7 @@ void orch_telemetry_phase_end_at(orch_telemetry *t, const char *phase, int rep, 
     orch_telemetry_tick_at(t, now);
     pthread_mutex_lock(&t->mu);
     t->sampling = 0;
-    if (strcmp(phase, "measure") == 0) {
+    if (phase == RES_PHASE_MEASURE) {
         tel_cpu_phase_end(t, now);
         for (int i = 0; i < t->nvms; i++)
             if (t->vms[i].rep == rep && t->blk)
@@ -338,7 +338,7 @@ void orch_telemetry_phase_end_at(orch_telemetry *t, const char *phase, int rep, 
     pthread_mutex_unlock(&t->mu);
 }
 
-void orch_telemetry_phase_end(orch_telemetry *t, const char *phase, int rep)
+void orch_telemetry_phase_end(orch_telemetry *t, res_phase_id phase, int rep)
 {
     orch_telemetry_phase_end_at(t, phase, rep, orch_mono_now());
 }

@@ -3,6 +3,7 @@
  * its /sys/block figures over the measured phases, and the device's
  * flushes per guest flush. */
 #include "telemetry/telemetry_state.h"
+#include "util/names.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -96,33 +97,28 @@ static void host_row(const orch_diskstat_delta *x, res_io_row *r)
     r->v[RES_IOH_util_pct] = x->util_pct;
 }
 
-static char *dup_or_null(const char *s)
-{
-    return s && s[0] ? strdup(s) : NULL;
-}
-
 static res_io_health *health_of(const orch_drive_health *h)
 {
     res_io_health *r = res_io_health_new();
     if (!r)
         return NULL;
-    r->source = dup_or_null(h->source);
+    r->source = orch_strdup_opt(h->source, NULL);
     r->temp_c = h->temp_c;
     r->wear_pct = h->wear_pct;
-    r->wear_from = dup_or_null(h->wear_from);
-    r->note = dup_or_null(h->note);
+    r->wear_from = orch_strdup_opt(h->wear_from, NULL);
+    r->note = orch_strdup_opt(h->note, NULL);
     return r;
 }
 
 /* Device, identity and health of drive dr into h. */
 static void host_identity(const tel_drive *dr, res_io_host *h)
 {
-    h->note = dup_or_null(dr->note[0] ? dr->note : dr->dev.note);
+    h->note = orch_strdup_opt(dr->note[0] ? dr->note : dr->dev.note, NULL);
     if (dr->have_dev) {
         h->kind = strdup(orch_dev_kind_name(dr->dev.kind));
-        h->node = dup_or_null(dr->dev.node);
-        h->disk = dup_or_null(dr->dev.disk);
-        h->dm_name = dup_or_null(dr->dev.dm_name);
+        h->node = orch_strdup_opt(dr->dev.node, NULL);
+        h->disk = orch_strdup_opt(dr->dev.disk, NULL);
+        h->dm_name = orch_strdup_opt(dr->dev.dm_name, NULL);
         if (dr->dev.nslaves > 0 && (h->slaves = calloc((size_t)dr->dev.nslaves,
                                                        sizeof *h->slaves)))
             for (int i = 0; i < dr->dev.nslaves; i++)
@@ -130,15 +126,15 @@ static void host_identity(const tel_drive *dr, res_io_host *h)
     }
     if (dr->have_id) {
         const orch_drive_id *id = &dr->id;
-        h->model = dup_or_null(id->model[0] ? id->model : dr->before.model);
-        h->vendor = dup_or_null(id->vendor);
-        h->serial = dup_or_null(id->serial[0] ? id->serial : dr->before.serial);
-        h->firmware = dup_or_null(id->firmware[0] ? id->firmware : dr->before.firmware);
+        h->model = orch_strdup_opt(id->model[0] ? id->model : dr->before.model, NULL);
+        h->vendor = orch_strdup_opt(id->vendor, NULL);
+        h->serial = orch_strdup_opt(id->serial[0] ? id->serial : dr->before.serial, NULL);
+        h->firmware = orch_strdup_opt(id->firmware[0] ? id->firmware : dr->before.firmware, NULL);
         h->size_bytes = id->size_bytes ? (int64_t)id->size_bytes : RES_UNSET;
         h->rotational = id->rotational;
-        h->scheduler = dup_or_null(id->scheduler);
-        h->write_cache = dup_or_null(id->write_cache);
-        h->fs_type = dup_or_null(id->fs_type);
+        h->scheduler = orch_strdup_opt(id->scheduler, NULL);
+        h->write_cache = orch_strdup_opt(id->write_cache, NULL);
+        h->fs_type = orch_strdup_opt(id->fs_type, NULL);
         h->fs_size_bytes = id->fs_size_bytes ? (int64_t)id->fs_size_bytes : RES_UNSET;
         h->fs_avail_bytes = id->fs_size_bytes ? (int64_t)id->fs_avail_bytes : RES_UNSET;
         h->fs_used_pct = id->fs_used_pct;

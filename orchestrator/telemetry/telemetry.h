@@ -80,15 +80,16 @@ int orch_telemetry_add_vm(orch_telemetry *t, int vm, const char *name, int drive
                           virDomainPtr dom);
 
 /* Phase `phase` starts now; its TPS intervals begin after warmup_s.
- * Other phases than "precondition" and "measure" are not sampled. */
-void orch_telemetry_phase_start(orch_telemetry *t, const char *phase, int warmup_s);
+ * Other phases than RES_PHASE_PRECONDITION and RES_PHASE_MEASURE are not
+ * sampled. */
+void orch_telemetry_phase_start(orch_telemetry *t, res_phase_id phase, int warmup_s);
 /* It ended: a last sample; a measured phase's series are kept for rep. */
-void orch_telemetry_phase_end(orch_telemetry *t, const char *phase, int rep);
+void orch_telemetry_phase_end(orch_telemetry *t, res_phase_id phase, int rep);
 
 /* The same at times on CLOCK_MONOTONIC given by tests (seconds). */
-void orch_telemetry_phase_start_at(orch_telemetry *t, const char *phase, int warmup_s,
+void orch_telemetry_phase_start_at(orch_telemetry *t, res_phase_id phase, int warmup_s,
                                    double now);
-void orch_telemetry_phase_end_at(orch_telemetry *t, const char *phase, int rep, double now);
+void orch_telemetry_phase_end_at(orch_telemetry *t, res_phase_id phase, int rep, double now);
 /* One sample now (what the monitor's timer does), or at time now. */
 void orch_telemetry_tick(void *telemetry);
 void orch_telemetry_tick_at(orch_telemetry *t, double now);

@@ -9,6 +9,14 @@
 #include <string.h>
 #include <unistd.h>
 
+char *orch_strdup_opt(const char *s, int *ok)
+{
+    char *d = s && s[0] ? strdup(s) : NULL;
+    if (s && s[0] && !d && ok)
+        *ok = 0;
+    return d;
+}
+
 char *orch_strfmt(const char *fmt, ...)
 {
     va_list ap;

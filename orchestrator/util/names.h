@@ -43,6 +43,10 @@ void orch_uuid_from_name(const char *name, char out[37]);
 
 /* asprintf that returns the string or NULL (out of memory). */
 char *orch_strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A copy of s (caller frees); NULL for NULL and for "" (a value not
+ * recorded). *ok becomes 0 when the copy fails (ok may be NULL). */
+char *orch_strdup_opt(const char *s, int *ok);
 /* REL inside the source tree this binary was built in (bin/../REL), from
  * /proc/self/exe; REL itself when that cannot be read. Caller frees. */
 char *orch_tree_path(const char *rel);

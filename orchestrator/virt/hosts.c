@@ -1,6 +1,7 @@
 /* hosts.c — the hosts of a run (see hosts.h). */
 #include "virt/hosts.h"
 #include "util/names.h"
+#include "nap.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -139,13 +140,6 @@ void orch_hosts_free(char **uris)
     free(uris);
 }
 
-static void sleep_ms(int ms)
-{
-    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-        ;
-}
-
 int orch_hosts_teardown(const char *const *uris, const char *prefix, int attempts,
                         int delay_ms, FILE *log, orch_counts *removed)
 {
@@ -159,7 +153,7 @@ int orch_hosts_teardown(const char *const *uris, const char *prefix, int attempt
                 if (log)
                     fprintf(log, "teardown: %s: attempt %d of %d in %d ms\n", uris[i], a,
                             attempts, delay);
-                sleep_ms(delay);
+                nap_ms(delay);
                 delay *= 2;
             }
             if (!(conn = virConnectOpen(uris[i]))) {

@@ -223,6 +223,9 @@ expect_fail "unreachable server" "oltp: cannot connect to the mysql server at 12
   $OLTP_BIN --mysql-host=127.0.0.1 --mysql-port=$closed --mysql-user=sbtest oltp_read_write run
 expect_fail "bad option" "oltp: unknown option '--tabels' (see oltp --help)" $OLTP_BIN --tabels=3 oltp_read_write run
 expect_fail "unknown driver" "oltp: unknown --db-driver=oracle" $OLTP_BIN --db-driver=oracle oltp_read_write run
+expect_fail "--pipeline=on with the mysql driver" \
+  "oltp: --pipeline=on is not available with --db-driver=mysql: only the pgsql driver pipelines (libpq's pipeline mode); MariaDB Connector/C reads a prepared statement's answer in the call that sends it (mysql_stmt_execute), so a connection cannot have a second statement in flight" \
+  $OLTP_BIN $CONN --tables=2 --pipeline=on oltp_read_write run
 $OLTP_BIN oltp_read_wirte run >/dev/null 2>"$T/err"
 check_eq "unknown workload: exit 2" 2 $?
 check_eq "unknown workload: first line" "oltp: unknown workload 'oltp_read_wirte'; known workloads:" "$(head -1 "$T/err")"

@@ -81,6 +81,38 @@ check_eq "8 connections: COMMIT count is the transaction count reported" "COMMIT
 check_eq "8 connections: BEGIN = transactions + retries" "BEGIN=$((trx + retries))" "$(echo "$c" | grep -o 'BEGIN=[0-9]*')"
 check_eq "8 connections: ROLLBACK = retries reported" "ROLLBACK=$retries" "$(echo "$c" | grep -o 'ROLLBACK=[0-9]*')"
 
+# --- --pipeline=on: the same statements, in the same order ---------------------
+# The statements of a transaction go out without waiting (libpq's pipeline
+# mode), answered at the COMMIT: the server must log exactly what it logs
+# without pipelining, statement by statement with the same parameters for
+# one --rand-seed, and retried transactions must still balance.
+for w in oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_delete; do
+  b=$(postgres_log_size); $OLTP --tables=2 --table-size=1000 --threads=1 --events=50 --time=0 --pipeline=on $w run >"$T/ol" 2>&1
+  rc=$?; c=$(postgres_count_statements "$b")
+  check_eq "$w --pipeline=on: oltp ran" 0 $rc
+  check_eq "$w --pipeline=on: statement counts equal sysbench's" "${expect[$w]}" "$c"
+  check_eq "$w --pipeline=on: oltp reports 50 transactions" 50 "$(field transactions "$T/ol")"
+done
+for pl in off on; do
+  b=$(postgres_log_size)
+  $OLTP --tables=2 --table-size=1000 --threads=1 --events=20 --time=0 --rand-seed=7 --pipeline=$pl oltp_read_write run >/dev/null 2>&1
+  tail -c +$((b + 1)) "$PGSQL_DIR/server.log" | grep -E 'LOG:  execute s|DETAIL:  parameters:' | sed 's/^.*UTC \[[0-9]*\] //' >"$T/seq_$pl"
+done
+check_eq "--pipeline=on: 20 transactions, 380 statements logged with their parameters" 760 "$(wc -l <"$T/seq_on")"
+check_eq "--pipeline=on: the same statements, parameters and order as --pipeline=off" "" "$(diff "$T/seq_off" "$T/seq_on")"
+b=$(postgres_log_size)
+$OLTP --tables=1 --table-size=200 --threads=8 --events=200 --time=0 --pipeline=on oltp_read_write run >"$T/ol" 2>&1
+check_eq "--pipeline=on, 8 connections on 200 rows: exit 0" 0 $?
+c=$(postgres_count_statements "$b")
+retries=$(field "ignored errors" "$T/ol")
+check_eq "--pipeline=on: COMMIT count is the transaction count reported" "COMMIT=200" "$(echo "$c" | grep -o 'COMMIT=[0-9]*')"
+check_eq "--pipeline=on: BEGIN = transactions + retries" "BEGIN=$((200 + retries))" "$(echo "$c" | grep -o 'BEGIN=[0-9]*')"
+check_eq "--pipeline=on: ROLLBACK = retries reported" "ROLLBACK=$retries" "$(echo "$c" | grep -o 'ROLLBACK=[0-9]*')"
+$OLTP --tables=2 --pipeline=on tpcc run >"$T/out" 2>"$T/err"
+check_eq "--pipeline=on with tpcc: exit 2" 2 $?
+check_eq "--pipeline=on with tpcc: why" \
+  "oltp: --pipeline=on is not available with workload tpcc: its transactions read the results of their statements" "$(cat "$T/err")"
+
 # --- reconnect after the server ends every session ----------------------------
 # --time leaves room after the terminations (at most ~6 s in, on a loaded
 # machine): a session ended as the run itself ends does not reconnect

@@ -32,6 +32,7 @@ expect "unreadable plan" 2 "/nonexistent.ini: cannot read plan: No such file or 
 expect "seed: missing plan" 2 "drivebench: missing PLAN argument" $DB seed
 expect "seed: unreadable plan" 2 "/nonexistent.ini: cannot read plan: No such file or directory" $DB seed /nonexistent.ini
 expect "seed: unknown option" 2 "drivebench: unknown option --fast (see drivebench --help)" $DB seed plans/tiny.ini --fast
+expect "seed of a user's image" 2 "drivebench: seed builds the seeds of drivebench's images only; for a user's image ([run] image) make /var/lib/drivebench/seeds/sqlserver-tpcc/seed.qcow2 by hand (images/README.md, \"A seed for a user's image\")" $DB seed plans/sqlserver-tpcc.ini
 expect "bad run id" 2 "drivebench: run id 'A--B' is not of the form drivebench makes" $DB render plans/tiny.ini --run-id=A--B
 expect "teardown of a non-id" 2 "drivebench: '../etc' is not a run id" $DB teardown ../etc
 for p in plans/*.ini; do
@@ -77,12 +78,36 @@ engine_error "a driver the engine does not allow" \
 engine_error "sqlserver through mysql" \
   "10: [workload] db_driver mysql: engine sqlserver is reached through odbc" \
   'engine = sqlserver\nimage = /srv/mssql.qcow2\n' 'db_driver = mysql\n'
-engine_error "prepare = auto with a seed the engine cannot restore" \
-  "10: [workload] prepare = auto: profile sysbench restores a prebuilt database, which sqlserver cannot; set prepare = yes or use a profile without a seed disk" \
+engine_error "prepare = auto with a seed a user's image does not attach" \
+  "10: [workload] prepare = auto: profile sysbench restores a prebuilt database, which a user's image attaches only when its contract says so: set [run] image_attaches_databases = yes (images/README.md), or prepare = yes, or use a profile without a seed disk" \
   'engine = sqlserver\nimage = /srv/mssql.qcow2\n' 'prepare = auto\n' sysbench
 engine_error "a seed disk without an image folder" \
-  "3: [run] profile sysbench has a seed disk, made from image_dir's seed.qcow2, and engine sqlserver has no image_dir; use a profile without a seed disk" \
+  "3: [run] profile with a seed disk: each database disk is restored from image_dir's seed.qcow2 (images/README.md says how to make it); set [run] image_dir to its folder" \
   'engine = sqlserver\nimage = /srv/mssql.qcow2\n' 'prepare = yes\n' sysbench
+engine_error "a user's image that attaches databases, without an image folder" \
+  "7: [run] image_attaches_databases = yes: each database disk is restored from image_dir's seed.qcow2 (images/README.md says how to make it); set [run] image_dir to its folder" \
+  'engine = sqlserver\nimage = /srv/mssql.qcow2\nguest_os = windows\nimage_attaches_databases = yes\n' '' sqlserver
+engine_error "image_attaches_databases on drivebench's image" \
+  "4: [run] image_attaches_databases applies to a user's image ([run] image); drivebench's images restore their seed disk themselves" \
+  'image_attaches_databases = yes\n' ''
+engine_error "a Windows guest on drivebench's image" \
+  "4: [run] guest_os = windows needs the user's own image ([run] image = PATH.qcow2): drivebench builds Linux images only (images/README.md gives the Windows contract)" \
+  'guest_os = windows\n' ''
+engine_error "a Windows guest with a kernel" \
+  "7: [run] kernel: a Windows guest boots from its own disk; drop kernel, initrd and cmdline" \
+  'engine = sqlserver\nimage = /srv/mssql.qcow2\nguest_os = windows\nkernel = /srv/vmlinuz\n' ''
+engine_error "a Windows guest with the guest client" \
+  "8: [run] client = guest runs drivebench's Linux oltp inside the guest; a Windows guest needs client = host" \
+  'engine = sqlserver\nimage = /srv/mssql.qcow2\nguest_os = windows\nguest_agent = yes\nclient = guest\n' ''
+engine_error "an unknown guest OS" \
+  "4: [run] guest_os: 'macos' is not one of linux|windows" \
+  'guest_os = macos\n' ''
+engine_error "an unknown NIC" \
+  "4: [run] nic: 'rtl8139' is not one of virtio|e1000e" \
+  'nic = rtl8139\n' ''
+engine_error "an unknown firmware" \
+  "4: [run] firmware: 'coreboot' is not one of bios|efi" \
+  'firmware = coreboot\n' ''
 engine_error "FreeTDS with strict encryption" \
   "11: [workload] encrypt = strict: FreeTDS 1.3 has no strict (TDS 8) encryption; use yes, or ODBC Driver 18" \
   'engine = sqlserver\nimage = /srv/mssql.qcow2\n' 'odbc_driver = FreeTDS\nencrypt = strict\n'
@@ -125,7 +150,19 @@ get_is "the engine's default driver" "pgsql" workload db_driver plans/quick-pgsq
 get_is "the engine's image folder" "$PWD/images/build/postgresql" run image_dir plans/quick-pgsql.ini
 get_is "the default engine" "mariadb" run engine plans/tiny.ini
 get_is "guest_agent default" "yes" run guest_agent plans/tiny.ini
-get_is "sqlserver: no image folder of drivebench's" "" run image_dir plans/sqlserver-tpcc.ini
+printf '[run]\nname = w\nengine = sqlserver\nimage = /srv/w.qcow2\nguest_os = windows\nnic = virtio\nprofile = tiny\n[workload]\nname = tpcc\nwarehouses = 1\nmeasure = 1s\n[drive d]\npath = /d\n' >"$tmp/win-virtio.ini"
+get_is "sqlserver: no image folder of drivebench's" "" run image_dir tests/orchestrator/render-sqlserver.ini
+get_is "guest_os default" "linux" run guest_os plans/tiny.ini
+get_is "a Linux guest's NIC" "virtio" run nic plans/tiny.ini
+get_is "firmware default" "bios" run firmware plans/tiny.ini
+get_is "no Hyper-V for Linux" "no" run hyperv plans/tiny.ini
+get_is "the protocol's guest is Windows" "windows" run guest_os plans/sqlserver-tpcc.ini
+get_is "a Windows guest's NIC" "e1000e" run nic plans/sqlserver-tpcc.ini
+get_is "a Windows guest's controller" "lsisas1068" run controller plans/sqlserver-tpcc.ini
+get_is "Hyper-V for Windows" "yes" run hyperv plans/sqlserver-tpcc.ini
+get_is "no guest agent for Windows" "no" run guest_agent plans/sqlserver-tpcc.ini
+get_is "efi asked for" "efi" run firmware tests/orchestrator/render/sqlserver-windows-efi.ini
+get_is "a key over guest_os's default" "virtio" run nic "$tmp/win-virtio.ini"
 get_plan_error() {
   local name=$1 want=$2; shift 2
   $DB plan get "$@" >"$tmp/out" 2>"$tmp/err"; local st=$?
@@ -159,7 +196,14 @@ $DB render tests/orchestrator/render-sqlserver.ini --run-id=render-sqlserver-202
 for f in "$tmp"/xml-mssql/*.xml; do
   if virt-xml-validate "$f" domain >/dev/null 2>&1; then ok "virt-xml-validate $(basename "$f")"; else bad "virt-xml-validate $(basename "$f")"; virt-xml-validate "$f" domain; fi
 done
-for prof in sysbench sqlserver tiny; do
+# every profile x guest OS, and EFI: exact text and libvirt's schema
+for plan in tests/orchestrator/render/*.ini; do
+  c=$(basename "$plan" .ini)
+  $DB render "$plan" --run-id="$c-20261130-000000" >"$tmp/render-$c.xml" 2>"$tmp/err"
+  if diff -u "tests/orchestrator/expected/$c.xml" "$tmp/render-$c.xml"; then ok "render $c is exactly expected/$c.xml"; else bad "render $c differs"; fi
+  if virt-xml-validate "$tmp/render-$c.xml" domain >/dev/null 2>&1; then ok "virt-xml-validate $c"; else bad "virt-xml-validate $c"; virt-xml-validate "$tmp/render-$c.xml" domain; fi
+done
+for prof in sysbench sqlserver tiny tiny-seed; do
   if virt-xml-validate vmconfigs/$prof.xml domain >/dev/null 2>&1; then ok "template $prof.xml is valid as it is"; else bad "template $prof.xml invalid"; fi
 done
 

@@ -1,7 +1,8 @@
 /* Template loading and domain XML rendering: output compared exactly with
- * expected/render-plan.xml (a drive named with <, ', &, .. and spaces),
- * every shipped profile renders, and the XML defines on libvirt's test
- * driver. Runs from the repository root. */
+ * expected/render-plan.xml (a drive named with <, ', &, .. and spaces) and
+ * with expected/NAME.xml for every profile x guest OS and EFI
+ * (render/NAME.ini), every shipped profile renders, and the XML defines on
+ * libvirt's test driver. Runs from the repository root. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -276,6 +277,70 @@ static void test_render_sqlserver(void **state)
     free(want);
 }
 
+/* Every profile x guest OS, and EFI (tests/orchestrator/render/NAME.ini):
+ * the output is exactly expected/NAME.xml, defines on the test driver,
+ * and carries what the OS and firmware call for. */
+static void test_render_matrix(void **state)
+{
+    static const struct {
+        const char *name;
+        int disks, windows, efi, tcg, cores;
+    } cases[] = {
+        { "tiny-linux", 2, 0, 0, 0, 1 },        { "tiny-linux-efi", 2, 0, 1, 0, 1 },
+        { "tiny-windows", 2, 1, 0, 0, 1 },      { "tiny-seed-linux", 3, 0, 0, 0, 1 },
+        { "tiny-seed-windows", 3, 1, 0, 0, 1 }, { "sysbench-linux", 3, 0, 0, 0, 8 },
+        { "sysbench-windows", 3, 1, 0, 0, 8 },  { "sqlserver-linux", 2, 0, 0, 0, 16 },
+        { "sqlserver-windows", 2, 1, 0, 0, 16 },
+        /* with image_attaches_databases: the seed restores dbdisk and is
+         * not attached (2 disks) */
+        { "sqlserver-windows-efi", 2, 1, 1, 0, 16 },
+        { "sqlserver-windows-tcg", 2, 1, 0, 1, 16 },
+    };
+    virConnectPtr conn = virConnectOpen("test:///default");
+    (void)state;
+    assert_non_null(conn);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char plan[256], golden[256], run_id[128], topo[96], *got, *want;
+        virDomainPtr dom;
+        snprintf(plan, sizeof plan, "tests/orchestrator/render/%s.ini", cases[i].name);
+        snprintf(golden, sizeof golden, "tests/orchestrator/expected/%s.xml", cases[i].name);
+        snprintf(run_id, sizeof run_id, "%s-20261130-000000", cases[i].name);
+        got = render_all(plan, run_id);
+        want = orch_slurp(golden);
+        assert_non_null(want);
+        assert_string_equal(got, want);
+        assert_int_equal(count(got, "<disk "), cases[i].disks);
+        snprintf(topo, sizeof topo, "<topology sockets=\"1\" cores=\"%d\" threads=\"1\"/>",
+                 cases[i].cores);
+        assert_int_equal(count(got, topo), 1);
+        assert_int_equal(count(got, "restrict=on,hostfwd=tcp:127.0.0.1:33060-:"), 1);
+        assert_int_equal(count(got, cases[i].windows ? "\"e1000e,netdev=net0,"
+                                                     : "\"virtio-net-pci,netdev=net0,"), 1);
+        assert_int_equal(count(got, cases[i].efi ? ",bus=pcie.0,addr=0x10\"" 
+                                                 : ",bus=pci.0,addr=0x1e\""), 1);
+        assert_int_equal(count(got, "<os firmware=\"efi\">"), cases[i].efi);
+        assert_int_equal(count(got, "machine=\"q35\""), cases[i].efi);
+        assert_int_equal(count(got, "<feature enabled=\"no\" name=\"secure-boot\"/>"),
+                         cases[i].efi);
+        assert_int_equal(count(got, "model=\"lsisas1068\""), cases[i].windows);
+        assert_int_equal(count(got, "<wwn>"), cases[i].windows ? cases[i].disks : 0);
+        assert_int_equal(count(got, "<clock offset=\"localtime\">"), cases[i].windows);
+        assert_int_equal(count(got, "<timer name=\"hypervclock\" present=\"yes\"/>"),
+                         cases[i].windows);
+        assert_int_equal(count(got, "<relaxed state=\"on\"/>"), cases[i].windows);
+        assert_int_equal(count(got, "<vpindex state=\"on\"/>"),
+                         cases[i].windows && !cases[i].tcg);
+        assert_int_equal(count(got, "<boot dev=\"hd\"/>"), cases[i].windows);
+        dom = virDomainDefineXML(conn, got);
+        assert_non_null(dom);
+        assert_int_equal(virDomainUndefine(dom), 0);
+        virDomainFree(dom);
+        free(got);
+        free(want);
+    }
+    virConnectClose(conn);
+}
+
 /* The DSN-less ODBC connection strings, per ODBC driver family. */
 static void test_odbc_connect_strings(void **state)
 {
@@ -362,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_bad_templates),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_render_sqlserver),
+        cmocka_unit_test(test_render_matrix),
         cmocka_unit_test(test_odbc_connect_strings),
         cmocka_unit_test(test_sqlserver_argv),
     };

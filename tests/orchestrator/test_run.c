@@ -230,6 +230,79 @@ static void test_run_with_seed(void **state)
     orch_plan_free(p);
 }
 
+/* A sqlserver plan on a user's Windows image whose contract says it
+ * attaches the databases it finds ([run] image_attaches_databases): each
+ * VM gets a seed volume on image_dir's seed.qcow2 (not attached: the
+ * profile has no seed disk), its database volume is cloned from it, and
+ * no prepare runs. */
+static void test_run_sqlserver_seed(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "sqlserver", "vcpus = 1\nmemory = 1G\nengine = sqlserver\n"
+                        "image = /srv/images/windows-sqlserver.qcow2\nguest_os = windows\n"
+                        "image_attaches_databases = yes\n");
+    orch_run_opts o;
+    json_object *s;
+    opts_init(&o, f);
+    assert_int_equal(p->guest_agent, 0);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    assert_clean(f, RUN_ID);
+    assert_int_equal(orch_count_lines(f->log, " prepare"), 0);
+    assert_int_equal(orch_count_lines(f->log, "--db-driver=odbc"), 6);
+    assert_non_null(strstr(orch_fixture_output(f), "restoring 3 database volume(s) from their "
+                           "seeds: 3 GiB, 3 at a time\n"));
+    /* 3 domains, 3 boot + 3 database volumes; then 3 seed volumes, 1 pool */
+    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
+    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 3 volume(s), 1 pool(s)"));
+    s = orch_fixture_summary(f);
+    assert_non_null(s);
+    assert_string_equal(jnum(s, "drives", 0, "restore", "bytes"), "2147483648");
+    assert_string_equal(jnum(s, "drives", 1, "restore", "bytes"), "1073741824");
+    json_object_put(s);
+    orch_plan_free(p);
+}
+
+/* The same image with prepare = yes loads every repetition: no seed
+ * volume, empty database volumes, one prepare per VM. */
+static void test_run_sqlserver_prepare(void **state)
+{
+    orch_fixture *f = *state;
+    char path[PATH_MAX];
+    FILE *pf;
+    orch_plan *p;
+    orch_run_opts o;
+    json_object *s;
+    snprintf(path, sizeof path, "%s/plan.ini", f->results);
+    p = plan(f, "sqlserver", "vcpus = 1\nmemory = 1G\nengine = sqlserver\n"
+             "image = /srv/images/windows-sqlserver.qcow2\nguest_os = windows\n"
+             "image_attaches_databases = yes\n");
+    orch_plan_free(p);
+    {                           /* the same plan with [workload] prepare = yes */
+        char *text = orch_slurp(path), *at = strstr(text, "[workload]\n");
+        assert_non_null(at);
+        pf = fopen(path, "w");
+        assert_non_null(pf);
+        fprintf(pf, "%.*s[workload]\nprepare = yes\n%s", (int)(at - text), text,
+                at + strlen("[workload]\n"));
+        fclose(pf);
+        free(text);
+    }
+    p = orch_plan_load(path, stderr);
+    assert_non_null(p);
+    opts_init(&o, f);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    assert_clean(f, RUN_ID);
+    assert_int_equal(orch_count_lines(f->log, " prepare"), 3);
+    assert_null(strstr(orch_fixture_output(f), "from their seeds"));
+    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
+    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 0 volume(s), 1 pool(s)"));
+    s = orch_fixture_summary(f);
+    assert_non_null(s);
+    assert_string_equal(jnum(s, "drives", 0, "restore", NULL), "(missing)");
+    json_object_put(s);
+    orch_plan_free(p);
+}
+
 typedef struct inject_ctx {
     orch_step step;
     int       nth;              /* fail at this occurrence (1-based) */
@@ -1061,6 +1134,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_image_of_another_engine, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_ping_without_oltp, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_run_with_seed, orch_fixture_setup, orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_run_sqlserver_seed, orch_fixture_setup,
+                                        orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_run_sqlserver_prepare, orch_fixture_setup,
+                                        orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_failure_at_each_step, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_libvirt_failure, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_restore_failure, orch_fixture_setup, orch_fixture_teardown),

@@ -104,11 +104,11 @@ static void make_doc(res_oltp *r)
     r->server_version = strdup("10.11.6-MariaDB");
     r->options = json_tokener_parse("{\"threads\":4,\"percentiles\":[99.9],\"rate\":50}");
     p = res_oltp_add_phase(r);
-    p->name = strdup("warmup");
+    p->phase = RES_PHASE_WARMUP;
     p->duration_s = 2;
     p->histogram = hist_of(lat, 2);
     p = res_oltp_add_phase(r);
-    p->name = strdup("measure");
+    p->phase = RES_PHASE_MEASURE;
     p->duration_s = 10.000123;
     p->transactions = 1234;
     p->reads = 10;
@@ -167,7 +167,8 @@ static void test_oltp_round_trip(void **state)
     assert_string_equal(b.server_version, "10.11.6-MariaDB");
     assert_true(json_object_equal(a.options, b.options));
     assert_int_equal(b.nphases, 2);
-    assert_string_equal(b.phases[0].name, "warmup");
+    assert_int_equal(b.phases[0].phase, RES_PHASE_WARMUP);
+    assert_string_equal(res_phase_name(b.phases[0].phase), "warmup");
     assert_hist_equal(a.phases[0].histogram, b.phases[0].histogram);
     pa = res_oltp_measure(&a);
     pb = res_oltp_measure(&b);
@@ -220,7 +221,9 @@ static void test_oltp_round_trip(void **state)
 }
 
 /* A real oltp result read and written again is the same JSON: the model
- * keeps every key of drivebench.oltp/1. */
+ * keeps every key of drivebench.oltp/1. It was written before "ended":
+ * read as complete, it is written back with "ended": "complete" and no
+ * "ended_reason". */
 static void test_oltp_real_result_unchanged(void **state)
 {
     res_oltp r;
@@ -233,9 +236,45 @@ static void test_oltp_real_result_unchanged(void **state)
     again = json_object_from_file(path_in("again.json"));
     assert_non_null(orig);
     assert_non_null(again);
+    assert_int_equal(r.ended, RES_END_COMPLETE);
+    assert_null(r.end_reason);
+    assert_false(json_object_object_get_ex(orig, "ended", NULL));
+    assert_false(json_object_object_get_ex(again, "ended_reason", NULL));
+    json_object_object_add(orig, "ended", json_object_new_string("complete"));
     assert_true(json_object_equal(orig, again));
     json_object_put(orig);
     json_object_put(again);
+    res_oltp_clear(&r);
+}
+
+/* "ended": a stopped run's result says so and why, read back the same; a
+ * name this reader does not know reads as an error (never complete, so
+ * never a measurement). */
+static void test_oltp_ended(void **state)
+{
+    res_oltp r, back;
+    char err[512] = "";
+    json_object *doc;
+    (void)state;
+    assert_int_equal(res_oltp_read_file(REAL_RESULT, &r, err, sizeof err), 0);
+    r.ended = RES_END_SIGNAL;
+    r.end_reason = strdup("SIGTERM");
+    assert_int_equal(res_oltp_write_file(&r, path_in("ended.json"), err, sizeof err), 0);
+    doc = json_object_from_file(path_in("ended.json"));
+    assert_string_equal(json_object_get_string(json_object_object_get(doc, "ended")), "signal");
+    assert_string_equal(json_object_get_string(json_object_object_get(doc, "ended_reason")),
+                        "SIGTERM");
+    assert_int_equal(res_oltp_read_file(path_in("ended.json"), &back, err, sizeof err), 0);
+    assert_int_equal(back.ended, RES_END_SIGNAL);
+    assert_string_equal(back.end_reason, "SIGTERM");
+    res_oltp_clear(&back);
+    json_object_object_add(doc, "ended", json_object_new_string("paused"));
+    assert_int_equal(json_object_to_file(path_in("ended.json"), doc), 0);
+    assert_int_equal(res_oltp_read_file(path_in("ended.json"), &back, err, sizeof err), 0);
+    assert_int_equal(back.ended, RES_END_ERROR);
+    assert_string_equal(res_end_name(back.ended), "error");
+    res_oltp_clear(&back);
+    json_object_put(doc);
     res_oltp_clear(&r);
 }
 
@@ -599,6 +638,7 @@ int main(void)
         cmocka_unit_test(test_oltp_real_result_unchanged),
         cmocka_unit_test(test_oltp_refusals),
         cmocka_unit_test(test_oltp_untrusted),
+        cmocka_unit_test(test_oltp_ended),
         cmocka_unit_test(test_summary_round_trip),
         cmocka_unit_test(test_summary_refusals),
         cmocka_unit_test(test_csv_field),

@@ -1,0 +1,436 @@
+/* results_fields.c — the walkers of the field tables of results_json.h:
+ * one description per struct serves its writer, its reader, the checks
+ * of an untrusted document and the release of what was read. */
+#include "results.h"
+#include "results_json.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define AT(base, off, type) ((type *)((char *)(base) + (off)))
+#define CAT(base, off, type) ((const type *)((const char *)(base) + (off)))
+
+static bool written(const rj_field *f, const void *base)
+{
+    if (f->has && !*CAT(base, f->has - 1, bool))
+        return false;
+    return !f->when || f->when(base);
+}
+
+void rj_put_fields(json_object *o, const rj_field *t, const void *base)
+{
+    for (const rj_field *f = t; f->kind != RJ_END; f++) {
+        const void *m = CAT(base, f->off, char);
+        json_object *v = NULL;
+        if (!written(f, base))
+            continue;
+        switch (f->kind) {
+        case RJ_STR: {
+            const char *s = *(char *const *)m;
+            rj_put(o, f->key, rj_str_or_null(s ? s : f->dflt));
+            break;
+        }
+        case RJ_STR_OPT:
+            if (*(char *const *)m)
+                rj_put(o, f->key, json_object_new_string(*(char *const *)m));
+            break;
+        case RJ_DBL:
+            rj_put(o, f->key, json_object_new_double(*(const double *)m));
+            break;
+        case RJ_DBL_OPT:
+            if (isfinite(*(const double *)m))
+                rj_put(o, f->key, json_object_new_double(*(const double *)m));
+            break;
+        case RJ_NUM:
+            rj_put(o, f->key, res_json_number(*(const double *)m));
+            break;
+        case RJ_NUM_OPT:
+            if (isfinite(*(const double *)m))
+                rj_put(o, f->key, res_json_number(*(const double *)m));
+            break;
+        case RJ_I64:
+            rj_put(o, f->key, json_object_new_int64(*(const int64_t *)m));
+            break;
+        case RJ_I64_OPT: {
+            int64_t i = *(const int64_t *)m;
+            if (i != RES_UNSET && !(i == 0 && (f->flags & RJ_ZERO_UNSET)))
+                rj_put(o, f->key, json_object_new_int64(i));
+            break;
+        }
+        case RJ_INT:
+            rj_put(o, f->key, json_object_new_int(*(const int *)m));
+            break;
+        case RJ_INT_OPT:
+            if (*(const int *)m >= 0)
+                rj_put(o, f->key, json_object_new_int(*(const int *)m));
+            break;
+        case RJ_INT_POS:
+            if (*(const int *)m > 0)
+                rj_put(o, f->key, json_object_new_int(*(const int *)m));
+            break;
+        case RJ_BOOL:
+            rj_put(o, f->key, json_object_new_boolean(*(const bool *)m));
+            break;
+        case RJ_WORDS:
+            rj_put(o, f->key, json_object_new_string(f->words[*(const bool *)m ? 1 : 0]));
+            break;
+        case RJ_ENUM:
+            rj_put(o, f->key, json_object_new_string(f->name(*(const int *)m)));
+            break;
+        case RJ_CONST:
+            rj_put(o, f->key, json_object_new_string(f->dflt));
+            break;
+        case RJ_OBJ:
+            v = json_object_new_object();
+            rj_put_fields(v, f->sub, m);
+            if ((f->flags & RJ_OMIT_EMPTY) && json_object_object_length(v) == 0)
+                json_object_put(v);
+            else
+                rj_put(o, f->key, v);
+            break;
+        case RJ_EMBED:
+            rj_put_fields(o, f->sub, m);
+            break;
+        case RJ_PTR:
+            if (*(void *const *)m) {
+                v = json_object_new_object();
+                rj_put_fields(v, f->sub, *(void *const *)m);
+                rj_put(o, f->key, v);
+            }
+            break;
+        case RJ_ARRAY: {
+            const char *a = *(char *const *)m;
+            int n = *CAT(base, f->n_off, int);
+            if (n == 0 && (f->flags & RJ_OMIT_EMPTY))
+                break;
+            v = json_object_new_array();
+            for (int i = 0; i < n; i++) {
+                json_object *e = json_object_new_object();
+                rj_put_fields(e, f->sub, a + (size_t)i * f->size);
+                json_object_array_add(v, e);
+            }
+            rj_put(o, f->key, v);
+            break;
+        }
+        case RJ_CUSTOM:
+            if (f->ops->put)
+                f->ops->put(o, f, base);
+            break;
+        case RJ_END:
+            break;
+        }
+    }
+}
+
+const char *rj_ctx_where(const rj_ctx *c, const char *key, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s%s%s%s", c->who ? c->who : "", c->who ? ": " : "", c->elem,
+             c->elem[0] ? "." : "", c->path, key);
+    return buf;
+}
+
+static int oom(rj_ctx *c)
+{
+    snprintf(c->err, c->errlen, "out of memory");
+    return -1;
+}
+
+/* o[f->key] as a string copy; NULL when absent (or "" with RJ_NONEMPTY) */
+static int get_str(json_object *o, const rj_field *f, char **out, rj_ctx *c)
+{
+    bool failed = false;
+    *out = rj_get_s(o, f->key, &failed);
+    if (!*out && !failed && (f->flags & RJ_NONEMPTY))
+        failed = !(*out = strdup(""));
+    return failed ? oom(c) : 0;
+}
+
+int rj_bound(const rj_field *f, size_t n, rj_ctx *c)
+{
+    char label[256];
+    if (f->max <= 0 || n <= (size_t)f->max)
+        return 0;
+    snprintf(label, sizeof label, "%s%s", c->path, f->key);
+    snprintf(c->err, c->errlen, "%s%s%s%s%zu %s, more than %d", c->who ? c->who : "",
+             c->who ? ": " : "", c->elem, c->elem[0] ? ": " : "", n,
+             f->label ? f->label : label, f->max);
+    return -1;
+}
+
+int rj_array_room(json_object *a, const rj_field *f, size_t size, void **out, size_t *n,
+                  rj_ctx *c)
+{
+    *out = NULL;
+    *n = rj_array_len(a);
+    if (rj_bound(f, *n, c) < 0)
+        return -1;
+    if (*n && !(*out = calloc(*n, size)))
+        return oom(c);
+    return 0;
+}
+
+/* The elements of an array member (bounded by f->max). */
+static int get_array(json_object *a, const rj_field *f, void *base, rj_ctx *c)
+{
+    size_t n;
+    char **arr = AT(base, f->off, char *);
+    int *count = AT(base, f->n_off, int);
+    char saved_elem[sizeof c->elem], saved_path[sizeof c->path];
+    int rc = 0;
+
+    *count = 0;
+    if (rj_array_room(a, f, f->size, (void **)arr, &n, c) < 0)
+        return -1;
+    memcpy(saved_elem, c->elem, sizeof saved_elem);
+    memcpy(saved_path, c->path, sizeof saved_path);
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        snprintf(c->elem, sizeof c->elem, "%s%s%s%s[%zu]", saved_elem,
+                 saved_elem[0] ? "." : "", saved_path, f->key, i);
+        c->path[0] = '\0';
+        (*count)++;
+        rc = rj_get_fields(rj_idx(a, i), f->sub, *arr + i * f->size, c);
+    }
+    memcpy(c->elem, saved_elem, sizeof saved_elem);
+    memcpy(c->path, saved_path, sizeof saved_path);
+    return rc;
+}
+
+/* A nested object: its keys go into c->path while it is read. */
+static int get_nested(json_object *v, const rj_field *f, void *base, rj_ctx *c)
+{
+    size_t len = strlen(c->path);
+    int rc;
+    snprintf(c->path + len, sizeof c->path - len, "%s.", f->key);
+    rc = rj_get_fields(v, f->sub, base, c);
+    c->path[len] = '\0';
+    return rc;
+}
+
+int rj_get_fields(json_object *o, const rj_field *t, void *base, rj_ctx *c)
+{
+    for (const rj_field *f = t; f->kind != RJ_END; f++) {
+        void *m = AT(base, f->off, char);
+        json_object *v = f->key ? rj_get(o, f->key) : NULL;
+        if ((f->flags & RJ_SETS_HAS) && f->has)
+            *AT(base, f->has - 1, bool) = v != NULL;
+        switch (f->kind) {
+        case RJ_STR:
+        case RJ_STR_OPT:
+            if (get_str(o, f, (char **)m, c) < 0)
+                return -1;
+            break;
+        case RJ_DBL:
+        case RJ_NUM:
+            *(double *)m = rj_get_d(o, f->key);
+            break;
+        case RJ_DBL_OPT:
+        case RJ_NUM_OPT:
+            *(double *)m = rj_is_number(v) ? json_object_get_double(v) : NAN;
+            break;
+        case RJ_I64:
+            *(int64_t *)m = rj_get_i(o, f->key);
+            break;
+        case RJ_I64_OPT:
+            *(int64_t *)m = rj_get_i_opt(o, f->key);
+            break;
+        case RJ_INT:
+            *(int *)m = (int)rj_get_i(o, f->key);
+            break;
+        case RJ_INT_OPT:
+            *(int *)m = v ? (int)rj_get_i(o, f->key) : -1;
+            break;
+        case RJ_INT_POS:
+            *(int *)m = v ? (int)rj_get_i(o, f->key) : 0;
+            break;
+        case RJ_BOOL:
+            *(bool *)m = rj_get_b(o, f->key);
+            break;
+        case RJ_WORDS:
+            *(bool *)m = v && strcmp(json_object_get_string(v), f->words[1]) == 0;
+            break;
+        case RJ_ENUM:
+            *(int *)m = 0;
+            for (int i = 0; v && i < f->n; i++)
+                if (strcmp(json_object_get_string(v), f->name(i)) == 0)
+                    *(int *)m = i;
+            break;
+        case RJ_OBJ:
+            if ((v || !(f->flags & RJ_IF_PRESENT)) && get_nested(v, f, m, c) < 0)
+                return -1;
+            break;
+        case RJ_EMBED:
+            if (rj_get_fields(o, f->sub, m, c) < 0)
+                return -1;
+            break;
+        case RJ_PTR:
+            *(void **)m = NULL;
+            if (v) {
+                if (!(*(void **)m = calloc(1, f->size)))
+                    return oom(c);
+                if (get_nested(v, f, *(void **)m, c) < 0)
+                    return -1;
+            }
+            break;
+        case RJ_ARRAY:
+            if (get_array(v, f, base, c) < 0)
+                return -1;
+            break;
+        case RJ_CUSTOM:
+            if (f->ops->get && f->ops->get(o, f, base, c) < 0)
+                return -1;
+            break;
+        case RJ_CONST:
+        case RJ_END:
+            break;
+        }
+    }
+    return 0;
+}
+
+void rj_check_count(rj_check *c, const char *key, int64_t v)
+{
+    if (!c->bad && v < 0) {
+        c->bad = true;
+        snprintf(c->err, c->errlen, "%s: %s is %" PRId64 ", a count cannot be negative",
+                 c->who, key, v);
+    }
+}
+
+void rj_check_num(rj_check *c, const char *key, double v)
+{
+    if (!c->bad && !(isfinite(v) && v >= 0)) {
+        c->bad = true;
+        snprintf(c->err, c->errlen, "%s: %s is %g, not a finite number >= 0", c->who, key, v);
+    }
+}
+
+void rj_check_fields(const rj_field *t, const void *base, const char *path, rj_check *c)
+{
+    for (const rj_field *f = t; f->kind != RJ_END && !c->bad; f++) {
+        const void *m = CAT(base, f->off, char);
+        char k[160];
+        snprintf(k, sizeof k, "%s%s", path, f->key ? f->key : "");
+        if (f->flags & RJ_COUNT)
+            rj_check_count(c, k, f->kind == RJ_I64 || f->kind == RJ_I64_OPT
+                                 ? *(const int64_t *)m : *(const int *)m);
+        if (f->flags & RJ_NONNEG)
+            rj_check_num(c, k, *(const double *)m);
+        switch (f->kind) {
+        case RJ_OBJ:
+            snprintf(k, sizeof k, "%s%s.", path, f->key);
+            rj_check_fields(f->sub, m, k, c);
+            break;
+        case RJ_EMBED:
+            rj_check_fields(f->sub, m, path, c);
+            break;
+        case RJ_PTR:
+            snprintf(k, sizeof k, "%s%s.", path, f->key);
+            if (*(void *const *)m)
+                rj_check_fields(f->sub, *(void *const *)m, k, c);
+            break;
+        case RJ_ARRAY: {
+            const char *a = *(char *const *)m;
+            int n = *CAT(base, f->n_off, int);
+            for (int i = 0; i < n && !c->bad; i++) {
+                snprintf(k, sizeof k, "%s%s[%d].", path, f->key, i);
+                rj_check_fields(f->sub, a + (size_t)i * f->size, k, c);
+            }
+            break;
+        }
+        case RJ_CUSTOM:
+            if (f->ops->check)
+                f->ops->check(f, base, path, c);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+void rj_free_fields(const rj_field *t, void *base)
+{
+    for (const rj_field *f = t; f->kind != RJ_END; f++) {
+        void *m = AT(base, f->off, char);
+        switch (f->kind) {
+        case RJ_STR:
+        case RJ_STR_OPT:
+            free(*(char **)m);
+            *(char **)m = NULL;
+            break;
+        case RJ_OBJ:
+        case RJ_EMBED:
+            rj_free_fields(f->sub, m);
+            break;
+        case RJ_PTR:
+            if (*(void **)m)
+                rj_free_fields(f->sub, *(void **)m);
+            free(*(void **)m);
+            *(void **)m = NULL;
+            break;
+        case RJ_ARRAY: {
+            char *a = *(char **)m;
+            int n = *AT(base, f->n_off, int);
+            for (int i = 0; a && i < n; i++)
+                rj_free_fields(f->sub, a + (size_t)i * f->size);
+            free(a);
+            *(char **)m = NULL;
+            break;
+        }
+        case RJ_CUSTOM:
+            if (f->ops->free)
+                f->ops->free(f, base);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+int rj_copy_fields(const rj_field *t, void *dst, const void *src)
+{
+    int rc = 0;
+    for (const rj_field *f = t; f->kind != RJ_END; f++) {
+        void *d = AT(dst, f->off, char);
+        const void *s = CAT(src, f->off, char);
+        switch (f->kind) {
+        case RJ_STR:
+        case RJ_STR_OPT:
+            if (*(char *const *)s && !(*(char **)d = strdup(*(char *const *)s)))
+                rc = -1;        /* d is NULL then, not src's string */
+            break;
+        case RJ_OBJ:
+        case RJ_EMBED:
+            rc |= rj_copy_fields(f->sub, d, s);
+            break;
+        case RJ_ARRAY: {
+            const char *a = *(char *const *)s;
+            int n = *CAT(src, f->n_off, int);
+            char *b = n > 0 ? calloc((size_t)n, f->size) : NULL;
+            *(char **)d = b;
+            if (n > 0 && !b) {
+                *AT(dst, f->n_off, int) = 0;
+                rc = -1;
+                break;
+            }
+            for (int i = 0; i < n; i++) {
+                memcpy(b + (size_t)i * f->size, a + (size_t)i * f->size, f->size);
+                rc |= rj_copy_fields(f->sub, b + (size_t)i * f->size, a + (size_t)i * f->size);
+            }
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    return rc ? -1 : 0;
+}
+
+bool rj_has_any(json_object *o, const rj_field *t)
+{
+    for (const rj_field *f = t; f->kind != RJ_END; f++)
+        if (f->key && rj_get(o, f->key))
+            return true;
+    return false;
+}
