@@ -137,7 +137,7 @@ static void ended(phase_run *ph, int i)
     if (ph->halt == HALT_INTERRUPTED)
         return;                 /* stopped on request: no fault of the VM's */
     if (job->status == 0) {
-        if (!job->failed && job->result && ph->ops->fetch && ph->ops->fetch(ph->procs, i) < 0)
+        if (!job->failed && job->result && ph->ops->fetch && ph->ops->fetch(ph->procs, i, 0) < 0)
             job->failed = 1;
         return;
     }
@@ -146,6 +146,10 @@ static void ended(phase_run *ph, int i)
     else if (job->status >= 0)
         oltp_failed(ph->c, job, ph->phase);
     /* else let go after its VM failed: failed already */
+    /* an oltp seen to end wrote what it measured up to the fault (on
+     * SIGTERM or before a fatal exit): kept beside the fault, in no figure */
+    if (job->status >= 0 && job->result && ph->ops->fetch)
+        ph->ops->fetch(ph->procs, i, 1);
 }
 
 /* Ask job i's process to end. */
