@@ -451,7 +451,7 @@ typedef struct res_io_host {
     double   flush_ratio;       /* device flushes / guests' flushes; NAN */
 } res_io_host;
 
-/* Least-squares trend of a measured phase's TPS (orchestrator/telemetry/stats.h). */
+/* Least-squares trend of a measured phase's TPS (orchestrator/util/stats.h). */
 typedef struct res_io_trend {
     int    n;                   /* 0: not computed */
     double mean, slope, slope_lo, slope_hi, drift_pct;
