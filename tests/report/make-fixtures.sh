@@ -105,3 +105,4 @@ for f in $F/report-failed/vm/*.json; do
 done
 bin/report_mksummary $F/report-failed report-failed "${args[@]}"
 echo "results/fixtures/report-failed: nvme-a vm2 failed"
+tests/report/add-fingerprints.sh
