@@ -145,6 +145,7 @@ report_set *report_load(const char *const *dirs, int ndirs, char *err, size_t er
             return NULL;
         }
     }
+    report_group_runs(s);
     return s;
 }
 
@@ -173,7 +174,8 @@ double report_scaling(const report_set *s, int r, int d, int *base_run, int *bas
     for (int i = 0; i < s->nruns; i++)
         for (int k = 0; k < s->runs[i].ndrives; k++) {
             const report_drive *c = &s->runs[i].drives[k];
-            if (strcmp(c->name, name) != 0 || c->incomplete || report_run_partial(&s->runs[i]))
+            if (strcmp(c->name, name) != 0 || c->incomplete || report_run_partial(&s->runs[i])
+                || s->runs[i].group != s->runs[r].group)      /* another protocol */
                 continue;
             others += i != r;
             if (*base_run < 0 || c->vms < s->runs[*base_run].drives[*base_drive].vms) {
@@ -200,6 +202,7 @@ double report_run_scaling(const report_set *s, int r, int *base_run)
         return 0;
     for (int i = 0; i < s->nruns; i++)
         if (!s->runs[i].sum.run.failed_vms && !report_run_partial(&s->runs[i])
+            && s->runs[i].group == s->runs[r].group         /* one protocol */
             && (*base_run < 0 || s->runs[i].sum.run.vms < s->runs[*base_run].sum.run.vms))
             *base_run = i;
     base = s->runs[*base_run].sum.run.tps;

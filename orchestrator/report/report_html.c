@@ -47,7 +47,8 @@ static const char page_css[] =
     "div.failure{border-left:4px solid #c00;padding-left:12px;margin:12px 0}"
     "div.failure h3{color:#b00}pre.console{background:#fff4f4;border:1px solid #e0b0b0}"
     ".swatch{display:inline-block;width:12px;height:12px;margin-left:12px;"
-    "vertical-align:middle}";
+    "vertical-align:middle}"
+    "td.differs,tr.differs th{background:#fff4d6;font-weight:bold}";
 
 /* A red banner per run that did not complete cleanly: partial, or
  * completed with failed VMs. */
@@ -131,6 +132,7 @@ static htmlDocPtr build_doc(const report_set *s)
     free(title);
     banners(&pg);
     page_section_runs(&pg);
+    page_section_protocols(&pg);                      /* issue 22 */
     if (page_section_drives(&pg) < 0)
         goto fail;
     if (page_section_tpcc(&pg) < 0)

@@ -45,7 +45,8 @@ sed -i 's/^report-8vm,/report-8vm-pg,/' $F/report-8vm-pg/summary.csv
 for f in report-4vm report-8vm report-8vm-pg report-reps report-failed tpcc; do
   plan=$F/$f/plan.ini engine=
   [ $f = tpcc ] && plan=$tmp/tpcc.ini
-  [ $f = report-8vm-pg ] && engine=--engine=postgresql
+  # the pg copy: report-8vm's own plan, only the engine relabelled
+  [ $f = report-8vm-pg ] && engine=--engine=postgresql plan=$F/report-8vm/plan.ini
   bin/report_mkfingerprint $F/$f "$plan" $engine > "$tmp/fp.json"
   run_id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run_id"])' $F/$f/summary.json)
   [ $f = report-8vm-pg ] && run_id=report-8vm-pg
