@@ -3,9 +3,13 @@
  * before summaries recorded it) is a group of its own, since nothing says
  * what it ran. The report ranks and scales only within a group. */
 #include "report/report.h"
+#include "util/names.h"
 
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int report_fp_diff(const report_run *a, const report_run *b, char *buf, size_t len)
 {
@@ -59,15 +63,44 @@ const char *report_group_label(int g, char *buf, size_t len)
     return buf;
 }
 
+/* VMs of drive `name` in the run's first repetition (failed ones too):
+ * the layout, as planned. */
+static int drive_vms(const report_run *run, const char *name)
+{
+    int n = 0;
+    for (int v = 0; v < run->nvms; v++)
+        n += run->vms[v].repetition == 1 && strcmp(run->vms[v].drive, name) == 0;
+    return n;
+}
+
 const char *report_layout(const report_run *run, char *buf, size_t len)
 {
-    int vms = run->sum.run.vms, drives = run->ndrives, same = drives > 0;
-    for (int d = 1; d < drives; d++)
-        same &= run->drives[d].vms == run->drives[0].vms;
+    int drives = run->ndrives, vms = 0, each = drives ? drive_vms(run, run->drives[0].name) : 0;
+    int same = drives > 0;
+    for (int d = 0; d < drives; d++) {
+        int n = drive_vms(run, run->drives[d].name);
+        vms += n;
+        same &= n == each;
+    }
     if (same)
         snprintf(buf, len, "%d drive%s \xc3\x97 %d VM%s", drives, drives == 1 ? "" : "s",
-                 run->drives[0].vms, run->drives[0].vms == 1 ? "" : "s");
+                 each, each == 1 ? "" : "s");
     else
         snprintf(buf, len, "%d VMs on %d drives", vms, drives);
     return buf;
+}
+
+int report_is_results_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    int found = 0;
+    while (d && !found && (de = readdir(d))) {
+        char *p = de->d_name[0] != '.' ? orch_strfmt("%s/%s/summary.json", dir, de->d_name) : NULL;
+        found = p && access(p, F_OK) == 0;
+        free(p);
+    }
+    if (d)
+        closedir(d);
+    return found;
 }

@@ -85,7 +85,11 @@ static int run_load(const char *dir, report_run *run, char *err, size_t errlen)
         goto cleanup;
     }
     rc = res_summary_read_file(path, &run->sum, err, errlen);
-    if (rc == RES_E_UNREADABLE)
+    if (rc == RES_E_UNREADABLE && report_is_results_dir(dir))
+        snprintf(err, errlen, "%s is a results directory, not a run folder: `drivebench "
+                 "report --rank %s` ranks its runs; `drivebench report` takes run folders",
+                 dir, dir);
+    else if (rc == RES_E_UNREADABLE)
         snprintf(err, errlen, "%s: cannot read the run's summary (is %s a run folder of "
                  "`drivebench run`?)", path, dir);
     if (rc < 0) {

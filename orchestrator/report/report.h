@@ -81,6 +81,9 @@ int report_group_first(const report_set *s, int g);
  * has none (such runs are never compared). */
 int report_fp_diff(const report_run *a, const report_run *b, char *buf, size_t len);
 #define REPORT_NO_FP "no fingerprint (older run)"
+/* Whether dir holds run folders (a subfolder with summary.json): a
+ * results directory, which `report --rank` takes. */
+int report_is_results_dir(const char *dir);
 /* "2 drives × 4 VMs" (or "8 VMs on 2 drives" when drives differ) of a
  * run into buf: the layout, not in the fingerprint. Returns buf. */
 const char *report_layout(const report_run *run, char *buf, size_t len);

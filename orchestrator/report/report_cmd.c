@@ -2,6 +2,7 @@
  * write the page (report_html.h) and the CSV next to it. */
 #include "report/report.h"
 #include "report/report_html.h"
+#include "report/rank.h"
 #include "util/names.h"
 
 #include <stdio.h>
@@ -96,6 +97,11 @@ int report_main(int argc, char **argv)
 
     if (!dirs)
         return 1;
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], "--rank") == 0) {
+            free(dirs);
+            return rank_main(argc, argv);
+        }
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
             out = argv[++i];
