@@ -48,6 +48,12 @@ $(BIN)/report_mkfingerprint: $(BUILD)/tests/report/mkfingerprint.o $(ORCH_OBJS) 
 	@mkdir -p $(dir $@)
 	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS)
 
+# protocols and the ranking (issue 22)
+$(BIN)/report_rank_test: $(BUILD)/tests/report/test_rank.o $(ORCH_OBJS) $(COMMON_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS) $(call pkglibs,cmocka)
+
 ALL_TARGETS  += $(BIN)/report_mkfixture $(BIN)/report_mksummary $(BIN)/report_test \
-                $(BIN)/report_mkfingerprint
+                $(BIN)/report_mkfingerprint $(BIN)/report_rank_test
+CHECK_TARGETS += $(BIN)/report_rank_test
 CHECK_TARGETS += $(BIN)/report_test tests/report/browser.sh
