@@ -242,10 +242,8 @@ int rank_write_html(const rank_set *r, const char *dir, int *nsvg, char *err, si
 {
     htmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);
     xmlNodePtr html, head, body;
-    xmlChar *mem = NULL;
     char *path = orch_strfmt("%s/rank.html", dir), *title;
-    FILE *f = NULL;
-    int len = 0, rc = -1;
+    int rc = -1;
 
     *nsvg = 0;
     if (!doc || !path) {
@@ -274,24 +272,8 @@ int rank_write_html(const rank_set *r, const char *dir, int *nsvg, char *err, si
     for (int g = 0; g < r->ng; g++)
         if (group_section(r, &r->g[g], body, dir, nsvg, err, errlen) < 0)
             goto cleanup;
-    htmlDocDumpMemoryFormat(doc, &mem, &len, 1);
-    if (!mem) {
-        snprintf(err, errlen, "out of memory writing the ranking");
-        goto cleanup;
-    }
-    f = fopen(path, "w");
-    if (!f || fwrite(mem, 1, (size_t)len, f) != (size_t)len) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        goto cleanup;
-    }
-    rc = fclose(f) == 0 ? 0 : -1;
-    f = NULL;
-    if (rc)
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    rc = html_write_doc(doc, path, err, errlen);
 cleanup:
-    if (f)
-        fclose(f);
-    xmlFree(mem);
     xmlFreeDoc(doc);
     free(path);
     return rc;

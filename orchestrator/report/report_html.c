@@ -156,32 +156,12 @@ fail:
 int report_write_html(const report_set *s, const char *path, char *err, size_t errlen)
 {
     htmlDocPtr doc = build_doc(s);
-    xmlChar *mem = NULL;
-    int len = 0, rc = -1;
-    FILE *f = NULL;
-
+    int rc;
     if (!doc) {
         snprintf(err, errlen, "out of memory building the report");
         return -1;
     }
-    htmlDocDumpMemoryFormat(doc, &mem, &len, 1);
-    if (!mem) {
-        snprintf(err, errlen, "out of memory writing the report");
-        goto cleanup;
-    }
-    f = fopen(path, "w");
-    if (!f || fwrite(mem, 1, (size_t)len, f) != (size_t)len) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        goto cleanup;
-    }
-    rc = fclose(f);
-    f = NULL;
-    if (rc != 0)
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-cleanup:
-    if (f)
-        fclose(f);
-    xmlFree(mem);
+    rc = html_write_doc(doc, path, err, errlen);
     xmlFreeDoc(doc);
-    return rc ? -1 : 0;
+    return rc;
 }
