@@ -37,6 +37,11 @@ typedef struct orch_client {
     int              overrun_grace_s;   /* seconds a timed phase may overrun;
                                          * 0: 120 s + a tenth of the phase
                                          * (tests shorten it) */
+    /* adds to a progress line's bracket (the run's ETA, run/estimate.h);
+     * NULL: nothing */
+    void           (*progress_hook)(void *ctx, FILE *out, const char *phase, int elapsed,
+                                    int expected);
+    void            *progress_ctx;
 } orch_client;
 
 /* One VM's share of a phase. The caller fills what to run and where the

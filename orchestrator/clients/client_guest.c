@@ -110,7 +110,7 @@ static char *b64_decode(const char *in, size_t *len)
 
 /* Start argv in the guest with env (NULL-terminated). Returns its pid or
  * -1 with err. */
-static long exec_start(const orch_client *c, const guest *g, char **argv,
+static long exec_start(const orch_client *c, const guest *g, const char *const *argv,
                        const char *const *env, char *err, size_t errlen)
 {
     json_object *args = json_object_new_object(), *a = json_object_new_array(), *e, *ret, *pid;
@@ -316,7 +316,7 @@ static void live_close(const orch_client *c, guest_proc *pr)
 static void exec_kill(const orch_client *c, const guest *g, long pid)
 {
     char num[32], err[256];
-    char *argv[] = { "/bin/kill", "-TERM", num, NULL };
+    const char *const argv[] = { "/bin/kill", "-TERM", num, NULL };
     snprintf(num, sizeof num, "%ld", pid);
     exec_start(c, g, argv, NULL, err, sizeof err);
 }
@@ -369,7 +369,7 @@ static int guest_start(void *procs, int i, char *err, size_t errlen)
         snprintf(err, errlen, "%s: out of memory", pr->g.name);
         return -1;
     }
-    pr->pid = exec_start(h->c, &pr->g, argv, env, err, errlen);
+    pr->pid = exec_start(h->c, &pr->g, (const char *const *)argv, env, err, errlen);
     free(argv);
     return pr->pid < 0 ? -1 : 0;
 }
@@ -498,7 +498,7 @@ static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPt
                     "database\n", g->name, (int)(time(NULL) - t0));
             fflush(c->out);
         }
-        pid = ret ? exec_start(c, g, argv, env, err, errlen) : -1;
+        pid = ret ? exec_start(c, g, (const char *const *)argv, env, err, errlen) : -1;
         for (int i = 0; pid > 0 && i < 50; i++) {
             char *output = NULL;
             int code = -1, st = exec_status(c, g, pid, &code, &output, err, errlen);
