@@ -160,9 +160,21 @@ res_fingerprint *orch_fingerprint_build(const orch_plan *p, const orch_template 
     fp->server_version = distinct(s->vms, (size_t)s->nvms, sizeof s->vms[0],
                                   offsetof(res_vm, server_version), &oom);
     /* the server settings the guest reads from its kernel command line
-     * (the engine's prefix: drivebench.my.innodb_buffer_pool_size=...) */
-    fp->db_settings = sorted_words(p->cmdline ? p->cmdline : m.cmdline, engine_setting,
-                                   p->engine->cmdline_prefix, &oom);
+     * (the engine's prefix: drivebench.my.innodb_buffer_pool_size=...):
+     * the profile's or the plan's cmdline, then [run] db_settings; for an
+     * engine with no prefix (a user's image) [run] db_settings as given */
+    {
+        int settings_oom = 0;
+        char *extra = orch_plan_settings_cmdline(p, &settings_oom);
+        const char *base = p->cmdline ? p->cmdline : m.cmdline;
+        char *all = orch_strfmt("%s %s", base ? base : "", extra ? extra : "");
+        oom |= settings_oom || !all;
+        fp->db_settings = p->engine->cmdline_prefix
+                          ? sorted_words(all, engine_setting, p->engine->cmdline_prefix, &oom)
+                          : sorted_words(p->db_settings, engine_setting, "", &oom);
+        free(all);
+        free(extra);
+    }
     fp->client = dup_opt(p->client == ORCH_CLIENT_HOST ? "host" : "guest", &oom);
     fp->domain_type = distinct(s->env.hypervisors, (size_t)s->env.nhypervisors,
                                sizeof s->env.hypervisors[0],

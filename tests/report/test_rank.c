@@ -28,6 +28,9 @@
 #include "report/rank.h"
 #include "report/report.h"
 #include "report/report_html.h"
+#include "plan/plan.h"
+#include "plan/template.h"
+#include "run/fingerprint.h"
 
 #define FX   "results/fixtures"
 #define F4   FX "/report-4vm"
@@ -333,6 +336,57 @@ static void test_rank_refusals(void **state)
                         "summary.json in it or its subfolders)");
 }
 
+/* The fingerprint `drivebench run` records for the reference plans
+ * (orch_fingerprint_build, with report-4vm's summary for the hosts and
+ * VMs): the protocol's own settings, sorted options, TPC-C's terminals. */
+static void fp_of(const char *plan, res_fp_item *it, int *n)
+{
+    char err[512];
+    res_summary s;
+    orch_plan *p = orch_plan_load(plan, stderr);
+    orch_template *t;
+    assert_non_null(p);
+    assert_non_null(t = orch_template_load(p->template_path, err, sizeof err));
+    assert_int_equal(res_summary_read_file(F4 "/summary.json", &s, err, sizeof err), 0);
+    res_fingerprint_free(s.fp);
+    assert_non_null(s.fp = orch_fingerprint_build(p, t, &s));
+    *n = res_fingerprint_items(s.fp, it);
+    res_summary_clear(&s);
+    orch_template_free(t);
+    orch_plan_free(p);
+}
+
+static const char *item(const res_fp_item *it, int n, const char *key)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(it[i].key, key) == 0)
+            return it[i].value;
+    fail_msg("no key %s", key);
+    return NULL;
+}
+
+static void test_reference_fingerprints(void **state)
+{
+    res_fp_item it[RES_FP_MAX_KEYS];
+    int n;
+    (void)state;
+    fp_of("plans/sysbench-8x1.ini", it, &n);
+    assert_int_equal(n, 26);
+    assert_string_equal(item(it, n, "db_settings"), "drivebench.my.innodb_buffer_pool_size=24G");
+    assert_string_equal(item(it, n, "vcpus"), "8");
+    assert_string_equal(item(it, n, "memory_bytes"), "64424509440");
+    assert_string_equal(item(it, n, "controller"), "lsisas1068");
+    assert_string_equal(item(it, n, "threads"), "32");
+    assert_string_equal(item(it, n, "engine"), "mariadb");
+    assert_string_equal(item(it, n, "server_version"), "10.11.19-MariaDB-0+deb12u1");
+    fp_of("plans/sqlserver-tpcc.ini", it, &n);
+    assert_string_equal(item(it, n, "terminals"), "15000");
+    assert_string_equal(item(it, n, "keying_thinking"), "on");
+    assert_string_equal(item(it, n, "workload_options"), "--time-scale=0.22");
+    assert_string_equal(item(it, n, "engine"), "sqlserver");
+    assert_string_equal(item(it, n, "db_settings"), "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -340,6 +394,7 @@ int main(void)
         cmocka_unit_test(test_older_run),
         cmocka_unit_test(test_rank),
         cmocka_unit_test(test_rank_refusals),
+        cmocka_unit_test(test_reference_fingerprints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
