@@ -307,6 +307,9 @@ static const rj_field summary_fields[] = {
       .size = sizeof(res_vm), .n_off = offsetof(res_summary, nvms), .max = RES_MAX_VMS),
     RJ_HERE("run",      RJ_OBJ,   .sub = run_fields),
     F(NULL,             RJ_CUSTOM, res_summary, io, .ops = &io_ops),
+    /* issue 22: the protocol; absent in summaries written before it */
+    F("fingerprint",    RJ_PTR,   res_summary, fp, .sub = res_fingerprint_fields,
+      .size = sizeof(res_fingerprint)),
     RJ_TABLE_END,
 };
 

@@ -712,3 +712,62 @@ fail:
     xmlFreeDoc(doc);
     return NULL;
 }
+
+/* The unit factor of a libvirt <memory unit=...> (KiB when absent), 0 for
+ * a unit this reader does not know. */
+static uint64_t memory_unit(const char *unit)
+{
+    static const struct { const char *name; uint64_t f; } units[] = {
+        { "b", 1 }, { "bytes", 1 }, { "KB", 1000 }, { "k", 1024 }, { "KiB", 1024 },
+        { "MB", 1000000 }, { "M", 1 << 20 }, { "MiB", 1 << 20 },
+        { "GB", 1000000000 }, { "G", 1 << 30 }, { "GiB", 1 << 30 },
+    };
+    if (!unit)
+        return 1024;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(units[i].name, unit) == 0)
+            return units[i].f;
+    return 0;
+}
+
+/* Text of the node matching expr as a new string, or NULL. */
+static char *node_text(xmlDocPtr doc, const char *expr)
+{
+    xmlNodePtr n = xpath_one(doc, NULL, expr);
+    xmlChar *text = n ? xmlNodeGetContent(n) : NULL;
+    char *out = text ? strdup((const char *)text) : NULL;
+    xmlFree(text);
+    return out;
+}
+
+int orch_template_machine(const orch_template *t, orch_template_machine_info *m)
+{
+    char *vcpu = node_text(t->doc, "/domain/vcpu"), *mem = node_text(t->doc, "/domain/memory");
+    xmlNodePtr n = xpath_one(t->doc, NULL, "/domain/memory");
+    xmlChar *unit = n ? xmlGetProp(n, BAD_CAST "unit") : NULL;
+    uint64_t f = memory_unit((const char *)unit);
+    int rc = 0;
+
+    memset(m, 0, sizeof m[0]);
+    m->vcpus = vcpu ? atoi(vcpu) : 0;
+    m->memory = mem && f ? strtoull(mem, NULL, 10) * f : 0;
+    n = xpath_one(t->doc, NULL, "/domain/devices/controller[@type='scsi']/@model");
+    if (n) {
+        xmlChar *model = xmlNodeGetContent(n);
+        m->controller = model ? strdup((const char *)model) : NULL;
+        rc |= !m->controller ? -1 : 0;
+        xmlFree(model);
+    }
+    m->cmdline = node_text(t->doc, "/domain/os/cmdline");
+    xmlFree(unit);
+    free(vcpu);
+    free(mem);
+    return rc;
+}
+
+void orch_template_machine_clear(orch_template_machine_info *m)
+{
+    free(m->controller);
+    free(m->cmdline);
+    memset(m, 0, sizeof m[0]);
+}

@@ -81,6 +81,19 @@ const char *orch_template_cmdline(const orch_template *t);
 /* Profile name from the metadata (borrowed). */
 const char *orch_template_profile(const orch_template *t);
 
+/* What a domain of the template gets unless a plan key says otherwise:
+ * vCPUs, memory (bytes), the SCSI controller's model and the kernel
+ * command line (NULL: none; 0: not in the template). Strings owned. */
+typedef struct orch_template_machine_info {
+    int      vcpus;
+    uint64_t memory;
+    char    *controller, *cmdline;
+} orch_template_machine_info;
+
+/* Fill *m from t. 0, or -1 when out of memory (clear *m either way). */
+int orch_template_machine(const orch_template *t, orch_template_machine_info *m);
+void orch_template_machine_clear(orch_template_machine_info *m);
+
 /* Domain XML for spec, as a new string (caller frees), or NULL with a
  * message in err. Besides the spec's values, every domain gets one
  * socket of N cores (<cpu><topology sockets='1' cores='N' threads='1'/>,

@@ -48,7 +48,8 @@ static const char page_css[] =
     "div.failure{border-left:4px solid #c00;padding-left:12px;margin:12px 0}"
     "div.failure h3{color:#b00}pre.console{background:#fff4f4;border:1px solid #e0b0b0}"
     ".swatch{display:inline-block;width:12px;height:12px;margin-left:12px;"
-    "vertical-align:middle}";
+    "vertical-align:middle}"
+    "td.differs,tr.differs th{background:#fff4d6;font-weight:bold}";
 
 /* A red banner per run that did not complete cleanly: partial, or
  * completed with failed VMs. */
@@ -132,6 +133,7 @@ static htmlDocPtr build_doc(const report_set *s)
     free(title);
     banners(&pg);
     page_section_runs(&pg);
+    page_section_protocols(&pg);                      /* issue 22 */
     if (page_section_drives(&pg) < 0)
         goto fail;
     if (page_section_tpcc(&pg) < 0)
@@ -155,32 +157,12 @@ fail:
 int report_write_html(const report_set *s, const char *path, char *err, size_t errlen)
 {
     htmlDocPtr doc = build_doc(s);
-    xmlChar *mem = NULL;
-    int len = 0, rc = -1;
-    FILE *f = NULL;
-
+    int rc;
     if (!doc) {
         snprintf(err, errlen, "out of memory building the report");
         return -1;
     }
-    htmlDocDumpMemoryFormat(doc, &mem, &len, 1);
-    if (!mem) {
-        snprintf(err, errlen, "out of memory writing the report");
-        goto cleanup;
-    }
-    f = fopen(path, "w");
-    if (!f || fwrite(mem, 1, (size_t)len, f) != (size_t)len) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        goto cleanup;
-    }
-    rc = fclose(f);
-    f = NULL;
-    if (rc != 0)
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-cleanup:
-    if (f)
-        fclose(f);
-    xmlFree(mem);
+    rc = html_write_doc(doc, path, err, errlen);
     xmlFreeDoc(doc);
-    return rc ? -1 : 0;
+    return rc;
 }

@@ -1,6 +1,7 @@
 /* run.c — the run: provision, boot, phases, collection, aggregation, the
  * report and teardown (see run.h). */
 #include "run/run.h"
+#include "run/fingerprint.h"
 #include "run/aggregate.h"
 #include "run/estimate.h"
 #include "virt/hosts.h"
@@ -859,6 +860,11 @@ static int write_summary(run_state *st, const char *started, int partial)
     in.repetitions = st->p->repetitions;
     in.partial = partial;
     sum = orch_summary_build(&in, st->err, sizeof st->err);
+    /* the protocol, so that reports compare only runs of one (issue 22) */
+    if (sum && !(sum->fp = orch_fingerprint_build(st->p, st->t, sum))) {
+        snprintf(st->err, sizeof st->err, "out of memory");
+        goto cleanup;
+    }
     if (sum && st->tel)
         orch_telemetry_fill(st->tel, sum, st->l->run_dir);
     for (int d = 0; sum && d < sum->ndrives && d < st->p->ndrives; d++) {

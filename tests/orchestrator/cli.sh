@@ -348,5 +348,38 @@ expect "--domain-type takes kvm, qemu or auto" 2 "drivebench: --domain-type=xen:
 expect "--domain-type is an option of run only" 2 "drivebench: unknown option --domain-type=kvm" \
   $DB render "$tmp/run.ini" --domain-type=kvm
 
+# --- protocols and the ranking (issue 22): exact messages ---
+F=results/fixtures
+expect "report refuses a results directory" 2 "drivebench: results/fixtures is a results directory, not a run folder: \`drivebench report --rank results/fixtures\` ranks its runs; \`drivebench report\` takes run folders" $DB report $F
+expect "rank: unknown highlight" 2 "drivebench: --highlight nvme-z: no complete drive of that name in the runs ranked" $DB report --rank --highlight nvme-z -o "$tmp/rank" $F
+expect "rank: unknown baseline" 2 "drivebench: --baseline sata-z: no complete drive of that name in the runs ranked" $DB report --rank --baseline=sata-z -o "$tmp/rank" $F/report-4vm
+expect "rank: no run in a folder" 2 "drivebench: tests/report: neither a run folder nor a results directory (no summary.json in it or its subfolders)" $DB report --rank -o "$tmp/rank" tests/report
+expect "rank: no folder" 2 "drivebench: missing RUN_OR_RESULTS_DIR argument (usage: drivebench report --rank [--all-runs] [--highlight NAME] [--baseline DRIVE] [-o DIR] RUN_OR_RESULTS_DIR...)" $DB report --rank
+expect "rank: option without its value" 2 "drivebench: unknown or incomplete option --highlight (usage:" $DB report --rank $F --highlight
+[ ! -e "$tmp/rank" ] && ok "rank: a refusal leaves no output folder" || bad "rank: output folder left after a refusal"
+out=$($DB report $F/report-4vm $F/report-8vm $F/report-8vm-pg -o "$tmp/eng.html"); st=$?
+want="protocols: 2 (drives of different protocols are not ranked or scaled together)
+  P1: A report-4vm (2 drives × 4 VMs), B report-8vm (1 drive × 8 VMs)
+  P2: C report-8vm-pg (1 drive × 8 VMs): differs from P1 in engine
+report: $tmp/eng.html
+csv: $tmp/eng.csv"
+if [ $st -eq 0 ] && [ "$out" = "$want" ]; then ok "report names the key in which protocols differ"; else bad "report protocols (exit $st): $out"; fi
+# the PostgreSQL run's drive has no scaling ratio against the MariaDB runs
+ratio=$(awk -F, '$1=="\"report-8vm-pg\"" {print $21 "|" $22}' "$tmp/eng.csv")
+if [ "$ratio" = "|" ]; then ok "no scaling ratio across engines"; else bad "scaling across engines: $ratio"; fi
+cp -r $F/report-4vm "$tmp/old4" && python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); del d["fingerprint"]; json.dump(d, open(p, "w"))' "$tmp/old4/summary.json"
+out=$($DB report "$tmp/old4" $F/report-8vm -o "$tmp/old.html" | head -3)
+want="protocols: 2 (drives of different protocols are not ranked or scaled together)
+  P1: A report-4vm (2 drives × 4 VMs): no fingerprint (older run)
+  P2: B report-8vm (1 drive × 8 VMs): not comparable with P1, no fingerprint (older run)"
+if [ "$out" = "$want" ]; then ok "a run without a fingerprint is kept apart"; else bad "older run: $out"; fi
+out=$($DB report --rank --all-runs --highlight nvme-a -o "$tmp/all" $F/report-4vm $F/report-8vm $F/report-failed); st=$?
+want="P1: 4 drive(s) ranked from 3 run(s)
+  left out: nvme-a [report-failed]: incomplete (a VM failed)
+ranking: $tmp/all/rank.html
+csv: $tmp/all/rank.csv
+svg: 3 file(s) in $tmp/all"
+if [ $st -eq 0 ] && [ "$out" = "$want" ]; then ok "rank --all-runs keeps every complete run and names the incomplete"; else bad "rank --all-runs (exit $st): $out"; fi
+
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

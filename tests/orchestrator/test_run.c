@@ -140,6 +140,16 @@ static void test_run_ok(void **state)
     assert_string_equal(jnum(s, "drives", 1, "latency_ms", "p99"), "2");
     assert_string_equal(jnum(s, "run", -1, "tps", NULL), "30.5");
     assert_string_equal(jnum(s, "drives", 0, "restore", NULL), "(missing)");   /* no seed */
+    /* the protocol as the run used it (issue 22): plan, profile, hosts */
+    assert_string_equal(jnum(s, "fingerprint", -1, "engine", NULL), "\"mariadb\"");
+    assert_string_equal(jnum(s, "fingerprint", -1, "profile", NULL), "\"tiny\"");
+    assert_string_equal(jnum(s, "fingerprint", -1, "vcpus", NULL), "1");
+    assert_string_equal(jnum(s, "fingerprint", -1, "memory_bytes", NULL), "1073741824");
+    assert_string_equal(jnum(s, "fingerprint", -1, "controller", NULL), "\"virtio-scsi\"");
+    assert_string_equal(jnum(s, "fingerprint", -1, "domain_type", NULL), "\"qemu\"");
+    assert_string_equal(jnum(s, "fingerprint", -1, "client", NULL), "\"host\"");
+    assert_string_equal(jnum(s, "fingerprint", -1, "drivebench_version", NULL), "\"0.1.0\"");
+    assert_string_equal(jnum(s, "fingerprint", -1, "vms_per_drive", NULL), "(missing)");
     assert_string_equal(jnum(s, "vms", 0, "precondition_result", NULL),
                         "\"vm\\/drivebench-fixture-20261130-000000--a-b-x-vm1.r1.precondition.json\"");
     {

@@ -24,7 +24,7 @@
 
 #include "results_json.h"
 #include "telemetry/telemetry.h"
-#include "telemetry/stats.h"
+#include "util/stats.h"
 
 static char root[64], sysfs[128], drive_dir[128], proc_stat[128];
 static int step;                /* the recorded counters' moment, 0.. */

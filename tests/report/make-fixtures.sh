@@ -116,3 +116,4 @@ json.dump(d, open(sys.argv[1], "w"), separators=(",", ":"))
 PY
 bin/report_mksummary $F/report-failed report-failed "${args[@]}"
 echo "results/fixtures/report-failed: nvme-a vm2 failed"
+tests/report/add-fingerprints.sh
