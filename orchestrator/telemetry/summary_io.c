@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "telemetry/ioagg.h"
-#include "telemetry/stats.h"
 #include "telemetry/timebins.h"
+#include "util/stats.h"
 #include "util/names.h"
 
 /* What one orch_telemetry_fill works with. */
