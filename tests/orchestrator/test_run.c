@@ -150,6 +150,8 @@ static void test_run_ok(void **state)
     assert_string_equal(jnum(s, "drives", 1, "latency_ms", "p99"), "2");
     assert_string_equal(jnum(s, "run", -1, "tps", NULL), "30.5");
     assert_string_equal(jnum(s, "drives", 0, "restore", NULL), "(missing)");   /* no seed */
+    assert_string_equal(jnum(s, "plan", -1, "client", NULL), "\"host\"");
+    assert_string_equal(jnum(s, "plan", -1, "client_path", NULL), "\"qemu-user-hostfwd\"");
     assert_string_equal(jnum(s, "vms", 0, "precondition_result", NULL),
                         "\"vm\\/drivebench-fixture-20261130-000000--a-b-x-vm1.r1.precondition.json\"");
     {
