@@ -261,6 +261,8 @@ static const rj_field vm_fields[] = {
     F("failed_at",           RJ_STR,     res_vm, failed_at, HAS(res_vm, failed)),
     F("failed_in",           RJ_STR,     res_vm, failed_in, HAS(res_vm, failed)),
     F("console_tail",        RJ_STR,     res_vm, console_tail, HAS(res_vm, failed)),
+    F("failed_at_s",         RJ_NUM_OPT, res_vm, failed_at_s, HAS(res_vm, failed)),
+    F("result_ended",        RJ_STR_OPT, res_vm, result_ended, HAS(res_vm, failed)),
     F("result",              RJ_STR,     res_vm, result),
     F("precondition_result", RJ_STR,     res_vm, precondition_result),
     F(RK_TPS,                RJ_NUM,     res_vm, tps, .flags = RJ_SETS_HAS,
@@ -306,6 +308,9 @@ static const rj_field summary_fields[] = {
       .size = sizeof(res_vm), .n_off = offsetof(res_summary, nvms), .max = RES_MAX_VMS),
     RJ_HERE("run",      RJ_OBJ,   .sub = run_fields),
     F(NULL,             RJ_CUSTOM, res_summary, io, .ops = &io_ops),
+    /* issue 22: the protocol; absent in summaries written before it */
+    F("fingerprint",    RJ_PTR,   res_summary, fp, .sub = res_fingerprint_fields,
+      .size = sizeof(res_fingerprint)),
     RJ_TABLE_END,
 };
 

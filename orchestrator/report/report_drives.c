@@ -13,8 +13,10 @@
 #include "report/html.h"
 #include "util/names.h"
 
-/* The three per-drive bar charts. */
-static int drive_charts(report_page *pg, xmlNodePtr sec)
+/* The three per-drive bar charts of the runs of protocol `group` (one
+ * set per protocol: drives of different protocols are never ranked
+ * together; with several, ids and titles name the protocol). */
+static int drive_charts(report_page *pg, xmlNodePtr sec, int group)
 {
     enum { TPS, LAT_AVG, LAT_P99 };
     static const struct {
@@ -29,13 +31,16 @@ static int drive_charts(report_page *pg, xmlNodePtr sec)
     page_bars b = { 0 };
 
     for (int r = 0; r < pg->s->nruns; r++)
-        n += pg->s->runs[r].ndrives;
+        n += pg->s->runs[r].group == group ? pg->s->runs[r].ndrives : 0;
     if (page_bars_init(&b, n) < 0)
         goto cleanup;
     for (size_t m = 0; m < sizeof metrics / sizeof metrics[0]; m++) {
+        char id[64], *title;
+        xmlNodePtr svg;
         k = 0;
         for (int r = 0; r < pg->s->nruns; r++)
-            for (int d = 0; d < pg->s->runs[r].ndrives; d++, k++) {
+            for (int d = 0; pg->s->runs[r].group == group && d < pg->s->runs[r].ndrives;
+                 d++, k++) {
                 const report_run *run = &pg->s->runs[r];
                 const report_drive *dr = &run->drives[d];
                 const res_figures *f = &dr->d->f;
@@ -49,7 +54,13 @@ static int drive_charts(report_page *pg, xmlNodePtr sec)
                 b.bars[k].flagged = dr->flagged;
                 b.bars[k].incomplete = dr->incomplete;
             }
-        if (!svg_bar_chart(sec, metrics[m].id, metrics[m].title, b.bars, n, metrics[m].desc))
+        snprintf(id, sizeof id, group ? "%s-p%d" : "%s", metrics[m].id, group + 1);
+        title = pg->s->ngroups > 1 ? orch_strfmt("%s \xe2\x80\x94 protocol P%d",
+                                                 metrics[m].title, group + 1)
+                                   : strdup(metrics[m].title);
+        svg = title ? svg_bar_chart(sec, id, title, b.bars, n, metrics[m].desc) : NULL;
+        free(title);
+        if (!svg)
             goto cleanup;
     }
     rc = 0;
@@ -81,8 +92,9 @@ int page_section_drives(report_page *pg)
             free(text);
         }
     }
-    if (drive_charts(pg, sec) < 0)
-        return -1;
+    for (int g = 0; g < pg->s->ngroups; g++)
+        if (drive_charts(pg, sec, g) < 0)
+            return -1;
     tb = html_table(sec, "drive-table", heads);
     for (int r = 0; r < pg->s->nruns; r++)
         for (int d = 0; d < pg->s->runs[r].ndrives; d++) {

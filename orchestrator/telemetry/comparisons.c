@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "telemetry/stats.h"
+#include "util/stats.h"
 
 /* What one drive measured in one repetition. */
 typedef struct rep_view {

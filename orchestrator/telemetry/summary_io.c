@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "telemetry/ioagg.h"
-#include "telemetry/stats.h"
+#include "util/stats.h"
 #include "util/names.h"
 
 /* What one orch_telemetry_fill works with. */
