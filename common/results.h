@@ -342,8 +342,17 @@ typedef struct res_vm {
                                      * in summaries written before */
 } res_vm;
 
+/* res_plan.client_path: the client-to-database path a run's figures went
+ * through (README's performance section gives what each costs). */
+#define RES_PATH_USER_HOSTFWD "qemu-user-hostfwd" /* client = host: QEMU user-mode
+                                                   * network, restrict=on, hostfwd
+                                                   * on 127.0.0.1 */
+#define RES_PATH_GUEST_LOCAL  "guest-loopback"    /* client = guest: 127.0.0.1
+                                                   * inside the guest */
+
 typedef struct res_plan {
     char   *name, *profile, *client;          /* NULL: not recorded */
+    char   *client_path;    /* how the client reaches the database: RES_PATH_*; NULL: not recorded */
     int64_t vms_per_drive, repetitions;       /* RES_UNSET: not recorded */
     double  cv_threshold;                     /* NAN: not recorded */
     char   *workload, *db_driver;

@@ -56,6 +56,7 @@ static const rj_field plan_fields[] = {
     F("profile",       RJ_STR_OPT, res_plan, profile),
     F("vms_per_drive", RJ_I64_OPT, res_plan, vms_per_drive),
     F("client",        RJ_STR_OPT, res_plan, client),
+    F("client_path",   RJ_STR_OPT, res_plan, client_path),
     F("repetitions",   RJ_I64_OPT, res_plan, repetitions),
     F("cv_threshold",  RJ_NUM_OPT, res_plan, cv_threshold),
     RJ_HERE("workload", RJ_OBJ, .sub = workload_fields),

@@ -264,6 +264,36 @@ static double series_max(const svg_series *s, int n, int want_y)
     return m;
 }
 
+int svg_decimate(const double *x, const double *y, int n, int nbuckets, double *ox, double *oy)
+{
+    int m = 0;
+    if (n <= 2 * nbuckets) {
+        for (int i = 0; i < n; i++) {
+            ox[i] = x[i];
+            oy[i] = y[i];
+        }
+        return n;
+    }
+    for (int b = 0; b < nbuckets; b++) {
+        int lo = (int)((long long)b * n / nbuckets), hi = (int)((long long)(b + 1) * n / nbuckets);
+        int imin = lo, imax = lo;
+        for (int i = lo + 1; i < hi; i++) {
+            if (y[i] < y[imin])
+                imin = i;
+            if (y[i] > y[imax])
+                imax = i;
+        }
+        int first = imin < imax ? imin : imax, second = imin < imax ? imax : imin;
+        ox[m] = x[first];
+        oy[m++] = y[first];
+        if (second != first) {
+            ox[m] = x[second];
+            oy[m++] = y[second];
+        }
+    }
+    return m;
+}
+
 xmlNodePtr svg_line_chart(xmlNodePtr parent, const char *id, const char *title,
                           const char *xlabel, const char *ylabel,
                           const svg_series *series, int nseries)
@@ -321,22 +351,27 @@ xmlNodePtr svg_line_chart_mark(xmlNodePtr parent, const char *id, const char *ti
 
     for (int i = 0; i < nseries; i++) {
         const svg_series *s = &series[i];
-        size_t cap = (size_t)s->n * 24 + 1, len = 0;
+        int np = s->n < 2 * SVG_LINE_BUCKETS ? s->n : 2 * SVG_LINE_BUCKETS;
+        size_t cap = (size_t)np * 24 + 1, len = 0;
         char *pts = malloc(cap);
+        double *dx = malloc(2 * ((size_t)np + 1) * sizeof *dx), *dy = dx ? dx + np + 1 : NULL;
         double lx = LINE_LEFT + (i % LEGEND_COLS) * (plot_w / LEGEND_COLS);
         double ly = bottom + LINE_AXIS + LEGEND_ROW * (i / LEGEND_COLS) + 10;
         xmlNodePtr pl, tip;
         char *lab = short_label(s->label, LEGEND_MAX);
-        if (!pts || !lab) {
+        if (!pts || !lab || !dx) {
             free(pts);
             free(lab);
+            free(dx);
             return NULL;
         }
         pts[0] = '\0';
-        for (int k = 0; k < s->n; k++)
+        np = svg_decimate(s->x, s->y, s->n, SVG_LINE_BUCKETS, dx, dy);
+        for (int k = 0; k < np; k++)
             len += (size_t)snprintf(pts + len, cap - len, "%s%.1f,%.1f", k ? " " : "",
-                                    LINE_LEFT + s->x[k] / xmax * plot_w,
-                                    bottom - s->y[k] / ymax * LINE_PLOT_H);
+                                    LINE_LEFT + dx[k] / xmax * plot_w,
+                                    bottom - dy[k] / ymax * LINE_PLOT_H);
+        free(dx);
         pl = elem(svg, "polyline", "series");
         set_str(pl, "data-label", s->label);
         set_str(pl, "points", pts);

@@ -371,6 +371,7 @@ static int plan_record(const orch_plan *p, const orch_template *t, res_plan *r)
     r->profile = strdup(orch_template_profile(t));
     r->vms_per_drive = p->vms_per_drive;
     r->client = strdup(p->client == ORCH_CLIENT_HOST ? "host" : "guest");
+    r->client_path = strdup(p->client == ORCH_CLIENT_HOST ? RES_PATH_USER_HOSTFWD : RES_PATH_GUEST_LOCAL);
     r->repetitions = p->repetitions;
     r->cv_threshold = p->cv_threshold;
     r->workload = strdup(p->workload);
@@ -385,7 +386,7 @@ static int plan_record(const orch_plan *p, const orch_template *t, res_plan *r)
     r->precondition_s = p->precondition_s;
     r->warmup_s = p->warmup_s;
     r->measure_s = p->measure_s;
-    if (!r->name || !r->profile || !r->client || !r->workload || !r->db_driver) {
+    if (!r->name || !r->profile || !r->client || !r->client_path || !r->workload || !r->db_driver) {
         res_plan_clear(r);
         return -1;
     }

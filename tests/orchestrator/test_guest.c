@@ -82,6 +82,9 @@ static void test_guest_run(void **state)
     json_object_object_get_ex(v, "latency_ms", &v);
     json_object_object_get_ex(v, "p99_mean_of_vms", &v);
     assert_string_equal(json_object_to_json_string(v), "2.2505");
+    json_object_object_get_ex(s, "plan", &v);
+    json_object_object_get_ex(v, "client_path", &v);
+    assert_string_equal(json_object_to_json_string(v), "\"guest-loopback\"");
     json_object_put(s);
     snprintf(path, sizeof path, "%s/%s/vm/drivebench-%s--second-vm1.r1.precondition.json",
              f->results, RUN_ID, RUN_ID);

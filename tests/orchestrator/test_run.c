@@ -140,6 +140,8 @@ static void test_run_ok(void **state)
     assert_string_equal(jnum(s, "drives", 1, "latency_ms", "p99"), "2");
     assert_string_equal(jnum(s, "run", -1, "tps", NULL), "30.5");
     assert_string_equal(jnum(s, "drives", 0, "restore", NULL), "(missing)");   /* no seed */
+    assert_string_equal(jnum(s, "plan", -1, "client", NULL), "\"host\"");
+    assert_string_equal(jnum(s, "plan", -1, "client_path", NULL), "\"qemu-user-hostfwd\"");
     /* the protocol as the run used it (issue 22): plan, profile, hosts */
     assert_string_equal(jnum(s, "fingerprint", -1, "engine", NULL), "\"mariadb\"");
     assert_string_equal(jnum(s, "fingerprint", -1, "profile", NULL), "\"tiny\"");

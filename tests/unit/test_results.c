@@ -494,6 +494,7 @@ static void make_summary(res_summary *s)
     s->plan_file = strdup("plan.ini");
     s->plan.name = strdup("quick");
     s->plan.vms_per_drive = 2;
+    s->plan.client_path = strdup(RES_PATH_USER_HOSTFWD);
     s->plan.cv_threshold = 7.5;
     s->plan.workload = strdup("oltp_read_write");
     s->plan.table_size = 10000;
@@ -553,6 +554,8 @@ static void test_summary_round_trip(void **state)
     assert_string_equal(b.plan.name, "quick");
     assert_null(b.plan.profile);
     assert_int_equal(b.plan.vms_per_drive, 2);
+    assert_string_equal(b.plan.client_path, "qemu-user-hostfwd");
+    assert_null(b.plan.client);
     assert_int_equal(b.plan.repetitions, RES_UNSET);
     assert_true(b.plan.cv_threshold == 7.5);
     assert_int_equal(b.plan.table_size, 10000);
