@@ -397,8 +397,9 @@ void res_csv_field(FILE *f, const char *s, bool always);
 /* .steady_state, vms[i].io / .p99_series / .cpu_s_per_1000_txn, the     */
 /* summary's comparisons / host_cpu): results/SCHEMA.md, "Drive I/O".    */
 
-/* Rates of one disk as the hypervisor saw it (libvirt block stats). */
-#define RES_IO_GUEST_KEYS(X) \
+/* Rates of one disk as the hypervisor saw it (libvirt block stats): the
+ * VMs' disks seen from outside (RES_IOV_*; "db_*" columns of summary.csv). */
+#define RES_IO_HV_KEYS(X) \
     X(rd_iops) X(rd_mbps) X(rd_lat_ms) X(wr_iops) X(wr_mbps) X(wr_lat_ms) \
     X(fl_iops) X(fl_lat_ms)
 /* Rates of one block device as the host saw it (/sys/block/<disk>/stat). */
@@ -406,8 +407,8 @@ void res_csv_field(FILE *f, const char *s, bool always);
     X(rd_iops) X(rd_mbps) X(rd_await_ms) X(wr_iops) X(wr_mbps) X(wr_await_ms) \
     X(dc_iops) X(dc_mbps) X(dc_await_ms) X(fl_iops) X(fl_await_ms) X(await_ms) \
     X(queue_depth) X(util_pct)
-#define RES_IO_ENUM(k) RES_IOG_##k,
-enum { RES_IO_GUEST_KEYS(RES_IO_ENUM) RES_IOG_N };
+#define RES_IO_ENUM(k) RES_IOV_##k,
+enum { RES_IO_HV_KEYS(RES_IO_ENUM) RES_IOV_N };
 #undef RES_IO_ENUM
 #define RES_IO_ENUM(k) RES_IOH_##k,
 enum { RES_IO_HOST_KEYS(RES_IO_ENUM) RES_IOH_N };
@@ -415,7 +416,7 @@ enum { RES_IO_HOST_KEYS(RES_IO_ENUM) RES_IOH_N };
 #define RES_IO_MAXK 14
 
 /* One interval (t: its end, s since the measured phase's start) or a
- * whole phase. v[] indexed by RES_IOG_* or RES_IOH_*; NAN: absent. */
+ * whole phase. v[] indexed by RES_IOV_* or RES_IOH_*; NAN: absent. */
 typedef struct res_io_row {
     double t;
     double v[RES_IO_MAXK];
@@ -423,7 +424,7 @@ typedef struct res_io_row {
 
 /* A disk (or a drive's sum of disks) over the measured phase. */
 typedef struct res_io_rates {
-    bool        host;           /* keys: false RES_IO_GUEST_KEYS, true HOST */
+    bool        host;           /* keys: false RES_IO_HV_KEYS, true HOST */
     int         vms, missing;   /* drive sums only; -1: not written */
     res_io_row  total;          /* the phase (total.t: seconds measured) */
     res_io_row *series;         /* per TPS interval, owned */

@@ -67,12 +67,12 @@ void res_io_rates_free(res_io_rates *r)
 
 #define F   RJ_F
 
-/* the rates of a row, keyed as RES_IO_GUEST_KEYS / RES_IO_HOST_KEYS */
-#define ROW_GUEST(k) F(#k, RJ_NUM_OPT, res_io_row, v[RES_IOG_##k]),
+/* the rates of a row, keyed as RES_IO_HV_KEYS / RES_IO_HOST_KEYS */
+#define ROW_HV(k) F(#k, RJ_NUM_OPT, res_io_row, v[RES_IOV_##k]),
 #define ROW_HOST(k)  F(#k, RJ_NUM_OPT, res_io_row, v[RES_IOH_##k]),
-static const rj_field guest_row_fields[] = { RES_IO_GUEST_KEYS(ROW_GUEST) RJ_TABLE_END };
+static const rj_field hv_row_fields[] = { RES_IO_HV_KEYS(ROW_HV) RJ_TABLE_END };
 static const rj_field host_row_fields[] = { RES_IO_HOST_KEYS(ROW_HOST) RJ_TABLE_END };
-#undef ROW_GUEST
+#undef ROW_HV
 #undef ROW_HOST
 
 /* {keys of the phase, measured_s, vms, missing, series: [{t, keys}]} */
@@ -91,14 +91,14 @@ static const rj_field host_row_fields[] = { RES_IO_HOST_KEYS(ROW_HOST) RJ_TABLE_
           .size = sizeof(res_io_row), .n_off = offsetof(res_io_rates, nseries)),     \
         RJ_TABLE_END,                                                                \
     };
-RATES_TABLES(guest, guest_row_fields)
+RATES_TABLES(hv, hv_row_fields)
 RATES_TABLES(host, host_row_fields)
 #undef RATES_TABLES
 
-/* A res_io_rates pointer: its keys follow r->host (guest_* or host_*). */
+/* A res_io_rates pointer: its keys follow r->host (hv_* or host_*). */
 static const rj_field *rates_table(bool host)
 {
-    return host ? host_rates_fields : guest_rates_fields;
+    return host ? host_rates_fields : hv_rates_fields;
 }
 
 static void rates_put(json_object *o, const rj_field *f, const void *base)
@@ -115,7 +115,7 @@ static void rates_put(json_object *o, const rj_field *f, const void *base)
 /* the values a row has no key for stay NAN, as res_io_rates_new has them */
 static void row_rest_nan(res_io_row *row, bool host)
 {
-    for (int k = host ? RES_IOH_N : RES_IOG_N; k < RES_IO_MAXK; k++)
+    for (int k = host ? RES_IOH_N : RES_IOV_N; k < RES_IO_MAXK; k++)
         row->v[k] = NAN;
 }
 
@@ -138,7 +138,7 @@ static int rates_get_as(json_object *o, const rj_field *f, void *base, rj_ctx *c
     return 0;
 }
 
-static int guest_rates_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
+static int hv_rates_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
 {
     return rates_get_as(o, f, base, c, false);
 }
@@ -155,7 +155,7 @@ static void rates_free_member(const rj_field *f, void *base)
     *r = NULL;
 }
 
-static const rj_ops guest_rates_ops = { rates_put, guest_rates_get, NULL, rates_free_member };
+static const rj_ops hv_rates_ops = { rates_put, hv_rates_get, NULL, rates_free_member };
 static const rj_ops host_rates_ops = { rates_put, host_rates_get, NULL, rates_free_member };
 
 /* [[t, value], ...] of res_point (tps_series, p_latency_series.series) */
@@ -288,8 +288,8 @@ static const rj_field host_fields[] = {
 };
 
 static const rj_field disks_fields[] = {
-    F("db",   RJ_CUSTOM, res_io, db, .ops = &guest_rates_ops),
-    F("boot", RJ_CUSTOM, res_io, boot, .ops = &guest_rates_ops),
+    F("db",   RJ_CUSTOM, res_io, db, .ops = &hv_rates_ops),
+    F("boot", RJ_CUSTOM, res_io, boot, .ops = &hv_rates_ops),
     RJ_TABLE_END,
 };
 
@@ -431,17 +431,17 @@ int res_io_get(json_object *owner, res_io **out)
 /* summary.csv                                                         */
 
 /* The database disks' columns (hypervisor view), then the host's. */
-#define CSV_GUEST(k) "db_" #k,
+#define CSV_HV(k) "db_" #k,
 #define CSV_HOST(k) "host_" #k,
-static const char *const csv_guest[] = { RES_IO_GUEST_KEYS(CSV_GUEST) };
+static const char *const csv_hv[] = { RES_IO_HV_KEYS(CSV_HV) };
 static const char *const csv_host[] = { RES_IO_HOST_KEYS(CSV_HOST) };
-#undef CSV_GUEST
+#undef CSV_HV
 #undef CSV_HOST
 
 void res_io_csv_head(FILE *f)
 {
-    for (int k = 0; k < RES_IOG_N; k++)
-        fprintf(f, ",%s", csv_guest[k]);
+    for (int k = 0; k < RES_IOV_N; k++)
+        fprintf(f, ",%s", csv_hv[k]);
     for (int k = 0; k < RES_IOH_N; k++)
         fprintf(f, ",%s", csv_host[k]);
     fputs(",flush_ratio", f);
@@ -461,7 +461,7 @@ void res_io_csv_row(FILE *f, const res_summary *s, int d, int rep)
 {
     const res_io *io = s->drives[d].io;
     (void)rep;
-    for (int k = 0; k < RES_IOG_N; k++)
+    for (int k = 0; k < RES_IOV_N; k++)
         csv_num(f, io && io->db ? io->db->total.v[k] : NAN);
     for (int k = 0; k < RES_IOH_N; k++)
         csv_num(f, io && io->host && io->host->rates ? io->host->rates->total.v[k] : NAN);

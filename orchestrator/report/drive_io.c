@@ -123,9 +123,9 @@ static int flush_chart(xmlNodePtr parent, const char *id, const res_io *io)
                                                           sizeof(double)))) {
         int m = 0;
         for (int k = 0; k < io->db->nseries; k++)
-            if (isfinite(io->db->series[k].v[RES_IOG_fl_lat_ms])) {
+            if (isfinite(io->db->series[k].v[RES_IOV_fl_lat_ms])) {
                 buf[0][m] = io->db->series[k].t;
-                buf[0][io->db->nseries + m++] = io->db->series[k].v[RES_IOG_fl_lat_ms];
+                buf[0][io->db->nseries + m++] = io->db->series[k].v[RES_IOV_fl_lat_ms];
             }
         if (m > 0)
             ss[n++] = (svg_series){ .label = "database-disk flush latency (avg)", .x = buf[0],
@@ -185,10 +185,10 @@ static int run_charts(xmlNodePtr sec, const report_run *run, int r)
             goto cleanup;
         {
             line_def defs[] = {
-                { io->db, RES_IOG_rd_iops, "database disks: reads/s" },
-                { io->db, RES_IOG_wr_iops, "database disks: writes/s" },
-                { io->db, RES_IOG_fl_iops, "database disks: flushes/s" },
-                { io->boot, RES_IOG_wr_iops, "boot disks: writes/s" },
+                { io->db, RES_IOV_rd_iops, "database disks: reads/s" },
+                { io->db, RES_IOV_wr_iops, "database disks: writes/s" },
+                { io->db, RES_IOV_fl_iops, "database disks: flushes/s" },
+                { io->boot, RES_IOV_wr_iops, "boot disks: writes/s" },
                 { host, RES_IOH_rd_iops, "device (host): reads/s" },
                 { host, RES_IOH_wr_iops, "device (host): writes/s" },
             };
@@ -199,9 +199,9 @@ static int run_charts(xmlNodePtr sec, const report_run *run, int r)
         }
         {
             line_def defs[] = {
-                { io->db, RES_IOG_rd_lat_ms, "database disks: read" },
-                { io->db, RES_IOG_wr_lat_ms, "database disks: write" },
-                { io->db, RES_IOG_fl_lat_ms, "database disks: flush" },
+                { io->db, RES_IOV_rd_lat_ms, "database disks: read" },
+                { io->db, RES_IOV_wr_lat_ms, "database disks: write" },
+                { io->db, RES_IOV_fl_lat_ms, "database disks: flush" },
                 { host, RES_IOH_await_ms, "device (host): average wait" },
             };
             snprintf(id, sizeof id, "chart-io-lat-%d-%d", r + 1, d + 1);
@@ -306,14 +306,14 @@ static void run_tables(xmlNodePtr sec, const report_run *run, int r)
         html_attr(tr, "data-run", run->label);
         html_attr(tr, "data-drive", run->drives[d].name);
         text(tr, run->drives[d].name);
-        num(tr, "db_rd_iops", db ? db->v[RES_IOG_rd_iops] : NAN, 1);
-        num(tr, "db_wr_iops", db ? db->v[RES_IOG_wr_iops] : NAN, 1);
-        num(tr, "db_fl_iops", db ? db->v[RES_IOG_fl_iops] : NAN, 1);
-        num(tr, "db_wr_mbps", db ? db->v[RES_IOG_wr_mbps] : NAN, 3);
-        num(tr, "db_rd_lat_ms", db ? db->v[RES_IOG_rd_lat_ms] : NAN, 3);
-        num(tr, "db_wr_lat_ms", db ? db->v[RES_IOG_wr_lat_ms] : NAN, 3);
-        num(tr, "db_fl_lat_ms", db ? db->v[RES_IOG_fl_lat_ms] : NAN, 3);
-        num(tr, "boot_wr_iops", io->boot ? io->boot->total.v[RES_IOG_wr_iops] : NAN, 1);
+        num(tr, "db_rd_iops", db ? db->v[RES_IOV_rd_iops] : NAN, 1);
+        num(tr, "db_wr_iops", db ? db->v[RES_IOV_wr_iops] : NAN, 1);
+        num(tr, "db_fl_iops", db ? db->v[RES_IOV_fl_iops] : NAN, 1);
+        num(tr, "db_wr_mbps", db ? db->v[RES_IOV_wr_mbps] : NAN, 3);
+        num(tr, "db_rd_lat_ms", db ? db->v[RES_IOV_rd_lat_ms] : NAN, 3);
+        num(tr, "db_wr_lat_ms", db ? db->v[RES_IOV_wr_lat_ms] : NAN, 3);
+        num(tr, "db_fl_lat_ms", db ? db->v[RES_IOV_fl_lat_ms] : NAN, 3);
+        num(tr, "boot_wr_iops", io->boot ? io->boot->total.v[RES_IOV_wr_iops] : NAN, 1);
         num(tr, "host_iops", hs ? hs->v[RES_IOH_rd_iops] + hs->v[RES_IOH_wr_iops] : NAN, 1);
         num(tr, "host_await_ms", hs ? hs->v[RES_IOH_await_ms] : NAN, 3);
         num(tr, "host_util_pct", hs ? hs->v[RES_IOH_util_pct] : NAN, 1);

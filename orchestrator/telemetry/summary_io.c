@@ -29,14 +29,14 @@ typedef struct fill_ctx {
 /* An orch_io_sum as a row of hypervisor keys (t not set). */
 static void sum_row(const orch_io_sum *s, res_io_row *r)
 {
-    r->v[RES_IOG_rd_iops] = s->rd_iops;
-    r->v[RES_IOG_rd_mbps] = s->rd_mbps;
-    r->v[RES_IOG_rd_lat_ms] = s->rd_lat_ms;
-    r->v[RES_IOG_wr_iops] = s->wr_iops;
-    r->v[RES_IOG_wr_mbps] = s->wr_mbps;
-    r->v[RES_IOG_wr_lat_ms] = s->wr_lat_ms;
-    r->v[RES_IOG_fl_iops] = s->fl_iops;
-    r->v[RES_IOG_fl_lat_ms] = s->fl_lat_ms;
+    r->v[RES_IOV_rd_iops] = s->rd_iops;
+    r->v[RES_IOV_rd_mbps] = s->rd_mbps;
+    r->v[RES_IOV_rd_lat_ms] = s->rd_lat_ms;
+    r->v[RES_IOV_wr_iops] = s->wr_iops;
+    r->v[RES_IOV_wr_mbps] = s->wr_mbps;
+    r->v[RES_IOV_wr_lat_ms] = s->wr_lat_ms;
+    r->v[RES_IOV_fl_iops] = s->fl_iops;
+    r->v[RES_IOV_fl_lat_ms] = s->fl_lat_ms;
 }
 
 /* Rates of the VMs vms[0..n) (one repetition): phase totals and the

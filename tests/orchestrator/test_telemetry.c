@@ -237,23 +237,23 @@ static void test_run_wiring(void **state)
     res_io *vio = sum.vms[0].io;
     assert_non_null(vio);
     assert_non_null(vio->db);
-    near(vio->db->total.v[RES_IOG_wr_iops], 100);
-    near(vio->db->total.v[RES_IOG_wr_mbps], 0.4096);
-    near(vio->db->total.v[RES_IOG_wr_lat_ms], 2);
-    near(vio->db->total.v[RES_IOG_fl_iops], 50);
-    near(vio->db->total.v[RES_IOG_fl_lat_ms], 1);
-    near(vio->db->total.v[RES_IOG_rd_iops], 0);
-    assert_true(isnan(vio->db->total.v[RES_IOG_rd_lat_ms]));     /* no reads: no latency */
+    near(vio->db->total.v[RES_IOV_wr_iops], 100);
+    near(vio->db->total.v[RES_IOV_wr_mbps], 0.4096);
+    near(vio->db->total.v[RES_IOV_wr_lat_ms], 2);
+    near(vio->db->total.v[RES_IOV_fl_iops], 50);
+    near(vio->db->total.v[RES_IOV_fl_lat_ms], 1);
+    near(vio->db->total.v[RES_IOV_rd_iops], 0);
+    assert_true(isnan(vio->db->total.v[RES_IOV_rd_lat_ms]));     /* no reads: no latency */
     assert_int_equal(vio->db->nseries, 5);
     near(vio->db->series[4].t, 5);
-    near(vio->db->series[4].v[RES_IOG_wr_iops], 100);
-    near(vio->boot->total.v[RES_IOG_rd_iops], 10);
-    near(vio->boot->total.v[RES_IOG_rd_lat_ms], 0.5);
+    near(vio->db->series[4].v[RES_IOV_wr_iops], 100);
+    near(vio->boot->total.v[RES_IOV_rd_iops], 10);
+    near(vio->boot->total.v[RES_IOV_rd_lat_ms], 0.5);
 
     /* the drive: one VM, and the host's device */
     res_io *dio = sum.drives[0].io;
     assert_non_null(dio);
-    near(dio->db->total.v[RES_IOG_wr_iops], 100);
+    near(dio->db->total.v[RES_IOV_wr_iops], 100);
     assert_int_equal(dio->db->vms, 1);
     assert_int_equal(dio->db->missing, 0);
     assert_non_null(dio->host);
@@ -305,7 +305,7 @@ static void test_run_wiring(void **state)
     assert_int_equal(res_io_get(o, &back), 0);
     assert_non_null(back);
     near(back->host->flush_ratio, 1.8);
-    near(back->db->series[4].v[RES_IOG_wr_lat_ms], 2);
+    near(back->db->series[4].v[RES_IOV_wr_lat_ms], 2);
     assert_string_equal(back->host->serial, "FD0001");
     res_io_free(back);
     json_object_put(o);
@@ -357,8 +357,8 @@ static void test_warmup_left_out(void **state)
     vm_init(&sum.vms[0], "vm-a", "a", tps_a);
     assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
     near(sum.vms[0].io->db->total.t, 5);                /* 7 s sampled, 5 measured */
-    near(sum.vms[0].io->db->total.v[RES_IOG_wr_iops], 100);
-    near(sum.vms[0].io->db->series[0].v[RES_IOG_wr_iops], 100);   /* interval 202..203 */
+    near(sum.vms[0].io->db->total.v[RES_IOV_wr_iops], 100);
+    near(sum.vms[0].io->db->series[0].v[RES_IOV_wr_iops], 100);   /* interval 202..203 */
     near(sum.drives[0].io->host->rates->total.t, 5);
     assert_null(sum.io->cmp);                            /* one drive: nothing to compare */
     res_summary_clear(&sum);
@@ -462,9 +462,9 @@ static void test_repetitions(void **state)
     /* each VM its own repetition's disks: vm-a of repetition 2 wrote 300/s at 4 ms */
     res_io *v2 = sum.vms[2].io;
     assert_non_null(v2);
-    near(v2->db->total.v[RES_IOG_wr_iops], 300);
-    near(v2->db->total.v[RES_IOG_wr_lat_ms], 4);
-    near(v2->db->series[0].v[RES_IOG_wr_iops], 300);
+    near(v2->db->total.v[RES_IOV_wr_iops], 300);
+    near(v2->db->total.v[RES_IOV_wr_lat_ms], 4);
+    near(v2->db->series[0].v[RES_IOV_wr_iops], 300);
 
     /* the drive: rates the mean of 100, 300, 200; latency every request once,
      * (500 * 2 + 1500 * 4 + 1000 * 3) ms / 3000 writes (the mean of the
@@ -472,20 +472,20 @@ static void test_repetitions(void **state)
     res_io *dio = sum.drives[0].io;
     assert_non_null(dio);
     assert_non_null(dio->db);
-    near(dio->db->total.v[RES_IOG_wr_iops], 200);
-    near(dio->db->total.v[RES_IOG_wr_mbps], 0.8192);
-    near(dio->db->total.v[RES_IOG_wr_lat_ms], 10000.0 / 3000.0);
-    near(dio->db->total.v[RES_IOG_fl_iops], 50);
-    near(dio->db->total.v[RES_IOG_fl_lat_ms], 1);
-    assert_true(isnan(dio->db->total.v[RES_IOG_rd_lat_ms]));
+    near(dio->db->total.v[RES_IOV_wr_iops], 200);
+    near(dio->db->total.v[RES_IOV_wr_mbps], 0.8192);
+    near(dio->db->total.v[RES_IOV_wr_lat_ms], 10000.0 / 3000.0);
+    near(dio->db->total.v[RES_IOV_fl_iops], 50);
+    near(dio->db->total.v[RES_IOV_fl_lat_ms], 1);
+    assert_true(isnan(dio->db->total.v[RES_IOV_rd_lat_ms]));
     near(dio->db->total.t, 5);
     assert_int_equal(dio->db->vms, 1);
     assert_int_equal(dio->db->missing, 0);
     assert_int_equal(dio->db->nseries, 5);
-    near(dio->db->series[4].v[RES_IOG_wr_iops], 100);
-    near(dio->db->series[4].v[RES_IOG_wr_lat_ms], 2);
-    near(dio->boot->total.v[RES_IOG_rd_iops], 10);
-    near(dio->boot->total.v[RES_IOG_rd_lat_ms], 0.5);
+    near(dio->db->series[4].v[RES_IOV_wr_iops], 100);
+    near(dio->db->series[4].v[RES_IOV_wr_lat_ms], 2);
+    near(dio->boot->total.v[RES_IOV_rd_iops], 10);
+    near(dio->boot->total.v[RES_IOV_rd_lat_ms], 0.5);
     /* the host: 200, 400, 600 writes/s at 2 ms; 15 s measured in all;
      * 90 * 5 * (1 + 2 + 3) device flushes for the VM's 50 * 5 * 3 */
     assert_non_null(dio->host);
@@ -578,20 +578,20 @@ static void test_missing_times(void **state)
 
     for (int r = 0; r < 2; r++) {
         const res_io_rates *db = sum.vms[r].io->db;
-        near(db->total.v[RES_IOG_wr_iops], 100);
-        assert_true(isnan(db->total.v[RES_IOG_wr_lat_ms]));
-        assert_true(isnan(db->total.v[RES_IOG_fl_iops]));
-        assert_true(isnan(db->total.v[RES_IOG_fl_lat_ms]));
+        near(db->total.v[RES_IOV_wr_iops], 100);
+        assert_true(isnan(db->total.v[RES_IOV_wr_lat_ms]));
+        assert_true(isnan(db->total.v[RES_IOV_fl_iops]));
+        assert_true(isnan(db->total.v[RES_IOV_fl_lat_ms]));
     }
     res_io *dio = sum.drives[0].io;
     assert_non_null(dio->db);
-    near(dio->db->total.v[RES_IOG_wr_iops], 100);
-    near(dio->db->total.v[RES_IOG_wr_mbps], 0.4096);
-    assert_true(isnan(dio->db->total.v[RES_IOG_wr_lat_ms]));
-    assert_true(isnan(dio->db->total.v[RES_IOG_fl_iops]));
-    assert_true(isnan(dio->db->total.v[RES_IOG_fl_lat_ms]));
-    assert_true(isnan(dio->db->series[0].v[RES_IOG_wr_lat_ms]));
-    near(dio->boot->total.v[RES_IOG_rd_lat_ms], 0.5);   /* its times are there */
+    near(dio->db->total.v[RES_IOV_wr_iops], 100);
+    near(dio->db->total.v[RES_IOV_wr_mbps], 0.4096);
+    assert_true(isnan(dio->db->total.v[RES_IOV_wr_lat_ms]));
+    assert_true(isnan(dio->db->total.v[RES_IOV_fl_iops]));
+    assert_true(isnan(dio->db->total.v[RES_IOV_fl_lat_ms]));
+    assert_true(isnan(dio->db->series[0].v[RES_IOV_wr_lat_ms]));
+    near(dio->boot->total.v[RES_IOV_rd_lat_ms], 0.5);   /* its times are there */
     assert_true(isnan(dio->host->flush_ratio));
     near(dio->host->rates->total.v[RES_IOH_fl_iops], 90);   /* the device counts its own */
 
