@@ -17,6 +17,12 @@
 
 typedef enum { ORCH_CLIENT_HOST, ORCH_CLIENT_GUEST } orch_client_kind;
 
+/* [run] device_latency: trace the drive's own request latencies
+ * (telemetry/devlat.h). auto: where the host allows it, one line when
+ * not; on: the same, and a drive that cannot be traced is an error line;
+ * off: never. */
+typedef enum { ORCH_DEVLAT_AUTO, ORCH_DEVLAT_ON, ORCH_DEVLAT_OFF } orch_devlat_mode;
+
 typedef struct orch_drive {
     char *name;          /* as written in the plan */
     char *id;            /* sanitized name, used in object names */
@@ -78,6 +84,7 @@ typedef struct orch_plan {
                                  * libvirt connection before stopping */
     int   port_base;
     double cv_threshold;        /* percent; the report flags drives above it */
+    orch_devlat_mode device_latency;
     /* [workload] */
     char *workload;             /* oltp_read_write, ..., tpcc */
     char *db_driver;            /* default from the engine */

@@ -55,6 +55,7 @@ static const key_spec run_keys[] = {
     P("libvirt_reconnect", K_DUR, libvirt_reconnect_s, 0, 24 * 3600, NULL),
     P("port_base",      K_INT,    port_base, 1024, 65535, NULL),
     P("cv_threshold",   K_DOUBLE, cv_threshold, 0, 1000, NULL),
+    P("device_latency", K_ENUM,   device_latency, 0, 0, "auto|on|off"),    /* orch_devlat_mode */
     { NULL, K_STR, 0, 0, 0, NULL }
 };
 

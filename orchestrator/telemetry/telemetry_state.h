@@ -89,6 +89,21 @@ void tel_cpu_fill(const orch_telemetry *t, const res_env *env, res_io *io);
  * out of memory. */
 res_io_host *tel_host_view(const orch_telemetry *t, int d, double interval_s, int nint,
                            unsigned long long guest_fl, int guest_has);
+/* The figures of a kernel's block statistics (host device or guest disk)
+ * over intervals d[0..n): counts over time, waits weighted by the I/Os
+ * they average over, queue and utilisation by time, request size by the
+ * I/Os (r->t: the time covered). */
+void tel_diskstat_total(const orch_diskstat_delta *d, int n, res_io_row *r);
+/* One interval's figures (nothing for a reset interval). */
+void tel_diskstat_row(const orch_diskstat_delta *x, res_io_row *r);
+/* Rates (host keys) of series[r][0..n[r]) for reps repetitions into *out:
+ * phase figures the mean over the repetitions with intervals, the series
+ * on nint TPS intervals (of interval_s from t0[r]) that of the first;
+ * completed flushes added to *flushes (*has_fl set when counted). *out
+ * NULL when no repetition has intervals. 0, or -1 when out of memory. */
+int tel_diskstat_rates(orch_diskstat_delta *const *series, const int *n, const double *t0,
+                       int reps, double interval_s, int nint, res_io_rates **out,
+                       unsigned long long *flushes, int *has_fl);
 
 /* comparisons.c. Each pair of sum's drives compared into io->cmp: paired
  * TPS and p-latency over the intervals of acc[] (one per drive of sum,
