@@ -48,6 +48,7 @@ orch_telemetry *orch_telemetry_new(const orch_plan *p, orch_monitor *mon, FILE *
             return NULL;
         }
     }
+    tel_views_new(t);
     if (mon && !t->seams.no_timer
         && orch_monitor_every(mon, t->seams.interval_ms, orch_telemetry_tick, t) < 0)
         fprintf(t->out, "drivebench: no I/O sampling timer; drive I/O is not recorded\n");
@@ -58,7 +59,9 @@ void orch_telemetry_free(orch_telemetry *t)
 {
     if (!t)
         return;
+    tel_views_free(t);
     for (int i = 0; i < t->nvms; i++) {
+        free(t->vms[i].guest);
         free(t->vms[i].name);
         free(t->vms[i].db);
         free(t->vms[i].boot);
@@ -131,6 +134,13 @@ static void drive_resolve(orch_telemetry *t, int d, const char *vol_path)
     }
 }
 
+/* drive_resolve, then the views of the drive (both without t->mu). */
+static void drive_setup(orch_telemetry *t, int d, const char *vol_path)
+{
+    drive_resolve(t, d, vol_path);
+    tel_views_drive(t, d);
+}
+
 /* Write a restored or new volume's dirty pages out before the run
  * measures anything, so its first phase does not pay for the copy. Only
  * for volumes on this host (a file or block device fsync reaches). */
@@ -166,7 +176,7 @@ int orch_telemetry_add_vm(orch_telemetry *t, int vm, const char *name, int drive
     db_path = vol_path(pool, db_vol);
     boot_path = vol_path(pool, boot_vol);
     if (!t->drives[drive].seen)
-        drive_resolve(t, drive, db_path);
+        drive_setup(t, drive, db_path);
     if (t->drives[drive].local) {
         sync_volume(t, db_path);
         sync_volume(t, boot_path);
@@ -191,6 +201,7 @@ int orch_telemetry_add_vm(orch_telemetry *t, int vm, const char *name, int drive
     v->drive = drive;
     v->rep = rep;
     v->name = strdup(name);
+    v->gidx = -1;
     v->idx = t->blk ? orch_blk_sampler_add(t->blk, dom, name, &(orch_blk_roles){
                                                .db_path = db_path, .boot_path = boot_path,
                                                .db_target = db_path ? NULL : "sdb",
@@ -204,6 +215,8 @@ int orch_telemetry_add_vm(orch_telemetry *t, int vm, const char *name, int drive
     rc = 0;
 cleanup:
     pthread_mutex_unlock(&t->mu);
+    if (rc == 0)
+        tel_views_add_vm(t, &t->vms[t->nvms - 1], dom);
     if (rc < 0)
         fprintf(t->out, "drivebench: out of memory: no I/O statistics for %s\n", name);
     free(db_path);
@@ -231,6 +244,7 @@ void orch_telemetry_phase_start_at(orch_telemetry *t, res_phase_id phase, int wa
     if (phase == RES_PHASE_MEASURE)
         tel_cpu_phase_start(t);
     pthread_mutex_unlock(&t->mu);
+    tel_views_phase_start(t, phase, t->blk_rep, now);
 }
 
 void orch_telemetry_phase_start(orch_telemetry *t, res_phase_id phase, int warmup_s)
@@ -336,6 +350,7 @@ void orch_telemetry_phase_end_at(orch_telemetry *t, res_phase_id phase, int rep,
                 keep_host_series(t, &t->drives[d], rep, slack);
     }
     pthread_mutex_unlock(&t->mu);
+    tel_views_phase_end(t, phase, rep, slack);
 }
 
 void orch_telemetry_phase_end(orch_telemetry *t, res_phase_id phase, int rep)

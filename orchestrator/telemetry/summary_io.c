@@ -156,6 +156,9 @@ static void vm_oltp(const fill_ctx *c, res_vm *v, tel_drive_acc *a)
                 }
             }
         a->p_pct = m->iv_pct;
+        if (tel_txn_vm(v, m) < 0)
+            fprintf(c->t->out, "drivebench: out of memory: no I/O per transaction of %s\n",
+                    v->name);
         if (m->histogram) {
             if (!a->h)
                 a->h = hist_new(m->histogram->highest, m->histogram->sig_digits);
@@ -185,6 +188,8 @@ static int fill_vm(fill_ctx *c, res_vm *v)
         if (rec->nboot > 0)
             v->io->boot = rates_of(&bone, 1, rec->t0, c->interval_s, v->npoints, &tot);
     }
+    if (tel_views_fill_vm(c->t, rec, v, c->interval_s) < 0)
+        return -1;
     for (int k = 0; k < v->npoints && k < c->nint && v->repetition >= 1
                     && v->repetition <= c->reps; k++)
         c->acc[d].tps[(v->repetition - 1) * c->nint + k] += v->series[k].tps;
@@ -344,7 +349,7 @@ static int fill_drive(fill_ctx *c, int d)
     const orch_plan *p = c->t->p;
     res_drive *dr = &c->sum->drives[d];
     unsigned long long guest_fl = 0;
-    int pd = -1, guest_has = 0;
+    int pd = -1, guest_has = 0, first;
 
     for (int k = 0; k < p->ndrives; k++)
         if (strcmp(p->drives[k].name, dr->name) == 0)
@@ -357,7 +362,14 @@ static int fill_drive(fill_ctx *c, int d)
         && !(dr->io->host = tel_host_view(c->t, pd, c->interval_s, c->nint, guest_fl,
                                           guest_has)))
         return -1;
+    if (tel_views_fill_drive(c->t, c->sum, pd, dr->io, c->interval_s, c->nint) < 0)
+        return -1;
     drive_latency(c, &c->acc[d], dr->io);
+    first = pd >= 0 ? first_rep(c, pd) : 0;
+    if (tel_txn_drive(dr, c->nint > 0 && first > 0 ? c->acc[d].tps + (first - 1) * c->nint
+                                                   : NULL, c->nint, c->interval_s) < 0
+        || tel_tail_drive(dr) < 0)
+        return -1;
     return drive_steady(c, &c->acc[d], dr->io);
 }
 

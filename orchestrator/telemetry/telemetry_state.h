@@ -16,6 +16,8 @@
 #include <pthread.h>
 
 #include "telemetry/telemetry.h"
+#include "telemetry/devlat.h"
+#include "telemetry/guest_view.h"
 #include "hist.h"
 
 /* One VM in one repetition. */
@@ -26,6 +28,9 @@ typedef struct tel_vm {
     int    ndb, nboot;
     double t0;                      /* where its TPS intervals begin */
     int    measured;
+    int    gidx;                    /* in t->guest, or -1 */
+    orch_diskstat_delta *guest;     /* the guest's view, measured phase, owned */
+    int    nguest;
 } tel_vm;
 
 /* One drive of the plan. */
@@ -43,6 +48,14 @@ typedef struct tel_drive {
     orch_diskstat_delta **host;     /* per repetition (index rep - 1), owned */
     int   *nhost;
     double *host_t0;
+    /* its device's latencies (views.c): the tracer, or why there is none */
+    tel_devlat *devlat;
+    char    devlat_disks[128];      /* "vda", "sdb,sdc" */
+    char    devlat_note[320];
+    hist   *dl_h[RES_DEVLAT_N];     /* measured phases merged, owned */
+    res_devlat_point *dl_series;    /* first repetition traced, owned */
+    int     dl_n;
+    int64_t dl_unmatched;
 } tel_drive;
 
 struct orch_telemetry {
@@ -61,6 +74,7 @@ struct orch_telemetry {
     int                warmup_s;
     char              *stat0;       /* /proc/stat at the measured phase's start */
     double             busy_sum, busy_w;    /* CPU busy % weighted by phase length */
+    tel_guest         *guest;       /* the guests' view (views.c), or NULL */
 };
 
 /* Per-drive interval series over all repetitions, concatenated in
@@ -104,6 +118,35 @@ void tel_diskstat_row(const orch_diskstat_delta *x, res_io_row *r);
 int tel_diskstat_rates(orch_diskstat_delta *const *series, const int *n, const double *t0,
                        int reps, double interval_s, int nint, res_io_rates **out,
                        unsigned long long *flushes, int *has_fl);
+
+/* views.c: the guests' view and the device's latencies in the run's
+ * life (called without t->mu) and in the summary. */
+void tel_views_new(orch_telemetry *t);
+void tel_views_free(orch_telemetry *t);
+/* Drive d was resolved (its device known, or not): set up its tracer. */
+void tel_views_drive(orch_telemetry *t, int d);
+/* VM v (just added) runs as dom. */
+void tel_views_add_vm(orch_telemetry *t, tel_vm *v, virDomainPtr dom);
+void tel_views_phase_start(orch_telemetry *t, res_phase_id phase, int rep, double now);
+/* A sampled phase ended; a measured one keeps its series for rep. */
+void tel_views_phase_end(orch_telemetry *t, res_phase_id phase, int rep, double slack);
+/* Summary VM v's guest view (rec: its record, may be NULL). 0, or -1. */
+int tel_views_fill_vm(const orch_telemetry *t, const tel_vm *rec, res_vm *v,
+                      double interval_s);
+/* Drive pd's guest view (the sum of its VMs' in each repetition) and
+ * device latencies into io. 0, or -1 when out of memory. */
+int tel_views_fill_drive(const orch_telemetry *t, const res_summary *sum, int pd, res_io *io,
+                         double interval_s, int nint);
+
+/* per_txn.c: what the I/O cost per committed transaction, and the tail
+ * against the device. */
+/* VM v (its io->db set) with its measured phase m. 0, or -1. */
+int tel_txn_vm(res_vm *v, const res_phase *m);
+/* Drive dr (its io filled) with tps[0..nint) of the repetition its series
+ * come from. 0, or -1 when out of memory. */
+int tel_txn_drive(res_drive *dr, const double *tps, int nint, double interval_s);
+/* Drive dr's tail: its p_series against the device's figure per interval. */
+int tel_tail_drive(res_drive *dr);
 
 /* comparisons.c. Each pair of sum's drives compared into io->cmp: paired
  * TPS and p-latency over the intervals of acc[] (one per drive of sum,
