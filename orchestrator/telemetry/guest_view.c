@@ -205,6 +205,11 @@ static void append(guest_vm *v, const orch_diskstat *s)
 
 void tel_guest_sample_all(tel_guest *g)
 {
+    tel_guest_sample_at(g, -1);
+}
+
+void tel_guest_sample_at(tel_guest *g, double at)
+{
     pthread_mutex_lock(&g->mu);
     for (int i = 0; g->sampling && i < g->nvms; i++) {
         guest_vm one = g->vms[i];       /* dom stays referenced while in the list */
@@ -223,7 +228,7 @@ void tel_guest_sample_all(tel_guest *g)
         if (disk[0]) {
             double t0 = orch_mono_now();
             text = read_diskstats(g, &one, err, sizeof err);
-            s.t = (t0 + orch_mono_now()) / 2;
+            s.t = at >= 0 ? at : (t0 + orch_mono_now()) / 2;
             if (text && tel_guest_diskstats_line(text, disk, &s) == 0)
                 ok = 1;
             else if (text)

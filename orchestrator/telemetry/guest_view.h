@@ -45,7 +45,7 @@ typedef struct tel_guest tel_guest;
 
 /* A sampler sending agent commands through fn (NULL: orch_agent_libvirt)
  * every interval_ms while a phase runs; messages on out. no_thread: tests
- * sample by hand (tel_guest_sample_all). NULL when out of memory. */
+ * sample by hand (tel_guest_sample_at). NULL when out of memory. */
 tel_guest *tel_guest_new(orch_agent_fn fn, void *ctx, int interval_ms, int no_thread,
                          FILE *out);
 /* Stops and joins the thread; accepts NULL. */
@@ -58,8 +58,10 @@ int tel_guest_add(tel_guest *g, virDomainPtr dom, const char *name, int rep, con
  * between the two (their intervals forgotten at the start). */
 void tel_guest_phase_start(tel_guest *g, int rep);
 void tel_guest_phase_end(tel_guest *g);
-/* One round over the VMs being sampled, now (what the thread does). */
+/* One round over the VMs being sampled, now (what the thread does), or
+ * with the samples' time `at` (tests; at < 0: now). */
 void tel_guest_sample_all(tel_guest *g);
+void tel_guest_sample_at(tel_guest *g, double at);
 /* Copy of VM i's intervals since the phase start (caller frees; NULL when
  * none). Count, or -1 for an unknown index or out of memory. */
 int tel_guest_series(tel_guest *g, int i, orch_diskstat_delta **out);

@@ -261,6 +261,7 @@ void orch_telemetry_tick_at(orch_telemetry *t, double now)
         orch_disk_sampler_sample_at(t->disk, now);
     }
     pthread_mutex_unlock(&t->mu);
+    tel_views_tick(t, now);
 }
 
 void orch_telemetry_tick(void *telemetry)

@@ -128,6 +128,8 @@ void tel_views_drive(orch_telemetry *t, int d);
 /* VM v (just added) runs as dom. */
 void tel_views_add_vm(orch_telemetry *t, tel_vm *v, virDomainPtr dom);
 void tel_views_phase_start(orch_telemetry *t, res_phase_id phase, int rep, double now);
+/* A tick at now: without the timer (tests), the guest view samples then. */
+void tel_views_tick(orch_telemetry *t, double now);
 /* A sampled phase ended; a measured one keeps its series for rep. */
 void tel_views_phase_end(orch_telemetry *t, res_phase_id phase, int rep, double slack);
 /* Summary VM v's guest view (rec: its record, may be NULL). 0, or -1. */

@@ -98,11 +98,18 @@ void tel_views_phase_start(orch_telemetry *t, res_phase_id phase, int rep, doubl
 {
     if (t->guest)
         tel_guest_phase_start(t->guest, rep);
+    tel_views_tick(t, now);         /* the base sample, without the thread */
     if (phase != RES_PHASE_MEASURE)
         return;
     for (int d = 0; d < t->p->ndrives; d++)
         tel_devlat_phase_start(t->drives[d].devlat, now + t->warmup_s,
                                t->seams.interval_ms / 1000.0);
+}
+
+void tel_views_tick(orch_telemetry *t, double now)
+{
+    if (t->guest && t->seams.no_timer)
+        tel_guest_sample_at(t->guest, now);
 }
 
 /* The guest series of VM v from the sampler, without the warm-up's
