@@ -194,7 +194,9 @@ static int fill_vm(fill_ctx *c, res_vm *v)
                     && v->repetition <= c->reps; k++)
         c->acc[d].tps[(v->repetition - 1) * c->nint + k] += v->series[k].tps;
     vm_oltp(c, v, &c->acc[d]);
-    return 0;
+    /* without an oltp result (its TPC-C types) the per-transaction figures
+     * come from the summary's own */
+    return !v->io->txn ? tel_txn_vm(v, NULL) : 0;
 }
 
 /* Whether the summary says VM `name` of repetition rep failed. */
