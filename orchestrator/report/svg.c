@@ -315,7 +315,18 @@ xmlNodePtr svg_line_chart(xmlNodePtr parent, const char *id, const char *title,
             return NULL;
         }
         pts[0] = '\0';
-        for (int k = 0; k < s->n; k++)
+        for (int k = 0; s->dots && k < s->n; k++) {
+            xmlNodePtr c = elem(svg, "circle", "point");
+            set_num(c, "cx", LINE_LEFT + s->x[k] / xmax * plot_w);
+            set_num(c, "cy", bottom - s->y[k] / ymax * LINE_PLOT_H);
+            set_str(c, "r", "3");
+            set_str(c, "fill", svg_color(s->color));
+            snprintf(buf, sizeof buf, "%.6g", s->x[k]);
+            set_str(c, "data-x", buf);
+            snprintf(buf, sizeof buf, "%.6g", s->y[k]);
+            set_str(c, "data-y", buf);
+        }
+        for (int k = 0; !s->dots && k < s->n; k++)
             len += (size_t)snprintf(pts + len, cap - len, "%s%.1f,%.1f", k ? " " : "",
                                     LINE_LEFT + s->x[k] / xmax * plot_w,
                                     bottom - s->y[k] / ymax * LINE_PLOT_H);
