@@ -845,8 +845,8 @@ static char *fake_agent(void *ctx, virDomainPtr dom, const char *cmd, int timeou
 
 static void test_guest_view(void **state)
 {
-    orch_drive drives[1] = { { .name = "a", .path = drive_dir, .uri = "test:///default" } };
-    orch_plan p = { .uri = "test:///default", .drives = drives, .ndrives = 1,
+    orch_drive drives[1] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" } };
+    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 1,
                     .repetitions = 1, .guest_agent = 1, .device_latency = ORCH_DEVLAT_OFF };
     orch_tel_seams seams = { .domstats = fake_domstats, .cmd = no_cmd, .sysfs = sysfs,
                              .proc_stat = proc_stat, .no_timer = 1, .agent = fake_agent };
