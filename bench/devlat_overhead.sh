@@ -3,8 +3,9 @@
 # ([run] device_latency, orchestrator/telemetry/devlat.h) costs the I/O it
 # watches: fio, 4 KiB random writes each followed by fsync (a database's
 # commit pattern: a write and a flush per request), queue depth 1, on a
-# file in DIR (default /tmp, on this machine's real disk), RUNS rounds
-# (default 3) of tracing off then on, SECONDS each (default 15); prints
+# file in DIR (default /tmp, on this machine's real disk), after one
+# uncounted run that lays the file out, RUNS rounds (default 3) of tracing
+# off and on, alternating which goes first, SECONDS each (default 15); prints
 # each round and the medians of IOPS and fio's p99 completion latency,
 # with the ratio on/off. Needs root (tracefs) and fio (tests/deps.txt).
 # Run from the repository's root: bench/devlat_overhead.sh [DIR]
@@ -32,15 +33,19 @@ one() {     # one fio run; prints "iops p99_us"
   | python3 -c 'import json,sys; j=json.load(sys.stdin)["jobs"][0]["write"]; print("%.1f %.1f" % (j["iops"], j["clat_ns"]["percentile"]["99.000000"] / 1000))'
 }
 
+traced() {  # one fio run with the tracer on around it
+  "$probe" "$disk" $((secs + 2)) > "$work/probe.out" &
+  local pid=$!
+  sleep 1
+  one
+  wait "$pid"
+}
+
 echo "disk $disk, $runs rounds of ${secs} s, fio 4 KiB random write + fsync, QD 1"
+one > /dev/null         # a first run lays the file out; not counted
 off=() on=()
 for r in $(seq "$runs"); do
-  a=$(one)
-  "$probe" "$disk" $((secs + 2)) > "$work/probe.out" &
-  pid=$!
-  sleep 1
-  b=$(one)
-  wait "$pid"
+  if [ $((r % 2)) -eq 1 ]; then a=$(one); b=$(traced); else b=$(traced); a=$(one); fi
   off+=("$a") on+=("$b")
   echo "round $r: off $a  on $b  (traced: $(cat "$work/probe.out"))"
 done

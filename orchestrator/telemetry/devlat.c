@@ -190,14 +190,18 @@ void tel_devlat_acc_event(tel_devlat_acc *a, const tel_devlat_event *ev)
 {
     unsigned b;
     pend **pp, *hit = NULL, **hitp = NULL;
+    /* a flush request is issued at sector 0 and completes at sector ~0
+     * (this kernel prints 18446744073709551615): flushes of a device pair
+     * in order, whatever their sector */
+    uint64_t sector = ev->cls == RES_DEVLAT_FLUSH ? 0 : ev->sector;
     if (ev->cls < 0)
         return;
-    b = pend_hash(ev->major, ev->minor, ev->sector, ev->cls);
+    b = pend_hash(ev->major, ev->minor, sector, ev->cls);
     if (!ev->complete) {
         pend *n;
         if (a->npend >= MAX_PENDING || !(n = malloc(sizeof *n)))
             return;
-        *n = (pend){ NULL, ev->major, ev->minor, ev->sector, ev->cls, ev->ts };
+        *n = (pend){ NULL, ev->major, ev->minor, sector, ev->cls, ev->ts };
         for (pp = &a->bucket[b]; *pp; pp = &(*pp)->next)     /* oldest first */
             ;
         *pp = n;
@@ -206,7 +210,7 @@ void tel_devlat_acc_event(tel_devlat_acc *a, const tel_devlat_event *ev)
     }
     for (pp = &a->bucket[b]; *pp; pp = &(*pp)->next)
         if ((*pp)->major == ev->major && (*pp)->minor == ev->minor
-            && (*pp)->sector == ev->sector && (*pp)->cls == ev->cls) {
+            && (*pp)->sector == sector && (*pp)->cls == ev->cls) {
             hit = *pp;
             hitp = pp;
             break;

@@ -19,8 +19,12 @@
  *
  * Events are enabled only while a measured phase runs; completions before
  * its TPS intervals begin (the warm-up) are left out. A completion whose
- * issue was not seen (issued before the events were enabled, or an event
- * lost when the reader fell behind) counts in `unmatched`.
+ * issue was not seen (issued before the events were enabled, an event
+ * lost when the reader fell behind, or the second completion the block
+ * layer's flush sequence reports for a write that carried a flush: one
+ * per fsync, measured) counts in `unmatched`. Flush requests are issued
+ * at sector 0 and complete at sector 2^64 - 1, so they pair in order per
+ * device whatever their sector.
  *
  * Where it cannot run — not root, no tracefs, no block tracepoints, a
  * drive on another host or on no block device — tel_devlat_start says why

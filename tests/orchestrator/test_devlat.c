@@ -35,7 +35,8 @@ static const char *const lines[] = {
     "          <idle>-0       [001] ..s1.  100.000700: block_rq_complete: 254,0 RA () 12654560 + 8 be,0,4 [0]",
     "          <idle>-0       [001] ..s1.  100.002100: block_rq_complete: 254,0 WS () 350934632 + 128 be,0,4 [0]",
     "     kworker/1:1-50      [001] .....  100.500000: block_rq_issue: 254,0 FF 0 () 0 + 0 none,0,0 [kworker/1:1]",
-    "          <idle>-0       [000] ..s1.  101.250000: block_rq_complete: 254,0 FF () 0 + 0 none,0,0 [0]",
+    /* a flush completes at sector ~0, not the 0 it was issued at */
+    "          <idle>-0       [000] ..s1.  101.250000: block_rq_complete: 254,0 FF () 18446744073709551615 + 0 none,0,0 [0]",
     /* a completion whose issue was not seen, a discard, a line of another event */
     "          <idle>-0       [000] ..s1.  101.300000: block_rq_complete: 254,0 W () 99 + 8 be,0,4 [0]",
     "              fs-1       [000] .....  101.400000: block_rq_issue: 254,0 D 4096 () 7 + 8 be,0,4 [fs]",
