@@ -67,12 +67,12 @@ void res_io_rates_free(res_io_rates *r)
 
 #define F   RJ_F
 
-/* the rates of a row, keyed as RES_IO_GUEST_KEYS / RES_IO_HOST_KEYS */
-#define ROW_GUEST(k) F(#k, RJ_NUM_OPT, res_io_row, v[RES_IOG_##k]),
+/* the rates of a row, keyed as RES_IO_HV_KEYS / RES_IO_HOST_KEYS */
+#define ROW_HV(k) F(#k, RJ_NUM_OPT, res_io_row, v[RES_IOV_##k]),
 #define ROW_HOST(k)  F(#k, RJ_NUM_OPT, res_io_row, v[RES_IOH_##k]),
-static const rj_field guest_row_fields[] = { RES_IO_GUEST_KEYS(ROW_GUEST) RJ_TABLE_END };
+static const rj_field hv_row_fields[] = { RES_IO_HV_KEYS(ROW_HV) RJ_TABLE_END };
 static const rj_field host_row_fields[] = { RES_IO_HOST_KEYS(ROW_HOST) RJ_TABLE_END };
-#undef ROW_GUEST
+#undef ROW_HV
 #undef ROW_HOST
 
 /* {keys of the phase, measured_s, vms, missing, series: [{t, keys}]} */
@@ -91,14 +91,14 @@ static const rj_field host_row_fields[] = { RES_IO_HOST_KEYS(ROW_HOST) RJ_TABLE_
           .size = sizeof(res_io_row), .n_off = offsetof(res_io_rates, nseries)),     \
         RJ_TABLE_END,                                                                \
     };
-RATES_TABLES(guest, guest_row_fields)
+RATES_TABLES(hv, hv_row_fields)
 RATES_TABLES(host, host_row_fields)
 #undef RATES_TABLES
 
-/* A res_io_rates pointer: its keys follow r->host (guest_* or host_*). */
+/* A res_io_rates pointer: its keys follow r->host (hv_* or host_*). */
 static const rj_field *rates_table(bool host)
 {
-    return host ? host_rates_fields : guest_rates_fields;
+    return host ? host_rates_fields : hv_rates_fields;
 }
 
 static void rates_put(json_object *o, const rj_field *f, const void *base)
@@ -115,7 +115,7 @@ static void rates_put(json_object *o, const rj_field *f, const void *base)
 /* the values a row has no key for stay NAN, as res_io_rates_new has them */
 static void row_rest_nan(res_io_row *row, bool host)
 {
-    for (int k = host ? RES_IOH_N : RES_IOG_N; k < RES_IO_MAXK; k++)
+    for (int k = host ? RES_IOH_N : RES_IOV_N; k < RES_IO_MAXK; k++)
         row->v[k] = NAN;
 }
 
@@ -138,7 +138,7 @@ static int rates_get_as(json_object *o, const rj_field *f, void *base, rj_ctx *c
     return 0;
 }
 
-static int guest_rates_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
+static int hv_rates_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
 {
     return rates_get_as(o, f, base, c, false);
 }
@@ -155,7 +155,7 @@ static void rates_free_member(const rj_field *f, void *base)
     *r = NULL;
 }
 
-static const rj_ops guest_rates_ops = { rates_put, guest_rates_get, NULL, rates_free_member };
+static const rj_ops hv_rates_ops = { rates_put, hv_rates_get, NULL, rates_free_member };
 static const rj_ops host_rates_ops = { rates_put, host_rates_get, NULL, rates_free_member };
 
 /* [[t, value], ...] of res_point (tps_series, p_latency_series.series) */
@@ -288,14 +288,104 @@ static const rj_field host_fields[] = {
 };
 
 static const rj_field disks_fields[] = {
-    F("db",   RJ_CUSTOM, res_io, db, .ops = &guest_rates_ops),
-    F("boot", RJ_CUSTOM, res_io, boot, .ops = &guest_rates_ops),
+    F("db",   RJ_CUSTOM, res_io, db, .ops = &hv_rates_ops),
+    F("boot", RJ_CUSTOM, res_io, boot, .ops = &hv_rates_ops),
+    F("guest", RJ_CUSTOM, res_io, guest, .ops = &host_rates_ops),
+    F("guest_note", RJ_STR_OPT, res_io, guest_note),
     RJ_TABLE_END,
 };
 
+/* per transaction: {txns, new_orders, phase: {tps, keys},
+ * per_new_order: {tps, keys}, series: [{t, tps, keys}]} */
+#define ROW_TXN(k) F(#k, RJ_NUM_OPT, res_io_txn_row, v[RES_IOT_##k]),
+static const rj_field txn_row_fields[] = {
+    F("tps", RJ_NUM_OPT, res_io_txn_row, tps),
+    RES_IO_TXN_KEYS(ROW_TXN)
+    RJ_TABLE_END,
+};
+#undef ROW_TXN
+
+static const rj_field txn_point_fields[] = {
+    F("t", RJ_NUM_OPT, res_io_txn_row, t),
+    RJ_HERE(NULL, RJ_EMBED, .sub = txn_row_fields),
+    RJ_TABLE_END,
+};
+
+static bool has_new_orders(const void *base)
+{
+    return ((const res_io_txn *)base)->new_orders != RES_UNSET;
+}
+
+static const rj_field txn_fields[] = {
+    F("txns",          RJ_I64,     res_io_txn, txns, .flags = RJ_COUNT),
+    F("new_orders",    RJ_I64_OPT, res_io_txn, new_orders),
+    F("phase",         RJ_OBJ,     res_io_txn, phase, .sub = txn_row_fields),
+    F("per_new_order", RJ_OBJ,     res_io_txn, per_new_order, .sub = txn_row_fields,
+      .when = has_new_orders),
+    F("series",        RJ_ARRAY,   res_io_txn, series, .sub = txn_point_fields,
+      .size = sizeof(res_io_txn_row), .n_off = offsetof(res_io_txn, nseries),
+      .max = RES_MAX_INTERVALS),
+    RJ_TABLE_END,
+};
+
+/* the device's latencies: {source, devices, unmatched, read: {count,
+ * avg_ms, max_ms, percentiles: [{pct, ms}]}, write, flush, all, series} */
 static const rj_field spectrum_fields[] = {
     F("pct", RJ_NUM_OPT, res_pct, pct),
     F("ms",  RJ_NUM_OPT, res_pct, ms),
+    RJ_TABLE_END,
+};
+
+static const rj_field devlat_class_fields[] = {
+    F("count",       RJ_I64,     res_devlat_class, count, .flags = RJ_COUNT),
+    F("avg_ms",      RJ_NUM_OPT, res_devlat_class, avg_ms),
+    F("max_ms",      RJ_NUM_OPT, res_devlat_class, max_ms),
+    F("percentiles", RJ_ARRAY,   res_devlat_class, pct, .flags = RJ_OMIT_EMPTY,
+      .sub = spectrum_fields, .size = sizeof(res_pct),
+      .n_off = offsetof(res_devlat_class, npct), .max = RES_MAX_PCT),
+    RJ_TABLE_END,
+};
+
+static const rj_field devlat_point_fields[] = {
+    F("t",      RJ_NUM_OPT, res_devlat_point, t),
+    F("n",      RJ_I64,     res_devlat_point, n, .flags = RJ_COUNT),
+    F("p50_ms", RJ_NUM_OPT, res_devlat_point, p50_ms),
+    F("p99_ms", RJ_NUM_OPT, res_devlat_point, p99_ms),
+    F("max_ms", RJ_NUM_OPT, res_devlat_point, max_ms),
+    RJ_TABLE_END,
+};
+
+#define DEVLAT_CLASS(id, name) \
+    F(name, RJ_OBJ, res_io_devlat, cls[RES_DEVLAT_##id], .sub = devlat_class_fields),
+static const rj_field devlat_fields[] = {
+    F("source",    RJ_STR_OPT, res_io_devlat, source),
+    F("devices",   RJ_STR_OPT, res_io_devlat, devices),
+    F("unmatched", RJ_I64,     res_io_devlat, unmatched, .flags = RJ_COUNT),
+    RES_DEVLAT_CLASSES(DEVLAT_CLASS)
+    F("series",    RJ_ARRAY,   res_io_devlat, series, .sub = devlat_point_fields,
+      .size = sizeof(res_devlat_point), .n_off = offsetof(res_io_devlat, nseries),
+      .max = RES_MAX_INTERVALS),
+    RJ_TABLE_END,
+};
+#undef DEVLAT_CLASS
+
+/* the transactions' tail against the device */
+static const rj_field tail_point_fields[] = {
+    F("t",           RJ_NUM_OPT, res_tail_point, t),
+    F("txn_ms",      RJ_NUM_OPT, res_tail_point, txn_ms),
+    F("dev_ms",      RJ_NUM_OPT, res_tail_point, dev_ms),
+    F("queue_depth", RJ_NUM_OPT, res_tail_point, queue_depth),
+    RJ_TABLE_END,
+};
+
+static const rj_field tail_fields[] = {
+    F("txn_pct",    RJ_NUM_OPT, res_io_tail, txn_pct),
+    F("dev_figure", RJ_STR_OPT, res_io_tail, dev_figure),
+    F("n",          RJ_INT,     res_io_tail, n),
+    F("r",          RJ_NUM_OPT, res_io_tail, r),
+    F("series",     RJ_ARRAY,   res_io_tail, series, .sub = tail_point_fields,
+      .size = sizeof(res_tail_point), .n_off = offsetof(res_io_tail, nseries),
+      .max = RES_MAX_INTERVALS),
     RJ_TABLE_END,
 };
 
@@ -387,6 +477,13 @@ static const rj_field io_fields[] = {
     F("steady_state",           RJ_OBJ,    res_io, steady, .flags = RJ_IF_PRESENT,
       .sub = steady_fields, .when = has_steady),
     F("cpu_s_per_1000_txn",     RJ_NUM_OPT, res_io, cpu_s_per_1000_txn),
+    F("per_txn",                RJ_PTR,    res_io, txn, .sub = txn_fields,
+      .size = sizeof(res_io_txn)),
+    F("device_latency",         RJ_PTR,    res_io, devlat, .sub = devlat_fields,
+      .size = sizeof(res_io_devlat)),
+    F("device_latency_note",    RJ_STR_OPT, res_io, devlat_note),
+    F("tail",                   RJ_PTR,    res_io, tail, .sub = tail_fields,
+      .size = sizeof(res_io_tail)),
     F("comparisons",            RJ_ARRAY,  res_io, cmp, .flags = RJ_OMIT_EMPTY,
       .sub = cmp_fields, .size = sizeof(res_io_cmp), .n_off = offsetof(res_io, ncmp)),
     RJ_HERE("host_cpu",         RJ_OBJ,    .flags = RJ_IF_PRESENT, .sub = host_cpu_fields,
@@ -431,20 +528,47 @@ int res_io_get(json_object *owner, res_io **out)
 /* summary.csv                                                         */
 
 /* The database disks' columns (hypervisor view), then the host's. */
-#define CSV_GUEST(k) "db_" #k,
+#define CSV_HV(k) "db_" #k,
 #define CSV_HOST(k) "host_" #k,
-static const char *const csv_guest[] = { RES_IO_GUEST_KEYS(CSV_GUEST) };
+#define CSV_GUEST(k) "guest_" #k,
+#define CSV_TXN(k) "txn_" #k,
+static const char *const csv_hv[] = { RES_IO_HV_KEYS(CSV_HV) };
 static const char *const csv_host[] = { RES_IO_HOST_KEYS(CSV_HOST) };
-#undef CSV_GUEST
+static const char *const csv_guest[] = { RES_IO_HOST_KEYS(CSV_GUEST) };
+static const char *const csv_txn[] = { RES_IO_TXN_KEYS(CSV_TXN) };
+#undef CSV_HV
 #undef CSV_HOST
+#undef CSV_GUEST
+#undef CSV_TXN
+
+/* the device latency's columns: its percentiles of every request */
+static const double csv_devlat_pcts[] = { 50, 99, 99.99 };
+static const char *const csv_devlat[] = { "dev_lat_p50_ms", "dev_lat_p99_ms",
+                                          "dev_lat_p99.99_ms" };
 
 void res_io_csv_head(FILE *f)
 {
-    for (int k = 0; k < RES_IOG_N; k++)
-        fprintf(f, ",%s", csv_guest[k]);
+    for (int k = 0; k < RES_IOV_N; k++)
+        fprintf(f, ",%s", csv_hv[k]);
     for (int k = 0; k < RES_IOH_N; k++)
         fprintf(f, ",%s", csv_host[k]);
     fputs(",flush_ratio", f);
+    for (int k = 0; k < RES_IOH_N; k++)
+        fprintf(f, ",%s", csv_guest[k]);
+    for (int k = 0; k < RES_IOT_N; k++)
+        fprintf(f, ",%s", csv_txn[k]);
+    for (size_t k = 0; k < sizeof csv_devlat / sizeof csv_devlat[0]; k++)
+        fprintf(f, ",%s", csv_devlat[k]);
+    fputs(",tail_r", f);
+}
+
+/* Percentile pct of a device-latency class; NAN when absent. */
+double res_devlat_pct(const res_devlat_class *c, double pct)
+{
+    for (int i = 0; c && i < c->npct; i++)
+        if (c->pct[i].pct == pct)
+            return c->pct[i].ms;
+    return NAN;
 }
 
 static void csv_num(FILE *f, double v)
@@ -461,11 +585,19 @@ void res_io_csv_row(FILE *f, const res_summary *s, int d, int rep)
 {
     const res_io *io = s->drives[d].io;
     (void)rep;
-    for (int k = 0; k < RES_IOG_N; k++)
+    for (int k = 0; k < RES_IOV_N; k++)
         csv_num(f, io && io->db ? io->db->total.v[k] : NAN);
     for (int k = 0; k < RES_IOH_N; k++)
         csv_num(f, io && io->host && io->host->rates ? io->host->rates->total.v[k] : NAN);
     csv_num(f, io && io->host ? io->host->flush_ratio : NAN);
+    for (int k = 0; k < RES_IOH_N; k++)
+        csv_num(f, io && io->guest ? io->guest->total.v[k] : NAN);
+    for (int k = 0; k < RES_IOT_N; k++)
+        csv_num(f, io && io->txn ? io->txn->phase.v[k] : NAN);
+    for (size_t k = 0; k < sizeof csv_devlat_pcts / sizeof csv_devlat_pcts[0]; k++)
+        csv_num(f, io && io->devlat ? res_devlat_pct(&io->devlat->cls[RES_DEVLAT_ALL],
+                                                     csv_devlat_pcts[k]) : NAN);
+    csv_num(f, io && io->tail ? io->tail->r : NAN);
 }
 
 int res_io_spectrum_pcts(const double **pcts)

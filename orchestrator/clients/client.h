@@ -17,13 +17,10 @@
 #include <stdio.h>
 #include <libvirt/libvirt.h>
 #include "plan/layout.h"
+#include "virt/agent.h"     /* orch_agent_fn, orch_agent_libvirt */
 #include "virt/monitor.h"
 #include "plan/plan.h"
 
-/* Send one guest agent command (JSON text) to dom; returns the reply
- * (caller frees) or NULL on error. The default is
- * virDomainQemuAgentCommand; tests put a stand-in here. */
-typedef char *(*orch_agent_fn)(void *ctx, virDomainPtr dom, const char *cmd, int timeout_s);
 
 typedef struct orch_client {
     const orch_plan *plan;
@@ -145,7 +142,5 @@ int orch_parse_tps(const char *line, double *tps);
  * at once instead of at the boot timeout. */
 int orch_dom_gone(virDomainPtr dom, const char *name, char *err, size_t errlen);
 
-/* The default agent transport (virDomainQemuAgentCommand). */
-char *orch_agent_libvirt(void *ctx, virDomainPtr dom, const char *cmd, int timeout_s);
 
 #endif

@@ -39,8 +39,3 @@ int orch_dom_gone(virDomainPtr dom, const char *name, char *err, size_t errlen)
     return 1;
 }
 
-char *orch_agent_libvirt(void *ctx, virDomainPtr dom, const char *cmd, int timeout_s)
-{
-    (void)ctx;
-    return virDomainQemuAgentCommand(dom, cmd, timeout_s, 0);
-}

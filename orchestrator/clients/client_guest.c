@@ -5,6 +5,7 @@
  * the guest while the phase runs. The phase loop is supervise.c's (see
  * client.h). */
 #include "clients/client.h"
+#include "virt/agent.h"
 #include "plan/dbengine.h"
 #include "util/names.h"
 #include "nap.h"
@@ -44,69 +45,8 @@ typedef struct guest_proc {
 static json_object *agent_call(const orch_client *c, const guest *g, const char *name,
                                json_object *args, char *err, size_t errlen)
 {
-    json_object *cmd = json_object_new_object(), *reply = NULL, *ret = NULL;
-    char *text;
-    json_object_object_add(cmd, "execute", json_object_new_string(name));
-    if (args)
-        json_object_object_add(cmd, "arguments", args);
-    text = c->agent(c->agent_ctx, g->dom, json_object_to_json_string(cmd), AGENT_TIMEOUT_S);
-    json_object_put(cmd);
-    if (!text) {
-        snprintf(err, errlen, "%s: guest agent %s failed: %s", g->name, name,
-                 virGetLastErrorMessage() ? virGetLastErrorMessage() : "no reply");
-        return NULL;
-    }
-    reply = json_tokener_parse(text);
-    free(text);
-    if (!reply || !json_object_object_get_ex(reply, "return", &ret)) {
-        snprintf(err, errlen, "%s: guest agent %s: unexpected reply", g->name, name);
-        json_object_put(reply);
-        return NULL;
-    }
-    json_object_get(ret);
-    json_object_put(reply);
-    return ret;
-}
-
-static int b64_value(int ch)
-{
-    if (ch >= 'A' && ch <= 'Z') return ch - 'A';
-    if (ch >= 'a' && ch <= 'z') return ch - 'a' + 26;
-    if (ch >= '0' && ch <= '9') return ch - '0' + 52;
-    if (ch == '+') return 62;
-    if (ch == '/') return 63;
-    return -1;
-}
-
-/* Decode base64 text; returns a new NUL-terminated buffer and its length
- * in *len, or NULL on bad input. */
-static char *b64_decode(const char *in, size_t *len)
-{
-    size_t n = strlen(in), o = 0;
-    char *out = malloc(n / 4 * 3 + 4);
-    unsigned int acc = 0;
-    int bits = 0;
-    if (!out)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        int v;
-        if (in[i] == '=' || in[i] == '\n' || in[i] == '\r')
-            continue;
-        v = b64_value((unsigned char)in[i]);
-        if (v < 0) {
-            free(out);
-            return NULL;
-        }
-        acc = (acc << 6) | (unsigned int)v;
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out[o++] = (char)((acc >> bits) & 0xff);
-        }
-    }
-    out[o] = '\0';
-    *len = o;
-    return out;
+    return orch_agent_call(c->agent, c->agent_ctx, g->dom, g->name, name, args,
+                           AGENT_TIMEOUT_S, err, errlen);
 }
 
 /* Start argv in the guest with env (NULL-terminated). Returns its pid or
@@ -152,7 +92,7 @@ static int exec_status(const orch_client *c, const guest *g, long pid, int *code
               : json_object_object_get_ex(ret, "signal", &v) ? 128 + json_object_get_int(v)
               : -1;
         *output = json_object_object_get_ex(ret, "out-data", &v)
-                  ? b64_decode(json_object_get_string(v), &len) : NULL;
+                  ? orch_b64_decode(json_object_get_string(v), &len) : NULL;
     }
     json_object_put(ret);
     return rc;
@@ -191,7 +131,7 @@ static int file_fetch(const orch_client *c, const guest *g, const char *guest_pa
             break;
         eof = json_object_object_get_ex(ret, "eof", &v) && json_object_get_boolean(v);
         data = json_object_object_get_ex(ret, "buf-b64", &v)
-               ? b64_decode(json_object_get_string(v), &len) : NULL;
+               ? orch_b64_decode(json_object_get_string(v), &len) : NULL;
         json_object_put(ret);
         if (data && (total += (long long)len) > RES_MAX_FILE_BYTES) {
             snprintf(err, errlen, "%s: %s in the guest is larger than %ld bytes: not fetched",
@@ -296,7 +236,7 @@ static void live_read(const orch_client *c, guest_proc *pr, orch_job *job)
         if (!(ret = agent_call(c, &pr->g, "guest-file-read", args, err, sizeof err)))
             return;
         data = json_object_object_get_ex(ret, "buf-b64", &v)
-               ? b64_decode(json_object_get_string(v), &len) : NULL;
+               ? orch_b64_decode(json_object_get_string(v), &len) : NULL;
         json_object_put(ret);
         if (!data)
             return;

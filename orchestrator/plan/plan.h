@@ -17,6 +17,12 @@
 
 typedef enum { ORCH_CLIENT_HOST, ORCH_CLIENT_GUEST } orch_client_kind;
 
+/* [run] device_latency: trace the drive's own request latencies
+ * (telemetry/devlat.h). auto: where the host allows it, one line when
+ * not; on: the same, and a drive that cannot be traced is an error line;
+ * off: never. */
+typedef enum { ORCH_DEVLAT_AUTO, ORCH_DEVLAT_ON, ORCH_DEVLAT_OFF } orch_devlat_mode;
+
 typedef struct orch_drive {
     char *name;          /* as written in the plan */
     char *id;            /* sanitized name, used in object names */
@@ -83,6 +89,7 @@ typedef struct orch_plan {
                                  * line as the engine's cmdline_prefix +
                                  * NAME=VALUE (orch_plan_settings_cmdline) */
     int   overcommit;           /* 1: VMs may need more memory than a host has */
+    orch_devlat_mode device_latency;
     /* [workload] */
     char *workload;             /* oltp_read_write, ..., tpcc */
     char *db_driver;            /* default from the engine */

@@ -9,27 +9,7 @@
 #include "report/html.h"
 #include "util/names.h"
 #include "report/svg.h"
-
-/* A numeric cell: rounded text, the exact figure in data-value; empty
- * when v was not measured. */
-static void num(xmlNodePtr tr, const char *key, double v, int decimals)
-{
-    char shown[64] = "", exact[64] = "";
-    xmlNodePtr td;
-    if (isfinite(v)) {
-        snprintf(shown, sizeof shown, "%.*f", decimals, v);
-        report_num(v, exact, sizeof exact);
-    }
-    td = html_add(tr, "td", shown);
-    html_attr(td, "class", "num");
-    html_attr(td, "data-key", key);
-    html_attr(td, "data-value", exact);
-}
-
-static void text(xmlNodePtr tr, const char *t)
-{
-    html_add(tr, "td", t ? t : "");
-}
+#include "report/drive_views.h"
 
 /* A chart of up to 6 series over rows[i].t: one per (key, label). */
 typedef struct line_def {
@@ -123,9 +103,9 @@ static int flush_chart(xmlNodePtr parent, const char *id, const res_io *io)
                                                           sizeof(double)))) {
         int m = 0;
         for (int k = 0; k < io->db->nseries; k++)
-            if (isfinite(io->db->series[k].v[RES_IOG_fl_lat_ms])) {
+            if (isfinite(io->db->series[k].v[RES_IOV_fl_lat_ms])) {
                 buf[0][m] = io->db->series[k].t;
-                buf[0][io->db->nseries + m++] = io->db->series[k].v[RES_IOG_fl_lat_ms];
+                buf[0][io->db->nseries + m++] = io->db->series[k].v[RES_IOV_fl_lat_ms];
             }
         if (m > 0)
             ss[n++] = (svg_series){ .label = "database-disk flush latency (avg)", .x = buf[0],
@@ -185,10 +165,10 @@ static int run_charts(xmlNodePtr sec, const report_run *run, int r)
             goto cleanup;
         {
             line_def defs[] = {
-                { io->db, RES_IOG_rd_iops, "database disks: reads/s" },
-                { io->db, RES_IOG_wr_iops, "database disks: writes/s" },
-                { io->db, RES_IOG_fl_iops, "database disks: flushes/s" },
-                { io->boot, RES_IOG_wr_iops, "boot disks: writes/s" },
+                { io->db, RES_IOV_rd_iops, "database disks: reads/s" },
+                { io->db, RES_IOV_wr_iops, "database disks: writes/s" },
+                { io->db, RES_IOV_fl_iops, "database disks: flushes/s" },
+                { io->boot, RES_IOV_wr_iops, "boot disks: writes/s" },
                 { host, RES_IOH_rd_iops, "device (host): reads/s" },
                 { host, RES_IOH_wr_iops, "device (host): writes/s" },
             };
@@ -199,9 +179,9 @@ static int run_charts(xmlNodePtr sec, const report_run *run, int r)
         }
         {
             line_def defs[] = {
-                { io->db, RES_IOG_rd_lat_ms, "database disks: read" },
-                { io->db, RES_IOG_wr_lat_ms, "database disks: write" },
-                { io->db, RES_IOG_fl_lat_ms, "database disks: flush" },
+                { io->db, RES_IOV_rd_lat_ms, "database disks: read" },
+                { io->db, RES_IOV_wr_lat_ms, "database disks: write" },
+                { io->db, RES_IOV_fl_lat_ms, "database disks: flush" },
                 { host, RES_IOH_await_ms, "device (host): average wait" },
             };
             snprintf(id, sizeof id, "chart-io-lat-%d-%d", r + 1, d + 1);
@@ -256,11 +236,11 @@ static int run_charts(xmlNodePtr sec, const report_run *run, int r)
             tr = html_add(tb, "tr", NULL);
             html_attr(tr, "data-run", run->label);
         html_attr(tr, "data-drive", run->drives[d].name);
-            text(tr, run->drives[d].name);
+            report_io_text(tr, run->drives[d].name);
             for (int k = 0; k < io->nspectrum; k++) {
                 char key[32];
                 snprintf(key, sizeof key, "p%g", io->spectrum[k].pct);
-                num(tr, key, io->spectrum[k].ms, 3);
+                report_io_num(tr, key, io->spectrum[k].ms, 3);
             }
         }
     }
@@ -305,20 +285,20 @@ static void run_tables(xmlNodePtr sec, const report_run *run, int r)
         tr = html_add(tb, "tr", NULL);
         html_attr(tr, "data-run", run->label);
         html_attr(tr, "data-drive", run->drives[d].name);
-        text(tr, run->drives[d].name);
-        num(tr, "db_rd_iops", db ? db->v[RES_IOG_rd_iops] : NAN, 1);
-        num(tr, "db_wr_iops", db ? db->v[RES_IOG_wr_iops] : NAN, 1);
-        num(tr, "db_fl_iops", db ? db->v[RES_IOG_fl_iops] : NAN, 1);
-        num(tr, "db_wr_mbps", db ? db->v[RES_IOG_wr_mbps] : NAN, 3);
-        num(tr, "db_rd_lat_ms", db ? db->v[RES_IOG_rd_lat_ms] : NAN, 3);
-        num(tr, "db_wr_lat_ms", db ? db->v[RES_IOG_wr_lat_ms] : NAN, 3);
-        num(tr, "db_fl_lat_ms", db ? db->v[RES_IOG_fl_lat_ms] : NAN, 3);
-        num(tr, "boot_wr_iops", io->boot ? io->boot->total.v[RES_IOG_wr_iops] : NAN, 1);
-        num(tr, "host_iops", hs ? hs->v[RES_IOH_rd_iops] + hs->v[RES_IOH_wr_iops] : NAN, 1);
-        num(tr, "host_await_ms", hs ? hs->v[RES_IOH_await_ms] : NAN, 3);
-        num(tr, "host_util_pct", hs ? hs->v[RES_IOH_util_pct] : NAN, 1);
-        num(tr, "host_queue_depth", hs ? hs->v[RES_IOH_queue_depth] : NAN, 2);
-        num(tr, "flush_ratio", io->host ? io->host->flush_ratio : NAN, 2);
+        report_io_text(tr, run->drives[d].name);
+        report_io_num(tr, "db_rd_iops", db ? db->v[RES_IOV_rd_iops] : NAN, 1);
+        report_io_num(tr, "db_wr_iops", db ? db->v[RES_IOV_wr_iops] : NAN, 1);
+        report_io_num(tr, "db_fl_iops", db ? db->v[RES_IOV_fl_iops] : NAN, 1);
+        report_io_num(tr, "db_wr_mbps", db ? db->v[RES_IOV_wr_mbps] : NAN, 3);
+        report_io_num(tr, "db_rd_lat_ms", db ? db->v[RES_IOV_rd_lat_ms] : NAN, 3);
+        report_io_num(tr, "db_wr_lat_ms", db ? db->v[RES_IOV_wr_lat_ms] : NAN, 3);
+        report_io_num(tr, "db_fl_lat_ms", db ? db->v[RES_IOV_fl_lat_ms] : NAN, 3);
+        report_io_num(tr, "boot_wr_iops", io->boot ? io->boot->total.v[RES_IOV_wr_iops] : NAN, 1);
+        report_io_num(tr, "host_iops", hs ? hs->v[RES_IOH_rd_iops] + hs->v[RES_IOH_wr_iops] : NAN, 1);
+        report_io_num(tr, "host_await_ms", hs ? hs->v[RES_IOH_await_ms] : NAN, 3);
+        report_io_num(tr, "host_util_pct", hs ? hs->v[RES_IOH_util_pct] : NAN, 1);
+        report_io_num(tr, "host_queue_depth", hs ? hs->v[RES_IOH_queue_depth] : NAN, 2);
+        report_io_num(tr, "flush_ratio", io->host ? io->host->flush_ratio : NAN, 2);
     }
     snprintf(id, sizeof id, "table-drive-id-%d", r + 1);
     tb = html_table(sec, id, id_heads);
@@ -332,34 +312,34 @@ static void run_tables(xmlNodePtr sec, const report_run *run, int r)
         tr = html_add(tb, "tr", NULL);
         html_attr(tr, "data-run", run->label);
         html_attr(tr, "data-drive", run->drives[d].name);
-        text(tr, run->drives[d].name);
+        report_io_text(tr, run->drives[d].name);
         snprintf(buf, sizeof buf, "%s%s%s", h->disk ? h->disk : "", h->kind ? " " : "",
                  h->kind ? h->kind : "");
-        text(tr, buf);
-        text(tr, h->model);
-        text(tr, h->serial);
-        text(tr, h->firmware);
-        num(tr, "size_gb", h->size_bytes != RES_UNSET ? h->size_bytes / 1e9 : NAN, 1);
-        text(tr, h->rotational < 0 ? "" : h->rotational ? "yes" : "no");
-        text(tr, h->scheduler);
-        text(tr, h->write_cache);
-        text(tr, h->fs_type);
-        num(tr, "fs_used_pct", h->fs_used_pct, 1);
+        report_io_text(tr, buf);
+        report_io_text(tr, h->model);
+        report_io_text(tr, h->serial);
+        report_io_text(tr, h->firmware);
+        report_io_num(tr, "size_gb", h->size_bytes != RES_UNSET ? h->size_bytes / 1e9 : NAN, 1);
+        report_io_text(tr, h->rotational < 0 ? "" : h->rotational ? "yes" : "no");
+        report_io_text(tr, h->scheduler);
+        report_io_text(tr, h->write_cache);
+        report_io_text(tr, h->fs_type);
+        report_io_num(tr, "fs_used_pct", h->fs_used_pct, 1);
         snprintf(temp, sizeof temp, "%s / %s",
                  h->health_before && isfinite(h->health_before->temp_c)
                  ? report_num(h->health_before->temp_c, buf, sizeof buf) : "–",
                  h->health_after && isfinite(h->health_after->temp_c) ? "" : "–");
         if (h->health_after && isfinite(h->health_after->temp_c))
             report_num(h->health_after->temp_c, temp + strlen(temp), sizeof temp - strlen(temp));
-        text(tr, temp);
+        report_io_text(tr, temp);
         snprintf(wear, sizeof wear, "%s / %s",
                  h->health_before && isfinite(h->health_before->wear_pct)
                  ? report_num(h->health_before->wear_pct, buf, sizeof buf) : "–",
                  h->health_after && isfinite(h->health_after->wear_pct) ? "" : "–");
         if (h->health_after && isfinite(h->health_after->wear_pct))
             report_num(h->health_after->wear_pct, wear + strlen(wear), sizeof wear - strlen(wear));
-        text(tr, wear);
-        text(tr, h->note ? h->note : h->health_before ? h->health_before->note : NULL);
+        report_io_text(tr, wear);
+        report_io_text(tr, h->note ? h->note : h->health_before ? h->health_before->note : NULL);
     }
 }
 
@@ -407,10 +387,10 @@ static void comparisons(xmlNodePtr body, const report_set *s)
             html_attr(tr, "data-run", s->runs[r].label);
             html_attr(tr, "data-method", res_cmp_method_name(c->method));
             html_attr(tr, "data-verdict", res_cmp_verdict_name(c->verdict));
-            text(tr, s->runs[r].run_id);
-            text(tr, c->a);
-            text(tr, c->b);
-            text(tr, tps ? "TPS" : "p99 ms");
+            report_io_text(tr, s->runs[r].run_id);
+            report_io_text(tr, c->a);
+            report_io_text(tr, c->b);
+            report_io_text(tr, tps ? "TPS" : "p99 ms");
             if (verdict && paired)
                 snprintf(buf, sizeof buf, "paired batch means, n = %d batches of %d", c->n,
                          c->k);
@@ -418,19 +398,19 @@ static void comparisons(xmlNodePtr body, const report_set *s)
                 snprintf(buf, sizeof buf, "Welch, n = %d repetitions", c->n);
             else
                 snprintf(buf, sizeof buf, "%s", paired ? "paired batch means" : "Welch");
-            text(tr, buf);
-            num(tr, "mean_a", c->mean_a, tps ? 2 : 3);
-            num(tr, "mean_b", c->mean_b, tps ? 2 : 3);
-            num(tr, "diff", c->diff, tps ? 2 : 3);
-            num(tr, "diff_pct", c->diff_pct, 1);
+            report_io_text(tr, buf);
+            report_io_num(tr, "mean_a", c->mean_a, tps ? 2 : 3);
+            report_io_num(tr, "mean_b", c->mean_b, tps ? 2 : 3);
+            report_io_num(tr, "diff", c->diff, tps ? 2 : 3);
+            report_io_num(tr, "diff_pct", c->diff_pct, 1);
             if (verdict)
                 snprintf(buf, sizeof buf, "[%s, %s]", report_num(c->lo, lo, sizeof lo),
                          report_num(c->hi, hi, sizeof hi));
             else
                 buf[0] = '\0';
-            text(tr, buf);
-            num(tr, "p_holm", c->p_holm, 4);
-            text(tr, verdict_text(c));
+            report_io_text(tr, buf);
+            report_io_num(tr, "p_holm", c->p_holm, 4);
+            report_io_text(tr, verdict_text(c));
         }
     }
 }
@@ -489,7 +469,7 @@ int report_drive_io_sections(xmlNodePtr body, const report_set *s)
             }
         }
         run_tables(sec, run, r);
-        if (run_charts(sec, run, r) < 0)
+        if (report_drive_views(sec, run, r) < 0 || run_charts(sec, run, r) < 0)
             return -1;
     }
     comparisons(body, s);

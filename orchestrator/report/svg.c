@@ -366,7 +366,18 @@ xmlNodePtr svg_line_chart_mark(xmlNodePtr parent, const char *id, const char *ti
             return NULL;
         }
         pts[0] = '\0';
-        np = svg_decimate(s->x, s->y, s->n, SVG_LINE_BUCKETS, dx, dy);
+        for (int k = 0; s->dots && k < s->n; k++) {
+            xmlNodePtr c = elem(svg, "circle", "point");
+            set_num(c, "cx", LINE_LEFT + s->x[k] / xmax * plot_w);
+            set_num(c, "cy", bottom - s->y[k] / ymax * LINE_PLOT_H);
+            set_str(c, "r", "3");
+            set_str(c, "fill", svg_color(s->color));
+            snprintf(buf, sizeof buf, "%.6g", s->x[k]);
+            set_str(c, "data-x", buf);
+            snprintf(buf, sizeof buf, "%.6g", s->y[k]);
+            set_str(c, "data-y", buf);
+        }
+        np = s->dots ? 0 : svg_decimate(s->x, s->y, s->n, SVG_LINE_BUCKETS, dx, dy);
         for (int k = 0; k < np; k++)
             len += (size_t)snprintf(pts + len, cap - len, "%s%.1f,%.1f", k ? " " : "",
                                     LINE_LEFT + dx[k] / xmax * plot_w,

@@ -38,6 +38,8 @@ typedef struct svg_series {
     const double *x, *y;
     int           n;
     int           color;
+    int           dots;     /* 1: a scatter: one <circle class="point"> per
+                             * point (data-x, data-y), no line */
 } svg_series;
 
 /* The palette colour i (wraps around), as "#rrggbb". */

@@ -49,6 +49,7 @@ orch_telemetry *orch_telemetry_new(const orch_plan *p, orch_monitor *mon, FILE *
             return NULL;
         }
     }
+    tel_views_new(t);
     if (mon && !t->seams.no_timer
         && orch_monitor_every(mon, t->seams.interval_ms, orch_telemetry_tick, t) < 0)
         fprintf(t->out, "drivebench: no I/O sampling timer; drive I/O is not recorded\n");
@@ -59,7 +60,9 @@ void orch_telemetry_free(orch_telemetry *t)
 {
     if (!t)
         return;
+    tel_views_free(t);
     for (int i = 0; i < t->nvms; i++) {
+        free(t->vms[i].guest);
         free(t->vms[i].name);
         free(t->vms[i].db);
         free(t->vms[i].boot);
@@ -132,6 +135,13 @@ static void drive_resolve(orch_telemetry *t, int d, const char *vol_path)
     }
 }
 
+/* drive_resolve, then the views of the drive (both without t->mu). */
+static void drive_setup(orch_telemetry *t, int d, const char *vol_path)
+{
+    drive_resolve(t, d, vol_path);
+    tel_views_drive(t, d);
+}
+
 /* Write a restored or new volume's dirty pages out before the run
  * measures anything, so its first phase does not pay for the copy. Only
  * for volumes on this host (a file or block device fsync reaches). */
@@ -167,7 +177,7 @@ int orch_telemetry_add_vm(orch_telemetry *t, int vm, const char *name, int drive
     db_path = vol_path(pool, db_vol);
     boot_path = vol_path(pool, boot_vol);
     if (!t->drives[drive].seen)
-        drive_resolve(t, drive, db_path);
+        drive_setup(t, drive, db_path);
     if (t->drives[drive].local) {
         sync_volume(t, db_path);
         sync_volume(t, boot_path);
@@ -192,6 +202,7 @@ int orch_telemetry_add_vm(orch_telemetry *t, int vm, const char *name, int drive
     v->drive = drive;
     v->rep = rep;
     v->name = strdup(name);
+    v->gidx = -1;
     v->idx = t->blk ? orch_blk_sampler_add(t->blk, dom, name, &(orch_blk_roles){
                                                .db_path = db_path, .boot_path = boot_path,
                                                .db_target = db_path ? NULL : "sdb",
@@ -205,6 +216,8 @@ int orch_telemetry_add_vm(orch_telemetry *t, int vm, const char *name, int drive
     rc = 0;
 cleanup:
     pthread_mutex_unlock(&t->mu);
+    if (rc == 0)
+        tel_views_add_vm(t, &t->vms[t->nvms - 1], dom);
     if (rc < 0)
         fprintf(t->out, "drivebench: out of memory: no I/O statistics for %s\n", name);
     free(db_path);
@@ -233,6 +246,7 @@ void orch_telemetry_phase_start_at(orch_telemetry *t, res_phase_id phase, int wa
         tel_cpu_phase_start(t, now);
     t->measuring = phase == RES_PHASE_MEASURE;
     pthread_mutex_unlock(&t->mu);
+    tel_views_phase_start(t, phase, t->blk_rep, now);
 }
 
 void orch_telemetry_phase_start(orch_telemetry *t, res_phase_id phase, int warmup_s)
@@ -251,6 +265,7 @@ void orch_telemetry_tick_at(orch_telemetry *t, double now)
             tel_cpu_tick(t, now);
     }
     pthread_mutex_unlock(&t->mu);
+    tel_views_tick(t, now);
 }
 
 void orch_telemetry_tick(void *telemetry)
@@ -270,7 +285,7 @@ static int in_window(orch_blk_delta *d, int n, double w0, double w1)
     return k;
 }
 
-static int host_in_window(orch_diskstat_delta *d, int n, double w0, double w1)
+int tel_diskstat_in_window(orch_diskstat_delta *d, int n, double w0, double w1)
 {
     int k = 0;
     for (int i = 0; i < n; i++)
@@ -281,8 +296,8 @@ static int host_in_window(orch_diskstat_delta *d, int n, double w0, double w1)
 
 /* The measured window of VM v: oltp's, else from the warm-up's end (the
  * phase's start + warmup_s) to now. */
-static void vm_window(const orch_telemetry *t, const tel_vm *v, double now, double *w0,
-                      double *w1)
+void tel_vm_window(const orch_telemetry *t, const tel_vm *v, double now, double *w0,
+                   double *w1)
 {
     *w0 = v->w1 > v->w0 ? v->w0 : t->phase_t0;
     *w1 = v->w1 > v->w0 ? v->w1 : now;
@@ -319,7 +334,7 @@ static void keep_vm_series(orch_telemetry *t, tel_vm *v, double now)
     v->db = v->boot = NULL;
     v->ndb = orch_blk_sampler_series(t->blk, v->idx, ORCH_DISK_DB, &v->db);
     v->nboot = orch_blk_sampler_series(t->blk, v->idx, ORCH_DISK_BOOT, &v->boot);
-    vm_window(t, v, now, &w0, &w1);
+    tel_vm_window(t, v, now, &w0, &w1);
     v->t0 = w0;
     v->measured = 1;
     if (v->ndb < 0)
@@ -347,7 +362,7 @@ static void keep_host_series(orch_telemetry *t, int d, int rep, double now)
     dr->nhost[rep - 1] = orch_disk_sampler_series(t->disk, dr->disk_idx, &dr->host[rep - 1]);
     if (dr->nhost[rep - 1] < 0)
         dr->nhost[rep - 1] = 0;
-    dr->nhost[rep - 1] = host_in_window(dr->host[rep - 1], dr->nhost[rep - 1], w0, w1);
+    dr->nhost[rep - 1] = tel_diskstat_in_window(dr->host[rep - 1], dr->nhost[rep - 1], w0, w1);
     dr->host_t0[rep - 1] = w0;
 }
 
@@ -385,6 +400,7 @@ void orch_telemetry_phase_end_at(orch_telemetry *t, res_phase_id phase, int rep,
                 keep_host_series(t, d, rep, now);
     }
     pthread_mutex_unlock(&t->mu);
+    tel_views_phase_end(t, phase, rep, now);
 }
 
 void orch_telemetry_phase_end(orch_telemetry *t, res_phase_id phase, int rep)

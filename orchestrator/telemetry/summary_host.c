@@ -11,9 +11,16 @@
 
 #include "telemetry/ioagg.h"
 
+/* Average request size, KiB, of mb megabytes (10^6 bytes) moved by ios
+ * reads and writes; NAN without any. */
+static double rq_kib(double mb, double ios)
+{
+    return ios > 0 ? mb * 1e6 / 1024.0 / ios : NAN;
+}
+
 /* The host's phase figures from its intervals: counts over time, waits
  * weighted by the I/Os they average over, queue and utilisation by time. */
-static void host_total(const orch_diskstat_delta *d, int n, res_io_row *r)
+void tel_diskstat_total(const orch_diskstat_delta *d, int n, res_io_row *r)
 {
     double dt = 0, rd = 0, wr = 0, dc = 0, fl = 0, rdw = 0, wrw = 0, dcw = 0, flw = 0;
     double rdm = 0, wrm = 0, dcm = 0, qd = 0, ut = 0, all = 0, allw = 0;
@@ -75,9 +82,10 @@ static void host_total(const orch_diskstat_delta *d, int n, res_io_row *r)
     r->v[RES_IOH_await_ms] = all > 0 ? allw / all : NAN;
     r->v[RES_IOH_queue_depth] = qd / dt;
     r->v[RES_IOH_util_pct] = ut / dt;
+    r->v[RES_IOH_rq_kib] = rq_kib(rdm + wrm, rd + wr);
 }
 
-static void host_row(const orch_diskstat_delta *x, res_io_row *r)
+void tel_diskstat_row(const orch_diskstat_delta *x, res_io_row *r)
 {
     if (x->reset)
         return;
@@ -95,6 +103,8 @@ static void host_row(const orch_diskstat_delta *x, res_io_row *r)
     r->v[RES_IOH_await_ms] = x->await_ms;
     r->v[RES_IOH_queue_depth] = x->queue_depth;
     r->v[RES_IOH_util_pct] = x->util_pct;
+    r->v[RES_IOH_rq_kib] = rq_kib((x->rd_mbps + x->wr_mbps) * x->dt,
+                                  (double)(x->rd_ios + x->wr_ios));
 }
 
 static res_io_health *health_of(const orch_drive_health *h)
@@ -145,54 +155,68 @@ static void host_identity(const tel_drive *dr, res_io_host *h)
         h->health_after = health_of(&dr->after);
 }
 
-/* The host figures of drive dr over reps repetitions into h->rates: the
- * phase figures the mean over the repetitions sampled, the series that
- * of the first; and the flush ratio against the guests' guest_fl. */
-static void host_rates(const tel_drive *dr, int reps, double interval_s, int nint,
-                       unsigned long long guest_fl, int guest_has, res_io_host *h)
+int tel_diskstat_rates(orch_diskstat_delta *const *series, const int *n, const double *t0,
+                       int reps, double interval_s, int nint, res_io_rates **out,
+                       unsigned long long *flushes, int *has_fl)
 {
-    int nrep = 0, first = -1, dev_has = 0;
-    unsigned long long dev_fl = 0;
+    int nrep = 0, first = -1;
     res_io_row sum;
     int nsum[RES_IO_MAXK] = { 0 };
+    *out = NULL;
     for (int r = 0; r < reps; r++)
-        if (dr->nhost[r] > 0) {
+        if (n[r] > 0) {
             nrep++;
             if (first < 0)
                 first = r;
         }
-    if (nrep == 0 || !(h->rates = res_io_rates_new(true, nint)))
-        return;
+    if (nrep == 0)
+        return 0;
+    if (!(*out = res_io_rates_new(true, nint)))
+        return -1;
     memset(&sum, 0, sizeof sum);
     for (int r = 0; r < reps; r++) {
         res_io_row one;
-        if (dr->nhost[r] <= 0)
+        if (n[r] <= 0)
             continue;
         for (int k = 0; k < RES_IO_MAXK; k++)
             one.v[k] = NAN;
-        host_total(dr->host[r], dr->nhost[r], &one);
+        tel_diskstat_total(series[r], n[r], &one);
         for (int k = 0; k < RES_IOH_N; k++)
             if (isfinite(one.v[k])) {
                 sum.v[k] += one.v[k];
                 nsum[k]++;
             }
         sum.t += isfinite(one.t) ? one.t : 0;
-        for (int i = 0; i < dr->nhost[r]; i++)
-            if (!dr->host[r][i].reset && isfinite(dr->host[r][i].fl_iops)) {
-                dev_fl += dr->host[r][i].fl_ios;
-                dev_has = 1;
+        for (int i = 0; i < n[r]; i++)
+            if (!series[r][i].reset && isfinite(series[r][i].fl_iops)) {
+                *flushes += series[r][i].fl_ios;
+                *has_fl = 1;
             }
     }
     for (int k = 0; k < RES_IOH_N; k++)
-        h->rates->total.v[k] = nsum[k] ? sum.v[k] / nsum[k] : NAN;
-    h->rates->total.t = sum.t;
+        (*out)->total.v[k] = nsum[k] ? sum.v[k] / nsum[k] : NAN;
+    (*out)->total.t = sum.t;
     for (int i = 0; i < nint; i++) {
-        int j = orch_io_match_host(dr->host[first], dr->nhost[first],
-                                   dr->host_t0[first] + (i + 1) * interval_s, interval_s / 2);
-        h->rates->series[i].t = (i + 1) * interval_s;
+        int j = orch_io_match_host(series[first], n[first], t0[first] + (i + 1) * interval_s,
+                                   interval_s / 2);
+        (*out)->series[i].t = (i + 1) * interval_s;
         if (j >= 0)
-            host_row(&dr->host[first][j], &h->rates->series[i]);
+            tel_diskstat_row(&series[first][j], &(*out)->series[i]);
     }
+    return 0;
+}
+
+/* The host figures of drive dr over reps repetitions into h->rates: the
+ * phase figures the mean over the repetitions sampled, the series that
+ * of the first; and the flush ratio against the guests' guest_fl. */
+static void host_rates(const tel_drive *dr, int reps, double interval_s, int nint,
+                       unsigned long long guest_fl, int guest_has, res_io_host *h)
+{
+    unsigned long long dev_fl = 0;
+    int dev_has = 0;
+    if (tel_diskstat_rates(dr->host, dr->nhost, dr->host_t0, reps, interval_s, nint, &h->rates,
+                           &dev_fl, &dev_has) < 0 || !h->rates)
+        return;
     h->flush_ratio = orch_io_flush_ratio(guest_fl, guest_has, dev_fl, dev_has);
 }
 

@@ -30,14 +30,14 @@ typedef struct fill_ctx {
 /* An orch_io_sum as a row of hypervisor keys (t not set). */
 static void sum_row(const orch_io_sum *s, res_io_row *r)
 {
-    r->v[RES_IOG_rd_iops] = s->rd_iops;
-    r->v[RES_IOG_rd_mbps] = s->rd_mbps;
-    r->v[RES_IOG_rd_lat_ms] = s->rd_lat_ms;
-    r->v[RES_IOG_wr_iops] = s->wr_iops;
-    r->v[RES_IOG_wr_mbps] = s->wr_mbps;
-    r->v[RES_IOG_wr_lat_ms] = s->wr_lat_ms;
-    r->v[RES_IOG_fl_iops] = s->fl_iops;
-    r->v[RES_IOG_fl_lat_ms] = s->fl_lat_ms;
+    r->v[RES_IOV_rd_iops] = s->rd_iops;
+    r->v[RES_IOV_rd_mbps] = s->rd_mbps;
+    r->v[RES_IOV_rd_lat_ms] = s->rd_lat_ms;
+    r->v[RES_IOV_wr_iops] = s->wr_iops;
+    r->v[RES_IOV_wr_mbps] = s->wr_mbps;
+    r->v[RES_IOV_wr_lat_ms] = s->wr_lat_ms;
+    r->v[RES_IOV_fl_iops] = s->fl_iops;
+    r->v[RES_IOV_fl_lat_ms] = s->fl_lat_ms;
 }
 
 /* Rates of the VMs vms[0..n) (one repetition): phase totals and the
@@ -209,6 +209,9 @@ static int vm_oltp(const fill_ctx *c, res_vm *v, tel_drive_acc *a)
         a->p_pct = m->iv_pct;
         if (in_reps && c->nint > 0)
             rc = vm_bins(c, m, v->repetition, a);
+        if (tel_txn_vm(v, m) < 0)
+            fprintf(c->t->out, "drivebench: out of memory: no I/O per transaction of %s\n",
+                    v->name);
         if (m->histogram) {
             if (!a->h)
                 a->h = hist_new(m->histogram->highest, m->histogram->sig_digits);
@@ -239,9 +242,15 @@ static int fill_vm(fill_ctx *c, res_vm *v)
         if (rec->nboot > 0)
             v->io->boot = rates_of(&bone, 1, rec->t0, c->interval_s, v->npoints, &tot);
     }
+    if (tel_views_fill_vm(c->t, rec, v, c->interval_s) < 0)
+        return -1;
     if (v->repetition >= 1 && v->repetition <= c->reps && c->nint > 0)
         vm_tps(c, v, &c->acc[d]);
-    return vm_oltp(c, v, &c->acc[d]);
+    if (vm_oltp(c, v, &c->acc[d]) < 0)
+        return -1;
+    /* without an oltp result (its TPC-C types) the per-transaction figures
+     * come from the summary's own */
+    return !v->io->txn ? tel_txn_vm(v, NULL) : 0;
 }
 
 /* Whether the summary says VM `name` of repetition rep failed. */
@@ -399,7 +408,7 @@ static int fill_drive(fill_ctx *c, int d)
     const orch_plan *p = c->t->p;
     res_drive *dr = &c->sum->drives[d];
     unsigned long long guest_fl = 0;
-    int pd = -1, guest_has = 0;
+    int pd = -1, guest_has = 0, first;
 
     for (int k = 0; k < p->ndrives; k++)
         if (strcmp(p->drives[k].name, dr->name) == 0)
@@ -412,7 +421,14 @@ static int fill_drive(fill_ctx *c, int d)
         && !(dr->io->host = tel_host_view(c->t, pd, c->interval_s, c->nint, guest_fl,
                                           guest_has)))
         return -1;
+    if (tel_views_fill_drive(c->t, c->sum, pd, dr->io, c->interval_s, c->nint) < 0)
+        return -1;
     drive_latency(c, &c->acc[d], dr->io);
+    first = pd >= 0 ? first_rep(c, pd) : 0;
+    if (tel_txn_drive(dr, c->nint > 0 && first > 0 ? c->acc[d].tps + (first - 1) * c->nint
+                                                   : NULL, c->nint, c->interval_s) < 0
+        || tel_tail_drive(dr) < 0)
+        return -1;
     return drive_steady(c, &c->acc[d], dr->io);
 }
 

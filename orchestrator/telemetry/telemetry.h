@@ -27,9 +27,14 @@
  *   orch_telemetry_fill(t, summary, run_dir)              into the summary
  *   orch_telemetry_free(t)                 after orch_monitor_free()
  *
+ * The guest's own view of its database disk (guest_view.h) and the
+ * device's request latencies (devlat.h, [run] device_latency) ride on the
+ * same calls (views.c); the summary's per-transaction figures and the
+ * tail against the device are per_txn.c's.
+ *
  * One file a job (telemetry_state.h holds what they share): sampling.c
- * (new, add_vm, phases, ticks), host_cpu.c, summary_io.c and
- * summary_host.c (orch_telemetry_fill), comparisons.c.
+ * (new, add_vm, phases, ticks), views.c, host_cpu.c, summary_io.c,
+ * summary_host.c and per_txn.c (orch_telemetry_fill), comparisons.c.
  */
 #ifndef ORCH_TELEMETRY_H
 #define ORCH_TELEMETRY_H
@@ -37,6 +42,7 @@
 #include <libvirt/libvirt.h>
 #include "telemetry/blockstats.h"
 #include "telemetry/host_drive.h"
+#include "virt/agent.h"
 #include "virt/monitor.h"
 #include "plan/plan.h"
 #include "results.h"
@@ -54,7 +60,12 @@ typedef struct orch_tel_seams {
     const char      *sysfs;     /* "/sys" */
     const char      *proc_stat; /* "/proc/stat" */
     int              interval_ms;   /* sampling; 1000 (oltp --report-interval=1) */
-    int              no_timer;  /* tests tick by hand (orch_telemetry_tick_at) */
+    int              no_timer;  /* tests tick by hand (orch_telemetry_tick_at);
+                                 * the guest view then has no thread either */
+    orch_agent_fn    agent;     /* the guest view's agent transport */
+    void            *agent_ctx;
+    const char      *tracefs;   /* device latency: tracefs mount point; NULL:
+                                 * found (only with the real /sys) */
 } orch_tel_seams;
 
 typedef struct orch_telemetry orch_telemetry;

@@ -16,6 +16,8 @@
 #include <pthread.h>
 
 #include "telemetry/telemetry.h"
+#include "telemetry/devlat.h"
+#include "telemetry/guest_view.h"
 #include "hist.h"
 
 /* The host's CPU at one moment of a measured phase (/proc/stat's "cpu "). */
@@ -33,6 +35,9 @@ typedef struct tel_vm {
     int    measured;
     double w0, w1;                  /* its measured window as oltp reported it
                                      * (orch_telemetry_vm_window); w1 <= w0: none */
+    int    gidx;                    /* in t->guest, or -1 */
+    orch_diskstat_delta *guest;     /* the guest's view, measured phase, owned */
+    int    nguest;
 } tel_vm;
 
 /* One drive of the plan. */
@@ -50,6 +55,14 @@ typedef struct tel_drive {
     orch_diskstat_delta **host;     /* per repetition (index rep - 1), owned */
     int   *nhost;
     double *host_t0;
+    /* its device's latencies (views.c): the tracer, or why there is none */
+    tel_devlat *devlat;
+    char    devlat_disks[128];      /* "vda", "sdb,sdc" */
+    char    devlat_note[320];
+    hist   *dl_h[RES_DEVLAT_N];     /* measured phases merged, owned */
+    res_devlat_point *dl_series;    /* first repetition traced, owned */
+    int     dl_n;
+    int64_t dl_unmatched;
 } tel_drive;
 
 struct orch_telemetry {
@@ -70,6 +83,7 @@ struct orch_telemetry {
     double             busy_sum, busy_w;    /* CPU busy % weighted by phase length */
     tel_cpu_sample    *cpu;         /* the measured phase's /proc/stat, each tick */
     int                ncpu, cpucap;
+    tel_guest         *guest;       /* the guests' view (views.c), or NULL */
 };
 
 /* Per-drive series on the time bins of the measured phase
@@ -91,6 +105,13 @@ typedef struct tel_drive_acc {
 } tel_drive_acc;
 
 /* host_cpu.c. A measured phase starts at now: /proc/stat (t->mu held). */
+/* sampling.c: VM v's measured window (oltp's, else the phase's start to
+ * now), and the samples of a device series whose middle lies in [w0, w1]
+ * (moved to the front; their count) */
+void tel_vm_window(const orch_telemetry *t, const tel_vm *v, double now, double *w0,
+                   double *w1);
+int tel_diskstat_in_window(orch_diskstat_delta *d, int n, double w0, double w1);
+
 void tel_cpu_phase_start(orch_telemetry *t, double now);
 /* A tick of it at now: /proc/stat again (t->mu held). */
 void tel_cpu_tick(orch_telemetry *t, double now);
@@ -109,6 +130,52 @@ void tel_cpu_fill(const orch_telemetry *t, const res_env *env, res_io *io);
  * out of memory. */
 res_io_host *tel_host_view(const orch_telemetry *t, int d, double interval_s, int nint,
                            unsigned long long guest_fl, int guest_has);
+/* The figures of a kernel's block statistics (host device or guest disk)
+ * over intervals d[0..n): counts over time, waits weighted by the I/Os
+ * they average over, queue and utilisation by time, request size by the
+ * I/Os (r->t: the time covered). */
+void tel_diskstat_total(const orch_diskstat_delta *d, int n, res_io_row *r);
+/* One interval's figures (nothing for a reset interval). */
+void tel_diskstat_row(const orch_diskstat_delta *x, res_io_row *r);
+/* Rates (host keys) of series[r][0..n[r]) for reps repetitions into *out:
+ * phase figures the mean over the repetitions with intervals, the series
+ * on nint TPS intervals (of interval_s from t0[r]) that of the first;
+ * completed flushes added to *flushes (*has_fl set when counted). *out
+ * NULL when no repetition has intervals. 0, or -1 when out of memory. */
+int tel_diskstat_rates(orch_diskstat_delta *const *series, const int *n, const double *t0,
+                       int reps, double interval_s, int nint, res_io_rates **out,
+                       unsigned long long *flushes, int *has_fl);
+
+/* views.c: the guests' view and the device's latencies in the run's
+ * life (called without t->mu) and in the summary. */
+void tel_views_new(orch_telemetry *t);
+void tel_views_free(orch_telemetry *t);
+/* Drive d was resolved (its device known, or not): set up its tracer. */
+void tel_views_drive(orch_telemetry *t, int d);
+/* VM v (just added) runs as dom. */
+void tel_views_add_vm(orch_telemetry *t, tel_vm *v, virDomainPtr dom);
+void tel_views_phase_start(orch_telemetry *t, res_phase_id phase, int rep, double now);
+/* A tick at now: without the timer (tests), the guest view samples then. */
+void tel_views_tick(orch_telemetry *t, double now);
+/* A sampled phase ended; a measured one keeps its series for rep. */
+void tel_views_phase_end(orch_telemetry *t, res_phase_id phase, int rep, double now);
+/* Summary VM v's guest view (rec: its record, may be NULL). 0, or -1. */
+int tel_views_fill_vm(const orch_telemetry *t, const tel_vm *rec, res_vm *v,
+                      double interval_s);
+/* Drive pd's guest view (the sum of its VMs' in each repetition) and
+ * device latencies into io. 0, or -1 when out of memory. */
+int tel_views_fill_drive(const orch_telemetry *t, const res_summary *sum, int pd, res_io *io,
+                         double interval_s, int nint);
+
+/* per_txn.c: what the I/O cost per committed transaction, and the tail
+ * against the device. */
+/* VM v (its io->db set) with its measured phase m. 0, or -1. */
+int tel_txn_vm(res_vm *v, const res_phase *m);
+/* Drive dr (its io filled) with tps[0..nint) of the repetition its series
+ * come from. 0, or -1 when out of memory. */
+int tel_txn_drive(res_drive *dr, const double *tps, int nint, double interval_s);
+/* Drive dr's tail: its p_series against the device's figure per interval. */
+int tel_tail_drive(res_drive *dr);
 
 /* comparisons.c. Each pair of sum's drives compared into io->cmp: paired
  * TPS and p-latency over the intervals of acc[] (one per drive of sum,

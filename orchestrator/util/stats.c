@@ -325,3 +325,22 @@ int orch_stats_trend(const double *t, const double *y, int n, double drift_pct_m
         && fabs(out->drift_pct) > drift_pct_max;
     return 0;
 }
+
+double orch_stats_pearson(const double *x, const double *y, int n)
+{
+    double mx = 0, my = 0, sxy = 0, sxx = 0, syy = 0;
+    if (n < 3)
+        return NAN;
+    for (int i = 0; i < n; i++) {
+        mx += x[i];
+        my += y[i];
+    }
+    mx /= n;
+    my /= n;
+    for (int i = 0; i < n; i++) {
+        sxy += (x[i] - mx) * (y[i] - my);
+        sxx += (x[i] - mx) * (x[i] - mx);
+        syy += (y[i] - my) * (y[i] - my);
+    }
+    return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : NAN;
+}

@@ -146,4 +146,9 @@ typedef struct orch_trend {
 int orch_stats_trend(const double *t, const double *y, int n, double drift_pct_max,
                      orch_trend *out);
 
+/* Pearson's correlation coefficient of x[0..n) and y[0..n):
+ * Σ(x-x̄)(y-ȳ) / sqrt(Σ(x-x̄)² Σ(y-ȳ)²); NAN with fewer than 3 pairs or
+ * when either does not vary. */
+double orch_stats_pearson(const double *x, const double *y, int n);
+
 #endif

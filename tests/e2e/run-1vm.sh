@@ -8,6 +8,9 @@
 #   - one oltp result JSON per VM whose measure phase has transactions > 0
 #     and latencies (avg and p99 > 0), and a summary.json whose run has
 #     transactions > 0 and the same number of VMs;
+#   - (issue 23) KiB written and flushes per transaction > 0 per VM and
+#     drive, the guest's view of its database disk present, and the
+#     device's latencies or the note why they were not traced;
 #   - the database disk file on the drive was used by the guest: sampled
 #     every second while the run goes on (the run deletes it at the end), it
 #     carries the guest's database file system (ext4, label dbdisk) and holds
@@ -210,6 +213,22 @@ jq -e '(.drives[0].host.device.disk // "") != "" and .drives[0].host.identity.si
        and (.drives[0].host.identity.fs_type // "") != ""' "$rdir/summary.json" >/dev/null \
   || e2e_fail "summary.json: the drive's identity is missing: $(jq -c '.drives[0].host | del(.io)' "$rdir/summary.json")"
 grep -q 'db_wr_iops' "$rdir/summary.csv" || e2e_fail "summary.csv: no drive I/O columns"
+# issue 23: what each transaction wrote and flushed, and the guest's own
+# view of its database disk (through the guest agent); the device's
+# latencies where this host lets us trace, else the note saying why
+jq -e '.drives[0].per_txn.phase.wr_kib > 0 and .drives[0].per_txn.phase.flushes > 0
+       and .vms[0].per_txn.phase.wr_kib > 0 and .vms[0].per_txn.phase.flushes > 0
+       and (.drives[0].per_txn.series | length) > 0' "$rdir/summary.json" >/dev/null \
+  || e2e_fail "summary.json: no writes or flushes per transaction: $(jq -c '.drives[0].per_txn | del(.series)' "$rdir/summary.json")"
+jq -e '.vms[0].io.guest.wr_iops > 0 and .vms[0].io.guest.rq_kib > 0
+       and .drives[0].io.guest.wr_iops > 0 and (.vms[0].io.guest.series | length) > 0' \
+  "$rdir/summary.json" >/dev/null \
+  || e2e_fail "summary.json: no guest view of the database disk: $(jq -c '{vm: (.vms[0].io.guest // .vms[0].io.guest_note), drive: .drives[0].io.guest}' "$rdir/summary.json")"
+jq -e '(.drives[0].device_latency.write.count // 0) > 0 or (.drives[0].device_latency_note // "") != ""' \
+  "$rdir/summary.json" >/dev/null \
+  || e2e_fail "summary.json: neither device latencies nor a note why not"
+grep -q 'txn_wr_kib' "$rdir/summary.csv" || e2e_fail "summary.csv: no per-transaction columns"
+e2e_say "per transaction: $(jq -r '.drives[0].per_txn.phase | "\(.wr_kib) KiB written, \(.flushes) flushes, device \(.dev_wr_kib // "n/a") KiB, busy \(.dev_busy_ms // "n/a") ms, write amplification \(.write_amp // "n/a")"' "$rdir/summary.json"); guest view: $(jq -r '.vms[0].io.guest | "\(.wr_iops) writes/s, \(.rq_kib) KiB a request, queue \(.queue_depth)"' "$rdir/summary.json"); device latency: $(jq -r '.drives[0] | if .device_latency then "write p99 \((.device_latency.write.percentiles // [] | map(select(.pct == 99)) | .[0].ms) // "n/a") ms over \(.device_latency.write.count) writes" else .device_latency_note end' "$rdir/summary.json")"
 e2e_say "drive I/O: $(jq -r '.drives[0] | "database disk \(.io.db.wr_iops) writes/s, \(.io.db.fl_iops) flushes/s (\(.io.db.fl_lat_ms) ms); device \(.host.device.disk) \(.host.identity.model // "?") \(.host.identity.size_bytes) bytes, flush ratio \(.host.flush_ratio // "n/a")"' "$rdir/summary.json")"
 if [ "$seeded" = 1 ]; then
   grep -q "^restoring $vms database volume(s) from their seeds" "$work/run.log" \

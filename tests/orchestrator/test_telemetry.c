@@ -229,6 +229,10 @@ static void test_run_wiring(void **state)
     sum.vms = calloc(2, sizeof *sum.vms);
     vm_init(&sum.vms[0], "vm-a", "a", tps_a);
     vm_init(&sum.vms[1], "vm-b", "b", tps_b);
+    sum.vms[0].tps = 11;
+    sum.vms[0].transactions = 55;
+    sum.drives[0].f.tps = 11;
+    sum.drives[0].f.transactions = 55;
     sum.env.hypervisors = &hv;
     sum.env.nhypervisors = 1;
     assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
@@ -237,23 +241,23 @@ static void test_run_wiring(void **state)
     res_io *vio = sum.vms[0].io;
     assert_non_null(vio);
     assert_non_null(vio->db);
-    near(vio->db->total.v[RES_IOG_wr_iops], 100);
-    near(vio->db->total.v[RES_IOG_wr_mbps], 0.4096);
-    near(vio->db->total.v[RES_IOG_wr_lat_ms], 2);
-    near(vio->db->total.v[RES_IOG_fl_iops], 50);
-    near(vio->db->total.v[RES_IOG_fl_lat_ms], 1);
-    near(vio->db->total.v[RES_IOG_rd_iops], 0);
-    assert_true(isnan(vio->db->total.v[RES_IOG_rd_lat_ms]));     /* no reads: no latency */
+    near(vio->db->total.v[RES_IOV_wr_iops], 100);
+    near(vio->db->total.v[RES_IOV_wr_mbps], 0.4096);
+    near(vio->db->total.v[RES_IOV_wr_lat_ms], 2);
+    near(vio->db->total.v[RES_IOV_fl_iops], 50);
+    near(vio->db->total.v[RES_IOV_fl_lat_ms], 1);
+    near(vio->db->total.v[RES_IOV_rd_iops], 0);
+    assert_true(isnan(vio->db->total.v[RES_IOV_rd_lat_ms]));     /* no reads: no latency */
     assert_int_equal(vio->db->nseries, 5);
     near(vio->db->series[4].t, 5);
-    near(vio->db->series[4].v[RES_IOG_wr_iops], 100);
-    near(vio->boot->total.v[RES_IOG_rd_iops], 10);
-    near(vio->boot->total.v[RES_IOG_rd_lat_ms], 0.5);
+    near(vio->db->series[4].v[RES_IOV_wr_iops], 100);
+    near(vio->boot->total.v[RES_IOV_rd_iops], 10);
+    near(vio->boot->total.v[RES_IOV_rd_lat_ms], 0.5);
 
     /* the drive: one VM, and the host's device */
     res_io *dio = sum.drives[0].io;
     assert_non_null(dio);
-    near(dio->db->total.v[RES_IOG_wr_iops], 100);
+    near(dio->db->total.v[RES_IOV_wr_iops], 100);
     assert_int_equal(dio->db->vms, 1);
     assert_int_equal(dio->db->missing, 0);
     assert_non_null(dio->host);
@@ -274,6 +278,35 @@ static void test_run_wiring(void **state)
     near(dio->host->rates->series[2].v[RES_IOH_wr_iops], 200);
     /* 450 device flushes for the 250 of the drive's one VM */
     near(dio->host->flush_ratio, 1.8);
+
+    /* per committed transaction: 0.4096 MB/s = 400 KiB/s over 11 TPS */
+    assert_non_null(vio->txn);
+    assert_true(vio->txn->txns == 55);
+    assert_true(vio->txn->new_orders == RES_UNSET);
+    near(vio->txn->phase.v[RES_IOT_wr_kib], 400.0 / 11);
+    near(vio->txn->phase.v[RES_IOT_flushes], 50.0 / 11);
+    near(vio->txn->phase.v[RES_IOT_rd_kib], 0);
+    assert_true(isnan(vio->txn->phase.v[RES_IOT_dev_wr_kib]));     /* a VM has no device */
+    assert_int_equal(vio->txn->nseries, 5);
+    near(vio->txn->series[0].tps, 10);
+    near(vio->txn->series[0].v[RES_IOT_wr_kib], 40);
+    near(vio->txn->series[3].v[RES_IOT_flushes], 50.0 / 13);
+    /* the drive: the device wrote 800 KiB/s, flushed 90/s, was busy 500 ms/s */
+    assert_non_null(dio->txn);
+    near(dio->txn->phase.v[RES_IOT_wr_kib], 400.0 / 11);
+    near(dio->txn->phase.v[RES_IOT_dev_wr_kib], 800.0 / 11);
+    near(dio->txn->phase.v[RES_IOT_dev_flushes], 90.0 / 11);
+    near(dio->txn->phase.v[RES_IOT_dev_busy_ms], 500.0 / 11);
+    near(dio->txn->phase.v[RES_IOT_write_amp], 2);
+    near(dio->txn->series[1].v[RES_IOT_dev_wr_kib], 800.0 / 12);
+    near(dio->txn->series[1].v[RES_IOT_write_amp], 2);
+    /* no guest agent in this plan: the guest view says so; tracing needs /sys */
+    assert_null(vio->guest);
+    assert_string_equal(vio->guest_note, "no guest view: no guest agent ([run] guest_agent = no)");
+    assert_null(dio->devlat);
+    assert_string_equal(dio->devlat_note,
+                        "device latency not traced: sysfs is not /sys (a test's tree)");
+    assert_null(dio->tail);                 /* no oltp results: no transactions' p99 */
 
     /* 5 intervals make 5 batches of 1, fewer than 10: no verdict */
     res_io *run = sum.io;
@@ -305,8 +338,14 @@ static void test_run_wiring(void **state)
     assert_int_equal(res_io_get(o, &back), 0);
     assert_non_null(back);
     near(back->host->flush_ratio, 1.8);
-    near(back->db->series[4].v[RES_IOG_wr_lat_ms], 2);
+    near(back->db->series[4].v[RES_IOV_wr_lat_ms], 2);
     assert_string_equal(back->host->serial, "FD0001");
+    near(rj_get_d(rj_get(rj_get(o, "per_txn"), "phase"), "write_amp"), 2);
+    near(back->txn->phase.v[RES_IOT_dev_busy_ms], 45.454545);     /* 6 decimals */
+    near(back->txn->series[1].v[RES_IOT_dev_wr_kib], 66.666667);
+    assert_true(back->txn->new_orders == RES_UNSET);
+    assert_null(rj_get(rj_get(o, "per_txn"), "per_new_order"));     /* not TPC-C */
+    assert_string_equal(back->devlat_note, dio->devlat_note);
     res_io_free(back);
     json_object_put(o);
     o = json_object_new_object();
@@ -368,7 +407,7 @@ static void test_measured_window(void **state)
     vm_init(&sum.vms[0], "vm-a", "a", tps_a);
     assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
     near(sum.vms[0].io->db->total.t, 4);
-    near(sum.vms[0].io->db->total.v[RES_IOG_wr_iops], 100);
+    near(sum.vms[0].io->db->total.v[RES_IOV_wr_iops], 100);
     near(sum.drives[0].io->host->rates->total.t, 4);
     near(sum.io->host_cpu_busy_pct, 50);
     res_summary_clear(&sum);
@@ -505,8 +544,8 @@ static void test_warmup_left_out(void **state)
     vm_init(&sum.vms[0], "vm-a", "a", tps_a);
     assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
     near(sum.vms[0].io->db->total.t, 5);                /* 7 s sampled, 5 measured */
-    near(sum.vms[0].io->db->total.v[RES_IOG_wr_iops], 100);
-    near(sum.vms[0].io->db->series[0].v[RES_IOG_wr_iops], 100);   /* interval 202..203 */
+    near(sum.vms[0].io->db->total.v[RES_IOV_wr_iops], 100);
+    near(sum.vms[0].io->db->series[0].v[RES_IOV_wr_iops], 100);   /* interval 202..203 */
     near(sum.drives[0].io->host->rates->total.t, 5);
     assert_null(sum.io->cmp);                            /* one drive: nothing to compare */
     res_summary_clear(&sum);
@@ -610,9 +649,9 @@ static void test_repetitions(void **state)
     /* each VM its own repetition's disks: vm-a of repetition 2 wrote 300/s at 4 ms */
     res_io *v2 = sum.vms[2].io;
     assert_non_null(v2);
-    near(v2->db->total.v[RES_IOG_wr_iops], 300);
-    near(v2->db->total.v[RES_IOG_wr_lat_ms], 4);
-    near(v2->db->series[0].v[RES_IOG_wr_iops], 300);
+    near(v2->db->total.v[RES_IOV_wr_iops], 300);
+    near(v2->db->total.v[RES_IOV_wr_lat_ms], 4);
+    near(v2->db->series[0].v[RES_IOV_wr_iops], 300);
 
     /* the drive: rates the mean of 100, 300, 200; latency every request once,
      * (500 * 2 + 1500 * 4 + 1000 * 3) ms / 3000 writes (the mean of the
@@ -620,20 +659,20 @@ static void test_repetitions(void **state)
     res_io *dio = sum.drives[0].io;
     assert_non_null(dio);
     assert_non_null(dio->db);
-    near(dio->db->total.v[RES_IOG_wr_iops], 200);
-    near(dio->db->total.v[RES_IOG_wr_mbps], 0.8192);
-    near(dio->db->total.v[RES_IOG_wr_lat_ms], 10000.0 / 3000.0);
-    near(dio->db->total.v[RES_IOG_fl_iops], 50);
-    near(dio->db->total.v[RES_IOG_fl_lat_ms], 1);
-    assert_true(isnan(dio->db->total.v[RES_IOG_rd_lat_ms]));
+    near(dio->db->total.v[RES_IOV_wr_iops], 200);
+    near(dio->db->total.v[RES_IOV_wr_mbps], 0.8192);
+    near(dio->db->total.v[RES_IOV_wr_lat_ms], 10000.0 / 3000.0);
+    near(dio->db->total.v[RES_IOV_fl_iops], 50);
+    near(dio->db->total.v[RES_IOV_fl_lat_ms], 1);
+    assert_true(isnan(dio->db->total.v[RES_IOV_rd_lat_ms]));
     near(dio->db->total.t, 5);
     assert_int_equal(dio->db->vms, 1);
     assert_int_equal(dio->db->missing, 0);
     assert_int_equal(dio->db->nseries, 5);
-    near(dio->db->series[4].v[RES_IOG_wr_iops], 100);
-    near(dio->db->series[4].v[RES_IOG_wr_lat_ms], 2);
-    near(dio->boot->total.v[RES_IOG_rd_iops], 10);
-    near(dio->boot->total.v[RES_IOG_rd_lat_ms], 0.5);
+    near(dio->db->series[4].v[RES_IOV_wr_iops], 100);
+    near(dio->db->series[4].v[RES_IOV_wr_lat_ms], 2);
+    near(dio->boot->total.v[RES_IOV_rd_iops], 10);
+    near(dio->boot->total.v[RES_IOV_rd_lat_ms], 0.5);
     /* the host: 200, 400, 600 writes/s at 2 ms; 15 s measured in all;
      * 90 * 5 * (1 + 2 + 3) device flushes for the VM's 50 * 5 * 3 */
     assert_non_null(dio->host);
@@ -726,20 +765,20 @@ static void test_missing_times(void **state)
 
     for (int r = 0; r < 2; r++) {
         const res_io_rates *db = sum.vms[r].io->db;
-        near(db->total.v[RES_IOG_wr_iops], 100);
-        assert_true(isnan(db->total.v[RES_IOG_wr_lat_ms]));
-        assert_true(isnan(db->total.v[RES_IOG_fl_iops]));
-        assert_true(isnan(db->total.v[RES_IOG_fl_lat_ms]));
+        near(db->total.v[RES_IOV_wr_iops], 100);
+        assert_true(isnan(db->total.v[RES_IOV_wr_lat_ms]));
+        assert_true(isnan(db->total.v[RES_IOV_fl_iops]));
+        assert_true(isnan(db->total.v[RES_IOV_fl_lat_ms]));
     }
     res_io *dio = sum.drives[0].io;
     assert_non_null(dio->db);
-    near(dio->db->total.v[RES_IOG_wr_iops], 100);
-    near(dio->db->total.v[RES_IOG_wr_mbps], 0.4096);
-    assert_true(isnan(dio->db->total.v[RES_IOG_wr_lat_ms]));
-    assert_true(isnan(dio->db->total.v[RES_IOG_fl_iops]));
-    assert_true(isnan(dio->db->total.v[RES_IOG_fl_lat_ms]));
-    assert_true(isnan(dio->db->series[0].v[RES_IOG_wr_lat_ms]));
-    near(dio->boot->total.v[RES_IOG_rd_lat_ms], 0.5);   /* its times are there */
+    near(dio->db->total.v[RES_IOV_wr_iops], 100);
+    near(dio->db->total.v[RES_IOV_wr_mbps], 0.4096);
+    assert_true(isnan(dio->db->total.v[RES_IOV_wr_lat_ms]));
+    assert_true(isnan(dio->db->total.v[RES_IOV_fl_iops]));
+    assert_true(isnan(dio->db->total.v[RES_IOV_fl_lat_ms]));
+    assert_true(isnan(dio->db->series[0].v[RES_IOV_wr_lat_ms]));
+    near(dio->boot->total.v[RES_IOV_rd_lat_ms], 0.5);   /* its times are there */
     assert_true(isnan(dio->host->flush_ratio));
     near(dio->host->rates->total.v[RES_IOH_fl_iops], 90);   /* the device counts its own */
 
@@ -896,6 +935,142 @@ static void test_comparable(void **state)
     fclose(log);
 }
 
+/* ------------------------------------------------------------------ */
+/* the guest's view through a recorded guest agent                     */
+
+static void b64(const char *in, char *out)
+{
+    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t n = strlen(in), o = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned char)in[i] << 16;
+        if (i + 1 < n) v |= (unsigned char)in[i + 1] << 8;
+        if (i + 2 < n) v |= (unsigned char)in[i + 2];
+        out[o++] = tab[v >> 18 & 63];
+        out[o++] = tab[v >> 12 & 63];
+        out[o++] = i + 1 < n ? tab[v >> 6 & 63] : '=';
+        out[o++] = i + 2 < n ? tab[v & 63] : '=';
+    }
+    out[o] = '\0';
+}
+
+static int agent_calls;
+
+/* The guest at `step`: sdb does per second 100 writes of 8 sectors at
+ * 1.5 ms, 40 flushes at 0.5 ms, 300 ms busy, 600 ms in queue; its
+ * partition and a dm device on it count other numbers (never used). */
+static char *fake_agent(void *ctx, virDomainPtr dom, const char *cmd, int timeout_s)
+{
+    char text[1024], enc[2048], *reply = malloc(4096);
+    long k = step;
+    (void)ctx;
+    (void)dom;
+    (void)timeout_s;
+    agent_calls++;
+    if (strstr(cmd, "\"guest-exec\""))
+        snprintf(reply, 4096, "{\"return\":{\"pid\":7}}");
+    else if (strstr(cmd, "guest-exec-status")) {
+        b64("/dev/sdb\n", enc);
+        snprintf(reply, 4096, "{\"return\":{\"exited\":true,\"exitcode\":0,\"out-data\":\"%s\"}}",
+                 enc);
+    } else if (strstr(cmd, "guest-file-open"))
+        snprintf(reply, 4096, "{\"return\":5}");
+    else if (strstr(cmd, "guest-file-read")) {
+        snprintf(text, sizeof text,
+                 "   8       0 sda 1 0 8 1 0 0 0 0 0 1 1 0 0 0 0 0 0\n"
+                 "   8      16 sdb 0 0 0 0 %ld 0 %ld %ld 0 %ld %ld 0 0 0 0 %ld %ld\n"
+                 "   8      17 sdb1 %ld 0 %ld 0 %ld 0 %ld 0 0 0 0 0 0 0 0 0 0\n"
+                 " 254       0 dm-0 %ld 0 %ld 0 %ld 0 %ld 0 0 0 0\n",
+                 100 * k, 800 * k, 150 * k, 300 * k, 600 * k, 40 * k, 20 * k,
+                 999 * k, 999 * k, 999 * k, 999 * k, 777 * k, 777 * k, 777 * k, 777 * k);
+        b64(text, enc);
+        snprintf(reply, 4096, "{\"return\":{\"count\":%zu,\"buf-b64\":\"%s\",\"eof\":true}}",
+                 strlen(text), enc);
+    } else
+        snprintf(reply, 4096, "{\"return\":{}}");
+    return reply;
+}
+
+static void test_guest_view(void **state)
+{
+    orch_drive drives[1] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" } };
+    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 1,
+                    .repetitions = 1, .guest_agent = 1, .device_latency = ORCH_DEVLAT_OFF };
+    orch_tel_seams seams = { .domstats = fake_domstats, .cmd = no_cmd, .sysfs = sysfs,
+                             .proc_stat = proc_stat, .no_timer = 1, .agent = fake_agent };
+    FILE *log = tmpfile();
+    virConnectPtr conn = virConnectOpen("test:///default");
+    virDomainPtr dom = conn ? virDomainLookupByName(conn, "test") : NULL;
+    orch_telemetry *t = orch_telemetry_new(&p, NULL, log, &seams);
+    res_summary sum;
+    const res_io_rates *g;
+    (void)state;
+    assert_non_null(dom);
+    assert_non_null(t);
+    assert_int_equal(orch_telemetry_add_vm(t, 0, "vm-a", 0, 1, NULL, NULL, NULL, dom), 0);
+    agent_calls = 0;
+    step = 0;
+    host_counters();
+    orch_telemetry_phase_start_at(t, RES_PHASE_MEASURE, 0, 300);
+    for (step = 1; step <= 4; step++) {
+        host_counters();
+        orch_telemetry_tick_at(t, 300 + step);
+    }
+    step = 5;
+    host_counters();
+    orch_telemetry_phase_end_at(t, RES_PHASE_MEASURE, 1, 305);
+    /* readlink once (exec + status), then open, read, close per sample */
+    assert_int_equal(agent_calls, 2 + 6 * 3);
+    memset(&sum, 0, sizeof sum);
+    sum.ndrives = 1;
+    sum.drives = calloc(1, sizeof *sum.drives);
+    sum.drives[0].name = strdup("a");
+    sum.nvms = 1;
+    sum.vms = calloc(1, sizeof *sum.vms);
+    vm_init(&sum.vms[0], "vm-a", "a", tps_a);
+    assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
+    g = sum.vms[0].io->guest;
+    assert_non_null(g);
+    assert_null(sum.vms[0].io->guest_note);
+    near(g->total.t, 5);
+    near(g->total.v[RES_IOH_wr_iops], 100);
+    near(g->total.v[RES_IOH_wr_mbps], 0.4096);
+    near(g->total.v[RES_IOH_wr_await_ms], 1.5);
+    near(g->total.v[RES_IOH_fl_iops], 40);
+    near(g->total.v[RES_IOH_fl_await_ms], 0.5);
+    near(g->total.v[RES_IOH_rd_iops], 0);                  /* sdb1 and dm-0 not counted */
+    near(g->total.v[RES_IOH_queue_depth], 0.6);
+    near(g->total.v[RES_IOH_util_pct], 30);
+    near(g->total.v[RES_IOH_rq_kib], 4);
+    /* await over writes and flushes: (150 + 20) ms / 140 I/Os */
+    near(g->total.v[RES_IOH_await_ms], 170.0 / 140);
+    assert_int_equal(g->nseries, 5);
+    near(g->series[2].v[RES_IOH_wr_iops], 100);
+    /* the drive: the sum of its one VM's */
+    assert_non_null(sum.drives[0].io->guest);
+    near(sum.drives[0].io->guest->total.v[RES_IOH_wr_iops], 100);
+    near(sum.drives[0].io->guest->total.v[RES_IOH_queue_depth], 0.6);
+    near(sum.drives[0].io->guest->series[4].v[RES_IOH_fl_iops], 40);
+    /* device_latency = off: no tracer and no note */
+    assert_null(sum.drives[0].io->devlat);
+    assert_null(sum.drives[0].io->devlat_note);
+    /* into JSON under io.guest, and back */
+    json_object *o = json_object_new_object();
+    res_io *back = NULL;
+    res_io_put(o, sum.vms[0].io);
+    near(rj_get_d(rj_get(rj_get(o, "io"), "guest"), "rq_kib"), 4);
+    assert_int_equal(res_io_get(o, &back), 0);
+    near(back->guest->total.v[RES_IOH_fl_await_ms], 0.5);
+    near(back->guest->series[2].v[RES_IOH_wr_iops], 100);
+    res_io_free(back);
+    json_object_put(o);
+    res_summary_clear(&sum);
+    orch_telemetry_free(t);
+    virDomainFree(dom);
+    virConnectClose(conn);
+    fclose(log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -907,6 +1082,7 @@ int main(void)
         cmocka_unit_test(test_cpu_busy),
         cmocka_unit_test(test_measured_window),
         cmocka_unit_test(test_time_bins),
+        cmocka_unit_test(test_guest_view),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -954,6 +954,27 @@ static void test_drive_io(void **state)
              "\"verdict\":\"too short\",\"needs\":3,\"reason\":\"too short for a verdict "
              "(needs 3 complete repetitions of each drive, has 1 and 1)\"}]; "
              "d[\"host_cpu\"]={\"busy_pct\":97.5,\"saturated\":True,\"note\":\"TCG\"}; "
+             "o=[0,4,1,3,2]; "
+             "a[\"io\"][\"guest\"]={\"wr_iops\":98,\"fl_iops\":49,\"wr_await_ms\":3.5,"
+             "\"queue_depth\":1.25,\"rq_kib\":8,\"series\":[{\"t\":i+1,\"wr_await_ms\":3+i} "
+             "for i in range(5)]}; "
+             "a[\"per_txn\"]={\"txns\":400,\"new_orders\":180,\"phase\":{\"tps\":80,"
+             "\"wr_kib\":12.5,\"flushes\":0.625,\"dev_wr_kib\":25,\"dev_busy_ms\":5,"
+             "\"write_amp\":2},\"per_new_order\":{\"tps\":36,\"wr_kib\":27.777778,"
+             "\"flushes\":1.388889,\"dev_busy_ms\":11.111111}}; "
+             "a[\"device_latency\"]={\"source\":\"tracefs\",\"devices\":\"nvme0n1\","
+             "\"unmatched\":0,\"read\":{\"count\":0},\"write\":{\"count\":1000,"
+             "\"avg_ms\":0.2,\"max_ms\":9,\"percentiles\":[{\"pct\":50,\"ms\":0.15},"
+             "{\"pct\":99,\"ms\":1.5},{\"pct\":99.99,\"ms\":8}]},\"flush\":{\"count\":500,"
+             "\"avg_ms\":0.5,\"max_ms\":12,\"percentiles\":[{\"pct\":99,\"ms\":3}]},"
+             "\"all\":{\"count\":1500,\"percentiles\":[{\"pct\":99,\"ms\":2.5}]},"
+             "\"series\":[{\"t\":i+1,\"n\":300,\"p50_ms\":0.2,\"p99_ms\":1+i} "
+             "for i in range(5)]}; "
+             "a[\"tail\"]={\"txn_pct\":99,\"dev_figure\":\"p99\",\"n\":5,\"r\":0.97,"
+             "\"series\":[{\"t\":i+1,\"txn_ms\":30+o[i],\"dev_ms\":1+o[i],"
+             "\"queue_depth\":i} for i in range(5)]}; "
+             "b[\"device_latency_note\"]=\"device latency not traced: the drive is on "
+             "another host\"; "
              "json.dump(d, open(p, \"w\"))' %s/report-4vm/summary.json", dir);
     assert_int_equal(system(cmd), 0);
     snprintf(run, sizeof run, "%s/report-4vm", dir);
@@ -1009,6 +1030,57 @@ static void test_drive_io(void **state)
     assert_int_equal(count(w.doc, "//table[@id='table-comparisons']/tbody/tr["
                                   "@data-method='p99_paired' and "
                                   "@data-verdict='distinguishable']"), 1);
+    /* issue 23: I/O per transaction (and per New-Order) */
+    tr = row_of(w.doc, "table-io-txn-1", "A", "nvme-a");
+    assert_cell(tr, "wr_kib", 12.5, 2);
+    assert_cell(tr, "flushes", 0.625, 3);
+    assert_cell(tr, "dev_busy_ms", 5, 3);
+    assert_cell(tr, "write_amp", 2, 2);
+    assert_cell(tr, "no_wr_kib", 27.777778, 2);
+    assert_cell(tr, "no_dev_busy_ms", 11.111111, 3);
+    assert_int_equal(count(w.doc, "//table[@id='table-io-txn-1']/tbody/tr"), 1);
+    /* three views side by side: guest, hypervisor, device */
+    assert_int_equal(count(w.doc, "//table[@id='table-io-views-1']/tbody/tr["
+                                  "@data-drive='nvme-a']"), 3);
+    assert_string_equal(text_of(w.doc, "//table[@id='table-io-views-1']/tbody/tr["
+                                       "@data-view='guest']/td[@data-key='rq_kib']"), "8.0");
+    assert_string_equal(text_of(w.doc, "//table[@id='table-io-views-1']/tbody/tr["
+                                       "@data-view='guest']/td[@data-key='queue_depth']"), "1.25");
+    assert_string_equal(text_of(w.doc, "//table[@id='table-io-views-1']/tbody/tr["
+                                       "@data-view='hypervisor']/td[@data-key='wr_ms']"), "2.000");
+    assert_string_equal(text_of(w.doc, "//table[@id='table-io-views-1']/tbody/tr["
+                                       "@data-view='device']/td[@data-key='wr_iops']"), "200.0");
+    /* guest and hypervisor write latency, the device's traced p99 (its
+     * average write wait was not recorded) */
+    assert_int_equal(count(w.doc, "//svg[@id='chart-io-views-1-1']//polyline[@class='series']"), 3);
+    assert_int_equal(count(w.doc, "//svg[@id='chart-io-views-1-1']//polyline["
+                                  "@data-label='device (traced): p99 of its requests']"), 1);
+    /* the device's latency distribution, and the note of the drive without */
+    assert_int_equal(count(w.doc, "//table[@id='table-devlat-1']/tbody/tr"), 4);
+    assert_string_equal(text_of(w.doc, "//table[@id='table-devlat-1']/tbody/tr["
+                                       "@data-class='write']/td[@data-key='p99']"), "1.500");
+    assert_string_equal(text_of(w.doc, "//table[@id='table-devlat-1']/tbody/tr["
+                                       "@data-class='flush']/td[@data-key='max_ms']"), "12.000");
+    assert_string_equal(text_of(w.doc, "//table[@id='table-devlat-1']/tbody/tr["
+                                       "@data-class='read']/td[@data-key='count']"), "0");
+    assert_int_equal(count(w.doc, "//p[@class='note devlat-note']"), 1);
+    /* the tail against the device: a point per interval, r, the worst first */
+    assert_int_equal(count(w.doc, "//svg[@id='chart-tail-1-1']//circle[@class='point']"), 5);
+    assert_int_equal(count(w.doc, "//svg[@id='chart-tail-1-1']//circle[@data-x='5' and "
+                                  "@data-y='34']"), 1);
+    {
+        xmlXPathObjectPtr o = xpath(w.doc, "//p[@id='tail-r-1-1']");
+        assert_true(o->nodesetval && o->nodesetval->nodeNr == 1);
+        assert_string_equal(prop(o->nodesetval->nodeTab[0], "data-value"), "0.97");
+        xmlXPathFreeObject(o);
+    }
+    assert_int_equal(count(w.doc, "//table[@id='table-tail-1-1']/tbody/tr"), 5);
+    assert_string_equal(text_of(w.doc, "//table[@id='table-tail-1-1']/tbody/tr[1]/"
+                                       "td[@data-key='t']"), "2");
+    assert_string_equal(text_of(w.doc, "//table[@id='table-tail-1-1']/tbody/tr[1]/"
+                                       "td[@data-key='dev_ms']"), "5.000");
+    assert_string_equal(text_of(w.doc, "//table[@id='table-tail-1-1']/tbody/tr[2]/"
+                                       "td[@data-key='txn_ms']"), "33.000");
     written_free(&w);
     /* a run without I/O fields has none of it */
     memset(&w, 0, sizeof w);
@@ -1148,7 +1220,7 @@ static void test_decimate(void **state)
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
     xmlNodePtr root = xmlNewNode(NULL, BAD_CAST "body");
     xmlDocSetRootElement(doc, root);
-    svg_series ss[2] = { { "long", x, y, 10800, 0 }, { "short", x, y, 100, 1 } };
+    svg_series ss[2] = { { "long", x, y, 10800, 0, 0 }, { "short", x, y, 100, 1, 0 } };
     assert_non_null(svg_line_chart(root, "c", "t", "x", "y", ss, 2));
     int seen = 0;
     for (xmlNodePtr svg = root->children; svg; svg = svg->next)

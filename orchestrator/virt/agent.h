@@ -1,0 +1,35 @@
+/*
+ * agent.h — the QEMU guest agent, as every layer that talks to a guest
+ * uses it (clients/client_guest.c runs oltp through it, telemetry/
+ * guest_view.c reads the guest's disk statistics): one command sent
+ * through a transport that tests replace, its "return" member, and the
+ * base64 text guest-exec and guest-file-read return data in.
+ */
+#ifndef ORCH_AGENT_H
+#define ORCH_AGENT_H
+
+#include <stddef.h>
+#include <json-c/json.h>
+#include <libvirt/libvirt.h>
+
+/* Send one guest agent command (JSON text) to dom; returns the reply
+ * (caller frees) or NULL on error. The default is
+ * virDomainQemuAgentCommand; tests put a stand-in here. */
+typedef char *(*orch_agent_fn)(void *ctx, virDomainPtr dom, const char *cmd, int timeout_s);
+
+/* The default transport (virDomainQemuAgentCommand). */
+char *orch_agent_libvirt(void *ctx, virDomainPtr dom, const char *cmd, int timeout_s);
+
+/* Send {"execute":name,"arguments":args} to dom through fn (takes args,
+ * which may be NULL) and wait up to timeout_s; who names the guest in
+ * messages. Returns the reply's "return" member (new reference), or NULL
+ * with "WHO: guest agent NAME failed: why" (or "unexpected reply") in err. */
+json_object *orch_agent_call(orch_agent_fn fn, void *ctx, virDomainPtr dom, const char *who,
+                             const char *name, json_object *args, int timeout_s,
+                             char *err, size_t errlen);
+
+/* Decode base64 text; returns a new NUL-terminated buffer (caller frees)
+ * and its length in *len, or NULL on bad input or out of memory. */
+char *orch_b64_decode(const char *in, size_t *len);
+
+#endif
