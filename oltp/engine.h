@@ -72,6 +72,9 @@ typedef struct run_result {
     int              disk_full;         /* ... and it was the server's disk full */
     int              unavailable;       /* a connection stayed lost past --reconnect-timeout:
                                          * the run ended early; results are valid up to then */
+    /* filled by the caller (main.c, dbsize.h): the database's size before
+     * the run and after it; RES_UNSET: not read */
+    res_db_size      db_start, db_end;
 } run_result;
 
 /* What the caller wants to hear while a run goes on. The engine calls

@@ -340,6 +340,8 @@ int report_json(const char *path, const oltp_opts *o, const workload *wl, const 
     doc.started_at = strdup(when);
     doc.server_version = strdup(r->server_version);
     doc.options = opts_to_json(o);
+    doc.db_start = r->db_start;
+    doc.db_end = r->db_end;
     if (!doc.tool_name || !doc.tool_version || !doc.workload || !doc.driver
         || !doc.started_at || !doc.server_version || !doc.options)
         goto oom;
