@@ -293,7 +293,10 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
     snprintf(res.server_version, sizeof res.server_version, "%s", version);
     report_final(stdout, o, wl, &res);
     dbsize_print(stdout, "before the run", &size_start);
-    size_after(run, drv, "after the run", &size_end);
+    /* a run ended by a server that stayed away has no size to read after it */
+    size_end = (res_db_size){ RES_UNSET, RES_UNSET };
+    if (!res.unavailable)
+        size_after(run, drv, "after the run", &size_end);
     res.db_start = size_start;
     res.db_end = size_end;
     rc = res.unavailable ? OLTP_EXIT_UNAVAILABLE : OLTP_EXIT_OK;
