@@ -8,6 +8,9 @@
 #   - one oltp result JSON per VM whose measure phase has transactions > 0
 #     and latencies (avg and p99 > 0), and a summary.json whose run has
 #     transactions > 0 and the same number of VMs;
+#   - the summary shows each VM's database size (data after load and at the
+#     end > 0, as the guest's MariaDB reported it), the drive's mean, and
+#     summary.csv's columns of it;
 #   - the database disk file on the drive was used by the guest: sampled
 #     every second while the run goes on (the run deletes it at the end), it
 #     carries the guest's database file system (ext4, label dbdisk) and holds
@@ -182,6 +185,13 @@ jq -e '(.drives[0].host.device.disk // "") != "" and .drives[0].host.identity.si
   || e2e_fail "summary.json: the drive's identity is missing: $(jq -c '.drives[0].host | del(.io)' "$rdir/summary.json")"
 grep -q 'db_wr_iops' "$rdir/summary.csv" || e2e_fail "summary.csv: no drive I/O columns"
 e2e_say "drive I/O: $(jq -r '.drives[0] | "database disk \(.io.db.wr_iops) writes/s, \(.io.db.fl_iops) flushes/s (\(.io.db.fl_lat_ms) ms); device \(.host.device.disk) \(.host.identity.model // "?") \(.host.identity.size_bytes) bytes, flush ratio \(.host.flush_ratio // "n/a")"' "$rdir/summary.json")"
+# the database's size as the guest's server reported it, per VM and per drive
+jq -e --argjson n "$vms" '[.vms[] | select(.database_size.loaded.data_bytes > 0
+       and .database_size.end.data_bytes > 0)] | length == $n
+       and .drives[0].database_size.loaded.data_bytes > 0' "$rdir/summary.json" >/dev/null \
+  || e2e_fail "summary.json: a VM without its database size: $(jq -c '[.vms[] | .database_size]' "$rdir/summary.json")"
+head -1 "$rdir/summary.csv" | grep -q ',database_loaded_data_bytes,' || e2e_fail "summary.csv: no database size columns"
+e2e_say "database size: $(jq -r '[.vms[] | "\(.name): \(.database_size.loaded.data_bytes) bytes of data after load, \(.database_size.end.data_bytes) at the end, log \(.database_size.end.log_bytes // "n/a")"] | join("; ")' "$rdir/summary.json")"
 if [ "$seeded" = 1 ]; then
   grep -q "^restoring $vms database volume(s) from their seeds" "$work/run.log" \
     || e2e_fail "the run did not restore its database volume from the seed"
