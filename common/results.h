@@ -70,6 +70,18 @@ typedef enum res_phase_id { RES_PHASES(RES_PHASE_ENUM) RES_PHASE_COUNT } res_pha
 #undef RES_PHASE_ENUM
 const char *res_phase_name(res_phase_id p);     /* "?" out of range */
 
+/* How an oltp run ended (its "ended"): ran to its end; stopped by a
+ * signal (SIGTERM, SIGINT); stopped by an error (a fatal database error,
+ * disk full, the database lost past --reconnect-timeout). Only a complete
+ * run is a measurement; the others hold what was measured up to then. A
+ * result without the key (older) reads as COMPLETE, a name the reader
+ * does not know as ERROR (never a measurement). */
+#define RES_ENDS(X) X(COMPLETE, "complete") X(SIGNAL, "signal") X(ERROR, "error")
+#define RES_END_ENUM(id, name) RES_END_##id,
+typedef enum res_end { RES_ENDS(RES_END_ENUM) RES_END_COUNT } res_end;
+#undef RES_END_ENUM
+const char *res_end_name(res_end e);            /* "error" out of range */
+
 /* How two drives were compared (summary "comparisons"): the figure (TPS
  * or p99 latency) and the test (paired batch means of intervals, or
  * Welch over repetitions). METHOD_UNKNOWN ("?"): a name the reader does
@@ -198,6 +210,9 @@ static inline bool res_db_known(int64_t v) { return v > 0; }
 #define RES_DB_SIZE_TOLERANCE_PCT 20.0
 
 typedef struct res_oltp {
+    res_end      ended;
+    char        *end_reason;    /* why it ended early ("SIGTERM", the error); NULL
+                                 * when complete */
     char        *tool_name, *tool_version;
     char        *workload, *driver;
     char        *started_at;    /* UTC ISO 8601: when the run started */
@@ -308,6 +323,10 @@ typedef struct res_vm {
     char      *failed_at;           /* when failed: UTC ISO 8601, or NULL */
     char      *failed_in;           /* when failed: the phase, or NULL */
     char      *console_tail;        /* when failed: the console's last lines */
+    double     failed_at_s;         /* when failed in its measured phase: seconds from
+                                     * that phase's start to the fault; NAN: unknown */
+    char      *result_ended;        /* when failed: its result's "ended" (what it
+                                     * measured up to the fault), or NULL: no result */
     bool       measured;            /* its measured figures below are known
                                      * (a failed VM may have none) */
     char      *result;              /* relative to the run folder */

@@ -530,6 +530,28 @@ static void options_free(const rj_field *f, void *base)
 
 static const rj_ops options_ops = { options_put, options_get, NULL, options_free };
 
+/* "ended": absent (an older result) reads as complete, a name not known
+ * here as an error, so it is never taken for a measurement */
+static void ended_put(json_object *o, const rj_field *f, const void *base)
+{
+    const res_oltp *r = base;
+    rj_put(o, f->key, json_object_new_string(res_end_name(r->ended)));
+}
+
+static int ended_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
+{
+    res_oltp *r = base;
+    json_object *v = rj_get(o, f->key);
+    r->ended = v ? RES_END_ERROR : RES_END_COMPLETE;
+    for (int e = 0; v && e < RES_END_COUNT; e++)
+        if (json_object_is_type(v, json_type_string)
+            && strcmp(json_object_get_string(v), res_end_name((res_end)e)) == 0)
+            r->ended = (res_end)e;
+    return 0;
+}
+
+static const rj_ops ended_ops = { ended_put, ended_get, NULL, NULL };
+
 static const rj_field tool_fields[] = {
     F(RK_NAME,   RJ_STR, res_oltp, tool_name, .dflt = "oltp"),
     F("version", RJ_STR, res_oltp, tool_version),
@@ -563,6 +585,8 @@ static const rj_field oltp_fields[] = {
     F("started_at", RJ_STR,    res_oltp, started_at),
     RJ_HERE("server", RJ_OBJ, .sub = server_fields),
     RJ_HERE("options", RJ_CUSTOM, .ops = &options_ops),
+    RJ_HERE("ended", RJ_CUSTOM, .ops = &ended_ops),
+    F("ended_reason", RJ_STR_OPT, res_oltp, end_reason),
     RJ_HERE(RK_PHASES, RJ_CUSTOM, .ops = &phases_ops),
     RJ_HERE("database_size", RJ_OBJ, .sub = db_sizes_fields, .flags = RJ_OMIT_EMPTY),
     RJ_TABLE_END,

@@ -80,6 +80,9 @@ typedef struct engine {
     int                     disk_full;        /* the fatal error said the disk is full */
     int                     unavailable;      /* main thread: a connection stayed lost */
     char                    unavailable_msg[400];
+    int                     stopped;          /* main thread: hooks.stop_requested said so */
+    int                     grace_ms;         /* atomic: how long transactions in flight
+                                               * may finish once stopped */
 } engine;
 
 typedef struct worker {
@@ -743,7 +746,8 @@ static void on_wake(uv_async_t *a)
             conn_close(c);
     }
     if (w->open_conns > 0 && !uv_is_active((uv_handle_t *)&w->grace_timer))
-        uv_timer_start(&w->grace_timer, on_grace, 10000, 0);
+        uv_timer_start(&w->grace_timer, on_grace,
+                       (uint64_t)__atomic_load_n(&w->e->grace_ms, __ATOMIC_ACQUIRE), 0);
 }
 
 static void schedule_arrivals(worker *w);
@@ -1020,16 +1024,42 @@ static bool all_done(engine *e)
     return __atomic_load_n(&e->workers_done, __ATOMIC_ACQUIRE) == e->nworkers;
 }
 
+/* Grace for transactions in flight after a stop: the usual, and after
+ * hooks.stop_requested (a SIGTERM, which drivebench follows with SIGKILL
+ * 10 s later: the result must be written well before). */
+#define GRACE_MS        10000
+#define GRACE_ASKED_MS  500
+
+/* true once hooks.stop_requested said so (e->stopped). Main thread. */
+static bool stop_asked(engine *e)
+{
+    if (!e->stopped && e->hooks.stop_requested && e->hooks.stop_requested(e->hooks.ctx)) {
+        e->stopped = 1;
+        __atomic_store_n(&e->grace_ms, GRACE_ASKED_MS, __ATOMIC_RELEASE);
+    }
+    return e->stopped;
+}
+
+/* msg ("oltp: ...\n") into res->why without its prefix and newline. */
+static void keep_why(run_result *res, const char *msg)
+{
+    size_t n;
+    if (strncmp(msg, "oltp: ", 6) == 0)
+        msg += 6;
+    n = strcspn(msg, "\n");
+    snprintf(res->why, sizeof res->why, "%.*s", (int)n, msg);
+}
+
 int engine_run(const wl_run *run, const workload *wl, const struct db_driver *drv,
                const engine_hooks *hooks, run_result *res)
 {
     const oltp_opts *o = run->o;
-    engine e = { .run = run, .wl = wl, .drv = drv, .o = o };
+    engine e = { .run = run, .wl = wl, .drv = drv, .o = o, .grace_ms = GRACE_MS };
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     int nconns = o->threads, nterms = 0, rc = -1, started = 0;
     stats acc = {0};
     uint64_t t0, tick_ns, next_tick, warm_end, end;
-    int ph = 0;
+    int ph = 0, fatal;
 
     memset(res, 0, sizeof(*res));
     if (hooks)
@@ -1101,19 +1131,20 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
                 wake_at = end;
             /* check for workers finishing (events limit, fatal) often */
             while ((n = now_ns()) < wake_at && !all_done(&e) &&
-                   !__atomic_load_n(&e.fatal, __ATOMIC_ACQUIRE) && !outage_exceeded(&e, n))
+                   !__atomic_load_n(&e.fatal, __ATOMIC_ACQUIRE) && !outage_exceeded(&e, n)
+                   && !stop_asked(&e))
                 sleep_until(n + 50000000ULL < wake_at ? n + 50000000ULL : wake_at);
             n = now_ns();
-            if (__atomic_load_n(&e.fatal, __ATOMIC_ACQUIRE))
-                break;
-            if (all_done(&e) || n >= end || e.unavailable) {
-                if (n >= end || e.unavailable)
+            fatal = __atomic_load_n(&e.fatal, __ATOMIC_ACQUIRE);
+            /* a fatal error too closes what was measured up to it */
+            if (fatal || all_done(&e) || n >= end || e.unavailable || e.stopped) {
+                if (n >= end || e.unavailable || e.stopped)
                     __atomic_store_n(&e.stop, 1, __ATOMIC_RELEASE);
                 close_interval(&e, &res->phases[ph], &acc, (n - phase_t0) / 1e9, (n - t0) / 1e9,
                                (n - last) / 1e9);
                 close_phase(&e, &res->phases[ph], nconns, n, (n - phase_t0) / 1e9);
                 /* the server's count closes only a measure phase it opened */
-                if (e.hooks.on_measure && ph == res->nphases - 1)
+                if (!fatal && e.hooks.on_measure && ph == res->nphases - 1)
                     e.hooks.on_measure(e.hooks.ctx, true);
                 res->nphases = ph + 1;      /* a run ended early has no later phase */
                 break;
@@ -1142,14 +1173,17 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
         uv_async_send(&e.workers[i].wake);
     for (int i = 0; i < e.nworkers; i++)
         uv_thread_join(&e.workers[i].thread);
+    res->stopped = e.stopped;
     if (e.fatal) {
         fprintf(stderr, "%s", e.fatal_msg);
+        keep_why(res, e.fatal_msg);
         res->fatal = 1;
         res->disk_full = __atomic_load_n(&e.disk_full, __ATOMIC_ACQUIRE);
         goto out;
     }
     if (e.unavailable) {
         fprintf(stderr, "%s", e.unavailable_msg);
+        keep_why(res, e.unavailable_msg);
         res->unavailable = 1;
     }
     res->nconns = nconns;

@@ -72,6 +72,9 @@ typedef struct run_result {
     int              disk_full;         /* ... and it was the server's disk full */
     int              unavailable;       /* a connection stayed lost past --reconnect-timeout:
                                          * the run ended early; results are valid up to then */
+    int              stopped;           /* hooks.stop_requested ended the run early */
+    char             why[700];          /* fatal or unavailable: the message printed,
+                                         * without "oltp: " and the newline */
     /* filled by the caller (main.c, dbsize.h): the database's size before
      * the run and after it; RES_UNSET: not read */
     res_db_size      db_start, db_end;
@@ -87,18 +90,25 @@ typedef struct run_result {
  *   workers start when there is no warm-up, else right after the warm-up
  *   closed) or ends (end = true: right after its last interval closed,
  *   while transactions in flight still finish). Not called for the end
- *   when a fatal error stopped the run. */
+ *   when a fatal error stopped the run.
+ *   stop_requested: asked about every 50 ms; true ends the run as its
+ *   --time would, at once (res->stopped set): the current interval and
+ *   phase close there, transactions in flight get half a second, not the
+ *   usual 10 s. Must be cheap (a flag set by a signal handler). */
 typedef struct engine_hooks {
     void (*on_interval)(void *ctx, const stats *acc, const interval_sample *s, double t_run);
     void (*on_measure)(void *ctx, bool end);
+    bool (*stop_requested)(void *ctx);
     void  *ctx;
 } engine_hooks;
 
 /* Run the workload as configured; hooks may be NULL. Returns 0 when it ran
  * to the end or was ended early by a connection lost for longer than
- * --reconnect-timeout (res->unavailable set, message printed, the phases
- * hold what was measured), -1 when it could not start or a fatal error
- * stopped it (message printed). The caller frees the result with
+ * --reconnect-timeout (res->unavailable set, message printed) or by
+ * hooks.stop_requested (res->stopped set), -1 when it could not start or
+ * a fatal error stopped it (message printed; res->fatal set). Ended early,
+ * fatal error included, the phases hold what was measured up to then (the
+ * last one shorter than asked). The caller frees the result with
  * run_result_free(). */
 int  engine_run(const wl_run *run, const workload *wl, const struct db_driver *drv,
                 const engine_hooks *hooks, run_result *res);

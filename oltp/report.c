@@ -342,6 +342,11 @@ int report_json(const char *path, const oltp_opts *o, const workload *wl, const 
     doc.options = opts_to_json(o);
     doc.db_start = r->db_start;
     doc.db_end = r->db_end;
+    /* a run ended early holds what it measured up to then, and says why */
+    doc.ended = r->fatal || r->unavailable ? RES_END_ERROR
+              : r->stopped ? RES_END_SIGNAL : RES_END_COMPLETE;
+    if (doc.ended != RES_END_COMPLETE && !(doc.end_reason = strdup(r->why)))
+        goto oom;
     if (!doc.tool_name || !doc.tool_version || !doc.workload || !doc.driver
         || !doc.started_at || !doc.server_version || !doc.options)
         goto oom;

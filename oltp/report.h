@@ -15,8 +15,9 @@ void report_interval_line(FILE *out, const oltp_opts *o, const stats *acc,
                           const interval_sample *s, double t_run);
 void report_final(FILE *out, const oltp_opts *o, const workload *wl, const run_result *r);
 /* Write the result document (the oltp result of common/results.h);
- * started: when the run began (its "started_at"). 0, or -1 after printing
- * why. */
+ * started: when the run began (its "started_at"). A run ended early
+ * (r->fatal, r->unavailable: "ended" error; r->stopped: signal) says so,
+ * with r->why as its reason. 0, or -1 after printing why. */
 int  report_json(const char *path, const oltp_opts *o, const workload *wl, const run_result *r,
                  time_t started);
 

@@ -55,6 +55,10 @@ static const key_spec run_keys[] = {
     P("libvirt_reconnect", K_DUR, libvirt_reconnect_s, 0, 24 * 3600, NULL),
     P("port_base",      K_INT,    port_base, 1024, 65535, NULL),
     P("cv_threshold",   K_DOUBLE, cv_threshold, 0, 1000, NULL),
+    /* the protocol's server settings and the hosts' memory (issue 22;
+     * checked in plan_check.c validate_settings, capacity.c) */
+    P("db_settings",    K_STR,    db_settings, 0, 0, NULL),
+    P("overcommit",     K_BOOL,   overcommit, 0, 0, "yes|no"),
     { NULL, K_STR, 0, 0, 0, NULL }
 };
 

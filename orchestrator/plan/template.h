@@ -39,6 +39,9 @@ typedef struct orch_domain_spec {
                                  * (firmware and bootloader); initrd NULL:
                                  * none */
     const char *cmdline;        /* NULL = keep the template's */
+    const char *cmdline_extra;  /* words appended to that command line (the
+                                 * engine's server settings), or NULL;
+                                 * ignored without a kernel */
     const char *controller;     /* SCSI model, NULL = keep the template's;
                                  * lsisas1068 gives every disk a <wwn> */
     const char *pool;           /* storage pool of the volumes */
@@ -65,6 +68,15 @@ void orch_template_free(orch_template *t);
 /* Default size in bytes of the disk with this serial ("bootdisk",
  * "dbdisk", "seeddisk"), or 0 when the profile has no such disk. */
 uint64_t orch_template_disk_size(const orch_template *t, const char *serial);
+
+/* The template's guest memory in bytes (<memory>, with its unit) and
+ * vCPUs (<vcpu>); 0 when it states none. */
+uint64_t orch_template_memory(const orch_template *t);
+int orch_template_vcpus(const orch_template *t);
+
+/* The template's kernel command line (<os><cmdline>), "" when it has
+ * none (borrowed). */
+const char *orch_template_cmdline(const orch_template *t);
 
 /* Profile name from the metadata (borrowed). */
 const char *orch_template_profile(const orch_template *t);

@@ -268,6 +268,13 @@ xmlNodePtr svg_line_chart(xmlNodePtr parent, const char *id, const char *title,
                           const char *xlabel, const char *ylabel,
                           const svg_series *series, int nseries)
 {
+    return svg_line_chart_mark(parent, id, title, xlabel, ylabel, series, nseries, NULL);
+}
+
+xmlNodePtr svg_line_chart_mark(xmlNodePtr parent, const char *id, const char *title,
+                               const char *xlabel, const char *ylabel,
+                               const svg_series *series, int nseries, const svg_mark *mark)
+{
     double plot_w = LINE_W - LINE_LEFT - LINE_RIGHT, bottom = LINE_TOP + LINE_PLOT_H;
     double xmax = series_max(series, nseries, 0), ymax = series_max(series, nseries, 1);
     double xstep = svg_nice_step(xmax, 8), ystep = svg_nice_step(ymax, 5);
@@ -276,11 +283,22 @@ xmlNodePtr svg_line_chart(xmlNodePtr parent, const char *id, const char *title,
     xmlNodePtr svg, t;
     char buf[48];
 
+    if (mark && mark->x > xmax)         /* the mark is on the chart */
+        xstep = svg_nice_step(xmax = mark->x, 8);
     xmax = xmax > 0 ? ceil(xmax / xstep) * xstep : 1;
     ymax = ymax > 0 ? ceil(ymax / ystep) * ystep : 1;
     svg = chart_root(parent, id, "line", title, LINE_W, h);
     if (!svg)
         return NULL;
+    if (mark) {
+        double x = LINE_LEFT + (mark->x > 0 ? mark->x : 0) / xmax * plot_w;
+        xmlNodePtr g = elem(svg, "g", "mark");
+        snprintf(buf, sizeof buf, "%g", mark->x);
+        set_str(g, "data-x", buf);
+        set_str(g, "data-label", mark->label);
+        line_at(g, x, LINE_TOP, x, bottom, "mark");
+        text_at(g, x + 4, LINE_TOP + 12, "mark", NULL, mark->label);
+    }
     for (double v = 0; v <= ymax + ystep / 2; v += ystep) {
         double y = bottom - v / ymax * LINE_PLOT_H;
         line_at(svg, LINE_LEFT, y, LINE_LEFT + plot_w, y, "grid");

@@ -9,7 +9,8 @@
  * and the id given; each bar is a <g class="bar"> with data-label and
  * data-value (the exact number), class "bar incomplete" when it is not
  * comparable; each line is a <polyline class="series">
- * with data-label.
+ * with data-label; a mark on a line chart is a <g class="mark"> with
+ * data-x and data-label.
  */
 #ifndef ORCH_SVG_H
 #define ORCH_SVG_H
@@ -55,6 +56,18 @@ xmlNodePtr svg_bar_chart(xmlNodePtr parent, const char *id, const char *title,
 xmlNodePtr svg_line_chart(xmlNodePtr parent, const char *id, const char *title,
                           const char *xlabel, const char *ylabel,
                           const svg_series *series, int nseries);
+
+/* A vertical line across a line chart at x, with a label (borrowed): a
+ * <g class="mark"> with data-x (the exact number) and data-label. */
+typedef struct svg_mark {
+    double      x;
+    const char *label;
+} svg_mark;
+
+/* svg_line_chart with a mark (NULL: none); the x axis reaches it. */
+xmlNodePtr svg_line_chart_mark(xmlNodePtr parent, const char *id, const char *title,
+                               const char *xlabel, const char *ylabel,
+                               const svg_series *series, int nseries, const svg_mark *mark);
 
 /* A "nice" axis step (1, 2 or 5 times a power of ten) so that about
  * `ticks` steps cover 0..max. Exposed for tests. */

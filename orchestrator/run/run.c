@@ -2,6 +2,7 @@
  * report and teardown (see run.h). */
 #include "run/run.h"
 #include "run/aggregate.h"
+#include "run/estimate.h"
 #include "virt/hosts.h"
 #include "nap.h"
 #include "util/files.h"
@@ -63,6 +64,7 @@ typedef struct run_state {
     orch_vm_result  *results;
     int              nresults;
     char             err[1024];
+    orch_eta         eta;           /* the whole run's time left (estimate.h) */
 } run_state;
 
 static int reconnect_lost(run_state *st, const char *when);
@@ -1008,6 +1010,9 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     st.cl.agent_ctx = o->hook_ctx;
     st.cl.out = st.out;
     st.cl.progress_every = o->progress_every > 0 ? o->progress_every : 10;
+    orch_eta_init(&st.eta, p);
+    st.cl.progress_hook = orch_eta_progress;
+    st.cl.progress_ctx = &st.eta;
     iso_now(started, sizeof started);
     if (orch_events_start(st.err, sizeof st.err) < 0)
         return ORCH_RUN_FAILED;
@@ -1048,11 +1053,15 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
         goto done;
     if (assign_ports(&st) < 0)
         goto done;
-    if (orch_space_check(st.conns, p, st.t, st.out, st.err, sizeof st.err) < 0
+    /* the plan's cost, and its refusal when a drive or a host is short */
+    if (orch_estimate(st.conns, p, st.t, st.out, st.err, sizeof st.err) < 0
         || provision_run(&st) < 0)
         goto done;
     for (int rep = 1; rep <= p->repetitions; rep++) {
-        int measured = 0, rc_rep = run_rep(&st, rep, &measured);
+        int measured = 0, rc_rep;
+        orch_eta_rep_begin(&st.eta, rep, time(NULL));
+        rc_rep = run_rep(&st, rep, &measured);
+        orch_eta_rep_end(&st.eta, time(NULL));
         if (measured)
             record_rep(&st, rep);
         orch_monitor_clear(st.mon);     /* teardown's destroys are no faults */

@@ -281,6 +281,51 @@ mariadb_sql "SET GLOBAL local_infile=1"
 $OLTP --tables=3 oltp_read_write cleanup >/dev/null 2>&1
 $OLTP --tables=2 --table-size=1000 oltp_read_write prepare >/dev/null 2>&1
 
+# --- SIGTERM / SIGINT mid-measure: what was measured is written ---------------
+# The third interval line is the signal to stop: then the result holds three
+# whole 1-s intervals and the part of the fourth up to the signal, oltp ends
+# within a second (transactions in flight get 0.5 s) by that signal, as it
+# did without a handler (128 + 15 = 143), and the run is marked stopped.
+stop_at_third() {  # stop_at_third SIGNAL JSON [OPTIONS...]: pid, elapsed ms, status
+  sig=$1 json=$2; shift 2
+  # a background job starts with SIGINT ignored (and oltp keeps it so)
+  env --default-signal=INT $OLTP --tables=2 --table-size=1000 --threads=2 --time=60 --report-interval=1 "$@" \
+    --json="$json" oltp_read_only run >"$T/sig.out" 2>"$T/sig.err" &
+  spid=$!
+  for _ in $(seq 200); do grep -q '^\[ 3s \]' "$T/sig.out" && break; sleep 0.05; done
+  t0=$(date +%s%N)
+  kill "-$sig" $spid
+  wait $spid; src=$?
+  echo "$(( ($(date +%s%N) - t0) / 1000000 )) $src"
+}
+read ms rc <<<"$(stop_at_third TERM "$T/term.json")"
+check_eq "SIGTERM: oltp ends by SIGTERM (status 143)" 143 "$rc"
+check_eq "SIGTERM: within 1.5 s" True "$([ "$ms" -lt 1500 ] && echo True || echo "False ($ms ms)")"
+check_eq "SIGTERM: ended signal, reason SIGTERM" "signal SIGTERM" \
+  "$(jq_ "$T/term.json" 'd["ended"]+" "+d["ended_reason"]')"
+check_eq "SIGTERM: the measure phase only" "['measure']" "$(jq_ "$T/term.json" '[p["name"] for p in d["phases"]]')"
+check_eq "SIGTERM: 4 intervals, 3 whole and the 4th cut at the signal" "4 [1, 2, 3] True" \
+  "$(jq_ "$T/term.json" '(lambda iv: " ".join([str(len(iv)), str([round(i["t"]) for i in iv[:3]]), str(3 < iv[-1]["t"] < 3.6)]))(d["phases"][0]["intervals"])')"
+check_eq "SIGTERM: the phase ends with its last interval" True \
+  "$(jq_ "$T/term.json" '(lambda p: abs(p["duration_s"]-p["intervals"][-1]["t"])<1e-6)(d["phases"][0])')"
+check_eq "SIGTERM: the intervals' transactions sum to the phase's, = histogram count" True \
+  "$(jq_ "$T/term.json" '(lambda p: (lambda ts: abs(sum(i["tps"]*(i["t"]-a) for i,a in zip(p["intervals"],ts)) - p["transactions"])<1e-6)([0]+[i["t"] for i in p["intervals"][:-1]]) and p["transactions"]==p["histogram"]["count"]>0)(d["phases"][0])')"
+check_eq "SIGTERM: the final report is printed" 1 "$(grep -c '^    transactions:' "$T/sig.out")"
+read ms rc <<<"$(stop_at_third INT "$T/int.json" --warmup-time=1)"
+check_eq "SIGINT in the measured phase after a warm-up: status 130" 130 "$rc"
+check_eq "SIGINT: ended signal, reason SIGINT, both phases" "signal SIGINT ['warmup', 'measure']" \
+  "$(jq_ "$T/int.json" 'd["ended"]+" "+d["ended_reason"]+" "+str([p["name"] for p in d["phases"]])')"
+check_eq "SIGINT: 1 warm-up interval, then 3 measured ones (the last cut at the signal)" "1 3" \
+  "$(jq_ "$T/int.json" '" ".join(str(len(p["intervals"])) for p in d["phases"])')"
+$OLTP --tables=2 --table-size=1000 --threads=2 --time=3 --json="$T/ign.json" oltp_read_only run >/dev/null 2>&1 &
+spid=$!
+sleep 1; kill -INT $spid; wait $spid
+check_eq "SIGINT ignored from the start (a background job) stays ignored: the run completes" \
+  "0 complete" "$? $(jq_ "$T/ign.json" 'd["ended"]')"
+$OLTP --tables=2 --table-size=1000 --threads=2 --time=2 --json="$T/full.json" oltp_read_only run >/dev/null 2>&1
+check_eq "a run to its end: ended complete, no reason" "complete False" \
+  "$(jq_ "$T/full.json" 'd["ended"]+" "+str("ended_reason" in d)')"
+
 # --- cleanup ------------------------------------------------------------------
 $OLTP --tables=2 oltp_read_write cleanup >"$T/out" 2>&1
 check_eq "cleanup exits 0" 0 $?
@@ -313,5 +358,7 @@ check_eq "server down: the connection named was down for at least the bound" Tru
 check_eq "server down: both connections saw the outage, the average is at least bound/2" True \
   "$(jq_ "$T/down.json" '(lambda p: p["unavailable_s"]>=1 and len(p["longest_outage_s"])==2 and all(x>0 for x in p["longest_outage_s"]))(d["phases"][0])')"
 check_contains "server down: the final report is printed" "transactions:" "$(cat "$T/out")"
+check_eq "server down: ended error, the reason is the message without 'oltp: '" \
+  "error $(sed -n '1s/^oltp: //p' "$T/err")" "$(jq_ "$T/down.json" 'd["ended"]+" "+d["ended_reason"]')"
 
 check_summary

@@ -115,7 +115,7 @@ engine_error "ODBC keys with a native driver" \
   "9: [workload] encrypt applies to db_driver = odbc only (this plan's is pgsql)" \
   'engine = postgresql\n' 'encrypt = yes\n'
 engine_error "an unknown engine" \
-  "4: [run] engine: 'oracle' is not one of mariadb|postgresql|sqlserver" \
+  "4: [run] engine: 'oracle' is not one of mariadb|postgresql|sqlserver|mysql" \
   'engine = oracle\n' ''
 engine_error "an unknown controller" \
   "4: [run] controller: 'ahci' is not one of virtio-scsi|lsisas1068|lsisas1078" \
@@ -177,7 +177,45 @@ get_plan_error "unknown section" "drivebench: plan get: plans have no section [r
   runs name plans/tiny.ini
 get_plan_error "unreadable plan" "/nonexistent.ini: cannot read plan: No such file or directory" \
   run name /nonexistent.ini
-get_plan_error "usage" "usage: drivebench plan get SECTION KEY PLAN" run name
+get_plan_error "usage" "usage: drivebench plan get SECTION KEY PLAN
+       drivebench plan estimate PLAN" run name
+
+# plan estimate: the cost before the run, exactly, on node.xml (2 CPUs,
+# 24 GiB, pools the test driver sizes at 100 GiB); exit 1 with the reason
+# when run would refuse the plan (memory), 2 for an invalid plan
+cat >"$tmp/est.ini" <<INI
+[run]
+name = est
+uri = $NODE
+profile = tiny
+image_dir = /srv/images
+memory = 4G
+vms_per_drive = 2
+[workload]
+name = oltp_read_write
+tables = 1
+table_size = 10
+precondition = 2h
+measure = 1h
+[drive d1]
+pool = userpool
+INI
+$DB plan estimate "$tmp/est.ini" >"$tmp/out" 2>"$tmp/err"; st=$?
+cat >"$tmp/want" <<TXT
+estimate of $tmp/est.ini: 1 drive(s), 2 VM(s), profile tiny, workload oltp_read_write
+host $NODE: 2 VM(s) need 8.2 GiB of memory (2 x 4 GiB + 100 MiB for QEMU each) of its 24 GiB, and 2 vCPU(s) of its 2 CPU(s)
+drive d1 (pool userpool, 99 GiB free): its volumes need 4 GiB plus 1 GiB headroom
+duration: 1 repetition(s) x (precondition 2:00:00 + measure 1:00:00) = 3:00:00
+  plus per repetition the boot (at most boot_timeout 0:10:00) and the prepare of each database, measured by the run in its first repetition: at least 3:00:00, at most 3:10:00 plus the prepares
+TXT
+if [ $st -eq 0 ] && diff -u "$tmp/want" "$tmp/out" && [ ! -s "$tmp/err" ]; then ok "plan estimate: exact"
+else bad "plan estimate: exit $st"; cat "$tmp/err"; fi
+sed -i 's/^vms_per_drive = 2$/vms_per_drive = 6/' "$tmp/est.ini"
+expect "plan estimate: more memory than the host" 1 "drivebench: not enough memory on 1 host(s) (see above); nothing was created (fewer VMs per host, a smaller [run] memory, or [run] overcommit = yes)" \
+  $DB plan estimate "$tmp/est.ini"
+grep -qxF "drivebench: host $NODE has 24 GiB of memory and its 6 VM(s) need 24.6 GiB (6 x 4 GiB + 100 MiB for QEMU each)" "$tmp/out" \
+  && ok "plan estimate: names host, need and have" || bad "plan estimate: no memory line: $(cat "$tmp/out")"
+expect "plan estimate: an invalid plan" 2 "vms_per_drive: 'many' is not a whole number" $DB plan estimate "$tmp/bad.ini"
 expect "plan get: an invalid plan" 2 "vms_per_drive: 'many' is not a whole number" $DB plan get run name "$tmp/bad.ini"
 [ ! -s "$tmp/out" ] && ok "plan get: an invalid plan prints no value" || bad "plan get printed '$(cat "$tmp/out")' for an invalid plan"
 

@@ -118,7 +118,7 @@ static int fake_domstats(void *ctx, virDomainPtr dom, virTypedParameterPtr *p, i
 }
 
 /* smartctl and nvme are "not installed" */
-static char *no_cmd(void *ctx, char *const argv[], int *status)
+static char *no_cmd(void *ctx, const char *const argv[], int *status)
 {
     (void)ctx;
     (void)argv;
@@ -183,16 +183,16 @@ static void vm_init(res_vm *v, const char *name, const char *drive, const double
 
 static void test_run_wiring(void **state)
 {
-    orch_drive drives[2] = { { .name = "a", .path = drive_dir, .uri = "test:///default" },
-                             { .name = "b", .path = drive_dir, .uri = "test:///default" } };
-    orch_plan p = { .uri = "test:///default", .drives = drives, .ndrives = 2,
+    orch_drive drives[2] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" },
+                             { .name = (char *)"b", .path = drive_dir, .uri = (char *)"test:///default" } };
+    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 2,
                     .repetitions = 1 };
     orch_tel_seams seams = { .domstats = fake_domstats, .cmd = no_cmd, .sysfs = sysfs,
                              .proc_stat = proc_stat, .no_timer = 1 };
     FILE *log = tmpfile();
     orch_telemetry *t;
     res_summary sum;
-    res_hypervisor hv = { .domain_type = "qemu" };
+    res_hypervisor hv = { .domain_type = (char *)"qemu" };
     (void)state;
 
     write_file(proc_stat, "cpu  100 0 100 800 0 0 0 0 0 0\ncpu0 1 2 3 4\n");
@@ -327,8 +327,8 @@ static void test_run_wiring(void **state)
  * phase figures, and the series starts where oltp's intervals do. */
 static void test_warmup_left_out(void **state)
 {
-    orch_drive drives[1] = { { .name = "a", .path = drive_dir, .uri = "test:///default" } };
-    orch_plan p = { .uri = "test:///default", .drives = drives, .ndrives = 1,
+    orch_drive drives[1] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" } };
+    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 1,
                     .repetitions = 1 };
     orch_tel_seams seams = { .domstats = fake_domstats, .cmd = no_cmd, .sysfs = sysfs,
                              .proc_stat = proc_stat, .no_timer = 1 };
@@ -421,16 +421,16 @@ static void test_repetitions(void **state)
     static const hv_rates per_rep[3] = { { 100, 2, 0, 0 }, { 300, 4, 0, 0 }, { 200, 3, 0, 0 } };
     static const double rep_tps_a[3] = { 11, 21, 31 }, rep_tps_b[3] = { 8.8, 18.8, 28.8 };
     static const double rep_p99_a[3] = { 4, 5, 6 }, rep_p99_b[3] = { 3, 4, 5 };
-    orch_drive drives[2] = { { .name = "a", .path = drive_dir, .uri = "test:///default" },
-                             { .name = "b", .path = drive_dir, .uri = "test:///default" } };
-    orch_plan p = { .uri = "test:///default", .drives = drives, .ndrives = 2,
+    orch_drive drives[2] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" },
+                             { .name = (char *)"b", .path = drive_dir, .uri = (char *)"test:///default" } };
+    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 2,
                     .repetitions = 3 };
     hv_rates hv = { 100, 2, 0, 0 };
     orch_tel_seams seams = { .domstats = fake_domstats, .domstats_ctx = &hv, .cmd = no_cmd,
                              .sysfs = sysfs, .proc_stat = proc_stat, .no_timer = 1 };
     FILE *log = tmpfile();
     orch_telemetry *t = orch_telemetry_new(&p, NULL, log, &seams);
-    res_hypervisor kvm = { .domain_type = "kvm" };
+    res_hypervisor kvm = { .domain_type = (char *)"kvm" };
     res_summary sum;
     (void)state;
     assert_non_null(t);
@@ -555,8 +555,8 @@ static void test_repetitions(void **state)
  * repetitions; what it does count stays exact. */
 static void test_missing_times(void **state)
 {
-    orch_drive drives[1] = { { .name = "a", .path = drive_dir, .uri = "test:///default" } };
-    orch_plan p = { .uri = "test:///default", .drives = drives, .ndrives = 1,
+    orch_drive drives[1] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" } };
+    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 1,
                     .repetitions = 2 };
     hv_rates hv = { 100, 2, 1, 1 };
     orch_tel_seams seams = { .domstats = fake_domstats, .domstats_ctx = &hv, .cmd = no_cmd,
@@ -645,11 +645,11 @@ static void test_comparable(void **state)
 {
     static const double gap[10] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3 };
     double ta[10], tb[10], td[10];
-    orch_drive drives[4] = { { .name = "a", .path = drive_dir, .uri = "test:///default" },
-                             { .name = "b", .path = drive_dir, .uri = "test:///default" },
-                             { .name = "c", .path = drive_dir, .uri = "test:///default" },
-                             { .name = "d", .path = drive_dir, .uri = "test:///default" } };
-    orch_plan p = { .uri = "test:///default", .drives = drives, .ndrives = 4,
+    orch_drive drives[4] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" },
+                             { .name = (char *)"b", .path = drive_dir, .uri = (char *)"test:///default" },
+                             { .name = (char *)"c", .path = drive_dir, .uri = (char *)"test:///default" },
+                             { .name = (char *)"d", .path = drive_dir, .uri = (char *)"test:///default" } };
+    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 4,
                     .repetitions = 3 };
     orch_tel_seams seams = { .domstats = fake_domstats, .cmd = no_cmd, .sysfs = sysfs,
                              .proc_stat = proc_stat, .no_timer = 1 };

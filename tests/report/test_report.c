@@ -481,6 +481,31 @@ static void test_failures(void **state)
                         "2026-12-01T00:00:05Z");
     assert_string_equal(text_of(w.doc, "//div[@class='failure']//tr[th='phase']/td"),
                         "measure");
+    /* what it measured up to the fault (its result, ended by the error):
+     * its 5 intervals, charted in its failure only, with the fault 5 s
+     * into its measured phase marked (its started_at 00:00:00, the
+     * monitor's fault at 00:00:05) */
+    assert_string_equal(text_of(w.doc, "//div[@class='failure']//tr[th='measured before the "
+                                       "fault']/td"),
+                        "5 intervals, up to 5.0 s of its measured phase (its oltp result "
+                        "ended: error)");
+    assert_int_equal(count(w.doc, "//div[@class='failure']/svg[@id='failure-0-1-tps']"), 1);
+    assert_string_equal(text_of(w.doc, "//svg[@id='failure-0-1-tps']//polyline/@data-label"),
+                        "drivebench-report-4vm--nvme-a-vm2");
+    /* x: 70 + t / 6 s * 866 px (1.000037 s -> 214.3, 5.001166 s -> 791.8);
+     * y: 296 - tps / 100 * 260 px (89.996695 -> 62.0, 96.978227 -> 43.9) */
+    assert_string_equal(text_of(w.doc, "//svg[@id='failure-0-1-tps']//polyline/@points"),
+                        "214.3,62.0 358.7,43.9 503.1,95.9 647.4,93.1 791.8,96.0");
+    assert_int_equal(count(w.doc, "//svg[@id='failure-0-1-tps']//g[@class='mark']"), 1);
+    assert_string_equal(text_of(w.doc, "//svg[@id='failure-0-1-tps']//g[@class='mark']/@data-x"),
+                        "5");
+    assert_string_equal(text_of(w.doc, "//svg[@id='failure-0-1-tps']//g[@class='mark']/"
+                                       "@data-label"), "fault at 5.0 s");
+    assert_string_equal(text_of(w.doc, "//svg[@id='failure-0-1-tps']//text[@class='mark']"),
+                        "fault at 5.0 s");
+    /* its series is in no other chart */
+    assert_int_equal(count(w.doc, "//polyline[@data-label='drivebench-report-4vm--nvme-a-vm2']"),
+                     1);
     assert_string_equal(text_of(w.doc, "//div[@class='failure']/pre[@class='console']"),
         "[   12.345678] EXT4-fs error (device vdb): ext4_journal_check_start: Detected "
         "aborted journal\n[   12.345999] <db> mariadbd: Disk is full writing './ibdata1' "

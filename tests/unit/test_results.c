@@ -221,7 +221,9 @@ static void test_oltp_round_trip(void **state)
 }
 
 /* A real oltp result read and written again is the same JSON: the model
- * keeps every key of drivebench.oltp/1. */
+ * keeps every key of drivebench.oltp/1. It was written before "ended":
+ * read as complete, it is written back with "ended": "complete" and no
+ * "ended_reason". */
 static void test_oltp_real_result_unchanged(void **state)
 {
     res_oltp r;
@@ -234,9 +236,45 @@ static void test_oltp_real_result_unchanged(void **state)
     again = json_object_from_file(path_in("again.json"));
     assert_non_null(orig);
     assert_non_null(again);
+    assert_int_equal(r.ended, RES_END_COMPLETE);
+    assert_null(r.end_reason);
+    assert_false(json_object_object_get_ex(orig, "ended", NULL));
+    assert_false(json_object_object_get_ex(again, "ended_reason", NULL));
+    json_object_object_add(orig, "ended", json_object_new_string("complete"));
     assert_true(json_object_equal(orig, again));
     json_object_put(orig);
     json_object_put(again);
+    res_oltp_clear(&r);
+}
+
+/* "ended": a stopped run's result says so and why, read back the same; a
+ * name this reader does not know reads as an error (never complete, so
+ * never a measurement). */
+static void test_oltp_ended(void **state)
+{
+    res_oltp r, back;
+    char err[512] = "";
+    json_object *doc;
+    (void)state;
+    assert_int_equal(res_oltp_read_file(REAL_RESULT, &r, err, sizeof err), 0);
+    r.ended = RES_END_SIGNAL;
+    r.end_reason = strdup("SIGTERM");
+    assert_int_equal(res_oltp_write_file(&r, path_in("ended.json"), err, sizeof err), 0);
+    doc = json_object_from_file(path_in("ended.json"));
+    assert_string_equal(json_object_get_string(json_object_object_get(doc, "ended")), "signal");
+    assert_string_equal(json_object_get_string(json_object_object_get(doc, "ended_reason")),
+                        "SIGTERM");
+    assert_int_equal(res_oltp_read_file(path_in("ended.json"), &back, err, sizeof err), 0);
+    assert_int_equal(back.ended, RES_END_SIGNAL);
+    assert_string_equal(back.end_reason, "SIGTERM");
+    res_oltp_clear(&back);
+    json_object_object_add(doc, "ended", json_object_new_string("paused"));
+    assert_int_equal(json_object_to_file(path_in("ended.json"), doc), 0);
+    assert_int_equal(res_oltp_read_file(path_in("ended.json"), &back, err, sizeof err), 0);
+    assert_int_equal(back.ended, RES_END_ERROR);
+    assert_string_equal(res_end_name(back.ended), "error");
+    res_oltp_clear(&back);
+    json_object_put(doc);
     res_oltp_clear(&r);
 }
 
@@ -616,6 +654,7 @@ int main(void)
         cmocka_unit_test(test_oltp_real_result_unchanged),
         cmocka_unit_test(test_oltp_refusals),
         cmocka_unit_test(test_oltp_untrusted),
+        cmocka_unit_test(test_oltp_ended),
         cmocka_unit_test(test_summary_round_trip),
         cmocka_unit_test(test_summary_refusals),
         cmocka_unit_test(test_csv_field),
