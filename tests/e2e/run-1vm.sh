@@ -215,8 +215,8 @@ jq -e '(.drives[0].host.device.disk // "") != "" and .drives[0].host.identity.si
 grep -q 'db_wr_iops' "$rdir/summary.csv" || e2e_fail "summary.csv: no drive I/O columns"
 e2e_say "drive I/O: $(jq -r '.drives[0] | "database disk \(.io.db.wr_iops) writes/s, \(.io.db.fl_iops) flushes/s (\(.io.db.fl_lat_ms) ms); device \(.host.device.disk) \(.host.identity.model // "?") \(.host.identity.size_bytes) bytes, flush ratio \(.host.flush_ratio // "n/a")"' "$rdir/summary.json")"
 # the database's size as the guest's server reported it, per VM and per drive
-jq -e --argjson n "$vms" '[.vms[] | select(.database_size.loaded.data_bytes > 0
-       and .database_size.end.data_bytes > 0)] | length == $n
+jq -e --argjson n "$vms" '([.vms[] | select(.database_size.loaded.data_bytes > 0
+       and .database_size.end.data_bytes > 0)] | length) == $n
        and .drives[0].database_size.loaded.data_bytes > 0' "$rdir/summary.json" >/dev/null \
   || e2e_fail "summary.json: a VM without its database size: $(jq -c '[.vms[] | .database_size]' "$rdir/summary.json")"
 head -1 "$rdir/summary.csv" | grep -q ',database_loaded_data_bytes,' || e2e_fail "summary.csv: no database size columns"
