@@ -213,6 +213,22 @@ typedef struct res_phase {
     res_tpcc     *tpcc;         /* NULL unless TPC-C */
 } res_phase;
 
+/* A database's size at one moment, as its server reports it
+ * (results/SCHEMA.md, "Database size"), in bytes: data (tables and
+ * indexes, or the data files) and log. 0 or RES_UNSET: not recorded (the
+ * log alone is unrecorded for an engine that keeps no log of the
+ * database's own). A figure, never a failure. */
+typedef struct res_db_size {
+    int64_t data_bytes, log_bytes;
+} res_db_size;
+
+/* Whether v is a recorded size (> 0). */
+static inline bool res_db_known(int64_t v) { return v > 0; }
+
+/* A VM's database size after load further than this from the plan's
+ * expect_database_size is marked (a warning, not a failure). */
+#define RES_DB_SIZE_TOLERANCE_PCT 20.0
+
 typedef struct res_oltp {
     res_end      ended;
     char        *end_reason;    /* why it ended early ("SIGTERM", the error); NULL
@@ -224,6 +240,8 @@ typedef struct res_oltp {
     json_object *options;       /* owned reference: every option in effect */
     res_phase   *phases;
     int          nphases;
+    /* before the run's first transaction and after its last */
+    res_db_size  db_start, db_end;
 } res_oltp;
 
 /* A new zeroed phase appended to r->phases (NULL when out of memory). */
@@ -283,6 +301,10 @@ typedef struct res_figures {
     int     vm_runs;        /* healthy VM runs measured, all repetitions */
     int     repetitions;    /* repetitions in which a VM was measured */
     double  tps_per_vm;     /* sum of the healthy VM runs' tps / vm_runs */
+    /* mean database size of the healthy VM runs that recorded each
+     * figure: after load (prepare or restore) and at the end of the
+     * measured phase (res_vm) */
+    res_db_size db_loaded, db_end;
 } res_figures;
 
 typedef struct res_repetition {
@@ -340,6 +362,14 @@ typedef struct res_vm {
     struct res_io *io;              /* disk I/O, oltp CPU, or NULL */
     double     interval_s;          /* the series' bins (oltp's interval); NAN
                                      * in summaries written before */
+    /* its database's size after load (the start of its first oltp run of
+     * the repetition: precondition, else measure) and at the end of the
+     * measured phase; the data size after load against the plan's
+     * expect_database_bytes: the deviation in % (NAN: not compared) and
+     * whether it is beyond RES_DB_SIZE_TOLERANCE_PCT (a warning) */
+    res_db_size db_loaded, db_end;
+    double     db_deviation_pct;
+    bool       db_size_warning;
 } res_vm;
 
 /* res_plan.client_path: the client-to-database path a run's figures went
@@ -358,6 +388,7 @@ typedef struct res_plan {
     char   *workload, *db_driver;
     int64_t tables, table_size, warehouses, threads;
     int64_t precondition_s, warmup_s, measure_s;
+    int64_t expect_database_bytes;            /* [workload] expect_database_size */
 } res_plan;
 
 typedef struct res_hypervisor {

@@ -197,6 +197,9 @@ void rj_check_num(rj_check *c, const char *key, double v);
 
 /* The summary's "fingerprint" object (results_fingerprint.c). */
 extern const rj_field res_fingerprint_fields[];
+/* The members of a res_db_size (results/SCHEMA.md, "Database size"):
+ * data_bytes, log_bytes, each left out when 0 or RES_UNSET. */
+extern const rj_field res_db_size_fields[];
 
 /* RJ_CUSTOM of a res_point array at .off with its int count at .n_off,
  * written as [[t, value], ...] (at most .max read). */

@@ -639,6 +639,20 @@ static const rj_field server_fields[] = {
     RJ_TABLE_END,
 };
 
+/* a database's size at one moment (0 or RES_UNSET: left out); the
+ * summary's sizes use it too */
+const rj_field res_db_size_fields[] = {
+    F("data_bytes", RJ_I64_OPT, res_db_size, data_bytes, .flags = RJ_ZERO_UNSET),
+    F("log_bytes",  RJ_I64_OPT, res_db_size, log_bytes, .flags = RJ_ZERO_UNSET),
+    RJ_TABLE_END,
+};
+
+static const rj_field db_sizes_fields[] = {
+    F("start", RJ_OBJ, res_oltp, db_start, .sub = res_db_size_fields, .flags = RJ_OMIT_EMPTY),
+    F("end",   RJ_OBJ, res_oltp, db_end, .sub = res_db_size_fields, .flags = RJ_OMIT_EMPTY),
+    RJ_TABLE_END,
+};
+
 static const rj_field oltp_fields[] = {
     RJ_HERE(RK_SCHEMA, RJ_CONST, .dflt = OLTP_SCHEMA),
     RJ_HERE("tool", RJ_OBJ, .sub = tool_fields),
@@ -650,6 +664,7 @@ static const rj_field oltp_fields[] = {
     RJ_HERE("ended", RJ_CUSTOM, .ops = &ended_ops),
     F("ended_reason", RJ_STR_OPT, res_oltp, end_reason),
     RJ_HERE(RK_PHASES, RJ_CUSTOM, .ops = &phases_ops),
+    RJ_HERE("database_size", RJ_OBJ, .sub = db_sizes_fields, .flags = RJ_OMIT_EMPTY),
     RJ_TABLE_END,
 };
 

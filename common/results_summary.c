@@ -24,6 +24,7 @@ void res_plan_init(res_plan *p)
     p->cv_threshold = NAN;
     p->tables = p->table_size = p->warehouses = p->threads = RES_UNSET;
     p->precondition_s = p->warmup_s = p->measure_s = RES_UNSET;
+    p->expect_database_bytes = RES_UNSET;
 }
 
 void res_env_init(res_env *e)
@@ -48,6 +49,7 @@ static const rj_field workload_fields[] = {
     F("precondition_s", RJ_I64_OPT, res_plan, precondition_s),
     F("warmup_s",       RJ_I64_OPT, res_plan, warmup_s),
     F("measure_s",      RJ_I64_OPT, res_plan, measure_s),
+    F("expect_database_bytes", RJ_I64_OPT, res_plan, expect_database_bytes),
     RJ_TABLE_END,
 };
 
@@ -149,6 +151,28 @@ static int tps_per_vm_get(json_object *o, const rj_field *f, void *base, rj_ctx 
 
 static const rj_ops tps_per_vm_ops = { tps_per_vm_put, tps_per_vm_get, NULL, NULL };
 
+/* database sizes: after load and at the end (a VM's, or the mean of a
+ * drive's, a repetition's, the run's VMs) */
+static const rj_field figures_db_fields[] = {
+    F("loaded", RJ_OBJ, res_figures, db_loaded, .sub = res_db_size_fields,
+      .flags = RJ_OMIT_EMPTY),
+    F("end",    RJ_OBJ, res_figures, db_end, .sub = res_db_size_fields, .flags = RJ_OMIT_EMPTY),
+    RJ_TABLE_END,
+};
+
+static bool vm_db_compared(const void *base)
+{
+    return isfinite(((const res_vm *)base)->db_deviation_pct);
+}
+
+static const rj_field vm_db_fields[] = {
+    F("loaded", RJ_OBJ, res_vm, db_loaded, .sub = res_db_size_fields, .flags = RJ_OMIT_EMPTY),
+    F("end",    RJ_OBJ, res_vm, db_end, .sub = res_db_size_fields, .flags = RJ_OMIT_EMPTY),
+    F("deviation_pct",    RJ_NUM_OPT, res_vm, db_deviation_pct),
+    F("beyond_tolerance", RJ_BOOL,    res_vm, db_size_warning, .when = vm_db_compared),
+    RJ_TABLE_END,
+};
+
 /* a drive, a repetition of it, the run (vms and tps read before
  * tps_per_vm, which may be computed from them) */
 static const rj_field figures_fields[] = {
@@ -162,6 +186,7 @@ static const rj_field figures_fields[] = {
     RJ_HERE(RK_LATENCY_MS, RJ_OBJ, .sub = figures_latency_fields),
     F("tpcc",       RJ_PTR, res_figures, tpcc, .sub = tpcc_figures_fields,
       .size = sizeof(res_tpcc_figures)),
+    RJ_HERE("database_size", RJ_OBJ, .sub = figures_db_fields, .flags = RJ_OMIT_EMPTY),
     RJ_TABLE_END,
 };
 
@@ -278,6 +303,7 @@ static const rj_field vm_fields[] = {
     F(NULL,                  RJ_CUSTOM,  res_vm, io, .ops = &io_ops),
     /* time bins (issue 21) */
     F("interval_s",          RJ_NUM_OPT, res_vm, interval_s, HAS(res_vm, measured)),
+    RJ_HERE("database_size", RJ_OBJ,     .sub = vm_db_fields, .flags = RJ_OMIT_EMPTY),
     RJ_TABLE_END,
 };
 
@@ -375,6 +401,17 @@ json_object *res_summary_to_json(const res_summary *s)
     return out;
 }
 
+/* A size's two CSV fields, each empty when not recorded. */
+static void db_csv(FILE *f, const res_db_size *z)
+{
+    const int64_t v[2] = { z->data_bytes, z->log_bytes };
+    for (int i = 0; i < 2; i++)
+        if (res_db_known(v[i]))
+            fprintf(f, ",%" PRId64, v[i]);
+        else
+            fputc(',', f);
+}
+
 /* summary.csv: one row per drive per repetition. */
 static int summary_csv(const res_summary *s, const char *path, char *err, size_t errlen)
 {
@@ -387,6 +424,8 @@ static int summary_csv(const res_summary *s, const char *path, char *err, size_t
     fputs("run_id,drive,repetition,vms,tps,transactions,latency_avg_ms,latency_p99_ms,"
           "latency_p99_mean_of_vms_ms,failed_vms,status,failures,tpmC,NOPM", f);
     res_io_csv_head(f);
+    fputs(",database_loaded_data_bytes,database_loaded_log_bytes,database_end_data_bytes,"
+          "database_end_log_bytes", f);
     fputc('\n', f);
     for (int d = 0; d < s->ndrives; d++)
         for (int r = 0; r < s->drives[d].nreps; r++) {
@@ -419,6 +458,8 @@ static int summary_csv(const res_summary *s, const char *path, char *err, size_t
                     g->f.tpcc && g->f.tpcc->has_nopm
                     ? res_num(g->f.tpcc->nopm, b[1], sizeof b[1]) : "");
             res_io_csv_row(f, s, d, g->repetition);
+            db_csv(f, &g->f.db_loaded);
+            db_csv(f, &g->f.db_end);
             fputc('\n', f);
             free(failures);
         }

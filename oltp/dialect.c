@@ -14,12 +14,23 @@ static const dialect_def dialect_defs[DB_DIALECT_COUNT] = {
         .quote_open = '`', .quote_close = '`',
         .sqlstate_table_exists = "42S01", .sqlstate_no_table = "42S02",
         .code_table_exists = 1050, .code_no_table = 1146,
+        /* SHOW TABLE STATUS reads what information_schema.tables holds
+         * (Data_length, Index_length: columns 6 and 8) without counting a
+         * Com_select; MariaDB 10.5+ keeps one redo log file of
+         * innodb_log_file_size (MySQL and older MariaDB have
+         * innodb_log_files_in_group of them: this is one) */
+        .size_data = { "SHOW TABLE STATUS", { 6, 8 } },
+        .size_log = { "SHOW VARIABLES LIKE 'innodb_log_file_size'", { 1, -1 } },
     },
     [DB_DIALECT_PGSQL] = {
         .name = "pgsql", .begin = "BEGIN", .commit = "COMMIT", .rollback = "ROLLBACK",
         .autoinc_int = "SERIAL",
         .quote_open = '"', .quote_close = '"',
         .sqlstate_table_exists = "42P07", .sqlstate_no_table = "42P01",
+        /* tables, indexes and catalog; the WAL belongs to the whole cluster
+         * (and pg_ls_waldir needs pg_monitor): no log figure */
+        .size_data = { "SELECT pg_database_size(current_database())", { 0, -1 } },
+        .size_log = { NULL, { -1, -1 } },
     },
     [DB_DIALECT_MSSQL] = {
         /* no transaction text: T-SQL is sent only through ODBC, whose
@@ -30,6 +41,12 @@ static const dialect_def dialect_defs[DB_DIALECT_COUNT] = {
         .quote_open = '[', .quote_close = ']',
         .sqlstate_table_exists = "42S01", .sqlstate_no_table = "42S02",
         .code_table_exists = 2714, .code_no_table = 208,
+        /* the files' allocated size (8 KiB pages) of the current database:
+         * type 0 ROWS (data), type 1 LOG */
+        .size_data = { "SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 0",
+                       { 0, -1 } },
+        .size_log = { "SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 1",
+                      { 0, -1 } },
     },
 };
 

@@ -25,6 +25,16 @@ typedef enum {
     DB_DIALECT_AUTO = DB_DIALECT_COUNT,  /* driver table only: learnt from the server (ODBC) */
 } db_dialect;
 
+/* One figure of a database's size (oltp/dbsize.c): a statement whose
+ * rows are read whole, and the columns whose values, summed over every
+ * row, are the figure in bytes (NULL values count 0). sql NULL: the
+ * dialect cannot tell this figure. */
+#define DIALECT_SIZE_COLS 2
+typedef struct dialect_size {
+    const char *sql;
+    int         cols[DIALECT_SIZE_COLS];    /* -1: unused */
+} dialect_size;
+
 typedef struct dialect_def {
     const char *name;           /* "mysql", "pgsql", "mssql" */
     /* statements that open and end a transaction, for drivers without
@@ -39,6 +49,11 @@ typedef struct dialect_def {
     const char *sqlstate_table_exists, *sqlstate_no_table;
     /* native error numbers of the same (0 = none) */
     int         code_table_exists, code_no_table;
+    /* the database's size as its server reports it: data (tables and
+     * indexes, or the data files) and log (sql NULL: no log of this
+     * database's own); statements that move none of the counters the
+     * tests compare with the workload's (MariaDB's Com_select) */
+    dialect_size size_data, size_log;
 } dialect_def;
 
 /* The description of dialect d (d < DB_DIALECT_COUNT). Never NULL. */

@@ -83,6 +83,9 @@ typedef struct run_result {
     int              stopped;           /* hooks.stop_requested ended the run early */
     char             why[700];          /* fatal or unavailable: the message printed,
                                          * without "oltp: " and the newline */
+    /* filled by the caller (main.c, dbsize.h): the database's size before
+     * the run and after it; RES_UNSET: not read */
+    res_db_size      db_start, db_end;
 } run_result;
 
 /* What the caller wants to hear while a run goes on. The engine calls

@@ -26,6 +26,7 @@
 #include <uv.h>
 
 #include "atomic_file.h"
+#include "dbsize.h"
 #include "oltp_exit.h"
 #include "engine.h"
 #include "ping.h"
@@ -122,6 +123,19 @@ static void loader_main(void *arg)
     __atomic_add_fetch(l->done, 1, __ATOMIC_RELEASE);
 }
 
+/* Read and print the database's size on a connection of its own (after
+ * prepare, after a run, whose sessions are gone); *out RES_UNSET when it
+ * cannot be read (a warning, not a failure). */
+static void size_after(const wl_run *run, const struct db_driver *drv, const char *when,
+                       res_db_size *out)
+{
+    db_conn c;
+    *out = (res_db_size){ RES_UNSET, RES_UNSET };
+    if (setup_connect(&c, run, drv) == 0 && dbsize_read(&c, run->o->db.dialect, out) == 0)
+        dbsize_print(stdout, when, out);
+    db_free(&c);
+}
+
 /* `prepare`: one loader thread per --threads, each with its own connection;
  * the main thread shows progress on a terminal. */
 static int cmd_prepare(const wl_run *run, const workload *wl, const struct db_driver *drv)
@@ -167,8 +181,11 @@ static int cmd_prepare(const wl_run *run, const workload *wl, const struct db_dr
         fprintf(stderr, "oltp: the database reported its disk full (see above): the drive "
                 "under it has no room left\n");
     dt = mono_s() - t0;
-    if (rc == 0)
+    if (rc == 0) {
+        res_db_size size;
         printf("Loaded %" PRId64 " rows in %.2f s (%.0f rows/s)\n", progress, dt, dt > 0 ? progress / dt : 0.0);
+        size_after(run, drv, "after prepare", &size);
+    }
     free(ls);
     free(th);
     return rc;
@@ -269,6 +286,7 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
     oltp_opts *o = (oltp_opts *)run->o;
     run_result res;
     db_conn c;
+    res_db_size size_start = { RES_UNSET, RES_UNSET }, size_end;
     char version[128] = "", w[512];
     time_t started;
     int rc, res_stopped;
@@ -297,6 +315,8 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
         db_free(&c);
         return OLTP_EXIT_BAD_INPUT;
     }
+    /* the database as the run finds it (after prepare or a restore) */
+    dbsize_read(&c, o->db.dialect, &size_start);
     /* the same session reads the server's count during the run */
     if (wl->server_count)
         x.c = &c;
@@ -334,6 +354,13 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
     snprintf(res.server_version, sizeof res.server_version, "%s", version);
     res_stopped = res.stopped;
     report_final(stdout, o, wl, &res);
+    dbsize_print(stdout, "before the run", &size_start);
+    /* a run ended by a server that stayed away has no size to read after it */
+    size_end = (res_db_size){ RES_UNSET, RES_UNSET };
+    if (!res.unavailable)
+        size_after(run, drv, "after the run", &size_end);
+    res.db_start = size_start;
+    res.db_end = size_end;
     rc = res.unavailable ? OLTP_EXIT_UNAVAILABLE : OLTP_EXIT_OK;
     if (o->json_path && report_json(o->json_path, o, wl, &res, started, origin_ns) < 0)
         rc = OLTP_EXIT_BAD_INPUT;
@@ -343,15 +370,20 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
     return rc;
 }
 
+/* cleanup, check: fn on one connection; `size` (check): then the
+ * database's size */
 static int cmd_simple(const wl_run *run, const struct db_driver *drv,
-                      int (*fn)(const wl_run *, db_conn *), int fail_code)
+                      int (*fn)(const wl_run *, db_conn *), int fail_code, bool size)
 {
     db_conn c;
+    res_db_size sz;
     int rc = OLTP_EXIT_OK;
     if (setup_connect(&c, run, drv) < 0)
         rc = OLTP_EXIT_BAD_INPUT;
     else if (fn(run, &c) < 0)
         rc = fail_code;
+    else if (size && dbsize_read(&c, run->o->db.dialect, &sz) == 0)
+        dbsize_print(stdout, "check", &sz);
     db_free(&c);
     return rc;
 }
@@ -405,9 +437,9 @@ int main(int argc, char **argv)
     else if (!strcmp(o.command, "run"))
         rc = cmd_run(&run, wl, drv, origin_ns);
     else if (!strcmp(o.command, "cleanup"))
-        rc = cmd_simple(&run, drv, wl->cleanup, OLTP_EXIT_BAD_INPUT);
+        rc = cmd_simple(&run, drv, wl->cleanup, OLTP_EXIT_BAD_INPUT, false);
     else if (wl->check)
-        rc = cmd_simple(&run, drv, wl->check, OLTP_EXIT_FAILED);
+        rc = cmd_simple(&run, drv, wl->check, OLTP_EXIT_FAILED, true);
     else {
         fprintf(stderr, "oltp: workload %s has no 'check' command\n", wl->name);
         rc = OLTP_EXIT_BAD_INPUT;

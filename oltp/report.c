@@ -347,6 +347,8 @@ int report_json(const char *path, const oltp_opts *o, const workload *wl, const 
     doc.started_at = strdup(when);
     doc.server_version = strdup(r->server_version);
     doc.options = opts_to_json(o);
+    doc.db_start = r->db_start;
+    doc.db_end = r->db_end;
     /* a run ended early holds what it measured up to then, and says why */
     doc.ended = r->fatal || r->unavailable ? RES_END_ERROR
               : r->stopped ? RES_END_SIGNAL : RES_END_COMPLETE;

@@ -108,6 +108,10 @@ typedef struct orch_plan {
     double rate;
     char *prepare;              /* "auto", "yes", "no" */
     char *extra;                /* more oltp options, split on spaces */
+    uint64_t expect_database_size;  /* bytes of data the database should hold
+                                 * after load (a VM beyond ±20 % is warned
+                                 * about); 0: no expectation. Not db_size,
+                                 * the volume */
     /* [drive NAME] ... */
     orch_drive *drives;
     int   ndrives;

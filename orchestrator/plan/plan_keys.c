@@ -86,6 +86,9 @@ static const key_spec workload_keys[] = {
     P("rate",           K_DOUBLE, rate, 0, 1000000000, NULL),
     P("prepare",        K_STR,    prepare, 0, 0, "auto|yes|no"),
     P("extra",          K_STR,    extra, 0, 0, NULL),
+    /* the database's expected size after load (issue 20), compared with
+     * what each VM's server reports; not [run] db_size, the volume */
+    P("expect_database_size", K_SIZE, expect_database_size, 0, 0, NULL),
     { NULL, K_STR, 0, 0, 0, NULL }
 };
 

@@ -47,6 +47,43 @@ void page_num(xmlNodePtr tr, const char *key, double v, int decimals)
     page_num_cell(tr, key, report_num(v, exact, sizeof exact), v, decimals);
 }
 
+/* bytes as "46.1 MiB" or "116.5 GiB" into buf */
+static const char *size_text(int64_t b, char *buf, size_t len)
+{
+    const double mib = 1024.0 * 1024.0;
+    if ((double)b >= 10240.0 * mib)
+        snprintf(buf, len, "%.1f GiB", (double)b / (1024.0 * mib));
+    else
+        snprintf(buf, len, "%.1f MiB", (double)b / mib);
+    return buf;
+}
+
+void page_db_size_cell(xmlNodePtr tr, const char *key, const res_db_size *z, const char *note)
+{
+    char all[32], data[32], log[32], exact[32], *text;
+    xmlNodePtr td;
+    if (!res_db_known(z->data_bytes)) {
+        td = page_cell(tr, "not recorded");
+        html_attr(td, "data-key", key);
+        return;
+    }
+    size_text(z->data_bytes, data, sizeof data);
+    if (res_db_known(z->log_bytes))
+        text = orch_strfmt("%s (data %s, log %s)%s%s",
+                           size_text(z->data_bytes + z->log_bytes, all, sizeof all), data,
+                           size_text(z->log_bytes, log, sizeof log), note ? ": " : "",
+                           note ? note : "");
+    else
+        text = orch_strfmt("%s (data)%s%s", data, note ? ": " : "", note ? note : "");
+    td = page_cell(tr, text ? text : data);
+    free(text);
+    html_attr(td, "data-key", key);
+    snprintf(exact, sizeof exact, "%" PRId64, z->data_bytes);
+    html_attr(td, "data-value", exact);
+    if (note)
+        html_attr(td, "class", "warn");
+}
+
 /* The latency cells of a figures row: avg, p99, mean of VMs' p99. */
 void page_latency_cells(xmlNodePtr tr, const res_figures *f)
 {

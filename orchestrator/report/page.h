@@ -45,6 +45,12 @@ void page_num_cell(xmlNodePtr tr, const char *key, const char *exact, double v, 
 /* page_num_cell of v with its exact text (report_num). */
 void page_num(xmlNodePtr tr, const char *key, double v, int decimals);
 
+/* A database size cell: "110.1 MiB (data 46.1 MiB, log 64.0 MiB)" (MiB
+ * below 10 GiB, else GiB), the exact data bytes in data-value, key in
+ * data-key; "not recorded" when the data size is unknown. `note`, when
+ * not NULL, follows the text and marks the cell (class "warn"). */
+void page_db_size_cell(xmlNodePtr tr, const char *key, const res_db_size *z, const char *note);
+
 /* The latency cells of a figures row: avg, p99, mean of VMs' p99. */
 void page_latency_cells(xmlNodePtr tr, const res_figures *f);
 

@@ -73,7 +73,8 @@ int page_section_drives(report_page *pg)
 {
     static const char *const heads[] = { "run", "drive", "VMs", "TPS", "transactions",
                                          "avg latency (ms)", "p99 latency (ms)",
-                                         "mean of VMs' p99 (ms)", "status", NULL };
+                                         "mean of VMs' p99 (ms)", "mean database after load",
+                                         "status", NULL };
     xmlNodePtr tb, sec = page_section(pg, "drives", "Per drive",
         "Per drive: TPS is the sum of its VMs' (the mean over repetitions); latencies come "
         "from all its VMs' merged histograms. A drive marked (!) varies more across "
@@ -107,6 +108,7 @@ int page_section_drives(report_page *pg)
             page_num(tr, "tps", dr->d->f.tps, 2);
             page_num(tr, "transactions", (double)dr->d->f.transactions, 0);
             page_latency_cells(tr, &dr->d->f);
+            page_db_size_cell(tr, "database_loaded_data_bytes", &dr->d->f.db_loaded, NULL);
             page_status_cell(tr, dr);
         }
     return 0;

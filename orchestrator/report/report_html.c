@@ -42,7 +42,7 @@ static const char page_css[] =
     "p.note{font-size:13px;color:#555}"
     ".banner{border:2px solid #b00;background:#fff0f0;color:#900;padding:8px 12px;"
     "margin:12px 0;font-weight:bold}"
-    "tr.failed td{background:#ffe6e6;color:#a00}tr.incomplete td{background:#eee;color:#666}"
+    "td.warn{background:#fff0d0;color:#a50}tr.failed td{background:#ffe6e6;color:#a00}tr.incomplete td{background:#eee;color:#666}"
     "td.incomplete,span.incomplete{color:#666;font-style:italic}"
     "svg .value.incomplete{fill:#555;font-style:italic}"
     "div.failure{border-left:4px solid #c00;padding-left:12px;margin:12px 0}"

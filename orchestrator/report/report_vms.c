@@ -13,15 +13,34 @@
 #include "report/svg.h"
 #include "util/names.h"
 
+/* The VM's database sizes; the one after load with its deviation from
+ * the expectation (expect bytes, <= 0: none) when beyond the tolerance. */
+static void vm_db_cells(xmlNodePtr tr, int64_t expect, const res_vm *vm)
+{
+    char *note = NULL;
+    if (vm->db_size_warning && expect > 0)
+        note = orch_strfmt("%+.1f %% from the expected %.2f GiB (beyond ±%.0f %%)",
+                           vm->db_deviation_pct, (double)expect / (1024.0 * 1024.0 * 1024.0),
+                           RES_DB_SIZE_TOLERANCE_PCT);
+    page_db_size_cell(tr, "database_loaded_data_bytes", &vm->db_loaded,
+                      vm->db_size_warning ? (note ? note : "beyond the tolerance") : NULL);
+    page_db_size_cell(tr, "database_end_data_bytes", &vm->db_end, NULL);
+    free(note);
+}
+
 void page_section_vms(report_page *pg)
 {
     static const char *const heads[] = { "run", "VM", "drive", "repetition", "TPS",
                                          "transactions", "avg latency (ms)", "p99 latency (ms)",
-                                         "errors", "reconnects", "database server", "status",
+                                         "errors", "reconnects", "database server",
+                                         "database after load", "database at end", "status",
                                          NULL };
     xmlNodePtr tb = html_table(page_section(pg, "vms", "Per VM",
         "A failed VM (red) is in no figure; what it measured before the fault, if anything, "
-        "is shown here only."), "vm-table", heads);
+        "is shown here only. Database sizes are as the server reported them after load "
+        "(prepare or restore) and at the end of the measured phase; a size after load "
+        "more than 20 % from the plan's expect_database_size is marked (orange), a warning, "
+        "not a failure."), "vm-table", heads);
     for (int r = 0; r < pg->s->nruns; r++)
         for (int v = 0; v < pg->s->runs[r].nvms; v++) {
             const report_run *run = &pg->s->runs[r];
@@ -47,6 +66,7 @@ void page_section_vms(report_page *pg)
             else
                 page_cell(tr, "not recorded");
             page_cell(tr, vm->server_version ? vm->server_version : "");
+            vm_db_cells(tr, run->sum.plan.expect_database_bytes, vm);
             if (vm->failed) {
                 char *text = orch_strfmt("failed: %s", vm->fault ? vm->fault : "?");
                 html_attr(tr, "class", "failed");

@@ -33,6 +33,10 @@ typedef struct group {
     double     tpm, nopm;
     group_type types[RES_MAX_TYPES];
     int        ntypes;
+    /* database sizes of the VMs that recorded them, in the order
+     * loaded.data, loaded.log, end.data, end.log: sums and counts */
+    double     db_sum[4];
+    int        db_n[4];
 } group;
 
 static void group_clear(group *g)
@@ -143,6 +147,33 @@ static res_tpcc_figures *group_tpcc(const group *g, double tpm, double nopm, boo
     return t;
 }
 
+/* The four sizes of a VM, in group.db_sum's order. */
+static void db_figures(const res_vm *v, int64_t out[4])
+{
+    out[0] = v->db_loaded.data_bytes;
+    out[1] = v->db_loaded.log_bytes;
+    out[2] = v->db_end.data_bytes;
+    out[3] = v->db_end.log_bytes;
+}
+
+/* Add a healthy VM's database sizes to a group. */
+static void group_add_db(group *g, const res_vm *v)
+{
+    int64_t x[4];
+    db_figures(v, x);
+    for (int i = 0; i < 4; i++)
+        if (res_db_known(x[i])) {
+            g->db_sum[i] += (double)x[i];
+            g->db_n[i]++;
+        }
+}
+
+/* The mean of figure i of g in bytes (RES_UNSET when no VM recorded it). */
+static int64_t db_mean(const group *g, int i)
+{
+    return g->db_n[i] ? (int64_t)(g->db_sum[i] / g->db_n[i] + 0.5) : RES_UNSET;
+}
+
 /* Add one VM's measure phase to a group. 0, or -1 when histograms do not
  * merge or out of memory. */
 static int group_add(group *g, const res_phase *m)
@@ -167,6 +198,7 @@ static res_figures group_figures(const group *g, double tps, int reps)
         .transactions = g->transactions,
         .lat_avg_ms = g->h ? us_to_ms(hist_mean(g->h)) : 0, .lat_p99_ms = p99_ms(g->h),
         .lat_p99_mean_of_vms_ms = g->vms ? g->p99_sum / g->vms : 0,
+        .db_loaded = { db_mean(g, 0), db_mean(g, 1) }, .db_end = { db_mean(g, 2), db_mean(g, 3) },
     };
 }
 
@@ -192,6 +224,21 @@ static int vm_series(res_vm *v, const res_phase *m)
     return 0;
 }
 
+/* VM v's database sizes: after load from the start of its first oltp run
+ * (pre: the precondition result, or NULL), at the end from the measured
+ * one; the data after load against the plan's expectation. */
+static void vm_db_sizes(res_vm *v, const res_oltp *doc, const res_oltp *pre,
+                        int64_t expect)
+{
+    v->db_loaded = pre && res_db_known(pre->db_start.data_bytes) ? pre->db_start : doc->db_start;
+    v->db_end = doc->db_end;
+    if (expect > 0 && res_db_known(v->db_loaded.data_bytes)) {
+        v->db_deviation_pct = 100.0 * ((double)v->db_loaded.data_bytes - (double)expect)
+                              / (double)expect;
+        v->db_size_warning = fabs(v->db_deviation_pct) > RES_DB_SIZE_TOLERANCE_PCT;
+    }
+}
+
 /* Seconds from the start of doc's measured phase to a fault at `at`: its
  * started_at plus the phases before "measure" (the result's clock and the
  * monitor's, both to the second, so within a second or two), never below
@@ -214,9 +261,11 @@ static double fault_in_measure(const res_oltp *doc, time_t at)
 /* The summary's entry of VM r: its health, and its figures from its
  * result doc when there is one (doc NULL: a failed VM that left none). 0,
  * or -1 when out of memory. */
-static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc)
+static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc,
+                    const res_oltp *pre, int64_t expect)
 {
     const res_phase *m = doc ? res_oltp_measure(doc) : NULL;
+    v->db_deviation_pct = NAN;
     v->name = strdup(r->vm);
     v->drive = strdup(r->drive);
     v->host = r->host ? strdup(r->host) : NULL;     /* optional: no host is no failure */
@@ -258,6 +307,7 @@ static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc)
     v->reconnects = m->reconnects;
     if (doc->server_version && !v->server_version)
         return -1;
+    vm_db_sizes(v, doc, pre, expect);
     return vm_series(v, m);
 }
 
@@ -271,8 +321,9 @@ static int add_vms(const orch_summary_input *in, res_summary *s, group *groups, 
     for (int i = 0; i < in->nvms; i++) {
         const orch_vm_result *r = &in->vms[i];
         group *targets[3];
-        res_oltp doc;
-        int d, rc, have;
+        res_oltp doc, pre = { 0 };
+        int d, rc, have, have_pre = 0;
+        int64_t expect = in->plan ? in->plan->expect_database_bytes : RES_UNSET;
         char *path = orch_strfmt("%s/%s", in->run_dir, r->result);
         for (d = 0; d < in->ndrives; d++)
             if (strcmp(in->drives[d], r->drive) == 0)
@@ -311,9 +362,22 @@ static int add_vms(const orch_summary_input *in, res_summary *s, group *groups, 
                     return -1;
                 }
         }
-        rc = vm_entry(&s->vms[s->nvms++], r, have ? &doc : NULL);
+        /* the size after load is the precondition's start; a result that
+         * cannot be read only leaves it to the measured one's */
+        if (have && r->precondition) {
+            char perr[256], *ppath = orch_strfmt("%s/%s", in->run_dir, r->precondition);
+            have_pre = ppath && res_oltp_read_file(ppath, &pre, perr, sizeof perr) == 0;
+            free(ppath);
+        }
+        rc = vm_entry(&s->vms[s->nvms], r, have ? &doc : NULL, have_pre ? &pre : NULL, expect);
+        if (rc == 0 && have && !r->failed_in)
+            for (int k = 0; k < 3; k++)
+                group_add_db(targets[k], &s->vms[s->nvms]);
+        s->nvms++;
         if (have)
             res_oltp_clear(&doc);
+        if (have_pre)
+            res_oltp_clear(&pre);
         if (rc < 0) {
             snprintf(err, errlen, "out of memory");
             return -1;
@@ -414,6 +478,25 @@ cleanup:
         s = NULL;
     }
     return s;
+}
+
+int orch_summary_db_warnings(const res_summary *s, FILE *out)
+{
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    int n = 0;
+    for (int i = 0; i < s->nvms; i++) {
+        const res_vm *v = &s->vms[i];
+        if (!v->db_size_warning)
+            continue;
+        n++;
+        fprintf(out, "drivebench: warning: VM %s (drive %s, repetition %d): its database holds "
+                "%.2f GiB of data after load, %+.1f %% from the plan's expect_database_size "
+                "(%.2f GiB, tolerance ±%.0f %%); the figures stand, but the database is not the "
+                "size the plan expects (docs/database-size.md)\n", v->name, v->drive,
+                v->repetition, (double)v->db_loaded.data_bytes / gib, v->db_deviation_pct,
+                (double)s->plan.expect_database_bytes / gib, RES_DB_SIZE_TOLERANCE_PCT);
+    }
+    return n;
 }
 
 void orch_summary_free(res_summary *s)

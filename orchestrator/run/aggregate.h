@@ -20,6 +20,7 @@
 #define ORCH_AGGREGATE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "virt/monitor.h"
 #include "results.h"
@@ -57,6 +58,11 @@ typedef struct orch_summary_input {
  * at fault. */
 res_summary *orch_summary_build(const orch_summary_input *in, char *err, size_t errlen);
 void orch_summary_free(res_summary *s);        /* accepts NULL */
+
+/* One warning line on out for each VM whose database size after load is
+ * beyond RES_DB_SIZE_TOLERANCE_PCT of the plan's expect_database_size
+ * (res_vm.db_size_warning; not a failure). Returns how many. */
+int orch_summary_db_warnings(const res_summary *s, FILE *out);
 
 /* Write run_dir/summary.json and run_dir/summary.csv. 0 or -1 with err. */
 int orch_summary_write(const char *run_dir, const res_summary *s, char *err, size_t errlen);

@@ -386,6 +386,8 @@ static int plan_record(const orch_plan *p, const orch_template *t, res_plan *r)
     r->precondition_s = p->precondition_s;
     r->warmup_s = p->warmup_s;
     r->measure_s = p->measure_s;
+    if (p->expect_database_size)
+        r->expect_database_bytes = (int64_t)p->expect_database_size;
     if (!r->name || !r->profile || !r->client || !r->client_path || !r->workload || !r->db_driver) {
         res_plan_clear(r);
         return -1;
@@ -895,8 +897,10 @@ static int write_summary(run_state *st, const char *started, int partial)
         sum->drives[d].restore.bytes = (int64_t)st->restore[d].bytes;
         sum->drives[d].restore.seconds = st->restore[d].seconds;
     }
-    if (sum && orch_summary_write(st->l->run_dir, sum, st->err, sizeof st->err) == 0)
+    if (sum && orch_summary_write(st->l->run_dir, sum, st->err, sizeof st->err) == 0) {
+        orch_summary_db_warnings(sum, st->out);
         rc = 0;
+    }
 cleanup:
     orch_summary_free(sum);
     if (have_plan)

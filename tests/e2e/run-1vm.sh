@@ -11,6 +11,9 @@
 #   - (issue 23) KiB written and flushes per transaction > 0 per VM and
 #     drive, the guest's view of its database disk present, and the
 #     device's latencies or the note why they were not traced;
+#   - the summary shows each VM's database size (data after load and at the
+#     end > 0, as the guest's MariaDB reported it), the drive's mean, and
+#     summary.csv's columns of it;
 #   - the database disk file on the drive was used by the guest: sampled
 #     every second while the run goes on (the run deletes it at the end), it
 #     carries the guest's database file system (ext4, label dbdisk) and holds
@@ -230,6 +233,13 @@ jq -e '(.drives[0].device_latency.write.count // 0) > 0 or (.drives[0].device_la
 grep -q 'txn_wr_kib' "$rdir/summary.csv" || e2e_fail "summary.csv: no per-transaction columns"
 e2e_say "per transaction: $(jq -r '.drives[0].per_txn.phase | "\(.wr_kib) KiB written, \(.flushes) flushes, device \(.dev_wr_kib // "n/a") KiB, busy \(.dev_busy_ms // "n/a") ms, write amplification \(.write_amp // "n/a")"' "$rdir/summary.json"); guest view: $(jq -r '.vms[0].io.guest | "\(.wr_iops) writes/s, \(.rq_kib) KiB a request, queue \(.queue_depth)"' "$rdir/summary.json"); device latency: $(jq -r '.drives[0] | if .device_latency then "write p99 \((.device_latency.write.percentiles // [] | map(select(.pct == 99)) | .[0].ms) // "n/a") ms over \(.device_latency.write.count) writes" else .device_latency_note end' "$rdir/summary.json")"
 e2e_say "drive I/O: $(jq -r '.drives[0] | "database disk \(.io.db.wr_iops) writes/s, \(.io.db.fl_iops) flushes/s (\(.io.db.fl_lat_ms) ms); device \(.host.device.disk) \(.host.identity.model // "?") \(.host.identity.size_bytes) bytes, flush ratio \(.host.flush_ratio // "n/a")"' "$rdir/summary.json")"
+# the database's size as the guest's server reported it, per VM and per drive
+jq -e --argjson n "$vms" '([.vms[] | select(.database_size.loaded.data_bytes > 0
+       and .database_size.end.data_bytes > 0)] | length) == $n
+       and .drives[0].database_size.loaded.data_bytes > 0' "$rdir/summary.json" >/dev/null \
+  || e2e_fail "summary.json: a VM without its database size: $(jq -c '[.vms[] | .database_size]' "$rdir/summary.json")"
+head -1 "$rdir/summary.csv" | grep -q ',database_loaded_data_bytes,' || e2e_fail "summary.csv: no database size columns"
+e2e_say "database size: $(jq -r '[.vms[] | "\(.name): \(.database_size.loaded.data_bytes) bytes of data after load, \(.database_size.end.data_bytes) at the end, log \(.database_size.end.log_bytes // "n/a")"] | join("; ")' "$rdir/summary.json")"
 if [ "$seeded" = 1 ]; then
   grep -q "^restoring $vms database volume(s) from their seeds" "$work/run.log" \
     || e2e_fail "the run did not restore its database volume from the seed"

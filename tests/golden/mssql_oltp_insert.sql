@@ -29,6 +29,10 @@ CREATE INDEX k_1 ON sbtest1(k)
 -- before a run
 SELECT TOP 1 id FROM sbtest1
 
+-- database size
+SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 0
+SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 1
+
 -- transaction 1
 INSERT INTO sbtest1 (k, c, pad) VALUES ... (rows as INSERT text)
 

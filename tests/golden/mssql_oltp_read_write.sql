@@ -50,6 +50,10 @@ CREATE INDEX k_2 ON sbtest2(k)
 SELECT TOP 1 id FROM sbtest1
 SELECT TOP 1 id FROM sbtest2
 
+-- database size
+SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 0
+SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 1
+
 -- transaction 1
 -- driver: begin (autocommit off)
 EXECUTE #9 2

@@ -230,6 +230,10 @@ SELECT COUNT(*) FROM item WHERE 1 = 0
 SELECT COUNT(*) FROM stock WHERE 1 = 0
 SELECT COUNT(*) FROM warehouse
 
+-- database size
+SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 0
+SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 1
+
 -- transaction 1
 -- driver: begin (autocommit off)
 EXECUTE #22 '2812.32' 1

@@ -29,6 +29,9 @@ CREATE INDEX k_1 ON sbtest1(k)
 -- before a run
 SELECT id FROM sbtest1 LIMIT 1
 
+-- database size
+SELECT pg_database_size(current_database())
+
 -- transaction 1
 -- driver: begin (autocommit off)
 EXECUTE #0 2

@@ -122,6 +122,23 @@ check_eq "stalled run: one interval of 3 s (or 2 s), none shorter than 1 s" True
 check_eq "stalled run: the intervals tile the 8 s" True \
   "$(jq_ "$T/st.json" 'abs(sum(i["duration_s"] for i in d["phases"][0]["intervals"])-8)<1e-6 and abs(d["phases"][0]["duration_s"]-8)<1e-6')"
 
+# --- the database's size, as the server reports it -----------------------------
+# a read-only run changes no table, so the sizes oltp read before and after it
+# are the server's now: information_schema.tables' data + index bytes of the
+# schema, and the redo log file (--innodb-log-file-size=64M in tests/lib)
+is_bytes=$(mariadb_sql "SELECT SUM(data_length + index_length) FROM information_schema.tables WHERE table_schema='sbtest'")
+$OLTP --tables=2 --table-size=1000 --threads=1 --events=20 --time=0 --json="$T/size.json" oltp_read_only run >"$T/out" 2>&1
+check_eq "size: read-only run exits 0" 0 $?
+check_eq "size: the JSON's data bytes before and after = information_schema.tables" "$is_bytes $is_bytes" \
+  "$(jq_ "$T/size.json" 'd["database_size"]["start"]["data_bytes"], d["database_size"]["end"]["data_bytes"]' | tr -d '(),')"
+check_eq "size: the JSON's log bytes = innodb_log_file_size" "67108864 67108864" \
+  "$(jq_ "$T/size.json" 'd["database_size"]["start"]["log_bytes"], d["database_size"]["end"]["log_bytes"]' | tr -d '(),')"
+check_eq "size: the same bytes in the text report" \
+  "$(python3 -c "import sys; d=int(sys.argv[1]); m=1<<20; print('database size (after the run): %.1f MiB (data %.1f MiB, log 64.0 MiB)' % ((d+64*m)/m, d/m))" "$is_bytes")" \
+  "$(grep '^database size (after the run)' "$T/out")"
+check_eq "size: the server has the same figure after the run" "$is_bytes" \
+  "$(mariadb_sql "SELECT SUM(data_length + index_length) FROM information_schema.tables WHERE table_schema='sbtest'")"
+
 # --- --events is exact; --rate is open loop -----------------------------------
 $OLTP --tables=2 --table-size=1000 --threads=3 --events=101 --time=0 --json="$T/e.json" oltp_point_select run >/dev/null 2>&1
 check_eq "--events=101 runs exactly 101 transactions" 101 "$(jq_ "$T/e.json" 'd["phases"][-1]["transactions"]')"

@@ -141,6 +141,21 @@ env -u OLTP_PGSQL_PASSWORD $OLTP_BIN --db-driver=pgsql $CONN --pgsql-password=sb
 check_eq "--pgsql-password works without the environment" 0 $?
 check_eq "the JSON result holds the pgsql options but no password" "127.0.0.1 False" \
   "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); o=d["options"]; print(o["pgsql_host"], any("password" in k for k in o))' "$T/r.json" 2>&1)"
+# the database's size: pg_database_size before and after a read-only run
+# equals the server's now (VACUUM first, so that autovacuum has nothing to
+# add: its free-space and visibility maps are files of the database too);
+# PostgreSQL's WAL is the cluster's, so no log figure
+postgres_sql "VACUUM" >/dev/null
+pg_bytes=$(postgres_sql "SELECT pg_database_size('sbtest')")
+$OLTP --tables=2 --table-size=1000 --events=20 --time=0 --json="$T/size.json" oltp_read_only run >"$T/out" 2>&1
+check_eq "size: read-only run exits 0" 0 $?
+check_eq "size: the JSON's data bytes before and after = pg_database_size; no log" \
+  "$pg_bytes $pg_bytes False" \
+  "$(python3 -c 'import json,sys; z=json.load(open(sys.argv[1]))["database_size"]; print(z["start"]["data_bytes"], z["end"]["data_bytes"], "log_bytes" in z["start"] or "log_bytes" in z["end"])' "$T/size.json")"
+check_eq "size: the same bytes in the text report" \
+  "$(python3 -c "import sys; d=int(sys.argv[1]); print('database size (after the run): %.1f MiB (data %.1f MiB, no log of its own)' % (d/2**20, d/2**20))" "$pg_bytes")" \
+  "$(grep '^database size (after the run)' "$T/out")"
+check_eq "size: the server has the same figure after the run" "$pg_bytes" "$(postgres_sql "SELECT pg_database_size('sbtest')")"
 port=$(free_port)
 $OLTP_BIN --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=$port --tables=1 --time=1 oltp_read_write run >"$T/out" 2>"$T/err"
 check_eq "no server on the port exits 2" 2 $?

@@ -32,7 +32,14 @@ check_contains "--rate: the terminals set the pace" "oltp: --rate does not apply
 # --- prepare: exact row counts and population rules ---------------------------
 $OLTP --threads=2 tpcc prepare >"$T/prep" 2>&1
 check_eq "prepare exits 0" 0 $?
-check_contains "prepare prints the loading rate" "rows/s)" "$(tail -1 "$T/prep")"
+check_contains "prepare prints the loading rate" "rows/s)" "$(grep '^Loaded ' "$T/prep")"
+# the size after the load, as information_schema.tables has it now (data +
+# indexes of the schema; the redo log of tests/lib's 64M)
+is_bytes=$(q "SELECT SUM(data_length + index_length) FROM information_schema.tables WHERE table_schema='sbtest'")
+size_line() {  # size_line WHEN BYTES: oltp's line for BYTES of data and 64 MiB of log
+  python3 -c "import sys; d=int(sys.argv[2]); m=1<<20; print('database size (%s): %.1f MiB (data %.1f MiB, log 64.0 MiB)' % (sys.argv[1], (d+64*m)/m, d/m))" "$1" "$2"
+}
+check_eq "prepare prints the database's size last" "$(size_line "after prepare" "$is_bytes")" "$(tail -1 "$T/prep")"
 for tc in warehouse:2 district:20 customer:60000 history:60000 new_order:18000 orders:60000 item:100000 stock:200000; do
   check_eq "${tc%%:*} rows" "${tc#*:}" "$(q "SELECT COUNT(*) FROM ${tc%%:*}")"
 done
@@ -68,6 +75,7 @@ check_contains "prepare over existing tables says to clean up" 'table warehouse 
 $OLTP tpcc check >"$T/out" 2>&1
 check_eq "check after prepare exits 0" 0 $?
 check_contains "check after prepare: all hold" "All consistency conditions hold" "$(cat "$T/out")"
+check_eq "check prints the database's size" "$(size_line check "$is_bytes")" "$(grep '^database size' "$T/out")"
 broken() {  # broken N "BREAK SQL" "REPAIR SQL"
   q "$2"
   $OLTP tpcc check >"$T/out" 2>&1

@@ -19,6 +19,10 @@
 /* summary.csv's drive I/O columns (results_drive_io.c), empty without I/O */
 #define CSV_IO_HEAD ",db_rd_iops,db_rd_mbps,db_rd_lat_ms,db_wr_iops,db_wr_mbps,db_wr_lat_ms,db_fl_iops,db_fl_lat_ms,host_rd_iops,host_rd_mbps,host_rd_await_ms,host_wr_iops,host_wr_mbps,host_wr_await_ms,host_dc_iops,host_dc_mbps,host_dc_await_ms,host_fl_iops,host_fl_await_ms,host_await_ms,host_queue_depth,host_util_pct,host_rq_kib,flush_ratio,guest_rd_iops,guest_rd_mbps,guest_rd_await_ms,guest_wr_iops,guest_wr_mbps,guest_wr_await_ms,guest_dc_iops,guest_dc_mbps,guest_dc_await_ms,guest_fl_iops,guest_fl_await_ms,guest_await_ms,guest_queue_depth,guest_util_pct,guest_rq_kib,txn_rd_kib,txn_wr_kib,txn_flushes,txn_dev_rd_kib,txn_dev_wr_kib,txn_dev_flushes,txn_dev_busy_ms,txn_write_amp,dev_lat_p50_ms,dev_lat_p99_ms,dev_lat_p99.99_ms,tail_r"
 #define CSV_IO_EMPTY ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
+/* summary.csv's database size columns (none recorded in these fixtures) */
+#define CSV_DB_HEAD ",database_loaded_data_bytes,database_loaded_log_bytes," \
+    "database_end_data_bytes,database_end_log_bytes"
+#define CSV_DB_EMPTY ",,,,"
 
 #define RUN_DIR "results/fixtures/run"
 #define VM(x) "vm/drivebench-fixture-20261130-000000--" x ".r1.json"
@@ -359,9 +363,9 @@ static void test_summary_files(void **state)
     (void)state;
     assert_string_equal(csv,
         "run_id,drive,repetition,vms,tps,transactions,latency_avg_ms,latency_p99_ms,"
-        "latency_p99_mean_of_vms_ms,failed_vms,status,failures,tpmC,NOPM" CSV_IO_HEAD "\n"
-        "fixture-20261130-000000,a<b ' & .. x,1,2,22.5,200,1.03,1.5,2.2505,0,complete,,," CSV_IO_EMPTY "\n"
-        "fixture-20261130-000000,second,1,1,8,100,2.08,2,2,0,complete,,," CSV_IO_EMPTY "\n");
+        "latency_p99_mean_of_vms_ms,failed_vms,status,failures,tpmC,NOPM" CSV_IO_HEAD CSV_DB_HEAD "\n"
+        "fixture-20261130-000000,a<b ' & .. x,1,2,22.5,200,1.03,1.5,2.2505,0,complete,,," CSV_IO_EMPTY CSV_DB_EMPTY "\n"
+        "fixture-20261130-000000,second,1,1,8,100,2.08,2,2,0,complete,,," CSV_IO_EMPTY CSV_DB_EMPTY "\n");
     assert_non_null(back);
     assert_string_equal(num(back, "drives.0.latency_ms.p99_mean_of_vms"), "2.2505");
     json_object_put(back);
@@ -389,7 +393,7 @@ static void test_csv_quoting(void **state)
     s = orch_summary_build(&in, err, sizeof err);
     assert_non_null(s);
     csv = write_summary(s, &back);
-    assert_non_null(strstr(csv, "\nr-1,\"a,\"\"b\"\"\",1,1,10,100,1.06,3.001,3.001,0,complete,,," CSV_IO_EMPTY "\n"));
+    assert_non_null(strstr(csv, "\nr-1,\"a,\"\"b\"\"\",1,1,10,100,1.06,3.001,3.001,0,complete,,," CSV_IO_EMPTY CSV_DB_EMPTY "\n"));
     /* a drive without results has no row */
     assert_null(strstr(csv, "second"));
     json_object_put(back);
@@ -560,10 +564,10 @@ static void test_tpcc_figures(void **state)
     snprintf(key, sizeof key, "%s/summary.csv", dir);
     csv = orch_slurp(key);
     assert_non_null(csv);
-    assert_non_null(strstr(csv, ",failures,tpmC,NOPM" CSV_IO_HEAD "\n"));
+    assert_non_null(strstr(csv, ",failures,tpmC,NOPM" CSV_IO_HEAD CSV_DB_HEAD "\n"));
     assert_non_null(strstr(csv, "\ntpcc-20261201-000000,nvme-a,1,2,"));
-    assert_non_null(strstr(csv, ",0,complete,,45480.448493,44960.442833" CSV_IO_EMPTY "\n"));
-    assert_non_null(strstr(csv, ",0,complete,,22079.849673,21829.851375" CSV_IO_EMPTY "\n"));
+    assert_non_null(strstr(csv, ",0,complete,,45480.448493,44960.442833" CSV_IO_EMPTY CSV_DB_EMPTY "\n"));
+    assert_non_null(strstr(csv, ",0,complete,,22079.849673,21829.851375" CSV_IO_EMPTY CSV_DB_EMPTY "\n"));
     free(csv);
     snprintf(key, sizeof key, "%s/summary.json", dir);
     assert_int_equal(res_summary_read_file(key, &back, err, sizeof err), 0);

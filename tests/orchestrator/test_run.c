@@ -703,6 +703,107 @@ static void test_short_outage_passes(void **state)
     orch_plan_free(p);
 }
 
+/* The fixtures in a folder of the test's, each with the database sizes
+ * oltp writes: data after load `loaded[i]` (vm1, vm2 of drive a, vm1 of
+ * second), 64 MiB of log, 10 MiB more data at the end, no log at the end
+ * for second-vm1. Returns the folder (static). */
+static const char *fixtures_with_sizes(orch_fixture *f, const int64_t loaded[3])
+{
+    static const char *const names[] = { "a-b-x-vm1", "a-b-x-vm2", "second-vm1" };
+    static char dir[PATH_MAX];
+    char cmd[PATH_MAX * 3], path[PATH_MAX * 2];
+    snprintf(dir, sizeof dir, "%s/fixtures-sizes", f->results);
+    snprintf(cmd, sizeof cmd, "cp -r '%s/results/fixtures/run/vm' '%s'", f->cwd, dir);
+    assert_int_equal(system(cmd), 0);
+    for (int i = 0; i < 3; i++) {
+        json_object *d, *z = json_object_new_object(), *s = json_object_new_object(),
+                    *e = json_object_new_object();
+        snprintf(path, sizeof path, "%s/drivebench-fixture-20261130-000000--%s.r1.json", dir,
+                 names[i]);
+        d = json_object_from_file(path);
+        assert_non_null(d);
+        json_object_object_add(s, "data_bytes", json_object_new_int64(loaded[i]));
+        json_object_object_add(s, "log_bytes", json_object_new_int64(67108864));
+        json_object_object_add(e, "data_bytes", json_object_new_int64(loaded[i] + 10485760));
+        if (i < 2)
+            json_object_object_add(e, "log_bytes", json_object_new_int64(67108864));
+        json_object_object_add(z, "start", s);
+        json_object_object_add(z, "end", e);
+        json_object_object_add(d, "database_size", z);
+        assert_int_equal(json_object_to_file(path, d), 0);
+        json_object_put(d);
+    }
+    return dir;
+}
+
+/* Each VM's database size goes into the summary (after load, at the end),
+ * each drive's mean beside it, summary.csv and the report; against the
+ * plan's expect_database_size (1G), vm2 of drive a at +25 % is warned
+ * about at the end of the run (the run still succeeds), vm1 at 0 % and
+ * second-vm1 at -10 % are not. */
+static void test_database_size(void **state)
+{
+    static const int64_t loaded[3] = { 1073741824, 1342177280, 966367642 };
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", NULL);
+    orch_run_opts o;
+    json_object *s, *vms, *v, *z;
+    char path[PATH_MAX], *text;
+    opts_init(&o, f);
+    p->expect_database_size = 1073741824;
+    setenv("FAKE_OLTP_FIXTURES", fixtures_with_sizes(f, loaded), 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    unsetenv("FAKE_OLTP_FIXTURES");
+    assert_clean(f, RUN_ID);
+    assert_non_null(strstr(orch_fixture_output(f),
+        "drivebench: warning: VM drivebench-fixture-20261130-000000--a-b-x-vm2 (drive a<b ' & .. x, "
+        "repetition 1): its database holds 1.25 GiB of data after load, +25.0 % from the plan's "
+        "expect_database_size (1.00 GiB, tolerance ±20 %); the figures stand, but the database "
+        "is not the size the plan expects (docs/database-size.md)\n"));
+    assert_null(strstr(orch_fixture_output(f), "--a-b-x-vm1 (drive"));
+    assert_null(strstr(orch_fixture_output(f), "--second-vm1 (drive"));
+    s = orch_fixture_summary(f);
+    assert_non_null(s);
+    assert_string_equal(jnum(s, "plan", -1, "workload", "expect_database_bytes"), "1073741824");
+    assert_true(json_object_object_get_ex(s, "vms", &vms));
+    v = json_object_array_get_idx(vms, 1);
+    assert_true(json_object_object_get_ex(v, "database_size", &z));
+    assert_string_equal(json_object_to_json_string_ext(z, JSON_C_TO_STRING_PLAIN),
+        "{\"loaded\":{\"data_bytes\":1342177280,\"log_bytes\":67108864},"
+        "\"end\":{\"data_bytes\":1352663040,\"log_bytes\":67108864},"
+        "\"deviation_pct\":25,\"beyond_tolerance\":true}");
+    v = json_object_array_get_idx(vms, 2);
+    assert_true(json_object_object_get_ex(v, "database_size", &z));
+    assert_string_equal(json_object_to_json_string_ext(z, JSON_C_TO_STRING_PLAIN),
+        "{\"loaded\":{\"data_bytes\":966367642,\"log_bytes\":67108864},"
+        "\"end\":{\"data_bytes\":976853402},"
+        "\"deviation_pct\":-10,\"beyond_tolerance\":false}");
+    /* drive a: the mean of its two VMs */
+    assert_string_equal(jnum(s, "drives", 0, "database_size", "loaded"),
+                        "{ \"data_bytes\": 1207959552, \"log_bytes\": 67108864 }");
+    assert_string_equal(jnum(s, "drives", 0, "database_size", "end"),
+                        "{ \"data_bytes\": 1218445312, \"log_bytes\": 67108864 }");
+    assert_string_equal(jnum(s, "drives", 1, "database_size", "end"),
+                        "{ \"data_bytes\": 976853402 }");
+    json_object_put(s);
+    snprintf(path, sizeof path, "%s/%s/summary.csv", f->results, RUN_ID);
+    text = orch_slurp(path);
+    assert_non_null(text);
+    assert_non_null(strstr(text, ",1207959552,67108864,1218445312,67108864\n"));
+    assert_non_null(strstr(text, ",966367642,67108864,976853402,\n"));
+    free(text);
+    snprintf(path, sizeof path, "%s/%s/report.html", f->results, RUN_ID);
+    text = orch_slurp(path);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "<td data-key=\"database_loaded_data_bytes\" "
+        "data-value=\"1342177280\" class=\"warn\">1344.0 MiB (data 1280.0 MiB, log 64.0 MiB): "
+        "+25.0 % from the expected 1.00 GiB (beyond ±20 %)</td>"));
+    assert_non_null(strstr(text, "<td data-key=\"database_loaded_data_bytes\" "
+        "data-value=\"966367642\">985.6 MiB (data 921.6 MiB, log 64.0 MiB)</td>"));
+    free(text);
+    orch_plan_free(p);
+}
+
 /* As the measured phase runs, RUN_DIR/clients names each host-side oltp
  * with its pid and start time; it is gone once the phase reaped them. */
 static void test_clients_recorded(void **state)
@@ -1152,6 +1253,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_outage_fails_vm, orch_fixture_setup,
                                         orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_short_outage_passes, orch_fixture_setup,
+                                        orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_database_size, orch_fixture_setup,
                                         orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_clients_recorded, orch_fixture_setup,
                                         orch_fixture_teardown),

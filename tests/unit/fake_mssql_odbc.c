@@ -34,7 +34,10 @@
  * Results: a SELECT returns one row of "1" in each of its select list's
  * columns, none when a parameter is TPC-C's unused item 100001 (so the
  * spec's 1 % New-Order rollback happens); other statements affect one
- * row; a {CALL} returns nothing, as oltp's procedures do.
+ * row; a {CALL} returns nothing, as oltp's procedures do. The database's
+ * files (sys.database_files) are DB_FILES below: SELECT CAST(size AS
+ * BIGINT) * 8192 FROM sys.database_files WHERE type = N returns the bytes
+ * of each file of type N (0 ROWS, 1 LOG), one row each.
  *
  * Connection string keys besides DRIVER: LOG=path (each session appends
  * one line of its counts there when it disconnects), DEADLOCK_AT=list,
@@ -105,6 +108,9 @@ struct fstmt {
     fcol    col[MAX_COLS];
     int     ncols;          /* of the current result; 0 = none */
     int     rows_left;
+    long long values[8];    /* the rows' one value (sys.database_files), */
+    int     next_value;     /* the next row's; */
+    bool    has_values;     /* else each column is "1" */
     SQLLEN  rowcount;
     bool    has_result;     /* a result is open (SQLMoreResults/SQL_CLOSE end it) */
 };
@@ -493,6 +499,30 @@ static bool params_bound(const fstmt *s)
     return false;
 }
 
+/* The database's files as sys.database_files lists them: type (0 ROWS,
+ * 1 LOG) and size in 8 KiB pages: two data files and a log. */
+static const struct { int type; long long pages; } DB_FILES[] = {
+    { 0, 12800 }, { 0, 3200 }, { 1, 1024 },
+};
+
+/* SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type =
+ * N: true, with the rows in s->values; false for any other statement. */
+static bool database_files(fstmt *s, const char *q)
+{
+    static const char head[] = "SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = ";
+    int type;
+    if (strncmp(q, head, sizeof head - 1) || sscanf(q + sizeof head - 1, "%d", &type) != 1)
+        return false;
+    s->ncols = 1;
+    s->rows_left = 0;
+    s->next_value = 0;
+    s->has_values = true;
+    for (size_t i = 0; i < sizeof DB_FILES / sizeof DB_FILES[0]; i++)
+        if (DB_FILES[i].type == type)
+            s->values[s->rows_left++] = DB_FILES[i].pages * 8192;
+    return true;
+}
+
 /* Run s->sql as SQL Server would; rpc: a prepared or parameterised call. */
 static SQLRETURN run(fstmt *s, bool rpc)
 {
@@ -504,6 +534,7 @@ static SQLRETURN run(fstmt *s, bool rpc)
     s->dg.n = 0;
     s->ncols = 0;
     s->rows_left = 0;
+    s->has_values = false;
     s->rowcount = -1;
     s->has_result = false;
     if (c->pending && c->pending != s) {
@@ -577,6 +608,8 @@ static SQLRETURN run(fstmt *s, bool rpc)
             c->trancount = 1;
         if (starts(q, "{CALL") || starts(q, "{ CALL") || starts(q, "EXEC")) {
             c->n.calls++;               /* begins and ends its own transaction */
+        } else if (starts(q, "SELECT") && database_files(s, q)) {
+            c->n.selects++;
         } else if (starts(q, "SELECT")) {
             c->n.selects++;
             s->ncols = select_columns(q);
@@ -644,13 +677,17 @@ SQLRETURN SQL_API SQLFetch(SQLHSTMT h)
     s->rows_left--;
     for (int i = 0; i < s->ncols; i++) {
         fcol *k = &s->col[i];
+        char v[24] = "1";
         if (!k->buf)
             continue;
-        if (k->ctype == SQL_C_CHAR && k->len >= 2)
-            memcpy(k->buf, "1", 2);
+        if (s->has_values)      /* the rows in order: rows_left counts down */
+            snprintf(v, sizeof v, "%lld", s->values[s->next_value]);
+        if (k->ctype == SQL_C_CHAR && k->len > (SQLLEN)strlen(v))
+            memcpy(k->buf, v, strlen(v) + 1);
         if (k->ind)
-            *k->ind = 1;
+            *k->ind = (SQLLEN)strlen(v);
     }
+    s->next_value++;
     return SQL_SUCCESS;
 }
 

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "dbsize.h"
 #include "dialect.h"
 #include "workload.h"
 
@@ -404,6 +405,12 @@ static void record(rec *r, const char *dialect, const char *wl_name, const char 
         rec_printf("\n-- before a run\n");
         dump.where = "check";
         assert_int_equal(wl->check_ready(&run, &c), 0);
+        {   /* what main.c reads after prepare, around a run and in check */
+            res_db_size z;
+            rec_printf("\n-- database size\n");
+            dump.where = "size";
+            assert_int_equal(dbsize_read(&c, o.db.dialect, &z), 0);
+        }
         if (ntrx > 0) {
             void *ws;
             rng_seed(&rg, 1, 0);

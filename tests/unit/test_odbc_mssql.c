@@ -147,6 +147,21 @@ static long total(const session *s, int n, int k)
     return t;
 }
 
+/* DIR/result.json's database_size as compact JSON (static). */
+static const char *database_size(void)
+{
+    static char out[512];
+    char path[400];
+    json_object *doc, *v;
+    snprintf(path, sizeof path, "%s/result.json", dir);
+    doc = json_object_from_file(path);
+    assert_non_null(doc);
+    assert_true(json_object_object_get_ex(doc, "database_size", &v));
+    snprintf(out, sizeof out, "%s", json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+    json_object_put(doc);
+    return out;
+}
+
 /* Field `key` of the last phase of DIR/result.json (or of its type `type`). */
 static int64_t result(const char *type, const char *key)
 {
@@ -283,8 +298,12 @@ static void test_sysbench(void **state)
     snprintf(args, sizeof args, "--threads=1 --events=50 --time=0 --tables=1 --table-size=1000 "
              "--json=%s/result.json oltp_read_write run", dir);
     w = run_ok("sb.log", ";DEADLOCK_AT=5,40", args, s, &n);
-    assert_int_equal(n, 3);                     /* dialect probe, setup session, the run's */
+    assert_int_equal(n, 4);     /* dialect probe, setup session, the run's, the size after it */
     assert_int_equal(result(NULL, "transactions"), 50);
+    /* the double's files: data 12,800 + 3,200 pages, log 1,024 pages of 8 KiB */
+    assert_string_equal(database_size(),
+        "{\"start\":{\"data_bytes\":131072000,\"log_bytes\":8388608},"
+        "\"end\":{\"data_bytes\":131072000,\"log_bytes\":8388608}}");
     assert_int_equal(result(NULL, "errors"), 2);
     assert_int_equal(w->v[K_STATEMENTS], 50 * 18 + 4 + 16 + 2);
     assert_int_equal(w->v[K_PREPARED], 50 * 18 + 4 + 16 + 2);

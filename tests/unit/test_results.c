@@ -507,10 +507,14 @@ static void make_summary(res_summary *s)
     s->ndrives = 2;
     s->drives = calloc(2, sizeof *s->drives);
     s->drives[0].name = strdup("a,\"b\"");
-    s->drives[0].f = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505, 0, NULL, 2, 1, 11.25 };
+    s->drives[0].f = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505, 0, NULL, 2, 1, 11.25, { RES_UNSET, RES_UNSET }, { RES_UNSET, RES_UNSET } };
     s->drives[0].nreps = 1;
     s->drives[0].reps = calloc(1, sizeof *s->drives[0].reps);
-    s->drives[0].reps[0] = (res_repetition){ 1, { 2, 22.5, 200, 1.03, 1.5, 2.2505, 0, NULL, 2, 1, 11.25 } };
+    s->drives[0].reps[0] = (res_repetition){ 1, { 2, 22.5, 200, 1.03, 1.5, 2.2505, 0, NULL, 2, 1, 11.25, { RES_UNSET, RES_UNSET }, { RES_UNSET, RES_UNSET } } };
+    /* database sizes: both after load, the data only at the end */
+    s->drives[0].f.db_loaded = s->drives[0].reps[0].f.db_loaded = (res_db_size){ 123456789, 67108864 };
+    s->drives[0].f.db_end = s->drives[0].reps[0].f.db_end = (res_db_size){ 123999999, RES_UNSET };
+    s->plan.expect_database_bytes = 100000000;
     s->drives[1].name = strdup("empty");
     s->drives[0].restore = (res_restore){ 4294967296, 2.5 };
     s->nvms = 1;
@@ -519,18 +523,20 @@ static void make_summary(res_summary *s)
                           .result = strdup("vm/vm1.r1.json"), .measured = true, .tps = 10.0000004,
                           .transactions = 100, .lat_avg_ms = 1.06, .lat_p99_ms = 3.001,
                           .server_version = strdup("10.11.6"), .errors = 4, .reconnects = 0,
-                          .npoints = 2 };
+                          .npoints = 2, .db_loaded = { 123456789, 67108864 },
+                          .db_end = { 123999999, RES_UNSET }, .db_deviation_pct = 23.456789,
+                          .db_size_warning = true };
     s->vms[0].series = calloc(2, sizeof *s->vms[0].series);
     s->vms[0].series[0] = (res_point){ 1, 9 };
     s->vms[0].series[1] = (res_point){ 2, 11.25 };
-    s->run = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505, 0, NULL, 2, 1, 11.25 };
+    s->run = (res_figures){ 2, 22.5, 200, 1.03, 1.5, 2.2505, 0, NULL, 2, 1, 11.25, { RES_UNSET, RES_UNSET }, { RES_UNSET, RES_UNSET } };
     s->run_drives = 2;
 }
 
 static void test_summary_round_trip(void **state)
 {
     res_summary a, b;
-    char err[512] = "", path[300], csv[1024];
+    char err[512] = "", path[300], csv[4096];
     FILE *f;
     size_t n;
     (void)state;
@@ -544,8 +550,11 @@ static void test_summary_round_trip(void **state)
     fclose(f);
     assert_string_equal(csv,
         "run_id,drive,repetition,vms,tps,transactions,latency_avg_ms,latency_p99_ms,"
-        "latency_p99_mean_of_vms_ms,failed_vms,status,failures,tpmC,NOPM" CSV_IO_HEAD "\n"
-        "r-1,\"a,\"\"b\"\"\",1,2,22.5,200,1.03,1.5,2.2505,0,complete,,," CSV_IO_EMPTY "\n");
+        "latency_p99_mean_of_vms_ms,failed_vms,status,failures,tpmC,NOPM" CSV_IO_HEAD
+        ",database_loaded_data_bytes,database_loaded_log_bytes,database_end_data_bytes,"
+        "database_end_log_bytes\n"
+        "r-1,\"a,\"\"b\"\"\",1,2,22.5,200,1.03,1.5,2.2505,0,complete,,," CSV_IO_EMPTY
+        ",123456789,67108864,123999999,\n");
     snprintf(path, sizeof path, "%s/summary.json", scratch);
     assert_int_equal(res_summary_read_file(path, &b, err, sizeof err), 0);
     assert_string_equal(b.run_id, "r-1");
@@ -588,6 +597,13 @@ static void test_summary_round_trip(void **state)
     assert_int_equal(b.vms[0].reconnects, 0);
     assert_int_equal(b.vms[0].npoints, 2);
     assert_true(b.vms[0].series[1].t == 2 && b.vms[0].series[1].tps == 11.25);
+    assert_int_equal(b.plan.expect_database_bytes, 100000000);
+    assert_int_equal(b.vms[0].db_loaded.data_bytes, 123456789);
+    assert_int_equal(b.vms[0].db_loaded.log_bytes, 67108864);
+    assert_int_equal(b.vms[0].db_end.data_bytes, 123999999);
+    assert_int_equal(b.vms[0].db_end.log_bytes, RES_UNSET);
+    assert_true(b.vms[0].db_deviation_pct == 23.456789);
+    assert_true(b.vms[0].db_size_warning);
     assert_memory_equal(&b.run, &a.run, sizeof a.run);
     assert_int_equal(b.run_drives, 2);
     res_summary_clear(&a);
