@@ -1,6 +1,7 @@
 /* template.c — load VM profile templates and render domain XML (see
  * template.h). */
 #include "plan/template.h"
+#include "plan/template_edit.h"
 #include "util/names.h"
 #include "util/units.h"
 
@@ -17,13 +18,6 @@
 #include <libxml/xpathInternals.h>
 
 #define MAX_DISKS 8
-
-/* The NIC's slot on the root bus: on pc's pci.0 where the profiles always
- * had it; on q35's pcie.0 clear of libvirt's PCIe root ports (slot 0x01
- * on, eight to a slot) and of the ICH9 functions at 0x1f (seen in
- * `virsh dumpxml` of a started q35 domain with lsisas1068). */
-#define ORCH_NIC_SLOT_PC  "0x1e"
-#define ORCH_NIC_SLOT_Q35 "0x10"
 
 struct orch_template {
     xmlDocPtr doc;
@@ -65,7 +59,7 @@ static xmlXPathObjectPtr xpath(xmlDocPtr doc, xmlNodePtr ctx_node, const char *e
 }
 
 /* First node matching expr, or NULL. */
-static xmlNodePtr xpath_one(xmlDocPtr doc, xmlNodePtr ctx_node, const char *expr)
+xmlNodePtr tpl_xpath_one(xmlDocPtr doc, xmlNodePtr ctx_node, const char *expr)
 {
     xmlXPathObjectPtr r = xpath(doc, ctx_node, expr);
     xmlNodePtr n = r ? r->nodesetval->nodeTab[0] : NULL;
@@ -74,9 +68,9 @@ static xmlNodePtr xpath_one(xmlDocPtr doc, xmlNodePtr ctx_node, const char *expr
 }
 
 /* The -netdev user,... argument of <qemu:commandline>. */
-static xmlNodePtr netdev_arg(xmlDocPtr doc)
+xmlNodePtr tpl_netdev_arg(xmlDocPtr doc)
 {
-    return xpath_one(doc, NULL, "/domain/qemu:commandline/qemu:arg[@value='-netdev']"
+    return tpl_xpath_one(doc, NULL, "/domain/qemu:commandline/qemu:arg[@value='-netdev']"
                                 "/following-sibling::qemu:arg[1][starts-with(@value,'user,')]");
 }
 
@@ -129,7 +123,7 @@ orch_template *orch_template_load(const char *path, char *err, size_t errlen)
             err[strlen(err) - 1] = '\0';
         goto error;
     }
-    prof = xpath_one(t->doc, NULL, "/domain/metadata/db:profile");
+    prof = tpl_xpath_one(t->doc, NULL, "/domain/metadata/db:profile");
     if (!prof) {
         snprintf(err, errlen, "template %s has no <drivebench:profile> in <metadata>", path);
         goto error;
@@ -152,7 +146,7 @@ orch_template *orch_template_load(const char *path, char *err, size_t errlen)
             goto error;
         }
         snprintf(expr, sizeof expr, "/domain/devices/disk[serial='%s']", (const char *)serial);
-        if (!xpath_one(t->doc, NULL, expr)) {
+        if (!tpl_xpath_one(t->doc, NULL, expr)) {
             snprintf(err, errlen, "template %s: profile lists disk %s but no <disk> has "
                      "<serial>%s</serial>", path, (const char *)serial, (const char *)serial);
             xmlFree(serial);
@@ -169,17 +163,17 @@ orch_template *orch_template_load(const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "template %s: profile needs disks bootdisk and dbdisk", path);
         goto error;
     }
-    if (!netdev_arg(t->doc)) {
+    if (!tpl_netdev_arg(t->doc)) {
         snprintf(err, errlen, "template %s: <qemu:commandline> lacks '-netdev' 'user,...'",
                  path);
         goto error;
     }
-    t->memory = memory_bytes(xpath_one(t->doc, NULL, "/domain/memory"));
-    vcpu = xpath_one(t->doc, NULL, "/domain/vcpu");
+    t->memory = memory_bytes(tpl_xpath_one(t->doc, NULL, "/domain/memory"));
+    vcpu = tpl_xpath_one(t->doc, NULL, "/domain/vcpu");
     text = vcpu ? xmlNodeGetContent(vcpu) : NULL;
     t->vcpus = text ? atoi((const char *)text) : 0;
     xmlFree(text);
-    cmd = xpath_one(t->doc, NULL, "/domain/os/cmdline");
+    cmd = tpl_xpath_one(t->doc, NULL, "/domain/os/cmdline");
     text = cmd ? xmlNodeGetContent(cmd) : NULL;
     t->cmdline = strdup(text ? (const char *)text : "");
     xmlFree(text);
@@ -239,9 +233,9 @@ static void set_text(xmlNodePtr n, const char *text)
 static int set_element(xmlDocPtr doc, const char *expr, const char *parent_expr,
                        const char *elem, const char *text)
 {
-    xmlNodePtr n = xpath_one(doc, NULL, expr);
+    xmlNodePtr n = tpl_xpath_one(doc, NULL, expr);
     if (!n) {
-        xmlNodePtr parent = xpath_one(doc, NULL, parent_expr);
+        xmlNodePtr parent = tpl_xpath_one(doc, NULL, parent_expr);
         if (!parent)
             return -1;
         n = xmlNewChild(parent, NULL, BAD_CAST elem, NULL);
@@ -257,7 +251,7 @@ static int set_disk(xmlDocPtr doc, const char *serial, const char *pool, const c
     char expr[128];
     xmlNodePtr disk, src, old;
     snprintf(expr, sizeof expr, "/domain/devices/disk[serial='%s']", serial);
-    disk = xpath_one(doc, NULL, expr);
+    disk = tpl_xpath_one(doc, NULL, expr);
     if (!disk)
         return -1;
     if (!vol) {                      /* the plan has no such disk: drop it */
@@ -266,7 +260,7 @@ static int set_disk(xmlDocPtr doc, const char *serial, const char *pool, const c
         return 0;
     }
     xmlSetProp(disk, BAD_CAST "type", BAD_CAST "volume");
-    old = xpath_one(doc, disk, "source");
+    old = tpl_xpath_one(doc, disk, "source");
     src = xmlNewNode(NULL, BAD_CAST "source");
     if (!src)
         return -1;
@@ -283,7 +277,7 @@ static int set_disk(xmlDocPtr doc, const char *serial, const char *pool, const c
 
 static void set_metadata(xmlDocPtr doc, const orch_domain_spec *s)
 {
-    xmlNodePtr prof = xpath_one(doc, NULL, "/domain/metadata/db:profile");
+    xmlNodePtr prof = tpl_xpath_one(doc, NULL, "/domain/metadata/db:profile");
     xmlNodePtr vm;
     char num[32];
     if (!prof)
@@ -304,7 +298,7 @@ static void set_metadata(xmlDocPtr doc, const orch_domain_spec *s)
 /* Drop the element at expr, if any, with the indentation before it. */
 static void drop_element(xmlDocPtr doc, const char *expr)
 {
-    xmlNodePtr n = xpath_one(doc, NULL, expr);
+    xmlNodePtr n = tpl_xpath_one(doc, NULL, expr);
     if (!n)
         return;
     if (n->prev && xmlNodeIsText(n->prev) && xmlIsBlankNode(n->prev)) {
@@ -325,9 +319,9 @@ static int set_boot(xmlDocPtr doc, const orch_domain_spec *s)
         drop_element(doc, "/domain/os/kernel");
         drop_element(doc, "/domain/os/initrd");
         drop_element(doc, "/domain/os/cmdline");
-        if (xpath_one(doc, NULL, "/domain/os/boot"))
+        if (tpl_xpath_one(doc, NULL, "/domain/os/boot"))
             return 0;
-        os = xpath_one(doc, NULL, "/domain/os");
+        os = tpl_xpath_one(doc, NULL, "/domain/os");
         if (!os)
             return -1;
         xmlAddChild(os, xmlNewText(BAD_CAST "  "));
@@ -348,7 +342,7 @@ static int set_boot(xmlDocPtr doc, const orch_domain_spec *s)
                                   s->cmdline) < 0)
         return -1;
     if (s->cmdline_extra) {
-        xmlNodePtr n = xpath_one(doc, NULL, "/domain/os/cmdline");
+        xmlNodePtr n = tpl_xpath_one(doc, NULL, "/domain/os/cmdline");
         xmlChar *old = n ? xmlNodeGetContent(n) : NULL;
         char *line = old && *old ? orch_strfmt("%s %s", (const char *)old, s->cmdline_extra)
                                  : strdup(s->cmdline_extra);
@@ -368,7 +362,7 @@ static int set_boot(xmlDocPtr doc, const orch_domain_spec *s)
  * and disk (the disk's position is the last digit), as images/vmlib.sh. */
 static int set_controller(xmlDocPtr doc, const orch_domain_spec *s)
 {
-    xmlNodePtr ctl = xpath_one(doc, NULL, "/domain/devices/controller[@type='scsi']");
+    xmlNodePtr ctl = tpl_xpath_one(doc, NULL, "/domain/devices/controller[@type='scsi']");
     xmlXPathObjectPtr disks;
     xmlChar *model;
     int lsi;
@@ -392,12 +386,12 @@ static int set_controller(xmlDocPtr doc, const orch_domain_spec *s)
                 hex[k++] = *c;
         hex[k] = '\0';
         snprintf(text, sizeof text, "0x5%s%x", hex, i & 0xf);
-        wwn = xpath_one(doc, disk, "wwn");
+        wwn = tpl_xpath_one(doc, disk, "wwn");
         if (wwn) {
             set_text(wwn, text);
             continue;
         }
-        serial = xpath_one(doc, disk, "serial");
+        serial = tpl_xpath_one(doc, disk, "serial");
         wwn = xmlNewNode(NULL, BAD_CAST "wwn");
         if (!wwn) {
             xmlXPathFreeObject(disks);
@@ -408,230 +402,6 @@ static int set_controller(xmlDocPtr doc, const orch_domain_spec *s)
         xmlAddPrevSibling(wwn, xmlNewText(BAD_CAST "\n      "));
     }
     xmlXPathFreeObject(disks);
-    return 0;
-}
-
-/* A new element name appended to parent as a child at nesting depth
- * depth (its indentation, two spaces a level), the parent's closing tag
- * kept on its own line. NULL when out of memory. */
-static xmlNodePtr add_child(xmlNodePtr parent, const char *name, int depth)
-{
-    char ws[64];
-    xmlNodePtr n = xmlNewNode(NULL, BAD_CAST name), last = parent->last;
-    if (!n)
-        return NULL;
-    snprintf(ws, sizeof ws, "\n%*s", depth * 2, "");
-    if (last && xmlNodeIsText(last) && xmlIsBlankNode(last)) {
-        xmlAddPrevSibling(last, n);
-        xmlAddPrevSibling(n, xmlNewText(BAD_CAST ws));
-        return n;
-    }
-    xmlAddChild(parent, xmlNewText(BAD_CAST ws));
-    xmlAddChild(parent, n);
-    snprintf(ws, sizeof ws, "\n%*s", (depth - 1) * 2, "");
-    xmlAddChild(parent, xmlNewText(BAD_CAST ws));
-    return n;
-}
-
-/* The element /domain/name, or a new one placed after the first of the
- * elements in after[] that exists (NULL-ended), or appended. */
-static xmlNodePtr domain_child(xmlDocPtr doc, const char *name, const char *const *after)
-{
-    char expr[64];
-    xmlNodePtr n, prev = NULL;
-    snprintf(expr, sizeof expr, "/domain/%s", name);
-    if ((n = xpath_one(doc, NULL, expr)))
-        return n;
-    for (; *after && !prev; after++) {
-        snprintf(expr, sizeof expr, "/domain/%s", *after);
-        prev = xpath_one(doc, NULL, expr);
-    }
-    if (!prev)
-        return add_child(xmlDocGetRootElement(doc), name, 1);
-    if (!(n = xmlNewNode(NULL, BAD_CAST name)))
-        return NULL;
-    xmlAddNextSibling(prev, n);
-    xmlAddPrevSibling(n, xmlNewText(BAD_CAST "\n  "));
-    return n;
-}
-
-/* The child name of parent, or a new one (add_child at depth). */
-static xmlNodePtr child_of(xmlDocPtr doc, xmlNodePtr parent, const char *name, int depth)
-{
-    xmlNodePtr n = xpath_one(doc, parent, name);
-    return n ? n : add_child(parent, name, depth);
-}
-
-/* One socket of N cores, N the domain's vCPUs: without a topology QEMU
- * makes every vCPU a socket, and SQL Server 2014 Standard uses at most 4
- * sockets (so 4 of 16 vCPUs). */
-static int set_topology(xmlDocPtr doc, const orch_domain_spec *s)
-{
-    static const char *const after[] = { "features", "os", "vcpu", NULL };
-    xmlNodePtr vcpu = xpath_one(doc, NULL, "/domain/vcpu"), cpu, topo;
-    xmlChar *text = NULL;
-    char cores[32];
-    int n = s->vcpus;
-    if (n <= 0) {
-        text = vcpu ? xmlNodeGetContent(vcpu) : NULL;
-        n = text ? atoi((const char *)text) : 0;
-        xmlFree(text);
-    }
-    if (n <= 0)
-        return -1;
-    if (!(cpu = domain_child(doc, "cpu", after)) || !(topo = child_of(doc, cpu, "topology", 2)))
-        return -1;
-    snprintf(cores, sizeof cores, "%d", n);
-    xmlSetProp(topo, BAD_CAST "sockets", BAD_CAST "1");
-    xmlSetProp(topo, BAD_CAST "cores", BAD_CAST cores);
-    xmlSetProp(topo, BAD_CAST "threads", BAD_CAST "1");
-    return 0;
-}
-
-/* UEFI: libvirt's firmware autoselection (<os firmware='efi'>, which picks
- * OVMF from the firmware descriptors of Debian's ovmf package and makes
- * the domain's NVRAM) on a q35 machine, Secure Boot off so that the plain
- * OVMF build without SMM is chosen and any Windows install boots. */
-static int set_firmware(xmlDocPtr doc, const orch_domain_spec *s)
-{
-    xmlNodePtr os = xpath_one(doc, NULL, "/domain/os"), type, fw, feat;
-    if (s->firmware != ORCH_FW_EFI)
-        return 0;
-    type = os ? xpath_one(doc, os, "type") : NULL;
-    if (!type)
-        return -1;
-    xmlSetProp(os, BAD_CAST "firmware", BAD_CAST "efi");
-    xmlSetProp(type, BAD_CAST "machine", BAD_CAST "q35");
-    if (!(fw = xpath_one(doc, os, "firmware"))) {
-        if (!(fw = xmlNewNode(NULL, BAD_CAST "firmware")))
-            return -1;
-        xmlAddNextSibling(type, fw);
-        xmlAddPrevSibling(fw, xmlNewText(BAD_CAST "\n    "));
-    }
-    feat = xpath_one(doc, fw, "feature[@name='secure-boot']");
-    if (!feat && !(feat = add_child(fw, "feature", 3)))
-        return -1;
-    xmlSetProp(feat, BAD_CAST "enabled", BAD_CAST "no");
-    xmlSetProp(feat, BAD_CAST "name", BAD_CAST "secure-boot");
-    return 0;
-}
-
-/* Hyper-V enlightenments (<features><hyperv>): what Windows needs to
- * behave under a hypervisor that overcommits (relaxed timing: no
- * CLOCK_WATCHDOG_TIMEOUT when a vCPU waits for the host; paravirtual
- * APIC and spinlocks, synthetic interrupts and timers, TLB flush and IPI
- * hypercalls). libvirt 9.0 and QEMU 7.2 know all of them and QEMU
- * implements them with KVM. Under TCG (domain type qemu) QEMU 7.2 refuses
- * vpindex ("kernel doesn't allow setting HyperV VP_INDEX"), and synic,
- * stimer, tlbflush and ipi need it, so TCG domains get the others only
- * (tried here: images/README.md). */
-static int set_hyperv(xmlDocPtr doc, const orch_domain_spec *s)
-{
-    static const char *const after[] = { "os", "vcpu", NULL };
-    static const struct { const char *name; int needs_kvm; } on[] = {
-        { "relaxed", 0 }, { "vapic", 0 }, { "spinlocks", 0 }, { "vpindex", 1 },
-        { "runtime", 0 }, { "synic", 1 }, { "stimer", 1 }, { "reset", 0 },
-        { "frequencies", 0 }, { "tlbflush", 1 }, { "ipi", 1 },
-    };
-    int tcg = strcmp(s->domain_type, "qemu") == 0;
-    xmlNodePtr features, hv;
-    if (!s->hyperv)
-        return 0;
-    if (!(features = domain_child(doc, "features", after))
-        || !(hv = child_of(doc, features, "hyperv", 2)))
-        return -1;
-    xmlSetProp(hv, BAD_CAST "mode", BAD_CAST "custom");
-    for (size_t i = 0; i < sizeof on / sizeof on[0]; i++) {
-        xmlNodePtr f;
-        if (tcg && on[i].needs_kvm)
-            continue;
-        if (!(f = child_of(doc, hv, on[i].name, 3)))
-            return -1;
-        xmlSetProp(f, BAD_CAST "state", BAD_CAST "on");
-        if (strcmp(on[i].name, "spinlocks") == 0)       /* Hyper-V's own count */
-            xmlSetProp(f, BAD_CAST "retries", BAD_CAST "8191");
-    }
-    return 0;
-}
-
-/* <clock>: Windows keeps the RTC in local time and wants the timers of
- * libvirt's Windows guests (RTC ticks caught up, PIT delayed, no HPET);
- * with Hyper-V enlightenments, the hypervclock (Hyper-V's reference
- * time) too. Linux guests without them keep the template's clock. */
-static int set_clock(xmlDocPtr doc, const orch_domain_spec *s)
-{
-    static const char *const after[] = { "cpu", "features", "os", NULL };
-    static const struct { const char *name, *attr, *value; int windows; } timers[] = {
-        { "rtc", "tickpolicy", "catchup", 1 }, { "pit", "tickpolicy", "delay", 1 },
-        { "hpet", "present", "no", 1 }, { "hypervclock", "present", "yes", 0 },
-    };
-    int windows = s->guest_os == ORCH_OS_WINDOWS;
-    xmlNodePtr clock;
-    if (!windows && !s->hyperv)
-        return 0;
-    if (!(clock = domain_child(doc, "clock", after)))
-        return -1;
-    if (windows)
-        xmlSetProp(clock, BAD_CAST "offset", BAD_CAST "localtime");
-    else if (!xmlHasProp(clock, BAD_CAST "offset"))
-        xmlSetProp(clock, BAD_CAST "offset", BAD_CAST "utc");
-    for (size_t i = 0; i < sizeof timers / sizeof timers[0]; i++) {
-        char expr[64];
-        xmlNodePtr tm;
-        if (timers[i].windows ? !windows : !s->hyperv)
-            continue;
-        snprintf(expr, sizeof expr, "timer[@name='%s']", timers[i].name);
-        if (!(tm = xpath_one(doc, clock, expr))) {
-            if (!(tm = add_child(clock, "timer", 2)))
-                return -1;
-            xmlSetProp(tm, BAD_CAST "name", BAD_CAST timers[i].name);
-        }
-        xmlSetProp(tm, BAD_CAST timers[i].attr, BAD_CAST timers[i].value);
-    }
-    return 0;
-}
-
-/* The user-mode NIC: '-netdev user,...' with restrict=on and the loopback
- * forward (libvirt's own <interface type='user'> has neither without
- * passt, which Debian 12's libvirt lacks), and its '-device': the model
- * (virtio-net-pci, or e1000e, which Windows has an in-box driver for) at
- * a fixed slot of the machine's root bus, pci.0 on pc and pcie.0 on q35
- * (left to QEMU it takes a slot libvirt gave another device). */
-static int set_nic(xmlDocPtr doc, const orch_domain_spec *s)
-{
-    xmlNodePtr netdev = netdev_arg(doc), dev;
-    xmlChar *machine = NULL;
-    xmlNodePtr type = xpath_one(doc, NULL, "/domain/os/type");
-    char text[256];
-    int q35;
-    if (!netdev)
-        return -1;
-    snprintf(text, sizeof text, "user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:%d-:%d",
-             s->port, s->guest_port);
-    xmlSetProp(netdev, BAD_CAST "value", BAD_CAST text);
-    machine = type ? xmlGetProp(type, BAD_CAST "machine") : NULL;
-    q35 = machine && strstr((const char *)machine, "q35");
-    xmlFree(machine);
-    snprintf(text, sizeof text, "%s,netdev=net0,bus=%s,addr=%s",
-             s->nic == ORCH_NIC_E1000E ? "e1000e" : "virtio-net-pci",
-             q35 ? "pcie.0" : "pci.0", q35 ? ORCH_NIC_SLOT_Q35 : ORCH_NIC_SLOT_PC);
-    dev = xpath_one(doc, NULL, "/domain/qemu:commandline/qemu:arg[@value='-device']"
-                               "/following-sibling::qemu:arg[1][contains(@value,'netdev=net0')]");
-    if (!dev) {                 /* a template with the -netdev only */
-        xmlNodePtr flag = xmlNewNode(netdev->ns, BAD_CAST "arg");
-        dev = xmlNewNode(netdev->ns, BAD_CAST "arg");
-        if (!flag || !dev) {
-            xmlFreeNode(flag);
-            xmlFreeNode(dev);
-            return -1;
-        }
-        xmlSetProp(flag, BAD_CAST "value", BAD_CAST "-device");
-        xmlAddNextSibling(netdev, flag);
-        xmlAddPrevSibling(flag, xmlNewText(BAD_CAST "\n    "));
-        xmlAddNextSibling(flag, dev);
-        xmlAddPrevSibling(dev, xmlNewText(BAD_CAST "\n    "));
-    }
-    xmlSetProp(dev, BAD_CAST "value", BAD_CAST text);
     return 0;
 }
 
@@ -652,8 +422,8 @@ char *orch_template_render(const orch_template *t, const orch_domain_spec *s,
     xmlSetProp(root, BAD_CAST "type", BAD_CAST s->domain_type);
     if (set_element(doc, "/domain/name", "/domain", "name", s->name) < 0)
         goto fail;
-    if (!xpath_one(doc, NULL, "/domain/uuid")) {
-        xmlNodePtr name = xpath_one(doc, NULL, "/domain/name");
+    if (!tpl_xpath_one(doc, NULL, "/domain/uuid")) {
+        xmlNodePtr name = tpl_xpath_one(doc, NULL, "/domain/name");
         xmlNodePtr uuid = xmlNewNode(NULL, BAD_CAST "uuid");
         if (!uuid)
             goto fail;
@@ -673,12 +443,12 @@ char *orch_template_render(const orch_template *t, const orch_domain_spec *s,
         for (int i = 0; i < 2; i++) {
             char expr[64];
             snprintf(expr, sizeof expr, "/domain/%s", elems[i]);
-            n = xpath_one(doc, NULL, expr);
+            n = tpl_xpath_one(doc, NULL, expr);
             if (!n && i == 1)
                 continue;
             if (set_element(doc, expr, "/domain", elems[i], text) < 0)
                 goto fail;
-            xmlSetProp(xpath_one(doc, NULL, expr), BAD_CAST "unit", BAD_CAST "KiB");
+            xmlSetProp(tpl_xpath_one(doc, NULL, expr), BAD_CAST "unit", BAD_CAST "KiB");
         }
     }
     if (set_boot(doc, s) < 0 || set_controller(doc, s) < 0)
@@ -688,11 +458,11 @@ char *orch_template_render(const orch_template *t, const orch_domain_spec *s,
         goto fail;
     if (orch_template_disk_size(t, "seeddisk") && set_disk(doc, "seeddisk", s->pool, s->seed_vol) < 0)
         goto fail;
-    n = xpath_one(doc, NULL, "/domain/devices/serial[@type='file']/source");
+    n = tpl_xpath_one(doc, NULL, "/domain/devices/serial[@type='file']/source");
     if (n)
         xmlSetProp(n, BAD_CAST "path", BAD_CAST s->console_log);
-    if (set_firmware(doc, s) < 0 || set_topology(doc, s) < 0 || set_hyperv(doc, s) < 0
-        || set_clock(doc, s) < 0 || set_nic(doc, s) < 0)
+    if (tpl_set_firmware(doc, s) < 0 || tpl_set_topology(doc, s) < 0 || tpl_set_hyperv(doc, s) < 0
+        || tpl_set_clock(doc, s) < 0 || tpl_set_nic(doc, s) < 0)
         goto fail;
 
     buf = xmlBufferCreate();
@@ -733,7 +503,7 @@ static uint64_t memory_unit(const char *unit)
 /* Text of the node matching expr as a new string, or NULL. */
 static char *node_text(xmlDocPtr doc, const char *expr)
 {
-    xmlNodePtr n = xpath_one(doc, NULL, expr);
+    xmlNodePtr n = tpl_xpath_one(doc, NULL, expr);
     xmlChar *text = n ? xmlNodeGetContent(n) : NULL;
     char *out = text ? strdup((const char *)text) : NULL;
     xmlFree(text);
@@ -743,7 +513,7 @@ static char *node_text(xmlDocPtr doc, const char *expr)
 int orch_template_machine(const orch_template *t, orch_template_machine_info *m)
 {
     char *vcpu = node_text(t->doc, "/domain/vcpu"), *mem = node_text(t->doc, "/domain/memory");
-    xmlNodePtr n = xpath_one(t->doc, NULL, "/domain/memory");
+    xmlNodePtr n = tpl_xpath_one(t->doc, NULL, "/domain/memory");
     xmlChar *unit = n ? xmlGetProp(n, BAD_CAST "unit") : NULL;
     uint64_t f = memory_unit((const char *)unit);
     int rc = 0;
@@ -751,7 +521,7 @@ int orch_template_machine(const orch_template *t, orch_template_machine_info *m)
     memset(m, 0, sizeof m[0]);
     m->vcpus = vcpu ? atoi(vcpu) : 0;
     m->memory = mem && f ? strtoull(mem, NULL, 10) * f : 0;
-    n = xpath_one(t->doc, NULL, "/domain/devices/controller[@type='scsi']/@model");
+    n = tpl_xpath_one(t->doc, NULL, "/domain/devices/controller[@type='scsi']/@model");
     if (n) {
         xmlChar *model = xmlNodeGetContent(n);
         m->controller = model ? strdup((const char *)model) : NULL;

@@ -1,0 +1,241 @@
+/* template_guest.c — what the guest OS asks of a domain: CPU topology,
+ * firmware, Hyper-V enlightenments, clock and the NIC (see template.h;
+ * orch_template_render calls these on the rendered tree). */
+#include "plan/template.h"
+#include "plan/template_edit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <libxml/tree.h>
+
+/* The NIC's slot on the root bus: on pc's pci.0 where the profiles always
+ * had it; on q35's pcie.0 clear of libvirt's PCIe root ports (slot 0x01
+ * on, eight to a slot) and of the ICH9 functions at 0x1f (seen in
+ * `virsh dumpxml` of a started q35 domain with lsisas1068). */
+#define ORCH_NIC_SLOT_PC  "0x1e"
+#define ORCH_NIC_SLOT_Q35 "0x10"
+
+/* A new element name appended to parent as a child at nesting depth
+ * depth (its indentation, two spaces a level), the parent's closing tag
+ * kept on its own line. NULL when out of memory. */
+static xmlNodePtr add_child(xmlNodePtr parent, const char *name, int depth)
+{
+    char ws[64];
+    xmlNodePtr n = xmlNewNode(NULL, BAD_CAST name), last = parent->last;
+    if (!n)
+        return NULL;
+    snprintf(ws, sizeof ws, "\n%*s", depth * 2, "");
+    if (last && xmlNodeIsText(last) && xmlIsBlankNode(last)) {
+        xmlAddPrevSibling(last, n);
+        xmlAddPrevSibling(n, xmlNewText(BAD_CAST ws));
+        return n;
+    }
+    xmlAddChild(parent, xmlNewText(BAD_CAST ws));
+    xmlAddChild(parent, n);
+    snprintf(ws, sizeof ws, "\n%*s", (depth - 1) * 2, "");
+    xmlAddChild(parent, xmlNewText(BAD_CAST ws));
+    return n;
+}
+
+/* The element /domain/name, or a new one placed after the first of the
+ * elements in after[] that exists (NULL-ended), or appended. */
+static xmlNodePtr domain_child(xmlDocPtr doc, const char *name, const char *const *after)
+{
+    char expr[64];
+    xmlNodePtr n, prev = NULL;
+    snprintf(expr, sizeof expr, "/domain/%s", name);
+    if ((n = tpl_xpath_one(doc, NULL, expr)))
+        return n;
+    for (; *after && !prev; after++) {
+        snprintf(expr, sizeof expr, "/domain/%s", *after);
+        prev = tpl_xpath_one(doc, NULL, expr);
+    }
+    if (!prev)
+        return add_child(xmlDocGetRootElement(doc), name, 1);
+    if (!(n = xmlNewNode(NULL, BAD_CAST name)))
+        return NULL;
+    xmlAddNextSibling(prev, n);
+    xmlAddPrevSibling(n, xmlNewText(BAD_CAST "\n  "));
+    return n;
+}
+
+/* The child name of parent, or a new one (add_child at depth). */
+static xmlNodePtr child_of(xmlDocPtr doc, xmlNodePtr parent, const char *name, int depth)
+{
+    xmlNodePtr n = tpl_xpath_one(doc, parent, name);
+    return n ? n : add_child(parent, name, depth);
+}
+
+/* One socket of N cores, N the domain's vCPUs: without a topology QEMU
+ * makes every vCPU a socket, and SQL Server 2014 Standard uses at most 4
+ * sockets (so 4 of 16 vCPUs). */
+int tpl_set_topology(xmlDocPtr doc, const orch_domain_spec *s)
+{
+    static const char *const after[] = { "features", "os", "vcpu", NULL };
+    xmlNodePtr vcpu = tpl_xpath_one(doc, NULL, "/domain/vcpu"), cpu, topo;
+    xmlChar *text = NULL;
+    char cores[32];
+    int n = s->vcpus;
+    if (n <= 0) {
+        text = vcpu ? xmlNodeGetContent(vcpu) : NULL;
+        n = text ? atoi((const char *)text) : 0;
+        xmlFree(text);
+    }
+    if (n <= 0)
+        return -1;
+    if (!(cpu = domain_child(doc, "cpu", after)) || !(topo = child_of(doc, cpu, "topology", 2)))
+        return -1;
+    snprintf(cores, sizeof cores, "%d", n);
+    xmlSetProp(topo, BAD_CAST "sockets", BAD_CAST "1");
+    xmlSetProp(topo, BAD_CAST "cores", BAD_CAST cores);
+    xmlSetProp(topo, BAD_CAST "threads", BAD_CAST "1");
+    return 0;
+}
+
+/* UEFI: libvirt's firmware autoselection (<os firmware='efi'>, which picks
+ * OVMF from the firmware descriptors of Debian's ovmf package and makes
+ * the domain's NVRAM) on a q35 machine, Secure Boot off so that the plain
+ * OVMF build without SMM is chosen and any Windows install boots. */
+int tpl_set_firmware(xmlDocPtr doc, const orch_domain_spec *s)
+{
+    xmlNodePtr os = tpl_xpath_one(doc, NULL, "/domain/os"), type, fw, feat;
+    if (s->firmware != ORCH_FW_EFI)
+        return 0;
+    type = os ? tpl_xpath_one(doc, os, "type") : NULL;
+    if (!type)
+        return -1;
+    xmlSetProp(os, BAD_CAST "firmware", BAD_CAST "efi");
+    xmlSetProp(type, BAD_CAST "machine", BAD_CAST "q35");
+    if (!(fw = tpl_xpath_one(doc, os, "firmware"))) {
+        if (!(fw = xmlNewNode(NULL, BAD_CAST "firmware")))
+            return -1;
+        xmlAddNextSibling(type, fw);
+        xmlAddPrevSibling(fw, xmlNewText(BAD_CAST "\n    "));
+    }
+    feat = tpl_xpath_one(doc, fw, "feature[@name='secure-boot']");
+    if (!feat && !(feat = add_child(fw, "feature", 3)))
+        return -1;
+    xmlSetProp(feat, BAD_CAST "enabled", BAD_CAST "no");
+    xmlSetProp(feat, BAD_CAST "name", BAD_CAST "secure-boot");
+    return 0;
+}
+
+/* Hyper-V enlightenments (<features><hyperv>): what Windows needs to
+ * behave under a hypervisor that overcommits (relaxed timing: no
+ * CLOCK_WATCHDOG_TIMEOUT when a vCPU waits for the host; paravirtual
+ * APIC and spinlocks, synthetic interrupts and timers, TLB flush and IPI
+ * hypercalls). libvirt 9.0 and QEMU 7.2 know all of them and QEMU
+ * implements them with KVM. Under TCG (domain type qemu) QEMU 7.2 refuses
+ * vpindex ("kernel doesn't allow setting HyperV VP_INDEX"), and synic,
+ * stimer, tlbflush and ipi need it, so TCG domains get the others only
+ * (tried here: images/README.md). */
+int tpl_set_hyperv(xmlDocPtr doc, const orch_domain_spec *s)
+{
+    static const char *const after[] = { "os", "vcpu", NULL };
+    static const struct { const char *name; int needs_kvm; } on[] = {
+        { "relaxed", 0 }, { "vapic", 0 }, { "spinlocks", 0 }, { "vpindex", 1 },
+        { "runtime", 0 }, { "synic", 1 }, { "stimer", 1 }, { "reset", 0 },
+        { "frequencies", 0 }, { "tlbflush", 1 }, { "ipi", 1 },
+    };
+    int tcg = strcmp(s->domain_type, "qemu") == 0;
+    xmlNodePtr features, hv;
+    if (!s->hyperv)
+        return 0;
+    if (!(features = domain_child(doc, "features", after))
+        || !(hv = child_of(doc, features, "hyperv", 2)))
+        return -1;
+    xmlSetProp(hv, BAD_CAST "mode", BAD_CAST "custom");
+    for (size_t i = 0; i < sizeof on / sizeof on[0]; i++) {
+        xmlNodePtr f;
+        if (tcg && on[i].needs_kvm)
+            continue;
+        if (!(f = child_of(doc, hv, on[i].name, 3)))
+            return -1;
+        xmlSetProp(f, BAD_CAST "state", BAD_CAST "on");
+        if (strcmp(on[i].name, "spinlocks") == 0)       /* Hyper-V's own count */
+            xmlSetProp(f, BAD_CAST "retries", BAD_CAST "8191");
+    }
+    return 0;
+}
+
+/* <clock>: Windows keeps the RTC in local time and wants the timers of
+ * libvirt's Windows guests (RTC ticks caught up, PIT delayed, no HPET);
+ * with Hyper-V enlightenments, the hypervclock (Hyper-V's reference
+ * time) too. Linux guests without them keep the template's clock. */
+int tpl_set_clock(xmlDocPtr doc, const orch_domain_spec *s)
+{
+    static const char *const after[] = { "cpu", "features", "os", NULL };
+    static const struct { const char *name, *attr, *value; int windows; } timers[] = {
+        { "rtc", "tickpolicy", "catchup", 1 }, { "pit", "tickpolicy", "delay", 1 },
+        { "hpet", "present", "no", 1 }, { "hypervclock", "present", "yes", 0 },
+    };
+    int windows = s->guest_os == ORCH_OS_WINDOWS;
+    xmlNodePtr clock;
+    if (!windows && !s->hyperv)
+        return 0;
+    if (!(clock = domain_child(doc, "clock", after)))
+        return -1;
+    if (windows)
+        xmlSetProp(clock, BAD_CAST "offset", BAD_CAST "localtime");
+    else if (!xmlHasProp(clock, BAD_CAST "offset"))
+        xmlSetProp(clock, BAD_CAST "offset", BAD_CAST "utc");
+    for (size_t i = 0; i < sizeof timers / sizeof timers[0]; i++) {
+        char expr[64];
+        xmlNodePtr tm;
+        if (timers[i].windows ? !windows : !s->hyperv)
+            continue;
+        snprintf(expr, sizeof expr, "timer[@name='%s']", timers[i].name);
+        if (!(tm = tpl_xpath_one(doc, clock, expr))) {
+            if (!(tm = add_child(clock, "timer", 2)))
+                return -1;
+            xmlSetProp(tm, BAD_CAST "name", BAD_CAST timers[i].name);
+        }
+        xmlSetProp(tm, BAD_CAST timers[i].attr, BAD_CAST timers[i].value);
+    }
+    return 0;
+}
+
+/* The user-mode NIC: '-netdev user,...' with restrict=on and the loopback
+ * forward (libvirt's own <interface type='user'> has neither without
+ * passt, which Debian 12's libvirt lacks), and its '-device': the model
+ * (virtio-net-pci, or e1000e, which Windows has an in-box driver for) at
+ * a fixed slot of the machine's root bus, pci.0 on pc and pcie.0 on q35
+ * (left to QEMU it takes a slot libvirt gave another device). */
+int tpl_set_nic(xmlDocPtr doc, const orch_domain_spec *s)
+{
+    xmlNodePtr netdev = tpl_netdev_arg(doc), dev;
+    xmlChar *machine = NULL;
+    xmlNodePtr type = tpl_xpath_one(doc, NULL, "/domain/os/type");
+    char text[256];
+    int q35;
+    if (!netdev)
+        return -1;
+    snprintf(text, sizeof text, "user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:%d-:%d",
+             s->port, s->guest_port);
+    xmlSetProp(netdev, BAD_CAST "value", BAD_CAST text);
+    machine = type ? xmlGetProp(type, BAD_CAST "machine") : NULL;
+    q35 = machine && strstr((const char *)machine, "q35");
+    xmlFree(machine);
+    snprintf(text, sizeof text, "%s,netdev=net0,bus=%s,addr=%s",
+             s->nic == ORCH_NIC_E1000E ? "e1000e" : "virtio-net-pci",
+             q35 ? "pcie.0" : "pci.0", q35 ? ORCH_NIC_SLOT_Q35 : ORCH_NIC_SLOT_PC);
+    dev = tpl_xpath_one(doc, NULL, "/domain/qemu:commandline/qemu:arg[@value='-device']"
+                               "/following-sibling::qemu:arg[1][contains(@value,'netdev=net0')]");
+    if (!dev) {                 /* a template with the -netdev only */
+        xmlNodePtr flag = xmlNewNode(netdev->ns, BAD_CAST "arg");
+        dev = xmlNewNode(netdev->ns, BAD_CAST "arg");
+        if (!flag || !dev) {
+            xmlFreeNode(flag);
+            xmlFreeNode(dev);
+            return -1;
+        }
+        xmlSetProp(flag, BAD_CAST "value", BAD_CAST "-device");
+        xmlAddNextSibling(netdev, flag);
+        xmlAddPrevSibling(flag, xmlNewText(BAD_CAST "\n    "));
+        xmlAddNextSibling(flag, dev);
+        xmlAddPrevSibling(dev, xmlNewText(BAD_CAST "\n    "));
+    }
+    xmlSetProp(dev, BAD_CAST "value", BAD_CAST text);
+    return 0;
+}
