@@ -26,14 +26,18 @@ void run_record_rep(run_state *st, int rep)
     for (int i = 0; i < st->l->nvms; i++) {
         orch_vm *vm = &st->l->vms[i];
         run_vm *rv = &st->vms[i];
+        const res_steady *pre;
         orch_vm_result *r = &st->results[st->nresults++];
         r->vm = vm->name;
         r->drive = vm->drive->name;
         r->host = orch_plan_drive_uri(p, vm->drive);
         r->repetition = rep;
         r->result = orch_layout_result(vm, rep, RES_PHASE_MEASURE);
-        r->precondition = p->precondition_s > 0
-                          ? orch_layout_result(vm, rep, RES_PHASE_PRECONDITION) : NULL;
+        /* the precondition's last round this VM finished */
+        pre = st->pre_vms ? &st->pre_vms[(rep - 1) * st->l->nvms + i] : NULL;
+        r->precondition = pre && pre->nrounds
+                          ? orch_layout_round_result(vm, rep, pre->rounds[pre->nrounds - 1].round)
+                          : NULL;
         r->failed_in = rv->failed_in;
         if (rv->failed_in) {
             orch_monitor_health(st->mon, rv->slot, &r->health);

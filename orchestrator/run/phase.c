@@ -61,12 +61,8 @@ static void note_outages(run_state *st, const orch_job *jobs, const int *vm_of, 
     }
 }
 
-/* Run one phase of oltp on every VM still healthy, all at once. Results
- * land in the run folder as vm/<vm>.r<rep>[.<phase>].json (none for
- * prepare). A VM that fails is named (monitor.h) and left out of the
- * phases after; the phase fails only when no VM is left. */
-static int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *command,
-                     int time_s, int warmup_s)
+int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *command,
+              int time_s, int warmup_s, int round)
 {
     const orch_plan *p = st->p;
     const char *phase = res_phase_name(ph);
@@ -85,7 +81,8 @@ static int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const
         char *rel, *result, *guest_result;
         if (st->vms[i].failed_in)
             continue;
-        rel = orch_layout_result(&st->l->vms[i], rep, ph);
+        rel = round ? orch_layout_round_result(&st->l->vms[i], rep, round)
+                    : orch_layout_result(&st->l->vms[i], rep, ph);
         result = rel && has_json ? orch_strfmt("%s/%s", st->l->run_dir, rel) : NULL;
         guest_result = has_json ? orch_strfmt("/var/tmp/drivebench.%s.json", phase) : NULL;
         free(rel);
@@ -112,8 +109,12 @@ static int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const
                  phase);
         goto cleanup;
     }
-    fprintf(st->out, "repetition %d: %s on %d VM(s)%s\n", rep, phase, n,
-            time_s ? "" : " (until done)");
+    if (round)
+        fprintf(st->out, "repetition %d: %s round %d (%d s) on %d VM(s)\n", rep, phase, round,
+                time_s, n);
+    else
+        fprintf(st->out, "repetition %d: %s on %d VM(s)%s\n", rep, phase, n,
+                time_s ? "" : " (until done)");
     fflush(st->out);
     orch_telemetry_phase_start(st->tel, ph, warmup_s);
     rc = st->client->run_phase(&st->cl, jobs, n, phase, time_s);
@@ -163,20 +164,18 @@ int run_repetition(run_state *st, int rep, int *measured)
     if (run_provision_rep(st, rep) < 0 || run_wait_ready(st, rep) < 0)
         return -1;
     if (need_prepare(p, st->l)
-        && run_phase(st, rep, ORCH_STEP_PREPARE, RES_PHASE_PREPARE, "prepare", 0, 0) < 0)
+        && run_phase(st, rep, ORCH_STEP_PREPARE, RES_PHASE_PREPARE, "prepare", 0, 0, 0) < 0)
         return -1;
-    if (p->precondition_s > 0
-        && run_phase(st, rep, ORCH_STEP_PRECONDITION, RES_PHASE_PRECONDITION, "run",
-                     p->precondition_s, 0) < 0)
+    if (p->precondition_s > 0 && run_precondition(st, rep) < 0)
         return -1;
     *measured = 1;
     if (run_phase(st, rep, ORCH_STEP_MEASURE, RES_PHASE_MEASURE, "run", p->measure_s,
-                  p->warmup_s) < 0)
+                  p->warmup_s, 0) < 0)
         return -1;
     /* TPC-C's consistency conditions after the load (oltp tpcc check): a
      * VM whose database fails them is named and left out of the figures */
     if (strcmp(p->workload, "tpcc") == 0
-        && run_phase(st, rep, ORCH_STEP_CHECK, RES_PHASE_CHECK, "check", 0, 0) < 0)
+        && run_phase(st, rep, ORCH_STEP_CHECK, RES_PHASE_CHECK, "check", 0, 0, 0) < 0)
         return -1;
     return 0;
 }

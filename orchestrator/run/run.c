@@ -4,6 +4,7 @@
 #include "run/run_state.h"
 #include "virt/hosts.h"
 #include "util/names.h"
+#include "telemetry/stats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,8 +36,13 @@ static int state_open(run_state *st, const char *run_id)
     st->images = orch_images_new(p);
     st->vms = st->l ? calloc((size_t)st->l->nvms, sizeof *st->vms) : NULL;
     st->results = calloc((size_t)(orch_plan_total_vms(p) * p->repetitions), sizeof *st->results);
+    if (p->precondition_s > 0 && st->l) {
+        st->pre_drives = calloc((size_t)(p->repetitions * p->ndrives), sizeof *st->pre_drives);
+        st->pre_vms = calloc((size_t)(p->repetitions * st->l->nvms) + 1, sizeof *st->pre_vms);
+    }
     if (!st->l || !st->conns || !st->run_objs || !st->rep_objs || !st->pools || !st->restore
-        || !st->images || !st->vms || !st->results || !st->mon) {
+        || !st->images || !st->vms || !st->results || !st->mon
+        || (p->precondition_s > 0 && (!st->pre_drives || !st->pre_vms))) {
         snprintf(st->err, sizeof st->err, "out of memory");
         return -1;
     }
@@ -51,6 +57,8 @@ static void state_close(run_state *st)
         if (st->pools[d])
             virStoragePoolFree(st->pools[d]);
     run_results_clear(st);
+    run_precondition_clear(st);
+    free(st->repetitions_stop);
     orch_monitor_free(st->mon);
     orch_telemetry_free(st->tel);
     st->o->monitor = NULL;
@@ -65,6 +73,75 @@ static void state_close(run_state *st)
         orch_conns_free(st->conns);
     orch_layout_free(st->l);
     orch_template_free(st->t);
+}
+
+/* Drive d's TPS in repetition rep (the sum of its VMs' measured TPS)
+ * into *tps: 1 when every VM of d was measured in it without failing,
+ * else 0 (the repetition is not complete for d). */
+static int rep_tps(const run_state *st, int rep, int d, double *tps)
+{
+    *tps = 0;
+    for (int i = 0; i < st->nresults; i++) {
+        const orch_vm_result *r = &st->results[i];
+        char *path, err[512];
+        res_oltp o;
+        const res_phase *ph;
+        int ok;
+        if (r->repetition != rep || strcmp(r->drive, st->p->drives[d].name) != 0)
+            continue;
+        if (r->failed_in)
+            return 0;
+        path = orch_strfmt("%s/%s", st->l->run_dir, r->result);
+        ok = path && res_oltp_read_file(path, &o, err, sizeof err) == 0;
+        free(path);
+        if (!ok)
+            return 0;
+        ph = res_oltp_measure(&o);
+        if (ph)
+            *tps += ph->tps;
+        res_oltp_clear(&o);
+        if (!ph)
+            return 0;
+    }
+    return 1;
+}
+
+/* repetitions = auto, after repetition rep: stop once every drive's TPS
+ * CV over its complete repetitions (at least repetitions_min of them) is
+ * under cv_threshold, or at repetitions_max; st->repetitions_stop says
+ * which. 1 to stop. */
+static int enough_repetitions(run_state *st, int rep)
+{
+    const orch_plan *p = st->p;
+    double *v = calloc((size_t)rep, sizeof *v), worst = 0;
+    int stable = v != NULL;
+    char why[160];
+
+    for (int d = 0; stable && d < p->ndrives; d++) {
+        int n = 0;
+        double cv;
+        for (int r = 1; r <= rep; r++)
+            n += rep_tps(st, r, d, &v[n]);
+        cv = orch_stats_cv(v, n);
+        if (n < p->repetitions_min || !(cv < p->cv_threshold))
+            stable = 0;
+        else if (cv > worst)
+            worst = cv;
+    }
+    free(v);
+    if (stable)
+        snprintf(why, sizeof why, "cv below %g%% after %d", p->cv_threshold, rep);
+    else if (rep >= p->repetitions_max)
+        snprintf(why, sizeof why, "maximum %d reached", p->repetitions_max);
+    else
+        return 0;
+    free(st->repetitions_stop);
+    st->repetitions_stop = strdup(why);
+    fprintf(st->out, "repetitions: %s", why);
+    if (stable)
+        fprintf(st->out, " (largest drive CV %.2f%%)", worst);
+    fputc('\n', st->out);
+    return 1;
 }
 
 /* The run folder, the drives, every repetition, the summary and the
@@ -84,13 +161,17 @@ static int run_all(run_state *st, const char *started, int *summary_written)
         || run_provision_drives(st) < 0)
         return ORCH_RUN_FAILED;
     for (int rep = 1; rep <= p->repetitions; rep++) {
-        int measured = 0, rc_rep = run_repetition(st, rep, &measured);
+        int measured = 0, rc_rep;
+        st->reps_run = rep;
+        rc_rep = run_repetition(st, rep, &measured);
         if (measured)
             run_record_rep(st, rep);
         orch_monitor_clear(st->mon);    /* teardown's destroys are no faults */
         if (rc_rep < 0)
             return ORCH_RUN_FAILED;
         run_teardown(st, st->rep_objs);
+        if (p->repetitions_auto && enough_repetitions(st, rep))
+            break;
     }
     if (run_write_summary(st, started, 0) < 0)
         return ORCH_RUN_FAILED;

@@ -44,6 +44,13 @@ typedef struct run_state {
     int              failed_vms;    /* VMs that failed, all repetitions */
     orch_vm_result  *results;
     int              nresults;
+    /* the precondition's rounds and verdicts (precondition.c), index
+     * (rep - 1) * ndrives + d and (rep - 1) * nvms + i; NULL without a
+     * precondition */
+    res_steady      *pre_drives, *pre_vms;
+    int              reps_run;          /* repetitions started so far */
+    char            *repetitions_stop;  /* repetitions = auto: why it
+                                         * stopped (run.c), or NULL */
     char             err[1024];
 } run_state;
 
@@ -83,6 +90,23 @@ int run_wait_ready(run_state *st, int rep);
 /* Provision, boot and run the phases of repetition rep; *measured is set
  * once its measured phase started. 0 or -1 with st->err. */
 int run_repetition(run_state *st, int rep, int *measured);
+/* Run one phase of oltp (command "run", "prepare", "check") on every VM
+ * still healthy, all at once, for time_s (0: until done) after warmup_s.
+ * Results land in the run folder as vm/<vm>.r<rep>[.<phase>].json, or
+ * round `round` (> 0) of a precondition's (layout.h; none for prepare).
+ * A VM that fails is named (monitor.h) and left out of the phases after;
+ * the phase fails only when no VM is left. 0 or -1 with st->err. */
+int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *command,
+              int time_s, int warmup_s, int round);
+
+/* precondition.c */
+/* The precondition of repetition rep in rounds of steady_round, until
+ * steady (precondition = until-steady) or for its fixed time; each
+ * round's TPS, p99 and drive I/O per VM and drive, and the verdict by
+ * SNIA's window rule, in st->pre_drives / pre_vms. 0 or -1 with st->err. */
+int run_precondition(run_state *st, int rep);
+/* Free what run_precondition recorded. */
+void run_precondition_clear(run_state *st);
 
 /* collect.c */
 /* One result entry per VM of repetition rep, with its health. */

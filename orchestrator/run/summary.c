@@ -105,10 +105,55 @@ static int plan_record(const orch_plan *p, const orch_template *t, res_plan *r)
     r->precondition_s = p->precondition_s;
     r->warmup_s = p->warmup_s;
     r->measure_s = p->measure_s;
-    if (!r->name || !r->profile || !r->client || !r->workload || !r->db_driver) {
-        res_plan_clear(r);
-        return -1;
+    if (p->precondition_steady && !(r->precondition_rule = strdup("until-steady")))
+        goto oom;
+    if (p->repetitions_auto) {
+        if (!(r->repetitions_rule = strdup("auto")))
+            goto oom;
+        r->repetitions_min = p->repetitions_min;
+        r->repetitions_max = p->repetitions_max;
     }
+    if (!r->name || !r->profile || !r->client || !r->workload || !r->db_driver)
+        goto oom;
+    return 0;
+oom:
+    res_plan_clear(r);
+    return -1;
+}
+
+/* The precondition's rounds and verdicts (precondition.c) into sum: per
+ * drive, every repetition that ran one; per VM run, its own. 0, or -1
+ * when out of memory. */
+static int attach_precondition(run_state *st, res_summary *sum)
+{
+    const orch_plan *p = st->p;
+    for (int d = 0; st->pre_drives && d < sum->ndrives && d < p->ndrives; d++) {
+        res_drive *dr = &sum->drives[d];
+        dr->pre = calloc((size_t)p->repetitions, sizeof *dr->pre);
+        if (!dr->pre)
+            return -1;
+        for (int rep = 1; rep <= p->repetitions; rep++) {
+            const res_steady *s = &st->pre_drives[(rep - 1) * p->ndrives + d];
+            if (s->nrounds && res_steady_copy(&dr->pre[dr->npre++], s) < 0)
+                return -1;
+        }
+    }
+    for (int v = 0; st->pre_vms && v < sum->nvms; v++) {
+        res_vm *vm = &sum->vms[v];
+        for (int i = 0; i < st->l->nvms; i++) {
+            const res_steady *s;
+            if (strcmp(st->l->vms[i].name, vm->name) != 0 || vm->repetition < 1
+                || vm->repetition > p->repetitions)
+                continue;
+            s = &st->pre_vms[(vm->repetition - 1) * st->l->nvms + i];
+            if (!s->nrounds)
+                continue;
+            if (!(vm->pre = calloc(1, sizeof *vm->pre)) || res_steady_copy(vm->pre, s) < 0)
+                return -1;
+        }
+    }
+    if (st->repetitions_stop && !(sum->repetitions_stop = strdup(st->repetitions_stop)))
+        return -1;
     return 0;
 }
 
@@ -144,11 +189,16 @@ int run_write_summary(run_state *st, const char *started, int partial)
     in.ndrives = st->p->ndrives;
     in.vms = st->results;
     in.nvms = st->nresults;
-    in.repetitions = st->p->repetitions;
+    /* repetitions = auto: as many as it ran (the plan's is the maximum) */
+    in.repetitions = st->p->repetitions_auto && st->reps_run ? st->reps_run : st->p->repetitions;
     in.partial = partial;
     sum = orch_summary_build(&in, st->err, sizeof st->err);
     if (sum && st->tel)
         orch_telemetry_fill(st->tel, sum, st->l->run_dir);
+    if (sum && attach_precondition(st, sum) < 0) {
+        snprintf(st->err, sizeof st->err, "out of memory");
+        goto cleanup;
+    }
     for (int d = 0; sum && d < sum->ndrives && d < st->p->ndrives; d++) {
         sum->drives[d].restore.bytes = (int64_t)st->restore[d].bytes;
         sum->drives[d].restore.seconds = st->restore[d].seconds;

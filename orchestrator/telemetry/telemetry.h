@@ -37,6 +37,7 @@
 #include <libvirt/libvirt.h>
 #include "telemetry/blockstats.h"
 #include "telemetry/host_drive.h"
+#include "telemetry/ioagg.h"
 #include "virt/monitor.h"
 #include "plan/plan.h"
 #include "results.h"
@@ -85,6 +86,14 @@ int orch_telemetry_add_vm(orch_telemetry *t, int vm, const char *name, int drive
 void orch_telemetry_phase_start(orch_telemetry *t, res_phase_id phase, int warmup_s);
 /* It ended: a last sample; a measured phase's series are kept for rep. */
 void orch_telemetry_phase_end(orch_telemetry *t, res_phase_id phase, int rep);
+
+/* What the database disks of drive d's VMs of repetition rep did over
+ * the phase that just ended (after orch_telemetry_phase_end, before the
+ * next phase starts): the hypervisor view summed over them (ioagg.h
+ * orch_io_drive_total). A precondition's rounds record it (issue 21).
+ * 0, or -1 when nothing was sampled (no VM of d, t NULL, out of memory):
+ * every rate in out is then NAN. */
+int orch_telemetry_phase_io(orch_telemetry *t, int d, int rep, orch_io_sum *out);
 
 /* The same at times on CLOCK_MONOTONIC given by tests (seconds). */
 void orch_telemetry_phase_start_at(orch_telemetry *t, res_phase_id phase, int warmup_s,
