@@ -24,7 +24,8 @@ WERROR   ?= $(if $(CI),-Werror,)
 # optimisation and keeps the project's own flags, which live apart in
 # DB_CFLAGS / DB_LDFLAGS and come first on every command line.
 CFLAGS   ?= -O2 -g
-WARNINGS := -Wall -Wextra -Wstrict-prototypes -Wshadow -Wno-unused-parameter
+WARNINGS := -Wall -Wextra -Wstrict-prototypes -Wshadow -Wno-unused-parameter \
+            -Wmissing-prototypes -Wformat=2 -Wwrite-strings -Wvla -Wundef
 DB_CFLAGS = -std=gnu11 $(WARNINGS) $(WERROR) -MMD -MP -D_GNU_SOURCE $(SANITIZE)
 DB_LDFLAGS = $(SANITIZE)
 

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/printbuf.h>
+
 static int64_t pow10i(int n)
 {
     int64_t v = 1;
@@ -21,17 +23,12 @@ static int64_t pow10i(int n)
     return v;
 }
 
-hist *hist_new(int64_t highest, int sig_digits)
+/* h's layout for values 0..highest at sig_digits (no counts). */
+static void layout(hist *h, int64_t highest, int sig_digits)
 {
-    hist *h;
     int64_t largest_single_unit, smallest_untrackable;
     int magnitude, buckets;
 
-    if (sig_digits < 1 || sig_digits > 5 || highest < 2)
-        return NULL;
-    h = calloc(1, sizeof(*h));
-    if (!h)
-        return NULL;
     largest_single_unit = 2 * pow10i(sig_digits);
     magnitude = (int)ceil(log2((double)largest_single_unit));
     h->highest = highest;
@@ -54,6 +51,18 @@ hist *hist_new(int64_t highest, int sig_digits)
     }
     h->bucket_count = buckets;
     h->counts_len = (buckets + 1) * h->sub_bucket_half_count;
+}
+
+hist *hist_new(int64_t highest, int sig_digits)
+{
+    hist *h;
+
+    if (sig_digits < 1 || sig_digits > 5 || highest < 2)
+        return NULL;
+    h = calloc(1, sizeof(*h));
+    if (!h)
+        return NULL;
+    layout(h, highest, sig_digits);
     h->counts = calloc((size_t)h->counts_len, sizeof(int64_t));
     if (!h->counts) {
         free(h);
@@ -277,60 +286,282 @@ int hist_json_bounds(json_object *obj, int max_digits, int64_t max_highest, size
 
 hist *hist_from_json(json_object *obj, char *err, size_t errlen)
 {
+    hist_sparse *s = hist_sparse_from_json(obj, err, errlen);
+    hist *h = s ? hist_new(s->highest, s->sig_digits) : NULL;
+    if (s && !h)
+        snprintf(err, errlen, "out of memory");
+    if (h)
+        hist_add_sparse(h, s);
+    hist_sparse_free(s);
+    return h;
+}
+
+/* ------------------------------------------------------------------ */
+/* sparse form                                                         */
+
+static hist_sparse *sparse_new(const hist *h, int n)
+{
+    hist_sparse *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->value = malloc(2 * (size_t)(n ? n : 1) * sizeof *s->value);
+    if (!s->value) {
+        free(s);
+        return NULL;
+    }
+    s->count = s->value + n;
+    s->highest = h->highest;
+    s->sig_digits = h->sig_digits;
+    s->total = h->total;
+    s->min = h->min;
+    s->max = h->max;
+    s->sum = h->sum;
+    return s;
+}
+
+/* h's non-empty buckets, at h's own precision */
+static hist_sparse *sparse_exact(const hist *h)
+{
+    hist_sparse *s;
+    int n = 0;
+    for (int i = 0; i < h->counts_len; i++)
+        n += h->counts[i] != 0;
+    if (!(s = sparse_new(h, n)))
+        return NULL;
+    for (int i = 0; i < h->counts_len; i++)
+        if (h->counts[i]) {
+            s->value[s->n] = value_from_index(h, i);
+            s->count[s->n++] = h->counts[i];
+        }
+    return s;
+}
+
+hist_sparse *hist_sparse_of(const hist *h, int sig_digits)
+{
+    hist *c;
+    hist_sparse *s;
+    if (!h)
+        return NULL;
+    if (sig_digits >= h->sig_digits)
+        return sparse_exact(h);
+    if (!(c = hist_new(h->highest, sig_digits)))
+        return NULL;
+    for (int i = 0; i < h->counts_len; i++)
+        if (h->counts[i])
+            c->counts[counts_index_for(c, value_from_index(h, i))] += h->counts[i];
+    c->total = h->total;
+    c->min = h->min;
+    c->max = h->max;
+    c->sum = h->sum;
+    s = sparse_exact(c);
+    hist_free(c);
+    return s;
+}
+
+void hist_sparse_free(hist_sparse *s)
+{
+    if (!s)
+        return;
+    free(s->value);
+    free(s);
+}
+
+hist_sparse *hist_sparse_copy(const hist_sparse *s)
+{
+    hist_sparse *c;
+    if (!s)
+        return NULL;
+    c = malloc(sizeof *c);
+    if (!c)
+        return NULL;
+    *c = *s;
+    c->value = malloc(2 * (size_t)(s->n ? s->n : 1) * sizeof *c->value);
+    if (!c->value) {
+        free(c);
+        return NULL;
+    }
+    c->count = c->value + s->n;
+    memcpy(c->value, s->value, (size_t)s->n * sizeof *c->value);
+    memcpy(c->count, s->count, (size_t)s->n * sizeof *c->count);
+    return c;
+}
+
+int hist_sparse_merge(hist_sparse **dst, const hist_sparse *s)
+{
+    const hist_sparse *d = *dst;
+    hist_sparse *m;
+    int i = 0, j = 0;
+    if (!d)
+        return (*dst = hist_sparse_copy(s)) ? 0 : -1;
+    if (d->sig_digits != s->sig_digits || d->highest != s->highest)
+        return -1;
+    if (!(m = malloc(sizeof *m)))
+        return -1;
+    *m = *d;
+    m->value = malloc(2 * (size_t)(d->n + s->n + 1) * sizeof *m->value);
+    if (!m->value) {
+        free(m);
+        return -1;
+    }
+    m->count = m->value + d->n + s->n + 1;
+    m->n = 0;
+    while (i < d->n || j < s->n) {
+        int64_t a = i < d->n ? d->value[i] : INT64_MAX;
+        int64_t b = j < s->n ? s->value[j] : INT64_MAX;
+        m->value[m->n] = a < b ? a : b;
+        m->count[m->n] = (a <= b ? d->count[i++] : 0) + (b <= a ? s->count[j++] : 0);
+        m->n++;
+    }
+    if (s->total > 0) {
+        if (m->total == 0 || s->min < m->min)
+            m->min = s->min;
+        if (s->max > m->max)
+            m->max = s->max;
+    }
+    m->total += s->total;
+    m->sum += s->sum;
+    hist_sparse_free(*dst);
+    *dst = m;
+    return 0;
+}
+
+int64_t hist_sparse_percentile(const hist_sparse *s, double p)
+{
+    hist h = { 0 };
+    int64_t want, seen = 0;
+    if (!s || s->total == 0)
+        return 0;
+    layout(&h, s->highest, s->sig_digits);
+    p = p > 100.0 ? 100.0 : p < 0.0 ? 0.0 : p;
+    want = (int64_t)(p / 100.0 * (double)s->total + 0.5);
+    if (want < 1)
+        want = 1;
+    for (int i = 0; i < s->n; i++) {
+        seen += s->count[i];
+        if (seen >= want) {
+            int64_t v = hist_highest_equivalent(&h, s->value[i]);
+            return v > s->max ? s->max : v;
+        }
+    }
+    return s->max;
+}
+
+int hist_add_sparse(hist *dst, const hist_sparse *s)
+{
+    if (dst->sig_digits != s->sig_digits || dst->highest != s->highest)
+        return -1;
+    for (int i = 0; i < s->n; i++)
+        dst->counts[counts_index_for(dst, s->value[i])] += s->count[i];
+    if (s->total > 0) {
+        if (dst->total == 0 || s->min < dst->min)
+            dst->min = s->min;
+        if (s->max > dst->max)
+            dst->max = s->max;
+    }
+    dst->total += s->total;
+    dst->sum += s->sum;
+    return 0;
+}
+
+/* The "buckets" array of a sparse histogram on one line: a series of
+ * them would take four lines per bucket pretty-printed. */
+static int buckets_one_line(json_object *jso, struct printbuf *pb, int level, int flags)
+{
+    size_t n = json_object_array_length(jso);
+    (void)level;
+    (void)flags;
+    printbuf_strappend(pb, "[");
+    for (size_t i = 0; i < n; i++) {
+        json_object *pair = json_object_array_get_idx(jso, i);
+        sprintbuf(pb, "%s[%" PRId64 ",%" PRId64 "]", i ? "," : "",
+                  json_object_get_int64(json_object_array_get_idx(pair, 0)),
+                  json_object_get_int64(json_object_array_get_idx(pair, 1)));
+    }
+    printbuf_strappend(pb, "]");
+    return 0;
+}
+
+json_object *hist_sparse_to_json(const hist_sparse *s)
+{
+    json_object *o = json_object_new_object();
+    json_object *b = json_object_new_array_ext(s->n);
+
+    json_object_object_add(o, HK_UNIT, json_object_new_string("us"));
+    json_object_object_add(o, HK_DIGITS, json_object_new_int(s->sig_digits));
+    json_object_object_add(o, HK_HIGHEST, json_object_new_int64(s->highest));
+    json_object_object_add(o, HK_COUNT, json_object_new_int64(s->total));
+    json_object_object_add(o, HK_MIN, json_object_new_int64(s->min));
+    json_object_object_add(o, HK_MAX, json_object_new_int64(s->max));
+    json_object_object_add(o, HK_SUM, json_object_new_double(s->sum));
+    for (int i = 0; i < s->n; i++) {
+        json_object *pair = json_object_new_array_ext(2);
+        json_object_array_add(pair, json_object_new_int64(s->value[i]));
+        json_object_array_add(pair, json_object_new_int64(s->count[i]));
+        json_object_array_add(b, pair);
+    }
+    json_object_set_serializer(b, buckets_one_line, NULL, NULL);
+    json_object_object_add(o, HK_BUCKETS, b);
+    return o;
+}
+
+hist_sparse *hist_sparse_from_json(json_object *obj, char *err, size_t errlen)
+{
     int64_t digits, highest, count, mn, mx, total = 0;
     json_object *buckets, *sumv;
-    hist *h = NULL;
+    hist_sparse *s = NULL;
+    hist probe;
+    size_t n;
 
     if (!obj || !json_object_is_type(obj, json_type_object)) {
         snprintf(err, errlen, "histogram is not an object");
         return NULL;
     }
-    if (get_int64(obj, HK_DIGITS, &digits) < 0 ||
-        get_int64(obj, HK_HIGHEST, &highest) < 0 ||
-        get_int64(obj, HK_COUNT, &count) < 0 ||
-        get_int64(obj, HK_MIN, &mn) < 0 || get_int64(obj, HK_MAX, &mx) < 0 ||
-        !json_object_object_get_ex(obj, HK_SUM, &sumv) ||
-        !json_object_object_get_ex(obj, HK_BUCKETS, &buckets) ||
-        !json_object_is_type(buckets, json_type_array)) {
+    if (get_int64(obj, HK_DIGITS, &digits) < 0 || get_int64(obj, HK_HIGHEST, &highest) < 0
+        || get_int64(obj, HK_COUNT, &count) < 0 || get_int64(obj, HK_MIN, &mn) < 0
+        || get_int64(obj, HK_MAX, &mx) < 0 || !json_object_object_get_ex(obj, HK_SUM, &sumv)
+        || !json_object_object_get_ex(obj, HK_BUCKETS, &buckets)
+        || !json_object_is_type(buckets, json_type_array)) {
         snprintf(err, errlen, "histogram lacks one of " HK_DIGITS ", " HK_HIGHEST ", "
                  HK_COUNT ", " HK_MIN ", " HK_MAX ", " HK_SUM ", " HK_BUCKETS);
         return NULL;
     }
-    h = hist_new(highest, (int)digits);
-    if (!h) {
+    if (digits < 1 || digits > 5 || highest < 2) {
         snprintf(err, errlen, "histogram parameters out of range "
                  "(significant_digits=%lld, highest_trackable=%lld)",
                  (long long)digits, (long long)highest);
         return NULL;
     }
-    for (size_t i = 0; i < json_object_array_length(buckets); i++) {
+    probe = (hist){ .highest = highest, .sig_digits = (int)digits, .total = count, .min = mn,
+                    .max = mx, .sum = json_object_get_double(sumv) };
+    n = json_object_array_length(buckets);
+    if (!(s = sparse_new(&probe, (int)n))) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
         json_object *pair = json_object_array_get_idx(buckets, i);
         int64_t v, c;
-        if (!json_object_is_type(pair, json_type_array) ||
-            json_object_array_length(pair) != 2) {
+        if (!json_object_is_type(pair, json_type_array) || json_object_array_length(pair) != 2) {
             snprintf(err, errlen, "histogram bucket %zu is not [value,count]", i);
             goto fail;
         }
         v = json_object_get_int64(json_object_array_get_idx(pair, 0));
         c = json_object_get_int64(json_object_array_get_idx(pair, 1));
-        if (v < 0 || v > highest || c <= 0) {
-            snprintf(err, errlen, "histogram bucket %zu out of range", i);
+        if (v < 0 || v > highest || c <= 0 || (s->n > 0 && v <= s->value[s->n - 1])
+            || __builtin_add_overflow(total, c, &total)) {
+            snprintf(err, errlen, "histogram bucket %zu out of range or order", i);
             goto fail;
         }
-        h->counts[counts_index_for(h, v)] += c;
-        total += c;
+        s->value[s->n] = v;
+        s->count[s->n++] = c;
     }
     if (total != count) {
         snprintf(err, errlen, "histogram count %lld does not match its buckets (%lld)",
                  (long long)count, (long long)total);
         goto fail;
     }
-    h->total = count;
-    h->min = mn;
-    h->max = mx;
-    h->sum = json_object_get_double(sumv);
-    return h;
+    return s;
 fail:
-    hist_free(h);
+    hist_sparse_free(s);
     return NULL;
 }

@@ -67,7 +67,8 @@ int64_t hist_highest_equivalent(const hist *h, int64_t value);
  * JSON form (see results/SCHEMA.md, "histogram"):
  *   {"unit":"us","significant_digits":3,"highest_trackable":N,
  *    "count":N,"min":N,"max":N,"sum":N,"buckets":[[value,count],...]}
- * `buckets` lists non-empty buckets by their lowest equivalent value.
+ * `buckets` lists non-empty buckets by their lowest equivalent value, in
+ * increasing order (a reader refuses another order).
  * hist_to_json returns a new reference (caller puts it). hist_from_json
  * returns a new histogram or NULL with a message in err.
  */
@@ -79,5 +80,44 @@ hist *hist_from_json(json_object *obj, char *err, size_t errlen);
  * there are more than max_buckets buckets or their counts overflow. */
 int hist_json_bounds(json_object *obj, int max_digits, int64_t max_highest, size_t max_buckets,
                      char *err, size_t errlen);
+
+/*
+ * Sparse form: only the non-empty buckets, as (lowest equivalent value,
+ * count) pairs in increasing value order, with the parameters, count,
+ * min, max and sum of the histogram it was taken from. Its memory grows
+ * with the buckets used, not with the layout (a 3-digit histogram up to
+ * an hour holds 23,552 counters, 184 KiB), so a series of one per
+ * interval stays small. Its JSON is the histogram object above.
+ */
+typedef struct hist_sparse {
+    int64_t  highest;
+    int      sig_digits;
+    int64_t  total, min, max;
+    double   sum;
+    int      n;                   /* buckets */
+    int64_t *value, *count;       /* [n] each, one allocation */
+} hist_sparse;
+
+/* The non-empty buckets of h, re-bucketed to sig_digits digits when that
+ * is fewer than h's (each bucket's count goes to the coarser bucket that
+ * holds its lowest value; total, min, max and sum stay exact). A new
+ * sparse histogram (free with hist_sparse_free), or NULL on bad
+ * parameters or out of memory. */
+hist_sparse *hist_sparse_of(const hist *h, int sig_digits);
+void hist_sparse_free(hist_sparse *s);      /* accepts NULL */
+/* A copy of s (NULL when out of memory, or s NULL). */
+hist_sparse *hist_sparse_copy(const hist_sparse *s);
+/* *dst += s, *dst a copy of s when NULL: the union of their buckets. 0,
+ * or -1 when out of memory or built with different parameters (then *dst
+ * is unchanged). */
+int hist_sparse_merge(hist_sparse **dst, const hist_sparse *s);
+/* Value at percentile p, by hist_percentile's rule; 0 when empty. */
+int64_t hist_sparse_percentile(const hist_sparse *s, double p);
+/* dst += s. 0, or -1 when they were built with different parameters. */
+int hist_add_sparse(hist *dst, const hist_sparse *s);
+/* As hist_to_json / hist_from_json (same object). The "buckets" array is
+ * written on one line even in a pretty-printed document. */
+json_object *hist_sparse_to_json(const hist_sparse *s);
+hist_sparse *hist_sparse_from_json(json_object *obj, char *err, size_t errlen);
 
 #endif

@@ -224,6 +224,15 @@ const char *res_phase_name(res_phase_id p)
     return (unsigned)p < RES_PHASE_COUNT ? phase_names[p] : "?";
 }
 
+#define RES_NAME(id, name) [RES_END_##id] = name,
+static const char *const end_names[] = { RES_ENDS(RES_NAME) };
+#undef RES_NAME
+
+const char *res_end_name(res_end e)
+{
+    return (unsigned)e < RES_END_COUNT ? end_names[e] : end_names[RES_END_ERROR];
+}
+
 static const struct {
     const char *name;
     bool        tps, paired;

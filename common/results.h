@@ -70,6 +70,18 @@ typedef enum res_phase_id { RES_PHASES(RES_PHASE_ENUM) RES_PHASE_COUNT } res_pha
 #undef RES_PHASE_ENUM
 const char *res_phase_name(res_phase_id p);     /* "?" out of range */
 
+/* How an oltp run ended (its "ended"): ran to its end; stopped by a
+ * signal (SIGTERM, SIGINT); stopped by an error (a fatal database error,
+ * disk full, the database lost past --reconnect-timeout). Only a complete
+ * run is a measurement; the others hold what was measured up to then. A
+ * result without the key (older) reads as COMPLETE, a name the reader
+ * does not know as ERROR (never a measurement). */
+#define RES_ENDS(X) X(COMPLETE, "complete") X(SIGNAL, "signal") X(ERROR, "error")
+#define RES_END_ENUM(id, name) RES_END_##id,
+typedef enum res_end { RES_ENDS(RES_END_ENUM) RES_END_COUNT } res_end;
+#undef RES_END_ENUM
+const char *res_end_name(res_end e);            /* "error" out of range */
+
 /* How two drives were compared (summary "comparisons"): the figure (TPS
  * or p99 latency) and the test (paired batch means of intervals, or
  * Welch over repetitions). METHOD_UNKNOWN ("?"): a name the reader does
@@ -111,14 +123,29 @@ void res_latency_add_pct(res_latency *l, double pct, double ms);
 /* The value at percentile p; 0 when absent. */
 double res_latency_pct(const res_latency *l, double pct);
 
-/* One --report-interval sample. */
+/* One --report-interval sample: [t - duration_s, t] on the phase's clock.
+ * oltp ends intervals on the phase's boundaries k * interval_s; one that
+ * closed late (a stalled tick) is longer, never cut short. */
 typedef struct res_interval {
     double  t;              /* seconds since the phase start, end of interval */
     double  tps, qps, errors_ps, reconnects_ps;
     double  lat_avg_ms;
     double  lat_pct_ms;     /* at the phase's iv_pct */
     int64_t queue_length;   /* written when the phase has_queue */
+    /* interval time (issue 21): 0 / NULL in results written before */
+    double  duration_s;     /* its length, s */
+    hist_sparse *histogram; /* owned: its latency (RES_IV_HIST_DIGITS), or NULL */
 } res_interval;
+
+/* Significant digits of an interval's histogram: 1 % precision keeps a
+ * series of them small (results/SCHEMA.md, "Interval histograms"). */
+#define RES_IV_HIST_DIGITS 2
+
+/* Where interval i of p starts (s since the phase start): t - duration_s,
+ * or, for a result without duration_s, the previous interval's t (0 for
+ * the first). */
+struct res_phase;
+double res_interval_start(const struct res_phase *p, int i);
 
 /* One transaction type (TPC-C). */
 typedef struct res_txn_type {
@@ -172,6 +199,11 @@ typedef struct res_phase {
     res_latency   latency;
     bool          has_queue;    /* --rate: queue latency and queue lengths */
     res_latency   queue;
+    int64_t       unserved;     /* has_queue: arrivals still queued at the end,
+                                 * their latency so far in the histogram */
+    /* phase time (issue 21): 0 in results written before */
+    double        interval_s;   /* the intervals' boundaries: k * interval_s */
+    double        start_s;      /* the phase's start, s after oltp started */
     double        iv_pct;       /* percentile of the intervals' latency */
     res_interval *intervals;
     int           nintervals;
@@ -182,6 +214,9 @@ typedef struct res_phase {
 } res_phase;
 
 typedef struct res_oltp {
+    res_end      ended;
+    char        *end_reason;    /* why it ended early ("SIGTERM", the error); NULL
+                                 * when complete */
     char        *tool_name, *tool_version;
     char        *workload, *driver;
     char        *started_at;    /* UTC ISO 8601: when the run started */
@@ -321,6 +356,10 @@ typedef struct res_vm {
     char      *failed_at;           /* when failed: UTC ISO 8601, or NULL */
     char      *failed_in;           /* when failed: the phase, or NULL */
     char      *console_tail;        /* when failed: the console's last lines */
+    double     failed_at_s;         /* when failed in its measured phase: seconds from
+                                     * that phase's start to the fault; NAN: unknown */
+    char      *result_ended;        /* when failed: its result's "ended" (what it
+                                     * measured up to the fault), or NULL: no result */
     bool       measured;            /* its measured figures below are known
                                      * (a failed VM may have none) */
     char      *result;              /* relative to the run folder */
@@ -330,14 +369,26 @@ typedef struct res_vm {
     double     lat_avg_ms, lat_p99_ms;
     char      *server_version;      /* or NULL */
     int64_t    errors, reconnects;  /* of the measured phase */
-    res_point *series;              /* [t, tps] per interval */
+    res_point *series;              /* [t, tps] per bin of interval_s: t the
+                                     * bin's end, s since the phase start */
     int        npoints;
     struct res_io *io;              /* disk I/O, oltp CPU, or NULL */
     res_steady *pre;                /* its precondition's rounds, or NULL */
+    double     interval_s;          /* the series' bins (oltp's interval); NAN
+                                     * in summaries written before */
 } res_vm;
+
+/* res_plan.client_path: the client-to-database path a run's figures went
+ * through (README's performance section gives what each costs). */
+#define RES_PATH_USER_HOSTFWD "qemu-user-hostfwd" /* client = host: QEMU user-mode
+                                                   * network, restrict=on, hostfwd
+                                                   * on 127.0.0.1 */
+#define RES_PATH_GUEST_LOCAL  "guest-loopback"    /* client = guest: 127.0.0.1
+                                                   * inside the guest */
 
 typedef struct res_plan {
     char   *name, *profile, *client;          /* NULL: not recorded */
+    char   *client_path;    /* how the client reaches the database: RES_PATH_*; NULL: not recorded */
     int64_t vms_per_drive, repetitions;       /* RES_UNSET: not recorded */
     double  cv_threshold;                     /* NAN: not recorded */
     char   *workload, *db_driver;
@@ -392,6 +443,8 @@ typedef struct res_summary {
     char       *repetitions_stop;   /* repetitions = auto: why it stopped,
                                      * or NULL */
     struct res_io *io;      /* comparisons, host CPU, or NULL */
+    struct res_fingerprint *fp; /* the protocol (below), or NULL: a run
+                             * written before summaries recorded it */
 } res_summary;
 
 /* Empty plan and environment (every field "not recorded"). */
@@ -493,7 +546,7 @@ typedef struct res_io_host {
     double   flush_ratio;       /* device flushes / guests' flushes; NAN */
 } res_io_host;
 
-/* Least-squares trend of a measured phase's TPS (orchestrator/telemetry/stats.h). */
+/* Least-squares trend of a measured phase's TPS (orchestrator/util/stats.h). */
 typedef struct res_io_trend {
     int    n;                   /* 0: not computed */
     double mean, slope, slope_lo, slope_hi, drift_pct;
@@ -567,5 +620,48 @@ void res_io_csv_row(FILE *f, const res_summary *s, int d, int rep);
 /* The percentiles of a drive's latency spectrum, p50 ... p99.99: sets
  * *pcts (static) and returns how many. */
 int res_io_spectrum_pcts(const double **pcts);
+
+/* ------------------------------------------------------------------ */
+/* protocol fingerprint (results_fingerprint.c; issue 22)              */
+/* What must be equal for two runs' figures to be comparable: the       */
+/* summary's "fingerprint" object (results/SCHEMA.md, "Fingerprint").    */
+/* The layout (VMs per drive, drives) is not in it: a 4-VM and an 8-VM   */
+/* run of one protocol differ only there, and that is what scaling       */
+/* compares. Strings NULL, integers RES_UNSET, rate NAN: not recorded.   */
+
+typedef struct res_fingerprint {
+    char   *workload, *db_driver;
+    char   *workload_options;       /* the rest of [workload] extra, words
+                                     * sorted; NULL: none */
+    int64_t tables, table_size, warehouses, threads, terminals;
+    char   *keying_thinking;        /* "on"/"off" as given, NULL: not set */
+    double  rate;                   /* transactions/s target; 0: unpaced */
+    int64_t precondition_s, warmup_s, measure_s;
+    char   *profile;
+    int64_t vcpus, memory_bytes;    /* per VM, as the domains got them */
+    int64_t boot_size_bytes, db_size_bytes, seed_size_bytes;  /* seed: 0 none */
+    char   *controller;             /* SCSI model */
+    char   *engine, *server_version;    /* server_version: the measured VMs'
+                                     * distinct versions, ", "-separated */
+    char   *db_settings;            /* server settings given to the guest,
+                                     * words sorted; NULL: none */
+    char   *client, *domain_type;   /* domain_type: the hosts' distinct types */
+    char   *drivebench_version;
+} res_fingerprint;
+
+/* A fingerprint with every key "not recorded" (NULL when out of memory). */
+res_fingerprint *res_fingerprint_new(void);
+void res_fingerprint_free(res_fingerprint *fp);     /* accepts NULL */
+
+/* One key of a fingerprint with its value as text ("" when not
+ * recorded), in the summary's key order. */
+#define RES_FP_MAX_KEYS 32
+typedef struct res_fp_item {
+    const char *key;                /* static */
+    char        value[256];
+} res_fp_item;
+
+/* The keys of fp into items[0..RES_FP_MAX_KEYS); returns how many. */
+int res_fingerprint_items(const res_fingerprint *fp, res_fp_item *items);
 
 #endif

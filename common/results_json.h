@@ -195,6 +195,9 @@ const char *rj_ctx_where(const rj_ctx *c, const char *key, char *buf, size_t len
 void rj_check_count(rj_check *c, const char *key, int64_t v);
 void rj_check_num(rj_check *c, const char *key, double v);
 
+/* The summary's "fingerprint" object (results_fingerprint.c). */
+extern const rj_field res_fingerprint_fields[];
+
 /* RJ_CUSTOM of a res_point array at .off with its int count at .n_off,
  * written as [[t, value], ...] (at most .max read). */
 extern const rj_ops res_points_ops;

@@ -60,6 +60,14 @@ res_phase *res_oltp_add_phase(res_oltp *r)
     return p;
 }
 
+double res_interval_start(const res_phase *p, int i)
+{
+    const res_interval *x = &p->intervals[i];
+    if (x->duration_s > 0)
+        return x->t - x->duration_s;
+    return i > 0 ? p->intervals[i - 1].t : 0;
+}
+
 const res_phase *res_oltp_measure(const res_oltp *r)
 {
     for (int i = 0; r && i < r->nphases; i++)
@@ -127,9 +135,12 @@ static void hist_put(json_object *o, const rj_field *f, const void *base)
     rj_put(o, f->key, h ? hist_to_json(h) : NULL);
 }
 
-static int hist_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
+/* o[f->key] (a histogram object) as a sparse histogram into *out, NULL
+ * when absent: checked against results.h's bounds before anything is
+ * allocated, and its min, max and sum against its own bounds. 0, or -1
+ * with the reason in c->err. */
+static int sparse_read(json_object *o, const rj_field *f, rj_ctx *c, hist_sparse **out)
 {
-    hist **out = (hist **)((char *)base + f->off);
     json_object *v = rj_get(o, f->key);
     char herr[256], what[256];
     *out = NULL;
@@ -137,16 +148,34 @@ static int hist_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
         return 0;
     if (hist_json_bounds(v, RES_MAX_HIST_DIGITS, RES_MAX_HIST_HIGHEST, RES_MAX_BUCKETS, herr,
                          sizeof herr) == 0
-        && (*out = hist_from_json(v, herr, sizeof herr))) {
-        const hist *h = *out;
+        && (*out = hist_sparse_from_json(v, herr, sizeof herr))) {
+        const hist_sparse *h = *out;
         if (h->min >= 0 && h->min <= h->max && h->max <= h->highest && isfinite(h->sum)
             && h->sum >= 0)
             return 0;
         snprintf(herr, sizeof herr, "min %" PRId64 ", max %" PRId64 " or sum %g outside "
                  "0..highest_trackable", h->min, h->max, h->sum);
+        hist_sparse_free(*out);
+        *out = NULL;
     }
     snprintf(c->err, c->errlen, "%s: %s", rj_ctx_where(c, f->key, what, sizeof what), herr);
     return -1;
+}
+
+static int hist_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
+{
+    hist **out = (hist **)((char *)base + f->off);
+    hist_sparse *s;
+    *out = NULL;
+    if (sparse_read(o, f, c, &s) < 0)
+        return -1;
+    if (s && (!(*out = hist_new(s->highest, s->sig_digits)) || hist_add_sparse(*out, s) < 0)) {
+        snprintf(c->err, c->errlen, "out of memory");
+        hist_sparse_free(s);
+        return -1;
+    }
+    hist_sparse_free(s);
+    return 0;
 }
 
 static void hist_free_member(const rj_field *f, void *base)
@@ -157,6 +186,28 @@ static void hist_free_member(const rj_field *f, void *base)
 }
 
 static const rj_ops hist_ops = { hist_put, hist_get, NULL, hist_free_member };
+
+/* an interval's histogram, sparse: the same object and bounds */
+static void sparse_put(json_object *o, const rj_field *f, const void *base)
+{
+    const hist_sparse *h = *(hist_sparse *const *)((const char *)base + f->off);
+    if (h)
+        rj_put(o, f->key, hist_sparse_to_json(h));
+}
+
+static int sparse_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
+{
+    return sparse_read(o, f, c, (hist_sparse **)((char *)base + f->off));
+}
+
+static void sparse_free_member(const rj_field *f, void *base)
+{
+    hist_sparse **h = (hist_sparse **)((char *)base + f->off);
+    hist_sparse_free(*h);
+    *h = NULL;
+}
+
+static const rj_ops sparse_ops = { sparse_put, sparse_get, NULL, sparse_free_member };
 
 static const rj_field type_fields[] = {
     F(RK_NAME,       RJ_STR,    res_txn_type, name),
@@ -306,6 +357,13 @@ static const rj_field iv_latency_fields[] = {
     RJ_TABLE_END,
 };
 
+/* issue 21's keys are written when recorded, so a result written before
+ * reads and writes back unchanged */
+static bool iv_has_duration(const void *base)
+{
+    return ((const res_interval *)base)->duration_s > 0;
+}
+
 static const rj_field iv_fields[] = {
     F("t",             RJ_DBL, res_interval, t, .flags = RJ_NONNEG),
     F(RK_TPS,          RJ_DBL, res_interval, tps, .flags = RJ_NONNEG),
@@ -313,6 +371,10 @@ static const rj_field iv_fields[] = {
     F("errors_ps",     RJ_DBL, res_interval, errors_ps, .flags = RJ_NONNEG),
     F("reconnects_ps", RJ_DBL, res_interval, reconnects_ps, .flags = RJ_NONNEG),
     RJ_HERE(RK_LATENCY_MS, RJ_OBJ, .sub = iv_latency_fields),
+    /* interval time (issue 21) */
+    F("duration_s",    RJ_DBL, res_interval, duration_s, .flags = RJ_NONNEG,
+      .when = iv_has_duration),
+    F(RK_HISTOGRAM,    RJ_CUSTOM, res_interval, histogram, .ops = &sparse_ops),
     RJ_TABLE_END,
 };
 
@@ -393,6 +455,8 @@ static void intervals_check(const rj_field *f, const void *base, const char *pat
 static void intervals_free(const rj_field *f, void *base)
 {
     res_phase *p = base;
+    for (int i = 0; p->intervals && i < p->nintervals; i++)
+        rj_free_fields(iv_fields, &p->intervals[i]);
     free(p->intervals);
     p->intervals = NULL;
 }
@@ -419,6 +483,11 @@ static const rj_field queries_fields[] = {
     RJ_TABLE_END,
 };
 
+static bool phase_has_clock(const void *base)
+{
+    return ((const res_phase *)base)->interval_s > 0;
+}
+
 static const rj_field phase_fields[] = {
     RJ_HERE(NULL, RJ_EMBED, .sub = phase_name_fields),
     F("duration_s",         RJ_DBL,     res_phase, duration_s, .flags = RJ_NONNEG),
@@ -437,6 +506,13 @@ static const rj_field phase_fields[] = {
     F(RK_LATENCY_MS,        RJ_OBJ,     res_phase, latency, .sub = latency_fields),
     F("queue_ms",           RJ_OBJ,     res_phase, queue, .flags = RJ_SETS_HAS | RJ_IF_PRESENT,
       .sub = latency_fields, HAS(res_phase, has_queue)),
+    /* phase time (issue 21) */
+    F("unserved",           RJ_I64,     res_phase, unserved, .flags = RJ_COUNT,
+      HAS(res_phase, has_queue)),
+    F("interval_s",         RJ_DBL,     res_phase, interval_s, .flags = RJ_NONNEG,
+      .when = phase_has_clock),
+    F("start_s",            RJ_DBL,     res_phase, start_s, .flags = RJ_NONNEG,
+      .when = phase_has_clock),
     RJ_HERE("intervals",    RJ_CUSTOM,  .ops = &intervals_ops, .max = RES_MAX_INTERVALS),
     F(RK_HISTOGRAM,         RJ_CUSTOM,  res_phase, histogram, .ops = &hist_ops),
     F("transaction_types",  RJ_ARRAY,   res_phase, types, .flags = RJ_OMIT_EMPTY,
@@ -530,6 +606,28 @@ static void options_free(const rj_field *f, void *base)
 
 static const rj_ops options_ops = { options_put, options_get, NULL, options_free };
 
+/* "ended": absent (an older result) reads as complete, a name not known
+ * here as an error, so it is never taken for a measurement */
+static void ended_put(json_object *o, const rj_field *f, const void *base)
+{
+    const res_oltp *r = base;
+    rj_put(o, f->key, json_object_new_string(res_end_name(r->ended)));
+}
+
+static int ended_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
+{
+    res_oltp *r = base;
+    json_object *v = rj_get(o, f->key);
+    r->ended = v ? RES_END_ERROR : RES_END_COMPLETE;
+    for (int e = 0; v && e < RES_END_COUNT; e++)
+        if (json_object_is_type(v, json_type_string)
+            && strcmp(json_object_get_string(v), res_end_name((res_end)e)) == 0)
+            r->ended = (res_end)e;
+    return 0;
+}
+
+static const rj_ops ended_ops = { ended_put, ended_get, NULL, NULL };
+
 static const rj_field tool_fields[] = {
     F(RK_NAME,   RJ_STR, res_oltp, tool_name, .dflt = "oltp"),
     F("version", RJ_STR, res_oltp, tool_version),
@@ -549,6 +647,8 @@ static const rj_field oltp_fields[] = {
     F("started_at", RJ_STR,    res_oltp, started_at),
     RJ_HERE("server", RJ_OBJ, .sub = server_fields),
     RJ_HERE("options", RJ_CUSTOM, .ops = &options_ops),
+    RJ_HERE("ended", RJ_CUSTOM, .ops = &ended_ops),
+    F("ended_reason", RJ_STR_OPT, res_oltp, end_reason),
     RJ_HERE(RK_PHASES, RJ_CUSTOM, .ops = &phases_ops),
     RJ_TABLE_END,
 };

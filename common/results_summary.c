@@ -58,6 +58,7 @@ static const rj_field plan_fields[] = {
     F("profile",       RJ_STR_OPT, res_plan, profile),
     F("vms_per_drive", RJ_I64_OPT, res_plan, vms_per_drive),
     F("client",        RJ_STR_OPT, res_plan, client),
+    F("client_path",   RJ_STR_OPT, res_plan, client_path),
     F("repetitions",   RJ_I64_OPT, res_plan, repetitions),
     F("cv_threshold",  RJ_NUM_OPT, res_plan, cv_threshold),
     F("repetitions_rule", RJ_STR_OPT, res_plan, repetitions_rule),
@@ -314,6 +315,8 @@ static const rj_field vm_fields[] = {
     F("failed_at",           RJ_STR,     res_vm, failed_at, HAS(res_vm, failed)),
     F("failed_in",           RJ_STR,     res_vm, failed_in, HAS(res_vm, failed)),
     F("console_tail",        RJ_STR,     res_vm, console_tail, HAS(res_vm, failed)),
+    F("failed_at_s",         RJ_NUM_OPT, res_vm, failed_at_s, HAS(res_vm, failed)),
+    F("result_ended",        RJ_STR_OPT, res_vm, result_ended, HAS(res_vm, failed)),
     F("result",              RJ_STR,     res_vm, result),
     F("precondition_result", RJ_STR,     res_vm, precondition_result),
     F(RK_TPS,                RJ_NUM,     res_vm, tps, .flags = RJ_SETS_HAS,
@@ -329,6 +332,8 @@ static const rj_field vm_fields[] = {
     F(NULL,                  RJ_CUSTOM,  res_vm, io, .ops = &io_ops),
     F("precondition_steady", RJ_PTR,     res_vm, pre, .sub = steady_fields,
       .size = sizeof(res_steady)),
+    /* time bins (issue 21) */
+    F("interval_s",          RJ_NUM_OPT, res_vm, interval_s, HAS(res_vm, measured)),
     RJ_TABLE_END,
 };
 
@@ -362,6 +367,9 @@ static const rj_field summary_fields[] = {
       .size = sizeof(res_vm), .n_off = offsetof(res_summary, nvms), .max = RES_MAX_VMS),
     RJ_HERE("run",      RJ_OBJ,   .sub = run_fields),
     F(NULL,             RJ_CUSTOM, res_summary, io, .ops = &io_ops),
+    /* issue 22: the protocol; absent in summaries written before it */
+    F("fingerprint",    RJ_PTR,   res_summary, fp, .sub = res_fingerprint_fields,
+      .size = sizeof(res_fingerprint)),
     RJ_TABLE_END,
 };
 

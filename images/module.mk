@@ -25,7 +25,8 @@
 #                     drivebench SIGKILLed, libvirtd restarted when this test
 #                     started it)
 #
-# `make test` runs the 1-VM drivebench runs: tests/e2e/run-1vm.sh (MariaDB,
+# `make test` runs the 1-VM drivebench runs: tests/e2e/run-1vm.sh (MariaDB;
+# it also checks that [run] db_settings reached the server, at no extra VM time;
 # about 3 minutes under TCG on an idle 2-core machine, more on a busy one)
 # and tests/e2e/run-1vm-pgsql-native.sh (PostgreSQL through oltp's pgsql
 # driver, 70-116 s at load 9-15), and one fault of the matrix, a VM

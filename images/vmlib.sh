@@ -32,7 +32,9 @@
 # images/build or images/build/postgresql), VM_CMDLINE_EXTRA (appended to
 # the kernel command line), VM_OLTP (bin/oltp), VM_SEED (a prebuilt-database
 # seed, IMAGE_DIR/seed.qcow2, attached read-only with serial seeddisk: the
-# guest restores it onto a blank dbdisk).
+# guest restores it onto a blank dbdisk), VM_QEMU_EXTRA (more QEMU arguments,
+# one per line, after the user-mode NIC: bench/client_paths.sh adds a second
+# NIC this way).
 # Readiness is `oltp ping` when VM_OLTP exists (the mariadb client otherwise,
 # MariaDB only).
 # Errors go to stderr as "vm: ..." and the function returns 1.
@@ -47,6 +49,7 @@ VM_MEMORY_MIB=${VM_MEMORY_MIB:-1024}
 VM_IMAGES=${VM_IMAGES:-}
 VM_CMDLINE_EXTRA=${VM_CMDLINE_EXTRA:-}
 VM_SEED=${VM_SEED:-}
+VM_QEMU_EXTRA=${VM_QEMU_EXTRA:-}
 VM_PORT=
 VM_T0=
 
@@ -83,7 +86,7 @@ vm_free_port() {
 # XML with libxml2 from vmconfigs/. The NIC gets an explicit PCI slot: left
 # to QEMU it takes slot 2, which libvirt has given to the disk controller.
 vm_write_xml() {  # name workdir port
-  local x=vm_xml_escape w=$2 seed='' wwn0='' wwn1='' wwn2='' uuid
+  local x=vm_xml_escape w=$2 seed='' wwn0='' wwn1='' wwn2='' uuid extra='' a
   uuid=$(cat /proc/sys/kernel/random/uuid)
   if [ "$VM_SCSI_MODEL" = lsisas1068 ]; then
     # NAA 5 (IEEE registered) names, unique per VM and disk: QEMU's mptsas
@@ -103,6 +106,10 @@ vm_write_xml() {  # name workdir port
       <readonly/>
       <address type='drive' controller='0' bus='0' target='2' unit='0'/>
     </disk>"
+  while IFS= read -r a; do
+    [ -z "$a" ] || extra+="
+    <qemu:arg value='$($x "$a")'/>"
+  done <<<"$VM_QEMU_EXTRA"
   cat >"$w/domain.xml" <<EOF
 <domain type='$($x "$VM_TYPE")' xmlns:qemu='http://libvirt.org/schemas/domain/qemu/1.0'>
   <name>$($x "$1")</name>
@@ -148,7 +155,7 @@ vm_write_xml() {  # name workdir port
     <qemu:arg value='-netdev'/>
     <qemu:arg value='user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:$3-:$($x "$ENGINE_PORT")'/>
     <qemu:arg value='-device'/>
-    <qemu:arg value='virtio-net-pci,netdev=net0,bus=pci.0,addr=0x1e'/>
+    <qemu:arg value='virtio-net-pci,netdev=net0,bus=pci.0,addr=0x1e'/>$extra
   </qemu:commandline>
 </domain>
 EOF

@@ -9,7 +9,19 @@
  * worker draws Poisson arrivals (its share of the rate) into a queue; a
  * transaction's intended start is its arrival time, so time spent waiting
  * for a free connection is part of its latency and is reported separately
- * as queue time (no coordinated omission).
+ * as queue time (no coordinated omission). Arrivals still queued when the
+ * run ends get their latency so far (the end minus their arrival)
+ * recorded, as a coordinated-omission correction would, and are counted
+ * as unserved.
+ *
+ * Time: a phase's intervals end on its boundaries, phase start + k *
+ * interval. Every count goes to the interval its event's time falls in:
+ * a worker moves its counters to a new slot (one interval of the phase
+ * clock) when it records the first event past a boundary, so the main
+ * thread waking late (a stalled tick) changes nothing but the length of
+ * the interval it closes: it closes up to the last boundary it reached,
+ * one longer interval, never a tiny one. Events after the run's end (or
+ * the cut of a run ended early) are not counted.
  */
 #include "engine.h"
 #include "nap.h"
@@ -80,6 +92,15 @@ typedef struct engine {
     int                     disk_full;        /* the fatal error said the disk is full */
     int                     unavailable;      /* main thread: a connection stayed lost */
     char                    unavailable_msg[400];
+    int                     stopped;          /* main thread: hooks.stop_requested said so */
+    int                     grace_ms;         /* atomic: how long transactions in flight
+                                               * may finish once stopped */
+    /* the phase clock (set before the workers start, read-only after but
+     * for cut_ns): slot k < nwarm spans t0 + k * tick (the warm-up, its
+     * last slot ending at m0), slot nwarm + j spans m0 + j * tick */
+    uint64_t                t0, tick, m0, end_ns;
+    uint64_t                nwarm;
+    uint64_t                cut_ns;           /* atomic: no event counted from here */
 } engine;
 
 typedef struct worker {
@@ -92,8 +113,10 @@ typedef struct worker {
     rng         rng;
     conn       *conns;
     int         nconns, open_conns;
-    pthread_mutex_t lock;       /* guards iv */
-    stats       iv;
+    pthread_mutex_t lock;       /* guards iv, done, slot */
+    stats       iv;             /* the events of slot `slot` */
+    stats       done;           /* of earlier slots, not yet harvested */
+    uint64_t    slot;
     /* --rate */
     double      gap_ns;
     uint64_t    next_arrival;
@@ -124,6 +147,39 @@ typedef struct term {
 static uint64_t now_ns(void)
 {
     return uv_hrtime();
+}
+
+/* The slot of the phase clock that time n falls in, and where slot k
+ * starts (see the top comment). */
+static uint64_t slot_of(const engine *e, uint64_t n)
+{
+    if (n < e->t0)
+        return 0;
+    if (e->nwarm && n < e->m0)
+        return (n - e->t0) / e->tick;
+    return e->nwarm + (n - e->m0) / e->tick;
+}
+
+static uint64_t slot_start(const engine *e, uint64_t k)
+{
+    return k < e->nwarm ? e->t0 + k * e->tick : e->m0 + (k - e->nwarm) * e->tick;
+}
+
+/* The counters an event at time n goes into (w->lock held): w->iv, first
+ * moved to w->done when n lies past its slot; NULL from the cut on. */
+static stats *iv_at(worker *w, uint64_t n)
+{
+    engine *e = w->e;
+    uint64_t k;
+    if (n >= __atomic_load_n(&e->cut_ns, __ATOMIC_RELAXED))
+        return NULL;
+    k = slot_of(e, n);
+    if (k > w->slot) {
+        stats_add(&w->done, &w->iv);
+        stats_reset(&w->iv);
+        w->slot = k;
+    }
+    return &w->iv;
 }
 
 /* --- stats -------------------------------------------------------------- */
@@ -213,6 +269,10 @@ static void engine_fatal(engine *e, const char *fmt, ...)
 
 static void flush_queries(conn *c, stats *s)
 {
+    if (!s) {
+        c->q[0] = c->q[1] = c->q[2] = 0;
+        return;
+    }
     s->reads += c->q[DB_Q_READ];
     s->writes += c->q[DB_Q_WRITE];
     s->others += c->q[DB_Q_OTHER];
@@ -244,10 +304,11 @@ static void outage_begin(conn *c, const db_error *err)
 /* The outage of c, if any, ends at n. Caller holds c->w->lock. */
 static void outage_end_locked(conn *c, uint64_t n)
 {
+    stats *s;
     if (!c->down_since)
         return;
-    if (n > c->down_counted)
-        c->w->iv.down_ns += (int64_t)(n - c->down_counted);
+    if (n > c->down_counted && (s = iv_at(c->w, n)))
+        s->down_ns += (int64_t)(n - c->down_counted);
     if (n - c->down_since > c->longest_down_ns)
         c->longest_down_ns = n - c->down_since;
     __atomic_store_n(&c->down_since, 0, __ATOMIC_RELEASE);
@@ -297,7 +358,7 @@ static void conn_close(conn *c)
     uv_timer_stop(&c->timer);
     drop_poll(c);
     pthread_mutex_lock(&w->lock);
-    flush_queries(c, &w->iv);
+    flush_queries(c, iv_at(w, now_ns()));
     outage_end_locked(c, now_ns());
     pthread_mutex_unlock(&w->lock);
     db_free(&c->db);
@@ -363,12 +424,17 @@ static void record_trx(conn *c, bool rolled_back)
     worker *w = c->w;
     uint64_t end = now_ns();
     int64_t lat = (int64_t)((end - c->intended) / 1000);
-    stats *s = &w->iv;
+    stats *s;
 
     c->trx_done++;
     c->busy_ns += end - c->started;
     pthread_mutex_lock(&w->lock);
+    s = iv_at(w, end);
     flush_queries(c, s);
+    if (!s) {                   /* committed after the end: not counted */
+        pthread_mutex_unlock(&w->lock);
+        return;
+    }
     s->trx++;
     hist_record(s->lat, lat);
     if (w->e->o->rate > 0 || w->e->terminals)
@@ -391,10 +457,13 @@ static void term_wait(term *t);
 static int rollback_for_retry(conn *c)
 {
     worker *w = c->w;
+    stats *s;
     pthread_mutex_lock(&w->lock);
-    w->iv.errors++;
-    if (w->iv.ntypes > 1)
-        w->iv.type_retries[c->type]++;
+    if ((s = iv_at(w, now_ns()))) {
+        s->errors++;
+        if (s->ntypes > 1)
+            s->type_retries[c->type]++;
+    }
     pthread_mutex_unlock(&w->lock);
     c->st = C_ROLLBACK;
     c->kind = DB_Q_OTHER;
@@ -620,9 +689,14 @@ static void on_error(conn *c)
             fprintf(stderr, "oltp: reconnecting after error %d: %s\n", err->code, err->msg);
         outage_begin(c, err);
         pthread_mutex_lock(&w->lock);
-        w->iv.reconnects++;
-        if (c->st == C_RUNNING)
-            w->iv.errors++;     /* the transaction in flight broke; it runs again */
+        {
+            stats *s = iv_at(w, now_ns());
+            if (s) {
+                s->reconnects++;
+                if (c->st == C_RUNNING)
+                    s->errors++;    /* the transaction in flight broke; it runs again */
+            }
+        }
         pthread_mutex_unlock(&w->lock);
         drop_poll(c);
         db_disconnect(&c->db);
@@ -743,7 +817,8 @@ static void on_wake(uv_async_t *a)
             conn_close(c);
     }
     if (w->open_conns > 0 && !uv_is_active((uv_handle_t *)&w->grace_timer))
-        uv_timer_start(&w->grace_timer, on_grace, 10000, 0);
+        uv_timer_start(&w->grace_timer, on_grace,
+                       (uint64_t)__atomic_load_n(&w->e->grace_ms, __ATOMIC_ACQUIRE), 0);
 }
 
 static void schedule_arrivals(worker *w);
@@ -814,7 +889,7 @@ static int worker_init(engine *e, worker *w, int id, int first_conn, int nconns,
     if (uv_loop_init(&w->loop) < 0)
         return -1;
     pthread_mutex_init(&w->lock, NULL);
-    if (stats_init(&w->iv, e->ntypes) < 0)
+    if (stats_init(&w->iv, e->ntypes) < 0 || stats_init(&w->done, e->ntypes) < 0)
         return -1;
     rng_seed(&w->rng, o->seed, (uint64_t)id);
     uv_async_init(&w->loop, &w->wake, on_wake);
@@ -868,6 +943,7 @@ static void worker_free(worker *w)
     uv_loop_close(&w->loop);
     pthread_mutex_destroy(&w->lock);
     stats_free(&w->iv);
+    stats_free(&w->done);
     for (int i = 0; i < w->nterms; i++)
         if (w->terms[i].wls)
             w->e->wl->conn_free(w->terms[i].wls);
@@ -880,27 +956,52 @@ static void worker_free(worker *w)
 
 /* --- main thread: time keeping and harvesting ------------------------------ */
 
-static void harvest(engine *e, stats *into, int64_t *queue_len)
+/* Move what the workers counted before boundary b (slot k's start) into
+ * `into`; all: everything they counted (the run is over, b its cut).
+ * Ongoing outages count up to b. *queue_len: arrivals waiting now. */
+static void harvest(engine *e, uint64_t k, uint64_t b, bool all, stats *into,
+                    int64_t *queue_len)
 {
     int64_t ql = 0;
     for (int i = 0; i < e->nworkers; i++) {
         worker *w = &e->workers[i];
-        uint64_t n = now_ns();
         pthread_mutex_lock(&w->lock);
-        for (int k = 0; k < w->nconns; k++) {
-            conn *c = &w->conns[k];
-            if (c->down_since && n > c->down_counted) {
-                w->iv.down_ns += (int64_t)(n - c->down_counted);
-                c->down_counted = n;
+        for (int c = 0; c < w->nconns; c++) {
+            conn *x = &w->conns[c];
+            if (x->down_since && b > x->down_counted) {
+                /* into the closing interval directly: it ends at b */
+                into->down_ns += (int64_t)(b - x->down_counted);
+                x->down_counted = b;
             }
         }
-        stats_add(into, &w->iv);
-        stats_reset(&w->iv);
+        stats_add(into, &w->done);
+        stats_reset(&w->done);
+        if (all || w->slot < k) {
+            stats_add(into, &w->iv);
+            stats_reset(&w->iv);
+        }
         pthread_mutex_unlock(&w->lock);
         ql += (int64_t)__atomic_load_n(&w->qlen, __ATOMIC_RELAXED);
     }
     if (queue_len)
         *queue_len = ql;
+}
+
+/* After the workers ended: the arrivals still queued before the cut get
+ * their latency so far (cut - arrival) in acc, counted in p->unserved. */
+static void record_unserved(engine *e, phase_result *p, stats *acc, uint64_t cut)
+{
+    for (int i = 0; i < e->nworkers; i++) {
+        worker *w = &e->workers[i];
+        for (size_t j = 0; j < w->qlen; j++) {
+            uint64_t arrival = w->q[(w->qhead + j) % w->qcap];
+            if (arrival >= cut)
+                continue;
+            hist_record(acc->lat, (int64_t)((cut - arrival) / 1000));
+            hist_record(acc->queue, (int64_t)((cut - arrival) / 1000));
+            p->unserved++;
+        }
+    }
 }
 
 static int add_sample(phase_result *p, const interval_sample *s)
@@ -917,31 +1018,41 @@ static int add_sample(phase_result *p, const interval_sample *s)
     return 0;
 }
 
-/* Close the current interval: fold it into the phase, record a sample and
- * tell the caller (hooks.on_interval). */
-static void close_interval(engine *e, phase_result *p, stats *acc, double t_phase,
-                           double t_run, double dur)
+/* Close the interval [from, to] of phase p (harvested into acc): fold it
+ * into the phase, record a sample and tell the caller (hooks.on_interval).
+ * An empty span only folds. */
+static void close_interval(engine *e, phase_result *p, stats *acc, int64_t ql, uint64_t from,
+                           uint64_t to)
 {
     interval_sample s = {0};
-    int64_t ql = 0;
 
-    harvest(e, acc, &ql);
-    if (dur <= 0)
-        return;
-    s.t = t_phase;
-    s.duration_s = dur;
-    s.trx = acc->trx;
-    s.queries = acc->reads + acc->writes + acc->others;
-    s.errors = acc->errors;
-    s.reconnects = acc->reconnects;
-    s.lat_avg_ms = hist_mean(acc->lat) / 1000.0;
-    s.lat_pct_ms = (double)hist_percentile(acc->lat, e->o->percentiles[0]) / 1000.0;
-    s.queue_len = ql;
-    add_sample(p, &s);
-    if (e->hooks.on_interval)
-        e->hooks.on_interval(e->hooks.ctx, acc, &s, t_run);
+    if (to > from) {
+        s.t = (to - p->t0_ns) / 1e9;
+        s.duration_s = (to - from) / 1e9;
+        s.trx = acc->trx;
+        s.queries = acc->reads + acc->writes + acc->others;
+        s.errors = acc->errors;
+        s.reconnects = acc->reconnects;
+        s.lat_avg_ms = hist_mean(acc->lat) / 1000.0;
+        s.lat_pct_ms = (double)hist_percentile(acc->lat, e->o->percentiles[0]) / 1000.0;
+        s.lat = hist_sparse_of(acc->lat, RES_IV_HIST_DIGITS);
+        s.queue_len = ql;
+        if (add_sample(p, &s) < 0)
+            hist_sparse_free(s.lat);
+        if (e->hooks.on_interval)
+            e->hooks.on_interval(e->hooks.ctx, acc, &s, (to - e->t0) / 1e9);
+    }
     stats_add(&p->st, acc);
     stats_reset(acc);
+}
+
+/* Harvest up to boundary b (slot k) and close [from, b] of phase p. */
+static void close_to(engine *e, phase_result *p, stats *acc, uint64_t k, uint64_t from,
+                     uint64_t b)
+{
+    int64_t ql = 0;
+    harvest(e, k, b, false, acc, &ql);
+    close_interval(e, p, acc, ql, from, b);
 }
 
 /* CPU seconds (user + system, all threads) this process used so far. */
@@ -1020,16 +1131,43 @@ static bool all_done(engine *e)
     return __atomic_load_n(&e->workers_done, __ATOMIC_ACQUIRE) == e->nworkers;
 }
 
+/* Grace for transactions in flight after a stop: the usual, and after
+ * hooks.stop_requested (a SIGTERM, which drivebench follows with SIGKILL
+ * 10 s later: the result must be written well before). */
+#define GRACE_MS        10000
+#define GRACE_ASKED_MS  500
+
+/* true once hooks.stop_requested said so (e->stopped). Main thread. */
+static bool stop_asked(engine *e)
+{
+    if (!e->stopped && e->hooks.stop_requested && e->hooks.stop_requested(e->hooks.ctx)) {
+        e->stopped = 1;
+        __atomic_store_n(&e->grace_ms, GRACE_ASKED_MS, __ATOMIC_RELEASE);
+    }
+    return e->stopped;
+}
+
+/* msg ("oltp: ...\n") into res->why without its prefix and newline. */
+static void keep_why(run_result *res, const char *msg)
+{
+    size_t n;
+    if (strncmp(msg, "oltp: ", 6) == 0)
+        msg += 6;
+    n = strcspn(msg, "\n");
+    snprintf(res->why, sizeof res->why, "%.*s", (int)n, msg);
+}
+
 int engine_run(const wl_run *run, const workload *wl, const struct db_driver *drv,
                const engine_hooks *hooks, run_result *res)
 {
     const oltp_opts *o = run->o;
-    engine e = { .run = run, .wl = wl, .drv = drv, .o = o };
+    engine e = { .run = run, .wl = wl, .drv = drv, .o = o, .grace_ms = GRACE_MS };
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     int nconns = o->threads, nterms = 0, rc = -1, started = 0;
     stats acc = {0};
-    uint64_t t0, tick_ns, next_tick, warm_end, end;
-    int ph = 0;
+    double tick_s = o->report_interval > 0 ? o->report_interval : 1.0;
+    bool ended = false;
+    int ph = 0, fatal;
 
     memset(res, 0, sizeof(*res));
     if (hooks)
@@ -1075,7 +1213,17 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
 
     if (o->warmup_s <= 0 && e.hooks.on_measure)
         e.hooks.on_measure(e.hooks.ctx, false);
-    t0 = now_ns();
+    /* the phase clock, fixed before any worker counts */
+    e.t0 = now_ns();
+    e.tick = (uint64_t)(tick_s * 1e9);
+    e.m0 = o->warmup_s > 0 ? e.t0 + (uint64_t)(o->warmup_s * 1e9) : e.t0;
+    e.nwarm = o->warmup_s > 0 ? (e.m0 - e.t0 + e.tick - 1) / e.tick : 0;
+    e.end_ns = o->time_s > 0 ? e.t0 + (uint64_t)(o->time_s * 1e9) : UINT64_MAX;
+    e.cut_ns = e.end_ns;
+    for (int i = 0; i < res->nphases; i++) {
+        res->phases[i].t0_ns = res->phases[i].phase == RES_PHASE_WARMUP ? e.t0 : e.m0;
+        res->phases[i].interval_s = tick_s;
+    }
     for (int i = 0; i < e.nworkers; i++) {
         if (uv_thread_create(&e.workers[i].thread, worker_main, &e.workers[i]) < 0) {
             engine_fatal(&e, "oltp: cannot start worker thread %d\n", i);
@@ -1086,70 +1234,90 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
     if (started < e.nworkers)
         e.nworkers = started;       /* only join what runs */
 
-    tick_ns = (uint64_t)((o->report_interval > 0 ? o->report_interval : 1.0) * 1e9);
-    warm_end = o->warmup_s > 0 ? t0 + (uint64_t)(o->warmup_s * 1e9) : 0;
-    end = o->time_s > 0 ? t0 + (uint64_t)(o->time_s * 1e9) : UINT64_MAX;
     {
-        uint64_t phase_t0 = t0, last = t0;
+        uint64_t k_open = 0, from = e.t0, n, cut = e.end_ns;
         e.cpu_at_phase = process_cpu_s();
-        next_tick = t0 + tick_ns;
         for (;;) {
-            uint64_t wake_at = next_tick, n;
-            if (warm_end && ph == 0 && warm_end < wake_at)
-                wake_at = warm_end;
-            if (end < wake_at)
-                wake_at = end;
+            uint64_t wake_at = slot_start(&e, k_open + 1), k;
+            if (e.end_ns < wake_at)
+                wake_at = e.end_ns;
             /* check for workers finishing (events limit, fatal) often */
             while ((n = now_ns()) < wake_at && !all_done(&e) &&
-                   !__atomic_load_n(&e.fatal, __ATOMIC_ACQUIRE) && !outage_exceeded(&e, n))
+                   !__atomic_load_n(&e.fatal, __ATOMIC_ACQUIRE) && !outage_exceeded(&e, n)
+                   && !stop_asked(&e))
                 sleep_until(n + 50000000ULL < wake_at ? n + 50000000ULL : wake_at);
             n = now_ns();
-            if (__atomic_load_n(&e.fatal, __ATOMIC_ACQUIRE))
-                break;
-            if (all_done(&e) || n >= end || e.unavailable) {
-                if (n >= end || e.unavailable)
+            fatal = __atomic_load_n(&e.fatal, __ATOMIC_ACQUIRE);
+            /* a fatal error, a stop request too close what was measured
+             * up to them: nothing after now counts */
+            if (fatal || all_done(&e) || n >= e.end_ns || e.unavailable || e.stopped) {
+                cut = n < e.end_ns ? n : e.end_ns;
+                __atomic_store_n(&e.cut_ns, cut, __ATOMIC_RELAXED);
+                if (n >= e.end_ns || e.unavailable || e.stopped)
                     __atomic_store_n(&e.stop, 1, __ATOMIC_RELEASE);
-                close_interval(&e, &res->phases[ph], &acc, (n - phase_t0) / 1e9, (n - t0) / 1e9,
-                               (n - last) / 1e9);
-                close_phase(&e, &res->phases[ph], nconns, n, (n - phase_t0) / 1e9);
+                if (ph == 0 && e.nwarm && cut > e.m0) {
+                    /* one stall past the warm-up's end and the run's */
+                    close_to(&e, &res->phases[0], &acc, e.nwarm, from, e.m0);
+                    close_phase(&e, &res->phases[0], nconns, e.m0, (e.m0 - e.t0) / 1e9);
+                    ph = 1;
+                    from = e.m0;
+                    if (e.hooks.on_measure)
+                        e.hooks.on_measure(e.hooks.ctx, false);
+                }
                 /* the server's count closes only a measure phase it opened */
-                if (e.hooks.on_measure && ph == res->nphases - 1)
+                if (!fatal && e.hooks.on_measure && ph == res->nphases - 1)
                     e.hooks.on_measure(e.hooks.ctx, true);
-                res->nphases = ph + 1;      /* a run ended early has no later phase */
+                ended = true;
                 break;
             }
-            if (ph == 0 && warm_end && n >= warm_end) {
-                close_interval(&e, &res->phases[0], &acc, (n - phase_t0) / 1e9, (n - t0) / 1e9,
-                               (n - last) / 1e9);
-                close_phase(&e, &res->phases[0], nconns, n, (n - phase_t0) / 1e9);
+            k = slot_of(&e, n);
+            if (k <= k_open)
+                continue;           /* woke before the boundary */
+            if (ph == 0 && e.nwarm && k >= e.nwarm) {
+                /* the warm-up ends on its own boundary */
+                close_to(&e, &res->phases[0], &acc, e.nwarm, from, e.m0);
+                close_phase(&e, &res->phases[0], nconns, e.m0, (e.m0 - e.t0) / 1e9);
                 ph = 1;
                 if (e.hooks.on_measure)
                     e.hooks.on_measure(e.hooks.ctx, false);
-                phase_t0 = last = n;
-                next_tick = n + tick_ns;
-                continue;
+                from = e.m0;
+                k_open = e.nwarm;
+                if (k == k_open)
+                    continue;
             }
-            if (n >= next_tick) {
-                close_interval(&e, &res->phases[ph], &acc, (n - phase_t0) / 1e9, (n - t0) / 1e9,
-                               (n - last) / 1e9);
-                last = n;
-                next_tick += tick_ns;
-            }
+            /* a late tick closes up to the last boundary it reached */
+            close_to(&e, &res->phases[ph], &acc, k, from, slot_start(&e, k));
+            from = slot_start(&e, k);
+            k_open = k;
+        }
+        __atomic_store_n(&e.stop, 1, __ATOMIC_RELEASE);
+        for (int i = 0; i < e.nworkers; i++)
+            uv_async_send(&e.workers[i].wake);
+        for (int i = 0; i < e.nworkers; i++)
+            uv_thread_join(&e.workers[i].thread);
+        if (ended) {
+            /* the last interval, with what finished before the cut */
+            phase_result *p = &res->phases[ph];
+            int64_t ql = 0;
+            harvest(&e, 0, cut, true, &acc, &ql);
+            if (o->rate > 0)
+                record_unserved(&e, p, &acc, cut);
+            close_interval(&e, p, &acc, ql, from, cut);
+            close_phase(&e, p, nconns, cut, (cut - p->t0_ns) / 1e9);
+            res->nphases = ph + 1;      /* a run ended early has no later phase */
         }
     }
-    __atomic_store_n(&e.stop, 1, __ATOMIC_RELEASE);
-    for (int i = 0; i < e.nworkers; i++)
-        uv_async_send(&e.workers[i].wake);
-    for (int i = 0; i < e.nworkers; i++)
-        uv_thread_join(&e.workers[i].thread);
+    res->stopped = e.stopped;
     if (e.fatal) {
         fprintf(stderr, "%s", e.fatal_msg);
+        keep_why(res, e.fatal_msg);
         res->fatal = 1;
         res->disk_full = __atomic_load_n(&e.disk_full, __ATOMIC_ACQUIRE);
         goto out;
     }
     if (e.unavailable) {
         fprintf(stderr, "%s", e.unavailable_msg);
+        keep_why(res, e.unavailable_msg);
         res->unavailable = 1;
     }
     res->nconns = nconns;
@@ -1173,6 +1341,8 @@ out:
 void run_result_free(run_result *res)
 {
     for (int i = 0; i < 2; i++) {
+        for (int k = 0; k < res->phases[i].niv; k++)
+            hist_sparse_free(res->phases[i].iv[k].lat);
         stats_free(&res->phases[i].st);
         free(res->phases[i].iv);
         free(res->phases[i].longest_outage_s);

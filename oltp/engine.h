@@ -28,9 +28,13 @@ void stats_free(stats *s);               /* accepts a zeroed struct */
 void stats_reset(stats *s);
 void stats_add(stats *dst, const stats *src);
 
+/* An interval: [t - duration_s, t]; t is a boundary of the phase
+ * (k * interval_s) except for the last interval of a run that ended early. */
 typedef struct interval_sample {
     double  t;                          /* seconds since phase start, at the end */
     double  duration_s;
+    hist_sparse *lat;                   /* its latency (RES_IV_HIST_DIGITS), owned
+                                         * by the phase; NULL when out of memory */
     int64_t trx, queries, errors, reconnects;
     double  lat_avg_ms, lat_pct_ms;     /* pct: first --percentile */
     int64_t queue_len;                  /* --rate: transactions waiting */
@@ -39,6 +43,10 @@ typedef struct interval_sample {
 typedef struct phase_result {
     res_phase_id     phase;             /* RES_PHASE_WARMUP or RES_PHASE_MEASURE */
     double           duration_s;
+    uint64_t         t0_ns;             /* its start, uv_hrtime() (CLOCK_MONOTONIC) */
+    double           interval_s;        /* its boundaries: t0 + k * interval_s */
+    int64_t          unserved;          /* --rate: arrivals queued at the end; their
+                                         * latency so far is in st.lat */
     stats            st;
     /* outages: seconds without a working connection, averaged over the
      * connections (all of them down for 5 s gives 5), and per connection
@@ -72,6 +80,9 @@ typedef struct run_result {
     int              disk_full;         /* ... and it was the server's disk full */
     int              unavailable;       /* a connection stayed lost past --reconnect-timeout:
                                          * the run ended early; results are valid up to then */
+    int              stopped;           /* hooks.stop_requested ended the run early */
+    char             why[700];          /* fatal or unavailable: the message printed,
+                                         * without "oltp: " and the newline */
 } run_result;
 
 /* What the caller wants to hear while a run goes on. The engine calls
@@ -82,20 +93,27 @@ typedef struct run_result {
  *   the phase), t_run the seconds since the run started.
  *   on_measure: the measured phase starts (end = false: before the
  *   workers start when there is no warm-up, else right after the warm-up
- *   closed) or ends (end = true: right after its last interval closed,
- *   while transactions in flight still finish). Not called for the end
- *   when a fatal error stopped the run. */
+ *   closed) or ends (end = true: at its end, while transactions in flight
+ *   still finish; its last interval closes after them). Not called for
+ *   the end when a fatal error stopped the run.
+ *   stop_requested: asked about every 50 ms; true ends the run as its
+ *   --time would, at once (res->stopped set): the current interval and
+ *   phase close there, transactions in flight get half a second, not the
+ *   usual 10 s. Must be cheap (a flag set by a signal handler). */
 typedef struct engine_hooks {
     void (*on_interval)(void *ctx, const stats *acc, const interval_sample *s, double t_run);
     void (*on_measure)(void *ctx, bool end);
+    bool (*stop_requested)(void *ctx);
     void  *ctx;
 } engine_hooks;
 
 /* Run the workload as configured; hooks may be NULL. Returns 0 when it ran
  * to the end or was ended early by a connection lost for longer than
- * --reconnect-timeout (res->unavailable set, message printed, the phases
- * hold what was measured), -1 when it could not start or a fatal error
- * stopped it (message printed). The caller frees the result with
+ * --reconnect-timeout (res->unavailable set, message printed) or by
+ * hooks.stop_requested (res->stopped set), -1 when it could not start or
+ * a fatal error stopped it (message printed; res->fatal set). Ended early,
+ * fatal error included, the phases hold what was measured up to then (the
+ * last one shorter than asked). The caller frees the result with
  * run_result_free(). */
 int  engine_run(const wl_run *run, const workload *wl, const struct db_driver *drv,
                 const engine_hooks *hooks, run_result *res);

@@ -9,8 +9,15 @@
  * what was measured until then; 4 the database reported its disk full
  * (common/oltp_exit.h lists them). `ping` has its own codes for "not
  * answering" and "login refused" (ping.h).
+ *
+ * A run ended early writes --json all the same, with what it measured up
+ * to then: on a fatal error (exit 1 or 4) and a lost database (exit 3) its
+ * "ended" is "error"; on SIGTERM or SIGINT the workers stop within about
+ * half a second, the result ("ended": "signal") is written, and oltp then
+ * ends by that signal as it did without a handler (a shell's 128 + N).
  */
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +210,49 @@ static void print_interval(void *ctx, const stats *acc, const interval_sample *s
     report_interval_line(stdout, x->o, acc, s, t_run);
 }
 
+/* The signal that asked a run to stop (SIGTERM, SIGINT), 0 while none:
+ * set by the handler, read by the engine's clock thread through
+ * stop_requested. File-local: a signal handler has no context pointer. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+/* engine_hooks.stop_requested */
+static bool stop_requested(void *ctx)
+{
+    (void)ctx;
+    return stop_signal != 0;
+}
+
+/* SIGTERM and SIGINT stop the run (engine_hooks.stop_requested) instead
+ * of killing the process with its measurements. One that oltp was started
+ * with ignored (nohup, a shell's background job) stays ignored. */
+static void catch_stop_signals(void)
+{
+    static const int sigs[] = { SIGTERM, SIGINT };
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(sigs[i], &sa, NULL);
+}
+
+/* After the result of a stopped run is written: end by the signal that
+ * stopped it, as without a handler, so the exit status tells the same. */
+static void end_by_stop_signal(void)
+{
+    int sig = stop_signal;
+    fflush(stdout);
+    fflush(stderr);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 /* engine_hooks.on_measure: read the server's count. A failed read is
  * reported by server_count and leaves the figure out of the report. */
 static void read_server_count(void *ctx, bool end)
@@ -212,18 +262,21 @@ static void read_server_count(void *ctx, bool end)
         x->read[end] = true;
 }
 
-static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
+/* origin_ns: when oltp started; each phase's start_s counts from it. */
+static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
+                   uint64_t origin_ns)
 {
     oltp_opts *o = (oltp_opts *)run->o;
     run_result res;
     db_conn c;
     char version[128] = "", w[512];
     time_t started;
-    int rc;
+    int rc, res_stopped;
     run_ctx x = { .o = o, .run = run, .wl = wl };
     engine_hooks hooks = {
         .on_interval = o->report_interval > 0 ? print_interval : NULL,
         .on_measure = wl->server_count ? read_server_count : NULL,
+        .stop_requested = stop_requested,
         .ctx = &x,
     };
 
@@ -251,6 +304,7 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
         db_free(&c);
     print_header(o);
     started = time(NULL);       /* the result's started_at */
+    catch_stop_signals();
     rc = engine_run(run, wl, drv, &hooks, &res);
     if (x.c)
         db_free(x.c);
@@ -259,9 +313,16 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
         if (res.disk_full)
             fprintf(stderr, "oltp: the database reported its disk full (see above): the "
                     "drive under it has no room left\n");
+        /* what was measured up to the error is kept; the exit status
+         * stays the error's */
+        snprintf(res.server_version, sizeof res.server_version, "%s", version);
+        if (res.fatal && o->json_path)
+            report_json(o->json_path, o, wl, &res, started, origin_ns);
         run_result_free(&res);
         return rc;
     }
+    if (res.stopped)
+        snprintf(res.why, sizeof res.why, "%s", stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
     if (x.read[0] && x.read[1]) {
         /* a transaction in flight at a read may count on one side only:
          * at most one per connection at each read taken while they ran */
@@ -271,11 +332,14 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv)
         p->server_margin = (int64_t)res.nconns * (o->warmup_s > 0 ? 2 : 1);
     }
     snprintf(res.server_version, sizeof res.server_version, "%s", version);
+    res_stopped = res.stopped;
     report_final(stdout, o, wl, &res);
     rc = res.unavailable ? OLTP_EXIT_UNAVAILABLE : OLTP_EXIT_OK;
-    if (o->json_path && report_json(o->json_path, o, wl, &res, started) < 0)
+    if (o->json_path && report_json(o->json_path, o, wl, &res, started, origin_ns) < 0)
         rc = OLTP_EXIT_BAD_INPUT;
     run_result_free(&res);
+    if (res_stopped)
+        end_by_stop_signal();
     return rc;
 }
 
@@ -294,6 +358,7 @@ static int cmd_simple(const wl_run *run, const struct db_driver *drv,
 
 int main(int argc, char **argv)
 {
+    uint64_t origin_ns = uv_hrtime();      /* the phases' start_s count from here */
     oltp_opts o;
     const workload *wl;
     const struct db_driver *drv;
@@ -338,7 +403,7 @@ int main(int argc, char **argv)
     if (!strcmp(o.command, "prepare"))
         rc = cmd_prepare(&run, wl, drv);
     else if (!strcmp(o.command, "run"))
-        rc = cmd_run(&run, wl, drv);
+        rc = cmd_run(&run, wl, drv, origin_ns);
     else if (!strcmp(o.command, "cleanup"))
         rc = cmd_simple(&run, drv, wl->cleanup, OLTP_EXIT_BAD_INPUT);
     else if (wl->check)

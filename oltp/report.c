@@ -219,7 +219,8 @@ static hist *hist_copy(const hist *h)
     return c;
 }
 
-static int fill_phase(res_phase *j, const oltp_opts *o, const workload *wl, const phase_result *p)
+static int fill_phase(res_phase *j, const oltp_opts *o, const workload *wl, const phase_result *p,
+                      uint64_t origin_ns)
 {
     const stats *s = &p->st;
     double d = p->duration_s > 0 ? p->duration_s : 1e-9;
@@ -240,6 +241,9 @@ static int fill_phase(res_phase *j, const oltp_opts *o, const workload *wl, cons
     j->has_queue = o->rate > 0;
     if (j->has_queue)
         fill_latency(&j->queue, o, s->queue);
+    j->unserved = p->unserved;
+    j->interval_s = p->interval_s;
+    j->start_s = p->t0_ns > origin_ns ? (p->t0_ns - origin_ns) / 1e9 : 0;
     j->iv_pct = o->percentiles[0];
     j->intervals = calloc(p->niv ? (size_t)p->niv : 1, sizeof *j->intervals);
     j->histogram = hist_copy(s->lat);
@@ -264,8 +268,11 @@ static int fill_phase(res_phase *j, const oltp_opts *o, const workload *wl, cons
             .errors_ps = x->errors / x->duration_s,
             .reconnects_ps = x->reconnects / x->duration_s,
             .lat_avg_ms = x->lat_avg_ms, .lat_pct_ms = x->lat_pct_ms,
-            .queue_length = x->queue_len,
+            .queue_length = x->queue_len, .duration_s = x->duration_s,
+            .histogram = hist_sparse_copy(x->lat),
         };
+        if (x->lat && !j->intervals[i].histogram)
+            return -1;
     }
     if (wl->ntypes > 1) {
         j->types = calloc((size_t)wl->ntypes, sizeof *j->types);
@@ -326,7 +333,7 @@ static int fill_phase(res_phase *j, const oltp_opts *o, const workload *wl, cons
 }
 
 int report_json(const char *path, const oltp_opts *o, const workload *wl, const run_result *r,
-                time_t started)
+                time_t started, uint64_t origin_ns)
 {
     res_oltp doc = { 0 };
     char when[32], err[512];
@@ -340,12 +347,17 @@ int report_json(const char *path, const oltp_opts *o, const workload *wl, const 
     doc.started_at = strdup(when);
     doc.server_version = strdup(r->server_version);
     doc.options = opts_to_json(o);
+    /* a run ended early holds what it measured up to then, and says why */
+    doc.ended = r->fatal || r->unavailable ? RES_END_ERROR
+              : r->stopped ? RES_END_SIGNAL : RES_END_COMPLETE;
+    if (doc.ended != RES_END_COMPLETE && !(doc.end_reason = strdup(r->why)))
+        goto oom;
     if (!doc.tool_name || !doc.tool_version || !doc.workload || !doc.driver
         || !doc.started_at || !doc.server_version || !doc.options)
         goto oom;
     for (int i = 0; i < r->nphases; i++) {
         res_phase *p = res_oltp_add_phase(&doc);
-        if (!p || fill_phase(p, o, wl, &r->phases[i]) < 0)
+        if (!p || fill_phase(p, o, wl, &r->phases[i], origin_ns) < 0)
             goto oom;
     }
     rc = res_oltp_write_file(&doc, path, err, sizeof err);

@@ -510,7 +510,10 @@ static int create_schema(const wl_run *run, db_conn *c)
     const tpcc_plan *p = run->data;
     char sql[2048], suffix[128];
 
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"  /* a format of this file's own constant table */
     snprintf(suffix, sizeof suffix, p->dialect->suffix, run->o->mysql_storage_engine);
+#pragma GCC diagnostic pop
     for (int t = 0; t < NTABLES; t++) {
         /* substitute the dialect's date type for "DT" */
         char cols[1600];

@@ -137,7 +137,10 @@ static int sb_setup(wl_run *run)
     for (int t = 1; t <= o->tables; t++)
         for (int k = 0; k < NKINDS; k++) {
             char *sql;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"  /* a format of this file's own constant table */
             if (asprintf(&sql, kind_defs[k].sql, t) < 0) {
+#pragma GCC diagnostic pop
                 fprintf(stderr, "oltp: out of memory\n");
                 return -1;
             }
@@ -430,7 +433,10 @@ static int sb_check_ready(const wl_run *run, db_conn *c)
             [DB_DIALECT_PGSQL] = "SELECT id FROM sbtest%d LIMIT 1",
             [DB_DIALECT_MSSQL] = "SELECT TOP 1 id FROM sbtest%d",
         };
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"  /* a format of this file's own constant table */
         snprintf(sql, sizeof sql, probe[run->o->db.dialect], t);
+#pragma GCC diagnostic pop
         if (db_query(c, sql) != DB_DONE) {
             if (c->err.code == 1146 || !strcmp(c->err.sqlstate, "42S02") || !strcmp(c->err.sqlstate, "42P01"))
                 fprintf(stderr, "oltp: table sbtest%d is missing: run `oltp %s --tables=%d --table-size=%" PRId64

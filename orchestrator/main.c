@@ -9,11 +9,13 @@
 #include "virt/provision.h"
 #include "report/report.h"
 #include "run/run.h"
+#include "run/estimate.h"
 #include "plan/template.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,15 +34,23 @@ static void usage(FILE *f)
           "       drivebench list [--uri=URI]... [--results=DIR]\n"
           "       drivebench teardown RUN-ID [--uri=URI]... [--results=DIR]\n"
           "       drivebench report RESULTS_DIR... [-o report.html]\n"
+          "       drivebench report --rank [--all-runs] [--highlight NAME] [--baseline DRIVE]\n"
+          "                         [-o DIR] RUN_OR_RESULTS_DIR...\n"
           "       drivebench seed PLAN [--force]\n"
           "       drivebench plan get SECTION KEY PLAN\n"
+          "       drivebench plan estimate PLAN\n"
           "Plans are described in plans/README.md; results in results/SCHEMA.md.\n", f);
 }
 
-static int bad_input(const char *fmt, const char *arg)
+/* One line "drivebench: MESSAGE" on stderr; EXIT_BAD_INPUT. */
+__attribute__((format(printf, 1, 2)))
+static int bad_input(const char *fmt, ...)
 {
+    va_list ap;
     fputs("drivebench: ", stderr);
-    fprintf(stderr, fmt, arg);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
     fputc('\n', stderr);
     return EXIT_BAD_INPUT;
 }
@@ -412,6 +422,39 @@ out:
     return rc;
 }
 
+/* `plan estimate PLAN`: disk, memory, CPUs and duration of the plan
+ * against its hosts, as `run` prints them first (run/estimate.h). 0; 1
+ * when a host does not answer or `run` would refuse the plan; 2 for a
+ * plan that does not validate. */
+static int plan_estimate(const char *path)
+{
+    orch_plan *p = orch_plan_load(path, stderr);
+    orch_template *t = NULL;
+    orch_conns *conns = NULL;
+    char err[1024];
+    int rc = EXIT_BAD_INPUT;
+
+    if (!p)
+        return rc;
+    t = orch_template_load(p->template_path, err, sizeof err);
+    conns = t ? orch_conns_new() : NULL;
+    if (!conns) {
+        fprintf(stderr, "drivebench: %s\n", t ? "out of memory" : err);
+        goto cleanup;
+    }
+    rc = 0;
+    if (orch_estimate(conns, p, t, stdout, err, sizeof err) < 0) {
+        fflush(stdout);
+        fprintf(stderr, "drivebench: %s\n", err);
+        rc = 1;
+    }
+cleanup:
+    orch_conns_free(conns);
+    orch_template_free(t);
+    orch_plan_free(p);
+    return rc;
+}
+
 /* `plan get SECTION KEY PLAN`: one value of a validated plan as a run
  * uses it (orch_plan_get), for scripts that must not parse plans
  * themselves. */
@@ -419,8 +462,11 @@ static int cmd_plan(int argc, char **argv)
 {
     orch_plan *p;
     char err[512], *value;
+    if (argc == 2 && strcmp(argv[0], "estimate") == 0)
+        return plan_estimate(argv[1]);
     if (argc != 4 || strcmp(argv[0], "get") != 0) {
-        fputs("usage: drivebench plan get SECTION KEY PLAN\n", stderr);
+        fputs("usage: drivebench plan get SECTION KEY PLAN\n"
+              "       drivebench plan estimate PLAN\n", stderr);
         return EXIT_BAD_INPUT;
     }
     p = orch_plan_load(argv[3], stderr);

@@ -43,5 +43,17 @@ $(BIN)/report_test: $(BUILD)/tests/report/test_report.o $(ORCH_OBJS) $(COMMON_OB
 	@mkdir -p $(dir $@)
 	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS) $(call pkglibs,cmocka)
 
-ALL_TARGETS  += $(BIN)/report_mkfixture $(BIN)/report_mksummary $(BIN)/report_test
+# the protocol fingerprint added to the older fixtures (issue 22)
+$(BIN)/report_mkfingerprint: $(BUILD)/tests/report/mkfingerprint.o $(ORCH_OBJS) $(COMMON_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS)
+
+# protocols and the ranking (issue 22)
+$(BIN)/report_rank_test: $(BUILD)/tests/report/test_rank.o $(ORCH_OBJS) $(COMMON_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS) $(call pkglibs,cmocka)
+
+ALL_TARGETS  += $(BIN)/report_mkfixture $(BIN)/report_mksummary $(BIN)/report_test \
+                $(BIN)/report_mkfingerprint $(BIN)/report_rank_test
+CHECK_TARGETS += $(BIN)/report_rank_test
 CHECK_TARGETS += $(BIN)/report_test tests/report/browser.sh

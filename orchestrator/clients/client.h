@@ -37,6 +37,11 @@ typedef struct orch_client {
     int              overrun_grace_s;   /* seconds a timed phase may overrun;
                                          * 0: 120 s + a tenth of the phase
                                          * (tests shorten it) */
+    /* adds to a progress line's bracket (the run's ETA, run/estimate.h);
+     * NULL: nothing */
+    void           (*progress_hook)(void *ctx, FILE *out, const char *phase, int elapsed,
+                                    int expected);
+    void            *progress_ctx;
 } orch_client;
 
 /* One VM's share of a phase. The caller fills what to run and where the
@@ -57,6 +62,9 @@ typedef struct orch_job {
     int            failed;      /* the VM or its oltp failed in this phase;
                                  * the monitor holds why */
     double         live_tps;    /* TPS of its latest interval report */
+    double         started;     /* CLOCK_MONOTONIC s when its oltp was started
+                                 * (orch_mono_now): oltp's start_s count from
+                                 * here, give or take the launch */
 } orch_job;
 
 typedef struct orch_client_ops {
@@ -99,10 +107,12 @@ typedef struct orch_phase_ops {
      * client lets go of the process then (its end will not be seen, the
      * status stays unknown), 0 when poll will report its end. */
     int (*stop)(void *procs, int i, int hard);
-    /* Optional: bring job i's result JSON (its oltp exited 0) to
-     * job->result on this host. 0, or -1 (reported on c->out and in the
-     * monitor). */
-    int (*fetch)(void *procs, int i);
+    /* Optional: bring job i's result JSON to job->result on this host:
+     * partial 0, its oltp exited 0 (0, or -1 reported on c->out and in
+     * the monitor); partial 1, the job failed and its oltp ended, so the
+     * file holds what it measured up to the fault, if it wrote one (0, or
+     * -1 reported on c->out only: the job has its fault already). */
+    int (*fetch)(void *procs, int i, int partial);
     /* Optional: update job i's live_tps before a progress line. */
     void (*refresh)(void *procs, int i);
     /* Free procs: every process ended or was let go. */
@@ -112,7 +122,8 @@ typedef struct orch_phase_ops {
 /* The one phase loop (supervise.c), the run_phase of both clients: start
  * every job with ops, poll them until all end, stop a job whose VM fails
  * ("drivebench: VM failed during PHASE; stopping its oltp, the others go
- * on") and mark it failed, stop all on a stop request or when the phase
+ * on": SIGTERM, so that it writes what it measured) and mark it failed,
+ * keeping the result its oltp wrote up to the fault (ops->fetch, partial), stop all on a stop request or when the phase
  * runs past expected_s by its grace ("drivebench: PHASE ran N s past its
  * E s; stopping it"), escalating to a hard stop 10 s after asking, and
  * print a progress line every c->progress_every seconds and a last one

@@ -9,6 +9,7 @@
 #include "util/names.h"
 #include "nap.h"
 #include "oltp_exit.h"
+#include "results.h"
 #include "util/stop.h"
 
 #include <errno.h>
@@ -110,7 +111,7 @@ static char *b64_decode(const char *in, size_t *len)
 
 /* Start argv in the guest with env (NULL-terminated). Returns its pid or
  * -1 with err. */
-static long exec_start(const orch_client *c, const guest *g, char **argv,
+static long exec_start(const orch_client *c, const guest *g, const char *const *argv,
                        const char *const *env, char *err, size_t errlen)
 {
     json_object *args = json_object_new_object(), *a = json_object_new_array(), *e, *ret, *pid;
@@ -157,13 +158,16 @@ static int exec_status(const orch_client *c, const guest *g, long pid, int *code
     return rc;
 }
 
-/* Copy guest_path in the guest to host_path here. 0 or -1 with err. */
+/* Copy guest_path in the guest to host_path here, at most
+ * RES_MAX_FILE_BYTES (a result from a guest is not trusted: results.h).
+ * 0, or -1 with err and no file at host_path. */
 static int file_fetch(const orch_client *c, const guest *g, const char *guest_path,
                       const char *host_path, char *err, size_t errlen)
 {
     json_object *args = json_object_new_object(), *ret, *v;
     int64_t handle;
     int rc = -1, eof = 0;
+    long long total = 0;
     FILE *f;
 
     json_object_object_add(args, "path", json_object_new_string(guest_path));
@@ -189,6 +193,12 @@ static int file_fetch(const orch_client *c, const guest *g, const char *guest_pa
         data = json_object_object_get_ex(ret, "buf-b64", &v)
                ? b64_decode(json_object_get_string(v), &len) : NULL;
         json_object_put(ret);
+        if (data && (total += (long long)len) > RES_MAX_FILE_BYTES) {
+            snprintf(err, errlen, "%s: %s in the guest is larger than %ld bytes: not fetched",
+                     g->name, guest_path, RES_MAX_FILE_BYTES);
+            free(data);
+            break;
+        }
         if (!data || fwrite(data, 1, len, f) != len) {
             snprintf(err, errlen, "%s: reading %s from the guest failed", g->name, guest_path);
             free(data);
@@ -200,6 +210,8 @@ static int file_fetch(const orch_client *c, const guest *g, const char *guest_pa
     }
     if (f && fclose(f) != 0)
         rc = -1;
+    if (f && rc < 0)
+        unlink(host_path);      /* never half a result */
     args = json_object_new_object();
     json_object_object_add(args, "handle", json_object_new_int64(handle));
     json_object_put(agent_call(c, g, "guest-file-close", args, err, errlen));
@@ -226,15 +238,21 @@ static double last_tps(const char *output)
 /* guest-exec gives a process's output only when it exits, so oltp's
  * interval lines also go to a file in the guest that the host reads while
  * the phase runs (live TPS on the progress line). The shell keeps oltp's
- * exit status and prints the file at the end, as the output it replaces:
- *   /bin/sh -c 'f=$1; shift; "$@" >"$f" 2>&1; rc=$?; cat "$f"; exit $rc'
- *           sh LIVE_PATH oltp ARGS...
+ * exit status and prints the file at the end, as the output it replaces.
+ * A SIGTERM sent to the shell (guest_stop) goes on to oltp, which writes
+ * what it measured and ends; the shell waits for that end:
+ *   /bin/sh -c 'f=$1; shift; "$@" >"$f" 2>&1 & p=$!; trap "kill -TERM $p" TERM;
+ *               wait $p; rc=$?; while kill -0 $p; do wait $p; rc=$?; done;
+ *               cat "$f"; exit $rc' sh LIVE_PATH oltp ARGS...
  * Returns a new argv (free the array only; the strings are borrowed or
  * static), or NULL when out of memory. */
 static char **live_argv(char **argv, const char *live_path)
 {
     static char sh[] = "/bin/sh", dash_c[] = "-c", name[] = "sh";
-    static char script[] = "f=$1; shift; \"$@\" >\"$f\" 2>&1; rc=$?; cat \"$f\"; exit $rc";
+    static char script[] = "f=$1; shift; \"$@\" >\"$f\" 2>&1 & p=$!; "
+                           "trap 'kill -TERM $p' TERM; wait $p; rc=$?; "
+                           "while kill -0 $p 2>/dev/null; do wait $p; rc=$?; done; "
+                           "cat \"$f\"; exit $rc";
     int n = 0;
     char **out;
     while (argv[n])
@@ -312,11 +330,12 @@ static void live_close(const orch_client *c, guest_proc *pr)
     pr->live_handle = -1;
 }
 
-/* Ask the guest to stop a process; best effort, the VM goes away anyway. */
-static void exec_kill(const orch_client *c, const guest *g, long pid)
+/* Send sig ("-TERM", "-KILL") to a process in the guest; best effort,
+ * the VM goes away anyway. */
+static void exec_kill(const orch_client *c, const guest *g, long pid, const char *sig)
 {
     char num[32], err[256];
-    char *argv[] = { "/bin/kill", "-TERM", num, NULL };
+    const char *const argv[] = { "/bin/kill", sig, num, NULL };
     snprintf(num, sizeof num, "%ld", pid);
     exec_start(c, g, argv, NULL, err, sizeof err);
 }
@@ -369,7 +388,7 @@ static int guest_start(void *procs, int i, char *err, size_t errlen)
         snprintf(err, errlen, "%s: out of memory", pr->g.name);
         return -1;
     }
-    pr->pid = exec_start(h->c, &pr->g, argv, env, err, errlen);
+    pr->pid = exec_start(h->c, &pr->g, (const char *const *)argv, env, err, errlen);
     free(argv);
     return pr->pid < 0 ? -1 : 0;
 }
@@ -405,27 +424,33 @@ static int guest_poll(void *procs, int i)
     return 1;
 }
 
-/* A VM that failed may never answer its agent again: ask the guest to
- * end the process and stop asking about it. */
+/* Ask the guest's oltp to end: SIGTERM (through its shell, live_argv),
+ * then polled until it has written what it measured and ended; a VM
+ * whose agent no longer answers fails that poll. Hard: SIGKILL to the
+ * shell, and the process is let go (the VM goes away anyway). */
 static int guest_stop(void *procs, int i, int hard)
 {
     guest_phase *h = procs;
     guest_proc *pr = &h->procs[i];
-    (void)hard;
-    exec_kill(h->c, &pr->g, pr->pid);
+    if (pr->pid <= 0)
+        return 1;
+    exec_kill(h->c, &pr->g, pr->pid, hard ? "-KILL" : "-TERM");
+    if (!hard)
+        return 0;
     pr->pid = 0;
     return 1;
 }
 
-static int guest_fetch(void *procs, int i)
+static int guest_fetch(void *procs, int i, int partial)
 {
     guest_phase *h = procs;
     orch_job *job = &h->jobs[i];
     char err[1024];
     if (file_fetch(h->c, &h->procs[i].g, job->guest_result, job->result, err, sizeof err) == 0)
         return 0;
-    fprintf(h->c->out, "drivebench: %s\n", err);
-    if (h->c->monitor)
+    fprintf(h->c->out, "drivebench: %s%s\n", err,
+            partial ? " (its result up to the fault is not kept)" : "");
+    if (h->c->monitor && !partial)
         orch_monitor_fail(h->c->monitor, job->slot, ORCH_FAULT_CLIENT,
                           "its %s result could not be fetched from the guest", h->phase);
     return -1;
@@ -498,7 +523,7 @@ static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPt
                     "database\n", g->name, (int)(time(NULL) - t0));
             fflush(c->out);
         }
-        pid = ret ? exec_start(c, g, argv, env, err, errlen) : -1;
+        pid = ret ? exec_start(c, g, (const char *const *)argv, env, err, errlen) : -1;
         for (int i = 0; pid > 0 && i < 50; i++) {
             char *output = NULL;
             int code = -1, st = exec_status(c, g, pid, &code, &output, err, errlen);

@@ -4,6 +4,7 @@
 #include "clients/client.h"
 #include "oltp_exit.h"
 #include "util/stop.h"
+#include "util/units.h"
 
 #include <stdlib.h>
 #include <time.h>
@@ -49,20 +50,25 @@ static int phase_grace(const orch_client *c, int expected_s)
     return c->overrun_grace_s > 0 ? c->overrun_grace_s : 120 + expected_s / 10;
 }
 
-/* One progress line: "[phase 12s/60s, 48s left] d1-vm1 10.2 ... | total 20.4 tps"
- * (from an hour on, the time left as h:mm:ss). */
-static void progress(FILE *out, const orch_job *jobs, int njobs, const char *phase, int elapsed,
-                     int expected)
+/* One progress line on c->out: "[phase 12s/60s, 48s left] d1-vm1 10.2 ...
+ * | total 20.4 tps" (from an hour on, the time left as h:mm:ss), with c's
+ * progress_hook's text (the run's ETA) before the ']'. */
+static void progress(const orch_client *c, const orch_job *jobs, int njobs, const char *phase,
+                     int elapsed, int expected)
 {
+    FILE *out = c->out;
     double total = 0;
     int left = expected - elapsed;
     if (expected > 0 && left > 0 && expected >= 3600)   /* a long phase: h:mm:ss left */
-        fprintf(out, "[%s %ds/%ds, %d:%02d:%02d left]", phase, elapsed, expected, left / 3600,
+        fprintf(out, "[%s %ds/%ds, %d:%02d:%02d left", phase, elapsed, expected, left / 3600,
                 left / 60 % 60, left % 60);
     else if (expected > 0 && left > 0)
-        fprintf(out, "[%s %ds/%ds, %ds left]", phase, elapsed, expected, left);
+        fprintf(out, "[%s %ds/%ds, %ds left", phase, elapsed, expected, left);
     else
-        fprintf(out, "[%s %ds/%ds]", phase, elapsed, expected);
+        fprintf(out, "[%s %ds/%ds", phase, elapsed, expected);
+    if (c->progress_hook)
+        c->progress_hook(c->progress_ctx, out, phase, elapsed, expected);
+    fputc(']', out);
     for (int i = 0; i < njobs; i++) {
         if (jobs[i].failed) {
             fprintf(out, " %s-vm%d FAILED", jobs[i].vm->drive->id, jobs[i].vm->index);
@@ -132,7 +138,7 @@ static void ended(phase_run *ph, int i)
     if (ph->halt == HALT_INTERRUPTED)
         return;                 /* stopped on request: no fault of the VM's */
     if (job->status == 0) {
-        if (!job->failed && job->result && ph->ops->fetch && ph->ops->fetch(ph->procs, i) < 0)
+        if (!job->failed && job->result && ph->ops->fetch && ph->ops->fetch(ph->procs, i, 0) < 0)
             job->failed = 1;
         return;
     }
@@ -141,6 +147,10 @@ static void ended(phase_run *ph, int i)
     else if (job->status >= 0)
         oltp_failed(ph->c, job, ph->phase);
     /* else let go after its VM failed: failed already */
+    /* an oltp seen to end wrote what it measured up to the fault (on
+     * SIGTERM or before a fatal exit): kept beside the fault, in no figure */
+    if (job->status >= 0 && job->result && ph->ops->fetch)
+        ph->ops->fetch(ph->procs, i, 1);
 }
 
 /* Ask job i's process to end. */
@@ -213,6 +223,7 @@ int orch_phase_supervise(const orch_phase_ops *ops, const orch_client *c, orch_j
         jobs[i].status = -1;
     }
     for (int i = 0; i < njobs; i++) {
+        jobs[i].started = orch_mono_now();
         if (ops->start(ph.procs, i, err, sizeof err) < 0) {
             fprintf(c->out, "drivebench: %s\n", err);
             fflush(c->out);
@@ -241,13 +252,13 @@ int orch_phase_supervise(const orch_phase_ops *ops, const orch_client *c, orch_j
             for (int i = 0; ops->refresh && ph.halt == HALT_NONE && i < njobs; i++)
                 if (ph.w[i].running)
                     ops->refresh(ph.procs, i);
-            progress(c->out, jobs, njobs, phase_name, (int)(now - start), expected_s);
+            progress(c, jobs, njobs, phase_name, (int)(now - start), expected_s);
         }
         if (ph.running > 0)
             ops->wait(ph.procs, ROUND_MS);
     }
     if (ph.halt == HALT_NONE)           /* the last figures of the phase */
-        progress(c->out, jobs, njobs, phase_name, (int)(time(NULL) - start), expected_s);
+        progress(c, jobs, njobs, phase_name, (int)(time(NULL) - start), expected_s);
     ops->end(ph.procs);
     free(ph.w);
     return ph.halt == HALT_INTERRUPTED ? ORCH_RUN_INTERRUPTED : rc;

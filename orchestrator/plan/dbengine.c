@@ -29,6 +29,17 @@ static const orch_dbengine engines[] = {
         .odbc_driver = "ODBC Driver 18 for SQL Server", .cmdline_prefix = NULL,
         .image_dir = NULL, .seed = ORCH_SEED_NONE,
     },
+    {
+        /* no image of ours either: Debian 12 ships no MySQL or Percona
+         * Server (the sysbench protocol's Percona XtraDB 5.5). A user's
+         * image, reached like MariaDB: same port and oltp driver (MariaDB
+         * Connector/C logs in to MySQL 8's caching_sha2_password through
+         * its plugin); the server's version goes into each VM's result */
+        .name = "mysql", .label = "MySQL", .port = 3306,
+        .driver = "mysql", .drivers = "mysql|odbc", .user = "drivebench", .database = "sbtest",
+        .odbc_driver = "MariaDB Unicode", .cmdline_prefix = NULL,
+        .image_dir = NULL, .seed = ORCH_SEED_NONE,
+    },
 };
 
 #define NENGINES (sizeof engines / sizeof engines[0])

@@ -1,6 +1,6 @@
 /*
  * dbengine.h — the database engine a plan's VMs serve, as one table entry
- * per engine (mariadb, postgresql, sqlserver), and the oltp drivers that
+ * per engine (mariadb, postgresql, sqlserver, mysql), and the oltp drivers that
  * talk to them.
  *
  * Everything engine-specific the orchestrator needs lives in these
@@ -18,7 +18,7 @@
 #define ORCH_DBENGINE_H
 
 /* The plan keys' choices and the default engine. */
-#define ORCH_DBENGINE_NAMES   "mariadb|postgresql|sqlserver"
+#define ORCH_DBENGINE_NAMES   "mariadb|postgresql|sqlserver|mysql"
 #define ORCH_DBENGINE_DEFAULT "mariadb"
 #define ORCH_DBDRIVER_NAMES   "mysql|pgsql|odbc"
 
@@ -37,8 +37,10 @@ typedef struct orch_dbengine {
     const char *drivers;        /* oltp drivers allowed, "a|b" */
     const char *user, *database;/* default [workload] db_user, db_name */
     const char *odbc_driver;    /* default [workload] odbc_driver */
-    const char *cmdline_prefix; /* per-VM settings the image reads from the
-                                 * kernel command line, or NULL */
+    const char *cmdline_prefix; /* per-VM server settings ([run] db_settings)
+                                 * the image reads from the kernel command
+                                 * line, or NULL: a user's image, whose
+                                 * settings are baked in (images/README.md) */
     const char *image_dir;      /* default [run] image_dir (relative to the
                                  * current directory), NULL: the user's image */
     orch_seed_restore seed;

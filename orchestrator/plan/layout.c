@@ -128,6 +128,8 @@ char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_te
                             : orch_strfmt("%s/initrd.img", p->image_dir);
     char *console_rel = orch_layout_console(vm, rep);
     char *console = console_rel ? orch_strfmt("%s/%s", l->run_dir, console_rel) : NULL;
+    int oom = 0;
+    char *settings = orch_plan_settings_cmdline(p, &oom);
     char *xml = NULL;
     orch_domain_spec s = {
         .name = vm->name, .uuid = vm->uuid, .domain_type = domain_type,
@@ -135,11 +137,12 @@ char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_te
         .vcpus = p->vcpus, .memory = p->memory, .kernel = kernel, .initrd = initrd,
         .pool = vm->pool, .boot_vol = vm->boot_vol, .db_vol = vm->db_vol,
         .seed_vol = vm->seed_vol, .console_log = console, .port = vm->port,
-        .guest_port = p->engine->port, .cmdline = p->cmdline, .controller = p->controller,
+        .guest_port = p->engine->port, .cmdline = p->cmdline, .cmdline_extra = settings,
+        .controller = p->controller,
         .guest_os = p->guest_os, .nic = p->nic, .firmware = p->firmware, .hyperv = p->hyperv,
     };
     /* each path the plan needs was copied */
-    int copied = console && (p->image ? (!p->kernel || kernel) && (!p->initrd || initrd)
+    int copied = console && !oom && (p->image ? (!p->kernel || kernel) && (!p->initrd || initrd)
                                       : kernel && initrd);
     if (copied)
         xml = orch_template_render(t, &s, err, errlen);
@@ -149,6 +152,7 @@ char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_te
     free(initrd);
     free(console_rel);
     free(console);
+    free(settings);
     return xml;
 }
 
@@ -210,12 +214,14 @@ char **orch_oltp_argv(const orch_plan *p, const char *oltp, int port, const char
         arg(&b, orch_strfmt("--warehouses=%d", p->warehouses));
     arg(&b, orch_strfmt("--threads=%d", p->threads ? p->threads : 1));
     if (run) {
-        arg(&b, orch_strfmt("--time=%d", time_s));
+        /* oltp's --time is the whole run: the warm-up comes before the
+         * measured time_s */
+        arg(&b, orch_strfmt("--time=%d", time_s > 0 ? time_s + warmup_s : 0));
         if (warmup_s)
             arg(&b, orch_strfmt("--warmup-time=%d", warmup_s));
         if (p->rate > 0)
             arg(&b, orch_strfmt("--rate=%g", p->rate));
-        arg(&b, strdup("--report-interval=1"));
+        arg(&b, orch_strfmt("--report-interval=%d", ORCH_REPORT_INTERVAL_S));
         arg(&b, orch_strfmt("--json=%s", json_path));
     }
     if (p->extra) {

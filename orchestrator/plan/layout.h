@@ -65,11 +65,17 @@ char *orch_layout_result(const orch_vm *vm, int rep, res_phase_id phase);
 char *orch_layout_round_result(const orch_vm *vm, int rep, int round);
 char *orch_layout_console(const orch_vm *vm, int rep);
 
+/* oltp's --report-interval for every run phase, s: its intervals, the
+ * summary's time bins and the telemetry's sampling. */
+#define ORCH_REPORT_INTERVAL_S 1
+
 /* argv for the oltp binary at path `oltp` against the database on
  * 127.0.0.1:port, through the plan's driver with the engine's connection
  * options (dbengine.h; the password never: the client puts it in the
  * driver's environment variable): command "run" (with json_path, time_s
- * and warmup_s) or "prepare". NULL-terminated, free with orch_argv_free. */
+ * and warmup_s) or "prepare". time_s is the measured time (0: until
+ * done), warmup_s comes before it: oltp runs --time=time_s + warmup_s.
+ * NULL-terminated, free with orch_argv_free. */
 char **orch_oltp_argv(const orch_plan *p, const char *oltp, int port, const char *command,
                       int time_s, int warmup_s, const char *json_path);
 void orch_argv_free(char **argv);

@@ -31,7 +31,7 @@ void orch_plan_free(orch_plan *p)
     free(p->results_dir); free(p->oltp); free(p->guest_oltp); free(p->domain_type);
     free(p->workload); free(p->db_driver); free(p->db_user);
     free(p->db_password); free(p->db_password_env); free(p->db_password_file);
-    free(p->db_name); free(p->prepare); free(p->extra);
+    free(p->db_name); free(p->prepare); free(p->extra); free(p->db_settings);
     free(p);
 }
 
@@ -56,6 +56,40 @@ orch_db_target orch_plan_db_target(const orch_plan *p)
         .trust_cert = p->trust_server_certificate,
     };
     return t;
+}
+
+char *orch_plan_settings_cmdline(const orch_plan *p, int *oom)
+{
+    char *copy, *word, *save = NULL, *out = NULL;
+    size_t len = 0;
+    int first = 1;
+    FILE *f;
+
+    if (oom)
+        *oom = 0;
+    if (!p->db_settings || !p->engine->cmdline_prefix)
+        return NULL;
+    copy = strdup(p->db_settings);
+    f = copy ? open_memstream(&out, &len) : NULL;
+    if (!f) {
+        free(copy);
+        if (oom)
+            *oom = 1;
+        return NULL;
+    }
+    /* plan_check.c let only NAME=VALUE words of safe characters through */
+    for (word = strtok_r(copy, " \t", &save); word; word = strtok_r(NULL, " \t", &save)) {
+        fprintf(f, "%s%s%s", first ? "" : " ", p->engine->cmdline_prefix, word);
+        first = 0;
+    }
+    free(copy);
+    if (fclose(f) != 0) {
+        free(out);
+        if (oom)
+            *oom = 1;
+        return NULL;
+    }
+    return out;
 }
 
 const char *orch_plan_drive_uri(const orch_plan *p, const orch_drive *d)

@@ -93,6 +93,11 @@ typedef struct orch_plan {
      * then repetitions_max (it sizes the summary's arrays) */
     int   repetitions_auto;
     int   repetitions_min, repetitions_max;
+    char *db_settings;          /* server settings "NAME=VALUE ...", or NULL:
+                                 * each reaches the guest's kernel command
+                                 * line as the engine's cmdline_prefix +
+                                 * NAME=VALUE (orch_plan_settings_cmdline) */
+    int   overcommit;           /* 1: VMs may need more memory than a host has */
     /* [workload] */
     char *workload;             /* oltp_read_write, ..., tpcc */
     char *db_driver;            /* default from the engine */
@@ -167,6 +172,12 @@ const char *orch_plan_drive_uri(const orch_plan *p, const orch_drive *d);
  * section or key, out of memory. */
 char *orch_plan_get(const orch_plan *p, const char *section, const char *key, char *err,
                     size_t errlen);
+
+/* The kernel command line words p's db_settings become for its engine:
+ * "drivebench.my.innodb_buffer_pool_size=24G drivebench.my.max_connections=64".
+ * New string (caller frees); NULL when the plan has no db_settings, or
+ * with *oom set when out of memory (oom may be NULL). */
+char *orch_plan_settings_cmdline(const orch_plan *p, int *oom);
 
 /* 1 when uri names another host (qemu+ssh://host/..., ...), else 0. */
 int orch_uri_is_remote(const char *uri);

@@ -138,6 +138,80 @@ static void validate_engine(parse_state *st)
                    "the guest agent, and guest_agent = no: use client = host");
 }
 
+/* The longest kernel command line (x86's COMMAND_LINE_SIZE is 2048 with
+ * its terminating NUL): a longer one is cut by the boot loader, silently. */
+#define CMDLINE_MAX 2047
+
+/* 1 when c may stand in a setting's name (the guest's drivebench-dbdisk
+ * takes the same set), or, with value set, in its value: no space, quote
+ * or backslash, since the kernel command line that carries the setting
+ * has no quoting a guest can trust. */
+static int setting_char_ok(char c, int value)
+{
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+        return 1;
+    return strchr(value ? "_.-,:/%+" : "_.-", c) != NULL && c != '\0';
+}
+
+/* [run] db_settings: NAME=VALUE words for an engine whose image reads
+ * them from the kernel command line (dbengine.h cmdline_prefix), each
+ * name once; t's (or the plan's) command line with them must fit. One
+ * message for the first problem. */
+static void validate_settings(parse_state *st, const orch_template *t)
+{
+    orch_plan *p = st->p;
+    int line = plan_where(st, "run", "db_settings");
+    char *copy, *word, *save = NULL, *cmd;
+    const char *base;
+    int nwords = 0;
+
+    if (!p->db_settings)
+        return;
+    if (!p->engine->cmdline_prefix || p->image) {
+        plan_error(st, line, "[run] db_settings: %s takes its server settings from the image "
+                   "itself, not from drivebench: bake them into the image (images/README.md, "
+                   "\"Server settings\")", !p->engine->cmdline_prefix ? p->engine->label
+                                                    : "a user's image ([run] image)");
+        return;
+    }
+    copy = strdup(p->db_settings);
+    for (word = copy ? strtok_r(copy, " \t", &save) : NULL; word;
+         word = strtok_r(NULL, " \t", &save), nwords++) {
+        const char *eq = strchr(word, '='), *c;
+        int ok = eq && eq > word && eq[1];
+        for (c = word; ok && *c; c++)
+            ok = c == eq || setting_char_ok(*c, c > eq);
+        if (!ok) {
+            plan_error(st, line, "[run] db_settings: '%s' is not NAME=VALUE (settings are "
+                       "separated by spaces; NAME of letters, digits, '_', '.', '-'; VALUE of those and ',', ':', '/', '%%', '+'): "
+                       "the kernel command line that carries it has no quoting", word);
+            free(copy);
+            return;
+        }
+        /* a name given twice: the words before this one, in place */
+        for (const char *prev = copy; prev < word; prev += strlen(prev) + 1) {
+            while (prev < word && (*prev == '\0' || *prev == ' ' || *prev == '\t'))
+                prev++;
+            if (prev < word && strncmp(prev, word, (size_t)(eq - word) + 1) == 0) {
+                plan_error(st, line, "[run] db_settings: %.*s is given twice", (int)(eq - word),
+                           word);
+                free(copy);
+                return;
+            }
+        }
+    }
+    free(copy);
+    if (nwords == 0)
+        plan_error(st, line, "[run] db_settings holds no NAME=VALUE");
+    cmd = nwords ? orch_plan_settings_cmdline(p, NULL) : NULL;
+    base = p->cmdline ? p->cmdline : t ? orch_template_cmdline(t) : NULL;
+    if (cmd && base && strlen(base) + 1 + strlen(cmd) > CMDLINE_MAX)
+        plan_error(st, line, "[run] db_settings: the kernel command line would be %zu "
+                   "characters, more than the %d a kernel takes", strlen(base) + 1 + strlen(cmd),
+                   CMDLINE_MAX);
+    free(cmd);
+}
+
 /* The guest's OS against the image, the boot and the client: drivebench
  * builds Linux images that boot their kernel directly and run its oltp. */
 static void validate_guest(parse_state *st)
@@ -290,6 +364,7 @@ static void validate_profile(parse_state *st)
     if (!t)
         plan_error(st, plan_where(st, "run", "profile"), "[run] profile %s: %s", p->profile, err);
     validate_seed(st, t);
+    validate_settings(st, t);
     orch_template_free(t);
 }
 

@@ -58,6 +58,10 @@ static const key_spec run_keys[] = {
     /* repetitions = auto (issue 21) */
     P("repetitions_min", K_INT,   repetitions_min, 1, 100, NULL),
     P("repetitions_max", K_INT,   repetitions_max, 1, 100, NULL),
+    /* the protocol's server settings and the hosts' memory (issue 22;
+     * checked in plan_check.c validate_settings, capacity.c) */
+    P("db_settings",    K_STR,    db_settings, 0, 0, NULL),
+    P("overcommit",     K_BOOL,   overcommit, 0, 0, "yes|no"),
     { NULL, K_STR, 0, 0, 0, NULL }
 };
 

@@ -28,6 +28,9 @@
 struct orch_template {
     xmlDocPtr doc;
     char     *profile;
+    char     *cmdline;          /* <os><cmdline>, "" if none */
+    uint64_t  memory;           /* <memory> in bytes, 0 if none */
+    int       vcpus;            /* <vcpu>, 0 if none */
     int       ndisks;
     struct { char serial[32]; uint64_t size; } disks[MAX_DISKS];
 };
@@ -38,6 +41,7 @@ void orch_template_free(orch_template *t)
         return;
     xmlFreeDoc(t->doc);
     free(t->profile);
+    free(t->cmdline);
     free(t);
 }
 
@@ -76,12 +80,36 @@ static xmlNodePtr netdev_arg(xmlDocPtr doc)
                                 "/following-sibling::qemu:arg[1][starts-with(@value,'user,')]");
 }
 
+/* Bytes of a libvirt <memory> element: its number in its unit (KiB by
+ * default; b, KB, k/KiB, MB, M/MiB, GB, G/GiB, TB, T/TiB as libvirt
+ * reads them); 0 for no element or a unit it does not know. */
+static uint64_t memory_bytes(xmlNodePtr n)
+{
+    static const struct { const char *unit; uint64_t bytes; } units[] = {
+        { "b", 1 }, { "bytes", 1 }, { "KB", 1000 }, { "k", 1024 }, { "KiB", 1024 },
+        { "MB", 1000000 }, { "M", 1ULL << 20 }, { "MiB", 1ULL << 20 },
+        { "GB", 1000000000 }, { "G", 1ULL << 30 }, { "GiB", 1ULL << 30 },
+        { "TB", 1000000000000ULL }, { "T", 1ULL << 40 }, { "TiB", 1ULL << 40 },
+    };
+    xmlChar *unit = n ? xmlGetProp(n, BAD_CAST "unit") : NULL;
+    xmlChar *text = n ? xmlNodeGetContent(n) : NULL;
+    uint64_t scale = unit ? 0 : 1024, bytes = 0;
+    for (size_t i = 0; unit && i < sizeof units / sizeof units[0]; i++)
+        if (strcmp((const char *)unit, units[i].unit) == 0)
+            scale = units[i].bytes;
+    if (text)
+        bytes = strtoull((const char *)text, NULL, 10) * scale;
+    xmlFree(unit);
+    xmlFree(text);
+    return bytes;
+}
+
 orch_template *orch_template_load(const char *path, char *err, size_t errlen)
 {
     orch_template *t = calloc(1, sizeof *t);
     xmlXPathObjectPtr disks = NULL;
-    xmlNodePtr prof;
-    xmlChar *name = NULL;
+    xmlNodePtr prof, cmd, vcpu;
+    xmlChar *name = NULL, *text;
 
     if (!t) {
         snprintf(err, errlen, "out of memory");
@@ -146,6 +174,19 @@ orch_template *orch_template_load(const char *path, char *err, size_t errlen)
                  path);
         goto error;
     }
+    t->memory = memory_bytes(xpath_one(t->doc, NULL, "/domain/memory"));
+    vcpu = xpath_one(t->doc, NULL, "/domain/vcpu");
+    text = vcpu ? xmlNodeGetContent(vcpu) : NULL;
+    t->vcpus = text ? atoi((const char *)text) : 0;
+    xmlFree(text);
+    cmd = xpath_one(t->doc, NULL, "/domain/os/cmdline");
+    text = cmd ? xmlNodeGetContent(cmd) : NULL;
+    t->cmdline = strdup(text ? (const char *)text : "");
+    xmlFree(text);
+    if (!t->profile || !t->cmdline) {
+        snprintf(err, errlen, "out of memory");
+        goto error;
+    }
     xmlFree(name);
     xmlXPathFreeObject(disks);
     return t;
@@ -163,6 +204,21 @@ uint64_t orch_template_disk_size(const orch_template *t, const char *serial)
         if (strcmp(t->disks[i].serial, serial) == 0)
             return t->disks[i].size;
     return 0;
+}
+
+uint64_t orch_template_memory(const orch_template *t)
+{
+    return t->memory;
+}
+
+int orch_template_vcpus(const orch_template *t)
+{
+    return t->vcpus;
+}
+
+const char *orch_template_cmdline(const orch_template *t)
+{
+    return t->cmdline;
 }
 
 const char *orch_template_profile(const orch_template *t)
@@ -291,6 +347,17 @@ static int set_boot(xmlDocPtr doc, const orch_domain_spec *s)
     if (s->cmdline && set_element(doc, "/domain/os/cmdline", "/domain/os", "cmdline",
                                   s->cmdline) < 0)
         return -1;
+    if (s->cmdline_extra) {
+        xmlNodePtr n = xpath_one(doc, NULL, "/domain/os/cmdline");
+        xmlChar *old = n ? xmlNodeGetContent(n) : NULL;
+        char *line = old && *old ? orch_strfmt("%s %s", (const char *)old, s->cmdline_extra)
+                                 : strdup(s->cmdline_extra);
+        int rc = line ? set_element(doc, "/domain/os/cmdline", "/domain/os", "cmdline", line)
+                      : -1;
+        xmlFree(old);
+        free(line);
+        return rc;
+    }
     return 0;
 }
 
@@ -644,4 +711,63 @@ fail:
     xmlBufferFree(buf);
     xmlFreeDoc(doc);
     return NULL;
+}
+
+/* The unit factor of a libvirt <memory unit=...> (KiB when absent), 0 for
+ * a unit this reader does not know. */
+static uint64_t memory_unit(const char *unit)
+{
+    static const struct { const char *name; uint64_t f; } units[] = {
+        { "b", 1 }, { "bytes", 1 }, { "KB", 1000 }, { "k", 1024 }, { "KiB", 1024 },
+        { "MB", 1000000 }, { "M", 1 << 20 }, { "MiB", 1 << 20 },
+        { "GB", 1000000000 }, { "G", 1 << 30 }, { "GiB", 1 << 30 },
+    };
+    if (!unit)
+        return 1024;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(units[i].name, unit) == 0)
+            return units[i].f;
+    return 0;
+}
+
+/* Text of the node matching expr as a new string, or NULL. */
+static char *node_text(xmlDocPtr doc, const char *expr)
+{
+    xmlNodePtr n = xpath_one(doc, NULL, expr);
+    xmlChar *text = n ? xmlNodeGetContent(n) : NULL;
+    char *out = text ? strdup((const char *)text) : NULL;
+    xmlFree(text);
+    return out;
+}
+
+int orch_template_machine(const orch_template *t, orch_template_machine_info *m)
+{
+    char *vcpu = node_text(t->doc, "/domain/vcpu"), *mem = node_text(t->doc, "/domain/memory");
+    xmlNodePtr n = xpath_one(t->doc, NULL, "/domain/memory");
+    xmlChar *unit = n ? xmlGetProp(n, BAD_CAST "unit") : NULL;
+    uint64_t f = memory_unit((const char *)unit);
+    int rc = 0;
+
+    memset(m, 0, sizeof m[0]);
+    m->vcpus = vcpu ? atoi(vcpu) : 0;
+    m->memory = mem && f ? strtoull(mem, NULL, 10) * f : 0;
+    n = xpath_one(t->doc, NULL, "/domain/devices/controller[@type='scsi']/@model");
+    if (n) {
+        xmlChar *model = xmlNodeGetContent(n);
+        m->controller = model ? strdup((const char *)model) : NULL;
+        rc |= !m->controller ? -1 : 0;
+        xmlFree(model);
+    }
+    m->cmdline = node_text(t->doc, "/domain/os/cmdline");
+    xmlFree(unit);
+    free(vcpu);
+    free(mem);
+    return rc;
+}
+
+void orch_template_machine_clear(orch_template_machine_info *m)
+{
+    free(m->controller);
+    free(m->cmdline);
+    memset(m, 0, sizeof m[0]);
 }

@@ -39,6 +39,9 @@ typedef struct orch_domain_spec {
                                  * (firmware and bootloader); initrd NULL:
                                  * none */
     const char *cmdline;        /* NULL = keep the template's */
+    const char *cmdline_extra;  /* words appended to that command line (the
+                                 * engine's server settings), or NULL;
+                                 * ignored without a kernel */
     const char *controller;     /* SCSI model, NULL = keep the template's;
                                  * lsisas1068 gives every disk a <wwn> */
     const char *pool;           /* storage pool of the volumes */
@@ -66,8 +69,30 @@ void orch_template_free(orch_template *t);
  * "dbdisk", "seeddisk"), or 0 when the profile has no such disk. */
 uint64_t orch_template_disk_size(const orch_template *t, const char *serial);
 
+/* The template's guest memory in bytes (<memory>, with its unit) and
+ * vCPUs (<vcpu>); 0 when it states none. */
+uint64_t orch_template_memory(const orch_template *t);
+int orch_template_vcpus(const orch_template *t);
+
+/* The template's kernel command line (<os><cmdline>), "" when it has
+ * none (borrowed). */
+const char *orch_template_cmdline(const orch_template *t);
+
 /* Profile name from the metadata (borrowed). */
 const char *orch_template_profile(const orch_template *t);
+
+/* What a domain of the template gets unless a plan key says otherwise:
+ * vCPUs, memory (bytes), the SCSI controller's model and the kernel
+ * command line (NULL: none; 0: not in the template). Strings owned. */
+typedef struct orch_template_machine_info {
+    int      vcpus;
+    uint64_t memory;
+    char    *controller, *cmdline;
+} orch_template_machine_info;
+
+/* Fill *m from t. 0, or -1 when out of memory (clear *m either way). */
+int orch_template_machine(const orch_template *t, orch_template_machine_info *m);
+void orch_template_machine_clear(orch_template_machine_info *m);
 
 /* Domain XML for spec, as a new string (caller frees), or NULL with a
  * message in err. Besides the spec's values, every domain gets one

@@ -1,6 +1,12 @@
 /* html.c — building blocks of the report's HTML tree (html.h). */
 #include "report/html.h"
 
+#include <libxml/HTMLtree.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
 xmlNodePtr html_add(xmlNodePtr parent, const char *name, const char *text)
 {
     return xmlNewTextChild(parent, NULL, BAD_CAST name, BAD_CAST text);
@@ -20,4 +26,31 @@ xmlNodePtr html_table(xmlNodePtr parent, const char *id, const char *const *head
     for (; *heads; heads++)
         html_add(tr, "th", *heads);
     return html_add(t, "tbody", NULL);
+}
+
+int html_write_doc(xmlDocPtr doc, const char *path, char *err, size_t errlen)
+{
+    xmlChar *mem = NULL;
+    int len = 0, rc = -1;
+    FILE *f = NULL;
+
+    htmlDocDumpMemoryFormat(doc, &mem, &len, 1);
+    if (!mem) {
+        snprintf(err, errlen, "out of memory writing %s", path);
+        goto cleanup;
+    }
+    f = fopen(path, "w");
+    if (!f || fwrite(mem, 1, (size_t)len, f) != (size_t)len) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        goto cleanup;
+    }
+    rc = fclose(f);
+    f = NULL;
+    if (rc != 0)
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+cleanup:
+    if (f)
+        fclose(f);
+    xmlFree(mem);
+    return rc ? -1 : 0;
 }

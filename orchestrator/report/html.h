@@ -7,6 +7,8 @@
 #ifndef ORCH_HTML_H
 #define ORCH_HTML_H
 
+#include <stddef.h>
+
 #include <libxml/tree.h>
 
 /* A child element `name` of parent holding text (NULL: none). */
@@ -18,5 +20,9 @@ void html_attr(xmlNodePtr n, const char *name, const char *value);
 /* A <table id=...> with one header row of heads (NULL-terminated) under
  * parent; returns its <tbody>. */
 xmlNodePtr html_table(xmlNodePtr parent, const char *id, const char *const *heads);
+
+/* Write the HTML document doc to path (formatted, UTF-8). 0, or -1 with
+ * "cannot write PATH: why" (or out of memory) in err. */
+int html_write_doc(xmlDocPtr doc, const char *path, char *err, size_t errlen);
 
 #endif

@@ -82,6 +82,7 @@ void page_bars_value(page_bars *b, int k, double v, int decimals);
 
 /* The sections, in page order (report_html.c). Those returning int give
  * 0, or -1 when out of memory; the others add what memory allows. */
+void page_section_protocols(report_page *pg);       /* report_protocols.c */
 int  page_section_drives(report_page *pg);          /* report_drives.c */
 int  page_section_tpcc(report_page *pg);            /* report_drives.c */
 void page_section_scaling(report_page *pg);         /* report_scaling.c */

@@ -85,7 +85,11 @@ static int run_load(const char *dir, report_run *run, char *err, size_t errlen)
         goto cleanup;
     }
     rc = res_summary_read_file(path, &run->sum, err, errlen);
-    if (rc == RES_E_UNREADABLE)
+    if (rc == RES_E_UNREADABLE && report_is_results_dir(dir))
+        snprintf(err, errlen, "%s is a results directory, not a run folder: `drivebench "
+                 "report --rank %s` ranks its runs; `drivebench report` takes run folders",
+                 dir, dir);
+    else if (rc == RES_E_UNREADABLE)
         snprintf(err, errlen, "%s: cannot read the run's summary (is %s a run folder of "
                  "`drivebench run`?)", path, dir);
     if (rc < 0) {
@@ -145,6 +149,7 @@ report_set *report_load(const char *const *dirs, int ndirs, char *err, size_t er
             return NULL;
         }
     }
+    report_group_runs(s);
     return s;
 }
 
@@ -173,7 +178,8 @@ double report_scaling(const report_set *s, int r, int d, int *base_run, int *bas
     for (int i = 0; i < s->nruns; i++)
         for (int k = 0; k < s->runs[i].ndrives; k++) {
             const report_drive *c = &s->runs[i].drives[k];
-            if (strcmp(c->name, name) != 0 || c->incomplete || report_run_partial(&s->runs[i]))
+            if (strcmp(c->name, name) != 0 || c->incomplete || report_run_partial(&s->runs[i])
+                || s->runs[i].group != s->runs[r].group)      /* another protocol */
                 continue;
             others += i != r;
             if (*base_run < 0 || c->vms < s->runs[*base_run].drives[*base_drive].vms) {
@@ -200,6 +206,7 @@ double report_run_scaling(const report_set *s, int r, int *base_run)
         return 0;
     for (int i = 0; i < s->nruns; i++)
         if (!s->runs[i].sum.run.failed_vms && !report_run_partial(&s->runs[i])
+            && s->runs[i].group == s->runs[r].group         /* one protocol */
             && (*base_run < 0 || s->runs[i].sum.run.vms < s->runs[*base_run].sum.run.vms))
             *base_run = i;
     base = s->runs[*base_run].sum.run.tps;

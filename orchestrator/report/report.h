@@ -55,12 +55,38 @@ typedef struct report_run {
     const res_vm *vms;              /* sum.vms: errors/reconnects RES_UNSET
                                      * when not recorded */
     int           nvms;
+    int           group;            /* its protocol: index into the set's
+                                     * groups (fingerprint.c) */
 } report_run;
 
 typedef struct report_set {
     report_run *runs;
     int         nruns;
+    int         ngroups;            /* protocols: runs with equal fingerprints
+                                     * share one; a run without one (older)
+                                     * is a group of its own */
 } report_set;
+
+/* Protocols (fingerprint.c). Runs of different groups are never ranked
+ * or scaled together. */
+
+/* Give each run of s its group (report_load does). */
+void report_group_runs(report_set *s);
+/* "P1", "P2", ... : group g's label into buf. Returns buf. */
+const char *report_group_label(int g, char *buf, size_t len);
+/* The first run of group g (its representative), or -1. */
+int report_group_first(const report_set *s, int g);
+/* The fingerprint keys in which runs a and b differ, ", "-separated, into
+ * buf: returns how many; -1 with "no fingerprint (older run)" when either
+ * has none (such runs are never compared). */
+int report_fp_diff(const report_run *a, const report_run *b, char *buf, size_t len);
+#define REPORT_NO_FP "no fingerprint (older run)"
+/* Whether dir holds run folders (a subfolder with summary.json): a
+ * results directory, which `report --rank` takes. */
+int report_is_results_dir(const char *dir);
+/* "2 drives × 4 VMs" (or "8 VMs on 2 drives" when drives differ) of a
+ * run into buf: the layout, not in the fingerprint. Returns buf. */
+const char *report_layout(const report_run *run, char *buf, size_t len);
 
 /* Read the run folders dirs[0..ndirs-1]. Returns a new set (free with
  * report_set_free) or NULL with a message in err naming the file at
@@ -75,7 +101,8 @@ report_spread report_spread_of(const double *v, int n);
  * the repetitions it finished, so it has no scaling ratio and is no base. */
 int report_run_partial(const report_run *run);
 
-/* Scaling of drive d of run r against the run where the drive of the same
+/* Scaling of drive d of run r against the run of the same protocol
+ * (group) where the drive of the same
  * name has the fewest VMs (the first such run on ties), incomplete drives
  * and partial runs left out on both sides. Returns the ratio of their tps
  * and sets *base_run / *base_drive; returns 0 with *base_run = -1 when no
@@ -85,9 +112,10 @@ double report_scaling(const report_set *s, int r, int d, int *base_run, int *bas
 
 /* Scaling of run r as a whole: its tps (the summary's run figures) over
  * that of the run with the fewest VMs (the first on ties) among the runs
- * where no VM failed that are not partial, whose index goes to *base_run.
- * 0 when the base has no tps; 0 with *base_run = -1 when run r had failed
- * VMs or is partial. */
+ * of its protocol (group) where no VM failed that are not partial, whose
+ * index goes to *base_run. 0 when the base has no tps; 0 with *base_run =
+ * -1 when run r had failed VMs or is partial, or is the only such run of
+ * its protocol. */
 double report_run_scaling(const report_set *s, int r, int *base_run);
 
 /* A number as summary.json writes it (6 decimals, no trailing zeros) into

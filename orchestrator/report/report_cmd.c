@@ -2,6 +2,7 @@
  * write the page (report_html.h) and the CSV next to it. */
 #include "report/report.h"
 #include "report/report_html.h"
+#include "report/rank.h"
 #include "util/names.h"
 
 #include <stdio.h>
@@ -17,8 +18,35 @@ static char *csv_path_for(const char *html)
     return orch_strfmt("%s.csv", html);
 }
 
-int report_write(const char *const *dirs, int ndirs, const char *html_path, char **html_out,
-                 char **csv_out, char *err, size_t errlen)
+/* Several protocols among the runs of s: one line each to f, with the
+ * keys in which each differs from the first (issue 22). */
+static void print_protocols(const report_set *s, FILE *f)
+{
+    int first = report_group_first(s, 0);
+    if (!f || s->ngroups < 2)
+        return;
+    fprintf(f, "protocols: %d (drives of different protocols are not ranked or scaled "
+            "together)\n", s->ngroups);
+    for (int g = 0; g < s->ngroups; g++) {
+        char label[16], buf[512];
+        int n = 0;
+        fprintf(f, "  %s:", report_group_label(g, label, sizeof label));
+        for (int r = 0; r < s->nruns; r++)
+            if (s->runs[r].group == g)
+                fprintf(f, "%s %s %s (%s)", n++ ? "," : "", s->runs[r].label, s->runs[r].run_id,
+                        report_layout(&s->runs[r], buf, sizeof buf));
+        if (report_fp_diff(&s->runs[first], &s->runs[report_group_first(s, g)], buf,
+                           sizeof buf) < 0)
+            fprintf(f, ": %s\n", s->runs[report_group_first(s, g)].sum.fp ? "not comparable with "
+                    "P1, " REPORT_NO_FP : REPORT_NO_FP);
+        else
+            fprintf(f, g ? ": differs from P1 in %s\n" : "\n", buf);
+    }
+}
+
+/* report_write, with the protocols printed to notes (NULL: not). */
+static int write_page(const char *const *dirs, int ndirs, const char *html_path,
+                      char **html_out, char **csv_out, FILE *notes, char *err, size_t errlen)
 {
     char *html = html_path ? strdup(html_path)
                  : ndirs == 1 ? orch_strfmt("%s/report.html", dirs[0]) : strdup("report.html");
@@ -37,6 +65,7 @@ int report_write(const char *const *dirs, int ndirs, const char *html_path, char
     }
     if (report_write_html(s, html, err, errlen) < 0 || report_write_csv(s, csv, err, errlen) < 0)
         goto cleanup;
+    print_protocols(s, notes);
     rc = 0;
     if (html_out) {
         *html_out = html;
@@ -53,6 +82,12 @@ cleanup:
     return rc;
 }
 
+int report_write(const char *const *dirs, int ndirs, const char *html_path, char **html_out,
+                 char **csv_out, char *err, size_t errlen)
+{
+    return write_page(dirs, ndirs, html_path, html_out, csv_out, NULL, err, errlen);
+}
+
 int report_main(int argc, char **argv)
 {
     const char **dirs = calloc(argc > 0 ? (size_t)argc : 1, sizeof *dirs);
@@ -62,6 +97,11 @@ int report_main(int argc, char **argv)
 
     if (!dirs)
         return 1;
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], "--rank") == 0) {
+            free(dirs);
+            return rank_main(argc, argv);
+        }
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
             out = argv[++i];
@@ -79,7 +119,7 @@ int report_main(int argc, char **argv)
               "RESULTS_DIR... [-o report.html])\n", stderr);
         goto cleanup;
     }
-    rc = report_write(dirs, ndirs, out, &html, &csv, err, sizeof err);
+    rc = write_page(dirs, ndirs, out, &html, &csv, stdout, err, sizeof err);
     if (rc == 0)
         printf("report: %s\ncsv: %s\n", html, csv);
     else

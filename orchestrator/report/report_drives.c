@@ -12,9 +12,42 @@
 #include "report/page.h"
 #include "report/html.h"
 #include "util/names.h"
+#include "util/stats.h"
 
-/* The three per-drive bar charts. */
-static int drive_charts(report_page *pg, xmlNodePtr sec)
+/* Bar b's 95 % interval and N: the mean of figure `figure` (0 TPS, 1
+ * average latency, 2 p99) over drive d's complete repetitions (no VM
+ * failed) +- t(0.975, N - 1) x sd / sqrt(N); with N = 1, "N = 1" and no
+ * whisker. */
+static void bar_interval(svg_bar *b, const res_drive *d, int figure)
+{
+    double *v = malloc(sizeof *v * (size_t)(d->nreps + 1)), sum = 0, sq = 0, mean;
+    int n = 0;
+    b->lo = b->hi = NAN;
+    b->n = 0;
+    if (!v)
+        return;                 /* out of memory: the bar without its interval */
+    for (int i = 0; i < d->nreps; i++)
+        if (!d->reps[i].f.failed_vms)
+            v[n++] = figure == 0 ? d->reps[i].f.tps
+                     : figure == 1 ? d->reps[i].f.lat_avg_ms : d->reps[i].f.lat_p99_ms;
+    b->n = n;
+    for (int i = 0; i < n; i++)
+        sum += v[i];
+    mean = n ? sum / n : 0;
+    for (int i = 0; i < n; i++)
+        sq += (v[i] - mean) * (v[i] - mean);
+    free(v);
+    if (n < 2)
+        return;
+    sq = orch_t_quantile(0.975, n - 1) * sqrt(sq / (n - 1) / n);
+    b->lo = mean - sq;
+    b->hi = mean + sq;
+}
+
+/* The three per-drive bar charts of the runs of protocol `group` (one
+ * set per protocol: drives of different protocols are never ranked
+ * together; with several, ids and titles name the protocol). */
+static int drive_charts(report_page *pg, xmlNodePtr sec, int group)
 {
     enum { TPS, LAT_AVG, LAT_P99 };
     static const struct {
@@ -29,13 +62,16 @@ static int drive_charts(report_page *pg, xmlNodePtr sec)
     page_bars b = { 0 };
 
     for (int r = 0; r < pg->s->nruns; r++)
-        n += pg->s->runs[r].ndrives;
+        n += pg->s->runs[r].group == group ? pg->s->runs[r].ndrives : 0;
     if (page_bars_init(&b, n) < 0)
         goto cleanup;
     for (size_t m = 0; m < sizeof metrics / sizeof metrics[0]; m++) {
+        char id[64], *title;
+        xmlNodePtr svg;
         k = 0;
         for (int r = 0; r < pg->s->nruns; r++)
-            for (int d = 0; d < pg->s->runs[r].ndrives; d++, k++) {
+            for (int d = 0; pg->s->runs[r].group == group && d < pg->s->runs[r].ndrives;
+                 d++, k++) {
                 const report_run *run = &pg->s->runs[r];
                 const report_drive *dr = &run->drives[d];
                 const res_figures *f = &dr->d->f;
@@ -48,8 +84,15 @@ static int drive_charts(report_page *pg, xmlNodePtr sec)
                 b.bars[k].color = r;
                 b.bars[k].flagged = dr->flagged;
                 b.bars[k].incomplete = dr->incomplete;
+                bar_interval(&b.bars[k], dr->d, metrics[m].figure);
             }
-        if (!svg_bar_chart(sec, metrics[m].id, metrics[m].title, b.bars, n, metrics[m].desc))
+        snprintf(id, sizeof id, group ? "%s-p%d" : "%s", metrics[m].id, group + 1);
+        title = pg->s->ngroups > 1 ? orch_strfmt("%s \xe2\x80\x94 protocol P%d",
+                                                 metrics[m].title, group + 1)
+                                   : strdup(metrics[m].title);
+        svg = title ? svg_bar_chart(sec, id, title, b.bars, n, metrics[m].desc) : NULL;
+        free(title);
+        if (!svg)
             goto cleanup;
     }
     rc = 0;
@@ -81,8 +124,9 @@ int page_section_drives(report_page *pg)
             free(text);
         }
     }
-    if (drive_charts(pg, sec) < 0)
-        return -1;
+    for (int g = 0; g < pg->s->ngroups; g++)
+        if (drive_charts(pg, sec, g) < 0)
+            return -1;
     tb = html_table(sec, "drive-table", heads);
     for (int r = 0; r < pg->s->nruns; r++)
         for (int d = 0; d < pg->s->runs[r].ndrives; d++) {

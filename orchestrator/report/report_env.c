@@ -117,6 +117,7 @@ void page_section_plan(report_page *pg)
         plan_text_row(tb, "profile", p->profile);
         plan_int_row(tb, "VMs per drive", p->vms_per_drive);
         plan_text_row(tb, "client", p->client);
+        plan_text_row(tb, "client-to-database path", p->client_path);
         plan_int_row(tb, "repetitions", p->repetitions);
         if (!isnan(p->cv_threshold))
             page_kv(tb, "cv_threshold (%)", report_num(p->cv_threshold, buf, sizeof buf));

@@ -35,7 +35,8 @@ static const char page_css[] =
     "svg text{font-size:12px;fill:#222}svg .value.inside{fill:#fff;font-weight:bold}"
     "svg .grid{stroke:#e3e3e3}svg .axis{stroke:#888}"
     "svg .hatch{stroke:#fff;stroke-width:3;stroke-opacity:.6}"
-    "svg .label.flagged{fill:#b00}"
+    "svg .label.flagged{fill:#b00}svg line.mark{stroke:#c00;stroke-dasharray:4 3}"
+    "svg text.mark{fill:#c00}"
     "svg polyline.series{fill:none;stroke-width:1.8}svg .legend-line{stroke-width:3}"
     "pre{background:#f6f6f6;padding:8px;font-size:12px;overflow-x:auto}"
     "p.note{font-size:13px;color:#555}"
@@ -47,7 +48,8 @@ static const char page_css[] =
     "div.failure{border-left:4px solid #c00;padding-left:12px;margin:12px 0}"
     "div.failure h3{color:#b00}pre.console{background:#fff4f4;border:1px solid #e0b0b0}"
     ".swatch{display:inline-block;width:12px;height:12px;margin-left:12px;"
-    "vertical-align:middle}";
+    "vertical-align:middle}"
+    "td.differs,tr.differs th{background:#fff4d6;font-weight:bold}";
 
 /* A red banner per run that did not complete cleanly: partial, or
  * completed with failed VMs. */
@@ -131,6 +133,7 @@ static htmlDocPtr build_doc(const report_set *s)
     free(title);
     banners(&pg);
     page_section_runs(&pg);
+    page_section_protocols(&pg);                      /* issue 22 */
     if (page_section_drives(&pg) < 0)
         goto fail;
     if (page_section_tpcc(&pg) < 0)
@@ -156,32 +159,12 @@ fail:
 int report_write_html(const report_set *s, const char *path, char *err, size_t errlen)
 {
     htmlDocPtr doc = build_doc(s);
-    xmlChar *mem = NULL;
-    int len = 0, rc = -1;
-    FILE *f = NULL;
-
+    int rc;
     if (!doc) {
         snprintf(err, errlen, "out of memory building the report");
         return -1;
     }
-    htmlDocDumpMemoryFormat(doc, &mem, &len, 1);
-    if (!mem) {
-        snprintf(err, errlen, "out of memory writing the report");
-        goto cleanup;
-    }
-    f = fopen(path, "w");
-    if (!f || fwrite(mem, 1, (size_t)len, f) != (size_t)len) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        goto cleanup;
-    }
-    rc = fclose(f);
-    f = NULL;
-    if (rc != 0)
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-cleanup:
-    if (f)
-        fclose(f);
-    xmlFree(mem);
+    rc = html_write_doc(doc, path, err, errlen);
     xmlFreeDoc(doc);
-    return rc ? -1 : 0;
+    return rc;
 }

@@ -10,6 +10,7 @@
 
 #include "report/page.h"
 #include "report/html.h"
+#include "report/svg.h"
 #include "util/names.h"
 
 void page_section_vms(report_page *pg)
@@ -57,8 +58,47 @@ void page_section_vms(report_page *pg)
         }
 }
 
-/* Each failed VM: fault, reason, time and phase, and its console's last
- * lines (text in a <pre>: escaped like every text node). */
+/* What failed VM vm measured before its fault: a line in tb, and its TPS
+ * over time up to the fault with the fault's time marked (when known),
+ * chart id "failure-R-V-tps". In no figure of the page. */
+static void failure_timeline(xmlNodePtr div, xmlNodePtr tb, const res_vm *vm, int r, int v)
+{
+    double *x = vm->npoints ? calloc((size_t)vm->npoints, sizeof *x) : NULL;
+    double *y = vm->npoints ? calloc((size_t)vm->npoints, sizeof *y) : NULL;
+    char id[48], *text = NULL, *label = NULL;
+    svg_series s = { .label = vm->name, .x = x, .y = y, .n = vm->npoints };
+    svg_mark mark = { .x = vm->failed_at_s };
+
+    if (!vm->npoints) {
+        page_kv(tb, "measured before the fault", "nothing kept");
+        goto cleanup;
+    }
+    text = orch_strfmt("%d interval%s, up to %.1f s of its measured phase (its oltp result "
+                       "ended: %s)", vm->npoints, vm->npoints == 1 ? "" : "s",
+                       vm->series[vm->npoints - 1].t,
+                       vm->result_ended ? vm->result_ended : "not recorded");
+    page_kv(tb, "measured before the fault", text ? text : "");
+    if (!x || !y)
+        goto cleanup;
+    for (int k = 0; k < vm->npoints; k++) {
+        x[k] = vm->series[k].t;
+        y[k] = vm->series[k].tps;
+    }
+    if (isfinite(vm->failed_at_s))
+        mark.label = label = orch_strfmt("fault at %.1f s", vm->failed_at_s);
+    snprintf(id, sizeof id, "failure-%d-%d-tps", r, v);
+    svg_line_chart_mark(div, id, "TPS up to the fault", "seconds since the start of the "
+                        "measured run", "TPS", &s, 1, mark.label ? &mark : NULL);
+cleanup:
+    free(text);
+    free(label);
+    free(x);
+    free(y);
+}
+
+/* Each failed VM: fault, reason, time and phase, what it measured before
+ * the fault (failure_timeline), and its console's last lines (text in a
+ * <pre>: escaped like every text node). */
 void page_section_failures(report_page *pg)
 {
     xmlNodePtr sec = NULL;
@@ -91,6 +131,7 @@ void page_section_failures(report_page *pg)
             page_kv(tb, "reason", vm->reason);
             page_kv(tb, "failed at", vm->failed_at);
             page_kv(tb, "phase", vm->failed_in);
+            failure_timeline(div, tb, vm, r, v);
             html_add(div, "h4", "console (last lines)");
             html_attr(html_add(div, "pre", vm->console_tail && *vm->console_tail ? vm->console_tail
                                                                         : "not recorded"),

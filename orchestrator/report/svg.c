@@ -170,6 +170,8 @@ xmlNodePtr svg_bar_chart(xmlNodePtr parent, const char *id, const char *title,
         refs[i] = (bar_ref){ &bars[i], i, descending };
         if (bars[i].value > max)
             max = bars[i].value;
+        if (bars[i].n > 0 && isfinite(bars[i].hi) && bars[i].hi > max)
+            max = bars[i].hi;
         if (bars[i].incomplete)
             plot_w = BAR_W - BAR_LABEL_W - BAR_RIGHT_INCOMPLETE;
     }
@@ -214,8 +216,12 @@ xmlNodePtr svg_bar_chart(xmlNodePtr parent, const char *id, const char *title,
         set_str(g, "data-value", b->value_exact);
         tip = xmlNewTextChild(g, NULL, BAD_CAST "title", NULL);
         xmlNodeAddContent(tip, BAD_CAST b->label);
-        snprintf(value, sizeof value, "%s%s", b->value_text,
-                 b->incomplete ? " (" SVG_INCOMPLETE ")" : "");
+        if (b->n > 0)
+            snprintf(value, sizeof value, "%s (N = %d)%s", b->value_text, b->n,
+                     b->incomplete ? " (" SVG_INCOMPLETE ")" : "");
+        else
+            snprintf(value, sizeof value, "%s%s", b->value_text,
+                     b->incomplete ? " (" SVG_INCOMPLETE ")" : "");
         xmlNodeAddContent(tip, BAD_CAST ": ");
         xmlNodeAddContent(tip, BAD_CAST value);
         tip = text_at(g, BAR_LABEL_W - 8, y + BAR_H - 4, b->flagged ? "label flagged" : "label",
@@ -236,6 +242,19 @@ xmlNodePtr svg_bar_chart(xmlNodePtr parent, const char *id, const char *title,
             set_num(r, "width", w);
             set_num(r, "height", BAR_H);
             set_str(r, "fill", fill);
+        }
+        /* the 95 % interval: a line across the bar's middle with end caps */
+        if (b->n > 0 && isfinite(b->lo) && isfinite(b->hi)) {
+            double x0 = BAR_LABEL_W + (b->lo > 0 ? b->lo : 0) / max * plot_w;
+            double x1 = BAR_LABEL_W + b->hi / max * plot_w, ym = y + BAR_H / 2;
+            xmlNodePtr wl = line_at(g, x0, ym, x1, ym, "whisker");
+            char lohi[64];
+            snprintf(lohi, sizeof lohi, "%.6g", b->lo);
+            set_str(wl, "data-lo", lohi);
+            snprintf(lohi, sizeof lohi, "%.6g", b->hi);
+            set_str(wl, "data-hi", lohi);
+            line_at(g, x0, ym - 4, x0, ym + 4, "whisker");
+            line_at(g, x1, ym - 4, x1, ym + 4, "whisker");
         }
         /* the value inside a long bar, past the end of a short one */
         if (b->incomplete)      /* the note needs room: always after the bar */
@@ -264,9 +283,46 @@ static double series_max(const svg_series *s, int n, int want_y)
     return m;
 }
 
+int svg_decimate(const double *x, const double *y, int n, int nbuckets, double *ox, double *oy)
+{
+    int m = 0;
+    if (n <= 2 * nbuckets) {
+        for (int i = 0; i < n; i++) {
+            ox[i] = x[i];
+            oy[i] = y[i];
+        }
+        return n;
+    }
+    for (int b = 0; b < nbuckets; b++) {
+        int lo = (int)((long long)b * n / nbuckets), hi = (int)((long long)(b + 1) * n / nbuckets);
+        int imin = lo, imax = lo;
+        for (int i = lo + 1; i < hi; i++) {
+            if (y[i] < y[imin])
+                imin = i;
+            if (y[i] > y[imax])
+                imax = i;
+        }
+        int first = imin < imax ? imin : imax, second = imin < imax ? imax : imin;
+        ox[m] = x[first];
+        oy[m++] = y[first];
+        if (second != first) {
+            ox[m] = x[second];
+            oy[m++] = y[second];
+        }
+    }
+    return m;
+}
+
 xmlNodePtr svg_line_chart(xmlNodePtr parent, const char *id, const char *title,
                           const char *xlabel, const char *ylabel,
                           const svg_series *series, int nseries)
+{
+    return svg_line_chart_mark(parent, id, title, xlabel, ylabel, series, nseries, NULL);
+}
+
+xmlNodePtr svg_line_chart_mark(xmlNodePtr parent, const char *id, const char *title,
+                               const char *xlabel, const char *ylabel,
+                               const svg_series *series, int nseries, const svg_mark *mark)
 {
     double plot_w = LINE_W - LINE_LEFT - LINE_RIGHT, bottom = LINE_TOP + LINE_PLOT_H;
     double xmax = series_max(series, nseries, 0), ymax = series_max(series, nseries, 1);
@@ -276,11 +332,22 @@ xmlNodePtr svg_line_chart(xmlNodePtr parent, const char *id, const char *title,
     xmlNodePtr svg, t;
     char buf[48];
 
+    if (mark && mark->x > xmax)         /* the mark is on the chart */
+        xstep = svg_nice_step(xmax = mark->x, 8);
     xmax = xmax > 0 ? ceil(xmax / xstep) * xstep : 1;
     ymax = ymax > 0 ? ceil(ymax / ystep) * ystep : 1;
     svg = chart_root(parent, id, "line", title, LINE_W, h);
     if (!svg)
         return NULL;
+    if (mark) {
+        double x = LINE_LEFT + (mark->x > 0 ? mark->x : 0) / xmax * plot_w;
+        xmlNodePtr g = elem(svg, "g", "mark");
+        snprintf(buf, sizeof buf, "%g", mark->x);
+        set_str(g, "data-x", buf);
+        set_str(g, "data-label", mark->label);
+        line_at(g, x, LINE_TOP, x, bottom, "mark");
+        text_at(g, x + 4, LINE_TOP + 12, "mark", NULL, mark->label);
+    }
     for (double v = 0; v <= ymax + ystep / 2; v += ystep) {
         double y = bottom - v / ymax * LINE_PLOT_H;
         line_at(svg, LINE_LEFT, y, LINE_LEFT + plot_w, y, "grid");
@@ -303,22 +370,27 @@ xmlNodePtr svg_line_chart(xmlNodePtr parent, const char *id, const char *title,
 
     for (int i = 0; i < nseries; i++) {
         const svg_series *s = &series[i];
-        size_t cap = (size_t)s->n * 24 + 1, len = 0;
+        int np = s->n < 2 * SVG_LINE_BUCKETS ? s->n : 2 * SVG_LINE_BUCKETS;
+        size_t cap = (size_t)np * 24 + 1, len = 0;
         char *pts = malloc(cap);
+        double *dx = malloc(2 * ((size_t)np + 1) * sizeof *dx), *dy = dx ? dx + np + 1 : NULL;
         double lx = LINE_LEFT + (i % LEGEND_COLS) * (plot_w / LEGEND_COLS);
         double ly = bottom + LINE_AXIS + LEGEND_ROW * (i / LEGEND_COLS) + 10;
         xmlNodePtr pl, tip;
         char *lab = short_label(s->label, LEGEND_MAX);
-        if (!pts || !lab) {
+        if (!pts || !lab || !dx) {
             free(pts);
             free(lab);
+            free(dx);
             return NULL;
         }
         pts[0] = '\0';
-        for (int k = 0; k < s->n; k++)
+        np = svg_decimate(s->x, s->y, s->n, SVG_LINE_BUCKETS, dx, dy);
+        for (int k = 0; k < np; k++)
             len += (size_t)snprintf(pts + len, cap - len, "%s%.1f,%.1f", k ? " " : "",
-                                    LINE_LEFT + s->x[k] / xmax * plot_w,
-                                    bottom - s->y[k] / ymax * LINE_PLOT_H);
+                                    LINE_LEFT + dx[k] / xmax * plot_w,
+                                    bottom - dy[k] / ymax * LINE_PLOT_H);
+        free(dx);
         pl = elem(svg, "polyline", "series");
         set_str(pl, "data-label", s->label);
         set_str(pl, "points", pts);

@@ -2,8 +2,11 @@
  * aggregate.h): arithmetic on common/results.h structs. */
 #include "run/aggregate.h"
 #include "hist.h"
+#include "plan/layout.h"
+#include "telemetry/timebins.h"
 #include "util/names.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <time.h>
 #include <stdlib.h>
@@ -167,6 +170,47 @@ static res_figures group_figures(const group *g, double tps, int reps)
     };
 }
 
+/* VM v's TPS series: the measured phase's intervals on bins of oltp's
+ * interval (telemetry/timebins.h), so that series of VMs line up by time;
+ * a bin none of its intervals reaches is left out. 0, or -1. */
+static int vm_series(res_vm *v, const res_phase *m)
+{
+    double w = orch_bins_width(m, ORCH_REPORT_INTERVAL_S);
+    int nb = orch_bins_count(m, w);
+    double *tps = calloc(nb ? (size_t)nb : 1, sizeof *tps);
+    v->series = calloc(nb ? (size_t)nb : 1, sizeof *v->series);
+    v->interval_s = w;
+    if (!tps || !v->series) {
+        free(tps);
+        return -1;
+    }
+    orch_bins_tps(m, w, nb, tps, NULL);
+    for (int k = 0; k < nb; k++)
+        if (isfinite(tps[k]))
+            v->series[v->npoints++] = (res_point){ (k + 1) * w, tps[k] };
+    free(tps);
+    return 0;
+}
+
+/* Seconds from the start of doc's measured phase to a fault at `at`: its
+ * started_at plus the phases before "measure" (the result's clock and the
+ * monitor's, both to the second, so within a second or two), never below
+ * 0; NAN when either time is unknown. */
+static double fault_in_measure(const res_oltp *doc, time_t at)
+{
+    struct tm tm;
+    const char *end;
+    double t0;
+    memset(&tm, 0, sizeof tm);
+    if (!at || !doc->started_at
+        || !(end = strptime(doc->started_at, "%Y-%m-%dT%H:%M:%SZ", &tm)) || *end)
+        return NAN;
+    t0 = (double)timegm(&tm);
+    for (int i = 0; i < doc->nphases && doc->phases[i].phase != RES_PHASE_MEASURE; i++)
+        t0 += doc->phases[i].duration_s;
+    return (double)at > t0 ? (double)at - t0 : 0;
+}
+
 /* The summary's entry of VM r: its health, and its figures from its
  * result doc when there is one (doc NULL: a failed VM that left none). 0,
  * or -1 when out of memory. */
@@ -179,6 +223,7 @@ static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc)
     v->repetition = r->repetition;
     v->result = strdup(r->result);
     v->precondition_result = r->precondition ? strdup(r->precondition) : NULL;
+    v->failed_at_s = NAN;
     if (!v->name || !v->drive || !v->result || (r->precondition && !v->precondition_result))
         return -1;
     if (r->failed_in) {
@@ -195,6 +240,11 @@ static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc)
         if (!v->fault || !v->reason || (*when && !v->failed_at) || !v->failed_in
             || (r->console_tail && !v->console_tail))
             return -1;
+        /* what it measured up to the fault: shown with the fault, in no figure */
+        if (m && !(v->result_ended = strdup(res_end_name(doc->ended))))
+            return -1;
+        if (m && strcmp(r->failed_in, "measure") == 0)
+            v->failed_at_s = fault_in_measure(doc, r->health.at);
     }
     if (!m)
         return 0;
@@ -206,13 +256,9 @@ static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc)
     v->server_version = doc->server_version ? strdup(doc->server_version) : NULL;
     v->errors = m->errors;
     v->reconnects = m->reconnects;
-    v->series = calloc(m->nintervals ? (size_t)m->nintervals : 1, sizeof *v->series);
-    if (!v->series || (doc->server_version && !v->server_version))
+    if (doc->server_version && !v->server_version)
         return -1;
-    v->npoints = m->nintervals;
-    for (int i = 0; i < m->nintervals; i++)
-        v->series[i] = (res_point){ m->intervals[i].t, m->intervals[i].tps };
-    return 0;
+    return vm_series(v, m);
 }
 
 /* Read each VM's result and merge the healthy ones into their groups; every
@@ -245,6 +291,13 @@ static int add_vms(const orch_summary_input *in, res_summary *s, group *groups, 
         have = rc == 0;
         if (!have && !r->failed_in && !in->partial)
             return -1;
+        if (have && !r->failed_in && doc.ended != RES_END_COMPLETE) {
+            /* stopped early without a fault of its VM (the run was
+             * interrupted): what it measured stays in its file, and is
+             * never a measurement */
+            res_oltp_clear(&doc);
+            have = 0;
+        }
         if (r->failed_in) {
             for (int k = 0; k < 3; k++)
                 targets[k]->failed++;

@@ -11,7 +11,9 @@
  * is also listed. VM counts and TPS per VM come from the healthy VM runs
  * (vm_runs) and the repetitions measured, never from the plan: 4 VMs at
  * 100 TPS in 3 repetitions, one failed in the second, give vm_runs 11,
- * tps_per_vm 100. Arithmetic on structs only:
+ * tps_per_vm 100. A VM's tps_series is its measured intervals on time bins
+ * of oltp's interval (telemetry/timebins.h), so VMs' series line up by
+ * time. Arithmetic on structs only:
  * the formats are common/results.c's (results/SCHEMA.md).
  */
 #ifndef ORCH_AGGREGATE_H

@@ -61,6 +61,27 @@ static void note_outages(run_state *st, const orch_job *jobs, const int *vm_of, 
     }
 }
 
+/* Each job's measured window as its oltp reported it (its measure phase's
+ * start_s after the process started, and its duration_s) to the
+ * telemetry, which takes the drives' I/O and the host's CPU over it. A
+ * result without start_s (an older oltp) gives none. */
+static void note_windows(run_state *st, const orch_job *jobs, int n, int rep)
+{
+    for (int j = 0; j < n; j++) {
+        res_oltp r;
+        const res_phase *m;
+        char err[512];
+        if (!jobs[j].result || res_oltp_read_file(jobs[j].result, &r, err, sizeof err) < 0)
+            continue;
+        m = res_oltp_measure(&r);
+        if (m && m->start_s > 0)
+            orch_telemetry_vm_window(st->tel, jobs[j].vm->name, rep,
+                                     jobs[j].started + m->start_s,
+                                     jobs[j].started + m->start_s + m->duration_s);
+        res_oltp_clear(&r);
+    }
+}
+
 int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *command,
               int time_s, int warmup_s, int round)
 {
@@ -117,7 +138,9 @@ int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *
                 time_s ? "" : " (until done)");
     fflush(st->out);
     orch_telemetry_phase_start(st->tel, ph, warmup_s);
-    rc = st->client->run_phase(&st->cl, jobs, n, phase, time_s);
+    rc = st->client->run_phase(&st->cl, jobs, n, phase, time_s > 0 ? time_s + warmup_s : 0);
+    if (s == ORCH_STEP_MEASURE)
+        note_windows(st, jobs, n, rep);
     orch_telemetry_phase_end(st->tel, ph, rep);
     /* libvirt may have gone and come back during the phase */
     if (rc == 0 && run_reconnect_lost(st, phase) < 0)

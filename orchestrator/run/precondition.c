@@ -9,7 +9,7 @@
  * over its last window. A round of a drive in which one of its VMs failed
  * has no values (NAN): no verdict is drawn from a window holding it. */
 #include "run/run_state.h"
-#include "telemetry/stats.h"
+#include "util/stats.h"
 #include "util/names.h"
 #include "util/units.h"
 #include "hist.h"

@@ -4,7 +4,7 @@
 #include "run/run_state.h"
 #include "virt/hosts.h"
 #include "util/names.h"
-#include "telemetry/stats.h"
+#include "util/stats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -157,13 +157,16 @@ static int run_all(run_state *st, const char *started, int *summary_written)
         return ORCH_RUN_FAILED;
     if (run_assign_ports(st) < 0)
         return ORCH_RUN_FAILED;
-    if (orch_space_check(st->conns, p, st->t, st->out, st->err, sizeof st->err) < 0
+    /* the plan's cost, and its refusal when a drive or a host is short */
+    if (orch_estimate(st->conns, p, st->t, st->out, st->err, sizeof st->err) < 0
         || run_provision_drives(st) < 0)
         return ORCH_RUN_FAILED;
     for (int rep = 1; rep <= p->repetitions; rep++) {
         int measured = 0, rc_rep;
         st->reps_run = rep;
+        orch_eta_rep_begin(&st->eta, rep, time(NULL));
         rc_rep = run_repetition(st, rep, &measured);
+        orch_eta_rep_end(&st->eta, time(NULL));
         if (measured)
             run_record_rep(st, rep);
         orch_monitor_clear(st->mon);    /* teardown's destroys are no faults */
@@ -229,6 +232,9 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     st.cl.agent_ctx = o->hook_ctx;
     st.cl.out = st.out;
     st.cl.progress_every = o->progress_every > 0 ? o->progress_every : 10;
+    orch_eta_init(&st.eta, p);
+    st.cl.progress_hook = orch_eta_progress;
+    st.cl.progress_ctx = &st.eta;
     run_iso_now(started, sizeof started);
     if (orch_events_start(st.err, sizeof st.err) < 0) {
         free(run_id);

@@ -11,6 +11,7 @@
 
 #include "run/run.h"
 #include "run/aggregate.h"
+#include "run/estimate.h"
 #include "telemetry/telemetry.h"
 #include "virt/restore.h"
 #include "virt/upload.h"
@@ -52,6 +53,7 @@ typedef struct run_state {
     char            *repetitions_stop;  /* repetitions = auto: why it
                                          * stopped (run.c), or NULL */
     char             err[1024];
+    orch_eta         eta;           /* the whole run's time left (estimate.h) */
 } run_state;
 
 /* reconnect.c */

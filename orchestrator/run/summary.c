@@ -4,6 +4,7 @@
 #include "virt/hosts.h"
 #include "util/names.h"
 #include "report/report.h"
+#include "run/fingerprint.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,7 @@ static int plan_record(const orch_plan *p, const orch_template *t, res_plan *r)
     r->profile = strdup(orch_template_profile(t));
     r->vms_per_drive = p->vms_per_drive;
     r->client = strdup(p->client == ORCH_CLIENT_HOST ? "host" : "guest");
+    r->client_path = strdup(p->client == ORCH_CLIENT_HOST ? RES_PATH_USER_HOSTFWD : RES_PATH_GUEST_LOCAL);
     r->repetitions = p->repetitions;
     r->cv_threshold = p->cv_threshold;
     r->workload = strdup(p->workload);
@@ -113,7 +115,7 @@ static int plan_record(const orch_plan *p, const orch_template *t, res_plan *r)
         r->repetitions_min = p->repetitions_min;
         r->repetitions_max = p->repetitions_max;
     }
-    if (!r->name || !r->profile || !r->client || !r->workload || !r->db_driver)
+    if (!r->name || !r->profile || !r->client || !r->client_path || !r->workload || !r->db_driver)
         goto oom;
     return 0;
 oom:
@@ -193,6 +195,11 @@ int run_write_summary(run_state *st, const char *started, int partial)
     in.repetitions = st->p->repetitions_auto && st->reps_run ? st->reps_run : st->p->repetitions;
     in.partial = partial;
     sum = orch_summary_build(&in, st->err, sizeof st->err);
+    /* the protocol, so that reports compare only runs of one (issue 22) */
+    if (sum && !(sum->fp = orch_fingerprint_build(st->p, st->t, sum))) {
+        snprintf(st->err, sizeof st->err, "out of memory");
+        goto cleanup;
+    }
     if (sum && st->tel)
         orch_telemetry_fill(st->tel, sum, st->l->run_dir);
     if (sum && attach_precondition(st, sum) < 0) {

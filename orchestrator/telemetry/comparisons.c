@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "telemetry/stats.h"
+#include "util/stats.h"
 
 /* What one drive measured in one repetition. */
 typedef struct rep_view {
@@ -136,11 +136,12 @@ static int compare_paired(res_io *io, const res_summary *sum, const res_drive *d
             tb[n++] = b->tps[base + i];
         }
         seg[nseg++] = len;
-        /* p-latency: the mean of the VMs' values, while every VM has one */
+        /* p-latency: of the VMs' merged histograms, while every VM has one */
         while (has_p && plen < len && a->pn[base + plen] == va.vms
-               && b->pn[base + plen] == vb.vms) {
-            pa[np] = a->p[base + plen] / va.vms;
-            pb[np++] = b->p[base + plen] / vb.vms;
+               && b->pn[base + plen] == vb.vms && isfinite(a->p[base + plen])
+               && isfinite(b->p[base + plen])) {
+            pa[np] = a->p[base + plen];
+            pb[np++] = b->p[base + plen];
             plen++;
         }
         if (plen > 0)

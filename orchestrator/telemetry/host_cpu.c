@@ -40,22 +40,58 @@ double orch_tel_cpu_busy_pct(const char *stat_before, const char *stat_after)
     return (b1 - b0) / (t1 - t0) * 100.0;
 }
 
-void tel_cpu_phase_start(orch_telemetry *t)
+void tel_cpu_tick(orch_telemetry *t, double now)
 {
-    free(t->stat0);
-    t->stat0 = orch_file_read(t->seams.proc_stat, PROC_STAT_MAX);
+    char *text = orch_file_read(t->seams.proc_stat, PROC_STAT_MAX);
+    tel_cpu_sample s = { .t = now };
+    if (text && cpu_line(text, &s.busy, &s.total) == 0) {
+        if (t->ncpu == t->cpucap) {
+            int ncap = t->cpucap ? 2 * t->cpucap : 64;
+            tel_cpu_sample *n = realloc(t->cpu, (size_t)ncap * sizeof *n);
+            if (n) {
+                t->cpu = n;
+                t->cpucap = ncap;
+            }
+        }
+        if (t->ncpu < t->cpucap)
+            t->cpu[t->ncpu++] = s;
+    }
+    free(text);
 }
 
-void tel_cpu_phase_end(orch_telemetry *t, double now)
+void tel_cpu_phase_start(orch_telemetry *t, double now)
 {
-    char *stat1 = orch_file_read(t->seams.proc_stat, PROC_STAT_MAX);
-    double busy = t->stat0 && stat1 ? orch_tel_cpu_busy_pct(t->stat0, stat1) : NAN;
-    double len = now - (t->phase_t0 - t->warmup_s);
-    if (isfinite(busy) && len > 0) {
+    t->ncpu = 0;
+    tel_cpu_tick(t, now);
+}
+
+/* The sample nearest time x, or -1. */
+static int nearest(const orch_telemetry *t, double x)
+{
+    int best = -1;
+    for (int i = 0; i < t->ncpu; i++)
+        if (best < 0 || fabs(t->cpu[i].t - x) < fabs(t->cpu[best].t - x))
+            best = i;
+    return best;
+}
+
+void tel_cpu_phase_end(orch_telemetry *t, double now, double w0, double w1)
+{
+    int a, b;
+    tel_cpu_tick(t, now);
+    if (!(w1 > w0)) {
+        w0 = t->phase_t0;       /* no window: from the warm-up's end */
+        w1 = now;
+    }
+    a = nearest(t, w0);
+    b = nearest(t, w1);
+    if (a >= 0 && b > a && t->cpu[b].total > t->cpu[a].total) {
+        double busy = (t->cpu[b].busy - t->cpu[a].busy) / (t->cpu[b].total - t->cpu[a].total)
+                      * 100.0;
+        double len = t->cpu[b].t - t->cpu[a].t;
         t->busy_sum += busy * len;
         t->busy_w += len;
     }
-    free(stat1);
 }
 
 void tel_cpu_fill(const orch_telemetry *t, const res_env *env, res_io *io)

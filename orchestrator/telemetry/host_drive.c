@@ -390,9 +390,9 @@ int orch_drive_identity(const char *sysfs, const orch_drive_dev *dev, const char
     return 0;
 }
 
-char *orch_cmd_run(void *ctx, char *const argv[], int *status)
+char *orch_cmd_run(void *ctx, const char *const argv[], int *status)
 {
-    orch_command *cmd = orch_command_new((const char *const *)argv);
+    orch_command *cmd = orch_command_new(argv);
     char *out = NULL, err[256];
     (void)ctx;
     *status = -1;
@@ -507,7 +507,7 @@ int orch_drive_health_read(orch_cmd_fn fn, void *ctx, const char *disk, orch_dri
         return -1;
     }
     fmt(dev, sizeof dev, "/dev/%s", disk);
-    char *const smart_argv[] = { "smartctl", "-j", "-a", dev, NULL };
+    const char *const smart_argv[] = { "smartctl", "-j", "-a", dev, NULL };
     char *out = fn(ctx, smart_argv, &status);
     json_object *o = out ? json_tokener_parse(out) : NULL;
     if (o && !(status & 3)) {
@@ -523,7 +523,7 @@ int orch_drive_health_read(orch_cmd_fn fn, void *ctx, const char *disk, orch_dri
     json_object_put(o);
     free(out);
     if (strncmp(disk, "nvme", 4) == 0 && (isnan(h->temp_c) || isnan(h->wear_pct))) {
-        char *const nvme_argv[] = { "nvme", "smart-log", "-o", "json", dev, NULL };
+        const char *const nvme_argv[] = { "nvme", "smart-log", "-o", "json", dev, NULL };
         out = fn(ctx, nvme_argv, &status);
         o = out && status == 0 ? json_tokener_parse(out) : NULL;
         if (o) {

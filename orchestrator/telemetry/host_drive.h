@@ -147,10 +147,10 @@ int orch_drive_identity(const char *sysfs, const orch_drive_dev *dev, const char
 /* The seam: run argv (argv[0] looked up in PATH) and return what it
  * wrote on stdout (caller frees), its exit status in *status; NULL when
  * it could not be run (not installed). */
-typedef char *(*orch_cmd_fn)(void *ctx, char *const argv[], int *status);
+typedef char *(*orch_cmd_fn)(void *ctx, const char *const argv[], int *status);
 /* The default: util/command.h, stderr to /dev/null, stdout up to 1 MiB
  * (the rest read and dropped). */
-char *orch_cmd_run(void *ctx, char *const argv[], int *status);
+char *orch_cmd_run(void *ctx, const char *const argv[], int *status);
 
 typedef struct orch_drive_health {
     char   source[16];          /* "smartctl", "nvme", "" when neither could */

@@ -12,6 +12,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "plan/layout.h"
 #include "util/units.h"
 
 orch_telemetry *orch_telemetry_new(const orch_plan *p, orch_monitor *mon, FILE *out,
@@ -29,7 +30,7 @@ orch_telemetry *orch_telemetry_new(const orch_plan *p, orch_monitor *mon, FILE *
     if (!t->seams.proc_stat)
         t->seams.proc_stat = "/proc/stat";
     if (t->seams.interval_ms <= 0)
-        t->seams.interval_ms = 1000;
+        t->seams.interval_ms = ORCH_REPORT_INTERVAL_S * 1000;
     pthread_mutex_init(&t->mu, NULL);
     t->drives = calloc((size_t)(p->ndrives ? p->ndrives : 1), sizeof *t->drives);
     t->disk = orch_disk_sampler_new(t->seams.sysfs);
@@ -75,7 +76,7 @@ void orch_telemetry_free(orch_telemetry *t)
     free(t->drives);
     orch_blk_sampler_free(t->blk);
     orch_disk_sampler_free(t->disk);
-    free(t->stat0);
+    free(t->cpu);
     pthread_mutex_destroy(&t->mu);
     free(t);
 }
@@ -229,7 +230,8 @@ void orch_telemetry_phase_start_at(orch_telemetry *t, res_phase_id phase, int wa
     orch_disk_sampler_restart(t->disk, now);
     t->sampling = 1;
     if (phase == RES_PHASE_MEASURE)
-        tel_cpu_phase_start(t);
+        tel_cpu_phase_start(t, now);
+    t->measuring = phase == RES_PHASE_MEASURE;
     pthread_mutex_unlock(&t->mu);
 }
 
@@ -245,6 +247,8 @@ void orch_telemetry_tick_at(orch_telemetry *t, double now)
         if (t->blk)
             orch_blk_sampler_sample_at(t->blk, now);
         orch_disk_sampler_sample_at(t->disk, now);
+        if (t->measuring)
+            tel_cpu_tick(t, now);
     }
     pthread_mutex_unlock(&t->mu);
 }
@@ -254,32 +258,60 @@ void orch_telemetry_tick(void *telemetry)
     orch_telemetry_tick_at(telemetry, orch_mono_now());
 }
 
-/* Drop the intervals of d[0..n) that ended during the warm-up (before
- * t0, give or take a quarter interval): phase totals cover the measured
- * time only. Returns the new count. */
-static int after_warmup(orch_blk_delta *d, int n, double t0, double slack)
+/* Keep the intervals of d[0..n) whose middle lies in [w0, w1] (the
+ * measured window): phase totals cover the measured time only, to half a
+ * sample at each end. Returns the new count. */
+static int in_window(orch_blk_delta *d, int n, double w0, double w1)
 {
     int k = 0;
     for (int i = 0; i < n; i++)
-        if (d[i].t > t0 + slack)
+        if (d[i].t - d[i].dt / 2 >= w0 && d[i].t - d[i].dt / 2 <= w1)
             d[k++] = d[i];
     return k;
 }
 
-static int host_after_warmup(orch_diskstat_delta *d, int n, double t0, double slack)
+static int host_in_window(orch_diskstat_delta *d, int n, double w0, double w1)
 {
     int k = 0;
     for (int i = 0; i < n; i++)
-        if (d[i].t > t0 + slack)
+        if (d[i].t - d[i].dt / 2 >= w0 && d[i].t - d[i].dt / 2 <= w1)
             d[k++] = d[i];
     return k;
 }
 
-/* VM v's series of the measured phase that just ended, taken from the
- * repetition's sampler without the warm-up's intervals; failed samples
- * are reported. t->mu held. */
-static void keep_vm_series(orch_telemetry *t, tel_vm *v, double slack)
+/* The measured window of VM v: oltp's, else from the warm-up's end (the
+ * phase's start + warmup_s) to now. */
+static void vm_window(const orch_telemetry *t, const tel_vm *v, double now, double *w0,
+                      double *w1)
 {
+    *w0 = v->w1 > v->w0 ? v->w0 : t->phase_t0;
+    *w1 = v->w1 > v->w0 ? v->w1 : now;
+}
+
+/* The union of the measured windows of repetition rep's VMs on drive d
+ * (d < 0: every drive), into [*w0, *w1]; 0 when no VM gave one. */
+static int rep_window(const orch_telemetry *t, int rep, int d, double *w0, double *w1)
+{
+    int n = 0;
+    for (int i = 0; i < t->nvms; i++) {
+        const tel_vm *v = &t->vms[i];
+        if (v->rep != rep || (d >= 0 && v->drive != d) || !(v->w1 > v->w0))
+            continue;
+        if (n == 0 || v->w0 < *w0)
+            *w0 = v->w0;
+        if (n == 0 || v->w1 > *w1)
+            *w1 = v->w1;
+        n++;
+    }
+    return n > 0;
+}
+
+/* VM v's series of the measured phase that just ended at now, taken from
+ * the repetition's sampler over its measured window (no start-up, warm-up
+ * or tail); failed samples are reported. t->mu held. */
+static void keep_vm_series(orch_telemetry *t, tel_vm *v, double now)
+{
+    double w0, w1;
     char err[256];
     int nerr;
     free(v->db);
@@ -287,53 +319,70 @@ static void keep_vm_series(orch_telemetry *t, tel_vm *v, double slack)
     v->db = v->boot = NULL;
     v->ndb = orch_blk_sampler_series(t->blk, v->idx, ORCH_DISK_DB, &v->db);
     v->nboot = orch_blk_sampler_series(t->blk, v->idx, ORCH_DISK_BOOT, &v->boot);
-    v->t0 = t->phase_t0;
+    vm_window(t, v, now, &w0, &w1);
+    v->t0 = w0;
     v->measured = 1;
     if (v->ndb < 0)
         v->ndb = 0;
     if (v->nboot < 0)
         v->nboot = 0;
-    if (t->warmup_s > 0) {
-        v->ndb = after_warmup(v->db, v->ndb, t->phase_t0, slack);
-        v->nboot = after_warmup(v->boot, v->nboot, t->phase_t0, slack);
-    }
+    v->ndb = in_window(v->db, v->ndb, w0, w1);
+    v->nboot = in_window(v->boot, v->nboot, w0, w1);
     nerr = orch_blk_sampler_errors(t->blk, v->idx, err, sizeof err);
     if (nerr > 0)
         fprintf(t->out, "drivebench: %s: %d block-statistics sample(s) failed "
                 "(last: %s)\n", v->name, nerr, err);
 }
 
-/* The host series of drive dr for repetition rep (1-based, in range),
- * without the warm-up's intervals. t->mu held. */
-static void keep_host_series(orch_telemetry *t, tel_drive *dr, int rep, double slack)
+/* The host series of drive d for repetition rep (1-based, in range),
+ * over its VMs' measured windows (from the warm-up's end to now when they
+ * gave none). t->mu held. */
+static void keep_host_series(orch_telemetry *t, int d, int rep, double now)
 {
+    tel_drive *dr = &t->drives[d];
+    double w0 = t->phase_t0, w1 = now;
+    rep_window(t, rep, d, &w0, &w1);
     free(dr->host[rep - 1]);
     dr->host[rep - 1] = NULL;
     dr->nhost[rep - 1] = orch_disk_sampler_series(t->disk, dr->disk_idx, &dr->host[rep - 1]);
     if (dr->nhost[rep - 1] < 0)
         dr->nhost[rep - 1] = 0;
-    if (t->warmup_s > 0)
-        dr->nhost[rep - 1] = host_after_warmup(dr->host[rep - 1], dr->nhost[rep - 1],
-                                               t->phase_t0, slack);
-    dr->host_t0[rep - 1] = t->phase_t0;
+    dr->nhost[rep - 1] = host_in_window(dr->host[rep - 1], dr->nhost[rep - 1], w0, w1);
+    dr->host_t0[rep - 1] = w0;
+}
+
+void orch_telemetry_vm_window(orch_telemetry *t, const char *name, int rep, double start,
+                              double end)
+{
+    if (!t || !(end > start))
+        return;
+    pthread_mutex_lock(&t->mu);
+    for (int i = 0; i < t->nvms; i++)
+        if (t->vms[i].rep == rep && strcmp(t->vms[i].name, name) == 0) {
+            t->vms[i].w0 = start;
+            t->vms[i].w1 = end;
+        }
+    pthread_mutex_unlock(&t->mu);
 }
 
 void orch_telemetry_phase_end_at(orch_telemetry *t, res_phase_id phase, int rep, double now)
 {
-    double slack = t ? t->seams.interval_ms / 4000.0 : 0;
+    double w0 = 0, w1 = 0;
     if (!t || !sampled_phase(phase))
         return;
     orch_telemetry_tick_at(t, now);
     pthread_mutex_lock(&t->mu);
     t->sampling = 0;
+    t->measuring = 0;
     if (phase == RES_PHASE_MEASURE) {
-        tel_cpu_phase_end(t, now);
+        rep_window(t, rep, -1, &w0, &w1);
+        tel_cpu_phase_end(t, now, w0, w1);
         for (int i = 0; i < t->nvms; i++)
             if (t->vms[i].rep == rep && t->blk)
-                keep_vm_series(t, &t->vms[i], slack);
+                keep_vm_series(t, &t->vms[i], now);
         for (int d = 0; d < t->p->ndrives && rep >= 1 && rep <= t->p->repetitions; d++)
             if (t->drives[d].disk_idx >= 0)
-                keep_host_series(t, &t->drives[d], rep, slack);
+                keep_host_series(t, d, rep, now);
     }
     pthread_mutex_unlock(&t->mu);
 }

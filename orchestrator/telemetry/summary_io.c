@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "telemetry/ioagg.h"
-#include "telemetry/stats.h"
+#include "telemetry/timebins.h"
+#include "util/stats.h"
 #include "util/names.h"
 
 /* What one orch_telemetry_fill works with. */
@@ -95,19 +96,23 @@ static void health_after(orch_telemetry *t)
     }
 }
 
-/* c's intervals from the summary's TPS series: as many as the longest
- * VM's, of oltp's interval (as the series has it). */
+/* c's time bins: those of the summary's TPS series (oltp's interval,
+ * the sampling's when the summary does not say), as many as the longest
+ * series reaches. */
 static void series_shape(fill_ctx *c)
 {
     const res_summary *sum = c->sum;
     for (int i = 0; i < sum->nvms; i++)
-        if (sum->vms[i].npoints > c->nint)
-            c->nint = sum->vms[i].npoints;
-    for (int i = 0; i < sum->nvms; i++)
-        if (sum->vms[i].npoints > 0 && sum->vms[i].series[0].t > 0) {
-            c->interval_s = sum->vms[i].series[0].t;
+        if (sum->vms[i].measured && sum->vms[i].interval_s > 0) {
+            c->interval_s = sum->vms[i].interval_s;
             break;
         }
+    for (int i = 0; i < sum->nvms; i++) {
+        const res_vm *v = &sum->vms[i];
+        int end = v->npoints > 0 ? (int)lround(v->series[v->npoints - 1].t / c->interval_s) : 0;
+        if (end > c->nint)
+            c->nint = end;
+    }
 }
 
 /* c->acc[d] for every drive: reps * nint intervals each. 0, or -1. */
@@ -122,21 +127,72 @@ static int acc_init(fill_ctx *c)
         a->tps = calloc(n, sizeof *a->tps);
         a->p = calloc(n, sizeof *a->p);
         a->pn = calloc(n, sizeof *a->pn);
-        if (!a->tps || !a->p || !a->pn)
+        a->tn = calloc(n, sizeof *a->tn);
+        a->ph = calloc(n, sizeof *a->ph);
+        a->nvm = calloc((size_t)c->reps, sizeof *a->nvm);
+        if (!a->tps || !a->p || !a->pn || !a->tn || !a->ph || !a->nvm)
             return -1;
     }
     return 0;
 }
 
+/* VM v's TPS series (on the summary's time bins: t the end of bin
+ * t / interval_s - 1) into its drive's a, by time. */
+static void vm_tps(const fill_ctx *c, const res_vm *v, tel_drive_acc *a)
+{
+    int base = (v->repetition - 1) * c->nint;
+    a->nvm[v->repetition - 1]++;
+    for (int i = 0; i < v->npoints; i++) {
+        long k = lround(v->series[i].t / c->interval_s) - 1;
+        if (k < 0 || k >= c->nint || !isfinite(v->series[i].tps))
+            continue;
+        a->tps[base + k] += v->series[i].tps;
+        a->tn[base + k]++;
+    }
+}
+
+/* The interval histograms of the measured phase m of a VM of repetition
+ * rep merged per time bin into its drive's a. 0, or -1 when out of memory
+ * or histograms do not merge. */
+static int vm_bins(const fill_ctx *c, const res_phase *m, int rep, tel_drive_acc *a)
+{
+    int base = (rep - 1) * c->nint, rc = -1;
+    int *seen = calloc((size_t)c->nint + 1, sizeof *seen);
+    if (seen && orch_bins_hist(m, c->interval_s, c->nint, a->ph + base, seen) == 0) {
+        for (int k = 0; k < c->nint; k++)
+            a->pn[base + k] += seen[k];
+        rc = 0;
+    }
+    free(seen);
+    return rc;
+}
+
+/* Drive a's bins once every VM is in: a TPS sum some measured VM has no
+ * value in is missing (NAN), never a smaller sum; p from the merged
+ * histograms (ms), NAN without one. */
+static void acc_finish(const fill_ctx *c, tel_drive_acc *a)
+{
+    for (int r = 0; a->tps && r < c->reps; r++)
+        for (int k = 0; k < c->nint; k++) {
+            int i = r * c->nint + k;
+            if (a->tn[i] < a->nvm[r] || a->nvm[r] == 0)
+                a->tps[i] = NAN;
+            a->p[i] = a->ph[i] && isfinite(a->p_pct)
+                      ? (double)hist_sparse_percentile(a->ph[i], a->p_pct) / 1000.0 : NAN;
+            hist_sparse_free(a->ph[i]);
+            a->ph[i] = NULL;
+        }
+}
+
 /* VM v's oltp result under the run folder: its CPU per 1000
- * transactions and p-latency series into v->io, the series and the
+ * transactions and p-latency series into v->io, its bins and the
  * measured histogram into its drive's a. An unreadable result adds
- * nothing (the run reported it when it collected the VM). */
-static void vm_oltp(const fill_ctx *c, res_vm *v, tel_drive_acc *a)
+ * nothing (the run reported it when it collected the VM). 0, or -1 when
+ * out of memory. */
+static int vm_oltp(const fill_ctx *c, res_vm *v, tel_drive_acc *a)
 {
     char err[512], *path = v->result ? orch_strfmt("%s/%s", c->run_dir, v->result) : NULL;
-    int in_reps = v->repetition >= 1 && v->repetition <= c->reps;
-    int base = (v->repetition - 1) * c->nint;
+    int in_reps = v->repetition >= 1 && v->repetition <= c->reps, rc = 0;
     const res_phase *m = NULL;
     res_oltp doc;
 
@@ -147,15 +203,12 @@ static void vm_oltp(const fill_ctx *c, res_vm *v, tel_drive_acc *a)
         v->io->p_pct = m->iv_pct;
         if (m->nintervals > 0 && (v->io->p_series = calloc((size_t)m->nintervals,
                                                            sizeof *v->io->p_series)))
-            for (int k = 0; k < m->nintervals; k++) {
+            for (int k = 0; k < m->nintervals; k++)
                 v->io->p_series[v->io->np++] = (res_point){ m->intervals[k].t,
                                                             m->intervals[k].lat_pct_ms };
-                if (k < c->nint && in_reps) {
-                    a->p[base + k] += m->intervals[k].lat_pct_ms;
-                    a->pn[base + k]++;
-                }
-            }
         a->p_pct = m->iv_pct;
+        if (in_reps && c->nint > 0)
+            rc = vm_bins(c, m, v->repetition, a);
         if (m->histogram) {
             if (!a->h)
                 a->h = hist_new(m->histogram->highest, m->histogram->sig_digits);
@@ -165,6 +218,7 @@ static void vm_oltp(const fill_ctx *c, res_vm *v, tel_drive_acc *a)
     }
     res_oltp_clear(&doc);
     free(path);
+    return rc;
 }
 
 /* The per-VM section of summary VM v: its own disks' rates, its TPS into
@@ -185,11 +239,9 @@ static int fill_vm(fill_ctx *c, res_vm *v)
         if (rec->nboot > 0)
             v->io->boot = rates_of(&bone, 1, rec->t0, c->interval_s, v->npoints, &tot);
     }
-    for (int k = 0; k < v->npoints && k < c->nint && v->repetition >= 1
-                    && v->repetition <= c->reps; k++)
-        c->acc[d].tps[(v->repetition - 1) * c->nint + k] += v->series[k].tps;
-    vm_oltp(c, v, &c->acc[d]);
-    return 0;
+    if (v->repetition >= 1 && v->repetition <= c->reps && c->nint > 0)
+        vm_tps(c, v, &c->acc[d]);
+    return vm_oltp(c, v, &c->acc[d]);
 }
 
 /* Whether the summary says VM `name` of repetition rep failed. */
@@ -297,7 +349,8 @@ static int drive_hv(fill_ctx *c, int pd, res_io *io, unsigned long long *guest_f
 }
 
 /* The drive's latency spectrum from its merged histograms (µs -> ms) and
- * its p-latency over time: the mean of its VMs' interval values (rep 1). */
+ * its p-latency over time (rep 1): per time bin, the percentile of its
+ * VMs' merged interval histograms, where every VM has one. */
 static void drive_latency(const fill_ctx *c, const tel_drive_acc *a, res_io *io)
 {
     const double *pcts;
@@ -310,9 +363,8 @@ static void drive_latency(const fill_ctx *c, const tel_drive_acc *a, res_io *io)
         && (io->p_series = calloc((size_t)c->nint, sizeof *io->p_series))) {
         io->p_pct = a->p_pct;
         for (int k = 0; k < c->nint; k++)
-            if (a->pn[k] > 0)
-                io->p_series[io->np++] = (res_point){ (k + 1) * c->interval_s,
-                                                      a->p[k] / a->pn[k] };
+            if (a->pn[k] > 0 && a->pn[k] == a->nvm[0] && isfinite(a->p[k]))
+                io->p_series[io->np++] = (res_point){ (k + 1) * c->interval_s, a->p[k] };
     }
 }
 
@@ -329,7 +381,10 @@ static int drive_steady(const fill_ctx *c, const tel_drive_acc *a, res_io *io)
         x[k] = (k + 1) * c->interval_s;
     for (int r = 0; r < c->reps; r++) {
         orch_trend tr;
-        if (orch_stats_trend(x, a->tps + r * c->nint, c->nint, 0, &tr) == 0
+        int n = 0;              /* the bins every VM has, from the start */
+        while (n < c->nint && isfinite(a->tps[r * c->nint + n]))
+            n++;
+        if (n >= 3 && orch_stats_trend(x, a->tps + r * c->nint, n, 0, &tr) == 0
             && (io->steady.n == 0 || fabs(tr.drift_pct) > fabs(io->steady.drift_pct)))
             io->steady = (res_io_trend){ tr.n, tr.mean, tr.slope, tr.slope_lo, tr.slope_hi,
                                          tr.drift_pct, tr.trending };
@@ -384,6 +439,8 @@ int orch_telemetry_fill(orch_telemetry *t, res_summary *sum, const char *run_dir
     for (int i = 0; i < sum->nvms && !oom; i++)
         oom = fill_vm(&c, &sum->vms[i]) < 0;
     for (int d = 0; d < sum->ndrives && !oom; d++)
+        acc_finish(&c, &c.acc[d]);
+    for (int d = 0; d < sum->ndrives && !oom; d++)
         oom = fill_drive(&c, d) < 0;
     if (oom || (!sum->io && !(sum->io = res_io_new()))) {
         oom = 1;
@@ -396,6 +453,11 @@ cleanup:
         free(c.acc[d].tps);
         free(c.acc[d].p);
         free(c.acc[d].pn);
+        free(c.acc[d].tn);
+        free(c.acc[d].nvm);
+        for (size_t i = 0; c.acc[d].ph && i < (size_t)c.reps * (size_t)c.nint; i++)
+            hist_sparse_free(c.acc[d].ph[i]);
+        free(c.acc[d].ph);
         hist_free(c.acc[d].h);
     }
     free(c.acc);

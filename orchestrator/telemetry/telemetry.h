@@ -84,8 +84,18 @@ int orch_telemetry_add_vm(orch_telemetry *t, int vm, const char *name, int drive
  * Other phases than RES_PHASE_PRECONDITION and RES_PHASE_MEASURE are not
  * sampled. */
 void orch_telemetry_phase_start(orch_telemetry *t, res_phase_id phase, int warmup_s);
-/* It ended: a last sample; a measured phase's series are kept for rep. */
+/* It ended: a last sample; a measured phase's series are kept for rep,
+ * over the VMs' measured windows when orch_telemetry_vm_window gave them
+ * (else from the warm-up's end to now). */
 void orch_telemetry_phase_end(orch_telemetry *t, res_phase_id phase, int rep);
+/* VM `name` of repetition rep measured from start to end (CLOCK_MONOTONIC
+ * s: when its oltp was started plus its measure phase's start_s, and that
+ * plus its duration_s): its disks, its drive's device and the host's CPU
+ * are taken over that window (each sample whose middle lies in it), not
+ * over oltp's start-up, warm-up and tail. Call after the phase ran and
+ * before orch_telemetry_phase_end. Accepts t NULL. */
+void orch_telemetry_vm_window(orch_telemetry *t, const char *name, int rep, double start,
+                              double end);
 
 /* What the database disks of drive d's VMs of repetition rep did over
  * the phase that just ended (after orch_telemetry_phase_end, before the

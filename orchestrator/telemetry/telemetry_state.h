@@ -18,6 +18,11 @@
 #include "telemetry/telemetry.h"
 #include "hist.h"
 
+/* The host's CPU at one moment of a measured phase (/proc/stat's "cpu "). */
+typedef struct tel_cpu_sample {
+    double t, busy, total;          /* CLOCK_MONOTONIC s; jiffies */
+} tel_cpu_sample;
+
 /* One VM in one repetition. */
 typedef struct tel_vm {
     int    vm, drive, rep, idx;     /* idx: in the repetition's blk sampler */
@@ -26,6 +31,8 @@ typedef struct tel_vm {
     int    ndb, nboot;
     double t0;                      /* where its TPS intervals begin */
     int    measured;
+    double w0, w1;                  /* its measured window as oltp reported it
+                                     * (orch_telemetry_vm_window); w1 <= w0: none */
 } tel_vm;
 
 /* One drive of the plan. */
@@ -51,6 +58,7 @@ struct orch_telemetry {
     orch_tel_seams     seams;
     pthread_mutex_t    mu;
     int                sampling;
+    int                measuring;   /* the phase sampled is a measured one */
     orch_blk_sampler  *blk;         /* the current repetition's VMs */
     int                blk_rep;
     orch_disk_sampler *disk;
@@ -59,25 +67,37 @@ struct orch_telemetry {
     tel_drive         *drives;      /* [p->ndrives] */
     double             phase_t0;
     int                warmup_s;
-    char              *stat0;       /* /proc/stat at the measured phase's start */
     double             busy_sum, busy_w;    /* CPU busy % weighted by phase length */
+    tel_cpu_sample    *cpu;         /* the measured phase's /proc/stat, each tick */
+    int                ncpu, cpucap;
 };
 
-/* Per-drive interval series over all repetitions, concatenated in
- * repetition order (drives of one run run at the same time, so interval
- * i of one drive pairs with interval i of another). Built by summary_io.c,
- * read by comparisons.c. */
+/* Per-drive series on the time bins of the measured phase
+ * (telemetry/timebins.h) over all repetitions, concatenated in repetition
+ * order (drives of one run run at the same time, so bin i of one drive
+ * pairs with bin i of another). Built by summary_io.c, read by
+ * comparisons.c. */
 typedef struct tel_drive_acc {
-    double *tps, *p;        /* [rep * nint + i] */
-    int    *pn;             /* VMs in each p sum */
+    double *tps;            /* [rep * nint + i]: sum of its VMs' TPS; NAN
+                             * where a measured VM has no value */
+    double *p;              /* the same: the p_pct percentile of its VMs'
+                             * merged interval histograms, ms; NAN: none */
+    int    *pn;             /* VMs in each p */
+    int    *tn;             /* VMs in each tps sum */
+    int    *nvm;            /* [rep]: VMs measured in each repetition */
+    hist_sparse **ph;       /* scratch: the merged histograms of p */
     hist   *h;              /* merged measured histograms, all repetitions */
     double  p_pct;          /* the percentile of p; NAN: no p series */
 } tel_drive_acc;
 
-/* host_cpu.c. A measured phase starts: /proc/stat now (t->mu held). */
-void tel_cpu_phase_start(orch_telemetry *t);
-/* It ended at now: its busy share, weighted by its length (t->mu held). */
-void tel_cpu_phase_end(orch_telemetry *t, double now);
+/* host_cpu.c. A measured phase starts at now: /proc/stat (t->mu held). */
+void tel_cpu_phase_start(orch_telemetry *t, double now);
+/* A tick of it at now: /proc/stat again (t->mu held). */
+void tel_cpu_tick(orch_telemetry *t, double now);
+/* It ended at now: the busy share over [w0, w1] (the VMs' measured
+ * windows; the phase when w1 <= w0), from the samples nearest its ends,
+ * weighted by its length (t->mu held). */
+void tel_cpu_phase_end(orch_telemetry *t, double now, double w0, double w1);
 /* The summary's host CPU (io: the summary's res_io) and, under TCG or
  * when saturated, its note. */
 void tel_cpu_fill(const orch_telemetry *t, const res_env *env, res_io *io);

@@ -1,18 +1,18 @@
-/* provision.c — libvirt connections, pools, volumes, domains and the
- * ledger that tears them down (see provision.h; host_checks.c: domain
- * type and free space). */
+/* provision.c — libvirt pools, volumes, domains, teardown (see
+ * provision.h). */
 #include "virt/provision.h"
 #include "util/names.h"
 #include "plan/plan.h"
 #include "plan/template.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <libvirt/virterror.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <libxml/xpath.h>
 
 struct orch_conns {
     char         **uris;
@@ -575,4 +575,46 @@ int orch_list_objects(virConnectPtr conn, orch_list_fn fn, void *ctx, char *err,
     }
     free(pools);
     return 0;
+}
+
+const char *orch_domain_type_for(virConnectPtr conn, char *err, size_t errlen)
+{
+    char *caps = virConnectGetCapabilities(conn);
+    const char *type = "qemu";
+    xmlDocPtr doc;
+    xmlXPathContextPtr ctx = NULL;
+    xmlXPathObjectPtr kvm = NULL;
+
+    if (!caps) {
+        snprintf(err, errlen, "cannot read host capabilities: %s", orch_virt_error());
+        return NULL;
+    }
+    doc = xmlReadMemory(caps, (int)strlen(caps), "capabilities.xml", NULL,
+                        XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    free(caps);
+    if (doc && (ctx = xmlXPathNewContext(doc)))
+        kvm = xmlXPathEvalExpression(BAD_CAST "/capabilities/guest[os_type='hvm']"
+                                     "/arch[@name='x86_64']/domain[@type='kvm']", ctx);
+    if (kvm && kvm->nodesetval && kvm->nodesetval->nodeNr > 0)
+        type = "kvm";
+    xmlXPathFreeObject(kvm);
+    xmlXPathFreeContext(ctx);
+    xmlFreeDoc(doc);
+    return type;
+}
+
+const char *orch_format_bytes(uint64_t bytes, char *buf, size_t len)
+{
+    static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024 && u < 5) {
+        v /= 1024;
+        u++;
+    }
+    if (u == 0 || v >= 100 || v == (double)(uint64_t)v)
+        snprintf(buf, len, "%.0f %s", v, units[u]);
+    else
+        snprintf(buf, len, "%.1f %s", v, units[u]);
+    return buf;
 }

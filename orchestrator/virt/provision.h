@@ -92,34 +92,6 @@ int orch_list_objects(virConnectPtr conn, orch_list_fn fn, void *ctx, char *err,
  * NULL with err when capabilities cannot be read. Static string. */
 const char *orch_domain_type_for(virConnectPtr conn, char *err, size_t errlen);
 
-/* Room for a run, checked before anything is created.
- *
- * What one repetition allocates on a drive at once: every VM's raw
- * database volume at its full capacity (a copy of the seed or a fresh
- * disk the database fills). qcow2 overlays (boot, seed) start nearly
- * empty and count as 0 here; their growth is left to the headroom. Each
- * drive must have that plus ORCH_SPACE_HEADROOM_PCT percent of it, and at
- * least ORCH_SPACE_HEADROOM_MIN bytes, free: `path` drives on this host
- * as statvfs() of the path (or its nearest existing parent) reports, pool
- * drives as virStoragePoolGetInfo()'s available bytes after a refresh.
- * Drives on one file system (or in one pool) are checked together.
- * `path` drives on another host are not checked (their file system is
- * only known once the pool exists). */
-#define ORCH_SPACE_HEADROOM_PCT 5
-#define ORCH_SPACE_HEADROOM_MIN (1ULL << 30)
-
-struct orch_plan;
-struct orch_template;
-
-/* Check every drive of plan p (volume sizes from the plan, else from
- * template t). For each drive that is short, prints one line on out:
- *   drivebench: drive NAME (WHERE, FREE free) is SHORT short: its volumes
- *   need NEED plus HEADROOM headroom
- * Returns 0 when every drive has room, else -1 with a message in err
- * (also when free space cannot be read). */
-int orch_space_check(orch_conns *conns, const struct orch_plan *p,
-                     const struct orch_template *t, FILE *out, char *err, size_t errlen);
-
 /* "1.5 GiB", "300 MiB", "12 KiB", "512 B" into buf. */
 const char *orch_format_bytes(uint64_t bytes, char *buf, size_t len);
 

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <json-c/json.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -17,7 +18,10 @@
 /* Run-time state of one job, apart from its inputs and outputs. */
 typedef struct job_state {
     virStorageVolPtr seed;      /* looked up before the threads start */
-    uint64_t bytes;             /* to copy: the seed's capacity, 0 without seed */
+    uint64_t bytes;             /* to copy: the seed's allocated bytes (a sparse
+                                 * seed copies what it holds, not its virtual
+                                 * size), at most the volume's capacity; 0
+                                 * without seed */
     uint64_t done;              /* copied so far (qemu-img's progress) */
     double   started, ended;    /* monotonic seconds; 0 = not yet */
     orch_command *cmd;          /* a running qemu-img, or NULL; under mu */
@@ -49,6 +53,77 @@ static int pool_is_local(virStoragePoolPtr pool)
     local = uri && !orch_uri_is_remote(uri);
     free(uri);
     return local;
+}
+
+int orch_restore_data_bytes(const char *qemu_img, const char *path, uint64_t *bytes,
+                            char *err, size_t errlen)
+{
+    const char *argv[] = { qemu_img ? qemu_img : "qemu-img", "map", "--output=json", path,
+                           NULL };
+    orch_command *cmd = orch_command_new(argv);
+    json_object *map = NULL;
+    char *out = NULL, why[256];
+    int st = -1, rc = -1;
+
+    *bytes = 0;
+    if (!cmd) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    orch_command_stdout(cmd, ORCH_COMMAND_PIPE);
+    orch_command_output_limit(cmd, 64 << 20);   /* one line per extent */
+    orch_command_timeout(cmd, 60000);
+    if (orch_command_run(cmd, &st, &out, NULL, why, sizeof why) < 0) {
+        snprintf(err, errlen, "%s", why);
+        goto cleanup;
+    }
+    if (st != 0 || !out || !(map = json_tokener_parse(out))
+        || !json_object_is_type(map, json_type_array)) {
+        snprintf(err, errlen, "qemu-img map %s failed (exit %d)", path, st);
+        goto cleanup;
+    }
+    for (size_t i = 0; i < json_object_array_length(map); i++) {
+        json_object *e = json_object_array_get_idx(map, i), *data, *len;
+        if (json_object_object_get_ex(e, "data", &data) && json_object_get_boolean(data)
+            && json_object_object_get_ex(e, "length", &len))
+            *bytes += (uint64_t)json_object_get_int64(len);
+    }
+    rc = 0;
+cleanup:
+    json_object_put(map);
+    free(out);
+    orch_command_free(cmd);
+    return rc;
+}
+
+/* 1 when seed has a backing file (its data is partly another file's). */
+static int has_backing(virStorageVolPtr seed)
+{
+    char *xml = virStorageVolGetXMLDesc(seed, 0);
+    int yes = xml && strstr(xml, "<backingStore>") != NULL;
+    free(xml);
+    return yes;
+}
+
+/* The bytes a restore of seed (info) into a volume of capacity copies:
+ * its data — on a pool of this host, qemu-img map's data extents of it and
+ * its backing chain (what qemu-img convert copies); elsewhere libvirt's
+ * allocation of a seed without a backing file — at most capacity; the
+ * capacity when neither can be told (an overlay elsewhere). */
+static uint64_t seed_bytes(const orch_restore_job *job, virStorageVolPtr seed,
+                           const virStorageVolInfo *info, const char *qemu_img)
+{
+    uint64_t cap = info->capacity < job->capacity ? info->capacity : job->capacity, data;
+    char *path = NULL, err[256];
+    if (pool_is_local(job->pool) && (path = virStorageVolGetPath(seed))
+        && orch_restore_data_bytes(qemu_img, path, &data, err, sizeof err) == 0) {
+        free(path);
+        return data < cap ? data : cap;
+    }
+    free(path);
+    if (!has_backing(seed) && info->allocation < cap)
+        return info->allocation;
+    return cap;
 }
 
 /* 1 when dst accepts O_DIRECT (tmpfs before Linux 6.6 does not). */
@@ -363,7 +438,7 @@ int orch_restore_all(orch_restore_job *jobs, int n, orch_ledger *l,
             snprintf(err, errlen, "seed volume %s: %s", jobs[i].seed, orch_virt_error());
             goto cleanup;
         }
-        c.st[i].bytes = info.capacity < jobs[i].capacity ? info.capacity : jobs[i].capacity;
+        c.st[i].bytes = seed_bytes(&jobs[i], c.st[i].seed, &info, o->qemu_img);
         total += c.st[i].bytes;
     }
     if (o->out && total) {

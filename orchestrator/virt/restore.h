@@ -40,9 +40,12 @@ typedef struct orch_restore_job {
     char        err[512];       /* when it failed */
 } orch_restore_job;
 
-/* A drive's restore figure: bytes copied from seeds and the wall time the
- * drive took (its first restore's start to its last one's end), summed
- * over calls. bytes 0: nothing was restored there. */
+/* A drive's restore figure: bytes copied from seeds — each seed's data
+ * (orch_restore_data_bytes on a pool of this host; elsewhere libvirt's
+ * allocation of a seed without a backing file, else its capacity), at
+ * most the new volume's capacity, not the virtual size of a sparse seed —
+ * and the wall time the drive took (its first restore's start to its
+ * last one's end), summed over calls. bytes 0: nothing was restored there. */
 typedef struct orch_restore_figure {
     uint64_t bytes;
     double   seconds;
@@ -59,6 +62,12 @@ typedef struct orch_restore_opts {
     int       (*stop_requested)(void *ctx);
     void       *stop_ctx;
 } orch_restore_opts;
+
+/* Bytes of data in the image at path and its backing chain: the extents
+ * `qemu-img map --output=json` marks "data": true, which is what qemu-img
+ * convert copies (qemu_img NULL: "qemu-img" from PATH). 0, or -1 with err. */
+int orch_restore_data_bytes(const char *qemu_img, const char *path, uint64_t *bytes,
+                            char *err, size_t errlen);
 
 /* Create the n volumes of jobs, recording each in l as soon as it exists,
  * and add each drive's figure to figures[job.drive] (may be NULL). Returns

@@ -7,7 +7,9 @@
 #
 # Usage: tests/e2e/faults.sh SCENARIO
 #   destroy   2 VMs on one drive; one is `virsh destroy`ed            -> 3
-#             (vm1 fault stopped, vm2 measured)              [make test]
+#             (vm1 fault stopped, its measured intervals up to the
+#             fault kept, out of the figures, in the report; vm2
+#             measured)                                      [make test]
 #   vm        3 VMs, drives d1 (2) and d2 (1): d1-vm1 destroyed, the
 #             host-side oltp of d1-vm2 killed with SIGKILL        -> 3
 #             (stopped, client; d2-vm1 measured)
@@ -87,7 +89,6 @@ case $scenario in
   libvirtd) ;;
   *) e2e_fail "unknown scenario $scenario" ;;
 esac
-e2e_check_totals "$rdir"
 if [ "$scenario" = db-disk ]; then
   # room for d2's volumes (512 MiB database disk, the boot overlay) and
   # drivebench's free-space headroom (1 GiB), no more
@@ -209,10 +210,37 @@ want_ok() {
     || e2e_fail "$1: measured no transactions"
   e2e_say "$1: ok, $(jq -r --arg n "$(dom "$1")" '.vms[] | select(.name == $n) | "\(.tps) TPS"' "$rdir/summary.json")"
 }
+# want_kept VM: the failed VM's oltp, stopped by SIGTERM when its VM
+# failed 8 s into the measured phase, wrote what it measured up to then;
+# the run kept it (vm/), listed it in the summary with the fault's time,
+# left it out of its drive's figures and showed it in the report's
+# failure section with the fault marked
+want_kept() {
+  local n f got; n=$(dom "$1"); f=$rdir/vm/$n.r1.json
+  [ -s "$f" ] || e2e_fail "$1: no result file kept ($f)"
+  got=$(jq -r '"\(.ended) \(.ended_reason) \([.phases[].name])"' "$f")
+  [ "$got" = 'signal SIGTERM ["measure"]' ] || e2e_fail "$1: result ended: $got"
+  jq -e '.phases[0] | (.intervals | length) >= 7 and (.intervals | length) < 40
+         and ([.intervals[:6][].tps] | min) > 0 and (.duration_s - .intervals[-1].t | fabs) < 1e-6' \
+    "$f" >/dev/null || e2e_fail "$1: its intervals up to the fault: $(jq -c '[.phases[0].intervals[] | [.t, .tps]]' "$f")"
+  jq -e --arg n "$n" --argjson k "$(jq '.phases[0].intervals | length' "$f")" \
+    '.vms[] | select(.name == $n) | .result_ended == "signal" and (.tps_series | length) == $k
+     and .failed_at_s >= 5 and .failed_at_s <= 12' "$rdir/summary.json" >/dev/null \
+    || e2e_fail "$1: summary entry: $(jq -c --arg n "$n" '.vms[] | select(.name == $n) | del(.console_tail)' "$rdir/summary.json")"
+  jq -e --arg n "$(dom d1-vm2)" '.drives[0].tps == (.vms[] | select(.name == $n) | .tps)
+         and .drives[0].vms == 1 and .drives[0].failed_vms == 1' "$rdir/summary.json" >/dev/null \
+    || e2e_fail "$1: its drive's figures are not d1-vm2's alone"
+  grep -q "<td>$(jq '.phases[0].intervals | length' "$f") intervals, up to .* (its oltp result ended: signal)</td>" \
+    "$rdir/report.html" || e2e_fail "$1: the report's failure section does not show what it measured"
+  grep -qE '<g class="mark" data-x="[0-9.]+" data-label="fault at [0-9.]+ s">' "$rdir/report.html" \
+    || e2e_fail "$1: the report does not mark the fault"
+  e2e_say "$1: kept $(jq '.phases[0].intervals | length' "$f") intervals up to the fault at $(jq --arg n "$n" '.vms[] | select(.name == $n) | .failed_at_s' "$rdir/summary.json") s"
+}
 case $scenario in
   destroy)
     [ "$rc" = 3 ] || e2e_fail "exit $rc, want 3"
-    want_fault d1-vm1 stopped 'destroyed'; want_ok d1-vm2 ;;
+    want_fault d1-vm1 stopped 'destroyed'; want_ok d1-vm2
+    want_kept d1-vm1 ;;
   vm)
     [ "$rc" = 3 ] || e2e_fail "exit $rc, want 3"
     want_fault d1-vm1 stopped 'destroyed'; want_fault d1-vm2 client 'signal 9'; want_ok d2-vm1 ;;
@@ -225,6 +253,9 @@ case $scenario in
       || e2e_fail "the output does not say it reconnected"
     want_ok d1-vm1; want_ok d1-vm2 ;;
 esac
+# the healthy VMs' result files add up to the summary's totals (the
+# failed VMs' files, kept, are in none)
+e2e_check_totals "$rdir"
 left=$(leftovers)
 [ -z "$left" ] || e2e_fail "left behind by the run: $left"
 e2e_say "PASS in $(( $(date +%s) - t0 ))s"

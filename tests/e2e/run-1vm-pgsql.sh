@@ -16,7 +16,8 @@
 # Builds (or reuses) images/build/postgresql (images/build.sh --engine
 # postgresql) unless E2E_IMAGE_DIR names a built PostgreSQL image folder to
 # use as it is. Starts libvirt if nothing runs it. E2E_PG_RUNS picks the
-# runs (default "pgsql odbc"). Bounded by E2E_RUN_TIMEOUT seconds per run
+# runs (default "pgsql odbc"); E2E_CONTROLLER sets [run] controller (e.g.
+# lsisas1068; default the profile's). Bounded by E2E_RUN_TIMEOUT seconds per run
 # (default 900 for pgsql, 2400 for odbc: TPC-C's prepare of one warehouse,
 # ~500,000 rows, takes the 1-vCPU TCG guest about 15 minutes on a busy
 # 2-core machine). On failure prints the serial console and the run's
@@ -25,6 +26,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 runs=${E2E_PG_RUNS:-pgsql odbc}
+controller=${E2E_CONTROLLER:-}
 drivebench=$E2E_TOP/bin/drivebench
 tag=e2e-pg-$$-$RANDOM
 current=
@@ -89,6 +91,7 @@ oltp = $work/oltp
 results_dir = $work/results
 domain_type = $type
 boot_timeout = 10m
+${controller:+controller = $controller}
 
 [workload]
 db_driver = $2

@@ -12,6 +12,11 @@
 #     every second while the run goes on (the run deletes it at the end), it
 #     carries the guest's database file system (ext4, label dbdisk) and holds
 #     more than 10 MiB;
+#   - the plan's [run] db_settings reached the server: while the run goes
+#     the server is asked over the forwarded port (mariadb client) for each
+#     variable of E2E_DB_EXPECT, which must hold exactly that value (by
+#     default db_settings = innodb_buffer_pool_size=256M, so MariaDB reports
+#     innodb_buffer_pool_size=268435456, not the profile's 50 % of RAM);
 #   - afterwards no domain, storage pool or volume of the run remains and
 #     the drive folder holds no file of the run.
 # Bounded: the whole run is killed after E2E_RUN_TIMEOUT seconds (default
@@ -27,13 +32,19 @@
 # Environment: E2E_VMS (VMs on the drive; 2 covers multi-VM aggregation),
 # E2E_PROFILE (a profile name or template path instead of tiny/tiny-seed),
 # E2E_RUN_TIMEOUT, DRIVEBENCH_VIRT_TYPE (kvm or qemu; default from
-# images/virt-type.sh).
+# images/virt-type.sh), E2E_CONTROLLER ([run] controller, e.g. lsisas1068;
+# default the profile's), E2E_DB_SETTINGS ([run] db_settings; empty: none)
+# and E2E_DB_EXPECT ("variable=value ..." the server must report; empty:
+# not asked).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 vms=${E2E_VMS:-1}
 seeded=${E2E_SEED:-0}
 run_timeout=${E2E_RUN_TIMEOUT:-900}
+db_settings=${E2E_DB_SETTINGS-innodb_buffer_pool_size=256M}
+db_expect=${E2E_DB_EXPECT-innodb_buffer_pool_size=268435456}
+controller=${E2E_CONTROLLER:-}
 drivebench=$E2E_TOP/bin/drivebench
 run_id=e2e-run-$$-$RANDOM
 E2E_NAME=run-${vms}vm
@@ -73,6 +84,8 @@ e2e_test_cleanup() {
     && echo "$E2E_NAME: run folder kept in tests/artifacts/$run_id" >&2
 }
 e2e_begin virsh jq timeout blkid
+[ -z "$db_expect" ] || command -v mariadb >/dev/null \
+  || e2e_fail "E2E_DB_EXPECT needs the mariadb client (package mariadb-client)"
 
 [ -x "$drivebench" ] || e2e_fail "$drivebench missing: run make first"
 [ -x "$E2E_TOP/bin/oltp" ] || e2e_fail "$E2E_TOP/bin/oltp missing: run make first"
@@ -106,6 +119,8 @@ image_dir = $E2E_TOP/images/build
 results_dir = $work/results
 domain_type = $type
 boot_timeout = 10m
+${db_settings:+db_settings = $db_settings}
+${controller:+controller = $controller}
 
 [workload]
 name = oltp_read_write
@@ -129,6 +144,20 @@ EOF
       [ -f "$f" ] || continue
       echo "$(du -k "$f" | cut -f1) $(blkid -p -o value -s LABEL "$f" 2>/dev/null)" >>"$work/db-samples"
     done
+    # the server's variables, asked once it answers on the forwarded port
+    if [ -n "$db_expect" ] && [ ! -s "$work/db-vars" ]; then
+      dom=$(virsh -c "$E2E_URI" list --name 2>/dev/null | grep -F -m1 "drivebench-$run_id--")
+      port=$([ -n "$dom" ] && virsh -c "$E2E_URI" dumpxml "$dom" 2>/dev/null \
+               | grep -o 'hostfwd=tcp:127.0.0.1:[0-9]*' | head -1 | cut -d: -f3)
+      if [ -n "$port" ]; then
+        for kv in $db_expect; do
+          v=$(MYSQL_PWD=drivebench mariadb -h 127.0.0.1 -P "$port" -u drivebench \
+                --connect-timeout=2 -N -B -e "SELECT @@${kv%%=*}" 2>/dev/null) || { v=; break; }
+          echo "${kv%%=*}=$v"
+        done >"$work/db-vars.new"
+        [ -n "$v" ] && mv "$work/db-vars.new" "$work/db-vars"
+      fi
+    fi
     sleep 1
   done
 ) &
@@ -197,6 +226,14 @@ grep -q ' dbdisk$' "$work/db-samples" 2>/dev/null \
 [ "${max_kib:-0}" -gt 10240 ] \
   || e2e_fail "the database disk file on the drive never held more than 10 MiB (max ${max_kib:-0} KiB)"
 e2e_say "database disk file on the drive: the guest's file system on it, ${first_kib} KiB -> ${max_kib} KiB allocated"
+
+for kv in $db_expect; do
+  grep -qx -- "$kv" "$work/db-vars" 2>/dev/null \
+    || e2e_fail "the server did not report $kv (db_settings = $db_settings): got $(tr '\n' ' ' <"$work/db-vars" 2>/dev/null || echo 'no answer')"
+done
+[ -z "$db_expect" ] || e2e_say "server settings from db_settings = $db_settings: $(tr '\n' ' ' <"$work/db-vars")"
+grep -q "controller = $controller" "$work/plan.ini" && [ -n "$controller" ] \
+  && e2e_say "controller $controller: $(grep -c 'attaching ssp device' "$rdir"/console/*.log 2>/dev/null || true) SAS disk(s) attached by the guest's mptsas"
 
 left=$(leftovers)
 [ -z "$left" ] || e2e_fail "left behind by the run: $left"

@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_fail("cannot open /dev/null");
     memcpy(text, data, size);
     text[size] = '\0';
-    argv[argc++] = "oltp";
+    argv[argc++] = (char *)"oltp";
     for (char *a = strtok_r(text, "\n", &save); a && argc <= MAX_ARGS;
          a = strtok_r(NULL, "\n", &save))
         if (strcmp(a, "--help") && strcmp(a, "-h") && strcmp(a, "--version"))

@@ -26,7 +26,18 @@ check_eq "run: the server's error, with the statement" 1 \
   "$(grep -cE "^oltp: error 1114 \(SQLSTATE HY000\) in \`INSERT INTO sbtest1 .*\`: The table 'sbtest1' is full\$" "$T/err")"
 check_eq "run: stderr is that line, then the disk-full line" "$MSG" "$(sed -n 2p "$T/err")"
 check_eq "run: two lines on stderr" 2 "$(wc -l <"$T/err")"
-check_eq "run: no result written for a run a fatal error stopped" no "$([ -e "$T/r.json" ] && echo yes || echo no)"
+# what was measured up to the error is written, marked as ended by it:
+# every row the result counts was committed, and at most the other 3
+# threads' transactions in flight when the run stopped committed uncounted
+jq_() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
+check_eq "run: the result says it ended by the error, with the server's message" \
+  "error $(sed -n '1s/^oltp: //p' "$T/err")" "$(jq_ "$T/r.json" 'd["ended"]+" "+d["ended_reason"]')"
+rows=$(mariadb_sql 'SELECT COUNT(*) FROM sbtest.sbtest1')
+trx=$(jq_ "$T/r.json" 'd["phases"][-1]["transactions"]')
+check_eq "run: the result's inserts are in the table, give or take the 3 in flight" True \
+  "$([ $((rows - 1000 - trx)) -ge 0 ] && [ $((rows - 1000 - trx)) -le 3 ] && echo True || echo "False (rows $rows, transactions $trx)")"
+check_eq "run: its intervals up to the error" True \
+  "$(jq_ "$T/r.json" '(lambda p: len(p["intervals"])>=1 and abs(p["duration_s"]-p["intervals"][-1]["t"])<1e-6)(d["phases"][-1])')"
 
 # --- prepare of a table bigger than the tablespace ---------------------------
 # After the run above: the tablespace stays full (dropped pages are freed by

@@ -91,6 +91,36 @@ check_eq "tps = transactions / duration" True "$(jq_ "$T/r.json" '(lambda p: abs
 check_eq "password is not written" False "$(jq_ "$T/r.json" '"mysql_password" in d["options"]')"
 check_eq "interval lines printed" 4 "$(grep -c '^\[ [0-9]*s \] thds: 1 tps: ' "$T/out")"
 check_contains "final report" "99.9th percentile:" "$(cat "$T/out")"
+# time, not index: the phases last what was asked (warm-up 1 s, then 3 s
+# measured, --time being both), every interval ends on a boundary k * 1 s
+# of its phase and they tile it; each carries its sparse histogram
+check_eq "warm-up lasts exactly 1 s, measure exactly 3 s" "1.0 3.0" \
+  "$(jq_ "$T/r.json" '" ".join("%.1f" % p["duration_s"] for p in d["phases"]) if all(abs(p["duration_s"]-round(p["duration_s"]))<1e-6 for p in d["phases"]) else d["phases"]')"
+check_eq "measure starts 1 s after the warm-up" True \
+  "$(jq_ "$T/r.json" 'abs(d["phases"][1]["start_s"]-d["phases"][0]["start_s"]-1)<1e-6 and d["phases"][0]["start_s"]>0')"
+check_eq "interval_s is the report interval" "[1.0, 1.0]" "$(jq_ "$T/r.json" '[p["interval_s"] for p in d["phases"]]')"
+check_eq "measure intervals end at 1, 2, 3 s and last 1 s each" "[(1.0, 1.0), (2.0, 1.0), (3.0, 1.0)]" \
+  "$(jq_ "$T/r.json" '[(round(i["t"],9), round(i["duration_s"],9)) for i in d["phases"][1]["intervals"]]')"
+check_eq "interval histograms: 2 digits, counts = tps * duration" True \
+  "$(jq_ "$T/r.json" 'all(i["histogram"]["significant_digits"]==2 and i["histogram"]["count"]==round(i["tps"]*i["duration_s"]) for p in d["phases"] for i in p["intervals"])')"
+check_eq "interval histograms add up to the phase's transactions" True \
+  "$(jq_ "$T/r.json" 'all(sum(i["histogram"]["count"] for i in p["intervals"])==p["transactions"] for p in d["phases"])')"
+
+# a stalled tick: oltp stopped for 2.5 s; the interval the main thread
+# closes when it wakes ends on the last boundary it reached and is longer,
+# never a tiny one; the intervals still tile the phase
+$OLTP --tables=2 --table-size=1000 --threads=1 --time=8 --report-interval=1 \
+  --json="$T/st.json" oltp_read_only run >"$T/out" 2>&1 &
+pid=$!
+sleep 2.3; kill -STOP $pid; sleep 2.5; kill -CONT $pid
+wait $pid
+check_eq "stopped and continued run exits 0" 0 $?
+check_eq "stalled run: every interval ends on a whole second" True \
+  "$(jq_ "$T/st.json" 'all(abs(i["t"]-round(i["t"]))<1e-6 for i in d["phases"][0]["intervals"])')"
+check_eq "stalled run: one interval of 3 s (or 2 s), none shorter than 1 s" True \
+  "$(jq_ "$T/st.json" '(lambda ds: sorted(ds)[-1] in (2.0, 3.0) and sorted(ds)[-2]==1.0 and min(ds)==1.0)([round(i["duration_s"],6) for i in d["phases"][0]["intervals"]])')"
+check_eq "stalled run: the intervals tile the 8 s" True \
+  "$(jq_ "$T/st.json" 'abs(sum(i["duration_s"] for i in d["phases"][0]["intervals"])-8)<1e-6 and abs(d["phases"][0]["duration_s"]-8)<1e-6')"
 
 # --- --events is exact; --rate is open loop -----------------------------------
 $OLTP --tables=2 --table-size=1000 --threads=3 --events=101 --time=0 --json="$T/e.json" oltp_point_select run >/dev/null 2>&1
@@ -117,6 +147,22 @@ wait $locker
 check_eq "the stall reaches the 90th percentile of latency (>= 1 s)" True "$(jq_ "$T/stall.json" 'd["phases"][-1]["latency_ms"]["p90"]>=1000')"
 check_eq "queue time shows it too (p90 >= 0.5 s)" True "$(jq_ "$T/stall.json" 'd["phases"][-1]["queue_ms"]["p90"]>=500')"
 check_eq "the arrivals were served after the stall" True "$(jq_ "$T/stall.json" 'd["phases"][-1]["transactions"]>=200')"
+check_eq "no arrival left unserved when the stall ended before the run" 0 "$(jq_ "$T/stall.json" 'd["phases"][-1]["unserved"]')"
+# a stall that lasts past the end: the arrivals still queued (50/s for
+# about 3 s) get their latency so far, end - arrival (up to ~3 s), in the
+# histogram beside the committed transactions
+mariadb --no-defaults -uroot --socket="$MARIADB_SOCKET" sbtest -e \
+  "DO SLEEP(1); BEGIN; SELECT COUNT(*) FROM sbtest1 FOR UPDATE; DO SLEEP(5); COMMIT;" >/dev/null &
+locker=$!
+$OLTP --tables=1 --table-size=1000 --threads=2 --time=4 --rate=50 \
+  --json="$T/unserved.json" oltp_update_index run >/dev/null 2>&1
+check_eq "run ending inside a stall exits 0" 0 $?
+wait $locker
+check_eq "unserved arrivals counted (about 150)" True "$(jq_ "$T/unserved.json" '100<=d["phases"][-1]["unserved"]<=200')"
+check_eq "histogram = transactions + unserved" True \
+  "$(jq_ "$T/unserved.json" '(lambda p: p["histogram"]["count"]==p["transactions"]+p["unserved"])(d["phases"][-1])')"
+check_eq "their latency so far reaches the p99 (>= 2 s, <= 3.2 s)" True \
+  "$(jq_ "$T/unserved.json" '2000<=d["phases"][-1]["latency_ms"]["p99"]<=3200')"
 
 # --- lock wait timeouts are rolled back and retried ---------------------------
 mariadb_sql "SET GLOBAL innodb_lock_wait_timeout=1"
@@ -264,6 +310,51 @@ mariadb_sql "SET GLOBAL local_infile=1"
 $OLTP --tables=3 oltp_read_write cleanup >/dev/null 2>&1
 $OLTP --tables=2 --table-size=1000 oltp_read_write prepare >/dev/null 2>&1
 
+# --- SIGTERM / SIGINT mid-measure: what was measured is written ---------------
+# The third interval line is the signal to stop: then the result holds three
+# whole 1-s intervals and the part of the fourth up to the signal, oltp ends
+# within a second (transactions in flight get 0.5 s) by that signal, as it
+# did without a handler (128 + 15 = 143), and the run is marked stopped.
+stop_at_third() {  # stop_at_third SIGNAL JSON [OPTIONS...]: pid, elapsed ms, status
+  sig=$1 json=$2; shift 2
+  # a background job starts with SIGINT ignored (and oltp keeps it so)
+  env --default-signal=INT $OLTP --tables=2 --table-size=1000 --threads=2 --time=60 --report-interval=1 "$@" \
+    --json="$json" oltp_read_only run >"$T/sig.out" 2>"$T/sig.err" &
+  spid=$!
+  for _ in $(seq 200); do grep -q '^\[ 3s \]' "$T/sig.out" && break; sleep 0.05; done
+  t0=$(date +%s%N)
+  kill "-$sig" $spid
+  wait $spid; src=$?
+  echo "$(( ($(date +%s%N) - t0) / 1000000 )) $src"
+}
+read ms rc <<<"$(stop_at_third TERM "$T/term.json")"
+check_eq "SIGTERM: oltp ends by SIGTERM (status 143)" 143 "$rc"
+check_eq "SIGTERM: within 1.5 s" True "$([ "$ms" -lt 1500 ] && echo True || echo "False ($ms ms)")"
+check_eq "SIGTERM: ended signal, reason SIGTERM" "signal SIGTERM" \
+  "$(jq_ "$T/term.json" 'd["ended"]+" "+d["ended_reason"]')"
+check_eq "SIGTERM: the measure phase only" "['measure']" "$(jq_ "$T/term.json" '[p["name"] for p in d["phases"]]')"
+check_eq "SIGTERM: 4 intervals, 3 whole and the 4th cut at the signal" "4 [1, 2, 3] True" \
+  "$(jq_ "$T/term.json" '(lambda iv: " ".join([str(len(iv)), str([round(i["t"]) for i in iv[:3]]), str(3 < iv[-1]["t"] < 3.6)]))(d["phases"][0]["intervals"])')"
+check_eq "SIGTERM: the phase ends with its last interval" True \
+  "$(jq_ "$T/term.json" '(lambda p: abs(p["duration_s"]-p["intervals"][-1]["t"])<1e-6)(d["phases"][0])')"
+check_eq "SIGTERM: the intervals' transactions sum to the phase's, = histogram count" True \
+  "$(jq_ "$T/term.json" '(lambda p: (lambda ts: abs(sum(i["tps"]*(i["t"]-a) for i,a in zip(p["intervals"],ts)) - p["transactions"])<1e-6)([0]+[i["t"] for i in p["intervals"][:-1]]) and p["transactions"]==p["histogram"]["count"]>0)(d["phases"][0])')"
+check_eq "SIGTERM: the final report is printed" 1 "$(grep -c '^    transactions:' "$T/sig.out")"
+read ms rc <<<"$(stop_at_third INT "$T/int.json" --warmup-time=1)"
+check_eq "SIGINT in the measured phase after a warm-up: status 130" 130 "$rc"
+check_eq "SIGINT: ended signal, reason SIGINT, both phases" "signal SIGINT ['warmup', 'measure']" \
+  "$(jq_ "$T/int.json" 'd["ended"]+" "+d["ended_reason"]+" "+str([p["name"] for p in d["phases"]])')"
+check_eq "SIGINT: 1 warm-up interval, then 3 measured ones (the last cut at the signal)" "1 3" \
+  "$(jq_ "$T/int.json" '" ".join(str(len(p["intervals"])) for p in d["phases"])')"
+$OLTP --tables=2 --table-size=1000 --threads=2 --time=3 --json="$T/ign.json" oltp_read_only run >/dev/null 2>&1 &
+spid=$!
+sleep 1; kill -INT $spid; wait $spid
+check_eq "SIGINT ignored from the start (a background job) stays ignored: the run completes" \
+  "0 complete" "$? $(jq_ "$T/ign.json" 'd["ended"]')"
+$OLTP --tables=2 --table-size=1000 --threads=2 --time=2 --json="$T/full.json" oltp_read_only run >/dev/null 2>&1
+check_eq "a run to its end: ended complete, no reason" "complete False" \
+  "$(jq_ "$T/full.json" 'd["ended"]+" "+str("ended_reason" in d)')"
+
 # --- cleanup ------------------------------------------------------------------
 $OLTP --tables=2 oltp_read_write cleanup >"$T/out" 2>&1
 check_eq "cleanup exits 0" 0 $?
@@ -296,5 +387,7 @@ check_eq "server down: the connection named was down for at least the bound" Tru
 check_eq "server down: both connections saw the outage, the average is at least bound/2" True \
   "$(jq_ "$T/down.json" '(lambda p: p["unavailable_s"]>=1 and len(p["longest_outage_s"])==2 and all(x>0 for x in p["longest_outage_s"]))(d["phases"][0])')"
 check_contains "server down: the final report is printed" "transactions:" "$(cat "$T/out")"
+check_eq "server down: ended error, the reason is the message without 'oltp: '" \
+  "error $(sed -n '1s/^oltp: //p' "$T/err")" "$(jq_ "$T/down.json" 'd["ended"]+" "+d["ended_reason"]')"
 
 check_summary

@@ -115,7 +115,7 @@ engine_error "ODBC keys with a native driver" \
   "9: [workload] encrypt applies to db_driver = odbc only (this plan's is pgsql)" \
   'engine = postgresql\n' 'encrypt = yes\n'
 engine_error "an unknown engine" \
-  "4: [run] engine: 'oracle' is not one of mariadb|postgresql|sqlserver" \
+  "4: [run] engine: 'oracle' is not one of mariadb|postgresql|sqlserver|mysql" \
   'engine = oracle\n' ''
 engine_error "an unknown controller" \
   "4: [run] controller: 'ahci' is not one of virtio-scsi|lsisas1068|lsisas1078" \
@@ -177,7 +177,45 @@ get_plan_error "unknown section" "drivebench: plan get: plans have no section [r
   runs name plans/tiny.ini
 get_plan_error "unreadable plan" "/nonexistent.ini: cannot read plan: No such file or directory" \
   run name /nonexistent.ini
-get_plan_error "usage" "usage: drivebench plan get SECTION KEY PLAN" run name
+get_plan_error "usage" "usage: drivebench plan get SECTION KEY PLAN
+       drivebench plan estimate PLAN" run name
+
+# plan estimate: the cost before the run, exactly, on node.xml (2 CPUs,
+# 24 GiB, pools the test driver sizes at 100 GiB); exit 1 with the reason
+# when run would refuse the plan (memory), 2 for an invalid plan
+cat >"$tmp/est.ini" <<INI
+[run]
+name = est
+uri = $NODE
+profile = tiny
+image_dir = /srv/images
+memory = 4G
+vms_per_drive = 2
+[workload]
+name = oltp_read_write
+tables = 1
+table_size = 10
+precondition = 2h
+measure = 1h
+[drive d1]
+pool = userpool
+INI
+$DB plan estimate "$tmp/est.ini" >"$tmp/out" 2>"$tmp/err"; st=$?
+cat >"$tmp/want" <<TXT
+estimate of $tmp/est.ini: 1 drive(s), 2 VM(s), profile tiny, workload oltp_read_write
+host $NODE: 2 VM(s) need 8.2 GiB of memory (2 x 4 GiB + 100 MiB for QEMU each) of its 24 GiB, and 2 vCPU(s) of its 2 CPU(s)
+drive d1 (pool userpool, 99 GiB free): its volumes need 4 GiB plus 1 GiB headroom
+duration: 1 repetition(s) x (precondition 2:00:00 + measure 1:00:00) = 3:00:00
+  plus per repetition the boot (at most boot_timeout 0:10:00) and the prepare of each database, measured by the run in its first repetition: at least 3:00:00, at most 3:10:00 plus the prepares
+TXT
+if [ $st -eq 0 ] && diff -u "$tmp/want" "$tmp/out" && [ ! -s "$tmp/err" ]; then ok "plan estimate: exact"
+else bad "plan estimate: exit $st"; cat "$tmp/err"; fi
+sed -i 's/^vms_per_drive = 2$/vms_per_drive = 6/' "$tmp/est.ini"
+expect "plan estimate: more memory than the host" 1 "drivebench: not enough memory on 1 host(s) (see above); nothing was created (fewer VMs per host, a smaller [run] memory, or [run] overcommit = yes)" \
+  $DB plan estimate "$tmp/est.ini"
+grep -qxF "drivebench: host $NODE has 24 GiB of memory and its 6 VM(s) need 24.6 GiB (6 x 4 GiB + 100 MiB for QEMU each)" "$tmp/out" \
+  && ok "plan estimate: names host, need and have" || bad "plan estimate: no memory line: $(cat "$tmp/out")"
+expect "plan estimate: an invalid plan" 2 "vms_per_drive: 'many' is not a whole number" $DB plan estimate "$tmp/bad.ini"
 expect "plan get: an invalid plan" 2 "vms_per_drive: 'many' is not a whole number" $DB plan get run name "$tmp/bad.ini"
 [ ! -s "$tmp/out" ] && ok "plan get: an invalid plan prints no value" || bad "plan get printed '$(cat "$tmp/out")' for an invalid plan"
 
@@ -309,6 +347,39 @@ expect "--domain-type takes kvm, qemu or auto" 2 "drivebench: --domain-type=xen:
   $DB run "$tmp/run.ini" --domain-type=xen
 expect "--domain-type is an option of run only" 2 "drivebench: unknown option --domain-type=kvm" \
   $DB render "$tmp/run.ini" --domain-type=kvm
+
+# --- protocols and the ranking (issue 22): exact messages ---
+F=results/fixtures
+expect "report refuses a results directory" 2 "drivebench: results/fixtures is a results directory, not a run folder: \`drivebench report --rank results/fixtures\` ranks its runs; \`drivebench report\` takes run folders" $DB report $F
+expect "rank: unknown highlight" 2 "drivebench: --highlight nvme-z: no complete drive of that name in the runs ranked" $DB report --rank --highlight nvme-z -o "$tmp/rank" $F
+expect "rank: unknown baseline" 2 "drivebench: --baseline sata-z: no complete drive of that name in the runs ranked" $DB report --rank --baseline=sata-z -o "$tmp/rank" $F/report-4vm
+expect "rank: no run in a folder" 2 "drivebench: tests/report: neither a run folder nor a results directory (no summary.json in it or its subfolders)" $DB report --rank -o "$tmp/rank" tests/report
+expect "rank: no folder" 2 "drivebench: missing RUN_OR_RESULTS_DIR argument (usage: drivebench report --rank [--all-runs] [--highlight NAME] [--baseline DRIVE] [-o DIR] RUN_OR_RESULTS_DIR...)" $DB report --rank
+expect "rank: option without its value" 2 "drivebench: unknown or incomplete option --highlight (usage:" $DB report --rank $F --highlight
+[ ! -e "$tmp/rank" ] && ok "rank: a refusal leaves no output folder" || bad "rank: output folder left after a refusal"
+out=$($DB report $F/report-4vm $F/report-8vm $F/report-8vm-pg -o "$tmp/eng.html"); st=$?
+want="protocols: 2 (drives of different protocols are not ranked or scaled together)
+  P1: A report-4vm (2 drives × 4 VMs), B report-8vm (1 drive × 8 VMs)
+  P2: C report-8vm-pg (1 drive × 8 VMs): differs from P1 in engine
+report: $tmp/eng.html
+csv: $tmp/eng.csv"
+if [ $st -eq 0 ] && [ "$out" = "$want" ]; then ok "report names the key in which protocols differ"; else bad "report protocols (exit $st): $out"; fi
+# the PostgreSQL run's drive has no scaling ratio against the MariaDB runs
+ratio=$(awk -F, '$1=="\"report-8vm-pg\"" {print $21 "|" $22}' "$tmp/eng.csv")
+if [ "$ratio" = "|" ]; then ok "no scaling ratio across engines"; else bad "scaling across engines: $ratio"; fi
+cp -r $F/report-4vm "$tmp/old4" && python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); del d["fingerprint"]; json.dump(d, open(p, "w"))' "$tmp/old4/summary.json"
+out=$($DB report "$tmp/old4" $F/report-8vm -o "$tmp/old.html" | head -3)
+want="protocols: 2 (drives of different protocols are not ranked or scaled together)
+  P1: A report-4vm (2 drives × 4 VMs): no fingerprint (older run)
+  P2: B report-8vm (1 drive × 8 VMs): not comparable with P1, no fingerprint (older run)"
+if [ "$out" = "$want" ]; then ok "a run without a fingerprint is kept apart"; else bad "older run: $out"; fi
+out=$($DB report --rank --all-runs --highlight nvme-a -o "$tmp/all" $F/report-4vm $F/report-8vm $F/report-failed); st=$?
+want="P1: 4 drive(s) ranked from 3 run(s)
+  left out: nvme-a [report-failed]: incomplete (a VM failed)
+ranking: $tmp/all/rank.html
+csv: $tmp/all/rank.csv
+svg: 3 file(s) in $tmp/all"
+if [ $st -eq 0 ] && [ "$out" = "$want" ]; then ok "rank --all-runs keeps every complete run and names the incomplete"; else bad "rank --all-runs (exit $st): $out"; fi
 
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

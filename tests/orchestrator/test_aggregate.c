@@ -239,6 +239,100 @@ static void test_partial_run(void **state)
     orch_summary_free(s);
 }
 
+/* An oltp result at dir/name with one measure phase of n intervals: t[i]
+ * their ends, d[i] their lengths (0: not written, as oltp before issue
+ * 21), tps[i]; interval_s w (0: not written). */
+static void write_series(const char *dir, const char *name, int n, const double *t,
+                         const double *d, const double *tps, double w)
+{
+    res_oltp r;
+    res_phase *p;
+    char path[300], err[512] = "";
+    memset(&r, 0, sizeof r);
+    p = res_oltp_add_phase(&r);
+    p->phase = RES_PHASE_MEASURE;
+    p->duration_s = t[n - 1];
+    p->transactions = 100;
+    p->tps = 100 / t[n - 1];
+    p->interval_s = w;
+    p->start_s = w > 0 ? 0.5 : 0;
+    p->histogram = hist_new(HIST_DEFAULT_HIGHEST, 3);
+    hist_record_n(p->histogram, 1000, 100);
+    p->iv_pct = 99;
+    p->intervals = calloc((size_t)n, sizeof *p->intervals);
+    p->nintervals = n;
+    for (int i = 0; i < n; i++)
+        p->intervals[i] = (res_interval){ .t = t[i], .duration_s = d[i], .tps = tps[i] };
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_int_equal(res_oltp_write_file(&r, path, err, sizeof err), 0);
+    res_oltp_clear(&r);
+}
+
+/* Series by time, not index (issue 21): a VM's TPS series in the summary
+ * is on 1-s bins of its phase, each bin the overlap-weighted TPS of the
+ * intervals in it. Hand-computed:
+ *   x1: 5 intervals of 1 s, 10 20 30 40 50            -> the same 5 bins
+ *   x2: 7 intervals of 1, 1, 3 (a stalled tick), 1, 1, 1 and 0.5 s
+ *       (t 1 2 5 6 7 8 8.5), TPS 6 6 2 6 6 6 4        -> 9 bins
+ *       6 6 2 2 2 6 6 6 4 (the stalled interval lends its rate to the 3
+ *       bins it covers; the last half bin is its own)
+ *   x3: an older oltp's unaligned intervals, t 1.158 2.158, no duration_s,
+ *       TPS 10 and 20 -> bins [0,1]: 10; [1,2]: 0.158*10 + 0.842*20 =
+ *       18.42; [2,2.158]: 20 */
+static void test_time_bins(void **state)
+{
+    static const double t1[] = { 1, 2, 3, 4, 5 }, d1[] = { 1, 1, 1, 1, 1 },
+                        p1[] = { 10, 20, 30, 40, 50 };
+    static const double t2[] = { 1, 2, 5, 6, 7, 8, 8.5 }, d2[] = { 1, 1, 3, 1, 1, 1, 0.5 },
+                        p2[] = { 6, 6, 2, 6, 6, 6, 4 }, want2[] = { 6, 6, 2, 2, 2, 6, 6, 6, 4 };
+    static const double t3[] = { 1.158, 2.158 }, d3[] = { 0, 0 }, p3[] = { 10, 20 };
+    char dir[] = "/tmp/orch-agg-bins-XXXXXX", err[512] = "", path[300];
+    static const char *const names[] = { "x1.json", "x2.json", "x3.json" };
+    orch_vm_result vms[] = {
+        { "x1", "a<b ' & .. x", 1, "x1.json", NULL, NULL, { 0 }, NULL, NULL },
+        { "x2", "a<b ' & .. x", 1, "x2.json", NULL, NULL, { 0 }, NULL, NULL },
+        { "x3", "second", 1, "x3.json", NULL, NULL, { 0 }, NULL, NULL },
+    };
+    orch_summary_input in;
+    res_summary *s;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    write_series(dir, names[0], 5, t1, d1, p1, 1);
+    write_series(dir, names[1], 7, t2, d2, p2, 1);
+    write_series(dir, names[2], 2, t3, d3, p3, 0);
+    memset(&in, 0, sizeof in);
+    in.run_id = "bins";
+    in.run_dir = dir;
+    in.drives = drives;
+    in.ndrives = 2;
+    in.vms = vms;
+    in.nvms = 3;
+    in.repetitions = 1;
+    s = orch_summary_build(&in, err, sizeof err);
+    assert_non_null(s);
+    assert_int_equal(s->vms[0].npoints, 5);
+    assert_true(s->vms[0].interval_s == 1);
+    for (int k = 0; k < 5; k++)
+        assert_true(s->vms[0].series[k].t == k + 1 && s->vms[0].series[k].tps == p1[k]);
+    assert_int_equal(s->vms[1].npoints, 9);
+    for (int k = 0; k < 9; k++) {
+        assert_true(s->vms[1].series[k].t == k + 1);
+        assert_true(fabs(s->vms[1].series[k].tps - want2[k]) < 1e-12);
+    }
+    assert_int_equal(s->vms[2].npoints, 3);
+    assert_true(s->vms[2].interval_s == 1);      /* no interval_s: the report interval */
+    assert_true(fabs(s->vms[2].series[0].tps - 10) < 1e-12);
+    assert_true(fabs(s->vms[2].series[1].tps - 18.42) < 1e-12);
+    assert_true(fabs(s->vms[2].series[2].tps - 20) < 1e-12);
+    assert_true(s->vms[2].series[2].t == 3);
+    orch_summary_free(s);
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
 /* Write s with orch_summary_write into a scratch folder; returns the CSV
  * text (caller frees) and, in *back, summary.json read back (caller puts). */
 static char *write_summary(const res_summary *s, json_object **back)
@@ -498,6 +592,7 @@ int main(void)
         cmocka_unit_test(test_csv_quoting),
         cmocka_unit_test(test_bad_results),
         cmocka_unit_test(test_tpcc_figures),
+        cmocka_unit_test(test_time_bins),
     };
     return cmocka_run_group_tests_name("orchestrator aggregate", tests, NULL, NULL);
 }

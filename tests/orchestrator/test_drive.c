@@ -358,7 +358,7 @@ typedef struct tools {
     char last[128];
 } tools;
 
-static char *fake_cmd(void *ctx, char *const argv[], int *status)
+static char *fake_cmd(void *ctx, const char *const argv[], int *status)
 {
     tools *t = ctx;
     t->calls++;
@@ -415,7 +415,7 @@ static void test_health(void **state)
     assert_int_equal(orch_drive_health_read(fake_cmd, &t, "", &h), -1);
 
     /* the real runner: output and exit status of a real command */
-    char *const argv[] = { "sh", "-c", "echo hello; exit 3", NULL };
+    const char *const argv[] = { "sh", "-c", "echo hello; exit 3", NULL };
     int status;
     char *out = orch_cmd_run(NULL, argv, &status);
     assert_non_null(out);
@@ -423,14 +423,14 @@ static void test_health(void **state)
     assert_int_equal(status, 3);
     free(out);
     /* more than the 1 MiB kept: the rest is drained, nothing hangs */
-    char *const big[] = { "sh", "-c", "head -c 3000000 /dev/zero | tr '\\0' a", NULL };
+    const char *const big[] = { "sh", "-c", "head -c 3000000 /dev/zero | tr '\\0' a", NULL };
     out = orch_cmd_run(NULL, big, &status);
     assert_non_null(out);
     assert_int_equal(status, 0);
     assert_true(strlen(out) >= (1u << 20) - 4096 && strlen(out) < (1u << 20));
     assert_true(out[0] == 'a');
     free(out);
-    char *const none[] = { "drivebench-no-such-tool", NULL };
+    const char *const none[] = { "drivebench-no-such-tool", NULL };
     assert_null(orch_cmd_run(NULL, none, &status));
 }
 

@@ -82,6 +82,9 @@ static void test_guest_run(void **state)
     json_object_object_get_ex(v, "latency_ms", &v);
     json_object_object_get_ex(v, "p99_mean_of_vms", &v);
     assert_string_equal(json_object_to_json_string(v), "2.2505");
+    json_object_object_get_ex(s, "plan", &v);
+    json_object_object_get_ex(v, "client_path", &v);
+    assert_string_equal(json_object_to_json_string(v), "\"guest-loopback\"");
     json_object_put(s);
     snprintf(path, sizeof path, "%s/%s/vm/drivebench-%s--second-vm1.r1.precondition.1.json",
              f->results, RUN_ID, RUN_ID);
@@ -136,7 +139,7 @@ static void test_guest_live_tps(void **state)
     orch_plan *p = plan(f);
     orch_run_opts o;
     const char *out, *at;
-    int live = 0;
+    int live = 0, eta = 0;
     opts_init(&o, f);
     setenv("FAKE_OLTP_SLEEP", "3", 1);
     setenv("FAKE_OLTP_MATCH", "drivebench.measure.json", 1);
@@ -148,9 +151,15 @@ static void test_guest_live_tps(void **state)
     /* progress lines of the measured phase showing 3 x 10.25 */
     for (at = strstr(out, "[measure "); at; at = strstr(at + 1, "[measure ")) {
         const char *nl = strchr(at, '\n'), *tot = strstr(at, " | total 30.8 tps");
+        const char *close = strchr(at, ']'), *run = strstr(at, "; run ");
         live += tot && (!nl || tot < nl);
+        /* the run's time left and ETA in the bracket (run/estimate.h's
+         * hook, through the one phase loop the clients share) */
+        eta += close && run && run < close && strstr(run, " left, ETA ")
+               && strstr(run, " left, ETA ") < close;
     }
     assert_true(live >= 2);         /* the final line and at least one while running */
+    assert_true(eta >= 2);
     /* while they booted, each VM's stages */
 #define VM2 "drivebench-" RUN_ID "--second-vm1"
     assert_non_null(strstr(out, "[boot] " VM2 ": started; waiting for its guest agent\n"));

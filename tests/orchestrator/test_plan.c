@@ -212,6 +212,36 @@ static const bad_case bad_cases[] = {
     { RUN_OK WL_OK DRIVE_OK "[extra\n",
       "PLAN:15: section header has no closing ']'\n" },
     { RUN_OK WL_OK DRIVE_OK "just words\n", "PLAN:15: expected 'key = value', got 'just words'\n" },
+    /* [run] db_settings: NAME=VALUE words of safe characters, each once,
+     * for an engine whose image reads them */
+    { RUN_OK "db_settings = innodb_buffer_pool_size='24G'\n" WL_OK DRIVE_OK,
+      "PLAN:7: [run] db_settings: 'innodb_buffer_pool_size='24G'' is not NAME=VALUE (settings "
+      "are separated by spaces; NAME of letters, digits, '_', '.', '-'; VALUE of those and ',', "
+      "':', '/', '%', '+'): the kernel command line that carries it has no quoting\n" },
+    { RUN_OK "db_settings = max_connections=64 log bin=1\n" WL_OK DRIVE_OK,
+      "PLAN:7: [run] db_settings: 'log' is not NAME=VALUE (settings are separated by spaces; "
+      "NAME of letters, digits, '_', '.', '-'; VALUE of those and ',', ':', '/', '%', '+'): "
+      "the kernel command line that carries it has no quoting\n" },
+    { RUN_OK "db_settings = a\\b=1\n" WL_OK DRIVE_OK,
+      "PLAN:7: [run] db_settings: 'a\\b=1' is not NAME=VALUE (settings are separated by "
+      "spaces; NAME of letters, digits, '_', '.', '-'; VALUE of those and ',', ':', '/', '%', "
+      "'+'): the kernel command line that carries it has no quoting\n" },
+    { RUN_OK "db_settings = max_connections=64  innodb_log_file_size=1G max_connections=32\n"
+      WL_OK DRIVE_OK, "PLAN:7: [run] db_settings: max_connections is given twice\n" },
+    { "[run]\nname = x\nengine = sqlserver\nimage = /srv/mssql.qcow2\nprofile = sqlserver\n"
+      "vmconfigs_dir = vmconfigs\ndb_settings = max_server_memory=49152\n"
+      "[workload]\nname = tpcc\nwarehouses = 1\nmeasure = 1s\nprepare = yes\n" DRIVE_OK,
+      "PLAN:7: [run] db_settings: SQL Server takes its server settings from the image itself, "
+      "not from drivebench: bake them into the image (images/README.md, \"Server settings\")\n" },
+    { RUN_OK "image = /srv/my-mariadb.qcow2\ndb_settings = max_connections=64\n" WL_OK DRIVE_OK,
+      "PLAN:8: [run] db_settings: a user's image ([run] image) takes its server settings from "
+      "the image itself, not from drivebench: bake them into the image (images/README.md, "
+      "\"Server settings\")\n" },
+    { RUN_OK "engine = mysql\n" WL_OK DRIVE_OK,
+      "PLAN:7: [run] engine mysql: drivebench builds no image of it; set [run] image = "
+      "PATH.qcow2 (images/README.md gives the contract)\n" },
+    { RUN_OK "engine = mysql\nimage = /srv/mysql8.qcow2\n" WL_OK "db_driver = pgsql\n" DRIVE_OK,
+      "PLAN:15: [workload] db_driver pgsql: engine mysql is reached through mysql|odbc\n" },
     /* found by tests/fuzz/fuzz_render: names that XML cannot carry back */
     { RUN_OK WL_OK "[drive \xf8!x]\npath = /a\n",
       "PLAN:13: drive name is not UTF-8 text (or holds a control character)\n" },
@@ -233,6 +263,86 @@ static void test_every_error(void **state)
         assert_null(p);
         free(errs);
     }
+}
+
+/* db_settings become the engine's kernel command line words; a user's
+ * MySQL image takes MariaDB's port and driver; a command line past the
+ * kernel's 2047 characters is refused. */
+static void test_db_settings(void **state)
+{
+    char tpl[] = "/tmp/orch-plan-tpl-XXXXXX.xml", text[1024], *errs, *cmd, *xml, *at;
+    orch_plan *p;
+    FILE *f;
+    size_t n;
+    int oom = 1, fd;
+    (void)state;
+
+    p = load(RUN_OK "db_settings = innodb_buffer_pool_size=24G\tmax_connections=64 "
+             "innodb_flush_method=O_DIRECT\n" WL_OK DRIVE_OK, &errs);
+    assert_non_null(p);
+    assert_string_equal(errs, "");
+    cmd = orch_plan_settings_cmdline(p, &oom);
+    assert_int_equal(oom, 0);
+    assert_string_equal(cmd, "drivebench.my.innodb_buffer_pool_size=24G "
+                        "drivebench.my.max_connections=64 drivebench.my.innodb_flush_method=O_DIRECT");
+    free(cmd);
+    orch_plan_free(p);
+    free(errs);
+
+    p = load("[run]\nname = pg\nengine = postgresql\nuri = test:///default\nprofile = tiny\n"
+             "vmconfigs_dir = vmconfigs\nimage_dir = /srv/images\n"
+             "db_settings = shared_buffers=25% work_mem=4MB\n" WL_OK DRIVE_OK, &errs);
+    assert_non_null(p);
+    cmd = orch_plan_settings_cmdline(p, &oom);
+    assert_string_equal(cmd, "drivebench.pg.shared_buffers=25% drivebench.pg.work_mem=4MB");
+    free(cmd);
+    orch_plan_free(p);
+    free(errs);
+
+    /* no db_settings: nothing added */
+    p = load(RUN_OK WL_OK DRIVE_OK, &errs);
+    assert_non_null(p);
+    assert_null(orch_plan_settings_cmdline(p, &oom));
+    assert_int_equal(oom, 0);
+    orch_plan_free(p);
+    free(errs);
+
+    p = load(RUN_OK "engine = mysql\nimage = /srv/mysql8.qcow2\n" WL_OK DRIVE_OK, &errs);
+    assert_non_null(p);
+    assert_string_equal(errs, "");
+    assert_string_equal(p->db_driver, "mysql");
+    assert_int_equal(p->engine->port, 3306);
+    assert_string_equal(p->engine->label, "MySQL");
+    assert_null(p->engine->cmdline_prefix);
+    orch_plan_free(p);
+    free(errs);
+
+    /* a profile whose own command line leaves no room */
+    f = fopen("vmconfigs/tiny.xml", "r");
+    assert_non_null(f);
+    xml = calloc(1, 1 << 16);
+    n = fread(xml, 1, (1 << 16) - 1, f);
+    fclose(f);
+    assert_true(n > 0);
+    at = strstr(xml, "console=ttyS0");
+    assert_non_null(at);
+    fd = mkstemps(tpl, 4);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, xml, (size_t)(at - xml)), at - xml);
+    for (int i = 0; i < 2000; i++)
+        assert_int_equal(write(fd, "x", 1), 1);
+    assert_int_equal(write(fd, at, strlen(at)), (ssize_t)strlen(at));
+    close(fd);
+    free(xml);
+    snprintf(text, sizeof text, "[run]\nname = t\nuri = test:///default\nprofile = %s\n"
+             "image_dir = /srv/images\ndb_settings = innodb_buffer_pool_size=24G\n"
+             WL_OK DRIVE_OK, tpl);
+    p = load(text, &errs);
+    unlink(tpl);
+    assert_null(p);
+    assert_string_equal(errs, "PLAN:6: [run] db_settings: the kernel command line would be 2076 "
+                        "characters, more than the 2047 a kernel takes\n");
+    free(errs);
 }
 
 static void test_long_line(void **state)
@@ -399,6 +509,7 @@ int main(void)
         cmocka_unit_test(test_shipped_plans),
         cmocka_unit_test(test_guest_client_remote_drive),
         cmocka_unit_test(test_every_error),
+        cmocka_unit_test(test_db_settings),
         cmocka_unit_test(test_long_line),
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_durations_and_sizes),

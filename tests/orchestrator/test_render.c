@@ -98,9 +98,9 @@ static void test_profiles(void **state)
     } cases[] = {
         { "tiny", 2, { "model=\"virtio-scsi\"", "<vcpu placement=\"static\">1</vcpu>",
                        "<memory unit=\"GiB\">1</memory>" } },
-        { "sysbench", 3, { "model=\"virtio-scsi\"", "<vcpu placement=\"static\">8</vcpu>",
+        { "sysbench", 3, { "model=\"lsisas1068\"", "<vcpu placement=\"static\">8</vcpu>",
                            "-seed.qcow2\"/>" } },
-        { "sqlserver", 2, { "model=\"virtio-scsi\"", "<vcpu placement=\"static\">16</vcpu>",
+        { "sqlserver", 2, { "model=\"lsisas1068\"", "<vcpu placement=\"static\">16</vcpu>",
                             "<memory unit=\"GiB\">64</memory>" } },
     };
     virConnectPtr conn = virConnectOpen("test:///default");
@@ -120,6 +120,8 @@ static void test_profiles(void **state)
         xml = orch_layout_render(l, p, t, &l->vms[0], "qemu", 1, err, sizeof err);
         assert_non_null(xml);
         assert_int_equal(count(xml, "<disk "), cases[i].disks);
+        /* the reference profiles' lsisas1068: a <wwn> on every disk */
+        assert_int_equal(count(xml, "<wwn>"), i == 0 ? 0 : cases[i].disks);
         for (int k = 0; k < 3; k++)
             assert_non_null(strstr(xml, cases[i].must[k]));
         dom = virDomainDefineXML(conn, xml);
@@ -279,22 +281,24 @@ static void test_render_sqlserver(void **state)
 
 /* Every profile x guest OS, and EFI (tests/orchestrator/render/NAME.ini):
  * the output is exactly expected/NAME.xml, defines on the test driver,
- * and carries what the OS and firmware call for. */
+ * and carries what the OS and firmware call for. lsi: the controller is
+ * lsisas1068, with a <wwn> on every disk (the sysbench and sqlserver
+ * profiles', and Windows' default). */
 static void test_render_matrix(void **state)
 {
     static const struct {
         const char *name;
-        int disks, windows, efi, tcg, cores;
+        int disks, windows, efi, tcg, cores, lsi;
     } cases[] = {
-        { "tiny-linux", 2, 0, 0, 0, 1 },        { "tiny-linux-efi", 2, 0, 1, 0, 1 },
-        { "tiny-windows", 2, 1, 0, 0, 1 },      { "tiny-seed-linux", 3, 0, 0, 0, 1 },
-        { "tiny-seed-windows", 3, 1, 0, 0, 1 }, { "sysbench-linux", 3, 0, 0, 0, 8 },
-        { "sysbench-windows", 3, 1, 0, 0, 8 },  { "sqlserver-linux", 2, 0, 0, 0, 16 },
-        { "sqlserver-windows", 2, 1, 0, 0, 16 },
+        { "tiny-linux", 2, 0, 0, 0, 1, 0 },        { "tiny-linux-efi", 2, 0, 1, 0, 1, 0 },
+        { "tiny-windows", 2, 1, 0, 0, 1, 1 },      { "tiny-seed-linux", 3, 0, 0, 0, 1, 0 },
+        { "tiny-seed-windows", 3, 1, 0, 0, 1, 1 }, { "sysbench-linux", 3, 0, 0, 0, 8, 1 },
+        { "sysbench-windows", 3, 1, 0, 0, 8, 1 },  { "sqlserver-linux", 2, 0, 0, 0, 16, 1 },
+        { "sqlserver-windows", 2, 1, 0, 0, 16, 1 },
         /* with image_attaches_databases: the seed restores dbdisk and is
          * not attached (2 disks) */
-        { "sqlserver-windows-efi", 2, 1, 1, 0, 16 },
-        { "sqlserver-windows-tcg", 2, 1, 0, 1, 16 },
+        { "sqlserver-windows-efi", 2, 1, 1, 0, 16, 1 },
+        { "sqlserver-windows-tcg", 2, 1, 0, 1, 16, 1 },
     };
     virConnectPtr conn = virConnectOpen("test:///default");
     (void)state;
@@ -322,8 +326,8 @@ static void test_render_matrix(void **state)
         assert_int_equal(count(got, "machine=\"q35\""), cases[i].efi);
         assert_int_equal(count(got, "<feature enabled=\"no\" name=\"secure-boot\"/>"),
                          cases[i].efi);
-        assert_int_equal(count(got, "model=\"lsisas1068\""), cases[i].windows);
-        assert_int_equal(count(got, "<wwn>"), cases[i].windows ? cases[i].disks : 0);
+        assert_int_equal(count(got, "model=\"lsisas1068\""), cases[i].lsi);
+        assert_int_equal(count(got, "<wwn>"), cases[i].lsi ? cases[i].disks : 0);
         assert_int_equal(count(got, "<clock offset=\"localtime\">"), cases[i].windows);
         assert_int_equal(count(got, "<timer name=\"hypervclock\" present=\"yes\"/>"),
                          cases[i].windows);

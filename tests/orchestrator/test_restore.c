@@ -10,9 +10,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libvirt/virterror.h>
 
@@ -22,8 +24,13 @@
 
 #define GIB (1ULL << 30)
 
-/* Two run-owned pools, each with a 1 GiB qcow2 seed volume "seed" that
- * is not in the ledger (the run's seed volumes live longer). */
+#define MIB (1ULL << 20)
+/* The seeds' allocation: a sparse 1 GiB seed holding 256 MiB of data. */
+#define SEED_ALLOC (256 * MIB)
+
+/* Two run-owned pools, each with a sparse seed volume "seed" (1 GiB
+ * virtual, SEED_ALLOC allocated) that is not in the ledger (the run's seed
+ * volumes live longer). */
 typedef struct pools {
     orch_ledger      *run;      /* the pools */
     orch_ledger      *seeds;
@@ -43,16 +50,29 @@ static void pools_make(orch_fixture *f, pools *ps)
         ps->p[i] = orch_pool_create_dir(f->conn, ps->run, names[i], paths[i], err, sizeof err);
         if (!ps->p[i])
             fail_msg("%s", err);
-        v = orch_vol_create(ps->p[i], ps->seeds, "seed", "qcow2", GIB, NULL, NULL, err,
-                            sizeof err);
+        char xml[512];
+        virStorageVolInfo info;
+        snprintf(xml, sizeof xml, "<volume><name>seed</name><capacity unit='bytes'>%llu"
+                 "</capacity><allocation unit='bytes'>%llu</allocation><target><format "
+                 "type='qcow2'/></target></volume>", GIB, SEED_ALLOC);
+        v = virStorageVolCreateXML(ps->p[i], xml, 0);
         if (!v)
-            fail_msg("%s", err);
+            fail_msg("seed: %s", virGetLastErrorMessage());
+        assert_int_equal(virStorageVolGetInfo(v, &info), 0);
+        assert_int_equal(info.capacity, GIB);
+        assert_int_equal(info.allocation, SEED_ALLOC);
         virStorageVolFree(v);
     }
 }
 
 static void pools_free(pools *ps)
 {
+    for (int i = 0; i < 2; i++) {
+        virStorageVolPtr v = virStorageVolLookupByName(ps->p[i], "seed");
+        assert_non_null(v);
+        assert_int_equal(virStorageVolDelete(v, 0), 0);
+        virStorageVolFree(v);
+    }
     assert_int_equal(orch_ledger_teardown(ps->seeds, NULL, NULL), 0);
     assert_int_equal(orch_ledger_teardown(ps->run, NULL, NULL), 0);
     for (int i = 0; i < 2; i++)
@@ -108,23 +128,24 @@ static void test_restore_all(void **state)
         assert_int_equal(jobs[i].local, 0);     /* the test driver: libvirt clones */
         assert_true(jobs[i].seconds >= 0);
     }
-    /* bytes copied: the seed's 1 GiB, also into the 2 GiB volume */
-    assert_int_equal(fig[0].bytes, 3 * GIB);
-    assert_int_equal(fig[1].bytes, GIB);
+    /* bytes copied: the sparse seed's 256 MiB of data, not its 1 GiB
+     * virtual size, also into the 2 GiB volume: 3 x 256 MiB on a */
+    assert_int_equal(fig[0].bytes, 3 * SEED_ALLOC);
+    assert_int_equal(fig[1].bytes, SEED_ALLOC);
     assert_int_equal(fig[2].bytes, 0);          /* no seed: nothing restored */
     assert_true(fig[0].seconds >= 0 && fig[1].seconds >= 0);
     assert_non_null(strstr(orch_fixture_output(f), "restoring 5 database volume(s) from their "
-                           "seeds: 4 GiB, 2 at a time\n"));
-    assert_non_null(strstr(orch_fixture_output(f), " a 3 GiB in "));
-    assert_non_null(strstr(orch_fixture_output(f), " b 1 GiB in "));
+                           "seeds: 1 GiB, 2 at a time\n"));
+    assert_non_null(strstr(orch_fixture_output(f), " a 768 MiB in "));
+    assert_non_null(strstr(orch_fixture_output(f), " b 256 MiB in "));
     assert_null(strstr(orch_fixture_output(f), " c "));
     /* figures add up over calls (repetitions) */
     assert_int_equal(orch_ledger_teardown(l, NULL, &removed), 0);
     assert_int_equal(removed.volumes, 5);
     if (orch_restore_all(jobs, 3, l, fig, 3, &o, err, sizeof err) != 0)
         fail_msg("%s", err);
-    assert_int_equal(fig[0].bytes, 5 * GIB);
-    assert_int_equal(fig[1].bytes, 2 * GIB);
+    assert_int_equal(fig[0].bytes, 5 * SEED_ALLOC);
+    assert_int_equal(fig[1].bytes, 2 * SEED_ALLOC);
     assert_int_equal(orch_ledger_teardown(l, NULL, NULL), 0);
     for (int i = 0; i < 5; i++)
         assert_int_equal(vol_capacity(jobs[i].pool, jobs[i].name), 0);
@@ -237,6 +258,42 @@ static void test_restore_stop(void **state)
     pools_free(&ps);
 }
 
+/* The data of a real sparse seed, here: a 64 MiB raw file holding 1 MiB at
+ * 8 MiB and 512 KiB at 40 MiB, and a qcow2 overlay on it with no data of
+ * its own (a run's seed volume): qemu-img map counts 1.5 MiB in both, not
+ * the 64 MiB virtual size. */
+static void test_data_bytes(void **state)
+{
+    char dir[] = "/tmp/restoretest-XXXXXX", raw[128], qcow[128], cmd[512], err[256];
+    static char block[1 << 20];
+    uint64_t bytes = 1;
+    int fd;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(raw, sizeof raw, "%s/seed.raw", dir);
+    snprintf(qcow, sizeof qcow, "%s/seed.qcow2", dir);
+    memset(block, 0xa5, sizeof block);
+    fd = open(raw, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, 64 * MIB), 0);
+    assert_int_equal(pwrite(fd, block, MIB, 8 * MIB), (ssize_t)MIB);
+    assert_int_equal(pwrite(fd, block, MIB / 2, 40 * MIB), (ssize_t)(MIB / 2));
+    assert_int_equal(close(fd), 0);
+    snprintf(cmd, sizeof cmd, "qemu-img create -q -f qcow2 -b %s -F raw %s", raw, qcow);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(orch_restore_data_bytes(NULL, raw, &bytes, err, sizeof err), 0);
+    assert_int_equal(bytes, 3 * MIB / 2);
+    assert_int_equal(orch_restore_data_bytes(NULL, qcow, &bytes, err, sizeof err), 0);
+    assert_int_equal(bytes, 3 * MIB / 2);
+    /* no image there: an error naming it, no figure */
+    snprintf(raw, sizeof raw, "%s/missing.raw", dir);
+    assert_int_equal(orch_restore_data_bytes(NULL, raw, &bytes, err, sizeof err), -1);
+    assert_int_equal(bytes, 0);
+    assert_non_null(strstr(err, "missing.raw"));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -245,6 +302,7 @@ int main(void)
                                         orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_restore_stop, orch_fixture_setup,
                                         orch_fixture_teardown),
+        cmocka_unit_test(test_data_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

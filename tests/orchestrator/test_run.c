@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #include "plan/plan.h"
 #include "virt/provision.h"
 #include "run/run.h"
+#include "results.h"
 #include "testlib.h"
 
 #define RUN_ID_PREFIX "drivebench-" RUN_ID "--"
@@ -79,22 +81,10 @@ static void assert_clean(orch_fixture *f, const char *run_id)
     free(prefix);
 }
 
-/* Ready when libvirt says the domain runs (the test driver boots nothing). */
-static int fake_ready(void *ctx, const orch_vm *vm, virDomainPtr dom, int timeout_s, char *err,
-                      size_t errlen)
-{
-    (void)ctx;
-    (void)timeout_s;
-    if (virDomainIsActive(dom) == 1)
-        return 0;
-    snprintf(err, errlen, "%s is not running", vm->name);
-    return -1;
-}
-
 static void opts_init(orch_run_opts *o, orch_fixture *f)
 {
     orch_fixture_opts(o, f);
-    o->wait_ready = fake_ready;
+    o->wait_ready = orch_fixture_ready;
 }
 
 /* The test plan with this profile; drive "second" in the pool userpool. */
@@ -150,6 +140,18 @@ static void test_run_ok(void **state)
     assert_string_equal(jnum(s, "drives", 1, "latency_ms", "p99"), "2");
     assert_string_equal(jnum(s, "run", -1, "tps", NULL), "30.5");
     assert_string_equal(jnum(s, "drives", 0, "restore", NULL), "(missing)");   /* no seed */
+    assert_string_equal(jnum(s, "plan", -1, "client", NULL), "\"host\"");
+    assert_string_equal(jnum(s, "plan", -1, "client_path", NULL), "\"qemu-user-hostfwd\"");
+    /* the protocol as the run used it (issue 22): plan, profile, hosts */
+    assert_string_equal(jnum(s, "fingerprint", -1, "engine", NULL), "\"mariadb\"");
+    assert_string_equal(jnum(s, "fingerprint", -1, "profile", NULL), "\"tiny\"");
+    assert_string_equal(jnum(s, "fingerprint", -1, "vcpus", NULL), "1");
+    assert_string_equal(jnum(s, "fingerprint", -1, "memory_bytes", NULL), "1073741824");
+    assert_string_equal(jnum(s, "fingerprint", -1, "controller", NULL), "\"virtio-scsi\"");
+    assert_string_equal(jnum(s, "fingerprint", -1, "domain_type", NULL), "\"qemu\"");
+    assert_string_equal(jnum(s, "fingerprint", -1, "client", NULL), "\"host\"");
+    assert_string_equal(jnum(s, "fingerprint", -1, "drivebench_version", NULL), "\"0.1.0\"");
+    assert_string_equal(jnum(s, "fingerprint", -1, "vms_per_drive", NULL), "(missing)");
     assert_string_equal(jnum(s, "vms", 0, "precondition_result", NULL),
                         "\"vm\\/drivebench-fixture-20261130-000000--a-b-x-vm1.r1.precondition.1.json\"");
     {
@@ -164,11 +166,11 @@ static void test_run_ok(void **state)
         assert_string_equal(json_object_get_string(v), "qemu");
         assert_true(json_object_object_get_ex(hv, "hypervisor", &v));
         assert_string_equal(json_object_get_string(v), "TEST");
-        /* the host behind the URI (hosts.h): the test driver's node */
+        /* the host behind the URI (hosts.h): node.xml's 2 CPUs, 24 GiB */
         assert_true(json_object_object_get_ex(hv, "cpus", &v));
-        assert_int_equal(json_object_get_int64(v), 16);
+        assert_int_equal(json_object_get_int64(v), 2);
         assert_true(json_object_object_get_ex(hv, "memory_bytes", &v));
-        assert_int_equal(json_object_get_int64(v), 3145728LL * 1024);
+        assert_int_equal(json_object_get_int64(v), 25165824LL * 1024);
         assert_true(json_object_object_get_ex(hv, "arch", &v));
         assert_string_equal(json_object_get_string(v), "i686");
     }
@@ -863,38 +865,64 @@ static void test_libvirt_never_returns(void **state)
 typedef struct destroy_ctx {
     orch_fixture *f;
     const char   *domain;
+    pthread_t     later;        /* with delay_ms: the thread that destroys */
+    int           delay_ms;     /* 0: at once */
+    int           destroyed;
 } destroy_ctx;
 
-/* At the start of the measured phase, destroy one VM, as a crash would. */
+static void destroy_now(destroy_ctx *c)
+{
+    virDomainPtr d = virDomainLookupByName(c->f->conn, c->domain);
+    c->destroyed = d && virDomainDestroy(d) == 0;
+    if (d)
+        virDomainFree(d);
+}
+
+static void *destroy_later(void *arg)
+{
+    destroy_ctx *c = arg;
+    usleep((useconds_t)c->delay_ms * 1000);
+    destroy_now(c);
+    return NULL;
+}
+
+/* At the start of the measured phase (or delay_ms into it, from a thread
+ * the test joins), destroy one VM, as a crash would. */
 static int destroy_at_measure(void *ctx, orch_step step, const char *object)
 {
     destroy_ctx *c = ctx;
-    virDomainPtr d;
     (void)object;
     if (step != ORCH_STEP_MEASURE)
         return 0;
-    d = virDomainLookupByName(c->f->conn, c->domain);
-    assert_non_null(d);
-    assert_int_equal(virDomainDestroy(d), 0);
-    virDomainFree(d);
+    if (c->delay_ms)
+        assert_int_equal(pthread_create(&c->later, NULL, destroy_later, c), 0);
+    else
+        destroy_now(c);
+    assert_true(c->delay_ms || c->destroyed);
     return 0;
 }
 
-/* A VM destroyed during the measured phase is a failure, never a slow
- * drive: the monitor names it from libvirt's event. */
+/* A VM destroyed during the measured phase (1 s into it, its oltp
+ * running) is a failure, never a slow drive: the monitor names it from
+ * libvirt's event. Its oltp, stopped by SIGTERM, keeps what it measured. */
 static void test_vm_destroyed_mid_measure(void **state)
 {
     orch_fixture *f = *state;
     orch_plan *p = plan(f, "tiny", NULL);
-    destroy_ctx c = { f, RUN_ID_PREFIX "a-b-x-vm2" };
+    destroy_ctx c = { f, RUN_ID_PREFIX "a-b-x-vm2", .delay_ms = 1000 };
     orch_run_opts o;
     json_object *s;
+    char path[PATH_MAX], err[512], *html, *mark;
+    double at;
+    res_oltp r;
     opts_init(&o, f);
     o.inject = destroy_at_measure;
     o.hook_ctx = &c;
     setenv("FAKE_OLTP_SLEEP", "2", 1);
     setenv("FAKE_OLTP_MATCH", "a-b-x-vm2.r1.json", 1);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_DEGRADED);
+    assert_int_equal(pthread_join(c.later, NULL), 0);
+    assert_true(c.destroyed);
     assert_clean(f, RUN_ID);
     s = orch_fixture_summary(f);
     assert_non_null(s);
@@ -908,7 +936,30 @@ static void test_vm_destroyed_mid_measure(void **state)
     /* vm1's figures alone (fixture a-b-x-vm1: 10 TPS) */
     assert_string_equal(jnum(s, "drives", 0, "tps", NULL), "10");
     assert_string_equal(jnum(s, "drives", 1, "status", NULL), "\"complete\"");
+    /* vm2's oltp, stopped by SIGTERM, wrote what it measured (fake-oltp:
+     * the fixture's first 2 intervals): kept in its file and shown with
+     * the fault, 1 s into its measured phase (both clocks to the second) */
+    assert_string_equal(jnum(s, "vms", 1, "result_ended", NULL), "\"signal\"");
+    assert_string_equal(jnum(s, "vms", 1, "tps_series", NULL), "[ [ 1, 10 ], [ 2, 10 ] ]");
+    at = atof(jnum(s, "vms", 1, "failed_at_s", NULL));
+    assert_true(at >= 0 && at <= 2);
     json_object_put(s);
+    snprintf(path, sizeof path, "%s/%s/vm/drivebench-%s--a-b-x-vm2.r1.json", f->results, RUN_ID,
+             RUN_ID);
+    if (res_oltp_read_file(path, &r, err, sizeof err) < 0)
+        fail_msg("%s", err);
+    assert_int_equal(r.ended, RES_END_SIGNAL);
+    assert_string_equal(r.end_reason, "SIGTERM");
+    assert_int_equal(res_oltp_measure(&r)->nintervals, 2);
+    res_oltp_clear(&r);
+    snprintf(path, sizeof path, "%s/%s/report.html", f->results, RUN_ID);
+    html = orch_slurp(path);
+    assert_non_null(strstr(html, "<td>2 intervals, up to 2.0 s of its measured phase (its oltp "
+                                 "result ended: signal)</td>"));
+    mark = orch_strfmt("<g class=\"mark\" data-x=\"%g\" data-label=\"fault at %.1f s\">", at, at);
+    assert_non_null(strstr(html, mark));
+    free(mark);
+    free(html);
     orch_plan_free(p);
 }
 
@@ -942,7 +993,7 @@ static void test_oltp_argv(void **state)
     fclose(j);
     snprintf(want, sizeof want, "%s/tests/orchestrator/fake-oltp --db-driver=mysql "
              "--mysql-host=127.0.0.1 --mysql-port=47101 --mysql-user=drivebench "
-             "--mysql-db=sbtest --tables=2 --table-size=10000 --threads=2 --time=60 "
+             "--mysql-db=sbtest --tables=2 --table-size=10000 --threads=2 --time=65 "
              "--warmup-time=5 --rate=50 --report-interval=1 --json=/r/vm/x.json "
              "--rand-type=uniform --skip-trx=on oltp_read_write run", f->cwd);
     assert_string_equal(joined, want);
@@ -1272,6 +1323,19 @@ static void auto_run(orch_fixture *f, const char *tps, const char *why, int reps
     assert_string_equal(jnum(s, "drives", 1, "vms", NULL), "1");
     assert_string_equal(jnum(s, "plan", -1, "repetitions_rule", NULL), "\"auto\"");
     json_object_put(s);
+    if (reps == 3) {
+        /* every bar: its 95 % interval as a whisker and N; drive "second"
+         * (one VM) at 10, 10.2, 9.9: mean 10.0333, sd 0.152753, t(0.975, 2)
+         * 4.302653, half width 0.379457 */
+        char path[PATH_MAX], *html;
+        snprintf(path, sizeof path, "%s/%s/report.html", f->results, RUN_ID);
+        html = orch_slurp(path);
+        assert_non_null(html);
+        assert_non_null(strstr(html, "data-lo=\"9.65388\" data-hi=\"10.4128\""));
+        assert_non_null(strstr(html, "data-lo=\"19.3078\" data-hi=\"20.8256\""));
+        assert_non_null(strstr(html, "10.03 (N = 3)"));
+        free(html);
+    }
     orch_plan_free(p);
 }
 

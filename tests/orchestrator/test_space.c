@@ -18,6 +18,7 @@
 
 #include "plan/plan.h"
 #include "virt/provision.h"
+#include "virt/capacity.h"
 #include "run/run.h"
 #include "plan/template.h"
 #include "testlib.h"

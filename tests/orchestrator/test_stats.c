@@ -12,7 +12,7 @@
 
 #include <math.h>
 
-#include "telemetry/stats.h"
+#include "util/stats.h"
 
 #define near(a, b, eps) assert_true(fabs((a) - (b)) <= (eps))
 

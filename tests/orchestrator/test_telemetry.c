@@ -24,7 +24,7 @@
 
 #include "results_json.h"
 #include "telemetry/telemetry.h"
-#include "telemetry/stats.h"
+#include "util/stats.h"
 
 static char root[64], sysfs[128], drive_dir[128], proc_stat[128];
 static int step;                /* the recorded counters' moment, 0.. */
@@ -118,7 +118,7 @@ static int fake_domstats(void *ctx, virDomainPtr dom, virTypedParameterPtr *p, i
 }
 
 /* smartctl and nvme are "not installed" */
-static char *no_cmd(void *ctx, char *const argv[], int *status)
+static char *no_cmd(void *ctx, const char *const argv[], int *status)
 {
     (void)ctx;
     (void)argv;
@@ -183,16 +183,16 @@ static void vm_init(res_vm *v, const char *name, const char *drive, const double
 
 static void test_run_wiring(void **state)
 {
-    orch_drive drives[2] = { { .name = "a", .path = drive_dir, .uri = "test:///default" },
-                             { .name = "b", .path = drive_dir, .uri = "test:///default" } };
-    orch_plan p = { .uri = "test:///default", .drives = drives, .ndrives = 2,
+    orch_drive drives[2] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" },
+                             { .name = (char *)"b", .path = drive_dir, .uri = (char *)"test:///default" } };
+    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 2,
                     .repetitions = 1 };
     orch_tel_seams seams = { .domstats = fake_domstats, .cmd = no_cmd, .sysfs = sysfs,
                              .proc_stat = proc_stat, .no_timer = 1 };
     FILE *log = tmpfile();
     orch_telemetry *t;
     res_summary sum;
-    res_hypervisor hv = { .domain_type = "qemu" };
+    res_hypervisor hv = { .domain_type = (char *)"qemu" };
     (void)state;
 
     write_file(proc_stat, "cpu  100 0 100 800 0 0 0 0 0 0\ncpu0 1 2 3 4\n");
@@ -323,12 +323,160 @@ static void test_run_wiring(void **state)
     fclose(log);
 }
 
+/* The measured window as oltp reports it (issue 21): sampled 200..207,
+ * oltp measured from 202.4 to 206.4 (its start-up, warm-up and tail
+ * outside). The 1-s samples whose middle lies inside (202.5 .. 205.5)
+ * make the I/O: 4 s; the host CPU is taken between the samples nearest
+ * the window's ends (202 and 206): busy 100 jiffies/s up to 202, then
+ * 50 of 100 -> 50 %, where the whole phase would say 450 / 700. */
+static void test_measured_window(void **state)
+{
+    orch_drive drives[1] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" } };
+    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 1,
+                    .repetitions = 1 };
+    orch_tel_seams seams = { .domstats = fake_domstats, .cmd = no_cmd, .sysfs = sysfs,
+                             .proc_stat = proc_stat, .no_timer = 1 };
+    FILE *log = tmpfile();
+    orch_telemetry *t = orch_telemetry_new(&p, NULL, log, &seams);
+    res_summary sum;
+    char cpu[128];
+    (void)state;
+    assert_non_null(t);
+    assert_int_equal(orch_telemetry_add_vm(t, 0, "vm-a", 0, 1, NULL, NULL, NULL, NULL), 0);
+    for (step = 0; step <= 7; step++) {
+        long busy = step <= 2 ? 100L * step : 200 + 50L * (step - 2);
+        long idle = step <= 2 ? 0 : 50L * (step - 2);
+        snprintf(cpu, sizeof cpu, "cpu  %ld 0 0 %ld 0 0 0 0 0 0\n", busy, idle);
+        write_file(proc_stat, cpu);
+        host_counters();
+        if (step == 0)
+            orch_telemetry_phase_start_at(t, RES_PHASE_MEASURE, 0, 200);
+        else if (step < 7)
+            orch_telemetry_tick_at(t, 200 + step);
+        else {
+            orch_telemetry_vm_window(t, "vm-a", 1, 202.4, 206.4);
+            orch_telemetry_vm_window(t, "no-such-vm", 1, 100, 300);     /* ignored */
+            orch_telemetry_phase_end_at(t, RES_PHASE_MEASURE, 1, 207);
+        }
+    }
+    memset(&sum, 0, sizeof sum);
+    sum.ndrives = 1;
+    sum.drives = calloc(1, sizeof *sum.drives);
+    sum.drives[0].name = strdup("a");
+    sum.nvms = 1;
+    sum.vms = calloc(1, sizeof *sum.vms);
+    vm_init(&sum.vms[0], "vm-a", "a", tps_a);
+    assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
+    near(sum.vms[0].io->db->total.t, 4);
+    near(sum.vms[0].io->db->total.v[RES_IOG_wr_iops], 100);
+    near(sum.drives[0].io->host->rates->total.t, 4);
+    near(sum.io->host_cpu_busy_pct, 50);
+    res_summary_clear(&sum);
+    orch_telemetry_free(t);
+    fclose(log);
+}
+
+/* An oltp result under root at rel: n intervals ending at t[i], lasting
+ * d[i], TPS 10 (unused here), each with a histogram of v1 x c1 and v2 x c2
+ * us at 2 digits. */
+static void write_oltp(const char *rel, int n, const double *t, const double *d, int64_t v1,
+                       int64_t c1, int64_t v2, int64_t c2)
+{
+    res_oltp r;
+    res_phase *p;
+    char path[PATH_MAX], err[512] = "";
+    hist *h = hist_new(HIST_DEFAULT_HIGHEST, 3);
+    memset(&r, 0, sizeof r);
+    hist_record_n(h, v1, c1);
+    hist_record_n(h, v2, c2);
+    p = res_oltp_add_phase(&r);
+    p->phase = RES_PHASE_MEASURE;
+    p->duration_s = t[n - 1];
+    p->tps = 10;
+    p->interval_s = 1;
+    p->iv_pct = 99;
+    p->histogram = hist_new(HIST_DEFAULT_HIGHEST, 3);
+    hist_add(p->histogram, h);
+    p->intervals = calloc((size_t)n, sizeof *p->intervals);
+    p->nintervals = n;
+    for (int i = 0; i < n; i++)
+        p->intervals[i] = (res_interval){ .t = t[i], .duration_s = d[i], .tps = 10,
+                                          .histogram = hist_sparse_of(h, RES_IV_HIST_DIGITS) };
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    write_file(path, "");
+    assert_int_equal(res_oltp_write_file(&r, path, err, sizeof err), 0);
+    res_oltp_clear(&r);
+    hist_free(h);
+}
+
+/* A drive's series by time (issue 21), two VMs of different lengths:
+ * vm-1 has 5 intervals of 1 s, TPS 10, each interval 99 x 1000 us and
+ * 1 x 5000 us; vm-2 has 7 intervals (1, 1, a stalled one of 3, 1, 1, 1,
+ * 1 s: 9 bins), TPS 5, each 100 x 2000 us. Per bin where both have data
+ * (the first 5; the stalled interval lends to bins 3..5): TPS 15, and the
+ * p99 of the merged histograms: rank (int)(0.99 * 200 + 0.5) = 198 falls
+ * in 2000's bucket (2000..2007 at 2 digits) -> 2.007 ms, where the mean
+ * of the VMs' p99s (1.003 and 2.007) would say 1.505. Bins 6..9 lack
+ * vm-1: missing, not a smaller sum, so the trend fits the first 5. */
+static void test_time_bins(void **state)
+{
+    static const double t1[] = { 1, 2, 3, 4, 5 }, d1[] = { 1, 1, 1, 1, 1 };
+    static const double t2[] = { 1, 2, 5, 6, 7, 8, 9 }, d2[] = { 1, 1, 3, 1, 1, 1, 1 };
+    orch_drive drives[1] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" } };
+    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 1,
+                    .repetitions = 1 };
+    orch_tel_seams seams = { .cmd = no_cmd, .sysfs = sysfs, .proc_stat = proc_stat,
+                             .no_timer = 1 };
+    FILE *log = tmpfile();
+    orch_telemetry *t = orch_telemetry_new(&p, NULL, log, &seams);
+    res_summary sum;
+    res_io *dio;
+    (void)state;
+    assert_non_null(t);
+    write_oltp("vm/1.json", 5, t1, d1, 1000, 99, 5000, 1);
+    write_oltp("vm/2.json", 7, t2, d2, 2000, 100, 2000, 0);
+    memset(&sum, 0, sizeof sum);
+    sum.ndrives = 1;
+    sum.drives = calloc(1, sizeof *sum.drives);
+    sum.drives[0].name = strdup("a");
+    sum.nvms = 2;
+    sum.vms = calloc(2, sizeof *sum.vms);
+    for (int i = 0; i < 2; i++) {
+        res_vm *v = &sum.vms[i];
+        v->name = strdup(i ? "vm-2" : "vm-1");
+        v->drive = strdup("a");
+        v->repetition = 1;
+        v->measured = true;
+        v->result = strdup(i ? "vm/2.json" : "vm/1.json");
+        v->interval_s = 1;
+        v->npoints = i ? 9 : 5;
+        v->series = calloc((size_t)v->npoints, sizeof *v->series);
+        for (int k = 0; k < v->npoints; k++)
+            v->series[k] = (res_point){ k + 1, i ? 5 : 10 };
+    }
+    assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
+    dio = sum.drives[0].io;
+    assert_non_null(dio);
+    near(dio->p_pct, 99);
+    assert_int_equal(dio->np, 5);
+    for (int k = 0; k < 5; k++) {
+        near(dio->p_series[k].t, k + 1);
+        near(dio->p_series[k].tps, 2.007);
+    }
+    assert_int_equal(dio->steady.n, 5);
+    near(dio->steady.mean, 15);
+    near(dio->steady.slope, 0);
+    res_summary_clear(&sum);
+    orch_telemetry_free(t);
+    fclose(log);
+}
+
 /* A measured phase with a 2 s warm-up: its intervals are left out of the
  * phase figures, and the series starts where oltp's intervals do. */
 static void test_warmup_left_out(void **state)
 {
-    orch_drive drives[1] = { { .name = "a", .path = drive_dir, .uri = "test:///default" } };
-    orch_plan p = { .uri = "test:///default", .drives = drives, .ndrives = 1,
+    orch_drive drives[1] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" } };
+    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 1,
                     .repetitions = 1 };
     orch_tel_seams seams = { .domstats = fake_domstats, .cmd = no_cmd, .sysfs = sysfs,
                              .proc_stat = proc_stat, .no_timer = 1 };
@@ -421,16 +569,16 @@ static void test_repetitions(void **state)
     static const hv_rates per_rep[3] = { { 100, 2, 0, 0 }, { 300, 4, 0, 0 }, { 200, 3, 0, 0 } };
     static const double rep_tps_a[3] = { 11, 21, 31 }, rep_tps_b[3] = { 8.8, 18.8, 28.8 };
     static const double rep_p99_a[3] = { 4, 5, 6 }, rep_p99_b[3] = { 3, 4, 5 };
-    orch_drive drives[2] = { { .name = "a", .path = drive_dir, .uri = "test:///default" },
-                             { .name = "b", .path = drive_dir, .uri = "test:///default" } };
-    orch_plan p = { .uri = "test:///default", .drives = drives, .ndrives = 2,
+    orch_drive drives[2] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" },
+                             { .name = (char *)"b", .path = drive_dir, .uri = (char *)"test:///default" } };
+    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 2,
                     .repetitions = 3 };
     hv_rates hv = { 100, 2, 0, 0 };
     orch_tel_seams seams = { .domstats = fake_domstats, .domstats_ctx = &hv, .cmd = no_cmd,
                              .sysfs = sysfs, .proc_stat = proc_stat, .no_timer = 1 };
     FILE *log = tmpfile();
     orch_telemetry *t = orch_telemetry_new(&p, NULL, log, &seams);
-    res_hypervisor kvm = { .domain_type = "kvm" };
+    res_hypervisor kvm = { .domain_type = (char *)"kvm" };
     res_summary sum;
     (void)state;
     assert_non_null(t);
@@ -555,8 +703,8 @@ static void test_repetitions(void **state)
  * repetitions; what it does count stays exact. */
 static void test_missing_times(void **state)
 {
-    orch_drive drives[1] = { { .name = "a", .path = drive_dir, .uri = "test:///default" } };
-    orch_plan p = { .uri = "test:///default", .drives = drives, .ndrives = 1,
+    orch_drive drives[1] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" } };
+    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 1,
                     .repetitions = 2 };
     hv_rates hv = { 100, 2, 1, 1 };
     orch_tel_seams seams = { .domstats = fake_domstats, .domstats_ctx = &hv, .cmd = no_cmd,
@@ -645,11 +793,11 @@ static void test_comparable(void **state)
 {
     static const double gap[10] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3 };
     double ta[10], tb[10], td[10];
-    orch_drive drives[4] = { { .name = "a", .path = drive_dir, .uri = "test:///default" },
-                             { .name = "b", .path = drive_dir, .uri = "test:///default" },
-                             { .name = "c", .path = drive_dir, .uri = "test:///default" },
-                             { .name = "d", .path = drive_dir, .uri = "test:///default" } };
-    orch_plan p = { .uri = "test:///default", .drives = drives, .ndrives = 4,
+    orch_drive drives[4] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" },
+                             { .name = (char *)"b", .path = drive_dir, .uri = (char *)"test:///default" },
+                             { .name = (char *)"c", .path = drive_dir, .uri = (char *)"test:///default" },
+                             { .name = (char *)"d", .path = drive_dir, .uri = (char *)"test:///default" } };
+    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 4,
                     .repetitions = 3 };
     orch_tel_seams seams = { .domstats = fake_domstats, .cmd = no_cmd, .sysfs = sysfs,
                              .proc_stat = proc_stat, .no_timer = 1 };
@@ -757,6 +905,8 @@ int main(void)
         cmocka_unit_test(test_comparable),
         cmocka_unit_test(test_missing_times),
         cmocka_unit_test(test_cpu_busy),
+        cmocka_unit_test(test_measured_window),
+        cmocka_unit_test(test_time_bins),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

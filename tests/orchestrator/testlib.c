@@ -101,6 +101,17 @@ void orch_fixture_opts(orch_run_opts *o, orch_fixture *f)
     o->progress_every = 1;
 }
 
+int orch_fixture_ready(void *ctx, const orch_vm *vm, virDomainPtr dom, int timeout_s, char *err,
+                       size_t errlen)
+{
+    (void)ctx;
+    (void)timeout_s;
+    if (virDomainIsActive(dom) == 1)
+        return 0;
+    snprintf(err, errlen, "%s is not running", vm->name);
+    return -1;
+}
+
 int orch_count_lines(const char *path, const char *needle)
 {
     char line[4096];

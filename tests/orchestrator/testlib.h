@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <json-c/json.h>
+#include "plan/layout.h"     /* orch_vm */
 #include "plan/plan.h"
 #include "virt/provision.h"
 #include "run/run.h"
@@ -47,6 +48,11 @@ orch_plan *orch_fixture_plan_timed(orch_fixture *f, const char *run_keys, const 
 
 /* Run options on the fixture's connections, with run id RUN_ID. */
 void orch_fixture_opts(orch_run_opts *o, orch_fixture *f);
+
+/* Readiness on the test driver (orch_run_opts.wait_ready): the domain
+ * runs. 0, or -1 with err. */
+int orch_fixture_ready(void *ctx, const orch_vm *vm, virDomainPtr dom, int timeout_s, char *err,
+                       size_t errlen);
 
 /* Lines of path containing needle (all lines when needle is NULL). */
 int orch_count_lines(const char *path, const char *needle);

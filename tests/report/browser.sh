@@ -154,4 +154,35 @@ check_eq "failures: screenshot exit 0" 0 "$?"
 # the grey of the incomplete bar, the red border of the banner, run A's blue
 check_eq "failures: screenshot shows the grey bar, the red banner and the bars" \
   "1280 2000 many bars" "$(png_colours "$ART/report-failures.png" b0b0b0 bb0000 4e79a7)"
+# --- the ranking (issue 22): every fixture, one drive highlighted ---
+rm -rf "$ART/ranking"
+out=$($DB report --rank --highlight nvme-a --baseline sata-b -o "$ART/ranking" $F); rc=$?
+check_eq "rank: exit 0" 0 "$rc"
+check_eq "rank: what it printed" "P1: 3 drive(s) ranked from 4 run(s)
+P2: 1 drive(s) ranked from 1 run(s); differs from P1 in engine
+P3: 2 drive(s) ranked from 1 run(s); differs from P1 in workload, tables, table_size, warehouses, warmup_s, measure_s, boot_size_bytes, db_size_bytes, domain_type
+ranking: $ART/ranking/rank.html
+csv: $ART/ranking/rank.csv
+svg: 10 file(s) in $ART/ranking" "$out"
+url="file://$PWD/$ART/ranking/rank.html"
+dump_dom "$url" dom3
+check_eq "rank: dump-dom exit 0" 0 "$?"
+check_eq "rank: 10 charts" 10 "$(grep -o '<svg class="chart rank"' "$tmp/dom3.html" | wc -l)"
+check_eq "rank: whiskers on the 2 drives with 3 repetitions in P1's 3 charts" 6 \
+  "$(grep -o '<line class="whisker"' "$tmp/dom3.html" | wc -l)"
+check_eq "rank: the highlighted bar in each chart" 10 \
+  "$(grep -o '<g class="bar highlight" data-label="nvme-a"' "$tmp/dom3.html" | wc -l)"
+check_eq "rank: no console messages or script errors" "" \
+  "$(grep -E 'CONSOLE|Uncaught|SyntaxError|Refused to' "$tmp/dom3.log")"
+shot "$url" "$PWD/$ART/ranking.png" shot3
+check_eq "rank: screenshot exit 0" 0 "$?"
+check_eq "rank: screenshot shows the highlighted and the other bars" \
+  "1280 2000 many bars" "$(png_colours "$ART/ranking.png" f28e2b 4e79a7)"
+# a standalone chart, as an article would embed it
+shot "file://$PWD/$ART/ranking/p1-tps.svg" "$PWD/$ART/ranking-p1-tps.png" shot4
+check_eq "rank: standalone SVG screenshot exit 0" 0 "$?"
+check_eq "rank: the standalone SVG renders its bars" "1280 2000 many bars" \
+  "$(png_colours "$ART/ranking-p1-tps.png" f28e2b 4e79a7)"
+check_eq "rank: standalone SVG: no console messages" "" \
+  "$(grep -E 'CONSOLE|Uncaught|SyntaxError|Refused to|error on line' "$tmp/shot4.log")"
 check_summary

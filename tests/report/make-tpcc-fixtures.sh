@@ -49,3 +49,4 @@ cp tests/report/tpcc-plan.ini results/fixtures/tpcc/plan.ini
 bin/report_mksummary results/fixtures/tpcc tpcc-20261201-000000 \
   "nvme-a=vm/$V--nvme-a-vm1.r1.json" "nvme-a=vm/$V--nvme-a-vm2.r1.json" \
   "sata-b=vm/$V--sata-b-vm1.r1.json"
+tests/report/add-fingerprints.sh

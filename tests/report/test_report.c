@@ -23,6 +23,7 @@
 #include "hist.h"
 #include "report/report.h"
 #include "report/report_html.h"
+#include "report/svg.h"
 
 #define F4   "results/fixtures/report-4vm"
 #define F8   "results/fixtures/report-8vm"
@@ -481,6 +482,31 @@ static void test_failures(void **state)
                         "2026-12-01T00:00:05Z");
     assert_string_equal(text_of(w.doc, "//div[@class='failure']//tr[th='phase']/td"),
                         "measure");
+    /* what it measured up to the fault (its result, ended by the error):
+     * its 5 intervals, charted in its failure only, with the fault 5 s
+     * into its measured phase marked (its started_at 00:00:00, the
+     * monitor's fault at 00:00:05) */
+    assert_string_equal(text_of(w.doc, "//div[@class='failure']//tr[th='measured before the "
+                                       "fault']/td"),
+                        "5 intervals, up to 5.0 s of its measured phase (its oltp result "
+                        "ended: error)");
+    assert_int_equal(count(w.doc, "//div[@class='failure']/svg[@id='failure-0-1-tps']"), 1);
+    assert_string_equal(text_of(w.doc, "//svg[@id='failure-0-1-tps']//polyline/@data-label"),
+                        "drivebench-report-4vm--nvme-a-vm2");
+    /* x: 70 + t / 6 s * 866 px (1.000037 s -> 214.3, 5.001166 s -> 791.8);
+     * y: 296 - tps / 100 * 260 px (89.996695 -> 62.0, 96.978227 -> 43.9) */
+    assert_string_equal(text_of(w.doc, "//svg[@id='failure-0-1-tps']//polyline/@points"),
+                        "214.3,62.0 358.7,43.9 503.1,95.9 647.4,93.1 791.8,96.0");
+    assert_int_equal(count(w.doc, "//svg[@id='failure-0-1-tps']//g[@class='mark']"), 1);
+    assert_string_equal(text_of(w.doc, "//svg[@id='failure-0-1-tps']//g[@class='mark']/@data-x"),
+                        "5");
+    assert_string_equal(text_of(w.doc, "//svg[@id='failure-0-1-tps']//g[@class='mark']/"
+                                       "@data-label"), "fault at 5.0 s");
+    assert_string_equal(text_of(w.doc, "//svg[@id='failure-0-1-tps']//text[@class='mark']"),
+                        "fault at 5.0 s");
+    /* its series is in no other chart */
+    assert_int_equal(count(w.doc, "//polyline[@data-label='drivebench-report-4vm--nvme-a-vm2']"),
+                     1);
     assert_string_equal(text_of(w.doc, "//div[@class='failure']/pre[@class='console']"),
         "[   12.345678] EXT4-fs error (device vdb): ext4_journal_check_start: Detected "
         "aborted journal\n[   12.345999] <db> mariadbd: Disk is full writing './ibdata1' "
@@ -1069,6 +1095,78 @@ static void test_bad_input(void **state)
     }
 }
 
+/* Long series are drawn decimated: per run of indexes, the smallest and the
+ * largest y in their order; short ones unchanged. */
+static void test_decimate(void **state)
+{
+    (void)state;
+    static const double y10[] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3 };
+    double x[10800], y[10800], ox[2 * SVG_LINE_BUCKETS], oy[2 * SVG_LINE_BUCKETS];
+    for (int i = 0; i < 10; i++)
+        x[i] = i;
+    /* 10 points, 2 buckets [0,5) and [5,10): min 1 (the first, index 1)
+     * then max 5 (index 4); max 9 (index 5) then min 2 (index 6) */
+    assert_int_equal(svg_decimate(x, y10, 10, 2, ox, oy), 4);
+    assert_true(ox[0] == 1 && oy[0] == 1 && ox[1] == 4 && oy[1] == 5);
+    assert_true(ox[2] == 5 && oy[2] == 9 && ox[3] == 6 && oy[3] == 2);
+    /* a flat bucket gives one point: its first */
+    static const double flat[] = { 7, 7, 7, 7, 7, 1, 2, 3, 4, 5 };
+    assert_int_equal(svg_decimate(x, flat, 10, 2, ox, oy), 3);
+    assert_true(ox[0] == 0 && oy[0] == 7 && ox[1] == 5 && oy[1] == 1 && ox[2] == 9 && oy[2] == 5);
+    /* up to 2 x nbuckets points: copied */
+    assert_int_equal(svg_decimate(x, y10, 10, 5, ox, oy), 10);
+    for (int i = 0; i < 10; i++)
+        assert_true(ox[i] == i && oy[i] == y10[i]);
+
+    /* 3 h of 10-s intervals: 1,080 points into 400 buckets of 2 or 3, every
+     * bucket's values differ: exactly 800 points, the spike of interval 500
+     * and the dip of interval 777 kept, in order */
+    for (int i = 0; i < 1080; i++) {
+        x[i] = 10.0 * (i + 1);
+        y[i] = 50 + i % 7;
+    }
+    y[500] = 1000;
+    y[777] = 0;
+    int m = svg_decimate(x, y, 1080, SVG_LINE_BUCKETS, ox, oy), spike = 0, dip = 0;
+    assert_int_equal(m, 800);
+    for (int k = 0; k < m; k++) {
+        if (k)
+            assert_true(ox[k] > ox[k - 1]);
+        spike += ox[k] == 5010 && oy[k] == 1000;
+        dip += ox[k] == 7780 && oy[k] == 0;
+    }
+    assert_int_equal(spike, 1);
+    assert_int_equal(dip, 1);
+    assert_true(ox[0] == 10 && ox[m - 1] >= 10770);
+
+    /* the chart: a series of 10,800 points (3 h of 1-s intervals) is one
+     * polyline of 800 points; 100 points stay 100 */
+    for (int i = 0; i < 10800; i++) {
+        x[i] = i + 1;
+        y[i] = 50 + i % 3;
+    }
+    xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
+    xmlNodePtr root = xmlNewNode(NULL, BAD_CAST "body");
+    xmlDocSetRootElement(doc, root);
+    svg_series ss[2] = { { "long", x, y, 10800, 0 }, { "short", x, y, 100, 1 } };
+    assert_non_null(svg_line_chart(root, "c", "t", "x", "y", ss, 2));
+    int seen = 0;
+    for (xmlNodePtr svg = root->children; svg; svg = svg->next)
+        for (xmlNodePtr n = svg->children; n; n = n->next) {
+            if (!n->name || strcmp((const char *)n->name, "polyline") != 0)
+                continue;
+            xmlChar *pts = xmlGetProp(n, BAD_CAST "points");
+            int npts = 1;
+            for (const xmlChar *c = pts; *c; c++)
+                npts += *c == ' ';
+            assert_int_equal(npts, seen == 0 ? 800 : 100);
+            xmlFree(pts);
+            seen++;
+        }
+    assert_int_equal(seen, 2);
+    xmlFreeDoc(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1085,6 +1183,7 @@ int main(void)
         cmocka_unit_test(test_partial_banner),
         cmocka_unit_test(test_partial_scaling),
         cmocka_unit_test(test_tpcc),
+        cmocka_unit_test(test_decimate),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);
 }

@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "hist.h"
@@ -146,6 +147,77 @@ static void test_json_rejects_bad(void **state)
     assert_null(hist_new(100, 0));
 }
 
+/* The sparse form: the non-empty buckets only, at its own or fewer
+ * digits; merging and percentiles as the dense histogram's. */
+static void test_sparse(void **state)
+{
+    hist *h = hist_new(HIST_DEFAULT_HIGHEST, 3), *back = hist_new(HIST_DEFAULT_HIGHEST, 2);
+    hist_sparse *s, *c, *m = NULL, *r;
+    json_object *j, *parsed;
+    const char *text, *one_line;
+    char err[200];
+
+    for (int i = 1; i <= 100; i++)
+        hist_record(h, i);
+    hist_record(h, 5000);                    /* 3 digits: bucket of 4 from 4096 */
+    s = hist_sparse_of(h, 3);
+    assert_int_equal(s->n, 101);
+    assert_int_equal(s->value[100], 5000);
+    assert_int_equal(hist_sparse_percentile(s, 50), hist_percentile(h, 50));
+    assert_int_equal(hist_sparse_percentile(s, 99), 100);
+    assert_int_equal(hist_sparse_percentile(s, 100), 5000);
+    /* 2 digits: exact below 256; 5000 is in 4096..8191, buckets of 32 */
+    c = hist_sparse_of(h, 2);
+    assert_int_equal(c->sig_digits, 2);
+    assert_int_equal(c->n, 101);
+    assert_int_equal(c->value[100], 4992);
+    assert_int_equal(c->total, 101);
+    assert_int_equal(c->max, 5000);
+    assert_true(c->sum == 5050 + 5000);
+    /* merge with itself: every count doubled; with another layout: refused */
+    assert_int_equal(hist_sparse_merge(&m, c), 0);
+    assert_int_equal(hist_sparse_merge(&m, c), 0);
+    assert_int_equal(m->n, 101);
+    assert_int_equal(m->count[0], 2);
+    assert_int_equal(m->total, 202);
+    assert_int_equal(hist_sparse_merge(&m, s), -1);
+    /* rank 201 of 202 is in 4992's bucket (4992..5023): capped at max 5000 */
+    assert_int_equal(hist_sparse_percentile(m, 99.5), 5000);
+    assert_int_equal(hist_add_sparse(back, m), 0);
+    assert_int_equal(back->total, 202);
+    assert_int_equal(hist_percentile(back, 50), 51);     /* rank 101 of 202: 51, 51 */
+    assert_int_equal(hist_add_sparse(h, m), -1);
+    /* JSON: the histogram object, its buckets on one line */
+    j = hist_sparse_to_json(c);
+    text = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY);
+    one_line = strstr(text, "\"buckets\":[[1,1],[2,1],");
+    assert_non_null(one_line);
+    assert_non_null(strstr(one_line, "[4992,1]]"));
+    parsed = json_tokener_parse(text);
+    r = hist_sparse_from_json(parsed, err, sizeof err);
+    assert_non_null(r);
+    assert_int_equal(r->n, c->n);
+    assert_memory_equal(r->value, c->value, sizeof *r->value * (size_t)r->n);
+    assert_memory_equal(r->count, c->count, sizeof *r->count * (size_t)r->n);
+    assert_true(r->sum == c->sum && r->min == c->min && r->max == c->max);
+    json_object_put(parsed);
+    /* out of order buckets are refused */
+    parsed = json_tokener_parse("{\"significant_digits\":2,\"highest_trackable\":1000,"
+                                "\"count\":2,\"min\":1,\"max\":2,\"sum\":3,"
+                                "\"buckets\":[[2,1],[1,1]]}");
+    assert_null(hist_sparse_from_json(parsed, err, sizeof err));
+    assert_string_equal(err, "histogram bucket 1 out of range or order");
+    json_object_put(parsed);
+    json_object_put(j);
+    hist_sparse_free(s);
+    hist_sparse_free(c);
+    hist_sparse_free(m);
+    hist_sparse_free(r);
+    hist_sparse_free(NULL);
+    hist_free(h);
+    hist_free(back);
+}
+
 static void test_empty(void **state)
 {
     hist *h = hist_new(HIST_DEFAULT_HIGHEST, 3);
@@ -164,6 +236,7 @@ int main(void)
         cmocka_unit_test(test_merge_equals_single),
         cmocka_unit_test(test_json_round_trip),
         cmocka_unit_test(test_json_rejects_bad),
+        cmocka_unit_test(test_sparse),
         cmocka_unit_test(test_empty),
     };
     return cmocka_run_group_tests_name("hist", tests, NULL, NULL);

@@ -129,8 +129,17 @@ static void make_doc(res_oltp *r)
     p->iv_pct = 99.9;
     p->nintervals = 2;
     p->intervals = calloc(2, sizeof *p->intervals);
-    p->intervals[0] = (res_interval){ 1, 9, 27, 0, 0, 1.5, 3.25, 4 };
-    p->intervals[1] = (res_interval){ 2, 1.0 / 7.0, 3, 0.5, 1, 2.5, 9.125, 0 };
+    p->intervals[0] = (res_interval){ 1, 9, 27, 0, 0, 1.5, 3.25, 4, 1, NULL };
+    /* a stalled tick: 3 s long, with its sparse histogram */
+    p->intervals[1] = (res_interval){ 4, 1.0 / 7.0, 3, 0.5, 1, 2.5, 9.125, 0, 3, NULL };
+    {
+        hist *h = hist_of(lat, 8);
+        p->intervals[1].histogram = hist_sparse_of(h, RES_IV_HIST_DIGITS);
+        hist_free(h);
+    }
+    p->unserved = 17;
+    p->interval_s = 1;
+    p->start_s = 0.25;
     p->histogram = hist_of(lat, 8);
     p->ntypes = 2;
     p->types = calloc(2, sizeof *p->types);
@@ -190,7 +199,34 @@ static void test_oltp_round_trip(void **state)
     assert_latency_equal(&pa->queue, &pb->queue);
     assert_true(pb->iv_pct == 99.9);
     assert_int_equal(pb->nintervals, 2);
-    assert_memory_equal(pa->intervals, pb->intervals, 2 * sizeof *pa->intervals);
+    for (int i = 0; i < 2; i++) {
+        const res_interval *x = &pa->intervals[i], *y = &pb->intervals[i];
+        assert_true(x->t == y->t && x->tps == y->tps && x->qps == y->qps);
+        assert_true(x->errors_ps == y->errors_ps && x->reconnects_ps == y->reconnects_ps);
+        assert_true(x->lat_avg_ms == y->lat_avg_ms && x->lat_pct_ms == y->lat_pct_ms);
+        assert_int_equal(x->queue_length, y->queue_length);
+        assert_true(x->duration_s == y->duration_s);
+    }
+    assert_null(pb->intervals[0].histogram);
+    /* 812 815 815 815 1999 2001 40211 123456 at 2 digits (256
+     * sub-buckets): width 4 in 512..1023 (812, 815 -> 812), 8 in
+     * 1024..2047 (1999 -> 1992, 2001 -> 2000), 256 in 32768..65535
+     * (40211 -> 40192), 512 in 65536..131071 (123456 -> 123392) */
+    {
+        const hist_sparse *s = pb->intervals[1].histogram;
+        static const int64_t v[] = { 812, 1992, 2000, 40192, 123392 }, c[] = { 4, 1, 1, 1, 1 };
+        assert_non_null(s);
+        assert_int_equal(s->sig_digits, 2);
+        assert_int_equal(s->total, 8);
+        assert_int_equal(s->min, 812);
+        assert_int_equal(s->max, 123456);
+        assert_int_equal(s->n, 5);
+        assert_memory_equal(s->value, v, sizeof v);
+        assert_memory_equal(s->count, c, sizeof c);
+    }
+    assert_true(res_interval_start(pb, 1) == 1);
+    assert_int_equal(pb->unserved, 17);
+    assert_true(pb->interval_s == 1 && pb->start_s == 0.25);
     assert_hist_equal(pa->histogram, pb->histogram);
     assert_int_equal(pb->ntypes, 2);
     for (int t = 0; t < 2; t++) {
@@ -221,7 +257,9 @@ static void test_oltp_round_trip(void **state)
 }
 
 /* A real oltp result read and written again is the same JSON: the model
- * keeps every key of drivebench.oltp/1. */
+ * keeps every key of drivebench.oltp/1. It was written before "ended":
+ * read as complete, it is written back with "ended": "complete" and no
+ * "ended_reason". */
 static void test_oltp_real_result_unchanged(void **state)
 {
     res_oltp r;
@@ -234,9 +272,45 @@ static void test_oltp_real_result_unchanged(void **state)
     again = json_object_from_file(path_in("again.json"));
     assert_non_null(orig);
     assert_non_null(again);
+    assert_int_equal(r.ended, RES_END_COMPLETE);
+    assert_null(r.end_reason);
+    assert_false(json_object_object_get_ex(orig, "ended", NULL));
+    assert_false(json_object_object_get_ex(again, "ended_reason", NULL));
+    json_object_object_add(orig, "ended", json_object_new_string("complete"));
     assert_true(json_object_equal(orig, again));
     json_object_put(orig);
     json_object_put(again);
+    res_oltp_clear(&r);
+}
+
+/* "ended": a stopped run's result says so and why, read back the same; a
+ * name this reader does not know reads as an error (never complete, so
+ * never a measurement). */
+static void test_oltp_ended(void **state)
+{
+    res_oltp r, back;
+    char err[512] = "";
+    json_object *doc;
+    (void)state;
+    assert_int_equal(res_oltp_read_file(REAL_RESULT, &r, err, sizeof err), 0);
+    r.ended = RES_END_SIGNAL;
+    r.end_reason = strdup("SIGTERM");
+    assert_int_equal(res_oltp_write_file(&r, path_in("ended.json"), err, sizeof err), 0);
+    doc = json_object_from_file(path_in("ended.json"));
+    assert_string_equal(json_object_get_string(json_object_object_get(doc, "ended")), "signal");
+    assert_string_equal(json_object_get_string(json_object_object_get(doc, "ended_reason")),
+                        "SIGTERM");
+    assert_int_equal(res_oltp_read_file(path_in("ended.json"), &back, err, sizeof err), 0);
+    assert_int_equal(back.ended, RES_END_SIGNAL);
+    assert_string_equal(back.end_reason, "SIGTERM");
+    res_oltp_clear(&back);
+    json_object_object_add(doc, "ended", json_object_new_string("paused"));
+    assert_int_equal(json_object_to_file(path_in("ended.json"), doc), 0);
+    assert_int_equal(res_oltp_read_file(path_in("ended.json"), &back, err, sizeof err), 0);
+    assert_int_equal(back.ended, RES_END_ERROR);
+    assert_string_equal(res_end_name(back.ended), "error");
+    res_oltp_clear(&back);
+    json_object_put(doc);
     res_oltp_clear(&r);
 }
 
@@ -328,7 +402,7 @@ static void test_oltp_untrusted(void **state)
           "measure: histogram: histogram count 2 does not match its buckets (1)" },
         { "", "\"significant_digits\":3,\"highest_trackable\":1000000,\"count\":1,"
               "\"min\":7,\"max\":7,\"sum\":7,\"buckets\":[[2000000,1]]",
-          "measure: histogram: histogram bucket 0 out of range" },
+          "measure: histogram: histogram bucket 0 out of range or order" },
         { "", "\"significant_digits\":3,\"highest_trackable\":1000000,\"count\":1,"
               "\"min\":7,\"max\":2000000,\"sum\":7,\"buckets\":[[7,1]]",
           "measure: histogram: min 7, max 2000000 or sum 7 outside 0..highest_trackable" },
@@ -420,6 +494,7 @@ static void make_summary(res_summary *s)
     s->plan_file = strdup("plan.ini");
     s->plan.name = strdup("quick");
     s->plan.vms_per_drive = 2;
+    s->plan.client_path = strdup(RES_PATH_USER_HOSTFWD);
     s->plan.cv_threshold = 7.5;
     s->plan.workload = strdup("oltp_read_write");
     s->plan.table_size = 10000;
@@ -479,6 +554,8 @@ static void test_summary_round_trip(void **state)
     assert_string_equal(b.plan.name, "quick");
     assert_null(b.plan.profile);
     assert_int_equal(b.plan.vms_per_drive, 2);
+    assert_string_equal(b.plan.client_path, "qemu-user-hostfwd");
+    assert_null(b.plan.client);
     assert_int_equal(b.plan.repetitions, RES_UNSET);
     assert_true(b.plan.cv_threshold == 7.5);
     assert_int_equal(b.plan.table_size, 10000);
@@ -600,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_oltp_real_result_unchanged),
         cmocka_unit_test(test_oltp_refusals),
         cmocka_unit_test(test_oltp_untrusted),
+        cmocka_unit_test(test_oltp_ended),
         cmocka_unit_test(test_summary_round_trip),
         cmocka_unit_test(test_summary_refusals),
         cmocka_unit_test(test_csv_field),

@@ -1,5 +1,5 @@
 /* stats.c — t distribution, paired batch means, Welch, trend (see stats.h). */
-#include "telemetry/stats.h"
+#include "util/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

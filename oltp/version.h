@@ -1,1 +1,0 @@
-#define DRIVEBENCH_VERSION "0.1.0"

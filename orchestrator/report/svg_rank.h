@@ -1,0 +1,36 @@
+/*
+ * svg_rank.h — the ranking's bar chart (rank.h): bars in the order given,
+ * each with its 95 % interval as a whisker and its N, one colour for the
+ * highlighted drive; and a chart written as a standalone SVG file.
+ *
+ * Markers the tests and readers rely on: <svg class="chart rank" id=...>;
+ * each bar a <g class="bar"> ("bar highlight" for the highlighted one)
+ * with data-label, data-value, data-lo, data-hi ("" without an interval)
+ * and data-n; its whisker a <line class="whisker">; its N a
+ * <text class="n">N = 3</text>. Every colour and font is a presentation
+ * attribute (font-family="sans-serif"), so the chart looks the same
+ * inline and alone.
+ */
+#ifndef ORCH_SVG_RANK_H
+#define ORCH_SVG_RANK_H
+
+#include <libxml/tree.h>
+
+/* One bar. Strings are borrowed. */
+typedef struct svg_rank_bar {
+    const char *label;
+    double      value, lo, hi;      /* lo, hi NAN: no interval */
+    int         n;
+    const char *value_text, *value_exact;
+    int         highlight;
+} svg_rank_bar;
+
+/* Append the chart to parent. NULL when out of memory. */
+xmlNodePtr svg_rank_chart(xmlNodePtr parent, const char *id, const char *title,
+                          const svg_rank_bar *bars, int nbars);
+
+/* Write the chart svg (of any document) as a standalone SVG file at path:
+ * an XML declaration, the SVG namespace on the root. 0, or -1 with err. */
+int svg_write_standalone(xmlNodePtr svg, const char *path, char *err, size_t errlen);
+
+#endif
