@@ -1125,6 +1125,16 @@ static void test_image_of_another_engine(void **state)
     orch_plan_free(p);
 }
 
+/* report.html of the RUN_ID run (caller frees; never NULL). */
+static char *run_report(orch_fixture *f)
+{
+    char path[PATH_MAX], *html;
+    snprintf(path, sizeof path, "%s/%s/report.html", f->results, RUN_ID);
+    html = orch_slurp(path);
+    assert_non_null(html);
+    return html;
+}
+
 /* A member of the first element of summary.drives[d].precondition_steady
  * (key NULL: that element as JSON text). */
 static const char *pre_of(json_object *s, const char *arr, int d, const char *key)
@@ -1205,10 +1215,7 @@ static void test_precondition_until_steady(void **state)
     json_object_put(s);
     /* the report charts each drive's rounds with the judged window */
     {
-        char path[PATH_MAX], *html;
-        snprintf(path, sizeof path, "%s/%s/report.html", f->results, RUN_ID);
-        html = orch_slurp(path);
-        assert_non_null(html);
+        char *html = run_report(f);
         assert_non_null(strstr(html, "<section id=\"precondition\""));
         assert_non_null(strstr(html, "id=\"chart-precondition-0\""));
         assert_non_null(strstr(html, "id=\"chart-precondition-1\""));
@@ -1327,10 +1334,7 @@ static void auto_run(orch_fixture *f, const char *tps, const char *why, int reps
         /* every bar: its 95 % interval as a whisker and N; drive "second"
          * (one VM) at 10, 10.2, 9.9: mean 10.0333, sd 0.152753, t(0.975, 2)
          * 4.302653, half width 0.379457 */
-        char path[PATH_MAX], *html;
-        snprintf(path, sizeof path, "%s/%s/report.html", f->results, RUN_ID);
-        html = orch_slurp(path);
-        assert_non_null(html);
+        char *html = run_report(f);
         assert_non_null(strstr(html, "data-lo=\"9.65388\" data-hi=\"10.4128\""));
         assert_non_null(strstr(html, "data-lo=\"19.3078\" data-hi=\"20.8256\""));
         assert_non_null(strstr(html, "10.03 (N = 3)"));
