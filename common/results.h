@@ -320,6 +320,38 @@ typedef struct res_restore {
     double  seconds;
 } res_restore;
 
+/* One round of a precondition (issue 21): what a VM, or a drive (its
+ * VMs summed; p99 from their merged histograms), did in it. NAN: not
+ * recorded (a VM has no drive I/O; a round no healthy VM finished). */
+typedef struct res_round {
+    int    round;               /* 1-based */
+    double seconds;
+    double tps, p99_ms;
+    double rd_iops, wr_iops, rd_mbps, wr_mbps;  /* the drive's database disks */
+} res_round;
+
+/* A precondition's steady state by SNIA's window rule (orchestrator
+ * stats.h) in one repetition: its rounds, the rule and the verdict. */
+typedef struct res_steady {
+    int        repetition;
+    char      *track;           /* "tps" or "p99" */
+    bool       until_steady;    /* it stopped at attainment (else: fixed time) */
+    int        window, round_s;
+    double     range_limit_pct, slope_limit_pct;
+    int        attained_round;  /* first round whose window passes; 0: none */
+    char      *verdict;         /* "steady at round 7", "not steady within
+                                 * 2m (12 rounds)", "too short: 3 of 5 rounds" */
+    /* the window judged: at attainment, else the last one (NAN: too short) */
+    double     window_mean, window_range_pct, window_excursion_pct;
+    res_round *rounds;
+    int        nrounds;
+} res_steady;
+
+void res_steady_free(res_steady *s);        /* accepts NULL */
+/* Deep copy of src into dst. 0, or -1 when out of memory (dst then holds
+ * what was copied, for res_steady_free's members). */
+int res_steady_copy(res_steady *dst, const res_steady *src);
+
 typedef struct res_drive {
     char           *name;
     res_figures     f;      /* tps: mean over repetitions */
@@ -327,6 +359,9 @@ typedef struct res_drive {
     res_repetition *reps;   /* repetitions with results */
     int             nreps;
     struct res_io  *io;     /* drive I/O and statistics, or NULL */
+    res_steady     *pre;    /* the precondition's steady state, one per
+                             * repetition that ran one (issue 21) */
+    int             npre;
 } res_drive;
 
 typedef struct res_point {
@@ -360,6 +395,7 @@ typedef struct res_vm {
                                      * bin's end, s since the phase start */
     int        npoints;
     struct res_io *io;              /* disk I/O, oltp CPU, or NULL */
+    res_steady *pre;                /* its precondition's rounds, or NULL */
     double     interval_s;          /* the series' bins (oltp's interval); NAN
                                      * in summaries written before */
     /* its database's size after load (the start of its first oltp run of
@@ -389,6 +425,10 @@ typedef struct res_plan {
     int64_t tables, table_size, warehouses, threads;
     int64_t precondition_s, warmup_s, measure_s;
     int64_t expect_database_bytes;            /* [workload] expect_database_size */
+    /* issue 21: "auto" / "until-steady" when the plan said so, else NULL;
+     * repetitions and precondition_s then hold the maximum */
+    char   *repetitions_rule, *precondition_rule;
+    int64_t repetitions_min, repetitions_max;  /* RES_UNSET unless auto */
 } res_plan;
 
 typedef struct res_hypervisor {
@@ -431,6 +471,8 @@ typedef struct res_summary {
     int         nvms;
     res_figures run;
     int         run_drives;
+    char       *repetitions_stop;   /* repetitions = auto: why it stopped,
+                                     * or NULL */
     struct res_io *io;      /* comparisons, host CPU, or NULL */
     struct res_fingerprint *fp; /* the protocol (below), or NULL: a run
                              * written before summaries recorded it */

@@ -25,6 +25,7 @@ void res_plan_init(res_plan *p)
     p->tables = p->table_size = p->warehouses = p->threads = RES_UNSET;
     p->precondition_s = p->warmup_s = p->measure_s = RES_UNSET;
     p->expect_database_bytes = RES_UNSET;
+    p->repetitions_min = p->repetitions_max = RES_UNSET;
 }
 
 void res_env_init(res_env *e)
@@ -50,6 +51,7 @@ static const rj_field workload_fields[] = {
     F("warmup_s",       RJ_I64_OPT, res_plan, warmup_s),
     F("measure_s",      RJ_I64_OPT, res_plan, measure_s),
     F("expect_database_bytes", RJ_I64_OPT, res_plan, expect_database_bytes),
+    F("precondition_rule", RJ_STR_OPT, res_plan, precondition_rule),
     RJ_TABLE_END,
 };
 
@@ -61,6 +63,9 @@ static const rj_field plan_fields[] = {
     F("client_path",   RJ_STR_OPT, res_plan, client_path),
     F("repetitions",   RJ_I64_OPT, res_plan, repetitions),
     F("cv_threshold",  RJ_NUM_OPT, res_plan, cv_threshold),
+    F("repetitions_rule", RJ_STR_OPT, res_plan, repetitions_rule),
+    F("repetitions_min", RJ_I64_OPT, res_plan, repetitions_min),
+    F("repetitions_max", RJ_I64_OPT, res_plan, repetitions_max),
     RJ_HERE("workload", RJ_OBJ, .sub = workload_fields),
     RJ_TABLE_END,
 };
@@ -248,6 +253,52 @@ static void drive_status_put(json_object *o, const rj_field *f, const void *base
 
 static const rj_ops drive_status_ops = { drive_status_put, NULL, NULL, NULL };
 
+/* a precondition's rounds and steady state (issue 21) */
+static const rj_field round_fields[] = {
+    F("round",   RJ_INT,     res_round, round),
+    F("seconds", RJ_NUM,     res_round, seconds),
+    F(RK_TPS,    RJ_NUM_OPT, res_round, tps),
+    F("p99_ms",  RJ_NUM_OPT, res_round, p99_ms),
+    F("read_iops",  RJ_NUM_OPT, res_round, rd_iops),
+    F("write_iops", RJ_NUM_OPT, res_round, wr_iops),
+    F("read_mb_s",  RJ_NUM_OPT, res_round, rd_mbps),
+    F("write_mb_s", RJ_NUM_OPT, res_round, wr_mbps),
+    RJ_TABLE_END,
+};
+
+static const rj_field steady_fields[] = {
+    F("repetition",       RJ_INT,     res_steady, repetition),
+    F("track",            RJ_STR,     res_steady, track),
+    F("until_steady",     RJ_BOOL,    res_steady, until_steady),
+    F("window",           RJ_INT,     res_steady, window),
+    F("round_s",          RJ_INT,     res_steady, round_s),
+    F("range_limit_pct",  RJ_NUM,     res_steady, range_limit_pct),
+    F("slope_limit_pct",  RJ_NUM,     res_steady, slope_limit_pct),
+    F("attained_round",   RJ_INT,     res_steady, attained_round),
+    F("verdict",          RJ_STR,     res_steady, verdict),
+    F("window_mean",      RJ_NUM_OPT, res_steady, window_mean),
+    F("window_range_pct", RJ_NUM_OPT, res_steady, window_range_pct),
+    F("window_excursion_pct", RJ_NUM_OPT, res_steady, window_excursion_pct),
+    F("rounds",           RJ_ARRAY,   res_steady, rounds, .sub = round_fields,
+      .size = sizeof(res_round), .n_off = offsetof(res_steady, nrounds),
+      .max = RES_MAX_INTERVALS),
+    RJ_TABLE_END,
+};
+
+void res_steady_free(res_steady *s)
+{
+    if (!s)
+        return;
+    rj_free_fields(steady_fields, s);
+    free(s);
+}
+
+int res_steady_copy(res_steady *dst, const res_steady *src)
+{
+    *dst = *src;
+    return rj_copy_fields(steady_fields, dst, src);
+}
+
 static const rj_field repetition_fields[] = {
     F(NULL,          RJ_EMBED, res_repetition, f, .sub = figures_fields),
     F("repetition",  RJ_INT,   res_repetition, repetition),
@@ -264,6 +315,9 @@ static const rj_field drive_fields[] = {
       .size = sizeof(res_repetition), .n_off = offsetof(res_drive, nreps),
       .max = RES_MAX_REPETITIONS),
     F(NULL,          RJ_CUSTOM, res_drive, io, .ops = &io_ops),
+    F("precondition_steady", RJ_ARRAY, res_drive, pre, .sub = steady_fields,
+      .size = sizeof(res_steady), .n_off = offsetof(res_drive, npre),
+      .max = RES_MAX_REPETITIONS, .flags = RJ_OMIT_EMPTY),
     RJ_TABLE_END,
 };
 
@@ -301,6 +355,8 @@ static const rj_field vm_fields[] = {
       .n_off = offsetof(res_vm, npoints), .max = RES_MAX_INTERVALS,
       .label = "tps_series points"),
     F(NULL,                  RJ_CUSTOM,  res_vm, io, .ops = &io_ops),
+    F("precondition_steady", RJ_PTR,     res_vm, pre, .sub = steady_fields,
+      .size = sizeof(res_steady)),
     /* time bins (issue 21) */
     F("interval_s",          RJ_NUM_OPT, res_vm, interval_s, HAS(res_vm, measured)),
     RJ_HERE("database_size", RJ_OBJ,     .sub = vm_db_fields, .flags = RJ_OMIT_EMPTY),
@@ -310,6 +366,7 @@ static const rj_field vm_fields[] = {
 static const rj_field run_fields[] = {
     F(NULL,     RJ_EMBED, res_summary, run, .sub = figures_fields),
     F(RK_DRIVES, RJ_INT,  res_summary, run_drives),
+    F("repetitions_stop", RJ_STR_OPT, res_summary, repetitions_stop),
     RJ_TABLE_END,
 };
 

@@ -105,6 +105,12 @@ char *orch_layout_result(const orch_vm *vm, int rep, res_phase_id phase)
     return orch_strfmt("vm/%s.r%d.%s.json", vm->name, rep, res_phase_name(phase));
 }
 
+char *orch_layout_round_result(const orch_vm *vm, int rep, int round)
+{
+    return orch_strfmt("vm/%s.r%d.%s.%d.json", vm->name, rep,
+                       res_phase_name(RES_PHASE_PRECONDITION), round);
+}
+
 char *orch_layout_console(const orch_vm *vm, int rep)
 {
     return orch_strfmt("console/%s.r%d.log", vm->name, rep);

@@ -60,6 +60,9 @@ char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_te
  * "vm/<vm>.r<rep>.<phase>.json" for other phases (res_phase_name),
  * "console/<vm>.r<rep>.log". */
 char *orch_layout_result(const orch_vm *vm, int rep, res_phase_id phase);
+/* Round `round` (1-based) of the precondition of repetition rep:
+ * "vm/<vm>.r<rep>.precondition.<round>.json". */
+char *orch_layout_round_result(const orch_vm *vm, int rep, int round);
 char *orch_layout_console(const orch_vm *vm, int rep);
 
 /* oltp's --report-interval for every run phase, s: its intervals, the

@@ -16,6 +16,13 @@
 #include "util/units.h"     /* durations and sizes of plan values */
 
 typedef enum { ORCH_CLIENT_HOST, ORCH_CLIENT_GUEST } orch_client_kind;
+/* What a precondition's steady state is judged on (plan key steady_track,
+ * choices in this order). */
+typedef enum { ORCH_TRACK_TPS, ORCH_TRACK_P99 } orch_steady_track;
+
+/* A K_INT or K_DUR key that takes a word instead of a number (precondition
+ * = until-steady, repetitions = auto) holds this until plan_check. */
+#define ORCH_PLAN_WORD (-1)
 
 /* [run] device_latency: trace the drive's own request latencies
  * (telemetry/devlat.h). auto: where the host allows it, one line when
@@ -83,7 +90,15 @@ typedef struct orch_plan {
     int   libvirt_reconnect_s;  /* how long to try to reconnect to a lost
                                  * libvirt connection before stopping */
     int   port_base;
-    double cv_threshold;        /* percent; the report flags drives above it */
+    double cv_threshold;        /* percent; the report flags drives above it,
+                                 * and repetitions = auto repeats until
+                                 * every drive's TPS CV is below it */
+    /* repetitions = auto (issue 21): repeat until every drive's TPS CV
+     * over its complete repetitions is under cv_threshold, at least
+     * repetitions_min and at most repetitions_max times; repetitions is
+     * then repetitions_max (it sizes the summary's arrays) */
+    int   repetitions_auto;
+    int   repetitions_min, repetitions_max;
     char *db_settings;          /* server settings "NAME=VALUE ...", or NULL:
                                  * each reaches the guest's kernel command
                                  * line as the engine's cmdline_prefix +
@@ -105,6 +120,17 @@ typedef struct orch_plan {
     int   threads;
     int   warehouses;
     int   precondition_s, warmup_s, measure_s;
+    /* The precondition runs in rounds of steady_round (issue 21). With
+     * precondition = until-steady it stops at the first round whose last
+     * steady_window rounds are steady by SNIA's rule (stats.h) for every
+     * drive, or at precondition_max; precondition_s is then that maximum
+     * (the protocols' 2 h, 2 h 30 min for tpcc, unless set). A fixed
+     * precondition runs all its rounds and gets the same verdict. */
+    int   precondition_steady;  /* 1: precondition = until-steady */
+    int   precondition_max_s;
+    int   steady_round_s, steady_window;
+    double steady_range_pct, steady_slope_pct;
+    orch_steady_track steady_track;
     double rate;
     char *prepare;              /* "auto", "yes", "no" */
     char *extra;                /* more oltp options, split on spaces */

@@ -309,6 +309,38 @@ static void validate_workload(parse_state *st)
     validate_driver(st);
 }
 
+/* precondition = until-steady and repetitions = auto (issue 21): the
+ * words become flags, and the fields the run sizes and times by take the
+ * maximum (precondition_max: the protocols' 2 h, 2 h 30 min for tpcc). */
+static void validate_adaptive(parse_state *st)
+{
+    orch_plan *p = st->p;
+    int tpcc = p->workload && strcmp(p->workload, "tpcc") == 0;
+
+    p->precondition_steady = p->precondition_s == ORCH_PLAN_WORD;
+    if (!p->precondition_max_s)
+        p->precondition_max_s = tpcc ? 9000 : 7200;
+    if (p->precondition_steady)
+        p->precondition_s = p->precondition_max_s;
+    else if (plan_key_line(st, "workload", "precondition_max"))
+        plan_error(st, plan_where(st, "workload", "precondition_max"), "[workload] "
+                   "precondition_max applies to precondition = until-steady only");
+    if (p->precondition_steady && p->precondition_s < p->steady_round_s * p->steady_window)
+        plan_error(st, plan_where(st, "workload", "precondition_max"), "[workload] "
+                   "precondition_max %d s is shorter than steady_window (%d) rounds of "
+                   "steady_round (%d s): steady state could never be seen",
+                   p->precondition_s, p->steady_window, p->steady_round_s);
+    p->repetitions_auto = p->repetitions == ORCH_PLAN_WORD;
+    if (p->repetitions_auto)
+        p->repetitions = p->repetitions_max;
+    if (p->repetitions_auto && p->repetitions_min > p->repetitions_max)
+        plan_error(st, plan_where(st, "run", "repetitions_min"), "[run] repetitions_min %d "
+                   "is above repetitions_max %d", p->repetitions_min, p->repetitions_max);
+    if (p->repetitions_auto && p->repetitions_min < 2)
+        plan_error(st, plan_where(st, "run", "repetitions_min"), "[run] repetitions = auto "
+                   "needs repetitions_min of 2 or more (a CV needs two repetitions)");
+}
+
 /* [run] profile: its template is found and loads, and its seed disk
  * suits the plan. */
 static void validate_profile(parse_state *st)
@@ -409,6 +441,7 @@ void plan_check(parse_state *st)
     int total = 0, drive_sections;
 
     validate_workload(st);
+    validate_adaptive(st);
     validate_engine(st);
     validate_guest(st);
     validate_profile(st);

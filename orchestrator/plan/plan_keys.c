@@ -39,7 +39,7 @@ static const key_spec run_keys[] = {
     P("vmconfigs_dir",  K_STR,    vmconfigs_dir, 0, 0, NULL),
     P("vms_per_drive",  K_INT,    vms_per_drive, 1, 64, NULL),
     P("client",         K_ENUM,   client, 0, 0, "host|guest"),    /* orch_client_kind */
-    P("repetitions",    K_INT,    repetitions, 1, 100, NULL),
+    P("repetitions",    K_INT,    repetitions, 1, 100, "auto"),
     P("image_dir",      K_STR,    image_dir, 0, 0, NULL),
     P("results_dir",    K_STR,    results_dir, 0, 0, NULL),
     P("oltp",           K_STR,    oltp, 0, 0, NULL),
@@ -55,6 +55,9 @@ static const key_spec run_keys[] = {
     P("libvirt_reconnect", K_DUR, libvirt_reconnect_s, 0, 24 * 3600, NULL),
     P("port_base",      K_INT,    port_base, 1024, 65535, NULL),
     P("cv_threshold",   K_DOUBLE, cv_threshold, 0, 1000, NULL),
+    /* repetitions = auto (issue 21) */
+    P("repetitions_min", K_INT,   repetitions_min, 1, 100, NULL),
+    P("repetitions_max", K_INT,   repetitions_max, 1, 100, NULL),
     /* the protocol's server settings and the hosts' memory (issue 22;
      * checked in plan_check.c validate_settings, capacity.c) */
     P("db_settings",    K_STR,    db_settings, 0, 0, NULL),
@@ -80,7 +83,14 @@ static const key_spec workload_keys[] = {
     P("table_size",     K_INT64,  table_size, 1, 100000000000LL, NULL),
     P("threads",        K_INT,    threads, 1, 1000000, NULL),
     P("warehouses",     K_INT,    warehouses, 1, 1000000, NULL),
-    P("precondition",   K_DUR,    precondition_s, 0, 7 * 24 * 3600, NULL),
+    P("precondition",   K_DUR,    precondition_s, 0, 7 * 24 * 3600, "until-steady"),
+    /* the precondition's rounds and steady state (issue 21) */
+    P("precondition_max", K_DUR,  precondition_max_s, 1, 7 * 24 * 3600, NULL),
+    P("steady_round",   K_DUR,    steady_round_s, 1, 24 * 3600, NULL),
+    P("steady_window",  K_INT,    steady_window, 2, 100, NULL),
+    P("steady_range_pct", K_DOUBLE, steady_range_pct, 0, 1000, NULL),
+    P("steady_slope_pct", K_DOUBLE, steady_slope_pct, 0, 1000, NULL),
+    P("steady_track",   K_ENUM,   steady_track, 0, 0, "tps|p99"),  /* orch_steady_track */
     P("warmup",         K_DUR,    warmup_s, 0, 24 * 3600, NULL),
     P("measure",        K_DUR,    measure_s, 1, 7 * 24 * 3600, NULL),
     P("rate",           K_DOUBLE, rate, 0, 1000000000, NULL),
@@ -185,7 +195,11 @@ int plan_key_store(const key_spec *k, void *base, const char *v, char *err, size
         snprintf(err, errlen, "the value is not UTF-8 text (or holds a control character)");
         return -1;
     }
-    if (k->choices && !orch_name_in(k->choices, v)) {
+    if (k->choices && (k->type == K_INT || k->type == K_DUR) && strcmp(v, k->choices) == 0) {
+        *(int *)(void *)field = ORCH_PLAN_WORD;     /* plan_check resolves it */
+        return 0;
+    }
+    if (k->choices && k->type != K_INT && k->type != K_DUR && !orch_name_in(k->choices, v)) {
         snprintf(err, errlen, "'%s' is not one of %s", v, k->choices);
         return -1;
     }
@@ -211,7 +225,8 @@ int plan_key_store(const key_spec *k, void *base, const char *v, char *err, size
         errno = 0;
         n = strtoll(v, &end, 10);
         if (errno || end == v || *end) {
-            snprintf(err, errlen, "'%s' is not a whole number", v);
+            snprintf(err, errlen, "'%s' is not a whole number%s%s", v,
+                     k->choices ? " or " : "", k->choices ? k->choices : "");
             return -1;
         }
         if (n < k->min || n > k->max) {
@@ -234,8 +249,8 @@ int plan_key_store(const key_spec *k, void *base, const char *v, char *err, size
         return 0;
     case K_DUR:
         if (orch_parse_duration(v, &secs) < 0 || secs < k->min || secs > k->max) {
-            snprintf(err, errlen, "'%s' is not a duration like 2h, 30m, 10s (%lld..%lld s)", v,
-                     k->min, k->max);
+            snprintf(err, errlen, "'%s' is not a duration like 2h, 30m, 10s (%lld..%lld s)%s%s",
+                     v, k->min, k->max, k->choices ? " or " : "", k->choices ? k->choices : "");
             return -1;
         }
         *(int *)(void *)field = secs;
@@ -347,6 +362,10 @@ char *orch_plan_get(const orch_plan *p, const char *section, const char *key, ch
         return orch_strfmt("%d", orch_plan_drive_vms(p, d));
     if (!d && strcmp(key, "threads") == 0)        /* oltp's --threads=1 */
         return orch_strfmt("%d", p->threads ? p->threads : 1);
+    /* the word given instead of a number (plan_check resolved the field) */
+    if (!d && ((strcmp(key, "precondition") == 0 && p->precondition_steady)
+               || (strcmp(key, "repetitions") == 0 && p->repetitions_auto)))
+        return strdup(k->choices);
     switch (k->type) {
     case K_STR:
         return strdup(*(char *const *)field ? *(char *const *)field : "");

@@ -18,7 +18,9 @@ typedef struct key_spec {
     size_t      off;        /* into orch_plan, or orch_drive for [drive] */
     long long   min, max;
     const char *choices;    /* "a|b|c"; K_ENUM: its field is an enum whose
-                             * values are these choices' indexes */
+                             * values are these choices' indexes; K_INT,
+                             * K_DUR: one word taken instead of a number,
+                             * stored as ORCH_PLAN_WORD */
 } key_spec;
 
 /* 1 when section is "drive NAME" (NAME, trimmed, copied into name, which

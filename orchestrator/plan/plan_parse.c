@@ -305,6 +305,12 @@ static void plan_defaults(orch_plan *p)
     p->libvirt_reconnect_s = 60;
     p->port_base = 33060;
     p->cv_threshold = 5.0;
+    p->repetitions_min = 3;
+    p->repetitions_max = 10;
+    p->steady_round_s = 600;
+    p->steady_window = 5;
+    p->steady_range_pct = 20;
+    p->steady_slope_pct = 10;
     p->db_password = strdup("drivebench");
     p->prepare = strdup("auto");
 }

@@ -94,6 +94,7 @@ int  page_section_tpcc(report_page *pg);            /* report_drives.c */
 void page_section_scaling(report_page *pg);         /* report_scaling.c */
 void page_section_repetitions(report_page *pg);     /* report_drives.c */
 int  page_section_time(report_page *pg);            /* report_time.c */
+int  page_section_precondition(report_page *pg);    /* report_precondition.c */
 void page_section_vms(report_page *pg);             /* report_vms.c */
 void page_section_failures(report_page *pg);        /* report_vms.c */
 void page_section_environment(report_page *pg);     /* report_env.c */

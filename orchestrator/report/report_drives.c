@@ -12,6 +12,37 @@
 #include "report/page.h"
 #include "report/html.h"
 #include "util/names.h"
+#include "util/stats.h"
+
+/* Bar b's 95 % interval and N: the mean of figure `figure` (0 TPS, 1
+ * average latency, 2 p99) over drive d's complete repetitions (no VM
+ * failed) +- t(0.975, N - 1) x sd / sqrt(N); with N = 1, "N = 1" and no
+ * whisker. */
+static void bar_interval(svg_bar *b, const res_drive *d, int figure)
+{
+    double *v = malloc(sizeof *v * (size_t)(d->nreps + 1)), sum = 0, sq = 0, mean;
+    int n = 0;
+    b->lo = b->hi = NAN;
+    b->n = 0;
+    if (!v)
+        return;                 /* out of memory: the bar without its interval */
+    for (int i = 0; i < d->nreps; i++)
+        if (!d->reps[i].f.failed_vms)
+            v[n++] = figure == 0 ? d->reps[i].f.tps
+                     : figure == 1 ? d->reps[i].f.lat_avg_ms : d->reps[i].f.lat_p99_ms;
+    b->n = n;
+    for (int i = 0; i < n; i++)
+        sum += v[i];
+    mean = n ? sum / n : 0;
+    for (int i = 0; i < n; i++)
+        sq += (v[i] - mean) * (v[i] - mean);
+    free(v);
+    if (n < 2)
+        return;
+    sq = orch_t_quantile(0.975, n - 1) * sqrt(sq / (n - 1) / n);
+    b->lo = mean - sq;
+    b->hi = mean + sq;
+}
 
 /* The three per-drive bar charts of the runs of protocol `group` (one
  * set per protocol: drives of different protocols are never ranked
@@ -53,6 +84,7 @@ static int drive_charts(report_page *pg, xmlNodePtr sec, int group)
                 b.bars[k].color = r;
                 b.bars[k].flagged = dr->flagged;
                 b.bars[k].incomplete = dr->incomplete;
+                bar_interval(&b.bars[k], dr->d, metrics[m].figure);
             }
         snprintf(id, sizeof id, group ? "%s-p%d" : "%s", metrics[m].id, group + 1);
         title = pg->s->ngroups > 1 ? orch_strfmt("%s \xe2\x80\x94 protocol P%d",

@@ -142,6 +142,8 @@ static htmlDocPtr build_doc(const report_set *s)
     page_section_repetitions(&pg);
     if (page_section_time(&pg) < 0)
         goto fail;
+    if (page_section_precondition(&pg) < 0)
+        goto fail;
     if (report_drive_io_sections(pg.body, s) < 0)     /* drive I/O, comparisons (issue 13) */
         goto fail;
     page_section_vms(&pg);

@@ -170,6 +170,8 @@ xmlNodePtr svg_bar_chart(xmlNodePtr parent, const char *id, const char *title,
         refs[i] = (bar_ref){ &bars[i], i, descending };
         if (bars[i].value > max)
             max = bars[i].value;
+        if (bars[i].n > 0 && isfinite(bars[i].hi) && bars[i].hi > max)
+            max = bars[i].hi;
         if (bars[i].incomplete)
             plot_w = BAR_W - BAR_LABEL_W - BAR_RIGHT_INCOMPLETE;
     }
@@ -214,8 +216,12 @@ xmlNodePtr svg_bar_chart(xmlNodePtr parent, const char *id, const char *title,
         set_str(g, "data-value", b->value_exact);
         tip = xmlNewTextChild(g, NULL, BAD_CAST "title", NULL);
         xmlNodeAddContent(tip, BAD_CAST b->label);
-        snprintf(value, sizeof value, "%s%s", b->value_text,
-                 b->incomplete ? " (" SVG_INCOMPLETE ")" : "");
+        if (b->n > 0)
+            snprintf(value, sizeof value, "%s (N = %d)%s", b->value_text, b->n,
+                     b->incomplete ? " (" SVG_INCOMPLETE ")" : "");
+        else
+            snprintf(value, sizeof value, "%s%s", b->value_text,
+                     b->incomplete ? " (" SVG_INCOMPLETE ")" : "");
         xmlNodeAddContent(tip, BAD_CAST ": ");
         xmlNodeAddContent(tip, BAD_CAST value);
         tip = text_at(g, BAR_LABEL_W - 8, y + BAR_H - 4, b->flagged ? "label flagged" : "label",
@@ -236,6 +242,19 @@ xmlNodePtr svg_bar_chart(xmlNodePtr parent, const char *id, const char *title,
             set_num(r, "width", w);
             set_num(r, "height", BAR_H);
             set_str(r, "fill", fill);
+        }
+        /* the 95 % interval: a line across the bar's middle with end caps */
+        if (b->n > 0 && isfinite(b->lo) && isfinite(b->hi)) {
+            double x0 = BAR_LABEL_W + (b->lo > 0 ? b->lo : 0) / max * plot_w;
+            double x1 = BAR_LABEL_W + b->hi / max * plot_w, ym = y + BAR_H / 2;
+            xmlNodePtr wl = line_at(g, x0, ym, x1, ym, "whisker");
+            char lohi[64];
+            snprintf(lohi, sizeof lohi, "%.6g", b->lo);
+            set_str(wl, "data-lo", lohi);
+            snprintf(lohi, sizeof lohi, "%.6g", b->hi);
+            set_str(wl, "data-hi", lohi);
+            line_at(g, x0, ym - 4, x0, ym + 4, "whisker");
+            line_at(g, x1, ym - 4, x1, ym + 4, "whisker");
         }
         /* the value inside a long bar, past the end of a short one */
         if (b->incomplete)      /* the note needs room: always after the bar */

@@ -28,6 +28,11 @@ typedef struct svg_bar {
     int         incomplete;     /* 1: not comparable (a VM failed): grey,
                                  * hatched, class "bar incomplete", the note
                                  * SVG_INCOMPLETE after the value */
+    /* The bar's 95 % interval as a whisker (a <line class="whisker"> with
+     * data-lo, data-hi) when lo and hi are finite, and "N = n" after the
+     * value when n > 0: n the values it comes from. n 0: neither. */
+    double      lo, hi;
+    int         n;
 } svg_bar;
 
 #define SVG_INCOMPLETE "incomplete \xe2\x80\x94 not comparable"

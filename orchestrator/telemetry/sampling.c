@@ -408,4 +408,40 @@ void orch_telemetry_phase_end(orch_telemetry *t, res_phase_id phase, int rep)
     orch_telemetry_phase_end_at(t, phase, rep, orch_mono_now());
 }
 
+int orch_telemetry_phase_io(orch_telemetry *t, int d, int rep, orch_io_sum *out)
+{
+    orch_io_vm *vms = NULL;
+    orch_blk_delta **series = NULL;
+    int n = 0, rc = -1;
+
+    memset(out, 0, sizeof *out);
+    out->rd_iops = out->wr_iops = out->rd_mbps = out->wr_mbps = NAN;
+    if (!t)
+        return -1;
+    pthread_mutex_lock(&t->mu);
+    vms = calloc((size_t)t->nvms + 1, sizeof *vms);
+    series = calloc((size_t)t->nvms + 1, sizeof *series);
+    for (int i = 0; vms && series && t->blk && i < t->nvms; i++) {
+        const tel_vm *v = &t->vms[i];
+        int k;
+        if (v->rep != rep || v->drive != d)
+            continue;
+        k = orch_blk_sampler_series(t->blk, v->idx, ORCH_DISK_DB, &series[n]);
+        if (k > 0) {
+            vms[n].d = series[n];
+            vms[n++].n = k;
+        }
+    }
+    pthread_mutex_unlock(&t->mu);
+    if (n > 0) {
+        orch_io_drive_total(vms, n, out);
+        rc = 0;
+    }
+    for (int i = 0; series && i < n; i++)
+        free(series[i]);
+    free(series);
+    free(vms);
+    return rc;
+}
+
 /* ------------------------------------------------------------------ */

@@ -43,6 +43,7 @@
 #include "telemetry/blockstats.h"
 #include "telemetry/host_drive.h"
 #include "virt/agent.h"
+#include "telemetry/ioagg.h"
 #include "virt/monitor.h"
 #include "plan/plan.h"
 #include "results.h"
@@ -106,6 +107,14 @@ void orch_telemetry_phase_end(orch_telemetry *t, res_phase_id phase, int rep);
  * before orch_telemetry_phase_end. Accepts t NULL. */
 void orch_telemetry_vm_window(orch_telemetry *t, const char *name, int rep, double start,
                               double end);
+
+/* What the database disks of drive d's VMs of repetition rep did over
+ * the phase that just ended (after orch_telemetry_phase_end, before the
+ * next phase starts): the hypervisor view summed over them (ioagg.h
+ * orch_io_drive_total). A precondition's rounds record it (issue 21).
+ * 0, or -1 when nothing was sampled (no VM of d, t NULL, out of memory):
+ * every rate in out is then NAN. */
+int orch_telemetry_phase_io(orch_telemetry *t, int d, int rep, orch_io_sum *out);
 
 /* The same at times on CLOCK_MONOTONIC given by tests (seconds). */
 void orch_telemetry_phase_start_at(orch_telemetry *t, res_phase_id phase, int warmup_s,

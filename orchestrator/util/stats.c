@@ -344,3 +344,61 @@ double orch_stats_pearson(const double *x, const double *y, int n)
     }
     return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : NAN;
 }
+
+int orch_stats_steady_window(const double *x, const orch_steady_rule *r,
+                             orch_steady_check *out)
+{
+    int w = r->window;
+    double lo = INFINITY, hi = -INFINITY, sum = 0, sxx = 0, sxy = 0, mean, mi, slope;
+    if (w < 2)
+        return -1;
+    for (int i = 0; i < w; i++) {
+        if (!isfinite(x[i]))
+            return -1;
+        lo = x[i] < lo ? x[i] : lo;
+        hi = x[i] > hi ? x[i] : hi;
+        sum += x[i];
+    }
+    mean = sum / w;
+    if (mean <= 0)
+        return -1;
+    mi = (w - 1) / 2.0;                 /* mean of the round indexes 0..w-1 */
+    for (int i = 0; i < w; i++) {
+        sxx += (i - mi) * (i - mi);
+        sxy += (i - mi) * (x[i] - mean);
+    }
+    slope = sxy / sxx;
+    out->mean = mean;
+    out->slope = slope;
+    out->range_pct = (hi - lo) / mean * 100.0;
+    out->excursion_pct = fabs(slope) * (w - 1) / mean * 100.0;
+    out->steady = out->range_pct <= r->range_pct && out->excursion_pct <= r->slope_pct;
+    return 0;
+}
+
+int orch_stats_steady_first(const double *x, int n, const orch_steady_rule *r)
+{
+    orch_steady_check c;
+    for (int end = r->window; end <= n; end++)
+        if (orch_stats_steady_window(x + end - r->window, r, &c) == 0 && c.steady)
+            return end;
+    return 0;
+}
+
+double orch_stats_cv(const double *v, int n)
+{
+    double sum = 0, sq = 0, mean;
+    if (n < 2)
+        return NAN;
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(v[i]))
+            return NAN;
+        sum += v[i];
+    }
+    mean = sum / n;
+    if (mean == 0)
+        return NAN;
+    for (int i = 0; i < n; i++)
+        sq += (v[i] - mean) * (v[i] - mean);
+    return sqrt(sq / (n - 1)) / fabs(mean) * 100.0;
+}

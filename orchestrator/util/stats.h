@@ -31,6 +31,17 @@
  *    are a family: Holm's step-down adjustment of their p-values.
  *  - orch_stats_trend(): is a measured phase at steady state? The slope
  *    of a least-squares line through (t, TPS) with its 95 % interval.
+ *  - orch_stats_steady_window() / orch_stats_steady_first(): steady state
+ *    of a precondition by the rule of SNIA's Solid State Storage
+ *    Performance Test Specification, over a window of W rounds (one value
+ *    of the tracked variable, TPS or p99, per round): steady when both
+ *    (max - min) <= range_pct % of the window's mean, and the excursion
+ *    of the least-squares line through (round, value) over the window,
+ *    |slope| x (W - 1), <= slope_pct % of the mean. No verdict from fewer
+ *    than W rounds, a non-finite value or a mean <= 0.
+ *  - orch_stats_cv(): the coefficient of variation of repetitions (sample
+ *    standard deviation / mean, percent), the rule of `repetitions =
+ *    auto` (Phoronix Test Suite's: repeat until it is under a threshold).
  *
  * A difference is "distinguishable" only when its 95 % interval excludes
  * zero (and, in a family, its Holm-adjusted p-value is below 0.05);
@@ -150,5 +161,34 @@ int orch_stats_trend(const double *t, const double *y, int n, double drift_pct_m
  * Σ(x-x̄)(y-ȳ) / sqrt(Σ(x-x̄)² Σ(y-ȳ)²); NAN with fewer than 3 pairs or
  * when either does not vary. */
 double orch_stats_pearson(const double *x, const double *y, int n);
+
+/* The SNIA window rule (top of this file) over x[0..w). */
+typedef struct orch_steady_rule {
+    int    window;              /* W rounds, >= 2 */
+    double range_pct;           /* max - min within this % of the mean */
+    double slope_pct;           /* the fitted line's excursion within this % */
+} orch_steady_rule;
+
+typedef struct orch_steady_check {
+    double mean;
+    double range_pct;           /* (max - min) / mean * 100 */
+    double excursion_pct;       /* |slope| x (W - 1) / mean * 100 */
+    double slope;               /* per round */
+    int    steady;              /* both within the rule's limits */
+} orch_steady_check;
+
+/* Test the window x[0..r->window). 0 with out filled, or -1 (no
+ * verdict, out untouched) when window < 2, a value is not finite or the
+ * mean is <= 0. */
+int orch_stats_steady_window(const double *x, const orch_steady_rule *r,
+                             orch_steady_check *out);
+
+/* The first round N (1-based, >= window) whose window x[N-W .. N) is
+ * steady, or 0 when none of x[0..n) is (also when n < window). */
+int orch_stats_steady_first(const double *x, int n, const orch_steady_rule *r);
+
+/* Sample coefficient of variation of v[0..n), percent; NAN when n < 2, a
+ * value is not finite or the mean is 0. */
+double orch_stats_cv(const double *v, int n);
 
 #endif

@@ -7,7 +7,22 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <time.h>
+
+const char *orch_format_duration(int seconds, char *buf, size_t len)
+{
+    int h = seconds / 3600, m = seconds / 60 % 60, s = seconds % 60;
+    size_t n = 0;
+    buf[0] = '\0';
+    if (h && n < len)
+        n += (size_t)snprintf(buf + n, len - n, "%dh", h);
+    if (m && n < len)
+        n += (size_t)snprintf(buf + n, len - n, "%dm", m);
+    if ((s || !n) && n < len)
+        snprintf(buf + n, len - n, "%ds", s);
+    return buf;
+}
 
 int orch_parse_duration(const char *s, int *seconds)
 {

@@ -7,11 +7,15 @@
 #ifndef ORCH_UNITS_H
 #define ORCH_UNITS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* "2h", "30m", "10s", "1h30m", "90" -> seconds. 0 ok, -1 bad text
  * (*seconds untouched). */
 int orch_parse_duration(const char *s, int *seconds);
+/* The other way: 9000 -> "2h30m", 120 -> "2m", 0 -> "0s", into buf;
+ * returns buf. */
+const char *orch_format_duration(int seconds, char *buf, size_t len);
 
 /* "4G", "512M", "1T", "2GiB", "1024" -> bytes (binary units). 0 ok, -1 bad
  * text or overflow (*bytes untouched). */

@@ -86,7 +86,7 @@ static void test_guest_run(void **state)
     json_object_object_get_ex(v, "client_path", &v);
     assert_string_equal(json_object_to_json_string(v), "\"guest-loopback\"");
     json_object_put(s);
-    snprintf(path, sizeof path, "%s/%s/vm/drivebench-%s--second-vm1.r1.precondition.json",
+    snprintf(path, sizeof path, "%s/%s/vm/drivebench-%s--second-vm1.r1.precondition.1.json",
              f->results, RUN_ID, RUN_ID);
     assert_int_equal(access(path, R_OK), 0);
     orch_plan_free(p);

@@ -135,7 +135,7 @@ static const bad_case bad_cases[] = {
     { RUN_OK "vms_per_drive = 0\n" WL_OK DRIVE_OK,
       "PLAN:7: [run] vms_per_drive: 0 is out of range 1..64\n" },
     { RUN_OK "repetitions = two\n" WL_OK DRIVE_OK,
-      "PLAN:7: [run] repetitions: 'two' is not a whole number\n" },
+      "PLAN:7: [run] repetitions: 'two' is not a whole number or auto\n" },
     { RUN_OK "client = vm\n" WL_OK DRIVE_OK, "PLAN:7: [run] client: 'vm' is not one of host|guest\n" },
     { RUN_OK "domain_type = xen\n" WL_OK DRIVE_OK,
       "PLAN:7: [run] domain_type: 'xen' is not one of auto|kvm|qemu\n" },
@@ -175,7 +175,17 @@ static const bad_case bad_cases[] = {
       "PLAN:13: [workload] measure given twice (first at line 12)\n" },
     { RUN_OK WL_OK "precondition = 1d\n" DRIVE_OK,
       "PLAN:13: [workload] precondition: '1d' is not a duration like 2h, 30m, 10s "
-      "(0..604800 s)\n" },
+      "(0..604800 s) or until-steady\n" },
+    /* issue 21: steady state that could never be seen, a maximum for a
+     * fixed time, repetitions = auto with min above max */
+    { RUN_OK WL_OK "precondition = until-steady\nsteady_round = 1m\nprecondition_max = 4m\n"
+      DRIVE_OK,
+      "PLAN:15: [workload] precondition_max 240 s is shorter than steady_window (5) rounds "
+      "of steady_round (60 s): steady state could never be seen\n" },
+    { RUN_OK WL_OK "precondition = 1m\nprecondition_max = 4m\n" DRIVE_OK,
+      "PLAN:14: [workload] precondition_max applies to precondition = until-steady only\n" },
+    { RUN_OK "repetitions = auto\nrepetitions_min = 5\nrepetitions_max = 4\n" WL_OK DRIVE_OK,
+      "PLAN:8: [run] repetitions_min 5 is above repetitions_max 4\n" },
     { RUN_OK WL_OK "db_driver = pgsql\n" DRIVE_OK,
       "PLAN:13: [workload] db_driver pgsql: engine mariadb is reached through mysql|odbc\n" },
     { RUN_OK WL_OK "[drive d1]\n", "PLAN:13: [drive d1] has no keys: give it path or pool\n" },

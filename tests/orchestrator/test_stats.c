@@ -333,6 +333,65 @@ static void test_trend(void **state)
     assert_int_equal(orch_stats_trend(t, flat, 2, 0, &r), -1);
 }
 
+/* The SNIA window rule against values worked out by hand (W = 5, indexes
+ * 0..4 around their mean 2: sxx = 10). */
+static void test_steady_window(void **state)
+{
+    (void)state;
+    orch_steady_rule r = { .window = 5, .range_pct = 20, .slope_pct = 10 };
+    orch_steady_check c;
+    /* mean 100, max - min 8; sxy = -4 + 2 - 4 = -6, slope -0.6,
+     * excursion 0.6 x 4 = 2.4 */
+    const double calm[] = { 100, 104, 96, 102, 98 };
+    assert_int_equal(orch_stats_steady_window(calm, &r, &c), 0);
+    near(c.mean, 100, 1e-12);
+    near(c.range_pct, 8, 1e-12);
+    near(c.slope, -0.6, 1e-12);
+    near(c.excursion_pct, 2.4, 1e-12);
+    assert_int_equal(c.steady, 1);
+    /* range 20 % exactly (within), slope 5: excursion 20 % > 10 */
+    const double ramp[] = { 90, 95, 100, 105, 110 };
+    assert_int_equal(orch_stats_steady_window(ramp, &r, &c), 0);
+    near(c.range_pct, 20, 1e-12);
+    near(c.excursion_pct, 20, 1e-12);
+    assert_int_equal(c.steady, 0);
+    /* flat line (sxy = 40 - 20 + 20 - 40 = 0) but range 40 % */
+    const double swing[] = { 80, 120, 100, 120, 80 };
+    assert_int_equal(orch_stats_steady_window(swing, &r, &c), 0);
+    near(c.excursion_pct, 0, 1e-12);
+    near(c.range_pct, 40, 1e-12);
+    assert_int_equal(c.steady, 0);
+    /* no verdict: a NAN, a mean of 0, a window of 1 */
+    const double hole[] = { 100, NAN, 100, 100, 100 }, zero[] = { 0, 0, 0, 0, 0 };
+    assert_int_equal(orch_stats_steady_window(hole, &r, &c), -1);
+    assert_int_equal(orch_stats_steady_window(zero, &r, &c), -1);
+    orch_steady_rule one = { .window = 1, .range_pct = 20, .slope_pct = 10 };
+    assert_int_equal(orch_stats_steady_window(calm, &one, &c), -1);
+
+    /* a warm-up ramp, then steady: the window ending at round 8
+     * {80,90,100,104,96} has range 24 / 94 = 25.5 %; the one ending at
+     * round 9 {90,100,104,96,102}: mean 98.4, range 14 / 98.4 = 14.23 %,
+     * sxy = 16.8 - 1.6 - 2.4 + 7.2 = 20, slope 2, excursion 8 / 98.4 =
+     * 8.13 %: steady at round 9 */
+    const double series[] = { 50, 60, 70, 80, 90, 100, 104, 96, 102, 98 };
+    assert_int_equal(orch_stats_steady_first(series, 10, &r), 9);
+    assert_int_equal(orch_stats_steady_window(series + 4, &r, &c), 0);
+    near(c.range_pct, 14.227642276422763, 1e-9);
+    near(c.excursion_pct, 8.130081300813009, 1e-9);
+    assert_int_equal(orch_stats_steady_first(series, 8, &r), 0);
+    assert_int_equal(orch_stats_steady_first(series, 4, &r), 0);     /* fewer than W */
+}
+
+/* sd of {10, 12, 14} = sqrt(8 / 2) = 2, mean 12: 16.67 % */
+static void test_cv(void **state)
+{
+    (void)state;
+    const double v[] = { 10, 12, 14 }, z[] = { 0, 0 };
+    near(orch_stats_cv(v, 3), 100.0 / 6, 1e-12);
+    assert_true(isnan(orch_stats_cv(v, 1)));
+    assert_true(isnan(orch_stats_cv(z, 2)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -343,6 +402,8 @@ int main(void)
         cmocka_unit_test(test_holm),
         cmocka_unit_test(test_welch),
         cmocka_unit_test(test_trend),
+        cmocka_unit_test(test_steady_window),
+        cmocka_unit_test(test_cv),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

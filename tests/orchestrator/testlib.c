@@ -63,6 +63,12 @@ const char *orch_fixture_output(orch_fixture *f)
 
 orch_plan *orch_fixture_plan(orch_fixture *f, const char *run_keys, const char *second)
 {
+    return orch_fixture_plan_timed(f, run_keys, "precondition = 1s\nmeasure = 1s\n", second);
+}
+
+orch_plan *orch_fixture_plan_timed(orch_fixture *f, const char *run_keys, const char *times,
+                                   const char *second)
+{
     char path[PATH_MAX];
     FILE *pf;
     orch_plan *p;
@@ -76,10 +82,10 @@ orch_plan *orch_fixture_plan(orch_fixture *f, const char *run_keys, const char *
                 "domain_type = qemu\nport_base = 47100\n"
                 "boot_size = 1G\ndb_size = 1G\nseed_size = 1G\n%s"
                 "[workload]\nname = oltp_read_write\ntables = 2\ntable_size = 10000\n"
-                "threads = 2\nprecondition = 1s\nmeasure = 1s\n"
+                "threads = 2\n%s"
                 "[drive a<b ' & .. x]\npath = /srv/drive-a\nvms = 2\n"
                 "[drive second]\n%s",
-            f->uri, f->results, f->cwd, f->cwd, run_keys, second);
+            f->uri, f->results, f->cwd, f->cwd, run_keys, times, second);
     fclose(pf);
     p = orch_plan_load(path, stderr);
     assert_non_null(p);

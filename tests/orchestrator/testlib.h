@@ -41,6 +41,10 @@ const char *orch_fixture_output(orch_fixture *f);
 /* Write and load the test plan: run_keys adds [run] keys (profile = ...,
  * client = ...), second gives the keys of [drive second]. */
 orch_plan *orch_fixture_plan(orch_fixture *f, const char *run_keys, const char *second);
+/* The same with the [workload] lines after threads (times: precondition,
+ * measure and the like) instead of "precondition = 1s\nmeasure = 1s\n". */
+orch_plan *orch_fixture_plan_timed(orch_fixture *f, const char *run_keys, const char *times,
+                                   const char *second);
 
 /* Run options on the fixture's connections, with run id RUN_ID. */
 void orch_fixture_opts(orch_run_opts *o, orch_fixture *f);

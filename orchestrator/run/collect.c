@@ -1,0 +1,56 @@
+/* collect.c — each VM's result entry of a repetition, with its health
+ * (see run_state.h). */
+#include "run/run_state.h"
+#include "util/files.h"
+#include "util/names.h"
+
+#include <stdlib.h>
+
+/* The last lines of vm's console log in repetition rep (new string), or
+ * NULL. */
+static char *console_tail(run_state *st, const orch_vm *vm, int rep, int keep)
+{
+    char *rel = orch_layout_console(vm, rep);
+    char *path = rel ? orch_strfmt("%s/%s", st->l->run_dir, rel) : NULL;
+    char *text = path ? orch_file_tail(path, keep) : NULL;
+    free(rel);
+    free(path);
+    return text;
+}
+
+/* One result entry per VM of repetition rep, with its health; called once
+ * per repetition that reached its measured phase. */
+void run_record_rep(run_state *st, int rep)
+{
+    const orch_plan *p = st->p;
+    for (int i = 0; i < st->l->nvms; i++) {
+        orch_vm *vm = &st->l->vms[i];
+        run_vm *rv = &st->vms[i];
+        const res_steady *pre;
+        orch_vm_result *r = &st->results[st->nresults++];
+        r->vm = vm->name;
+        r->drive = vm->drive->name;
+        r->host = orch_plan_drive_uri(p, vm->drive);
+        r->repetition = rep;
+        r->result = orch_layout_result(vm, rep, RES_PHASE_MEASURE);
+        /* the precondition's last round this VM finished */
+        pre = st->pre_vms ? &st->pre_vms[(rep - 1) * st->l->nvms + i] : NULL;
+        r->precondition = pre && pre->nrounds
+                          ? orch_layout_round_result(vm, rep, pre->rounds[pre->nrounds - 1].round)
+                          : NULL;
+        r->failed_in = rv->failed_in;
+        if (rv->failed_in) {
+            orch_monitor_health(st->mon, rv->slot, &r->health);
+            r->console_tail = console_tail(st, vm, rep, 20);
+        }
+    }
+}
+
+void run_results_clear(run_state *st)
+{
+    for (int i = 0; i < st->nresults; i++) {
+        free((char *)st->results[i].result);
+        free((char *)st->results[i].precondition);
+        free(st->results[i].console_tail);
+    }
+}

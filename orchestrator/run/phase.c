@@ -1,0 +1,204 @@
+/* phase.c — the phases of one repetition (prepare, precondition,
+ * measure, check) on every VM still healthy (see run_state.h). */
+#include "run/run_state.h"
+#include "util/names.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Free the jobs of a phase and what they point to. */
+static void jobs_free(orch_job *jobs, int n)
+{
+    for (int i = 0; jobs && i < n; i++) {
+        orch_argv_free(jobs[i].argv);
+        free((char *)jobs[i].result);
+        free((char *)jobs[i].guest_result);
+    }
+    free(jobs);
+}
+
+/* Mark VMs the monitor saw fail since the last look as failed in phase. */
+static void note_failures(run_state *st, const char *phase)
+{
+    orch_health h;
+    for (int i = 0; i < st->l->nvms; i++)
+        if (!st->vms[i].failed_in && st->vms[i].dom
+            && orch_monitor_health(st->mon, st->vms[i].slot, &h)) {
+            st->vms[i].failed_in = phase;
+            st->failed_vms++;
+        }
+}
+
+/* The measured phase of a VM whose database did not answer for
+ * max_outage_s or longer (a connection's longest outage in its result)
+ * is not comparable: fail the VM. A result that cannot be read is left to
+ * the aggregation, which says why. */
+static void note_outages(run_state *st, const orch_job *jobs, const int *vm_of, int n,
+                         const char *phase)
+{
+    for (int j = 0; st->p->max_outage_s > 0 && j < n; j++) {
+        run_vm *rv = &st->vms[vm_of[j]];
+        res_oltp r;
+        const res_phase *ph;
+        double worst = 0;
+        char err[512];
+        if (rv->failed_in || !jobs[j].result
+            || res_oltp_read_file(jobs[j].result, &r, err, sizeof err) < 0)
+            continue;
+        ph = res_oltp_measure(&r);
+        for (int k = 0; ph && k < ph->nlongest_outage; k++)
+            if (ph->longest_outage_s[k] > worst)
+                worst = ph->longest_outage_s[k];
+        res_oltp_clear(&r);
+        if (worst < st->p->max_outage_s)
+            continue;
+        orch_monitor_fail(st->mon, rv->slot, ORCH_FAULT_DATABASE,
+                          "the database did not answer for %.1f s during %s (max_outage %d s): "
+                          "its figures are not comparable", worst, phase,
+                          st->p->max_outage_s);
+        rv->failed_in = phase;
+        st->failed_vms++;
+    }
+}
+
+/* Each job's measured window as its oltp reported it (its measure phase's
+ * start_s after the process started, and its duration_s) to the
+ * telemetry, which takes the drives' I/O and the host's CPU over it. A
+ * result without start_s (an older oltp) gives none. */
+static void note_windows(run_state *st, const orch_job *jobs, int n, int rep)
+{
+    for (int j = 0; j < n; j++) {
+        res_oltp r;
+        const res_phase *m;
+        char err[512];
+        if (!jobs[j].result || res_oltp_read_file(jobs[j].result, &r, err, sizeof err) < 0)
+            continue;
+        m = res_oltp_measure(&r);
+        if (m && m->start_s > 0)
+            orch_telemetry_vm_window(st->tel, jobs[j].vm->name, rep,
+                                     jobs[j].started + m->start_s,
+                                     jobs[j].started + m->start_s + m->duration_s);
+        res_oltp_clear(&r);
+    }
+}
+
+int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *command,
+              int time_s, int warmup_s, int round)
+{
+    const orch_plan *p = st->p;
+    const char *phase = res_phase_name(ph);
+    int n = 0, rc = -1, has_json = strcmp(command, "run") == 0;
+    orch_job *jobs = calloc((size_t)st->l->nvms, sizeof *jobs);
+    int *vm_of = calloc((size_t)st->l->nvms, sizeof *vm_of);
+    if (!jobs || !vm_of) {
+        snprintf(st->err, sizeof st->err, "out of memory");
+        goto cleanup;
+    }
+    if (run_step(st, s, phase) < 0)
+        goto cleanup;
+    note_failures(st, phase);
+    for (int i = 0; i < st->l->nvms; i++) {
+        orch_job *job = &jobs[n];
+        char *rel, *result, *guest_result;
+        if (st->vms[i].failed_in)
+            continue;
+        rel = round ? orch_layout_round_result(&st->l->vms[i], rep, round)
+                    : orch_layout_result(&st->l->vms[i], rep, ph);
+        result = rel && has_json ? orch_strfmt("%s/%s", st->l->run_dir, rel) : NULL;
+        guest_result = has_json ? orch_strfmt("/var/tmp/drivebench.%s.json", phase) : NULL;
+        free(rel);
+        vm_of[n++] = i;
+        job->vm = &st->l->vms[i];
+        job->dom = st->vms[i].dom;
+        job->slot = st->vms[i].slot;
+        job->result = result;
+        job->guest_result = guest_result;
+        job->status = -1;
+        if (st->client->in_guest)
+            job->argv = orch_oltp_argv(p, p->guest_oltp, p->engine->port, command, time_s, warmup_s,
+                                       guest_result);
+        else
+            job->argv = orch_oltp_argv(p, p->oltp, job->vm->port, command, time_s, warmup_s,
+                                       result);
+        if (!job->argv || (has_json && (!result || !guest_result))) {
+            snprintf(st->err, sizeof st->err, "out of memory");
+            goto cleanup;
+        }
+    }
+    if (n == 0) {
+        snprintf(st->err, sizeof st->err, "every VM failed before %s; nothing to measure",
+                 phase);
+        goto cleanup;
+    }
+    if (round)
+        fprintf(st->out, "repetition %d: %s round %d (%d s) on %d VM(s)\n", rep, phase, round,
+                time_s, n);
+    else
+        fprintf(st->out, "repetition %d: %s on %d VM(s)%s\n", rep, phase, n,
+                time_s ? "" : " (until done)");
+    fflush(st->out);
+    orch_telemetry_phase_start(st->tel, ph, warmup_s);
+    rc = st->client->run_phase(&st->cl, jobs, n, phase, time_s > 0 ? time_s + warmup_s : 0);
+    if (s == ORCH_STEP_MEASURE)
+        note_windows(st, jobs, n, rep);
+    orch_telemetry_phase_end(st->tel, ph, rep);
+    /* libvirt may have gone and come back during the phase */
+    if (rc == 0 && run_reconnect_lost(st, phase) < 0)
+        rc = -2;
+    for (int j = 0; j < n; j++)
+        if (jobs[j].failed && !st->vms[vm_of[j]].failed_in) {
+            st->vms[vm_of[j]].failed_in = phase;
+            st->failed_vms++;
+        }
+    note_failures(st, phase);
+    if (rc == 0 && s == ORCH_STEP_MEASURE)
+        note_outages(st, jobs, vm_of, n, phase);
+    if (rc == ORCH_RUN_INTERRUPTED) {
+        snprintf(st->err, sizeof st->err, "interrupted");
+    } else if (rc == -2) {
+        rc = -1;                /* st->err says why */
+    } else if (rc < 0) {
+        snprintf(st->err, sizeof st->err, "%s failed on at least one VM (see above)", phase);
+    } else {
+        int left = 0;
+        for (int i = 0; i < st->l->nvms; i++)
+            left += !st->vms[i].failed_in;
+        if (left == 0) {
+            snprintf(st->err, sizeof st->err, "%s failed on every VM (see above)", phase);
+            rc = -1;
+        }
+    }
+cleanup:
+    jobs_free(jobs, n);
+    free(vm_of);
+    return rc < 0 || rc == ORCH_RUN_INTERRUPTED ? -1 : 0;
+}
+
+static int need_prepare(const orch_plan *p, const orch_layout *l)
+{
+    if (strcmp(p->prepare, "auto") == 0)
+        return l->nvms > 0 && l->vms[0].seed_vol == NULL;
+    return strcmp(p->prepare, "yes") == 0;
+}
+
+int run_repetition(run_state *st, int rep, int *measured)
+{
+    const orch_plan *p = st->p;
+    if (run_provision_rep(st, rep) < 0 || run_wait_ready(st, rep) < 0)
+        return -1;
+    if (need_prepare(p, st->l)
+        && run_phase(st, rep, ORCH_STEP_PREPARE, RES_PHASE_PREPARE, "prepare", 0, 0, 0) < 0)
+        return -1;
+    if (p->precondition_s > 0 && run_precondition(st, rep) < 0)
+        return -1;
+    *measured = 1;
+    if (run_phase(st, rep, ORCH_STEP_MEASURE, RES_PHASE_MEASURE, "run", p->measure_s,
+                  p->warmup_s, 0) < 0)
+        return -1;
+    /* TPC-C's consistency conditions after the load (oltp tpcc check): a
+     * VM whose database fails them is named and left out of the figures */
+    if (strcmp(p->workload, "tpcc") == 0
+        && run_phase(st, rep, ORCH_STEP_CHECK, RES_PHASE_CHECK, "check", 0, 0, 0) < 0)
+        return -1;
+    return 0;
+}

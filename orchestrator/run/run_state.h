@@ -1,0 +1,127 @@
+/*
+ * run_state.h — what orch_run holds while a run goes, shared by the files
+ * of run/ (run.c: the top and the repetitions; reconnect.c: steps and
+ * lost libvirt connections; setup.c: the run folder, ports, teardown;
+ * boot.c: pools, volumes, domains and readiness; phase.c: the phases of
+ * one repetition; collect.c: each VM's results; summary.c: summary.json
+ * and the report). Private to run/: nothing outside includes it.
+ */
+#ifndef ORCH_RUN_STATE_H
+#define ORCH_RUN_STATE_H
+
+#include "run/run.h"
+#include "run/aggregate.h"
+#include "run/estimate.h"
+#include "telemetry/telemetry.h"
+#include "virt/restore.h"
+#include "virt/upload.h"
+/* What exists of one VM while the run goes (index as in the layout). */
+typedef struct run_vm {
+    virConnectPtr conn;         /* its drive's, borrowed from the run's orch_conns */
+    const char   *domain_type;  /* "kvm" or "qemu" */
+    virDomainPtr  dom;          /* running domain of this repetition, or NULL */
+    unsigned char uuid[VIR_UUID_BUFLEN];    /* of dom: found again after a reconnect */
+    int           slot;         /* in the monitor, this repetition */
+    const char   *failed_in;    /* the phase it failed in (static), or NULL */
+} run_vm;
+
+typedef struct run_state {
+    const orch_plan *p;
+    const orch_client_ops *client;
+    orch_client      cl;
+    orch_run_opts   *o;
+    FILE            *out;
+    orch_layout     *l;
+    orch_template   *t;
+    orch_conns      *conns;
+    orch_ledger     *run_objs;      /* pools, seed volumes: live for the whole run */
+    orch_ledger     *rep_objs;      /* domains, boot and db volumes: one repetition */
+    virStoragePoolPtr *pools;       /* per drive */
+    orch_restore_figure *restore;   /* per drive, all repetitions */
+    orch_images     *images;        /* image paths per drive, on its host */
+    run_vm          *vms;           /* per layout VM */
+    orch_monitor    *mon;           /* VM health, all connections */
+    orch_telemetry  *tel;           /* drive I/O sampling (issue 13), or NULL */
+    int              failed_vms;    /* VMs that failed, all repetitions */
+    orch_vm_result  *results;
+    int              nresults;
+    /* the precondition's rounds and verdicts (precondition.c), index
+     * (rep - 1) * ndrives + d and (rep - 1) * nvms + i; NULL without a
+     * precondition */
+    res_steady      *pre_drives, *pre_vms;
+    int              reps_run;          /* repetitions started so far */
+    char            *repetitions_stop;  /* repetitions = auto: why it
+                                         * stopped (run.c), or NULL */
+    char             err[1024];
+    orch_eta         eta;           /* the whole run's time left (estimate.h) */
+} run_state;
+
+/* reconnect.c */
+/* Whether SIGINT or SIGTERM asked the run to stop (ctx: the run_state). */
+int run_stop_requested(void *ctx);
+/* The test hook, then the checks for a stop request and for a lost
+ * libvirt connection before step s on object. -1 with st->err set. */
+int run_step(run_state *st, orch_step s, const char *object);
+/* Sleep up to s seconds, waking early on a stop request. */
+void run_nap(run_state *st, int s);
+/* Reopen every connection the monitor saw close and rebind the run's
+ * objects to it. 0, or -1 with st->err (libvirt did not come back). */
+int run_reconnect_lost(run_state *st, const char *when);
+
+/* setup.c */
+/* Refuse drivebench's image of another engine than the plan's. 0 or -1. */
+int run_check_image_engine(run_state *st);
+/* The run folder, its vm/ and console/, and the redacted plan.ini. 0 or -1. */
+int run_setup_dirs(run_state *st);
+/* Free loopback ports for every local VM's forward. 0 or -1. */
+int run_assign_ports(run_state *st);
+/* Remove what ledger l holds; returns how many objects remain. */
+int run_teardown(run_state *st, orch_ledger *l);
+/* Remove the run's objects by name on every host; 0 when all are clean. */
+int run_retry_teardown(run_state *st);
+
+/* boot.c */
+/* Pools and seed volumes, for the whole run. 0 or -1 with st->err. */
+int run_provision_drives(run_state *st);
+/* Boot and database volumes, then every domain of repetition rep. */
+int run_provision_rep(run_state *st, int rep);
+/* Wait until every VM's database answers. 0 or -1 with st->err. */
+int run_wait_ready(run_state *st, int rep);
+
+/* phase.c */
+/* Provision, boot and run the phases of repetition rep; *measured is set
+ * once its measured phase started. 0 or -1 with st->err. */
+int run_repetition(run_state *st, int rep, int *measured);
+/* Run one phase of oltp (command "run", "prepare", "check") on every VM
+ * still healthy, all at once, for time_s (0: until done) after warmup_s.
+ * Results land in the run folder as vm/<vm>.r<rep>[.<phase>].json, or
+ * round `round` (> 0) of a precondition's (layout.h; none for prepare).
+ * A VM that fails is named (monitor.h) and left out of the phases after;
+ * the phase fails only when no VM is left. 0 or -1 with st->err. */
+int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *command,
+              int time_s, int warmup_s, int round);
+
+/* precondition.c */
+/* The precondition of repetition rep in rounds of steady_round, until
+ * steady (precondition = until-steady) or for its fixed time; each
+ * round's TPS, p99 and drive I/O per VM and drive, and the verdict by
+ * SNIA's window rule, in st->pre_drives / pre_vms. 0 or -1 with st->err. */
+int run_precondition(run_state *st, int rep);
+/* Free what run_precondition recorded. */
+void run_precondition_clear(run_state *st);
+
+/* collect.c */
+/* One result entry per VM of repetition rep, with its health. */
+void run_record_rep(run_state *st, int rep);
+/* Free the result entries' strings. */
+void run_results_clear(run_state *st);
+
+/* summary.c */
+/* The current UTC time as ISO 8601 into buf. */
+void run_iso_now(char *buf, size_t len);
+/* summary.json from the results so far (partial: after a failure). */
+int run_write_summary(run_state *st, const char *started, int partial);
+/* report.html and report.csv from summary.json. 0 or -1 with st->err. */
+int run_write_report(run_state *st);
+
+#endif
