@@ -382,8 +382,56 @@ static int cmd_teardown(int argc, char **argv)
     return failed || !prefix ? 1 : 0;
 }
 
+/* `seed PLAN` of a user's image ([run] image) whose contract says it
+ * attaches the databases on its dbdisk: the plan's first VM through the
+ * run machinery in seed mode (run.h), keeping its database volume as
+ * IMAGE_DIR/seed.qcow2. Takes p. */
+static int seed_user_image(orch_plan *p, bool force)
+{
+    orch_run_opts ro;
+    char err[256], *out = NULL;
+    struct stat sb;
+    int rc = EXIT_BAD_INPUT;
+
+    if (!p->image_attaches_databases) {
+        fprintf(stderr, "drivebench: seed of a user's image needs an image that attaches the "
+                "databases it finds on its database disk: set [run] image_attaches_databases "
+                "= yes when its contract says so (images/README.md)\n");
+        goto out;
+    }
+    if (!p->image_dir || stat(p->image_dir, &sb) != 0 || !S_ISDIR(sb.st_mode)
+        || access(p->image_dir, W_OK) != 0) {
+        fprintf(stderr, "drivebench: seed: image_dir %s is not a folder this user can write "
+                "(create it first)\n", p->image_dir ? p->image_dir : "(unset)");
+        goto out;
+    }
+    if (!(out = orch_strfmt("%s/seed.qcow2", p->image_dir))) {
+        fputs("drivebench: out of memory\n", stderr);
+        rc = 1;
+        goto out;
+    }
+    if (!force && access(out, F_OK) == 0) {
+        fprintf(stderr, "drivebench: %s exists; --force makes it again\n", out);
+        goto out;
+    }
+    if (orch_plan_seed_view(p, err, sizeof err) < 0) {
+        fprintf(stderr, "drivebench: %s\n", err);
+        rc = 1;
+        goto out;
+    }
+    memset(&ro, 0, sizeof ro);
+    ro.out = stderr;
+    ro.seed_out = out;
+    rc = orch_run(p, &ro);
+out:
+    free(out);
+    orch_plan_free(p);
+    return rc;
+}
+
 /* `seed PLAN`: boot one VM, run the plan's prepare and keep its database
- * disk as IMAGE_DIR/seed.qcow2 (images/seed.sh, run while libvirt is up). */
+ * disk as IMAGE_DIR/seed.qcow2: images/seed.sh (run while libvirt is up)
+ * for drivebench's own images, seed_user_image for a user's. */
 static int cmd_seed(int argc, char **argv)
 {
     cli_opts o;
@@ -397,12 +445,8 @@ static int cmd_seed(int argc, char **argv)
     if (!(p = orch_plan_load(o.arg, stderr)))
         goto out;
     if (p->image) {
-        /* seed.sh boots drivebench's own image; a user's image needs the
-         * plan's domain (firmware, NIC, controller) and its ODBC login */
-        fprintf(stderr, "drivebench: seed builds the seeds of drivebench's images only; for a "
-                "user's image ([run] image) make %s/seed.qcow2 by hand (images/README.md, "
-                "\"A seed for a user's image\")\n", p->image_dir ? p->image_dir : "IMAGE_DIR");
-        orch_plan_free(p);
+        /* the plan's own domain (firmware, NIC, controller) and login */
+        rc = seed_user_image(p, o.force);
         goto out;
     }
     orch_plan_free(p);

@@ -9,19 +9,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void drive_clear(orch_drive *d)
+{
+    free(d->name);
+    free(d->id);
+    free(d->path);
+    free(d->pool);
+    free(d->uri);
+    free(d->image_pool);
+    free(d->image_pool_path);
+}
+
 void orch_plan_free(orch_plan *p)
 {
     if (!p)
         return;
-    for (int i = 0; i < p->ndrives; i++) {
-        free(p->drives[i].name);
-        free(p->drives[i].id);
-        free(p->drives[i].path);
-        free(p->drives[i].pool);
-        free(p->drives[i].uri);
-        free(p->drives[i].image_pool);
-        free(p->drives[i].image_pool_path);
-    }
+    for (int i = 0; i < p->ndrives; i++)
+        drive_clear(&p->drives[i]);
     free(p->drives);
     free(p->file); free(p->name); free(p->uri); free(p->profile);
     free(p->engine_name); free(p->image); free(p->kernel); free(p->initrd);
@@ -33,6 +37,29 @@ void orch_plan_free(orch_plan *p)
     free(p->db_password); free(p->db_password_env); free(p->db_password_file);
     free(p->db_name); free(p->prepare); free(p->extra); free(p->db_settings);
     free(p);
+}
+
+int orch_plan_seed_view(orch_plan *p, char *err, size_t errlen)
+{
+    char *yes = strdup("yes");
+    if (!yes) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    free(p->prepare);
+    p->prepare = yes;
+    for (int i = 1; i < p->ndrives; i++)
+        drive_clear(&p->drives[i]);
+    if (p->ndrives > 1)
+        p->ndrives = 1;
+    if (p->ndrives == 1)
+        p->drives[0].vms = 1;
+    p->vms_per_drive = 1;
+    p->repetitions = p->repetitions_min = p->repetitions_max = 1;
+    p->repetitions_auto = 0;
+    p->precondition_s = p->precondition_max_s = 0;
+    p->precondition_steady = 0;
+    return 0;
 }
 
 int orch_plan_drive_vms(const orch_plan *p, const orch_drive *d)

@@ -164,6 +164,14 @@ int orch_plan_write_redacted(const orch_plan *p, const char *path, char *err, si
 int orch_plan_drive_vms(const orch_plan *p, const orch_drive *d);
 int orch_plan_total_vms(const orch_plan *p);
 
+/* `drivebench seed` of a user's image: p becomes one VM (the first of its
+ * first drive, with that drive's pool or path, host and profile), one
+ * repetition, prepare = yes and no precondition, so orch_run in seed mode
+ * (run.h seed_out) loads one database with the plan's own VM definition
+ * and login. The other drives are freed. 0, or -1 with err (out of
+ * memory). */
+int orch_plan_seed_view(orch_plan *p, char *err, size_t errlen);
+
 /* What oltp connects to for plan p (borrowed strings). */
 orch_db_target orch_plan_db_target(const orch_plan *p);
 

@@ -161,6 +161,8 @@ static int run_all(run_state *st, const char *started, int *summary_written)
     if (orch_estimate(st->conns, p, st->t, st->out, st->err, sizeof st->err) < 0
         || run_provision_drives(st) < 0)
         return ORCH_RUN_FAILED;
+    if (st->o->seed_out)        /* seed mode: no measure, no summary */
+        return run_seed(st) < 0 ? ORCH_RUN_FAILED : ORCH_RUN_OK;
     for (int rep = 1; rep <= p->repetitions; rep++) {
         int measured = 0, rc_rep;
         st->reps_run = rep;

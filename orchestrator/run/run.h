@@ -17,7 +17,8 @@
     X(POOL, "pool") X(SEED, "seed volume") X(BOOT_VOL, "boot volume") \
     X(DB_VOL, "database volume") X(DOMAIN, "domain") X(READY, "wait for database") \
     X(PREPARE, "prepare") X(PRECONDITION, "precondition") X(MEASURE, "measure") \
-    X(CHECK, "check") X(SUMMARY, "summary") X(REPORT, "report")
+    X(CHECK, "check") X(SUMMARY, "summary") X(REPORT, "report") \
+    X(SHUTDOWN, "shutdown") X(KEEP_SEED, "keep seed")
 #define ORCH_STEP_ENUM(id, text) ORCH_STEP_##id,
 typedef enum { ORCH_STEPS(ORCH_STEP_ENUM) ORCH_STEP_COUNT } orch_step;
 #undef ORCH_STEP_ENUM
@@ -47,8 +48,19 @@ typedef struct orch_run_opts {
     const struct orch_tel_seams *telemetry;
     orch_monitor *monitor;      /* the run's monitor while orch_run runs
                                  * (tests inject events through it) */
+    /* Seed mode (`drivebench seed` of a user's image; the plan cut to one
+     * VM by orch_plan_seed_view): provision, boot, prepare, shut the guest
+     * down (ACPI, then destroy after seed_shutdown_s: a failure, no seed
+     * kept) and copy its database volume to seed_out as qcow2 (written
+     * beside it, renamed when complete) before the usual teardown; no
+     * measure, no summary. NULL: a run. */
+    const char *seed_out;
+    int         seed_shutdown_s;    /* 0: ORCH_SEED_SHUTDOWN_S */
+    const char *qemu_img;           /* NULL: "qemu-img" from PATH */
     char  run_id_out[128];      /* the run id used, filled by orch_run */
 } orch_run_opts;
+
+#define ORCH_SEED_SHUTDOWN_S 600
 
 /* Run plan p. SIGINT/SIGTERM stop it and tear down. Returns ORCH_RUN_OK,
  * ORCH_RUN_DEGRADED (completed, but some VMs failed: named in the summary

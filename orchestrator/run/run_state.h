@@ -4,7 +4,7 @@
  * lost libvirt connections; setup.c: the run folder, ports, teardown;
  * boot.c: pools, volumes, domains and readiness; phase.c: the phases of
  * one repetition; collect.c: each VM's results; summary.c: summary.json
- * and the report). Private to run/: nothing outside includes it.
+ * and the report; seed.c: seed mode). Private to run/: nothing outside includes it.
  */
 #ifndef ORCH_RUN_STATE_H
 #define ORCH_RUN_STATE_H
@@ -100,6 +100,12 @@ int run_repetition(run_state *st, int rep, int *measured);
  * the phase fails only when no VM is left. 0 or -1 with st->err. */
 int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *command,
               int time_s, int warmup_s, int round);
+
+/* seed.c */
+/* Seed mode (run.h seed_out): provision and boot the plan's one VM, run
+ * prepare, shut it down cleanly and copy its database volume to
+ * st->o->seed_out. 0 or -1 with st->err (no seed file then). */
+int run_seed(run_state *st);
 
 /* precondition.c */
 /* The precondition of repetition rep in rounds of steady_round, until

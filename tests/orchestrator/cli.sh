@@ -32,7 +32,17 @@ expect "unreadable plan" 2 "/nonexistent.ini: cannot read plan: No such file or 
 expect "seed: missing plan" 2 "drivebench: missing PLAN argument" $DB seed
 expect "seed: unreadable plan" 2 "/nonexistent.ini: cannot read plan: No such file or directory" $DB seed /nonexistent.ini
 expect "seed: unknown option" 2 "drivebench: unknown option --fast (see drivebench --help)" $DB seed plans/tiny.ini --fast
-expect "seed of a user's image" 2 "drivebench: seed builds the seeds of drivebench's images only; for a user's image ([run] image) make /var/lib/drivebench/seeds/sqlserver-tpcc/seed.qcow2 by hand (images/README.md, \"A seed for a user's image\")" $DB seed plans/sqlserver-tpcc.ini
+expect "seed of a user's image: no image folder" 2 "drivebench: seed: image_dir /var/lib/drivebench/seeds/sqlserver-tpcc is not a folder this user can write (create it first)" $DB seed plans/sqlserver-tpcc.ini
+seed_plan() {   # seed_plan RUN-KEYS: a user's SQL Server image on the test driver
+  printf '[run]\nname = s\nuri = %s\nprofile = tiny\nengine = sqlserver\nimage = /srv/mssql.qcow2\n%b[workload]\nname = tpcc\nwarehouses = 1\nmeasure = 10s\n[drive d]\npath = /srv/d\n' \
+    "$NODE" "$1" > "$tmp/seed.ini"
+}
+seed_plan ''
+expect "seed of a user's image that formats its disk" 2 "drivebench: seed of a user's image needs an image that attaches the databases it finds on its database disk: set [run] image_attaches_databases = yes when its contract says so (images/README.md)" $DB seed "$tmp/seed.ini"
+mkdir -p "$tmp/seeds"; : > "$tmp/seeds/seed.qcow2"
+seed_plan "image_attaches_databases = yes\nimage_dir = $tmp/seeds\n"
+expect "seed of a user's image: seed there" 2 "drivebench: $tmp/seeds/seed.qcow2 exists; --force makes it again" $DB seed "$tmp/seed.ini"
+rm -f "$tmp/seeds/seed.qcow2"
 expect "bad run id" 2 "drivebench: run id 'A--B' is not of the form drivebench makes" $DB render plans/tiny.ini --run-id=A--B
 expect "teardown of a non-id" 2 "drivebench: '../etc' is not a run id" $DB teardown ../etc
 for p in plans/*.ini; do

@@ -303,6 +303,118 @@ static void test_run_sqlserver_prepare(void **state)
     orch_plan_free(p);
 }
 
+/* Seed mode on the test driver: the guest's writes to its database disk
+ * stand in as a real 1 MiB file at the database volume's path, made when
+ * the shutdown step comes (after prepare), which qemu-img then copies. */
+typedef struct seed_ctx {
+    orch_fixture *f;
+    char drive_dir[PATH_MAX];
+    int  shutdowns;
+    int  fail_keep;             /* 1: the keep step fails */
+} seed_ctx;
+
+static int seed_hook(void *ctx, orch_step s, const char *object)
+{
+    seed_ctx *c = ctx;
+    char cmd[PATH_MAX * 2];
+    if (s == ORCH_STEP_KEEP_SEED && c->fail_keep)
+        return -1;
+    if (s != ORCH_STEP_SHUTDOWN)
+        return 0;
+    c->shutdowns++;
+    snprintf(cmd, sizeof cmd, "head -c 1048576 /dev/urandom > '%s/%s-db.img'", c->drive_dir,
+             object);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* A user's SQL Server image seeded the way `drivebench seed` does: the
+ * plan's first VM, one prepare, no measure, its database volume kept as
+ * IMAGE_DIR/seed.qcow2, every libvirt object of the run gone. */
+static orch_plan *seed_plan(orch_fixture *f, seed_ctx *c, char *seed, size_t len)
+{
+    orch_plan *p = plan(f, "sqlserver", "vcpus = 1\nmemory = 1G\nengine = sqlserver\n"
+                        "image = /srv/images/windows-sqlserver.qcow2\nguest_os = windows\n"
+                        "image_attaches_databases = yes\n");
+    char err[256];
+    c->f = f;
+    snprintf(c->drive_dir, sizeof c->drive_dir, "%s/drive-a", f->results);
+    assert_int_equal(mkdir(c->drive_dir, 0755), 0);
+    free(p->drives[0].path);
+    p->drives[0].path = strdup(c->drive_dir);
+    free(p->image_dir);
+    p->image_dir = orch_strfmt("%s/seeds", f->results);
+    assert_int_equal(mkdir(p->image_dir, 0755), 0);
+    snprintf(seed, len, "%s/seed.qcow2", p->image_dir);
+    assert_int_equal(orch_plan_seed_view(p, err, sizeof err), 0);
+    assert_int_equal(p->ndrives, 1);
+    assert_int_equal(orch_plan_total_vms(p), 1);
+    return p;
+}
+
+static void test_seed_user_image(void **state)
+{
+    orch_fixture *f = *state;
+    seed_ctx c = { 0 };
+    char seed[PATH_MAX], cmd[PATH_MAX * 3], part[PATH_MAX + 8];
+    orch_plan *p = seed_plan(f, &c, seed, sizeof seed);
+    orch_run_opts o;
+    char *info;
+    opts_init(&o, f);
+    o.inject = seed_hook;
+    o.hook_ctx = &c;
+    o.seed_out = seed;
+    o.seed_shutdown_s = 5;
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    assert_clean(f, RUN_ID);
+    assert_int_equal(c.shutdowns, 1);
+    assert_int_equal(orch_count_lines(f->log, " prepare"), 1);
+    assert_int_equal(orch_count_lines(f->log, " run"), 0);
+    assert_int_equal(orch_count_lines(f->log, "--db-driver=odbc"), 1);    /* the prepare, alone */
+    assert_non_null(strstr(orch_fixture_output(f), "repetition 1: prepare on 1 VM(s) (until done)\n"));
+    snprintf(cmd, sizeof cmd, "seed: %s\n", seed);
+    assert_non_null(strstr(orch_fixture_output(f), cmd));
+    /* 1 domain, its boot and database volumes; then the pool */
+    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 1 domain(s), 2 volume(s), 0 pool(s)"));
+    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 0 volume(s), 1 pool(s)"));
+    snprintf(part, sizeof part, "%s.part", seed);
+    assert_int_equal(access(part, F_OK), -1);
+    /* a qcow2 of the database disk's 1 MiB, the same bytes */
+    snprintf(cmd, sizeof cmd, "qemu-img info --output=json '%s' > '%s/info.json' && "
+             "qemu-img compare -q '%s' '%s'/drive-a/*-db.img", seed, f->results, seed,
+             f->results);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/info.json", f->results);
+    info = orch_slurp(cmd);
+    assert_non_null(strstr(info, "\"format\": \"qcow2\""));
+    assert_non_null(strstr(info, "\"virtual-size\": 1048576"));
+    free(info);
+    orch_plan_free(p);
+}
+
+/* A seed whose keep step fails leaves no seed file, no part file and no
+ * object of the run. */
+static void test_seed_failure_leaves_nothing(void **state)
+{
+    orch_fixture *f = *state;
+    seed_ctx c = { .fail_keep = 1 };
+    char seed[PATH_MAX], part[PATH_MAX + 8];
+    orch_plan *p = seed_plan(f, &c, seed, sizeof seed);
+    orch_run_opts o;
+    opts_init(&o, f);
+    o.inject = seed_hook;
+    o.hook_ctx = &c;
+    o.seed_out = seed;
+    o.seed_shutdown_s = 5;
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    assert_clean(f, RUN_ID);
+    assert_int_equal(orch_count_lines(f->log, " prepare"), 1);
+    assert_non_null(strstr(orch_fixture_output(f), "keep seed "));
+    assert_int_equal(access(seed, F_OK), -1);
+    snprintf(part, sizeof part, "%s.part", seed);
+    assert_int_equal(access(part, F_OK), -1);
+    orch_plan_free(p);
+}
+
 typedef struct inject_ctx {
     orch_step step;
     int       nth;              /* fail at this occurrence (1-based) */
@@ -1477,6 +1589,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_ping_without_oltp, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_run_with_seed, orch_fixture_setup, orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_run_sqlserver_seed, orch_fixture_setup,
+                                        orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_seed_user_image, orch_fixture_setup,
+                                        orch_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_seed_failure_leaves_nothing, orch_fixture_setup,
                                         orch_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_run_sqlserver_prepare, orch_fixture_setup,
                                         orch_fixture_teardown),
