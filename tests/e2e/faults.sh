@@ -256,6 +256,16 @@ esac
 # the healthy VMs' result files add up to the summary's totals (the
 # failed VMs' files, kept, are in none)
 e2e_check_totals "$rdir"
+# no verdict from broken data (issue 21): every comparison of a drive that
+# is incomplete says "not comparable"; with two drives there is one
+if [ "$(jq '.drives | length' "$rdir/summary.json")" -gt 1 ]; then
+  jq -e '[.drives[] | select(.status == "incomplete") | .name] as $inc
+         | [.comparisons[] | select(.a as $a | .b as $b | $inc | any(. == $a or . == $b))] as $c
+         | ($c | length) > 0 and ($c | all(.verdict == "not comparable" and (.reason | startswith("not comparable: drive "))))' \
+    "$rdir/summary.json" >/dev/null \
+    || e2e_fail "a comparison with an incomplete drive has a verdict: $(jq -c '[.comparisons[] | {a, b, method, verdict, reason}]' "$rdir/summary.json")"
+  e2e_say "comparisons with the incomplete drive: $(jq -r '[.comparisons[] | .verdict] | unique | join(", ")' "$rdir/summary.json")"
+fi
 left=$(leftovers)
 [ -z "$left" ] || e2e_fail "left behind by the run: $left"
 e2e_say "PASS in $(( $(date +%s) - t0 ))s"
