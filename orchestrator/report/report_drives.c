@@ -273,6 +273,43 @@ cleanup:
     return rc;
 }
 
+/* The tpmC chart of protocol `group`'s TPC-C drives into sec, with b's
+ * room (as many bars as the report has drives; its labels are replaced):
+ * drives of different protocols are never ranked together (ids and titles
+ * name the protocol when there are several). 0 (also with no TPC-C drive
+ * in the group), or -1 when out of memory. */
+static int tpmc_chart(report_page *pg, xmlNodePtr sec, int group, page_bars *b)
+{
+    char id[64], *title;
+    int k = 0;
+    xmlNodePtr svg;
+    for (int r = 0; r < pg->s->nruns; r++)
+        for (int d = 0; pg->s->runs[r].group == group && d < pg->s->runs[r].ndrives; d++) {
+            const report_run *run = &pg->s->runs[r];
+            const report_drive *dr = &run->drives[d];
+            if (!dr->d->f.tpcc)
+                continue;
+            free(b->labels[k]);
+            if (!(b->labels[k] = page_drive_label(pg, run, dr->name)))
+                return -1;
+            b->bars[k].label = b->labels[k];
+            page_bars_value(b, k, dr->d->f.tpcc->tpmc, 2);
+            b->bars[k].color = r;
+            b->bars[k].incomplete = dr->incomplete;
+            k++;
+        }
+    if (k == 0)
+        return 0;
+    snprintf(id, sizeof id, group ? "chart-tpmc-p%d" : "chart-tpmc", group + 1);
+    title = pg->s->ngroups > 1
+        ? orch_strfmt("tpmC per drive (New-Orders per minute, higher is better) \xe2\x80\x94 "
+                      "protocol P%d", group + 1)
+        : strdup("tpmC per drive (New-Orders per minute, higher is better)");
+    svg = title ? svg_bar_chart(sec, id, title, b->bars, k, 1) : NULL;
+    free(title);
+    return svg ? 0 : -1;
+}
+
 /* TPC-C runs: per drive, tpmC and NOPM in a table and a chart, then each
  * drive's transaction types. Nothing when no run has TPC-C figures. */
 int page_section_tpcc(report_page *pg)
@@ -318,17 +355,10 @@ int page_section_tpcc(report_page *pg)
             html_attr(td, "data-key", "p90_limits_met");
             html_attr(td, "data-value", t->p90_limits_met ? "1" : "0");
             page_status_cell(tr, dr);
-            if (!(b.labels[k] = page_drive_label(pg, run, dr->name)))
-                goto cleanup;
-            b.bars[k].label = b.labels[k];
-            page_bars_value(&b, k, t->tpmc, 2);
-            b.bars[k].color = r;
-            b.bars[k].incomplete = dr->incomplete;
-            k++;
         }
-    if (sec && !svg_bar_chart(sec, "chart-tpmc", "tpmC per drive (New-Orders per minute, "
-                              "higher is better)", b.bars, k, 1))
-        goto cleanup;
+    for (int g = 0; sec && g < pg->s->ngroups; g++)
+        if (tpmc_chart(pg, sec, g, &b) < 0)
+            goto cleanup;
     k = 0;
     for (int r = 0; r < pg->s->nruns; r++)
         for (int d = 0; d < pg->s->runs[r].ndrives; d++)

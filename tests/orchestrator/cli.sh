@@ -377,6 +377,22 @@ if [ $st -eq 0 ] && [ "$out" = "$want" ]; then ok "report names the key in which
 # the PostgreSQL run's drive has no scaling ratio against the MariaDB runs
 ratio=$(awk -F, '$1=="\"report-8vm-pg\"" {print $21 "|" $22}' "$tmp/eng.csv")
 if [ "$ratio" = "|" ]; then ok "no scaling ratio across engines"; else bad "scaling across engines: $ratio"; fi
+# TPC-C: one tpmC chart per protocol, each with its own drives' bars only
+cp -r $F/tpcc "$tmp/tpcc-pg" && python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); d["fingerprint"]["engine"]="postgresql"; json.dump(d, open(p, "w"))' "$tmp/tpcc-pg/summary.json"
+$DB report $F/tpcc "$tmp/tpcc-pg" -o "$tmp/tpmc.html" >/dev/null
+bars=$(python3 - "$tmp/tpmc.html" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+out = []
+for cid in ("chart-tpmc", "chart-tpmc-p2"):
+    m = re.search(r'<svg[^>]*id="%s"[^>]*>(.*?)</svg>' % cid, s, re.S)
+    out.append("%s:%s" % (cid, ",".join(re.findall(r'<g class="bar" data-label="([^"]*)"', m.group(1))) if m else "none"))
+print(" ".join(out))
+PY
+)
+a=$(jq -r '[.drives[].name | . + " [A]"] | join(",")' $F/tpcc/summary.json)
+b=$(jq -r '[.drives[].name | . + " [B]"] | join(",")' $F/tpcc/summary.json)
+if [ "$bars" = "chart-tpmc:$a chart-tpmc-p2:$b" ]; then ok "tpmC charted per protocol ($bars)"; else bad "tpmC charts across protocols: $bars (want chart-tpmc:$a chart-tpmc-p2:$b)"; fi
 cp -r $F/report-4vm "$tmp/old4" && python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); del d["fingerprint"]; json.dump(d, open(p, "w"))' "$tmp/old4/summary.json"
 out=$($DB report "$tmp/old4" $F/report-8vm -o "$tmp/old.html" | head -3)
 want="protocols: 2 (drives of different protocols are not ranked or scaled together)
