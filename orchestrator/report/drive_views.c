@@ -155,6 +155,9 @@ static int views_chart(xmlNodePtr sec, const char *id, const view_line *v, int n
             ss[n] = (svg_series){ .label = v[i].label, .x = buf[n],
                                   .y = buf[n] + v[i].r->nseries, .n = m, .color = i };
             n++;
+        } else {                /* no point of this view: its room is reused */
+            free(buf[n]);
+            buf[n] = NULL;
         }
     }
     if (dl && dl->nseries > 0) {
