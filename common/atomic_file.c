@@ -85,62 +85,93 @@ cleanup:
     return rc;
 }
 
-int atomic_file_write(const char *path, const void *data, size_t len, char *err,
-                      size_t errlen)
-{
-    char *dir = NULL, *tmp = temp_template(path, &dir);
-    const char *p = data;
-    int fd = -1, dfd, rc = -1, created = 0;
+struct atomic_file {
+    char *path, *tmp, *dir;
+    FILE *f;
+};
 
-    if (!tmp || !dir) {
-        snprintf(err, errlen, "cannot write %s: out of memory", path);
-        goto cleanup;
+void atomic_file_abort(atomic_file *a)
+{
+    if (!a)
+        return;
+    if (a->f) {
+        fclose(a->f);
+        unlink(a->tmp);
     }
-    fd = create_temp(tmp);
+    free(a->path);
+    free(a->tmp);
+    free(a->dir);
+    free(a);
+}
+
+atomic_file *atomic_file_open(const char *path, char *err, size_t errlen)
+{
+    atomic_file *a = calloc(1, sizeof *a);
+    int fd;
+    if (!a || !(a->path = strdup(path)) || !(a->tmp = temp_template(path, &a->dir))
+        || !a->dir) {
+        snprintf(err, errlen, "cannot write %s: out of memory", path);
+        atomic_file_abort(a);
+        return NULL;
+    }
+    fd = create_temp(a->tmp);
     if (fd < 0) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        goto cleanup;
+        atomic_file_abort(a);
+        return NULL;
     }
-    created = 1;
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            snprintf(err, errlen, "cannot write %s: %s", path, n < 0 ? strerror(errno)
-                                                                     : "short write");
-            goto cleanup;
-        }
-        p += n;
-        len -= (size_t)n;
-    }
-    if (fsync(fd) < 0) {
+    if (!(a->f = fdopen(fd, "w"))) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        goto cleanup;
+        close(fd);
+        unlink(a->tmp);
+        atomic_file_abort(a);
+        return NULL;
     }
-    if (close(fd) < 0) {
-        fd = -1;
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        goto cleanup;
-    }
-    fd = -1;
-    if (rename(tmp, path) < 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        goto cleanup;
+    return a;
+}
+
+FILE *atomic_file_stream(atomic_file *a)
+{
+    return a->f;
+}
+
+int atomic_file_commit(atomic_file *a, char *err, size_t errlen)
+{
+    FILE *f = a->f;
+    int bad = ferror(f) || fflush(f) != 0, e = errno, dfd;
+    if (!bad && fsync(fileno(f)) < 0)
+        bad = 1, e = errno;
+    a->f = NULL;
+    if (fclose(f) != 0 && !bad)
+        bad = 1, e = errno;
+    if (!bad && rename(a->tmp, a->path) < 0)
+        bad = 1, e = errno;
+    if (bad) {
+        snprintf(err, errlen, "cannot write %s: %s", a->path, e ? strerror(e) : "write failed");
+        unlink(a->tmp);
+        atomic_file_abort(a);
+        return -1;
     }
     /* the rename itself survives a crash once the directory is synced */
-    dfd = open(dir, O_RDONLY | O_DIRECTORY);
+    dfd = open(a->dir, O_RDONLY | O_DIRECTORY);
     if (dfd >= 0) {
         fsync(dfd);
         close(dfd);
     }
-    rc = 0;
-cleanup:
-    if (fd >= 0)
-        close(fd);
-    if (rc < 0 && created)
-        unlink(tmp);
-    free(tmp);
-    free(dir);
-    return rc;
+    atomic_file_abort(a);
+    return 0;
+}
+
+int atomic_file_write(const char *path, const void *data, size_t len, char *err,
+                      size_t errlen)
+{
+    atomic_file *a = atomic_file_open(path, err, errlen);
+    if (!a)
+        return -1;
+    if (len > 0 && fwrite(data, 1, len, a->f) != len && !ferror(a->f)) {
+        snprintf(err, errlen, "cannot write %s: short write", path);
+        atomic_file_abort(a);
+        return -1;
+    }
+    return atomic_file_commit(a, err, errlen);
 }

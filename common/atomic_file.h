@@ -12,6 +12,7 @@
 #define COMMON_ATOMIC_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* 0 when a file can be created beside path (a temporary file is created
  * and removed) and path is not a directory; else -1 with a message such
@@ -25,5 +26,17 @@ int atomic_file_check(const char *path, char *err, size_t errlen);
  * existing path is untouched). */
 int atomic_file_write(const char *path, const void *data, size_t len, char *err,
                       size_t errlen);
+
+/* The same, written piece by piece: a file too large to hold in memory
+ * as one buffer (summary.json of a long run). atomic_file_open creates
+ * the temporary file (NULL with a message in err); its stream takes the
+ * pieces; atomic_file_commit flushes, fsyncs and renames it over path
+ * (0), or removes it (-1 with err: a write failed); either way a is
+ * freed. atomic_file_abort removes it and frees a (accepts NULL). */
+typedef struct atomic_file atomic_file;
+atomic_file *atomic_file_open(const char *path, char *err, size_t errlen);
+FILE *atomic_file_stream(atomic_file *a);
+int atomic_file_commit(atomic_file *a, char *err, size_t errlen);
+void atomic_file_abort(atomic_file *a);
 
 #endif

@@ -204,8 +204,7 @@ int rj_read_doc(const char *path, const char *unreadable_prefix,
 int rj_write_json(json_object *doc, const char *path, char *err, size_t errlen)
 {
     /* atomically: a reader sees the previous file or this whole one */
-    const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY
-                                                      | JSON_C_TO_STRING_NOSLASHESCAPE);
+    const char *text = json_object_to_json_string_ext(doc, RJ_JSON_FLAGS);
     if (!text) {
         snprintf(err, errlen, "cannot write %s: out of memory", path);
         return -1;

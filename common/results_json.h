@@ -44,6 +44,7 @@ int          rj_read_doc(const char *path, const char *unreadable_prefix,
                          int (*from)(json_object *doc, void *dst, char *err, size_t errlen),
                          void (*clear)(void *dst), void *dst, char *err, size_t errlen);
 /* Pretty-printed JSON to path. 0, or -1 with "cannot write PATH: why". */
+#define RJ_JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)
 int          rj_write_json(json_object *doc, const char *path, char *err, size_t errlen);
 
 /* ------------------------------------------------------------------ */
@@ -165,6 +166,14 @@ struct rj_field {
 
 /* The members of base described by t, added to o. */
 void rj_put_fields(json_object *o, const rj_field *t, const void *base);
+/* The object of t's members of base written to path atomically, byte for
+ * byte as rj_write_json of the object rj_put_fields makes, but holding
+ * one member's tree at a time and, of an RJ_ARRAY member (a summary's
+ * drives and VMs), one element's: a long run's summary is many times
+ * its file's size as one json-c tree. 0, or -1 with "cannot write PATH:
+ * why". */
+int rj_write_fields(const char *path, const rj_field *t, const void *base, char *err,
+                    size_t errlen);
 /* The members of base read from o (any of them absent, or o NULL: their
  * absent values). 0, or -1 with the reason in c->err ("out of memory",
  * an array above its bound, what an RJ_CUSTOM refuses). */

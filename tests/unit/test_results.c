@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "results.h"
+#include "results_json.h"
 
 /* summary.csv's drive I/O columns (results_drive_io.c), empty without I/O */
 #define CSV_IO_HEAD ",db_rd_iops,db_rd_mbps,db_rd_lat_ms,db_wr_iops,db_wr_mbps,db_wr_lat_ms,db_fl_iops,db_fl_lat_ms,host_rd_iops,host_rd_mbps,host_rd_await_ms,host_wr_iops,host_wr_mbps,host_wr_await_ms,host_dc_iops,host_dc_mbps,host_dc_await_ms,host_fl_iops,host_fl_await_ms,host_await_ms,host_queue_depth,host_util_pct,host_rq_kib,flush_ratio,guest_rd_iops,guest_rd_mbps,guest_rd_await_ms,guest_wr_iops,guest_wr_mbps,guest_wr_await_ms,guest_dc_iops,guest_dc_mbps,guest_dc_await_ms,guest_fl_iops,guest_fl_await_ms,guest_await_ms,guest_queue_depth,guest_util_pct,guest_rq_kib,txn_rd_kib,txn_wr_kib,txn_flushes,txn_dev_rd_kib,txn_dev_wr_kib,txn_dev_flushes,txn_dev_busy_ms,txn_write_amp,dev_lat_p50_ms,dev_lat_p99_ms,dev_lat_p99.99_ms,tail_r"
@@ -259,7 +260,8 @@ static void test_oltp_round_trip(void **state)
 /* A real oltp result read and written again is the same JSON: the model
  * keeps every key of drivebench.oltp/1. It was written before "ended":
  * read as complete, it is written back with "ended": "complete" and no
- * "ended_reason". */
+ * "ended_reason", and as drivebench.oltp/2 (its interval histograms, had
+ * it any, with their buckets as one string). */
 static void test_oltp_real_result_unchanged(void **state)
 {
     res_oltp r;
@@ -277,6 +279,9 @@ static void test_oltp_real_result_unchanged(void **state)
     assert_false(json_object_object_get_ex(orig, "ended", NULL));
     assert_false(json_object_object_get_ex(again, "ended_reason", NULL));
     json_object_object_add(orig, "ended", json_object_new_string("complete"));
+    assert_string_equal(json_object_get_string(json_object_object_get(orig, "schema")),
+                        "drivebench.oltp/1");
+    json_object_object_add(orig, "schema", json_object_new_string("drivebench.oltp/2"));
     assert_true(json_object_equal(orig, again));
     json_object_put(orig);
     json_object_put(again);
@@ -317,9 +322,9 @@ static void test_oltp_ended(void **state)
 static void test_oltp_refusals(void **state)
 {
     static const struct { const char *json, *msg; } cases[] = {
-        { "{\"schema\":\"drivebench.oltp/2\",\"phases\":[]}", "not a drivebench.oltp/1 result" },
-        { "{\"schema\":\"drivebench.oltp/10\",\"phases\":[]}", "not a drivebench.oltp/1 result" },
-        { "{\"schema\":\"drivebench.summary/1\"}", "not a drivebench.oltp/1 result" },
+        { "{\"schema\":\"drivebench.oltp/3\",\"phases\":[]}", "not a drivebench.oltp/2 result" },
+        { "{\"schema\":\"drivebench.oltp/10\",\"phases\":[]}", "not a drivebench.oltp/2 result" },
+        { "{\"schema\":\"drivebench.summary/1\"}", "not a drivebench.oltp/2 result" },
         { "{\"schema\":\"drivebench.oltp/1\",\"phases\":[{\"name\":\"warmup\",\"tps\":1}]}",
           "no \"measure\" phase" },
         { "{\"schema\":\"drivebench.oltp/1\",\"phases\":[{\"name\":\"measure\",\"tps\":\"x\"}]}",
@@ -610,6 +615,77 @@ static void test_summary_round_trip(void **state)
     res_summary_clear(&b);
 }
 
+/* A file's whole text (malloc'd). */
+static char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    char *t;
+    long len;
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    len = ftell(f);
+    rewind(f);
+    t = malloc((size_t)len + 1);
+    assert_non_null(t);
+    assert_int_equal(fread(t, 1, (size_t)len, f), (size_t)len);
+    t[len] = '\0';
+    fclose(f);
+    *n = (size_t)len;
+    return t;
+}
+
+/* s's summary.json as res_summary_write_files streams it is byte for
+ * byte the pretty text of its whole json-c tree. */
+static void assert_streamed_as_tree(const res_summary *s)
+{
+    char err[512] = "", *a, *b, tree[300];
+    size_t na, nb;
+    json_object *doc = res_summary_to_json(s);
+    snprintf(tree, sizeof tree, "%s/tree.json", scratch);
+    assert_int_equal(rj_write_json(doc, tree, err, sizeof err), 0);
+    json_object_put(doc);
+    assert_int_equal(res_summary_write_files(s, scratch, err, sizeof err), 0);
+    a = slurp(path_in("summary.json"), &na);
+    b = slurp(tree, &nb);
+    if (na != nb || memcmp(a, b, na) != 0) {
+        size_t i = 0;
+        while (i < na && i < nb && a[i] == b[i])
+            i++;
+        fprintf(stderr, "streamed differs at byte %zu:\n%.80s\n--- tree:\n%.80s\n", i,
+                a + (i > 40 ? i - 40 : 0), b + (i > 40 ? i - 40 : 0));
+        fail();
+    }
+    free(a);
+    free(b);
+}
+
+/* Streamed against the tree: the made summary, one without VMs or drives
+ * and every summary fixture (the report's, real orchestrator runs). */
+static void test_summary_streamed(void **state)
+{
+    static const char *const fixtures[] = {
+        "report-4vm", "report-8vm", "report-8vm-pg", "report-failed", "report-reps", "tpcc",
+    };
+    res_summary a, b;
+    char err[512] = "", path[300];
+    int nvms, ndrives;
+    (void)state;
+    make_summary(&a);
+    assert_streamed_as_tree(&a);
+    nvms = a.nvms, ndrives = a.ndrives;
+    a.nvms = 0, a.ndrives = 0;
+    assert_streamed_as_tree(&a);
+    a.nvms = nvms, a.ndrives = ndrives;
+    res_summary_clear(&a);
+    for (size_t i = 0; i < sizeof fixtures / sizeof *fixtures; i++) {
+        snprintf(path, sizeof path, "results/fixtures/%s/summary.json", fixtures[i]);
+        assert_int_equal(res_summary_read_file(path, &b, err, sizeof err), 0);
+        assert_true(b.nvms > 0 && b.ndrives > 0);
+        assert_streamed_as_tree(&b);
+        res_summary_clear(&b);
+    }
+}
+
 static void test_summary_refusals(void **state)
 {
     res_summary s;
@@ -695,6 +771,7 @@ int main(void)
         cmocka_unit_test(test_oltp_untrusted),
         cmocka_unit_test(test_oltp_ended),
         cmocka_unit_test(test_summary_round_trip),
+        cmocka_unit_test(test_summary_streamed),
         cmocka_unit_test(test_summary_refusals),
         cmocka_unit_test(test_csv_field),
         cmocka_unit_test(test_numbers),
