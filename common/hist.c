@@ -6,6 +6,7 @@
  */
 #include "hist.h"
 
+#include <errno.h>
 #include <inttypes.h>
 
 #include <math.h>
@@ -13,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/printbuf.h>
 
 static int64_t pow10i(int n)
 {
@@ -245,6 +245,20 @@ static int get_int64(json_object *o, const char *key, int64_t *out)
     return 0;
 }
 
+/* Room a histogram's buckets need: the pairs of an array, the ':' of a
+ * string; -1 when they are neither. */
+static long buckets_room(json_object *b)
+{
+    long n = 0;
+    if (json_object_is_type(b, json_type_array))
+        return (long)json_object_array_length(b);
+    if (!json_object_is_type(b, json_type_string))
+        return -1;
+    for (const char *p = json_object_get_string(b); *p; p++)
+        n += *p == ':';
+    return n;
+}
+
 int hist_json_bounds(json_object *obj, int max_digits, int64_t max_highest, size_t max_buckets,
                      char *err, size_t errlen)
 {
@@ -258,7 +272,7 @@ int hist_json_bounds(json_object *obj, int max_digits, int64_t max_highest, size
             highest = json_object_get_int64(v);
         json_object_object_get_ex(obj, HK_BUCKETS, &b);
     }
-    n = b && json_object_is_type(b, json_type_array) ? json_object_array_length(b) : 0;
+    n = b && buckets_room(b) > 0 ? (size_t)buckets_room(b) : 0;
     if (digits > max_digits || highest > max_highest) {
         snprintf(err, errlen, HK_DIGITS " %" PRId64 " or " HK_HIGHEST " %" PRId64
                  " above the bounds (%d, %lld)", digits, highest, max_digits,
@@ -269,7 +283,8 @@ int hist_json_bounds(json_object *obj, int max_digits, int64_t max_highest, size
         snprintf(err, errlen, "%zu " HK_BUCKETS ", more than %zu", n, max_buckets);
         return -1;
     }
-    for (size_t i = 0; i < n; i++) {
+    /* a string's counts are summed with an overflow check as it is read */
+    for (size_t i = 0; json_object_is_type(b, json_type_array) && i < n; i++) {
         json_object *pair = json_object_array_get_idx(b, i), *c = NULL;
         int64_t k;
         if (pair && json_object_is_type(pair, json_type_array)
@@ -463,28 +478,69 @@ int hist_add_sparse(hist *dst, const hist_sparse *s)
     return 0;
 }
 
-/* The "buckets" array of a sparse histogram on one line: a series of
- * them would take four lines per bucket pretty-printed. */
-static int buckets_one_line(json_object *jso, struct printbuf *pb, int level, int flags)
+/* A sparse histogram's buckets as one string, "VALUE:COUNT VALUE:COUNT"
+ * (values ascending, one space between pairs): as an array of pairs a
+ * 3-h series of them costs json-c a few hundred bytes per bucket to read
+ * back (two integer objects and an array each), as a string a byte or
+ * two per character. NULL when out of memory. */
+static json_object *buckets_text(const hist_sparse *s)
 {
-    size_t n = json_object_array_length(jso);
-    (void)level;
-    (void)flags;
-    printbuf_strappend(pb, "[");
-    for (size_t i = 0; i < n; i++) {
-        json_object *pair = json_object_array_get_idx(jso, i);
-        sprintbuf(pb, "%s[%" PRId64 ",%" PRId64 "]", i ? "," : "",
-                  json_object_get_int64(json_object_array_get_idx(pair, 0)),
-                  json_object_get_int64(json_object_array_get_idx(pair, 1)));
-    }
-    printbuf_strappend(pb, "]");
-    return 0;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    json_object *o = NULL;
+    if (!f)
+        return NULL;
+    for (int i = 0; i < s->n; i++)
+        fprintf(f, "%s%" PRId64 ":%" PRId64, i ? " " : "", s->value[i], s->count[i]);
+    if (fclose(f) == 0 && len <= INT32_MAX)
+        o = json_object_new_string_len(buf, (int)len);
+    free(buf);
+    return o;
 }
+
+/* The pairs of a buckets string (buckets_text) into s, which has room
+ * for each ':' of it. 0, or -1 with err. */
+static int parse_buckets_text(const char *t, hist_sparse *s, int64_t highest, int64_t *total,
+                              char *err, size_t errlen)
+{
+    const char *p = t;
+    while (*p) {
+        char *end;
+        long long v, c;
+        int i = s->n;
+        if (i > 0 && *p++ != ' ')
+            goto bad;
+        if (*p < '0' || *p > '9')
+            goto bad;
+        errno = 0;
+        v = strtoll(p, &end, 10);
+        if (errno || *end != ':' || end[1] < '0' || end[1] > '9')
+            goto bad;
+        c = strtoll(end + 1, &end, 10);
+        if (errno || (*end && *end != ' '))
+            goto bad;
+        p = end;
+        if (v > highest || c <= 0 || (i > 0 && v <= s->value[i - 1])
+            || __builtin_add_overflow(*total, c, total)) {
+            snprintf(err, errlen, "histogram bucket %d out of range or order", i);
+            return -1;
+        }
+        s->value[i] = v;
+        s->count[i] = c;
+        s->n = i + 1;
+    }
+    return 0;
+bad:
+    snprintf(err, errlen, "histogram bucket %d is not VALUE:COUNT", s->n);
+    return -1;
+}
+
 
 json_object *hist_sparse_to_json(const hist_sparse *s)
 {
     json_object *o = json_object_new_object();
-    json_object *b = json_object_new_array_ext(s->n);
+    json_object *b = buckets_text(s);
 
     json_object_object_add(o, HK_UNIT, json_object_new_string("us"));
     json_object_object_add(o, HK_DIGITS, json_object_new_int(s->sig_digits));
@@ -493,13 +549,6 @@ json_object *hist_sparse_to_json(const hist_sparse *s)
     json_object_object_add(o, HK_MIN, json_object_new_int64(s->min));
     json_object_object_add(o, HK_MAX, json_object_new_int64(s->max));
     json_object_object_add(o, HK_SUM, json_object_new_double(s->sum));
-    for (int i = 0; i < s->n; i++) {
-        json_object *pair = json_object_new_array_ext(2);
-        json_object_array_add(pair, json_object_new_int64(s->value[i]));
-        json_object_array_add(pair, json_object_new_int64(s->count[i]));
-        json_object_array_add(b, pair);
-    }
-    json_object_set_serializer(b, buckets_one_line, NULL, NULL);
     json_object_object_add(o, HK_BUCKETS, b);
     return o;
 }
@@ -520,7 +569,7 @@ hist_sparse *hist_sparse_from_json(json_object *obj, char *err, size_t errlen)
         || get_int64(obj, HK_COUNT, &count) < 0 || get_int64(obj, HK_MIN, &mn) < 0
         || get_int64(obj, HK_MAX, &mx) < 0 || !json_object_object_get_ex(obj, HK_SUM, &sumv)
         || !json_object_object_get_ex(obj, HK_BUCKETS, &buckets)
-        || !json_object_is_type(buckets, json_type_array)) {
+        || buckets_room(buckets) < 0) {
         snprintf(err, errlen, "histogram lacks one of " HK_DIGITS ", " HK_HIGHEST ", "
                  HK_COUNT ", " HK_MIN ", " HK_MAX ", " HK_SUM ", " HK_BUCKETS);
         return NULL;
@@ -533,10 +582,16 @@ hist_sparse *hist_sparse_from_json(json_object *obj, char *err, size_t errlen)
     }
     probe = (hist){ .highest = highest, .sig_digits = (int)digits, .total = count, .min = mn,
                     .max = mx, .sum = json_object_get_double(sumv) };
-    n = json_object_array_length(buckets);
-    if (!(s = sparse_new(&probe, (int)n))) {
+    n = (size_t)buckets_room(buckets);
+    if (n > INT32_MAX || !(s = sparse_new(&probe, (int)n))) {
         snprintf(err, errlen, "out of memory");
         return NULL;
+    }
+    if (json_object_is_type(buckets, json_type_string)) {
+        if (parse_buckets_text(json_object_get_string(buckets), s, highest, &total, err,
+                               errlen) < 0)
+            goto fail;
+        n = 0;
     }
     for (size_t i = 0; i < n; i++) {
         json_object *pair = json_object_array_get_idx(buckets, i);

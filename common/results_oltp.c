@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OLTP_SCHEMA         "drivebench.oltp/1"
+#define OLTP_SCHEMA         "drivebench.oltp/2"
 #define OLTP_SCHEMA_NAME    "drivebench.oltp/"
-#define OLTP_MAJOR          1
+#define OLTP_MAJOR          2     /* 2: interval histograms' buckets are one
+                                     * string; 1 (arrays of pairs) is read too */
 
 /* ------------------------------------------------------------------ */
 /* oltp result                                                         */
@@ -386,7 +387,7 @@ static const rj_field iv_queue_fields[] = {
 static void intervals_put(json_object *o, const rj_field *f, const void *base)
 {
     const res_phase *p = base;
-    json_object *a = json_object_new_array();
+    json_object *a = json_object_new_array_ext(p->nintervals > 0 ? p->nintervals : 1);
     char key[32];
     pct_key(key, sizeof key, p->iv_pct);
     for (int i = 0; i < p->nintervals; i++) {
@@ -700,7 +701,8 @@ static int oltp_from_json(json_object *doc, void *dst, char *err, size_t errlen)
     rj_ctx c = { .err = err, .errlen = errlen };
 
     if (!schema
-        || rj_schema_major(json_object_get_string(schema), OLTP_SCHEMA_NAME) != OLTP_MAJOR) {
+        || rj_schema_major(json_object_get_string(schema), OLTP_SCHEMA_NAME) < 1
+        || rj_schema_major(json_object_get_string(schema), OLTP_SCHEMA_NAME) > OLTP_MAJOR) {
         snprintf(err, errlen, "not a %s result", OLTP_SCHEMA);
         return -1;
     }

@@ -79,7 +79,7 @@ check_eq "--skip-trx --point-selects=3 --range-selects=off --delete-inserts=2" \
 $OLTP --tables=2 --table-size=1000 --threads=1 --time=4 --warmup-time=1 --report-interval=1 \
   --percentile=50,99.9 --json="$T/r.json" oltp_read_write run >"$T/out" 2>&1
 check_eq "timed run with warm-up exits 0" 0 $?
-check_eq "schema" "drivebench.oltp/1" "$(jq_ "$T/r.json" 'd["schema"]')"
+check_eq "schema" "drivebench.oltp/2" "$(jq_ "$T/r.json" 'd["schema"]')"
 check_eq "phases" "['warmup', 'measure']" "$(jq_ "$T/r.json" '[p["name"] for p in d["phases"]]')"
 check_eq "transactions = histogram count" True "$(jq_ "$T/r.json" 'all(p["transactions"]==p["histogram"]["count"]>0 for p in d["phases"])')"
 check_eq "20 queries per read/write transaction" True "$(jq_ "$T/r.json" 'all(p["queries"]["total"]==20*p["transactions"] for p in d["phases"])')"

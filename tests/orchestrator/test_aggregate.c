@@ -409,7 +409,7 @@ static void test_bad_results(void **state)
     orch_summary_input in;
     orch_vm_result bad[1] = { { "vm1", "second", 1, "bad.json", NULL, NULL, { 0 }, NULL, NULL } };
     struct { const char *json, *msg; } cases[] = {
-        { "{\"schema\":\"drivebench.oltp/2\",\"phases\":[]}", "not a drivebench.oltp/1 result" },
+        { "{\"schema\":\"drivebench.oltp/3\",\"phases\":[]}", "not a drivebench.oltp/2 result" },
         { "{\"schema\":\"drivebench.oltp/1\",\"phases\":[{\"name\":\"warmup\",\"tps\":1}]}",
           "no \"measure\" phase" },
         { "{\"schema\":\"drivebench.oltp/1\",\"phases\":[{\"name\":\"measure\",\"tps\":1,"

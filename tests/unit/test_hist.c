@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -187,12 +188,12 @@ static void test_sparse(void **state)
     assert_int_equal(back->total, 202);
     assert_int_equal(hist_percentile(back, 50), 51);     /* rank 101 of 202: 51, 51 */
     assert_int_equal(hist_add_sparse(h, m), -1);
-    /* JSON: the histogram object, its buckets on one line */
+    /* JSON: the histogram object, its buckets one string of VALUE:COUNT */
     j = hist_sparse_to_json(c);
     text = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY);
-    one_line = strstr(text, "\"buckets\":[[1,1],[2,1],");
+    one_line = strstr(text, "\"buckets\":\"1:1 2:1 3:1 ");
     assert_non_null(one_line);
-    assert_non_null(strstr(one_line, "[4992,1]]"));
+    assert_non_null(strstr(one_line, " 4992:1\""));
     parsed = json_tokener_parse(text);
     r = hist_sparse_from_json(parsed, err, sizeof err);
     assert_non_null(r);
@@ -208,6 +209,44 @@ static void test_sparse(void **state)
     assert_null(hist_sparse_from_json(parsed, err, sizeof err));
     assert_string_equal(err, "histogram bucket 1 out of range or order");
     json_object_put(parsed);
+    /* the string form: read as the arrays are, refused as exactly */
+    {
+        static const struct { const char *buckets, *err; } cases[] = {
+            { "1:1 2:1", NULL },
+            { "", "histogram count 2 does not match its buckets (0)" },
+            { "2:1 1:1", "histogram bucket 1 out of range or order" },
+            { "1:1 1001:1", "histogram bucket 1 out of range or order" },
+            { "1:0 2:2", "histogram bucket 0 out of range or order" },
+            { "1:1  2:1", "histogram bucket 1 is not VALUE:COUNT" },
+            { " 1:1 2:1", "histogram bucket 0 is not VALUE:COUNT" },
+            { "1:1 2:1 ", "histogram bucket 2 is not VALUE:COUNT" },
+            { "1:1,2:1", "histogram bucket 0 is not VALUE:COUNT" },
+            { "1:-1 2:1", "histogram bucket 0 is not VALUE:COUNT" },
+            { "-1:1 2:1", "histogram bucket 0 is not VALUE:COUNT" },
+            { "1:1 2:99999999999999999999", "histogram bucket 1 is not VALUE:COUNT" },
+            { "1:1 2", "histogram bucket 1 is not VALUE:COUNT" },
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+            char doc[256];
+            hist_sparse *x;
+            snprintf(doc, sizeof doc, "{\"significant_digits\":2,\"highest_trackable\":1000,"
+                     "\"count\":2,\"min\":1,\"max\":2,\"sum\":3,\"buckets\":\"%s\"}",
+                     cases[i].buckets);
+            parsed = json_tokener_parse(doc);
+            assert_non_null(parsed);
+            x = hist_sparse_from_json(parsed, err, sizeof err);
+            if (!cases[i].err) {
+                assert_non_null(x);
+                assert_int_equal(x->n, 2);
+                assert_true(x->value[1] == 2 && x->count[1] == 1 && x->total == 2);
+            } else {
+                assert_null(x);
+                assert_string_equal(err, cases[i].err);
+            }
+            hist_sparse_free(x);
+            json_object_put(parsed);
+        }
+    }
     json_object_put(j);
     hist_sparse_free(s);
     hist_sparse_free(c);
