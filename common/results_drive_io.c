@@ -163,9 +163,9 @@ static void points_put(json_object *o, const rj_field *f, const void *base)
 {
     const res_point *pt = *(res_point *const *)((const char *)base + f->off);
     int n = *(const int *)((const char *)base + f->n_off);
-    json_object *a = json_object_new_array();
+    json_object *a = json_object_new_array_ext(n > 0 ? n : 1);
     for (int i = 0; i < n; i++) {
-        json_object *pair = json_object_new_array();
+        json_object *pair = json_object_new_array_ext(2);
         json_object_array_add(pair, res_json_number(pt[i].t));
         json_object_array_add(pair, res_json_number(pt[i].tps));
         json_object_array_add(a, pair);

@@ -3,6 +3,7 @@
  * of an untrusted document and the release of what was read. */
 #include "results.h"
 #include "results_json.h"
+#include "atomic_file.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -19,13 +20,14 @@ static bool written(const rj_field *f, const void *base)
     return !f->when || f->when(base);
 }
 
-void rj_put_fields(json_object *o, const rj_field *t, const void *base)
+/* Field f of base added to o (when written). */
+static void put_field(json_object *o, const rj_field *f, const void *base)
 {
-    for (const rj_field *f = t; f->kind != RJ_END; f++) {
-        const void *m = CAT(base, f->off, char);
-        json_object *v = NULL;
-        if (!written(f, base))
-            continue;
+    const void *m = CAT(base, f->off, char);
+    json_object *v = NULL;
+    if (!written(f, base))
+        return;
+    {
         switch (f->kind) {
         case RJ_STR: {
             const char *s = *(char *const *)m;
@@ -105,7 +107,7 @@ void rj_put_fields(json_object *o, const rj_field *t, const void *base)
             int n = *CAT(base, f->n_off, int);
             if (n == 0 && (f->flags & RJ_OMIT_EMPTY))
                 break;
-            v = json_object_new_array();
+            v = json_object_new_array_ext(n > 0 ? n : 1);
             for (int i = 0; i < n; i++) {
                 json_object *e = json_object_new_object();
                 rj_put_fields(e, f->sub, a + (size_t)i * f->size);
@@ -122,6 +124,119 @@ void rj_put_fields(json_object *o, const rj_field *t, const void *base)
             break;
         }
     }
+}
+
+void rj_put_fields(json_object *o, const rj_field *t, const void *base)
+{
+    for (const rj_field *f = t; f->kind != RJ_END; f++)
+        put_field(o, f, base);
+}
+
+/* v as rj_write_json prints it at nesting level `level`: json-c's pretty
+ * text of v alone, each line after the first indented by 2 * level more
+ * spaces (a JSON text has no newline inside a string: json-c escapes
+ * it). 0, or -1 when out of memory. */
+static int stream_value(FILE *out, json_object *v, int level)
+{
+    const char *s = json_object_to_json_string_ext(v, RJ_JSON_FLAGS), *nl;
+    if (!s)
+        return -1;
+    while ((nl = strchr(s, '\n'))) {
+        fwrite(s, 1, (size_t)(nl - s + 1), out);
+        fprintf(out, "%*s", 2 * level, "");
+        s = nl + 1;
+    }
+    fputs(s, out);
+    return 0;
+}
+
+/* The members of o at level 1 (after the first written one: *had). */
+static int stream_members(FILE *out, json_object *o, bool *had)
+{
+    json_object_object_foreach(o, key, val) {
+        json_object *k = json_object_new_string(key);
+        const char *ks = k ? json_object_to_json_string_ext(k, RJ_JSON_FLAGS) : NULL;
+        if (!ks) {
+            json_object_put(k);
+            return -1;
+        }
+        fprintf(out, "%s  %s:", *had ? ",\n" : "", ks);
+        json_object_put(k);
+        *had = true;
+        if (stream_value(out, val, 1) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* RJ_ARRAY f of base as "key": [ ... ] at level 1, one element's tree
+ * at a time. */
+static int stream_array(FILE *out, const rj_field *f, const void *base, bool *had)
+{
+    const char *a = *(char *const *)CAT(base, f->off, char);
+    int n = *CAT(base, f->n_off, int);
+    json_object *k;
+    const char *ks;
+    if (n == 0 && (f->flags & RJ_OMIT_EMPTY))
+        return 0;
+    if (!(k = json_object_new_string(f->key))
+        || !(ks = json_object_to_json_string_ext(k, RJ_JSON_FLAGS))) {
+        json_object_put(k);
+        return -1;
+    }
+    fprintf(out, "%s  %s:[\n", *had ? ",\n" : "", ks);
+    json_object_put(k);
+    *had = true;
+    for (int i = 0; i < n; i++) {
+        json_object *e = json_object_new_object();
+        int rc;
+        if (!e)
+            return -1;
+        rj_put_fields(e, f->sub, a + (size_t)i * f->size);
+        fputs(i ? ",\n    " : "    ", out);
+        rc = stream_value(out, e, 2);
+        json_object_put(e);
+        if (rc < 0)
+            return -1;
+    }
+    fputs(n ? "\n  ]" : "  ]", out);
+    return 0;
+}
+
+int rj_write_fields(const char *path, const rj_field *t, const void *base, char *err,
+                    size_t errlen)
+{
+    atomic_file *af = atomic_file_open(path, err, errlen);
+    FILE *out;
+    bool had = false;
+    if (!af)
+        return -1;
+    out = atomic_file_stream(af);
+    fputs("{\n", out);
+    for (const rj_field *f = t; f->kind != RJ_END; f++) {
+        int rc;
+        if (!written(f, base))
+            continue;
+        if (f->kind == RJ_ARRAY) {
+            rc = stream_array(out, f, base, &had);
+        } else {
+            json_object *o = json_object_new_object();
+            if (!o) {
+                rc = -1;
+            } else {
+                put_field(o, f, base);
+                rc = stream_members(out, o, &had);
+                json_object_put(o);
+            }
+        }
+        if (rc < 0) {
+            snprintf(err, errlen, "cannot write %s: out of memory", path);
+            atomic_file_abort(af);
+            return -1;
+        }
+    }
+    fputs(had ? "\n}" : "}", out);
+    return atomic_file_commit(af, err, errlen);
 }
 
 const char *rj_ctx_where(const rj_ctx *c, const char *key, char *buf, size_t len)

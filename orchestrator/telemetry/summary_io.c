@@ -452,10 +452,17 @@ int orch_telemetry_fill(orch_telemetry *t, res_summary *sum, const char *run_dir
         oom = 1;
         goto cleanup;
     }
-    for (int i = 0; i < sum->nvms && !oom; i++)
-        oom = fill_vm(&c, &sum->vms[i]) < 0;
-    for (int d = 0; d < sum->ndrives && !oom; d++)
-        acc_finish(&c, &c.acc[d]);
+    /* drive by drive: a drive's histograms per time bin (hundreds of
+     * buckets each, bins x repetitions of them) are merged, read and
+     * freed before the next drive's are made; each drive still sees its
+     * VMs in the summary's order */
+    for (int d = 0; d < sum->ndrives && !oom; d++) {
+        for (int i = 0; i < sum->nvms && !oom; i++)
+            if (drive_index(sum, sum->vms[i].drive) == d)
+                oom = fill_vm(&c, &sum->vms[i]) < 0;
+        if (!oom)
+            acc_finish(&c, &c.acc[d]);
+    }
     for (int d = 0; d < sum->ndrives && !oom; d++)
         oom = fill_drive(&c, d) < 0;
     if (oom || (!sum->io && !(sum->io = res_io_new()))) {
