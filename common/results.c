@@ -110,19 +110,15 @@ int rj_schema_major(const char *schema, const char *name)
     return *end ? -1 : (int)major;
 }
 
-/* Read a JSON file of at most RES_MAX_FILE_BYTES (checked before
- * parsing, and while reading for what stat cannot size), parsed strictly
- * (nothing after the document; json-c still reads NaN, which the readers'
- * checks refuse). NULL with the reason (one line) in err. */
-json_object *rj_read_json(const char *path, char *err, size_t errlen)
+/* The text of a JSON file of at most RES_MAX_FILE_BYTES (checked before
+ * reading, and while reading for what stat cannot size): malloc'd, its
+ * length in *len; NULL with the reason (one line) in err. */
+static char *read_text(const char *path, size_t *len, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     struct stat st;
     char *buf = NULL;
     size_t n = 0, cap = RES_MAX_FILE_BYTES + 1;
-    json_tokener *tok = NULL;
-    json_object *doc = NULL;
-    enum json_tokener_error jerr;
 
     if (!f) {
         snprintf(err, errlen, "%s", strerror(errno));
@@ -133,59 +129,314 @@ json_object *rj_read_json(const char *path, char *err, size_t errlen)
     if (S_ISREG(st.st_mode) && st.st_size > RES_MAX_FILE_BYTES) {
         snprintf(err, errlen, "file is %lld bytes, above the %ld MiB a result may hold",
                  (long long)st.st_size, RES_MAX_FILE_BYTES / (1024 * 1024));
-        goto cleanup;
+        goto fail;
     }
     if (S_ISREG(st.st_mode))        /* one byte more: a file that grew */
         cap = (size_t)st.st_size + 1;
     buf = malloc(cap);
     if (!buf) {
         snprintf(err, errlen, "out of memory");
-        goto cleanup;
+        goto fail;
     }
     n = fread(buf, 1, cap, f);
     if (ferror(f)) {
         snprintf(err, errlen, "%s", strerror(errno));
-        goto cleanup;
+        goto fail;
     }
     if (n > RES_MAX_FILE_BYTES) {
         snprintf(err, errlen, "file is above the %ld MiB a result may hold",
                  RES_MAX_FILE_BYTES / (1024 * 1024));
-        goto cleanup;
+        goto fail;
     }
-    tok = json_tokener_new();
-    if (!tok) {
-        snprintf(err, errlen, "out of memory");
-        goto cleanup;
-    }
-    json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-    doc = json_tokener_parse_ex(tok, buf, (int)n);
-    jerr = json_tokener_get_error(tok);
-    if (jerr == json_tokener_continue || (!doc && jerr == json_tokener_success))
-        snprintf(err, errlen, "truncated JSON (ends inside a value after %zu bytes)", n);
-    else if (jerr != json_tokener_success)
-        snprintf(err, errlen, "not JSON: %s at byte %zu", json_tokener_error_desc(jerr),
-                 json_tokener_get_parse_end(tok));
-    else if (json_tokener_get_parse_end(tok) < n)
-        snprintf(err, errlen, "not JSON: text after the document at byte %zu",
-                 json_tokener_get_parse_end(tok));
-    else
-        goto cleanup;
-    json_object_put(doc);
-    doc = NULL;
-cleanup:
-    if (tok)
-        json_tokener_free(tok);
+    fclose(f);
+    *len = n;
+    return buf;
+fail:
     free(buf);
     fclose(f);
+    return NULL;
+}
+
+/* One JSON value of buf[0..n), parsed strictly with tok: the value
+ * (NULL for null) and its end in *end; nothing after it is read. 0, or
+ * -1 when buf does not begin with a whole value (the tokener's error in
+ * *jerr: json_tokener_continue when truncated). */
+static int parse_value(json_tokener *tok, const char *buf, size_t n, json_object **v,
+                       size_t *end, enum json_tokener_error *jerr)
+{
+    json_tokener_reset(tok);
+    *v = json_tokener_parse_ex(tok, buf, (int)n);
+    *jerr = json_tokener_get_error(tok);
+    if (*jerr != json_tokener_success) {
+        json_object_put(*v);
+        *v = NULL;
+        return -1;
+    }
+    *end = json_tokener_get_parse_end(tok);
+    return 0;
+}
+
+/* The whole document of buf[0..n) parsed strictly (nothing after it;
+ * json-c still reads NaN, which the readers' checks refuse). NULL with
+ * the reason in err. */
+static json_object *parse_whole(const char *buf, size_t n, char *err, size_t errlen)
+{
+    json_tokener *tok = json_tokener_new();
+    json_object *doc = NULL;
+    enum json_tokener_error jerr;
+    size_t end = 0;
+
+    if (!tok) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+    if (parse_value(tok, buf, n, &doc, &end, &jerr) < 0 || !doc) {
+        if (jerr == json_tokener_continue || jerr == json_tokener_success)
+            snprintf(err, errlen, "truncated JSON (ends inside a value after %zu bytes)", n);
+        else
+            snprintf(err, errlen, "not JSON: %s at byte %zu", json_tokener_error_desc(jerr),
+                     json_tokener_get_parse_end(tok));
+    } else if (end < n) {
+        snprintf(err, errlen, "not JSON: text after the document at byte %zu", end);
+        json_object_put(doc);
+        doc = NULL;
+    } else {
+        json_tokener_free(tok);
+        return doc;
+    }
+    json_tokener_free(tok);
+    return NULL;
+}
+
+json_object *rj_read_json(const char *path, char *err, size_t errlen)
+{
+    size_t n;
+    char *buf = read_text(path, &n, err, errlen);
+    json_object *doc = buf ? parse_whole(buf, n, err, errlen) : NULL;
+    free(buf);
     return doc;
+}
+
+/* ------------------------------------------------------------------ */
+/* a document whose big arrays are read element by element            */
+
+#define RJ_LAZY_MAGIC 0x6c617a79u
+
+/* A member array of the top-level object whose elements are left as
+ * text (the array in the skeleton is empty, this on its userdata). */
+typedef struct rj_lazy {
+    unsigned    magic;
+    const char *text;           /* the document's text, owned by the skeleton */
+    size_t     *start, *len;    /* each element's bytes */
+    size_t      n, cap;
+} rj_lazy;
+
+static void lazy_free(json_object *o, void *ud)
+{
+    rj_lazy *l = ud;
+    (void)o;
+    free(l->start);
+    free(l->len);
+    free(l);
+}
+
+static void text_free(json_object *o, void *ud)
+{
+    (void)o;
+    free(ud);
+}
+
+static size_t skip_ws(const char *b, size_t i, size_t n)
+{
+    while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'))
+        i++;
+    return i;
+}
+
+/* The elements of the array at b[*i] ('[') recorded into l, each parsed
+ * once to find its end and freed at once. 0, or -1 (malformed). */
+static int lazy_elements(json_tokener *tok, const char *b, size_t n, size_t *i, rj_lazy *l)
+{
+    size_t k = skip_ws(b, *i + 1, n), end;
+    enum json_tokener_error jerr;
+    if (k < n && b[k] == ']') {
+        *i = k + 1;
+        return 0;
+    }
+    for (;;) {
+        json_object *e;
+        if (parse_value(tok, b + k, n - k, &e, &end, &jerr) < 0)
+            return -1;
+        json_object_put(e);
+        if (l->n == l->cap) {
+            size_t cap = l->cap ? 2 * l->cap : 64;
+            size_t *s = realloc(l->start, cap * sizeof *s), *z;
+            if (!s)
+                return -1;
+            l->start = s;
+            if (!(z = realloc(l->len, cap * sizeof *z)))
+                return -1;
+            l->len = z;
+            l->cap = cap;
+        }
+        l->start[l->n] = k;
+        l->len[l->n++] = end;
+        k = skip_ws(b, k + end, n);
+        if (k < n && b[k] == ',') {
+            k = skip_ws(b, k + 1, n);
+            continue;
+        }
+        if (k < n && b[k] == ']') {
+            *i = k + 1;
+            return 0;
+        }
+        return -1;
+    }
+}
+
+/* The skeleton of the object that is all of b[0..n): its members parsed,
+ * those named in lazy (when arrays) as empty arrays carrying their
+ * elements' text; it owns b then. NULL when b is not such a document (b
+ * stays the caller's, to parse whole for the reason). */
+static json_object *lazy_skeleton(char *b, size_t n, const char *const *lazy)
+{
+    json_tokener *tok = json_tokener_new();
+    json_object *doc = json_object_new_object();
+    enum json_tokener_error jerr;
+    size_t i = skip_ws(b, 0, n), end;
+
+    if (!tok || !doc || i >= n || b[i] != '{')
+        goto fail;
+    /* strict, each value followed by the rest of the document */
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS);
+    {
+        const char *t = b;
+        i = skip_ws(t, i + 1, n);
+        if (i < n && t[i] == '}')
+            i++;
+        else
+            for (;;) {
+                json_object *k, *v = NULL;
+                const char *key;
+                int is_lazy = 0;
+                if (parse_value(tok, t + i, n - i, &k, &end, &jerr) < 0)
+                    goto fail;
+                if (!json_object_is_type(k, json_type_string)) {
+                    json_object_put(k);
+                    goto fail;
+                }
+                key = json_object_get_string(k);
+                i = skip_ws(t, i + end, n);
+                if (i >= n || t[i] != ':') {
+                    json_object_put(k);
+                    goto fail;
+                }
+                i = skip_ws(t, i + 1, n);
+                for (int j = 0; lazy[j]; j++)
+                    is_lazy |= strcmp(lazy[j], key) == 0;
+                if (is_lazy && i < n && t[i] == '[') {
+                    rj_lazy *l = calloc(1, sizeof *l);
+                    if (!l || !(v = json_object_new_array())) {
+                        free(l);
+                        json_object_put(k);
+                        goto fail;
+                    }
+                    *l = (rj_lazy){ .magic = RJ_LAZY_MAGIC, .text = t };
+                    json_object_set_userdata(v, l, lazy_free);
+                    if (lazy_elements(tok, t, n, &i, l) < 0) {
+                        json_object_put(v);
+                        json_object_put(k);
+                        goto fail;
+                    }
+                } else {
+                    if (parse_value(tok, t + i, n - i, &v, &end, &jerr) < 0) {
+                        json_object_put(k);
+                        goto fail;
+                    }
+                    i += end;
+                }
+                json_object_object_add(doc, key, v);
+                json_object_put(k);
+                i = skip_ws(t, i, n);
+                if (i < n && t[i] == ',') {
+                    i = skip_ws(t, i + 1, n);
+                    continue;
+                }
+                if (i < n && t[i] == '}') {
+                    i++;
+                    break;
+                }
+                goto fail;
+            }
+        if (skip_ws(t, i, n) != n)
+            goto fail;
+    }
+    json_tokener_free(tok);
+    json_object_set_userdata(doc, b, text_free);
+    return doc;
+fail:
+    if (tok)
+        json_tokener_free(tok);
+    json_object_put(doc);
+    return NULL;
+}
+
+json_object *rj_read_json_lazy(const char *path, const char *const *lazy, char *err,
+                               size_t errlen)
+{
+    size_t n;
+    char *buf = read_text(path, &n, err, errlen);
+    json_object *doc;
+    if (!buf)
+        return NULL;
+    if ((doc = lazy_skeleton(buf, n, lazy)))
+        return doc;
+    /* not an object of members: parsed whole, for the reason or the
+     * document rj_read_json would give */
+    doc = parse_whole(buf, n, err, errlen);
+    free(buf);
+    return doc;
+}
+
+size_t rj_lazy_len(json_object *a)
+{
+    const rj_lazy *l = a ? json_object_get_userdata(a) : NULL;
+    return l && json_object_is_type(a, json_type_array) && l->magic == RJ_LAZY_MAGIC
+           ? l->n : 0;
+}
+
+json_object *rj_lazy_get(json_object *a, size_t i)
+{
+    const rj_lazy *l = a ? json_object_get_userdata(a) : NULL;
+    json_tokener *tok;
+    json_object *e = NULL;
+    enum json_tokener_error jerr;
+    size_t end;
+    if (!l || !json_object_is_type(a, json_type_array) || l->magic != RJ_LAZY_MAGIC || i >= l->n
+        || !(tok = json_tokener_new()))
+        return NULL;
+    /* with the byte after it (a ',' or ']' or space): a number's end */
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS);
+    parse_value(tok, l->text + l->start[i], l->len[i] + 1, &e, &end, &jerr);
+    json_tokener_free(tok);
+    return e;
 }
 
 int rj_read_doc(const char *path, const char *unreadable_prefix,
                 int (*from)(json_object *doc, void *dst, char *err, size_t errlen),
                 void (*clear)(void *dst), void *dst, char *err, size_t errlen)
 {
+    return rj_read_doc_lazy(path, unreadable_prefix, NULL, from, clear, dst, err, errlen);
+}
+
+int rj_read_doc_lazy(const char *path, const char *unreadable_prefix, const char *const *lazy,
+                     int (*from)(json_object *doc, void *dst, char *err, size_t errlen),
+                     void (*clear)(void *dst), void *dst, char *err, size_t errlen)
+{
     char why[512];
-    json_object *doc = rj_read_json(path, why, sizeof why);
+    json_object *doc = lazy ? rj_read_json_lazy(path, lazy, why, sizeof why)
+                            : rj_read_json(path, why, sizeof why);
     int rc = 0;
 
     if (!doc) {

@@ -5,6 +5,8 @@
 #include "results_json.h"
 #include "atomic_file.h"
 
+#include <json-c/printbuf.h>
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -18,6 +20,43 @@ static bool written(const rj_field *f, const void *base)
     if (f->has && !*CAT(base, f->has - 1, bool))
         return false;
     return !f->when || f->when(base);
+}
+
+/* json-c's plain text of o (an object or array of plain values) on one
+ * line: the serializer rj_one_line sets. */
+static int one_line(json_object *o, struct printbuf *pb, int level, int flags)
+{
+    (void)level;
+    (void)flags;
+    if (json_object_is_type(o, json_type_array)) {
+        size_t n = json_object_array_length(o);
+        printbuf_strappend(pb, "[");
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                printbuf_strappend(pb, ",");
+            sprintbuf(pb, "%s", json_object_to_json_string_ext(json_object_array_get_idx(o, i),
+                                                               RJ_JSON_ONE_LINE));
+        }
+        return printbuf_strappend(pb, "]");
+    }
+    printbuf_strappend(pb, "{");
+    {
+        int i = 0;
+        json_object_object_foreach(o, key, val) {
+            json_object *k = json_object_new_string(key);
+            sprintbuf(pb, "%s%s:", i++ ? "," : "", json_object_to_json_string_ext(k, RJ_JSON_ONE_LINE));
+            sprintbuf(pb, "%s", json_object_to_json_string_ext(val, RJ_JSON_ONE_LINE));
+            json_object_put(k);
+        }
+    }
+    return printbuf_strappend(pb, "}");
+}
+
+json_object *rj_one_line(json_object *o)
+{
+    if (o)
+        json_object_set_serializer(o, one_line, NULL, NULL);
+    return o;
 }
 
 /* Field f of base added to o (when written). */
@@ -111,7 +150,7 @@ static void put_field(json_object *o, const rj_field *f, const void *base)
             for (int i = 0; i < n; i++) {
                 json_object *e = json_object_new_object();
                 rj_put_fields(e, f->sub, a + (size_t)i * f->size);
-                json_object_array_add(v, e);
+                json_object_array_add(v, f->flags & RJ_ROWS ? rj_one_line(e) : e);
             }
             rj_put(o, f->key, v);
             break;
@@ -295,17 +334,30 @@ static int get_array(json_object *a, const rj_field *f, void *base, rj_ctx *c)
     char saved_elem[sizeof c->elem], saved_path[sizeof c->path];
     int rc = 0;
 
+    size_t lazy = rj_lazy_len(a);   /* elements left as text: one tree at a time */
+
     *count = 0;
-    if (rj_array_room(a, f, f->size, (void **)arr, &n, c) < 0)
+    *arr = NULL;
+    if (lazy) {
+        if (rj_bound(f, lazy, c) < 0)
+            return -1;
+        if (!(*arr = calloc(lazy, f->size)))
+            return oom(c);
+        n = lazy;
+    } else if (rj_array_room(a, f, f->size, (void **)arr, &n, c) < 0) {
         return -1;
+    }
     memcpy(saved_elem, c->elem, sizeof saved_elem);
     memcpy(saved_path, c->path, sizeof saved_path);
     for (size_t i = 0; i < n && rc == 0; i++) {
+        json_object *e = lazy ? rj_lazy_get(a, i) : rj_idx(a, i);
         snprintf(c->elem, sizeof c->elem, "%s%s%s%s[%zu]", saved_elem,
                  saved_elem[0] ? "." : "", saved_path, f->key, i);
         c->path[0] = '\0';
         (*count)++;
-        rc = rj_get_fields(rj_idx(a, i), f->sub, *arr + i * f->size, c);
+        rc = rj_get_fields(e, f->sub, *arr + i * f->size, c);
+        if (lazy)
+            json_object_put(e);
     }
     memcpy(c->elem, saved_elem, sizeof saved_elem);
     memcpy(c->path, saved_path, sizeof saved_path);

@@ -43,8 +43,25 @@ json_object *rj_read_json(const char *path, char *err, size_t errlen);
 int          rj_read_doc(const char *path, const char *unreadable_prefix,
                          int (*from)(json_object *doc, void *dst, char *err, size_t errlen),
                          void (*clear)(void *dst), void *dst, char *err, size_t errlen);
+/* rj_read_json of a document whose top-level object has members too
+ * large to hold as trees (a summary's drives and VMs): each member named
+ * in lazy (NULL-terminated) that is an array comes as an empty array
+ * whose elements are read one at a time, rj_lazy_len and rj_lazy_get
+ * (each a new tree, released by the caller); the rest as rj_read_json
+ * gives it. A document that is not an object, or malformed, is parsed
+ * whole: the same refusals, word for word. */
+json_object *rj_read_json_lazy(const char *path, const char *const *lazy, char *err,
+                               size_t errlen);
+size_t       rj_lazy_len(json_object *a);   /* 0 unless such an array */
+json_object *rj_lazy_get(json_object *a, size_t i);     /* NULL: none (or out of memory) */
+/* rj_read_doc reading through rj_read_json_lazy (lazy NULL: rj_read_json). */
+int          rj_read_doc_lazy(const char *path, const char *unreadable_prefix,
+                              const char *const *lazy,
+                              int (*from)(json_object *doc, void *dst, char *err, size_t errlen),
+                              void (*clear)(void *dst), void *dst, char *err, size_t errlen);
 /* Pretty-printed JSON to path. 0, or -1 with "cannot write PATH: why". */
 #define RJ_JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)
+#define RJ_JSON_ONE_LINE (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 int          rj_write_json(json_object *doc, const char *path, char *err, size_t errlen);
 
 /* ------------------------------------------------------------------ */
@@ -102,6 +119,8 @@ typedef enum rj_kind {
 #define RJ_IF_PRESENT 0x20u   /* RJ_OBJ: read only when present (members keep
                                * their values otherwise) */
 #define RJ_SETS_HAS   0x40u   /* read: the bool at .has says whether the key is present */
+#define RJ_ROWS       0x80u   /* RJ_ARRAY: each element written on one line
+                               * (a series: one row per interval) */
 
 typedef struct rj_field rj_field;
 
@@ -164,6 +183,9 @@ struct rj_field {
 #define RJ_HAS(type, member) .has = offsetof(type, member) + 1
 #define RJ_TABLE_END { .kind = RJ_END }
 
+/* o (an element of a series) printed on one line wherever it is
+ * written: {"t":1,"tps":9} or [1,9]. Returns o. */
+json_object *rj_one_line(json_object *o);
 /* The members of base described by t, added to o. */
 void rj_put_fields(json_object *o, const rj_field *t, const void *base);
 /* The object of t's members of base written to path atomically, byte for

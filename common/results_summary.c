@@ -586,5 +586,7 @@ int res_summary_read_file(const char *path, res_summary *s, char *err, size_t er
     memset(s, 0, sizeof *s);
     res_plan_init(&s->plan);
     res_env_init(&s->env);
-    return rj_read_doc(path, "", summary_from_json, summary_clear, s, err, errlen);
+    /* a long run's drives and VMs, one element's tree at a time */
+    static const char *const lazy[] = { RK_DRIVES, RK_VMS, NULL };
+    return rj_read_doc_lazy(path, "", lazy, summary_from_json, summary_clear, s, err, errlen);
 }

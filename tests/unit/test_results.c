@@ -686,6 +686,89 @@ static void test_summary_streamed(void **state)
     }
 }
 
+/* The lazy reader against the whole one: path's members the same, each
+ * lazy array's elements the same, one by one. */
+static void assert_lazy_as_whole(const char *path)
+{
+    static const char *const lazy[] = { "drives", "vms", NULL };
+    char err[512] = "", err2[512] = "";
+    json_object *whole = rj_read_json(path, err, sizeof err);
+    json_object *skel = rj_read_json_lazy(path, lazy, err2, sizeof err2);
+    assert_non_null(whole);
+    assert_non_null(skel);
+    assert_int_equal(json_object_object_length(whole), json_object_object_length(skel));
+    json_object_object_foreach(whole, key, val) {
+        json_object *l = rj_get(skel, key);
+        if (strcmp(key, "drives") == 0 || strcmp(key, "vms") == 0) {
+            size_t n = json_object_array_length(val);
+            assert_int_equal(json_object_array_length(l), 0);
+            assert_int_equal(rj_lazy_len(l), n);
+            for (size_t i = 0; i < n; i++) {
+                json_object *e = rj_lazy_get(l, i);
+                assert_true(json_object_equal(e, json_object_array_get_idx(val, i)));
+                json_object_put(e);
+            }
+            assert_null(rj_lazy_get(l, n));
+        } else {
+            assert_int_equal(rj_lazy_len(l), 0);
+            assert_true(json_object_equal(l, val));
+        }
+    }
+    json_object_put(whole);
+    json_object_put(skel);
+}
+
+/* A summary's drives and VMs read one element at a time (a long run's
+ * summary as one tree is several times the file): every fixture the
+ * same as read whole; a malformed document refused word for word as
+ * rj_read_json refuses it. */
+static void test_summary_lazy(void **state)
+{
+    static const char *const fixtures[] = {
+        "report-4vm", "report-8vm", "report-8vm-pg", "report-failed", "report-reps", "tpcc",
+    };
+    static const char *const bad[] = {
+        "", "null", "{", "{\"vms\":[{\"a\":1},", "{\"vms\":[{\"a\":1}]} x",
+        "{\"vms\":[{\"a\":1} {\"b\":2}]}", "{\"vms\":[{\"a\":1},]}", "{\"vms\":[{\"a\":nope}]}",
+        "{\"vms\" [1]}", "{\"vms\":[1],}", "{1:2}", "{\"a\":1 \"b\":2}", "   ",
+    };
+    static const char *const lazy[] = { "drives", "vms", NULL };
+    char path[300];
+    (void)state;
+    for (size_t i = 0; i < sizeof fixtures / sizeof *fixtures; i++) {
+        snprintf(path, sizeof path, "results/fixtures/%s/summary.json", fixtures[i]);
+        assert_lazy_as_whole(path);
+    }
+    /* odd but valid: spaces everywhere, an empty array, null elements,
+     * a lazy key that is not an array, a duplicate key */
+    write_text(path_in("odd.json"), " { \"vms\" : [ ] , \"drives\" :\n[ null ,{\"x\":[1,{}]}\t] ,"
+               "\"n\":1, \"s\":\"a]}\\\"\",\"o\":{\"vms\":[1]} } \n");
+    assert_lazy_as_whole(path_in("odd.json"));
+    /* a document that is not an object: read whole, as rj_read_json does */
+    {
+        char e1[512] = "";
+        json_object *a, *b;
+        write_text(path_in("array.json"), "[1,2]");
+        a = rj_read_json(path_in("array.json"), e1, sizeof e1);
+        b = rj_read_json_lazy(path_in("array.json"), lazy, e1, sizeof e1);
+        assert_non_null(a);
+        assert_true(json_object_equal(a, b));
+        json_object_put(a);
+        json_object_put(b);
+    }
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char e1[512] = "", e2[512] = "";
+        json_object *a, *b;
+        write_text(path_in("bad.json"), bad[i]);
+        a = rj_read_json(path_in("bad.json"), e1, sizeof e1);
+        b = rj_read_json_lazy(path_in("bad.json"), lazy, e2, sizeof e2);
+        assert_null(a);
+        assert_null(b);
+        assert_true(e1[0] != '\0');
+        assert_string_equal(e1, e2);
+    }
+}
+
 static void test_summary_refusals(void **state)
 {
     res_summary s;
@@ -772,6 +855,7 @@ int main(void)
         cmocka_unit_test(test_oltp_ended),
         cmocka_unit_test(test_summary_round_trip),
         cmocka_unit_test(test_summary_streamed),
+        cmocka_unit_test(test_summary_lazy),
         cmocka_unit_test(test_summary_refusals),
         cmocka_unit_test(test_csv_field),
         cmocka_unit_test(test_numbers),
