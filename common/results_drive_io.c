@@ -88,7 +88,8 @@ static const rj_field host_row_fields[] = { RES_IO_HOST_KEYS(ROW_HOST) RJ_TABLE_
         F("vms", RJ_INT_OPT, res_io_rates, vms),                                     \
         F("missing", RJ_INT_OPT, res_io_rates, missing),                             \
         F("series", RJ_ARRAY, res_io_rates, series, .sub = name##_point_fields,      \
-          .size = sizeof(res_io_row), .n_off = offsetof(res_io_rates, nseries)),     \
+          .size = sizeof(res_io_row), .n_off = offsetof(res_io_rates, nseries),      \
+          .flags = RJ_ROWS),                                                         \
         RJ_TABLE_END,                                                                \
     };
 RATES_TABLES(hv, hv_row_fields)
@@ -168,7 +169,7 @@ static void points_put(json_object *o, const rj_field *f, const void *base)
         json_object *pair = json_object_new_array_ext(2);
         json_object_array_add(pair, res_json_number(pt[i].t));
         json_object_array_add(pair, res_json_number(pt[i].tps));
-        json_object_array_add(a, pair);
+        json_object_array_add(a, rj_one_line(pair));
     }
     rj_put(o, f->key, a);
 }
@@ -324,7 +325,7 @@ static const rj_field txn_fields[] = {
       .when = has_new_orders),
     F("series",        RJ_ARRAY,   res_io_txn, series, .sub = txn_point_fields,
       .size = sizeof(res_io_txn_row), .n_off = offsetof(res_io_txn, nseries),
-      .max = RES_MAX_INTERVALS),
+      .max = RES_MAX_INTERVALS, .flags = RJ_ROWS),
     RJ_TABLE_END,
 };
 
@@ -364,7 +365,7 @@ static const rj_field devlat_fields[] = {
     RES_DEVLAT_CLASSES(DEVLAT_CLASS)
     F("series",    RJ_ARRAY,   res_io_devlat, series, .sub = devlat_point_fields,
       .size = sizeof(res_devlat_point), .n_off = offsetof(res_io_devlat, nseries),
-      .max = RES_MAX_INTERVALS),
+      .max = RES_MAX_INTERVALS, .flags = RJ_ROWS),
     RJ_TABLE_END,
 };
 #undef DEVLAT_CLASS
@@ -385,7 +386,7 @@ static const rj_field tail_fields[] = {
     F("r",          RJ_NUM_OPT, res_io_tail, r),
     F("series",     RJ_ARRAY,   res_io_tail, series, .sub = tail_point_fields,
       .size = sizeof(res_tail_point), .n_off = offsetof(res_io_tail, nseries),
-      .max = RES_MAX_INTERVALS),
+      .max = RES_MAX_INTERVALS, .flags = RJ_ROWS),
     RJ_TABLE_END,
 };
 

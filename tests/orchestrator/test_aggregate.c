@@ -128,8 +128,8 @@ static void test_vm_and_run_figures(void **state)
     assert_string_equal(json_object_get_string(at(s, "vms.2.server_version")),
                         "10.11.6-MariaDB-0+deb12u1");
     /* the interval samples ride along for TPS-over-time charts */
-    assert_int_equal(json_object_array_length(at(s, "vms.0.tps_series")), 10);
-    assert_string_equal(num(s, "vms.0.tps_series.0"), "[ 1, 9 ]");
+    /* the interval samples ride along for TPS-over-time charts, a pair a line */
+    assert_string_equal(num(s, "vms.0.tps_series.0"), "[1,9]");
     /* run: 300 samples, rank 297 lands on 2000 us; mean 414000/300 us */
     assert_string_equal(num(s, "run.tps"), "30.5");
     assert_string_equal(num(s, "run.vms"), "3");
