@@ -113,12 +113,12 @@ int rj_schema_major(const char *schema, const char *name)
 /* The text of a JSON file of at most RES_MAX_FILE_BYTES (checked before
  * reading, and while reading for what stat cannot size): malloc'd, its
  * length in *len; NULL with the reason (one line) in err. */
-static char *read_text(const char *path, size_t *len, char *err, size_t errlen)
+static char *read_text(const char *path, long max, size_t *len, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     struct stat st;
     char *buf = NULL;
-    size_t n = 0, cap = RES_MAX_FILE_BYTES + 1;
+    size_t n = 0, cap = (size_t)max + 1;
 
     if (!f) {
         snprintf(err, errlen, "%s", strerror(errno));
@@ -126,9 +126,9 @@ static char *read_text(const char *path, size_t *len, char *err, size_t errlen)
     }
     if (fstat(fileno(f), &st) < 0)
         st.st_mode = 0;
-    if (S_ISREG(st.st_mode) && st.st_size > RES_MAX_FILE_BYTES) {
+    if (S_ISREG(st.st_mode) && st.st_size > max) {
         snprintf(err, errlen, "file is %lld bytes, above the %ld MiB a result may hold",
-                 (long long)st.st_size, RES_MAX_FILE_BYTES / (1024 * 1024));
+                 (long long)st.st_size, max / (1024 * 1024));
         goto fail;
     }
     if (S_ISREG(st.st_mode))        /* one byte more: a file that grew */
@@ -143,9 +143,9 @@ static char *read_text(const char *path, size_t *len, char *err, size_t errlen)
         snprintf(err, errlen, "%s", strerror(errno));
         goto fail;
     }
-    if (n > RES_MAX_FILE_BYTES) {
+    if (n > (size_t)max) {
         snprintf(err, errlen, "file is above the %ld MiB a result may hold",
-                 RES_MAX_FILE_BYTES / (1024 * 1024));
+                 max / (1024 * 1024));
         goto fail;
     }
     fclose(f);
@@ -212,7 +212,7 @@ static json_object *parse_whole(const char *buf, size_t n, char *err, size_t err
 json_object *rj_read_json(const char *path, char *err, size_t errlen)
 {
     size_t n;
-    char *buf = read_text(path, &n, err, errlen);
+    char *buf = read_text(path, RES_MAX_FILE_BYTES, &n, err, errlen);
     json_object *doc = buf ? parse_whole(buf, n, err, errlen) : NULL;
     free(buf);
     return doc;
@@ -386,15 +386,23 @@ json_object *rj_read_json_lazy(const char *path, const char *const *lazy, char *
                                size_t errlen)
 {
     size_t n;
-    char *buf = read_text(path, &n, err, errlen);
+    /* read a member at a time, a document costs about its size: a bound
+     * of its own, for a long run's summary (64 VMs x 3 h of 1-s rows is
+     * ~280 MiB) */
+    char *buf = read_text(path, RES_MAX_LAZY_BYTES, &n, err, errlen);
     json_object *doc;
     if (!buf)
         return NULL;
     if ((doc = lazy_skeleton(buf, n, lazy)))
         return doc;
     /* not an object of members: parsed whole, for the reason or the
-     * document rj_read_json would give */
-    doc = parse_whole(buf, n, err, errlen);
+     * document rj_read_json would give (which refuses it unparsed when it
+     * is above RES_MAX_FILE_BYTES) */
+    if (n > (size_t)RES_MAX_FILE_BYTES)
+        snprintf(err, errlen, "file is %zu bytes, above the %ld MiB a result may hold", n,
+                 RES_MAX_FILE_BYTES / (1024 * 1024));
+    else
+        doc = parse_whole(buf, n, err, errlen);
     free(buf);
     return doc;
 }

@@ -44,6 +44,8 @@
  * memory grows with significant_digits and highest_trackable) is refused
  * before anything is allocated for it. */
 #define RES_MAX_FILE_BYTES   (64L * 1024 * 1024)
+/* summary.json (drivebench's own, read a drive and a VM at a time) */
+#define RES_MAX_LAZY_BYTES   (1024L * 1024 * 1024)
 #define RES_MAX_PHASES       8
 #define RES_MAX_INTERVALS    604800          /* a week of 1-second samples */
 #define RES_MAX_TYPES        16

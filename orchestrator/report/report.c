@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PLAN_TEXT_MAX (256 * 1024)
 
@@ -89,7 +90,15 @@ static int run_load(const char *dir, report_run *run, char *err, size_t errlen)
         snprintf(err, errlen, "%s is a results directory, not a run folder: `drivebench "
                  "report --rank %s` ranks its runs; `drivebench report` takes run folders",
                  dir, dir);
-    else if (rc == RES_E_UNREADABLE)
+    else if (rc == RES_E_UNREADABLE && access(path, F_OK) == 0) {
+        /* there, but not readable JSON: the reader's reason ("PATH: why") */
+        const char *why = strncmp(err, path, strlen(path)) == 0 && err[strlen(path)] == ':'
+                          ? err + strlen(path) + 2 : err;
+        char *copy = strdup(why);
+        snprintf(err, errlen, "%s: cannot read the run's summary: %s", path,
+                 copy ? copy : "out of memory");
+        free(copy);
+    } else if (rc == RES_E_UNREADABLE)
         snprintf(err, errlen, "%s: cannot read the run's summary (is %s a run folder of "
                  "`drivebench run`?)", path, dir);
     if (rc < 0) {

@@ -105,6 +105,8 @@ check_eq "interval histograms: 2 digits, counts = tps * duration" True \
   "$(jq_ "$T/r.json" 'all(i["histogram"]["significant_digits"]==2 and i["histogram"]["count"]==round(i["tps"]*i["duration_s"]) for p in d["phases"] for i in p["intervals"])')"
 check_eq "interval histograms add up to the phase's transactions" True \
   "$(jq_ "$T/r.json" 'all(sum(i["histogram"]["count"] for i in p["intervals"])==p["transactions"] for p in d["phases"])')"
+check_eq "interval histograms' buckets: one VALUE:COUNT string, values ascending, counts = count (oltp/2)" True \
+  "$(jq_ "$T/r.json" 'all(isinstance(i["histogram"]["buckets"], str) and (lambda b: [v for v, c in b] == sorted(set(v for v, c in b)) and sum(c for v, c in b) == i["histogram"]["count"])([tuple(map(int, x.split(":"))) for x in i["histogram"]["buckets"].split(" ")]) for p in d["phases"] for i in p["intervals"])')"
 
 # a stalled tick: oltp stopped for 2.5 s; the interval the main thread
 # closes when it wakes ends on the last boundary it reached and is longer,
