@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static int64_t pow10i(int n)
 {
     int64_t v = 1;
@@ -264,6 +263,7 @@ int hist_json_bounds(json_object *obj, int max_digits, int64_t max_highest, size
 {
     json_object *b = NULL, *v;
     int64_t digits = 0, highest = 0, total = 0;
+    long room;
     size_t n;
     if (obj && json_object_is_type(obj, json_type_object)) {
         if (json_object_object_get_ex(obj, HK_DIGITS, &v))
@@ -272,7 +272,8 @@ int hist_json_bounds(json_object *obj, int max_digits, int64_t max_highest, size
             highest = json_object_get_int64(v);
         json_object_object_get_ex(obj, HK_BUCKETS, &b);
     }
-    n = b && buckets_room(b) > 0 ? (size_t)buckets_room(b) : 0;
+    room = b ? buckets_room(b) : 0;
+    n = room > 0 ? (size_t)room : 0;
     if (digits > max_digits || highest > max_highest) {
         snprintf(err, errlen, HK_DIGITS " %" PRId64 " or " HK_HIGHEST " %" PRId64
                  " above the bounds (%d, %lld)", digits, highest, max_digits,
@@ -535,7 +536,6 @@ bad:
     snprintf(err, errlen, "histogram bucket %d is not VALUE:COUNT", s->n);
     return -1;
 }
-
 
 json_object *hist_sparse_to_json(const hist_sparse *s)
 {

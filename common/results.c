@@ -228,7 +228,7 @@ json_object *rj_read_json(const char *path, char *err, size_t errlen)
 typedef struct rj_lazy {
     unsigned    magic;
     const char *text;           /* the document's text, owned by the skeleton */
-    size_t     *start, *len;    /* each element's bytes */
+    struct { size_t start, len; } *el;  /* each element's bytes */
     size_t      n, cap;
 } rj_lazy;
 
@@ -236,8 +236,7 @@ static void lazy_free(json_object *o, void *ud)
 {
     rj_lazy *l = ud;
     (void)o;
-    free(l->start);
-    free(l->len);
+    free(l->el);
     free(l);
 }
 
@@ -271,17 +270,14 @@ static int lazy_elements(json_tokener *tok, const char *b, size_t n, size_t *i, 
         json_object_put(e);
         if (l->n == l->cap) {
             size_t cap = l->cap ? 2 * l->cap : 64;
-            size_t *s = realloc(l->start, cap * sizeof *s), *z;
-            if (!s)
+            void *el = realloc(l->el, cap * sizeof *l->el);
+            if (!el)
                 return -1;
-            l->start = s;
-            if (!(z = realloc(l->len, cap * sizeof *z)))
-                return -1;
-            l->len = z;
+            l->el = el;
             l->cap = cap;
         }
-        l->start[l->n] = k;
-        l->len[l->n++] = end;
+        l->el[l->n].start = k;
+        l->el[l->n++].len = end;
         k = skip_ws(b, k + end, n);
         if (k < n && b[k] == ',') {
             k = skip_ws(b, k + 1, n);
@@ -310,68 +306,59 @@ static json_object *lazy_skeleton(char *b, size_t n, const char *const *lazy)
         goto fail;
     /* strict, each value followed by the rest of the document */
     json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS);
-    {
-        const char *t = b;
-        i = skip_ws(t, i + 1, n);
-        if (i < n && t[i] == '}')
-            i++;
-        else
-            for (;;) {
-                json_object *k, *v = NULL;
-                const char *key;
-                int is_lazy = 0;
-                if (parse_value(tok, t + i, n - i, &k, &end, &jerr) < 0)
-                    goto fail;
-                if (!json_object_is_type(k, json_type_string)) {
-                    json_object_put(k);
-                    goto fail;
-                }
-                key = json_object_get_string(k);
-                i = skip_ws(t, i + end, n);
-                if (i >= n || t[i] != ':') {
-                    json_object_put(k);
-                    goto fail;
-                }
-                i = skip_ws(t, i + 1, n);
-                for (int j = 0; lazy[j]; j++)
-                    is_lazy |= strcmp(lazy[j], key) == 0;
-                if (is_lazy && i < n && t[i] == '[') {
-                    rj_lazy *l = calloc(1, sizeof *l);
-                    if (!l || !(v = json_object_new_array())) {
-                        free(l);
-                        json_object_put(k);
-                        goto fail;
-                    }
-                    *l = (rj_lazy){ .magic = RJ_LAZY_MAGIC, .text = t };
-                    json_object_set_userdata(v, l, lazy_free);
-                    if (lazy_elements(tok, t, n, &i, l) < 0) {
-                        json_object_put(v);
-                        json_object_put(k);
-                        goto fail;
-                    }
-                } else {
-                    if (parse_value(tok, t + i, n - i, &v, &end, &jerr) < 0) {
-                        json_object_put(k);
-                        goto fail;
-                    }
-                    i += end;
-                }
-                json_object_object_add(doc, key, v);
+    i = skip_ws(b, i + 1, n);
+    if (i < n && b[i] == '}')
+        i++;
+    else
+        for (;;) {
+            json_object *k, *v = NULL;
+            const char *key;
+            int is_lazy = 0;
+            if (parse_value(tok, b + i, n - i, &k, &end, &jerr) < 0)
+                goto fail;
+            key = json_object_is_type(k, json_type_string) ? json_object_get_string(k) : NULL;
+            i = skip_ws(b, i + end, n);
+            if (!key || i >= n || b[i] != ':') {
                 json_object_put(k);
-                i = skip_ws(t, i, n);
-                if (i < n && t[i] == ',') {
-                    i = skip_ws(t, i + 1, n);
-                    continue;
-                }
-                if (i < n && t[i] == '}') {
-                    i++;
-                    break;
-                }
                 goto fail;
             }
-        if (skip_ws(t, i, n) != n)
+            i = skip_ws(b, i + 1, n);
+            for (int j = 0; lazy[j]; j++)
+                is_lazy |= strcmp(lazy[j], key) == 0;
+            if (is_lazy && i < n && b[i] == '[') {
+                rj_lazy *l = calloc(1, sizeof *l);
+                if (l && (v = json_object_new_array())) {
+                    *l = (rj_lazy){ .magic = RJ_LAZY_MAGIC, .text = b };
+                    json_object_set_userdata(v, l, lazy_free);
+                } else {
+                    free(l);
+                }
+                if (!v || lazy_elements(tok, b, n, &i, l) < 0) {
+                    json_object_put(v);
+                    json_object_put(k);
+                    goto fail;
+                }
+            } else if (parse_value(tok, b + i, n - i, &v, &end, &jerr) < 0) {
+                json_object_put(k);
+                goto fail;
+            } else {
+                i += end;
+            }
+            json_object_object_add(doc, key, v);
+            json_object_put(k);
+            i = skip_ws(b, i, n);
+            if (i < n && b[i] == ',') {
+                i = skip_ws(b, i + 1, n);
+                continue;
+            }
+            if (i < n && b[i] == '}') {
+                i++;
+                break;
+            }
             goto fail;
-    }
+        }
+    if (skip_ws(b, i, n) != n)
+        goto fail;
     json_tokener_free(tok);
     json_object_set_userdata(doc, b, text_free);
     return doc;
@@ -426,7 +413,7 @@ json_object *rj_lazy_get(json_object *a, size_t i)
         return NULL;
     /* with the byte after it (a ',' or ']' or space): a number's end */
     json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS);
-    parse_value(tok, l->text + l->start[i], l->len[i] + 1, &e, &end, &jerr);
+    parse_value(tok, l->text + l->el[i].start, l->el[i].len + 1, &e, &end, &jerr);
     json_tokener_free(tok);
     return e;
 }

@@ -66,102 +66,100 @@ static void put_field(json_object *o, const rj_field *f, const void *base)
     json_object *v = NULL;
     if (!written(f, base))
         return;
-    {
-        switch (f->kind) {
-        case RJ_STR: {
-            const char *s = *(char *const *)m;
-            rj_put(o, f->key, rj_str_or_null(s ? s : f->dflt));
-            break;
-        }
-        case RJ_STR_OPT:
-            if (*(char *const *)m)
-                rj_put(o, f->key, json_object_new_string(*(char *const *)m));
-            break;
-        case RJ_DBL:
+    switch (f->kind) {
+    case RJ_STR: {
+        const char *s = *(char *const *)m;
+        rj_put(o, f->key, rj_str_or_null(s ? s : f->dflt));
+        break;
+    }
+    case RJ_STR_OPT:
+        if (*(char *const *)m)
+            rj_put(o, f->key, json_object_new_string(*(char *const *)m));
+        break;
+    case RJ_DBL:
+        rj_put(o, f->key, json_object_new_double(*(const double *)m));
+        break;
+    case RJ_DBL_OPT:
+        if (isfinite(*(const double *)m))
             rj_put(o, f->key, json_object_new_double(*(const double *)m));
-            break;
-        case RJ_DBL_OPT:
-            if (isfinite(*(const double *)m))
-                rj_put(o, f->key, json_object_new_double(*(const double *)m));
-            break;
-        case RJ_NUM:
+        break;
+    case RJ_NUM:
+        rj_put(o, f->key, res_json_number(*(const double *)m));
+        break;
+    case RJ_NUM_OPT:
+        if (isfinite(*(const double *)m))
             rj_put(o, f->key, res_json_number(*(const double *)m));
-            break;
-        case RJ_NUM_OPT:
-            if (isfinite(*(const double *)m))
-                rj_put(o, f->key, res_json_number(*(const double *)m));
-            break;
-        case RJ_I64:
-            rj_put(o, f->key, json_object_new_int64(*(const int64_t *)m));
-            break;
-        case RJ_I64_OPT: {
-            int64_t i = *(const int64_t *)m;
-            if (i != RES_UNSET && !(i == 0 && (f->flags & RJ_ZERO_UNSET)))
-                rj_put(o, f->key, json_object_new_int64(i));
-            break;
-        }
-        case RJ_INT:
+        break;
+    case RJ_I64:
+        rj_put(o, f->key, json_object_new_int64(*(const int64_t *)m));
+        break;
+    case RJ_I64_OPT: {
+        int64_t i = *(const int64_t *)m;
+        if (i != RES_UNSET && !(i == 0 && (f->flags & RJ_ZERO_UNSET)))
+            rj_put(o, f->key, json_object_new_int64(i));
+        break;
+    }
+    case RJ_INT:
+        rj_put(o, f->key, json_object_new_int(*(const int *)m));
+        break;
+    case RJ_INT_OPT:
+        if (*(const int *)m >= 0)
             rj_put(o, f->key, json_object_new_int(*(const int *)m));
-            break;
-        case RJ_INT_OPT:
-            if (*(const int *)m >= 0)
-                rj_put(o, f->key, json_object_new_int(*(const int *)m));
-            break;
-        case RJ_INT_POS:
-            if (*(const int *)m > 0)
-                rj_put(o, f->key, json_object_new_int(*(const int *)m));
-            break;
-        case RJ_BOOL:
-            rj_put(o, f->key, json_object_new_boolean(*(const bool *)m));
-            break;
-        case RJ_WORDS:
-            rj_put(o, f->key, json_object_new_string(f->words[*(const bool *)m ? 1 : 0]));
-            break;
-        case RJ_ENUM:
-            rj_put(o, f->key, json_object_new_string(f->name(*(const int *)m)));
-            break;
-        case RJ_CONST:
-            rj_put(o, f->key, json_object_new_string(f->dflt));
-            break;
-        case RJ_OBJ:
-            v = json_object_new_object();
-            rj_put_fields(v, f->sub, m);
-            if ((f->flags & RJ_OMIT_EMPTY) && json_object_object_length(v) == 0)
-                json_object_put(v);
-            else
-                rj_put(o, f->key, v);
-            break;
-        case RJ_EMBED:
-            rj_put_fields(o, f->sub, m);
-            break;
-        case RJ_PTR:
-            if (*(void *const *)m) {
-                v = json_object_new_object();
-                rj_put_fields(v, f->sub, *(void *const *)m);
-                rj_put(o, f->key, v);
-            }
-            break;
-        case RJ_ARRAY: {
-            const char *a = *(char *const *)m;
-            int n = *CAT(base, f->n_off, int);
-            if (n == 0 && (f->flags & RJ_OMIT_EMPTY))
-                break;
-            v = json_object_new_array_ext(n > 0 ? n : 1);
-            for (int i = 0; i < n; i++) {
-                json_object *e = json_object_new_object();
-                rj_put_fields(e, f->sub, a + (size_t)i * f->size);
-                json_object_array_add(v, f->flags & RJ_ROWS ? rj_one_line(e) : e);
-            }
+        break;
+    case RJ_INT_POS:
+        if (*(const int *)m > 0)
+            rj_put(o, f->key, json_object_new_int(*(const int *)m));
+        break;
+    case RJ_BOOL:
+        rj_put(o, f->key, json_object_new_boolean(*(const bool *)m));
+        break;
+    case RJ_WORDS:
+        rj_put(o, f->key, json_object_new_string(f->words[*(const bool *)m ? 1 : 0]));
+        break;
+    case RJ_ENUM:
+        rj_put(o, f->key, json_object_new_string(f->name(*(const int *)m)));
+        break;
+    case RJ_CONST:
+        rj_put(o, f->key, json_object_new_string(f->dflt));
+        break;
+    case RJ_OBJ:
+        v = json_object_new_object();
+        rj_put_fields(v, f->sub, m);
+        if ((f->flags & RJ_OMIT_EMPTY) && json_object_object_length(v) == 0)
+            json_object_put(v);
+        else
             rj_put(o, f->key, v);
-            break;
+        break;
+    case RJ_EMBED:
+        rj_put_fields(o, f->sub, m);
+        break;
+    case RJ_PTR:
+        if (*(void *const *)m) {
+            v = json_object_new_object();
+            rj_put_fields(v, f->sub, *(void *const *)m);
+            rj_put(o, f->key, v);
         }
-        case RJ_CUSTOM:
-            if (f->ops->put)
-                f->ops->put(o, f, base);
+        break;
+    case RJ_ARRAY: {
+        const char *a = *(char *const *)m;
+        int n = *CAT(base, f->n_off, int);
+        if (n == 0 && (f->flags & RJ_OMIT_EMPTY))
             break;
-        case RJ_END:
-            break;
+        v = json_object_new_array_ext(n > 0 ? n : 1);
+        for (int i = 0; i < n; i++) {
+            json_object *e = json_object_new_object();
+            rj_put_fields(e, f->sub, a + (size_t)i * f->size);
+            json_object_array_add(v, f->flags & RJ_ROWS ? rj_one_line(e) : e);
         }
+        rj_put(o, f->key, v);
+        break;
+    }
+    case RJ_CUSTOM:
+        if (f->ops->put)
+            f->ops->put(o, f, base);
+        break;
+    case RJ_END:
+        break;
     }
 }
 
@@ -189,22 +187,24 @@ static int stream_value(FILE *out, json_object *v, int level)
     return 0;
 }
 
+/* "key": at level 1, after a comma once a member was written (*had). */
+static int stream_key(FILE *out, const char *key, bool *had)
+{
+    json_object *k = json_object_new_string(key);
+    const char *ks = k ? json_object_to_json_string_ext(k, RJ_JSON_FLAGS) : NULL;
+    if (ks)
+        fprintf(out, "%s  %s:", *had ? ",\n" : "", ks);
+    json_object_put(k);
+    *had = true;
+    return ks ? 0 : -1;
+}
+
 /* The members of o at level 1 (after the first written one: *had). */
 static int stream_members(FILE *out, json_object *o, bool *had)
 {
-    json_object_object_foreach(o, key, val) {
-        json_object *k = json_object_new_string(key);
-        const char *ks = k ? json_object_to_json_string_ext(k, RJ_JSON_FLAGS) : NULL;
-        if (!ks) {
-            json_object_put(k);
+    json_object_object_foreach(o, key, val)
+        if (stream_key(out, key, had) < 0 || stream_value(out, val, 1) < 0)
             return -1;
-        }
-        fprintf(out, "%s  %s:", *had ? ",\n" : "", ks);
-        json_object_put(k);
-        *had = true;
-        if (stream_value(out, val, 1) < 0)
-            return -1;
-    }
     return 0;
 }
 
@@ -214,18 +214,11 @@ static int stream_array(FILE *out, const rj_field *f, const void *base, bool *ha
 {
     const char *a = *(char *const *)CAT(base, f->off, char);
     int n = *CAT(base, f->n_off, int);
-    json_object *k;
-    const char *ks;
     if (n == 0 && (f->flags & RJ_OMIT_EMPTY))
         return 0;
-    if (!(k = json_object_new_string(f->key))
-        || !(ks = json_object_to_json_string_ext(k, RJ_JSON_FLAGS))) {
-        json_object_put(k);
+    if (stream_key(out, f->key, had) < 0)
         return -1;
-    }
-    fprintf(out, "%s  %s:[\n", *had ? ",\n" : "", ks);
-    json_object_put(k);
-    *had = true;
+    fputs("[\n", out);
     for (int i = 0; i < n; i++) {
         json_object *e = json_object_new_object();
         int rc;
@@ -313,16 +306,22 @@ int rj_bound(const rj_field *f, size_t n, rj_ctx *c)
     return -1;
 }
 
+/* Room for n elements of size bytes (n bounded by f->max). */
+static int room_for(const rj_field *f, size_t size, void **out, size_t n, rj_ctx *c)
+{
+    *out = NULL;
+    if (rj_bound(f, n, c) < 0)
+        return -1;
+    if (n && !(*out = calloc(n, size)))
+        return oom(c);
+    return 0;
+}
+
 int rj_array_room(json_object *a, const rj_field *f, size_t size, void **out, size_t *n,
                   rj_ctx *c)
 {
-    *out = NULL;
     *n = rj_array_len(a);
-    if (rj_bound(f, *n, c) < 0)
-        return -1;
-    if (*n && !(*out = calloc(*n, size)))
-        return oom(c);
-    return 0;
+    return room_for(f, size, out, *n, c);
 }
 
 /* The elements of an array member (bounded by f->max). */
@@ -337,16 +336,9 @@ static int get_array(json_object *a, const rj_field *f, void *base, rj_ctx *c)
     size_t lazy = rj_lazy_len(a);   /* elements left as text: one tree at a time */
 
     *count = 0;
-    *arr = NULL;
-    if (lazy) {
-        if (rj_bound(f, lazy, c) < 0)
-            return -1;
-        if (!(*arr = calloc(lazy, f->size)))
-            return oom(c);
-        n = lazy;
-    } else if (rj_array_room(a, f, f->size, (void **)arr, &n, c) < 0) {
+    n = lazy ? lazy : rj_array_len(a);
+    if (room_for(f, f->size, (void **)arr, n, c) < 0)
         return -1;
-    }
     memcpy(saved_elem, c->elem, sizeof saved_elem);
     memcpy(saved_path, c->path, sizeof saved_path);
     for (size_t i = 0; i < n && rc == 0; i++) {

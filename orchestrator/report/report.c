@@ -92,12 +92,11 @@ static int run_load(const char *dir, report_run *run, char *err, size_t errlen)
                  dir, dir);
     else if (rc == RES_E_UNREADABLE && access(path, F_OK) == 0) {
         /* there, but not readable JSON: the reader's reason ("PATH: why") */
-        const char *why = strncmp(err, path, strlen(path)) == 0 && err[strlen(path)] == ':'
-                          ? err + strlen(path) + 2 : err;
-        char *copy = strdup(why);
-        snprintf(err, errlen, "%s: cannot read the run's summary: %s", path,
-                 copy ? copy : "out of memory");
-        free(copy);
+        size_t k = strlen(path);
+        char why[512];
+        snprintf(why, sizeof why, "%s", strncmp(err, path, k) == 0 && err[k] == ':'
+                                        ? err + k + 2 : err);
+        snprintf(err, errlen, "%s: cannot read the run's summary: %s", path, why);
     } else if (rc == RES_E_UNREADABLE)
         snprintf(err, errlen, "%s: cannot read the run's summary (is %s a run folder of "
                  "`drivebench run`?)", path, dir);

@@ -1162,6 +1162,15 @@ static void test_bad_input(void **state)
         assert_null(report_load(dirs, 1, err, sizeof err));
         snprintf(want, sizeof want, "%s: no drives or vms array", path);
         assert_string_equal(err, want);
+        /* there but not whole: the reader's reason, not "is it a run folder?" */
+        f = fopen(path, "w");
+        assert_non_null(f);
+        fputs("{\"schema\":\"drivebench.summary/2\",\"drives\":[{\"name\":\"a\"}", f);
+        fclose(f);
+        assert_null(report_load(dirs, 1, err, sizeof err));
+        snprintf(want, sizeof want, "%s: cannot read the run's summary: truncated JSON (ends "
+                 "inside a value after 55 bytes)", path);
+        assert_string_equal(err, want);
         unlink(path);
         rmdir(dir);
     }
