@@ -177,6 +177,7 @@ typedef struct res_tpcc {
     char           *server_rate_name;
     double          server_rate;
     int64_t         server_count, server_count_margin;
+    int64_t         server_count_late;  /* committed after the phase's end */
     double          tps;
     res_tpcc_limit *limits;
     int             nlimits;

@@ -300,6 +300,8 @@ static const rj_field tpcc_fields[] = {
       .when = server_counted),
     F("server_count_margin", RJ_I64,   res_tpcc, server_count_margin, .flags = RJ_COUNT,
       .when = server_counted),
+    F("server_count_late",   RJ_I64,   res_tpcc, server_count_late, .flags = RJ_COUNT,
+      .when = server_counted),
     F(RK_TPS,                RJ_DBL,   res_tpcc, tps, .flags = RJ_NONNEG),
     F("limits",              RJ_ARRAY, res_tpcc, limits, .sub = limit_fields,
       .size = sizeof(res_tpcc_limit), .n_off = offsetof(res_tpcc, nlimits),

@@ -113,7 +113,9 @@ typedef struct worker {
     rng         rng;
     conn       *conns;
     int         nconns, open_conns;
-    pthread_mutex_t lock;       /* guards iv, done, slot */
+    pthread_mutex_t lock;       /* guards iv, done, slot, late_tpm */
+    int64_t     late_tpm;       /* committed transactions of the workload's
+                                 * tpm_type that ended after the cut */
     stats       iv;             /* the events of slot `slot` */
     stats       done;           /* of earlier slots, not yet harvested */
     uint64_t    slot;
@@ -432,6 +434,9 @@ static void record_trx(conn *c, bool rolled_back)
     s = iv_at(w, end);
     flush_queries(c, s);
     if (!s) {                   /* committed after the end: not counted */
+        /* but the server's count, read once the workers ended, has it */
+        if (!rolled_back && w->e->wl->server_count && c->type == w->e->wl->tpm_type)
+            w->late_tpm++;
         pthread_mutex_unlock(&w->lock);
         return;
     }
@@ -1166,7 +1171,7 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
     int nconns = o->threads, nterms = 0, rc = -1, started = 0;
     stats acc = {0};
     double tick_s = o->report_interval > 0 ? o->report_interval : 1.0;
-    bool ended = false;
+    bool ended = false, read_end = false;
     int ph = 0, fatal;
 
     memset(res, 0, sizeof(*res));
@@ -1264,9 +1269,12 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
                     if (e.hooks.on_measure)
                         e.hooks.on_measure(e.hooks.ctx, false);
                 }
-                /* the server's count closes only a measure phase it opened */
-                if (!fatal && e.hooks.on_measure && ph == res->nphases - 1)
-                    e.hooks.on_measure(e.hooks.ctx, true);
+                /* the server's count closes only a measure phase it opened,
+                 * once the workers ended (below): what commits between the
+                 * cut and their end is counted apart (late_tpm), so that
+                 * neither a late wake-up of this thread nor a transaction in
+                 * flight at the stop can come between the two counts */
+                read_end = !fatal && e.hooks.on_measure && ph == res->nphases - 1;
                 ended = true;
                 break;
             }
@@ -1305,6 +1313,10 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
             close_interval(&e, p, &acc, ql, from, cut);
             close_phase(&e, p, nconns, cut, (cut - p->t0_ns) / 1e9);
             res->nphases = ph + 1;      /* a run ended early has no later phase */
+            for (int i = 0; i < e.nworkers; i++)
+                p->late_tpm += e.workers[i].late_tpm;
+            if (read_end)
+                e.hooks.on_measure(e.hooks.ctx, true);
         }
     }
     res->stopped = e.stopped;

@@ -66,6 +66,11 @@ typedef struct phase_result {
     bool             server_counted;
     int64_t          server_trx;
     int64_t          server_margin;
+    /* Filled by the engine: transactions of the workload's tpm_type
+     * committed after the phase's cut, which the clients do not count;
+     * the server's count read at its end (once the workers ended) holds
+     * them, and server_trx is without them. */
+    int64_t          late_tpm;
 } phase_result;
 
 typedef struct conn_fairness { int64_t trx; double busy_s; } conn_fairness;

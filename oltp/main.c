@@ -344,11 +344,14 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
     if (res.stopped)
         snprintf(res.why, sizeof res.why, "%s", stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
     if (x.read[0] && x.read[1]) {
-        /* a transaction in flight at a read may count on one side only:
-         * at most one per connection at each read taken while they ran */
+        /* the end read comes after the workers ended: what committed
+         * after the phase's cut is taken out (late_tpm). A transaction in
+         * flight at a read taken while they ran (the warm-up's end), or
+         * one the server committed whose answer never came, may count on
+         * one side only: one per connection at each read, and the end */
         phase_result *p = &res.phases[res.nphases - 1];
         p->server_counted = true;
-        p->server_trx = x.count[1] - x.count[0];
+        p->server_trx = x.count[1] - x.count[0] - p->late_tpm;
         p->server_margin = (int64_t)res.nconns * (o->warmup_s > 0 ? 2 : 1);
     }
     snprintf(res.server_version, sizeof res.server_version, "%s", version);

@@ -312,6 +312,7 @@ static int fill_phase(res_phase *j, const oltp_opts *o, const workload *wl, cons
             x->server_rate = p->server_trx * 60.0 / d;
             x->server_count = p->server_trx;
             x->server_count_margin = p->server_margin;
+            x->server_count_late = p->late_tpm;
         }
         x->tps = s->trx / d;
         x->all_limits_met = true;
