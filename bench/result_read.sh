@@ -29,7 +29,7 @@ FAKE_OLTP_INTERVALS=$nint FAKE_OLTP_INTERVAL_S=$istep FAKE_OLTP_BUCKETS=$buckets
 python3 - "$tmp/v2.json" "$tmp/v1.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema"] == "drivebench.oltp/2", d["schema"]
+assert d["schema"] == "drivebench.oltp/2.1", d["schema"]
 d["schema"] = "drivebench.oltp/1"
 for p in d["phases"]:
     for iv in p["intervals"]:

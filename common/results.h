@@ -168,6 +168,17 @@ typedef struct res_tpcc_limit {
     bool   share_met;
 } res_tpcc_limit;
 
+/* Transactions that ended after the phase's end (its cut), in none of its
+ * figures: what a server's own counters hold beyond the phase's. Written
+ * on the phase the run ended in; absent in an older oltp's results. */
+typedef struct res_after_end {
+    int64_t committed;      /* committed (COMMIT answered) */
+    int64_t rolled_back;    /* rolled back by the workload (TPC-C's 1 %) */
+    int64_t errors;         /* a retryable error, rolled back, not run again */
+    int64_t abandoned;      /* in flight when its connection closed or broke:
+                             * neither committed nor rolled back by oltp */
+} res_after_end;
+
 /* The "tpcc" section: the specification's figures. */
 typedef struct res_tpcc {
     char           *tpm_name;   /* "tpmC" */
@@ -204,6 +215,8 @@ typedef struct res_phase {
     res_latency   queue;
     int64_t       unserved;     /* has_queue: arrivals still queued at the end,
                                  * their latency so far in the histogram */
+    bool          has_after_end;
+    res_after_end after_end;
     /* phase time (issue 21): 0 in results written before */
     double        interval_s;   /* the intervals' boundaries: k * interval_s */
     double        start_s;      /* the phase's start, s after oltp started */

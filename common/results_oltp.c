@@ -1,4 +1,4 @@
-/* results_oltp.c — the oltp result (drivebench.oltp/1) <-> res_oltp (see
+/* results_oltp.c — the oltp result (drivebench.oltp/2) <-> res_oltp (see
  * results.h; the format is in results/SCHEMA.md). */
 #include "results.h"
 #include "results_json.h"
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OLTP_SCHEMA         "drivebench.oltp/2"
+#define OLTP_SCHEMA         "drivebench.oltp/2.1"   /* 2.1: a phase's after_end */
 #define OLTP_SCHEMA_NAME    "drivebench.oltp/"
 #define OLTP_MAJOR          2     /* 2: interval histograms' buckets are one
                                      * string; 1 (arrays of pairs) is read too */
@@ -486,6 +486,14 @@ static const rj_field queries_fields[] = {
     RJ_TABLE_END,
 };
 
+static const rj_field after_end_fields[] = {
+    F("committed",   RJ_I64, res_after_end, committed, .flags = RJ_COUNT),
+    F("rolled_back", RJ_I64, res_after_end, rolled_back, .flags = RJ_COUNT),
+    F("errors",      RJ_I64, res_after_end, errors, .flags = RJ_COUNT),
+    F("abandoned",   RJ_I64, res_after_end, abandoned, .flags = RJ_COUNT),
+    RJ_TABLE_END,
+};
+
 static bool phase_has_clock(const void *base)
 {
     return ((const res_phase *)base)->interval_s > 0;
@@ -501,6 +509,8 @@ static const rj_field phase_fields[] = {
     F("errors",             RJ_I64,     res_phase, errors, .flags = RJ_COUNT),
     F("reconnects",         RJ_I64,     res_phase, reconnects, .flags = RJ_COUNT),
     F("rollbacks",          RJ_I64,     res_phase, rollbacks, .flags = RJ_COUNT),
+    F("after_end",          RJ_OBJ,     res_phase, after_end, .flags = RJ_SETS_HAS | RJ_IF_PRESENT,
+      .sub = after_end_fields, HAS(res_phase, has_after_end)),
     F("cpu_s_per_1000_txn", RJ_DBL_OPT, res_phase, cpu_s_per_1000_txn),
     F("unavailable_s",      RJ_DBL,     res_phase, unavailable_s, .flags = RJ_NONNEG | RJ_SETS_HAS,
       HAS(res_phase, has_outage)),
@@ -705,7 +715,7 @@ static int oltp_from_json(json_object *doc, void *dst, char *err, size_t errlen)
     if (!schema
         || rj_schema_major(json_object_get_string(schema), OLTP_SCHEMA_NAME) < 1
         || rj_schema_major(json_object_get_string(schema), OLTP_SCHEMA_NAME) > OLTP_MAJOR) {
-        snprintf(err, errlen, "not a %s result", OLTP_SCHEMA);
+        snprintf(err, errlen, "not a %s%d result", OLTP_SCHEMA_NAME, OLTP_MAJOR);
         return -1;
     }
     if (!phases || !json_object_is_type(phases, json_type_array)) {

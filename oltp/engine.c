@@ -113,9 +113,10 @@ typedef struct worker {
     rng         rng;
     conn       *conns;
     int         nconns, open_conns;
-    pthread_mutex_t lock;       /* guards iv, done, slot, late_tpm */
+    pthread_mutex_t lock;       /* guards iv, done, slot, late_tpm, after_end */
     int64_t     late_tpm;       /* committed transactions of the workload's
                                  * tpm_type that ended after the cut */
+    res_after_end after_end;    /* every transaction that ended after it */
     stats       iv;             /* the events of slot `slot` */
     stats       done;           /* of earlier slots, not yet harvested */
     uint64_t    slot;
@@ -360,7 +361,12 @@ static void conn_close(conn *c)
     uv_timer_stop(&c->timer);
     drop_poll(c);
     pthread_mutex_lock(&w->lock);
-    flush_queries(c, iv_at(w, now_ns()));
+    {
+        stats *s = iv_at(w, now_ns());
+        flush_queries(c, s);
+        if (!s && c->in_trx)
+            w->after_end.abandoned++;   /* no answer will come */
+    }
     outage_end_locked(c, now_ns());
     pthread_mutex_unlock(&w->lock);
     db_free(&c->db);
@@ -433,8 +439,12 @@ static void record_trx(conn *c, bool rolled_back)
     pthread_mutex_lock(&w->lock);
     s = iv_at(w, end);
     flush_queries(c, s);
-    if (!s) {                   /* committed after the end: not counted */
-        /* but the server's count, read once the workers ended, has it */
+    if (!s) {                   /* ended after the end: not measured */
+        /* but counted apart, as the server's counters have it */
+        if (rolled_back)
+            w->after_end.rolled_back++;
+        else
+            w->after_end.committed++;
         if (!rolled_back && w->e->wl->server_count && c->type == w->e->wl->tpm_type)
             w->late_tpm++;
         pthread_mutex_unlock(&w->lock);
@@ -468,6 +478,8 @@ static int rollback_for_retry(conn *c)
         s->errors++;
         if (s->ntypes > 1)
             s->type_retries[c->type]++;
+    } else {
+        w->after_end.errors++;
     }
     pthread_mutex_unlock(&w->lock);
     c->st = C_ROLLBACK;
@@ -1313,8 +1325,15 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
             close_interval(&e, p, &acc, ql, from, cut);
             close_phase(&e, p, nconns, cut, (cut - p->t0_ns) / 1e9);
             res->nphases = ph + 1;      /* a run ended early has no later phase */
-            for (int i = 0; i < e.nworkers; i++)
+            p->has_after_end = true;
+            for (int i = 0; i < e.nworkers; i++) {
+                const res_after_end *a = &e.workers[i].after_end;
                 p->late_tpm += e.workers[i].late_tpm;
+                p->after_end.committed += a->committed;
+                p->after_end.rolled_back += a->rolled_back;
+                p->after_end.errors += a->errors;
+                p->after_end.abandoned += a->abandoned;
+            }
             if (read_end)
                 e.hooks.on_measure(e.hooks.ctx, true);
         }

@@ -71,6 +71,10 @@ typedef struct phase_result {
      * the server's count read at its end (once the workers ended) holds
      * them, and server_trx is without them. */
     int64_t          late_tpm;
+    /* Filled by the engine on the phase the run ended in: every
+     * transaction that ended after the cut (late_tpm among them) */
+    bool             has_after_end;
+    res_after_end    after_end;
 } phase_result;
 
 typedef struct conn_fairness { int64_t trx; double busy_s; } conn_fairness;

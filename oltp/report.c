@@ -242,6 +242,8 @@ static int fill_phase(res_phase *j, const oltp_opts *o, const workload *wl, cons
     if (j->has_queue)
         fill_latency(&j->queue, o, s->queue);
     j->unserved = p->unserved;
+    j->has_after_end = p->has_after_end;
+    j->after_end = p->after_end;
     j->interval_s = p->interval_s;
     j->start_s = p->t0_ns > origin_ns ? (p->t0_ns - origin_ns) / 1e9 : 0;
     j->iv_pct = o->percentiles[0];

@@ -139,6 +139,8 @@ static void make_doc(res_oltp *r)
         hist_free(h);
     }
     p->unserved = 17;
+    p->has_after_end = true;
+    p->after_end = (res_after_end){ .committed = 4, .rolled_back = 1, .errors = 2, .abandoned = 3 };
     p->interval_s = 1;
     p->start_s = 0.25;
     p->histogram = hist_of(lat, 8);
@@ -227,6 +229,12 @@ static void test_oltp_round_trip(void **state)
     }
     assert_true(res_interval_start(pb, 1) == 1);
     assert_int_equal(pb->unserved, 17);
+    assert_true(pb->has_after_end);
+    assert_int_equal(pb->after_end.committed, 4);
+    assert_int_equal(pb->after_end.rolled_back, 1);
+    assert_int_equal(pb->after_end.errors, 2);
+    assert_int_equal(pb->after_end.abandoned, 3);
+    assert_false(b.phases[0].has_after_end);
     assert_true(pb->interval_s == 1 && pb->start_s == 0.25);
     assert_hist_equal(pa->histogram, pb->histogram);
     assert_int_equal(pb->ntypes, 2);
@@ -260,7 +268,7 @@ static void test_oltp_round_trip(void **state)
 /* A real oltp result read and written again is the same JSON: the model
  * keeps every key of drivebench.oltp/1. It was written before "ended":
  * read as complete, it is written back with "ended": "complete" and no
- * "ended_reason", and as drivebench.oltp/2 (its interval histograms, had
+ * "ended_reason", and as drivebench.oltp/2.1 (its interval histograms, had
  * it any, with their buckets as one string). */
 static void test_oltp_real_result_unchanged(void **state)
 {
@@ -281,7 +289,7 @@ static void test_oltp_real_result_unchanged(void **state)
     json_object_object_add(orig, "ended", json_object_new_string("complete"));
     assert_string_equal(json_object_get_string(json_object_object_get(orig, "schema")),
                         "drivebench.oltp/1");
-    json_object_object_add(orig, "schema", json_object_new_string("drivebench.oltp/2"));
+    json_object_object_add(orig, "schema", json_object_new_string("drivebench.oltp/2.1"));
     assert_true(json_object_equal(orig, again));
     json_object_put(orig);
     json_object_put(again);
@@ -393,6 +401,8 @@ static void test_oltp_untrusted(void **state)
         { "\"transactions\":-5,", HIST_OK,
           "measure: transactions is -5, a count cannot be negative" },
         { "\"errors\":-1,", HIST_OK, "measure: errors is -1, a count cannot be negative" },
+        { "\"after_end\":{\"committed\":2,\"abandoned\":-1},", HIST_OK,
+          "measure: after_end.abandoned is -1, a count cannot be negative" },
         { "\"qps\":1e999,", HIST_OK, "measure: qps is inf, not a finite number >= 0" },
         { "\"latency_ms\":{\"p99\":-1e999},", HIST_OK,
           "measure: latency_ms.p99 is -inf, not a finite number >= 0" },
