@@ -120,7 +120,7 @@ vm_write_xml() {  # name workdir port
     <type arch='x86_64' machine='pc'>hvm</type>
     <kernel>$($x "$VM_IMAGES/vmlinuz")</kernel>
     <initrd>$($x "$VM_IMAGES/initrd.img")</initrd>
-    <cmdline>$($x "root=LABEL=vmroot ro console=ttyS0 no_timer_check${VM_CMDLINE_EXTRA:+ $VM_CMDLINE_EXTRA}")</cmdline>
+    <cmdline>$($x "root=LABEL=vmroot ro console=ttyS0 no_timer_check panic=1${VM_CMDLINE_EXTRA:+ $VM_CMDLINE_EXTRA}")</cmdline>
   </os>
   <features><acpi/></features>
   <on_poweroff>destroy</on_poweroff>

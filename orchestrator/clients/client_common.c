@@ -29,7 +29,11 @@ int orch_dom_gone(virDomainPtr dom, const char *name, char *err, size_t errlen)
     if (!dom || virDomainGetState(dom, &state, &reason, 0) < 0)
         return 0;           /* cannot tell: the readiness check decides */
     switch (state) {
-    case VIR_DOMAIN_SHUTOFF: what = "shut off"; break;
+    case VIR_DOMAIN_SHUTOFF:
+        /* a guest kernel panic (the profiles' pvpanic device) destroys it */
+        what = reason == VIR_DOMAIN_SHUTOFF_CRASHED ? "shut off: the guest crashed (kernel panic)"
+                                                    : "shut off";
+        break;
     case VIR_DOMAIN_CRASHED: what = "crashed"; break;
     case VIR_DOMAIN_PAUSED: what = "paused"; break;
     case VIR_DOMAIN_SHUTDOWN: what = "shutting down"; break;

@@ -246,7 +246,7 @@ void orch_monitor_on_lifecycle(orch_monitor *m, virDomainPtr dom, int event, int
         case VIR_DOMAIN_EVENT_STOPPED_DESTROYED: what = "stopped: destroyed"; break;
         case VIR_DOMAIN_EVENT_STOPPED_CRASHED:
             f = ORCH_FAULT_CRASHED;
-            what = "stopped: the emulator crashed";
+            what = "stopped: the guest crashed";   /* on_crash destroy */
             break;
         case VIR_DOMAIN_EVENT_STOPPED_FAILED: what = "stopped: the hypervisor failed"; break;
         default: what = "stopped"; break;

@@ -174,6 +174,29 @@ static void test_shutdown_from_host_or_guest(void **state)
     assert_string_equal(h.reason, "stopped: the guest is shutting down");
 }
 
+/* A guest kernel panic with the profiles' pvpanic device and on_crash
+ * destroy: libvirt reports the panic, then the domain stopped after its
+ * crash; the panic is the fault, and a crash stop alone reads as one. */
+static void test_panic_then_crash_stop(void **state)
+{
+    mon_fixture *f = *state;
+    orch_health h;
+    orch_monitor_on_lifecycle(f->m, f->dom[0], VIR_DOMAIN_EVENT_CRASHED,
+                              VIR_DOMAIN_EVENT_CRASHED_PANICKED);
+    orch_monitor_on_lifecycle(f->m, f->dom[0], VIR_DOMAIN_EVENT_STOPPED,
+                              VIR_DOMAIN_EVENT_STOPPED_CRASHED);
+    assert_int_equal(orch_monitor_health(f->m, 0, &h), 1);
+    assert_int_equal(h.fault, ORCH_FAULT_CRASHED);
+    assert_string_equal(orch_fault_name(h.fault), "crashed");
+    assert_string_equal(h.reason, "crashed: the guest kernel panicked");
+    orch_monitor_on_lifecycle(f->m, f->dom[1], VIR_DOMAIN_EVENT_STOPPED,
+                              VIR_DOMAIN_EVENT_STOPPED_CRASHED);
+    assert_int_equal(orch_monitor_health(f->m, 1, &h), 1);
+    assert_int_equal(h.fault, ORCH_FAULT_CRASHED);
+    assert_string_equal(h.reason, "stopped: the guest crashed");
+    assert_int_equal(orch_monitor_failures(f->m), 2);
+}
+
 static void test_fail_from_the_run(void **state)
 {
     mon_fixture *f = *state;
@@ -243,6 +266,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_suspend_is_a_pause, setup, teardown),
         cmocka_unit_test_setup_teardown(test_disk_full_replaces_the_pause, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shutdown_from_host_or_guest, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_panic_then_crash_stop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fail_from_the_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cleared_vms_are_not_watched, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timer_ticks, setup, teardown),
