@@ -31,7 +31,10 @@
 # and tests/e2e/run-1vm-pgsql-native.sh (PostgreSQL through oltp's pgsql
 # driver, 70-116 s at load 9-15), and one fault of the matrix, a VM
 # destroyed mid-measure next to a healthy one (tests/e2e/fault-destroy.sh:
-# 3 minutes at load ~12), and libvirtd restarted mid-measure under two VMs
+# 3 minutes at load ~12), a guest kernel panic mid-measure reported by the
+# profiles' pvpanic device (tests/e2e/fault-panic.sh: 2 VMs, ~2 minutes)
+# and one while booting, before that driver loads, failing the run at once
+# (tests/e2e/fault-boot-panic.sh: 1 VM, ~15 s), and libvirtd restarted mid-measure under two VMs
 # that must both be measured (tests/e2e/fault-libvirtd.sh: 1 m 38 s on an
 # idle machine; it says SKIP where a libvirtd it did not start runs, as
 # restarting that would disturb someone else's VMs: in CI it starts its
@@ -68,4 +71,4 @@ e2e: $(ALL_TARGETS) image
 	@tests/run-all.sh $(E2E_TESTS)
 
 TEST_TARGETS += tests/e2e/run-1vm.sh tests/e2e/run-1vm-pgsql-native.sh tests/e2e/fault-destroy.sh \
-                tests/e2e/fault-libvirtd.sh
+                tests/e2e/fault-panic.sh tests/e2e/fault-boot-panic.sh tests/e2e/fault-libvirtd.sh
