@@ -127,12 +127,10 @@ static void test_run_ok(void **state)
     assert_int_equal(orch_count_lines(f->log, NULL), 9);
     assert_int_equal(orch_count_lines(f->log, " prepare"), 3);
     assert_int_equal(orch_count_lines(f->log, ".precondition.1.json oltp_read_write run"), 3);
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 0 volume(s), 1 pool(s)"));
-    assert_non_null(strstr(orch_fixture_output(f), "[measure "));
-    assert_non_null(strstr(orch_fixture_output(f), " | total 30.8 tps"));      /* 3 x 10.25 */
+    orch_assert_teardown(f, 3, 6, 0, 1);
+    orch_assert_output(f, "[measure ");
+    orch_assert_output(f, " | total 30.8 tps");      /* 3 x 10.25 */
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     assert_string_equal(jnum(s, "drives", 0, "name", NULL), "\"a<b ' & .. x\"");
     assert_string_equal(jnum(s, "drives", 0, "tps", NULL), "22.5");
     assert_string_equal(jnum(s, "drives", 0, "latency_ms", "p99"), "1.5");
@@ -190,7 +188,7 @@ static void test_run_ok(void **state)
         char want[PATH_MAX + 16], *html;
         snprintf(path, sizeof path, "%s/%s/report.html", f->results, RUN_ID);
         snprintf(want, sizeof want, "report: %s\n", path);
-        assert_non_null(strstr(orch_fixture_output(f), want));
+        orch_assert_output(f, want);
         html = orch_slurp(path);
         assert_non_null(html);
         assert_non_null(strstr(html, "a&lt;b ' &amp; .. x"));
@@ -214,14 +212,11 @@ static void test_run_with_seed(void **state)
     assert_clean(f, RUN_ID);
     assert_int_equal(orch_count_lines(f->log, " prepare"), 0);
     assert_int_equal(orch_count_lines(f->log, NULL), 6);
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 3 volume(s), 1 pool(s)"));
+    orch_assert_teardown(f, 3, 6, 3, 1);
     /* each database volume restored from its seed: 1 GiB per VM (the
      * seed's size in node.xml), 2 VMs on the first drive */
-    assert_non_null(strstr(orch_fixture_output(f), "restoring 3 database volume(s) from their "
-                           "seeds: 3 GiB, 3 at a time\n"));
+    orch_assert_output(f, "restoring 3 database volume(s) from their seeds: 3 GiB, 3 at a time\n");
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     assert_string_equal(jnum(s, "drives", 0, "restore", "bytes"), "2147483648");
     assert_string_equal(jnum(s, "drives", 1, "restore", "bytes"), "1073741824");
     assert_string_not_equal(jnum(s, "drives", 1, "restore", "seconds"), "(missing)");
@@ -249,13 +244,10 @@ static void test_run_sqlserver_seed(void **state)
     assert_clean(f, RUN_ID);
     assert_int_equal(orch_count_lines(f->log, " prepare"), 0);
     assert_int_equal(orch_count_lines(f->log, "--db-driver=odbc"), 6);
-    assert_non_null(strstr(orch_fixture_output(f), "restoring 3 database volume(s) from their "
-                           "seeds: 3 GiB, 3 at a time\n"));
+    orch_assert_output(f, "restoring 3 database volume(s) from their seeds: 3 GiB, 3 at a time\n");
     /* 3 domains, 3 boot + 3 database volumes; then 3 seed volumes, 1 pool */
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 3 volume(s), 1 pool(s)"));
+    orch_assert_teardown(f, 3, 6, 3, 1);
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     assert_string_equal(jnum(s, "drives", 0, "restore", "bytes"), "2147483648");
     assert_string_equal(jnum(s, "drives", 1, "restore", "bytes"), "1073741824");
     json_object_put(s);
@@ -294,10 +286,8 @@ static void test_run_sqlserver_prepare(void **state)
     assert_clean(f, RUN_ID);
     assert_int_equal(orch_count_lines(f->log, " prepare"), 3);
     assert_null(strstr(orch_fixture_output(f), "from their seeds"));
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 0 volume(s), 1 pool(s)"));
+    orch_assert_teardown(f, 3, 6, 0, 1);
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     assert_string_equal(jnum(s, "drives", 0, "restore", NULL), "(missing)");
     json_object_put(s);
     orch_plan_free(p);
@@ -370,12 +360,11 @@ static void test_seed_user_image(void **state)
     assert_int_equal(orch_count_lines(f->log, " prepare"), 1);
     assert_int_equal(orch_count_lines(f->log, " run"), 0);
     assert_int_equal(orch_count_lines(f->log, "--db-driver=odbc"), 1);    /* the prepare, alone */
-    assert_non_null(strstr(orch_fixture_output(f), "repetition 1: prepare on 1 VM(s) (until done)\n"));
+    orch_assert_output(f, "repetition 1: prepare on 1 VM(s) (until done)\n");
     snprintf(cmd, sizeof cmd, "seed: %s\n", seed);
-    assert_non_null(strstr(orch_fixture_output(f), cmd));
+    orch_assert_output(f, cmd);
     /* 1 domain, its boot and database volumes; then the pool */
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 1 domain(s), 2 volume(s), 0 pool(s)"));
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 0 volume(s), 1 pool(s)"));
+    orch_assert_teardown(f, 1, 2, 0, 1);
     snprintf(part, sizeof part, "%s.part", seed);
     assert_int_equal(access(part, F_OK), -1);
     /* a qcow2 of the database disk's 1 MiB, the same bytes */
@@ -408,7 +397,7 @@ static void test_seed_failure_leaves_nothing(void **state)
     assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
     assert_clean(f, RUN_ID);
     assert_int_equal(orch_count_lines(f->log, " prepare"), 1);
-    assert_non_null(strstr(orch_fixture_output(f), "keep seed "));
+    orch_assert_output(f, "keep seed ");
     assert_int_equal(access(seed, F_OK), -1);
     snprintf(part, sizeof part, "%s.part", seed);
     assert_int_equal(access(part, F_OK), -1);
@@ -462,8 +451,8 @@ static void test_failure_at_each_step(void **state)
                          nths[k]);
             assert_int_equal(c.seen, nths[k]);
             snprintf(want, sizeof want, "%s ", orch_step_name((orch_step)s));
-            assert_non_null(strstr(orch_fixture_output(f), want));
-            assert_non_null(strstr(orch_fixture_output(f), ": injected failure"));
+            orch_assert_output(f, want);
+            orch_assert_output(f, ": injected failure");
             assert_clean(f, RUN_ID);
         }
     }
@@ -490,9 +479,9 @@ static void test_restore_failure(void **state)
     virStorageVolFree(vol);
     opts_init(&o, f);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
-    assert_non_null(strstr(orch_fixture_output(f), "drivebench: cannot create volume "
-                           RUN_ID_PREFIX "second-vm1-db.img in pool userpool: "));
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), "));
+    orch_assert_output(f, "drivebench: cannot create volume "
+                       RUN_ID_PREFIX "second-vm1-db.img in pool userpool: ");
+    orch_assert_output(f, "teardown: removed 0 domain(s), ");
     vol = virStorageVolLookupByName(pool, RUN_ID_PREFIX "second-vm1-db.img");
     assert_non_null(vol);       /* not the run's: left alone */
     virStorageVolFree(vol);
@@ -514,8 +503,8 @@ static void test_libvirt_failure(void **state)
     p->drives[1].pool = strdup("nosuchpool");
     opts_init(&o, f);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
-    assert_non_null(strstr(orch_fixture_output(f), "drivebench: storage pool nosuchpool: "));
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 0 volume(s), 1 pool(s)"));
+    orch_assert_output(f, "drivebench: storage pool nosuchpool: ");
+    orch_assert_output(f, "teardown: removed 0 domain(s), 0 volume(s), 1 pool(s)");
     assert_clean(f, RUN_ID);
     orch_plan_free(p);
 }
@@ -538,8 +527,8 @@ static void test_boot_timeout(void **state)
     opts_init(&o, f);
     o.wait_ready = never_ready;
     assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
-    assert_non_null(strstr(orch_fixture_output(f), "drivebench: no console log at "));
-    assert_non_null(strstr(orch_fixture_output(f), "--a-b-x-vm1: no answer within 600 s"));
+    orch_assert_output(f, "drivebench: no console log at ");
+    orch_assert_output(f, "--a-b-x-vm1: no answer within 600 s");
     assert_clean(f, RUN_ID);
     orch_plan_free(p);
 }
@@ -559,13 +548,12 @@ static void test_sigint_during_measure(void **state)
     unsetenv("FAKE_OLTP_SIGINT");
     /* the stand-ins sleep 30 s after signalling: they were stopped */
     assert_true(time(NULL) - start < 20);
-    assert_non_null(strstr(orch_fixture_output(f), "drivebench: interrupted by signal 2; tearing down"));
+    orch_assert_output(f, "drivebench: interrupted by signal 2; tearing down");
     assert_clean(f, RUN_ID);
     /* nothing measured is lost: a summary marked partial, before teardown */
-    assert_non_null(strstr(orch_fixture_output(f), "partial summary: "));
+    orch_assert_output(f, "partial summary: ");
     {
         json_object *s = orch_fixture_summary(f);
-        assert_non_null(s);
         assert_string_equal(jnum(s, "status", -1, NULL, NULL), "\"partial\"");
         assert_string_equal(jnum(s, "vms", 0, "status", NULL), "\"ok\"");
         json_object_put(s);
@@ -605,9 +593,9 @@ static void test_oltp_failure(void **state)
     setenv("FAKE_OLTP_EXIT", "3", 1);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
     unsetenv("FAKE_OLTP_EXIT");
-    assert_non_null(strstr(orch_fixture_output(f), ": oltp prepare exited with status 3"));
+    orch_assert_output(f, ": oltp prepare exited with status 3");
     /* every VM failed: nothing was measured, so the run failed */
-    assert_non_null(strstr(orch_fixture_output(f), "drivebench: prepare failed on every VM"));
+    orch_assert_output(f, "drivebench: prepare failed on every VM");
     assert_clean(f, RUN_ID);
     orch_plan_free(p);
 }
@@ -688,13 +676,12 @@ static void test_one_vm_fails(void **state)
     setenv("FAKE_OLTP_MATCH", "second-vm1.r1.json", 1);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_DEGRADED);
     assert_clean(f, RUN_ID);
-    assert_non_null(strstr(orch_fixture_output(f), ": oltp measure exited with status 3\n"));
-    assert_non_null(strstr(orch_fixture_output(f), "VM " RUN_ID_PREFIX "second-vm1 on drive "
-                           "second failed at "));
-    assert_non_null(strstr(orch_fixture_output(f), "drivebench: completed with failures: 1 VM "
-                           "run(s) failed"));
+    orch_assert_output(f, ": oltp measure exited with status 3\n");
+    orch_assert_output(f, "VM " RUN_ID_PREFIX "second-vm1 on drive "
+                       "second failed at ");
+    orch_assert_output(f, "drivebench: completed with failures: 1 VM "
+                       "run(s) failed");
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     assert_string_equal(jnum(s, "status", -1, NULL, NULL), "\"completed_with_failures\"");
     assert_string_equal(jnum(s, "drives", 0, "status", NULL), "\"complete\"");
     assert_string_equal(jnum(s, "drives", 0, "tps", NULL), "22.5");
@@ -737,7 +724,6 @@ static void test_database_disk_full(void **state)
     assert_int_equal(orch_run(p, &o), ORCH_RUN_DEGRADED);
     assert_clean(f, RUN_ID);
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     assert_string_equal(jnum(s, "vms", 2, "status", NULL), "\"failed\"");
     assert_string_equal(jnum(s, "vms", 2, "fault", NULL), "\"disk-full\"");
     assert_string_equal(jnum(s, "vms", 2, "reason", NULL),
@@ -790,7 +776,6 @@ static void test_outage_fails_vm(void **state)
     unsetenv("FAKE_OLTP_FIXTURES");
     assert_clean(f, RUN_ID);
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     assert_string_equal(jnum(s, "vms", 2, "status", NULL), "\"failed\"");
     assert_string_equal(jnum(s, "vms", 2, "fault", NULL), "\"database\"");
     assert_string_equal(jnum(s, "vms", 2, "reason", NULL),
@@ -867,15 +852,14 @@ static void test_database_size(void **state)
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
     unsetenv("FAKE_OLTP_FIXTURES");
     assert_clean(f, RUN_ID);
-    assert_non_null(strstr(orch_fixture_output(f),
+    orch_assert_output(f,
         "drivebench: warning: VM drivebench-fixture-20261130-000000--a-b-x-vm2 (drive a<b ' & .. x, "
         "repetition 1): its database holds 1.25 GiB of data after load, +25.0 % from the plan's "
         "expect_database_size (1.00 GiB, tolerance ±20 %); the figures stand, but the database "
-        "is not the size the plan expects (docs/database-size.md)\n"));
+        "is not the size the plan expects (docs/database-size.md)\n");
     assert_null(strstr(orch_fixture_output(f), "--a-b-x-vm1 (drive"));
     assert_null(strstr(orch_fixture_output(f), "--second-vm1 (drive"));
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     assert_string_equal(jnum(s, "plan", -1, "workload", "expect_database_bytes"), "1073741824");
     assert_true(json_object_object_get_ex(s, "vms", &vms));
     v = json_object_array_get_idx(vms, 1);
@@ -1012,7 +996,7 @@ static void test_libvirt_reconnects(void **state)
              "drivebench: reconnecting to libvirt at %s (for up to 60 s)\n"
              "drivebench: reconnected to libvirt at %s; 3 of 3 VM(s) still running\n",
              f->uri, f->uri, f->uri);
-    assert_non_null(strstr(orch_fixture_output(f), want));
+    orch_assert_output(f, want);
     /* every VM measured */
     assert_int_equal(orch_count_lines(f->log, ".r1.json oltp_read_write run"), 3);
     orch_plan_free(p);
@@ -1037,10 +1021,9 @@ static void test_libvirt_back_without_a_vm(void **state)
     assert_clean(f, RUN_ID);
     snprintf(want, sizeof want, "drivebench: reconnected to libvirt at %s; 2 of 3 VM(s) still "
              "running\n", f->uri);
-    assert_non_null(strstr(orch_fixture_output(f), want));
+    orch_assert_output(f, want);
     assert_int_equal(orch_count_lines(f->log, ".r1.json oltp_read_write run"), 2);
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     assert_string_equal(jnum(s, "vms", 1, "status", NULL), "\"failed\"");
     assert_string_equal(jnum(s, "vms", 1, "failed_in", NULL), "\"measure\"");
     assert_string_equal(jnum(s, "vms", 0, "status", NULL), "\"ok\"");
@@ -1069,7 +1052,7 @@ static void test_libvirt_never_returns(void **state)
     snprintf(want, sizeof want, "drivebench: libvirt at %s did not answer again within 2 s "
              "(libvirt_reconnect): Failed to connect socket: Connection refused; stopping\n",
              f->uri);
-    assert_non_null(strstr(orch_fixture_output(f), want));
+    orch_assert_output(f, want);
     /* the test node itself still answers: teardown is complete */
     assert_clean(f, RUN_ID);
     orch_plan_free(p);
@@ -1138,7 +1121,6 @@ static void test_vm_destroyed_mid_measure(void **state)
     assert_true(c.destroyed);
     assert_clean(f, RUN_ID);
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     assert_string_equal(jnum(s, "vms", 1, "status", NULL), "\"failed\"");
     assert_string_equal(jnum(s, "vms", 1, "fault", NULL), "\"stopped\"");
     assert_string_equal(jnum(s, "vms", 1, "reason", NULL), "\"stopped: destroyed\"");
@@ -1281,9 +1263,9 @@ static void test_ping_login_refused(void **state)
     unsetenv("FAKE_OLTP_EXIT");
     unsetenv("FAKE_OLTP_MATCH");
     assert_true(time(NULL) - t0 < 60);
-    assert_non_null(strstr(orch_fixture_output(f), "SQL Server answered but refused "
-                           "user drivebench on database sbtest; check db_user, db_password "
-                           "and db_name"));
+    orch_assert_output(f, "SQL Server answered but refused "
+                       "user drivebench on database sbtest; check db_user, db_password "
+                       "and db_name");
     assert_int_equal(orch_count_lines(f->log, " ping"), 1);
     assert_clean(f, RUN_ID);
     orch_plan_free(p);
@@ -1303,9 +1285,9 @@ static void test_ping_without_oltp(void **state)
     o.wait_ready = NULL;
     assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
     assert_true(time(NULL) - t0 < 60);
-    assert_non_null(strstr(orch_fixture_output(f), ": cannot ping the database with "
-                           "/nonexistent/oltp (exit 127): drivebench: cannot run "
-                           "/nonexistent/oltp: No such file or directory"));
+    orch_assert_output(f, ": cannot ping the database with "
+                       "/nonexistent/oltp (exit 127): drivebench: cannot run "
+                       "/nonexistent/oltp: No such file or directory");
     assert_clean(f, RUN_ID);
     orch_plan_free(p);
 }
@@ -1330,9 +1312,9 @@ static void test_image_of_another_engine(void **state)
     p->image_dir = strdup(dir);
     opts_init(&o, f);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
-    assert_non_null(strstr(orch_fixture_output(f), "/img/image.info says the image serves "
-                           "mariadb, and the plan's engine is postgresql: build its image "
-                           "(images/build.sh --engine postgresql) or set image_dir"));
+    orch_assert_output(f, "/img/image.info says the image serves "
+                       "mariadb, and the plan's engine is postgresql: build its image "
+                       "(images/build.sh --engine postgresql) or set image_dir");
     assert_int_equal(orch_count_lines(f->log, NULL), 0);
     assert_clean(f, RUN_ID);
     orch_plan_free(p);
@@ -1395,9 +1377,8 @@ static void test_precondition_until_steady(void **state)
     assert_int_equal(orch_count_lines(f->log, ".precondition."), 18);
     assert_int_equal(orch_count_lines(f->log, ".precondition.6.json"), 3);
     assert_int_equal(orch_count_lines(f->log, ".precondition.7.json"), 0);
-    assert_non_null(strstr(orch_fixture_output(f), "precondition steady after round 6"));
+    orch_assert_output(f, "precondition steady after round 6");
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     assert_string_equal(pre_of(s, "drives", 0, "verdict"), "\"steady at round 6\"");
     assert_string_equal(pre_of(s, "drives", 0, "attained_round"), "6");
     assert_string_equal(pre_of(s, "drives", 0, "until_steady"), "true");
@@ -1459,7 +1440,6 @@ static void test_precondition_fixed(void **state)
     assert_clean(f, RUN_ID);
     assert_int_equal(orch_count_lines(f->log, ".precondition."), 15);
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     assert_string_equal(pre_of(s, "drives", 0, "verdict"), "\"not steady over the last 3 rounds\"");
     assert_string_equal(pre_of(s, "drives", 0, "attained_round"), "0");
     assert_string_equal(pre_of(s, "drives", 0, "until_steady"), "false");
@@ -1485,7 +1465,6 @@ static void test_precondition_max(void **state)
     assert_clean(f, RUN_ID);
     assert_int_equal(orch_count_lines(f->log, ".precondition."), 12);
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     assert_string_equal(pre_of(s, "drives", 1, "verdict"), "\"not steady within 4s (4 rounds)\"");
     /* the last window {60, 70, 100}: mean 76.67, range 40 / 76.67 = 52.17 % */
     assert_string_equal(pre_of(s, "drives", 1, "window_range_pct"), "52.173913");
@@ -1534,7 +1513,6 @@ static void auto_run(orch_fixture *f, const char *tps, const char *why, int reps
     assert_clean(f, RUN_ID);
     assert_int_equal(orch_count_lines(f->log, " prepare"), 3 * reps);
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     snprintf(want, sizeof want, "\"%s\"", why);
     assert_string_equal(jnum(s, "run", -1, "repetitions_stop", NULL), want);
     assert_int_equal(json_object_array_length(json_object_object_get(s, "vms")), 3 * reps);
@@ -1572,61 +1550,41 @@ static void test_repetitions_auto_max(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_run_ok, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_precondition_until_steady, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_precondition_fixed, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_precondition_max, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_repetitions_auto_cv, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_repetitions_auto_max, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_sqlserver_run, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_ping_login_refused, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_image_of_another_engine, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_ping_without_oltp, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_run_with_seed, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_run_sqlserver_seed, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_seed_user_image, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_seed_failure_leaves_nothing, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_run_sqlserver_prepare, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_failure_at_each_step, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_libvirt_failure, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_restore_failure, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_boot_timeout, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_sigint_during_measure, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_signal_during_boot_and_provisioning, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_oltp_failure, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_one_vm_fails, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_database_disk_full, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_outage_fails_vm, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_short_outage_passes, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_database_size, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_clients_recorded, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_libvirt_reconnects, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_libvirt_back_without_a_vm, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_libvirt_never_returns, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_vm_destroyed_mid_measure, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_teardown_by_run_id, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_domain_type_auto, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_oltp_argv, orch_fixture_setup, orch_fixture_teardown),
+        ORCH_FIXTURE_TEST(test_run_ok),
+        ORCH_FIXTURE_TEST(test_precondition_until_steady),
+        ORCH_FIXTURE_TEST(test_precondition_fixed),
+        ORCH_FIXTURE_TEST(test_precondition_max),
+        ORCH_FIXTURE_TEST(test_repetitions_auto_cv),
+        ORCH_FIXTURE_TEST(test_repetitions_auto_max),
+        ORCH_FIXTURE_TEST(test_sqlserver_run),
+        ORCH_FIXTURE_TEST(test_ping_login_refused),
+        ORCH_FIXTURE_TEST(test_image_of_another_engine),
+        ORCH_FIXTURE_TEST(test_ping_without_oltp),
+        ORCH_FIXTURE_TEST(test_run_with_seed),
+        ORCH_FIXTURE_TEST(test_run_sqlserver_seed),
+        ORCH_FIXTURE_TEST(test_seed_user_image),
+        ORCH_FIXTURE_TEST(test_seed_failure_leaves_nothing),
+        ORCH_FIXTURE_TEST(test_run_sqlserver_prepare),
+        ORCH_FIXTURE_TEST(test_failure_at_each_step),
+        ORCH_FIXTURE_TEST(test_libvirt_failure),
+        ORCH_FIXTURE_TEST(test_restore_failure),
+        ORCH_FIXTURE_TEST(test_boot_timeout),
+        ORCH_FIXTURE_TEST(test_sigint_during_measure),
+        ORCH_FIXTURE_TEST(test_signal_during_boot_and_provisioning),
+        ORCH_FIXTURE_TEST(test_oltp_failure),
+        ORCH_FIXTURE_TEST(test_one_vm_fails),
+        ORCH_FIXTURE_TEST(test_database_disk_full),
+        ORCH_FIXTURE_TEST(test_outage_fails_vm),
+        ORCH_FIXTURE_TEST(test_short_outage_passes),
+        ORCH_FIXTURE_TEST(test_database_size),
+        ORCH_FIXTURE_TEST(test_clients_recorded),
+        ORCH_FIXTURE_TEST(test_libvirt_reconnects),
+        ORCH_FIXTURE_TEST(test_libvirt_back_without_a_vm),
+        ORCH_FIXTURE_TEST(test_libvirt_never_returns),
+        ORCH_FIXTURE_TEST(test_vm_destroyed_mid_measure),
+        ORCH_FIXTURE_TEST(test_teardown_by_run_id),
+        ORCH_FIXTURE_TEST(test_domain_type_auto),
+        ORCH_FIXTURE_TEST(test_oltp_argv),
     };
     return cmocka_run_group_tests_name("orchestrator run", tests, NULL, NULL);
 }

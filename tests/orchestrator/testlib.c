@@ -61,6 +61,24 @@ const char *orch_fixture_output(orch_fixture *f)
     return f->outbuf ? f->outbuf : "";
 }
 
+void orch_assert_output(orch_fixture *f, const char *text)
+{
+    if (!strstr(orch_fixture_output(f), text))
+        fail_msg("the run's messages lack \"%s\"", text);
+}
+
+void orch_assert_teardown(orch_fixture *f, int domains, int volumes, int then_volumes,
+                          int then_pools)
+{
+    char line[128];
+    snprintf(line, sizeof line, "teardown: removed %d domain(s), %d volume(s), 0 pool(s)",
+             domains, volumes);
+    orch_assert_output(f, line);
+    snprintf(line, sizeof line, "teardown: removed 0 domain(s), %d volume(s), %d pool(s)",
+             then_volumes, then_pools);
+    orch_assert_output(f, line);
+}
+
 orch_plan *orch_fixture_plan(orch_fixture *f, const char *run_keys, const char *second)
 {
     return orch_fixture_plan_timed(f, run_keys, "precondition = 1s\nmeasure = 1s\n", second);
@@ -127,8 +145,12 @@ int orch_count_lines(const char *path, const char *needle)
 json_object *orch_fixture_summary(orch_fixture *f)
 {
     char path[PATH_MAX];
+    json_object *s;
     snprintf(path, sizeof path, "%s/%s/summary.json", f->results, RUN_ID);
-    return json_object_from_file(path);
+    s = json_object_from_file(path);
+    if (!s)
+        fail_msg("cannot read %s", path);
+    return s;
 }
 
 char *orch_slurp(const char *path)
