@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/names.h"
@@ -108,6 +109,15 @@ orch_plan *orch_fixture_plan_timed(orch_fixture *f, const char *run_keys, const 
     p = orch_plan_load(path, stderr);
     assert_non_null(p);
     return p;
+}
+
+void orch_assert_fails_fast(orch_fixture *f, orch_plan *p, orch_run_opts *o, const char *text)
+{
+    time_t t0 = time(NULL);
+    p->boot_timeout_s = 300;
+    assert_int_equal(orch_run(p, o), ORCH_RUN_FAILED);
+    assert_true(time(NULL) - t0 < 60);
+    orch_assert_output(f, text);
 }
 
 void orch_fixture_opts(orch_run_opts *o, orch_fixture *f)

@@ -59,6 +59,10 @@ orch_plan *orch_fixture_plan(orch_fixture *f, const char *run_keys, const char *
 orch_plan *orch_fixture_plan_timed(orch_fixture *f, const char *run_keys, const char *times,
                                    const char *second);
 
+/* With a boot timeout of 300 s, p's run fails within 60 s (at once, not at
+ * the timeout) with text in the run's messages. */
+void orch_assert_fails_fast(orch_fixture *f, orch_plan *p, orch_run_opts *o, const char *text);
+
 /* Run options on the fixture's connections, with run id RUN_ID. */
 void orch_fixture_opts(orch_run_opts *o, orch_fixture *f);
 
