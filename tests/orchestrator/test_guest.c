@@ -74,9 +74,8 @@ static void test_guest_run(void **state)
     assert_int_equal(orch_count_lines(f->log, "--mysql-port=3306 "), 9);
     assert_int_equal(orch_count_lines(f->log, "-drivebench.measure.json oltp_read_write run"), 3);
     /* the live figure comes from the exited process's output */
-    assert_non_null(strstr(orch_fixture_output(f), " | total 30.8 tps"));
+    orch_assert_output(f, " | total 30.8 tps");
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     json_object_object_get_ex(s, "drives", &v);
     v = json_object_array_get_idx(v, 0);
     json_object_object_get_ex(v, "latency_ms", &v);
@@ -116,9 +115,8 @@ static void test_guest_ports_free(void **state)
     opts_init(&o, f);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
     close(fd);
-    assert_non_null(strstr(orch_fixture_output(f),
-                           "\nports from port_base 47100 are in use on this host; databases "
-                           "forwarded from 127.0.0.1: a-b-x-vm1 47101, a-b-x-vm2 47102, second-vm1 47103\n"));
+    orch_assert_output(f, "\nports from port_base 47100 are in use on this host; databases "
+                       "forwarded from 127.0.0.1: a-b-x-vm1 47101, a-b-x-vm2 47102, second-vm1 47103\n");
     /* with the port free again, the layout's ports and no such line */
     orch_plan_free(p);
     p = plan(f);
@@ -176,15 +174,11 @@ static void test_guest_login_refused(void **state)
     orch_fixture *f = *state;
     orch_plan *p = plan(f);
     orch_run_opts o;
-    time_t t0 = time(NULL);
     free(p->db_password);
     p->db_password = strdup("wrong");
-    p->boot_timeout_s = 300;
     opts_init(&o, f);
-    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
-    assert_true(time(NULL) - t0 < 60);
-    assert_non_null(strstr(orch_fixture_output(f), ": MariaDB in the guest refused user "
-                           "drivebench on database sbtest (oltp ping exited 4)"));
+    orch_assert_fails_fast(f, p, &o, ": MariaDB in the guest refused user drivebench on "
+                           "database sbtest (oltp ping exited 4)");
     assert_no_leftovers(f);
     orch_plan_free(p);
 }
@@ -198,7 +192,7 @@ static void test_guest_oltp_fails(void **state)
     setenv("FAKE_OLTP_EXIT", "4", 1);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
     unsetenv("FAKE_OLTP_EXIT");
-    assert_non_null(strstr(orch_fixture_output(f), ": oltp prepare exited with status 4"));
+    orch_assert_output(f, ": oltp prepare exited with status 4");
     assert_no_leftovers(f);
     orch_plan_free(p);
 }
@@ -213,7 +207,7 @@ static void test_guest_sigint(void **state)
     opts_init(&o, f);
     AGENT(f)->sigint_at_proc = 4;            /* the first VM's prepare */
     assert_int_equal(orch_run(p, &o), ORCH_RUN_INTERRUPTED);
-    assert_non_null(strstr(orch_fixture_output(f), "interrupted by signal 2"));
+    orch_assert_output(f, "interrupted by signal 2");
     /* 3 readiness checks, 3 prepares, 3 kills */
     assert_int_equal(AGENT(f)->execs, 9);
     assert_int_equal(AGENT(f)->kills, 3);
@@ -240,10 +234,8 @@ static void test_two_hosts(void **state)
     assert_int_equal(virConnectNumOfDomains(other), 1);          /* its own "test" */
     assert_int_equal(virConnectNumOfDefinedDomains(other), 0);
     assert_int_equal(virConnectNumOfStoragePools(other), 1);
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 0 volume(s), 2 pool(s)"));
+    orch_assert_teardown(f, 3, 6, 0, 2);
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     json_object_object_get_ex(s, "environment", &v);
     json_object_object_get_ex(v, "hypervisors", &v);
     assert_int_equal(json_object_array_length(v), 2);

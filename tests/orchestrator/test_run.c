@@ -110,6 +110,48 @@ static const char *jnum(json_object *o, const char *a, int i, const char *b, con
     return json_object_to_json_string(v);
 }
 
+/* orch_run with the stand-in oltp's environment variable name set to
+ * value for this run alone; orch_run's status. */
+static int run_with_env(orch_plan *p, orch_run_opts *o, const char *name, const char *value)
+{
+    int rc;
+    setenv(name, value, 1);
+    rc = orch_run(p, o);
+    unsetenv(name);
+    return rc;
+}
+
+/* summary.vms[i] failed with this fault and reason (JSON texts). */
+static void assert_vm_failed(json_object *s, int i, const char *fault, const char *reason)
+{
+    assert_string_equal(jnum(s, "vms", i, "status", NULL), "\"failed\"");
+    assert_string_equal(jnum(s, "vms", i, "fault", NULL), fault);
+    assert_string_equal(jnum(s, "vms", i, "reason", NULL), reason);
+}
+
+/* A run whose 3 VMs' databases were restored from seeds, not prepared:
+ * clean, the restore and teardown lines, each drive's restored bytes
+ * (1 GiB a VM). Returns the summary (caller puts). */
+static json_object *assert_seeded_run(orch_fixture *f)
+{
+    json_object *s;
+    assert_clean(f, RUN_ID);
+    assert_int_equal(orch_count_lines(f->log, " prepare"), 0);
+    orch_assert_output(f, "restoring 3 database volume(s) from their seeds: 3 GiB, 3 at a time\n");
+    /* 3 domains, 3 boot + 3 database volumes; then 3 seed volumes, 1 pool */
+    orch_assert_teardown(f, 3, 6, 3, 1);
+    s = orch_fixture_summary(f);
+    assert_string_equal(jnum(s, "drives", 0, "restore", "bytes"), "2147483648");
+    assert_string_equal(jnum(s, "drives", 1, "restore", "bytes"), "1073741824");
+    return s;
+}
+
+/* The [run] keys of a user's Windows image with SQL Server that attaches
+ * the databases it finds. */
+#define WINDOWS_SQLSERVER "vcpus = 1\nmemory = 1G\nengine = sqlserver\n" \
+    "image = /srv/images/windows-sqlserver.qcow2\nguest_os = windows\n" \
+    "image_attaches_databases = yes\n"
+
 static void test_run_ok(void **state)
 {
     orch_fixture *f = *state;
@@ -127,12 +169,10 @@ static void test_run_ok(void **state)
     assert_int_equal(orch_count_lines(f->log, NULL), 9);
     assert_int_equal(orch_count_lines(f->log, " prepare"), 3);
     assert_int_equal(orch_count_lines(f->log, ".precondition.1.json oltp_read_write run"), 3);
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 0 volume(s), 1 pool(s)"));
-    assert_non_null(strstr(orch_fixture_output(f), "[measure "));
-    assert_non_null(strstr(orch_fixture_output(f), " | total 30.8 tps"));      /* 3 x 10.25 */
+    orch_assert_teardown(f, 3, 6, 0, 1);
+    orch_assert_output(f, "[measure ");
+    orch_assert_output(f, " | total 30.8 tps");      /* 3 x 10.25 */
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     assert_string_equal(jnum(s, "drives", 0, "name", NULL), "\"a<b ' & .. x\"");
     assert_string_equal(jnum(s, "drives", 0, "tps", NULL), "22.5");
     assert_string_equal(jnum(s, "drives", 0, "latency_ms", "p99"), "1.5");
@@ -190,7 +230,7 @@ static void test_run_ok(void **state)
         char want[PATH_MAX + 16], *html;
         snprintf(path, sizeof path, "%s/%s/report.html", f->results, RUN_ID);
         snprintf(want, sizeof want, "report: %s\n", path);
-        assert_non_null(strstr(orch_fixture_output(f), want));
+        orch_assert_output(f, want);
         html = orch_slurp(path);
         assert_non_null(html);
         assert_non_null(strstr(html, "a&lt;b ' &amp; .. x"));
@@ -211,19 +251,10 @@ static void test_run_with_seed(void **state)
     json_object *s;
     opts_init(&o, f);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
-    assert_clean(f, RUN_ID);
-    assert_int_equal(orch_count_lines(f->log, " prepare"), 0);
-    assert_int_equal(orch_count_lines(f->log, NULL), 6);
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 3 volume(s), 1 pool(s)"));
     /* each database volume restored from its seed: 1 GiB per VM (the
      * seed's size in node.xml), 2 VMs on the first drive */
-    assert_non_null(strstr(orch_fixture_output(f), "restoring 3 database volume(s) from their "
-                           "seeds: 3 GiB, 3 at a time\n"));
-    s = orch_fixture_summary(f);
-    assert_non_null(s);
-    assert_string_equal(jnum(s, "drives", 0, "restore", "bytes"), "2147483648");
-    assert_string_equal(jnum(s, "drives", 1, "restore", "bytes"), "1073741824");
+    s = assert_seeded_run(f);
+    assert_int_equal(orch_count_lines(f->log, NULL), 6);
     assert_string_not_equal(jnum(s, "drives", 1, "restore", "seconds"), "(missing)");
     assert_string_not_equal(jnum(s, "drives", 1, "restore", "mb_s"), "(missing)");
     json_object_put(s);
@@ -238,27 +269,13 @@ static void test_run_with_seed(void **state)
 static void test_run_sqlserver_seed(void **state)
 {
     orch_fixture *f = *state;
-    orch_plan *p = plan(f, "sqlserver", "vcpus = 1\nmemory = 1G\nengine = sqlserver\n"
-                        "image = /srv/images/windows-sqlserver.qcow2\nguest_os = windows\n"
-                        "image_attaches_databases = yes\n");
+    orch_plan *p = plan(f, "sqlserver", WINDOWS_SQLSERVER);
     orch_run_opts o;
-    json_object *s;
     opts_init(&o, f);
     assert_int_equal(p->guest_agent, 0);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
-    assert_clean(f, RUN_ID);
-    assert_int_equal(orch_count_lines(f->log, " prepare"), 0);
+    json_object_put(assert_seeded_run(f));
     assert_int_equal(orch_count_lines(f->log, "--db-driver=odbc"), 6);
-    assert_non_null(strstr(orch_fixture_output(f), "restoring 3 database volume(s) from their "
-                           "seeds: 3 GiB, 3 at a time\n"));
-    /* 3 domains, 3 boot + 3 database volumes; then 3 seed volumes, 1 pool */
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 3 volume(s), 1 pool(s)"));
-    s = orch_fixture_summary(f);
-    assert_non_null(s);
-    assert_string_equal(jnum(s, "drives", 0, "restore", "bytes"), "2147483648");
-    assert_string_equal(jnum(s, "drives", 1, "restore", "bytes"), "1073741824");
-    json_object_put(s);
     orch_plan_free(p);
 }
 
@@ -273,9 +290,7 @@ static void test_run_sqlserver_prepare(void **state)
     orch_run_opts o;
     json_object *s;
     snprintf(path, sizeof path, "%s/plan.ini", f->results);
-    p = plan(f, "sqlserver", "vcpus = 1\nmemory = 1G\nengine = sqlserver\n"
-             "image = /srv/images/windows-sqlserver.qcow2\nguest_os = windows\n"
-             "image_attaches_databases = yes\n");
+    p = plan(f, "sqlserver", WINDOWS_SQLSERVER);
     orch_plan_free(p);
     {                           /* the same plan with [workload] prepare = yes */
         char *text = orch_slurp(path), *at = strstr(text, "[workload]\n");
@@ -294,10 +309,8 @@ static void test_run_sqlserver_prepare(void **state)
     assert_clean(f, RUN_ID);
     assert_int_equal(orch_count_lines(f->log, " prepare"), 3);
     assert_null(strstr(orch_fixture_output(f), "from their seeds"));
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)"));
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 0 volume(s), 1 pool(s)"));
+    orch_assert_teardown(f, 3, 6, 0, 1);
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     assert_string_equal(jnum(s, "drives", 0, "restore", NULL), "(missing)");
     json_object_put(s);
     orch_plan_free(p);
@@ -332,9 +345,7 @@ static int seed_hook(void *ctx, orch_step s, const char *object)
  * IMAGE_DIR/seed.qcow2, every libvirt object of the run gone. */
 static orch_plan *seed_plan(orch_fixture *f, seed_ctx *c, char *seed, size_t len)
 {
-    orch_plan *p = plan(f, "sqlserver", "vcpus = 1\nmemory = 1G\nengine = sqlserver\n"
-                        "image = /srv/images/windows-sqlserver.qcow2\nguest_os = windows\n"
-                        "image_attaches_databases = yes\n");
+    orch_plan *p = plan(f, "sqlserver", WINDOWS_SQLSERVER);
     char err[256];
     c->f = f;
     snprintf(c->drive_dir, sizeof c->drive_dir, "%s/drive-a", f->results);
@@ -351,6 +362,16 @@ static orch_plan *seed_plan(orch_fixture *f, seed_ctx *c, char *seed, size_t len
     return p;
 }
 
+/* Run options of a seed run into seed, with c's hook. */
+static void seed_opts(orch_run_opts *o, orch_fixture *f, seed_ctx *c, const char *seed)
+{
+    opts_init(o, f);
+    o->inject = seed_hook;
+    o->hook_ctx = c;
+    o->seed_out = seed;
+    o->seed_shutdown_s = 5;
+}
+
 static void test_seed_user_image(void **state)
 {
     orch_fixture *f = *state;
@@ -359,23 +380,18 @@ static void test_seed_user_image(void **state)
     orch_plan *p = seed_plan(f, &c, seed, sizeof seed);
     orch_run_opts o;
     char *info;
-    opts_init(&o, f);
-    o.inject = seed_hook;
-    o.hook_ctx = &c;
-    o.seed_out = seed;
-    o.seed_shutdown_s = 5;
+    seed_opts(&o, f, &c, seed);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
     assert_clean(f, RUN_ID);
     assert_int_equal(c.shutdowns, 1);
     assert_int_equal(orch_count_lines(f->log, " prepare"), 1);
     assert_int_equal(orch_count_lines(f->log, " run"), 0);
     assert_int_equal(orch_count_lines(f->log, "--db-driver=odbc"), 1);    /* the prepare, alone */
-    assert_non_null(strstr(orch_fixture_output(f), "repetition 1: prepare on 1 VM(s) (until done)\n"));
+    orch_assert_output(f, "repetition 1: prepare on 1 VM(s) (until done)\n");
     snprintf(cmd, sizeof cmd, "seed: %s\n", seed);
-    assert_non_null(strstr(orch_fixture_output(f), cmd));
+    orch_assert_output(f, cmd);
     /* 1 domain, its boot and database volumes; then the pool */
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 1 domain(s), 2 volume(s), 0 pool(s)"));
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 0 volume(s), 1 pool(s)"));
+    orch_assert_teardown(f, 1, 2, 0, 1);
     snprintf(part, sizeof part, "%s.part", seed);
     assert_int_equal(access(part, F_OK), -1);
     /* a qcow2 of the database disk's 1 MiB, the same bytes */
@@ -400,15 +416,11 @@ static void test_seed_failure_leaves_nothing(void **state)
     char seed[PATH_MAX], part[PATH_MAX + 8];
     orch_plan *p = seed_plan(f, &c, seed, sizeof seed);
     orch_run_opts o;
-    opts_init(&o, f);
-    o.inject = seed_hook;
-    o.hook_ctx = &c;
-    o.seed_out = seed;
-    o.seed_shutdown_s = 5;
+    seed_opts(&o, f, &c, seed);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
     assert_clean(f, RUN_ID);
     assert_int_equal(orch_count_lines(f->log, " prepare"), 1);
-    assert_non_null(strstr(orch_fixture_output(f), "keep seed "));
+    orch_assert_output(f, "keep seed ");
     assert_int_equal(access(seed, F_OK), -1);
     snprintf(part, sizeof part, "%s.part", seed);
     assert_int_equal(access(part, F_OK), -1);
@@ -462,8 +474,8 @@ static void test_failure_at_each_step(void **state)
                          nths[k]);
             assert_int_equal(c.seen, nths[k]);
             snprintf(want, sizeof want, "%s ", orch_step_name((orch_step)s));
-            assert_non_null(strstr(orch_fixture_output(f), want));
-            assert_non_null(strstr(orch_fixture_output(f), ": injected failure"));
+            orch_assert_output(f, want);
+            orch_assert_output(f, ": injected failure");
             assert_clean(f, RUN_ID);
         }
     }
@@ -490,9 +502,9 @@ static void test_restore_failure(void **state)
     virStorageVolFree(vol);
     opts_init(&o, f);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
-    assert_non_null(strstr(orch_fixture_output(f), "drivebench: cannot create volume "
-                           RUN_ID_PREFIX "second-vm1-db.img in pool userpool: "));
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), "));
+    orch_assert_output(f, "drivebench: cannot create volume "
+                       RUN_ID_PREFIX "second-vm1-db.img in pool userpool: ");
+    orch_assert_output(f, "teardown: removed 0 domain(s), ");
     vol = virStorageVolLookupByName(pool, RUN_ID_PREFIX "second-vm1-db.img");
     assert_non_null(vol);       /* not the run's: left alone */
     virStorageVolFree(vol);
@@ -514,8 +526,8 @@ static void test_libvirt_failure(void **state)
     p->drives[1].pool = strdup("nosuchpool");
     opts_init(&o, f);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
-    assert_non_null(strstr(orch_fixture_output(f), "drivebench: storage pool nosuchpool: "));
-    assert_non_null(strstr(orch_fixture_output(f), "teardown: removed 0 domain(s), 0 volume(s), 1 pool(s)"));
+    orch_assert_output(f, "drivebench: storage pool nosuchpool: ");
+    orch_assert_output(f, "teardown: removed 0 domain(s), 0 volume(s), 1 pool(s)");
     assert_clean(f, RUN_ID);
     orch_plan_free(p);
 }
@@ -538,8 +550,8 @@ static void test_boot_timeout(void **state)
     opts_init(&o, f);
     o.wait_ready = never_ready;
     assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
-    assert_non_null(strstr(orch_fixture_output(f), "drivebench: no console log at "));
-    assert_non_null(strstr(orch_fixture_output(f), "--a-b-x-vm1: no answer within 600 s"));
+    orch_assert_output(f, "drivebench: no console log at ");
+    orch_assert_output(f, "--a-b-x-vm1: no answer within 600 s");
     assert_clean(f, RUN_ID);
     orch_plan_free(p);
 }
@@ -554,18 +566,15 @@ static void test_sigint_during_measure(void **state)
     struct sigaction now;
     time_t start = time(NULL);
     opts_init(&o, f);
-    setenv("FAKE_OLTP_SIGINT", "measure", 1);
-    assert_int_equal(orch_run(p, &o), ORCH_RUN_INTERRUPTED);
-    unsetenv("FAKE_OLTP_SIGINT");
+    assert_int_equal(run_with_env(p, &o, "FAKE_OLTP_SIGINT", "measure"), ORCH_RUN_INTERRUPTED);
     /* the stand-ins sleep 30 s after signalling: they were stopped */
     assert_true(time(NULL) - start < 20);
-    assert_non_null(strstr(orch_fixture_output(f), "drivebench: interrupted by signal 2; tearing down"));
+    orch_assert_output(f, "drivebench: interrupted by signal 2; tearing down");
     assert_clean(f, RUN_ID);
     /* nothing measured is lost: a summary marked partial, before teardown */
-    assert_non_null(strstr(orch_fixture_output(f), "partial summary: "));
+    orch_assert_output(f, "partial summary: ");
     {
         json_object *s = orch_fixture_summary(f);
-        assert_non_null(s);
         assert_string_equal(jnum(s, "status", -1, NULL, NULL), "\"partial\"");
         assert_string_equal(jnum(s, "vms", 0, "status", NULL), "\"ok\"");
         json_object_put(s);
@@ -602,12 +611,10 @@ static void test_oltp_failure(void **state)
     orch_plan *p = plan(f, "tiny", NULL);
     orch_run_opts o;
     opts_init(&o, f);
-    setenv("FAKE_OLTP_EXIT", "3", 1);
-    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
-    unsetenv("FAKE_OLTP_EXIT");
-    assert_non_null(strstr(orch_fixture_output(f), ": oltp prepare exited with status 3"));
+    assert_int_equal(run_with_env(p, &o, "FAKE_OLTP_EXIT", "3"), ORCH_RUN_FAILED);
+    orch_assert_output(f, ": oltp prepare exited with status 3");
     /* every VM failed: nothing was measured, so the run failed */
-    assert_non_null(strstr(orch_fixture_output(f), "drivebench: prepare failed on every VM"));
+    orch_assert_output(f, "drivebench: prepare failed on every VM");
     assert_clean(f, RUN_ID);
     orch_plan_free(p);
 }
@@ -688,13 +695,12 @@ static void test_one_vm_fails(void **state)
     setenv("FAKE_OLTP_MATCH", "second-vm1.r1.json", 1);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_DEGRADED);
     assert_clean(f, RUN_ID);
-    assert_non_null(strstr(orch_fixture_output(f), ": oltp measure exited with status 3\n"));
-    assert_non_null(strstr(orch_fixture_output(f), "VM " RUN_ID_PREFIX "second-vm1 on drive "
-                           "second failed at "));
-    assert_non_null(strstr(orch_fixture_output(f), "drivebench: completed with failures: 1 VM "
-                           "run(s) failed"));
+    orch_assert_output(f, ": oltp measure exited with status 3\n");
+    orch_assert_output(f, "VM " RUN_ID_PREFIX "second-vm1 on drive "
+                       "second failed at ");
+    orch_assert_output(f, "drivebench: completed with failures: 1 VM "
+                       "run(s) failed");
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     assert_string_equal(jnum(s, "status", -1, NULL, NULL), "\"completed_with_failures\"");
     assert_string_equal(jnum(s, "drives", 0, "status", NULL), "\"complete\"");
     assert_string_equal(jnum(s, "drives", 0, "tps", NULL), "22.5");
@@ -705,11 +711,8 @@ static void test_one_vm_fails(void **state)
     assert_string_equal(jnum(s, "run", -1, "tps", NULL), "22.5");
     assert_string_equal(jnum(s, "run", -1, "failed_vms", NULL), "1");
     assert_string_equal(jnum(s, "vms", 0, "status", NULL), "\"ok\"");
-    assert_string_equal(jnum(s, "vms", 2, "status", NULL), "\"failed\"");
-    assert_string_equal(jnum(s, "vms", 2, "fault", NULL), "\"database\"");
-    assert_string_equal(jnum(s, "vms", 2, "reason", NULL),
-                        "\"the database stopped answering during measure (oltp could not "
-                        "reconnect)\"");
+    assert_vm_failed(s, 2, "\"database\"", "\"the database stopped answering during measure "
+                     "(oltp could not reconnect)\"");
     assert_string_equal(jnum(s, "vms", 2, "failed_in", NULL), "\"measure\"");
     /* it left no result: no figures, rather than zeros */
     assert_string_equal(jnum(s, "vms", 2, "tps", NULL), "(missing)");
@@ -737,12 +740,8 @@ static void test_database_disk_full(void **state)
     assert_int_equal(orch_run(p, &o), ORCH_RUN_DEGRADED);
     assert_clean(f, RUN_ID);
     s = orch_fixture_summary(f);
-    assert_non_null(s);
-    assert_string_equal(jnum(s, "vms", 2, "status", NULL), "\"failed\"");
-    assert_string_equal(jnum(s, "vms", 2, "fault", NULL), "\"disk-full\"");
-    assert_string_equal(jnum(s, "vms", 2, "reason", NULL),
-                        "\"drive second is full: the database reported its disk full during "
-                        "measure\"");
+    assert_vm_failed(s, 2, "\"disk-full\"", "\"drive second is full: the database reported its "
+                     "disk full during measure\"");
     assert_string_equal(jnum(s, "drives", 1, "status", NULL), "\"incomplete\"");
     assert_string_equal(jnum(s, "drives", 0, "status", NULL), "\"complete\"");
     json_object_put(s);
@@ -785,17 +784,12 @@ static void test_outage_fails_vm(void **state)
     orch_run_opts o;
     json_object *s;
     opts_init(&o, f);
-    setenv("FAKE_OLTP_FIXTURES", fixtures_with_outage(f, 2.5), 1);
-    assert_int_equal(orch_run(p, &o), ORCH_RUN_DEGRADED);
-    unsetenv("FAKE_OLTP_FIXTURES");
+    assert_int_equal(run_with_env(p, &o, "FAKE_OLTP_FIXTURES", fixtures_with_outage(f, 2.5)),
+                     ORCH_RUN_DEGRADED);
     assert_clean(f, RUN_ID);
     s = orch_fixture_summary(f);
-    assert_non_null(s);
-    assert_string_equal(jnum(s, "vms", 2, "status", NULL), "\"failed\"");
-    assert_string_equal(jnum(s, "vms", 2, "fault", NULL), "\"database\"");
-    assert_string_equal(jnum(s, "vms", 2, "reason", NULL),
-                        "\"the database did not answer for 2.5 s during measure (max_outage "
-                        "1 s): its figures are not comparable\"");
+    assert_vm_failed(s, 2, "\"database\"", "\"the database did not answer for 2.5 s during "
+                     "measure (max_outage 1 s): its figures are not comparable\"");
     assert_string_equal(jnum(s, "vms", 0, "status", NULL), "\"ok\"");
     assert_string_equal(jnum(s, "drives", 1, "status", NULL), "\"incomplete\"");
     json_object_put(s);
@@ -808,9 +802,8 @@ static void test_short_outage_passes(void **state)
     orch_plan *p = plan(f, "tiny", NULL);
     orch_run_opts o;
     opts_init(&o, f);
-    setenv("FAKE_OLTP_FIXTURES", fixtures_with_outage(f, 0.9), 1);
-    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
-    unsetenv("FAKE_OLTP_FIXTURES");
+    assert_int_equal(run_with_env(p, &o, "FAKE_OLTP_FIXTURES", fixtures_with_outage(f, 0.9)),
+                     ORCH_RUN_OK);
     assert_clean(f, RUN_ID);
     orch_plan_free(p);
 }
@@ -863,19 +856,17 @@ static void test_database_size(void **state)
     char path[PATH_MAX], *text;
     opts_init(&o, f);
     p->expect_database_size = 1073741824;
-    setenv("FAKE_OLTP_FIXTURES", fixtures_with_sizes(f, loaded), 1);
-    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
-    unsetenv("FAKE_OLTP_FIXTURES");
+    assert_int_equal(run_with_env(p, &o, "FAKE_OLTP_FIXTURES", fixtures_with_sizes(f, loaded)),
+                     ORCH_RUN_OK);
     assert_clean(f, RUN_ID);
-    assert_non_null(strstr(orch_fixture_output(f),
+    orch_assert_output(f,
         "drivebench: warning: VM drivebench-fixture-20261130-000000--a-b-x-vm2 (drive a<b ' & .. x, "
         "repetition 1): its database holds 1.25 GiB of data after load, +25.0 % from the plan's "
         "expect_database_size (1.00 GiB, tolerance ±20 %); the figures stand, but the database "
-        "is not the size the plan expects (docs/database-size.md)\n"));
+        "is not the size the plan expects (docs/database-size.md)\n");
     assert_null(strstr(orch_fixture_output(f), "--a-b-x-vm1 (drive"));
     assert_null(strstr(orch_fixture_output(f), "--second-vm1 (drive"));
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     assert_string_equal(jnum(s, "plan", -1, "workload", "expect_database_bytes"), "1073741824");
     assert_true(json_object_object_get_ex(s, "vms", &vms));
     v = json_object_array_get_idx(vms, 1);
@@ -930,9 +921,7 @@ static void test_clients_recorded(void **state)
     int n = 0;
     opts_init(&o, f);
     snprintf(copy, sizeof copy, "%s/clients.copy", f->results);
-    setenv("FAKE_OLTP_CLIENTS", copy, 1);
-    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
-    unsetenv("FAKE_OLTP_CLIENTS");
+    assert_int_equal(run_with_env(p, &o, "FAKE_OLTP_CLIENTS", copy), ORCH_RUN_OK);
     in = fopen(copy, "r");
     assert_non_null(in);
     while (fgets(line, sizeof line, in)) {
@@ -992,6 +981,16 @@ static virConnectPtr reopen_test(void *ctx, const char *uri, char *err, size_t e
     return c->f->conn;
 }
 
+/* Run options whose libvirt connection is lost at the measured phase and
+ * reopened as c says. */
+static void lost_opts(orch_run_opts *o, orch_fixture *f, lost_ctx *c)
+{
+    opts_init(o, f);
+    o->inject = lose_at_measure;
+    o->reopen = reopen_test;
+    o->hook_ctx = c;
+}
+
 /* libvirt goes away as the measured phase starts and answers again on the
  * second try: the run finds its domains again by UUID and goes on; exit 0. */
 static void test_libvirt_reconnects(void **state)
@@ -1001,10 +1000,7 @@ static void test_libvirt_reconnects(void **state)
     orch_run_opts o;
     lost_ctx c = { .f = f, .o = &o, .fail_first = 1 };
     char want[PATH_MAX * 4];
-    opts_init(&o, f);
-    o.inject = lose_at_measure;
-    o.reopen = reopen_test;
-    o.hook_ctx = &c;
+    lost_opts(&o, f, &c);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
     assert_int_equal(c.reopens, 2);
     assert_clean(f, RUN_ID);
@@ -1012,7 +1008,7 @@ static void test_libvirt_reconnects(void **state)
              "drivebench: reconnecting to libvirt at %s (for up to 60 s)\n"
              "drivebench: reconnected to libvirt at %s; 3 of 3 VM(s) still running\n",
              f->uri, f->uri, f->uri);
-    assert_non_null(strstr(orch_fixture_output(f), want));
+    orch_assert_output(f, want);
     /* every VM measured */
     assert_int_equal(orch_count_lines(f->log, ".r1.json oltp_read_write run"), 3);
     orch_plan_free(p);
@@ -1029,18 +1025,14 @@ static void test_libvirt_back_without_a_vm(void **state)
     lost_ctx c = { .f = f, .o = &o, .gone = RUN_ID_PREFIX "a-b-x-vm2" };
     json_object *s;
     char want[PATH_MAX * 4];
-    opts_init(&o, f);
-    o.inject = lose_at_measure;
-    o.reopen = reopen_test;
-    o.hook_ctx = &c;
+    lost_opts(&o, f, &c);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_DEGRADED);
     assert_clean(f, RUN_ID);
     snprintf(want, sizeof want, "drivebench: reconnected to libvirt at %s; 2 of 3 VM(s) still "
              "running\n", f->uri);
-    assert_non_null(strstr(orch_fixture_output(f), want));
+    orch_assert_output(f, want);
     assert_int_equal(orch_count_lines(f->log, ".r1.json oltp_read_write run"), 2);
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     assert_string_equal(jnum(s, "vms", 1, "status", NULL), "\"failed\"");
     assert_string_equal(jnum(s, "vms", 1, "failed_in", NULL), "\"measure\"");
     assert_string_equal(jnum(s, "vms", 0, "status", NULL), "\"ok\"");
@@ -1059,17 +1051,14 @@ static void test_libvirt_never_returns(void **state)
     lost_ctx c = { .f = f, .o = &o, .fail_first = -1 };
     char want[PATH_MAX * 4];
     time_t t0 = time(NULL);
-    opts_init(&o, f);
-    o.inject = lose_at_measure;
-    o.reopen = reopen_test;
-    o.hook_ctx = &c;
+    lost_opts(&o, f, &c);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
     assert_true(c.reopens >= 2);
     assert_true(time(NULL) - t0 < 30);
     snprintf(want, sizeof want, "drivebench: libvirt at %s did not answer again within 2 s "
              "(libvirt_reconnect): Failed to connect socket: Connection refused; stopping\n",
              f->uri);
-    assert_non_null(strstr(orch_fixture_output(f), want));
+    orch_assert_output(f, want);
     /* the test node itself still answers: teardown is complete */
     assert_clean(f, RUN_ID);
     orch_plan_free(p);
@@ -1138,10 +1127,7 @@ static void test_vm_destroyed_mid_measure(void **state)
     assert_true(c.destroyed);
     assert_clean(f, RUN_ID);
     s = orch_fixture_summary(f);
-    assert_non_null(s);
-    assert_string_equal(jnum(s, "vms", 1, "status", NULL), "\"failed\"");
-    assert_string_equal(jnum(s, "vms", 1, "fault", NULL), "\"stopped\"");
-    assert_string_equal(jnum(s, "vms", 1, "reason", NULL), "\"stopped: destroyed\"");
+    assert_vm_failed(s, 1, "\"stopped\"", "\"stopped: destroyed\"");
     assert_string_equal(jnum(s, "vms", 1, "failed_in", NULL), "\"measure\"");
     assert_string_equal(jnum(s, "drives", 0, "status", NULL), "\"incomplete\"");
     assert_string_equal(jnum(s, "drives", 0, "vms", NULL), "1");
@@ -1271,19 +1257,14 @@ static void test_ping_login_refused(void **state)
     orch_fixture *f = *state;
     orch_plan *p = sqlserver_plan(f);
     orch_run_opts o;
-    time_t t0 = time(NULL);
-    p->boot_timeout_s = 300;
     setenv("FAKE_OLTP_EXIT", "4", 1);
     setenv("FAKE_OLTP_MATCH", " ping", 1);
     opts_init(&o, f);
     o.wait_ready = NULL;
-    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    orch_assert_fails_fast(f, p, &o, "SQL Server answered but refused user drivebench on "
+                           "database sbtest; check db_user, db_password and db_name");
     unsetenv("FAKE_OLTP_EXIT");
     unsetenv("FAKE_OLTP_MATCH");
-    assert_true(time(NULL) - t0 < 60);
-    assert_non_null(strstr(orch_fixture_output(f), "SQL Server answered but refused "
-                           "user drivebench on database sbtest; check db_user, db_password "
-                           "and db_name"));
     assert_int_equal(orch_count_lines(f->log, " ping"), 1);
     assert_clean(f, RUN_ID);
     orch_plan_free(p);
@@ -1295,17 +1276,13 @@ static void test_ping_without_oltp(void **state)
     orch_fixture *f = *state;
     orch_plan *p = sqlserver_plan(f);
     orch_run_opts o;
-    time_t t0 = time(NULL);
     free(p->oltp);
     p->oltp = strdup("/nonexistent/oltp");
-    p->boot_timeout_s = 300;
     opts_init(&o, f);
     o.wait_ready = NULL;
-    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
-    assert_true(time(NULL) - t0 < 60);
-    assert_non_null(strstr(orch_fixture_output(f), ": cannot ping the database with "
-                           "/nonexistent/oltp (exit 127): drivebench: cannot run "
-                           "/nonexistent/oltp: No such file or directory"));
+    orch_assert_fails_fast(f, p, &o, ": cannot ping the database with /nonexistent/oltp "
+                           "(exit 127): drivebench: cannot run /nonexistent/oltp: No such "
+                           "file or directory");
     assert_clean(f, RUN_ID);
     orch_plan_free(p);
 }
@@ -1330,9 +1307,9 @@ static void test_image_of_another_engine(void **state)
     p->image_dir = strdup(dir);
     opts_init(&o, f);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
-    assert_non_null(strstr(orch_fixture_output(f), "/img/image.info says the image serves "
-                           "mariadb, and the plan's engine is postgresql: build its image "
-                           "(images/build.sh --engine postgresql) or set image_dir"));
+    orch_assert_output(f, "/img/image.info says the image serves "
+                       "mariadb, and the plan's engine is postgresql: build its image "
+                       "(images/build.sh --engine postgresql) or set image_dir");
     assert_int_equal(orch_count_lines(f->log, NULL), 0);
     assert_clean(f, RUN_ID);
     orch_plan_free(p);
@@ -1363,6 +1340,26 @@ static const char *pre_of(json_object *s, const char *arr, int d, const char *ke
     return json_object_to_json_string(v);
 }
 
+/* The tiny plan with these [workload] times, drive "second" in userpool. */
+static orch_plan *rounds_plan(orch_fixture *f, const char *times)
+{
+    return orch_fixture_plan_timed(f, "profile = tiny\n", times, "pool = userpool\n");
+}
+
+/* Runs p with every VM's precondition rounds at 50, 60, 70, 100, 104, 96,
+ * 102, 98 TPS: it succeeds, leaves nothing and ran `runs` precondition
+ * rounds in all. Returns the summary (caller puts). */
+static json_object *run_rounds(orch_fixture *f, orch_plan *p, int runs)
+{
+    orch_run_opts o;
+    opts_init(&o, f);
+    assert_int_equal(run_with_env(p, &o, "FAKE_OLTP_ROUND_TPS", "50 60 70 100 104 96 102 98"),
+                     ORCH_RUN_OK);
+    assert_clean(f, RUN_ID);
+    assert_int_equal(orch_count_lines(f->log, ".precondition."), runs);
+    return orch_fixture_summary(f);
+}
+
 /* precondition = until-steady in rounds of 1 s, window 3: every VM's
  * rounds say 50, 60, 70, 100, 104, 96, ... TPS. Windows ending at rounds
  * 3..5 range over 33 %, 52 %, 37 % of their means; {100, 104, 96}: mean
@@ -1372,10 +1369,8 @@ static const char *pre_of(json_object *s, const char *arr, int d, const char *ke
 static void test_precondition_until_steady(void **state)
 {
     orch_fixture *f = *state;
-    orch_plan *p = orch_fixture_plan_timed(f, "profile = tiny\n",
-        "precondition = until-steady\nsteady_round = 1s\nsteady_window = 3\n"
-        "precondition_max = 10s\nmeasure = 1s\n", "pool = userpool\n");
-    orch_run_opts o;
+    orch_plan *p = rounds_plan(f, "precondition = until-steady\nsteady_round = 1s\n"
+                               "steady_window = 3\nprecondition_max = 10s\nmeasure = 1s\n");
     json_object *s;
     char *plan_get, err[256];
 
@@ -1383,21 +1378,11 @@ static void test_precondition_until_steady(void **state)
     assert_string_equal(plan_get, "until-steady");
     free(plan_get);
     assert_int_equal(p->precondition_s, 10);        /* the maximum */
-    opts_init(&o, f);
-    setenv("FAKE_OLTP_ROUND_TPS", "50 60 70 100 104 96 102 98", 1);
-    {
-        int rc = orch_run(p, &o);
-        unsetenv("FAKE_OLTP_ROUND_TPS");
-        assert_int_equal(rc, ORCH_RUN_OK);
-    }
-    assert_clean(f, RUN_ID);
     /* 6 rounds on 3 VMs, then the measured phase */
-    assert_int_equal(orch_count_lines(f->log, ".precondition."), 18);
+    s = run_rounds(f, p, 18);
     assert_int_equal(orch_count_lines(f->log, ".precondition.6.json"), 3);
     assert_int_equal(orch_count_lines(f->log, ".precondition.7.json"), 0);
-    assert_non_null(strstr(orch_fixture_output(f), "precondition steady after round 6"));
-    s = orch_fixture_summary(f);
-    assert_non_null(s);
+    orch_assert_output(f, "precondition steady after round 6");
     assert_string_equal(pre_of(s, "drives", 0, "verdict"), "\"steady at round 6\"");
     assert_string_equal(pre_of(s, "drives", 0, "attained_round"), "6");
     assert_string_equal(pre_of(s, "drives", 0, "until_steady"), "true");
@@ -1445,21 +1430,9 @@ static void test_precondition_until_steady(void **state)
 static void test_precondition_fixed(void **state)
 {
     orch_fixture *f = *state;
-    orch_plan *p = orch_fixture_plan_timed(f, "profile = tiny\n",
-        "precondition = 5s\nsteady_round = 1s\nsteady_window = 3\nmeasure = 1s\n",
-        "pool = userpool\n");
-    orch_run_opts o;
-    json_object *s;
-    int rc;
-    opts_init(&o, f);
-    setenv("FAKE_OLTP_ROUND_TPS", "50 60 70 100 104 96 102 98", 1);
-    rc = orch_run(p, &o);
-    unsetenv("FAKE_OLTP_ROUND_TPS");
-    assert_int_equal(rc, ORCH_RUN_OK);
-    assert_clean(f, RUN_ID);
-    assert_int_equal(orch_count_lines(f->log, ".precondition."), 15);
-    s = orch_fixture_summary(f);
-    assert_non_null(s);
+    orch_plan *p = rounds_plan(f, "precondition = 5s\nsteady_round = 1s\nsteady_window = 3\n"
+                               "measure = 1s\n");
+    json_object *s = run_rounds(f, p, 15);
     assert_string_equal(pre_of(s, "drives", 0, "verdict"), "\"not steady over the last 3 rounds\"");
     assert_string_equal(pre_of(s, "drives", 0, "attained_round"), "0");
     assert_string_equal(pre_of(s, "drives", 0, "until_steady"), "false");
@@ -1471,21 +1444,9 @@ static void test_precondition_fixed(void **state)
 static void test_precondition_max(void **state)
 {
     orch_fixture *f = *state;
-    orch_plan *p = orch_fixture_plan_timed(f, "profile = tiny\n",
-        "precondition = until-steady\nsteady_round = 1s\nsteady_window = 3\n"
-        "precondition_max = 4s\nmeasure = 1s\n", "pool = userpool\n");
-    orch_run_opts o;
-    json_object *s;
-    int rc;
-    opts_init(&o, f);
-    setenv("FAKE_OLTP_ROUND_TPS", "50 60 70 100 104 96 102 98", 1);
-    rc = orch_run(p, &o);
-    unsetenv("FAKE_OLTP_ROUND_TPS");
-    assert_int_equal(rc, ORCH_RUN_OK);
-    assert_clean(f, RUN_ID);
-    assert_int_equal(orch_count_lines(f->log, ".precondition."), 12);
-    s = orch_fixture_summary(f);
-    assert_non_null(s);
+    orch_plan *p = rounds_plan(f, "precondition = until-steady\nsteady_round = 1s\n"
+                               "steady_window = 3\nprecondition_max = 4s\nmeasure = 1s\n");
+    json_object *s = run_rounds(f, p, 12);
     assert_string_equal(pre_of(s, "drives", 1, "verdict"), "\"not steady within 4s (4 rounds)\"");
     /* the last window {60, 70, 100}: mean 76.67, range 40 / 76.67 = 52.17 % */
     assert_string_equal(pre_of(s, "drives", 1, "window_range_pct"), "52.173913");
@@ -1525,16 +1486,13 @@ static void auto_run(orch_fixture *f, const char *tps, const char *why, int reps
     assert_int_equal(p->repetitions_min, 3);
     opts_init(&o, f);
     o.inject = settle_events;
-    setenv("FAKE_OLTP_REP_TPS", tps, 1);
-    rc = orch_run(p, &o);
-    unsetenv("FAKE_OLTP_REP_TPS");
+    rc = run_with_env(p, &o, "FAKE_OLTP_REP_TPS", tps);
     if (rc != ORCH_RUN_OK)
         fputs(orch_fixture_output(f), stderr);
     assert_int_equal(rc, ORCH_RUN_OK);
     assert_clean(f, RUN_ID);
     assert_int_equal(orch_count_lines(f->log, " prepare"), 3 * reps);
     s = orch_fixture_summary(f);
-    assert_non_null(s);
     snprintf(want, sizeof want, "\"%s\"", why);
     assert_string_equal(jnum(s, "run", -1, "repetitions_stop", NULL), want);
     assert_int_equal(json_object_array_length(json_object_object_get(s, "vms")), 3 * reps);
@@ -1572,61 +1530,41 @@ static void test_repetitions_auto_max(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_run_ok, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_precondition_until_steady, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_precondition_fixed, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_precondition_max, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_repetitions_auto_cv, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_repetitions_auto_max, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_sqlserver_run, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_ping_login_refused, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_image_of_another_engine, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_ping_without_oltp, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_run_with_seed, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_run_sqlserver_seed, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_seed_user_image, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_seed_failure_leaves_nothing, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_run_sqlserver_prepare, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_failure_at_each_step, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_libvirt_failure, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_restore_failure, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_boot_timeout, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_sigint_during_measure, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_signal_during_boot_and_provisioning, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_oltp_failure, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_one_vm_fails, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_database_disk_full, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_outage_fails_vm, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_short_outage_passes, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_database_size, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_clients_recorded, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_libvirt_reconnects, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_libvirt_back_without_a_vm, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_libvirt_never_returns, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_vm_destroyed_mid_measure, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_teardown_by_run_id, orch_fixture_setup, orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_domain_type_auto, orch_fixture_setup,
-                                        orch_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_oltp_argv, orch_fixture_setup, orch_fixture_teardown),
+        ORCH_FIXTURE_TEST(test_run_ok),
+        ORCH_FIXTURE_TEST(test_precondition_until_steady),
+        ORCH_FIXTURE_TEST(test_precondition_fixed),
+        ORCH_FIXTURE_TEST(test_precondition_max),
+        ORCH_FIXTURE_TEST(test_repetitions_auto_cv),
+        ORCH_FIXTURE_TEST(test_repetitions_auto_max),
+        ORCH_FIXTURE_TEST(test_sqlserver_run),
+        ORCH_FIXTURE_TEST(test_ping_login_refused),
+        ORCH_FIXTURE_TEST(test_image_of_another_engine),
+        ORCH_FIXTURE_TEST(test_ping_without_oltp),
+        ORCH_FIXTURE_TEST(test_run_with_seed),
+        ORCH_FIXTURE_TEST(test_run_sqlserver_seed),
+        ORCH_FIXTURE_TEST(test_seed_user_image),
+        ORCH_FIXTURE_TEST(test_seed_failure_leaves_nothing),
+        ORCH_FIXTURE_TEST(test_run_sqlserver_prepare),
+        ORCH_FIXTURE_TEST(test_failure_at_each_step),
+        ORCH_FIXTURE_TEST(test_libvirt_failure),
+        ORCH_FIXTURE_TEST(test_restore_failure),
+        ORCH_FIXTURE_TEST(test_boot_timeout),
+        ORCH_FIXTURE_TEST(test_sigint_during_measure),
+        ORCH_FIXTURE_TEST(test_signal_during_boot_and_provisioning),
+        ORCH_FIXTURE_TEST(test_oltp_failure),
+        ORCH_FIXTURE_TEST(test_one_vm_fails),
+        ORCH_FIXTURE_TEST(test_database_disk_full),
+        ORCH_FIXTURE_TEST(test_outage_fails_vm),
+        ORCH_FIXTURE_TEST(test_short_outage_passes),
+        ORCH_FIXTURE_TEST(test_database_size),
+        ORCH_FIXTURE_TEST(test_clients_recorded),
+        ORCH_FIXTURE_TEST(test_libvirt_reconnects),
+        ORCH_FIXTURE_TEST(test_libvirt_back_without_a_vm),
+        ORCH_FIXTURE_TEST(test_libvirt_never_returns),
+        ORCH_FIXTURE_TEST(test_vm_destroyed_mid_measure),
+        ORCH_FIXTURE_TEST(test_teardown_by_run_id),
+        ORCH_FIXTURE_TEST(test_domain_type_auto),
+        ORCH_FIXTURE_TEST(test_oltp_argv),
     };
     return cmocka_run_group_tests_name("orchestrator run", tests, NULL, NULL);
 }

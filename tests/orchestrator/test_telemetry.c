@@ -126,6 +126,58 @@ static char *no_cmd(void *ctx, const char *const argv[], int *status)
     return NULL;
 }
 
+/* One test's telemetry and what it was made from: drives "a", "b", ...
+ * all on drive_dir, the recorded seams, a scratch log. */
+typedef struct tel_fixture {
+    orch_drive      drives[4];
+    orch_plan       plan;
+    orch_tel_seams  seams;
+    FILE           *log;
+    orch_telemetry *t;
+} tel_fixture;
+
+/* The plan of ndrives drives over `repetitions` and the recorded seams
+ * (block statistics from fake_domstats with ctx hv), not yet made. */
+static void tel_init(tel_fixture *x, int ndrives, int repetitions, hv_rates *hv)
+{
+    static const char *const names[] = { "a", "b", "c", "d" };
+    memset(x, 0, sizeof *x);
+    for (int d = 0; d < ndrives; d++)
+        x->drives[d] = (orch_drive){ .name = (char *)names[d], .path = drive_dir,
+                                     .uri = (char *)"test:///default" };
+    x->plan = (orch_plan){ .uri = (char *)"test:///default", .drives = x->drives,
+                           .ndrives = ndrives, .repetitions = repetitions };
+    x->seams = (orch_tel_seams){ .domstats = fake_domstats, .domstats_ctx = hv, .cmd = no_cmd,
+                                 .sysfs = sysfs, .proc_stat = proc_stat, .no_timer = 1 };
+}
+
+/* The telemetry of x's plan and seams as they stand. */
+static void tel_start(tel_fixture *x)
+{
+    x->log = tmpfile();
+    x->t = orch_telemetry_new(&x->plan, NULL, x->log, &x->seams);
+    assert_non_null(x->t);
+}
+
+/* tel_init and tel_start: the usual telemetry of a test. */
+static orch_telemetry *tel_open(tel_fixture *x, int ndrives, int repetitions, hv_rates *hv)
+{
+    tel_init(x, ndrives, repetitions, hv);
+    tel_start(x);
+    return x->t;
+}
+
+/* Frees sum (its hypervisors, the test's own, left alone), the telemetry
+ * and its log. */
+static void tel_close(tel_fixture *x, res_summary *sum)
+{
+    sum->env.hypervisors = NULL;
+    sum->env.nhypervisors = 0;
+    res_summary_clear(sum);
+    orch_telemetry_free(x->t);
+    fclose(x->log);
+}
+
 static int setup(void **state)
 {
     struct stat sb;
@@ -181,23 +233,58 @@ static void vm_init(res_vm *v, const char *name, const char *drive, const double
         v->series[i] = (res_point){ i + 1, tps[i] };
 }
 
+/* One measured phase of repetition rep from time t0: five 1 s intervals
+ * of the recorded counters, /proc/stat cpu_start before and cpu_end after
+ * (NULL: left as it is). */
+static void measure_rep(orch_telemetry *t, int rep, double t0, const char *cpu_start,
+                        const char *cpu_end)
+{
+    if (cpu_start)
+        write_file(proc_stat, cpu_start);
+    step = 0;
+    host_counters();
+    orch_telemetry_phase_start_at(t, RES_PHASE_MEASURE, 0, t0);
+    for (step = 1; step <= 4; step++) {
+        host_counters();
+        orch_telemetry_tick_at(t, t0 + step);
+    }
+    step = 5;
+    host_counters();
+    if (cpu_end)
+        write_file(proc_stat, cpu_end);
+    orch_telemetry_phase_end_at(t, RES_PHASE_MEASURE, rep, t0 + 5);
+}
+
+/* A summary of ndrives drives "a", "b", ... and room for nvms VMs. */
+static void summary_init(res_summary *s, int ndrives, int nvms)
+{
+    memset(s, 0, sizeof *s);
+    s->ndrives = ndrives;
+    s->drives = calloc((size_t)ndrives, sizeof *s->drives);
+    for (int d = 0; d < ndrives; d++)
+        s->drives[d].name = strdup((const char[]){ (char)('a' + d), '\0' });
+    s->nvms = nvms;
+    s->vms = calloc((size_t)nvms, sizeof *s->vms);
+}
+
+/* A summary of drive "a" with its one VM "vm-a" (TPS series tps_a). */
+static void summary_one_vm(res_summary *s)
+{
+    summary_init(s, 1, 1);
+    vm_init(&s->vms[0], "vm-a", "a", tps_a);
+}
+
 static void test_run_wiring(void **state)
 {
-    orch_drive drives[2] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" },
-                             { .name = (char *)"b", .path = drive_dir, .uri = (char *)"test:///default" } };
-    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 2,
-                    .repetitions = 1 };
-    orch_tel_seams seams = { .domstats = fake_domstats, .cmd = no_cmd, .sysfs = sysfs,
-                             .proc_stat = proc_stat, .no_timer = 1 };
-    FILE *log = tmpfile();
+    static const char *cpu_start = "cpu  100 0 100 800 0 0 0 0 0 0\ncpu0 1 2 3 4\n";
+    tel_fixture x;
     orch_telemetry *t;
     res_summary sum;
     res_hypervisor hv = { .domain_type = (char *)"qemu" };
     (void)state;
 
-    write_file(proc_stat, "cpu  100 0 100 800 0 0 0 0 0 0\ncpu0 1 2 3 4\n");
-    t = orch_telemetry_new(&p, NULL, log, &seams);
-    assert_non_null(t);
+    write_file(proc_stat, cpu_start);
+    t = tel_open(&x, 2, 1, NULL);
     assert_int_equal(orch_telemetry_add_vm(t, 0, "vm-a", 0, 1, NULL, NULL, NULL, NULL), 0);
     assert_int_equal(orch_telemetry_add_vm(t, 1, "vm-b", 1, 1, NULL, NULL, NULL, NULL), 0);
     /* a precondition is sampled but not kept */
@@ -208,25 +295,9 @@ static void test_run_wiring(void **state)
     host_counters();
     orch_telemetry_phase_end_at(t, RES_PHASE_PRECONDITION, 1, 51);
     /* the measured phase: 100 .. 105, one sample a second */
-    step = 0;
-    host_counters();
-    orch_telemetry_phase_start_at(t, RES_PHASE_MEASURE, 0, 100);
-    for (step = 1; step <= 4; step++) {
-        host_counters();
-        orch_telemetry_tick_at(t, 100 + step);
-    }
-    step = 5;
-    host_counters();
-    write_file(proc_stat, "cpu  550 0 350 900 0 0 0 0 0 0\n");
-    orch_telemetry_phase_end_at(t, RES_PHASE_MEASURE, 1, 105);
+    measure_rep(t, 1, 100, cpu_start, "cpu  550 0 350 900 0 0 0 0 0 0\n");
 
-    memset(&sum, 0, sizeof sum);
-    sum.ndrives = 2;
-    sum.drives = calloc(2, sizeof *sum.drives);
-    sum.drives[0].name = strdup("a");
-    sum.drives[1].name = strdup("b");
-    sum.nvms = 2;
-    sum.vms = calloc(2, sizeof *sum.vms);
+    summary_init(&sum, 2, 2);
     vm_init(&sum.vms[0], "vm-a", "a", tps_a);
     vm_init(&sum.vms[1], "vm-b", "b", tps_b);
     sum.vms[0].tps = 11;
@@ -354,12 +425,7 @@ static void test_run_wiring(void **state)
                             rj_get(json_object_array_get_idx(rj_get(o, "comparisons"), 0),
                                    "verdict")), "too short");
     json_object_put(o);
-
-    sum.env.hypervisors = NULL;
-    sum.env.nhypervisors = 0;
-    res_summary_clear(&sum);
-    orch_telemetry_free(t);
-    fclose(log);
+    tel_close(&x, &sum);
 }
 
 /* The measured window as oltp reports it (issue 21): sampled 200..207,
@@ -370,17 +436,11 @@ static void test_run_wiring(void **state)
  * 50 of 100 -> 50 %, where the whole phase would say 450 / 700. */
 static void test_measured_window(void **state)
 {
-    orch_drive drives[1] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" } };
-    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 1,
-                    .repetitions = 1 };
-    orch_tel_seams seams = { .domstats = fake_domstats, .cmd = no_cmd, .sysfs = sysfs,
-                             .proc_stat = proc_stat, .no_timer = 1 };
-    FILE *log = tmpfile();
-    orch_telemetry *t = orch_telemetry_new(&p, NULL, log, &seams);
+    tel_fixture x;
+    orch_telemetry *t = tel_open(&x, 1, 1, NULL);
     res_summary sum;
     char cpu[128];
     (void)state;
-    assert_non_null(t);
     assert_int_equal(orch_telemetry_add_vm(t, 0, "vm-a", 0, 1, NULL, NULL, NULL, NULL), 0);
     for (step = 0; step <= 7; step++) {
         long busy = step <= 2 ? 100L * step : 200 + 50L * (step - 2);
@@ -398,21 +458,13 @@ static void test_measured_window(void **state)
             orch_telemetry_phase_end_at(t, RES_PHASE_MEASURE, 1, 207);
         }
     }
-    memset(&sum, 0, sizeof sum);
-    sum.ndrives = 1;
-    sum.drives = calloc(1, sizeof *sum.drives);
-    sum.drives[0].name = strdup("a");
-    sum.nvms = 1;
-    sum.vms = calloc(1, sizeof *sum.vms);
-    vm_init(&sum.vms[0], "vm-a", "a", tps_a);
+    summary_one_vm(&sum);
     assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
     near(sum.vms[0].io->db->total.t, 4);
     near(sum.vms[0].io->db->total.v[RES_IOV_wr_iops], 100);
     near(sum.drives[0].io->host->rates->total.t, 4);
     near(sum.io->host_cpu_busy_pct, 50);
-    res_summary_clear(&sum);
-    orch_telemetry_free(t);
-    fclose(log);
+    tel_close(&x, &sum);
 }
 
 /* An oltp result under root at rel: n intervals ending at t[i], lasting
@@ -461,25 +513,18 @@ static void test_time_bins(void **state)
 {
     static const double t1[] = { 1, 2, 3, 4, 5 }, d1[] = { 1, 1, 1, 1, 1 };
     static const double t2[] = { 1, 2, 5, 6, 7, 8, 9 }, d2[] = { 1, 1, 3, 1, 1, 1, 1 };
-    orch_drive drives[1] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" } };
-    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 1,
-                    .repetitions = 1 };
-    orch_tel_seams seams = { .cmd = no_cmd, .sysfs = sysfs, .proc_stat = proc_stat,
-                             .no_timer = 1 };
-    FILE *log = tmpfile();
-    orch_telemetry *t = orch_telemetry_new(&p, NULL, log, &seams);
+    tel_fixture x;
+    orch_telemetry *t;
     res_summary sum;
     res_io *dio;
     (void)state;
-    assert_non_null(t);
+    tel_init(&x, 1, 1, NULL);
+    x.seams.domstats = NULL;            /* no domstats seam: no VM is sampled here */
+    tel_start(&x);
+    t = x.t;
     write_oltp("vm/1.json", 5, t1, d1, 1000, 99, 5000, 1);
     write_oltp("vm/2.json", 7, t2, d2, 2000, 100, 2000, 0);
-    memset(&sum, 0, sizeof sum);
-    sum.ndrives = 1;
-    sum.drives = calloc(1, sizeof *sum.drives);
-    sum.drives[0].name = strdup("a");
-    sum.nvms = 2;
-    sum.vms = calloc(2, sizeof *sum.vms);
+    summary_init(&sum, 1, 2);
     for (int i = 0; i < 2; i++) {
         res_vm *v = &sum.vms[i];
         v->name = strdup(i ? "vm-2" : "vm-1");
@@ -505,25 +550,17 @@ static void test_time_bins(void **state)
     assert_int_equal(dio->steady.n, 5);
     near(dio->steady.mean, 15);
     near(dio->steady.slope, 0);
-    res_summary_clear(&sum);
-    orch_telemetry_free(t);
-    fclose(log);
+    tel_close(&x, &sum);
 }
 
 /* A measured phase with a 2 s warm-up: its intervals are left out of the
  * phase figures, and the series starts where oltp's intervals do. */
 static void test_warmup_left_out(void **state)
 {
-    orch_drive drives[1] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" } };
-    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 1,
-                    .repetitions = 1 };
-    orch_tel_seams seams = { .domstats = fake_domstats, .cmd = no_cmd, .sysfs = sysfs,
-                             .proc_stat = proc_stat, .no_timer = 1 };
-    FILE *log = tmpfile();
-    orch_telemetry *t = orch_telemetry_new(&p, NULL, log, &seams);
+    tel_fixture x;
+    orch_telemetry *t = tel_open(&x, 1, 1, NULL);
     res_summary sum;
     (void)state;
-    assert_non_null(t);
     assert_int_equal(orch_telemetry_add_vm(t, 0, "vm-a", 0, 1, NULL, NULL, NULL, NULL), 0);
     step = 0;
     host_counters();
@@ -535,53 +572,14 @@ static void test_warmup_left_out(void **state)
     step = 7;
     host_counters();
     orch_telemetry_phase_end_at(t, RES_PHASE_MEASURE, 1, 207);
-    memset(&sum, 0, sizeof sum);
-    sum.ndrives = 1;
-    sum.drives = calloc(1, sizeof *sum.drives);
-    sum.drives[0].name = strdup("a");
-    sum.nvms = 1;
-    sum.vms = calloc(1, sizeof *sum.vms);
-    vm_init(&sum.vms[0], "vm-a", "a", tps_a);
+    summary_one_vm(&sum);
     assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
     near(sum.vms[0].io->db->total.t, 5);                /* 7 s sampled, 5 measured */
     near(sum.vms[0].io->db->total.v[RES_IOV_wr_iops], 100);
     near(sum.vms[0].io->db->series[0].v[RES_IOV_wr_iops], 100);   /* interval 202..203 */
     near(sum.drives[0].io->host->rates->total.t, 5);
     assert_null(sum.io->cmp);                            /* one drive: nothing to compare */
-    res_summary_clear(&sum);
-    orch_telemetry_free(t);
-    fclose(log);
-}
-
-/* One measured phase of repetition rep from time t0: five 1 s intervals
- * of the recorded counters, /proc/stat cpu_start before and cpu_end after. */
-static void measure_rep(orch_telemetry *t, int rep, double t0, const char *cpu_start,
-                        const char *cpu_end)
-{
-    write_file(proc_stat, cpu_start);
-    step = 0;
-    host_counters();
-    orch_telemetry_phase_start_at(t, RES_PHASE_MEASURE, 0, t0);
-    for (step = 1; step <= 4; step++) {
-        host_counters();
-        orch_telemetry_tick_at(t, t0 + step);
-    }
-    step = 5;
-    host_counters();
-    write_file(proc_stat, cpu_end);
-    orch_telemetry_phase_end_at(t, RES_PHASE_MEASURE, rep, t0 + 5);
-}
-
-/* A summary of ndrives drives "a", "b", ... and room for nvms VMs. */
-static void summary_init(res_summary *s, int ndrives, int nvms)
-{
-    memset(s, 0, sizeof *s);
-    s->ndrives = ndrives;
-    s->drives = calloc((size_t)ndrives, sizeof *s->drives);
-    for (int d = 0; d < ndrives; d++)
-        s->drives[d].name = strdup((const char[]){ (char)('a' + d), '\0' });
-    s->nvms = nvms;
-    s->vms = calloc((size_t)nvms, sizeof *s->vms);
+    tel_close(&x, &sum);
 }
 
 /* Summary drive d's repetitions as aggregation leaves them: their TPS
@@ -608,19 +606,12 @@ static void test_repetitions(void **state)
     static const hv_rates per_rep[3] = { { 100, 2, 0, 0 }, { 300, 4, 0, 0 }, { 200, 3, 0, 0 } };
     static const double rep_tps_a[3] = { 11, 21, 31 }, rep_tps_b[3] = { 8.8, 18.8, 28.8 };
     static const double rep_p99_a[3] = { 4, 5, 6 }, rep_p99_b[3] = { 3, 4, 5 };
-    orch_drive drives[2] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" },
-                             { .name = (char *)"b", .path = drive_dir, .uri = (char *)"test:///default" } };
-    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 2,
-                    .repetitions = 3 };
     hv_rates hv = { 100, 2, 0, 0 };
-    orch_tel_seams seams = { .domstats = fake_domstats, .domstats_ctx = &hv, .cmd = no_cmd,
-                             .sysfs = sysfs, .proc_stat = proc_stat, .no_timer = 1 };
-    FILE *log = tmpfile();
-    orch_telemetry *t = orch_telemetry_new(&p, NULL, log, &seams);
+    tel_fixture x;
+    orch_telemetry *t = tel_open(&x, 2, 3, &hv);
     res_hypervisor kvm = { .domain_type = (char *)"kvm" };
     res_summary sum;
     (void)state;
-    assert_non_null(t);
 
     summary_init(&sum, 2, 6);
     drive_reps(&sum.drives[0], rep_tps_a, rep_p99_a, 3);
@@ -728,12 +719,7 @@ static void test_repetitions(void **state)
     near(run->host_cpu_busy_pct, 60);
     assert_false(run->host_saturated);
     assert_null(run->host_cpu_note);
-
-    sum.env.hypervisors = NULL;
-    sum.env.nhypervisors = 0;
-    res_summary_clear(&sum);
-    orch_telemetry_free(t);
-    fclose(log);
+    tel_close(&x, &sum);
 }
 
 /* A hypervisor that counts writes but not their time, and no flushes:
@@ -742,18 +728,12 @@ static void test_repetitions(void **state)
  * repetitions; what it does count stays exact. */
 static void test_missing_times(void **state)
 {
-    orch_drive drives[1] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" } };
-    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 1,
-                    .repetitions = 2 };
     hv_rates hv = { 100, 2, 1, 1 };
-    orch_tel_seams seams = { .domstats = fake_domstats, .domstats_ctx = &hv, .cmd = no_cmd,
-                             .sysfs = sysfs, .proc_stat = proc_stat, .no_timer = 1 };
-    FILE *log = tmpfile();
-    orch_telemetry *t = orch_telemetry_new(&p, NULL, log, &seams);
+    tel_fixture x;
+    orch_telemetry *t = tel_open(&x, 1, 2, &hv);
     const char *cpu = "cpu  100 0 0 100 0 0 0 0 0 0\n";
     res_summary sum;
     (void)state;
-    assert_non_null(t);
     summary_init(&sum, 1, 2);
     for (int r = 1; r <= 2; r++) {
         vm_init(&sum.vms[r - 1], "vm-a", "a", tps_a);
@@ -788,10 +768,7 @@ static void test_missing_times(void **state)
     assert_null(rj_get(rj_get(rj_get(o, "io"), "db"), "wr_lat_ms"));
     assert_null(rj_get(rj_get(rj_get(o, "io"), "db"), "fl_iops"));
     json_object_put(o);
-
-    res_summary_clear(&sum);
-    orch_telemetry_free(t);
-    fclose(log);
+    tel_close(&x, &sum);
 }
 
 static void test_cpu_busy(void **state)
@@ -832,16 +809,8 @@ static void test_comparable(void **state)
 {
     static const double gap[10] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3 };
     double ta[10], tb[10], td[10];
-    orch_drive drives[4] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" },
-                             { .name = (char *)"b", .path = drive_dir, .uri = (char *)"test:///default" },
-                             { .name = (char *)"c", .path = drive_dir, .uri = (char *)"test:///default" },
-                             { .name = (char *)"d", .path = drive_dir, .uri = (char *)"test:///default" } };
-    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 4,
-                    .repetitions = 3 };
-    orch_tel_seams seams = { .domstats = fake_domstats, .cmd = no_cmd, .sysfs = sysfs,
-                             .proc_stat = proc_stat, .no_timer = 1 };
-    FILE *log = tmpfile();
-    orch_telemetry *t = orch_telemetry_new(&p, NULL, log, &seams);
+    tel_fixture x;
+    orch_telemetry *t = tel_open(&x, 4, 3, NULL);
     res_summary sum;
     double se = sqrt(6.1 / 10), p_ab = 2 * (1 - orch_t_cdf(3.9 / se, 9));
     double p_ad = 2 * (1 - orch_t_cdf(4.9 / se, 9));
@@ -850,7 +819,6 @@ static void test_comparable(void **state)
     const char *welch = "too short for a verdict (needs 3 complete repetitions of each drive, "
                         "has 1 and 1)";
     (void)state;
-    assert_non_null(t);
     for (int i = 0; i < 10; i++) {
         tb[i] = 50 + (i % 3);
         ta[i] = tb[i] + gap[i];
@@ -929,10 +897,7 @@ static void test_comparable(void **state)
                             rj_get(o, "comparisons"), 3), "verdict")), "not comparable");
     res_io_free(back);
     json_object_put(o);
-
-    res_summary_clear(&sum);
-    orch_telemetry_free(t);
-    fclose(log);
+    tel_close(&x, &sum);
 }
 
 /* ------------------------------------------------------------------ */
@@ -993,41 +958,26 @@ static char *fake_agent(void *ctx, virDomainPtr dom, const char *cmd, int timeou
 
 static void test_guest_view(void **state)
 {
-    orch_drive drives[1] = { { .name = (char *)"a", .path = drive_dir, .uri = (char *)"test:///default" } };
-    orch_plan p = { .uri = (char *)"test:///default", .drives = drives, .ndrives = 1,
-                    .repetitions = 1, .guest_agent = 1, .device_latency = ORCH_DEVLAT_OFF };
-    orch_tel_seams seams = { .domstats = fake_domstats, .cmd = no_cmd, .sysfs = sysfs,
-                             .proc_stat = proc_stat, .no_timer = 1, .agent = fake_agent };
-    FILE *log = tmpfile();
+    tel_fixture x;
     virConnectPtr conn = virConnectOpen("test:///default");
     virDomainPtr dom = conn ? virDomainLookupByName(conn, "test") : NULL;
-    orch_telemetry *t = orch_telemetry_new(&p, NULL, log, &seams);
+    orch_telemetry *t;
     res_summary sum;
     const res_io_rates *g;
     (void)state;
+    tel_init(&x, 1, 1, NULL);
+    x.plan.guest_agent = 1;
+    x.plan.device_latency = ORCH_DEVLAT_OFF;
+    x.seams.agent = fake_agent;
+    tel_start(&x);
+    t = x.t;
     assert_non_null(dom);
-    assert_non_null(t);
     assert_int_equal(orch_telemetry_add_vm(t, 0, "vm-a", 0, 1, NULL, NULL, NULL, dom), 0);
     agent_calls = 0;
-    step = 0;
-    host_counters();
-    orch_telemetry_phase_start_at(t, RES_PHASE_MEASURE, 0, 300);
-    for (step = 1; step <= 4; step++) {
-        host_counters();
-        orch_telemetry_tick_at(t, 300 + step);
-    }
-    step = 5;
-    host_counters();
-    orch_telemetry_phase_end_at(t, RES_PHASE_MEASURE, 1, 305);
+    measure_rep(t, 1, 300, NULL, NULL);
     /* readlink once (exec + status), then open, read, close per sample */
     assert_int_equal(agent_calls, 2 + 6 * 3);
-    memset(&sum, 0, sizeof sum);
-    sum.ndrives = 1;
-    sum.drives = calloc(1, sizeof *sum.drives);
-    sum.drives[0].name = strdup("a");
-    sum.nvms = 1;
-    sum.vms = calloc(1, sizeof *sum.vms);
-    vm_init(&sum.vms[0], "vm-a", "a", tps_a);
+    summary_one_vm(&sum);
     assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
     g = sum.vms[0].io->guest;
     assert_non_null(g);
@@ -1064,11 +1014,9 @@ static void test_guest_view(void **state)
     near(back->guest->series[2].v[RES_IOH_wr_iops], 100);
     res_io_free(back);
     json_object_put(o);
-    res_summary_clear(&sum);
-    orch_telemetry_free(t);
+    tel_close(&x, &sum);
     virDomainFree(dom);
     virConnectClose(conn);
-    fclose(log);
 }
 
 int main(void)

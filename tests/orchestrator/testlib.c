@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/names.h"
@@ -61,6 +62,24 @@ const char *orch_fixture_output(orch_fixture *f)
     return f->outbuf ? f->outbuf : "";
 }
 
+void orch_assert_output(orch_fixture *f, const char *text)
+{
+    if (!strstr(orch_fixture_output(f), text))
+        fail_msg("the run's messages lack \"%s\"", text);
+}
+
+void orch_assert_teardown(orch_fixture *f, int domains, int volumes, int then_volumes,
+                          int then_pools)
+{
+    char line[128];
+    snprintf(line, sizeof line, "teardown: removed %d domain(s), %d volume(s), 0 pool(s)",
+             domains, volumes);
+    orch_assert_output(f, line);
+    snprintf(line, sizeof line, "teardown: removed 0 domain(s), %d volume(s), %d pool(s)",
+             then_volumes, then_pools);
+    orch_assert_output(f, line);
+}
+
 orch_plan *orch_fixture_plan(orch_fixture *f, const char *run_keys, const char *second)
 {
     return orch_fixture_plan_timed(f, run_keys, "precondition = 1s\nmeasure = 1s\n", second);
@@ -90,6 +109,15 @@ orch_plan *orch_fixture_plan_timed(orch_fixture *f, const char *run_keys, const 
     p = orch_plan_load(path, stderr);
     assert_non_null(p);
     return p;
+}
+
+void orch_assert_fails_fast(orch_fixture *f, orch_plan *p, orch_run_opts *o, const char *text)
+{
+    time_t t0 = time(NULL);
+    p->boot_timeout_s = 300;
+    assert_int_equal(orch_run(p, o), ORCH_RUN_FAILED);
+    assert_true(time(NULL) - t0 < 60);
+    orch_assert_output(f, text);
 }
 
 void orch_fixture_opts(orch_run_opts *o, orch_fixture *f)
@@ -127,8 +155,12 @@ int orch_count_lines(const char *path, const char *needle)
 json_object *orch_fixture_summary(orch_fixture *f)
 {
     char path[PATH_MAX];
+    json_object *s;
     snprintf(path, sizeof path, "%s/%s/summary.json", f->results, RUN_ID);
-    return json_object_from_file(path);
+    s = json_object_from_file(path);
+    if (!s)
+        fail_msg("cannot read %s", path);
+    return s;
 }
 
 char *orch_slurp(const char *path)

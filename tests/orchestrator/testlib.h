@@ -35,8 +35,21 @@ typedef struct orch_fixture {
 int orch_fixture_setup(void **state);
 int orch_fixture_teardown(void **state);
 
+/* A cmocka test t on a fixture of its own. */
+#define ORCH_FIXTURE_TEST(t) \
+    cmocka_unit_test_setup_teardown(t, orch_fixture_setup, orch_fixture_teardown)
+
 /* The run's messages so far. */
 const char *orch_fixture_output(orch_fixture *f);
+
+/* Fails the test, quoting text, unless the run's messages so far hold it. */
+void orch_assert_output(orch_fixture *f, const char *text);
+
+/* Fails the test unless the run's messages hold its two teardown lines:
+ * "teardown: removed D domain(s), V volume(s), 0 pool(s)" (the VMs), then
+ * "... 0 domain(s), V2 volume(s), P pool(s)" (seed volumes and pools). */
+void orch_assert_teardown(orch_fixture *f, int domains, int volumes, int then_volumes,
+                          int then_pools);
 
 /* Write and load the test plan: run_keys adds [run] keys (profile = ...,
  * client = ...), second gives the keys of [drive second]. */
@@ -45,6 +58,10 @@ orch_plan *orch_fixture_plan(orch_fixture *f, const char *run_keys, const char *
  * measure and the like) instead of "precondition = 1s\nmeasure = 1s\n". */
 orch_plan *orch_fixture_plan_timed(orch_fixture *f, const char *run_keys, const char *times,
                                    const char *second);
+
+/* With a boot timeout of 300 s, p's run fails within 60 s (at once, not at
+ * the timeout) with text in the run's messages. */
+void orch_assert_fails_fast(orch_fixture *f, orch_plan *p, orch_run_opts *o, const char *text);
 
 /* Run options on the fixture's connections, with run id RUN_ID. */
 void orch_fixture_opts(orch_run_opts *o, orch_fixture *f);
@@ -61,7 +78,8 @@ int orch_count_lines(const char *path, const char *needle);
  * it cannot be read. */
 char *orch_slurp(const char *path);
 
-/* summary.json of the RUN_ID run (caller puts), or NULL. */
+/* summary.json of the RUN_ID run (caller puts); fails the test when it
+ * cannot be read. */
 json_object *orch_fixture_summary(orch_fixture *f);
 
 /* A stand-in QEMU guest agent that runs what it is asked on this host:

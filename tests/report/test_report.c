@@ -223,6 +223,42 @@ static void written_free(written *w)
     rmdir(w->dir);
 }
 
+/* A scratch copy of a fixture run folder, for a test to change. */
+typedef struct run_copy {
+    char dir[64];               /* the scratch folder (run_copy_free removes it) */
+    char run[128];              /* the copied run folder in it */
+} run_copy;
+
+/* Copies the run folder `fixture` into a new scratch folder. */
+static void run_copy_new(run_copy *c, const char *fixture)
+{
+    char cmd[256];
+    snprintf(c->dir, sizeof c->dir, "/tmp/report-test-run-XXXXXX");
+    assert_non_null(mkdtemp(c->dir));
+    snprintf(cmd, sizeof cmd, "cp -r %s %s/", fixture, c->dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(c->run, sizeof c->run, "%s/%s", c->dir, strrchr(fixture, '/') + 1);
+}
+
+/* Runs the Python statements `edit` on the copy's summary.json, loaded as
+ * d, and writes d back. */
+static void run_copy_edit(run_copy *c, const char *edit)
+{
+    char *cmd;
+    assert_true(asprintf(&cmd, "python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); "
+                         "%s; json.dump(d, open(p, \"w\"))' %s/summary.json", edit, c->run) > 0);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+}
+
+/* Removes the copy's scratch folder. */
+static void run_copy_free(run_copy *c)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", c->dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* Nodes matching an XPath expression (caller frees the result). */
 static xmlXPathObjectPtr xpath(xmlDocPtr doc, const char *expr)
 {
@@ -559,16 +595,16 @@ static void test_failures(void **state)
 /* A partial run: its own banner. */
 static void test_partial_banner(void **state)
 {
-    char dir[] = "/tmp/report-test-partial-XXXXXX", run[96], cmd[512];
+    run_copy c;
+    char cmd[512];
     const char *dirs[1];
     written w = { 0 };
     (void)state;
-    assert_non_null(mkdtemp(dir));
-    snprintf(cmd, sizeof cmd, "cp -r " FFAIL " %s/ && sed -i 's/\"completed_with_failures\"/"
-             "\"partial\"/' %s/report-failed/summary.json", dir, dir);
+    run_copy_new(&c, FFAIL);
+    snprintf(cmd, sizeof cmd, "sed -i 's/\"completed_with_failures\"/\"partial\"/' "
+             "%s/summary.json", c.run);
     assert_int_equal(system(cmd), 0);
-    snprintf(run, sizeof run, "%s/report-failed", dir);
-    dirs[0] = run;
+    dirs[0] = c.run;
     write_report(&w, dirs, 1);
     assert_string_equal(text_of(w.doc, "//div[@class='banner']/@data-status"), "partial");
     assert_string_equal(text_of(w.doc, "//div[@class='banner']"),
@@ -576,8 +612,7 @@ static void test_partial_banner(void **state)
                         "cover only what the finished phases measured. 1 VM run(s) failed; "
                         "their drives' figures are incomplete and not comparable.");
     written_free(&w);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    run_copy_free(&c);
 }
 
 /* A partial run (report-8vm marked stopped early) is never a scaling
@@ -585,20 +620,17 @@ static void test_partial_banner(void **state)
  * other run with nvme-a, has nothing to compare with. */
 static void test_partial_scaling(void **state)
 {
-    char dir[] = "/tmp/report-test-pscale-XXXXXX", run[96], cmd[512], err[512];
+    run_copy c;
+    char err[512];
     const char *dirs[2];
     written w = { 0 };
     report_set *set;
     int br, bd;
     (void)state;
-    assert_non_null(mkdtemp(dir));
-    snprintf(cmd, sizeof cmd, "cp -r " F8 " %s/ && python3 -c 'import json,sys; p=sys.argv[1]; "
-             "d=json.load(open(p)); d[\"status\"]=\"partial\"; json.dump(d, open(p, \"w\"))' "
-             "%s/report-8vm/summary.json", dir, dir);
-    assert_int_equal(system(cmd), 0);
-    snprintf(run, sizeof run, "%s/report-8vm", dir);
+    run_copy_new(&c, F8);
+    run_copy_edit(&c, "d[\"status\"]=\"partial\"");
     dirs[0] = F4;
-    dirs[1] = run;
+    dirs[1] = c.run;
     set = report_load(dirs, 2, err, sizeof err);
     assert_non_null(set);
     assert_true(report_run_partial(&set->runs[1]));
@@ -617,8 +649,7 @@ static void test_partial_scaling(void **state)
                         "partial run \xe2\x80\x94 not comparable");
     assert_int_equal(count(w.doc, "//table[@id='scaling-table']/tbody/tr"), 1);
     written_free(&w);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    run_copy_free(&c);
 }
 
 /* A TPC-C run (real oltp tpcc results, results/fixtures/tpcc): tpmC and
@@ -868,24 +899,20 @@ static void test_environment_and_plan(void **state)
  * "not recorded". */
 static void test_missing_vm_result(void **state)
 {
-    char dir[] = "/tmp/report-test-run-XXXXXX", run[96], cmd[1024];
+    run_copy c;
+    char cmd[256];
     const char *dirs[1];
     written w = { 0 };
     xmlXPathObjectPtr o;
     int seen = 0;
     (void)state;
-    assert_non_null(mkdtemp(dir));
-    snprintf(cmd, sizeof cmd, "cp -r " FREP " %s/ && rm %s/report-reps/vm/"
-             "drivebench-report-reps--sata-b-vm1.r2.json", dir, dir);
+    run_copy_new(&c, FREP);
+    snprintf(cmd, sizeof cmd, "rm %s/vm/drivebench-report-reps--sata-b-vm1.r2.json", c.run);
     assert_int_equal(system(cmd), 0);
     /* drop the counts of sata-b vm1 r2 from the summary */
-    snprintf(cmd, sizeof cmd, "python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); "
-             "[(v.pop(\"errors\"), v.pop(\"reconnects\")) for v in d[\"vms\"] "
-             "if v[\"name\"].endswith(\"sata-b-vm1\") and v[\"repetition\"]==2]; "
-             "json.dump(d, open(p, \"w\"))' %s/report-reps/summary.json", dir);
-    assert_int_equal(system(cmd), 0);
-    snprintf(run, sizeof run, "%s/report-reps", dir);
-    dirs[0] = run;
+    run_copy_edit(&c, "[(v.pop(\"errors\"), v.pop(\"reconnects\")) for v in d[\"vms\"] "
+                  "if v[\"name\"].endswith(\"sata-b-vm1\") and v[\"repetition\"]==2]");
+    dirs[0] = c.run;
     write_report(&w, dirs, 1);
     o = xpath(w.doc, "//table[@id='vm-table']/tbody/tr");
     assert_int_equal(o->nodesetval->nodeNr, 6);
@@ -906,8 +933,7 @@ static void test_missing_vm_result(void **state)
     assert_int_equal(count(w.doc, "//svg[@id='chart-tps-time-vm-2']//polyline["
                                   "@data-label='vm1 r2']"), 1);
     written_free(&w);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    run_copy_free(&c);
 }
 
 /* Drive I/O (issue 13): a copy of the 4-VM fixture whose summary gains
@@ -915,70 +941,66 @@ static void test_missing_vm_result(void **state)
  * a run without them (the other tests) shows none. */
 static void test_drive_io(void **state)
 {
-    char dir[] = "/tmp/report-test-io-XXXXXX", run[96], cmd[4096];
+    /* the summary's res_io keys: drive 1 with I/O, drive 2 without */
+    static const char io_keys[] =
+        "ser=[{\"t\":i+1,\"rd_iops\":0,\"wr_iops\":100+i,\"fl_iops\":50,\"wr_lat_ms\":2,"
+        "\"fl_lat_ms\":1.5} for i in range(5)]; "
+        "hs=[{\"t\":i+1,\"wr_iops\":200,\"await_ms\":0.7,\"util_pct\":40} for i in range(5)]; "
+        "a=d[\"drives\"][0]; "
+        "a[\"io\"]={\"db\":{\"wr_iops\":102,\"fl_iops\":50,\"wr_lat_ms\":2,\"fl_lat_ms\":1.5,"
+        "\"vms\":4,\"missing\":0,\"series\":ser}}; "
+        "a[\"host\"]={\"device\":{\"kind\":\"disk\",\"disk\":\"nvme0n1\"},"
+        "\"identity\":{\"model\":\"Fake NVMe 1TB\",\"serial\":\"SN42\",\"write_cache\":\"write back\"},"
+        "\"io\":{\"wr_iops\":200,\"await_ms\":0.7,\"util_pct\":40,\"series\":hs},\"flush_ratio\":1.25}; "
+        "a[\"latency_spectrum\"]=[{\"pct\":p,\"ms\":m} for p,m in "
+        "[(50,10),(75,12),(90,15),(95,20),(99,40),(99.5,50),(99.9,80),(99.95,90),(99.99,120)]]; "
+        "a[\"p_latency_series\"]={\"pct\":99,\"series\":[[i+1,30+i] for i in range(5)]}; "
+        "a[\"steady_state\"]={\"n\":5,\"mean_tps\":80,\"slope\":3,\"slope_lo\":1,"
+        "\"slope_hi\":5,\"drift_pct\":15,\"trending\":True}; "
+        "b=d[\"drives\"][1]; "
+        "b[\"latency_spectrum\"]=[{\"pct\":p,\"ms\":m} for p,m in [(50,11),(99,45),(99.99,130)]]; "
+        "d[\"comparisons\"]=[{\"a\":\"nvme-a\",\"b\":b[\"name\"],\"method\":\"tps_paired\","
+        "\"n\":5,\"k\":1,\"mean_a\":80,\"mean_b\":78,\"diff\":2,\"diff_pct\":2.56,\"lo\":-1.5,"
+        "\"hi\":5.5,\"df\":4,\"p_value\":0.2,\"verdict\":\"not distinguishable\"},"
+        "{\"a\":\"nvme-a\",\"b\":b[\"name\"],\"method\":\"p99_paired\",\"n\":5,\"k\":1,"
+        "\"mean_a\":40,\"mean_b\":45,\"diff\":-5,\"diff_pct\":-11.1,\"lo\":-7,\"hi\":-3,"
+        "\"df\":4,\"p_value\":0.01,\"p_holm\":0.02,\"verdict\":\"distinguishable\"},"
+        "{\"a\":\"nvme-a\",\"b\":b[\"name\"],\"method\":\"tps_welch\","
+        "\"verdict\":\"not comparable\",\"reason\":\"not comparable: drive nvme-a is "
+        "incomplete (1 failed VM run)\"},"
+        "{\"a\":\"nvme-a\",\"b\":b[\"name\"],\"method\":\"p99_welch\","
+        "\"verdict\":\"too short\",\"needs\":3,\"reason\":\"too short for a verdict "
+        "(needs 3 complete repetitions of each drive, has 1 and 1)\"}]; "
+        "d[\"host_cpu\"]={\"busy_pct\":97.5,\"saturated\":True,\"note\":\"TCG\"}; "
+        "o=[0,4,1,3,2]; "
+        "a[\"io\"][\"guest\"]={\"wr_iops\":98,\"fl_iops\":49,\"wr_await_ms\":3.5,"
+        "\"queue_depth\":1.25,\"rq_kib\":8,\"series\":[{\"t\":i+1,\"wr_await_ms\":3+i} "
+        "for i in range(5)]}; "
+        "a[\"per_txn\"]={\"txns\":400,\"new_orders\":180,\"phase\":{\"tps\":80,"
+        "\"wr_kib\":12.5,\"flushes\":0.625,\"dev_wr_kib\":25,\"dev_busy_ms\":5,"
+        "\"write_amp\":2},\"per_new_order\":{\"tps\":36,\"wr_kib\":27.777778,"
+        "\"flushes\":1.388889,\"dev_busy_ms\":11.111111}}; "
+        "a[\"device_latency\"]={\"source\":\"tracefs\",\"devices\":\"nvme0n1\","
+        "\"unmatched\":0,\"read\":{\"count\":0},\"write\":{\"count\":1000,"
+        "\"avg_ms\":0.2,\"max_ms\":9,\"percentiles\":[{\"pct\":50,\"ms\":0.15},"
+        "{\"pct\":99,\"ms\":1.5},{\"pct\":99.99,\"ms\":8}]},\"flush\":{\"count\":500,"
+        "\"avg_ms\":0.5,\"max_ms\":12,\"percentiles\":[{\"pct\":99,\"ms\":3}]},"
+        "\"all\":{\"count\":1500,\"percentiles\":[{\"pct\":99,\"ms\":2.5}]},"
+        "\"series\":[{\"t\":i+1,\"n\":300,\"p50_ms\":0.2,\"p99_ms\":1+i} "
+        "for i in range(5)]}; "
+        "a[\"tail\"]={\"txn_pct\":99,\"dev_figure\":\"p99\",\"n\":5,\"r\":0.97,"
+        "\"series\":[{\"t\":i+1,\"txn_ms\":30+o[i],\"dev_ms\":1+o[i],"
+        "\"queue_depth\":i} for i in range(5)]}; "
+        "b[\"device_latency_note\"]=\"device latency not traced: the drive is on "
+        "another host\"";
+    run_copy c;
     const char *dirs[1];
     written w = { 0 };
     xmlNodePtr tr;
     (void)state;
-    assert_non_null(mkdtemp(dir));
-    snprintf(cmd, sizeof cmd, "cp -r " F4 " %s/", dir);
-    assert_int_equal(system(cmd), 0);
-    snprintf(cmd, sizeof cmd,
-             "python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); "
-             "ser=[{\"t\":i+1,\"rd_iops\":0,\"wr_iops\":100+i,\"fl_iops\":50,\"wr_lat_ms\":2,"
-             "\"fl_lat_ms\":1.5} for i in range(5)]; "
-             "hs=[{\"t\":i+1,\"wr_iops\":200,\"await_ms\":0.7,\"util_pct\":40} for i in range(5)]; "
-             "a=d[\"drives\"][0]; "
-             "a[\"io\"]={\"db\":{\"wr_iops\":102,\"fl_iops\":50,\"wr_lat_ms\":2,\"fl_lat_ms\":1.5,"
-             "\"vms\":4,\"missing\":0,\"series\":ser}}; "
-             "a[\"host\"]={\"device\":{\"kind\":\"disk\",\"disk\":\"nvme0n1\"},"
-             "\"identity\":{\"model\":\"Fake NVMe 1TB\",\"serial\":\"SN42\",\"write_cache\":\"write back\"},"
-             "\"io\":{\"wr_iops\":200,\"await_ms\":0.7,\"util_pct\":40,\"series\":hs},\"flush_ratio\":1.25}; "
-             "a[\"latency_spectrum\"]=[{\"pct\":p,\"ms\":m} for p,m in "
-             "[(50,10),(75,12),(90,15),(95,20),(99,40),(99.5,50),(99.9,80),(99.95,90),(99.99,120)]]; "
-             "a[\"p_latency_series\"]={\"pct\":99,\"series\":[[i+1,30+i] for i in range(5)]}; "
-             "a[\"steady_state\"]={\"n\":5,\"mean_tps\":80,\"slope\":3,\"slope_lo\":1,"
-             "\"slope_hi\":5,\"drift_pct\":15,\"trending\":True}; "
-             "b=d[\"drives\"][1]; "
-             "b[\"latency_spectrum\"]=[{\"pct\":p,\"ms\":m} for p,m in [(50,11),(99,45),(99.99,130)]]; "
-             "d[\"comparisons\"]=[{\"a\":\"nvme-a\",\"b\":b[\"name\"],\"method\":\"tps_paired\","
-             "\"n\":5,\"k\":1,\"mean_a\":80,\"mean_b\":78,\"diff\":2,\"diff_pct\":2.56,\"lo\":-1.5,"
-             "\"hi\":5.5,\"df\":4,\"p_value\":0.2,\"verdict\":\"not distinguishable\"},"
-             "{\"a\":\"nvme-a\",\"b\":b[\"name\"],\"method\":\"p99_paired\",\"n\":5,\"k\":1,"
-             "\"mean_a\":40,\"mean_b\":45,\"diff\":-5,\"diff_pct\":-11.1,\"lo\":-7,\"hi\":-3,"
-             "\"df\":4,\"p_value\":0.01,\"p_holm\":0.02,\"verdict\":\"distinguishable\"},"
-             "{\"a\":\"nvme-a\",\"b\":b[\"name\"],\"method\":\"tps_welch\","
-             "\"verdict\":\"not comparable\",\"reason\":\"not comparable: drive nvme-a is "
-             "incomplete (1 failed VM run)\"},"
-             "{\"a\":\"nvme-a\",\"b\":b[\"name\"],\"method\":\"p99_welch\","
-             "\"verdict\":\"too short\",\"needs\":3,\"reason\":\"too short for a verdict "
-             "(needs 3 complete repetitions of each drive, has 1 and 1)\"}]; "
-             "d[\"host_cpu\"]={\"busy_pct\":97.5,\"saturated\":True,\"note\":\"TCG\"}; "
-             "o=[0,4,1,3,2]; "
-             "a[\"io\"][\"guest\"]={\"wr_iops\":98,\"fl_iops\":49,\"wr_await_ms\":3.5,"
-             "\"queue_depth\":1.25,\"rq_kib\":8,\"series\":[{\"t\":i+1,\"wr_await_ms\":3+i} "
-             "for i in range(5)]}; "
-             "a[\"per_txn\"]={\"txns\":400,\"new_orders\":180,\"phase\":{\"tps\":80,"
-             "\"wr_kib\":12.5,\"flushes\":0.625,\"dev_wr_kib\":25,\"dev_busy_ms\":5,"
-             "\"write_amp\":2},\"per_new_order\":{\"tps\":36,\"wr_kib\":27.777778,"
-             "\"flushes\":1.388889,\"dev_busy_ms\":11.111111}}; "
-             "a[\"device_latency\"]={\"source\":\"tracefs\",\"devices\":\"nvme0n1\","
-             "\"unmatched\":0,\"read\":{\"count\":0},\"write\":{\"count\":1000,"
-             "\"avg_ms\":0.2,\"max_ms\":9,\"percentiles\":[{\"pct\":50,\"ms\":0.15},"
-             "{\"pct\":99,\"ms\":1.5},{\"pct\":99.99,\"ms\":8}]},\"flush\":{\"count\":500,"
-             "\"avg_ms\":0.5,\"max_ms\":12,\"percentiles\":[{\"pct\":99,\"ms\":3}]},"
-             "\"all\":{\"count\":1500,\"percentiles\":[{\"pct\":99,\"ms\":2.5}]},"
-             "\"series\":[{\"t\":i+1,\"n\":300,\"p50_ms\":0.2,\"p99_ms\":1+i} "
-             "for i in range(5)]}; "
-             "a[\"tail\"]={\"txn_pct\":99,\"dev_figure\":\"p99\",\"n\":5,\"r\":0.97,"
-             "\"series\":[{\"t\":i+1,\"txn_ms\":30+o[i],\"dev_ms\":1+o[i],"
-             "\"queue_depth\":i} for i in range(5)]}; "
-             "b[\"device_latency_note\"]=\"device latency not traced: the drive is on "
-             "another host\"; "
-             "json.dump(d, open(p, \"w\"))' %s/report-4vm/summary.json", dir);
-    assert_int_equal(system(cmd), 0);
-    snprintf(run, sizeof run, "%s/report-4vm", dir);
-    dirs[0] = run;
+    run_copy_new(&c, F4);
+    run_copy_edit(&c, io_keys);
+    dirs[0] = c.run;
     write_report(&w, dirs, 1);
     assert_int_equal(count(w.doc, "//section[@id='io']"), 1);
     /* drive 1 has I/O: TPS, IOPS and latency side by side; drive 2 none */
@@ -1089,8 +1111,7 @@ static void test_drive_io(void **state)
     assert_int_equal(count(w.doc, "//section[@id='io']"), 0);
     assert_int_equal(count(w.doc, "//section[@id='comparisons']"), 0);
     written_free(&w);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    run_copy_free(&c);
 }
 
 /* report_write: the paths it reports and writes. */
@@ -1121,6 +1142,23 @@ static void test_write_paths(void **state)
     rmdir(dir);
 }
 
+/* report_load refuses the run folder dir whose summary.json holds json,
+ * saying "DIR/summary.json: " and reason. */
+static void assert_summary_refused(const char *dir, const char *json, const char *reason)
+{
+    char path[128], want[512], err[512] = "";
+    const char *dirs[] = { dir };
+    FILE *f;
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(json, f);
+    fclose(f);
+    assert_null(report_load(dirs, 1, err, sizeof err));
+    snprintf(want, sizeof want, "%s: %s", path, reason);
+    assert_string_equal(err, want);
+}
+
 static void test_bad_input(void **state)
 {
     const char *missing[] = { "results/fixtures/no-such-run" };
@@ -1134,43 +1172,24 @@ static void test_bad_input(void **state)
     assert_null(report_load(not_run, 1, err, sizeof err));
     assert_non_null(strstr(err, "cannot read the run's summary"));
     {
-        char dir[] = "/tmp/report-test-bad-XXXXXX", path[128], want[512];
-        const char *dirs[] = { dir };
-        FILE *f;
+        char dir[] = "/tmp/report-test-bad-XXXXXX", path[128];
         assert_non_null(mkdtemp(dir));
-        snprintf(path, sizeof path, "%s/summary.json", dir);
-        f = fopen(path, "w");
-        assert_non_null(f);
-        fputs("{\"schema\":\"drivebench.summary/3\",\"drives\":[],\"vms\":[]}", f);
-        fclose(f);
-        assert_null(report_load(dirs, 1, err, sizeof err));
-        snprintf(want, sizeof want, "%s: not a drivebench.summary/2 document", path);
-        assert_string_equal(err, want);
-        f = fopen(path, "w");
-        assert_non_null(f);
-        fputs("{\"schema\":\"drivebench.summary/1\",\"drives\":[],\"vms\":[]}", f);
-        fclose(f);
-        assert_null(report_load(dirs, 1, err, sizeof err));
-        snprintf(want, sizeof want, "%s: drivebench.summary/1 was written by an older "
-                 "drivebench, whose summaries lack the per-VM figures this report reads; "
-                 "run the plan again", path);
-        assert_string_equal(err, want);
-        f = fopen(path, "w");
-        assert_non_null(f);
-        fputs("{\"schema\":\"drivebench.summary/2\",\"drives\":{}}", f);
-        fclose(f);
-        assert_null(report_load(dirs, 1, err, sizeof err));
-        snprintf(want, sizeof want, "%s: no drives or vms array", path);
-        assert_string_equal(err, want);
+        assert_summary_refused(dir, "{\"schema\":\"drivebench.summary/3\","
+                               "\"drives\":[],\"vms\":[]}",
+                               "not a drivebench.summary/2 document");
+        assert_summary_refused(dir, "{\"schema\":\"drivebench.summary/1\","
+                               "\"drives\":[],\"vms\":[]}",
+                               "drivebench.summary/1 was written by an older drivebench, whose "
+                               "summaries lack the per-VM figures this report reads; run the "
+                               "plan again");
+        assert_summary_refused(dir, "{\"schema\":\"drivebench.summary/2\",\"drives\":{}}",
+                               "no drives or vms array");
         /* there but not whole: the reader's reason, not "is it a run folder?" */
-        f = fopen(path, "w");
-        assert_non_null(f);
-        fputs("{\"schema\":\"drivebench.summary/2\",\"drives\":[{\"name\":\"a\"}", f);
-        fclose(f);
-        assert_null(report_load(dirs, 1, err, sizeof err));
-        snprintf(want, sizeof want, "%s: cannot read the run's summary: truncated JSON (ends "
-                 "inside a value after 55 bytes)", path);
-        assert_string_equal(err, want);
+        assert_summary_refused(dir, "{\"schema\":\"drivebench.summary/2\","
+                               "\"drives\":[{\"name\":\"a\"}",
+                               "cannot read the run's summary: truncated JSON (ends inside a "
+                               "value after 55 bytes)");
+        snprintf(path, sizeof path, "%s/summary.json", dir);
         unlink(path);
         rmdir(dir);
     }
