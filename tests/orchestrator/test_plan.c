@@ -340,7 +340,7 @@ static void test_db_settings(void **state)
     p = load(text, &errs);
     unlink(tpl);
     assert_null(p);
-    assert_string_equal(errs, "PLAN:6: [run] db_settings: the kernel command line would be 2091 "
+    assert_string_equal(errs, "PLAN:6: [run] db_settings: the kernel command line would be 2099 "
                         "characters, more than the 2047 a kernel takes\n");
     free(errs);
 }
