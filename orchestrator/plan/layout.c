@@ -116,6 +116,17 @@ char *orch_layout_console(const orch_vm *vm, int rep)
     return orch_strfmt("console/%s.r%d.log", vm->name, rep);
 }
 
+void orch_layout_uuid(const orch_vm *vm, int rep, char out[37])
+{
+    char *seed;
+    if (rep <= 1 || !(seed = orch_strfmt("%s repetition %d", vm->name, rep))) {
+        memcpy(out, vm->uuid, 37);
+        return;
+    }
+    orch_uuid_from_name(seed, out);
+    free(seed);
+}
+
 char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_template *t,
                          const orch_vm *vm, const char *domain_type, int rep,
                          char *err, size_t errlen)
@@ -130,9 +141,9 @@ char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_te
     char *console = console_rel ? orch_strfmt("%s/%s", l->run_dir, console_rel) : NULL;
     int oom = 0;
     char *settings = orch_plan_settings_cmdline(p, &oom);
-    char *xml = NULL;
+    char *xml = NULL, uuid[37];
     orch_domain_spec s = {
-        .name = vm->name, .uuid = vm->uuid, .domain_type = domain_type,
+        .name = vm->name, .uuid = uuid, .domain_type = domain_type,
         .run_id = l->run_id, .drive = vm->drive->name, .vm_index = vm->index,
         .vcpus = p->vcpus, .memory = p->memory, .kernel = kernel, .initrd = initrd,
         .pool = vm->pool, .boot_vol = vm->boot_vol, .db_vol = vm->db_vol,
@@ -141,6 +152,7 @@ char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_te
         .controller = p->controller,
         .guest_os = p->guest_os, .nic = p->nic, .firmware = p->firmware, .hyperv = p->hyperv,
     };
+    orch_layout_uuid(vm, rep, uuid);
     /* each path the plan needs was copied */
     int copied = console && !oom && (p->image ? (!p->kernel || kernel) && (!p->initrd || initrd)
                                       : kernel && initrd);

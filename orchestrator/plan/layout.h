@@ -17,7 +17,7 @@ typedef struct orch_vm {
     const orch_drive *drive;
     int   drive_index;          /* index into plan->drives */
     int   index;                /* 1-based within the drive */
-    char  uuid[37];
+    char  uuid[37];             /* repetition 1's (orch_layout_uuid) */
     char *pool;                 /* pool holding its volumes */
     char *boot_vol, *db_vol, *seed_vol;     /* seed_vol NULL if no seed disk */
     int   port;                 /* host loopback port forwarded to the
@@ -49,6 +49,12 @@ uint64_t orch_layout_seed_size(const orch_plan *p, const orch_template *t);
  * Returns NULL when out of memory. Free with orch_layout_free. */
 orch_layout *orch_layout_new(const orch_plan *p, const char *run_id, int has_seed);
 void orch_layout_free(orch_layout *l);      /* accepts NULL */
+
+/* The UUID of vm's domain in repetition rep: repetition 1's is the
+ * name's (vm->uuid), each later one its own, so that an event of the
+ * previous repetition's domain, destroyed but still queued, can never be
+ * taken for the new one's (the monitor finds VMs by UUID). */
+void orch_layout_uuid(const orch_vm *vm, int rep, char out[37]);
 
 /* Domain XML of vm for repetition rep (console log per repetition).
  * New string, or NULL with err. */

@@ -64,6 +64,45 @@ static void test_render_exact(void **state)
     free(want);
 }
 
+/* Each repetition's domain has a UUID of its own (repetition 1 the VM
+ * name's): a destroy event of repetition 1's domain still queued when
+ * repetition 2 starts cannot match the new one. */
+static void test_render_uuid_per_repetition(void **state)
+{
+    orch_plan *p = orch_plan_load("tests/orchestrator/render-plan.ini", stderr);
+    orch_template *t;
+    orch_layout *l;
+    char err[512], want[37], name_rep[256], got[3][37];
+    (void)state;
+    assert_non_null(p);
+    t = orch_template_load(p->template_path, err, sizeof err);
+    assert_non_null(t);
+    l = orch_layout_new(p, RENDER_RUN_ID, 0);
+    assert_non_null(l);
+    for (int rep = 1; rep <= 3; rep++) {
+        char *xml = orch_layout_render(l, p, t, &l->vms[0], "qemu", rep, err, sizeof err);
+        const char *u;
+        assert_non_null(xml);
+        u = strstr(xml, "<uuid>");
+        assert_non_null(u);
+        memcpy(got[rep - 1], u + 6, 36);
+        got[rep - 1][36] = '\0';
+        assert_int_equal(strncmp(u + 42, "</uuid>", 7), 0);
+        free(xml);
+    }
+    orch_uuid_from_name(l->vms[0].name, want);
+    assert_string_equal(got[0], want);
+    snprintf(name_rep, sizeof name_rep, "%s repetition 2", l->vms[0].name);
+    orch_uuid_from_name(name_rep, want);
+    assert_string_equal(got[1], want);
+    assert_string_not_equal(got[0], got[1]);
+    assert_string_not_equal(got[1], got[2]);
+    assert_string_not_equal(got[0], got[2]);
+    orch_layout_free(l);
+    orch_template_free(t);
+    orch_plan_free(p);
+}
+
 static int count(const char *hay, const char *needle)
 {
     int n = 0;
@@ -426,6 +465,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_render_exact),
+        cmocka_unit_test(test_render_uuid_per_repetition),
         cmocka_unit_test(test_profiles),
         cmocka_unit_test(test_names_are_data),
         cmocka_unit_test(test_bad_templates),

@@ -1454,21 +1454,6 @@ static void test_precondition_max(void **state)
     orch_plan_free(p);
 }
 
-/* Before each repetition's boot volumes: 0.2 s for the event thread to
- * deliver the previous repetition's destroy events. The next repetition
- * defines its domains under the same UUIDs, and on the test driver (which
- * starts them at once) a destroy event still queued would be taken for
- * the new domain's (a race of repetitions > 1 that real VMs, seconds
- * apart, do not hit; see the lead's notes). */
-static int settle_events(void *ctx, orch_step step, const char *object)
-{
-    (void)ctx;
-    (void)object;
-    if (step == ORCH_STEP_BOOT_VOL)
-        nanosleep(&(struct timespec){ .tv_nsec = 200 * 1000 * 1000 }, NULL);
-    return 0;
-}
-
 /* repetitions = auto with repetitions_max 5: a run whose measured TPS per
  * repetition is `tps` stops as `why` after `reps` repetitions. */
 static void auto_run(orch_fixture *f, const char *tps, const char *why, int reps)
@@ -1484,8 +1469,11 @@ static void auto_run(orch_fixture *f, const char *tps, const char *why, int reps
     free(got);
     assert_int_equal(p->repetitions, 5);
     assert_int_equal(p->repetitions_min, 3);
+    /* no pause between repetitions: on the test driver, which starts
+     * domains at once, a destroy event of the previous repetition may
+     * still be queued when the next one's domains run (each repetition's
+     * UUIDs are its own: orch_layout_uuid) */
     opts_init(&o, f);
-    o.inject = settle_events;
     rc = run_with_env(p, &o, "FAKE_OLTP_REP_TPS", tps);
     if (rc != ORCH_RUN_OK)
         fputs(orch_fixture_output(f), stderr);
