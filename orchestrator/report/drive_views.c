@@ -47,6 +47,18 @@ static void note(xmlNodePtr sec, const char *cls, const char *drive, const char 
     html_attr(p, "data-drive", drive);
 }
 
+/* A table's heading, its note and the table (id "table-<kind>-<r+1>"),
+ * made when its first row comes. */
+static xmlNodePtr noted_table(xmlNodePtr sec, const char *title, const char *text,
+                              const char *kind, int r, const char *const *heads)
+{
+    char id[64];
+    html_add(sec, "h3", title);
+    html_attr(html_add(sec, "p", text), "class", "note");
+    snprintf(id, sizeof id, "table-%s-%d", kind, r + 1);
+    return html_table(sec, id, heads);
+}
+
 /* What each committed transaction cost the drive. */
 static void txn_table(xmlNodePtr sec, const report_run *run, int r)
 {
@@ -55,7 +67,6 @@ static void txn_table(xmlNodePtr sec, const report_run *run, int r)
         "device KiB read / txn", "device KiB written / txn", "device flushes / txn",
         "device busy ms / txn", "write amplification", "KiB written / New-Order",
         "flushes / New-Order", "device busy ms / New-Order", NULL };
-    char id[64];
     xmlNodePtr tb = NULL;
     for (int d = 0; d < run->ndrives; d++) {
         const res_io *io = run->drives[d].d->io;
@@ -63,18 +74,16 @@ static void txn_table(xmlNodePtr sec, const report_run *run, int r)
         xmlNodePtr tr;
         if (!x)
             continue;
-        if (!tb) {
-            html_add(sec, "h3", "I/O per committed transaction");
-            html_attr(html_add(sec, "p", "The database disks as the hypervisor counted them "
-                               "(KiB = 1024 bytes), the drive's device as this host counted it "
-                               "(busy ms: time with a request in flight), over the measured "
-                               "phases, divided by the committed transactions; write "
-                               "amplification: the device's bytes written over the guests' "
-                               "(every disk of the run on the drive). TPC-C also per "
-                               "New-Order."), "class", "note");
-            snprintf(id, sizeof id, "table-io-txn-%d", r + 1);
-            tb = html_table(sec, id, heads);
-        }
+        if (!tb)
+            tb = noted_table(sec, "I/O per committed transaction",
+                             "The database disks as the hypervisor counted them "
+                             "(KiB = 1024 bytes), the drive's device as this host counted it "
+                             "(busy ms: time with a request in flight), over the measured "
+                             "phases, divided by the committed transactions; write "
+                             "amplification: the device's bytes written over the guests' "
+                             "(every disk of the run on the drive). TPC-C also per "
+                             "New-Order.",
+                             "io-txn", r, heads);
         tr = drive_row(tb, run, d);
         report_io_num(tr, "tps", x->phase.tps, 2);
         report_io_num(tr, "rd_kib", x->phase.v[RES_IOT_rd_kib], 2);
@@ -197,18 +206,16 @@ static int views(xmlNodePtr sec, const report_run *run, int r)
         const res_io_rates *host = io && io->host ? io->host->rates : NULL;
         if (!io || (!io->guest && !io->db && !host))
             continue;
-        if (!tb) {
-            html_add(sec, "h3", "Three views of each drive: guest, hypervisor, device");
-            html_attr(html_add(sec, "p", "guest: the guests' /proc/diskstats of their database "
-                               "disk (the whole disk only), summed over a drive's VMs; "
-                               "hypervisor: libvirt's counters of the database disks; "
-                               "device: the drive's block device on this host (every user "
-                               "of it). Waits are interval averages; a millisecond the guest "
-                               "sees and the device does not was spent in the guest's queue "
-                               "or the hypervisor."), "class", "note");
-            snprintf(id, sizeof id, "table-io-views-%d", r + 1);
-            tb = html_table(sec, id, heads);
-        }
+        if (!tb)
+            tb = noted_table(sec, "Three views of each drive: guest, hypervisor, device",
+                             "guest: the guests' /proc/diskstats of their database "
+                             "disk (the whole disk only), summed over a drive's VMs; "
+                             "hypervisor: libvirt's counters of the database disks; "
+                             "device: the drive's block device on this host (every user "
+                             "of it). Waits are interval averages; a millisecond the guest "
+                             "sees and the device does not was spent in the guest's queue "
+                             "or the hypervisor.",
+                             "io-views", r, heads);
         if (io->guest)
             view_row(tb, run, d, "guest", &io->guest->total, NULL);
         if (io->db)
@@ -240,7 +247,7 @@ static void devlat(xmlNodePtr sec, const report_run *run, int r)
         "max ms", NULL };
     static const char *const cls[] = { "read", "write", "flush", "all" };
     static const double pcts[] = { 50, 90, 99, 99.9, 99.99 };
-    char id[64], msg[512];
+    char msg[512];
     xmlNodePtr tb = NULL;
     for (int d = 0; d < run->ndrives; d++) {
         const res_io *io = run->drives[d].d->io;
@@ -251,15 +258,13 @@ static void devlat(xmlNodePtr sec, const report_run *run, int r)
         }
         if (!io || !io->devlat)
             continue;
-        if (!tb) {
-            html_add(sec, "h3", "The device's own request latencies (issue to completion)");
-            html_attr(html_add(sec, "p", "From the kernel's block tracepoints (block_rq_issue "
-                               "to block_rq_complete, through tracefs) of the drive's disks "
-                               "during the measured phases, in the transactions' log-linear "
-                               "histograms; percentiles in ms."), "class", "note");
-            snprintf(id, sizeof id, "table-devlat-%d", r + 1);
-            tb = html_table(sec, id, heads);
-        }
+        if (!tb)
+            tb = noted_table(sec, "The device's own request latencies (issue to completion)",
+                             "From the kernel's block tracepoints (block_rq_issue "
+                             "to block_rq_complete, through tracefs) of the drive's disks "
+                             "during the measured phases, in the transactions' log-linear "
+                             "histograms; percentiles in ms.",
+                             "devlat", r, heads);
         for (int c = 0; c < RES_DEVLAT_N; c++) {
             const res_devlat_class *k = &io->devlat->cls[c];
             xmlNodePtr tr = drive_row(tb, run, d);
