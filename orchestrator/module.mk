@@ -39,7 +39,10 @@ $(BIN)/report_mksummary: $(BUILD)/tests/report/mksummary.o $(ORCH_OBJS) $(COMMON
 	@mkdir -p $(dir $@)
 	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS)
 
-$(BIN)/report_test: $(BUILD)/tests/report/test_report.o $(ORCH_OBJS) $(COMMON_OBJS)
+# XPath helpers shared by the two report tests
+REPORT_TESTLIB := $(BUILD)/tests/report/xpath_util.o
+
+$(BIN)/report_test: $(BUILD)/tests/report/test_report.o $(REPORT_TESTLIB) $(ORCH_OBJS) $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS) $(call pkglibs,cmocka)
 
@@ -49,7 +52,7 @@ $(BIN)/report_mkfingerprint: $(BUILD)/tests/report/mkfingerprint.o $(ORCH_OBJS) 
 	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS)
 
 # protocols and the ranking (issue 22)
-$(BIN)/report_rank_test: $(BUILD)/tests/report/test_rank.o $(ORCH_OBJS) $(COMMON_OBJS)
+$(BIN)/report_rank_test: $(BUILD)/tests/report/test_rank.o $(REPORT_TESTLIB) $(ORCH_OBJS) $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS) $(call pkglibs,cmocka)
 

@@ -31,6 +31,7 @@
 #include "plan/plan.h"
 #include "plan/template.h"
 #include "run/fingerprint.h"
+#include "xpath_util.h"
 
 #define FX   "results/fixtures"
 #define F4   FX "/report-4vm"
@@ -39,26 +40,6 @@
 #define FREP FX "/report-reps"
 #define T975_DF2 4.302652729911275
 
-/* Nodes of doc matching expr (svg: the SVG namespace as "s"). */
-static xmlXPathObjectPtr nodes(xmlDocPtr doc, const char *expr)
-{
-    xmlXPathContextPtr c = xmlXPathNewContext(doc);
-    xmlXPathObjectPtr o;
-    xmlXPathRegisterNs(c, BAD_CAST "s", BAD_CAST "http://www.w3.org/2000/svg");
-    o = xmlXPathEvalExpression(BAD_CAST expr, c);
-    xmlXPathFreeContext(c);
-    assert_non_null(o);
-    return o;
-}
-
-static int nmatch(xmlDocPtr doc, const char *expr)
-{
-    xmlXPathObjectPtr o = nodes(doc, expr);
-    int n = o->nodesetval ? o->nodesetval->nodeNr : 0;
-    xmlXPathFreeObject(o);
-    return n;
-}
-
 /* The string value of expr (an XPath string() expression). */
 static const char *str(xmlDocPtr doc, const char *expr)
 {
@@ -66,7 +47,7 @@ static const char *str(xmlDocPtr doc, const char *expr)
     char e[512];
     xmlXPathObjectPtr o;
     snprintf(e, sizeof e, "string(%s)", expr);
-    o = nodes(doc, e);
+    o = rt_nodes(doc, e);
     snprintf(buf, sizeof buf, "%s", o->stringval ? (const char *)o->stringval : "");
     xmlXPathFreeObject(o);
     return buf;
@@ -126,17 +107,17 @@ static void test_engines_apart(void **state)
                                  "/td[@data-key='protocol']"), "P1");
     assert_string_equal(str(doc, "//table[@id='protocol-table']//tr[@data-run='A']/td[4]"),
                         "2 drives \xc3\x97 4 VMs");
-    assert_int_equal(nmatch(doc, "//table[@id='fingerprint-table']//tr[@class='differs']"), 1);
+    assert_int_equal(rt_count(doc, "//table[@id='fingerprint-table']//tr[@class='differs']"), 1);
     assert_string_equal(str(doc, "//table[@id='fingerprint-table']//tr[@class='differs']/@data-key"),
                         "engine");
     assert_string_equal(str(doc, "//table[@id='fingerprint-table']//tr[@data-key='engine']"
                                  "/td[@data-group='P2']"), "postgresql");
     /* one set of charts per protocol: A's and B's drives, then C's alone */
-    assert_int_equal(nmatch(doc, "//svg[@id='chart-tps']/g[contains(@class,'bar')]"), 3);
-    assert_int_equal(nmatch(doc, "//svg[@id='chart-tps-p2']/g[contains(@class,'bar')]"), 1);
+    assert_int_equal(rt_count(doc, "//svg[@id='chart-tps']/g[contains(@class,'bar')]"), 3);
+    assert_int_equal(rt_count(doc, "//svg[@id='chart-tps-p2']/g[contains(@class,'bar')]"), 1);
     assert_string_equal(str(doc, "//svg[@id='chart-tps-p2']/g/@data-label"), "nvme-a [C]");
     /* no scaling row of the PostgreSQL drive, and C's run is its own base */
-    assert_int_equal(nmatch(doc, "//table[@id='scaling-table']//tr[@data-run='C']"), 0);
+    assert_int_equal(rt_count(doc, "//table[@id='scaling-table']//tr[@data-run='C']"), 0);
     assert_string_equal(str(doc, "//table[@id='run-scaling-table']//tr[@data-run='C']/td[8]"),
                         "8 / 8 (C)");
     xmlFreeDoc(doc);
@@ -285,19 +266,19 @@ static void test_rank(void **state)
     snprintf(path, sizeof path, "%s/rank.html", dir);
     doc = htmlReadFile(path, "UTF-8", HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
     assert_non_null(doc);
-    assert_int_equal(nmatch(doc, "//svg[@class='chart rank']"), 10);
+    assert_int_equal(rt_count(doc, "//svg[@class='chart rank']"), 10);
     assert_string_equal(str(doc, "//svg[@id='rank-p1-tps']/g[1]/@data-label"),
                         "<script>alert(1)</script>");
     assert_string_equal(str(doc, "//svg[@id='rank-p1-tps']/g[@class='bar highlight']/@data-label"),
                         "nvme-a");
     assert_string_equal(str(doc, "//svg[@id='rank-p1-tps']/g[3]/text[@class='n']"), "N = 3");
-    assert_int_equal(nmatch(doc, "//svg[@id='rank-p1-tps']//line[@class='whisker']"), 2);
+    assert_int_equal(rt_count(doc, "//svg[@id='rank-p1-tps']//line[@class='whisker']"), 2);
     assert_string_equal(str(doc, "//svg[@id='rank-p1-tps']/g[2]/@data-hi"), "91.7261");
     /* latency: lowest first */
     assert_string_equal(str(doc, "//svg[@id='rank-p1-latency_avg_ms']/g[3]/@data-label"), "sata-b");
     assert_string_equal(str(doc, "//table[@id='winloss-p1']//tr[@data-drive='nvme-a']"
                                  "/td[@data-key='tps']"), "not distinguishable");
-    assert_int_equal(nmatch(doc, "//table[@id='winloss-p2']"), 0);   /* no sata-b there */
+    assert_int_equal(rt_count(doc, "//table[@id='winloss-p2']"), 0);   /* no sata-b there */
     assert_string_equal(str(doc, "//section[@id='rank-p2']/p[contains(@class,'differs')]"),
                         "Differs from P1 in: engine (not ranked with it).");
     xmlFreeDoc(doc);
@@ -308,7 +289,7 @@ static void test_rank(void **state)
     assert_non_null(doc);
     assert_string_equal((const char *)xmlDocGetRootElement(doc)->ns->href,
                         "http://www.w3.org/2000/svg");
-    assert_int_equal(nmatch(doc, "/s:svg/s:g[@class='bar highlight']/s:line[@class='whisker']"), 1);
+    assert_int_equal(rt_count(doc, "/s:svg/s:g[@class='bar highlight']/s:line[@class='whisker']"), 1);
     assert_string_equal(str(doc, "/s:svg/@font-family"), "sans-serif");
     assert_string_equal(str(doc, "/s:svg/@width"), "960");
     xmlFreeDoc(doc);

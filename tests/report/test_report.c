@@ -24,6 +24,7 @@
 #include "report/report.h"
 #include "report/report_html.h"
 #include "report/svg.h"
+#include "xpath_util.h"
 
 #define F4   "results/fixtures/report-4vm"
 #define F8   "results/fixtures/report-8vm"
@@ -259,24 +260,6 @@ static void run_copy_free(run_copy *c)
     assert_int_equal(system(cmd), 0);
 }
 
-/* Nodes matching an XPath expression (caller frees the result). */
-static xmlXPathObjectPtr xpath(xmlDocPtr doc, const char *expr)
-{
-    xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
-    xmlXPathObjectPtr o = xmlXPathEvalExpression(BAD_CAST expr, ctx);
-    xmlXPathFreeContext(ctx);
-    assert_non_null(o);
-    return o;
-}
-
-static int count(xmlDocPtr doc, const char *expr)
-{
-    xmlXPathObjectPtr o = xpath(doc, expr);
-    int n = o->nodesetval ? o->nodesetval->nodeNr : 0;
-    xmlXPathFreeObject(o);
-    return n;
-}
-
 /* An attribute's value as a static copy ("" when missing). */
 static const char *prop(xmlNodePtr n, const char *name)
 {
@@ -296,7 +279,7 @@ static xmlNodePtr row_of(xmlDocPtr doc, const char *id, const char *run, const c
     xmlXPathObjectPtr o;
     xmlNodePtr found = NULL;
     snprintf(expr, sizeof expr, "//table[@id='%s']/tbody/tr", id);
-    o = xpath(doc, expr);
+    o = rt_nodes(doc, expr);
     for (int i = 0; o->nodesetval && i < o->nodesetval->nodeNr; i++) {
         xmlNodePtr tr = o->nodesetval->nodeTab[i];
         if (strcmp(prop(tr, "data-run"), run) == 0
@@ -416,9 +399,9 @@ static void check_bars(written *w, int nbars)
         xmlXPathObjectPtr o;
         double prev = 0;
         snprintf(expr, sizeof expr, "//svg[@id='%s']", charts[c].id);
-        assert_int_equal(count(w->doc, expr), 1);
+        assert_int_equal(rt_count(w->doc, expr), 1);
         snprintf(expr, sizeof expr, "//svg[@id='%s']//g[@class='bar']", charts[c].id);
-        o = xpath(w->doc, expr);
+        o = rt_nodes(w->doc, expr);
         assert_int_equal(o->nodesetval->nodeNr, nbars);
         for (int i = 0; i < nbars; i++) {
             double v = atof(prop(o->nodesetval->nodeTab[i], "data-value"));
@@ -434,7 +417,7 @@ static void check_bars(written *w, int nbars)
 static const char *text_of(xmlDocPtr doc, const char *expr)
 {
     static char buf[2048];
-    xmlXPathObjectPtr o = xpath(doc, expr);
+    xmlXPathObjectPtr o = rt_nodes(doc, expr);
     xmlChar *t;
     if (!o->nodesetval || o->nodesetval->nodeNr < 1)
         fail_msg("nothing matches %s", expr);
@@ -496,7 +479,7 @@ static void test_failures(void **state)
 
     write_report(&w, dirs, 2);
     /* the banner */
-    assert_int_equal(count(w.doc, "//div[@class='banner']"), 1);
+    assert_int_equal(rt_count(w.doc, "//div[@class='banner']"), 1);
     assert_string_equal(text_of(w.doc, "//div[@class='banner']/@data-status"),
                         "completed_with_failures");
     assert_string_equal(text_of(w.doc, "//div[@class='banner']"),
@@ -504,10 +487,10 @@ static void test_failures(void **state)
                         "are left out of every figure; their drives' figures are incomplete and "
                         "not comparable. See \"Failed VMs\".");
     /* the failed VM: in red in the VM table, and its failure in full */
-    assert_int_equal(count(w.doc, "//table[@id='vm-table']/tbody/tr[@class='failed']"), 1);
+    assert_int_equal(rt_count(w.doc, "//table[@id='vm-table']/tbody/tr[@class='failed']"), 1);
     assert_string_equal(text_of(w.doc, "//table[@id='vm-table']/tbody/tr[@class='failed']"
                                        "/td[@data-key='status']"), "failed: disk-full");
-    assert_int_equal(count(w.doc, "//section[@id='failures']/div[@class='failure']"), 1);
+    assert_int_equal(rt_count(w.doc, "//section[@id='failures']/div[@class='failure']"), 1);
     assert_string_equal(text_of(w.doc, "//div[@class='failure']/@data-vm"),
                         "drivebench-report-4vm--nvme-a-vm2");
     assert_string_equal(text_of(w.doc, "//div[@class='failure']//tr[th='fault']/td"),
@@ -526,14 +509,14 @@ static void test_failures(void **state)
                                        "fault']/td"),
                         "5 intervals, up to 5.0 s of its measured phase (its oltp result "
                         "ended: error)");
-    assert_int_equal(count(w.doc, "//div[@class='failure']/svg[@id='failure-0-1-tps']"), 1);
+    assert_int_equal(rt_count(w.doc, "//div[@class='failure']/svg[@id='failure-0-1-tps']"), 1);
     assert_string_equal(text_of(w.doc, "//svg[@id='failure-0-1-tps']//polyline/@data-label"),
                         "drivebench-report-4vm--nvme-a-vm2");
     /* x: 70 + t / 6 s * 866 px (1.000037 s -> 214.3, 5.001166 s -> 791.8);
      * y: 296 - tps / 100 * 260 px (89.996695 -> 62.0, 96.978227 -> 43.9) */
     assert_string_equal(text_of(w.doc, "//svg[@id='failure-0-1-tps']//polyline/@points"),
                         "214.3,62.0 358.7,43.9 503.1,95.9 647.4,93.1 791.8,96.0");
-    assert_int_equal(count(w.doc, "//svg[@id='failure-0-1-tps']//g[@class='mark']"), 1);
+    assert_int_equal(rt_count(w.doc, "//svg[@id='failure-0-1-tps']//g[@class='mark']"), 1);
     assert_string_equal(text_of(w.doc, "//svg[@id='failure-0-1-tps']//g[@class='mark']/@data-x"),
                         "5");
     assert_string_equal(text_of(w.doc, "//svg[@id='failure-0-1-tps']//g[@class='mark']/"
@@ -541,7 +524,7 @@ static void test_failures(void **state)
     assert_string_equal(text_of(w.doc, "//svg[@id='failure-0-1-tps']//text[@class='mark']"),
                         "fault at 5.0 s");
     /* its series is in no other chart */
-    assert_int_equal(count(w.doc, "//polyline[@data-label='drivebench-report-4vm--nvme-a-vm2']"),
+    assert_int_equal(rt_count(w.doc, "//polyline[@data-label='drivebench-report-4vm--nvme-a-vm2']"),
                      1);
     assert_string_equal(text_of(w.doc, "//div[@class='failure']/pre[@class='console']"),
         "[   12.345678] EXT4-fs error (device vdb): ext4_journal_check_start: Detected "
@@ -562,7 +545,7 @@ static void test_failures(void **state)
         static const char *const ids[] = { "chart-tps", "chart-latency-avg", "chart-latency-p99" };
         char expr[160];
         snprintf(expr, sizeof expr, "//svg[@id='%s']//g[@class='bar incomplete']", ids[c]);
-        assert_int_equal(count(w.doc, expr), 1);
+        assert_int_equal(rt_count(w.doc, expr), 1);
         snprintf(expr, sizeof expr, "//svg[@id='%s']//g[@class='bar incomplete']/@data-label",
                  ids[c]);
         assert_string_equal(text_of(w.doc, expr), "nvme-a [A]");
@@ -576,11 +559,11 @@ static void test_failures(void **state)
     tr = row_of(w.doc, "scaling-table", "A", "nvme-a");
     assert_string_equal(text_of(w.doc, "//table[@id='scaling-table']/tbody/tr[@data-run='A']"
                                        "/td[@data-key='scaling_ratio']"), INCOMPLETE);
-    assert_int_equal(count(w.doc, "//table[@id='scaling-table']/tbody/tr"), 1);
+    assert_int_equal(rt_count(w.doc, "//table[@id='scaling-table']/tbody/tr"), 1);
     assert_string_equal(text_of(w.doc, "//table[@id='run-scaling-table']/tbody/tr[@data-run='A']"
                                        "/td[@data-key='scaling_ratio']"), INCOMPLETE);
     /* failed VMs are in no drive sum over time: nvme-a sums 3 series */
-    assert_int_equal(count(w.doc, "//svg[@id='chart-tps-time-vm-1']//polyline"), 4);
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-tps-time-vm-1']//polyline"), 4);
     /* report.csv: status and failed_vms; the spread empty */
     assert_string_equal(csv_col(w.csv_lines[1], 22), "\"incomplete\"");
     assert_string_equal(csv_col(w.csv_lines[1], 23), "1");
@@ -647,7 +630,7 @@ static void test_partial_scaling(void **state)
     assert_string_equal(text_of(w.doc, "//table[@id='run-scaling-table']/tbody/tr[@data-run='B']"
                                        "/td[@data-key='scaling_ratio']"),
                         "partial run \xe2\x80\x94 not comparable");
-    assert_int_equal(count(w.doc, "//table[@id='scaling-table']/tbody/tr"), 1);
+    assert_int_equal(rt_count(w.doc, "//table[@id='scaling-table']/tbody/tr"), 1);
     written_free(&w);
     run_copy_free(&c);
 }
@@ -670,11 +653,11 @@ static void test_tpcc(void **state)
     assert_string_equal(prop(cell_of(tr, "p90_limits_met"), "data-value"), "1");
     tr = row_of(w.doc, "tpcc-drive-table", "A", "sata-b");
     assert_string_equal(prop(cell_of(tr, "tpmC"), "data-value"), "22079.849673");
-    assert_int_equal(count(w.doc, "//svg[@id='chart-tpmc']//g[@class='bar']"), 2);
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-tpmc']//g[@class='bar']"), 2);
     assert_string_equal(text_of(w.doc, "//svg[@id='chart-tpmc']//g[@class='bar'][1]/@data-value"),
                         "45480.448493");
     /* nvme-a's types */
-    assert_int_equal(count(w.doc, "//table[@id='tpcc-table-1']/tbody/tr"), 5);
+    assert_int_equal(rt_count(w.doc, "//table[@id='tpcc-table-1']/tbody/tr"), 5);
     assert_string_equal(text_of(w.doc, "//table[@id='tpcc-table-1']/tbody/tr[@data-type='Delivery']"
                                        "/td[@data-key='latency_p99_ms']/@data-value"), "25.679");
     assert_string_equal(text_of(w.doc, "//table[@id='tpcc-table-1']/tbody/tr[@data-type='New-Order']"
@@ -683,8 +666,8 @@ static void test_tpcc(void **state)
                                        "/td[@data-key='count']/@data-value"), "4548");
     assert_string_equal(text_of(w.doc, "//table[@id='tpcc-table-2']/tbody/tr[@data-type='Stock-Level']"
                                        "/td[@data-key='p90_limit_ms']/@data-value"), "20000");
-    assert_int_equal(count(w.doc, "//svg[@id='chart-tpcc-1']//g[@class='bar']"), 5);
-    assert_int_equal(count(w.doc, "//svg[@id='chart-tpcc-2']//g[@class='bar']"), 5);
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-tpcc-1']//g[@class='bar']"), 5);
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-tpcc-2']//g[@class='bar']"), 5);
     assert_string_equal(text_of(w.doc, "//section[@id='tpcc']/h3[1]"),
                         "nvme-a: tpmC 45480.45, NOPM 44960.44, p90 limits held");
     /* report.csv: tpmC and NOPM last */
@@ -695,7 +678,7 @@ static void test_tpcc(void **state)
     dirs[0] = F4;
     memset(&w, 0, sizeof w);
     write_report(&w, dirs, 1);
-    assert_int_equal(count(w.doc, "//section[@id='tpcc']"), 0);
+    assert_int_equal(rt_count(w.doc, "//section[@id='tpcc']"), 0);
     assert_string_equal(csv_col(w.csv_lines[1], 24), "");
     written_free(&w);
 }
@@ -769,23 +752,23 @@ static void test_four_vs_eight(void **state)
         assert_cell(tr, "latency_p99_ms", p99_ms(&d8[0].rep[0]), 3);
     }
     /* the drive only in run A is not in the scaling table */
-    assert_int_equal(count(w.doc, "//table[@id='scaling-table']/tbody/tr"), 2);
+    assert_int_equal(rt_count(w.doc, "//table[@id='scaling-table']/tbody/tr"), 2);
     fmt6(d8[0].rep[1].tps / d4[0].rep[1].tps, want, sizeof want);
     assert_string_equal(csv_col(w.csv_lines[3], 21), want);
     assert_string_equal(csv_col(w.csv_lines[3], 20), "\"A\"");
     assert_string_equal(csv_col(w.csv_lines[2], 20), "");
     /* per-VM table: every VM of both runs, figures as in the summary */
-    assert_int_equal(count(w.doc, "//table[@id='vm-table']/tbody/tr"), 16);
-    assert_int_equal(count(w.doc, "//svg[@id='chart-tps-time-drive']//polyline"), 3);
+    assert_int_equal(rt_count(w.doc, "//table[@id='vm-table']/tbody/tr"), 16);
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-tps-time-drive']//polyline"), 3);
     /* one per-VM time chart per drive and run, a line per VM */
-    assert_int_equal(count(w.doc, "//svg[starts-with(@id,'chart-tps-time-vm-')]"), 3);
-    assert_int_equal(count(w.doc, "//svg[@id='chart-tps-time-vm-3']//polyline"), 8);
-    assert_int_equal(count(w.doc, "//svg[@id='chart-tps-time-vm-3']//polyline[@data-label="
+    assert_int_equal(rt_count(w.doc, "//svg[starts-with(@id,'chart-tps-time-vm-')]"), 3);
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-tps-time-vm-3']//polyline"), 8);
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-tps-time-vm-3']//polyline[@data-label="
                                   "'vm8']"), 1);
-    assert_int_equal(count(w.doc, "//svg[@id='chart-tps-time-drive']//polyline[@data-label="
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-tps-time-drive']//polyline[@data-label="
                                   "'nvme-a [B]']"), 1);
     /* the colour legend names both runs */
-    assert_int_equal(count(w.doc, "//p[@class='legend']/span[@class='swatch']"), 2);
+    assert_int_equal(rt_count(w.doc, "//p[@class='legend']/span[@class='swatch']"), 2);
     expect_free(d4, n4);
     expect_free(d8, n8);
     written_free(&w);
@@ -836,9 +819,9 @@ static void test_repetitions(void **state)
     /* pinned: sata-b's target rate went 20, 40, 60 tps */
     assert_string_equal(prop(cell_of(row_of(w.doc, "repetition-table", "A", "sata-b"),
                                      "tps_cv_pct"), "data-value"), "48.251976");
-    assert_int_equal(count(w.doc, "//svg[@id='chart-tps']//text[@class='label flagged']"), 2);
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-tps']//text[@class='label flagged']"), 2);
     /* a time line per drive and repetition */
-    assert_int_equal(count(w.doc, "//svg[@id='chart-tps-time-drive']//polyline"), 6);
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-tps-time-drive']//polyline"), 6);
     expect_free(d, n);
     written_free(&w);
 }
@@ -853,7 +836,7 @@ static void test_markup_in_names(void **state)
     char *text;
     (void)state;
     write_report(&w, dirs, 1);
-    assert_int_equal(count(w.doc, "//script"), 0);
+    assert_int_equal(rt_count(w.doc, "//script"), 0);
     assert_non_null(strstr(w.raw, "<meta http-equiv=\"Content-Type\" content=\"text/html; "
                                   "charset=UTF-8\">"));
     assert_null(strstr(w.raw, "<script"));
@@ -862,12 +845,12 @@ static void test_markup_in_names(void **state)
     text = nth_text(tr, 1);
     assert_string_equal(text, XSS);
     xmlFree(text);
-    assert_int_equal(count(w.doc, "//svg[@id='chart-tps']//text[@class='label' and "
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-tps']//text[@class='label' and "
                                   "text()='<script>alert(1)</script>']"), 1);
     /* a single run: no scaling section, no run suffix in labels */
-    assert_int_equal(count(w.doc, "//section[@id='scaling']"), 0);
+    assert_int_equal(rt_count(w.doc, "//section[@id='scaling']"), 0);
     /* nothing to fetch: no src or external href anywhere */
-    assert_int_equal(count(w.doc, "//*[@src] | //link | //*[@href]"), 0);
+    assert_int_equal(rt_count(w.doc, "//*[@src] | //link | //*[@href]"), 0);
     written_free(&w);
 }
 
@@ -878,17 +861,17 @@ static void test_environment_and_plan(void **state)
     written w = { 0 };
     (void)state;
     write_report(&w, dirs, 1);
-    assert_int_equal(count(w.doc, "//table[@class='environment']//tr[th='CPU']/td["
+    assert_int_equal(rt_count(w.doc, "//table[@class='environment']//tr[th='CPU']/td["
                                   "text()='Intel(R) Xeon(R) Processor']"), 1);
-    assert_int_equal(count(w.doc, "//table[@class='environment']//tr[th='domain type']/td["
+    assert_int_equal(rt_count(w.doc, "//table[@class='environment']//tr[th='domain type']/td["
                                   "text()='qemu']"), 1);
-    assert_int_equal(count(w.doc, "//table[@class='environment']//tr[th='libvirt version']/td["
+    assert_int_equal(rt_count(w.doc, "//table[@class='environment']//tr[th='libvirt version']/td["
                                   "text()='9.0.0']"), 1);
-    assert_int_equal(count(w.doc, "//table[@class='environment']//tr[th='guest database']/td["
+    assert_int_equal(rt_count(w.doc, "//table[@class='environment']//tr[th='guest database']/td["
                                   "starts-with(text(),'10.11.')]"), 1);
-    assert_int_equal(count(w.doc, "//table[@class='plan']//tr[th='VMs per drive']/td["
+    assert_int_equal(rt_count(w.doc, "//table[@class='plan']//tr[th='VMs per drive']/td["
                                   "text()='4']"), 1);
-    assert_int_equal(count(w.doc, "//pre[@class='plan-ini' and contains(text(),"
+    assert_int_equal(rt_count(w.doc, "//pre[@class='plan-ini' and contains(text(),"
                                   "'[drive <script>alert(1)</script>]')]"), 1);
     written_free(&w);
 }
@@ -914,7 +897,7 @@ static void test_missing_vm_result(void **state)
                   "if v[\"name\"].endswith(\"sata-b-vm1\") and v[\"repetition\"]==2]");
     dirs[0] = c.run;
     write_report(&w, dirs, 1);
-    o = xpath(w.doc, "//table[@id='vm-table']/tbody/tr");
+    o = rt_nodes(w.doc, "//table[@id='vm-table']/tbody/tr");
     assert_int_equal(o->nodesetval->nodeNr, 6);
     for (int i = 0; i < 6; i++) {
         xmlNodePtr tr = o->nodesetval->nodeTab[i];
@@ -929,8 +912,8 @@ static void test_missing_vm_result(void **state)
     }
     xmlXPathFreeObject(o);
     assert_int_equal(seen, 1);
-    assert_int_equal(count(w.doc, "//svg[@id='chart-tps-time-drive']//polyline"), 6);
-    assert_int_equal(count(w.doc, "//svg[@id='chart-tps-time-vm-2']//polyline["
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-tps-time-drive']//polyline"), 6);
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-tps-time-vm-2']//polyline["
                                   "@data-label='vm1 r2']"), 1);
     written_free(&w);
     run_copy_free(&c);
@@ -1002,34 +985,34 @@ static void test_drive_io(void **state)
     run_copy_edit(&c, io_keys);
     dirs[0] = c.run;
     write_report(&w, dirs, 1);
-    assert_int_equal(count(w.doc, "//section[@id='io']"), 1);
+    assert_int_equal(rt_count(w.doc, "//section[@id='io']"), 1);
     /* drive 1 has I/O: TPS, IOPS and latency side by side; drive 2 none */
-    assert_int_equal(count(w.doc, "//div[@class='io-row' and @data-drive='nvme-a']/svg"), 3);
-    assert_int_equal(count(w.doc, "//svg[@id='chart-io-tps-1-1']//polyline[@class='series']"), 1);
+    assert_int_equal(rt_count(w.doc, "//div[@class='io-row' and @data-drive='nvme-a']/svg"), 3);
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-io-tps-1-1']//polyline[@class='series']"), 1);
     /* db writes/s, db flushes/s, device writes/s (reads are all 0: no line) */
-    assert_int_equal(count(w.doc, "//svg[@id='chart-io-iops-1-1']//polyline[@class='series']"), 3);
-    assert_int_equal(count(w.doc, "//svg[@id='chart-io-iops-1-1']//polyline["
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-io-iops-1-1']//polyline[@class='series']"), 3);
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-io-iops-1-1']//polyline["
                                   "@data-label='database disks: flushes/s']"), 1);
-    assert_int_equal(count(w.doc, "//svg[@id='chart-io-lat-1-1']//polyline[@class='series']"), 3);
-    assert_int_equal(count(w.doc, "//svg[@id='chart-io-flush-1-1']//polyline[@class='series']"), 2);
-    assert_int_equal(count(w.doc, "//svg[starts-with(@id,'chart-io-tps-1-2')]"), 0);
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-io-lat-1-1']//polyline[@class='series']"), 3);
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-io-flush-1-1']//polyline[@class='series']"), 2);
+    assert_int_equal(rt_count(w.doc, "//svg[starts-with(@id,'chart-io-tps-1-2')]"), 0);
     /* the spectrum: one line per drive, and its exact values */
-    assert_int_equal(count(w.doc, "//svg[@id='chart-io-spectrum-1']//polyline[@class='series']"), 2);
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-io-spectrum-1']//polyline[@class='series']"), 2);
     tr = row_of(w.doc, "table-spectrum-1", "A", "nvme-a");
     assert_non_null(tr);
     assert_cell(tr, "p99.99", 120, 3);
     assert_cell(tr, "p99", 40, 3);
-    assert_int_equal(count(w.doc, "//svg[@id='chart-io-p99-time-1']//polyline[@class='series']"), 1);
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-io-p99-time-1']//polyline[@class='series']"), 1);
     tr = row_of(w.doc, "table-io-1", "A", "nvme-a");
     assert_non_null(tr);
     assert_cell(tr, "db_wr_iops", 102, 1);
     assert_cell(tr, "db_fl_lat_ms", 1.5, 3);
     assert_cell(tr, "flush_ratio", 1.25, 2);
-    assert_int_equal(count(w.doc, "//table[@id='table-drive-id-1']//td[.='Fake NVMe 1TB']"), 1);
-    assert_int_equal(count(w.doc, "//p[@id='host-saturated-1' and @class='warning']"), 1);
-    assert_int_equal(count(w.doc, "//p[@class='warning trending' and @data-drive='nvme-a']"), 1);
+    assert_int_equal(rt_count(w.doc, "//table[@id='table-drive-id-1']//td[.='Fake NVMe 1TB']"), 1);
+    assert_int_equal(rt_count(w.doc, "//p[@id='host-saturated-1' and @class='warning']"), 1);
+    assert_int_equal(rt_count(w.doc, "//p[@class='warning trending' and @data-drive='nvme-a']"), 1);
     /* is the difference real */
-    assert_int_equal(count(w.doc, "//table[@id='table-comparisons']/tbody/tr"), 4);
+    assert_int_equal(rt_count(w.doc, "//table[@id='table-comparisons']/tbody/tr"), 4);
     /* no verdict: the reason instead, no interval, no p */
     assert_string_equal(text_of(w.doc, "//table[@id='table-comparisons']/tbody/tr["
                                        "@data-verdict='not comparable']/td[12]"),
@@ -1046,10 +1029,10 @@ static void test_drive_io(void **state)
     assert_string_equal(text_of(w.doc, "//table[@id='table-comparisons']/tbody/tr["
                                        "@data-method='p99_paired']/td[5]"),
                         "paired batch means, n = 5 batches of 1");
-    assert_int_equal(count(w.doc, "//table[@id='table-comparisons']/tbody/tr["
+    assert_int_equal(rt_count(w.doc, "//table[@id='table-comparisons']/tbody/tr["
                                   "@data-method='tps_paired' and "
                                   "@data-verdict='not distinguishable']"), 1);
-    assert_int_equal(count(w.doc, "//table[@id='table-comparisons']/tbody/tr["
+    assert_int_equal(rt_count(w.doc, "//table[@id='table-comparisons']/tbody/tr["
                                   "@data-method='p99_paired' and "
                                   "@data-verdict='distinguishable']"), 1);
     /* issue 23: I/O per transaction (and per New-Order) */
@@ -1060,9 +1043,9 @@ static void test_drive_io(void **state)
     assert_cell(tr, "write_amp", 2, 2);
     assert_cell(tr, "no_wr_kib", 27.777778, 2);
     assert_cell(tr, "no_dev_busy_ms", 11.111111, 3);
-    assert_int_equal(count(w.doc, "//table[@id='table-io-txn-1']/tbody/tr"), 1);
+    assert_int_equal(rt_count(w.doc, "//table[@id='table-io-txn-1']/tbody/tr"), 1);
     /* three views side by side: guest, hypervisor, device */
-    assert_int_equal(count(w.doc, "//table[@id='table-io-views-1']/tbody/tr["
+    assert_int_equal(rt_count(w.doc, "//table[@id='table-io-views-1']/tbody/tr["
                                   "@data-drive='nvme-a']"), 3);
     assert_string_equal(text_of(w.doc, "//table[@id='table-io-views-1']/tbody/tr["
                                        "@data-view='guest']/td[@data-key='rq_kib']"), "8.0");
@@ -1074,29 +1057,29 @@ static void test_drive_io(void **state)
                                        "@data-view='device']/td[@data-key='wr_iops']"), "200.0");
     /* guest and hypervisor write latency, the device's traced p99 (its
      * average write wait was not recorded) */
-    assert_int_equal(count(w.doc, "//svg[@id='chart-io-views-1-1']//polyline[@class='series']"), 3);
-    assert_int_equal(count(w.doc, "//svg[@id='chart-io-views-1-1']//polyline["
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-io-views-1-1']//polyline[@class='series']"), 3);
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-io-views-1-1']//polyline["
                                   "@data-label='device (traced): p99 of its requests']"), 1);
     /* the device's latency distribution, and the note of the drive without */
-    assert_int_equal(count(w.doc, "//table[@id='table-devlat-1']/tbody/tr"), 4);
+    assert_int_equal(rt_count(w.doc, "//table[@id='table-devlat-1']/tbody/tr"), 4);
     assert_string_equal(text_of(w.doc, "//table[@id='table-devlat-1']/tbody/tr["
                                        "@data-class='write']/td[@data-key='p99']"), "1.500");
     assert_string_equal(text_of(w.doc, "//table[@id='table-devlat-1']/tbody/tr["
                                        "@data-class='flush']/td[@data-key='max_ms']"), "12.000");
     assert_string_equal(text_of(w.doc, "//table[@id='table-devlat-1']/tbody/tr["
                                        "@data-class='read']/td[@data-key='count']"), "0");
-    assert_int_equal(count(w.doc, "//p[@class='note devlat-note']"), 1);
+    assert_int_equal(rt_count(w.doc, "//p[@class='note devlat-note']"), 1);
     /* the tail against the device: a point per interval, r, the worst first */
-    assert_int_equal(count(w.doc, "//svg[@id='chart-tail-1-1']//circle[@class='point']"), 5);
-    assert_int_equal(count(w.doc, "//svg[@id='chart-tail-1-1']//circle[@data-x='5' and "
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-tail-1-1']//circle[@class='point']"), 5);
+    assert_int_equal(rt_count(w.doc, "//svg[@id='chart-tail-1-1']//circle[@data-x='5' and "
                                   "@data-y='34']"), 1);
     {
-        xmlXPathObjectPtr o = xpath(w.doc, "//p[@id='tail-r-1-1']");
+        xmlXPathObjectPtr o = rt_nodes(w.doc, "//p[@id='tail-r-1-1']");
         assert_true(o->nodesetval && o->nodesetval->nodeNr == 1);
         assert_string_equal(prop(o->nodesetval->nodeTab[0], "data-value"), "0.97");
         xmlXPathFreeObject(o);
     }
-    assert_int_equal(count(w.doc, "//table[@id='table-tail-1-1']/tbody/tr"), 5);
+    assert_int_equal(rt_count(w.doc, "//table[@id='table-tail-1-1']/tbody/tr"), 5);
     assert_string_equal(text_of(w.doc, "//table[@id='table-tail-1-1']/tbody/tr[1]/"
                                        "td[@data-key='t']"), "2");
     assert_string_equal(text_of(w.doc, "//table[@id='table-tail-1-1']/tbody/tr[1]/"
@@ -1108,8 +1091,8 @@ static void test_drive_io(void **state)
     memset(&w, 0, sizeof w);
     dirs[0] = F4;
     write_report(&w, dirs, 1);
-    assert_int_equal(count(w.doc, "//section[@id='io']"), 0);
-    assert_int_equal(count(w.doc, "//section[@id='comparisons']"), 0);
+    assert_int_equal(rt_count(w.doc, "//section[@id='io']"), 0);
+    assert_int_equal(rt_count(w.doc, "//section[@id='comparisons']"), 0);
     written_free(&w);
     run_copy_free(&c);
 }
