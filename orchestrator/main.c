@@ -35,7 +35,7 @@ static void usage(FILE *f)
           "       drivebench teardown RUN-ID [--uri=URI]... [--results=DIR]\n"
           "       drivebench report RESULTS_DIR... [-o report.html]\n"
           "       drivebench report --rank [--all-runs] [--highlight NAME] [--baseline DRIVE]\n"
-          "                         [-o DIR] RUN_OR_RESULTS_DIR...\n"
+          "                         [--png] [-o DIR] RUN_OR_RESULTS_DIR...\n"
           "       drivebench seed PLAN [--force]\n"
           "       drivebench plan get SECTION KEY PLAN\n"
           "       drivebench plan estimate PLAN\n"

@@ -3,9 +3,13 @@
 ORCH_PKGS      := libvirt libvirt-qemu libxml-2.0 inih json-c libcrypto
 ORCH_SRCS      := $(wildcard orchestrator/*/*.c)
 ORCH_OBJS      := $(ORCH_SRCS:%.c=$(BUILD)/%.o)
-ORCH_LIBS       = $(call pkglibs,$(ORCH_PKGS)) -lm -pthread
+ORCH_LIBS       = $(call pkglibs,$(ORCH_PKGS) librsvg-2.0) -lm -pthread
 
 $(BUILD)/orchestrator/%.o: MOD_CFLAGS = $(call pkgcflags,$(ORCH_PKGS)) -Icommon -Iorchestrator
+# the ranking's PNGs (report/png.c): librsvg and cairo, their headers (glib's)
+# as system headers, outside the project's warnings
+$(BUILD)/orchestrator/report/png.o: MOD_CFLAGS = $(patsubst -I%,-isystem %,$(call pkgcflags,librsvg-2.0)) \
+                                                 -Icommon -Iorchestrator
 
 $(BIN)/drivebench: $(BUILD)/orchestrator/main.o $(ORCH_OBJS) $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
@@ -29,7 +33,8 @@ CHECK_TARGETS += tests/orchestrator/layers.sh $(ORCH_TEST_BINS) tests/orchestrat
 
 # `drivebench report` (orchestrator/report*.c, svg.c): the fixture maker
 # (tests/report/make-fixtures.sh) and the report tests in tests/report/.
-$(BUILD)/tests/report/%.o: MOD_CFLAGS = $(call pkgcflags,$(ORCH_PKGS) cmocka) -Icommon -Iorchestrator
+$(BUILD)/tests/report/%.o: MOD_CFLAGS = $(call pkgcflags,$(ORCH_PKGS) cmocka) -Icommon -Iorchestrator \
+                                         $(patsubst -I%,-isystem %,$(call pkgcflags,cairo))
 
 $(BIN)/report_mkfixture: $(BUILD)/tests/report/mkfixture.o $(ORCH_OBJS) $(COMMON_OBJS)
 	@mkdir -p $(dir $@)

@@ -28,29 +28,32 @@ xmlNodePtr html_table(xmlNodePtr parent, const char *id, const char *const *head
     return html_add(t, "tbody", NULL);
 }
 
+int html_write_mem(const char *path, const xmlChar *mem, int len, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "w");
+    int rc;
+    if (!f || fwrite(mem, 1, (size_t)len, f) != (size_t)len) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    if ((rc = fclose(f)) != 0)
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    return rc ? -1 : 0;
+}
+
 int html_write_doc(xmlDocPtr doc, const char *path, char *err, size_t errlen)
 {
     xmlChar *mem = NULL;
-    int len = 0, rc = -1;
-    FILE *f = NULL;
+    int len = 0, rc;
 
     htmlDocDumpMemoryFormat(doc, &mem, &len, 1);
     if (!mem) {
         snprintf(err, errlen, "out of memory writing %s", path);
-        goto cleanup;
+        return -1;
     }
-    f = fopen(path, "w");
-    if (!f || fwrite(mem, 1, (size_t)len, f) != (size_t)len) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        goto cleanup;
-    }
-    rc = fclose(f);
-    f = NULL;
-    if (rc != 0)
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-cleanup:
-    if (f)
-        fclose(f);
+    rc = html_write_mem(path, mem, len, err, errlen);
     xmlFree(mem);
-    return rc ? -1 : 0;
+    return rc;
 }

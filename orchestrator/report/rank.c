@@ -359,7 +359,7 @@ int rank_write_csv(const rank_set *r, const char *path, char *err, size_t errlen
 }
 
 #define RANK_USAGE "usage: drivebench report --rank [--all-runs] [--highlight NAME] " \
-                   "[--baseline DRIVE] [-o DIR] RUN_OR_RESULTS_DIR..."
+                   "[--baseline DRIVE] [--png] [-o DIR] RUN_OR_RESULTS_DIR..."
 
 /* The value of option `name` at argv[*i] ("--name=V" or "--name V"), or
  * NULL when argv[*i] is not it. */
@@ -380,7 +380,8 @@ int rank_main(int argc, char **argv)
     const char **paths = calloc(argc > 0 ? (size_t)argc : 1, sizeof *paths);
     const char *out = "ranking", *highlight = NULL, *baseline = NULL, *v;
     char err[1024], **dirs = NULL, *html = NULL, *csv = NULL;
-    int npaths = 0, ndirs = 0, all_runs = 0, nsvg = 0, rc = 2;
+    int npaths = 0, ndirs = 0, all_runs = 0, png = 0, rc = 2;
+    rank_files files = { 0 };
     rank_set *r = NULL;
 
     if (!paths)
@@ -390,6 +391,8 @@ int rank_main(int argc, char **argv)
             continue;
         if (strcmp(argv[i], "--all-runs") == 0)
             all_runs = 1;
+        else if (strcmp(argv[i], "--png") == 0)
+            png = 1;
         else if ((v = opt_value(argc, argv, &i, "--highlight")))
             highlight = v;
         else if ((v = opt_value(argc, argv, &i, "--baseline")))
@@ -420,7 +423,9 @@ int rank_main(int argc, char **argv)
     }
     html = orch_strfmt("%s/rank.html", out);
     csv = orch_strfmt("%s/rank.csv", out);
-    if (!html || !csv || rank_write_html(r, out, &nsvg, err, sizeof err) < 0
+    /* PNGs at twice the charts' size: sharp in print and on dense screens */
+    files = (rank_files){ .dir = out, .png_scale = png ? 2 : 0 };
+    if (!html || !csv || rank_write_html(r, &files, err, sizeof err) < 0
         || rank_write_csv(r, csv, err, sizeof err) < 0) {
         fprintf(stderr, "drivebench: %s\n", html && csv ? err : "out of memory");
         goto cleanup;
@@ -439,7 +444,9 @@ int rank_main(int argc, char **argv)
         for (int i = 0; i < r->g[g].nleft; i++)
             printf("  left out: %s\n", r->g[g].left_out[i]);
     }
-    printf("ranking: %s\ncsv: %s\nsvg: %d file(s) in %s\n", html, csv, nsvg, out);
+    printf("ranking: %s\ncsv: %s\nsvg: %d file(s) in %s\n", html, csv, files.nsvg, out);
+    if (png)
+        printf("png: %d file(s) in %s (twice the charts' size)\n", files.npng, out);
     rc = 0;
 cleanup:
     rank_set_free(r);

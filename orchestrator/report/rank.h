@@ -89,9 +89,17 @@ const rank_entry *rank_find(const rank_group *g, const char *name);
 /* Write dir/rank.csv (a row per drive of each protocol, in rank order). */
 int rank_write_csv(const rank_set *r, const char *path, char *err, size_t errlen);
 
-/* The page dir/rank.html and each chart as dir/pN-METRIC.svg
- * (rank_html.c); *nsvg gets how many SVG files. 0, or -1 with err. */
-int rank_write_html(const rank_set *r, const char *dir, int *nsvg, char *err, size_t errlen);
+/* Where the ranking's files go and what was written. */
+typedef struct rank_files {
+    const char *dir;
+    double      png_scale;      /* > 0: each chart also as dir/pN-METRIC.png,
+                                 * at this times its size (report/png.h) */
+    int         nsvg, npng;     /* out: how many of each */
+} rank_files;
+
+/* The page out->dir/rank.html and each chart as pN-METRIC.svg in it (and
+ * .png when asked; rank_html.c). 0, or -1 with err. */
+int rank_write_html(const rank_set *r, rank_files *out, char *err, size_t errlen);
 
 /* `drivebench report --rank ...` (argv after "report"). Exit status 0,
  * 1 (cannot write), 2 (bad input). */

@@ -5,6 +5,7 @@
 #include "report/rank.h"
 #include "report/html.h"
 #include "report/page.h"
+#include "report/png.h"
 #include "report/svg_rank.h"
 #include "util/names.h"
 
@@ -43,8 +44,8 @@ static int by_metric(const void *pa, const void *pb)
 }
 
 /* One chart of group rg on page section sec, and its SVG file. */
-static int chart(const rank_group *rg, int m, xmlNodePtr sec, const char *dir, int *nsvg,
-                 char *err, size_t errlen)
+static int chart(const rank_group *rg, int m, xmlNodePtr sec, rank_files *out, char *err,
+                 size_t errlen)
 {
     sorted_ref *refs = calloc(rg->n ? (size_t)rg->n : 1, sizeof *refs);
     svg_rank_bar *bars = calloc(rg->n ? (size_t)rg->n : 1, sizeof *bars);
@@ -80,10 +81,23 @@ static int chart(const rank_group *rg, int m, xmlNodePtr sec, const char *dir, i
     html_attr(p, "class", "note");
     html_attr(html_add(p, "a", file), "href", file);
     free(title);
-    title = orch_strfmt("%s/%s", dir, file);
+    title = orch_strfmt("%s/%s", out->dir, file);
     if (!title || svg_write_standalone(svg, title, err, errlen) < 0)
         goto cleanup;
-    ++*nsvg;
+    out->nsvg++;
+    if (out->png_scale > 0) {
+        /* the same name, .png for .svg */
+        char *png = orch_strfmt("%.*s.png", (int)strlen(title) - 4, title);
+        if (!png) {
+            snprintf(err, errlen, "out of memory");
+            goto cleanup;
+        }
+        rc = png_from_svg(title, png, out->png_scale, NULL, NULL, err, errlen);
+        free(png);
+        if (rc < 0)
+            goto cleanup;
+        out->npng++;
+    }
     rc = 0;
 cleanup:
     free(refs);
@@ -191,7 +205,7 @@ static void winloss_table(const rank_set *r, const rank_group *rg, const rank_en
 
 /* Group rg's section. */
 static int group_section(const rank_set *r, const rank_group *rg, xmlNodePtr body,
-                         const char *dir, int *nsvg, char *err, size_t errlen)
+                         rank_files *out, char *err, size_t errlen)
 {
     const report_set *s = r->s;
     const report_run *first = &s->runs[report_group_first(s, rg->group)];
@@ -222,7 +236,7 @@ static int group_section(const rank_set *r, const rank_group *rg, xmlNodePtr bod
         free(d);
     }
     for (int m = 0; m < RANK_NMETRICS; m++)
-        if (rg->metric[m] && chart(rg, m, sec, dir, nsvg, err, errlen) < 0)
+        if (rg->metric[m] && chart(rg, m, sec, out, err, errlen) < 0)
             return -1;
     rank_table(rg, sec);
     if (rg->nleft) {
@@ -238,14 +252,14 @@ static int group_section(const rank_set *r, const rank_group *rg, xmlNodePtr bod
     return 0;
 }
 
-int rank_write_html(const rank_set *r, const char *dir, int *nsvg, char *err, size_t errlen)
+int rank_write_html(const rank_set *r, rank_files *out, char *err, size_t errlen)
 {
     htmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);
     xmlNodePtr html, head, body;
-    char *path = orch_strfmt("%s/rank.html", dir), *title;
+    char *path = orch_strfmt("%s/rank.html", out->dir), *title;
     int rc = -1;
 
-    *nsvg = 0;
+    out->nsvg = out->npng = 0;
     if (!doc || !path) {
         snprintf(err, errlen, "out of memory");
         goto cleanup;
@@ -270,7 +284,7 @@ int rank_write_html(const rank_set *r, const char *dir, int *nsvg, char *err, si
         "failed VM or from a partial run is left out and listed. Charts are sorted best "
         "first; the highlighted drive is orange."), "class", "note");
     for (int g = 0; g < r->ng; g++)
-        if (group_section(r, &r->g[g], body, dir, nsvg, err, errlen) < 0)
+        if (group_section(r, &r->g[g], body, out, err, errlen) < 0)
             goto cleanup;
     rc = html_write_doc(doc, path, err, errlen);
 cleanup:

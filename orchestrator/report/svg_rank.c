@@ -140,7 +140,8 @@ int svg_write_standalone(xmlNodePtr svg, const char *path, char *err, size_t err
 {
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
     xmlNodePtr root = doc ? xmlDocCopyNode(svg, doc, 1) : NULL;
-    int rc = -1;
+    xmlChar *mem = NULL;
+    int len = 0, rc = -1;
     if (!root) {
         snprintf(err, errlen, "out of memory");
         goto cleanup;
@@ -163,12 +164,16 @@ int svg_write_standalone(xmlNodePtr svg, const char *path, char *err, size_t err
         xmlFree(vb);
     }
     xmlSetNs(root, xmlNewNs(root, BAD_CAST SVG_NS, NULL));
-    if (xmlSaveFormatFileEnc(path, doc, "UTF-8", 1) < 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, errno ? strerror(errno) : "error");
+    /* to memory, then written by us: libxml2's own writer would print its
+     * error beside ours */
+    xmlDocDumpFormatMemoryEnc(doc, &mem, &len, "UTF-8", 1);
+    if (!mem) {
+        snprintf(err, errlen, "out of memory writing %s", path);
         goto cleanup;
     }
-    rc = 0;
+    rc = html_write_mem(path, mem, len, err, errlen);
 cleanup:
+    xmlFree(mem);
     xmlFreeDoc(doc);
     return rc;
 }

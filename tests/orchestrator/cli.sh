@@ -364,7 +364,7 @@ expect "report refuses a results directory" 2 "drivebench: results/fixtures is a
 expect "rank: unknown highlight" 2 "drivebench: --highlight nvme-z: no complete drive of that name in the runs ranked" $DB report --rank --highlight nvme-z -o "$tmp/rank" $F
 expect "rank: unknown baseline" 2 "drivebench: --baseline sata-z: no complete drive of that name in the runs ranked" $DB report --rank --baseline=sata-z -o "$tmp/rank" $F/report-4vm
 expect "rank: no run in a folder" 2 "drivebench: tests/report: neither a run folder nor a results directory (no summary.json in it or its subfolders)" $DB report --rank -o "$tmp/rank" tests/report
-expect "rank: no folder" 2 "drivebench: missing RUN_OR_RESULTS_DIR argument (usage: drivebench report --rank [--all-runs] [--highlight NAME] [--baseline DRIVE] [-o DIR] RUN_OR_RESULTS_DIR...)" $DB report --rank
+expect "rank: no folder" 2 "drivebench: missing RUN_OR_RESULTS_DIR argument (usage: drivebench report --rank [--all-runs] [--highlight NAME] [--baseline DRIVE] [--png] [-o DIR] RUN_OR_RESULTS_DIR...)" $DB report --rank
 expect "rank: option without its value" 2 "drivebench: unknown or incomplete option --highlight (usage:" $DB report --rank $F --highlight
 [ ! -e "$tmp/rank" ] && ok "rank: a refusal leaves no output folder" || bad "rank: output folder left after a refusal"
 out=$($DB report $F/report-4vm $F/report-8vm $F/report-8vm-pg -o "$tmp/eng.html"); st=$?
@@ -406,6 +406,20 @@ ranking: $tmp/all/rank.html
 csv: $tmp/all/rank.csv
 svg: 3 file(s) in $tmp/all"
 if [ $st -eq 0 ] && [ "$out" = "$want" ]; then ok "rank --all-runs keeps every complete run and names the incomplete"; else bad "rank --all-runs (exit $st): $out"; fi
+# --png: each chart also as a PNG, twice its size (the pixels are checked
+# in tests/report/test_rank.c)
+out=$($DB report --rank --png -o "$tmp/png" $F/report-4vm); st=$?
+if [ $st -eq 0 ] && [ "$(echo "$out" | tail -1)" = "png: 3 file(s) in $tmp/png (twice the charts' size)" ] \
+   && [ "$(file -b "$tmp/png/p1-tps.png" | cut -d, -f1-2)" = "PNG image data, 1920 x $(( 2 * $(sed -n 's/.* height="\([0-9]*\)".*/\1/p' "$tmp/png/p1-tps.svg" | head -1) ))" ]; then
+  ok "rank --png: one PNG per chart at twice its size"
+else
+  bad "rank --png (exit $st): $out; $(file -b "$tmp/png/p1-tps.png")"
+fi
+# a folder where the PNGs cannot be written: one line, exit 1
+mkdir -p "$tmp/ro" && chmod 0555 "$tmp/ro"
+if [ "$(id -u)" != 0 ]; then
+  expect "rank --png: unwritable folder" 1 "drivebench: cannot write $tmp/ro/p1-tps.svg" $DB report --rank --png -o "$tmp/ro" $F/report-4vm
+fi
 
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cairo.h>
 #include <json-c/json.h>
 #include <libxml/HTMLparser.h>
 #include <libxml/parser.h>
@@ -192,13 +193,57 @@ static void interval(const double *v, int n, double center, double *lo, double *
 }
 
 /* `report --rank` over the fixtures directory. */
+/* The colour of the PNG's pixel at x, y (of its own pixels) as 0xRRGGBB. */
+static unsigned pixel(cairo_surface_t *img, int x, int y)
+{
+    const unsigned char *row = cairo_image_surface_get_data(img)
+                               + (size_t)y * (size_t)cairo_image_surface_get_stride(img);
+    uint32_t argb;
+    memcpy(&argb, row + 4 * x, 4);
+    return argb & 0xffffff;
+}
+
+/* The PNG at path is svg (a standalone chart's document) at twice its
+ * size: white in the corner, and at the middle of each bar's rect the
+ * bar's fill (the highlighted drive's orange, the others' blue). */
+static void assert_png_of(const char *path, xmlDocPtr svg)
+{
+    cairo_surface_t *img = cairo_image_surface_create_from_png(path);
+    int nbars = rt_count(svg, "/s:svg/s:g[contains(@class,'bar')]");
+    assert_int_equal(cairo_surface_status(img), CAIRO_STATUS_SUCCESS);
+    assert_int_equal(cairo_image_surface_get_format(img), CAIRO_FORMAT_RGB24);   /* no alpha */
+    assert_int_equal(cairo_image_surface_get_width(img), 2 * atoi(str(svg, "/s:svg/@width")));
+    assert_int_equal(cairo_image_surface_get_height(img), 2 * atoi(str(svg, "/s:svg/@height")));
+    assert_int_equal(pixel(img, 1, 1), 0xffffff);
+    assert_int_equal(nbars, 3);
+    for (int i = 1; i <= nbars; i++) {
+        double at[4];               /* x, y, width, height */
+        static const char *const keys[] = { "x", "y", "width", "height" };
+        char e[160];
+        unsigned want;
+        for (int k = 0; k < 4; k++) {
+            snprintf(e, sizeof e, "/s:svg/s:g[contains(@class,'bar')][%d]/s:rect/@%s", i,
+                     keys[k]);
+            at[k] = atof(str(svg, e));
+        }
+        snprintf(e, sizeof e, "/s:svg/s:g[contains(@class,'bar')][%d]/s:rect/@fill", i);
+        want = (unsigned)strtoul(str(svg, e) + 1, NULL, 16);
+        assert_true(want == 0xf28e2b || want == 0x4e79a7);
+        /* a quarter into the bar: clear of its whisker (at mid-height) */
+        assert_int_equal(pixel(img, (int)(2 * (at[0] + at[2] / 4)), (int)(2 * (at[1] + at[3] / 4))),
+                         want);
+    }
+    cairo_surface_destroy(img);
+}
+
 static void test_rank(void **state)
 {
     const char *paths[] = { FX };
     char err[512], dir[] = "/tmp/rank-test-XXXXXX", path[128], line[1024], want[256], b[4][48];
     char **dirs;
-    int ndirs, nsvg;
+    int ndirs;
     double v[8], lo, hi;
+    rank_files out = { .dir = dir, .png_scale = 2 };
     rank_set *r;
     xmlDocPtr doc;
     FILE *f;
@@ -241,8 +286,10 @@ static void test_rank(void **state)
     assert_int_equal(r->g[0].metric[RANK_TPMC], 0);
 
     assert_non_null(mkdtemp(dir));
-    assert_int_equal(rank_write_html(r, dir, &nsvg, err, sizeof err), 0);
-    assert_int_equal(nsvg, 10);
+    if (rank_write_html(r, &out, err, sizeof err) < 0)
+        fail_msg("rank_write_html: %s", err);
+    assert_int_equal(out.nsvg, 10);
+    assert_int_equal(out.npng, 10);
     snprintf(path, sizeof path, "%s/rank.csv", dir);
     assert_int_equal(rank_write_csv(r, path, err, sizeof err), 0);
     assert_non_null(f = fopen(path, "r"));
@@ -292,6 +339,10 @@ static void test_rank(void **state)
     assert_int_equal(rt_count(doc, "/s:svg/s:g[@class='bar highlight']/s:line[@class='whisker']"), 1);
     assert_string_equal(str(doc, "/s:svg/@font-family"), "sans-serif");
     assert_string_equal(str(doc, "/s:svg/@width"), "960");
+    /* ... and its PNG (--png): twice its size, on white, the bars in
+     * their colours where the SVG puts them */
+    snprintf(path, sizeof path, "%s/p1-tps.png", dir);
+    assert_png_of(path, doc);
     xmlFreeDoc(doc);
     snprintf(line, sizeof line, "rm -rf %s", dir);
     assert_int_equal(system(line), 0);
