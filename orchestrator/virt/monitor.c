@@ -131,8 +131,8 @@ static int find_vm(orch_monitor *m, virDomainPtr dom)
     return -1;
 }
 
-/* Record fault f on slot i unless it already failed (a pause on an I/O
- * error is replaced by the I/O error that explains it). Lock held. */
+/* Record fault f on slot i unless it already failed (a pause is replaced
+ * by the I/O error or the guest panic that explains it). Lock held. */
 static void fail_locked(orch_monitor *m, int i, orch_fault f, const char *reason)
 {
     mon_vm *v;
@@ -141,9 +141,13 @@ static void fail_locked(orch_monitor *m, int i, orch_fault f, const char *reason
     if (i < 0 || i >= m->nvms)
         return;
     v = &m->vms[i];
+    /* a pause may come first and its cause after it: QEMU stops the vCPUs
+     * on an I/O error or a guest panic, and libvirt may report that stop
+     * before the event that says why */
     if (v->h.fault != ORCH_FAULT_NONE
         && !(v->h.fault == ORCH_FAULT_PAUSED && (f == ORCH_FAULT_IO_ERROR
-                                                 || f == ORCH_FAULT_DISK_FULL)))
+                                                 || f == ORCH_FAULT_DISK_FULL
+                                                 || f == ORCH_FAULT_CRASHED)))
         return;
     v->h.fault = f;
     v->h.at = time(NULL);
