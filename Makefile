@@ -70,9 +70,11 @@ asan:
 	$(MAKE) BUILD=build-asan BIN=bin-asan SANITIZE="$(ASAN_FLAGS)"
 
 # The unit tests and the oltp integration test again, built with
-# AddressSanitizer (leaks included) and UBSan; any report fails the test.
+# AddressSanitizer (leaks included) and UBSan; any report fails the test
+# (tests/lsan.supp: the one system library whose caches live on, fontconfig).
 test-asan: asan
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	  OLTP_BIN=bin-asan/oltp tests/run-all.sh \
 	  $(patsubst $(BIN)/%,bin-asan/%,$(filter $(BIN)/%,$(CHECK_TARGETS) $(TEST_TARGETS))) tests/integration/oltp_mysql.sh
 
