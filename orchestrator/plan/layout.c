@@ -118,13 +118,13 @@ char *orch_layout_console(const orch_vm *vm, int rep)
 
 void orch_layout_uuid(const orch_vm *vm, int rep, char out[37])
 {
-    char *seed;
-    if (rep <= 1 || !(seed = orch_strfmt("%s repetition %d", vm->name, rep))) {
+    char seed[PATH_MAX];        /* names are far shorter (a domain name) */
+    if (rep <= 1) {
         memcpy(out, vm->uuid, 37);
         return;
     }
+    snprintf(seed, sizeof seed, "%s repetition %d", vm->name, rep);
     orch_uuid_from_name(seed, out);
-    free(seed);
 }
 
 char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_template *t,
