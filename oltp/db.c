@@ -58,6 +58,11 @@ bool db_error_is_login(const db_error *e)
     return !strncmp(e->sqlstate, "28", 2) || !strncmp(e->sqlstate, "3D", 2);
 }
 
+bool db_error_is_session_limit(const db_error *e)
+{
+    return !strcmp(e->sqlstate, "53300");
+}
+
 bool db_error_is_disk_full(const db_error *e)
 {
     return e->code == 1021 || e->code == 1114 || !strcmp(e->sqlstate, "53100")

@@ -239,6 +239,11 @@ int  db_trx_sync(db_conn *c, db_trx op);
  * reach no server at all? Drivers report those two with these standard
  * SQLSTATEs whatever their client library says. */
 bool db_error_is_login(const db_error *e);
+/* Did a failed connect find the server at a session limit (its own or the
+ * user's)? Drivers report it as SQLSTATE 53300, PostgreSQL's
+ * too_many_connections: MariaDB/MySQL 1040, 1203 and 1226, SQL Server
+ * 17809, PostgreSQL's "too many clients" and "too many connections for". */
+bool db_error_is_session_limit(const db_error *e);
 /* True when the driver has a bulk path (db_bulk_load). */
 bool db_bulk_supported(const db_conn *c);
 /* Load every row b->next() gives into table b->table, blocking; sets

@@ -270,9 +270,9 @@ static int my_fd(const db_conn *c)
     return p->m ? (int)mysql_get_socket(p->m) : -1;
 }
 
-/* The standard SQLSTATE of a failed connect (db_error_is_login): the
- * server's login refusals are class 28 (1044 says 42000) or 3D; the
- * client's own errors (2000-2999: refused, unknown host, lost during the
+/* The standard SQLSTATE of a failed connect (db_error_is_login,
+ * db_error_is_session_limit): the server's login refusals are class 28
+ * (1044 says 42000) or 3D, its session limits 53300; the client's own errors (2000-2999: refused, unknown host, lost during the
  * handshake) say HY000, "08001" is the standard "could not connect". */
 static const char *connect_sqlstate(unsigned int code, const char *sqlstate)
 {
@@ -282,6 +282,8 @@ static const char *connect_sqlstate(unsigned int code, const char *sqlstate)
         return "28000";
     case ER_BAD_DB_ERROR:
         return "3D000";
+    case ER_CON_COUNT_ERROR: case ER_TOO_MANY_USER_CONNECTIONS: case ER_USER_LIMIT_REACHED:
+        return "53300";
     }
     return code >= CR_MIN_ERROR && code <= CR_MAX_ERROR ? "08001" : sqlstate;
 }

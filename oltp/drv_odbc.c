@@ -239,7 +239,10 @@ static bool connect_not_ready(db_conn *c)
     return false;
 }
 
-/* After a failed connect: the standard SQLSTATE db_error_is_login() reads.
+/* After a failed connect: the standard SQLSTATE db_error_is_login() and
+ * db_error_is_session_limit() read. A session limit is native 1040, 1203
+ * or 1226 (MariaDB, MySQL), 17809 (SQL Server), or psqlODBC's 08001 with
+ * the server's "too many" message.
  * Drivers that already say 28xxx (MariaDB ODBC's 1045, SQL Server's
  * 18456) stay; an unknown database is 42000 with native 1049 (MariaDB,
  * MySQL); psqlODBC says 08001 for every refusal and keeps the server's
@@ -259,6 +262,9 @@ static void connect_sqlstate(db_conn *c)
         st = "28000";
     else if (strstr(m, "database \"") && strstr(m, "\" does not exist"))
         st = "3D000";
+    else if (p->err.code == 1040 || p->err.code == 1203 || p->err.code == 1226 || p->err.code == 17809 ||
+             strstr(m, "too many clients already") || strstr(m, "too many connections for"))
+        st = "53300";
     else if (strncmp(p->err.sqlstate, "08", 2) && strncmp(p->err.sqlstate, "HYT", 3))
         st = "08001";
     if (st)

@@ -195,6 +195,8 @@ static int connect_fail(db_conn *c)
         state = "28000";
     else if (strstr(m, "database \"") && strstr(m, "\" does not exist"))
         state = "3D000";
+    else if (strstr(m, "too many clients already") || strstr(m, "too many connections for"))
+        state = "53300";
     r = pg_fail(c, NULL);
     if (state)
         snprintf(c->err.sqlstate, sizeof c->err.sqlstate, "%s", state);

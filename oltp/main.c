@@ -49,20 +49,40 @@ static const char *where(const oltp_opts *o, char *buf, size_t len)
     return buf;
 }
 
+/* A session that has just closed may still count against the server's
+ * session limit for a moment (MariaDB lowers a user's count after the
+ * client has gone), and oltp's setup connections follow one another (the
+ * dialect probe, then the run's): one refused by that limit tries again,
+ * every SETUP_LIMIT_STEP_MS for up to SETUP_LIMIT_WAIT_MS. */
+enum { SETUP_LIMIT_WAIT_MS = 3000, SETUP_LIMIT_STEP_MS = 100 };
+
 /* Open a blocking setup connection; prints one line and returns -1 on failure. */
 static int setup_connect(db_conn *c, const wl_run *run, const struct db_driver *drv)
 {
     char w[300];
-    if (db_init(c, drv, &run->o->db, run->stmts, run->nstmts) < 0) {
-        fprintf(stderr, "oltp: out of memory\n");
-        return -1;
+    int waited = 0;
+
+    for (;;) {
+        if (db_init(c, drv, &run->o->db, run->stmts, run->nstmts) < 0) {
+            fprintf(stderr, "oltp: out of memory\n");
+            return -1;
+        }
+        if (db_connect(c) == DB_DONE)
+            return 0;
+        if (!db_error_is_session_limit(&c->err) || waited >= SETUP_LIMIT_WAIT_MS)
+            break;
+        db_free(c);
+        uv_sleep(SETUP_LIMIT_STEP_MS);
+        waited += SETUP_LIMIT_STEP_MS;
     }
-    if (db_connect(c) != DB_DONE) {
+    if (waited)
+        fprintf(stderr, "oltp: cannot connect to the %s: error %d: %s (the server stayed at its "
+                "session limit for %d s)\n", where(run->o, w, sizeof w), c->err.code, c->err.msg,
+                SETUP_LIMIT_WAIT_MS / 1000);
+    else
         fprintf(stderr, "oltp: cannot connect to the %s: error %d: %s\n",
                 where(run->o, w, sizeof w), c->err.code, c->err.msg);
-        return -1;
-    }
-    return 0;
+    return -1;
 }
 
 /* Set o->db.dialect before the workload writes any SQL: the driver's own

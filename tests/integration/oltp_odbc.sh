@@ -241,10 +241,14 @@ mariadb_sql "ALTER USER 'sbtest'@'127.0.0.1' WITH MAX_USER_CONNECTIONS 2"
 $OLTP --odbc-dsn=sb_maria --tables=1 --table-size=1000 oltp_point_select prepare >"$T/out" 2>&1
 mariadb --no-defaults -usbtest -psbtest -h127.0.0.1 -P"$MARIADB_PORT" -e "SELECT SLEEP(4)" >/dev/null 2>&1 &
 sleeper=$!
-for _ in $(seq 1 50); do
-  [ "$(mariadb_sql "SELECT COUNT(*) FROM information_schema.processlist WHERE user='sbtest'")" = 1 ] && break
-  sleep 0.1
-done
+# (until the sleeper is in and prepare's session is gone: the server may
+# list a closed session for a moment)
+maria_sessions() {
+  mariadb_sql "SELECT COUNT(*), COALESCE(SUM(info LIKE 'SELECT SLEEP%'), 0) FROM information_schema.processlist
+    WHERE user = 'sbtest'" | tr '\t' ' '
+}
+for _ in $(seq 1 100); do [ "$(maria_sessions)" = "1 1" ] && break; sleep 0.1; done
+check_eq "first connect refused: the sleeper holds one session, no other" "1 1" "$(maria_sessions)"
 $OLTP --odbc-dsn=sb_maria --tables=1 --table-size=1000 --threads=2 --time=8 --json="$T/late.json" \
   oltp_point_select run >"$T/ol" 2>&1
 rc=$?
@@ -256,6 +260,35 @@ p = json.load(open(sys.argv[1]))["phases"][-1]
 print(p["reconnects"], "yes" if p.get("unavailable_s", 0) > 0 else "no")' "$T/late.json")"
 check_eq "first connect refused: its retries are counted as reconnects" yes "$([ "${rec:-0}" -ge 1 ] && echo yes || echo "no ($rec)")"
 check_eq "first connect refused: its wait is counted as unavailable time" yes "$late"
+
+# --- setup connections wait out a session limit for up to 3 s --------------------
+# sbtest may hold 1 session and a sleeper holds it: for 1 s, the run's
+# setup connections (the dialect probe, then the run's own) wait and the
+# run goes on; for 6 s, the run ends after 3 s with one line naming the limit
+mariadb_sql "ALTER USER 'sbtest'@'127.0.0.1' WITH MAX_USER_CONNECTIONS 1"
+hold_session() {  # hold_session SECONDS: a sleeper in sbtest's one session
+  mariadb --no-defaults -usbtest -psbtest -h127.0.0.1 -P"$MARIADB_PORT" -e "SELECT SLEEP($1)" >/dev/null 2>&1 &
+  sleeper=$!
+  for _ in $(seq 1 100); do [ "$(maria_sessions)" = "1 1" ] && break; sleep 0.1; done
+}
+hold_session 1
+$OLTP --odbc-dsn=sb_maria --tables=1 --threads=1 --time=2 oltp_point_select run >"$T/ol" 2>&1
+rc=$?
+wait $sleeper
+check_eq "a session limit for 1 s: the run exits 0" 0 $rc
+check_eq "a session limit for 1 s: no connect error" "" "$(grep 'cannot connect' "$T/ol")"
+hold_session 6
+t0=$(date +%s%N)
+$OLTP --odbc-dsn=sb_maria --tables=1 --threads=1 --time=2 oltp_point_select run >"$T/ol" 2>&1
+rc=$?
+t1=$(date +%s%N)
+wait $sleeper
+check_eq "a session limit for 6 s: the run exits 2" 2 $rc
+check_eq "a session limit for 6 s: one line naming the limit (driver version as ma-V)" \
+  "oltp: cannot connect to the ODBC data source sb_maria: error 1226: [unixODBC][ma-V]User 'sbtest' has exceeded the 'max_user_connections' resource (current value: 1) (the server stayed at its session limit for 3 s)" \
+  "$(sed 's/\[ma-[0-9.]*\]/[ma-V]/' "$T/ol")"
+check_eq "a session limit for 6 s: it gave up after 3 s, not at once" yes \
+  "$([ $(( (t1 - t0) / 1000000 )) -ge 3000 ] && echo yes || echo "no ($(( (t1 - t0) / 1000000 )) ms)")"
 mariadb_sql "ALTER USER 'sbtest'@'127.0.0.1' WITH MAX_USER_CONNECTIONS 0"
 $OLTP --odbc-dsn=sb_maria --tables=1 oltp_point_select cleanup >/dev/null 2>&1
 

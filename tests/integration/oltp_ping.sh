@@ -5,7 +5,8 @@
 # unixODBC (MariaDB ODBC and psqlODBC data sources). For each: exit 0 and
 # one line on stdout when the database answers; exit 3 and one line on
 # stderr for a closed port; exit 4 ("login refused") for a wrong password
-# and for an unknown database. Nothing is printed on the other stream.
+# and for an unknown database; exit 3 with SQLSTATE 53300 for a user at
+# its session limit. Nothing is printed on the other stream.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/postgres.sh         # also brings tests/lib/mariadb.sh
@@ -96,6 +97,39 @@ ping "odbc pg, wrong password" 4 "oltp: ping: odbc: data source pg as sbtest: lo
   'password authentication failed for user "sbtest"' -- $O --odbc-dsn=pg --odbc-password=wrong
 ping "odbc pg, unknown database" 4 "login refused" 'database "nosuchdb" does not exist' \
   -- $O --odbc-dsn=pg_nodb --odbc-password=sbtest
+
+# --- a server at its session limit: SQLSTATE 53300 on every driver -----------------
+# sbtest may hold one session and a sleeper holds it: ping's connect is
+# refused with the standard SQLSTATE oltp's setup connections wait on
+# (oltp_odbc.sh tests that wait)
+sleeper_wait() {  # sleeper_wait SQL-COUNT: until the sleeper's session is in
+  for _ in $(seq 1 100); do [ "$($1)" = 1 ] && return 0; sleep 0.1; done
+  return 1
+}
+maria_sleeping() { mariadb_sql "SELECT COUNT(*) FROM information_schema.processlist WHERE user = 'sbtest' AND info LIKE 'SELECT SLEEP%'"; }
+pg_sleeping() { postgres_sql "SELECT COUNT(*) FROM pg_stat_activity WHERE usename = 'sbtest' AND query LIKE 'SELECT pg_sleep%'" postgres; }
+mariadb_sql "ALTER USER 'sbtest'@'127.0.0.1' WITH MAX_USER_CONNECTIONS 1"
+mariadb --no-defaults -usbtest -psbtest -h127.0.0.1 -P"$MARIADB_PORT" -e "SELECT SLEEP(60)" >/dev/null 2>&1 &
+SLEEPER=$!
+check_eq "mysql: the sleeper holds sbtest's one session" 0 "$(sleeper_wait maria_sleeping; echo $?)"
+ping "mysql, at max_user_connections" 3 "no connection: error 1226 (SQLSTATE 53300)" \
+  "User 'sbtest' has exceeded the 'max_user_connections' resource (current value: 1)" -- \
+  $M --mysql-port="$MARIADB_PORT" --mysql-password=sbtest
+ping "odbc maria, at max_user_connections" 3 "no connection: error 1226 (SQLSTATE 53300)" \
+  "'max_user_connections'" -- $O --odbc-dsn=maria --odbc-password=sbtest
+mariadb_sql "KILL USER sbtest"; wait "$SLEEPER" 2>/dev/null
+mariadb_sql "ALTER USER 'sbtest'@'127.0.0.1' WITH MAX_USER_CONNECTIONS 0"
+postgres_sql "ALTER ROLE sbtest CONNECTION LIMIT 1" postgres >/dev/null
+PGPASSWORD=sbtest psql -X -q -h 127.0.0.1 -p "$PGSQL_PORT" -U sbtest -d sbtest -c "SELECT pg_sleep(60)" >/dev/null 2>&1 &
+SLEEPER=$!
+check_eq "pgsql: the sleeper holds sbtest's one session" 0 "$(sleeper_wait pg_sleeping; echo $?)"
+ping "pgsql, at the role's connection limit" 3 "no connection: error 0 (SQLSTATE 53300)" \
+  'too many connections for role "sbtest"' -- $P --pgsql-port="$PGSQL_PORT" --pgsql-password=sbtest
+ping "odbc pg, at the role's connection limit" 3 "(SQLSTATE 53300)" \
+  'too many connections for role "sbtest"' -- $O --odbc-dsn=pg --odbc-password=sbtest
+postgres_sql "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'sbtest'" postgres >/dev/null
+wait "$SLEEPER" 2>/dev/null
+postgres_sql "ALTER ROLE sbtest CONNECTION LIMIT -1" postgres >/dev/null
 
 # --- usage -------------------------------------------------------------------------
 ping "unknown driver" 2 "oltp: unknown --db-driver=nosuch" -- --db-driver=nosuch
