@@ -289,7 +289,7 @@ want_kept() {
     "$rdir/report.html" || e2e_fail "$1: the report's failure section does not show what it measured"
   grep -qE '<g class="mark" data-x="[0-9.]+" data-label="fault at [0-9.]+ s">' "$rdir/report.html" \
     || e2e_fail "$1: the report does not mark the fault"
-  e2e_say "$1: kept $(jq '.phases[0].intervals | length' "$f") intervals up to the fault at $(jq --arg n "$n" '.vms[] | select(.name == $n) | .failed_at_s' "$rdir/summary.json") s"
+  e2e_say "$1: kept $(jq '.phases[0].intervals | length' "$f") intervals ($(jq '.phases[0].duration_s' "$f") s) up to the fault at $(jq --arg n "$n" '.vms[] | select(.name == $n) | .failed_at_s' "$rdir/summary.json") s (its cause done $fault_ms ms after the measure was seen)"
 }
 case $scenario in
   destroy)
