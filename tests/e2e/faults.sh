@@ -276,7 +276,7 @@ want_kept() {
   # SIGTERM that followed the fault, measured no less (less the seconds)
   # and at most 4 s more
   jq -e --arg n "$n" --argjson k "$(jq '.phases[0] | (.intervals[-1].t - 0.001) / .interval_s | ceil' "$f")" \
-    --argjson kept "$(jq '.phases[0].duration_s' "$f")" --argjson done "$(( fault_ms / 1000 + 4 ))" \
+    --argjson kept "$(jq '.phases[0].duration_s' "$f")" --argjson done "$(( fault_ms / 1000 + 5 ))" \
     '.vms[] | select(.name == $n) | .result_ended == "signal" and (.tps_series | length) == $k
      and .failed_at_s >= 5 and .failed_at_s <= $done
      and .failed_at_s - $kept <= 2 and $kept - .failed_at_s <= 4' \
