@@ -33,7 +33,7 @@ static void usage(FILE *f)
           "       drivebench run PLAN [--run-id=ID] [--domain-type=kvm|qemu|auto]\n"
           "       drivebench list [--uri=URI]... [--results=DIR]\n"
           "       drivebench teardown RUN-ID [--uri=URI]... [--results=DIR]\n"
-          "       drivebench report RESULTS_DIR... [-o report.html]\n"
+          "       drivebench report RESULTS_DIR... [-o report.html] [--charts] [--png]\n"
           "       drivebench report --rank [--all-runs] [--highlight NAME] [--baseline DRIVE]\n"
           "                         [--png] [-o DIR] RUN_OR_RESULTS_DIR...\n"
           "       drivebench seed PLAN [--force]\n"

@@ -82,7 +82,7 @@ static int chart(const rank_group *rg, int m, xmlNodePtr sec, rank_files *out, c
     html_attr(html_add(p, "a", file), "href", file);
     free(title);
     title = orch_strfmt("%s/%s", out->dir, file);
-    if (!title || svg_write_standalone(svg, title, err, errlen) < 0)
+    if (!title || svg_write_standalone(svg, NULL, title, err, errlen) < 0)
         goto cleanup;
     out->nsvg++;
     if (out->png_scale > 0) {

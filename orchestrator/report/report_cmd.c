@@ -5,6 +5,7 @@
 #include "report/rank.h"
 #include "util/names.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,13 +45,23 @@ static void print_protocols(const report_set *s, FILE *f)
     }
 }
 
-/* report_write, with the protocols printed to notes (NULL: not). */
+/* "dir/x.html" -> "dir/charts", "x.html" -> "charts". Caller frees. */
+static char *charts_dir_for(const char *html)
+{
+    const char *slash = strrchr(html, '/');
+    return slash ? orch_strfmt("%.*s/charts", (int)(slash - html), html) : strdup("charts");
+}
+
+/* report_write, with the protocols printed to notes (NULL: not) and the
+ * charts written as files beside the page when charts is not NULL (its
+ * counts set; its dir only while writing). */
 static int write_page(const char *const *dirs, int ndirs, const char *html_path,
-                      char **html_out, char **csv_out, FILE *notes, char *err, size_t errlen)
+                      char **html_out, char **csv_out, FILE *notes, report_charts *charts,
+                      char *err, size_t errlen)
 {
     char *html = html_path ? strdup(html_path)
                  : ndirs == 1 ? orch_strfmt("%s/report.html", dirs[0]) : strdup("report.html");
-    char *csv = html ? csv_path_for(html) : NULL;
+    char *csv = html ? csv_path_for(html) : NULL, *charts_dir = NULL;
     report_set *s = NULL;
     int rc = -1;
 
@@ -63,7 +74,12 @@ static int write_page(const char *const *dirs, int ndirs, const char *html_path,
         rc = REPORT_BAD_INPUT;
         goto cleanup;
     }
-    if (report_write_html(s, html, err, errlen) < 0 || report_write_csv(s, csv, err, errlen) < 0)
+    if (charts && !(charts->dir = charts_dir = charts_dir_for(html))) {
+        snprintf(err, errlen, "out of memory");
+        goto cleanup;
+    }
+    if (report_write_html_charts(s, html, charts, err, errlen) < 0
+        || report_write_csv(s, csv, err, errlen) < 0)
         goto cleanup;
     print_protocols(s, notes);
     rc = 0;
@@ -77,6 +93,9 @@ static int write_page(const char *const *dirs, int ndirs, const char *html_path,
     }
 cleanup:
     report_set_free(s);
+    if (charts)
+        charts->dir = NULL;
+    free(charts_dir);
     free(html);
     free(csv);
     return rc;
@@ -85,8 +104,10 @@ cleanup:
 int report_write(const char *const *dirs, int ndirs, const char *html_path, char **html_out,
                  char **csv_out, char *err, size_t errlen)
 {
-    return write_page(dirs, ndirs, html_path, html_out, csv_out, NULL, err, errlen);
+    return write_page(dirs, ndirs, html_path, html_out, csv_out, NULL, NULL, err, errlen);
 }
+
+#define REPORT_USAGE "usage: drivebench report RESULTS_DIR... [-o report.html] [--charts] [--png]"
 
 int report_main(int argc, char **argv)
 {
@@ -94,6 +115,8 @@ int report_main(int argc, char **argv)
     const char *out = NULL;
     char err[1024], *html = NULL, *csv = NULL;
     int ndirs = 0, rc = 2;
+    bool want_charts = false;
+    report_charts charts = { 0 };
 
     if (!dirs)
         return 1;
@@ -107,22 +130,33 @@ int report_main(int argc, char **argv)
             out = argv[++i];
         else if (strncmp(argv[i], "--output=", 9) == 0)
             out = argv[i] + 9;
+        else if (strcmp(argv[i], "--charts") == 0)
+            want_charts = true;
+        else if (strcmp(argv[i], "--png") == 0)
+            want_charts = true, charts.png_scale = 2;
         else if (argv[i][0] == '-') {
-            fprintf(stderr, "drivebench: unknown option %s (usage: drivebench report "
-                    "RESULTS_DIR... [-o report.html])\n", argv[i]);
+            fprintf(stderr, "drivebench: unknown option %s (" REPORT_USAGE ")\n", argv[i]);
             goto cleanup;
         } else
             dirs[ndirs++] = argv[i];
     }
     if (!ndirs) {
-        fputs("drivebench: missing RESULTS_DIR argument (usage: drivebench report "
-              "RESULTS_DIR... [-o report.html])\n", stderr);
+        fputs("drivebench: missing RESULTS_DIR argument (" REPORT_USAGE ")\n", stderr);
         goto cleanup;
     }
-    rc = write_page(dirs, ndirs, out, &html, &csv, stdout, err, sizeof err);
-    if (rc == 0)
+    rc = write_page(dirs, ndirs, out, &html, &csv, stdout, want_charts ? &charts : NULL, err,
+                    sizeof err);
+    if (rc == 0) {
+        char *dir = want_charts ? charts_dir_for(html) : NULL;
         printf("report: %s\ncsv: %s\n", html, csv);
-    else
+        /* the ranking's lines (rank.c) */
+        if (want_charts)
+            printf("svg: %d file(s) in %s\n", charts.nsvg, dir ? dir : "charts");
+        if (want_charts && charts.png_scale > 0)
+            printf("png: %d file(s) in %s (twice the charts' size)\n", charts.npng,
+                   dir ? dir : "charts");
+        free(dir);
+    } else
         fprintf(stderr, "drivebench: %s\n", err);
     rc = rc == 0 ? 0 : rc == REPORT_BAD_INPUT ? 2 : 1;
 cleanup:

@@ -11,6 +11,8 @@
 #include "report/html.h"
 #include "util/names.h"
 #include "report/svg.h"
+#include "report/svg_rank.h"
+#include "report/png.h"
 
 #include <libxml/HTMLtree.h>
 #include <libxml/tree.h>
@@ -19,6 +21,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+/* The charts' rules of the page's style sheet, which a chart written on
+ * its own (--charts) carries as its <style>. */
+#define CHART_CSS \
+    "svg .chart-title{font-size:15px;font-weight:bold}" \
+    "svg text{font-size:12px;fill:#222}svg .value.inside{fill:#fff;font-weight:bold}" \
+    "svg .grid{stroke:#e3e3e3}svg .axis{stroke:#888}" \
+    "svg .hatch{stroke:#fff;stroke-width:3;stroke-opacity:.6}" \
+    "svg .label.flagged{fill:#b00}svg line.mark{stroke:#c00;stroke-dasharray:4 3}" \
+    "svg text.mark{fill:#c00}" \
+    "svg polyline.series{fill:none;stroke-width:1.8}svg .legend-line{stroke-width:3}"
+#define CHART_CSS_INCOMPLETE "svg .value.incomplete{fill:#555;font-style:italic}"
+
+/* ... and, alone, the page's font */
+static const char chart_css[] =
+    "svg{font-family:'DejaVu Sans',sans-serif}" CHART_CSS CHART_CSS_INCOMPLETE;
 
 static const char page_css[] =
     "body{font-family:'DejaVu Sans',sans-serif;margin:24px;color:#222;background:#fff;"
@@ -31,20 +50,14 @@ static const char page_css[] =
     "th{background:#f0f0f0}tr.flagged td{background:#fff0e0}"
     ".flag{color:#b00;font-weight:bold}"
     "svg.chart{display:block;width:100%;max-width:960px;margin:8px 0 20px}"
-    "svg .chart-title{font-size:15px;font-weight:bold}"
-    "svg text{font-size:12px;fill:#222}svg .value.inside{fill:#fff;font-weight:bold}"
-    "svg .grid{stroke:#e3e3e3}svg .axis{stroke:#888}"
-    "svg .hatch{stroke:#fff;stroke-width:3;stroke-opacity:.6}"
-    "svg .label.flagged{fill:#b00}svg line.mark{stroke:#c00;stroke-dasharray:4 3}"
-    "svg text.mark{fill:#c00}"
-    "svg polyline.series{fill:none;stroke-width:1.8}svg .legend-line{stroke-width:3}"
+    CHART_CSS
     "pre{background:#f6f6f6;padding:8px;font-size:12px;overflow-x:auto}"
     "p.note{font-size:13px;color:#555}"
     ".banner{border:2px solid #b00;background:#fff0f0;color:#900;padding:8px 12px;"
     "margin:12px 0;font-weight:bold}"
     "td.warn{background:#fff0d0;color:#a50}tr.failed td{background:#ffe6e6;color:#a00}tr.incomplete td{background:#eee;color:#666}"
     "td.incomplete,span.incomplete{color:#666;font-style:italic}"
-    "svg .value.incomplete{fill:#555;font-style:italic}"
+    CHART_CSS_INCOMPLETE
     "div.failure{border-left:4px solid #c00;padding-left:12px;margin:12px 0}"
     "div.failure h3{color:#b00}pre.console{background:#fff4f4;border:1px solid #e0b0b0}"
     ".swatch{display:inline-block;width:12px;height:12px;margin-left:12px;"
@@ -156,7 +169,59 @@ fail:
     return NULL;
 }
 
-int report_write_html(const report_set *s, const char *path, char *err, size_t errlen)
+/* A chart's id as a file name: anything but [A-Za-z0-9._-] becomes '_'
+ * (ids carry drive and VM names). */
+static void chart_file_name(const char *id, char *out, size_t len)
+{
+    size_t i = 0;
+    for (; id[i] && i + 1 < len; i++)
+        out[i] = (id[i] >= 'a' && id[i] <= 'z') || (id[i] >= 'A' && id[i] <= 'Z')
+                 || (id[i] >= '0' && id[i] <= '9') || strchr("._-", id[i]) ? id[i] : '_';
+    out[i] = 0;
+}
+
+/* Every chart under n (an <svg> of class "chart ..." with an id) as
+ * c->dir/ID.svg, and ID.png when c->png_scale > 0. 0, or -1 with err. */
+static int write_charts(xmlNodePtr n, report_charts *c, char *err, size_t errlen)
+{
+    for (; n; n = n->next) {
+        xmlChar *cls, *id;
+        int rc = 0;
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        if (xmlStrcmp(n->name, BAD_CAST "svg")) {
+            if (write_charts(n->children, c, err, errlen) < 0)
+                return -1;
+            continue;
+        }
+        cls = xmlGetProp(n, BAD_CAST "class");
+        id = xmlGetProp(n, BAD_CAST "id");
+        if (cls && id && !xmlStrncmp(cls, BAD_CAST "chart", 5) && (!cls[5] || cls[5] == ' ')) {
+            char name[256], *svg, *png = NULL;
+            chart_file_name((const char *)id, name, sizeof name);
+            svg = orch_strfmt("%s/%s.svg", c->dir, name);
+            png = c->png_scale > 0 ? orch_strfmt("%s/%s.png", c->dir, name) : NULL;
+            if (!svg || (c->png_scale > 0 && !png)) {
+                snprintf(err, errlen, "out of memory");
+                rc = -1;
+            } else if ((rc = svg_write_standalone(n, chart_css, svg, err, errlen)) == 0) {
+                c->nsvg++;
+                if (png && (rc = png_from_svg(svg, png, c->png_scale, NULL, NULL, err, errlen)) == 0)
+                    c->npng++;
+            }
+            free(svg);
+            free(png);
+        }
+        xmlFree(cls);
+        xmlFree(id);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int report_write_html_charts(const report_set *s, const char *path, report_charts *charts,
+                             char *err, size_t errlen)
 {
     htmlDocPtr doc = build_doc(s);
     int rc;
@@ -165,6 +230,20 @@ int report_write_html(const report_set *s, const char *path, char *err, size_t e
         return -1;
     }
     rc = html_write_doc(doc, path, err, errlen);
+    if (rc == 0 && charts) {
+        charts->nsvg = charts->npng = 0;
+        if (mkdir(charts->dir, 0755) < 0 && errno != EEXIST) {
+            snprintf(err, errlen, "cannot create %s: %s", charts->dir, strerror(errno));
+            rc = -1;
+        } else {
+            rc = write_charts(xmlDocGetRootElement(doc), charts, err, errlen);
+        }
+    }
     xmlFreeDoc(doc);
     return rc;
+}
+
+int report_write_html(const report_set *s, const char *path, char *err, size_t errlen)
+{
+    return report_write_html_charts(s, path, NULL, err, errlen);
 }

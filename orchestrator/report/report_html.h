@@ -12,4 +12,18 @@
 /* Write the HTML page of s at path. 0, or -1 with err. */
 int report_write_html(const report_set *s, const char *path, char *err, size_t errlen);
 
+/* Where the page's charts go as files of their own (--charts). */
+typedef struct report_charts {
+    const char *dir;            /* created when missing */
+    double      png_scale;      /* > 0: each also as ID.png at this times
+                                 * its size (report/png.h) */
+    int         nsvg, npng;     /* out: how many of each */
+} report_charts;
+
+/* report_write_html, then each chart of the page (an <svg> of class
+ * "chart ...") as charts->dir/ID.svg, a standalone SVG with the page's
+ * chart style as its own (charts NULL: none). 0, or -1 with err. */
+int report_write_html_charts(const report_set *s, const char *path, report_charts *charts,
+                             char *err, size_t errlen);
+
 #endif

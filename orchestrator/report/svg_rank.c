@@ -136,12 +136,22 @@ xmlNodePtr svg_rank_chart(xmlNodePtr parent, const char *id, const char *title,
     return svg;
 }
 
-int svg_write_standalone(xmlNodePtr svg, const char *path, char *err, size_t errlen)
+int svg_write_standalone(xmlNodePtr svg, const char *css, const char *path, char *err,
+                         size_t errlen)
 {
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
-    xmlNodePtr root = doc ? xmlDocCopyNode(svg, doc, 1) : NULL;
+    xmlNodePtr root = doc ? xmlDocCopyNode(svg, doc, 1) : NULL, style = NULL;
     xmlChar *mem = NULL;
     int len = 0, rc = -1;
+    if (root && css) {
+        style = xmlNewDocNode(doc, NULL, BAD_CAST "style", NULL);
+        if (!style || !xmlAddChild(style, xmlNewDocText(doc, BAD_CAST css))
+            || !(root->children ? xmlAddPrevSibling(root->children, style) : xmlAddChild(root, style))) {
+            xmlFreeNode(style);
+            xmlFreeNode(root);
+            root = NULL;
+        }
+    }
     if (!root) {
         snprintf(err, errlen, "out of memory");
         goto cleanup;

@@ -30,7 +30,10 @@ xmlNodePtr svg_rank_chart(xmlNodePtr parent, const char *id, const char *title,
                           const svg_rank_bar *bars, int nbars);
 
 /* Write the chart svg (of any document) as a standalone SVG file at path:
- * an XML declaration, the SVG namespace on the root. 0, or -1 with err. */
-int svg_write_standalone(xmlNodePtr svg, const char *path, char *err, size_t errlen);
+ * an XML declaration, the SVG namespace on the root, and css (NULL: none)
+ * as its first child's <style>, for a chart that takes its look from the
+ * page's style sheet. 0, or -1 with err. */
+int svg_write_standalone(xmlNodePtr svg, const char *css, const char *path, char *err,
+                         size_t errlen);
 
 #endif

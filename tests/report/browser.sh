@@ -20,7 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 # --- command line ---
 out=$($DB report 2>&1); rc=$?
 check_eq "no folder: exit 2" 2 "$rc"
-check_eq "no folder: message" "drivebench: missing RESULTS_DIR argument (usage: drivebench report RESULTS_DIR... [-o report.html])" "$out"
+check_eq "no folder: message" "drivebench: missing RESULTS_DIR argument (usage: drivebench report RESULTS_DIR... [-o report.html] [--charts] [--png])" "$out"
 out=$($DB report "$tmp/none" 2>&1); rc=$?
 check_eq "missing folder: exit 2" 2 "$rc"
 check_eq "missing folder: message" "drivebench: $tmp/none/summary.json: cannot read the run's summary (is $tmp/none a run folder of \`drivebench run\`?)" "$out"
@@ -32,6 +32,24 @@ check_eq "one folder: exit 0" 0 "$rc"
 check_eq "one folder: report.html in the folder" "report: $tmp/report-4vm/report.html
 csv: $tmp/report-4vm/report.csv" "$out"
 check_eq "one folder: CSV rows" 3 "$(wc -l < "$tmp/report-4vm/report.csv")"
+# --charts: each chart of the page as a standalone SVG beside it; --png:
+# and as a PNG (their content: tests/report/test_report.c test_chart_files)
+out=$($DB report --charts "$tmp/report-4vm"); rc=$?
+check_eq "--charts: exit 0, the SVGs' folder" "0 report: $tmp/report-4vm/report.html
+csv: $tmp/report-4vm/report.csv
+svg: 6 file(s) in $tmp/report-4vm/charts" "$rc $out"
+check_eq "--charts: one SVG per chart of the page, no PNG" "6 6 0" \
+  "$(grep -o '<svg class="chart' "$tmp/report-4vm/report.html" | wc -l) $(ls "$tmp/report-4vm/charts"/*.svg | wc -l) $(ls "$tmp/report-4vm/charts" | grep -c '\.png$')"
+out=$($DB report --png $F/report-4vm $F/report-failed -o "$tmp/two/r.html" 2>&1); rc=$?
+check_eq "--png into a folder that does not exist: exit 1, one line" "1 drivebench: cannot write $tmp/two/r.html: No such file or directory" "$rc $out"
+mkdir "$tmp/two"
+out=$($DB report --png $F/report-4vm $F/report-failed -o "$tmp/two/r.html"); rc=$?
+check_eq "--png: exit 0, SVGs and PNGs of the page's 9 charts" "0 9 svg: 9 file(s) in $tmp/two/charts
+png: 9 file(s) in $tmp/two/charts (twice the charts' size)" "$rc $(grep -o '<svg class="chart' "$tmp/two/r.html" | wc -l) $(echo "$out" | tail -2)"
+check_eq "--png: a PNG of each SVG" "$(cd "$tmp/two/charts" && ls *.svg | sed 's/svg$/png/')" "$(cd "$tmp/two/charts" && ls *.png)"
+rm -rf "$tmp/file" && mkdir "$tmp/file" && : >"$tmp/file/charts"
+out=$($DB report --charts $F/report-4vm -o "$tmp/file/r.html" 2>&1); rc=$?
+check_eq "--charts where a file is in the way: exit 1, one line" "1 drivebench: cannot write $tmp/file/charts/chart-tps.svg: Not a directory" "$rc $out"
 out=$($DB report $F/report-4vm $F/report-8vm $F/report-reps -o "$ART/report.html"); rc=$?
 check_eq "three folders: exit 0" 0 "$rc"
 check_eq "three folders: paths" "report: $ART/report.html

@@ -194,15 +194,6 @@ static void interval(const double *v, int n, double center, double *lo, double *
 
 /* `report --rank` over the fixtures directory. */
 /* The colour of the PNG's pixel at x, y (of its own pixels) as 0xRRGGBB. */
-static unsigned pixel(cairo_surface_t *img, int x, int y)
-{
-    const unsigned char *row = cairo_image_surface_get_data(img)
-                               + (size_t)y * (size_t)cairo_image_surface_get_stride(img);
-    uint32_t argb;
-    memcpy(&argb, row + 4 * x, 4);
-    return argb & 0xffffff;
-}
-
 /* The PNG at path is svg (a standalone chart's document) at twice its
  * size: white in the corner, and at the middle of each bar's rect the
  * bar's fill (the highlighted drive's orange, the others' blue). */
@@ -214,7 +205,7 @@ static void assert_png_of(const char *path, xmlDocPtr svg)
     assert_int_equal(cairo_image_surface_get_format(img), CAIRO_FORMAT_RGB24);   /* no alpha */
     assert_int_equal(cairo_image_surface_get_width(img), 2 * atoi(str(svg, "/s:svg/@width")));
     assert_int_equal(cairo_image_surface_get_height(img), 2 * atoi(str(svg, "/s:svg/@height")));
-    assert_int_equal(pixel(img, 1, 1), 0xffffff);
+    assert_int_equal(rt_pixel(img, 1, 1), 0xffffff);
     assert_int_equal(nbars, 3);
     for (int i = 1; i <= nbars; i++) {
         double at[4];               /* x, y, width, height */
@@ -230,7 +221,7 @@ static void assert_png_of(const char *path, xmlDocPtr svg)
         want = (unsigned)strtoul(str(svg, e) + 1, NULL, 16);
         assert_true(want == 0xf28e2b || want == 0x4e79a7);
         /* a quarter into the bar: clear of its whisker (at mid-height) */
-        assert_int_equal(pixel(img, (int)(2 * (at[0] + at[2] / 4)), (int)(2 * (at[1] + at[3] / 4))),
+        assert_int_equal(rt_pixel(img, (int)(2 * (at[0] + at[2] / 4)), (int)(2 * (at[1] + at[3] / 4))),
                          want);
     }
     cairo_surface_destroy(img);

@@ -17,7 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cairo.h>
 #include <libxml/HTMLparser.h>
+#include <libxml/parser.h>
 #include <libxml/xpath.h>
 
 #include "hist.h"
@@ -1125,6 +1127,94 @@ static void test_write_paths(void **state)
     rmdir(dir);
 }
 
+/* --charts/--png: every chart of the page as DIR/ID.svg, the page's chart
+ * plus the chart rules of its style sheet as a <style>, and ID.png at
+ * twice its size, drawn with those rules: white corner, no pixel of the
+ * default black an unstyled text or line would have, and the series drawn
+ * last in its colour on its first segment. */
+static void test_chart_files(void **state)
+{
+    static const char *const ids[] = { "chart-tps", "chart-latency-avg", "chart-latency-p99",
+                                       "chart-tps-time-drive", "chart-tps-time-vm-1",
+                                       "chart-tps-time-vm-2" };
+    const char *dirs[] = { F4 };
+    char dir[] = "/tmp/report-test-charts-XXXXXX", html[128], err[512] = "", path[192], e[192];
+    report_charts charts = { .png_scale = 2 };
+    report_set *s = report_load(dirs, 1, err, sizeof err);
+    xmlDocPtr page;
+    int n = (int)(sizeof ids / sizeof ids[0]);
+    (void)state;
+    assert_non_null(s);
+    assert_non_null(mkdtemp(dir));
+    snprintf(html, sizeof html, "%s/report.html", dir);
+    snprintf(path, sizeof path, "%s/charts", dir);
+    charts.dir = path;
+    assert_int_equal(report_write_html_charts(s, html, &charts, err, sizeof err), 0);
+    assert_int_equal(charts.nsvg, n);
+    assert_int_equal(charts.npng, n);
+    page = htmlReadFile(html, "UTF-8", HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
+    assert_non_null(page);
+    assert_int_equal(rt_count(page, "//svg[starts-with(@class,'chart')]"), n);
+    for (int i = 0; i < n; i++) {
+        char file[256];
+        xmlDocPtr svg;
+        xmlChar *css;
+        cairo_surface_t *img;
+        int w, h, black = 0;
+        snprintf(file, sizeof file, "%s/%s.svg", path, ids[i]);
+        svg = xmlReadFile(file, NULL, XML_PARSE_NONET);
+        assert_non_null(svg);
+        snprintf(e, sizeof e, "/s:svg[@id='%s']", ids[i]);
+        assert_int_equal(rt_count(svg, e), 1);
+        /* the page's chart, element for element, and the style first */
+        snprintf(e, sizeof e, "//svg[@id='%s']//*", ids[i]);
+        assert_int_equal(rt_count(svg, "/s:svg//*"), rt_count(page, e) + 1);
+        assert_int_equal(rt_count(svg, "/s:svg/*[1][self::s:style]"), 1);
+        css = xmlNodeGetContent(xmlFirstElementChild(xmlDocGetRootElement(svg)));
+        assert_non_null(strstr((const char *)css, "svg polyline.series{fill:none;stroke-width:1.8}"));
+        assert_non_null(strstr((const char *)css, "svg{font-family:'DejaVu Sans',sans-serif}"));
+        xmlFree(css);
+        snprintf(file, sizeof file, "%s/%s.png", path, ids[i]);
+        img = cairo_image_surface_create_from_png(file);
+        assert_int_equal(cairo_surface_status(img), CAIRO_STATUS_SUCCESS);
+        w = cairo_image_surface_get_width(img);
+        h = cairo_image_surface_get_height(img);
+        {
+            xmlChar *sw = xmlGetProp(xmlDocGetRootElement(svg), BAD_CAST "width"),
+                    *sh = xmlGetProp(xmlDocGetRootElement(svg), BAD_CAST "height");
+            assert_non_null(sw);
+            assert_non_null(sh);
+            assert_int_equal(w, 2 * atoi((const char *)sw));
+            assert_int_equal(h, 2 * atoi((const char *)sh));
+            xmlFree(sw);
+            xmlFree(sh);
+        }
+        assert_int_equal(rt_pixel(img, 1, 1), 0xffffff);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                black += rt_pixel(img, x, y) == 0;
+        assert_int_equal(black, 0);
+        if (rt_count(svg, "//s:polyline[@class='series']") > 0) {
+            xmlXPathObjectPtr o = rt_nodes(svg, "(//s:polyline[@class='series'])[last()]");
+            xmlNodePtr pl = o->nodesetval->nodeTab[0];
+            xmlChar *pts = xmlGetProp(pl, BAD_CAST "points"), *col = xmlGetProp(pl, BAD_CAST "stroke");
+            double x1, y1, x2, y2;
+            assert_int_equal(sscanf((const char *)pts, "%lf,%lf %lf,%lf", &x1, &y1, &x2, &y2), 4);
+            assert_int_equal(rt_pixel(img, (int)(x1 + x2), (int)(y1 + y2)),
+                             (unsigned)strtoul((const char *)col + 1, NULL, 16));
+            xmlFree(pts);
+            xmlFree(col);
+            xmlXPathFreeObject(o);
+        }
+        cairo_surface_destroy(img);
+        xmlFreeDoc(svg);
+    }
+    xmlFreeDoc(page);
+    report_set_free(s);
+    snprintf(e, sizeof e, "rm -rf %s", dir);
+    assert_int_equal(system(e), 0);
+}
+
 /* report_load refuses the run folder dir whose summary.json holds json,
  * saying "DIR/summary.json: " and reason. */
 static void assert_summary_refused(const char *dir, const char *json, const char *reason)
@@ -1261,6 +1351,7 @@ int main(void)
         cmocka_unit_test(test_missing_vm_result),
         cmocka_unit_test(test_drive_io),
         cmocka_unit_test(test_write_paths),
+        cmocka_unit_test(test_chart_files),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_failures),
         cmocka_unit_test(test_partial_banner),

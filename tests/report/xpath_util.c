@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <string.h>
 
 #include <libxml/xpathInternals.h>
 
@@ -27,4 +28,13 @@ int rt_count(xmlDocPtr doc, const char *expr)
     int n = o->nodesetval ? o->nodesetval->nodeNr : 0;
     xmlXPathFreeObject(o);
     return n;
+}
+
+unsigned rt_pixel(cairo_surface_t *img, int x, int y)
+{
+    const unsigned char *row = cairo_image_surface_get_data(img)
+                               + (size_t)y * (size_t)cairo_image_surface_get_stride(img);
+    uint32_t argb;
+    memcpy(&argb, row + 4 * x, 4);
+    return argb & 0xffffff;
 }
