@@ -29,32 +29,49 @@ static void note_failures(run_state *st, const char *phase)
         }
 }
 
+/* What a measured phase's result tells the run, read once per job. */
+typedef struct job_note {
+    bool   read;                /* the result could be read, with a measure phase */
+    double start_s, duration_s; /* its measure phase (start_s 0: not reported) */
+    double worst_outage_s;      /* its connections' longest outage */
+} job_note;
+
+/* Each job's result, read once (a result that cannot be read is left to
+ * the aggregation, which says why). */
+static void read_notes(const orch_job *jobs, int n, job_note *notes)
+{
+    for (int j = 0; j < n; j++) {
+        res_oltp r;
+        const res_phase *m;
+        char err[512];
+        notes[j] = (job_note){ 0 };
+        if (!jobs[j].result || res_oltp_read_file(jobs[j].result, &r, err, sizeof err) < 0)
+            continue;
+        if ((m = res_oltp_measure(&r))) {
+            notes[j].read = true;
+            notes[j].start_s = m->start_s;
+            notes[j].duration_s = m->duration_s;
+            for (int k = 0; k < m->nlongest_outage; k++)
+                if (m->longest_outage_s[k] > notes[j].worst_outage_s)
+                    notes[j].worst_outage_s = m->longest_outage_s[k];
+        }
+        res_oltp_clear(&r);
+    }
+}
+
 /* The measured phase of a VM whose database did not answer for
  * max_outage_s or longer (a connection's longest outage in its result)
- * is not comparable: fail the VM. A result that cannot be read is left to
- * the aggregation, which says why. */
-static void note_outages(run_state *st, const orch_job *jobs, const int *vm_of, int n,
+ * is not comparable: fail the VM. */
+static void note_outages(run_state *st, const job_note *notes, const int *vm_of, int n,
                          const char *phase)
 {
     for (int j = 0; st->p->max_outage_s > 0 && j < n; j++) {
         run_vm *rv = &st->vms[vm_of[j]];
-        res_oltp r;
-        const res_phase *ph;
-        double worst = 0;
-        char err[512];
-        if (rv->failed_in || !jobs[j].result
-            || res_oltp_read_file(jobs[j].result, &r, err, sizeof err) < 0)
-            continue;
-        ph = res_oltp_measure(&r);
-        for (int k = 0; ph && k < ph->nlongest_outage; k++)
-            if (ph->longest_outage_s[k] > worst)
-                worst = ph->longest_outage_s[k];
-        res_oltp_clear(&r);
-        if (worst < st->p->max_outage_s)
+        if (rv->failed_in || !notes[j].read || notes[j].worst_outage_s < st->p->max_outage_s)
             continue;
         orch_monitor_fail(st->mon, rv->slot, ORCH_FAULT_DATABASE,
                           "the database did not answer for %.1f s during %s (max_outage %d s): "
-                          "its figures are not comparable", worst, phase,
+                          "its figures are not comparable", notes[j].worst_outage_s, phase,
                           st->p->max_outage_s);
         rv->failed_in = phase;
         st->failed_vms++;
@@ -65,21 +82,14 @@ static void note_outages(run_state *st, const orch_job *jobs, const int *vm_of, 
  * start_s after the process started, and its duration_s) to the
  * telemetry, which takes the drives' I/O and the host's CPU over it. A
  * result without start_s (an older oltp) gives none. */
-static void note_windows(run_state *st, const orch_job *jobs, int n, int rep)
+static void note_windows(run_state *st, const orch_job *jobs, const job_note *notes, int n,
+                         int rep)
 {
-    for (int j = 0; j < n; j++) {
-        res_oltp r;
-        const res_phase *m;
-        char err[512];
-        if (!jobs[j].result || res_oltp_read_file(jobs[j].result, &r, err, sizeof err) < 0)
-            continue;
-        m = res_oltp_measure(&r);
-        if (m && m->start_s > 0)
+    for (int j = 0; j < n; j++)
+        if (notes[j].read && notes[j].start_s > 0)
             orch_telemetry_vm_window(st->tel, jobs[j].vm->name, rep,
-                                     jobs[j].started + m->start_s,
-                                     jobs[j].started + m->start_s + m->duration_s);
-        res_oltp_clear(&r);
-    }
+                                     jobs[j].started + notes[j].start_s,
+                                     jobs[j].started + notes[j].start_s + notes[j].duration_s);
 }
 
 int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *command,
@@ -90,7 +100,8 @@ int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *
     int n = 0, rc = -1, has_json = strcmp(command, "run") == 0;
     orch_job *jobs = calloc((size_t)st->l->nvms, sizeof *jobs);
     int *vm_of = calloc((size_t)st->l->nvms, sizeof *vm_of);
-    if (!jobs || !vm_of) {
+    job_note *notes = calloc((size_t)st->l->nvms, sizeof *notes);
+    if (!jobs || !vm_of || !notes) {
         snprintf(st->err, sizeof st->err, "out of memory");
         goto cleanup;
     }
@@ -139,8 +150,10 @@ int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *
     fflush(st->out);
     orch_telemetry_phase_start(st->tel, ph, warmup_s);
     rc = st->client->run_phase(&st->cl, jobs, n, phase, time_s > 0 ? time_s + warmup_s : 0);
-    if (s == ORCH_STEP_MEASURE)
-        note_windows(st, jobs, n, rep);
+    if (s == ORCH_STEP_MEASURE) {
+        read_notes(jobs, n, notes);
+        note_windows(st, jobs, notes, n, rep);
+    }
     orch_telemetry_phase_end(st->tel, ph, rep);
     /* libvirt may have gone and come back during the phase */
     if (rc == 0 && run_reconnect_lost(st, phase) < 0)
@@ -152,7 +165,7 @@ int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *
         }
     note_failures(st, phase);
     if (rc == 0 && s == ORCH_STEP_MEASURE)
-        note_outages(st, jobs, vm_of, n, phase);
+        note_outages(st, notes, vm_of, n, phase);
     if (rc == ORCH_RUN_INTERRUPTED) {
         snprintf(st->err, sizeof st->err, "interrupted");
     } else if (rc == -2) {
@@ -171,6 +184,7 @@ int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *
 cleanup:
     jobs_free(jobs, n);
     free(vm_of);
+    free(notes);
     return rc < 0 || rc == ORCH_RUN_INTERRUPTED ? -1 : 0;
 }
 
