@@ -272,8 +272,9 @@ static int my_fd(const db_conn *c)
 
 /* The standard SQLSTATE of a failed connect (db_error_is_login,
  * db_error_is_session_limit): the server's login refusals are class 28
- * (1044 says 42000) or 3D, its session limits 53300; the client's own errors (2000-2999: refused, unknown host, lost during the
- * handshake) say HY000, "08001" is the standard "could not connect". */
+ * (1044 says 42000) or 3D, its session limits 53300; the client's own
+ * errors (2000-2999: refused, unknown host, lost during the handshake) say
+ * HY000, "08001" is the standard "could not connect". */
 static const char *connect_sqlstate(unsigned int code, const char *sqlstate)
 {
     switch (code) {

@@ -53,15 +53,16 @@ static char *charts_dir_for(const char *html)
 }
 
 /* report_write, with the protocols printed to notes (NULL: not) and the
- * charts written as files beside the page when charts is not NULL (its
- * counts set; its dir only while writing). */
+ * charts written as files when charts is not NULL (into charts->dir, or
+ * when that is NULL into a new string there, the caller's to free: a
+ * folder "charts" beside the page). */
 static int write_page(const char *const *dirs, int ndirs, const char *html_path,
                       char **html_out, char **csv_out, FILE *notes, report_charts *charts,
                       char *err, size_t errlen)
 {
     char *html = html_path ? strdup(html_path)
                  : ndirs == 1 ? orch_strfmt("%s/report.html", dirs[0]) : strdup("report.html");
-    char *csv = html ? csv_path_for(html) : NULL, *charts_dir = NULL;
+    char *csv = html ? csv_path_for(html) : NULL;
     report_set *s = NULL;
     int rc = -1;
 
@@ -74,7 +75,7 @@ static int write_page(const char *const *dirs, int ndirs, const char *html_path,
         rc = REPORT_BAD_INPUT;
         goto cleanup;
     }
-    if (charts && !(charts->dir = charts_dir = charts_dir_for(html))) {
+    if (charts && !charts->dir && !(charts->dir = charts_dir_for(html))) {
         snprintf(err, errlen, "out of memory");
         goto cleanup;
     }
@@ -93,9 +94,6 @@ static int write_page(const char *const *dirs, int ndirs, const char *html_path,
     }
 cleanup:
     report_set_free(s);
-    if (charts)
-        charts->dir = NULL;
-    free(charts_dir);
     free(html);
     free(csv);
     return rc;
@@ -147,19 +145,17 @@ int report_main(int argc, char **argv)
     rc = write_page(dirs, ndirs, out, &html, &csv, stdout, want_charts ? &charts : NULL, err,
                     sizeof err);
     if (rc == 0) {
-        char *dir = want_charts ? charts_dir_for(html) : NULL;
         printf("report: %s\ncsv: %s\n", html, csv);
         /* the ranking's lines (rank.c) */
         if (want_charts)
-            printf("svg: %d file(s) in %s\n", charts.nsvg, dir ? dir : "charts");
+            printf("svg: %d file(s) in %s\n", charts.nsvg, charts.dir);
         if (want_charts && charts.png_scale > 0)
-            printf("png: %d file(s) in %s (twice the charts' size)\n", charts.npng,
-                   dir ? dir : "charts");
-        free(dir);
+            printf("png: %d file(s) in %s (twice the charts' size)\n", charts.npng, charts.dir);
     } else
         fprintf(stderr, "drivebench: %s\n", err);
     rc = rc == 0 ? 0 : rc == REPORT_BAD_INPUT ? 2 : 1;
 cleanup:
+    free(charts.dir);
     free(html);
     free(csv);
     free(dirs);

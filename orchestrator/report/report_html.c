@@ -170,7 +170,8 @@ fail:
 }
 
 /* A chart's id as a file name: anything but [A-Za-z0-9._-] becomes '_'
- * (ids carry drive and VM names). */
+ * (today's ids are made of letters, digits and '-'; a later one with a
+ * name in it must still not reach outside the folder). */
 static void chart_file_name(const char *id, char *out, size_t len)
 {
     size_t i = 0;

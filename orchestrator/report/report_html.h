@@ -14,7 +14,7 @@ int report_write_html(const report_set *s, const char *path, char *err, size_t e
 
 /* Where the page's charts go as files of their own (--charts). */
 typedef struct report_charts {
-    const char *dir;            /* created when missing */
+    char       *dir;            /* created when missing */
     double      png_scale;      /* > 0: each also as ID.png at this times
                                  * its size (report/png.h) */
     int         nsvg, npng;     /* out: how many of each */
