@@ -5,7 +5,6 @@
 #include "report/rank.h"
 #include "report/html.h"
 #include "report/page.h"
-#include "report/png.h"
 #include "report/svg_rank.h"
 #include "util/names.h"
 
@@ -82,23 +81,12 @@ static int chart(const rank_group *rg, int m, xmlNodePtr sec, rank_files *out, c
     html_attr(html_add(p, "a", file), "href", file);
     free(title);
     title = orch_strfmt("%s/%s", out->dir, file);
-    if (!title || svg_write_standalone(svg, NULL, title, err, errlen) < 0)
+    if (!title) {
+        snprintf(err, errlen, "out of memory");
         goto cleanup;
-    out->nsvg++;
-    if (out->png_scale > 0) {
-        /* the same name, .png for .svg */
-        char *png = orch_strfmt("%.*s.png", (int)strlen(title) - 4, title);
-        if (!png) {
-            snprintf(err, errlen, "out of memory");
-            goto cleanup;
-        }
-        rc = png_from_svg(title, png, out->png_scale, NULL, NULL, err, errlen);
-        free(png);
-        if (rc < 0)
-            goto cleanup;
-        out->npng++;
     }
-    rc = 0;
+    rc = svg_write_chart_files(svg, NULL, title, out->png_scale, &out->nsvg, &out->npng, err,
+                               errlen);
 cleanup:
     free(refs);
     free(bars);

@@ -12,7 +12,6 @@
 #include "util/names.h"
 #include "report/svg.h"
 #include "report/svg_rank.h"
-#include "report/png.h"
 
 #include <libxml/HTMLtree.h>
 #include <libxml/tree.h>
@@ -198,20 +197,16 @@ static int write_charts(xmlNodePtr n, report_charts *c, char *err, size_t errlen
         cls = xmlGetProp(n, BAD_CAST "class");
         id = xmlGetProp(n, BAD_CAST "id");
         if (cls && id && !xmlStrncmp(cls, BAD_CAST "chart", 5) && (!cls[5] || cls[5] == ' ')) {
-            char name[256], *svg, *png = NULL;
+            char name[256], *svg;
             chart_file_name((const char *)id, name, sizeof name);
-            svg = orch_strfmt("%s/%s.svg", c->dir, name);
-            png = c->png_scale > 0 ? orch_strfmt("%s/%s.png", c->dir, name) : NULL;
-            if (!svg || (c->png_scale > 0 && !png)) {
+            if (!(svg = orch_strfmt("%s/%s.svg", c->dir, name))) {
                 snprintf(err, errlen, "out of memory");
                 rc = -1;
-            } else if ((rc = svg_write_standalone(n, chart_css, svg, err, errlen)) == 0) {
-                c->nsvg++;
-                if (png && (rc = png_from_svg(svg, png, c->png_scale, NULL, NULL, err, errlen)) == 0)
-                    c->npng++;
+            } else {
+                rc = svg_write_chart_files(n, chart_css, svg, c->png_scale, &c->nsvg, &c->npng,
+                                           err, errlen);
             }
             free(svg);
-            free(png);
         }
         xmlFree(cls);
         xmlFree(id);

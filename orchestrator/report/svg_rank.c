@@ -3,10 +3,13 @@
 #include "report/svg_rank.h"
 #include "report/html.h"
 #include "report/svg.h"
+#include "report/png.h"
+#include "util/names.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SVG_NS     "http://www.w3.org/2000/svg"
@@ -185,5 +188,26 @@ int svg_write_standalone(xmlNodePtr svg, const char *css, const char *path, char
 cleanup:
     xmlFree(mem);
     xmlFreeDoc(doc);
+    return rc;
+}
+
+int svg_write_chart_files(xmlNodePtr svg, const char *css, const char *svg_path,
+                          double png_scale, int *nsvg, int *npng, char *err, size_t errlen)
+{
+    char *png;
+    int rc;
+    if (svg_write_standalone(svg, css, svg_path, err, errlen) < 0)
+        return -1;
+    ++*nsvg;
+    if (png_scale <= 0)
+        return 0;
+    if (!(png = orch_strfmt("%.*s.png", (int)strlen(svg_path) - 4, svg_path))) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    rc = png_from_svg(svg_path, png, png_scale, NULL, NULL, err, errlen);
+    free(png);
+    if (rc == 0)
+        ++*npng;
     return rc;
 }

@@ -35,5 +35,11 @@ xmlNodePtr svg_rank_chart(xmlNodePtr parent, const char *id, const char *title,
  * page's style sheet. 0, or -1 with err. */
 int svg_write_standalone(xmlNodePtr svg, const char *css, const char *path, char *err,
                          size_t errlen);
+/* svg_write_standalone at svg_path (a name ending in .svg), then, when
+ * png_scale > 0, that file rendered as the same name in .png at png_scale
+ * times its size (png.h). *nsvg and *npng count the files written. 0, or
+ * -1 with err. */
+int svg_write_chart_files(xmlNodePtr svg, const char *css, const char *svg_path,
+                          double png_scale, int *nsvg, int *npng, char *err, size_t errlen);
 
 #endif
