@@ -50,6 +50,9 @@ antlr=$(find "$work" -maxdepth 3 -type d -path '*runtime/Cpp' | head -1)
 [ -n "$antlr" ] || antlr=$(find "$work" -maxdepth 2 -name CMakeLists.txt -path '*antlr*' -printf '%h\n' | head -1)
 [ -n "$antlr" ] || die "the ANTLR runtime's CMakeLists.txt is not in the archive"
 
+# the archive has no doc/: psql's help is generated from doc/src/sgml/ref,
+# which an empty folder turns into a psql without \h texts
+mkdir -p "$pg/doc/src/sgml/ref"
 step "PostgreSQL fork: configure"
 (cd "$pg" && run ./configure --prefix="$prefix" --without-readline --with-libxml \
    --with-uuid=ossp --with-icu --with-openssl CFLAGS="-O2 -g")
