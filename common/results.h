@@ -354,10 +354,12 @@ typedef struct res_steady {
     bool       until_steady;    /* it stopped at attainment (else: fixed time) */
     int        window, round_s;
     double     range_limit_pct, slope_limit_pct;
-    int        attained_round;  /* first round whose window passes; 0: none */
+    int        attained_round;  /* the last round when its window (the last)
+                                 * passes; 0: it does not (before issue 29:
+                                 * the first round whose window passed) */
     char      *verdict;         /* "steady at round 7", "not steady within
                                  * 2m (12 rounds)", "too short: 3 of 5 rounds" */
-    /* the window judged: at attainment, else the last one (NAN: too short) */
+    /* the window judged, the last one (NAN: too short, no verdict) */
     double     window_mean, window_range_pct, window_excursion_pct;
     res_round *rounds;
     int        nrounds;

@@ -2,12 +2,15 @@
  * 21): consecutive oltp runs of steady_round each, every VM at once, so
  * each round has its own result file (exact TPS and p99 from its
  * histogram) and the drive's I/O over exactly that run. With precondition
- * = until-steady the rounds stop once every drive without a failed VM is
- * steady by SNIA's window rule (telemetry/stats.h), or at
- * precondition_max; a fixed precondition runs all its rounds (the last
- * one shorter when the time is no multiple of the round) and is judged
- * over its last window. A round of a drive in which one of its VMs failed
- * has no values (NAN): no verdict is drawn from a window holding it. */
+ * = until-steady the rounds stop once the last window of every drive
+ * without a failed VM is steady by SNIA's window rule (telemetry/stats.h)
+ * at that same round (issue 29: a drive steady once and drifting since is
+ * not steady now), or at precondition_max, where a drive whose last window
+ * is not steady is "not steady"; a fixed precondition runs all its rounds
+ * (the last one shorter when the time is no multiple of the round). Every
+ * drive is judged over its last window, whose figures are recorded. A
+ * round of a drive in which one of its VMs failed has no values (NAN): no
+ * verdict is drawn from a window holding it. */
 #include "run/run_state.h"
 #include "util/stats.h"
 #include "util/names.h"
@@ -121,49 +124,68 @@ static void tracked(const orch_plan *p, const res_steady *s, double *x)
         x[k] = p->steady_track == ORCH_TRACK_P99 ? s->rounds[k].p99_ms : s->rounds[k].tps;
 }
 
-/* Whether s's rounds so far attained steady state (first window that
- * passes). */
-static int attained(const orch_plan *p, const res_steady *s)
+/* Whether the last window of s's rounds so far is steady (out: its
+ * figures). 1 steady, 0 not, -1 no verdict (fewer rounds than the window,
+ * a round without a value, a mean <= 0) or out of memory. */
+static int last_window(const orch_plan *p, const res_steady *s, orch_steady_check *out)
 {
     orch_steady_rule r = plan_rule(p);
-    double *x = malloc(sizeof *x * (size_t)(s->nrounds + 1));
-    int n = 0;
-    if (x) {
-        tracked(p, s, x);
-        n = orch_stats_steady_first(x, s->nrounds, &r);
-    }
+    double *x;
+    int rc = -1;
+    if (s->nrounds < r.window || !(x = malloc(sizeof *x * (size_t)s->nrounds)))
+        return -1;
+    tracked(p, s, x);
+    if (orch_stats_steady_window(x + s->nrounds - r.window, &r, out) == 0)
+        rc = out->steady;
     free(x);
-    return n;
+    return rc;
 }
 
-/* until-steady: every drive without a failed VM is steady (and at least
- * one drive is left to judge). */
+/* until-steady: the last window of every drive without a failed VM is
+ * steady (and at least one drive is left to judge). */
 static int all_steady(run_state *st, int rep)
 {
     int judged = 0;
     for (int d = 0; d < st->p->ndrives; d++) {
+        orch_steady_check c;
         int failed = 0;
         for (int i = 0; i < st->l->nvms; i++)
             failed |= st->l->vms[i].drive_index == d && st->vms[i].failed_in != NULL;
         if (failed)
             continue;
-        if (!attained(st->p, drive_pre(st, rep, d)))
+        if (last_window(st->p, drive_pre(st, rep, d), &c) != 1)
             return 0;
         judged++;
     }
     return judged > 0;
 }
 
-/* s's rule, verdict and the judged window's figures: at attainment with
- * until-steady, else the last window (a fixed precondition). 0, or -1
- * when out of memory. */
+/* Why the window x[0..w) has no verdict: a round without a value, or a
+ * mean of the tracked variable <= 0 (rounds without transactions). */
+static char *no_verdict(const double *x, int w, const char *track)
+{
+    double sum = 0;
+    for (int i = 0; i < w; i++) {
+        if (!isfinite(x[i]))
+            return orch_strfmt("no verdict: a round of the window has no value "
+                               "(a failed VM, or a round without transactions)");
+        sum += x[i];
+    }
+    return orch_strfmt("no verdict: the window's mean %s is %g, not above 0 "
+                       "(rounds without transactions)", track, sum / w);
+}
+
+/* s's rule, verdict and the figures of its last window: with until-steady
+ * "steady at round N" when that window ends the precondition steady, else
+ * "not steady within MAX"; a fixed precondition says whether it was
+ * steady over that window. 0, or -1 when out of memory. */
 static int judge(const orch_plan *p, res_steady *s, int rep)
 {
     orch_steady_rule r = plan_rule(p);
     orch_steady_check c;
     double *x = malloc(sizeof *x * (size_t)(s->nrounds + 1));
     char max[32];
-    int w = p->steady_window, end;
+    int w = p->steady_window, end = s->nrounds;
 
     if (!x)
         return -1;
@@ -174,22 +196,21 @@ static int judge(const orch_plan *p, res_steady *s, int rep)
     s->round_s = p->steady_round_s;
     s->range_limit_pct = p->steady_range_pct;
     s->slope_limit_pct = p->steady_slope_pct;
-    s->attained_round = orch_stats_steady_first(x, s->nrounds, &r);
+    s->attained_round = 0;
     s->window_mean = s->window_range_pct = s->window_excursion_pct = NAN;
     free(s->track);
     free(s->verdict);
     s->track = strdup(p->steady_track == ORCH_TRACK_P99 ? "p99" : "tps");
-    end = s->until_steady && s->attained_round ? s->attained_round : s->nrounds;
     orch_format_duration(p->precondition_s, max, sizeof max);
     if (s->nrounds < w) {
         s->verdict = orch_strfmt("too short for a verdict: %d of %d rounds", s->nrounds, w);
     } else if (orch_stats_steady_window(x + end - w, &r, &c) < 0) {
-        s->verdict = orch_strfmt("no verdict: a round of the window has no value "
-                                 "(a failed VM)");
+        s->verdict = s->track ? no_verdict(x + end - w, w, s->track) : NULL;
     } else {
         s->window_mean = c.mean;
         s->window_range_pct = c.range_pct;
         s->window_excursion_pct = c.excursion_pct;
+        s->attained_round = c.steady ? end : 0;
         if (s->until_steady)
             s->verdict = c.steady ? orch_strfmt("steady at round %d", end)
                                   : orch_strfmt("not steady within %s (%d rounds)", max,
@@ -217,7 +238,7 @@ static int judge_all(run_state *st, int rep)
 int run_precondition(run_state *st, int rep)
 {
     const orch_plan *p = st->p;
-    int left = p->precondition_s, round = 0, rc = 0;
+    int left = p->precondition_s, round = 0, rc = 0, steady = 0;
 
     while (left > 0 && rc == 0) {
         int secs = left < p->steady_round_s ? left : p->steady_round_s;
@@ -233,9 +254,13 @@ int run_precondition(run_state *st, int rep)
             rc = -1;
         } else if (p->precondition_steady && all_steady(st, rep)) {
             fprintf(st->out, "repetition %d: precondition steady after round %d\n", rep, round);
+            steady = 1;
             break;
         }
     }
+    if (p->precondition_steady && !steady && rc == 0)
+        fprintf(st->out, "repetition %d: precondition not steady at precondition_max "
+                "(%d rounds): the last window of a drive does not meet the rule\n", rep, round);
     /* the rounds run so far are judged even when a round failed */
     if (judge_all(st, rep) < 0 && rc == 0) {
         snprintf(st->err, sizeof st->err, "out of memory");

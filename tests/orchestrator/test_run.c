@@ -1454,6 +1454,89 @@ static void test_precondition_max(void **state)
     orch_plan_free(p);
 }
 
+/* Issue 29's rounds: drive "a" (2 VMs, so twice these) goes 100 x 5, 70,
+ * 50, 40, 35 and stays at 35; drive "second" 20, 40, 60, 80, then 100.
+ * Window 5: "a" passes at round 5 and drifts off, "second" passes from
+ * round 9 on. Until-steady with precondition_max `max` s (rounds of 1 s):
+ * the precondition's output and summary. */
+static json_object *drift_run(orch_fixture *f, int max, int runs)
+{
+    char times[160];
+    orch_plan *p;
+    orch_run_opts o;
+    json_object *s;
+    snprintf(times, sizeof times, "precondition = until-steady\nsteady_round = 1s\n"
+             "steady_window = 5\nprecondition_max = %ds\nmeasure = 1s\n", max);
+    p = rounds_plan(f, times);
+    opts_init(&o, f);
+    setenv("FAKE_OLTP_ROUND_TPS_OF", "--second- 20 40 60 80 100", 1);
+    assert_int_equal(run_with_env(p, &o, "FAKE_OLTP_ROUND_TPS",
+                                  "100 100 100 100 100 70 50 40 35"), ORCH_RUN_OK);
+    unsetenv("FAKE_OLTP_ROUND_TPS_OF");
+    assert_clean(f, RUN_ID);
+    assert_int_equal(orch_count_lines(f->log, ".precondition."), runs);
+    s = orch_fixture_summary(f);
+    orch_plan_free(p);
+    return s;
+}
+
+/* At round 9 "a"'s last window {100, 70, 50, 40, 35} ranges over 110 % of
+ * its mean 59: not steady now, so the rounds go on (before issue 29 they
+ * stopped there, "a" "steady at round 5"). Its windows ending at rounds
+ * 10, 11, 12 range 76 %, 38 %, 13.9 % (excursion 11.1 %, over 10 %); at
+ * round 13 {35 x 5} both drives are steady: the precondition stops. */
+static void test_precondition_steady_now(void **state)
+{
+    json_object *s = drift_run(*state, 20, 13 * 3);
+    orch_assert_output(*state, "repetition 1: precondition steady after round 13\n");
+    assert_string_equal(pre_of(s, "drives", 0, "verdict"), "\"steady at round 13\"");
+    assert_string_equal(pre_of(s, "drives", 0, "attained_round"), "13");
+    assert_string_equal(pre_of(s, "drives", 0, "window_mean"), "70");
+    assert_string_equal(pre_of(s, "drives", 0, "window_range_pct"), "0");
+    assert_string_equal(pre_of(s, "drives", 1, "verdict"), "\"steady at round 13\"");
+    assert_string_equal(pre_of(s, "drives", 1, "window_mean"), "100");
+    json_object_put(s);
+}
+
+/* precondition_max 9 s: the cap at round 9, "a" not steady with its last
+ * window's figures (mean 2 x 59, range 65 / 59 = 110.17 %, excursion
+ * |slope -16| x 4 / 59 = 108.47 %), "second" steady at round 9. */
+static void test_precondition_steady_cap(void **state)
+{
+    json_object *s = drift_run(*state, 9, 9 * 3);
+    orch_assert_output(*state, "repetition 1: precondition not steady at precondition_max "
+                       "(9 rounds): the last window of a drive does not meet the rule\n");
+    orch_assert_output(*state, "repetition 1: precondition of a<b ' & .. x: not steady within 9s "
+                       "(9 rounds)\n");
+    assert_string_equal(pre_of(s, "drives", 0, "attained_round"), "0");
+    assert_string_equal(pre_of(s, "drives", 0, "window_mean"), "118");
+    assert_string_equal(pre_of(s, "drives", 0, "window_range_pct"), "110.169492");
+    assert_string_equal(pre_of(s, "drives", 0, "window_excursion_pct"), "108.474576");
+    assert_string_equal(pre_of(s, "drives", 1, "verdict"), "\"steady at round 9\"");
+    assert_string_equal(pre_of(s, "drives", 1, "attained_round"), "9");
+    json_object_put(s);
+}
+
+/* Rounds of 0 TPS: a window of mean 0 has no verdict, and says why (it
+ * is no failed VM). */
+static void test_precondition_zero_mean(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = rounds_plan(f, "precondition = 3s\nsteady_round = 1s\nsteady_window = 3\n"
+                               "measure = 1s\n");
+    orch_run_opts o;
+    json_object *s;
+    opts_init(&o, f);
+    assert_int_equal(run_with_env(p, &o, "FAKE_OLTP_ROUND_TPS", "0"), ORCH_RUN_OK);
+    s = orch_fixture_summary(f);
+    assert_string_equal(pre_of(s, "drives", 1, "verdict"),
+                        "\"no verdict: the window's mean tps is 0, not above 0 "
+                        "(rounds without transactions)\"");
+    assert_string_equal(pre_of(s, "drives", 1, "window_mean"), "(missing)");
+    json_object_put(s);
+    orch_plan_free(p);
+}
+
 /* repetitions = auto with repetitions_max 5: a run whose measured TPS per
  * repetition is `tps` stops as `why` after `reps` repetitions. */
 static void auto_run(orch_fixture *f, const char *tps, const char *why, int reps)
@@ -1522,6 +1605,9 @@ int main(void)
         ORCH_FIXTURE_TEST(test_precondition_until_steady),
         ORCH_FIXTURE_TEST(test_precondition_fixed),
         ORCH_FIXTURE_TEST(test_precondition_max),
+        ORCH_FIXTURE_TEST(test_precondition_steady_now),
+        ORCH_FIXTURE_TEST(test_precondition_steady_cap),
+        ORCH_FIXTURE_TEST(test_precondition_zero_mean),
         ORCH_FIXTURE_TEST(test_repetitions_auto_cv),
         ORCH_FIXTURE_TEST(test_repetitions_auto_max),
         ORCH_FIXTURE_TEST(test_sqlserver_run),
