@@ -195,6 +195,11 @@ int64_t hist_percentile(const hist *h, double p)
     return h->max;
 }
 
+double hist_percentile_ms(const hist *h, double p)
+{
+    return h && h->total > 0 ? (double)hist_percentile(h, p) / 1000.0 : NAN;
+}
+
 double hist_mean(const hist *h)
 {
     return h->total ? h->sum / (double)h->total : 0.0;

@@ -57,6 +57,10 @@ int hist_add(hist *dst, const hist *src);
 
 /* Value at percentile p (0 < p <= 100); 0 for an empty histogram. */
 int64_t hist_percentile(const hist *h, double p);
+/* hist_percentile in milliseconds (values in us), NAN when h is NULL or
+ * empty: an empty histogram has no percentile, and a figure written from
+ * it is absent, never 0 (issue 29). */
+double  hist_percentile_ms(const hist *h, double p);
 double  hist_mean(const hist *h);
 
 /* Bucket helpers, exposed for tests and for the report code. */

@@ -533,6 +533,15 @@ const char *res_num(double v, char *buf, size_t len)
     return buf;
 }
 
+const char *res_num_opt(double v, char *buf, size_t len)
+{
+    if (isfinite(v))
+        return res_num(v, buf, len);
+    if (len)
+        buf[0] = '\0';
+    return buf;
+}
+
 json_object *res_json_number(double v)
 {
     char text[64];

@@ -306,8 +306,9 @@ void res_tpcc_figures_free(res_tpcc_figures *t);    /* accepts NULL */
 
 /* Figures of a set of VM results (a drive, a repetition of it, the run). */
 typedef struct res_figures {
-    int     vms;            /* measured VMs per repetition: vm_runs /
-                             * repetitions, rounded down */
+    int     vms;            /* measured VMs per repetition (a drive's: of
+                             * each repetition its figures count; the run's:
+                             * the drives' sum) */
     double  tps;
     int64_t transactions;
     double  lat_avg_ms, lat_p99_ms;
@@ -370,12 +371,23 @@ void res_steady_free(res_steady *s);        /* accepts NULL */
  * what was copied, for res_steady_free's members). */
 int res_steady_copy(res_steady *dst, const res_steady *src);
 
+/* A repetition of a drive left out of its figures, and the VMs it
+ * measured (issue 29). */
+typedef struct res_rep_vms {
+    int repetition;
+    int vms;
+} res_rep_vms;
+
 typedef struct res_drive {
     char           *name;
-    res_figures     f;      /* tps: mean over repetitions */
+    res_figures     f;      /* tps: mean over the repetitions that measured
+                             * f.vms VMs, the most any measured */
     res_restore     restore;
     res_repetition *reps;   /* repetitions with results */
     int             nreps;
+    res_rep_vms    *other_reps;     /* repetitions that measured fewer VMs:
+                                     * listed, in none of f's figures */
+    int             nother_reps;
     struct res_io  *io;     /* drive I/O and statistics, or NULL */
     res_steady     *pre;    /* the precondition's steady state, one per
                              * repetition that ran one (issue 21) */
@@ -525,6 +537,9 @@ int res_summary_read_file(const char *path, res_summary *s, char *err, size_t er
 /* v rounded to 6 decimals, as summary.json, summary.csv and report.csv
  * write it ("22.5", "2", "16.666667"). Returns buf. */
 const char *res_num(double v, char *buf, size_t len);
+/* res_num, or "" when v is not finite (a figure not recorded: an empty
+ * CSV field, never 0). */
+const char *res_num_opt(double v, char *buf, size_t len);
 /* The same number as a JSON number that prints that text (caller puts). */
 json_object *res_json_number(double v);
 

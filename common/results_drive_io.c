@@ -576,8 +576,7 @@ static void csv_num(FILE *f, double v)
 {
     char b[48];
     fputc(',', f);
-    if (isfinite(v))
-        fputs(res_num(v, b, sizeof b), f);
+    fputs(res_num_opt(v, b, sizeof b), f);
 }
 
 /* A drive's I/O values are over all its repetitions (rates: the mean of

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SUMMARY_SCHEMA      "drivebench.summary/2"
+#define SUMMARY_SCHEMA      "drivebench.summary/2.1"
 #define SUMMARY_SCHEMA_NAME "drivebench.summary/"
 #define SUMMARY_MAJOR       2
 
@@ -105,9 +105,9 @@ static const rj_field env_fields[] = {
 };
 
 static const rj_field tpcc_latency_fields[] = {
-    F(RK_AVG, RJ_NUM, res_tpcc_type, lat_avg_ms),
-    F("p90",  RJ_NUM, res_tpcc_type, lat_p90_ms),
-    F("p99",  RJ_NUM, res_tpcc_type, lat_p99_ms),
+    F(RK_AVG, RJ_NUM_OPT, res_tpcc_type, lat_avg_ms),
+    F("p90",  RJ_NUM_OPT, res_tpcc_type, lat_p90_ms),
+    F("p99",  RJ_NUM_OPT, res_tpcc_type, lat_p99_ms),
     RJ_TABLE_END,
 };
 
@@ -134,9 +134,9 @@ static const rj_field tpcc_figures_fields[] = {
 };
 
 static const rj_field figures_latency_fields[] = {
-    F(RK_AVG,            RJ_NUM, res_figures, lat_avg_ms),
-    F("p99",             RJ_NUM, res_figures, lat_p99_ms),
-    F("p99_mean_of_vms", RJ_NUM, res_figures, lat_p99_mean_of_vms_ms),
+    F(RK_AVG,            RJ_NUM_OPT, res_figures, lat_avg_ms),
+    F("p99",             RJ_NUM_OPT, res_figures, lat_p99_ms),
+    F("p99_mean_of_vms", RJ_NUM_OPT, res_figures, lat_p99_mean_of_vms_ms),
     RJ_TABLE_END,
 };
 
@@ -305,6 +305,13 @@ static const rj_field repetition_fields[] = {
     RJ_TABLE_END,
 };
 
+/* a repetition that measured fewer VMs than the drive's figures count */
+static const rj_field rep_vms_fields[] = {
+    F("repetition", RJ_INT, res_rep_vms, repetition),
+    F(RK_VMS,       RJ_INT, res_rep_vms, vms),
+    RJ_TABLE_END,
+};
+
 static const rj_field drive_fields[] = {
     F(NULL,          RJ_EMBED,  res_drive, f, .sub = figures_fields),
     F(RK_NAME,       RJ_STR,    res_drive, name, .flags = RJ_NONEMPTY),
@@ -314,6 +321,9 @@ static const rj_field drive_fields[] = {
     F("repetitions", RJ_ARRAY,  res_drive, reps, .sub = repetition_fields,
       .size = sizeof(res_repetition), .n_off = offsetof(res_drive, nreps),
       .max = RES_MAX_REPETITIONS),
+    F("repetitions_other_vms", RJ_ARRAY, res_drive, other_reps, .sub = rep_vms_fields,
+      .size = sizeof(res_rep_vms), .n_off = offsetof(res_drive, nother_reps),
+      .max = RES_MAX_REPETITIONS, .flags = RJ_OMIT_EMPTY),
     F(NULL,          RJ_CUSTOM, res_drive, io, .ops = &io_ops),
     F("precondition_steady", RJ_ARRAY, res_drive, pre, .sub = steady_fields,
       .size = sizeof(res_steady), .n_off = offsetof(res_drive, npre),
@@ -322,8 +332,8 @@ static const rj_field drive_fields[] = {
 };
 
 static const rj_field vm_latency_fields[] = {
-    F(RK_AVG, RJ_NUM, res_vm, lat_avg_ms),
-    F("p99",  RJ_NUM, res_vm, lat_p99_ms),
+    F(RK_AVG, RJ_NUM_OPT, res_vm, lat_avg_ms),
+    F("p99",  RJ_NUM_OPT, res_vm, lat_p99_ms),
     RJ_TABLE_END,
 };
 
@@ -505,9 +515,9 @@ static int summary_csv(const res_summary *s, const char *path, char *err, size_t
             res_csv_field(f, s->drives[d].name, false);
             fprintf(f, ",%d,%d,%s,%" PRId64 ",%s,%s,%s,%d,%s,", g->repetition, g->f.vms,
                     res_num(g->f.tps, b[0], sizeof b[0]), g->f.transactions,
-                    res_num(g->f.lat_avg_ms, b[1], sizeof b[1]),
-                    res_num(g->f.lat_p99_ms, b[2], sizeof b[2]),
-                    res_num(g->f.lat_p99_mean_of_vms_ms, b[3], sizeof b[3]), g->f.failed_vms,
+                    res_num_opt(g->f.lat_avg_ms, b[1], sizeof b[1]),
+                    res_num_opt(g->f.lat_p99_ms, b[2], sizeof b[2]),
+                    res_num_opt(g->f.lat_p99_mean_of_vms_ms, b[3], sizeof b[3]), g->f.failed_vms,
                     figures_status(&g->f));
             res_csv_field(f, failures ? failures : "", false);
             /* TPC-C runs only: empty otherwise */
@@ -565,7 +575,7 @@ static int summary_from_json(json_object *doc, void *dst, char *err, size_t errl
         return -1;
     }
     if (major != SUMMARY_MAJOR) {
-        snprintf(err, errlen, "not a %s document", SUMMARY_SCHEMA);
+        snprintf(err, errlen, "not a %s%d document", SUMMARY_SCHEMA_NAME, SUMMARY_MAJOR);
         return -1;
     }
     if (!drives || !json_object_is_type(drives, json_type_array)

@@ -55,7 +55,13 @@ static double us_to_ms(double us)
 
 static double p99_ms(const hist *h)
 {
-    return h ? us_to_ms((double)hist_percentile(h, 99.0)) : 0;
+    return hist_percentile_ms(h, 99.0);
+}
+
+/* The mean latency of h, ms; NAN when h is NULL or empty (absent, never 0). */
+static double avg_ms(const hist *h)
+{
+    return h && h->total ? us_to_ms(hist_mean(h)) : NAN;
 }
 
 /* hist_add into *dst, made empty with src's parameters when NULL. 0, or
@@ -65,6 +71,27 @@ static int merge_hist(hist **dst, const hist *src)
     if (!*dst && !(*dst = hist_new(src->highest, src->sig_digits)))
         return -1;
     return hist_add(*dst, src);
+}
+
+/* g's transaction type `name`, added (with its p90 limit) when new; NULL
+ * when g holds RES_MAX_TYPES others (*oom clear) or out of memory (*oom
+ * set). */
+static group_type *type_of(group *g, const char *name, double p90_limit_ms, bool *oom)
+{
+    group_type *gt;
+    for (int i = 0; i < g->ntypes; i++)
+        if (strcmp(g->types[i].name, name) == 0)
+            return &g->types[i];
+    if (g->ntypes == RES_MAX_TYPES)
+        return NULL;
+    gt = &g->types[g->ntypes];
+    if (!(gt->name = strdup(name))) {
+        *oom = true;
+        return NULL;
+    }
+    gt->p90_limit_ms = p90_limit_ms;
+    g->ntypes++;
+    return gt;
 }
 
 /* Add the TPC-C figures of one VM's measure phase: its rates, and each
@@ -80,24 +107,56 @@ static int group_add_tpcc(group *g, const res_phase *m)
     }
     for (int t = 0; t < m->ntypes; t++) {
         const res_txn_type *x = &m->types[t];
-        group_type *gt = NULL;
+        group_type *gt;
+        double limit = 0;
+        bool oom = false;
         if (!x->name || !x->histogram)
             continue;
-        for (int i = 0; i < g->ntypes && !gt; i++)
-            if (strcmp(g->types[i].name, x->name) == 0)
-                gt = &g->types[i];
-        if (!gt) {
-            if (g->ntypes == RES_MAX_TYPES)
-                continue;
-            gt = &g->types[g->ntypes];
-            if (!(gt->name = strdup(x->name)))
+        for (int l = 0; l < m->tpcc->nlimits; l++)
+            if (m->tpcc->limits[l].name && strcmp(m->tpcc->limits[l].name, x->name) == 0)
+                limit = m->tpcc->limits[l].p90_limit_ms;
+        if (!(gt = type_of(g, x->name, limit, &oom))) {
+            if (oom)
                 return -1;
-            g->ntypes++;
-            for (int l = 0; l < m->tpcc->nlimits; l++)
-                if (m->tpcc->limits[l].name && strcmp(m->tpcc->limits[l].name, x->name) == 0)
-                    gt->p90_limit_ms = m->tpcc->limits[l].p90_limit_ms;
+            continue;
         }
         if (merge_hist(&gt->h, x->histogram) < 0)
+            return -1;
+        gt->count += x->count;
+        gt->rollbacks += x->rollbacks;
+    }
+    return 0;
+}
+
+/* Everything of group src added to dst (a drive's repetitions into the
+ * drive, drives into the run). 0, or -1 when out of memory. */
+static int group_merge(group *dst, const group *src)
+{
+    if (src->h && merge_hist(&dst->h, src->h) < 0)
+        return -1;
+    dst->vms += src->vms;
+    dst->tps += src->tps;
+    dst->transactions += src->transactions;
+    dst->p99_sum += src->p99_sum;
+    dst->failed += src->failed;
+    dst->tpcc_vms += src->tpcc_vms;
+    dst->nopm_vms += src->nopm_vms;
+    dst->tpm += src->tpm;
+    dst->nopm += src->nopm;
+    for (int i = 0; i < 4; i++) {
+        dst->db_sum[i] += src->db_sum[i];
+        dst->db_n[i] += src->db_n[i];
+    }
+    for (int t = 0; t < src->ntypes; t++) {
+        const group_type *x = &src->types[t];
+        bool oom = false;
+        group_type *gt = type_of(dst, x->name, x->p90_limit_ms, &oom);
+        if (!gt) {
+            if (oom)
+                return -1;
+            continue;
+        }
+        if (x->h && merge_hist(&gt->h, x->h) < 0)
             return -1;
         gt->count += x->count;
         gt->rollbacks += x->rollbacks;
@@ -135,8 +194,8 @@ static res_tpcc_figures *group_tpcc(const group *g, double tpm, double nopm, boo
         }
         x->count = gt->count;
         x->rollbacks = gt->rollbacks;
-        x->lat_avg_ms = us_to_ms(hist_mean(gt->h));
-        x->lat_p90_ms = us_to_ms((double)hist_percentile(gt->h, 90.0));
+        x->lat_avg_ms = avg_ms(gt->h);
+        x->lat_p90_ms = hist_percentile_ms(gt->h, 90.0);
         x->lat_p99_ms = p99_ms(gt->h);
         x->p90_limit_ms = gt->p90_limit_ms;
         x->p90_met = gt->p90_limit_ms <= 0
@@ -188,16 +247,17 @@ static int group_add(group *g, const res_phase *m)
 }
 
 /* Figures of group g with its tps (a sum, or a mean of repetitions'
- * sums) over `reps` measured repetitions: VMs per repetition and TPS per
- * VM come from the healthy VM runs, never from the plan's counts. */
-static res_figures group_figures(const group *g, double tps, int reps)
+ * sums) over `reps` measured repetitions of `vms` VMs each: VMs per
+ * repetition and TPS per VM come from the healthy VM runs, never from the
+ * plan's counts; latencies of no transaction are absent (NAN). */
+static res_figures group_figures(const group *g, double tps, int vms, int reps)
 {
     return (res_figures){
-        .vms = reps > 0 ? g->vms / reps : 0, .vm_runs = g->vms, .repetitions = reps,
+        .vms = vms, .vm_runs = g->vms, .repetitions = reps,
         .tps_per_vm = g->vms ? g->tps / g->vms : 0, .failed_vms = g->failed, .tps = tps,
         .transactions = g->transactions,
-        .lat_avg_ms = g->h ? us_to_ms(hist_mean(g->h)) : 0, .lat_p99_ms = p99_ms(g->h),
-        .lat_p99_mean_of_vms_ms = g->vms ? g->p99_sum / g->vms : 0,
+        .lat_avg_ms = avg_ms(g->h), .lat_p99_ms = p99_ms(g->h),
+        .lat_p99_mean_of_vms_ms = g->vms ? g->p99_sum / g->vms : NAN,
         .db_loaded = { db_mean(g, 0), db_mean(g, 1) }, .db_end = { db_mean(g, 2), db_mean(g, 3) },
     };
 }
@@ -258,11 +318,19 @@ static double fault_in_measure(const res_oltp *doc, time_t at)
     return (double)at > t0 ? (double)at - t0 : 0;
 }
 
+/* Whether measured phase m (NULL: none) holds no transaction: a VM run
+ * without one measured nothing and is failed ("no transactions"). */
+static bool no_transactions(const res_phase *m)
+{
+    return !m || m->transactions <= 0 || !m->histogram || m->histogram->total == 0;
+}
+
 /* The summary's entry of VM r: its health, and its figures from its
- * result doc when there is one (doc NULL: a failed VM that left none). 0,
- * or -1 when out of memory. */
+ * result doc when there is one (doc NULL: a failed VM that left none);
+ * empty: a complete result without transactions, failed for that. 0, or
+ * -1 when out of memory. */
 static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc,
-                    const res_oltp *pre, int64_t expect)
+                    const res_oltp *pre, int64_t expect, bool empty)
 {
     const res_phase *m = doc ? res_oltp_measure(doc) : NULL;
     v->db_deviation_pct = NAN;
@@ -275,16 +343,19 @@ static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc,
     v->failed_at_s = NAN;
     if (!v->name || !v->drive || !v->result || (r->precondition && !v->precondition_result))
         return -1;
-    if (r->failed_in) {
+    if (r->failed_in || empty) {
         char when[32] = "";
         struct tm tm;
         v->failed = true;
-        if (r->health.at && gmtime_r(&r->health.at, &tm))
+        if (r->failed_in && r->health.at && gmtime_r(&r->health.at, &tm))
             strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-        v->fault = strdup(orch_fault_name(r->health.fault));
-        v->reason = strdup(r->health.reason[0] ? r->health.reason : "failed");
+        v->fault = strdup(orch_fault_name(r->failed_in ? r->health.fault
+                                                       : ORCH_FAULT_NO_TRANSACTIONS));
+        v->reason = strdup(!r->failed_in ? "no transactions: its measured phase completed "
+                                           "without one"
+                           : r->health.reason[0] ? r->health.reason : "failed");
         v->failed_at = *when ? strdup(when) : NULL;
-        v->failed_in = strdup(r->failed_in);
+        v->failed_in = strdup(r->failed_in ? r->failed_in : "measure");
         v->console_tail = r->console_tail ? strdup(r->console_tail) : NULL;
         if (!v->fault || !v->reason || (*when && !v->failed_at) || !v->failed_in
             || (r->console_tail && !v->console_tail))
@@ -292,7 +363,7 @@ static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc,
         /* what it measured up to the fault: shown with the fault, in no figure */
         if (m && !(v->result_ended = strdup(res_end_name(doc->ended))))
             return -1;
-        if (m && strcmp(r->failed_in, "measure") == 0)
+        if (m && r->failed_in && strcmp(r->failed_in, "measure") == 0)
             v->failed_at_s = fault_in_measure(doc, r->health.at);
     }
     if (!m)
@@ -300,7 +371,7 @@ static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc,
     v->measured = true;
     v->tps = m->tps;
     v->transactions = m->transactions;
-    v->lat_avg_ms = us_to_ms(hist_mean(m->histogram));
+    v->lat_avg_ms = avg_ms(m->histogram);
     v->lat_p99_ms = p99_ms(m->histogram);
     v->server_version = doc->server_version ? strdup(doc->server_version) : NULL;
     v->errors = m->errors;
@@ -311,18 +382,20 @@ static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc,
     return vm_series(v, m);
 }
 
-/* Read each VM's result and merge the healthy ones into their groups; every
- * VM gets its entry in the summary's vms. A failed VM, or any VM of a
- * partial run, may have left no result: that is no error. 0, or -1 with
- * err. */
-static int add_vms(const orch_summary_input *in, res_summary *s, group *groups, group *run,
-                   int reps, char *err, size_t errlen)
+/* Read each VM's result and merge the healthy ones into their
+ * repetition's group (groups[d * (reps + 1) + r]); every VM gets its entry
+ * in the summary's vms. A failed VM, or any VM of a partial run, may have
+ * left no result: that is no error. A complete result without transactions
+ * is a failed VM run. 0, or -1 with err. */
+static int add_vms(const orch_summary_input *in, res_summary *s, group *groups, int reps,
+                   char *err, size_t errlen)
 {
     for (int i = 0; i < in->nvms; i++) {
         const orch_vm_result *r = &in->vms[i];
-        group *targets[3];
+        group *g;
         res_oltp doc, pre = { 0 };
         int d, rc, have, have_pre = 0;
+        bool empty = false;
         int64_t expect = in->plan ? in->plan->expect_database_bytes : RES_UNSET;
         char *path = orch_strfmt("%s/%s", in->run_dir, r->result);
         for (d = 0; d < in->ndrives; d++)
@@ -334,9 +407,7 @@ static int add_vms(const orch_summary_input *in, res_summary *s, group *groups, 
             free(path);
             return -1;
         }
-        targets[0] = &groups[d * (reps + 1)];
-        targets[1] = &groups[d * (reps + 1) + r->repetition];
-        targets[2] = run;
+        g = &groups[d * (reps + 1) + r->repetition];
         rc = res_oltp_read_file(path, &doc, err, errlen);
         free(path);
         have = rc == 0;
@@ -349,18 +420,14 @@ static int add_vms(const orch_summary_input *in, res_summary *s, group *groups, 
             res_oltp_clear(&doc);
             have = 0;
         }
-        if (r->failed_in) {
-            for (int k = 0; k < 3; k++)
-                targets[k]->failed++;
-        } else if (have) {
-            const res_phase *m = res_oltp_measure(&doc);
-            for (int k = 0; k < 3; k++)
-                if (group_add(targets[k], m) < 0) {
-                    snprintf(err, errlen, "%s: histogram parameters differ from the other "
-                             "VMs'; cannot merge", r->result);
-                    res_oltp_clear(&doc);
-                    return -1;
-                }
+        empty = have && !r->failed_in && no_transactions(res_oltp_measure(&doc));
+        if (r->failed_in || empty) {
+            g->failed++;
+        } else if (have && group_add(g, res_oltp_measure(&doc)) < 0) {
+            snprintf(err, errlen, "%s: histogram parameters differ from the other "
+                     "VMs'; cannot merge", r->result);
+            res_oltp_clear(&doc);
+            return -1;
         }
         /* the size after load is the precondition's start; a result that
          * cannot be read only leaves it to the measured one's */
@@ -369,10 +436,10 @@ static int add_vms(const orch_summary_input *in, res_summary *s, group *groups, 
             have_pre = ppath && res_oltp_read_file(ppath, &pre, perr, sizeof perr) == 0;
             free(ppath);
         }
-        rc = vm_entry(&s->vms[s->nvms], r, have ? &doc : NULL, have_pre ? &pre : NULL, expect);
-        if (rc == 0 && have && !r->failed_in)
-            for (int k = 0; k < 3; k++)
-                group_add_db(targets[k], &s->vms[s->nvms]);
+        rc = vm_entry(&s->vms[s->nvms], r, have ? &doc : NULL, have_pre ? &pre : NULL, expect,
+                      empty);
+        if (rc == 0 && have && !r->failed_in && !empty)
+            group_add_db(g, &s->vms[s->nvms]);
         s->nvms++;
         if (have)
             res_oltp_clear(&doc);
@@ -390,11 +457,13 @@ res_summary *orch_summary_build(const orch_summary_input *in, char *err, size_t 
 {
     int reps = in->repetitions > 0 ? in->repetitions : 1;
     size_t ng = (size_t)in->ndrives * (size_t)(reps + 1);
-    group *groups = calloc(ng ? ng : 1, sizeof *groups);   /* [drive][0]=all, [drive][r] */
+    /* [drive][0]: the repetitions its figures count, [drive][r] */
+    group *groups = calloc(ng ? ng : 1, sizeof *groups);
     group run = { 0 };
     res_summary *s = calloc(1, sizeof *s);
     double run_tps = 0, run_tpm = 0, run_nopm = 0;
     int run_reps = 0;               /* repetitions in which a VM was measured */
+    int run_vms = 0;
     bool oom = false;
     int ok = 0;
 
@@ -418,34 +487,58 @@ res_summary *orch_summary_build(const orch_summary_input *in, char *err, size_t 
         snprintf(err, errlen, "out of memory");
         goto cleanup;
     }
-    if (add_vms(in, s, groups, &run, reps, err, errlen) < 0)
+    if (add_vms(in, s, groups, reps, err, errlen) < 0)
         goto cleanup;
 
     for (int d = 0; d < in->ndrives; d++) {
         res_drive *dr = &s->drives[s->ndrives++];
         group *all = &groups[d * (reps + 1)];
         double tps_sum = 0, tpm_sum = 0, nopm_sum = 0;
-        int measured = 0;           /* repetitions with a healthy VM run */
+        int measured = 0;           /* repetitions its figures count */
+        int full = 0;               /* the most VMs a repetition measured */
         dr->name = strdup(in->drives[d]);
         dr->reps = calloc((size_t)reps, sizeof *dr->reps);
-        if (!dr->name || !dr->reps) {
+        dr->other_reps = calloc((size_t)reps, sizeof *dr->other_reps);
+        if (!dr->name || !dr->reps || !dr->other_reps) {
             snprintf(err, errlen, "out of memory");
             goto cleanup;
         }
+        for (int r = 1; r <= reps; r++)
+            if (groups[d * (reps + 1) + r].vms > full)
+                full = groups[d * (reps + 1) + r].vms;
+        /* a drive's TPS is a mean of repetitions at one load: those that
+         * measured `full` VMs; one that lost a VM (331.54 TPS of 4 VMs,
+         * 247.76 of 3) is listed, in no figure, and its failures counted */
         for (int r = 1; r <= reps; r++) {
             group *g = &groups[d * (reps + 1) + r];
             if (!g->vms && !g->failed)
                 continue;
-            dr->reps[dr->nreps] = (res_repetition){ r, group_figures(g, g->tps, g->vms > 0) };
+            dr->reps[dr->nreps] = (res_repetition){ r, group_figures(g, g->tps, g->vms,
+                                                                     g->vms > 0) };
             dr->reps[dr->nreps++].f.tpcc = group_tpcc(g, g->tpm, g->nopm, &oom);
-            if (!g->vms)            /* every VM failed: no zero in the mean */
+            if (g->vms == 0 || g->vms != full) {
+                /* every VM failed (no zero in the mean), or fewer measured */
+                all->failed += g->failed;
+                if (g->vms)
+                    dr->other_reps[dr->nother_reps++] = (res_rep_vms){ r, g->vms };
                 continue;
+            }
+            if (group_merge(all, g) < 0) {
+                snprintf(err, errlen, "out of memory");
+                goto cleanup;
+            }
             measured++;
             tps_sum += g->tps;
             tpm_sum += g->tpm;
             nopm_sum += g->nopm;
         }
-        dr->f = group_figures(all, measured ? tps_sum / measured : 0, measured);
+        if (group_merge(&run, all) < 0) {
+            snprintf(err, errlen, "out of memory");
+            goto cleanup;
+        }
+        run_vms += measured ? full : 0;
+        dr->f = group_figures(all, measured ? tps_sum / measured : 0, measured ? full : 0,
+                              measured);
         dr->f.tpcc = group_tpcc(all, measured ? tpm_sum / measured : 0,
                                 measured ? nopm_sum / measured : 0, &oom);
 
@@ -459,7 +552,7 @@ res_summary *orch_summary_build(const orch_summary_input *in, char *err, size_t 
             any |= groups[d * (reps + 1) + r].vms > 0;
         run_reps += any;
     }
-    s->run = group_figures(&run, run_tps, run_reps);
+    s->run = group_figures(&run, run_tps, run_vms, run_reps);
     s->run.tpcc = group_tpcc(&run, run_tpm, run_nopm, &oom);
     if (oom) {
         snprintf(err, errlen, "out of memory");

@@ -93,7 +93,7 @@ static void test_drive_figures(void **state)
     json_object *s = build(fixture_vms, 3, 1, err, sizeof err);
     (void)state;
     assert_non_null(s);
-    assert_string_equal(json_object_get_string(at(s, "schema")), "drivebench.summary/2");
+    assert_string_equal(json_object_get_string(at(s, "schema")), "drivebench.summary/2.1");
     assert_string_equal(json_object_get_string(at(s, "drives.0.name")), "a<b ' & .. x");
     assert_string_equal(num(s, "drives.0.vms"), "2");
     /* tps is the sum of the VMs': 10 + 12.5 */
@@ -164,11 +164,12 @@ static void test_repetitions(void **state)
 }
 
 /* 4 VMs of drive "second" at 8 TPS each (all read second-vm1's result),
- * 3 repetitions, vm2 failed in the second: repetitions 32, 24, 32 TPS,
- * the drive's mean 88 / 3 = 29.333333; 11 healthy VM runs, so 88 / 11 =
- * 8 TPS per VM (29.333333 / 3 "VMs" would say 9.777778); vms 11 / 3 = 3.
- * The drive is incomplete; the run's figures are the same over 3
- * measured repetitions. Drive 0 measured nothing. */
+ * 3 repetitions, vm2 failed in the second: repetitions 32, 24, 32 TPS.
+ * The drive's TPS is a mean of repetitions at one load (issue 29): the
+ * two that measured 4 VMs, 32, with vms 4 (before: 88 / 3 = 29.333333 of
+ * "vms" 11 / 3 = 3); repetition 2 (3 VMs) is listed, in no figure, and
+ * its failure counted. 8 healthy VM runs, 8 TPS per VM. The drive is
+ * incomplete; the run's figures are the same. Drive 0 measured nothing. */
 static void test_failed_vm_in_one_repetition(void **state)
 {
     orch_vm_result vms[12];
@@ -191,30 +192,123 @@ static void test_failed_vm_in_one_repetition(void **state)
     assert_true(s->drives[1].reps[0].f.tps == 32 && s->drives[1].reps[1].f.tps == 24
                 && s->drives[1].reps[2].f.tps == 32);
     assert_int_equal(s->drives[1].reps[1].f.vm_runs, 3);
+    assert_int_equal(s->drives[1].reps[1].f.vms, 3);
     assert_int_equal(s->drives[1].reps[1].f.failed_vms, 1);
     assert_true(s->drives[1].reps[1].f.tps_per_vm == 8);
-    assert_true(fabs(s->drives[1].f.tps - 88.0 / 3) < 1e-12);
-    assert_int_equal(s->drives[1].f.vm_runs, 11);
-    assert_int_equal(s->drives[1].f.repetitions, 3);
-    assert_int_equal(s->drives[1].f.vms, 3);
+    assert_true(s->drives[1].f.tps == 32);
+    assert_int_equal(s->drives[1].f.vm_runs, 8);
+    assert_int_equal(s->drives[1].f.repetitions, 2);
+    assert_int_equal(s->drives[1].f.vms, 4);
     assert_int_equal(s->drives[1].f.failed_vms, 1);
+    assert_int_equal(s->drives[1].nother_reps, 1);
+    assert_int_equal(s->drives[1].other_reps[0].repetition, 2);
+    assert_int_equal(s->drives[1].other_reps[0].vms, 3);
     assert_true(s->drives[1].f.tps_per_vm == 8);
     assert_int_equal(s->drives[0].f.vm_runs, 0);
     assert_int_equal(s->drives[0].f.repetitions, 0);
     assert_true(s->drives[0].f.tps == 0 && s->drives[0].f.tps_per_vm == 0);
-    assert_int_equal(s->run.vm_runs, 11);
+    assert_true(isnan(s->drives[0].f.lat_p99_ms));
+    assert_int_equal(s->run.vm_runs, 8);
     assert_int_equal(s->run.repetitions, 3);
-    assert_int_equal(s->run.vms, 3);
+    assert_int_equal(s->run.vms, 4);
     assert_true(s->run.tps_per_vm == 8);
     assert_int_equal(s->status, RES_RUN_DEGRADED);
     json_object *j = res_summary_to_json(s);
     assert_string_equal(num(j, "drives.1.tps_per_vm"), "8");
-    assert_string_equal(num(j, "drives.1.vm_runs"), "11");
-    assert_string_equal(num(j, "drives.1.measured_repetitions"), "3");
-    assert_string_equal(num(j, "drives.1.tps"), "29.333333");
-    assert_string_equal(num(j, "run.vms"), "3");
+    assert_string_equal(num(j, "drives.1.vm_runs"), "8");
+    assert_string_equal(num(j, "drives.1.measured_repetitions"), "2");
+    assert_string_equal(num(j, "drives.1.tps"), "32");
+    assert_string_equal(num(j, "drives.1.vms"), "4");
+    assert_string_equal(json_object_to_json_string_ext(at(j, "drives.1.repetitions_other_vms"),
+                                                       JSON_C_TO_STRING_PLAIN),
+                        "[{\"repetition\":2,\"vms\":3}]");
+    assert_null(at(j, "drives.0.repetitions_other_vms"));
+    /* drive 0 measured no transaction: no latency, not 0 */
+    assert_null(at(j, "drives.0.latency_ms.p99"));
+    assert_string_equal(num(j, "run.vms"), "4");
     json_object_put(j);
     orch_summary_free(s);
+}
+
+/* second-vm1's result with a measured phase of no transaction (an empty
+ * histogram) at dir/name. */
+static void write_empty(const char *dir, const char *name)
+{
+    char path[300];
+    json_object *doc = json_object_from_file(RUN_DIR "/" VM("second-vm1")), *ph, *h;
+    assert_non_null(doc);
+    assert_true(json_object_object_get_ex(doc, "phases", &ph));
+    for (size_t i = 0; i < json_object_array_length(ph); i++) {
+        json_object *p = json_object_array_get_idx(ph, i), *n;
+        if (!json_object_object_get_ex(p, "name", &n)
+            || strcmp(json_object_get_string(n), "measure") != 0)
+            continue;
+        json_object_object_add(p, "transactions", json_object_new_int(0));
+        json_object_object_add(p, "tps", json_object_new_double(0));
+        assert_true(json_object_object_get_ex(p, "histogram", &h));
+        json_object_object_add(h, "count", json_object_new_int(0));
+        json_object_object_add(h, "min", json_object_new_int(0));
+        json_object_object_add(h, "max", json_object_new_int(0));
+        json_object_object_add(h, "sum", json_object_new_double(0));
+        json_object_object_add(h, "buckets", json_object_new_array());
+    }
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_int_equal(json_object_to_file(path, doc), 0);
+    json_object_put(doc);
+}
+
+/* A VM whose complete result holds no transaction is a failed VM run
+ * ("no-transactions"), in no figure (before issue 29: "complete", TPS 0,
+ * p99 0.000); its drive, measured by no other VM, has no latency. */
+static void test_zero_transactions(void **state)
+{
+    char dir[] = "/tmp/orch-agg-empty-XXXXXX", err[512] = "", path[300];
+    orch_vm_result vms[] = {
+        { "vm1", "a<b ' & .. x", 1, VM("a-b-x-vm1"), NULL, NULL, { 0 }, NULL, NULL },
+        { "vm3", "second", 1, "empty.json", NULL, NULL, { 0 }, NULL, NULL },
+    };
+    orch_summary_input in;
+    res_summary *s;
+    json_object *j;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    write_empty(dir, "empty.json");
+    vms[0].result = "a1.json";
+    snprintf(path, sizeof path, "%s/a1.json", dir);
+    {
+        json_object *a = json_object_from_file(RUN_DIR "/" VM("a-b-x-vm1"));
+        assert_non_null(a);
+        assert_int_equal(json_object_to_file(path, a), 0);
+        json_object_put(a);
+    }
+    memset(&in, 0, sizeof in);
+    in.run_id = "empty";
+    in.run_dir = dir;
+    in.drives = drives;
+    in.ndrives = 2;
+    in.vms = vms;
+    in.nvms = 2;
+    in.repetitions = 1;
+    s = orch_summary_build(&in, err, sizeof err);
+    assert_non_null(s);
+    j = res_summary_to_json(s);
+    assert_string_equal(num(j, "vms.1.status"), "\"failed\"");
+    assert_string_equal(num(j, "vms.1.fault"), "\"no-transactions\"");
+    assert_string_equal(num(j, "vms.1.reason"),
+                        "\"no transactions: its measured phase completed without one\"");
+    assert_null(at(j, "vms.1.latency_ms.p99"));
+    assert_string_equal(num(j, "drives.1.failed_vms"), "1");
+    assert_string_equal(num(j, "drives.1.measured_repetitions"), "0");
+    assert_string_equal(num(j, "drives.1.tps"), "0");
+    assert_null(at(j, "drives.1.latency_ms.p99"));
+    assert_string_equal(num(j, "drives.0.tps"), "10");
+    assert_int_equal(s->status, RES_RUN_DEGRADED);
+    json_object_put(j);
+    orch_summary_free(s);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/empty.json", dir);
+    unlink(path);
+    rmdir(dir);
 }
 
 /* A partial run: 3 repetitions planned, stopped after the first. Its 3
@@ -591,6 +685,7 @@ int main(void)
         cmocka_unit_test(test_vm_and_run_figures),
         cmocka_unit_test(test_repetitions),
         cmocka_unit_test(test_failed_vm_in_one_repetition),
+        cmocka_unit_test(test_zero_transactions),
         cmocka_unit_test(test_partial_run),
         cmocka_unit_test(test_summary_files),
         cmocka_unit_test(test_csv_quoting),
