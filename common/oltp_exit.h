@@ -19,5 +19,6 @@
 #define OLTP_PING_UNREACHABLE 3   /* no session yet: retry */
 #define OLTP_PING_LOGIN       4   /* the server refused the login: stop */
 #define OLTP_PING_QUERY       5   /* logged in, SELECT 1 failed */
+#define OLTP_PING_TLS         6   /* the TLS handshake failed: stop */
 
 #endif

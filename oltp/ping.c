@@ -40,6 +40,24 @@ static const char *one_line(char *msg)
     return msg;
 }
 
+/* What ODBC Driver 18 (OpenSSL), psqlODBC and libpq (OpenSSL), MariaDB's
+ * connector and FreeTDS (GnuTLS) say of a TLS failure: "SSL Provider:
+ * [error:0A000086:SSL routines::certificate verify failed...]", "TCP
+ * Provider: Error code 0x2746" (the server reset the connection in the
+ * handshake: msphpsql#1021, #1278, #1419), "server does not support SSL,
+ * but SSL was required", "TLS/SSL error", "certificate". */
+int oltp_ping_connect_code(const db_error *e)
+{
+    static const char *const tls[] = { "SSL", "TLS", "0x2746", "certificate", "Certificate" };
+    if (db_error_is_login(e) || e->code == 18456)
+        return PING_LOGIN;
+    if (!strncmp(e->sqlstate, "08", 2))
+        for (size_t i = 0; i < sizeof tls / sizeof tls[0]; i++)
+            if (strstr(e->msg, tls[i]))
+                return PING_TLS;
+    return PING_UNREACHABLE;
+}
+
 static const char *ping_where(const oltp_opts *o, char *buf, size_t len)
 {
     if (o->db.dsn || o->db.conn_str)
@@ -73,9 +91,10 @@ int oltp_ping(const oltp_opts *o, FILE *out, FILE *err)
         return PING_UNREACHABLE;
     }
     if (db_connect(&c) != DB_DONE) {
-        rc = db_error_is_login(&c.err) ? PING_LOGIN : PING_UNREACHABLE;
+        rc = oltp_ping_connect_code(&c.err);
         fprintf(err, "oltp: ping: %s: %s: error %d (SQLSTATE %s): %s\n",
-                ping_where(o, w, sizeof w), rc == PING_LOGIN ? "login refused" : "no connection",
+                ping_where(o, w, sizeof w), rc == PING_LOGIN ? "login refused"
+                : rc == PING_TLS ? "TLS failed" : "no connection",
                 c.err.code, c.err.sqlstate[0] ? c.err.sqlstate : "none", one_line(c.err.msg));
         goto cleanup;
     }

@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 
+#include "db.h"
 #include "options.h"
 
 /* Exit codes of `oltp ping` (2 stays "bad usage", as for every command). */
@@ -24,7 +25,18 @@ enum {
                              * retrying will not help */
     PING_QUERY       = 5,   /* logged in, but SELECT 1 failed or returned
                              * something else */
+    PING_TLS         = 6,   /* the connection's TLS failed (a class 08
+                             * SQLSTATE whose message names SSL, TLS, a
+                             * certificate or Windows' 0x2746 reset during
+                             * the handshake): the client's or the
+                             * server's TLS settings, retrying will not
+                             * help */
 };
+
+/* The exit code of a failed connect with error e: PING_LOGIN (SQLSTATE
+ * class 28 or 3D, or SQL Server's 18456 "Login failed" alone), PING_TLS
+ * (above) or PING_UNREACHABLE. */
+int oltp_ping_connect_code(const db_error *e);
 
 /* Ping the database of o. Prints one line: to out when it answers
  * ("oltp: ping: ... answered in N ms"), to err when it does not, with the

@@ -142,5 +142,14 @@ int orch_parse_tps(const char *line, double *tps);
  * at once instead of at the boot timeout. */
 int orch_dom_gone(virDomainPtr dom, const char *name, char *err, size_t errlen);
 
+/* The last non-empty line of text (NULL: none) into out. */
+void orch_last_line(const char *text, char *out, size_t outlen);
+
+/* Readiness met oltp ping's exit OLTP_PING_TLS: into err, VM name's
+ * failure with where ("" or " in the guest"), the driver's message (why)
+ * and the plan's lines that decide the client's TLS. */
+void orch_tls_failed(const orch_client *c, const char *name, const char *where,
+                     const char *why, char *err, size_t errlen);
+
 
 #endif

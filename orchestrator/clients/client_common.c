@@ -8,6 +8,29 @@
 #include <string.h>
 #include <libvirt/libvirt-qemu.h>
 
+void orch_last_line(const char *text, char *out, size_t outlen)
+{
+    const char *line = text;
+    out[0] = '\0';
+    while (line && *line) {
+        const char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        if (n)
+            snprintf(out, outlen, "%.*s", (int)(n < outlen ? n : outlen - 1), line);
+        line = nl ? nl + 1 : NULL;
+    }
+}
+
+void orch_tls_failed(const orch_client *c, const char *name, const char *where,
+                     const char *why, char *err, size_t errlen)
+{
+    const orch_plan *p = c->plan;
+    snprintf(err, errlen, "%s: the TLS handshake with %s%s failed; check [workload] encrypt, "
+             "trust_server_certificate and tls_security_level (a SQL Server 2014 signing with "
+             "SHA-1 needs tls_security_level = 0 with ODBC Driver 18): %s", name,
+             p->engine->label, where, why[0] ? why : "no output");
+}
+
 int orch_parse_tps(const char *line, double *tps)
 {
     const char *t = strstr(line, " tps: ");

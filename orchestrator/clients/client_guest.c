@@ -74,10 +74,11 @@ static long exec_start(const orch_client *c, const guest *g, const char *const *
     return id;
 }
 
-/* Poll a guest process. 1 exited (code and output set; output new, may be
- * NULL), 0 running, -1 error with err. */
+/* Poll a guest process. 1 exited (code and output set, and its stderr in
+ * *errors unless errors is NULL; each new, may be NULL), 0 running, -1
+ * error with err. */
 static int exec_status(const orch_client *c, const guest *g, long pid, int *code,
-                       char **output, char *err, size_t errlen)
+                       char **output, char **errors, char *err, size_t errlen)
 {
     json_object *args = json_object_new_object(), *ret, *v;
     int rc = 0;
@@ -93,7 +94,51 @@ static int exec_status(const orch_client *c, const guest *g, long pid, int *code
               : -1;
         *output = json_object_object_get_ex(ret, "out-data", &v)
                   ? orch_b64_decode(json_object_get_string(v), &len) : NULL;
+        if (errors)
+            *errors = json_object_object_get_ex(ret, "err-data", &v)
+                      ? orch_b64_decode(json_object_get_string(v), &len) : NULL;
     }
+    json_object_put(ret);
+    return rc;
+}
+
+/* Write text to guest_path in the guest (created or replaced). 0, or -1
+ * with err. */
+static int file_put(const orch_client *c, const guest *g, const char *guest_path,
+                    const char *text, char *err, size_t errlen)
+{
+    json_object *args = json_object_new_object(), *ret;
+    char *enc = orch_b64_encode(text, strlen(text));
+    int64_t handle;
+    int rc = -1;
+
+    if (!enc) {
+        json_object_put(args);
+        snprintf(err, errlen, "%s: out of memory", g->name);
+        return -1;
+    }
+    json_object_object_add(args, "path", json_object_new_string(guest_path));
+    json_object_object_add(args, "mode", json_object_new_string("w"));
+    ret = agent_call(c, g, "guest-file-open", args, err, errlen);
+    if (!ret) {
+        free(enc);
+        return -1;
+    }
+    handle = json_object_get_int64(ret);
+    json_object_put(ret);
+    args = json_object_new_object();
+    json_object_object_add(args, "handle", json_object_new_int64(handle));
+    json_object_object_add(args, "buf-b64", json_object_new_string(enc));
+    free(enc);
+    ret = agent_call(c, g, "guest-file-write", args, err, errlen);
+    if (ret)
+        rc = 0;
+    json_object_put(ret);
+    args = json_object_new_object();
+    json_object_object_add(args, "handle", json_object_new_int64(handle));
+    ret = agent_call(c, g, "guest-file-close", args, err, errlen);
+    if (!ret)
+        rc = -1;
     json_object_put(ret);
     return rc;
 }
@@ -287,8 +332,36 @@ typedef struct guest_phase {
     int                njobs;
     const char        *phase;
     guest_proc        *procs;
-    char              *pw_env;      /* NAME=PASSWORD for the guest's oltp */
+    char              *env[3];      /* the guest's oltp's (oltp_env) */
 } guest_phase;
+
+/* What the guest's oltp reads from its environment: NAME=PASSWORD in the
+ * driver's variable and, when the plan sets the client's OpenSSL,
+ * OPENSSL_CONF=PATH (plan.h); NULL-terminated in env[3]. 0, or -1 when
+ * out of memory (env freed). */
+static int oltp_env(const orch_plan *p, char *env[3])
+{
+    int oom;
+    char *conf = orch_plan_openssl_conf_path(p, NULL, 1, &oom);
+    env[0] = orch_strfmt("%s=%s", orch_dbdriver_password_env(p->db_driver), p->db_password);
+    env[1] = conf ? orch_strfmt("OPENSSL_CONF=%s", conf) : NULL;
+    env[2] = NULL;
+    free(conf);
+    if (env[0] && !oom && (!conf || env[1]))
+        return 0;
+    free(env[0]);
+    free(env[1]);
+    env[0] = env[1] = NULL;
+    return -1;
+}
+
+static void oltp_env_free(char *env[3])
+{
+    if (env[0])
+        explicit_bzero(env[0], strlen(env[0]));
+    free(env[0]);
+    free(env[1]);
+}
 
 static void *guest_begin(const orch_client *c, orch_job *jobs, int njobs, const char *phase)
 {
@@ -300,11 +373,8 @@ static void *guest_begin(const orch_client *c, orch_job *jobs, int njobs, const 
     h->njobs = njobs;
     h->phase = phase;
     h->procs = calloc((size_t)(njobs > 0 ? njobs : 1), sizeof *h->procs);
-    h->pw_env = orch_strfmt("%s=%s", orch_dbdriver_password_env(c->plan->db_driver),
-                            c->plan->db_password);
-    if (!h->procs || !h->pw_env) {
+    if (!h->procs || oltp_env(c->plan, h->env) < 0) {
         free(h->procs);
-        free(h->pw_env);
         free(h);
         return NULL;
     }
@@ -320,7 +390,6 @@ static int guest_start(void *procs, int i, char *err, size_t errlen)
 {
     guest_phase *h = procs;
     guest_proc *pr = &h->procs[i];
-    const char *env[] = { h->pw_env, NULL };
     char **argv;
     pr->live_path = orch_strfmt("/var/tmp/drivebench.%s.live", h->phase);
     argv = pr->live_path ? live_argv(h->jobs[i].argv, pr->live_path) : NULL;
@@ -328,7 +397,8 @@ static int guest_start(void *procs, int i, char *err, size_t errlen)
         snprintf(err, errlen, "%s: out of memory", pr->g.name);
         return -1;
     }
-    pr->pid = exec_start(h->c, &pr->g, (const char *const *)argv, env, err, errlen);
+    pr->pid = exec_start(h->c, &pr->g, (const char *const *)argv, (const char *const *)h->env,
+                         err, errlen);
     free(argv);
     return pr->pid < 0 ? -1 : 0;
 }
@@ -346,7 +416,8 @@ static int guest_poll(void *procs, int i)
     guest_proc *pr = &h->procs[i];
     orch_job *job = &h->jobs[i];
     char err[1024], *output = NULL;
-    int code = -1, st = exec_status(h->c, &pr->g, pr->pid, &code, &output, err, sizeof err);
+    int code = -1, st = exec_status(h->c, &pr->g, pr->pid, &code, &output, NULL, err,
+                                 sizeof err);
     if (st == 0)
         return 0;
     pr->pid = 0;
@@ -410,7 +481,7 @@ static void guest_end(void *procs)
             live_close(h->c, &h->procs[i]);
         free(h->procs[i].live_path);
     }
-    free(h->pw_env);
+    oltp_env_free(h->env);
     free(h->procs);
     free(h);
 }
@@ -440,16 +511,16 @@ static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPt
     const orch_plan *p = c->plan;
     time_t deadline = time(NULL) + timeout_s;
     char **argv = orch_oltp_ping_argv(p, p->guest_oltp, p->engine->port, 3);
-    char *pw = orch_strfmt("%s=%s", orch_dbdriver_password_env(p->db_driver), p->db_password);
-    const char *env[] = { pw, NULL };
-    int rc = -1, refused = 0, agent_seen = 0;
+    char *env[3] = { NULL, NULL, NULL };
+    int oom, rc = -1, refused = 0, agent_seen = 0, envok = oltp_env(p, env) == 0;
+    char *conf = orch_plan_openssl_conf_text(p, &oom);
     time_t t0 = time(NULL);
 
     /* the boot's stages on the progress output: started, agent, database */
     fprintf(c->out, "[boot] %s: started; waiting for its guest agent\n", g->name);
     fflush(c->out);
     snprintf(err, errlen, "%s: guest agent did not answer within %d s", g->name, timeout_s);
-    while (argv && pw && rc < 0 && !refused && time(NULL) < deadline
+    while (argv && envok && !oom && rc < 0 && !refused && time(NULL) < deadline
            && !orch_stop_requested()) {
         json_object *ret;
         long pid;
@@ -462,15 +533,28 @@ static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPt
             fprintf(c->out, "[boot] %s: guest agent answering after %ds; waiting for the "
                     "database\n", g->name, (int)(time(NULL) - t0));
             fflush(c->out);
+            /* tls_security_level's OpenSSL configuration, before oltp
+             * first reads it */
+            if (conf && file_put(c, g, ORCH_OPENSSL_CONF_GUEST, conf, err, errlen) < 0) {
+                refused = 1;
+                break;
+            }
         }
-        pid = ret ? exec_start(c, g, (const char *const *)argv, env, err, errlen) : -1;
+        pid = ret ? exec_start(c, g, (const char *const *)argv, (const char *const *)env, err,
+                               errlen) : -1;
         for (int i = 0; pid > 0 && i < 50; i++) {
-            char *output = NULL;
-            int code = -1, st = exec_status(c, g, pid, &code, &output, err, errlen);
+            char *output = NULL, *errors = NULL, last[512];
+            int code = -1, st = exec_status(c, g, pid, &code, &output, &errors, err, errlen);
+            orch_last_line(errors, last, sizeof last);     /* oltp ping's why */
             free(output);
+            free(errors);
             if (st != 0) {
                 if (st > 0 && code == 0)
                     rc = 0;
+                else if (st > 0 && code == OLTP_PING_TLS) {
+                    orch_tls_failed(c, g->name, " in the guest", last, err, errlen);
+                    refused = 1;
+                }
                 else if (st > 0 && (code == OLTP_PING_LOGIN || code == OLTP_PING_QUERY))
                     refused = snprintf(err, errlen, "%s: %s in the guest refused "
                                        "user %s on database %s (oltp ping exited %d); check "
@@ -491,8 +575,11 @@ static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPt
                 (int)(time(NULL) - t0));
         fflush(c->out);
     }
+    if (!argv || !envok || oom)
+        snprintf(err, errlen, "%s: out of memory", g->name);
     orch_argv_free(argv);
-    free(pw);
+    oltp_env_free(env);
+    free(conf);
     return rc;
 }
 

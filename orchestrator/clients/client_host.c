@@ -65,6 +65,26 @@ static void *host_begin(const orch_client *c, orch_job *jobs, int njobs, const c
     return h;
 }
 
+/* A command for oltp's argv with what it reads from its environment: the
+ * password in the driver's variable and, when the plan sets the client's
+ * OpenSSL, OPENSSL_CONF (plan.h). NULL when out of memory. */
+static orch_command *oltp_command(const orch_client *c, char **argv)
+{
+    const orch_plan *p = c->plan;
+    orch_command *cmd = orch_command_new((const char *const *)argv);
+    int oom;
+    char *conf = orch_plan_openssl_conf_path(p, c->run_dir, 0, &oom);
+
+    if (!cmd || oom
+        || orch_command_setenv(cmd, orch_dbdriver_password_env(p->db_driver), p->db_password) < 0
+        || orch_command_setenv(cmd, "OPENSSL_CONF", conf) < 0) {
+        orch_command_free(cmd);
+        cmd = NULL;
+    }
+    free(conf);
+    return cmd;
+}
+
 /* Start job i's argv with stdout on a pipe; stderr passes through. The
  * child dies with drivebench, even a SIGKILLed one: it must not go on
  * loading a forwarded port that the next run reuses (SIGTERM lets oltp
@@ -76,14 +96,12 @@ static void *host_begin(const orch_client *c, orch_job *jobs, int njobs, const c
 static int host_start(void *procs, int i, char *err, size_t errlen)
 {
     host_phase *h = procs;
-    const orch_plan *p = h->c->plan;
     orch_job *job = &h->jobs[i];
     host_proc *pr = &h->procs[i];
     char why[512];
 
-    pr->cmd = orch_command_new((const char *const *)job->argv);
-    if (!pr->cmd || orch_command_setenv(pr->cmd, orch_dbdriver_password_env(p->db_driver),
-                                        p->db_password) < 0) {
+    pr->cmd = oltp_command(h->c, job->argv);
+    if (!pr->cmd) {
         snprintf(err, errlen, "%s: out of memory", job->vm->name);
         return -1;
     }
@@ -224,37 +242,22 @@ static int agent_ping(const orch_client *c, virDomainPtr dom)
 #define PING_CONNECT_S  3
 #define PING_LIMIT_S    15
 
-/* The last non-empty line of text into out. */
-static void last_line(const char *text, char *out, size_t outlen)
-{
-    const char *line = text;
-    out[0] = '\0';
-    while (line && *line) {
-        const char *nl = strchr(line, '\n');
-        size_t n = nl ? (size_t)(nl - line) : strlen(line);
-        if (n)
-            snprintf(out, outlen, "%.*s", (int)(n < outlen ? n : outlen - 1), line);
-        line = nl ? nl + 1 : NULL;
-    }
-}
-
 /* Run `oltp ... ping` against vm's forwarded port, stdout and stderr on
  * one pipe (its message is what the user needs when the login is
  * refused), the password in the driver's environment variable: its exit
  * code (oltp's ping codes: 0 answers, 3 not yet, 4 login refused, 5 query
- * failed; 127, as a shell says, when oltp cannot be run at all), or -1
+ * failed, 6 TLS failed; 127, as a shell says, when oltp cannot be run at all), or -1
  * when it overran. Otherwise than 0, oltp's last output line (why) goes
  * to err. */
 static int ping_once(const orch_client *c, const orch_vm *vm, char *err, size_t errlen)
 {
     const orch_plan *p = c->plan;
     char **argv = orch_oltp_ping_argv(p, p->oltp, vm->port, PING_CONNECT_S);
-    orch_command *cmd = argv ? orch_command_new((const char *const *)argv) : NULL;
+    orch_command *cmd = argv ? oltp_command(c, argv) : NULL;
     char last[512] = "", why[400], *out = NULL;
     int st = -1, rc = -1;
 
-    if (!cmd || orch_command_setenv(cmd, orch_dbdriver_password_env(p->db_driver),
-                                    p->db_password) < 0) {
+    if (!cmd) {
         snprintf(err, errlen, "out of memory");
         goto cleanup;
     }
@@ -269,7 +272,7 @@ static int ping_once(const orch_client *c, const orch_vm *vm, char *err, size_t 
     }
     if (!orch_command_timed_out(cmd))
         rc = st;
-    last_line(out, last, sizeof last);
+    orch_last_line(out, last, sizeof last);
     if (rc != 0)
         snprintf(err, errlen, "%s", last[0] ? last : rc < 0 ? "oltp ping overran" : "no output");
 cleanup:
@@ -308,6 +311,10 @@ static int host_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPtr
                 snprintf(err, errlen, "%s: %s answered but refused user %s on database %s; "
                          "check db_user, db_password and db_name (%s)", vm->name,
                          p->engine->label, p->db_user, p->db_name, why);
+                return -1;
+            }
+            if (rc == OLTP_PING_TLS) {
+                orch_tls_failed(c, vm->name, "", why, err, errlen);
                 return -1;
             }
         }

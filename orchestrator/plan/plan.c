@@ -30,7 +30,7 @@ void orch_plan_free(orch_plan *p)
     free(p->file); free(p->name); free(p->uri); free(p->profile);
     free(p->engine_name); free(p->image); free(p->kernel); free(p->initrd);
     free(p->cmdline); free(p->controller); free(p->odbc_driver); free(p->encrypt);
-    free(p->trust_server_certificate);
+    free(p->trust_server_certificate); free(p->openssl_conf);
     free(p->template_path); free(p->vmconfigs_dir); free(p->image_dir);
     free(p->results_dir); free(p->oltp); free(p->guest_oltp); free(p->domain_type);
     free(p->workload); free(p->db_driver); free(p->db_user);
@@ -83,6 +83,44 @@ orch_db_target orch_plan_db_target(const orch_plan *p)
         .trust_cert = p->trust_server_certificate,
     };
     return t;
+}
+
+char *orch_plan_openssl_conf_text(const orch_plan *p, int *oom)
+{
+    char *s;
+    *oom = 0;
+    if (p->tls_security_level < 0)
+        return NULL;
+    s = orch_strfmt("# drivebench: [workload] tls_security_level = %d (OPENSSL_CONF of oltp)\n"
+                    "openssl_conf = openssl_init\n\n"
+                    "[openssl_init]\n"
+                    "ssl_conf = ssl_sect\n\n"
+                    "[ssl_sect]\n"
+                    "system_default = system_default_sect\n\n"
+                    "[system_default_sect]\n"
+                    "CipherString = DEFAULT@SECLEVEL=%d\n%s",
+                    p->tls_security_level, p->tls_security_level,
+                    p->tls_security_level == 0 ? "MinProtocol = TLSv1\n" : "");
+    *oom = !s;
+    return s;
+}
+
+char *orch_plan_openssl_conf_path(const orch_plan *p, const char *run_dir, int in_guest,
+                                  int *oom)
+{
+    char *s = NULL;
+    if (p->openssl_conf)
+        s = strdup(p->openssl_conf);
+    else if (p->tls_security_level >= 0 && in_guest)
+        s = strdup(ORCH_OPENSSL_CONF_GUEST);
+    else if (p->tls_security_level >= 0)
+        s = orch_strfmt("%s/%s", run_dir ? run_dir : ".", ORCH_OPENSSL_CONF_FILE);
+    else {
+        *oom = 0;
+        return NULL;
+    }
+    *oom = !s;
+    return s;
 }
 
 char *orch_plan_settings_cmdline(const orch_plan *p, int *oom)

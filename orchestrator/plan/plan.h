@@ -115,6 +115,12 @@ typedef struct orch_plan {
     char *odbc_driver;          /* odbcinst.ini name or driver path */
     char *encrypt;              /* "yes", "no", "strict" or NULL */
     char *trust_server_certificate;     /* "yes", "no" or NULL */
+    /* the client's OpenSSL, handed to oltp only as OPENSSL_CONF in its
+     * environment (issue 30; orch_plan_openssl_conf): a security level
+     * 0..5 for a configuration drivebench writes, or the user's file;
+     * -1 and NULL when unset */
+    int   tls_security_level;
+    char *openssl_conf;
     int   tables;
     int64_t table_size;
     int   threads;
@@ -174,6 +180,28 @@ int orch_plan_seed_view(orch_plan *p, char *err, size_t errlen);
 
 /* What oltp connects to for plan p (borrowed strings). */
 orch_db_target orch_plan_db_target(const orch_plan *p);
+
+/* The client's OpenSSL settings (issue 30): oltp gets OPENSSL_CONF=PATH in
+ * its environment, nothing on its command line, when the plan sets
+ * tls_security_level or openssl_conf.
+ * orch_plan_openssl_conf_text: the configuration drivebench writes for
+ * tls_security_level (new string), or NULL when the plan sets none (or
+ * out of memory, *oom set). Its system_default section, the one OpenSSL
+ * applies to every TLS context that libssl users such as ODBC Driver 18
+ * create, says "CipherString = DEFAULT@SECLEVEL=N", and at level 0 also
+ * "MinProtocol = TLSv1" (OpenSSL 3 allows TLS 1.0 and 1.1 only at level
+ * 0; SQL Server 2014 without its TLS 1.2 update speaks no newer).
+ * orch_plan_openssl_conf_path: what OPENSSL_CONF says for plan p, or NULL
+ * (nothing to set, or out of memory: *oom set): the plan's openssl_conf
+ * as written, or, for tls_security_level, ORCH_OPENSSL_CONF_FILE in
+ * run_dir (host clients: run_setup_dirs writes it) or
+ * ORCH_OPENSSL_CONF_GUEST (guest clients: written through the guest
+ * agent before the first ping). New string. */
+#define ORCH_OPENSSL_CONF_FILE  "openssl.cnf"
+#define ORCH_OPENSSL_CONF_GUEST "/var/tmp/drivebench-openssl.cnf"
+char *orch_plan_openssl_conf_text(const orch_plan *p, int *oom);
+char *orch_plan_openssl_conf_path(const orch_plan *p, const char *run_dir, int in_guest,
+                                  int *oom);
 
 /* URI of drive d. */
 const char *orch_plan_drive_uri(const orch_plan *p, const orch_drive *d);

@@ -10,8 +10,10 @@
 #include "util/names.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The first line of the file at path, without its line end, in buf.
  * 0, or -1 with errno set (ENODATA when the file is empty). */
@@ -78,11 +80,44 @@ static void resolve_password(parse_state *st)
     }
 }
 
+/* tls_security_level or openssl_conf: one of them; a host client's
+ * openssl_conf is a readable file of this host, made absolute (oltp gets
+ * it as OPENSSL_CONF), a guest client's an absolute path in the guest. */
+static void validate_openssl(parse_state *st)
+{
+    orch_plan *p = st->p;
+    int lvl = plan_key_line(st, "workload", "tls_security_level");
+    int conf = plan_key_line(st, "workload", "openssl_conf");
+    char *abs;
+
+    if (lvl && conf) {
+        plan_error(st, conf, "[workload] openssl_conf: the client's OpenSSL is already set by "
+                   "tls_security_level (line %d); keep one", lvl);
+        return;
+    }
+    if (!conf || !p->openssl_conf)
+        return;
+    if (p->client == ORCH_CLIENT_GUEST) {
+        if (p->openssl_conf[0] != '/')
+            plan_error(st, conf, "[workload] openssl_conf '%s' must be absolute (a file in the "
+                       "guest, where client = guest runs oltp)", p->openssl_conf);
+        return;
+    }
+    if (access(p->openssl_conf, R_OK) < 0 || !(abs = realpath(p->openssl_conf, NULL))) {
+        plan_error(st, conf, "[workload] openssl_conf: cannot read %s: %s", p->openssl_conf,
+                   strerror(errno));
+        return;
+    }
+    free(p->openssl_conf);
+    p->openssl_conf = abs;
+}
+
 /* The oltp driver against the engine, and the ODBC keys against both. */
 static void validate_driver(parse_state *st)
 {
     orch_plan *p = st->p;
-    const char *odbc_keys[] = { "odbc_driver", "encrypt", "trust_server_certificate" };
+    const char *odbc_keys[] = { "odbc_driver", "encrypt", "trust_server_certificate",
+                                "tls_security_level", "openssl_conf" };
     orch_odbc_family fam;
 
     if (!orch_dbengine_allows(p->engine, p->db_driver)) {
@@ -114,6 +149,14 @@ static void validate_driver(parse_state *st)
                    "[workload] %s: drivebench maps it for ODBC Driver 18 and FreeTDS only "
                    "(odbc_driver is %s)", p->encrypt ? "encrypt" : "trust_server_certificate",
                    p->odbc_driver ? p->odbc_driver : p->engine->odbc_driver);
+    if (fam == ORCH_ODBC_MSSQL18 && p->encrypt && strcmp(p->encrypt, "yes") == 0
+        && !p->trust_server_certificate)
+        plan_error(st, plan_where(st, "workload", "encrypt"), "[workload] encrypt = yes leaves "
+                   "the server's certificate undecided: ODBC Driver 18 then verifies it against "
+                   "this host's CAs and fails on a self-signed one; add "
+                   "'trust_server_certificate = yes' (a fresh SQL Server's own certificate) or "
+                   "'trust_server_certificate = no' (a certificate this host's CAs sign)");
+    validate_openssl(st);
 }
 
 /* The engine against the image, the boot keys, the client and the seed. */

@@ -79,6 +79,8 @@ static const key_spec workload_keys[] = {
     P("odbc_driver",    K_STR,    odbc_driver, 0, 0, NULL),
     P("encrypt",        K_STR,    encrypt, 0, 0, "yes|no|strict"),
     P("trust_server_certificate", K_STR, trust_server_certificate, 0, 0, "yes|no"),
+    P("tls_security_level", K_INT, tls_security_level, 0, 5, NULL),
+    P("openssl_conf",   K_STR,    openssl_conf, 0, 0, NULL),
     P("tables",         K_INT,    tables, 1, 100000, NULL),
     P("table_size",     K_INT64,  table_size, 1, 100000000000LL, NULL),
     P("threads",        K_INT,    threads, 1, 1000000, NULL),
@@ -376,8 +378,9 @@ char *orch_plan_get(const orch_plan *p, const char *section, const char *key, ch
     case K_INT:
     case K_INT64:
         n = k->type == K_INT ? *(const int *)field : *(const int64_t *)field;
-        /* 0 below the key's range: not set, and no default */
-        return n == 0 && k->min > 0 ? strdup("") : orch_strfmt("%lld", n);
+        /* below the key's range (0, or tls_security_level's -1): not
+         * set, and no default */
+        return n < k->min || (n == 0 && k->min > 0) ? strdup("") : orch_strfmt("%lld", n);
     case K_DUR:
         return orch_strfmt("%d", *(const int *)field);
     case K_DOUBLE:

@@ -313,6 +313,7 @@ static void plan_defaults(orch_plan *p)
     p->steady_slope_pct = 10;
     p->db_password = strdup("drivebench");
     p->prepare = strdup("auto");
+    p->tls_security_level = -1;
 }
 
 orch_plan *orch_plan_load(const char *path, FILE *errs)

@@ -119,6 +119,32 @@ int run_check_image_engine(run_state *st)
     return rc;
 }
 
+/* The OpenSSL configuration of tls_security_level in the run folder,
+ * which host clients' oltp reads through OPENSSL_CONF (plan.h). */
+static int write_openssl_conf(run_state *st)
+{
+    int oom;
+    char *text = orch_plan_openssl_conf_text(st->p, &oom);
+    char *path = text ? orch_strfmt("%s/%s", st->l->run_dir, ORCH_OPENSSL_CONF_FILE) : NULL;
+    FILE *f = path ? fopen(path, "w") : NULL;
+    int rc = 0;
+
+    if (!text && !oom)
+        return 0;
+    if (f) {
+        int bad = fputs(text, f) < 0;
+        rc = fclose(f) != 0 || bad ? -1 : 0;
+    }
+    if (!f || rc < 0) {
+        snprintf(st->err, sizeof st->err, "cannot write %s: %s", path ? path : "openssl.cnf",
+                 !text || !path ? "out of memory" : strerror(errno));
+        rc = -1;
+    }
+    free(path);
+    free(text);
+    return rc;
+}
+
 int run_setup_dirs(run_state *st)
 {
     const char *subs[] = { "", "/vm", "/console" };
@@ -143,7 +169,7 @@ int run_setup_dirs(run_state *st)
         return -1;
     }
     free(plan_copy);
-    return 0;
+    return write_openssl_conf(st);
 }
 
 int run_teardown(run_state *st, orch_ledger *l)

@@ -51,6 +51,27 @@ static int b64_value(int ch)
     return -1;
 }
 
+char *orch_b64_encode(const char *data, size_t n)
+{
+    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char *out = malloc(n / 3 * 4 + 8), *o = out;
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)(unsigned char)data[i] << 16;
+        if (i + 1 < n)
+            v |= (unsigned)(unsigned char)data[i + 1] << 8;
+        if (i + 2 < n)
+            v |= (unsigned char)data[i + 2];
+        *o++ = t[v >> 18 & 63];
+        *o++ = t[v >> 12 & 63];
+        *o++ = i + 1 < n ? t[v >> 6 & 63] : '=';
+        *o++ = i + 2 < n ? t[v & 63] : '=';
+    }
+    *o = '\0';
+    return out;
+}
+
 char *orch_b64_decode(const char *in, size_t *len)
 {
     size_t n = strlen(in), o = 0;

@@ -32,4 +32,8 @@ json_object *orch_agent_call(orch_agent_fn fn, void *ctx, virDomainPtr dom, cons
  * and its length in *len, or NULL on bad input or out of memory. */
 char *orch_b64_decode(const char *in, size_t *len);
 
+/* Encode n bytes of data as base64 text (new string, caller frees), or
+ * NULL when out of memory. */
+char *orch_b64_encode(const char *data, size_t n);
+
 #endif

@@ -24,6 +24,7 @@ odbc_add_dsn maria_closed MariaDB Server=127.0.0.1 Port="$CLOSED" Database=sbtes
 odbc_add_dsn maria_nodb MariaDB Server=127.0.0.1 Port="$MARIADB_PORT" Database=nosuchdb
 odbc_add_dsn pg PostgreSQL Servername=127.0.0.1 Port="$PGSQL_PORT" Database=sbtest
 odbc_add_dsn pg_closed PostgreSQL Servername=127.0.0.1 Port="$CLOSED" Database=sbtest
+odbc_add_dsn pg_ssl PostgreSQL Servername=127.0.0.1 Port="$PGSQL_PORT" Database=sbtest SSLmode=require
 odbc_add_dsn pg_nodb PostgreSQL Servername=127.0.0.1 Port="$PGSQL_PORT" Database=nosuchdb
 OLTP=${OLTP_BIN:-./bin/oltp}
 
@@ -97,6 +98,17 @@ ping "odbc pg, wrong password" 4 "oltp: ping: odbc: data source pg as sbtest: lo
   'password authentication failed for user "sbtest"' -- $O --odbc-dsn=pg --odbc-password=wrong
 ping "odbc pg, unknown database" 4 "login refused" 'database "nosuchdb" does not exist' \
   -- $O --odbc-dsn=pg_nodb --odbc-password=sbtest
+
+# --- TLS refused: the test server has no SSL; a client that requires it
+# fails at once (exit 6), not "not answering yet" (issue 30) ---------------------
+ping "odbc pg, SSL required of a server without it" 6 \
+  "oltp: ping: odbc: data source pg_ssl as sbtest: TLS failed: error" "(SQLSTATE 08001)" \
+  "server does not support SSL, but SSL was required" -- $O --odbc-dsn=pg_ssl --odbc-password=sbtest
+( export PGSSLMODE=require
+  ping "pgsql, SSL required of a server without it" 6 \
+    "oltp: ping: pgsql: 127.0.0.1:$PGSQL_PORT as sbtest: TLS failed: error 0 (SQLSTATE 08001)" \
+    "server does not support SSL, but SSL was required" -- $P --pgsql-port="$PGSQL_PORT" --pgsql-password=sbtest
+  exit $CHECK_FAIL ) || CHECK_FAIL=$((CHECK_FAIL + 1))
 
 # --- a server at its session limit: SQLSTATE 53300 on every driver -----------------
 # sbtest may hold one session and a sleeper holds it: ping's connect is

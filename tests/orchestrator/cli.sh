@@ -121,6 +121,21 @@ engine_error "an unknown firmware" \
 engine_error "FreeTDS with strict encryption" \
   "11: [workload] encrypt = strict: FreeTDS 1.3 has no strict (TDS 8) encryption; use yes, or ODBC Driver 18" \
   'engine = sqlserver\nimage = /srv/mssql.qcow2\n' 'odbc_driver = FreeTDS\nencrypt = strict\n'
+engine_error "encrypt = yes with Driver 18 and no trust decision" \
+  "11: [workload] encrypt = yes leaves the server's certificate undecided: ODBC Driver 18 then verifies it against this host's CAs and fails on a self-signed one; add 'trust_server_certificate = yes' (a fresh SQL Server's own certificate) or 'trust_server_certificate = no' (a certificate this host's CAs sign)" \
+  'engine = sqlserver\nimage = /srv/mssql.qcow2\n' 'odbc_driver = ODBC Driver 18 for SQL Server\nencrypt = yes\n'
+engine_error "tls_security_level and openssl_conf both" \
+  "11: [workload] openssl_conf: the client's OpenSSL is already set by tls_security_level (line 10); keep one" \
+  'engine = sqlserver\nimage = /srv/mssql.qcow2\n' 'tls_security_level = 0\nopenssl_conf = /etc/ssl/openssl.cnf\n'
+engine_error "an unreadable openssl_conf" \
+  "10: [workload] openssl_conf: cannot read /nonexistent/openssl.cnf: No such file or directory" \
+  'engine = sqlserver\nimage = /srv/mssql.qcow2\n' 'openssl_conf = /nonexistent/openssl.cnf\n'
+engine_error "tls_security_level out of range" \
+  "10: [workload] tls_security_level: 6 is out of range 0..5" \
+  'engine = sqlserver\nimage = /srv/mssql.qcow2\n' 'tls_security_level = 6\n'
+engine_error "tls_security_level with a native driver" \
+  "9: [workload] tls_security_level applies to db_driver = odbc only (this plan's is pgsql)" \
+  'engine = postgresql\n' 'tls_security_level = 0\n'
 engine_error "ODBC keys with a native driver" \
   "9: [workload] encrypt applies to db_driver = odbc only (this plan's is pgsql)" \
   'engine = postgresql\n' 'encrypt = yes\n'

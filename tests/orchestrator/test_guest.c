@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <glob.h>
 
 #include <fcntl.h>
 #include <limits.h>
@@ -183,6 +184,67 @@ static void test_guest_login_refused(void **state)
     orch_plan_free(p);
 }
 
+/* tls_security_level = 1 with guest clients (issue 30): the OpenSSL
+ * configuration is written into each guest through guest-file-write
+ * before its first ping, and every oltp the guest runs gets
+ * OPENSSL_CONF naming it. */
+static void test_guest_tls_level(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f);
+    orch_run_opts o;
+    char envlog[PATH_MAX], pattern[PATH_MAX];
+    glob_t g;
+    p->tls_security_level = 1;
+    snprintf(envlog, sizeof envlog, "%s/env.log", f->results);
+    setenv("FAKE_OLTP_ENVLOG", envlog, 1);
+    opts_init(&o, f);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    unsetenv("FAKE_OLTP_ENVLOG");
+    assert_no_leftovers(f);
+    /* 3 VMs: prepare, precondition, measure (the stand-in agent answers
+     * the pings itself) */
+    assert_int_equal(orch_count_lines(envlog, "OPENSSL_CONF=/var/tmp/drivebench-openssl.cnf"),
+                     9);
+    assert_int_equal(orch_count_lines(envlog, NULL), 9);
+    snprintf(pattern, sizeof pattern, "%s/*-drivebench-openssl.cnf", AGENT(f)->dir);
+    assert_int_equal(glob(pattern, 0, NULL, &g), 0);
+    assert_int_equal(g.gl_pathc, 3);
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        char *text = orch_slurp(g.gl_pathv[i]);
+        assert_string_equal(text, "# drivebench: [workload] tls_security_level = 1 "
+                            "(OPENSSL_CONF of oltp)\nopenssl_conf = openssl_init\n\n"
+                            "[openssl_init]\nssl_conf = ssl_sect\n\n[ssl_sect]\n"
+                            "system_default = system_default_sect\n\n"
+                            "[system_default_sect]\nCipherString = DEFAULT@SECLEVEL=1\n");
+        free(text);
+    }
+    globfree(&g);
+    orch_plan_free(p);
+}
+
+/* The guest's oltp ping fails its TLS handshake (exit 6): the boot wait
+ * fails at once with the driver's message from the guest's stderr. */
+static void test_guest_tls_failed(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f);
+    orch_run_opts o;
+    setenv("FAKE_GUEST_PING_TLS", "SSL Provider: [error:0A000086:SSL routines::certificate "
+           "verify failed:self-signed certificate]", 1);
+    opts_init(&o, f);
+    orch_assert_fails_fast(f, p, &o, ": the TLS handshake with MariaDB in the guest failed; "
+                           "check [workload] encrypt, trust_server_certificate and "
+                           "tls_security_level (a SQL Server 2014 signing with SHA-1 needs "
+                           "tls_security_level = 0 with ODBC Driver 18): oltp: ping: odbc: data "
+                           "source of --odbc-connect as drivebench: TLS failed: error 10054 "
+                           "(SQLSTATE 08001): SSL Provider: [error:0A000086:SSL routines::"
+                           "certificate verify failed:self-signed certificate]");
+    unsetenv("FAKE_GUEST_PING_TLS");
+    assert_no_leftovers(f);
+    orch_plan_free(p);
+}
+
 static void test_guest_oltp_fails(void **state)
 {
     orch_fixture *f = *state;
@@ -258,6 +320,8 @@ int main(void)
         AGENT_TEST(test_guest_live_tps),
         AGENT_TEST(test_guest_oltp_fails),
         AGENT_TEST(test_guest_login_refused),
+        AGENT_TEST(test_guest_tls_level),
+        AGENT_TEST(test_guest_tls_failed),
         AGENT_TEST(test_guest_sigint),
         AGENT_TEST(test_two_hosts),
     };

@@ -1271,6 +1271,112 @@ static void test_ping_login_refused(void **state)
     orch_plan_free(p);
 }
 
+/* tls_security_level = 0 (issue 30): every oltp, the pings too, gets
+ * OPENSSL_CONF naming the run folder's openssl.cnf, which says security
+ * level 0 and TLS 1.0 as OpenSSL's system default; nothing of it on a
+ * command line. */
+static void test_sqlserver_tls_level(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = sqlserver_plan(f);
+    orch_run_opts o;
+    char envlog[PATH_MAX], conf[PATH_MAX], want[PATH_MAX + 32], *text;
+    snprintf(envlog, sizeof envlog, "%s/env.log", f->results);
+    snprintf(conf, sizeof conf, "%s/%s/openssl.cnf", f->results, RUN_ID);
+    snprintf(want, sizeof want, "OPENSSL_CONF=%s", conf);
+    p->tls_security_level = 0;
+    setenv("FAKE_OLTP_ENVLOG", envlog, 1);
+    opts_init(&o, f);
+    o.wait_ready = NULL;
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    assert_clean(f, RUN_ID);
+    assert_int_equal(orch_count_lines(envlog, NULL), 12);     /* 3 VMs x ping + 3 phases */
+    assert_int_equal(orch_count_lines(envlog, want), 12);
+    assert_int_equal(orch_count_lines(f->log, "OPENSSL"), 0);
+    assert_int_equal(orch_count_lines(f->log, "SECLEVEL"), 0);
+    text = orch_slurp(conf);
+    assert_string_equal(text, "# drivebench: [workload] tls_security_level = 0 (OPENSSL_CONF "
+                        "of oltp)\nopenssl_conf = openssl_init\n\n[openssl_init]\n"
+                        "ssl_conf = ssl_sect\n\n[ssl_sect]\n"
+                        "system_default = system_default_sect\n\n[system_default_sect]\n"
+                        "CipherString = DEFAULT@SECLEVEL=0\nMinProtocol = TLSv1\n");
+    free(text);
+    unsetenv("FAKE_OLTP_ENVLOG");
+    orch_plan_free(p);
+}
+
+/* openssl_conf = PATH: oltp gets OPENSSL_CONF=PATH as the plan says it,
+ * and drivebench writes no file of its own. */
+static void test_sqlserver_openssl_conf(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = sqlserver_plan(f);
+    orch_run_opts o;
+    char envlog[PATH_MAX], conf[PATH_MAX];
+    snprintf(envlog, sizeof envlog, "%s/env.log", f->results);
+    snprintf(conf, sizeof conf, "%s/%s/openssl.cnf", f->results, RUN_ID);
+    p->openssl_conf = strdup("/etc/drivebench/mssql-openssl.cnf");
+    setenv("FAKE_OLTP_ENVLOG", envlog, 1);
+    opts_init(&o, f);
+    o.wait_ready = NULL;
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    unsetenv("FAKE_OLTP_ENVLOG");
+    assert_clean(f, RUN_ID);
+    assert_int_equal(orch_count_lines(envlog, "OPENSSL_CONF=/etc/drivebench/mssql-openssl.cnf"),
+                     12);
+    assert_int_equal(orch_count_lines(envlog, NULL), 12);
+    assert_int_equal(access(conf, F_OK), -1);
+    orch_plan_free(p);
+}
+
+/* A plan that sets no TLS: no oltp gets OPENSSL_CONF. */
+static void test_sqlserver_no_tls_env(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = sqlserver_plan(f);
+    orch_run_opts o;
+    char envlog[PATH_MAX];
+    snprintf(envlog, sizeof envlog, "%s/env.log", f->results);
+    setenv("FAKE_OLTP_ENVLOG", envlog, 1);
+    opts_init(&o, f);
+    o.wait_ready = NULL;
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    unsetenv("FAKE_OLTP_ENVLOG");
+    assert_int_equal(orch_count_lines(envlog, "OPENSSL_CONF unset"), 12);
+    assert_int_equal(orch_count_lines(envlog, NULL), 12);
+    orch_plan_free(p);
+}
+
+/* oltp ping's TLS failure (exit 6) fails the boot wait at once with the
+ * driver's message and the plan keys to look at, not at the boot
+ * timeout. */
+static void test_ping_tls_failed(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = sqlserver_plan(f);
+    orch_run_opts o;
+    setenv("FAKE_OLTP_EXIT", "6", 1);
+    setenv("FAKE_OLTP_MATCH", " ping", 1);
+    setenv("FAKE_OLTP_SAY", "oltp: ping: odbc: data source of --odbc-connect as drivebench: TLS "
+           "failed: error 10054 (SQLSTATE 08001): [Microsoft][ODBC Driver 18 for SQL Server]TCP "
+           "Provider: Error code 0x2746", 1);
+    opts_init(&o, f);
+    o.wait_ready = NULL;
+    orch_assert_fails_fast(f, p, &o, "-vm1: the TLS handshake with SQL Server failed; check "
+                           "[workload] encrypt, trust_server_certificate and tls_security_level "
+                           "(a SQL Server 2014 signing with SHA-1 needs tls_security_level = 0 "
+                           "with ODBC Driver 18): oltp: ping: odbc: data source of "
+                           "--odbc-connect as drivebench: TLS failed: error 10054 (SQLSTATE "
+                           "08001): [Microsoft][ODBC Driver 18 for SQL Server]TCP Provider: "
+                           "Error code 0x2746");
+    unsetenv("FAKE_OLTP_EXIT");
+    unsetenv("FAKE_OLTP_MATCH");
+    unsetenv("FAKE_OLTP_SAY");
+    assert_int_equal(orch_count_lines(f->log, " ping"), 1);
+    assert_clean(f, RUN_ID);
+    orch_plan_free(p);
+}
+
 /* No oltp to ping with: the boot wait fails at once, naming it. */
 static void test_ping_without_oltp(void **state)
 {
@@ -1615,6 +1721,10 @@ int main(void)
         ORCH_FIXTURE_TEST(test_ping_login_refused),
         ORCH_FIXTURE_TEST(test_image_of_another_engine),
         ORCH_FIXTURE_TEST(test_ping_without_oltp),
+        ORCH_FIXTURE_TEST(test_sqlserver_tls_level),
+        ORCH_FIXTURE_TEST(test_sqlserver_openssl_conf),
+        ORCH_FIXTURE_TEST(test_sqlserver_no_tls_env),
+        ORCH_FIXTURE_TEST(test_ping_tls_failed),
         ORCH_FIXTURE_TEST(test_run_with_seed),
         ORCH_FIXTURE_TEST(test_run_sqlserver_seed),
         ORCH_FIXTURE_TEST(test_seed_user_image),

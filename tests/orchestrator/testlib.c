@@ -37,6 +37,10 @@ int orch_fixture_setup(void **state)
     unsetenv("FAKE_OLTP_SLEEP");
     unsetenv("FAKE_OLTP_CLIENTS");
     unsetenv("FAKE_OLTP_FIXTURES");
+    unsetenv("FAKE_OLTP_SAY");
+    unsetenv("FAKE_OLTP_ENVLOG");
+    unsetenv("FAKE_GUEST_PING_TLS");
+    unsetenv("OPENSSL_CONF");
     *state = f;
     return 0;
 }
@@ -181,23 +185,6 @@ char *orch_slurp(const char *path)
 
 /* --- the stand-in guest agent (testlib.h) --- */
 
-static char *b64(const char *data, size_t n)
-{
-    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    char *out = malloc(n / 3 * 4 + 8), *o = out;
-    for (size_t i = 0; i < n; i += 3) {
-        unsigned v = (unsigned char)data[i] << 16;
-        if (i + 1 < n) v |= (unsigned char)data[i + 1] << 8;
-        if (i + 2 < n) v |= (unsigned char)data[i + 2];
-        *o++ = t[v >> 18 & 63];
-        *o++ = t[v >> 12 & 63];
-        *o++ = i + 1 < n ? t[v >> 6 & 63] : '=';
-        *o++ = i + 2 < n ? t[v & 63] : '=';
-    }
-    *o = '\0';
-    return out;
-}
-
 /* A guest path as seen from here. */
 static char *map_path(orch_fake_agent *a, virDomainPtr dom, const char *s)
 {
@@ -259,14 +246,23 @@ static char *fake_exec(orch_fake_agent *a, virDomainPtr dom, json_object *args)
     }
     if (pid == 0) {
         int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        char *errs = orch_strfmt("%s.err", out);
+        int efd = open(errs, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         char *fixture = orch_strfmt("FAKE_OLTP_FIXTURE=%s.r1.json", virDomainGetName(dom));
         dup2(fd, STDOUT_FILENO);
+        dup2(efd, STDERR_FILENO);
         putenv(fixture);
         if (json_object_object_get_ex(args, "env", &envl))
             for (size_t i = 0; i < json_object_array_length(envl); i++)
                 putenv(strdup(json_object_get_string(json_object_array_get_idx(envl, i))));
         /* the guest's database answers `oltp ... ping` with the password
          * in the driver's environment variable (4: login refused) */
+        if (n > 1 && strcmp(argv[n - 1], "ping") == 0 && getenv("FAKE_GUEST_PING_TLS")) {
+            /* ... or fails its TLS handshake, as ODBC Driver 18 says it */
+            fprintf(stderr, "oltp: ping: odbc: data source of --odbc-connect as drivebench: "
+                    "TLS failed: error 10054 (SQLSTATE 08001): %s\n", getenv("FAKE_GUEST_PING_TLS"));
+            _exit(6);
+        }
         if (n > 1 && strcmp(argv[n - 1], "ping") == 0)
             _exit(getenv("OLTP_MYSQL_PASSWORD")
                   && strcmp(getenv("OLTP_MYSQL_PASSWORD"), "drivebench") == 0 ? 0 : 4);
@@ -296,11 +292,19 @@ static char *fake_status(orch_fake_agent *a, json_object *args)
     }
     if (a->pids[idx] > 0 && waitpid(a->pids[idx], &st, WNOHANG) == a->pids[idx]) {
         char *path = orch_strfmt("%s/proc%d.out", a->dir, idx), buf[8192];
-        FILE *f = fopen(path, "r");
+        char *epath = orch_strfmt("%s.err", path);
+        FILE *f = fopen(path, "r"), *ef = fopen(epath, "r");
         size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
-        char *enc = b64(buf, n);
+        char *enc = orch_b64_encode(buf, n), *eenc;
         if (f)
             fclose(f);
+        n = ef ? fread(buf, 1, sizeof buf, ef) : 0;
+        eenc = orch_b64_encode(buf, n);
+        if (ef)
+            fclose(ef);
+        json_object_object_add(ret, "err-data", json_object_new_string(eenc));
+        free(eenc);
+        free(epath);
         a->pids[idx] = 0;
         json_object_object_add(ret, "exited", json_object_new_boolean(1));
         json_object_object_add(ret, "exitcode", json_object_new_int(WEXITSTATUS(st)));
@@ -331,14 +335,15 @@ char *orch_fake_agent_cmd(void *ctx, virDomainPtr dom, const char *cmd, int time
     } else if (strcmp(name, "guest-exec-status") == 0) {
         out = fake_status(a, args);
     } else if (strcmp(name, "guest-file-open") == 0) {
-        json_object *p;
+        json_object *p, *m;
         char *path;
         int h = 0;
         json_object_object_get_ex(args, "path", &p);
         path = map_path(a, dom, json_object_get_string(p));
         while (a->files[h])
             h++;
-        a->files[h] = fopen(path, "rb");
+        a->files[h] = fopen(path, json_object_object_get_ex(args, "mode", &m)
+                                  && strcmp(json_object_get_string(m), "w") == 0 ? "wb" : "rb");
         free(path);
         out = a->files[h] ? reply(json_object_new_int(h + 1000)) : NULL;
     } else if (strcmp(name, "guest-file-read") == 0) {
@@ -350,12 +355,25 @@ char *orch_fake_agent_cmd(void *ctx, virDomainPtr dom, const char *cmd, int time
         n = fread(buf, 1, (size_t)json_object_get_int(cv) < sizeof buf
                           ? (size_t)json_object_get_int(cv) : sizeof buf,
                   a->files[json_object_get_int(hv) - 1000]);
-        enc = b64(buf, n);
+        enc = orch_b64_encode(buf, n);
         json_object_object_add(ret, "count", json_object_new_int((int)n));
         json_object_object_add(ret, "buf-b64", json_object_new_string(enc));
         json_object_object_add(ret, "eof", json_object_new_boolean(
                                    feof(a->files[json_object_get_int(hv) - 1000])));
         free(enc);
+        out = reply(ret);
+    } else if (strcmp(name, "guest-file-write") == 0) {
+        json_object *hv, *bv, *ret = json_object_new_object();
+        size_t n;
+        char *data;
+        json_object_object_get_ex(args, "handle", &hv);
+        json_object_object_get_ex(args, "buf-b64", &bv);
+        data = orch_b64_decode(json_object_get_string(bv), &n);
+        assert_non_null(data);
+        assert_int_equal(fwrite(data, 1, n, a->files[json_object_get_int(hv) - 1000]), n);
+        free(data);
+        json_object_object_add(ret, "count", json_object_new_int((int)n));
+        json_object_object_add(ret, "eof", json_object_new_boolean(0));
         out = reply(ret);
     } else if (strcmp(name, "guest-file-close") == 0) {
         json_object *hv;
