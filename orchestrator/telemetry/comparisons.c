@@ -80,6 +80,14 @@ static int add_cmp(res_io *io, const char *a, const char *b, res_cmp_method meth
     c->df = df->df;
     c->p_value = df->p_value;
     c->verdict = df->distinguishable ? RES_CMP_DISTINGUISHABLE : RES_CMP_NOT_DISTINGUISHABLE;
+    if (!(df->se > 0)) {
+        /* no spread: equal values are identical, others need repetitions
+         * to show theirs; neither is a difference */
+        int same = df->diff == 0;
+        c->verdict = same ? RES_CMP_NOT_DISTINGUISHABLE : RES_CMP_TOO_SHORT;
+        c->reason = strdup(same ? "identical" : "no variance: needs repetitions");
+        return c->a && c->b && c->reason ? 0 : -1;
+    }
     return c->a && c->b ? 0 : -1;
 }
 
@@ -234,8 +242,8 @@ static int not_comparable(res_io *io, const res_drive *a, const res_drive *b, in
     return 0;
 }
 
-/* Holm's correction within each method over the comparisons with a
- * verdict; a verdict stays "distinguishable" only when its adjusted p is
+/* Holm's correction over every comparison with a verdict that the run's
+ * report prints, all methods as one family (issue 29); a verdict stays "distinguishable" only when its adjusted p is
  * below ORCH_STATS_ALPHA too. 0, or -1 when out of memory. */
 static int holm(res_io *io)
 {
@@ -250,8 +258,8 @@ static int holm(res_io *io)
             const res_io_cmp *c = &io->cmp[j];
             int verdict = c->verdict == RES_CMP_DISTINGUISHABLE
                           || c->verdict == RES_CMP_NOT_DISTINGUISHABLE;
-            p[j] = verdict && c->method == io->cmp[i].method ? c->p_value : NAN;
-            m += verdict && c->method == io->cmp[i].method && !isnan(c->p_value);
+            p[j] = verdict ? c->p_value : NAN;
+            m += verdict && !isnan(c->p_value);
         }
         if (io->cmp[i].verdict != RES_CMP_DISTINGUISHABLE
             && io->cmp[i].verdict != RES_CMP_NOT_DISTINGUISHABLE)

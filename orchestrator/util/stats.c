@@ -113,7 +113,9 @@ static void finish(orch_diff *o)
     o->lo = o->diff - o->t_crit * o->se;
     o->hi = o->diff + o->t_crit * o->se;
     o->p_value = o->se > 0 ? 2.0 * (1.0 - orch_t_cdf(fabs(o->diff) / o->se, o->df)) : NAN;
-    o->distinguishable = o->lo > 0 || o->hi < 0;
+    /* a zero standard error is no evidence of a difference: identical
+     * values, or too few to show their spread (issue 29) */
+    o->distinguishable = o->se > 0 && (o->lo > 0 || o->hi < 0);
 }
 
 /* Mean of x[0..k). */
