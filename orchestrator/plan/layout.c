@@ -143,7 +143,7 @@ char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_te
     char *settings = orch_plan_settings_cmdline(p, &oom);
     char *xml = NULL, uuid[37];
     orch_domain_spec s = {
-        .name = vm->name, .uuid = uuid, .domain_type = domain_type,
+        .name = vm->name, .uuid = uuid, .domain_type = domain_type, .cpu = p->cpu,
         .run_id = l->run_id, .drive = vm->drive->name, .vm_index = vm->index,
         .vcpus = p->vcpus, .memory = p->memory, .kernel = kernel, .initrd = initrd,
         .pool = vm->pool, .boot_vol = vm->boot_vol, .db_vol = vm->db_vol,

@@ -81,6 +81,9 @@ typedef struct orch_plan {
     char *oltp;                 /* oltp binary on the host */
     char *guest_oltp;           /* oltp binary inside the guest */
     char *domain_type;          /* "auto", "kvm", "qemu" */
+    char *cpu;                  /* guest CPU: "auto" (host-passthrough on
+                                 * KVM, max under TCG), a libvirt mode or
+                                 * a CPU model name */
     int   vcpus;                /* 0 = the template's */
     uint64_t memory;            /* bytes, 0 = the template's */
     uint64_t boot_size, db_size, seed_size;   /* bytes, 0 = the template's */

@@ -45,6 +45,7 @@ static const key_spec run_keys[] = {
     P("oltp",           K_STR,    oltp, 0, 0, NULL),
     P("guest_oltp",     K_STR,    guest_oltp, 0, 0, NULL),
     P("domain_type",    K_STR,    domain_type, 0, 0, "auto|kvm|qemu"),
+    P("cpu",            K_STR,    cpu, 0, 0, NULL),   /* auto, host-passthrough, host-model, max or a CPU model */
     P("vcpus",          K_INT,    vcpus, 1, 512, NULL),
     P("memory",         K_SIZE,   memory, 0, 0, NULL),
     P("boot_size",      K_SIZE,   boot_size, 0, 0, NULL),

@@ -30,6 +30,8 @@ typedef struct orch_domain_spec {
     const char *name;           /* domain name */
     const char *uuid;           /* 36-character UUID text */
     const char *domain_type;    /* "kvm" or "qemu" ("test" in unit tests) */
+    const char *cpu;            /* the plan's [run] cpu; NULL or "auto":
+                                 * host-passthrough, max under TCG */
     const char *run_id;
     const char *drive;          /* drive name as written in the plan */
     int         vm_index;       /* 1-based within the drive */

@@ -67,6 +67,47 @@ static xmlNodePtr child_of(xmlDocPtr doc, xmlNodePtr parent, const char *name, i
     return n ? n : add_child(parent, name, depth);
 }
 
+/* The guest's CPU: the plan's [run] cpu, "auto" host-passthrough (the
+ * host's CPU and flags, SSE4.2 and AVX included) except under TCG, where
+ * only "max" gives the guest the flags QEMU can emulate; a name other than
+ * a libvirt mode is a CPU model, exact, without fallback.  The <model>
+ * goes before the <topology>, as the schema orders them. */
+static int tpl_set_cpu_mode(xmlDocPtr doc, xmlNodePtr cpu, const orch_domain_spec *s)
+{
+    static const char *const modes[] = { "host-passthrough", "host-model", "maximum", NULL };
+    const char *c = s->cpu && *s->cpu && strcmp(s->cpu, "auto") != 0 ? s->cpu : NULL;
+    xmlNodePtr model = tpl_xpath_one(doc, cpu, "model"), topo;
+    if (!c)
+        c = strcmp(s->domain_type, "qemu") == 0 ? "max" : "host-passthrough";
+    if (strcmp(c, "max") == 0)
+        c = "maximum";
+    for (int i = 0; modes[i]; i++)
+        if (strcmp(c, modes[i]) == 0) {
+            xmlSetProp(cpu, BAD_CAST "mode", BAD_CAST c);
+            xmlUnsetProp(cpu, BAD_CAST "match");
+            if (model) {
+                xmlUnlinkNode(model);
+                xmlFreeNode(model);
+            }
+            return 0;
+        }
+    xmlSetProp(cpu, BAD_CAST "mode", BAD_CAST "custom");
+    xmlSetProp(cpu, BAD_CAST "match", BAD_CAST "exact");
+    if (!model) {
+        topo = tpl_xpath_one(doc, cpu, "topology");
+        if (!(model = xmlNewNode(NULL, BAD_CAST "model")))
+            return -1;
+        if (topo) {
+            xmlAddPrevSibling(topo, model);
+            xmlAddNextSibling(model, xmlNewText(BAD_CAST "\n    "));
+        } else
+            xmlAddChild(cpu, model);
+    }
+    xmlSetProp(model, BAD_CAST "fallback", BAD_CAST "forbid");
+    xmlNodeSetContent(model, BAD_CAST c);
+    return 0;
+}
+
 /* One socket of N cores, N the domain's vCPUs: without a topology QEMU
  * makes every vCPU a socket, and SQL Server 2014 Standard uses at most 4
  * sockets (so 4 of 16 vCPUs). */
@@ -90,7 +131,7 @@ int tpl_set_topology(xmlDocPtr doc, const orch_domain_spec *s)
     xmlSetProp(topo, BAD_CAST "sockets", BAD_CAST "1");
     xmlSetProp(topo, BAD_CAST "cores", BAD_CAST cores);
     xmlSetProp(topo, BAD_CAST "threads", BAD_CAST "1");
-    return 0;
+    return tpl_set_cpu_mode(doc, cpu, s);
 }
 
 /* UEFI: libvirt's firmware autoselection (<os firmware='efi'>, which picks
