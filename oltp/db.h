@@ -70,6 +70,10 @@ typedef struct db_stmt_def {
     int         nparams;
     db_qkind    kind;
     db_trx      trx;            /* DB_TRX_NONE, or the transaction control it is */
+    /* a unique-key violation of this statement is a conflict with a
+     * concurrent transaction (sysbench's DELETE then INSERT of one id),
+     * rolled back and retried like a deadlock (dialect_unique_violation) */
+    bool        unique_retry;
 } db_stmt_def;
 
 /* DB_T_INT is a value of an INT (32-bit) column: drivers that declare

@@ -118,6 +118,15 @@ bool dialect_sqlstate_retry(int d, const char *sqlstate)
     return d == DB_DIALECT_PGSQL && !strcmp(sqlstate, "23505");
 }
 
+bool dialect_unique_violation(int d, int native, const char *sqlstate)
+{
+    switch (d) {
+    case DB_DIALECT_MSSQL: return native == 2627 || native == 2601;
+    case DB_DIALECT_PGSQL: return sqlstate && !strcmp(sqlstate, "23505");
+    default:               return false;
+    }
+}
+
 bool dialect_sqlstate_lost(const char *sqlstate)
 {
     if (!sqlstate)

@@ -85,6 +85,14 @@ char *dialect_drop_if_exists(int d, dialect_object kind, const char *name, char 
  * same key; sysbench's pgsql driver retries it too). */
 bool dialect_sqlstate_retry(int d, const char *sqlstate);
 
+/* Is this error a unique-key violation worth a retry where a statement
+ * allows it (db_stmt_def.unique_retry)? SQL Server's 2627 (PRIMARY KEY /
+ * UNIQUE constraint) and 2601 (unique index), PostgreSQL's 23505. Not
+ * MySQL's 1062: sysbench's mysql driver retries it only when
+ * --mysql-ignore-errors names it (InnoDB's DELETE locks the key, so the
+ * concurrent INSERT waits instead). */
+bool dialect_unique_violation(int d, int native, const char *sqlstate);
+
 /* True when the SQLSTATE says the session is gone: class 08 (connection
  * exception), 57P01..57P03 (server shut down or not accepting). */
 bool dialect_sqlstate_lost(const char *sqlstate);

@@ -28,7 +28,9 @@
  *
  * Errors keep the native code, SQLSTATE and message of the first
  * diagnostic record. Retried: SQLSTATE 40001/40P01 (and 23505 on
- * PostgreSQL), SQL Server deadlock 1205 and tpcc_delivery's 51205, and
+ * PostgreSQL), SQL Server deadlock 1205 and tpcc_delivery's 51205, a
+ * unique violation of a statement marked unique_retry (2627/2601 on SQL
+ * Server: sysbench's DELETE + INSERT), and
  * --mysql-ignore-errors codes; reconnect: class 08 (08S01 link failure)
  * and 57P0x. A failed connect to a SQL Server whose database is not open
  * yet (4060, in recovery 922, in a restore 927, upgrade scripts 18401)
@@ -516,7 +518,12 @@ static int do_exec(db_conn *c)
     set_active(p, h);
     rc = SQLExecute(h);
     set_active(p, NULL);
-    return collect(c, h, rc);
+    if (collect(c, h, rc) == DB_DONE)
+        return DB_DONE;
+    if (d->unique_retry && p->err.cls == DB_ERR_FATAL &&
+        dialect_unique_violation(p->dialect >= 0 ? p->dialect : (int)c->cfg->dialect, p->err.code, p->err.sqlstate))
+        p->err.cls = DB_ERR_RETRY;
+    return DB_ERROR;
 }
 
 static int do_query(db_conn *c)

@@ -131,18 +131,29 @@ static const db_stmt_def stmt_defs[NSTMTS] = {
 
 /* Statements whose standard text a dialect does not take: T-SQL has no
  * SELECT ... FOR UPDATE (a lock hint instead) and no FETCH FIRST without
- * OFFSET. (Not run here: no SQL Server on the development machines.) */
-static const struct { db_dialect d; int stmt; const char *sql; } stmt_variants[] = {
-    { DB_DIALECT_MSSQL, S_NO_DIST, "SELECT d_tax, d_next_o_id FROM district WITH (UPDLOCK) "
-                                   "WHERE d_w_id = ? AND d_id = ?" },
+ * OFFSET. New-Order's order id is taken in one statement, incremented
+ * first and the old value read back (OUTPUT deleted.*, SQL Server 2005
+ * and later): correct whatever locks a read takes. The read-then-update
+ * with UPDLOCK relied on the hint, which Babelfish does not honour (two
+ * terminals took the same id: error 2627); then the separate UPDATE is
+ * none (NULL) and the OUTPUT is a write. (Run against Babelfish, not
+ * against SQL Server: none on the development machines.) */
+static const struct { db_dialect d; int stmt; const char *sql; db_qkind kind; } stmt_variants[] = {
+    { DB_DIALECT_MSSQL, S_NO_DIST, "UPDATE district SET d_next_o_id = d_next_o_id + 1 "
+                                   "OUTPUT deleted.d_tax, deleted.d_next_o_id WHERE d_w_id = ? AND d_id = ?",
+      DB_Q_WRITE },
+    { DB_DIALECT_MSSQL, S_NO_DIST_UPD, NULL, DB_Q_WRITE },
     { DB_DIALECT_MSSQL, S_PY_CUST_NAME, "SELECT c_id, " CUST_COLS " FROM customer WITH (UPDLOCK) "
-                                        "WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first" },
+                                        "WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first",
+      DB_Q_READ },
     { DB_DIALECT_MSSQL, S_PY_CUST_ID, "SELECT c_id, " CUST_COLS " FROM customer WITH (UPDLOCK) "
-                                      "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?" },
+                                      "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?",
+      DB_Q_READ },
     { DB_DIALECT_MSSQL, S_DL_MIN, "SELECT TOP 1 no_o_id FROM new_order WITH (UPDLOCK, ROWLOCK) "
-                                  "WHERE no_w_id = ? AND no_d_id = ? ORDER BY no_o_id" },
+                                  "WHERE no_w_id = ? AND no_d_id = ? ORDER BY no_o_id",
+      DB_Q_READ },
 #define STOCK_MSSQL(d, dd) { DB_DIALECT_MSSQL, S_NO_STOCK + d - 1, "SELECT s_quantity, s_data, s_dist_" dd \
-                             " FROM stock WITH (UPDLOCK) WHERE s_i_id = ? AND s_w_id = ?" }
+                             " FROM stock WITH (UPDLOCK) WHERE s_i_id = ? AND s_w_id = ?", DB_Q_READ }
     STOCK_MSSQL(1, "01"), STOCK_MSSQL(2, "02"), STOCK_MSSQL(3, "03"), STOCK_MSSQL(4, "04"),
     STOCK_MSSQL(5, "05"), STOCK_MSSQL(6, "06"), STOCK_MSSQL(7, "07"), STOCK_MSSQL(8, "08"),
     STOCK_MSSQL(9, "09"), STOCK_MSSQL(10, "10"),
@@ -161,8 +172,10 @@ int tpcc_stmts_build(wl_run *run, const dialect_def *dl, db_dialect d)
     run->stmts[S_COMMIT].sql = dl->commit;
     run->stmts[S_ROLLBACK].sql = dl->rollback;
     for (size_t i = 0; i < sizeof(stmt_variants) / sizeof(stmt_variants[0]); i++)
-        if (stmt_variants[i].d == d)
+        if (stmt_variants[i].d == d) {
             run->stmts[stmt_variants[i].stmt].sql = stmt_variants[i].sql;
+            run->stmts[stmt_variants[i].stmt].kind = stmt_variants[i].kind;
+        }
     for (int t = 0; run->o->tpcc_procedures && t < TPCC_NTYPES; t++)
         tpcc_proc_call(d, t, &run->stmts[S_CALL + t]);
     return 0;
@@ -450,6 +463,8 @@ static wl_step new_order(tpcc_term *t, db_conn *c, wl_action *a)
         if (!db_next_row(c))
             return fail(a, "New-Order: district %d of warehouse %d is missing", t->c_d, t->w);
         t->o_id = (int)db_col_int(c, 1);
+        if (!t->run->stmts[S_NO_DIST_UPD].sql)
+            continue;                   /* the dialect's NO_DIST incremented it (stmt_variants) */
         t->p[0] = db_int(t->w);
         t->p[1] = db_int(t->c_d);
         return run_stmt(t, a, S_NO_DIST_UPD);

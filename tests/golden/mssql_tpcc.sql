@@ -5,8 +5,7 @@
 -- #1 transaction commit: a driver call, no SQL text
 -- #2 transaction rollback: a driver call, no SQL text
 #3 [1 param] SELECT w_tax FROM warehouse WHERE w_id = ?
-#4 [2 params] SELECT d_tax, d_next_o_id FROM district WITH (UPDLOCK) WHERE d_w_id = ? AND d_id = ?
-#5 [2 params] UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = ? AND d_id = ?
+#4 [2 params] UPDATE district SET d_next_o_id = d_next_o_id + 1 OUTPUT deleted.d_tax, deleted.d_next_o_id WHERE d_w_id = ? AND d_id = ?
 #6 [3 params] SELECT c_discount, c_last, c_credit FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?
 #7 [7 params] INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)
 #8 [3 params] INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?)
@@ -260,7 +259,6 @@ EXECUTE #31 1 7 1 7 1 <now> '929.07' '1    1'
 -- driver: begin (autocommit off)
 EXECUTE #3 1
 EXECUTE #4 1 4
-EXECUTE #5 1 4
 EXECUTE #6 1 4 130
 EXECUTE #7 1 4 1 130 <now> 5 1
 EXECUTE #8 1 4 1

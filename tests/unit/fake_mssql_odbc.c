@@ -34,7 +34,8 @@
  * Results: a SELECT returns one row of "1" in each of its select list's
  * columns, none when a parameter is TPC-C's unused item 100001 (so the
  * spec's 1 % New-Order rollback happens); other statements affect one
- * row; a {CALL} returns nothing, as oltp's procedures do. The database's
+ * row, and one with an OUTPUT clause (not OUTPUT ... INTO) returns that
+ * row, "1" in each of its columns; a {CALL} returns nothing, as oltp's procedures do. The database's
  * files (sys.database_files) are DB_FILES below: SELECT CAST(size AS
  * BIGINT) * 8192 FROM sys.database_files WHERE type = N returns the bytes
  * of each file of type N (0 ROWS, 1 LOG), one row each.
@@ -459,6 +460,30 @@ static int select_columns(const char *sql)
     return n < MAX_COLS ? n : MAX_COLS;
 }
 
+/* Columns of a write's OUTPUT clause (top-level commas up to WHERE,
+ * FROM or VALUES); 0 without one, or with OUTPUT ... INTO. */
+static int output_columns(const char *sql)
+{
+    const char *p = strcasestr(sql, " OUTPUT ");
+    int depth = 0, n = 1;
+    if (!p)
+        return 0;
+    for (p += 8; *p; p++) {
+        if (*p == '(')
+            depth++;
+        else if (*p == ')')
+            depth--;
+        else if (depth == 0 && *p == ',')
+            n++;
+        else if (depth == 0 && !strncasecmp(p, " INTO ", 6))
+            return 0;
+        else if (depth == 0 && (!strncasecmp(p, " WHERE ", 7) || !strncasecmp(p, " FROM ", 6) ||
+                                !strncasecmp(p, " VALUES", 7)))
+            break;
+    }
+    return n < MAX_COLS ? n : MAX_COLS;
+}
+
 static bool starts(const char *s, const char *word)
 {
     size_t n = strlen(word);
@@ -617,6 +642,8 @@ static SQLRETURN run(fstmt *s, bool rpc)
         } else {
             c->n.writes++;
             s->rowcount = 1;
+            if ((s->ncols = output_columns(q)) > 0)
+                s->rows_left = 1;
         }
     }
     if (explicit && rpc && c->trancount != before) {

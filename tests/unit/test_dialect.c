@@ -74,6 +74,13 @@ static void test_quote_and_sqlstates(void **state)
     assert_false(dialect_sqlstate_retry(DB_DIALECT_MSSQL, "23000"));
     assert_false(dialect_sqlstate_retry(DB_DIALECT_MYSQL, "23505"));
     assert_false(dialect_sqlstate_retry(DB_DIALECT_PGSQL, NULL));
+    assert_true(dialect_unique_violation(DB_DIALECT_MSSQL, 2627, "23000"));
+    assert_true(dialect_unique_violation(DB_DIALECT_MSSQL, 2601, "23000"));
+    assert_false(dialect_unique_violation(DB_DIALECT_MSSQL, 547, "23000"));   /* a foreign key */
+    assert_true(dialect_unique_violation(DB_DIALECT_PGSQL, 1, "23505"));
+    assert_false(dialect_unique_violation(DB_DIALECT_PGSQL, 1, "23503"));
+    assert_false(dialect_unique_violation(DB_DIALECT_PGSQL, 1, NULL));
+    assert_false(dialect_unique_violation(DB_DIALECT_MYSQL, 1062, "23000"));
     assert_true(dialect_sqlstate_lost("08S01"));
     assert_true(dialect_sqlstate_lost("08006"));
     assert_true(dialect_sqlstate_lost("57P01"));

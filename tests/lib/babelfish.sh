@@ -1,0 +1,48 @@
+# tests/lib/babelfish.sh — start and stop a private Babelfish server (TDS +
+# T-SQL on PostgreSQL) for tests.
+#
+# Source it, then:
+#   babelfish_start        # sets BABELFISH_PREFIX, BABELFISH_DIR, BABELFISH_PG_PORT,
+#                          # BABELFISH_TDS_PORT, BABELFISH_PID
+#   babelfish_psql "SQL"   # SQL on PostgreSQL's side (database babelfish_db), as a|b rows
+#   babelfish_stop         # stop the server this shell started (by PID)
+# babelfish/build.sh builds the tree or reuses its cache (~40 min the first
+# time); babelfish/init.sh makes the cluster: a data directory under $TMPDIR
+# owned by the `postgres` user, free loopback ports for PostgreSQL and TDS,
+# the T-SQL login sbtest (password BABELFISH_PASSWORD) as sysadmin.
+
+. "$(dirname "${BASH_SOURCE[0]}")/mariadb.sh"     # for free_port
+
+BABELFISH_PASSWORD=Sbtest-1433
+
+babelfish_start() {
+  local top
+  top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+  BABELFISH_PREFIX=$("$top/babelfish/build.sh") || return 1
+  BABELFISH_DIR=$(mktemp -d "${TMPDIR:-/tmp}/drivebench-babelfish.XXXXXX")
+  chmod 755 "$BABELFISH_DIR"; chown postgres: "$BABELFISH_DIR"
+  BABELFISH_PG_PORT=$(free_port)
+  BABELFISH_TDS_PORT=$(free_port)
+  while [ "$BABELFISH_TDS_PORT" = "$BABELFISH_PG_PORT" ]; do BABELFISH_TDS_PORT=$(free_port); done
+  BABELFISH_OS_USER=postgres BABELFISH_CONF="fsync = off;synchronous_commit = off;max_connections = 300" \
+    "$top/babelfish/init.sh" "$BABELFISH_PREFIX" "$BABELFISH_DIR/data" "$BABELFISH_PG_PORT" \
+    "$BABELFISH_TDS_PORT" sbtest "$BABELFISH_PASSWORD" >"$BABELFISH_DIR/init.log" 2>&1 \
+    || { cat "$BABELFISH_DIR/init.log" >&2; return 1; }
+  BABELFISH_PID=$(head -1 "$BABELFISH_DIR/data/postmaster.pid")
+  export BABELFISH_PREFIX BABELFISH_DIR BABELFISH_PG_PORT BABELFISH_TDS_PORT BABELFISH_PID
+}
+
+babelfish_psql() {
+  runuser -u postgres -- "$BABELFISH_PREFIX/bin/psql" -X -q -A -t -v ON_ERROR_STOP=1 -h "$BABELFISH_DIR/data" \
+    -p "$BABELFISH_PG_PORT" -U postgres -d babelfish_db -c "$1"
+}
+
+babelfish_stop() {
+  if [ -n "${BABELFISH_PID:-}" ] && kill -0 "$BABELFISH_PID" 2>/dev/null; then
+    kill -INT "$BABELFISH_PID"          # PostgreSQL's fast shutdown
+    for _ in $(seq 1 150); do kill -0 "$BABELFISH_PID" 2>/dev/null || break; sleep 0.2; done
+    kill -9 "$BABELFISH_PID" 2>/dev/null || true
+  fi
+  [ -n "${BABELFISH_DIR:-}" ] && rm -rf "$BABELFISH_DIR"
+  BABELFISH_PID=
+}
