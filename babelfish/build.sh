@@ -81,25 +81,25 @@ sed -i "s|^SET (MYDIR .*)|SET (MYDIR $inc/)|" "$ext/contrib/babelfishpg_tsql/ant
 c=$ext/contrib
 run make -C "$c/babelfishpg_money" -j"$jobs"
 run make -C "$c/babelfishpg_money" install
-# PG_CPPFLAGS through the environment, as upstream's CI passes it: the
-# Makefiles append to it (-I$(PG_SRC), where babelfishpg_common's encoding
-# maps are); on make's command line it would replace their flags
-PG_CPPFLAGS=-DENABLE_SPATIAL_TYPES run make -C "$c/babelfishpg_common" -j"$jobs"
-PG_CPPFLAGS=-DENABLE_SPATIAL_TYPES run make -C "$c/babelfishpg_common" install
+# No PG_CPPFLAGS on make's command line: it would replace the Makefiles'
+# own (-I$(PG_SRC), where babelfishpg_common's encoding maps are). And no
+# -DENABLE_SPATIAL_TYPES (upstream's CI sets it): with it, CREATE EXTENSION
+# needs PostGIS ("could not access file $libdir/postgis-3"), which we do not build
+run make -C "$c/babelfishpg_common" -j"$jobs"
+run make -C "$c/babelfishpg_common" install
 run make -C "$c/babelfishpg_tds" -j"$jobs"
 run make -C "$c/babelfishpg_tds" install
 # gcc 12: no -Werror (procedures.c warns 'maybe uninitialized'), -fcommon
 # (tentative definitions shared between files); the runtime found beside the
 # tree wherever it is installed ($ORIGIN is lib/postgresql/). PG_CFLAGS and
-# PG_CXXFLAGS replace the Makefile's (its -Werror); PG_CPPFLAGS is appended
-# to (from the environment, as for babelfishpg_common)
+# PG_CXXFLAGS replace the Makefile's (its -Werror)
 tsql_flags=(
   "PG_CFLAGS=-g -fcommon -fstack-protector-strong"
   "PG_CXXFLAGS=-g -Wno-deprecated -Wno-error=attributes -Wno-register -Wno-undef -I$inc"
   "SHLIB_LINK=-L$prefix/lib -lantlr4-runtime -lcrypto -licuuc -licui18n"' -Wl,-rpath,\$$ORIGIN/..')
 # the parser is ~10 MB of C++ (~2.5 GB RSS to compile): one job
-PG_CPPFLAGS=-DENABLE_SPATIAL_TYPES run make -C "$c/babelfishpg_tsql" "${tsql_flags[@]}"
-PG_CPPFLAGS=-DENABLE_SPATIAL_TYPES run make -C "$c/babelfishpg_tsql" install "${tsql_flags[@]}"
+run make -C "$c/babelfishpg_tsql" "${tsql_flags[@]}"
+run make -C "$c/babelfishpg_tsql" install "${tsql_flags[@]}"
 
 rm -rf "$work"
 touch "$prefix/.complete"
