@@ -59,4 +59,10 @@ ALTER DATABASE babelfish_db SET babelfishpg_tsql.migration_mode = 'single-db';
 SELECT pg_reload_conf();
 CALL sys.initialize_babelfish('$login');
 SQL
+# Upstream's CI restarts here: the TDS listener opens at the postmaster's
+# start, once babelfishpg_tsql.database_name (ALTER SYSTEM above) names a
+# database with the extension; without the restart nothing listened on
+# TDSPORT (seen on the bfvm branch's trial)
+as "$bin/pg_ctl" -D "$data" -l "$data/server.log" -w -t 120 restart >/dev/null \
+  || { tail -20 "$data/server.log" >&2; die "the server did not restart after setting up Babelfish"; }
 echo "babelfish/init.sh: TDS on $listen:$tdsport, PostgreSQL on $listen:$pgport, PID $(as head -1 "$data/postmaster.pid")"
