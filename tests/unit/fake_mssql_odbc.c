@@ -442,11 +442,19 @@ SQLRETURN SQL_API SQLBindCol(SQLHSTMT h, SQLUSMALLINT n, SQLSMALLINT ctype, SQLP
     return SQL_SUCCESS;
 }
 
-/* Columns of the select list: top-level commas between SELECT and FROM. */
-static int select_columns(const char *sql)
+static bool at_any(const char *p, const char *const *words)
+{
+    for (; *words; words++)
+        if (!strncasecmp(p, *words, strlen(*words)))
+            return true;
+    return false;
+}
+
+/* Items of a list from P: top-level commas up to a top-level word of
+ * ENDS; 0 where a top-level " INTO " comes first and INTO_IS_NONE. */
+static int list_items(const char *p, const char *const *ends, bool into_is_none)
 {
     int depth = 0, n = 1;
-    const char *p = sql + 6;
     for (; *p; p++) {
         if (*p == '(')
             depth++;
@@ -454,34 +462,28 @@ static int select_columns(const char *sql)
             depth--;
         else if (depth == 0 && *p == ',')
             n++;
-        else if (depth == 0 && !strncasecmp(p, " FROM ", 6))
+        else if (depth == 0 && into_is_none && !strncasecmp(p, " INTO ", 6))
+            return 0;
+        else if (depth == 0 && at_any(p, ends))
             break;
     }
     return n < MAX_COLS ? n : MAX_COLS;
+}
+
+/* Columns of the select list: top-level commas between SELECT and FROM. */
+static int select_columns(const char *sql)
+{
+    static const char *const ends[] = { " FROM ", NULL };
+    return list_items(sql + 6, ends, false);
 }
 
 /* Columns of a write's OUTPUT clause (top-level commas up to WHERE,
  * FROM or VALUES); 0 without one, or with OUTPUT ... INTO. */
 static int output_columns(const char *sql)
 {
+    static const char *const ends[] = { " WHERE ", " FROM ", " VALUES", NULL };
     const char *p = strcasestr(sql, " OUTPUT ");
-    int depth = 0, n = 1;
-    if (!p)
-        return 0;
-    for (p += 8; *p; p++) {
-        if (*p == '(')
-            depth++;
-        else if (*p == ')')
-            depth--;
-        else if (depth == 0 && *p == ',')
-            n++;
-        else if (depth == 0 && !strncasecmp(p, " INTO ", 6))
-            return 0;
-        else if (depth == 0 && (!strncasecmp(p, " WHERE ", 7) || !strncasecmp(p, " FROM ", 6) ||
-                                !strncasecmp(p, " VALUES", 7)))
-            break;
-    }
-    return n < MAX_COLS ? n : MAX_COLS;
+    return p ? list_items(p + 8, ends, true) : 0;
 }
 
 static bool starts(const char *s, const char *word)
