@@ -1271,6 +1271,20 @@ static void test_ping_login_refused(void **state)
     orch_plan_free(p);
 }
 
+/* Runs P to completion with every oltp's environment logged to ENVLOG
+ * (the fixture's results folder), for the TLS tests below. */
+static void run_env_logged(orch_fixture *f, orch_plan *p, char *envlog, size_t len)
+{
+    orch_run_opts o;
+    snprintf(envlog, len, "%s/env.log", f->results);
+    setenv("FAKE_OLTP_ENVLOG", envlog, 1);
+    opts_init(&o, f);
+    o.wait_ready = NULL;
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    unsetenv("FAKE_OLTP_ENVLOG");
+    assert_clean(f, RUN_ID);
+}
+
 /* tls_security_level = 0 (issue 30): every oltp, the pings too, gets
  * OPENSSL_CONF naming the run folder's openssl.cnf, which says security
  * level 0 and TLS 1.0 as OpenSSL's system default; nothing of it on a
@@ -1279,17 +1293,11 @@ static void test_sqlserver_tls_level(void **state)
 {
     orch_fixture *f = *state;
     orch_plan *p = sqlserver_plan(f);
-    orch_run_opts o;
     char envlog[PATH_MAX], conf[PATH_MAX], want[PATH_MAX + 32], *text;
-    snprintf(envlog, sizeof envlog, "%s/env.log", f->results);
     snprintf(conf, sizeof conf, "%s/%s/openssl.cnf", f->results, RUN_ID);
     snprintf(want, sizeof want, "OPENSSL_CONF=%s", conf);
     p->tls_security_level = 0;
-    setenv("FAKE_OLTP_ENVLOG", envlog, 1);
-    opts_init(&o, f);
-    o.wait_ready = NULL;
-    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
-    assert_clean(f, RUN_ID);
+    run_env_logged(f, p, envlog, sizeof envlog);
     assert_int_equal(orch_count_lines(envlog, NULL), 12);     /* 3 VMs x ping + 3 phases */
     assert_int_equal(orch_count_lines(envlog, want), 12);
     assert_int_equal(orch_count_lines(f->log, "OPENSSL"), 0);
@@ -1301,7 +1309,6 @@ static void test_sqlserver_tls_level(void **state)
                         "system_default = system_default_sect\n\n[system_default_sect]\n"
                         "CipherString = DEFAULT@SECLEVEL=0\nMinProtocol = TLSv1\n");
     free(text);
-    unsetenv("FAKE_OLTP_ENVLOG");
     orch_plan_free(p);
 }
 
@@ -1311,17 +1318,10 @@ static void test_sqlserver_openssl_conf(void **state)
 {
     orch_fixture *f = *state;
     orch_plan *p = sqlserver_plan(f);
-    orch_run_opts o;
     char envlog[PATH_MAX], conf[PATH_MAX];
-    snprintf(envlog, sizeof envlog, "%s/env.log", f->results);
     snprintf(conf, sizeof conf, "%s/%s/openssl.cnf", f->results, RUN_ID);
     p->openssl_conf = strdup("/etc/drivebench/mssql-openssl.cnf");
-    setenv("FAKE_OLTP_ENVLOG", envlog, 1);
-    opts_init(&o, f);
-    o.wait_ready = NULL;
-    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
-    unsetenv("FAKE_OLTP_ENVLOG");
-    assert_clean(f, RUN_ID);
+    run_env_logged(f, p, envlog, sizeof envlog);
     assert_int_equal(orch_count_lines(envlog, "OPENSSL_CONF=/etc/drivebench/mssql-openssl.cnf"),
                      12);
     assert_int_equal(orch_count_lines(envlog, NULL), 12);
@@ -1334,14 +1334,8 @@ static void test_sqlserver_no_tls_env(void **state)
 {
     orch_fixture *f = *state;
     orch_plan *p = sqlserver_plan(f);
-    orch_run_opts o;
     char envlog[PATH_MAX];
-    snprintf(envlog, sizeof envlog, "%s/env.log", f->results);
-    setenv("FAKE_OLTP_ENVLOG", envlog, 1);
-    opts_init(&o, f);
-    o.wait_ready = NULL;
-    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
-    unsetenv("FAKE_OLTP_ENVLOG");
+    run_env_logged(f, p, envlog, sizeof envlog);
     assert_int_equal(orch_count_lines(envlog, "OPENSSL_CONF unset"), 12);
     assert_int_equal(orch_count_lines(envlog, NULL), 12);
     orch_plan_free(p);
