@@ -1251,23 +1251,34 @@ static void test_sqlserver_run(void **state)
     orch_plan_free(p);
 }
 
+/* oltp ping exits EXIT (saying SAY, unless NULL) on its first try: the
+ * boot wait fails at once with WANT, after one ping, leaving nothing. */
+static void ping_fails_fast(orch_fixture *f, orch_plan *p, const char *exit_status,
+                            const char *say, const char *want)
+{
+    orch_run_opts o;
+    setenv("FAKE_OLTP_EXIT", exit_status, 1);
+    setenv("FAKE_OLTP_MATCH", " ping", 1);
+    if (say)
+        setenv("FAKE_OLTP_SAY", say, 1);
+    opts_init(&o, f);
+    o.wait_ready = NULL;
+    orch_assert_fails_fast(f, p, &o, want);
+    unsetenv("FAKE_OLTP_EXIT");
+    unsetenv("FAKE_OLTP_MATCH");
+    unsetenv("FAKE_OLTP_SAY");
+    assert_int_equal(orch_count_lines(f->log, " ping"), 1);
+    assert_clean(f, RUN_ID);
+}
+
 /* A refused login (oltp ping exit 4) fails the boot wait at once with
  * oltp's message, instead of retrying until the boot timeout. */
 static void test_ping_login_refused(void **state)
 {
     orch_fixture *f = *state;
     orch_plan *p = sqlserver_plan(f);
-    orch_run_opts o;
-    setenv("FAKE_OLTP_EXIT", "4", 1);
-    setenv("FAKE_OLTP_MATCH", " ping", 1);
-    opts_init(&o, f);
-    o.wait_ready = NULL;
-    orch_assert_fails_fast(f, p, &o, "SQL Server answered but refused user drivebench on "
-                           "database sbtest; check db_user, db_password and db_name");
-    unsetenv("FAKE_OLTP_EXIT");
-    unsetenv("FAKE_OLTP_MATCH");
-    assert_int_equal(orch_count_lines(f->log, " ping"), 1);
-    assert_clean(f, RUN_ID);
+    ping_fails_fast(f, p, "4", NULL, "SQL Server answered but refused user drivebench on "
+                    "database sbtest; check db_user, db_password and db_name");
     orch_plan_free(p);
 }
 
@@ -1348,26 +1359,16 @@ static void test_ping_tls_failed(void **state)
 {
     orch_fixture *f = *state;
     orch_plan *p = sqlserver_plan(f);
-    orch_run_opts o;
-    setenv("FAKE_OLTP_EXIT", "6", 1);
-    setenv("FAKE_OLTP_MATCH", " ping", 1);
-    setenv("FAKE_OLTP_SAY", "oltp: ping: odbc: data source of --odbc-connect as drivebench: TLS "
-           "failed: error 10054 (SQLSTATE 08001): [Microsoft][ODBC Driver 18 for SQL Server]TCP "
-           "Provider: Error code 0x2746", 1);
-    opts_init(&o, f);
-    o.wait_ready = NULL;
-    orch_assert_fails_fast(f, p, &o, "-vm1: the TLS handshake with SQL Server failed; check "
-                           "[workload] encrypt, trust_server_certificate and tls_security_level "
-                           "(a SQL Server 2014 signing with SHA-1 needs tls_security_level = 0 "
-                           "with ODBC Driver 18): oltp: ping: odbc: data source of "
-                           "--odbc-connect as drivebench: TLS failed: error 10054 (SQLSTATE "
-                           "08001): [Microsoft][ODBC Driver 18 for SQL Server]TCP Provider: "
-                           "Error code 0x2746");
-    unsetenv("FAKE_OLTP_EXIT");
-    unsetenv("FAKE_OLTP_MATCH");
-    unsetenv("FAKE_OLTP_SAY");
-    assert_int_equal(orch_count_lines(f->log, " ping"), 1);
-    assert_clean(f, RUN_ID);
+    ping_fails_fast(f, p, "6",
+                    "oltp: ping: odbc: data source of --odbc-connect as drivebench: TLS "
+                    "failed: error 10054 (SQLSTATE 08001): [Microsoft][ODBC Driver 18 for SQL "
+                    "Server]TCP Provider: Error code 0x2746",
+                    "-vm1: the TLS handshake with SQL Server failed; check [workload] encrypt, "
+                    "trust_server_certificate and tls_security_level (a SQL Server 2014 "
+                    "signing with SHA-1 needs tls_security_level = 0 with ODBC Driver 18): "
+                    "oltp: ping: odbc: data source of --odbc-connect as drivebench: TLS "
+                    "failed: error 10054 (SQLSTATE 08001): [Microsoft][ODBC Driver 18 for SQL "
+                    "Server]TCP Provider: Error code 0x2746");
     orch_plan_free(p);
 }
 
