@@ -33,7 +33,9 @@ as() { if [ "$(id -u)" = 0 ]; then runuser -u "${BABELFISH_OS_USER:-postgres}" -
 mkdir -p "$data"
 [ "$(id -u)" = 0 ] && chown "${BABELFISH_OS_USER:-postgres}": "$data"
 chmod 700 "$data"
-as "$bin/initdb" -D "$data" -U postgres --auth-local=trust --auth-host=scram-sha-256 -E UTF8 --locale=C \
+# md5 for TCP: Babelfish's TDS login takes trust, password, md5 or gssapi,
+# not scram-sha-256 ("pg_hba.conf entry specifies unsupported TDS authentication")
+as "$bin/initdb" -D "$data" -U postgres --auth-local=trust --auth-host=md5 -E UTF8 --locale=C \
   >"$data.initdb.log" 2>&1 || { cat "$data.initdb.log" >&2; die "initdb failed"; }
 rm -f "$data.initdb.log"
 {
