@@ -338,7 +338,18 @@ pool = userpool
 PLAN
 }
 plan 2m
-$DB run "$tmp/run.ini" --run-id=cli-run-20261130-000000 >"$tmp/out" 2>"$tmp/err" &
+# started as a background job: SIGINT ignored, and kept so (nohup's
+# convention, util/stop.h); SIGTERM still stops the run
+$DB run "$tmp/run.ini" --run-id=cli-bg-20261130-000000 >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for _ in $(seq 50); do grep -q "waiting for 3 VM" "$tmp/err" && break; sleep 0.1; done
+kill -INT $pid; sleep 1
+kill -0 $pid 2>/dev/null && ok "a background run ignores SIGINT, as its starter asked" || bad "background run stopped by SIGINT"
+kill -TERM $pid; wait $pid; st=$?
+[ $st -eq 130 ] && grep -qF "drivebench: interrupted by signal 15; tearing down" "$tmp/err" \
+  && ok "SIGTERM stops a background run (exit 130)" || { bad "SIGTERM: exit $st"; cat "$tmp/err"; }
+# started as from a terminal: SIGINT at its default
+env --default-signal=INT $DB run "$tmp/run.ini" --run-id=cli-run-20261130-000000 >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 for _ in $(seq 50); do grep -q "waiting for 3 VM" "$tmp/err" && break; sleep 0.1; done
 kill -INT $pid
