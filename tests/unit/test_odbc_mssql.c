@@ -702,6 +702,22 @@ static void test_ping_readiness(void **state)
     assert_int_equal(oltp(args), 3);
     snprintf(args, sizeof args, "--db-driver=odbc --odbc-user=sa '--odbc-connect=Driver=FakeMSSQL;LOGIN_ERROR=18456' ping");
     assert_int_equal(oltp(args), 4);
+    assert_string_equal(out_text(), "oltp: ping: odbc: data source of --odbc-connect as sa: login refused: error "
+                        "18456 (SQLSTATE 28000): [drivebench][fake SQL Server]Login failed for user 'sa'. (SQL "
+                        "Server says this for a wrong user or password and for a paused service alike: its "
+                        "error log says which, state 8 or 13)\n");
+    /* alone, without the 18456 beside them: a restore (927) and the
+     * upgrade scripts after an update (18401) end by themselves: retry */
+    snprintf(args, sizeof args, "--db-driver=odbc --odbc-user=sa '--odbc-connect=Driver=FakeMSSQL;LOGIN_ERROR=927' ping");
+    assert_int_equal(oltp(args), 3);
+    assert_string_equal(out_text(), "oltp: ping: odbc: data source of --odbc-connect as sa: no connection: error "
+                        "927 (SQLSTATE 08004): [drivebench][fake SQL Server]Database 'sbtest' cannot be opened. "
+                        "It is in the middle of a restore.\n");
+    snprintf(args, sizeof args, "--db-driver=odbc --odbc-user=sa '--odbc-connect=Driver=FakeMSSQL;LOGIN_ERROR=18401' ping");
+    assert_int_equal(oltp(args), 3);
+    assert_string_equal(out_text(), "oltp: ping: odbc: data source of --odbc-connect as sa: no connection: error "
+                        "18401 (SQLSTATE 08004): [drivebench][fake SQL Server]Login failed for user 'sa'. Reason: "
+                        "Server is in script upgrade mode. Only administrator can connect at this time.\n");
     /* once the database is open, it answers */
     snprintf(ready, sizeof ready, "%s/ready", dir);
     snprintf(args, sizeof args, "--db-driver=odbc --odbc-user=sa '--odbc-connect=Driver=FakeMSSQL;READY_FILE=%s' ping",
@@ -710,6 +726,56 @@ static void test_ping_readiness(void **state)
     assert_non_null(f = fopen(ready, "w"));
     fclose(f);
     assert_int_equal(oltp(args), 0);
+}
+
+/* The same refusals in a run: before it (the first, setup session) one
+ * message and exit 2; during it (a connection's first login) 927 and
+ * 18401 are waited out like a lost connection, up to --reconnect-timeout,
+ * then exit 3; a refused login ends the run at once, exit 1. */
+static void test_login_errors_in_run(void **state)
+{
+    /* msg: the failure's one line; a mid-run outage's has its length
+     * ("lost for 1.0 s") between head and msg */
+    static const char lost[] = "oltp: connection 0 has been lost for ";
+    static const struct { const char *extra; int rc; const char *head, *msg; } cases[] = {
+        { "LOGIN_ERROR=927", 2, NULL, "oltp: cannot connect to the ODBC data source of --odbc-connect: error "
+          "927: [drivebench][fake SQL Server]Database 'sbtest' cannot be opened. It is in the middle of a "
+          "restore.\n" },
+        { "LOGIN_ERROR=18401", 2, NULL, "oltp: cannot connect to the ODBC data source of --odbc-connect: error "
+          "18401: [drivebench][fake SQL Server]Login failed for user 'sa'. Reason: Server is in script upgrade "
+          "mode. Only administrator can connect at this time.\n" },
+        { "LOGIN_ERROR=18456", 2, NULL, "oltp: cannot connect to the ODBC data source of --odbc-connect: error "
+          "18456: [drivebench][fake SQL Server]Login failed for user 'sa'.\n" },
+        /* logins 1 and 2: the dialect probe and the setup session */
+        { "LOGIN_ERROR=927;LOGIN_ERROR_FROM=3", 3, lost, " s (error 927: [drivebench][fake SQL Server]Database "
+          "'sbtest' cannot be opened. It is in the middle of a restore.), longer than --reconnect-timeout=1: "
+          "ending the run with what was measured\n" },
+        { "LOGIN_ERROR=18401;LOGIN_ERROR_FROM=3", 3, lost, " s (error 18401: [drivebench][fake SQL Server]Login "
+          "failed for user 'sa'. Reason: Server is in script upgrade mode. Only administrator can connect at "
+          "this time.), longer than --reconnect-timeout=1: ending the run with what was measured\n" },
+        { "LOGIN_ERROR=18456;LOGIN_ERROR_FROM=3", 1, NULL, "oltp: cannot connect: error 18456: "
+          "[drivebench][fake SQL Server]Login failed for user 'sa'.\n" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char args[1024];
+        const char *out, *at;
+        snprintf(args, sizeof args, "--db-driver=odbc --odbc-user=sa '--odbc-connect=Driver=FakeMSSQL;%s' "
+                 "--reconnect-timeout=1 --threads=1 --events=5 --time=0 --tables=1 --table-size=100 "
+                 "oltp_point_select run", cases[i].extra);
+        assert_int_equal(oltp(args), cases[i].rc);
+        out = out_text();
+        if (cases[i].head) {
+            const char *h = strstr(out, cases[i].head);
+            at = h ? strstr(h, cases[i].msg) : NULL;
+            assert_true(at && at - h - strlen(cases[i].head) <= 8);    /* "1.0" */
+            assert_null(strstr(at + 1, cases[i].head));                 /* said once */
+        } else {
+            at = strstr(out, cases[i].msg);
+            if (!at)
+                fail_msg("%s: no line \"%s\" in:\n%s", cases[i].extra, cases[i].msg, out);
+            assert_string_equal(at, cases[i].msg);      /* the last thing oltp said */
+        }
+    }
 }
 
 int main(int argc, char **argv)
@@ -726,6 +792,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_no_data_and_more_results),
         cmocka_unit_test(test_endtran_3903),
         cmocka_unit_test(test_ping_readiness),
+        cmocka_unit_test(test_login_errors_in_run),
     };
     char *slash;
 
