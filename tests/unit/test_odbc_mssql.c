@@ -651,6 +651,19 @@ static void test_no_data_and_more_results(void **state)
     assert_int_equal(total(s, n, K_BUSY), 0);
     assert_int_equal(total(s, n, K_DISCARDED), 0);
 
+    /* TPC-C reads the affected rows: with seed 1 the 188th statement is
+     * the first Delivery's DELETE FROM new_order; matching nothing (another
+     * terminal delivered the order), the Delivery is retried, once */
+    snprintf(args, sizeof args, "--threads=1 --warehouses=1 --events=400 --time=0 "
+             "--json=%s/result.json tpcc run", dir);
+    w = run_ok("dl.log", ";NOROWS_AT=188", args, s, &n);
+    assert_int_equal(result(NULL, "transactions"), 400);
+    assert_int_equal(result(NULL, "errors"), 1);
+    assert_int_equal(w->v[K_NODATA], 1);
+    assert_int_equal(w->v[K_STATEMENTS], result(NULL, "queries.read") + result(NULL, "queries.write"));
+    assert_int_equal(total(s, n, K_BUSY), 0);
+    assert_int_equal(total(s, n, K_DISCARDED), 0);
+
     /* procedures without SET NOCOUNT ON: two row counts and a result set
      * each; the 3rd and 7th calls' first write matches nothing */
     snprintf(args, sizeof args, "--threads=1 --warehouses=1 --events=60 --time=0 "
