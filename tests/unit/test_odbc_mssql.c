@@ -463,6 +463,28 @@ static const session *run_ok(const char *log, const char *extra, const char *arg
     return busiest(s, *n);
 }
 
+/* run_ok() of `args` on one thread without a time limit, its result in
+ * DIR/result.json, which must count `trx` transactions and `errors`
+ * errors (the retries). */
+static const session *run_counted(const char *log, const char *extra, const char *args, int64_t trx,
+                                  int64_t errors, session *s, int *n)
+{
+    char a[1024];
+    const session *w;
+    snprintf(a, sizeof a, "--threads=1 --time=0 --json=%s/result.json %s", dir, args);
+    w = run_ok(log, extra, a, s, n);
+    assert_int_equal(result(NULL, "transactions"), trx);
+    assert_int_equal(result(NULL, "errors"), errors);
+    return w;
+}
+
+/* No session was busy, nor closed a result unread. */
+static void assert_all_read(const session *s, int n)
+{
+    assert_int_equal(total(s, n, K_BUSY), 0);
+    assert_int_equal(total(s, n, K_DISCARDED), 0);
+}
+
 static void test_sysbench(void **state)
 {
     char args[1024];
@@ -555,7 +577,6 @@ static void test_tpcc(void **state)
 
 static void test_tpcc_procedures(void **state)
 {
-    char args[1024];
     session s[8];
     const session *w;
     int n;
@@ -563,11 +584,8 @@ static void test_tpcc_procedures(void **state)
     /* each CALL is its own transaction (autocommit); the 3rd and 11th
      * calls are victims: with seed 1 the 11th is a Delivery, whose THROW
      * 51205 is retried like a deadlock */
-    snprintf(args, sizeof args, "--threads=1 --warehouses=1 --events=400 --time=0 "
-             "--tpcc-procedures=on --json=%s/result.json tpcc run", dir);
-    w = run_ok("proc.log", ";DEADLOCK_AT=3,11", args, s, &n);
-    assert_int_equal(result(NULL, "transactions"), 400);
-    assert_int_equal(result(NULL, "errors"), 2);
+    w = run_counted("proc.log", ";DEADLOCK_AT=3,11", "--warehouses=1 --events=400 --tpcc-procedures=on tpcc run",
+                    400, 2, s, &n);
     assert_int_equal(w->v[K_CALLS], 400);        /* that succeeded */
     /* New-Order's 1 % rollback happens in the procedure, and oltp counts it */
     assert_true(w->v[K_PROC_ROLLBACKS] > 0);
@@ -612,8 +630,7 @@ static void test_bulk_arrays(void **state)
     assert_int_equal(w->v[K_ROLLBACKS], 0);
     assert_int_equal(w->v[K_AC_OFF], 1);
     assert_int_equal(w->v[K_AC_ON], 1);         /* the load leaves autocommit on */
-    assert_int_equal(total(s, n, K_DISCARDED), 0);  /* every row count read */
-    assert_int_equal(total(s, n, K_BUSY), 0);
+    assert_all_read(s, n);                      /* every row count */
 
     /* the 1,500th row breaks a key: the second array rolls back */
     assert_int_equal(oltp_double("bulkerr.log", ";ARRAY_ERROR_AT=1500", args), 2);
@@ -633,49 +650,35 @@ static void test_bulk_arrays(void **state)
  * make the session busy. */
 static void test_no_data_and_more_results(void **state)
 {
-    char args[1024];
     session s[8];
     const session *w;
     int n;
 
     /* the 15th-17th statements of the first transaction: the index and
      * non-index UPDATE, the DELETE */
-    snprintf(args, sizeof args, "--threads=1 --events=50 --time=0 --tables=1 --table-size=1000 "
-             "--json=%s/result.json oltp_read_write run", dir);
-    w = run_ok("nd.log", ";NOROWS_AT=15,16,17", args, s, &n);
-    assert_int_equal(result(NULL, "transactions"), 50);
-    assert_int_equal(result(NULL, "errors"), 0);
+    w = run_counted("nd.log", ";NOROWS_AT=15,16,17", "--events=50 --tables=1 --table-size=1000 oltp_read_write run",
+                    50, 0, s, &n);
     assert_int_equal(w->v[K_NODATA], 3);
     assert_int_equal(w->v[K_STATEMENTS], 50 * 18);
     assert_int_equal(w->v[K_COMMITS], 50);
-    assert_int_equal(total(s, n, K_BUSY), 0);
-    assert_int_equal(total(s, n, K_DISCARDED), 0);
+    assert_all_read(s, n);
 
     /* TPC-C reads the affected rows: with seed 1 the 188th statement is
      * the first Delivery's DELETE FROM new_order; matching nothing (another
      * terminal delivered the order), the Delivery is retried, once */
-    snprintf(args, sizeof args, "--threads=1 --warehouses=1 --events=400 --time=0 "
-             "--json=%s/result.json tpcc run", dir);
-    w = run_ok("dl.log", ";NOROWS_AT=188", args, s, &n);
-    assert_int_equal(result(NULL, "transactions"), 400);
-    assert_int_equal(result(NULL, "errors"), 1);
+    w = run_counted("dl.log", ";NOROWS_AT=188", "--warehouses=1 --events=400 tpcc run", 400, 1, s, &n);
     assert_int_equal(w->v[K_NODATA], 1);
     assert_int_equal(w->v[K_STATEMENTS], result(NULL, "queries.read") + result(NULL, "queries.write"));
-    assert_int_equal(total(s, n, K_BUSY), 0);
-    assert_int_equal(total(s, n, K_DISCARDED), 0);
+    assert_all_read(s, n);
 
     /* procedures without SET NOCOUNT ON: two row counts and a result set
      * each; the 3rd and 7th calls' first write matches nothing */
-    snprintf(args, sizeof args, "--threads=1 --warehouses=1 --events=60 --time=0 "
-             "--tpcc-procedures=on --json=%s/result.json tpcc run", dir);
-    w = run_ok("mr.log", ";PROC_COUNTS=1;NOROWS_AT=3,7", args, s, &n);
-    assert_int_equal(result(NULL, "transactions"), 60);
-    assert_int_equal(result(NULL, "errors"), 0);
+    w = run_counted("mr.log", ";PROC_COUNTS=1;NOROWS_AT=3,7",
+                    "--warehouses=1 --events=60 --tpcc-procedures=on tpcc run", 60, 0, s, &n);
     assert_int_equal(w->v[K_CALLS], 60);
     assert_int_equal(w->v[K_NODATA], 2);
     assert_int_equal(w->v[K_RESULTS], 58 * 3 + 2 * 2);
-    assert_int_equal(total(s, n, K_DISCARDED), 0);
-    assert_int_equal(total(s, n, K_BUSY), 0);
+    assert_all_read(s, n);
 }
 
 /* A deadlock victim's SQLEndTran(ROLLBACK) refused with 3903 (FreeTDS on
@@ -683,23 +686,19 @@ static void test_no_data_and_more_results(void **state)
  * the victims are retried and counted, nothing else. */
 static void test_endtran_3903(void **state)
 {
-    char args[1024];
     session s[8];
     const session *w;
     int n;
 
-    snprintf(args, sizeof args, "--threads=1 --events=50 --time=0 --tables=1 --table-size=1000 "
-             "--json=%s/result.json oltp_read_write run", dir);
-    w = run_ok("et.log", ";DEADLOCK_AT=5,40;ENDTRAN_3903=1", args, s, &n);
+    w = run_counted("et.log", ";DEADLOCK_AT=5,40;ENDTRAN_3903=1",
+                    "--events=50 --tables=1 --table-size=1000 oltp_read_write run", 50, 2, s, &n);
     assert_int_equal(n, 4);                     /* no session was dropped for it */
-    assert_int_equal(result(NULL, "transactions"), 50);
-    assert_int_equal(result(NULL, "errors"), 2);
     assert_int_equal(result(NULL, "reconnects"), 0);
     assert_int_equal(w->v[K_DEADLOCKS], 2);
     assert_int_equal(w->v[K_ENDTRAN_3903], 2);
     assert_int_equal(w->v[K_COMMITS], 50);
     assert_int_equal(w->v[K_STATEMENTS], 50 * 18 + 4 + 16 + 2);
-    assert_int_equal(total(s, n, K_BUSY), 0);
+    assert_all_read(s, n);
 }
 
 static void test_ping_readiness(void **state)
