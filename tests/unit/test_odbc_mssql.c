@@ -5,8 +5,10 @@
  * double answers as SQL Server is documented to (266 when an RPC changes
  * the transaction count, the server's own rollback of a deadlock victim,
  * 3903 on a rollback with no transaction, a busy session after an
- * unclosed error, SQL Server 2014's syntax) and counts what it saw; each
- * run's exact counts are checked against oltp's result document.
+ * unclosed error, SQL Server 2014's syntax, parameter arrays, SQL_NO_DATA
+ * and further results, procedures' own transactions, logins refused with
+ * 927/18401/18456 alone) and counts what it saw; each run's exact counts
+ * are checked against oltp's result document.
  *
  * The first test shows the double refusing what the old code sent (a
  * prepared BEGIN TRANSACTION, a ROLLBACK after a deadlock), so the later
