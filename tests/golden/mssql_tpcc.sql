@@ -233,6 +233,16 @@ SELECT COUNT(*) FROM warehouse
 SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 0
 SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 1
 
+-- the server's count (NOPM)
+SELECT SUM(d_next_o_id) FROM district
+
+-- check
+SELECT COUNT(*) FROM district
+SELECT COUNT(*) FROM warehouse w WHERE w.w_ytd <> (SELECT SUM(d.d_ytd) FROM district d WHERE d.d_w_id = w.w_id)
+SELECT COUNT(*) FROM district d WHERE d.d_next_o_id - 1 <> (SELECT MAX(o.o_id) FROM orders o WHERE o.o_w_id = d.d_w_id AND o.o_d_id = d.d_id) OR d.d_next_o_id - 1 <> (SELECT MAX(n.no_o_id) FROM new_order n WHERE n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id)
+SELECT COUNT(*) FROM (SELECT no_w_id, no_d_id, MAX(no_o_id) - MIN(no_o_id) + 1 AS span, COUNT(*) AS n FROM new_order GROUP BY no_w_id, no_d_id) x WHERE x.span <> x.n
+SELECT COUNT(*) FROM (SELECT o_w_id, o_d_id, SUM(o_ol_cnt) AS s FROM orders GROUP BY o_w_id, o_d_id) a LEFT JOIN (SELECT ol_w_id, ol_d_id, COUNT(*) AS n FROM order_line GROUP BY ol_w_id, ol_d_id) b ON a.o_w_id = b.ol_w_id AND a.o_d_id = b.ol_d_id WHERE b.n IS NULL OR a.s <> b.n
+
 -- transaction 1
 -- driver: begin (autocommit off)
 EXECUTE #22 '2812.32' 1
