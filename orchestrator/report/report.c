@@ -23,7 +23,7 @@ const char *report_num(double v, char *buf, size_t len)
 
 report_spread report_spread_of(const double *v, int n)
 {
-    report_spread s = { .n = n };
+    report_spread s = { .n = n, .cv = NAN };
     double sum = 0, sq = 0;
     if (n < 1)
         return s;
@@ -34,11 +34,22 @@ report_spread report_spread_of(const double *v, int n)
         s.max = v[i] > s.max ? v[i] : s.max;
     }
     s.mean = sum / n;
+    if (isnan(s.mean)) {        /* a value missing: no spread, not a partial one */
+        s.min = s.max = NAN;
+        return s;
+    }
     for (int i = 0; i < n; i++)
         sq += (v[i] - s.mean) * (v[i] - s.mean);
+    /* one repetition has no CV; a mean of 0 (or a NaN among the values)
+     * leaves it NAN too, which report_cv_unknown tells apart */
     if (n > 1 && s.mean != 0)
         s.cv = sqrt(sq / (n - 1)) / fabs(s.mean) * 100.0;
     return s;
+}
+
+int report_cv_unknown(const report_spread *sp)
+{
+    return sp->n > 1 && isnan(sp->cv);
 }
 
 /* Figures of one drive, with the spread over its repetitions. */
@@ -66,7 +77,10 @@ static int drive_load(report_run *run, const res_drive *dj, report_drive *d)
     }
     d->tps_spread = report_spread_of(tps, n);
     d->p99_spread = report_spread_of(p99, n);
-    d->flagged = d->tps_spread.cv > run->cv_threshold || d->p99_spread.cv > run->cv_threshold;
+    /* a CV that cannot be computed over several repetitions is no small one */
+    d->cv_unknown = report_cv_unknown(&d->tps_spread) || report_cv_unknown(&d->p99_spread);
+    d->flagged = d->tps_spread.cv > run->cv_threshold || d->p99_spread.cv > run->cv_threshold
+                 || d->cv_unknown;
     rc = 0;
 cleanup:
     free(tps);
@@ -222,10 +236,11 @@ double report_run_scaling(const report_set *s, int r, int *base_run)
 }
 
 /* A figure of a spread as the CSV writes it; "" when the spread is over
- * no repetition (every one had a failed VM). */
+ * no repetition (every one had a failed VM), or when it is not known (the
+ * CV of one repetition, or one not computable). */
 static const char *spread_num(const report_spread *sp, double v, char *buf, size_t len)
 {
-    if (sp->n == 0) {
+    if (sp->n == 0 || isnan(v)) {
         buf[0] = '\0';
         return buf;
     }

@@ -22,7 +22,9 @@
 #define REPORT_CV_DEFAULT     5.0       /* percent, when the plan has none */
 
 /* Spread of one figure over repetitions. cv is the sample standard
- * deviation (n - 1) over the mean, in percent; 0 when n < 2 or mean is 0. */
+ * deviation (n - 1) over the mean, in percent; NAN when n < 2 (one
+ * repetition has no CV: shown blank) or when it cannot be computed (mean
+ * 0, a NaN value: report_cv_unknown, flagged). */
 typedef struct report_spread {
     int    n;
     double mean, min, max, cv;
@@ -36,7 +38,10 @@ typedef struct report_drive {
     report_spread    tps_spread;    /* of the per-repetition tps, complete
                                      * repetitions only (no VM failed) */
     report_spread    p99_spread;    /* of the per-repetition p99, ms, idem */
-    int              flagged;       /* a CV above the run's threshold */
+    int              flagged;       /* a CV above the run's threshold, or
+                                     * cv_unknown */
+    int              cv_unknown;    /* a CV over 2 or more repetitions that
+                                     * cannot be computed (report_cv_unknown) */
     int              incomplete;    /* a VM failed: its figures are not
                                      * comparable (no scaling ratio) */
     int              failed_vms;    /* d->f.failed_vms */
@@ -96,6 +101,8 @@ void report_set_free(report_set *s);      /* accepts NULL */
 
 /* Mean, min, max and CV of v[0..n-1] (see report_spread). */
 report_spread report_spread_of(const double *v, int n);
+/* 1 when sp is over 2 or more repetitions and its CV is NAN. */
+int report_cv_unknown(const report_spread *sp);
 
 /* Whether run stopped early (summary status "partial"): its figures cover
  * the repetitions it finished, so it has no scaling ratio and is no base. */

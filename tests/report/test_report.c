@@ -697,11 +697,81 @@ static void test_spread(void **state)
     assert_string_equal(report_num(s.max, buf, sizeof buf), "14");
     /* sample sd 2, over 12 */
     assert_string_equal(report_num(s.cv, buf, sizeof buf), "16.666667");
+    /* one repetition has no CV (issue 29: it showed 0) */
     s = report_spread_of(one, 1);
-    assert_string_equal(report_num(s.cv, buf, sizeof buf), "0");
+    assert_true(isnan(s.cv));
+    assert_false(report_cv_unknown(&s));
     assert_string_equal(report_num(s.mean, buf, sizeof buf), "7.5");
+    /* several, one of them NaN: no CV, and not a small one */
+    {
+        const double gap[] = { 10, NAN };
+        s = report_spread_of(gap, 2);
+        assert_true(isnan(s.cv));
+        assert_true(report_cv_unknown(&s));
+    }
     s = report_spread_of(NULL, 0);
     assert_int_equal(s.n, 0);
+}
+
+/* Issue 29: one repetition shows no CV (it showed 0) and is not
+ * flagged; a CV over several repetitions that cannot be computed (here a
+ * repetition without its p99) is flagged, never taken for a small one. */
+static void test_cv_one_and_unknown(void **state)
+{
+    const char *dirs[1] = { F4 };
+    written w = { 0 };
+    run_copy c;
+    xmlNodePtr tr;
+    (void)state;
+    write_report(&w, dirs, 1);
+    tr = row_of(w.doc, "repetition-table", "A", "nvme-a");
+    assert_string_equal(prop(cell_of(tr, "tps_cv_pct"), "data-value"), "");
+    assert_string_equal(text_of(w.doc, "//table[@id='repetition-table']/tbody/tr[@data-run='A' "
+                                       "and @data-drive='nvme-a']/td[@data-key='tps_cv_pct']"), "");
+    assert_string_equal(prop(cell_of(tr, "p99_cv_pct"), "data-value"), "");
+    assert_string_equal(prop(cell_of(tr, "tps_mean"), "data-value"), "331.538584");
+    assert_string_equal(prop(cell_of(tr, "flag"), "data-value"), "0");
+    assert_string_equal(csv_col(w.csv_lines[1], 2), "\"nvme-a\"");
+    assert_string_equal(csv_col(w.csv_lines[1], 4), "1");
+    assert_string_equal(csv_col(w.csv_lines[1], 6), "331.538584");    /* tps_min */
+    assert_string_equal(csv_col(w.csv_lines[1], 8), "");             /* tps_cv_pct */
+    assert_string_equal(csv_col(w.csv_lines[1], 17), "");            /* p99_cv_pct */
+    assert_string_equal(csv_col(w.csv_lines[1], 19), "0");           /* cv_flag */
+    written_free(&w);
+
+    run_copy_new(&c, FREP);
+    run_copy_edit(&c, "d[\"plan\"][\"cv_threshold\"]=1000; "
+                  "d[\"drives\"][0][\"repetitions\"][1][\"latency_ms\"].pop(\"p99\")");
+    dirs[0] = c.run;
+    w = (written){ 0 };
+    write_report(&w, dirs, 1);
+    tr = row_of(w.doc, "repetition-table", "A", "nvme-a");
+    /* no p99 spread from a repetition without its p99: all blank */
+    assert_string_equal(prop(cell_of(tr, "p99_mean"), "data-value"), "");
+    assert_string_equal(prop(cell_of(tr, "p99_min"), "data-value"), "");
+    assert_string_equal(text_of(w.doc, "//table[@id='repetition-table']/tbody/tr[@data-run='A' "
+                                       "and @data-drive='nvme-a']/td[@data-key='p99_max']"), "");
+    assert_string_equal(text_of(w.doc, "//table[@id='repetition-table']/tbody/tr[@data-run='A' "
+                                       "and @data-drive='nvme-a']/td[@data-key='p99_cv_pct']"),
+                        "not computable");
+    assert_string_equal(prop(cell_of(tr, "p99_cv_pct"), "data-value"), "");
+    assert_string_equal(prop(cell_of(tr, "tps_cv_pct"), "data-value"), "7.995944");
+    assert_string_equal(prop(cell_of(tr, "flag"), "data-value"), "1");
+    assert_string_equal(text_of(w.doc, "//table[@id='repetition-table']/tbody/tr[@data-run='A' "
+                                       "and @data-drive='nvme-a']/td[@data-key='flag']"),
+                        "CV not computable");
+    assert_string_equal(prop(tr, "class"), "flagged");
+    assert_string_equal(prop(cell_of(row_of(w.doc, "repetition-table", "A", "sata-b"), "flag"),
+                             "data-value"), "0");
+    assert_string_equal(csv_col(w.csv_lines[1], 8), "7.995944");
+    assert_string_equal(csv_col(w.csv_lines[1], 14), "");            /* p99_rep_mean_ms */
+    assert_string_equal(csv_col(w.csv_lines[1], 15), "");
+    assert_string_equal(csv_col(w.csv_lines[1], 16), "");
+    assert_string_equal(csv_col(w.csv_lines[1], 17), "");
+    assert_string_equal(csv_col(w.csv_lines[1], 19), "1");
+    assert_string_equal(csv_col(w.csv_lines[2], 19), "0");
+    written_free(&w);
+    run_copy_free(&c);
 }
 
 static void test_four_vs_eight(void **state)
@@ -1344,6 +1414,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spread),
+        cmocka_unit_test(test_cv_one_and_unknown),
         cmocka_unit_test(test_four_vs_eight),
         cmocka_unit_test(test_repetitions),
         cmocka_unit_test(test_markup_in_names),
