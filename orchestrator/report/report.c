@@ -235,6 +235,28 @@ double report_run_scaling(const report_set *s, int r, int *base_run)
     return base > 0 ? s->runs[r].sum.run.tps / base : 0;
 }
 
+char *report_other_vms(const res_drive *d, int words)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    for (int i = 0; i < d->nother_reps; i++) {
+        const res_rep_vms *o = &d->other_reps[i];
+        if (words)
+            fprintf(f, "%srepetition %d (%d VM%s)", i ? ", " : "", o->repetition, o->vms,
+                    o->vms == 1 ? "" : "s");
+        else
+            fprintf(f, "%s%d:%d", i ? " " : "", o->repetition, o->vms);
+    }
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
 /* A figure of a spread as the CSV writes it; "" when the spread is over
  * no repetition (every one had a failed VM), or when it is not known (the
  * CV of one repetition, or one not computable). */
@@ -258,7 +280,8 @@ int report_write_csv(const report_set *s, const char *path, char *err, size_t er
     fputs("run_id,run,drive,vms,repetitions,tps,tps_min,tps_max,tps_cv_pct,tps_per_vm,"
           "transactions,latency_avg_ms,latency_p99_ms,latency_p99_mean_of_vms_ms,"
           "p99_rep_mean_ms,p99_rep_min_ms,p99_rep_max_ms,p99_cv_pct,cv_threshold_pct,cv_flag,"
-          "scaling_base_run,scaling_ratio,status,failed_vms,tpmC,NOPM\n", f);
+          "scaling_base_run,scaling_ratio,status,failed_vms,tpmC,NOPM,"
+          "repetitions_other_vms\n", f);
     for (int r = 0; r < s->nruns; r++)
         for (int d = 0; d < s->runs[r].ndrives; d++) {
             const report_run *run = &s->runs[r];
@@ -296,10 +319,20 @@ int report_write_csv(const report_set *s, const char *path, char *err, size_t er
             }
             fputc(',', f);
             res_csv_field(f, dr->incomplete ? "incomplete" : "complete", true);
-            fprintf(f, ",%d,%s,%s\n", dr->failed_vms,
+            fprintf(f, ",%d,%s,%s,", dr->failed_vms,
                     fig->tpcc ? report_num(fig->tpcc->tpmc, b[0], sizeof b[0]) : "",
                     fig->tpcc && fig->tpcc->has_nopm
                     ? report_num(fig->tpcc->nopm, b[1], sizeof b[1]) : "");
+            {   /* "2:3 4:3": repetition:VMs of those left out of the drive's TPS */
+                char *other = report_other_vms(dr->d, 0);
+                if (!other) {
+                    fclose(f);
+                    snprintf(err, errlen, "out of memory");
+                    return -1;
+                }
+                fprintf(f, "%s\n", other);
+                free(other);
+            }
         }
     if (fclose(f) != 0) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));

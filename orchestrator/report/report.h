@@ -101,6 +101,10 @@ void report_set_free(report_set *s);      /* accepts NULL */
 
 /* Mean, min, max and CV of v[0..n-1] (see report_spread). */
 report_spread report_spread_of(const double *v, int n);
+/* The repetitions of d left out of its figures for measuring fewer VMs
+ * (d->other_reps): "repetition 2 (3 VMs), ..." (words) or "2:3 ..."
+ * (the CSV's); "" when none. Caller frees; NULL when out of memory. */
+char *report_other_vms(const res_drive *d, int words);
 /* 1 when sp is over 2 or more repetitions and its CV is NAN. */
 int report_cv_unknown(const report_spread *sp);
 

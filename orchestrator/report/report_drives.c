@@ -138,6 +138,16 @@ int page_section_drives(report_page *pg)
             page_cell(tr, dr->name);
             page_num(tr, "vms", dr->d->f.vms, 0);
             page_num(tr, "tps", dr->d->f.tps, 2);
+            if (dr->d->nother_reps > 0) {
+                /* issue 29: the mean is at one load; which repetitions are not in it */
+                char *reps = report_other_vms(dr->d, 1);
+                char *note = reps ? orch_strfmt(" mean over the repetitions with %d VMs; "
+                                                "left out: %s", dr->d->f.vms, reps) : NULL;
+                html_attr(html_add(tr->last, "span", note ? note : ""), "class", "note");
+                html_attr(tr->last->last, "data-key", "repetitions_other_vms");
+                free(reps);
+                free(note);
+            }
             page_num(tr, "transactions", (double)dr->d->f.transactions, 0);
             page_latency_cells(tr, &dr->d->f);
             page_db_size_cell(tr, "database_loaded_data_bytes", &dr->d->f.db_loaded, NULL);

@@ -350,7 +350,7 @@ static const char CSV_HEADER[] =
     "run_id,run,drive,vms,repetitions,tps,tps_min,tps_max,tps_cv_pct,tps_per_vm,"
     "transactions,latency_avg_ms,latency_p99_ms,latency_p99_mean_of_vms_ms,"
     "p99_rep_mean_ms,p99_rep_min_ms,p99_rep_max_ms,p99_cv_pct,cv_threshold_pct,cv_flag,"
-    "scaling_base_run,scaling_ratio,status,failed_vms,tpmC,NOPM";
+    "scaling_base_run,scaling_ratio,status,failed_vms,tpmC,NOPM,repetitions_other_vms";
 
 /* The drive table, the bars and the CSV of run `label` equal the figures
  * computed from the run folder's histograms. */
@@ -770,6 +770,39 @@ static void test_cv_one_and_unknown(void **state)
     assert_string_equal(csv_col(w.csv_lines[1], 17), "");
     assert_string_equal(csv_col(w.csv_lines[1], 19), "1");
     assert_string_equal(csv_col(w.csv_lines[2], 19), "0");
+    written_free(&w);
+    run_copy_free(&c);
+}
+
+/* Issue 29: a drive's TPS is a mean at one VM count; the repetitions
+ * that measured fewer VMs (summary 2.1's repetitions_other_vms) are
+ * listed beside it and in the CSV. report-4vm's nvme-a with a second
+ * repetition in which one of its 4 VMs failed: 247.76 TPS of 3 VMs, not
+ * in its 331.538584. */
+static void test_other_vms(void **state)
+{
+    const char *dirs[1];
+    written w = { 0 };
+    run_copy c;
+    xmlNodePtr tr;
+    (void)state;
+    run_copy_new(&c, F4);
+    run_copy_edit(&c, "dr=d[\"drives\"][0]; r=dict(dr[\"repetitions\"][0]); "
+                  "r.update(repetition=2, vms=3, failed_vms=1, tps=247.76); "
+                  "dr[\"repetitions\"].append(r); dr[\"failed_vms\"]=1; "
+                  "dr[\"repetitions_other_vms\"]=[{\"repetition\":2,\"vms\":3}]");
+    dirs[0] = c.run;
+    write_report(&w, dirs, 1);
+    tr = row_of(w.doc, "drive-table", "A", "nvme-a");
+    assert_string_equal(prop(cell_of(tr, "tps"), "data-value"), "331.538584");
+    assert_string_equal(text_of(w.doc, "//table[@id='drive-table']/tbody/tr[@data-drive='nvme-a']"
+                                       "//span[@data-key='repetitions_other_vms']"),
+                        " mean over the repetitions with 4 VMs; left out: repetition 2 (3 VMs)");
+    assert_int_equal(rt_count(w.doc, "//span[@data-key='repetitions_other_vms']"), 1);
+    assert_string_equal(w.csv_lines[0], CSV_HEADER);
+    assert_string_equal(csv_col(w.csv_lines[1], 5), "331.538584");
+    assert_string_equal(csv_col(w.csv_lines[1], 26), "2:3");
+    assert_string_equal(csv_col(w.csv_lines[2], 26), "");
     written_free(&w);
     run_copy_free(&c);
 }
@@ -1415,6 +1448,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spread),
         cmocka_unit_test(test_cv_one_and_unknown),
+        cmocka_unit_test(test_other_vms),
         cmocka_unit_test(test_four_vs_eight),
         cmocka_unit_test(test_repetitions),
         cmocka_unit_test(test_markup_in_names),
