@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SUMMARY_SCHEMA      "drivebench.summary/2.1"
+#define SUMMARY_SCHEMA      "drivebench.summary/2.2"
 #define SUMMARY_SCHEMA_NAME "drivebench.summary/"
 #define SUMMARY_MAJOR       2
 
@@ -26,6 +26,12 @@ void res_plan_init(res_plan *p)
     p->precondition_s = p->warmup_s = p->measure_s = RES_UNSET;
     p->expect_database_bytes = RES_UNSET;
     p->repetitions_min = p->repetitions_max = RES_UNSET;
+    p->rate = NAN;
+}
+
+const char *res_latency_note(const res_plan *p)
+{
+    return p->rate == 0 ? RES_CLOSED_LOOP_NOTE : NULL;
 }
 
 void res_env_init(res_env *e)
@@ -52,6 +58,7 @@ static const rj_field workload_fields[] = {
     F("measure_s",      RJ_I64_OPT, res_plan, measure_s),
     F("expect_database_bytes", RJ_I64_OPT, res_plan, expect_database_bytes),
     F("precondition_rule", RJ_STR_OPT, res_plan, precondition_rule),
+    F("rate",           RJ_NUM_OPT, res_plan, rate, .flags = RJ_NONNEG),
     RJ_TABLE_END,
 };
 
@@ -372,10 +379,22 @@ static const rj_field vm_fields[] = {
     RJ_TABLE_END,
 };
 
+/* run.latency_note: written from plan.workload.rate (a reader takes the
+ * rate) */
+static void latency_note_put(json_object *o, const rj_field *f, const void *base)
+{
+    const char *note = res_latency_note(&((const res_summary *)base)->plan);
+    if (note)
+        rj_put(o, f->key, json_object_new_string(note));
+}
+
+static const rj_ops latency_note_ops = { latency_note_put, NULL, NULL, NULL };
+
 static const rj_field run_fields[] = {
     F(NULL,     RJ_EMBED, res_summary, run, .sub = figures_fields),
     F(RK_DRIVES, RJ_INT,  res_summary, run_drives, .flags = RJ_COUNT),
     F("repetitions_stop", RJ_STR_OPT, res_summary, repetitions_stop),
+    RJ_HERE("latency_note", RJ_CUSTOM, .ops = &latency_note_ops),
     RJ_TABLE_END,
 };
 

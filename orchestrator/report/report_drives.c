@@ -125,6 +125,20 @@ int page_section_drives(report_page *pg)
             free(text);
         }
     }
+    for (int r = 0; r < pg->s->nruns; r++) {
+        /* issue 29: a closed loop's latencies leave out the requests a
+         * stall held back */
+        const char *note = res_latency_note(&pg->s->runs[r].sum.plan);
+        char *text = note ? orch_strfmt("[%s] %s: %s", pg->s->runs[r].label,
+                                        pg->s->runs[r].run_id, note) : NULL;
+        if (note) {
+            xmlNodePtr p = html_add(sec, "p", text ? text : note);
+            html_attr(p, "class", "note");
+            html_attr(p, "data-key", "latency_note");
+            html_attr(p, "data-run", pg->s->runs[r].label);
+        }
+        free(text);
+    }
     for (int g = 0; g < pg->s->ngroups; g++)
         if (drive_charts(pg, sec, g) < 0)
             return -1;

@@ -807,6 +807,33 @@ static void test_other_vms(void **state)
     run_copy_free(&c);
 }
 
+/* Issue 29: a closed-loop run (plan.workload.rate 0, summary 2.2) is
+ * marked where the report shows latencies; an open loop and a summary
+ * that does not record its rate are not. */
+static void test_closed_loop_note(void **state)
+{
+    const char *dirs[3];
+    written w = { 0 };
+    run_copy closed, open;
+    (void)state;
+    run_copy_new(&closed, F4);
+    run_copy_edit(&closed, "d[\"plan\"][\"workload\"][\"rate\"]=0");
+    run_copy_new(&open, F8);
+    run_copy_edit(&open, "d[\"plan\"][\"workload\"][\"rate\"]=200");
+    dirs[0] = closed.run;
+    dirs[1] = open.run;
+    dirs[2] = FREP;
+    write_report(&w, dirs, 3);
+    assert_int_equal(rt_count(w.doc, "//section[@id='drives']/p[@data-key='latency_note']"), 1);
+    assert_string_equal(text_of(w.doc, "//p[@data-key='latency_note']/@data-run"), "A");
+    assert_string_equal(text_of(w.doc, "//p[@data-key='latency_note']"),
+                        "[A] report-4vm: latency under stalls is understated (closed loop; "
+                        "`rate` gives open loop)");
+    written_free(&w);
+    run_copy_free(&closed);
+    run_copy_free(&open);
+}
+
 static void test_four_vs_eight(void **state)
 {
     const char *dirs[] = { F4, F8 };
@@ -1449,6 +1476,7 @@ int main(void)
         cmocka_unit_test(test_spread),
         cmocka_unit_test(test_cv_one_and_unknown),
         cmocka_unit_test(test_other_vms),
+        cmocka_unit_test(test_closed_loop_note),
         cmocka_unit_test(test_four_vs_eight),
         cmocka_unit_test(test_repetitions),
         cmocka_unit_test(test_markup_in_names),

@@ -863,6 +863,46 @@ static void test_summary_untrusted(void **state)
     res_summary_clear(&s);
 }
 
+/* Issue 29: plan.workload.rate (summary 2.2) and the closed loop's note:
+ * rate 0 writes run.latency_note, an open loop none, and a summary
+ * before 2.2 (no rate) reads as "not recorded", with no note. */
+static void test_summary_rate(void **state)
+{
+    res_summary a, b;
+    char err[512] = "", path[300];
+    json_object *j;
+    (void)state;
+    make_summary(&a);
+    snprintf(path, sizeof path, "%s/summary.json", scratch);
+    for (int open = 0; open < 2; open++) {
+        a.plan.rate = open ? 50 : 0;
+        j = res_summary_to_json(&a);
+        assert_string_equal(json_object_get_string(rj_get(j, "schema")),
+                            "drivebench.summary/2.2");
+        if (open)
+            assert_null(rj_get(rj_get(j, "run"), "latency_note"));
+        else
+            assert_string_equal(json_object_get_string(rj_get(rj_get(j, "run"), "latency_note")),
+                                "latency under stalls is understated (closed loop; `rate` gives "
+                                "open loop)");
+        json_object_put(j);
+        assert_int_equal(res_summary_write_files(&a, scratch, err, sizeof err), 0);
+        assert_int_equal(res_summary_read_file(path, &b, err, sizeof err), 0);
+        assert_true(b.plan.rate == (open ? 50 : 0));
+        if (open)
+            assert_null(res_latency_note(&b.plan));
+        else
+            assert_string_equal(res_latency_note(&b.plan), RES_CLOSED_LOOP_NOTE);
+        res_summary_clear(&b);
+    }
+    res_summary_clear(&a);
+    assert_int_equal(res_summary_read_file("results/fixtures/report-4vm/summary.json", &b, err,
+                                           sizeof err), 0);
+    assert_true(isnan(b.plan.rate));
+    assert_null(res_latency_note(&b.plan));
+    res_summary_clear(&b);
+}
+
 static void test_csv_field(void **state)
 {
     static const struct { const char *in, *needed, *always; } cases[] = {
@@ -917,6 +957,7 @@ int main(void)
         cmocka_unit_test(test_summary_lazy),
         cmocka_unit_test(test_summary_refusals),
         cmocka_unit_test(test_summary_untrusted),
+        cmocka_unit_test(test_summary_rate),
         cmocka_unit_test(test_csv_field),
         cmocka_unit_test(test_numbers),
     };
