@@ -28,7 +28,19 @@
 typedef struct report_spread {
     int    n;
     double mean, min, max, cv;
+    double sd;                  /* sample standard deviation; NAN when n < 2 */
 } report_spread;
+
+/* The 95 % interval of a scaling ratio from the repetitions (issue 29):
+ * [lo, hi], or none saying why there is none. */
+typedef struct report_ratio_ci {
+    double      lo, hi, df;
+    const char *none;           /* NULL: an interval */
+} report_ratio_ci;
+
+#define REPORT_CI_ONE_REP  "one repetition: no interval"
+#define REPORT_CI_NO_VAR   "no variance: no interval"
+#define REPORT_CI_BASE     "the base"
 
 typedef struct report_drive {
     const res_drive *d;             /* the summary's drive (borrowed) */
@@ -62,6 +74,9 @@ typedef struct report_run {
     int           nvms;
     int           group;            /* its protocol: index into the set's
                                      * groups (fingerprint.c) */
+    report_spread tps_spread;       /* of the run's tps per repetition (its
+                                     * drives' summed) over the repetitions
+                                     * in which every drive is complete */
 } report_run;
 
 typedef struct report_set {
@@ -128,6 +143,20 @@ double report_scaling(const report_set *s, int r, int d, int *base_run, int *bas
  * -1 when run r had failed VMs or is partial, or is the only such run of
  * its protocol. */
 double report_run_scaling(const report_set *s, int r, int *base_run);
+
+/* The 95 % interval of ratio, the mean of x over that of y (the drive's
+ * or run's repetitions over the base's, independent samples): the delta
+ * method on log(mean x / mean y), variance s_x^2 / (n_x mean_x^2) +
+ * s_y^2 / (n_y mean_y^2), with Welch-Satterthwaite degrees of freedom,
+ * exponentiated: ratio * exp(+-t(0.975, df) * se). none: fewer than 2
+ * repetitions on either side (REPORT_CI_ONE_REP), or se 0
+ * (REPORT_CI_NO_VAR). results/SCHEMA.md, "Scaling". */
+report_ratio_ci report_ratio_interval(double ratio, const report_spread *x,
+                                      const report_spread *y);
+/* The interval of report_scaling (drive d of run r) and of
+ * report_run_scaling (d < 0): none REPORT_CI_BASE for the base itself,
+ * "" when there is no ratio. */
+report_ratio_ci report_scaling_ci(const report_set *s, int r, int d);
 
 /* A number as summary.json writes it (6 decimals, no trailing zeros) into
  * buf. Returns buf. */

@@ -350,7 +350,8 @@ static const char CSV_HEADER[] =
     "run_id,run,drive,vms,repetitions,tps,tps_min,tps_max,tps_cv_pct,tps_per_vm,"
     "transactions,latency_avg_ms,latency_p99_ms,latency_p99_mean_of_vms_ms,"
     "p99_rep_mean_ms,p99_rep_min_ms,p99_rep_max_ms,p99_cv_pct,cv_threshold_pct,cv_flag,"
-    "scaling_base_run,scaling_ratio,status,failed_vms,tpmC,NOPM,repetitions_other_vms";
+    "scaling_base_run,scaling_ratio,status,failed_vms,tpmC,NOPM,repetitions_other_vms,"
+    "scaling_ratio_lo,scaling_ratio_hi,scaling_ratio_ci";
 
 /* The drive table, the bars and the CSV of run `label` equal the figures
  * computed from the run folder's histograms. */
@@ -832,6 +833,78 @@ static void test_closed_loop_note(void **state)
     written_free(&w);
     run_copy_free(&closed);
     run_copy_free(&open);
+}
+
+/* Issue 29: the scaling ratio's 95 % interval from the repetitions.
+ * report-4vm against report-8vm (one repetition each): "one repetition:
+ * no interval". Two copies of report-reps, nvme-a at 1 VM with TPS 100
+ * 110 90 (mean 100, s 10) and at 2 VMs with 190 210 200 (mean 200, s
+ * 10): ratio 2; log-ratio variance 10^2/(3 * 200^2) + 10^2/(3 * 100^2) =
+ * 1/1200 + 1/300 = 1/240, df (1/240)^2 / ((1/1200)^2/2 + (1/300)^2/2) =
+ * 50/17, t(0.975, 50/17) = 3.2187586145: 2 exp(-+3.2187586145 /
+ * sqrt(240)) = [1.624788, 2.46186]. The runs as wholes, sata-b's TPS
+ * 21.163425 42.599276 61.39541 in both: 121.163425 152.599276 151.39541
+ * against 211.163425 252.599276 261.39541, ratio 241.71937 / 141.71937,
+ * interval [1.301511, 2.235202] (df 3.93959). */
+static void test_scaling_interval(void **state)
+{
+    const char *dirs[2] = { F4, F8 };
+    written w = { 0 };
+    run_copy base, more;
+    (void)state;
+    write_report(&w, dirs, 2);
+    assert_string_equal(text_of(w.doc, "//table[@id='scaling-table']/tbody/tr[@data-run='B' and "
+                                       "@data-drive='nvme-a']/td[@data-key='scaling_ratio_ci']"),
+                        "one repetition: no interval");
+    assert_string_equal(text_of(w.doc, "//table[@id='scaling-table']/tbody/tr[@data-run='A' and "
+                                       "@data-drive='nvme-a']/td[@data-key='scaling_ratio_ci']"),
+                        "the base");
+    assert_string_equal(text_of(w.doc, "//table[@id='run-scaling-table']/tbody/tr[@data-run='B']"
+                                       "/td[@data-key='scaling_ratio_ci']"),
+                        "one repetition: no interval");
+    assert_string_equal(csv_col(w.csv_lines[3], 29), "\"one repetition: no interval\"");
+    assert_string_equal(csv_col(w.csv_lines[3], 27), "");
+    written_free(&w);
+
+    run_copy_new(&base, FREP);
+    run_copy_edit(&base, "a=d[\"drives\"][0]; a[\"tps\"]=100; "
+                  "[r.update(tps=t) for r, t in zip(a[\"repetitions\"], (100, 110, 90))]; "
+                  "d[\"run\"][\"tps\"]=141.71937");
+    run_copy_new(&more, FREP);
+    run_copy_edit(&more, "a=d[\"drives\"][0]; a[\"tps\"]=200; a[\"vms\"]=2; "
+                  "[r.update(tps=t, vms=2) for r, t in zip(a[\"repetitions\"], (190, 210, 200))]; "
+                  "d[\"run\"][\"tps\"]=241.71937; d[\"run\"][\"vms\"]=3");
+    dirs[0] = base.run;
+    dirs[1] = more.run;
+    w = (written){ 0 };
+    write_report(&w, dirs, 2);
+    {
+        const char *cell = "//table[@id='scaling-table']/tbody/tr[@data-run='B' and "
+                           "@data-drive='nvme-a']/td[@data-key='scaling_ratio_ci']";
+        char expr[256];
+        assert_string_equal(text_of(w.doc, cell), "[1.625, 2.462]");
+        snprintf(expr, sizeof expr, "%s/@data-lo", cell);
+        assert_string_equal(text_of(w.doc, expr), "1.624788");
+        snprintf(expr, sizeof expr, "%s/@data-hi", cell);
+        assert_string_equal(text_of(w.doc, expr), "2.46186");
+        cell = "//table[@id='run-scaling-table']/tbody/tr[@data-run='B']"
+               "/td[@data-key='scaling_ratio_ci']";
+        assert_string_equal(text_of(w.doc, cell), "[1.302, 2.235]");
+        snprintf(expr, sizeof expr, "%s/@data-lo", cell);
+        assert_string_equal(text_of(w.doc, expr), "1.301511");
+        snprintf(expr, sizeof expr, "%s/@data-hi", cell);
+        assert_string_equal(text_of(w.doc, expr), "2.235202");
+    }
+    /* report.csv: B's nvme-a, the ratio and its interval */
+    assert_string_equal(csv_col(w.csv_lines[3], 2), "\"nvme-a\"");
+    assert_string_equal(csv_col(w.csv_lines[3], 21), "2");
+    assert_string_equal(csv_col(w.csv_lines[3], 27), "1.624788");
+    assert_string_equal(csv_col(w.csv_lines[3], 28), "2.46186");
+    assert_string_equal(csv_col(w.csv_lines[3], 29), "\"\"");
+    assert_string_equal(csv_col(w.csv_lines[1], 29), "\"the base\"");
+    written_free(&w);
+    run_copy_free(&base);
+    run_copy_free(&more);
 }
 
 static void test_four_vs_eight(void **state)
@@ -1477,6 +1550,7 @@ int main(void)
         cmocka_unit_test(test_cv_one_and_unknown),
         cmocka_unit_test(test_other_vms),
         cmocka_unit_test(test_closed_loop_note),
+        cmocka_unit_test(test_scaling_interval),
         cmocka_unit_test(test_four_vs_eight),
         cmocka_unit_test(test_repetitions),
         cmocka_unit_test(test_markup_in_names),
