@@ -262,6 +262,24 @@ static void run_copy_free(run_copy *c)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The report of a copy of the run folder `fixture` changed by `edit`
+ * (run_copy_edit) into w; edited_free removes both. */
+static void write_edited(written *w, run_copy *c, const char *fixture, const char *edit)
+{
+    const char *dirs[1];
+    run_copy_new(c, fixture);
+    run_copy_edit(c, edit);
+    dirs[0] = c->run;
+    *w = (written){ 0 };
+    write_report(w, dirs, 1);
+}
+
+static void edited_free(written *w, run_copy *c)
+{
+    written_free(w);
+    run_copy_free(c);
+}
+
 /* An attribute's value as a static copy ("" when missing). */
 static const char *prop(xmlNodePtr n, const char *name)
 {
@@ -431,6 +449,21 @@ static const char *text_of(xmlDocPtr doc, const char *expr)
     return buf;
 }
 
+/* The text of the cell `key` in table `id`'s row of run `run` (and of
+ * drive `drive`, unless NULL). */
+static const char *row_text(xmlDocPtr doc, const char *id, const char *run, const char *drive,
+                            const char *key)
+{
+    char expr[320];
+    if (drive)
+        snprintf(expr, sizeof expr, "//table[@id='%s']/tbody/tr[@data-run='%s' and "
+                 "@data-drive='%s']/td[@data-key='%s']", id, run, drive, key);
+    else
+        snprintf(expr, sizeof expr, "//table[@id='%s']/tbody/tr[@data-run='%s']"
+                 "/td[@data-key='%s']", id, run, key);
+    return text_of(doc, expr);
+}
+
 #define INCOMPLETE "incomplete \xe2\x80\x94 not comparable"
 
 /* A run with a failed VM (report-failed: report-4vm's results with nvme-a
@@ -539,8 +572,7 @@ static void test_failures(void **state)
     tr = row_of(w.doc, "drive-table", "A", "nvme-a");
     assert_string_equal(prop(tr, "class"), "incomplete");
     assert_string_equal(prop(cell_of(tr, "status"), "data-value"), "incomplete");
-    assert_string_equal(text_of(w.doc, "//table[@id='drive-table']/tbody/tr[@data-run='A' and "
-                                       "@data-drive='nvme-a']/td[@data-key='status']"),
+    assert_string_equal(row_text(w.doc, "drive-table", "A", "nvme-a", "status"),
                         INCOMPLETE " (1 VM run failed)");
     assert_string_equal(prop(cell_of(row_of(w.doc, "drive-table", "A", XSS), "status"),
                              "data-value"), "complete");
@@ -727,8 +759,7 @@ static void test_cv_one_and_unknown(void **state)
     write_report(&w, dirs, 1);
     tr = row_of(w.doc, "repetition-table", "A", "nvme-a");
     assert_string_equal(prop(cell_of(tr, "tps_cv_pct"), "data-value"), "");
-    assert_string_equal(text_of(w.doc, "//table[@id='repetition-table']/tbody/tr[@data-run='A' "
-                                       "and @data-drive='nvme-a']/td[@data-key='tps_cv_pct']"), "");
+    assert_string_equal(row_text(w.doc, "repetition-table", "A", "nvme-a", "tps_cv_pct"), "");
     assert_string_equal(prop(cell_of(tr, "p99_cv_pct"), "data-value"), "");
     assert_string_equal(prop(cell_of(tr, "tps_mean"), "data-value"), "331.538584");
     assert_string_equal(prop(cell_of(tr, "flag"), "data-value"), "0");
@@ -740,26 +771,19 @@ static void test_cv_one_and_unknown(void **state)
     assert_string_equal(csv_col(w.csv_lines[1], 19), "0");           /* cv_flag */
     written_free(&w);
 
-    run_copy_new(&c, FREP);
-    run_copy_edit(&c, "d[\"plan\"][\"cv_threshold\"]=1000; "
-                  "d[\"drives\"][0][\"repetitions\"][1][\"latency_ms\"].pop(\"p99\")");
-    dirs[0] = c.run;
-    w = (written){ 0 };
-    write_report(&w, dirs, 1);
+    write_edited(&w, &c, FREP, "d[\"plan\"][\"cv_threshold\"]=1000; "
+                 "d[\"drives\"][0][\"repetitions\"][1][\"latency_ms\"].pop(\"p99\")");
     tr = row_of(w.doc, "repetition-table", "A", "nvme-a");
     /* no p99 spread from a repetition without its p99: all blank */
     assert_string_equal(prop(cell_of(tr, "p99_mean"), "data-value"), "");
     assert_string_equal(prop(cell_of(tr, "p99_min"), "data-value"), "");
-    assert_string_equal(text_of(w.doc, "//table[@id='repetition-table']/tbody/tr[@data-run='A' "
-                                       "and @data-drive='nvme-a']/td[@data-key='p99_max']"), "");
-    assert_string_equal(text_of(w.doc, "//table[@id='repetition-table']/tbody/tr[@data-run='A' "
-                                       "and @data-drive='nvme-a']/td[@data-key='p99_cv_pct']"),
+    assert_string_equal(row_text(w.doc, "repetition-table", "A", "nvme-a", "p99_max"), "");
+    assert_string_equal(row_text(w.doc, "repetition-table", "A", "nvme-a", "p99_cv_pct"),
                         "not computable");
     assert_string_equal(prop(cell_of(tr, "p99_cv_pct"), "data-value"), "");
     assert_string_equal(prop(cell_of(tr, "tps_cv_pct"), "data-value"), "7.995944");
     assert_string_equal(prop(cell_of(tr, "flag"), "data-value"), "1");
-    assert_string_equal(text_of(w.doc, "//table[@id='repetition-table']/tbody/tr[@data-run='A' "
-                                       "and @data-drive='nvme-a']/td[@data-key='flag']"),
+    assert_string_equal(row_text(w.doc, "repetition-table", "A", "nvme-a", "flag"),
                         "CV not computable");
     assert_string_equal(prop(tr, "class"), "flagged");
     assert_string_equal(prop(cell_of(row_of(w.doc, "repetition-table", "A", "sata-b"), "flag"),
@@ -771,8 +795,7 @@ static void test_cv_one_and_unknown(void **state)
     assert_string_equal(csv_col(w.csv_lines[1], 17), "");
     assert_string_equal(csv_col(w.csv_lines[1], 19), "1");
     assert_string_equal(csv_col(w.csv_lines[2], 19), "0");
-    written_free(&w);
-    run_copy_free(&c);
+    edited_free(&w, &c);
 }
 
 /* Issue 29: a drive's TPS is a mean at one VM count; the repetitions
@@ -782,18 +805,14 @@ static void test_cv_one_and_unknown(void **state)
  * in its 331.538584. */
 static void test_other_vms(void **state)
 {
-    const char *dirs[1];
-    written w = { 0 };
+    written w;
     run_copy c;
     xmlNodePtr tr;
     (void)state;
-    run_copy_new(&c, F4);
-    run_copy_edit(&c, "dr=d[\"drives\"][0]; r=dict(dr[\"repetitions\"][0]); "
-                  "r.update(repetition=2, vms=3, failed_vms=1, tps=247.76); "
-                  "dr[\"repetitions\"].append(r); dr[\"failed_vms\"]=1; "
-                  "dr[\"repetitions_other_vms\"]=[{\"repetition\":2,\"vms\":3}]");
-    dirs[0] = c.run;
-    write_report(&w, dirs, 1);
+    write_edited(&w, &c, F4, "dr=d[\"drives\"][0]; r=dict(dr[\"repetitions\"][0]); "
+                 "r.update(repetition=2, vms=3, failed_vms=1, tps=247.76); "
+                 "dr[\"repetitions\"].append(r); dr[\"failed_vms\"]=1; "
+                 "dr[\"repetitions_other_vms\"]=[{\"repetition\":2,\"vms\":3}]");
     tr = row_of(w.doc, "drive-table", "A", "nvme-a");
     assert_string_equal(prop(cell_of(tr, "tps"), "data-value"), "331.538584");
     assert_string_equal(text_of(w.doc, "//table[@id='drive-table']/tbody/tr[@data-drive='nvme-a']"
@@ -804,8 +823,7 @@ static void test_other_vms(void **state)
     assert_string_equal(csv_col(w.csv_lines[1], 5), "331.538584");
     assert_string_equal(csv_col(w.csv_lines[1], 26), "2:3");
     assert_string_equal(csv_col(w.csv_lines[2], 26), "");
-    written_free(&w);
-    run_copy_free(&c);
+    edited_free(&w, &c);
 }
 
 /* Issue 29: a closed-loop run (plan.workload.rate 0, summary 2.2) is
@@ -853,14 +871,11 @@ static void test_scaling_interval(void **state)
     run_copy base, more;
     (void)state;
     write_report(&w, dirs, 2);
-    assert_string_equal(text_of(w.doc, "//table[@id='scaling-table']/tbody/tr[@data-run='B' and "
-                                       "@data-drive='nvme-a']/td[@data-key='scaling_ratio_ci']"),
+    assert_string_equal(row_text(w.doc, "scaling-table", "B", "nvme-a", "scaling_ratio_ci"),
                         "one repetition: no interval");
-    assert_string_equal(text_of(w.doc, "//table[@id='scaling-table']/tbody/tr[@data-run='A' and "
-                                       "@data-drive='nvme-a']/td[@data-key='scaling_ratio_ci']"),
+    assert_string_equal(row_text(w.doc, "scaling-table", "A", "nvme-a", "scaling_ratio_ci"),
                         "the base");
-    assert_string_equal(text_of(w.doc, "//table[@id='run-scaling-table']/tbody/tr[@data-run='B']"
-                                       "/td[@data-key='scaling_ratio_ci']"),
+    assert_string_equal(row_text(w.doc, "run-scaling-table", "B", NULL, "scaling_ratio_ci"),
                         "one repetition: no interval");
     assert_string_equal(csv_col(w.csv_lines[3], 29), "\"one repetition: no interval\"");
     assert_string_equal(csv_col(w.csv_lines[3], 27), "");
