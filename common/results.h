@@ -459,7 +459,15 @@ typedef struct res_plan {
      * repetitions and precondition_s then hold the maximum */
     char   *repetitions_rule, *precondition_rule;
     int64_t repetitions_min, repetitions_max;  /* RES_UNSET unless auto */
+    double  rate;           /* [workload] rate (issue 29): 0 closed loop,
+                             * else oltp's --rate; NAN: not recorded */
 } res_plan;
+
+/* What a closed-loop run's latencies are (issue 29): the note for p
+ * (rate 0), NULL for an open loop or when the rate is not recorded. */
+#define RES_CLOSED_LOOP_NOTE \
+    "latency under stalls is understated (closed loop; `rate` gives open loop)"
+const char *res_latency_note(const res_plan *p);
 
 typedef struct res_hypervisor {
     char *uri, *hostname, *libvirt_version, *hypervisor, *hypervisor_version, *domain_type;

@@ -107,6 +107,7 @@ static int plan_record(const orch_plan *p, const orch_template *t, res_plan *r)
     r->precondition_s = p->precondition_s;
     r->warmup_s = p->warmup_s;
     r->measure_s = p->measure_s;
+    r->rate = p->rate;                  /* 0: closed loop (issue 29) */
     if (p->expect_database_size)
         r->expect_database_bytes = (int64_t)p->expect_database_size;
     if (p->precondition_steady && !(r->precondition_rule = strdup("until-steady")))

@@ -3,7 +3,8 @@
  * p-latency, and Welch's interval over their repetitions (stats.h), then
  * Holm's correction over the pairs of each method. Only data that may be
  * compared gets a verdict: a pair with an incomplete drive (a VM failed)
- * is "not comparable"; a repetition in which a drive did not measure
+ * is "not comparable" in the paired methods, and Welch leaves the
+ * repetitions with a failed VM out; a repetition in which a drive did not measure
  * every VM (a partial run) is left out; series are cut to the intervals
  * every VM of both drives measured, never padded. */
 #include "telemetry/telemetry_state.h"
@@ -221,25 +222,21 @@ cleanup:
     return rc;
 }
 
-/* A pair with an incomplete drive: every method it would have, without a
- * verdict. 0, or -1 when out of memory. */
-static int not_comparable(res_io *io, const res_drive *a, const res_drive *b, int has_p,
-                          int welch)
+/* A pair with an incomplete drive: each paired method it would have,
+ * without a verdict (Welch leaves the failed repetitions out instead).
+ * 0, or -1 when out of memory. */
+static int not_comparable(res_io *io, const res_drive *a, const res_drive *b, int has_p)
 {
-    static const res_cmp_method methods[] = { RES_CMP_TPS_PAIRED, RES_CMP_P99_PAIRED,
-                                              RES_CMP_TPS_WELCH, RES_CMP_P99_WELCH };
     const res_drive *bad = a->f.failed_vms ? a : b;
     char why[320];
     snprintf(why, sizeof why, "not comparable: drive %s is incomplete (%d failed VM run%s)",
              bad->name, bad->f.failed_vms, bad->f.failed_vms == 1 ? "" : "s");
-    for (int m = 0; m < 4; m++) {
-        if ((m == 1 && !has_p) || (m >= 2 && !welch))
-            continue;
-        if (add_cmp(io, a->name, b->name, methods[m], NULL, 0, NAN, RES_CMP_NOT_COMPARABLE,
-                    why, 0) < 0)
-            return -1;
-    }
-    return 0;
+    if (add_cmp(io, a->name, b->name, RES_CMP_TPS_PAIRED, NULL, 0, NAN, RES_CMP_NOT_COMPARABLE,
+                why, 0) < 0)
+        return -1;
+    return has_p ? add_cmp(io, a->name, b->name, RES_CMP_P99_PAIRED, NULL, 0, NAN,
+                           RES_CMP_NOT_COMPARABLE, why, 0)
+                 : 0;
 }
 
 /* Holm's correction over every comparison with a verdict that the run's
@@ -287,13 +284,15 @@ int tel_compare_drives(const res_summary *sum, const tel_drive_acc *acc, int rep
         for (int b = a + 1; b < sum->ndrives; b++) {
             const res_drive *da = &sum->drives[a], *db = &sum->drives[b];
             int has_p = isfinite(acc[a].p_pct) && isfinite(acc[b].p_pct);
+            /* a failed VM makes the pair's paired methods not comparable;
+             * Welch leaves the repetitions with one out and keeps the
+             * complete ones (issue 29) */
             if (da->f.failed_vms || db->f.failed_vms) {
-                if (not_comparable(io, da, db, has_p, welch) < 0)
+                if (not_comparable(io, da, db, has_p) < 0)
                     return -1;
-                continue;
-            }
-            if (compare_paired(io, sum, da, db, &acc[a], &acc[b], reps, nint) < 0
-                || (welch && compare_welch(io, sum, da, db) < 0))
+            } else if (compare_paired(io, sum, da, db, &acc[a], &acc[b], reps, nint) < 0)
+                return -1;
+            if (welch && compare_welch(io, sum, da, db) < 0)
                 return -1;
         }
     return holm(io);

@@ -392,6 +392,15 @@ expect "rank: unknown baseline" 2 "drivebench: --baseline sata-z: no complete dr
 expect "rank: no run in a folder" 2 "drivebench: tests/report: neither a run folder nor a results directory (no summary.json in it or its subfolders)" $DB report --rank -o "$tmp/rank" tests/report
 expect "rank: no folder" 2 "drivebench: missing RUN_OR_RESULTS_DIR argument (usage: drivebench report --rank [--all-runs] [--highlight NAME] [--baseline DRIVE] [--png] [-o DIR] RUN_OR_RESULTS_DIR...)" $DB report --rank
 expect "rank: option without its value" 2 "drivebench: unknown or incomplete option --highlight (usage:" $DB report --rank $F --highlight
+# issue 29: a NaN, an inf or a negative figure in a summary is refused,
+# file, key and value, exit 2, nothing written
+cp -r $F/report-4vm "$tmp/nan4" && python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); d["drives"][0]["repetitions"][0]["tps"]=float("nan"); d["drives"][1]["tps"]=float("inf"); json.dump(d, open(p, "w"))' "$tmp/nan4/summary.json"
+expect "report refuses NaN in a summary" 2 "drivebench: $tmp/nan4/summary.json: drives[0].repetitions[0].tps: nan (not a finite number >= 0)" $DB report "$tmp/nan4" -o "$tmp/nan.html"
+if [ ! -e "$tmp/nan.html" ] && [ ! -e "$tmp/nan.csv" ]; then ok "report of a refused summary writes nothing"; else bad "report of a refused summary left files"; fi
+python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); d["drives"][0]["repetitions"][0]["tps"]=100; json.dump(d, open(p, "w"))' "$tmp/nan4/summary.json"
+expect "rank refuses inf in a summary" 2 "drivebench: $tmp/nan4/summary.json: drives[1].tps: inf (not a finite number >= 0)" $DB report --rank -o "$tmp/nanrank" "$tmp/nan4"
+python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); d["drives"][1]["tps"]=1; d["drives"][0]["repetitions"][0]["tps"]=-50; json.dump(d, open(p, "w"))' "$tmp/nan4/summary.json"
+expect "report refuses a negative TPS" 2 "drivebench: $tmp/nan4/summary.json: drives[0].repetitions[0].tps: -50 (not a finite number >= 0)" $DB report "$tmp/nan4" -o "$tmp/nan.html"
 [ ! -e "$tmp/rank" ] && ok "rank: a refusal leaves no output folder" || bad "rank: output folder left after a refusal"
 out=$($DB report $F/report-4vm $F/report-8vm $F/report-8vm-pg -o "$tmp/eng.html"); st=$?
 want="protocols: 2 (drives of different protocols are not ranked or scaled together)

@@ -182,6 +182,12 @@ static void test_run_ok(void **state)
     assert_string_equal(jnum(s, "drives", 0, "restore", NULL), "(missing)");   /* no seed */
     assert_string_equal(jnum(s, "plan", -1, "client", NULL), "\"host\"");
     assert_string_equal(jnum(s, "plan", -1, "client_path", NULL), "\"qemu-user-hostfwd\"");
+    /* no rate: a closed loop, and the summary says what that does to
+     * latency (issue 29) */
+    assert_string_equal(jnum(s, "plan", -1, "workload", "rate"), "0");
+    assert_string_equal(jnum(s, "run", -1, "latency_note", NULL),
+                        "\"latency under stalls is understated (closed loop; `rate` gives open "
+                        "loop)\"");
     /* the protocol as the run used it (issue 22): plan, profile, hosts */
     assert_string_equal(jnum(s, "fingerprint", -1, "engine", NULL), "\"mariadb\"");
     assert_string_equal(jnum(s, "fingerprint", -1, "profile", NULL), "\"tiny\"");

@@ -811,8 +811,8 @@ static void vm_series(res_vm *v, const char *name, const char *drive, int rep,
  * d = b - 1, so a - d = a - b + 1 (mean 4.9, same se) and b - d = 1
  * everywhere (se 0: no p-value, out of Holm's family). Holm over the two
  * p-values: the smaller, a-d's, doubles; a-b's stays. Each pair with c
- * is not comparable in every method; Welch has one complete repetition
- * of each drive where it needs 3. The zero intervals of repetitions 2
+ * is not comparable in the paired methods; Welch has one complete
+ * repetition of each drive where it needs 3 (none of c). The zero intervals of repetitions 2
  * and 3, which the old code paired, are not in any series. */
 static void test_comparable(void **state)
 {
@@ -827,6 +827,8 @@ static void test_comparable(void **state)
     const char *bad = "not comparable: drive c is incomplete (1 failed VM run)";
     const char *welch = "too short for a verdict (needs 3 complete repetitions of each drive, "
                         "has 1 and 1)";
+    const char *welch_c = "too short for a verdict (needs 3 complete repetitions of each drive, "
+                          "has 1 and 0)";
     (void)state;
     for (int i = 0; i < 10; i++) {
         tb[i] = 50 + (i % 3);
@@ -854,10 +856,17 @@ static void test_comparable(void **state)
     for (int i = 0; i < run->ncmp; i++) {
         const res_io_cmp *c = &run->cmp[i];
         int with_c = strcmp(c->a, "c") == 0 || strcmp(c->b, "c") == 0;
-        if (with_c) {
+        if (with_c && res_cmp_method_is_paired(c->method)) {
             assert_int_equal(c->verdict, RES_CMP_NOT_COMPARABLE);
             assert_string_equal(c->reason, bad);
             assert_true(isnan(c->diff) && isnan(c->p_holm));
+        } else if (with_c) {
+            /* Welch leaves c's failed repetition out: none is left */
+            assert_int_equal(c->verdict, RES_CMP_TOO_SHORT);
+            assert_string_equal(c->reason, strcmp(c->a, "c") == 0
+                                               ? "too short for a verdict (needs 3 complete "
+                                                 "repetitions of each drive, has 0 and 1)"
+                                               : welch_c);
         } else if (!res_cmp_method_is_paired(c->method)) {
             assert_int_equal(c->verdict, RES_CMP_TOO_SHORT);
             assert_string_equal(c->reason, welch);
@@ -909,6 +918,79 @@ static void test_comparable(void **state)
                             rj_get(o, "comparisons"), 3), "verdict")), "not comparable");
     res_io_free(back);
     json_object_put(o);
+    tel_close(&x, &sum);
+}
+
+/* Issue 29's "a failed repetition with Welch on the rest": drives a and
+ * b, one VM each, four repetitions; a's VM failed in repetition 3 (its
+ * figures there, 50 TPS and a p99 of 99 ms, what it had measured up to
+ * the fault). The paired methods are not comparable, as before; Welch
+ * takes a's three complete repetitions against b's four, where it used
+ * to give no verdict at all. Worked by hand: TPS 100 103 97 (mean 100,
+ * s^2 9) against 88 94 88 94 (mean 91, s^2 12): diff 9, se^2 = 9/3 + 12/4
+ * = 6, df = 36 / (3^2/2 + 3^2/3) = 4.8, t(0.975, 4.8) = 2.603133870792,
+ * p = 0.0154590667; p99 5 6 7 (mean 6, s^2 1) against 4 5 4 5 (mean 4.5,
+ * s^2 1/3): diff 1.5, se^2 = 1/3 + 1/12 = 5/12, df = (5/12)^2 / ((1/3)^2/2
+ * + (1/12)^2/3) = 3, t(0.975, 3) = 3.182446305284, p = 0.1027280789.
+ * Holm over the two: 2 * 0.01546 = 0.03092 stays below 0.05. */
+static void test_failed_repetition_welch(void **state)
+{
+    static const double a_tps[4] = { 100, 103, 50, 97 }, b_tps[4] = { 88, 94, 88, 94 };
+    static const double a_p99[4] = { 5, 6, 99, 7 }, b_p99[4] = { 4, 5, 4, 5 };
+    tel_fixture x;
+    orch_telemetry *t = tel_open(&x, 2, 4, NULL);
+    res_summary sum;
+    const char *bad = "not comparable: drive a is incomplete (1 failed VM run)";
+    double se = sqrt(6), pse = sqrt(5.0 / 12);
+    (void)state;
+    summary_init(&sum, 2, 8);
+    sum.repetitions = 4;
+    for (int r = 1; r <= 4; r++) {
+        vm_series(&sum.vms[2 * (r - 1)], "vm-a", "a", r, tps_a, 5);
+        vm_series(&sum.vms[2 * (r - 1) + 1], "vm-b", "b", r, tps_b, 5);
+    }
+    sum.vms[4].failed = true;
+    drive_reps(&sum.drives[0], a_tps, a_p99, 4);
+    drive_reps(&sum.drives[1], b_tps, b_p99, 4);
+    sum.drives[0].f.failed_vms = 1;
+    sum.drives[0].reps[2].f.failed_vms = 1;
+    assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
+
+    res_io *run = sum.io;
+    assert_non_null(run);
+    assert_int_equal(run->ncmp, 3);
+    assert_int_equal(run->cmp[0].method, RES_CMP_TPS_PAIRED);
+    assert_int_equal(run->cmp[0].verdict, RES_CMP_NOT_COMPARABLE);
+    assert_string_equal(run->cmp[0].reason, bad);
+
+    const res_io_cmp *tw = &run->cmp[1], *pw = &run->cmp[2];
+    assert_int_equal(tw->method, RES_CMP_TPS_WELCH);
+    assert_int_equal(tw->n, 7);
+    near(tw->mean_a, 100);
+    near(tw->mean_b, 91);
+    near(tw->diff, 9);
+    near(tw->diff_pct, 900.0 / 91);
+    near(tw->df, 4.8);
+    near(tw->lo, 9 - 2.603133870792 * se);
+    near(tw->hi, 9 + 2.603133870792 * se);
+    near(tw->p_value, 0.0154590667);
+    near(tw->p_holm, 2 * 0.0154590667);
+    assert_int_equal(tw->family, 2);
+    assert_int_equal(tw->verdict, RES_CMP_DISTINGUISHABLE);
+    assert_null(tw->reason);
+
+    assert_int_equal(pw->method, RES_CMP_P99_WELCH);
+    assert_int_equal(pw->n, 7);
+    near(pw->mean_a, 6);
+    near(pw->mean_b, 4.5);
+    near(pw->diff, 1.5);
+    near(pw->df, 3);
+    near(pw->lo, 1.5 - 3.182446305284 * pse);
+    near(pw->hi, 1.5 + 3.182446305284 * pse);
+    near(pw->p_value, 0.1027280789);
+    near(pw->p_holm, 0.1027280789);
+    assert_int_equal(pw->family, 2);
+    assert_int_equal(pw->verdict, RES_CMP_NOT_DISTINGUISHABLE);
     tel_close(&x, &sum);
 }
 
@@ -1038,6 +1120,7 @@ int main(void)
         cmocka_unit_test(test_warmup_left_out),
         cmocka_unit_test(test_repetitions),
         cmocka_unit_test(test_comparable),
+        cmocka_unit_test(test_failed_repetition_welch),
         cmocka_unit_test(test_missing_times),
         cmocka_unit_test(test_cpu_busy),
         cmocka_unit_test(test_measured_window),
