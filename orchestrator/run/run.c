@@ -113,22 +113,19 @@ static int rep_tps(const run_state *st, int rep, int d, double *tps)
 static int enough_repetitions(run_state *st, int rep)
 {
     const orch_plan *p = st->p;
-    double *v = calloc((size_t)rep, sizeof *v), worst = 0;
-    int stable = v != NULL;
+    double *v = calloc((size_t)rep * (size_t)p->ndrives + 1, sizeof *v), worst = 0;
+    int *n = calloc((size_t)p->ndrives + 1, sizeof *n), stable = 0;
     char why[160];
 
-    for (int d = 0; stable && d < p->ndrives; d++) {
-        int n = 0;
-        double cv;
-        for (int r = 1; r <= rep; r++)
-            n += rep_tps(st, r, d, &v[n]);
-        cv = orch_stats_cv(v, n);
-        if (n < p->repetitions_min || !(cv < p->cv_threshold))
-            stable = 0;
-        else if (cv > worst)
-            worst = cv;
+    if (v && n) {
+        for (int d = 0; d < p->ndrives; d++)
+            for (int r = 1; r <= rep; r++)
+                n[d] += rep_tps(st, r, d, &v[d * rep + n[d]]);
+        stable = orch_stats_auto_stop(v, rep, n, p->ndrives, p->repetitions_min,
+                                      p->cv_threshold, &worst);
     }
     free(v);
+    free(n);
     if (stable)
         snprintf(why, sizeof why, "cv below %g%% after %d", p->cv_threshold, rep);
     else if (rep >= p->repetitions_max)
