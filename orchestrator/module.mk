@@ -76,3 +76,4 @@ $(BIN)/stats-sim: $(BUILD)/tests/stats/stats_sim.o $(ORCH_OBJS) $(COMMON_OBJS)
 	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS)
 
 ALL_TARGETS  += $(BIN)/stats-sim
+CHECK_TARGETS += tests/stats/stats_sim.sh

@@ -21,8 +21,8 @@
  * the rule of `repetitions = auto` (orch_stats_auto_stop).
  *
  * Exit status: 0; 1 with --check when some A/A cell's false verdicts
- * among the verdicts given exceed 5 % plus the 95 % binomial margin; 2 on
- * bad arguments. */
+ * among the verdicts given are more than a true rate of 5 % gives with
+ * probability 2.5 % (exact binomial; "bound%"); 2 on bad arguments. */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -332,10 +332,17 @@ static void trial(sim_run *r, const opts *o, double phi, uint64_t *st, tally *t)
                 r->sum.vms[i].repetition = rep;
 }
 
-/* 5 % plus the 95 % binomial margin at v verdicts, percent. */
+/* The most false verdicts among v that a true rate of 5 % still gives
+ * with probability >= 2.5 % (the exact binomial upper tail:
+ * P(X >= x) = I_0.05(x, v - x + 1)), as a percentage of v. */
 static double bound_pct(long v)
 {
-    return v > 0 ? 100.0 * (0.05 + 1.959963984540054 * sqrt(0.05 * 0.95 / (double)v)) : 100.0;
+    long x = 1;
+    if (v <= 0)
+        return 100.0;
+    while (x <= v && orch_betai((double)x, (double)(v - x + 1), 0.05) >= 0.025)
+        x++;
+    return 100.0 * (double)(x - 1) / (double)v;
 }
 
 static double pct(long a, long b)
@@ -387,6 +394,18 @@ static void usage(FILE *f)
                "--n 5,20,100,300,600,1000 --effect 0 --interval 10\n");
 }
 
+/* Whether a is an option that takes a value. */
+static int takes_value(const char *a)
+{
+    static const char *const names[] = { "--seed", "--trials", "--drives", "--vms", "--reps",
+                                         "--phi", "--n", "--effect", "--missing", "--quantize",
+                                         "--interval", "--auto" };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(a, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static int parse(int argc, char **argv, opts *o)
 {
     *o = (opts){ .seed = 1, .trials = 1000, .drives = 2, .vms = { 1 }, .nvms_l = 1,
@@ -407,6 +426,10 @@ static int parse(int argc, char **argv, opts *o)
         } else if (strcmp(a, "--help") == 0) {
             usage(stdout);
             exit(0);
+        } else if (!takes_value(a)) {
+            fprintf(stderr, "stats-sim: unknown option %s\n", a);
+            usage(stderr);
+            return -1;
         } else if (!v) {
             ok = 0;
         } else if (strcmp(a, "--seed") == 0) {
