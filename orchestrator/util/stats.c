@@ -183,9 +183,10 @@ int orch_stats_batching(const double *s, const int *seg, int nseg, orch_batching
     if (isnan(r))
         return -2;
     /* E[r1] = phi - (1 + 3 phi) / L on an AR(1) segment of L (Marriott
-     * and Pope 1954), L here the segments' mean length */
+     * and Pope 1954), L here the segments' mean length; an expansion in
+     * 1 / L that overshoots on shorter segments, which keep r1 */
     nh = (double)n / nseg;
-    phi = nh > 4 ? (nh * r + 1.0) / (nh - 3.0) : r;
+    phi = nh >= ORCH_STATS_BATCHES ? (nh * r + 1.0) / (nh - 3.0) : r;
     phi = phi < 0 ? 0 : phi > 1 ? 1 : phi;
     out->r1 = phi;
     /* a one-sided 95 % upper bound: phi's standard error on n values is

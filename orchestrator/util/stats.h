@@ -13,7 +13,8 @@
  *    means are nearly uncorrelated, i.e. when a batch is long against the
  *    series' correlation time. The batch length rule
  *    (orch_stats_batching): phi, the lag-1 autocorrelation of the
- *    drives' summed series a + b (bias-corrected), and its one-sided 95 %
+ *    drives' summed series a + b (bias-corrected when the repetitions
+ *    average at least ORCH_STATS_BATCHES intervals), and its one-sided 95 %
  *    upper bound phi_hi; kreq, the shortest batch whose batch means
  *    would have a lag-1 correlation at most ORCH_STATS_MAX_RHO on an
  *    AR(1) series of phi_hi (orch_stats_batch_rho); k = the longest batch

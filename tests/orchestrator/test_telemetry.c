@@ -380,7 +380,7 @@ static void test_run_wiring(void **state)
     assert_null(dio->tail);                 /* no oltp results: no transactions' p99 */
 
     /* 5 intervals: a + b = 18 21 21 22 17, lag-1 r -0.225531914893617
-     * (python3), phi = (5 r + 1) / 2 < 0 so 0, its upper bound
+     * (python3, not corrected on 5 intervals) < 0 so phi 0, its upper bound
      * 1.6449 sqrt(1 / 5) = 0.7356: batches of 84 (stats.h), 10 of them */
     res_io *run = sum.io;
     assert_non_null(run);
@@ -690,10 +690,10 @@ static void test_repetitions(void **state)
     /* paired over the 15 intervals, batches inside their repetition:
      * a + b per repetition 18 21 21 22 17, 38 41 41 42 37, 52 55 61 62 69,
      * each centred on its mean: lag-1 r 0.216949152542373 (python3),
-     * corrected for segments of 5, (5 r + 1) / 2 > 1, so phi 1 and its
-     * bound 0.999: batches of 25987, 4 per repetition (10 in 3): too
-     * short, 103948 intervals per repetition (the VMs here say no
-     * interval, so the reason gives no seconds).
+     * not corrected on repetitions of 5 intervals; its bound
+     * r + 1.6449 sqrt((1 - r^2) / 15) = 0.6315: batches of 55, 4 per
+     * repetition (10 in 3): too short, 220 intervals per repetition
+     * (the VMs here say no interval, so the reason gives no seconds).
      * Welch over the repetitions: TPS 11 21 31 against 8.8 18.8 28.8
      * (variances 100, df 4), p99 4 5 6 against 3 4 5 (variances 1) */
     res_io *run = sum.io;
@@ -702,10 +702,10 @@ static void test_repetitions(void **state)
     assert_int_equal(run->cmp[0].method, RES_CMP_TPS_PAIRED);
     assert_string_equal(res_cmp_method_name(run->cmp[0].method), "tps_paired");
     assert_int_equal(run->cmp[0].verdict, RES_CMP_TOO_SHORT);
-    assert_int_equal(run->cmp[0].needs, 311844);
-    near(run->cmp[0].r1, 1);
-    assert_string_equal(run->cmp[0].reason, "too short for a verdict (needs 311844 intervals, has "
-                        "15): a lag-1 correlation up to 1.00 needs 10 batches of 25987 intervals");
+    assert_int_equal(run->cmp[0].needs, 660);
+    near(run->cmp[0].r1, 0.216949152542373);
+    assert_string_equal(run->cmp[0].reason, "too short for a verdict (needs 660 intervals, has "
+                        "15): a lag-1 correlation up to 0.63 needs 10 batches of 55 intervals");
     assert_int_equal(run->cmp[1].method, RES_CMP_TPS_WELCH);
     assert_string_equal(res_cmp_method_name(run->cmp[1].method), "tps_welch");
     assert_int_equal(run->cmp[1].n, 6);
