@@ -108,8 +108,11 @@ static int rep_tps(const run_state *st, int rep, int d, double *tps)
 
 /* repetitions = auto, after repetition rep: stop once every drive's TPS
  * CV over its complete repetitions (at least repetitions_min of them) is
- * under cv_threshold, or at repetitions_max; st->repetitions_stop says
- * which. 1 to stop. */
+ * under cv_threshold (orch_stats_auto_stop), or at repetitions_max;
+ * st->repetitions_stop says which. Stopping on the spread makes the
+ * spread and Welch's interval optional-stopping estimates, which the line
+ * says (results/SCHEMA.md; bin/stats-sim --auto measures the verdicts).
+ * 1 to stop. */
 static int enough_repetitions(run_state *st, int rep)
 {
     const orch_plan *p = st->p;
@@ -137,7 +140,8 @@ static int enough_repetitions(run_state *st, int rep)
     fprintf(st->out, "repetitions: %s", why);
     if (stable)
         fprintf(st->out, " (largest drive CV %.2f%%)", worst);
-    fputc('\n', st->out);
+    fputs("; repetitions chosen by their spread: the spread and Welch's interval are "
+          "optional-stopping estimates\n", st->out);
     return 1;
 }
 
