@@ -926,6 +926,31 @@ static void test_comparable(void **state)
     tel_close(&x, &sum);
 }
 
+/* Two drives of one VM and one repetition, n intervals of 1 s of ta and
+ * tb into *sum (vm-a without the interval ending at t = 151 when gap):
+ * the telemetry filled, comparisons made. */
+static void pair_fill(tel_fixture *x, res_summary *sum, const double *ta, const double *tb,
+                      int n, int gap)
+{
+    static const double one[1] = { 0 };
+    orch_telemetry *t = tel_open(x, 2, 1, NULL);
+    summary_init(sum, 2, 2);
+    sum->repetitions = 1;
+    vm_series(&sum->vms[0], "vm-a", "a", 1, ta, n);
+    vm_series(&sum->vms[1], "vm-b", "b", 1, tb, n);
+    if (gap) {
+        memmove(&sum->vms[0].series[150], &sum->vms[0].series[151],
+                (size_t)(n - 151) * sizeof *sum->vms[0].series);
+        sum->vms[0].npoints = n - 1;
+    }
+    for (int v = 0; v < 2; v++)
+        sum->vms[v].interval_s = 1;
+    for (int d = 0; d < 2; d++)
+        drive_reps(&sum->drives[d], one, one, 1);
+    assert_int_equal(orch_telemetry_fill(t, sum, root), 0);
+    assert_int_equal(sum->io->ncmp, 1);
+}
+
 /* Issue 29's missing bin: two drives of one VM, 400 intervals of 1 s,
  * vm-a without the interval ending at t = 151 (bin 150). Paired by time,
  * bin 150 drops out of both drives and 399 intervals remain, never a NAN
@@ -936,43 +961,27 @@ static void test_comparable(void **state)
  * variance 0.0285263157894737, t = 7.149 with 19 df; with it the longest
  * batch making 20 of 399 is 19: 21 batches, mean 0.272431077694233,
  * variance 0.0390911489249439, 20 df. Then 30 intervals: too short, with
- * the seconds to measure at this 1-s interval. */
+ * the seconds to measure at this 1-s interval; and a + b that never
+ * varies (a = 50 + x, b = 50 - x): no lag-1 correlation, not comparable. */
 static void test_missing_bin(void **state)
 {
     static const double pi[50] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4,
                                    6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5, 0, 2, 8, 8, 4, 1, 9, 7,
                                    1, 6, 9, 3, 9, 9, 3, 7, 5, 1 };
-    static const double one[1] = { 0 };
-    double ta[400], tb[400];
+    double ta[400], tb[400], xa[30], xb[30];
     double se0 = sqrt(0.0285263157894737 / 20), se = sqrt(0.0390911489249439 / 21);
     double p0 = 2 * (1 - orch_t_cdf(0.27 / se0, 19));
     double p = 2 * (1 - orch_t_cdf(0.272431077694233 / se, 20));
+    tel_fixture x;
+    res_summary sum;
     (void)state;
     for (int i = 0; i < 400; i++) {
         tb[i] = 50 + (i % 3);
         ta[i] = tb[i] + pi[(7 * i) % 50] * 0.5 - 2.2;
     }
     for (int gap = 0; gap < 2; gap++) {
-        tel_fixture x;
-        orch_telemetry *t = tel_open(&x, 2, 1, NULL);
-        res_summary sum;
-        summary_init(&sum, 2, 2);
-        sum.repetitions = 1;
-        vm_series(&sum.vms[0], "vm-a", "a", 1, ta, 400);
-        vm_series(&sum.vms[1], "vm-b", "b", 1, tb, 400);
-        if (gap) {
-            /* t = 151 left out: 399 points */
-            memmove(&sum.vms[0].series[150], &sum.vms[0].series[151],
-                    249 * sizeof *sum.vms[0].series);
-            sum.vms[0].npoints = 399;
-        }
-        for (int v = 0; v < 2; v++)
-            sum.vms[v].interval_s = 1;
-        for (int d = 0; d < 2; d++)
-            drive_reps(&sum.drives[d], one, one, 1);
-        assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
+        pair_fill(&x, &sum, ta, tb, 400, gap);
         const res_io_cmp *c = &sum.io->cmp[0];
-        assert_int_equal(sum.io->ncmp, 1);
         assert_int_equal(c->verdict, RES_CMP_DISTINGUISHABLE);
         assert_int_equal(c->n, gap ? 21 : 20);
         assert_int_equal(c->k, gap ? 19 : 20);
@@ -984,28 +993,28 @@ static void test_missing_bin(void **state)
         assert_true(p0 > 1e-7 && p0 < 1e-6 && p > 1e-6 && p < 1e-5);
         tel_close(&x, &sum);
     }
-    {
-        tel_fixture x;
-        orch_telemetry *t = tel_open(&x, 2, 1, NULL);
-        res_summary sum;
-        summary_init(&sum, 2, 2);
-        sum.repetitions = 1;
-        vm_series(&sum.vms[0], "vm-a", "a", 1, ta, 30);
-        vm_series(&sum.vms[1], "vm-b", "b", 1, tb, 30);
-        for (int v = 0; v < 2; v++)
-            sum.vms[v].interval_s = 1;
-        for (int d = 0; d < 2; d++)
-            drive_reps(&sum.drives[d], one, one, 1);
-        assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
-        assert_int_equal(sum.io->cmp[0].verdict, RES_CMP_TOO_SHORT);
-        /* a + b's lag-1 r -0.1259, phi 0, bound 1.6449 sqrt(1 / 30) = 0.3003:
-         * batches of 18 */
-        assert_int_equal(sum.io->cmp[0].needs, 180);
-        assert_string_equal(sum.io->cmp[0].reason, "too short for a verdict (needs 180 intervals, "
-                            "has 30): a lag-1 correlation up to 0.30 needs 10 batches of 18 "
-                            "intervals; measure at least 180 s at this 1-s interval");
-        tel_close(&x, &sum);
+
+    /* a + b's lag-1 r -0.1259, phi 0, bound 1.6449 sqrt(1 / 30) = 0.3003:
+     * batches of 18 */
+    pair_fill(&x, &sum, ta, tb, 30, 0);
+    assert_int_equal(sum.io->cmp[0].verdict, RES_CMP_TOO_SHORT);
+    assert_int_equal(sum.io->cmp[0].needs, 180);
+    assert_string_equal(sum.io->cmp[0].reason, "too short for a verdict (needs 180 intervals, "
+                        "has 30): a lag-1 correlation up to 0.30 needs 10 batches of 18 "
+                        "intervals; measure at least 180 s at this 1-s interval");
+    tel_close(&x, &sum);
+
+    for (int i = 0; i < 30; i++) {
+        xa[i] = 50 + pi[i];
+        xb[i] = 50 - pi[i];
     }
+    pair_fill(&x, &sum, xa, xb, 30, 0);
+    assert_int_equal(sum.io->cmp[0].verdict, RES_CMP_NOT_COMPARABLE);
+    assert_string_equal(sum.io->cmp[0].reason, "not comparable: the intervals have no lag-1 "
+                        "correlation (no two consecutive intervals both drives measured, or "
+                        "none varies)");
+    assert_true(isnan(sum.io->cmp[0].diff) && isnan(sum.io->cmp[0].p_holm));
+    tel_close(&x, &sum);
 }
 
 /* ------------------------------------------------------------------ */
