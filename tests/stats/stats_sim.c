@@ -17,7 +17,9 @@
  * --quantize ms. Options add missing bins (a VM of drive 0 without the
  * bin), partial last bins (a fraction of the interval, its noise larger
  * in proportion), zero variance (no noise at all), and a failed VM in
- * repetition 1 of drive 0. With --auto MIN:MAX:CV the repetitions stop by
+ * repetition 1 of drive 0; --no-latency drops the p-latency series (the
+ * paired TPS test then stands alone in Holm's family with fewer than 3
+ * repetitions). With --auto MIN:MAX:CV the repetitions stop by
  * the rule of `repetitions = auto` (orch_stats_auto_stop).
  *
  * Exit status: 0; 1 with --check when some A/A cell's false verdicts
@@ -56,6 +58,7 @@ typedef struct opts {
     double   quantize;      /* ms, 0: none */
     int      zero_var;
     int      failed_rep;
+    int      no_latency;    /* no p-latency series: no p99_paired */
     double   interval_s;
     int      auto_min, auto_max;    /* 0: fixed repetitions */
     double   auto_cv;
@@ -159,7 +162,7 @@ static void run_new(sim_run *r, const opts *o, int vms, int reps, int n)
         a->pn = xcalloc(cells, sizeof *a->pn);
         a->tn = xcalloc(cells, sizeof *a->tn);
         a->nvm = xcalloc((size_t)reps, sizeof *a->nvm);
-        a->p_pct = 99;
+        a->p_pct = o->no_latency ? NAN : 99;
         for (int k = 0; k < reps; k++) {
             dr->reps[k].repetition = k + 1;
             for (int v = 0; v < vms; v++) {
@@ -387,7 +390,8 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: stats-sim [--seed N] [--trials N] [--drives N] [--vms LIST] [--reps LIST]\n"
                "                 [--phi LIST] [--n LIST] [--effect PCT] [--missing K] [--partial]\n"
-               "                 [--quantize MS] [--zero-var] [--failed-rep] [--interval S]\n"
+               "                 [--quantize MS] [--zero-var] [--failed-rep] [--no-latency]\n"
+               "                 [--interval S]\n"
                "                 [--auto MIN:MAX:CV] [--check]\n"
                "LIST: comma-separated; every combination is a cell. Defaults: --seed 1\n"
                "--trials 1000 --drives 2 --vms 1 --reps 1 --phi 0,0.5,0.8,0.9,0.95\n"
@@ -417,8 +421,10 @@ static int parse(int argc, char **argv, opts *o)
         int ok = 1, takes = 1;
         char *end = NULL;
         if (strcmp(a, "--partial") == 0 || strcmp(a, "--zero-var") == 0
-            || strcmp(a, "--failed-rep") == 0 || strcmp(a, "--check") == 0) {
+            || strcmp(a, "--failed-rep") == 0 || strcmp(a, "--check") == 0
+            || strcmp(a, "--no-latency") == 0) {
             takes = 0;
+            o->no_latency |= strcmp(a, "--no-latency") == 0;
             o->partial |= strcmp(a, "--partial") == 0;
             o->zero_var |= strcmp(a, "--zero-var") == 0;
             o->failed_rep |= strcmp(a, "--failed-rep") == 0;
@@ -484,10 +490,11 @@ int main(int argc, char **argv)
     int over = 0;
     if (parse(argc, argv, &o) < 0)
         return 2;
-    printf("# stats-sim --seed %llu --trials %d --drives %d --effect %g%s%s%s%s",
+    printf("# stats-sim --seed %llu --trials %d --drives %d --effect %g%s%s%s%s%s",
            (unsigned long long)o.seed, o.trials, o.drives, o.effect,
            o.partial ? " --partial" : "", o.zero_var ? " --zero-var" : "",
-           o.failed_rep ? " --failed-rep" : "", o.check ? " --check" : "");
+           o.failed_rep ? " --failed-rep" : "", o.no_latency ? " --no-latency" : "",
+           o.check ? " --check" : "");
     if (o.missing)
         printf(" --missing %d", o.missing);
     if (o.quantize > 0)

@@ -40,6 +40,10 @@ table ab --seed 30 --trials 200 --effect 10 --phi 0.5 --n 600 --reps 1,3 --check
 low=$(awk '!/^#/ && $11 < 80' "$tmp/ab.txt" | wc -l)
 [ "$low" -eq 0 ] && ok "ab: power >= 80 % in every row" || bad "ab: $low rows below 80 % power"
 
+# the paired TPS test alone in Holm's family (no latency series, one
+# repetition): its own level, about 5 %, still within the bound
+table solo --seed 33 --trials 1000 --no-latency --phi 0,0.5 --n 200,600 --check
+
 table zero --seed 31 --trials 20 --zero-var --phi 0.5 --n 200 --reps 3 --check
 table auto --seed 32 --trials 200 --phi 0 --n 20 --auto 3:10:5 --check
 
