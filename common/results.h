@@ -651,8 +651,9 @@ typedef struct res_io_cmp {
                                  * repetitions (Welch) a verdict needs; else 0 */
     int    n, k;                /* batches (paired; k intervals each) or repetitions */
     double mean_a, mean_b, diff, diff_pct, lo, hi, df, p_value;
-    double r1;                  /* paired: lag-1 autocorrelation of the batch
-                                 * differences the batch length passed with; NAN */
+    double r1;                  /* paired: phi, the lag-1 autocorrelation of the
+                                 * drives' summed series that chose the batch
+                                 * length (util/stats.h); NAN */
     double p_holm;              /* p_value after Holm's correction over the
                                  * run's pairs of drives of this method; NAN */
     int    family;              /* pairs of drives in that correction; 0: none */

@@ -1652,7 +1652,7 @@ static void auto_run(orch_fixture *f, const char *tps, const char *why, int reps
     orch_plan *p = plan(f, "tiny", "repetitions = auto\nrepetitions_max = 5\n");
     orch_run_opts o;
     json_object *s;
-    char *got, err[256], want[64];
+    char *got, err[256], want[64], line[96];
     int rc;
 
     got = orch_plan_get(p, "run", "repetitions", err, sizeof err);
@@ -1680,6 +1680,10 @@ static void auto_run(orch_fixture *f, const char *tps, const char *why, int reps
     assert_string_equal(jnum(s, "drives", 1, "vms", NULL), "1");
     assert_string_equal(jnum(s, "plan", -1, "repetitions_rule", NULL), "\"auto\"");
     json_object_put(s);
+    snprintf(line, sizeof line, "repetitions: %s", why);
+    orch_assert_output(f, line);
+    orch_assert_output(f, "; repetitions chosen by their spread: the spread and Welch's "
+                          "interval are optional-stopping estimates\n");
     if (reps == 3) {
         /* every bar: its 95 % interval as a whisker and N; drive "second"
          * (one VM) at 10, 10.2, 9.9: mean 10.0333, sd 0.152753, t(0.975, 2)
