@@ -406,7 +406,8 @@ static void test_health(void **state)
     assert_int_equal(orch_drive_health_read(fake_cmd, &t, "vda", &h), -1);
     assert_true(isnan(h.temp_c) && isnan(h.wear_pct));
     assert_string_equal(h.source, "");
-    assert_string_equal(h.note, "smartctl could not read /dev/vda (exit status 1)");
+    assert_string_equal(h.note, "smartctl could not read /dev/vda (exit status 1: /dev/vda: "
+                                "Unable to detect device type)");
     /* ATA without any wear attribute: temperature only, wear absent */
     t = (tools){ .smartctl = "{\"temperature\":{\"current\":30}}" };
     assert_int_equal(orch_drive_health_read(fake_cmd, &t, "sdb", &h), 0);
