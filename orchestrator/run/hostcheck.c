@@ -186,32 +186,36 @@ static void check_governor(hc *h)
     }
 }
 
+/* The two switches of turbo: intel_pstate's (1 = off) and cpufreq's
+ * boost (0 = off); the first the kernel has is the one in effect. */
+static const struct turbo_knob {
+    const char *driver, *file, *key, *off;
+} turbo_knobs[] = {
+    { "intel_pstate", "/sys/devices/system/cpu/intel_pstate/no_turbo", "no_turbo", "1" },
+    { "cpufreq", "/sys/devices/system/cpu/cpufreq/boost", "boost", "0" },
+};
+
 static void check_turbo(hc *h)
 {
     char v[32];
-    if (read_line(h, "/sys/devices/system/cpu/intel_pstate/no_turbo", v, sizeof v) == 0 && v[0]) {
-        if (strcmp(v, "1") == 0)
-            add(h, ORCH_HC_TURBO, NULL, RES_HC_OK, "off", "intel_pstate: turbo is off (no_turbo 1)");
-        else {
-            add(h, ORCH_HC_TURBO, NULL, RES_HC_WARN, "on",
-                "intel_pstate: turbo is on (no_turbo %s): the clock follows temperature and "
-                "load, so runs differ by the room's temperature", v);
-            fix(h, "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo");
+    for (size_t i = 0; i < sizeof turbo_knobs / sizeof turbo_knobs[0]; i++) {
+        const struct turbo_knob *k = &turbo_knobs[i];
+        if (read_line(h, k->file, v, sizeof v) < 0 || !v[0])
+            continue;
+        if (strcmp(v, k->off) == 0) {
+            add(h, ORCH_HC_TURBO, NULL, RES_HC_OK, "off", "%s: turbo is off (%s %s)", k->driver,
+                k->key, v);
+            return;
         }
-    } else if (read_line(h, "/sys/devices/system/cpu/cpufreq/boost", v, sizeof v) == 0 && v[0]) {
-        if (strcmp(v, "0") == 0)
-            add(h, ORCH_HC_TURBO, NULL, RES_HC_OK, "off", "cpufreq: boost is off");
-        else {
-            add(h, ORCH_HC_TURBO, NULL, RES_HC_WARN, "on",
-                "cpufreq: boost is on (%s): the clock follows temperature and load, so runs "
-                "differ by the room's temperature", v);
-            fix(h, "echo 0 > /sys/devices/system/cpu/cpufreq/boost");
-        }
-    } else {
-        add(h, ORCH_HC_TURBO, NULL, RES_HC_OK, "unknown",
-            "neither intel_pstate/no_turbo nor cpufreq/boost: turbo is not the kernel's to "
-            "switch here");
+        add(h, ORCH_HC_TURBO, NULL, RES_HC_WARN, "on",
+            "%s: turbo is on (%s %s): the clock follows temperature and load, so runs differ "
+            "by the room's temperature", k->driver, k->key, v);
+        fix(h, "echo %s > %s", k->off, k->file);
+        return;
     }
+    add(h, ORCH_HC_TURBO, NULL, RES_HC_OK, "unknown",
+        "neither intel_pstate/no_turbo nor cpufreq/boost: turbo is not the kernel's to "
+        "switch here");
 }
 
 static void check_thp(hc *h)

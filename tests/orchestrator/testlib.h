@@ -106,4 +106,7 @@ char *orch_fake_agent_cmd(void *ctx, virDomainPtr dom, const char *cmd, int time
  * its dir the fixture's results folder (freed by the teardown). */
 int orch_fixture_setup_agent(void **state);
 
+/* mkdir -p path (0755; what exists is left as it is). */
+void orch_mkdirs(const char *path);
+
 #endif
