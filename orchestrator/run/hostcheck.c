@@ -706,7 +706,6 @@ int run_host_check(run_state *st)
     int refused;
     o.ignore = st->o->ignore_host_check;
     o.run_prefix = prefix;
-    fprintf(st->out, "host check:\n");
     refused = prefix ? orch_host_check(st->conns, st->p, st->t, &o, &st->hc, &st->nhc, st->err,
                                        sizeof st->err)
                      : (snprintf(st->err, sizeof st->err, "out of memory"), -1);
@@ -714,6 +713,7 @@ int run_host_check(run_state *st)
     if (refused < 0)
         return -1;
     orch_hc_print(st->hc, st->nhc, st->out);
+    print_tally(st->hc, st->nhc, st->out);
     if (refused == 0)
         return 0;
     {

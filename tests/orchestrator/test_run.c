@@ -1436,6 +1436,7 @@ static void low_memory_host(orch_fixture *f, orch_hc_opts *hc, char *root, size_
     fclose(fp);
     memset(hc, 0, sizeof *hc);
     hc->root = root;
+    hc->devno = orch_fixture_devno;
 }
 
 /* The host check refuses before anything is created (issue 31). */
@@ -1477,11 +1478,12 @@ static void test_host_check_ignored(void **state)
     o.ignore_host_check = ignore;
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
     orch_assert_output(f, "(ignored: --ignore-host-check)\n");
+    orch_assert_output(f, "host check: 5 ok, 4 warn, 1 refuse (1 ignored)\n");
     s = orch_fixture_summary(f);
     assert_true(json_object_object_get_ex(s, "environment", &env));
     assert_true(json_object_object_get_ex(env, "host_check", &list));
-    /* 7 host findings; drive a (a path, no sysfs: identity and mount),
-     * drive second (a pool: identity only) */
+    /* 7 host findings; drive a (a path, no sysfs: identity and mount
+     * unknown), drive second (a pool: identity only) */
     assert_int_equal(json_object_array_length(list), 10);
     x = json_object_array_get_idx(list, 5);
     assert_true(json_object_object_get_ex(x, "check", &v));
