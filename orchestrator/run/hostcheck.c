@@ -336,10 +336,12 @@ static void check_memory(hc *h, const orch_plan *p, const orch_template *t)
             a, vms, b);
         return;
     }
-    add(h, ORCH_HC_MEMORY, NULL, RES_HC_REFUSE, value,
+    /* [run] overcommit = yes asks for the run anyway (capacity.h) */
+    add(h, ORCH_HC_MEMORY, NULL, p->overcommit ? RES_HC_WARN : RES_HC_REFUSE, value,
         "only %s available for this host's %d VM(s), which need %s (guest memory + 100 MiB "
-        "for QEMU each): the host would swap or kill guests mid-run; stop what holds the "
-        "memory, or fewer VMs or a smaller [run] memory", a, vms, b);
+        "for QEMU each): the host would swap or kill guests mid-run; %s", a, vms, b,
+        p->overcommit ? "[run] overcommit = yes: running them anyway"
+                      : "stop what holds the memory, or fewer VMs or a smaller [run] memory");
 }
 
 /* The running domains of every host of the plan but the run's own. */

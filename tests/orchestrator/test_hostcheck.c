@@ -94,8 +94,9 @@ static int teardown(void **state)
     return 0;
 }
 
-/* The plan: two VMs of 1 GiB on drive d1 at PATH, one on d2 elsewhere. */
-static orch_plan *plan(void)
+/* The plan: two VMs of 1 GiB on drive d1 at ROOT/srv/db, with the
+ * [run] keys of extra. */
+static orch_plan *plan(const char *extra)
 {
     char path[PATH_MAX];
     FILE *f;
@@ -104,10 +105,10 @@ static orch_plan *plan(void)
     f = fopen(path, "w");
     assert_non_null(f);
     fprintf(f, "[run]\nname = hc\nprofile = tiny\nuri = test:///default\nmemory = 1G\n"
-               "vms_per_drive = 2\n"
+               "vms_per_drive = 2\n%s"
                "[workload]\nname = oltp_read_write\ntables = 1\ntable_size = 100\n"
                "measure = 10s\n"
-               "[drive d1]\npath = %s/srv/db\n", root);
+               "[drive d1]\npath = %s/srv/db\n", extra, root);
     fclose(f);
     p = orch_plan_load(path, stderr);
     assert_non_null(p);
@@ -115,9 +116,10 @@ static orch_plan *plan(void)
 }
 
 /* The check of plan() with opts, printed; its return value in *refused. */
-static char *check(orch_hc_opts *o, int *refused, res_hc_finding **out, int *n)
+static char *check_plan(const char *extra, orch_hc_opts *o, int *refused,
+                        res_hc_finding **out, int *n)
 {
-    orch_plan *p = plan();
+    orch_plan *p = plan(extra);
     orch_template *t;
     orch_conns *conns = orch_conns_new();
     char err[256], *text = NULL;
@@ -132,6 +134,11 @@ static char *check(orch_hc_opts *o, int *refused, res_hc_finding **out, int *n)
     orch_conns_free(conns);
     orch_plan_free(p);
     return text;
+}
+
+static char *check(orch_hc_opts *o, int *refused, res_hc_finding **out, int *n)
+{
+    return check_plan("", o, refused, out, n);
 }
 
 /* ROOT in text replaced by "ROOT" (the fixture's folder is random). */
@@ -240,6 +247,16 @@ static void test_untuned(void **state)
     assert_int_equal(f[10].status, RES_HC_REFUSE);
     assert_true(f[10].ignored);
     assert_false(f[5].ignored);
+    free(text);
+    orch_hc_free(f, n);
+
+    /* [run] overcommit = yes: the memory is a warning, as in capacity.h */
+    text = check_plan("overcommit = yes\n", &o, &refused, &f, &n);
+    assert_non_null(strstr(text, "\nwarn    memory: 512 MiB available, 2.2 GiB needed: only 512 MiB "
+                                 "available for this host's 2 VM(s), which need 2.2 GiB (guest "
+                                 "memory + 100 MiB for QEMU each): the host would swap or kill "
+                                 "guests mid-run; [run] overcommit = yes: running them anyway\n"));
+    assert_int_equal(refused, 1);
     free(text);
     orch_hc_free(f, n);
 }
