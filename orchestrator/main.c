@@ -1,5 +1,5 @@
 /* main.c — the drivebench command line: validate, render, run, list,
- * teardown, report, seed and plan get. Exit status: 0 success, 1 failure,
+ * teardown, report, seed, plan get and host check. Exit status: 0 success, 1 failure,
  * 2 bad input, 3 (run) completed with failures, 130 interrupted (stop.h). */
 #include "clients/oltp_pids.h"
 #include "virt/hosts.h"

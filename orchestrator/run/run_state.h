@@ -4,7 +4,7 @@
  * lost libvirt connections; setup.c: the run folder, ports, teardown;
  * boot.c: pools, volumes, domains and readiness; phase.c: the phases of
  * one repetition; collect.c: each VM's results; summary.c: summary.json
- * and the report; seed.c: seed mode). Private to run/: nothing outside includes it.
+ * and the report; hostcheck.c: the host check; seed.c: seed mode). Private to run/: nothing outside includes it.
  */
 #ifndef ORCH_RUN_STATE_H
 #define ORCH_RUN_STATE_H
