@@ -438,13 +438,13 @@ typedef struct mount_line {
  * (bind mounts of one device). 0, or -1 when none. */
 static int find_mount(const hc *h, unsigned maj, unsigned min, const char *path, mount_line *m)
 {
-    char *text = read_all(h, "/proc/self/mountinfo"), want[32];
+    char *text = read_all(h, "/proc/self/mountinfo"), want[32], *save = NULL;
     size_t best = 0;
     int found = -1;
     if (!text)
         return -1;
     snprintf(want, sizeof want, "%u:%u", maj, min);
-    for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n")) {
+    for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         mount_line x;
         char id[32], parent[32], dev[32], rootp[512];
         const char *dash = strstr(l, " - ");
