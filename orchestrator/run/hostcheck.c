@@ -344,55 +344,87 @@ static void check_memory(hc *h, const orch_plan *p, const orch_template *t)
                       : "stop what holds the memory, or fewer VMs or a smaller [run] memory");
 }
 
-/* The running domains of every host of the plan but the run's own. */
+/* Append what stops domain name on uri to fixes: `drivebench teardown
+ * RUN-ID` for another run's (once a run), else `virsh shutdown`. */
+static void domain_fix(const char *uri, const char *name, char *fixes, size_t len)
+{
+    char *id = orch_object_runid(name), *cmd;
+    size_t n = strlen(fixes);
+    cmd = id ? orch_strfmt("wait for drivebench run %s to end, or: drivebench teardown %s", id, id)
+             : orch_strfmt("virsh -c %s shutdown %s", uri, name);
+    if (cmd && !strstr(fixes, cmd))
+        snprintf(fixes + n, len - n, "%s%s", n ? "; " : "", cmd);
+    free(cmd);
+    free(id);
+}
+
+static int cmp_domain(const void *a, const void *b)
+{
+    const char *x = virDomainGetName(*(virDomainPtr const *)a);
+    const char *y = virDomainGetName(*(virDomainPtr const *)b);
+    return strcmp(x ? x : "", y ? y : "");
+}
+
+/* The running domains on uri but the run's own, by name: their names and what
+ * stops them appended to names and fixes. Their count, or -1 with err. */
+static int host_domains(const hc *h, virConnectPtr conn, const char *uri, char *names,
+                        size_t nlen, char *fixes, size_t flen, char *err, size_t errlen)
+{
+    virDomainPtr *doms = NULL;
+    const char *pre = h->o->run_prefix;
+    int n = virConnectListAllDomains(conn, &doms, VIR_CONNECT_LIST_DOMAINS_ACTIVE), k = 0;
+    if (n < 0) {
+        snprintf(err, errlen, "%s", orch_virt_error());
+        return -1;
+    }
+    qsort(doms, (size_t)n, sizeof *doms, cmp_domain);
+    for (int i = 0; i < n; i++) {
+        const char *name = virDomainGetName(doms[i]);
+        size_t ln = strlen(names);
+        if (name && !(pre && strncmp(name, pre, strlen(pre)) == 0)) {
+            snprintf(names + ln, nlen - ln, "%s%s", k++ ? ", " : "", name);
+            domain_fix(uri, name, fixes, flen);
+        }
+        virDomainFree(doms[i]);
+    }
+    free(doms);
+    return k;
+}
+
+/* The running domains of every host of the plan but the run's own
+ * (another drivebench run's count: it shares the host as much). */
 static void check_domains(hc *h, orch_conns *conns, const orch_plan *p)
 {
     int others = 0, hosts = 0;
     for (int d = 0; d < p->ndrives; d++) {
         const char *uri = orch_plan_drive_uri(p, &p->drives[d]);
-        virDomainPtr *doms = NULL;
         virConnectPtr conn;
-        char err[512], names[512] = "", fixes[768] = "";
-        int n, k = 0, seen = 0;
+        char err[512] = "no libvirt connection", names[512] = "", fixes[768] = "", value[64];
+        int k, seen = 0;
         for (int e = 0; e < d; e++)
             seen |= strcmp(orch_plan_drive_uri(p, &p->drives[e]), uri) == 0;
         if (seen)
             continue;
         hosts++;
-        if (!(conn = conns ? orch_conns_open(conns, uri, err, sizeof err) : NULL)) {
+        conn = conns ? orch_conns_open(conns, uri, err, sizeof err) : NULL;
+        k = conn ? host_domains(h, conn, uri, names, sizeof names, fixes, sizeof fixes, err,
+                                sizeof err)
+                 : -1;
+        if (k < 0) {
             add(h, ORCH_HC_DOMAINS, NULL, RES_HC_WARN, "unknown", "cannot list the domains of %s: %s",
-                uri, conns ? err : "no libvirt connection");
+                uri, err);
             others = -1;
             continue;
         }
-        n = virConnectListAllDomains(conn, &doms, VIR_CONNECT_LIST_DOMAINS_ACTIVE);
-        for (int i = 0; i < n; i++) {
-            const char *name = virDomainGetName(doms[i]);
-            size_t ln = strlen(names), lf = strlen(fixes);
-            if (name && !(h->o->run_prefix
-                          && strncmp(name, h->o->run_prefix, strlen(h->o->run_prefix)) == 0)) {
-                snprintf(names + ln, sizeof names - ln, "%s%s", k ? ", " : "", name);
-                snprintf(fixes + lf, sizeof fixes - lf, "%svirsh -c %s shutdown %s",
-                         k ? "; " : "", uri, name);
-                k++;
-            }
-            virDomainFree(doms[i]);
-        }
-        free(doms);
-        if (n < 0) {
-            add(h, ORCH_HC_DOMAINS, NULL, RES_HC_WARN, "unknown", "cannot list the domains of %s: %s",
-                uri, orch_virt_error());
-            others = -1;
-        } else if (k > 0) {
-            char value[64];
-            snprintf(value, sizeof value, "%d running", k);
-            add(h, ORCH_HC_DOMAINS, NULL, RES_HC_WARN, value,
-                "%s runs %d other domain(s): %s; they share its CPUs, memory and perhaps "
-                "the drives", uri, k, names);
-            fix(h, "%s", fixes);
-            if (others >= 0)
-                others += k;
-        }
+        if (k == 0)
+            continue;
+        snprintf(value, sizeof value, "%d running", k);
+        add(h, ORCH_HC_DOMAINS, NULL, RES_HC_WARN, value,
+            "%s runs %d other domain(s): %s; they share its CPUs, memory and perhaps the drives",
+            uri, k, names);
+        fix(h, "%s", fixes);
+        if (others >= 0)
+            others += k;
     }
     if (others == 0)
         add(h, ORCH_HC_DOMAINS, NULL, RES_HC_OK, "none",

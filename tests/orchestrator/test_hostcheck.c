@@ -261,6 +261,36 @@ static void test_untuned(void **state)
     orch_hc_free(f, n);
 }
 
+/* Another drivebench run's domain beside the plain one: its fix is that
+ * run's teardown (test:///default is one state for the process). */
+static void test_other_run(void **state)
+{
+    orch_hc_opts o = { .root = root, .devno = fake_devno, .devno_ctx = (void *)1 };
+    virConnectPtr c = virConnectOpen("test:///default");
+    virDomainPtr dom;
+    res_hc_finding *f;
+    int n, refused;
+    char *text;
+    (void)state;
+    assert_non_null(c);
+    dom = virDomainCreateXML(c, "<domain type='test'><name>drivebench-other-20261130-000000--d-vm1"
+                                "</name><memory>65536</memory><os><type>hvm</type></os></domain>",
+                             0);
+    assert_non_null(dom);
+    text = check(&o, &refused, &f, &n);
+    assert_non_null(strstr(text, "\nwarn    domains: 2 running: test:///default runs 2 other "
+                                 "domain(s): drivebench-other-20261130-000000--d-vm1, test; they "
+                                 "share its CPUs, memory and perhaps the drives\n"
+                                 "        fix: wait for drivebench run other-20261130-000000 to "
+                                 "end, or: drivebench teardown other-20261130-000000; virsh -c "
+                                 "test:///default shutdown test\n"));
+    free(text);
+    orch_hc_free(f, n);
+    assert_int_equal(virDomainDestroy(dom), 0);
+    virDomainFree(dom);
+    virConnectClose(c);
+}
+
 static void test_no_tools(void **state)
 {
     orch_hc_opts o = { .root = root, .cmd = fake_smartctl, .devno = fake_devno };
@@ -365,6 +395,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tuned, setup, teardown),
         cmocka_unit_test_setup_teardown(test_untuned, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_tools, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_other_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_json, setup, teardown),
         cmocka_unit_test(test_names),
     };
