@@ -56,6 +56,7 @@
 #define RES_MAX_DRIVES       1024            /* summary: drives, hypervisors */
 #define RES_MAX_VMS          65536           /* summary: VM runs */
 #define RES_MAX_REPETITIONS  1000
+#define RES_MAX_HOST_CHECK   4096            /* summary: host check findings */
 
 /* ------------------------------------------------------------------ */
 /* names of closed choices                                             */
@@ -477,11 +478,41 @@ typedef struct res_hypervisor {
     int64_t cpus, cpu_mhz, memory_bytes;
 } res_hypervisor;
 
+/* The host check's verdict on one finding (issue 31; results/SCHEMA.md,
+ * "Host check"): "ok", "warn" (the figures may differ from a tuned
+ * host's; a command fixes it), "refuse" (the run would be meaningless;
+ * drivebench runs only with --ignore-host-check=CHECK). */
+typedef enum res_hc_status {
+    RES_HC_OK,
+    RES_HC_WARN,
+    RES_HC_REFUSE,
+    RES_HC_STATUS_COUNT
+} res_hc_status;
+
+/* "ok", "warn", "refuse" ("?" out of range). */
+const char *res_hc_status_name(res_hc_status s);
+
+/* One finding of the host check before a run. */
+typedef struct res_hc_finding {
+    char          *check;       /* "governor", "drive-mount", ... (its NAME
+                                 * for --ignore-host-check) */
+    char          *drive;       /* the plan's drive it is about, or NULL: the host */
+    res_hc_status  status;
+    char          *value;       /* what was found, short: "powersave", "41 C" */
+    char          *message;     /* one line for people */
+    char          *fix;         /* warn and refuse: the command that fixes it,
+                                 * or NULL when none does */
+    bool           ignored;     /* a refusal the run was told to ignore */
+} res_hc_finding;
+
 typedef struct res_env {
     char           *hostname, *kernel, *cpu_model;   /* NULL: not recorded */
     int64_t         cpus, memory_bytes;              /* RES_UNSET: not recorded */
     res_hypervisor *hypervisors;
     int             nhypervisors;
+    res_hc_finding *host_check;     /* the host check at the run's start, in
+                                     * the order it checks (none: not run) */
+    int             nhost_check;
 } res_env;
 
 /* How a run ended, as its summary says. */

@@ -103,11 +103,38 @@ static const rj_field hypervisor_fields[] = {
     RJ_TABLE_END,
 };
 
+const char *res_hc_status_name(res_hc_status s)
+{
+    static const char *const names[] = { "ok", "warn", "refuse" };
+    return s >= 0 && s < RES_HC_STATUS_COUNT ? names[s] : "?";
+}
+
+static const char *hc_status_name_of(int s)
+{
+    return res_hc_status_name((res_hc_status)s);
+}
+
+/* issue 31: a word the reader does not know is "ok" (0) */
+static const rj_field hc_finding_fields[] = {
+    F("check",   RJ_STR,     res_hc_finding, check, .flags = RJ_NONEMPTY),
+    F("drive",   RJ_STR_OPT, res_hc_finding, drive),
+    F("status",  RJ_ENUM,    res_hc_finding, status, .name = hc_status_name_of,
+      .n = RES_HC_STATUS_COUNT),
+    F("value",   RJ_STR_OPT, res_hc_finding, value),
+    F("message", RJ_STR_OPT, res_hc_finding, message),
+    F("fix",     RJ_STR_OPT, res_hc_finding, fix),
+    F("ignored", RJ_BOOL,    res_hc_finding, ignored),
+    RJ_TABLE_END,
+};
+
 static const rj_field env_fields[] = {
     RJ_HERE("host",  RJ_OBJ, .sub = env_host_fields),
     F("hypervisors", RJ_ARRAY, res_env, hypervisors, .sub = hypervisor_fields,
       .size = sizeof(res_hypervisor), .n_off = offsetof(res_env, nhypervisors),
       .max = RES_MAX_DRIVES, .label = "drives or hypervisors"),
+    F("host_check",  RJ_ARRAY, res_env, host_check, .sub = hc_finding_fields,
+      .size = sizeof(res_hc_finding), .n_off = offsetof(res_env, nhost_check),
+      .max = RES_MAX_HOST_CHECK, .flags = RJ_OMIT_EMPTY),
     RJ_TABLE_END,
 };
 

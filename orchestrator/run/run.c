@@ -59,6 +59,7 @@ static void state_close(run_state *st)
     run_results_clear(st);
     run_precondition_clear(st);
     free(st->repetitions_stop);
+    orch_hc_free(st->hc, st->nhc);
     orch_monitor_free(st->mon);
     orch_telemetry_free(st->tel);
     st->o->monitor = NULL;
@@ -160,7 +161,7 @@ static int run_all(run_state *st, const char *started, int *summary_written)
         return ORCH_RUN_FAILED;
     /* the plan's cost, and its refusal when a drive or a host is short */
     if (orch_estimate(st->conns, p, st->t, st->out, st->err, sizeof st->err) < 0
-        || run_provision_drives(st) < 0)
+        || (!st->o->seed_out && run_host_check(st) < 0) || run_provision_drives(st) < 0)
         return ORCH_RUN_FAILED;
     if (st->o->seed_out)        /* seed mode: no measure, no summary */
         return run_seed(st) < 0 ? ORCH_RUN_FAILED : ORCH_RUN_OK;

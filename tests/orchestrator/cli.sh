@@ -25,7 +25,7 @@ expect() {
 }
 
 expect "no arguments" 2 "usage: drivebench validate PLAN" $DB
-expect "unknown command" 2 "drivebench: unknown command 'frobnicate' (validate, render, run, list, teardown, report, seed, plan)" $DB frobnicate
+expect "unknown command" 2 "drivebench: unknown command 'frobnicate' (validate, render, run, list, teardown, report, seed, plan, host)" $DB frobnicate
 expect "unknown option" 2 "drivebench: unknown option --fast (see drivebench --help)" $DB run plans/tiny.ini --fast
 expect "missing plan" 2 "drivebench: missing PLAN argument" $DB validate
 expect "unreadable plan" 2 "/nonexistent.ini: cannot read plan: No such file or directory" $DB run /nonexistent.ini
@@ -455,6 +455,58 @@ mkdir -p "$tmp/ro" && chmod 0555 "$tmp/ro"
 if [ "$(id -u)" != 0 ]; then
   expect "rank --png: unwritable folder" 1 "drivebench: cannot write $tmp/ro/p1-tps.svg" $DB report --rank --png -o "$tmp/ro" $F/report-4vm
 fi
+
+# host check (issue 31): a bad check name is one line and exit 2, on run
+# and on host check alike; nothing is created
+hc_names="governor, turbo, thp, swap, ksm, memory, domains, drive-identity, drive-cache, drive-temperature, drive-mount"
+for cmd in "run" "host check"; do
+  $DB $cmd plans/tiny.ini --ignore-host-check=cpu >"$tmp/out" 2>"$tmp/err"; st=$?
+  if [ $st -eq 2 ] && [ ! -s "$tmp/out" ] \
+     && [ "$(cat "$tmp/err")" = "drivebench: --ignore-host-check=cpu: no such host check ($hc_names)" ]; then
+    ok "$cmd: unknown --ignore-host-check name"
+  else bad "$cmd: unknown --ignore-host-check name: exit $st, stderr '$(cat "$tmp/err")'"; fi
+done
+expect "host without check" 2 "drivebench: usage: drivebench host check PLAN [--ignore-host-check=CHECK]..." $DB host plans/tiny.ini
+expect "host check: missing plan" 2 "drivebench: missing PLAN argument" $DB host check
+# host check on this machine, against what its own files and smartctl say
+mkdir -p "$tmp/drive"
+printf '[run]\nname = hc\nprofile = tiny\nuri = %s\n[workload]\nname = oltp_read_write\ntables = 1\ntable_size = 100\nmeasure = 10s\n[drive d]\npath = %s/drive\n' \
+  "$NODE" "$tmp" > "$tmp/hc.ini"
+$DB host check "$tmp/hc.ini" >"$tmp/out" 2>"$tmp/err"; st=$?
+hc_line() { grep "^[a-z]* *$1: " "$tmp/out"; }
+thp=unknown
+[ -r /sys/kernel/mm/transparent_hugepage/enabled ] && thp=$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled)
+nswap=$(($(wc -l < /proc/swaps) - 1))
+if [ "$nswap" -eq 0 ]; then swap="off"; else swap="on: $nswap device(s),"; fi
+refusals=$(grep -c '^refuse' "$tmp/out")
+if [ $st -eq $((refusals > 0)) ] && [ ! -s "$tmp/err" ] \
+   && hc_line governor | grep -q '^\(ok\|warn\) *governor: ' \
+   && hc_line thp | grep -qF "thp: $thp: " && hc_line swap | grep -qF "swap: $swap" \
+   && hc_line "drive-identity \[d\]" >/dev/null && tail -1 "$tmp/out" | grep -q "^host check: [0-9]* ok, [0-9]* warn, $refusals refuse$"; then
+  ok "host check on this machine: governor, THP ($thp), swap ($swap), the drive"
+else bad "host check on this machine (exit $st)"; cat "$tmp/out" "$tmp/err"; fi
+# the drive's SMART as this machine's own smartctl answers it
+src=$(findmnt -no SOURCE -T "$tmp/drive" 2>/dev/null)
+case "$src" in
+  /dev/*)
+    disk=$(lsblk -no PKNAME "$src" 2>/dev/null | head -1); [ -n "$disk" ] || disk=$(basename "$src")
+    if ! command -v smartctl >/dev/null; then
+      want="warn    drive-temperature [d]: unavailable: $disk: temperature and throttling unknown: smartctl is not installed (smartmontools)"
+    else
+      smartctl -j -a "/dev/$disk" > "$tmp/smart.json"; sst=$?
+      if [ $((sst & 3)) -ne 0 ]; then
+        msg=$(jq -r '.smartctl.messages[0].string // empty' "$tmp/smart.json")
+        want="warn    drive-temperature [d]: unavailable: $disk: temperature and throttling unknown: smartctl could not read /dev/$disk (exit status $sst${msg:+: $msg}); watch the drive's temperature by other means"
+      else
+        want="drive-temperature [d]: $(jq -r 'if .temperature.current then "\(.temperature.current) C" else "not reported" end' "$tmp/smart.json")"
+      fi
+    fi
+    if hc_line "drive-temperature \[d\]" | grep -qF -- "$want"; then ok "host check: $disk as smartctl answers it"
+    else bad "host check: $disk: wanted '$want'"; hc_line "drive-temperature \[d\]"; fi ;;
+  *)
+    if hc_line "drive-identity \[d\]" | grep -qF "drive-identity [d]: no block device: "; then ok "host check: a drive on no block device ($src)"
+    else bad "host check: $src: $(hc_line "drive-identity \[d\]")"; fi ;;
+esac
 
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]
