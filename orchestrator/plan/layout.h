@@ -10,6 +10,7 @@
 
 #include "plan/plan.h"
 #include "plan/template.h"
+#include "plan/placement.h"
 #include "results.h"          /* res_phase_id */
 
 typedef struct orch_vm {
@@ -23,6 +24,8 @@ typedef struct orch_vm {
     int   port;                 /* host loopback port forwarded to the
                                  * engine's guest port (a run moves it to a
                                  * free one) */
+    orch_vm_place place;        /* [run] pinning: where it runs on its host
+                                 * (nvcpus 0: not pinned) */
 } orch_vm;
 
 typedef struct orch_layout {

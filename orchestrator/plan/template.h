@@ -32,6 +32,9 @@ typedef struct orch_domain_spec {
     const char *domain_type;    /* "kvm" or "qemu" ("test" in unit tests) */
     const char *cpu;            /* the plan's [run] cpu; NULL or "auto":
                                  * host-passthrough, max under TCG */
+    const struct orch_vm_place *place;  /* where it runs on its host
+                                 * (placement.h), or NULL: not pinned */
+    int         hugepages;      /* 1: <memoryBacking><hugepages/> */
     const char *run_id;
     const char *drive;          /* drive name as written in the plan */
     int         vm_index;       /* 1-based within the drive */
