@@ -8,6 +8,7 @@
 #include "plan/plan.h"
 #include "virt/provision.h"
 #include "virt/placement_host.h"
+#include "virt/kvm.h"
 #include "report/report.h"
 #include "run/run.h"
 #include "run/estimate.h"
@@ -157,7 +158,10 @@ static int cmd_render(int argc, char **argv)
         goto cleanup;
     }
     for (int i = 0; i < l->nvms; i++) {
-        char *xml = orch_layout_render(l, p, t, &l->vms[i], orch_local_domain_type(p), 1,
+        char why[256];
+        const char *type = strcmp(p->domain_type, "auto") != 0 ? p->domain_type
+                           : orch_kvm_measure(NULL, why, sizeof why);
+        char *xml = orch_layout_render(l, p, t, &l->vms[i], type, 1,
                                        err, sizeof err);
         if (!xml) {
             fprintf(stderr, "drivebench: %s\n", err);

@@ -277,5 +277,5 @@ const char *orch_local_domain_type(const orch_plan *p)
 {
     if (strcmp(p->domain_type, "auto") != 0)
         return p->domain_type;
-    return access("/dev/kvm", R_OK | W_OK) == 0 ? "kvm" : "qemu";
+    return access("/dev/kvm", R_OK | W_OK) == 0 ? "kvm" : "qemu";   /* run measures (virt/kvm.h) */
 }

@@ -93,7 +93,8 @@ void orch_argv_free(char **argv);
  * (readiness; exit codes in oltp/ping.h). Free with orch_argv_free. */
 char **orch_oltp_ping_argv(const orch_plan *p, const char *oltp, int port, int timeout_s);
 
-/* "kvm" when /dev/kvm exists, else "qemu" (render, which asks no host). */
+/* "kvm" when /dev/kvm exists, else "qemu" (test_render; drivebench render
+ * and run measure instead: virt/kvm.h). */
 const char *orch_local_domain_type(const orch_plan *p);
 
 #endif

@@ -63,6 +63,11 @@ typedef struct orch_domain_spec {
     int         guest_port;     /* ... forwarded to this port in the guest */
 } orch_domain_spec;
 
+/* The guest CPU [run] cpu gives under domain_type, as the domain
+ * carries it: "host-passthrough", "host-model", "maximum" (auto under
+ * qemu, and max) or "custom MODEL". Into buf, returned. */
+const char *orch_cpu_rendered(const char *cpu, const char *domain_type, char *buf, size_t len);
+
 /* Load and check a template. Returns NULL with a message in err when the
  * file is missing, not XML, or lacks a bootdisk/dbdisk disk, the profile
  * metadata, or the user-mode -netdev argument. Free with

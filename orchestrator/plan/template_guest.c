@@ -73,15 +73,34 @@ static xmlNodePtr child_of(xmlDocPtr doc, xmlNodePtr parent, const char *name, i
  * only "max" gives the guest the flags QEMU can emulate; a name other than
  * a libvirt mode is a CPU model, exact, without fallback.  The <model>
  * goes before the <topology>, as the schema orders them. */
+static const char *const cpu_modes[] = { "host-passthrough", "host-model", "maximum", NULL };
+
+/* The libvirt mode or CPU model [run] cpu gives under domain_type. */
+static const char *cpu_choice(const char *cpu, const char *domain_type)
+{
+    const char *c = cpu && *cpu && strcmp(cpu, "auto") != 0 ? cpu : NULL;
+    if (!c)
+        c = strcmp(domain_type, "qemu") == 0 ? "max" : "host-passthrough";
+    return strcmp(c, "max") == 0 ? "maximum" : c;
+}
+
+const char *orch_cpu_rendered(const char *cpu, const char *domain_type, char *buf, size_t len)
+{
+    const char *c = cpu_choice(cpu, domain_type);
+    for (int i = 0; cpu_modes[i]; i++)
+        if (strcmp(c, cpu_modes[i]) == 0) {
+            snprintf(buf, len, "%s", c);
+            return buf;
+        }
+    snprintf(buf, len, "custom %s", c);
+    return buf;
+}
+
 static int tpl_set_cpu_mode(xmlDocPtr doc, xmlNodePtr cpu, const orch_domain_spec *s)
 {
-    static const char *const modes[] = { "host-passthrough", "host-model", "maximum", NULL };
-    const char *c = s->cpu && *s->cpu && strcmp(s->cpu, "auto") != 0 ? s->cpu : NULL;
+    const char *const *modes = cpu_modes;
+    const char *c = cpu_choice(s->cpu, s->domain_type);
     xmlNodePtr model = tpl_xpath_one(doc, cpu, "model"), topo;
-    if (!c)
-        c = strcmp(s->domain_type, "qemu") == 0 ? "max" : "host-passthrough";
-    if (strcmp(c, "max") == 0)
-        c = "maximum";
     for (int i = 0; modes[i]; i++)
         if (strcmp(c, modes[i]) == 0) {
             xmlSetProp(cpu, BAD_CAST "mode", BAD_CAST c);

@@ -64,6 +64,8 @@ static void state_close(run_state *st)
     orch_telemetry_free(st->tel);
     st->o->monitor = NULL;
     free(st->results);
+    for (int i = 0; st->vms && st->l && i < st->l->nvms; i++)
+        free(st->vms[i].cpu_flags);
     free(st->vms);
     free(st->pools);
     free(st->restore);
