@@ -290,6 +290,37 @@ done
 [ "$(grep -c '<iothreadpin iothread="1" cpuset=' tests/orchestrator/expected/sysbench-linux-8vm-pinned.xml)" = 8 ] \
   && [ "$(grep -c '<iothreads>' tests/orchestrator/expected/sysbench-windows-8vm-pinned.xml)" = 0 ] \
   && ok "an I/O thread for virtio-scsi, none for lsisas1068" || bad "iothreads"
+# plan estimate prints the placement map of test:///default (2 nodes of 8
+# CPUs); a plan whose pinned VMs do not fit is refused (issue 31)
+cat >"$tmp/pin.ini" <<INI
+[run]
+name = pin
+uri = test:///default
+profile = tiny
+vmconfigs_dir = vmconfigs
+image_dir = /srv/images
+vcpus = 2
+pinning = auto
+[workload]
+name = oltp_read_write
+tables = 1
+table_size = 10
+measure = 10s
+[drive d1]
+pool = default-pool
+vms = 2
+INI
+$DB plan estimate "$tmp/pin.ini" >"$tmp/out" 2>"$tmp/err"
+[ $? = 0 ] && [ "$(tail -3 "$tmp/out")" = "placement on test:///default: pinning auto, 16 CPU(s) in 16 core(s) on 2 NUMA node(s)
+  d1-vm1: vCPUs on CPUs 1,2, emulator and I/O thread on 0, memory on node 0
+  d1-vm2: vCPUs on CPUs 9,10, emulator and I/O thread on 8, memory on node 1" ] \
+  && ok "plan estimate prints the placement map" || { bad "placement map"; cat "$tmp/out" "$tmp/err"; }
+sed -i 's/^vcpus = 2/vcpus = 8/' "$tmp/pin.ini"
+expect "pinning = auto: VMs that do not fit are refused" 1 "drivebench: pinning = auto: 2 VM(s) x 8 vCPU(s) need 16 whole core(s) of 1 thread(s) and the host has 14 for vCPUs (16 core(s), 16 CPU(s), 2 NUMA node(s), one core per node set apart for emulators and I/O threads) on host test:///default; nothing was created (fewer VMs or vCPUs, or [run] overcommit = yes to run them unpinned)" \
+  $DB plan estimate "$tmp/pin.ini"
+sed -i 's/^pinning = auto/pinning = 1-8 9-16 17-24/' "$tmp/pin.ini"
+expect "pinning: one cpuset per VM" 2 "[run] pinning: more CPU sets than the plan's 2 VM(s) ('17-24' and after)" \
+  $DB validate "$tmp/pin.ini"
 expect "render: pinning = auto needs the host's topology" 2 "drivebench: cannot read the capabilities file /nonexistent" \
   $DB render tests/orchestrator/render/sysbench-linux-8vm-pinned.ini --capabilities=/nonexistent
 for prof in sysbench sqlserver tiny tiny-seed; do
