@@ -402,6 +402,12 @@ typedef struct res_point {
 typedef struct res_vm {
     char      *name, *drive;
     char      *host;                /* libvirt URI of the host that ran it, or NULL */
+    char      *cpu_flags;           /* the CPU flags its guest saw (/proc/cpuinfo,
+                                     * space-separated), or NULL: not read */
+    bool       pinned;              /* [run] pinning placed it: */
+    char      *cpus, *emulator_cpus;/* host CPUs of its vCPUs and of its emulator
+                                     * and I/O thread (cpusets) */
+    int        numa_node;           /* the node its memory was bound to, -1: none */
     int        repetition;
     bool       failed;              /* left out of every aggregate */
     char      *fault;               /* when failed: "stopped", "disk-full", ... */
@@ -462,6 +468,9 @@ typedef struct res_plan {
     int64_t repetitions_min, repetitions_max;  /* RES_UNSET unless auto */
     double  rate;           /* [workload] rate (issue 29): 0 closed loop,
                              * else oltp's --rate; NAN: not recorded */
+    char   *pinning, *hugepages;    /* [run] pinning ("auto", "off", the
+                                     * cpusets) and hugepages ("yes"/"no");
+                                     * NULL: not recorded */
 } res_plan;
 
 /* What a closed-loop run's latencies are (issue 29): the note for p
@@ -476,6 +485,10 @@ typedef struct res_hypervisor {
      * recorded; kernel only for this host's own URIs) */
     char   *cpu_model, *arch, *kernel;
     int64_t cpus, cpu_mhz, memory_bytes;
+    /* issue 31: the guest CPU as rendered ("host-passthrough", "maximum",
+     * "host-model", "custom MODEL"), why the domain type, and the host's
+     * CPU flags (this host's own URIs only); NULL: not recorded */
+    char   *guest_cpu, *domain_type_reason, *cpu_flags;
 } res_hypervisor;
 
 /* The host check's verdict on one finding (issue 31; results/SCHEMA.md,
@@ -835,6 +848,8 @@ typedef struct res_fingerprint {
     char   *db_settings;            /* server settings given to the guest,
                                      * words sorted; NULL: none */
     char   *client, *domain_type;   /* domain_type: the hosts' distinct types */
+    char   *cpu;                    /* the guest CPU as rendered (hosts' distinct) */
+    char   *pinning, *hugepages;    /* [run] pinning: auto, off or explicit */
     char   *drivebench_version;
 } res_fingerprint;
 

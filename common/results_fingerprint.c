@@ -40,6 +40,9 @@ const rj_field res_fingerprint_fields[] = {
     F("db_settings",        RJ_STR_OPT, res_fingerprint, db_settings),
     F("client",             RJ_STR_OPT, res_fingerprint, client),
     F("domain_type",        RJ_STR_OPT, res_fingerprint, domain_type),
+    F("cpu",                RJ_STR_OPT, res_fingerprint, cpu),
+    F("pinning",            RJ_STR_OPT, res_fingerprint, pinning),
+    F("hugepages",          RJ_STR_OPT, res_fingerprint, hugepages),
     F("drivebench_version", RJ_STR_OPT, res_fingerprint, drivebench_version),
     RJ_TABLE_END,
 };

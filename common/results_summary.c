@@ -73,6 +73,8 @@ static const rj_field plan_fields[] = {
     F("repetitions_rule", RJ_STR_OPT, res_plan, repetitions_rule),
     F("repetitions_min", RJ_I64_OPT, res_plan, repetitions_min),
     F("repetitions_max", RJ_I64_OPT, res_plan, repetitions_max),
+    F("pinning",       RJ_STR_OPT, res_plan, pinning),
+    F("hugepages",     RJ_STR_OPT, res_plan, hugepages),
     RJ_HERE("workload", RJ_OBJ, .sub = workload_fields),
     RJ_TABLE_END,
 };
@@ -100,6 +102,9 @@ static const rj_field hypervisor_fields[] = {
     F("cpus",               RJ_I64_OPT, res_hypervisor, cpus, .flags = RJ_ZERO_UNSET),
     F("cpu_mhz",            RJ_I64_OPT, res_hypervisor, cpu_mhz, .flags = RJ_ZERO_UNSET),
     F("memory_bytes",       RJ_I64_OPT, res_hypervisor, memory_bytes, .flags = RJ_ZERO_UNSET),
+    F("guest_cpu",          RJ_STR_OPT, res_hypervisor, guest_cpu),
+    F("domain_type_reason", RJ_STR_OPT, res_hypervisor, domain_type_reason),
+    F("cpu_flags",          RJ_STR_OPT, res_hypervisor, cpu_flags),
     RJ_TABLE_END,
 };
 
@@ -376,6 +381,10 @@ static const rj_field vm_fields[] = {
     F(RK_NAME,               RJ_STR,     res_vm, name, .flags = RJ_NONEMPTY),
     F("drive",               RJ_STR,     res_vm, drive, .flags = RJ_NONEMPTY),
     F("host",                RJ_STR_OPT, res_vm, host),
+    F("cpu_flags",           RJ_STR_OPT, res_vm, cpu_flags),
+    F("cpus",                RJ_STR,     res_vm, cpus, .flags = RJ_SETS_HAS, HAS(res_vm, pinned)),
+    F("emulator_cpus",       RJ_STR,     res_vm, emulator_cpus, HAS(res_vm, pinned)),
+    F("numa_node",           RJ_INT_OPT, res_vm, numa_node, HAS(res_vm, pinned)),
     F("repetition",          RJ_INT,     res_vm, repetition, .flags = RJ_COUNT),
     F("status",              RJ_WORDS,   res_vm, failed, .words = { "ok", "failed" }),
     F("fault",               RJ_STR,     res_vm, fault, HAS(res_vm, failed)),

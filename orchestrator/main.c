@@ -7,6 +7,8 @@
 #include "util/names.h"
 #include "plan/plan.h"
 #include "virt/provision.h"
+#include "virt/placement_host.h"
+#include "virt/kvm.h"
 #include "report/report.h"
 #include "run/run.h"
 #include "run/estimate.h"
@@ -30,7 +32,7 @@
 static void usage(FILE *f)
 {
     fputs("usage: drivebench validate PLAN\n"
-          "       drivebench render PLAN [--run-id=ID] [--out=DIR]\n"
+          "       drivebench render PLAN [--run-id=ID] [--out=DIR] [--capabilities=FILE]\n"
           "       drivebench run PLAN [--run-id=ID] [--domain-type=kvm|qemu|auto]\n"
           "                          [--ignore-host-check=CHECK]...\n"
           "       drivebench list [--uri=URI]... [--results=DIR]\n"
@@ -70,6 +72,7 @@ typedef struct cli_opts {
     const char *ignore[ORCH_HC_COUNT + 1];  /* --ignore-host-check (run, host
                                              * check), NULL-terminated */
     int         nignore;
+    const char *capabilities;   /* --capabilities=FILE (render): the host's */
 } cli_opts;
 
 /* Parse "--run-id=", "--out=", "--uri=" (as allowed by `allowed`) and one
@@ -89,6 +92,8 @@ static int parse_opts(int argc, char **argv, const char *allowed, int need_arg, 
             o->results = a + 10;
         else if (strncmp(a, "--domain-type=", 14) == 0 && strstr(allowed, "domain-type"))
             o->domain_type = a + 14;
+        else if (strncmp(a, "--capabilities=", 15) == 0 && strstr(allowed, "capabilities"))
+            o->capabilities = a + 15;
         else if (strcmp(a, "--force") == 0 && strstr(allowed, "force"))
             o->force = true;
         else if (strncmp(a, "--ignore-host-check=", 20) == 0 && strstr(allowed, "ignore-host-check")) {
@@ -136,7 +141,8 @@ static int cmd_render(int argc, char **argv)
     orch_template *t = NULL;
     orch_layout *l = NULL;
     char err[1024], *run_id = NULL;
-    int rc = parse_opts(argc, argv, "run-id out", 1, &o);
+    int rc = parse_opts(argc, argv, "run-id out capabilities", 1, &o);
+    orch_conns *conns = NULL;
     if (rc)
         return rc;
     rc = EXIT_BAD_INPUT;
@@ -151,12 +157,24 @@ static int cmd_render(int argc, char **argv)
         fprintf(stderr, "drivebench: %s\n", t ? "out of memory" : err);
         goto cleanup;
     }
+    /* the placement on the host described by --capabilities, else asked
+     * of each drive's host */
+    if (strcmp(p->pinning, "off") != 0
+        && (!(conns = orch_conns_new())
+            || orch_place_layout(conns, p, l, p->vcpus ? p->vcpus : orch_template_vcpus(t),
+                                 o.capabilities, NULL, err, sizeof err) < 0)) {
+        fprintf(stderr, "drivebench: %s\n", conns ? err : "out of memory");
+        goto cleanup;
+    }
     if (o.out_dir && mkdir(o.out_dir, 0755) < 0 && errno != EEXIST) {
         fprintf(stderr, "drivebench: cannot create %s: %s\n", o.out_dir, strerror(errno));
         goto cleanup;
     }
     for (int i = 0; i < l->nvms; i++) {
-        char *xml = orch_layout_render(l, p, t, &l->vms[i], orch_local_domain_type(p), 1,
+        char why[256];
+        const char *type = strcmp(p->domain_type, "auto") != 0 ? p->domain_type
+                           : orch_kvm_measure(NULL, why, sizeof why);
+        char *xml = orch_layout_render(l, p, t, &l->vms[i], type, 1,
                                        err, sizeof err);
         if (!xml) {
             fprintf(stderr, "drivebench: %s\n", err);
@@ -181,6 +199,7 @@ static int cmd_render(int argc, char **argv)
     }
     rc = 0;
 cleanup:
+    orch_conns_free(conns);
     orch_layout_free(l);
     orch_template_free(t);
     orch_plan_free(p);
@@ -489,6 +508,7 @@ static int plan_estimate(const char *path)
     orch_plan *p = orch_plan_load(path, stderr);
     orch_template *t = NULL;
     orch_conns *conns = NULL;
+    orch_layout *l = NULL;
     char err[1024];
     int rc = EXIT_BAD_INPUT;
 
@@ -496,17 +516,21 @@ static int plan_estimate(const char *path)
         return rc;
     t = orch_template_load(p->template_path, err, sizeof err);
     conns = t ? orch_conns_new() : NULL;
-    if (!conns) {
+    l = conns ? orch_layout_new(p, "estimate", 0) : NULL;
+    if (!l) {
         fprintf(stderr, "drivebench: %s\n", t ? "out of memory" : err);
         goto cleanup;
     }
     rc = 0;
-    if (orch_estimate(conns, p, t, stdout, err, sizeof err) < 0) {
+    if (orch_estimate(conns, p, t, stdout, err, sizeof err) < 0
+        || orch_place_layout(conns, p, l, p->vcpus ? p->vcpus : orch_template_vcpus(t), NULL,
+                             stdout, err, sizeof err) < 0) {
         fflush(stdout);
         fprintf(stderr, "drivebench: %s\n", err);
         rc = 1;
     }
 cleanup:
+    orch_layout_free(l);
     orch_conns_free(conns);
     orch_template_free(t);
     orch_plan_free(p);

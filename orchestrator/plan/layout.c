@@ -19,6 +19,7 @@ void orch_layout_free(orch_layout *l)
         free(vm->boot_vol);
         free(vm->db_vol);
         free(vm->seed_vol);
+        orch_vm_place_clear(&vm->place);
     }
     free(l->vms);
     if (l->drive_pools) {
@@ -80,6 +81,7 @@ orch_layout *orch_layout_new(const orch_plan *p, const char *run_id, int has_see
             vm->drive_index = d;
             vm->index = i;
             vm->port = p->port_base + k;
+            vm->place.node = -1;
             vm->name = orch_strfmt(ORCH_NAME_PREFIX "%s--%s-vm%d", run_id, dr->id, i);
             if (!vm->name)
                 goto oom;
@@ -144,6 +146,7 @@ char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_te
     char *xml = NULL, uuid[37];
     orch_domain_spec s = {
         .name = vm->name, .uuid = uuid, .domain_type = domain_type, .cpu = p->cpu,
+        .place = vm->place.nvcpus ? &vm->place : NULL, .hugepages = p->hugepages,
         .run_id = l->run_id, .drive = vm->drive->name, .vm_index = vm->index,
         .vcpus = p->vcpus, .memory = p->memory, .kernel = kernel, .initrd = initrd,
         .pool = vm->pool, .boot_vol = vm->boot_vol, .db_vol = vm->db_vol,
@@ -274,5 +277,5 @@ const char *orch_local_domain_type(const orch_plan *p)
 {
     if (strcmp(p->domain_type, "auto") != 0)
         return p->domain_type;
-    return access("/dev/kvm", R_OK | W_OK) == 0 ? "kvm" : "qemu";
+    return access("/dev/kvm", R_OK | W_OK) == 0 ? "kvm" : "qemu";   /* run measures (virt/kvm.h) */
 }

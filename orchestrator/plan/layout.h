@@ -10,6 +10,7 @@
 
 #include "plan/plan.h"
 #include "plan/template.h"
+#include "plan/placement.h"
 #include "results.h"          /* res_phase_id */
 
 typedef struct orch_vm {
@@ -23,6 +24,8 @@ typedef struct orch_vm {
     int   port;                 /* host loopback port forwarded to the
                                  * engine's guest port (a run moves it to a
                                  * free one) */
+    orch_vm_place place;        /* [run] pinning: where it runs on its host
+                                 * (nvcpus 0: not pinned) */
 } orch_vm;
 
 typedef struct orch_layout {
@@ -90,7 +93,8 @@ void orch_argv_free(char **argv);
  * (readiness; exit codes in oltp/ping.h). Free with orch_argv_free. */
 char **orch_oltp_ping_argv(const orch_plan *p, const char *oltp, int port, int timeout_s);
 
-/* "kvm" when /dev/kvm exists, else "qemu" (render, which asks no host). */
+/* "kvm" when /dev/kvm exists, else "qemu" (test_render; drivebench render
+ * and run measure instead: virt/kvm.h). */
 const char *orch_local_domain_type(const orch_plan *p);
 
 #endif

@@ -107,6 +107,9 @@ typedef struct orch_plan {
                                  * line as the engine's cmdline_prefix +
                                  * NAME=VALUE (orch_plan_settings_cmdline) */
     int   overcommit;           /* 1: VMs may need more memory than a host has */
+    char *pinning;              /* "off" (default), "auto" or an explicit list
+                                 * of cpusets, one per VM (placement.h) */
+    int   hugepages;            /* 1: guest memory on huge pages */
     orch_devlat_mode device_latency;
     /* [workload] */
     char *workload;             /* oltp_read_write, ..., tpcc */

@@ -6,6 +6,7 @@
 #include "plan/plan_parse.h"
 #include "plan/plan_keys.h"
 #include "plan/layout.h"
+#include "plan/placement.h"
 #include "plan/template.h"
 #include "util/names.h"
 
@@ -478,6 +479,17 @@ static void validate_drive(parse_state *st, int i)
                    "through this host's loopback", d->name, orch_plan_drive_uri(p, d));
 }
 
+/* [run] pinning: auto, off, or one cpuset per VM of the plan. */
+static void validate_pinning(parse_state *st, int total)
+{
+    char err[512];
+    const char *pin = st->p->pinning;
+    if (!pin || strcmp(pin, "auto") == 0 || strcmp(pin, "off") == 0)
+        return;
+    if (orch_place_check_list(pin, total, err, sizeof err) < 0)
+        plan_error(st, plan_where(st, "run", "pinning"), "[run] %s", err);
+}
+
 void plan_check(parse_state *st)
 {
     orch_plan *p = st->p;
@@ -495,6 +507,7 @@ void plan_check(parse_state *st)
         validate_drive(st, i);
         total += orch_plan_drive_vms(p, &p->drives[i]);
     }
+    validate_pinning(st, total);
     if (p->port_base + total - 1 > 65535)
         plan_error(st, plan_where(st, "run", "port_base"), "[run] port_base %d leaves no room "
                    "for %d VMs", p->port_base, total);

@@ -63,6 +63,9 @@ static const key_spec run_keys[] = {
      * checked in plan_check.c validate_settings, capacity.c) */
     P("db_settings",    K_STR,    db_settings, 0, 0, NULL),
     P("overcommit",     K_BOOL,   overcommit, 0, 0, "yes|no"),
+    /* placement (placement.h; checked in plan_check.c validate_pinning) */
+    P("pinning",        K_STR,    pinning, 0, 0, NULL),   /* auto, off or one cpuset per VM */
+    P("hugepages",      K_BOOL,   hugepages, 0, 0, "yes|no"),
     P("device_latency", K_ENUM,   device_latency, 0, 0, "auto|on|off"),    /* orch_devlat_mode */
     { NULL, K_STR, 0, 0, 0, NULL }
 };

@@ -301,6 +301,7 @@ static void plan_defaults(orch_plan *p)
     p->guest_oltp = strdup("/usr/local/bin/oltp");
     p->domain_type = strdup("auto");
     p->cpu = strdup("auto");
+    p->pinning = strdup("off");
     p->boot_timeout_s = 600;
     p->max_outage_s = 1;
     p->libvirt_reconnect_s = 60;

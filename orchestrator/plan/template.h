@@ -32,6 +32,9 @@ typedef struct orch_domain_spec {
     const char *domain_type;    /* "kvm" or "qemu" ("test" in unit tests) */
     const char *cpu;            /* the plan's [run] cpu; NULL or "auto":
                                  * host-passthrough, max under TCG */
+    const struct orch_vm_place *place;  /* where it runs on its host
+                                 * (placement.h), or NULL: not pinned */
+    int         hugepages;      /* 1: <memoryBacking><hugepages/> */
     const char *run_id;
     const char *drive;          /* drive name as written in the plan */
     int         vm_index;       /* 1-based within the drive */
@@ -59,6 +62,11 @@ typedef struct orch_domain_spec {
     int         port;           /* host loopback port ... */
     int         guest_port;     /* ... forwarded to this port in the guest */
 } orch_domain_spec;
+
+/* The guest CPU [run] cpu gives under domain_type, as the domain
+ * carries it: "host-passthrough", "host-model", "maximum" (auto under
+ * qemu, and max) or "custom MODEL". Into buf, returned. */
+const char *orch_cpu_rendered(const char *cpu, const char *domain_type, char *buf, size_t len);
 
 /* Load and check a template. Returns NULL with a message in err when the
  * file is missing, not XML, or lacks a bootdisk/dbdisk disk, the profile

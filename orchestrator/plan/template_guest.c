@@ -3,6 +3,7 @@
  * orch_template_render calls these on the rendered tree). */
 #include "plan/template.h"
 #include "plan/template_edit.h"
+#include "plan/placement.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -72,15 +73,34 @@ static xmlNodePtr child_of(xmlDocPtr doc, xmlNodePtr parent, const char *name, i
  * only "max" gives the guest the flags QEMU can emulate; a name other than
  * a libvirt mode is a CPU model, exact, without fallback.  The <model>
  * goes before the <topology>, as the schema orders them. */
+static const char *const cpu_modes[] = { "host-passthrough", "host-model", "maximum", NULL };
+
+/* The libvirt mode or CPU model [run] cpu gives under domain_type. */
+static const char *cpu_choice(const char *cpu, const char *domain_type)
+{
+    const char *c = cpu && *cpu && strcmp(cpu, "auto") != 0 ? cpu : NULL;
+    if (!c)
+        c = strcmp(domain_type, "qemu") == 0 ? "max" : "host-passthrough";
+    return strcmp(c, "max") == 0 ? "maximum" : c;
+}
+
+const char *orch_cpu_rendered(const char *cpu, const char *domain_type, char *buf, size_t len)
+{
+    const char *c = cpu_choice(cpu, domain_type);
+    for (int i = 0; cpu_modes[i]; i++)
+        if (strcmp(c, cpu_modes[i]) == 0) {
+            snprintf(buf, len, "%s", c);
+            return buf;
+        }
+    snprintf(buf, len, "custom %s", c);
+    return buf;
+}
+
 static int tpl_set_cpu_mode(xmlDocPtr doc, xmlNodePtr cpu, const orch_domain_spec *s)
 {
-    static const char *const modes[] = { "host-passthrough", "host-model", "maximum", NULL };
-    const char *c = s->cpu && *s->cpu && strcmp(s->cpu, "auto") != 0 ? s->cpu : NULL;
+    const char *const *modes = cpu_modes;
+    const char *c = cpu_choice(s->cpu, s->domain_type);
     xmlNodePtr model = tpl_xpath_one(doc, cpu, "model"), topo;
-    if (!c)
-        c = strcmp(s->domain_type, "qemu") == 0 ? "max" : "host-passthrough";
-    if (strcmp(c, "max") == 0)
-        c = "maximum";
     for (int i = 0; modes[i]; i++)
         if (strcmp(c, modes[i]) == 0) {
             xmlSetProp(cpu, BAD_CAST "mode", BAD_CAST c);
@@ -278,5 +298,79 @@ int tpl_set_nic(xmlDocPtr doc, const orch_domain_spec *s)
         xmlAddPrevSibling(dev, xmlNewText(BAD_CAST "\n    "));
     }
     xmlSetProp(dev, BAD_CAST "value", BAD_CAST text);
+    return 0;
+}
+
+/* The database disk's I/O thread: on its own <driver> for a virtio-blk
+ * disk, on the virtio-scsi controller's for a SCSI one (QEMU gives an
+ * I/O thread to a virtio device, not to one disk of a SCSI bus); NULL
+ * for a controller QEMU emulates in its main loop (lsisas1068), whose
+ * I/O then runs on the emulator's CPUs. */
+static xmlNodePtr iothread_holder(xmlDocPtr doc)
+{
+    xmlNodePtr bus = tpl_xpath_one(doc, NULL, "/domain/devices/disk[serial='dbdisk']/target");
+    xmlChar *b = bus ? xmlGetProp(bus, BAD_CAST "bus") : NULL;
+    xmlNodePtr n = NULL;
+    if (b && xmlStrcmp(b, BAD_CAST "virtio") == 0)
+        n = tpl_xpath_one(doc, NULL, "/domain/devices/disk[serial='dbdisk']/driver");
+    else if (b && xmlStrcmp(b, BAD_CAST "scsi") == 0
+             && (n = tpl_xpath_one(doc, NULL, "/domain/devices/controller[@type='scsi'"
+                                   " and @model='virtio-scsi']")))
+        n = child_of(doc, n, "driver", 3);
+    xmlFree(b);
+    return n;
+}
+
+/* [run] pinning and hugepages (placement.h): <iothreads> and the
+ * database disk's I/O thread, <cputune> (each vCPU on its host CPU, the
+ * emulator and the I/O thread on the CPUs set apart), <numatune> (memory
+ * on the vCPUs' node), <memoryBacking><hugepages/>. */
+int tpl_set_placement(xmlDocPtr doc, const orch_domain_spec *s)
+{
+    static const char *const after_vcpu[] = { "vcpu", NULL };
+    static const char *const after_tune[] = { "cputune", "iothreads", "vcpu", NULL };
+    static const char *const after_mem[] = { "currentMemory", "memory", NULL };
+    const orch_vm_place *pl = s->place;
+    xmlNodePtr io = NULL, tune, n;
+    char num[32];
+
+    if (s->hugepages) {
+        if (!(n = domain_child(doc, "memoryBacking", after_mem)) || !child_of(doc, n, "hugepages", 2))
+            return -1;
+    }
+    if (!pl)
+        return 0;
+    if ((io = iothread_holder(doc))) {
+        xmlSetProp(io, BAD_CAST "iothread", BAD_CAST "1");
+        if (!(n = domain_child(doc, "iothreads", after_vcpu)))
+            return -1;
+        xmlNodeSetContent(n, BAD_CAST "1");
+    }
+    if (!(tune = domain_child(doc, "cputune", (const char *const[]){ "iothreads", "vcpu", NULL })))
+        return -1;
+    for (int k = 0; k < pl->nvcpus; k++) {
+        if (!(n = add_child(tune, "vcpupin", 2)))
+            return -1;
+        snprintf(num, sizeof num, "%d", k);
+        xmlSetProp(n, BAD_CAST "vcpu", BAD_CAST num);
+        snprintf(num, sizeof num, "%d", pl->vcpu_cpu[k]);
+        xmlSetProp(n, BAD_CAST "cpuset", BAD_CAST num);
+    }
+    if (!(n = add_child(tune, "emulatorpin", 2)))
+        return -1;
+    xmlSetProp(n, BAD_CAST "cpuset", BAD_CAST pl->emulator);
+    if (io) {
+        if (!(n = add_child(tune, "iothreadpin", 2)))
+            return -1;
+        xmlSetProp(n, BAD_CAST "iothread", BAD_CAST "1");
+        xmlSetProp(n, BAD_CAST "cpuset", BAD_CAST pl->emulator);
+    }
+    if (pl->node >= 0) {
+        if (!(tune = domain_child(doc, "numatune", after_tune)) || !(n = add_child(tune, "memory", 2)))
+            return -1;
+        snprintf(num, sizeof num, "%d", pl->node);
+        xmlSetProp(n, BAD_CAST "mode", BAD_CAST "strict");
+        xmlSetProp(n, BAD_CAST "nodeset", BAD_CAST num);
+    }
     return 0;
 }

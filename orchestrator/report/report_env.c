@@ -64,6 +64,57 @@ static void host_check_table(xmlNodePtr sec, const report_run *run, const res_en
     }
 }
 
+/* The guest CPU's flags against its host's (issue 31): one row per VM
+ * whose guest lacks SSE4.2 or AVX that its host has, class "warn" (the
+ * databases' CRC32C and the copies then run slower than the host could);
+ * and each pinned VM's place. */
+static void guest_cpu_rows(xmlNodePtr tb, const report_run *run, const res_env *env)
+{
+    static const char *const wanted[] = { "sse4_2", "avx", NULL };
+    for (int v = 0; v < run->nvms; v++) {
+        const res_vm *vm = &run->vms[v];
+        const res_hypervisor *h = NULL;
+        char missing[64] = "", *row;
+        if (vm->pinned) {
+            row = orch_strfmt("vCPUs on %s, emulator and I/O thread on %s%s", vm->cpus,
+                              vm->emulator_cpus, vm->numa_node >= 0 ? ", memory on node " : "");
+            if (row && vm->numa_node >= 0) {
+                char *n = orch_strfmt("%s%d", row, vm->numa_node);
+                free(row);
+                row = n;
+            }
+            if (row) {
+                char *key = orch_strfmt("placement of %s (repetition %d)", vm->name, vm->repetition);
+                page_kv(tb, key ? key : "placement", row);
+                free(key);
+            }
+            free(row);
+        }
+        for (int k = 0; k < env->nhypervisors && vm->host; k++)
+            if (env->hypervisors[k].uri && strcmp(env->hypervisors[k].uri, vm->host) == 0)
+                h = &env->hypervisors[k];
+        if (!vm->cpu_flags || !h || !h->cpu_flags)
+            continue;
+        for (int w = 0; wanted[w]; w++)
+            if (orch_cpu_flag(h->cpu_flags, wanted[w]) && !orch_cpu_flag(vm->cpu_flags, wanted[w]))
+                snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s",
+                         *missing ? ", " : "", wanted[w]);
+        if (!*missing)
+            continue;
+        row = orch_strfmt("the guest of %s (repetition %d) lacks %s, which its host has: "
+                          "its database ran on a slower CPU than the host's ([run] cpu = "
+                          "host-passthrough under KVM)", vm->name, vm->repetition, missing);
+        if (row) {
+            xmlNodePtr last;
+            page_kv(tb, "guest CPU warning", row);
+            last = xmlGetLastChild(tb);
+            if (last && xmlGetLastChild(last))
+                html_attr(xmlGetLastChild(last), "class", "warn");
+        }
+        free(row);
+    }
+}
+
 void page_section_environment(report_page *pg)
 {
     xmlNodePtr sec = page_section(pg, "environment", "Environment", NULL);
@@ -98,7 +149,11 @@ void page_section_environment(report_page *pg)
             page_kv(tb, "hypervisor host", h->hostname);
             page_kv(tb, "libvirt version", h->libvirt_version);
             page_kv(tb, "hypervisor and version", hv);
-            page_kv(tb, "domain type", h->domain_type);
+            free(hv);
+            hv = h->domain_type_reason && h->domain_type
+                 ? orch_strfmt("%s (%s)", h->domain_type, h->domain_type_reason) : NULL;
+            page_kv(tb, "domain type", hv ? hv : h->domain_type);
+            page_kv(tb, "guest CPU", h->guest_cpu);
             free(hv);
             /* the host itself, as its libvirt tells (hosts.h) */
             hv = h->cpus > 0 && h->cpus != RES_UNSET
@@ -113,6 +168,7 @@ void page_section_environment(report_page *pg)
         ver = guest_versions(run);
         page_kv(tb, "guest database", ver);
         free(ver);
+        guest_cpu_rows(tb, run, env);
         host_check_table(sec, run, env);
     }
 }
@@ -162,6 +218,8 @@ void page_section_plan(report_page *pg)
         plan_int_row(tb, "precondition (s)", p->precondition_s);
         plan_int_row(tb, "warmup (s)", p->warmup_s);
         plan_int_row(tb, "measure (s)", p->measure_s);
+        plan_text_row(tb, "pinning", p->pinning);
+        plan_text_row(tb, "hugepages", p->hugepages);
         if (run->plan_text)
             html_attr(html_add(sec, "pre", run->plan_text), "class", "plan-ini");
     }

@@ -337,6 +337,14 @@ static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc,
     v->name = strdup(r->vm);
     v->drive = strdup(r->drive);
     v->host = r->host ? strdup(r->host) : NULL;     /* optional: no host is no failure */
+    v->cpu_flags = r->cpu_flags ? strdup(r->cpu_flags) : NULL;
+    v->cpus = r->cpus ? strdup(r->cpus) : NULL;
+    v->emulator_cpus = r->emulator_cpus ? strdup(r->emulator_cpus) : NULL;
+    v->pinned = r->cpus != NULL;
+    v->numa_node = r->numa_node;
+    if ((r->cpus && !v->cpus) || (r->emulator_cpus && !v->emulator_cpus)
+        || (r->cpu_flags && !v->cpu_flags))
+        return -1;
     v->repetition = r->repetition;
     v->result = strdup(r->result);
     v->precondition_result = r->precondition ? strdup(r->precondition) : NULL;

@@ -37,6 +37,10 @@ typedef struct orch_vm_result {
     orch_health health;         /* the fault, when failed_in */
     char       *console_tail;   /* last lines of its console, when failed */
     const char *host;           /* libvirt URI of its host, or NULL */
+    char       *cpu_flags;      /* the guest's CPU flags, or NULL: not read */
+    const char *cpus, *emulator_cpus;   /* [run] pinning: its vCPUs' and
+                                 * emulator's host CPUs, NULL: not pinned */
+    int         numa_node;      /* its memory's node, -1: not bound */
 } orch_vm_result;
 
 typedef struct orch_summary_input {

@@ -3,6 +3,8 @@
 #include "run/run_state.h"
 #include "util/files.h"
 #include "util/names.h"
+#include "virt/agent.h"
+#include "virt/kvm.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,15 +51,19 @@ int run_provision_drives(run_state *st)
         char *seed_path;
         virStorageVolPtr vol;
         rv->conn = virStoragePoolGetConnect(st->pools[vm->drive_index]);
-        type = strcmp(p->domain_type, "auto") != 0 ? p->domain_type
-               : orch_domain_type_for(rv->conn, st->err, sizeof st->err);
+        snprintf(rv->type_reason, sizeof rv->type_reason, "asked for");
+        type = strcmp(p->domain_type, "auto") != 0
+               ? p->domain_type
+               : orch_domain_type_auto(rv->conn, orch_plan_drive_uri(p, vm->drive), st->o->kvm_probe,
+                                       rv->type_reason, sizeof rv->type_reason,
+                                       st->err, sizeof st->err);
         if (!type)
             return -1;
         rv->domain_type = type;
         if (!conn_seen_before(st, i)) {
             char *uri = virConnectGetURI(rv->conn);
             fprintf(st->out, "%s: domain type %s (%s)\n", uri ? uri : "libvirt", type,
-                    strcmp(p->domain_type, "auto") != 0 ? "asked for" : "host capabilities");
+                    rv->type_reason);
             free(uri);
         }
         if (!vm->seed_vol)
@@ -197,6 +203,29 @@ static void show_console(run_state *st, const orch_vm *vm, int rep)
     free(path);
 }
 
+/* The CPU flags the guest of VM i sees (the first "flags" line of its
+ * /proc/cpuinfo, through the guest agent), into its run_vm; left NULL
+ * where the guest has no agent or no /proc (a Windows guest): not a
+ * failure, the summary then lacks them. */
+static void read_cpu_flags(run_state *st, int i)
+{
+    run_vm *rv = &st->vms[i];
+    char err[256], *text, *colon;
+    int code = -1;
+    free(rv->cpu_flags);
+    rv->cpu_flags = NULL;
+    if (!st->cl.agent)
+        return;
+    text = orch_agent_sh(st->cl.agent, st->cl.agent_ctx, rv->dom, st->l->vms[i].name,
+                         "grep -m1 '^flags' /proc/cpuinfo", 10000, &code, err, sizeof err);
+    if (text && code == 0 && (colon = strchr(text, ':'))) {
+        char *f = colon + 1 + strspn(colon + 1, " \t");
+        f[strcspn(f, "\n")] = '\0';
+        rv->cpu_flags = *f ? strdup(f) : NULL;
+    }
+    free(text);
+}
+
 int run_wait_ready(run_state *st, int rep)
 {
     time_t deadline = time(NULL) + st->p->boot_timeout_s;
@@ -226,6 +255,7 @@ int run_wait_ready(run_state *st, int rep)
                 snprintf(st->err, sizeof st->err, "interrupted");
             return -1;
         }
+        read_cpu_flags(st, i);
     }
     return 0;
 }

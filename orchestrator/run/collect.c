@@ -5,6 +5,7 @@
 #include "util/names.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* The last lines of vm's console log in repetition rep (new string), or
  * NULL. */
@@ -31,6 +32,10 @@ void run_record_rep(run_state *st, int rep)
         r->vm = vm->name;
         r->drive = vm->drive->name;
         r->host = orch_plan_drive_uri(p, vm->drive);
+        r->cpu_flags = rv->cpu_flags ? strdup(rv->cpu_flags) : NULL;
+        r->cpus = vm->place.nvcpus ? vm->place.vcpus : NULL;
+        r->emulator_cpus = vm->place.nvcpus ? vm->place.emulator : NULL;
+        r->numa_node = vm->place.nvcpus ? vm->place.node : -1;
         r->repetition = rep;
         r->result = orch_layout_result(vm, rep, RES_PHASE_MEASURE);
         /* the precondition's last round this VM finished */
@@ -52,5 +57,6 @@ void run_results_clear(run_state *st)
         free((char *)st->results[i].result);
         free((char *)st->results[i].precondition);
         free(st->results[i].console_tail);
+        free(st->results[i].cpu_flags);
     }
 }

@@ -26,7 +26,7 @@ static void print_hosts(const orch_host_cap *h, int n, FILE *out)
         if (h[k].free)
             fprintf(out, " (%s free)", orch_format_bytes(h[k].free, d, sizeof d));
         fprintf(out, ", and %d vCPU(s) of its %d CPU(s)%s\n", h[k].vcpus, h[k].cpus,
-                h[k].vcpus > h[k].cpus ? " (they share them: slower, not refused)" : "");
+                h[k].vcpus > h[k].cpus ? " (more than it has: refused unless overcommit = yes)" : "");
     }
 }
 

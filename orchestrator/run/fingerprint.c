@@ -179,6 +179,11 @@ res_fingerprint *orch_fingerprint_build(const orch_plan *p, const orch_template 
     fp->domain_type = distinct(s->env.hypervisors, (size_t)s->env.nhypervisors,
                                sizeof s->env.hypervisors[0],
                                offsetof(res_hypervisor, domain_type), &oom);
+    fp->cpu = distinct(s->env.hypervisors, (size_t)s->env.nhypervisors,
+                       sizeof s->env.hypervisors[0], offsetof(res_hypervisor, guest_cpu), &oom);
+    fp->pinning = dup_opt(strcmp(p->pinning, "auto") == 0 || strcmp(p->pinning, "off") == 0
+                          ? p->pinning : "explicit", &oom);
+    fp->hugepages = dup_opt(p->hugepages ? "yes" : "no", &oom);
     fp->drivebench_version = dup_opt(DRIVEBENCH_VERSION, &oom);
     orch_template_machine_clear(&m);
     if (oom) {

@@ -3,6 +3,7 @@
  * files named in run_state.h). */
 #include "run/run_state.h"
 #include "virt/hosts.h"
+#include "virt/placement_host.h"
 #include "util/names.h"
 #include "util/stats.h"
 
@@ -64,6 +65,8 @@ static void state_close(run_state *st)
     orch_telemetry_free(st->tel);
     st->o->monitor = NULL;
     free(st->results);
+    for (int i = 0; st->vms && st->l && i < st->l->nvms; i++)
+        free(st->vms[i].cpu_flags);
     free(st->vms);
     free(st->pools);
     free(st->restore);
@@ -161,7 +164,10 @@ static int run_all(run_state *st, const char *started, int *summary_written)
         return ORCH_RUN_FAILED;
     /* the plan's cost, and its refusal when a drive or a host is short */
     if (orch_estimate(st->conns, p, st->t, st->out, st->err, sizeof st->err) < 0
-        || (!st->o->seed_out && run_host_check(st) < 0) || run_provision_drives(st) < 0)
+        || (!st->o->seed_out && run_host_check(st) < 0)
+        || orch_place_layout(st->conns, p, st->l, p->vcpus ? p->vcpus : orch_template_vcpus(st->t),
+                             NULL, st->out, st->err, sizeof st->err) < 0
+        || run_provision_drives(st) < 0)
         return ORCH_RUN_FAILED;
     if (st->o->seed_out)        /* seed mode: no measure, no summary */
         return run_seed(st) < 0 ? ORCH_RUN_FAILED : ORCH_RUN_OK;

@@ -37,6 +37,9 @@ typedef struct orch_run_opts {
                       size_t errlen);
     /* Guest agent transport. NULL: virDomainQemuAgentCommand. */
     orch_agent_fn agent;
+    /* domain_type = auto on this machine's qemu:/// (virt/kvm.h): what the
+     * measurement reads; NULL: /proc/cpuinfo and /dev/kvm */
+    const struct orch_kvm_probe *kvm_probe;
     /* Called before each step on each object; -1 makes that step fail.
      * For tests of teardown after failures. */
     int (*inject)(void *ctx, orch_step step, const char *object);

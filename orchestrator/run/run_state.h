@@ -19,10 +19,13 @@
 typedef struct run_vm {
     virConnectPtr conn;         /* its drive's, borrowed from the run's orch_conns */
     const char   *domain_type;  /* "kvm" or "qemu" */
+    char          type_reason[256]; /* why that domain type (kvm.h) */
     virDomainPtr  dom;          /* running domain of this repetition, or NULL */
     unsigned char uuid[VIR_UUID_BUFLEN];    /* of dom: found again after a reconnect */
     int           slot;         /* in the monitor, this repetition */
     const char   *failed_in;    /* the phase it failed in (static), or NULL */
+    char         *cpu_flags;    /* the guest's /proc/cpuinfo flags this
+                                 * repetition, or NULL: not read */
 } run_vm;
 
 typedef struct run_state {

@@ -72,6 +72,9 @@ static int environment(run_state *st, res_env *e)
         virConnectGetVersion(rv->conn, &hv);
         h->hypervisor_version = version_text(hv);
         h->domain_type = strdup(rv->domain_type);
+        h->domain_type_reason = strdup(rv->type_reason);
+        h->guest_cpu = strdup(orch_cpu_rendered(st->p->cpu, rv->domain_type, line, sizeof line));
+        oom |= !h->domain_type_reason || !h->guest_cpu;
         oom |= orch_host_describe(rv->conn, uri, h) < 0;
         oom |= !h->uri || !h->libvirt_version || !h->hypervisor || !h->hypervisor_version
                || !h->domain_type;
@@ -129,7 +132,10 @@ static int plan_record(const orch_plan *p, const orch_template *t, res_plan *r)
         r->repetitions_min = p->repetitions_min;
         r->repetitions_max = p->repetitions_max;
     }
-    if (!r->name || !r->profile || !r->client || !r->client_path || !r->workload || !r->db_driver)
+    r->pinning = strdup(p->pinning);
+    r->hugepages = strdup(p->hugepages ? "yes" : "no");
+    if (!r->name || !r->profile || !r->client || !r->client_path || !r->workload || !r->db_driver
+        || !r->pinning || !r->hugepages)
         goto oom;
     return 0;
 oom:

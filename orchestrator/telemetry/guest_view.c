@@ -108,50 +108,18 @@ static json_object *call(tel_guest *g, const guest_vm *v, const char *name, json
 static void resolve(tel_guest *g, const guest_vm *v, char *disk, size_t dlen, char *note,
                     size_t nlen)
 {
-    json_object *args = json_object_new_object(), *a = json_object_new_array(), *ret, *x;
-    long pid = -1;
     char err[200];
-    json_object_object_add(args, "path", json_object_new_string("/bin/sh"));
-    json_object_array_add(a, json_object_new_string("-c"));
-    json_object_array_add(a, json_object_new_string(resolve_script));
-    json_object_object_add(args, "arg", a);
-    json_object_object_add(args, "capture-output", json_object_new_boolean(1));
-    if ((ret = call(g, v, "guest-exec", args, err, sizeof err))
-        && json_object_object_get_ex(ret, "pid", &x))
-        pid = (long)json_object_get_int64(x);
-    json_object_put(ret);
-    if (pid < 0) {
+    int code = -1;
+    char *text = orch_agent_sh(g->fn, g->ctx, v->dom, v->name, resolve_script, EXEC_WAIT_MS,
+                               &code, err, sizeof err);
+    if (!text) {
         snprintf(note, nlen, "no guest view: %s", err);
         return;
     }
-    for (int waited = 0; waited < EXEC_WAIT_MS; waited += 100) {
-        int code = -1;
-        char *text = NULL;
-        size_t len;
-        args = json_object_new_object();
-        json_object_object_add(args, "pid", json_object_new_int64(pid));
-        if (!(ret = call(g, v, "guest-exec-status", args, err, sizeof err))) {
-            snprintf(note, nlen, "no guest view: %s", err);
-            return;
-        }
-        if (!json_object_object_get_ex(ret, "exited", &x) || !json_object_get_boolean(x)) {
-            json_object_put(ret);
-            nap_ms(100);
-            continue;
-        }
-        if (json_object_object_get_ex(ret, "exitcode", &x))
-            code = json_object_get_int(x);
-        if (json_object_object_get_ex(ret, "out-data", &x))
-            text = orch_b64_decode(json_object_get_string(x), &len);
-        json_object_put(ret);
-        if (code != 0 || tel_guest_disk_name(text, disk, dlen) < 0)
-            snprintf(note, nlen, "no guest view: the guest has no disk with serial dbdisk "
-                     "under /dev/disk/by-id (readlink said \"%.60s\")", text ? text : "");
-        free(text);
-        return;
-    }
-    snprintf(note, nlen, "no guest view: readlink in the guest did not end in %d s",
-             EXEC_WAIT_MS / 1000);
+    if (code != 0 || tel_guest_disk_name(text, disk, dlen) < 0)
+        snprintf(note, nlen, "no guest view: the guest has no disk with serial dbdisk "
+                 "under /dev/disk/by-id (readlink said \"%.60s\")", text);
+    free(text);
 }
 
 /* The guest's /proc/diskstats (caller frees), NULL with err. */

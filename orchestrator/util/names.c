@@ -167,3 +167,12 @@ int orch_name_in(const char *list, const char *name)
     }
     return 0;
 }
+
+int orch_cpu_flag(const char *flags, const char *flag)
+{
+    size_t n = strlen(flag);
+    for (const char *p = flags ? strstr(flags, flag) : NULL; p; p = strstr(p + 1, flag))
+        if ((p == flags || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return 1;
+    return 0;
+}

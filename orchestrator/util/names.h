@@ -55,4 +55,7 @@ char *orch_tree_path(const char *rel);
  * holds none), else 0. */
 int orch_name_in(const char *list, const char *name);
 
+/* 1 when the space-separated CPU flags (NULL: none) hold flag as a word. */
+int orch_cpu_flag(const char *flags, const char *flag);
+
 #endif

@@ -7,6 +7,8 @@
 #include <libvirt/libvirt-qemu.h>
 #include <libvirt/virterror.h>
 
+#include "nap.h"
+
 char *orch_agent_libvirt(void *ctx, virDomainPtr dom, const char *cmd, int timeout_s)
 {
     (void)ctx;
@@ -99,4 +101,46 @@ char *orch_b64_decode(const char *in, size_t *len)
     out[o] = '\0';
     *len = o;
     return out;
+}
+
+char *orch_agent_sh(orch_agent_fn fn, void *ctx, virDomainPtr dom, const char *who,
+                    const char *script, int wait_ms, int *exitcode, char *err, size_t errlen)
+{
+    json_object *args = json_object_new_object(), *a = json_object_new_array(), *ret, *x;
+    long pid = -1;
+    json_object_object_add(args, "path", json_object_new_string("/bin/sh"));
+    json_object_array_add(a, json_object_new_string("-c"));
+    json_object_array_add(a, json_object_new_string(script));
+    json_object_object_add(args, "arg", a);
+    json_object_object_add(args, "capture-output", json_object_new_boolean(1));
+    if ((ret = orch_agent_call(fn, ctx, dom, who, "guest-exec", args, ORCH_AGENT_SH_TIMEOUT_S,
+                               err, errlen))
+        && json_object_object_get_ex(ret, "pid", &x))
+        pid = (long)json_object_get_int64(x);
+    else if (ret)
+        snprintf(err, errlen, "%s: guest-exec returned no pid", who);
+    json_object_put(ret);
+    if (pid < 0)
+        return NULL;
+    for (int waited = 0; waited <= wait_ms; waited += 100) {
+        char *text = NULL;
+        size_t len;
+        args = json_object_new_object();
+        json_object_object_add(args, "pid", json_object_new_int64(pid));
+        if (!(ret = orch_agent_call(fn, ctx, dom, who, "guest-exec-status", args,
+                                    ORCH_AGENT_SH_TIMEOUT_S, err, errlen)))
+            return NULL;
+        if (!json_object_object_get_ex(ret, "exited", &x) || !json_object_get_boolean(x)) {
+            json_object_put(ret);
+            nap_ms(100);
+            continue;
+        }
+        *exitcode = json_object_object_get_ex(ret, "exitcode", &x) ? json_object_get_int(x) : -1;
+        if (json_object_object_get_ex(ret, "out-data", &x))
+            text = orch_b64_decode(json_object_get_string(x), &len);
+        json_object_put(ret);
+        return text ? text : strdup("");
+    }
+    snprintf(err, errlen, "%s: the guest's shell did not end in %d s", who, wait_ms / 1000);
+    return NULL;
 }

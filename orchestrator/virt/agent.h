@@ -28,6 +28,14 @@ json_object *orch_agent_call(orch_agent_fn fn, void *ctx, virDomainPtr dom, cons
                              const char *name, json_object *args, int timeout_s,
                              char *err, size_t errlen);
 
+/* Run script with /bin/sh -c in dom's guest (guest-exec, output
+ * captured) and wait up to wait_ms for it to end, polling every 100 ms.
+ * Returns its standard output (new string, "" when none) and its exit
+ * status in *exitcode, or NULL with err (no agent, no shell, not ended). */
+#define ORCH_AGENT_SH_TIMEOUT_S 10
+char *orch_agent_sh(orch_agent_fn fn, void *ctx, virDomainPtr dom, const char *who,
+                    const char *script, int wait_ms, int *exitcode, char *err, size_t errlen);
+
 /* Decode base64 text; returns a new NUL-terminated buffer (caller frees)
  * and its length in *len, or NULL on bad input or out of memory. */
 char *orch_b64_decode(const char *in, size_t *len);

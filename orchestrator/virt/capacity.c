@@ -234,9 +234,15 @@ fail:
 int orch_memory_check(const orch_plan *p, const orch_host_cap *h, int n, FILE *out, char *err,
                       size_t errlen)
 {
-    int short_hosts = 0;
+    int short_hosts = 0, short_cpus = 0;
     for (int k = 0; k < n; k++) {
         char a[32], b[32], c[32];
+        if (h[k].cpus > 0 && h[k].vcpus > h[k].cpus) {
+            short_cpus++;
+            fprintf(out, "drivebench: host %s has %d CPU(s) and its %d VM(s) have %d vCPU(s)%s\n",
+                    h[k].uri, h[k].cpus, h[k].vms, h[k].vcpus,
+                    p->overcommit ? "; overcommit = yes: they share them" : "");
+        }
         if (h[k].need <= h[k].memory)
             continue;
         short_hosts++;
@@ -250,6 +256,12 @@ int orch_memory_check(const orch_plan *p, const orch_host_cap *h, int n, FILE *o
         snprintf(err, errlen, "not enough memory on %d host(s) (see above); nothing was created "
                  "(fewer VMs per host, a smaller [run] memory, or [run] overcommit = yes)",
                  short_hosts);
+        return -1;
+    }
+    if (short_cpus && !p->overcommit) {
+        snprintf(err, errlen, "more vCPUs than CPUs on %d host(s) (see above); nothing was created "
+                 "(fewer VMs per host, a smaller [run] vcpus, or [run] overcommit = yes to let "
+                 "them share the CPUs)", short_cpus);
         return -1;
     }
     return 0;

@@ -90,7 +90,10 @@ typedef struct orch_host_cap {
 int orch_host_caps(orch_conns *conns, const struct orch_plan *p, const struct orch_template *t,
                    orch_host_cap **hosts, int *n, char *err, size_t errlen);
 
-/* Refuse hosts whose VMs need more memory than they have. For each,
+/* Refuse hosts whose VMs need more memory than they have, or have more
+ * vCPUs than the host has CPUs (issue 31). For each short of CPUs, prints
+ *   drivebench: host URI has N CPU(s) and its M VM(s) have V vCPU(s)
+ * and for each short of memory,
  * prints on out:
  *   drivebench: host URI has HAVE of memory and its N VM(s) need NEED
  *   (N x MEM + 100 MiB for QEMU each)

@@ -63,11 +63,31 @@ int orch_host_describe(virConnectPtr conn, const char *uri, res_hypervisor *h)
         struct utsname u;
         if (uname(&u) == 0)
             oom |= !(h->kernel = strdup(u.release));
+        h->cpu_flags = orch_cpuinfo_flags("/proc/cpuinfo");
     }
     virResetLastError();        /* what is not known stays unrecorded */
     free(sysinfo);
     free(caps);
     return oom ? -1 : 0;
+}
+
+char *orch_cpuinfo_flags(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL, *out = NULL;
+    size_t cap = 0;
+    while (f && !out && getline(&line, &cap, f) > 0) {
+        char *colon = strchr(line, ':'), *v;
+        if (strncmp(line, "flags", 5) != 0 || !colon)
+            continue;
+        v = colon + 1 + strspn(colon + 1, " \t");
+        v[strcspn(v, "\n")] = '\0';
+        out = strdup(v);
+    }
+    free(line);
+    if (f)
+        fclose(f);
+    return out;
 }
 
 int orch_hosts_write(const orch_plan *p, const char *run_dir, char *err, size_t errlen)

@@ -25,6 +25,10 @@
  * 0, or -1 when out of memory. */
 int orch_host_describe(virConnectPtr conn, const char *uri, res_hypervisor *h);
 
+/* The first "flags" line of a cpuinfo file (/proc/cpuinfo): its words
+ * as one space-separated string (caller frees), or NULL. */
+char *orch_cpuinfo_flags(const char *path);
+
 /* Write run_dir/hosts: the distinct URIs of p's drives. 0, or -1 with
  * err. */
 int orch_hosts_write(const orch_plan *p, const char *run_dir, char *err, size_t errlen);

@@ -11,6 +11,9 @@
 #   - (issue 23) KiB written and flushes per transaction > 0 per VM and
 #     drive, the guest's view of its database disk present, and the
 #     device's latencies or the note why they were not traced;
+#   - (issue 31) the guest CPU as rendered (maximum under TCG) in the
+#     environment and the fingerprint, and every guest's CPU flags, read at
+#     boot through the guest agent, hold sse4_2, popcnt and avx;
 #   - the summary shows each VM's database size (data after load and at the
 #     end > 0, as the guest's MariaDB reported it), the drive's mean, and
 #     summary.csv's columns of it;
@@ -203,6 +206,20 @@ done
 jq -e --argjson v "$vms" '.run.transactions > 0 and .run.vms == $v
       and .run.latency_ms.p99 > 0' "$rdir/summary.json" >/dev/null \
   || e2e_fail "summary.json: run without transactions, latencies or $vms VM(s): $(jq -c .run "$rdir/summary.json")"
+# issue 31: the guest CPU as rendered (domain_type = qemu: QEMU's max) and
+# in the fingerprint, and each guest's /proc/cpuinfo flags as the guest
+# agent read them at boot: QEMU 7.2's max under TCG offers SSE4.2, POPCNT
+# and AVX (the flags the default qemu64 lacks)
+want_cpu=host-passthrough; [ "$type" = qemu ] && want_cpu=maximum
+jq -e --arg c "$want_cpu" '.environment.hypervisors[0].guest_cpu == $c and .fingerprint.cpu == $c
+      and .environment.hypervisors[0].domain_type_reason == "asked for"
+      and .plan.pinning == "off" and .plan.hugepages == "no"' "$rdir/summary.json" >/dev/null \
+  || e2e_fail "summary.json: guest CPU not $want_cpu: $(jq -c '{h: .environment.hypervisors[0] | del(.cpu_flags), fp: .fingerprint.cpu}' "$rdir/summary.json")"
+jq -e --argjson n "$vms" '[.vms[] | select((.cpu_flags // "") | split(" ")
+      | (index(["sse4_2"]) != null) and (index(["popcnt"]) != null) and (index(["avx"]) != null))]
+      | length == $n' "$rdir/summary.json" >/dev/null \
+  || e2e_fail "summary.json: a guest's CPU flags lack sse4_2, popcnt or avx: $(jq -c '[.vms[].cpu_flags]' "$rdir/summary.json")"
+e2e_say "guest CPU $want_cpu: $(jq -r '.vms[0].cpu_flags | split(" ") | length' "$rdir/summary.json") flags, among them $(jq -r '.vms[0].cpu_flags | split(" ") | map(select(test("^(sse4_2|popcnt|avx|avx2|xsave)$"))) | join(" ")' "$rdir/summary.json")"
 e2e_check_totals "$rdir"
 
 # What the drive did (issue 13): during the measured phase the hypervisor

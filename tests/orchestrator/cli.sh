@@ -205,7 +205,7 @@ get_plan_error "unreadable plan" "/nonexistent.ini: cannot read plan: No such fi
 get_plan_error "usage" "usage: drivebench plan get SECTION KEY PLAN
        drivebench plan estimate PLAN" run name
 
-# plan estimate: the cost before the run, exactly, on node.xml (2 CPUs,
+# plan estimate: the cost before the run, exactly, on node.xml (8 CPUs,
 # 24 GiB, pools the test driver sizes at 100 GiB); exit 1 with the reason
 # when run would refuse the plan (memory), 2 for an invalid plan
 cat >"$tmp/est.ini" <<INI
@@ -228,7 +228,7 @@ INI
 $DB plan estimate "$tmp/est.ini" >"$tmp/out" 2>"$tmp/err"; st=$?
 cat >"$tmp/want" <<TXT
 estimate of $tmp/est.ini: 1 drive(s), 2 VM(s), profile tiny, workload oltp_read_write
-host $NODE: 2 VM(s) need 8.2 GiB of memory (2 x 4 GiB + 100 MiB for QEMU each) of its 24 GiB, and 2 vCPU(s) of its 2 CPU(s)
+host $NODE: 2 VM(s) need 8.2 GiB of memory (2 x 4 GiB + 100 MiB for QEMU each) of its 24 GiB, and 2 vCPU(s) of its 8 CPU(s)
 drive d1 (pool userpool, 99 GiB free): its volumes need 4 GiB plus 1 GiB headroom
 duration: 1 repetition(s) x (precondition 2:00:00 + measure 1:00:00) = 3:00:00
   plus per repetition the boot (at most boot_timeout 0:10:00) and the prepare of each database, measured by the run in its first repetition: at least 3:00:00, at most 3:10:00 plus the prepares
@@ -260,12 +260,69 @@ for f in "$tmp"/xml-mssql/*.xml; do
   if virt-xml-validate "$f" domain >/dev/null 2>&1; then ok "virt-xml-validate $(basename "$f")"; else bad "virt-xml-validate $(basename "$f")"; virt-xml-validate "$f" domain; fi
 done
 # every profile x guest OS, and EFI: exact text and libvirt's schema
+# (a plan's "; capabilities = FILE" line: the host it is placed on, issue 31;
+# a plan of several VMs: each domain validated on its own)
 for plan in tests/orchestrator/render/*.ini; do
   c=$(basename "$plan" .ini)
-  $DB render "$plan" --run-id="$c-20261130-000000" >"$tmp/render-$c.xml" 2>"$tmp/err"
-  if diff -u "tests/orchestrator/expected/$c.xml" "$tmp/render-$c.xml"; then ok "render $c is exactly expected/$c.xml"; else bad "render $c differs"; fi
-  if virt-xml-validate "$tmp/render-$c.xml" domain >/dev/null 2>&1; then ok "virt-xml-validate $c"; else bad "virt-xml-validate $c"; virt-xml-validate "$tmp/render-$c.xml" domain; fi
+  caps=$(sed -n 's/^; capabilities = //p' "$plan")
+  $DB render "$plan" --run-id="$c-20261130-000000" ${caps:+--capabilities="$caps"} >"$tmp/render-$c.xml" 2>"$tmp/err"
+  if diff -u "tests/orchestrator/expected/$c.xml" "$tmp/render-$c.xml"; then ok "render $c is exactly expected/$c.xml"; else bad "render $c differs"; cat "$tmp/err"; fi
+  rm -rf "$tmp/split" && mkdir "$tmp/split"
+  csplit -s -z -f "$tmp/split/d" "$tmp/render-$c.xml" '/^<domain /' '{*}'
+  for d in "$tmp"/split/d*; do
+    if virt-xml-validate "$d" domain >/dev/null 2>&1; then ok "virt-xml-validate $c ($(sed -n 's|.*<name>\(.*\)</name>.*|\1|p' "$d" | head -1))"; else bad "virt-xml-validate $c"; virt-xml-validate "$d" domain; fi
+  done
 done
+# the 8 pinned domains: every vCPU on a CPU of its own, none on the CPUs
+# set apart for the emulators, memory on the vCPUs' node
+for c in sysbench-linux-8vm-pinned sysbench-windows-8vm-pinned; do
+  f=tests/orchestrator/expected/$c.xml
+  n=$(grep -c '<vcpupin ' "$f"); u=$(sed -n 's/.*<vcpupin vcpu="[0-9]*" cpuset="\([0-9]*\)".*/\1/p' "$f" | sort -u | wc -l)
+  [ "$n" = 64 ] && [ "$u" = 64 ] && ok "$c: 64 vCPUs on 64 distinct host CPUs" || bad "$c: $n vcpupin, $u distinct CPUs"
+  sed -n 's/.*<vcpupin vcpu="[0-9]*" cpuset="\([0-9]*\)".*/\1/p' "$f" | grep -qxE '0|64|32|96' \
+    && bad "$c: a vCPU on a CPU set apart" || ok "$c: no vCPU on the CPUs set apart (0,64 and 32,96)"
+  [ "$(grep -c '<emulatorpin cpuset="0,64"/>' "$f")" = 4 ] && [ "$(grep -c '<emulatorpin cpuset="32,96"/>' "$f")" = 4 ] \
+    && [ "$(grep -c 'nodeset="0"' "$f")" = 4 ] && [ "$(grep -c 'nodeset="1"' "$f")" = 4 ] \
+    && [ "$(grep -c '<hugepages/>' "$f")" = 8 ] && [ "$(grep -c 'mode="host-passthrough"' "$f")" = 8 ] \
+    && ok "$c: 4 VMs per node, emulators on their node's first core, hugepages, host-passthrough" \
+    || bad "$c: placement per node"
+done
+[ "$(grep -c '<iothreadpin iothread="1" cpuset=' tests/orchestrator/expected/sysbench-linux-8vm-pinned.xml)" = 8 ] \
+  && [ "$(grep -c '<iothreads>' tests/orchestrator/expected/sysbench-windows-8vm-pinned.xml)" = 0 ] \
+  && ok "an I/O thread for virtio-scsi, none for lsisas1068" || bad "iothreads"
+# plan estimate prints the placement map of test:///default (2 nodes of 8
+# CPUs); a plan whose pinned VMs do not fit is refused (issue 31)
+cat >"$tmp/pin.ini" <<INI
+[run]
+name = pin
+uri = test:///default
+profile = tiny
+vmconfigs_dir = vmconfigs
+image_dir = /srv/images
+vcpus = 2
+pinning = auto
+[workload]
+name = oltp_read_write
+tables = 1
+table_size = 10
+measure = 10s
+[drive d1]
+pool = default-pool
+vms = 2
+INI
+$DB plan estimate "$tmp/pin.ini" >"$tmp/out" 2>"$tmp/err"
+[ $? = 0 ] && [ "$(tail -3 "$tmp/out")" = "placement on test:///default: pinning auto, 16 CPU(s) in 16 core(s) on 2 NUMA node(s)
+  d1-vm1: vCPUs on CPUs 1,2, emulator and I/O thread on 0, memory on node 0
+  d1-vm2: vCPUs on CPUs 9,10, emulator and I/O thread on 8, memory on node 1" ] \
+  && ok "plan estimate prints the placement map" || { bad "placement map"; cat "$tmp/out" "$tmp/err"; }
+sed -i 's/^vcpus = 2/vcpus = 8/' "$tmp/pin.ini"
+expect "pinning = auto: VMs that do not fit are refused" 1 "drivebench: pinning = auto: 2 VM(s) x 8 vCPU(s) need 16 whole core(s) of 1 thread(s) and the host has 14 for vCPUs (16 core(s), 16 CPU(s), 2 NUMA node(s), one core per node set apart for emulators and I/O threads) on host test:///default; nothing was created (fewer VMs or vCPUs, or [run] overcommit = yes to run them unpinned)" \
+  $DB plan estimate "$tmp/pin.ini"
+sed -i 's/^pinning = auto/pinning = 1-8 9-16 17-24/' "$tmp/pin.ini"
+expect "pinning: one cpuset per VM" 2 "[run] pinning: more CPU sets than the plan's 2 VM(s) ('17-24' and after)" \
+  $DB validate "$tmp/pin.ini"
+expect "render: pinning = auto needs the host's topology" 2 "drivebench: cannot read the capabilities file /nonexistent" \
+  $DB render tests/orchestrator/render/sysbench-linux-8vm-pinned.ini --capabilities=/nonexistent
 for prof in sysbench sqlserver tiny tiny-seed; do
   if virt-xml-validate vmconfigs/$prof.xml domain >/dev/null 2>&1; then ok "template $prof.xml is valid as it is"; else bad "template $prof.xml invalid"; fi
 done

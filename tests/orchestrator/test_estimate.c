@@ -92,7 +92,7 @@ static void test_estimate_fits(void **state)
     assert_string_equal(tidy(out),
         "estimate of PLAN: 2 drive(s), 3 VM(s), profile tiny, workload oltp_read_write\n"
         "host NODE: 3 VM(s) need 6.3 GiB of memory (3 x 2 GiB + 100 MiB for QEMU each) of its "
-        "24 GiB, and 3 vCPU(s) of its 2 CPU(s) (they share them: slower, not refused)\n"
+        "24 GiB, and 3 vCPU(s) of its 8 CPU(s)\n"
         "drive a (pool userpool, 99 GiB free): its volumes need 8 GiB plus 1 GiB headroom\n"
         "drive b (pool images, 98 GiB free): its volumes need 4 GiB plus 1 GiB headroom\n"
         "duration: 2 repetition(s) x (precondition 1:00:00 + measure 0:30:00) = 3:00:00\n"
@@ -112,7 +112,7 @@ static void test_estimate_refused(void **state)
     assert_string_equal(tidy(out),
         "estimate of PLAN: 1 drive(s), 8 VM(s), profile tiny, workload oltp_read_write\n"
         "host NODE: 8 VM(s) need 32.8 GiB of memory (8 x 4 GiB + 100 MiB for QEMU each) of its "
-        "24 GiB, and 8 vCPU(s) of its 2 CPU(s) (they share them: slower, not refused)\n"
+        "24 GiB, and 8 vCPU(s) of its 8 CPU(s)\n"
         "drive a (pool userpool, 99 GiB free): its volumes need 96 GiB plus 4.8 GiB headroom: "
         "SHORT\n"
         "duration: 1 repetition(s) x (precondition 1:00:00 + measure 0:30:00) = 1:30:00\n"
@@ -139,6 +139,29 @@ static void test_estimate_refused(void **state)
 
     assert_int_equal(estimate("memory = 4G\nvms_per_drive = 8\novercommit = yes\n", "",
                               "[drive a]\npool = userpool\n", &out, err, sizeof err), 0);
+    free(out);
+}
+
+/* More vCPUs than the host has CPUs (issue 31): refused before anything
+ * is created, unless overcommit = yes. */
+static void test_estimate_vcpus(void **state)
+{
+    char err[512], *out;
+    (void)state;
+    assert_int_equal(estimate("memory = 1G\nvcpus = 4\n", "", "[drive a]\npool = userpool\nvms = 3\n",
+                              &out, err, sizeof err), -1);
+    assert_non_null(strstr(tidy(out), "and 12 vCPU(s) of its 8 CPU(s) (more than it has: refused "
+                           "unless overcommit = yes)\n"));
+    assert_non_null(strstr(out, "drivebench: host NODE has 8 CPU(s) and its 3 VM(s) have 12 "
+                           "vCPU(s)\n"));
+    assert_string_equal(err, "more vCPUs than CPUs on 1 host(s) (see above); nothing was created "
+                        "(fewer VMs per host, a smaller [run] vcpus, or [run] overcommit = yes to "
+                        "let them share the CPUs)");
+    free(out);
+    assert_int_equal(estimate("memory = 1G\nvcpus = 4\novercommit = yes\n", "",
+                              "[drive a]\npool = userpool\nvms = 3\n", &out, err, sizeof err), 0);
+    assert_non_null(strstr(tidy(out), "drivebench: host NODE has 8 CPU(s) and its 3 VM(s) have 12 "
+                           "vCPU(s); overcommit = yes: they share them\n"));
     free(out);
 }
 
@@ -219,6 +242,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_estimate_fits),
         cmocka_unit_test(test_estimate_refused),
+        cmocka_unit_test(test_estimate_vcpus),
         cmocka_unit_test_setup_teardown(test_run_memory, orch_fixture_setup,
                                         orch_fixture_teardown),
         cmocka_unit_test(test_eta),

@@ -29,6 +29,7 @@
 #include "virt/provision.h"
 #include "run/run.h"
 #include "testlib.h"
+#include "virt/hosts.h"
 
 #define AGENT(f) ((orch_fake_agent *)(f)->user)
 
@@ -70,8 +71,9 @@ static void test_guest_run(void **state)
     opts_init(&o, f);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
     assert_no_leftovers(f);
-    /* 3 VMs: readiness check, prepare, precondition, measure */
-    assert_int_equal(AGENT(f)->execs, 12);
+    /* 3 VMs: readiness check, the CPU flags (issue 31), prepare,
+     * precondition, measure */
+    assert_int_equal(AGENT(f)->execs, 15);
     assert_int_equal(orch_count_lines(f->log, "--mysql-port=3306 "), 9);
     assert_int_equal(orch_count_lines(f->log, "-drivebench.measure.json oltp_read_write run"), 3);
     /* the live figure comes from the exited process's output */
@@ -85,6 +87,20 @@ static void test_guest_run(void **state)
     json_object_object_get_ex(s, "plan", &v);
     json_object_object_get_ex(v, "client_path", &v);
     assert_string_equal(json_object_to_json_string(v), "\"guest-loopback\"");
+    /* each VM's CPU flags as its guest's /proc/cpuinfo gives them (the
+     * stand-in agent's guest is this machine) */
+    {
+        char *want = orch_cpuinfo_flags("/proc/cpuinfo");
+        json_object *vms;
+        assert_non_null(want);
+        json_object_object_get_ex(s, "vms", &vms);
+        assert_int_equal(json_object_array_length(vms), 3);
+        for (size_t i = 0; i < 3; i++) {
+            assert_true(json_object_object_get_ex(json_object_array_get_idx(vms, i), "cpu_flags", &v));
+            assert_string_equal(json_object_get_string(v), want);
+        }
+        free(want);
+    }
     json_object_put(s);
     snprintf(path, sizeof path, "%s/%s/vm/drivebench-%s--second-vm1.r1.precondition.1.json",
              f->results, RUN_ID, RUN_ID);
@@ -267,11 +283,11 @@ static void test_guest_sigint(void **state)
     orch_plan *p = plan(f);
     orch_run_opts o;
     opts_init(&o, f);
-    AGENT(f)->sigint_at_proc = 4;            /* the first VM's prepare */
+    AGENT(f)->sigint_at_proc = 7;            /* the first VM's prepare */
     assert_int_equal(orch_run(p, &o), ORCH_RUN_INTERRUPTED);
     orch_assert_output(f, "interrupted by signal 2");
-    /* 3 readiness checks, 3 prepares, 3 kills */
-    assert_int_equal(AGENT(f)->execs, 9);
+    /* 3 readiness checks, 3 CPU flag reads, 3 prepares, 3 kills */
+    assert_int_equal(AGENT(f)->execs, 12);
     assert_int_equal(AGENT(f)->kills, 3);
     assert_no_leftovers(f);
     orch_plan_free(p);

@@ -212,9 +212,9 @@ static void test_run_ok(void **state)
         assert_string_equal(json_object_get_string(v), "qemu");
         assert_true(json_object_object_get_ex(hv, "hypervisor", &v));
         assert_string_equal(json_object_get_string(v), "TEST");
-        /* the host behind the URI (hosts.h): node.xml's 2 CPUs, 24 GiB */
+        /* the host behind the URI (hosts.h): node.xml's 8 CPUs, 24 GiB */
         assert_true(json_object_object_get_ex(hv, "cpus", &v));
-        assert_int_equal(json_object_get_int64(v), 2);
+        assert_int_equal(json_object_get_int64(v), 8);
         assert_true(json_object_object_get_ex(hv, "memory_bytes", &v));
         assert_int_equal(json_object_get_int64(v), 25165824LL * 1024);
         assert_true(json_object_object_get_ex(hv, "arch", &v));

@@ -394,7 +394,9 @@ static void test_reference_fingerprints(void **state)
     int n;
     (void)state;
     fp_of("plans/sysbench-8x1.ini", it, &n);
-    assert_int_equal(n, 26);
+    assert_int_equal(n, 29);
+    assert_string_equal(item(it, n, "pinning"), "off");
+    assert_string_equal(item(it, n, "hugepages"), "no");
     assert_string_equal(item(it, n, "db_settings"), "drivebench.my.innodb_buffer_pool_size=24G");
     assert_string_equal(item(it, n, "vcpus"), "8");
     assert_string_equal(item(it, n, "memory_bytes"), "64424509440");
