@@ -108,6 +108,10 @@ typedef struct db_config {
     /* --pipeline=on: statements the workload marks independent are queued
      * (db_exec_queue) and sent with the next one that waits (pgsql only) */
     bool        pipeline;
+    /* ODBC bulk loads by SQL Server's bulk copy (--bulk=bcp), not
+     * parameter arrays: the connection looks for the driver's bcp
+     * functions when it opens and fails without them */
+    bool        odbc_bcp;
     /* ODBC: a data source name, or a full connection string (one of them) */
     const char *dsn, *conn_str;
     /* the SQL dialect of the server, resolved by main.c before any

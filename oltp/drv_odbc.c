@@ -19,8 +19,10 @@
  * prepared INSERT (SQL_ATTR_PARAMSET_SIZE), a transaction per array. How
  * an array travels is the ODBC driver's choice: MariaDB Connector/ODBC
  * sends it as one bulk command, psqlODBC and FreeTDS execute it row by row
- * within the one transaction; SQL Server's own bulk path (BCP, the TDS bulk
- * load) is outside ODBC's core API.
+ * within the one transaction. --bulk=bcp takes SQL Server's own bulk path
+ * instead (bulk copy, the TDS bulk load; outside ODBC's API, found in the
+ * driver by odbc_bcp.c): rows sent with bcp_sendrow, committed every
+ * BCP_BATCH_ROWS by bcp_batch.
  *
  * Transactions are ODBC's (do_trx): autocommit off and SQLEndTran, never
  * a BEGIN/COMMIT/ROLLBACK text, which SQL Server refuses in a prepared
@@ -37,6 +39,7 @@
  * says 08004: not ready, retry; a refused login says 28000.
  */
 #include "db.h"
+#include "odbc_bcp.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -54,6 +57,7 @@
 typedef enum { REQ_NONE, REQ_CONNECT, REQ_EXEC, REQ_QUERY, REQ_BULK, REQ_TRX } od_req;
 
 #define BULK_ROWS 1000                  /* rows per parameter array */
+#define BCP_BATCH_ROWS 10000            /* rows per bulk copy batch (a transaction) */
 
 /* SQL Server's error numbers (sys.messages) */
 #define MSSQL_DEADLOCK      1205        /* chosen as deadlock victim: rolled back */
@@ -106,6 +110,7 @@ typedef struct od_priv {
     SQLLEN         *colind;
     int             colcap;
     int             dialect;        /* of the server, from SQL_DBMS_NAME; -1 unknown */
+    odbc_bcp        bcp;            /* --bulk=bcp: the driver's bulk copy, found at connect */
     char            dbms[64], version[64];
     od_rows         rows;
     int64_t         affected;
@@ -115,8 +120,8 @@ typedef struct od_priv {
 
 /* --- errors (connection thread) ------------------------------------------ */
 
-/* Store the first diagnostic record of handle h as the request's error. */
-static int od_fail(db_conn *c, SQLSMALLINT type, SQLHANDLE h, const char *what)
+/* Store diagnostic record rec of handle h as the request's error. */
+static int od_fail_rec(db_conn *c, SQLSMALLINT type, SQLHANDLE h, SQLSMALLINT rec, const char *what)
 {
     od_priv *p = c->priv;
     SQLCHAR state[6] = "HY000", msg[512] = "";
@@ -125,7 +130,7 @@ static int od_fail(db_conn *c, SQLSMALLINT type, SQLHANDLE h, const char *what)
     db_err_class cls;
     int d = p->dialect >= 0 ? p->dialect : (int)c->cfg->dialect;
 
-    if (!h || !SQL_SUCCEEDED(SQLGetDiagRec(type, h, 1, state, &native, msg, sizeof msg, &len)))
+    if (!h || !SQL_SUCCEEDED(SQLGetDiagRec(type, h, rec, state, &native, msg, sizeof msg, &len)))
         snprintf((char *)msg, sizeof msg, "%s failed with no diagnostic record", what);
     if (dialect_sqlstate_lost((char *)state) || !strcmp((char *)state, "HYT01"))
         cls = DB_ERR_RECONNECT;
@@ -139,6 +144,28 @@ static int od_fail(db_conn *c, SQLSMALLINT type, SQLHANDLE h, const char *what)
     snprintf(p->err.sqlstate, sizeof p->err.sqlstate, "%s", (char *)state);
     snprintf(p->err.msg, sizeof p->err.msg, "%s", (char *)msg);
     return DB_ERROR;
+}
+
+/* Store the first diagnostic record of handle h as the request's error. */
+static int od_fail(db_conn *c, SQLSMALLINT type, SQLHANDLE h, const char *what)
+{
+    return od_fail_rec(c, type, h, 1, what);
+}
+
+/* A failed bcp call: FreeTDS adds its own "General driver error" after
+ * the server's message, so the first record with an error number (the
+ * server's) is kept. */
+static int bcp_fail(db_conn *c, const char *what)
+{
+    od_priv *p = c->priv;
+    SQLINTEGER native = 0;
+    SQLCHAR state[6];
+
+    for (SQLSMALLINT rec = 1; SQL_SUCCEEDED(SQLGetDiagRec(SQL_HANDLE_DBC, p->dbc, rec, state, &native,
+                                                          NULL, 0, NULL)); rec++)
+        if (native)
+            return od_fail_rec(c, SQL_HANDLE_DBC, p->dbc, rec, what);
+    return od_fail(c, SQL_HANDLE_DBC, p->dbc, what);
 }
 
 static int od_oom(db_conn *c)
@@ -291,6 +318,11 @@ static int do_connect(db_conn *c)
         return od_fail(c, SQL_HANDLE_ENV, p->env, "SQLAllocHandle(DBC)");
     SQLSetConnectAttr(p->dbc, SQL_ATTR_LOGIN_TIMEOUT,
                       (SQLPOINTER)(intptr_t)(cfg->connect_timeout_s > 0 ? cfg->connect_timeout_s : 10), 0);
+    /* Microsoft's drivers allow bcp only on a connection opened with it
+     * on; a driver that does not know the attribute is told by the
+     * search after connecting */
+    if (cfg->odbc_bcp)
+        SQLSetConnectAttr(p->dbc, ODBC_BCP_COPT_SS_BCP, (SQLPOINTER)ODBC_BCP_ON, SQL_IS_INTEGER);
     if (cfg->conn_str) {
         char *s = connect_string(cfg);
         if (!s)
@@ -313,6 +345,14 @@ static int do_connect(db_conn *c)
     SQLGetInfo(p->dbc, SQL_DBMS_NAME, p->dbms, sizeof p->dbms, &len);
     SQLGetInfo(p->dbc, SQL_DBMS_VER, p->version, sizeof p->version, &len);
     p->dialect = dialect_from_dbms_name(p->dbms, &d) == 0 ? (int)d : -1;
+    if (cfg->odbc_bcp) {
+        char why[sizeof p->err.msg - 16];
+        if (odbc_bcp_find(p->dbc, &p->bcp, why, sizeof why) < 0) {
+            p->err = (db_error){ .sqlstate = "IM001", .cls = DB_ERR_FATAL };
+            snprintf(p->err.msg, sizeof p->err.msg, "--bulk=bcp: %s", why);
+            return DB_ERROR;
+        }
+    }
     if (!SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_STMT, p->dbc, &p->q)))
         return od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLAllocHandle(STMT)");
     return DB_DONE;
@@ -576,6 +616,19 @@ typedef struct od_array {
     size_t      slot;               /* bytes per value */
 } od_array;
 
+/* 0 when v (not NULL) fits column i of b, else -1 (then p->err says which). */
+static int bulk_fits(db_conn *c, const db_bulk *b, int i, const db_value *v)
+{
+    const db_bulk_col *col = &b->cols[i];
+    od_priv *p = c->priv;
+
+    if (v->type == col->type && (col->type != DB_T_STRING || v->len <= col->width))
+        return 0;
+    p->err = (db_error){ .sqlstate = "22001", .cls = DB_ERR_FATAL };
+    snprintf(p->err.msg, sizeof p->err.msg, "%s.%s: a value does not fit the column", b->table, col->name);
+    return -1;
+}
+
 /* Copy row into slot k of the arrays; -1 when a value does not fit its
  * column (then p->err says which). */
 static int bulk_fill(db_conn *c, const db_bulk *b, od_array *a, const db_value *row, int k)
@@ -587,12 +640,8 @@ static int bulk_fill(db_conn *c, const db_bulk *b, od_array *a, const db_value *
             a[i].ind[k] = SQL_NULL_DATA;
             continue;
         }
-        if (row[i].type != col->type || (col->type == DB_T_STRING && row[i].len > col->width)) {
-            od_priv *p = c->priv;
-            p->err = (db_error){ .sqlstate = "22001", .cls = DB_ERR_FATAL };
-            snprintf(p->err.msg, sizeof p->err.msg, "%s.%s: a value does not fit the column", b->table, col->name);
+        if (bulk_fits(c, b, i, &row[i]) < 0)
             return -1;
-        }
         switch (col->type) {
         case DB_T_INT:
             if (int_param(c, row[i].i, (SQLINTEGER *)(void *)slot) < 0)
@@ -609,8 +658,157 @@ static int bulk_fill(db_conn *c, const db_bulk *b, od_array *a, const db_value *
     return 0;
 }
 
+/* The producer of b's rows gave up (it said why): DB_ERROR. */
+static int bulk_no_rows(db_conn *c, const db_bulk *b)
+{
+    od_priv *p = c->priv;
+    p->err = (db_error){ .sqlstate = "HY000", .cls = DB_ERR_FATAL };
+    snprintf(p->err.msg, sizeof p->err.msg, "the rows for %s could not be made", b->table);
+    return DB_ERROR;
+}
+
+/* The 1-based position in b->table of each of b's columns, into col[]:
+ * bcp_bind takes the table's column numbers. The statement is its own
+ * and freed, so that FreeTDS files the server's messages during the copy
+ * on the connection, not on a statement. */
+static int bcp_columns(db_conn *c, const db_bulk *b, int *col)
+{
+    od_priv *p = c->priv;
+    char sql[128], name[128];
+    SQLSMALLINT n = 0, len;
+    SQLHSTMT h = NULL;
+    int st = DB_ERROR;
+
+    snprintf(sql, sizeof sql, "SELECT * FROM %s WHERE 1 = 0", b->table);
+    if (!SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_STMT, p->dbc, &h))) {
+        h = NULL;
+        od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLAllocHandle(STMT)");
+        goto cleanup;
+    }
+    if (!SQL_SUCCEEDED(SQLExecDirect(h, (SQLCHAR *)sql, SQL_NTS)) ||
+        !SQL_SUCCEEDED(SQLNumResultCols(h, &n))) {
+        od_fail(c, SQL_HANDLE_STMT, h, sql);
+        goto cleanup;
+    }
+    for (int i = 0; i < b->ncols; i++)
+        col[i] = 0;
+    for (SQLSMALLINT k = 1; k <= n; k++) {
+        if (!SQL_SUCCEEDED(SQLDescribeCol(h, (SQLUSMALLINT)k, (SQLCHAR *)name, sizeof name, &len,
+                                          NULL, NULL, NULL, NULL))) {
+            od_fail(c, SQL_HANDLE_STMT, h, "SQLDescribeCol");
+            goto cleanup;
+        }
+        for (int i = 0; i < b->ncols; i++)
+            if (!strcasecmp(name, b->cols[i].name))
+                col[i] = k;
+    }
+    for (int i = 0; i < b->ncols; i++)
+        if (!col[i]) {
+            p->err = (db_error){ .sqlstate = "42S22", .cls = DB_ERR_FATAL };
+            snprintf(p->err.msg, sizeof p->err.msg, "%s has no column %s", b->table, b->cols[i].name);
+            goto cleanup;
+        }
+    st = DB_DONE;
+cleanup:
+    if (h)
+        SQLFreeHandle(SQL_HANDLE_STMT, h);
+    return st;
+}
+
+/* Copy v into a bcp column buffer: a 4-byte length prefix (SQL_NULL_DATA
+ * for NULL), then the value as bound (INT8, FLT8 or CHAR). */
+static void bcp_fill(unsigned char *buf, const db_value *v)
+{
+    int32_t len = SQL_NULL_DATA;
+    switch (v->type) {
+    case DB_T_INT:    len = 8; memcpy(buf + 4, &v->i, 8); break;
+    case DB_T_DOUBLE: len = 8; memcpy(buf + 4, &v->d, 8); break;
+    case DB_T_STRING: len = (int32_t)v->len; memcpy(buf + 4, v->s, v->len); break;
+    default:          break;
+    }
+    memcpy(buf, &len, 4);
+}
+
+/* Bulk copy every row of p->bulk (--bulk=bcp), committing every
+ * BCP_BATCH_ROWS; b->rows counts the rows the server says it committed. */
+static int do_bcp(db_conn *c)
+{
+    od_priv *p = c->priv;
+    const odbc_bcp *f = &p->bcp;
+    db_bulk *b = p->bulk;
+    int *col = calloc((size_t)b->ncols, sizeof(int));
+    unsigned char **buf = calloc((size_t)b->ncols, sizeof(unsigned char *));
+    db_value *row = calloc((size_t)b->ncols, sizeof(db_value));
+    bool open = false;
+    int st = DB_ERROR, more, r;
+    int64_t sent = 0;
+
+    if (!col || !buf || !row) {
+        od_oom(c);
+        goto cleanup;
+    }
+    for (int i = 0; i < b->ncols; i++)
+        if (!(buf[i] = malloc(4 + (b->cols[i].type == DB_T_STRING ? b->cols[i].width : 8)))) {
+            od_oom(c);
+            goto cleanup;
+        }
+    if (bcp_columns(c, b, col) != DB_DONE)
+        goto cleanup;
+    if (f->init(f->h, b->table, NULL, NULL, ODBC_BCP_IN) != ODBC_BCP_SUCCEED) {
+        bcp_fail(c, "bcp_init");
+        goto cleanup;
+    }
+    open = true;
+    for (int i = 0; i < b->ncols; i++) {
+        int type = b->cols[i].type == DB_T_INT ? ODBC_BCP_INT8
+                 : b->cols[i].type == DB_T_DOUBLE ? ODBC_BCP_FLT8 : ODBC_BCP_CHAR;
+        if (f->bind(f->h, buf[i], 4, ODBC_BCP_VARLEN, NULL, 0, type, col[i]) != ODBC_BCP_SUCCEED) {
+            bcp_fail(c, "bcp_bind");
+            goto cleanup;
+        }
+    }
+    while ((more = b->next(b->ctx, row)) > 0) {
+        for (int i = 0; i < b->ncols; i++) {
+            if (row[i].type != DB_T_NULL && bulk_fits(c, b, i, &row[i]) < 0)
+                goto cleanup;
+            bcp_fill(buf[i], &row[i]);
+        }
+        if (f->sendrow(f->h) != ODBC_BCP_SUCCEED) {
+            bcp_fail(c, "bcp_sendrow");
+            goto cleanup;
+        }
+        if (++sent % BCP_BATCH_ROWS == 0) {
+            if ((r = f->batch(f->h)) < 0) {
+                bcp_fail(c, "bcp_batch");
+                goto cleanup;
+            }
+            b->rows += r;
+        }
+    }
+    if (more < 0) {
+        bulk_no_rows(c, b);
+        goto cleanup;
+    }
+    open = false;
+    if ((r = f->done(f->h)) < 0) {
+        bcp_fail(c, "bcp_done");
+        goto cleanup;
+    }
+    b->rows += r;
+    st = DB_DONE;
+cleanup:
+    if (open)
+        f->done(f->h);      /* ends the copy; the error above is the one reported */
+    for (int i = 0; buf && i < b->ncols; i++)
+        free(buf[i]);
+    free(buf);
+    free(col);
+    free(row);
+    return st;
+}
+
 /* INSERT every row of p->bulk in arrays of BULK_ROWS, committing each. */
-static int do_bulk(db_conn *c)
+static int do_arrays(db_conn *c)
 {
     od_priv *p = c->priv;
     db_bulk *b = p->bulk;
@@ -679,8 +877,7 @@ static int do_bulk(db_conn *c)
             if (bulk_fill(c, b, a, row, (int)n++) < 0)
                 goto rollback;
         if (more < 0) {
-            p->err = (db_error){ .sqlstate = "HY000", .cls = DB_ERR_FATAL };
-            snprintf(p->err.msg, sizeof p->err.msg, "the rows for %s could not be made", b->table);
+            bulk_no_rows(c, b);
             goto rollback;
         }
         if (n == 0)
@@ -735,6 +932,8 @@ cleanup:
     free(sql);
     return st;
 }
+
+static int do_bulk(db_conn *c) { return c->cfg->odbc_bcp ? do_bcp(c) : do_arrays(c); }
 
 /* The connection's thread: run posted requests until free() says quit. */
 static void *od_thread(void *arg)

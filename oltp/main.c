@@ -451,6 +451,11 @@ int main(int argc, char **argv)
                 "the results of their statements\n", wl->name);
         return OLTP_EXIT_BAD_INPUT;
     }
+    if (o.db.odbc_bcp && strcmp(o.db_driver, "odbc")) {
+        fprintf(stderr, "oltp: --bulk=bcp is SQL Server's bulk copy through its ODBC driver: it needs "
+                "--db-driver=odbc (this is --db-driver=%s; its bulk path is --bulk=on)\n", o.db_driver);
+        return OLTP_EXIT_BAD_INPUT;
+    }
     if (resolve_dialect(&o, drv) < 0)
         return OLTP_EXIT_BAD_INPUT;
     if (wl->setup(&run) < 0)
