@@ -58,6 +58,10 @@ typedef enum { REQ_NONE, REQ_CONNECT, REQ_EXEC, REQ_QUERY, REQ_BULK, REQ_TRX } o
 
 #define BULK_ROWS 1000                  /* rows per parameter array */
 #define BCP_BATCH_ROWS 10000            /* rows per bulk copy batch (a transaction) */
+/* --bulk=values: parameters per INSERT, below SQL Server's 2,100 per
+ * request ("Maximum capacity specifications for SQL Server"); a VALUES
+ * list takes at most 1,000 rows (BULK_ROWS) */
+#define VALUES_PARAMS 2000
 
 /* SQL Server's error numbers (sys.messages) */
 #define MSSQL_DEADLOCK      1205        /* chosen as deadlock victim: rolled back */
@@ -321,7 +325,7 @@ static int do_connect(db_conn *c)
     /* Microsoft's drivers allow bcp only on a connection opened with it
      * on; a driver that does not know the attribute is told by the
      * search after connecting */
-    if (cfg->odbc_bcp)
+    if (cfg->odbc_bulk == DB_ODBC_BCP)
         SQLSetConnectAttr(p->dbc, ODBC_BCP_COPT_SS_BCP, (SQLPOINTER)ODBC_BCP_ON, SQL_IS_INTEGER);
     if (cfg->conn_str) {
         char *s = connect_string(cfg);
@@ -345,7 +349,7 @@ static int do_connect(db_conn *c)
     SQLGetInfo(p->dbc, SQL_DBMS_NAME, p->dbms, sizeof p->dbms, &len);
     SQLGetInfo(p->dbc, SQL_DBMS_VER, p->version, sizeof p->version, &len);
     p->dialect = dialect_from_dbms_name(p->dbms, &d) == 0 ? (int)d : -1;
-    if (cfg->odbc_bcp) {
+    if (cfg->odbc_bulk == DB_ODBC_BCP) {
         char why[sizeof p->err.msg - 16];
         if (odbc_bcp_find(p->dbc, &p->bcp, why, sizeof why) < 0) {
             p->err = (db_error){ .sqlstate = "IM001", .cls = DB_ERR_FATAL };
@@ -807,33 +811,185 @@ cleanup:
     return st;
 }
 
+/* Column arrays of BULK_ROWS slots for b's columns; NULL when out of
+ * memory. Freed by arrays_free(). */
+static od_array *arrays_new(const db_bulk *b)
+{
+    od_array *a = calloc((size_t)b->ncols, sizeof(od_array));
+    for (int i = 0; a && i < b->ncols; i++) {
+        a[i].slot = b->cols[i].type == DB_T_STRING ? b->cols[i].width + 1
+                  : b->cols[i].type == DB_T_INT ? sizeof(SQLINTEGER) : sizeof(double);
+        a[i].data = calloc(BULK_ROWS, a[i].slot);
+        a[i].ind = calloc(BULK_ROWS, sizeof(SQLLEN));
+        if (!a[i].data || !a[i].ind) {
+            for (int k = 0; k <= i; k++) {
+                free(a[k].data);
+                free(a[k].ind);
+            }
+            free(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+static void arrays_free(od_array *a, const db_bulk *b)
+{
+    for (int i = 0; a && i < b->ncols; i++) {
+        free(a[i].data);
+        free(a[i].ind);
+    }
+    free(a);
+}
+
+/* Bind parameter num of h to slot k of column i's array. */
+static SQLRETURN bind_slot(SQLHSTMT h, SQLUSMALLINT num, const db_bulk *b, const od_array *a, int i, int k)
+{
+    const db_bulk_col *col = &b->cols[i];
+    void *data = (char *)a[i].data + (size_t)k * a[i].slot;
+
+    if (col->type == DB_T_INT)
+        return SQLBindParameter(h, num, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, data, 0, &a[i].ind[k]);
+    if (col->type == DB_T_DOUBLE)
+        return SQLBindParameter(h, num, SQL_PARAM_INPUT, SQL_C_DOUBLE, SQL_DOUBLE, 0, 0, data, 0, &a[i].ind[k]);
+    return SQLBindParameter(h, num, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_VARCHAR, col->width ? col->width : 1, 0,
+                            data, (SQLLEN)a[i].slot, &a[i].ind[k]);
+}
+
+/* Fill the arrays with up to max rows of b; their number into *n. -1
+ * when a row does not fit or cannot be made (p->err says which). */
+static int arrays_fill(db_conn *c, db_bulk *b, od_array *a, db_value *row, SQLULEN max, SQLULEN *n)
+{
+    int more = 1;
+
+    *n = 0;
+    while (*n < max && (more = b->next(b->ctx, row)) > 0)
+        if (bulk_fill(c, b, a, row, (int)(*n)++) < 0)
+            return -1;
+    return more < 0 ? bulk_no_rows(c, b) : 0;
+}
+
+/* A prepared INSERT of `rows` row constructors whose parameters are the
+ * arrays' slots 0..rows-1; NULL after p->err was set. */
+static SQLHSTMT values_prepare(db_conn *c, const db_bulk *b, const od_array *a, int rows)
+{
+    od_priv *p = c->priv;
+    char *sql = db_bulk_insert_rows_sql(b, rows);
+    SQLHSTMT h = NULL;
+    int num = 0;
+
+    if (!sql) {
+        od_oom(c);
+        return NULL;
+    }
+    if (!SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_STMT, p->dbc, &h))) {
+        od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLAllocHandle(STMT)");
+        free(sql);
+        return NULL;
+    }
+    if (!SQL_SUCCEEDED(SQLPrepare(h, (SQLCHAR *)sql, SQL_NTS)))
+        goto fail;
+    for (int k = 0; k < rows; k++)
+        for (int i = 0; i < b->ncols; i++)
+            if (!SQL_SUCCEEDED(bind_slot(h, (SQLUSMALLINT)++num, b, a, i, k)))
+                goto fail;
+    free(sql);
+    return h;
+fail:
+    od_fail(c, SQL_HANDLE_STMT, h, "SQLPrepare");
+    SQLFreeHandle(SQL_HANDLE_STMT, h);
+    free(sql);
+    return NULL;
+}
+
+/* --bulk=values: INSERTs of VALUES_ROWS row constructors each (fewer at
+ * the end), their values as parameters, one transaction each. */
+static int do_values(db_conn *c)
+{
+    od_priv *p = c->priv;
+    db_bulk *b = p->bulk;
+    const int per = VALUES_PARAMS / b->ncols < BULK_ROWS ? VALUES_PARAMS / b->ncols : BULK_ROWS;
+    od_array *a = arrays_new(b);
+    db_value *row = calloc((size_t)b->ncols, sizeof(db_value));
+    SQLHSTMT full = NULL, last = NULL;
+    bool manual = false;
+    int st = DB_ERROR;
+
+    if (!a || !row) {
+        od_oom(c);
+        goto cleanup;
+    }
+    if (!(full = values_prepare(c, b, a, per)))
+        goto cleanup;
+    if (!SQL_SUCCEEDED(SQLSetConnectAttr(p->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0))) {
+        od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLSetConnectAttr(AUTOCOMMIT)");
+        goto cleanup;
+    }
+    manual = true;
+    for (;;) {
+        SQLULEN n;
+        SQLHSTMT h = full;
+        SQLRETURN rc;
+        if (arrays_fill(c, b, a, row, (SQLULEN)per, &n) < 0)
+            goto rollback;
+        if (n == 0)
+            break;
+        if (n < (SQLULEN)per && !(h = last = values_prepare(c, b, a, (int)n)))
+            goto rollback;
+        set_active(p, h);
+        rc = SQLExecute(h);
+        set_active(p, NULL);
+        if (!SQL_SUCCEEDED(rc)) {
+            od_fail(c, SQL_HANDLE_STMT, h, "SQLExecute");
+            goto rollback;
+        }
+        while (SQL_SUCCEEDED(SQLMoreResults(h)))
+            ;
+        SQLFreeStmt(h, SQL_CLOSE);
+        if (!SQL_SUCCEEDED(SQLEndTran(SQL_HANDLE_DBC, p->dbc, SQL_COMMIT))) {
+            od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLEndTran(COMMIT)");
+            goto rollback;
+        }
+        b->rows += (int64_t)n;
+        if (h == last)
+            break;
+    }
+    st = DB_DONE;
+    goto cleanup;
+rollback:
+    SQLEndTran(SQL_HANDLE_DBC, p->dbc, SQL_ROLLBACK);
+cleanup:
+    if (manual && !SQL_SUCCEEDED(SQLSetConnectAttr(p->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0)) &&
+        st == DB_DONE)
+        st = od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLSetConnectAttr(AUTOCOMMIT)");
+    if (manual)
+        p->manual = false;      /* the load leaves autocommit on */
+    if (full)
+        SQLFreeHandle(SQL_HANDLE_STMT, full);
+    if (last)
+        SQLFreeHandle(SQL_HANDLE_STMT, last);
+    arrays_free(a, b);
+    free(row);
+    return st;
+}
+
 /* INSERT every row of p->bulk in arrays of BULK_ROWS, committing each. */
 static int do_arrays(db_conn *c)
 {
     od_priv *p = c->priv;
     db_bulk *b = p->bulk;
     char *sql = db_bulk_insert_sql(b);
-    od_array *a = calloc((size_t)b->ncols, sizeof(od_array));
+    od_array *a = arrays_new(b);
     db_value *row = calloc((size_t)b->ncols, sizeof(db_value));
     SQLUSMALLINT *status = calloc(BULK_ROWS, sizeof(SQLUSMALLINT));
     SQLHSTMT h = NULL;
     SQLULEN processed = 0, size = BULK_ROWS;
     bool manual = false;
-    int st = DB_ERROR, more = 1;
+    int st = DB_ERROR;
 
     if (!sql || !a || !row || !status) {
         od_oom(c);
         goto cleanup;
-    }
-    for (int i = 0; i < b->ncols; i++) {
-        a[i].slot = b->cols[i].type == DB_T_STRING ? b->cols[i].width + 1
-                  : b->cols[i].type == DB_T_INT ? sizeof(SQLINTEGER) : sizeof(double);
-        a[i].data = calloc(BULK_ROWS, a[i].slot);
-        a[i].ind = calloc(BULK_ROWS, sizeof(SQLLEN));
-        if (!a[i].data || !a[i].ind) {
-            od_oom(c);
-            goto cleanup;
-        }
     }
     if (!SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_STMT, p->dbc, &h))) {
         od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLAllocHandle(STMT)");
@@ -848,38 +1004,21 @@ static int do_arrays(db_conn *c)
         od_fail(c, SQL_HANDLE_STMT, h, "SQLPrepare");
         goto cleanup;
     }
-    for (int i = 0; i < b->ncols; i++) {
-        const db_bulk_col *col = &b->cols[i];
-        SQLRETURN rc;
-        if (col->type == DB_T_INT)
-            rc = SQLBindParameter(h, (SQLUSMALLINT)(i + 1), SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0,
-                                  a[i].data, 0, a[i].ind);
-        else if (col->type == DB_T_DOUBLE)
-            rc = SQLBindParameter(h, (SQLUSMALLINT)(i + 1), SQL_PARAM_INPUT, SQL_C_DOUBLE, SQL_DOUBLE, 0, 0,
-                                  a[i].data, 0, a[i].ind);
-        else
-            rc = SQLBindParameter(h, (SQLUSMALLINT)(i + 1), SQL_PARAM_INPUT, SQL_C_CHAR, SQL_VARCHAR,
-                                  col->width ? col->width : 1, 0, a[i].data, (SQLLEN)a[i].slot, a[i].ind);
-        if (!SQL_SUCCEEDED(rc)) {
+    for (int i = 0; i < b->ncols; i++)
+        if (!SQL_SUCCEEDED(bind_slot(h, (SQLUSMALLINT)(i + 1), b, a, i, 0))) {
             od_fail(c, SQL_HANDLE_STMT, h, "SQLBindParameter");
             goto cleanup;
         }
-    }
     if (!SQL_SUCCEEDED(SQLSetConnectAttr(p->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0))) {
         od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLSetConnectAttr(AUTOCOMMIT)");
         goto cleanup;
     }
     manual = true;
-    while (more > 0) {
-        SQLULEN n = 0;
+    for (;;) {
+        SQLULEN n;
         SQLRETURN rc;
-        while (n < BULK_ROWS && (more = b->next(b->ctx, row)) > 0)
-            if (bulk_fill(c, b, a, row, (int)n++) < 0)
-                goto rollback;
-        if (more < 0) {
-            bulk_no_rows(c, b);
+        if (arrays_fill(c, b, a, row, BULK_ROWS, &n) < 0)
             goto rollback;
-        }
         if (n == 0)
             break;
         if (n != size) {
@@ -922,18 +1061,18 @@ cleanup:
         p->manual = false;      /* the load leaves autocommit on */
     if (h)
         SQLFreeHandle(SQL_HANDLE_STMT, h);
-    for (int i = 0; a && i < b->ncols; i++) {
-        free(a[i].data);
-        free(a[i].ind);
-    }
-    free(a);
+    arrays_free(a, b);
     free(row);
     free(status);
     free(sql);
     return st;
 }
 
-static int do_bulk(db_conn *c) { return c->cfg->odbc_bcp ? do_bcp(c) : do_arrays(c); }
+static int do_bulk(db_conn *c)
+{
+    return c->cfg->odbc_bulk == DB_ODBC_BCP ? do_bcp(c) : c->cfg->odbc_bulk == DB_ODBC_VALUES ? do_values(c)
+         : do_arrays(c);
+}
 
 /* The connection's thread: run posted requests until free() says quit. */
 static void *od_thread(void *arg)
