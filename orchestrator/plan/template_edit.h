@@ -21,5 +21,6 @@ int tpl_set_firmware(xmlDocPtr doc, const orch_domain_spec *s);
 int tpl_set_hyperv(xmlDocPtr doc, const orch_domain_spec *s);
 int tpl_set_clock(xmlDocPtr doc, const orch_domain_spec *s);
 int tpl_set_nic(xmlDocPtr doc, const orch_domain_spec *s);
+int tpl_set_on_reboot(xmlDocPtr doc, const orch_domain_spec *s);
 
 #endif

@@ -37,6 +37,7 @@ typedef struct orch_vm_result {
     orch_health health;         /* the fault, when failed_in */
     char       *console_tail;   /* last lines of its console, when failed */
     const char *host;           /* libvirt URI of its host, or NULL */
+    int         boot_reboots;   /* reboots tolerated while it booted */
 } orch_vm_result;
 
 typedef struct orch_summary_input {
