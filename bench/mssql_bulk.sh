@@ -17,14 +17,10 @@ PATHS=${PATHS:-"bcp values on off"}
 OLTP_BIN=${OLTP_BIN:-./bin/oltp}
 [ -x "$OLTP_BIN" ] || make bin/oltp >/dev/null || exit 2
 . tests/lib/babelfish.sh
-. tests/lib/odbc.sh
 OUT=$(mktemp -d)
 trap 'babelfish_stop; rm -rf "$OUT"' EXIT
 babelfish_start || exit 2
-odbc_setup "$OUT/odbc"
-odbc_add_dsn sb_tds FreeTDS Server=127.0.0.1 Port="$BABELFISH_TDS_PORT" TDS_Version=7.4 \
-  Database=master ClientCharset=UTF-8
-export OLTP_ODBC_PASSWORD=$BABELFISH_PASSWORD
+babelfish_odbc "$OUT/odbc"
 OLTP="$OLTP_BIN --db-driver=odbc --odbc-dsn=sb_tds --odbc-user=sbtest --tables=$TABLES"
 
 echo "Babelfish (FreeTDS, TDS 7.4): $TABLES x $SIZE rows, $THREADS thread(s), $RUNS alternating rounds"

@@ -902,6 +902,64 @@ fail:
     return NULL;
 }
 
+/* A load's session: autocommit off, so that each chunk is a transaction
+ * (bulk_commit); 0, or -1 after p->err was set. */
+static int bulk_manual(db_conn *c)
+{
+    od_priv *p = c->priv;
+    if (SQL_SUCCEEDED(SQLSetConnectAttr(p->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0)))
+        return 0;
+    od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLSetConnectAttr(AUTOCOMMIT)");
+    return -1;
+}
+
+/* Run a load's prepared INSERT h (cancellable) and drain its results; 0,
+ * or -1 after p->err was set. */
+static int bulk_execute(db_conn *c, SQLHSTMT h)
+{
+    od_priv *p = c->priv;
+    SQLRETURN rc;
+    set_active(p, h);
+    rc = SQLExecute(h);
+    set_active(p, NULL);
+    if (!SQL_SUCCEEDED(rc)) {
+        od_fail(c, SQL_HANDLE_STMT, h, "SQLExecute");
+        return -1;
+    }
+    while (SQL_SUCCEEDED(SQLMoreResults(h)))
+        ;
+    return 0;
+}
+
+/* Commit the chunk h inserted; 0, or -1 after p->err was set. */
+static int bulk_commit(db_conn *c, SQLHSTMT h)
+{
+    od_priv *p = c->priv;
+    SQLFreeStmt(h, SQL_CLOSE);
+    if (SQL_SUCCEEDED(SQLEndTran(SQL_HANDLE_DBC, p->dbc, SQL_COMMIT)))
+        return 0;
+    od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLEndTran(COMMIT)");
+    return -1;
+}
+
+/* The end of a load whose session bulk_manual() changed: the open
+ * transaction rolled back unless st is DB_DONE, autocommit back on (the
+ * load leaves it on). Returns st, or DB_ERROR when autocommit could not
+ * be restored after a load that succeeded. */
+static int bulk_end(db_conn *c, bool manual, int st)
+{
+    od_priv *p = c->priv;
+    if (!manual)
+        return st;
+    if (st != DB_DONE)
+        SQLEndTran(SQL_HANDLE_DBC, p->dbc, SQL_ROLLBACK);
+    if (!SQL_SUCCEEDED(SQLSetConnectAttr(p->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0)) &&
+        st == DB_DONE)
+        st = od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLSetConnectAttr(AUTOCOMMIT)");
+    p->manual = false;
+    return st;
+}
+
 /* --bulk=values: INSERTs of VALUES_ROWS row constructors each (fewer at
  * the end), their values as parameters, one transaction each. */
 static int do_values(db_conn *c)
@@ -921,49 +979,27 @@ static int do_values(db_conn *c)
     }
     if (!(full = values_prepare(c, b, a, per)))
         goto cleanup;
-    if (!SQL_SUCCEEDED(SQLSetConnectAttr(p->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0))) {
-        od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLSetConnectAttr(AUTOCOMMIT)");
+    if (bulk_manual(c) < 0)
         goto cleanup;
-    }
     manual = true;
     for (;;) {
         SQLULEN n;
         SQLHSTMT h = full;
-        SQLRETURN rc;
         if (arrays_fill(c, b, a, row, (SQLULEN)per, &n) < 0)
-            goto rollback;
+            goto cleanup;
         if (n == 0)
             break;
         if (n < (SQLULEN)per && !(h = last = values_prepare(c, b, a, (int)n)))
-            goto rollback;
-        set_active(p, h);
-        rc = SQLExecute(h);
-        set_active(p, NULL);
-        if (!SQL_SUCCEEDED(rc)) {
-            od_fail(c, SQL_HANDLE_STMT, h, "SQLExecute");
-            goto rollback;
-        }
-        while (SQL_SUCCEEDED(SQLMoreResults(h)))
-            ;
-        SQLFreeStmt(h, SQL_CLOSE);
-        if (!SQL_SUCCEEDED(SQLEndTran(SQL_HANDLE_DBC, p->dbc, SQL_COMMIT))) {
-            od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLEndTran(COMMIT)");
-            goto rollback;
-        }
+            goto cleanup;
+        if (bulk_execute(c, h) < 0 || bulk_commit(c, h) < 0)
+            goto cleanup;
         b->rows += (int64_t)n;
         if (h == last)
             break;
     }
     st = DB_DONE;
-    goto cleanup;
-rollback:
-    SQLEndTran(SQL_HANDLE_DBC, p->dbc, SQL_ROLLBACK);
 cleanup:
-    if (manual && !SQL_SUCCEEDED(SQLSetConnectAttr(p->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0)) &&
-        st == DB_DONE)
-        st = od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLSetConnectAttr(AUTOCOMMIT)");
-    if (manual)
-        p->manual = false;      /* the load leaves autocommit on */
+    st = bulk_end(c, manual, st);
     if (full)
         SQLFreeHandle(SQL_HANDLE_STMT, full);
     if (last)
@@ -1009,56 +1045,36 @@ static int do_arrays(db_conn *c)
             od_fail(c, SQL_HANDLE_STMT, h, "SQLBindParameter");
             goto cleanup;
         }
-    if (!SQL_SUCCEEDED(SQLSetConnectAttr(p->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0))) {
-        od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLSetConnectAttr(AUTOCOMMIT)");
+    if (bulk_manual(c) < 0)
         goto cleanup;
-    }
     manual = true;
     for (;;) {
         SQLULEN n;
-        SQLRETURN rc;
         if (arrays_fill(c, b, a, row, BULK_ROWS, &n) < 0)
-            goto rollback;
+            goto cleanup;
         if (n == 0)
             break;
         if (n != size) {
             size = n;
             if (!SQL_SUCCEEDED(SQLSetStmtAttr(h, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)size, 0))) {
                 od_fail(c, SQL_HANDLE_STMT, h, "SQLSetStmtAttr(PARAMSET_SIZE)");
-                goto rollback;
+                goto cleanup;
             }
         }
-        set_active(p, h);
-        rc = SQLExecute(h);
-        set_active(p, NULL);
-        if (!SQL_SUCCEEDED(rc)) {
-            od_fail(c, SQL_HANDLE_STMT, h, "SQLExecute");
-            goto rollback;
-        }
-        while (SQL_SUCCEEDED(SQLMoreResults(h)))
-            ;
+        if (bulk_execute(c, h) < 0)
+            goto cleanup;
         for (SQLULEN k = 0; k < n; k++)
             if (status[k] == SQL_PARAM_ERROR) {
                 od_fail(c, SQL_HANDLE_STMT, h, "SQLExecute");
-                goto rollback;
+                goto cleanup;
             }
-        SQLFreeStmt(h, SQL_CLOSE);
-        if (!SQL_SUCCEEDED(SQLEndTran(SQL_HANDLE_DBC, p->dbc, SQL_COMMIT))) {
-            od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLEndTran(COMMIT)");
-            goto rollback;
-        }
+        if (bulk_commit(c, h) < 0)
+            goto cleanup;
         b->rows += (int64_t)n;
     }
     st = DB_DONE;
-    goto cleanup;
-rollback:
-    SQLEndTran(SQL_HANDLE_DBC, p->dbc, SQL_ROLLBACK);
 cleanup:
-    if (manual && !SQL_SUCCEEDED(SQLSetConnectAttr(p->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0)) &&
-        st == DB_DONE)
-        st = od_fail(c, SQL_HANDLE_DBC, p->dbc, "SQLSetConnectAttr(AUTOCOMMIT)");
-    if (manual)
-        p->manual = false;      /* the load leaves autocommit on */
+    st = bulk_end(c, manual, st);
     if (h)
         SQLFreeHandle(SQL_HANDLE_STMT, h);
     arrays_free(a, b);

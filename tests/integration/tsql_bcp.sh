@@ -13,16 +13,12 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib/babelfish.sh
-. tests/lib/odbc.sh
 . tests/lib/check.sh
 
 T=$(mktemp -d)
 trap 'babelfish_stop; rm -rf "$T"' EXIT
 babelfish_start || exit 1
-odbc_setup "$T/odbc"
-odbc_add_dsn sb_tds FreeTDS Server=127.0.0.1 Port="$BABELFISH_TDS_PORT" TDS_Version=7.4 \
-  Database=master ClientCharset=UTF-8
-export OLTP_ODBC_PASSWORD=$BABELFISH_PASSWORD
+babelfish_odbc "$T/odbc"
 OLTP="${OLTP_BIN:-./bin/oltp} --db-driver=odbc --odbc-dsn=sb_tds --odbc-user=sbtest"
 # T-SQL's master.dbo is PostgreSQL's schema master_dbo
 rows() {
