@@ -960,8 +960,9 @@ static int bulk_end(db_conn *c, bool manual, int st)
     return st;
 }
 
-/* --bulk=values: INSERTs of VALUES_ROWS row constructors each (fewer at
- * the end), their values as parameters, one transaction each. */
+/* --bulk=values: INSERTs of as many row constructors as VALUES_PARAMS
+ * parameters allow, at most BULK_ROWS (fewer at the end), their values
+ * as parameters, one transaction each. */
 static int do_values(db_conn *c)
 {
     od_priv *p = c->priv;
