@@ -56,6 +56,7 @@
 #define RES_MAX_DRIVES       1024            /* summary: drives, hypervisors */
 #define RES_MAX_VMS          65536           /* summary: VM runs */
 #define RES_MAX_REPETITIONS  1000
+#define RES_MAX_HOST_CHECK   4096            /* summary: host check findings */
 
 /* ------------------------------------------------------------------ */
 /* names of closed choices                                             */
@@ -462,7 +463,15 @@ typedef struct res_plan {
      * repetitions and precondition_s then hold the maximum */
     char   *repetitions_rule, *precondition_rule;
     int64_t repetitions_min, repetitions_max;  /* RES_UNSET unless auto */
+    double  rate;           /* [workload] rate (issue 29): 0 closed loop,
+                             * else oltp's --rate; NAN: not recorded */
 } res_plan;
+
+/* What a closed-loop run's latencies are (issue 29): the note for p
+ * (rate 0), NULL for an open loop or when the rate is not recorded. */
+#define RES_CLOSED_LOOP_NOTE \
+    "latency under stalls is understated (closed loop; `rate` gives open loop)"
+const char *res_latency_note(const res_plan *p);
 
 typedef struct res_hypervisor {
     char *uri, *hostname, *libvirt_version, *hypervisor, *hypervisor_version, *domain_type;
@@ -472,11 +481,41 @@ typedef struct res_hypervisor {
     int64_t cpus, cpu_mhz, memory_bytes;
 } res_hypervisor;
 
+/* The host check's verdict on one finding (issue 31; results/SCHEMA.md,
+ * "Host check"): "ok", "warn" (the figures may differ from a tuned
+ * host's; a command fixes it), "refuse" (the run would be meaningless;
+ * drivebench runs only with --ignore-host-check=CHECK). */
+typedef enum res_hc_status {
+    RES_HC_OK,
+    RES_HC_WARN,
+    RES_HC_REFUSE,
+    RES_HC_STATUS_COUNT
+} res_hc_status;
+
+/* "ok", "warn", "refuse" ("?" out of range). */
+const char *res_hc_status_name(res_hc_status s);
+
+/* One finding of the host check before a run. */
+typedef struct res_hc_finding {
+    char          *check;       /* "governor", "drive-mount", ... (its NAME
+                                 * for --ignore-host-check) */
+    char          *drive;       /* the plan's drive it is about, or NULL: the host */
+    res_hc_status  status;
+    char          *value;       /* what was found, short: "powersave", "41 C" */
+    char          *message;     /* one line for people */
+    char          *fix;         /* warn and refuse: the command that fixes it,
+                                 * or NULL when none does */
+    bool           ignored;     /* a refusal the run was told to ignore */
+} res_hc_finding;
+
 typedef struct res_env {
     char           *hostname, *kernel, *cpu_model;   /* NULL: not recorded */
     int64_t         cpus, memory_bytes;              /* RES_UNSET: not recorded */
     res_hypervisor *hypervisors;
     int             nhypervisors;
+    res_hc_finding *host_check;     /* the host check at the run's start, in
+                                     * the order it checks (none: not run) */
+    int             nhost_check;
 } res_env;
 
 /* How a run ended, as its summary says. */
@@ -646,8 +685,9 @@ typedef struct res_io_cmp {
                                  * repetitions (Welch) a verdict needs; else 0 */
     int    n, k;                /* batches (paired; k intervals each) or repetitions */
     double mean_a, mean_b, diff, diff_pct, lo, hi, df, p_value;
-    double r1;                  /* paired: lag-1 autocorrelation of the batch
-                                 * differences the batch length passed with; NAN */
+    double r1;                  /* paired: phi, the lag-1 autocorrelation of the
+                                 * drives' summed series that chose the batch
+                                 * length (util/stats.h); NAN */
     double p_holm;              /* p_value after Holm's correction over the
                                  * run's pairs of drives of this method; NAN */
     int    family;              /* pairs of drives in that correction; 0: none */

@@ -68,8 +68,8 @@ void res_io_rates_free(res_io_rates *r)
 #define F   RJ_F
 
 /* the rates of a row, keyed as RES_IO_HV_KEYS / RES_IO_HOST_KEYS */
-#define ROW_HV(k) F(#k, RJ_NUM_OPT, res_io_row, v[RES_IOV_##k]),
-#define ROW_HOST(k)  F(#k, RJ_NUM_OPT, res_io_row, v[RES_IOH_##k]),
+#define ROW_HV(k) F(#k, RJ_NUM_OPT, res_io_row, v[RES_IOV_##k], .flags = RJ_NONNEG),
+#define ROW_HOST(k)  F(#k, RJ_NUM_OPT, res_io_row, v[RES_IOH_##k], .flags = RJ_NONNEG),
 static const rj_field hv_row_fields[] = { RES_IO_HV_KEYS(ROW_HV) RJ_TABLE_END };
 static const rj_field host_row_fields[] = { RES_IO_HOST_KEYS(ROW_HOST) RJ_TABLE_END };
 #undef ROW_HV
@@ -78,13 +78,13 @@ static const rj_field host_row_fields[] = { RES_IO_HOST_KEYS(ROW_HOST) RJ_TABLE_
 /* {keys of the phase, measured_s, vms, missing, series: [{t, keys}]} */
 #define RATES_TABLES(name, row)                                                      \
     static const rj_field name##_point_fields[] = {                                  \
-        F("t", RJ_NUM_OPT, res_io_row, t),                                           \
+        F("t", RJ_NUM_OPT, res_io_row, t, .flags = RJ_NONNEG),                       \
         RJ_HERE(NULL, RJ_EMBED, .sub = row),                                         \
         RJ_TABLE_END,                                                                \
     };                                                                               \
     static const rj_field name##_rates_fields[] = {                                  \
         F(NULL, RJ_EMBED, res_io_rates, total, .sub = row),                          \
-        F("measured_s", RJ_NUM_OPT, res_io_rates, total.t),                          \
+        F("measured_s", RJ_NUM_OPT, res_io_rates, total.t, .flags = RJ_NONNEG),      \
         F("vms", RJ_INT_OPT, res_io_rates, vms),                                     \
         F("missing", RJ_INT_OPT, res_io_rates, missing),                             \
         F("series", RJ_ARRAY, res_io_rates, series, .sub = name##_point_fields,      \
@@ -131,8 +131,15 @@ static int rates_get_as(json_object *o, const rj_field *f, void *base, rj_ctx *c
         snprintf(c->err, c->errlen, "out of memory");
         return -1;
     }
-    if (rj_get_fields(v, rates_table(host), r, c) < 0)
-        return -1;
+    {   /* its keys under f->key in messages, as a nested object's */
+        size_t len = strlen(c->path);
+        int rc;
+        snprintf(c->path + len, sizeof c->path - len, "%s.", f->key);
+        rc = rj_get_fields(v, rates_table(host), r, c);
+        c->path[len] = '\0';
+        if (rc < 0)
+            return -1;
+    }
     row_rest_nan(&r->total, host);
     for (int i = 0; i < r->nseries; i++)
         row_rest_nan(&r->series[i], host);
@@ -185,6 +192,13 @@ static int points_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
         return -1;
     for (size_t i = 0; i < len; i++) {
         json_object *pair = rj_idx(a, i);
+        char key[96];
+        /* times and values (TPS, ms) alike: finite, not below 0 */
+        for (size_t j = 0; j < 2; j++) {
+            snprintf(key, sizeof key, "%s[%zu][%zu]", f->key, i, j);
+            if (rj_refuse_number(rj_idx(pair, j), key, RJ_NONNEG, c) < 0)
+                return -1;
+        }
         (*pt)[(*n)++] = (res_point){ json_object_get_double(rj_idx(pair, 0)),
                                      json_object_get_double(rj_idx(pair, 1)) };
     }
@@ -244,7 +258,7 @@ static const rj_ops slaves_ops = { slaves_put, slaves_get, NULL, slaves_free };
 static const rj_field health_fields[] = {
     F("source",    RJ_STR_OPT, res_io_health, source),
     F("temp_c",    RJ_NUM_OPT, res_io_health, temp_c),
-    F("wear_pct",  RJ_NUM_OPT, res_io_health, wear_pct),
+    F("wear_pct",  RJ_NUM_OPT, res_io_health, wear_pct, .flags = RJ_NONNEG),
     F("wear_from", RJ_STR_OPT, res_io_health, wear_from),
     F("note",      RJ_STR_OPT, res_io_health, note),
     RJ_TABLE_END,
@@ -272,7 +286,7 @@ static const rj_field identity_fields[] = {
     F("fs_type",        RJ_STR_OPT, res_io_host, fs_type),
     F("fs_size_bytes",  RJ_I64_OPT, res_io_host, fs_size_bytes),
     F("fs_avail_bytes", RJ_I64_OPT, res_io_host, fs_avail_bytes),
-    F("fs_used_pct",    RJ_NUM_OPT, res_io_host, fs_used_pct),
+    F("fs_used_pct",    RJ_NUM_OPT, res_io_host, fs_used_pct, .flags = RJ_NONNEG),
     RJ_TABLE_END,
 };
 
@@ -284,7 +298,7 @@ static const rj_field host_fields[] = {
     F("health_after",   RJ_PTR,     res_io_host, health_after, .sub = health_fields,
       .size = sizeof(res_io_health)),
     F("io",             RJ_CUSTOM,  res_io_host, rates, .ops = &host_rates_ops),
-    F("flush_ratio",    RJ_NUM_OPT, res_io_host, flush_ratio),
+    F("flush_ratio",    RJ_NUM_OPT, res_io_host, flush_ratio, .flags = RJ_NONNEG),
     RJ_TABLE_END,
 };
 
@@ -298,16 +312,16 @@ static const rj_field disks_fields[] = {
 
 /* per transaction: {txns, new_orders, phase: {tps, keys},
  * per_new_order: {tps, keys}, series: [{t, tps, keys}]} */
-#define ROW_TXN(k) F(#k, RJ_NUM_OPT, res_io_txn_row, v[RES_IOT_##k]),
+#define ROW_TXN(k) F(#k, RJ_NUM_OPT, res_io_txn_row, v[RES_IOT_##k], .flags = RJ_NONNEG),
 static const rj_field txn_row_fields[] = {
-    F("tps", RJ_NUM_OPT, res_io_txn_row, tps),
+    F("tps", RJ_NUM_OPT, res_io_txn_row, tps, .flags = RJ_NONNEG),
     RES_IO_TXN_KEYS(ROW_TXN)
     RJ_TABLE_END,
 };
 #undef ROW_TXN
 
 static const rj_field txn_point_fields[] = {
-    F("t", RJ_NUM_OPT, res_io_txn_row, t),
+    F("t", RJ_NUM_OPT, res_io_txn_row, t, .flags = RJ_NONNEG),
     RJ_HERE(NULL, RJ_EMBED, .sub = txn_row_fields),
     RJ_TABLE_END,
 };
@@ -319,7 +333,7 @@ static bool has_new_orders(const void *base)
 
 static const rj_field txn_fields[] = {
     F("txns",          RJ_I64,     res_io_txn, txns, .flags = RJ_COUNT),
-    F("new_orders",    RJ_I64_OPT, res_io_txn, new_orders),
+    F("new_orders",    RJ_I64_OPT, res_io_txn, new_orders, .flags = RJ_COUNT),
     F("phase",         RJ_OBJ,     res_io_txn, phase, .sub = txn_row_fields),
     F("per_new_order", RJ_OBJ,     res_io_txn, per_new_order, .sub = txn_row_fields,
       .when = has_new_orders),
@@ -332,15 +346,15 @@ static const rj_field txn_fields[] = {
 /* the device's latencies: {source, devices, unmatched, read: {count,
  * avg_ms, max_ms, percentiles: [{pct, ms}]}, write, flush, all, series} */
 static const rj_field spectrum_fields[] = {
-    F("pct", RJ_NUM_OPT, res_pct, pct),
-    F("ms",  RJ_NUM_OPT, res_pct, ms),
+    F("pct", RJ_NUM_OPT, res_pct, pct, .flags = RJ_NONNEG),
+    F("ms",  RJ_NUM_OPT, res_pct, ms, .flags = RJ_NONNEG),
     RJ_TABLE_END,
 };
 
 static const rj_field devlat_class_fields[] = {
     F("count",       RJ_I64,     res_devlat_class, count, .flags = RJ_COUNT),
-    F("avg_ms",      RJ_NUM_OPT, res_devlat_class, avg_ms),
-    F("max_ms",      RJ_NUM_OPT, res_devlat_class, max_ms),
+    F("avg_ms",      RJ_NUM_OPT, res_devlat_class, avg_ms, .flags = RJ_NONNEG),
+    F("max_ms",      RJ_NUM_OPT, res_devlat_class, max_ms, .flags = RJ_NONNEG),
     F("percentiles", RJ_ARRAY,   res_devlat_class, pct, .flags = RJ_OMIT_EMPTY,
       .sub = spectrum_fields, .size = sizeof(res_pct),
       .n_off = offsetof(res_devlat_class, npct), .max = RES_MAX_PCT),
@@ -348,11 +362,11 @@ static const rj_field devlat_class_fields[] = {
 };
 
 static const rj_field devlat_point_fields[] = {
-    F("t",      RJ_NUM_OPT, res_devlat_point, t),
+    F("t",      RJ_NUM_OPT, res_devlat_point, t, .flags = RJ_NONNEG),
     F("n",      RJ_I64,     res_devlat_point, n, .flags = RJ_COUNT),
-    F("p50_ms", RJ_NUM_OPT, res_devlat_point, p50_ms),
-    F("p99_ms", RJ_NUM_OPT, res_devlat_point, p99_ms),
-    F("max_ms", RJ_NUM_OPT, res_devlat_point, max_ms),
+    F("p50_ms", RJ_NUM_OPT, res_devlat_point, p50_ms, .flags = RJ_NONNEG),
+    F("p99_ms", RJ_NUM_OPT, res_devlat_point, p99_ms, .flags = RJ_NONNEG),
+    F("max_ms", RJ_NUM_OPT, res_devlat_point, max_ms, .flags = RJ_NONNEG),
     RJ_TABLE_END,
 };
 
@@ -372,17 +386,17 @@ static const rj_field devlat_fields[] = {
 
 /* the transactions' tail against the device */
 static const rj_field tail_point_fields[] = {
-    F("t",           RJ_NUM_OPT, res_tail_point, t),
-    F("txn_ms",      RJ_NUM_OPT, res_tail_point, txn_ms),
-    F("dev_ms",      RJ_NUM_OPT, res_tail_point, dev_ms),
-    F("queue_depth", RJ_NUM_OPT, res_tail_point, queue_depth),
+    F("t",           RJ_NUM_OPT, res_tail_point, t, .flags = RJ_NONNEG),
+    F("txn_ms",      RJ_NUM_OPT, res_tail_point, txn_ms, .flags = RJ_NONNEG),
+    F("dev_ms",      RJ_NUM_OPT, res_tail_point, dev_ms, .flags = RJ_NONNEG),
+    F("queue_depth", RJ_NUM_OPT, res_tail_point, queue_depth, .flags = RJ_NONNEG),
     RJ_TABLE_END,
 };
 
 static const rj_field tail_fields[] = {
-    F("txn_pct",    RJ_NUM_OPT, res_io_tail, txn_pct),
+    F("txn_pct",    RJ_NUM_OPT, res_io_tail, txn_pct, .flags = RJ_NONNEG),
     F("dev_figure", RJ_STR_OPT, res_io_tail, dev_figure),
-    F("n",          RJ_INT,     res_io_tail, n),
+    F("n",          RJ_INT,     res_io_tail, n, .flags = RJ_COUNT),
     F("r",          RJ_NUM_OPT, res_io_tail, r),
     F("series",     RJ_ARRAY,   res_io_tail, series, .sub = tail_point_fields,
       .size = sizeof(res_tail_point), .n_off = offsetof(res_io_tail, nseries),
@@ -391,14 +405,14 @@ static const rj_field tail_fields[] = {
 };
 
 static const rj_field p_series_fields[] = {
-    F("pct",    RJ_NUM_OPT, res_io, p_pct),
+    F("pct",    RJ_NUM_OPT, res_io, p_pct, .flags = RJ_NONNEG),
     F("series", RJ_CUSTOM,  res_io, p_series, .ops = &res_points_ops,
       .n_off = offsetof(res_io, np)),
     RJ_TABLE_END,
 };
 
 static const rj_field steady_fields[] = {
-    F("n",         RJ_INT,     res_io_trend, n),
+    F("n",         RJ_INT,     res_io_trend, n, .flags = RJ_COUNT),
     F("mean_tps",  RJ_NUM_OPT, res_io_trend, mean),
     F("slope",     RJ_NUM_OPT, res_io_trend, slope),
     F("slope_lo",  RJ_NUM_OPT, res_io_trend, slope_lo),
@@ -424,7 +438,7 @@ static const rj_field cmp_fields[] = {
     F("b",        RJ_STR_OPT, res_io_cmp, b),
     F("method",   RJ_ENUM,    res_io_cmp, method, .name = cmp_method_name_of,
       .n = RES_CMP_METHOD_COUNT),
-    F("n",        RJ_INT,     res_io_cmp, n),
+    F("n",        RJ_INT,     res_io_cmp, n, .flags = RJ_COUNT),
     F("k",        RJ_INT_POS, res_io_cmp, k),
     F("mean_a",   RJ_NUM_OPT, res_io_cmp, mean_a),
     F("mean_b",   RJ_NUM_OPT, res_io_cmp, mean_b),
@@ -433,9 +447,9 @@ static const rj_field cmp_fields[] = {
     F("lo",       RJ_NUM_OPT, res_io_cmp, lo),
     F("hi",       RJ_NUM_OPT, res_io_cmp, hi),
     F("df",       RJ_NUM_OPT, res_io_cmp, df),
-    F("p_value",  RJ_NUM_OPT, res_io_cmp, p_value),
+    F("p_value",  RJ_NUM_OPT, res_io_cmp, p_value, .flags = RJ_NONNEG),
     F("r1",       RJ_NUM_OPT, res_io_cmp, r1),
-    F("p_holm",   RJ_NUM_OPT, res_io_cmp, p_holm),
+    F("p_holm",   RJ_NUM_OPT, res_io_cmp, p_holm, .flags = RJ_NONNEG),
     F("family",   RJ_INT_POS, res_io_cmp, family),
     F("verdict",  RJ_ENUM,    res_io_cmp, verdict, .name = cmp_verdict_name_of,
       .n = RES_CMP_VERDICT_COUNT),
@@ -445,7 +459,7 @@ static const rj_field cmp_fields[] = {
 };
 
 static const rj_field host_cpu_fields[] = {
-    F("busy_pct",  RJ_NUM_OPT, res_io, host_cpu_busy_pct),
+    F("busy_pct",  RJ_NUM_OPT, res_io, host_cpu_busy_pct, .flags = RJ_NONNEG),
     F("saturated", RJ_BOOL,    res_io, host_saturated),
     F("note",      RJ_STR_OPT, res_io, host_cpu_note),
     RJ_TABLE_END,
@@ -477,7 +491,7 @@ static const rj_field io_fields[] = {
             .when = has_p_series),
     F("steady_state",           RJ_OBJ,    res_io, steady, .flags = RJ_IF_PRESENT,
       .sub = steady_fields, .when = has_steady),
-    F("cpu_s_per_1000_txn",     RJ_NUM_OPT, res_io, cpu_s_per_1000_txn),
+    F("cpu_s_per_1000_txn",     RJ_NUM_OPT, res_io, cpu_s_per_1000_txn, .flags = RJ_NONNEG),
     F("per_txn",                RJ_PTR,    res_io, txn, .sub = txn_fields,
       .size = sizeof(res_io_txn)),
     F("device_latency",         RJ_PTR,    res_io, devlat, .sub = devlat_fields,
@@ -506,23 +520,30 @@ void res_io_put(json_object *owner, const res_io *io)
         rj_put_fields(owner, io_fields, io);
 }
 
-int res_io_get(json_object *owner, res_io **out)
+int rj_io_get(json_object *owner, res_io **out, rj_ctx *c)
 {
-    char err[128];
-    rj_ctx c = { .err = err, .errlen = sizeof err };
     res_io *io;
 
     *out = NULL;
     if (!rj_has_any(owner, io_fields))
         return 0;
-    if (!(io = res_io_new()))
+    if (!(io = res_io_new())) {
+        snprintf(c->err, c->errlen, "out of memory");
         return -1;
-    if (rj_get_fields(owner, io_fields, io, &c) < 0) {
+    }
+    if (rj_get_fields(owner, io_fields, io, c) < 0) {
         res_io_free(io);
         return -1;
     }
     *out = io;
     return 0;
+}
+
+int res_io_get(json_object *owner, res_io **out)
+{
+    char err[256];
+    rj_ctx c = { .err = err, .errlen = sizeof err };
+    return rj_io_get(owner, out, &c);
 }
 
 /* ------------------------------------------------------------------ */

@@ -367,6 +367,36 @@ static int get_nested(json_object *v, const rj_field *f, void *base, rj_ctx *c)
     return rc;
 }
 
+const char *rj_bad_number(double v, unsigned flags)
+{
+    if (isfinite(v) && !(v < 0 && (flags & (RJ_COUNT | RJ_NONNEG))))
+        return NULL;
+    return flags & RJ_COUNT && isfinite(v) ? "a count cannot be negative"
+           : flags & (RJ_COUNT | RJ_NONNEG) ? "not a finite number >= 0"
+                                            : "not a finite number";
+}
+
+int rj_refuse_number(json_object *v, const char *key, unsigned flags, rj_ctx *c)
+{
+    char where[256];
+    const char *why;
+    double d;
+    if (!rj_is_number(v) || !(why = rj_bad_number(d = json_object_get_double(v), flags)))
+        return 0;
+    rj_ctx_where(c, key, where, sizeof where);
+    if (json_object_is_type(v, json_type_int))
+        snprintf(c->err, c->errlen, "%s: %" PRId64 " (%s)", where, json_object_get_int64(v), why);
+    else
+        snprintf(c->err, c->errlen, "%s: %g (%s)", where, d, why);
+    return -1;
+}
+
+static bool is_number_kind(rj_kind k)
+{
+    return k == RJ_DBL || k == RJ_DBL_OPT || k == RJ_NUM || k == RJ_NUM_OPT || k == RJ_I64
+           || k == RJ_I64_OPT || k == RJ_INT || k == RJ_INT_OPT || k == RJ_INT_POS;
+}
+
 int rj_get_fields(json_object *o, const rj_field *t, void *base, rj_ctx *c)
 {
     for (const rj_field *f = t; f->kind != RJ_END; f++) {
@@ -374,6 +404,9 @@ int rj_get_fields(json_object *o, const rj_field *t, void *base, rj_ctx *c)
         json_object *v = f->key ? rj_get(o, f->key) : NULL;
         if ((f->flags & RJ_SETS_HAS) && f->has)
             *AT(base, f->has - 1, bool) = v != NULL;
+        /* no reader takes NaN, inf, or a negative count (issue 29) */
+        if (is_number_kind(f->kind) && rj_refuse_number(v, f->key, f->flags, c) < 0)
+            return -1;
         switch (f->kind) {
         case RJ_STR:
         case RJ_STR_OPT:
@@ -452,7 +485,7 @@ void rj_check_count(rj_check *c, const char *key, int64_t v)
 {
     if (!c->bad && v < 0) {
         c->bad = true;
-        snprintf(c->err, c->errlen, "%s: %s is %" PRId64 ", a count cannot be negative",
+        snprintf(c->err, c->errlen, "%s: %s: %" PRId64 " (a count cannot be negative)",
                  c->who, key, v);
     }
 }
@@ -461,7 +494,7 @@ void rj_check_num(rj_check *c, const char *key, double v)
 {
     if (!c->bad && !(isfinite(v) && v >= 0)) {
         c->bad = true;
-        snprintf(c->err, c->errlen, "%s: %s is %g, not a finite number >= 0", c->who, key, v);
+        snprintf(c->err, c->errlen, "%s: %s: %g (not a finite number >= 0)", c->who, key, v);
     }
 }
 
@@ -474,7 +507,8 @@ void rj_check_fields(const rj_field *t, const void *base, const char *path, rj_c
         if (f->flags & RJ_COUNT)
             rj_check_count(c, k, f->kind == RJ_I64 || f->kind == RJ_I64_OPT
                                  ? *(const int64_t *)m : *(const int *)m);
-        if (f->flags & RJ_NONNEG)
+        if ((f->flags & RJ_NONNEG)
+            && !((f->kind == RJ_DBL_OPT || f->kind == RJ_NUM_OPT) && isnan(*(const double *)m)))
             rj_check_num(c, k, *(const double *)m);
         switch (f->kind) {
         case RJ_OBJ:

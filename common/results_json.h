@@ -111,8 +111,9 @@ typedef enum rj_kind {
 } rj_kind;
 
 /* flags */
-#define RJ_COUNT      0x01u   /* check: a count, not negative */
-#define RJ_NONNEG     0x02u   /* check: a finite number >= 0 */
+#define RJ_COUNT      0x01u   /* read and check: a count, not negative */
+#define RJ_NONNEG     0x02u   /* read and check: a finite number >= 0 (every
+                               * number read must be finite) */
 #define RJ_NONEMPTY   0x04u   /* read: "" rather than NULL when absent */
 #define RJ_ZERO_UNSET 0x08u   /* RJ_I64_OPT: 0 is "not recorded" too */
 #define RJ_OMIT_EMPTY 0x10u   /* RJ_OBJ / RJ_ARRAY: left out when empty */
@@ -222,9 +223,21 @@ int  rj_array_room(json_object *a, const rj_field *f, size_t size, void **out, s
                    rj_ctx *c);
 /* "WHO: ELEM.PATHkey" of c for messages, into buf. */
 const char *rj_ctx_where(const rj_ctx *c, const char *key, char *buf, size_t len);
+/* What is wrong with a number read from a file, or NULL when nothing:
+ * NaN and inf always; below 0 with RJ_COUNT or RJ_NONNEG in flags. */
+const char *rj_bad_number(double v, unsigned flags);
+/* rj_get_fields' check of each number it reads, for RJ_CUSTOM readers
+ * too: -1 with "WHO: ELEM.PATHkey: V (why)" in c->err when v is a number
+ * rj_bad_number refuses, else 0 (v NULL or not a number: 0). */
+int rj_refuse_number(json_object *v, const char *key, unsigned flags, rj_ctx *c);
 /* check helpers for RJ_CUSTOM checks (key already holds the path) */
 void rj_check_count(rj_check *c, const char *key, int64_t v);
 void rj_check_num(rj_check *c, const char *key, double v);
+
+/* res_io_get with the reader's context: a refusal's reason in c->err
+ * (results_drive_io.c). */
+struct res_io;
+int rj_io_get(json_object *owner, struct res_io **out, rj_ctx *c);
 
 /* The summary's "fingerprint" object (results_fingerprint.c). */
 extern const rj_field res_fingerprint_fields[];

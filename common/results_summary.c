@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SUMMARY_SCHEMA      "drivebench.summary/2.1"
+#define SUMMARY_SCHEMA      "drivebench.summary/2.2"
 #define SUMMARY_SCHEMA_NAME "drivebench.summary/"
 #define SUMMARY_MAJOR       2
 
@@ -26,6 +26,12 @@ void res_plan_init(res_plan *p)
     p->precondition_s = p->warmup_s = p->measure_s = RES_UNSET;
     p->expect_database_bytes = RES_UNSET;
     p->repetitions_min = p->repetitions_max = RES_UNSET;
+    p->rate = NAN;
+}
+
+const char *res_latency_note(const res_plan *p)
+{
+    return p->rate == 0 ? RES_CLOSED_LOOP_NOTE : NULL;
 }
 
 void res_env_init(res_env *e)
@@ -52,6 +58,7 @@ static const rj_field workload_fields[] = {
     F("measure_s",      RJ_I64_OPT, res_plan, measure_s),
     F("expect_database_bytes", RJ_I64_OPT, res_plan, expect_database_bytes),
     F("precondition_rule", RJ_STR_OPT, res_plan, precondition_rule),
+    F("rate",           RJ_NUM_OPT, res_plan, rate, .flags = RJ_NONNEG),
     RJ_TABLE_END,
 };
 
@@ -96,25 +103,52 @@ static const rj_field hypervisor_fields[] = {
     RJ_TABLE_END,
 };
 
+const char *res_hc_status_name(res_hc_status s)
+{
+    static const char *const names[] = { "ok", "warn", "refuse" };
+    return s >= 0 && s < RES_HC_STATUS_COUNT ? names[s] : "?";
+}
+
+static const char *hc_status_name_of(int s)
+{
+    return res_hc_status_name((res_hc_status)s);
+}
+
+/* issue 31: a word the reader does not know is "ok" (0) */
+static const rj_field hc_finding_fields[] = {
+    F("check",   RJ_STR,     res_hc_finding, check, .flags = RJ_NONEMPTY),
+    F("drive",   RJ_STR_OPT, res_hc_finding, drive),
+    F("status",  RJ_ENUM,    res_hc_finding, status, .name = hc_status_name_of,
+      .n = RES_HC_STATUS_COUNT),
+    F("value",   RJ_STR_OPT, res_hc_finding, value),
+    F("message", RJ_STR_OPT, res_hc_finding, message),
+    F("fix",     RJ_STR_OPT, res_hc_finding, fix),
+    F("ignored", RJ_BOOL,    res_hc_finding, ignored),
+    RJ_TABLE_END,
+};
+
 static const rj_field env_fields[] = {
     RJ_HERE("host",  RJ_OBJ, .sub = env_host_fields),
     F("hypervisors", RJ_ARRAY, res_env, hypervisors, .sub = hypervisor_fields,
       .size = sizeof(res_hypervisor), .n_off = offsetof(res_env, nhypervisors),
       .max = RES_MAX_DRIVES, .label = "drives or hypervisors"),
+    F("host_check",  RJ_ARRAY, res_env, host_check, .sub = hc_finding_fields,
+      .size = sizeof(res_hc_finding), .n_off = offsetof(res_env, nhost_check),
+      .max = RES_MAX_HOST_CHECK, .flags = RJ_OMIT_EMPTY),
     RJ_TABLE_END,
 };
 
 static const rj_field tpcc_latency_fields[] = {
-    F(RK_AVG, RJ_NUM_OPT, res_tpcc_type, lat_avg_ms),
-    F("p90",  RJ_NUM_OPT, res_tpcc_type, lat_p90_ms),
-    F("p99",  RJ_NUM_OPT, res_tpcc_type, lat_p99_ms),
+    F(RK_AVG, RJ_NUM_OPT, res_tpcc_type, lat_avg_ms, .flags = RJ_NONNEG),
+    F("p90",  RJ_NUM_OPT, res_tpcc_type, lat_p90_ms, .flags = RJ_NONNEG),
+    F("p99",  RJ_NUM_OPT, res_tpcc_type, lat_p99_ms, .flags = RJ_NONNEG),
     RJ_TABLE_END,
 };
 
 static const rj_field tpcc_type_fields[] = {
     F(RK_NAME,        RJ_STR,  res_tpcc_type, name, .flags = RJ_NONEMPTY),
-    F("count",        RJ_I64,  res_tpcc_type, count),
-    F("rollbacks",    RJ_I64,  res_tpcc_type, rollbacks),
+    F("count",        RJ_I64,  res_tpcc_type, count, .flags = RJ_COUNT),
+    F("rollbacks",    RJ_I64,  res_tpcc_type, rollbacks, .flags = RJ_COUNT),
     RJ_HERE(RK_LATENCY_MS, RJ_OBJ, .sub = tpcc_latency_fields),
     F("p90_limit_ms", RJ_NUM,  res_tpcc_type, p90_limit_ms),
     F("p90_met",      RJ_BOOL, res_tpcc_type, p90_met),
@@ -122,10 +156,10 @@ static const rj_field tpcc_type_fields[] = {
 };
 
 static const rj_field tpcc_figures_fields[] = {
-    F(RK_TPMC,            RJ_NUM,   res_tpcc_figures, tpmc),
-    F(RK_NOPM,            RJ_NUM,   res_tpcc_figures, nopm, .flags = RJ_SETS_HAS,
+    F(RK_TPMC,            RJ_NUM,   res_tpcc_figures, tpmc, .flags = RJ_NONNEG),
+    F(RK_NOPM,            RJ_NUM,   res_tpcc_figures, nopm, .flags = RJ_SETS_HAS | RJ_NONNEG,
       HAS(res_tpcc_figures, has_nopm)),
-    F("rollbacks",        RJ_I64,   res_tpcc_figures, rollbacks),
+    F("rollbacks",        RJ_I64,   res_tpcc_figures, rollbacks, .flags = RJ_COUNT),
     F("p90_limits_met",   RJ_BOOL,  res_tpcc_figures, p90_limits_met),
     F("transaction_types", RJ_ARRAY, res_tpcc_figures, types, .sub = tpcc_type_fields,
       .size = sizeof(res_tpcc_type), .n_off = offsetof(res_tpcc_figures, ntypes),
@@ -134,9 +168,9 @@ static const rj_field tpcc_figures_fields[] = {
 };
 
 static const rj_field figures_latency_fields[] = {
-    F(RK_AVG,            RJ_NUM_OPT, res_figures, lat_avg_ms),
-    F("p99",             RJ_NUM_OPT, res_figures, lat_p99_ms),
-    F("p99_mean_of_vms", RJ_NUM_OPT, res_figures, lat_p99_mean_of_vms_ms),
+    F(RK_AVG,            RJ_NUM_OPT, res_figures, lat_avg_ms, .flags = RJ_NONNEG),
+    F("p99",             RJ_NUM_OPT, res_figures, lat_p99_ms, .flags = RJ_NONNEG),
+    F("p99_mean_of_vms", RJ_NUM_OPT, res_figures, lat_p99_mean_of_vms_ms, .flags = RJ_NONNEG),
     RJ_TABLE_END,
 };
 
@@ -149,6 +183,8 @@ static void tps_per_vm_put(json_object *o, const rj_field *f, const void *base)
 static int tps_per_vm_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
 {
     res_figures *x = base;
+    if (rj_refuse_number(rj_get(o, f->key), f->key, RJ_NONNEG, c) < 0)
+        return -1;
     x->tps_per_vm = rj_get(o, f->key) ? rj_get_d(o, f->key)
                     : x->vms ? x->tps / x->vms : 0;
     return 0;
@@ -181,13 +217,13 @@ static const rj_field vm_db_fields[] = {
 /* a drive, a repetition of it, the run (vms and tps read before
  * tps_per_vm, which may be computed from them) */
 static const rj_field figures_fields[] = {
-    F(RK_VMS,                 RJ_INT,    res_figures, vms),
-    F("vm_runs",              RJ_INT,    res_figures, vm_runs),
-    F("measured_repetitions", RJ_INT,    res_figures, repetitions),
-    F("failed_vms",           RJ_INT,    res_figures, failed_vms),
-    F(RK_TPS,                 RJ_NUM,    res_figures, tps),
+    F(RK_VMS,                 RJ_INT,    res_figures, vms, .flags = RJ_COUNT),
+    F("vm_runs",              RJ_INT,    res_figures, vm_runs, .flags = RJ_COUNT),
+    F("measured_repetitions", RJ_INT,    res_figures, repetitions, .flags = RJ_COUNT),
+    F("failed_vms",           RJ_INT,    res_figures, failed_vms, .flags = RJ_COUNT),
+    F(RK_TPS,                 RJ_NUM,    res_figures, tps, .flags = RJ_NONNEG),
     RJ_HERE("tps_per_vm",     RJ_CUSTOM, .ops = &tps_per_vm_ops),
-    F("transactions",         RJ_I64,    res_figures, transactions),
+    F("transactions",         RJ_I64,    res_figures, transactions, .flags = RJ_COUNT),
     RJ_HERE(RK_LATENCY_MS, RJ_OBJ, .sub = figures_latency_fields),
     F("tpcc",       RJ_PTR, res_figures, tpcc, .sub = tpcc_figures_fields,
       .size = sizeof(res_tpcc_figures)),
@@ -203,10 +239,7 @@ static void io_put(json_object *o, const rj_field *f, const void *base)
 
 static int io_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
 {
-    if (res_io_get(o, (res_io **)((char *)base + f->off)) == 0)
-        return 0;
-    snprintf(c->err, c->errlen, "out of memory");
-    return -1;
+    return rj_io_get(o, (res_io **)((char *)base + f->off), c);
 }
 
 static void io_free(const rj_field *f, void *base)
@@ -228,8 +261,8 @@ static void mb_s_put(json_object *o, const rj_field *f, const void *base)
 static const rj_ops mb_s_ops = { mb_s_put, NULL, NULL, NULL };
 
 static const rj_field restore_fields[] = {
-    F("bytes",   RJ_I64, res_restore, bytes),
-    F("seconds", RJ_NUM, res_restore, seconds),
+    F("bytes",   RJ_I64, res_restore, bytes, .flags = RJ_COUNT),
+    F("seconds", RJ_NUM, res_restore, seconds, .flags = RJ_NONNEG),
     RJ_HERE("mb_s", RJ_CUSTOM, .ops = &mb_s_ops),
     RJ_TABLE_END,
 };
@@ -255,14 +288,14 @@ static const rj_ops drive_status_ops = { drive_status_put, NULL, NULL, NULL };
 
 /* a precondition's rounds and steady state (issue 21) */
 static const rj_field round_fields[] = {
-    F("round",   RJ_INT,     res_round, round),
-    F("seconds", RJ_NUM,     res_round, seconds),
-    F(RK_TPS,    RJ_NUM_OPT, res_round, tps),
-    F("p99_ms",  RJ_NUM_OPT, res_round, p99_ms),
-    F("read_iops",  RJ_NUM_OPT, res_round, rd_iops),
-    F("write_iops", RJ_NUM_OPT, res_round, wr_iops),
-    F("read_mb_s",  RJ_NUM_OPT, res_round, rd_mbps),
-    F("write_mb_s", RJ_NUM_OPT, res_round, wr_mbps),
+    F("round",   RJ_INT,     res_round, round, .flags = RJ_COUNT),
+    F("seconds", RJ_NUM,     res_round, seconds, .flags = RJ_NONNEG),
+    F(RK_TPS,    RJ_NUM_OPT, res_round, tps, .flags = RJ_NONNEG),
+    F("p99_ms",  RJ_NUM_OPT, res_round, p99_ms, .flags = RJ_NONNEG),
+    F("read_iops",  RJ_NUM_OPT, res_round, rd_iops, .flags = RJ_NONNEG),
+    F("write_iops", RJ_NUM_OPT, res_round, wr_iops, .flags = RJ_NONNEG),
+    F("read_mb_s",  RJ_NUM_OPT, res_round, rd_mbps, .flags = RJ_NONNEG),
+    F("write_mb_s", RJ_NUM_OPT, res_round, wr_mbps, .flags = RJ_NONNEG),
     RJ_TABLE_END,
 };
 
@@ -301,14 +334,14 @@ int res_steady_copy(res_steady *dst, const res_steady *src)
 
 static const rj_field repetition_fields[] = {
     F(NULL,          RJ_EMBED, res_repetition, f, .sub = figures_fields),
-    F("repetition",  RJ_INT,   res_repetition, repetition),
+    F("repetition",  RJ_INT,   res_repetition, repetition, .flags = RJ_COUNT),
     RJ_TABLE_END,
 };
 
 /* a repetition that measured fewer VMs than the drive's figures count */
 static const rj_field rep_vms_fields[] = {
-    F("repetition", RJ_INT, res_rep_vms, repetition),
-    F(RK_VMS,       RJ_INT, res_rep_vms, vms),
+    F("repetition", RJ_INT, res_rep_vms, repetition, .flags = RJ_COUNT),
+    F(RK_VMS,       RJ_INT, res_rep_vms, vms, .flags = RJ_COUNT),
     RJ_TABLE_END,
 };
 
@@ -332,8 +365,8 @@ static const rj_field drive_fields[] = {
 };
 
 static const rj_field vm_latency_fields[] = {
-    F(RK_AVG, RJ_NUM_OPT, res_vm, lat_avg_ms),
-    F("p99",  RJ_NUM_OPT, res_vm, lat_p99_ms),
+    F(RK_AVG, RJ_NUM_OPT, res_vm, lat_avg_ms, .flags = RJ_NONNEG),
+    F("p99",  RJ_NUM_OPT, res_vm, lat_p99_ms, .flags = RJ_NONNEG),
     RJ_TABLE_END,
 };
 
@@ -343,7 +376,7 @@ static const rj_field vm_fields[] = {
     F(RK_NAME,               RJ_STR,     res_vm, name, .flags = RJ_NONEMPTY),
     F("drive",               RJ_STR,     res_vm, drive, .flags = RJ_NONEMPTY),
     F("host",                RJ_STR_OPT, res_vm, host),
-    F("repetition",          RJ_INT,     res_vm, repetition),
+    F("repetition",          RJ_INT,     res_vm, repetition, .flags = RJ_COUNT),
     F("status",              RJ_WORDS,   res_vm, failed, .words = { "ok", "failed" }),
     F("fault",               RJ_STR,     res_vm, fault, HAS(res_vm, failed)),
     F("reason",              RJ_STR,     res_vm, reason, HAS(res_vm, failed)),
@@ -355,13 +388,13 @@ static const rj_field vm_fields[] = {
     F("boot_reboots",        RJ_I64_OPT, res_vm, boot_reboots, .flags = RJ_ZERO_UNSET),
     F("result",              RJ_STR,     res_vm, result),
     F("precondition_result", RJ_STR,     res_vm, precondition_result),
-    F(RK_TPS,                RJ_NUM,     res_vm, tps, .flags = RJ_SETS_HAS,
+    F(RK_TPS,                RJ_NUM,     res_vm, tps, .flags = RJ_SETS_HAS | RJ_NONNEG,
       HAS(res_vm, measured)),
-    F("transactions",        RJ_I64,     res_vm, transactions, HAS(res_vm, measured)),
+    F("transactions",        RJ_I64,     res_vm, transactions, HAS(res_vm, measured), .flags = RJ_COUNT),
     RJ_HERE(RK_LATENCY_MS,   RJ_OBJ,     .sub = vm_latency_fields, HAS(res_vm, measured)),
     F("server_version",      RJ_STR_OPT, res_vm, server_version, HAS(res_vm, measured)),
-    F("errors",              RJ_I64_OPT, res_vm, errors, HAS(res_vm, measured)),
-    F("reconnects",          RJ_I64_OPT, res_vm, reconnects, HAS(res_vm, measured)),
+    F("errors",              RJ_I64_OPT, res_vm, errors, HAS(res_vm, measured), .flags = RJ_COUNT),
+    F("reconnects",          RJ_I64_OPT, res_vm, reconnects, HAS(res_vm, measured), .flags = RJ_COUNT),
     F("tps_series",          RJ_CUSTOM,  res_vm, series, .ops = &res_points_ops,
       .n_off = offsetof(res_vm, npoints), .max = RES_MAX_INTERVALS,
       .label = "tps_series points"),
@@ -369,15 +402,27 @@ static const rj_field vm_fields[] = {
     F("precondition_steady", RJ_PTR,     res_vm, pre, .sub = steady_fields,
       .size = sizeof(res_steady)),
     /* time bins (issue 21) */
-    F("interval_s",          RJ_NUM_OPT, res_vm, interval_s, HAS(res_vm, measured)),
+    F("interval_s",          RJ_NUM_OPT, res_vm, interval_s, HAS(res_vm, measured), .flags = RJ_NONNEG),
     RJ_HERE("database_size", RJ_OBJ,     .sub = vm_db_fields, .flags = RJ_OMIT_EMPTY),
     RJ_TABLE_END,
 };
 
+/* run.latency_note: written from plan.workload.rate (a reader takes the
+ * rate) */
+static void latency_note_put(json_object *o, const rj_field *f, const void *base)
+{
+    const char *note = res_latency_note(&((const res_summary *)base)->plan);
+    if (note)
+        rj_put(o, f->key, json_object_new_string(note));
+}
+
+static const rj_ops latency_note_ops = { latency_note_put, NULL, NULL, NULL };
+
 static const rj_field run_fields[] = {
     F(NULL,     RJ_EMBED, res_summary, run, .sub = figures_fields),
-    F(RK_DRIVES, RJ_INT,  res_summary, run_drives),
+    F(RK_DRIVES, RJ_INT,  res_summary, run_drives, .flags = RJ_COUNT),
     F("repetitions_stop", RJ_STR_OPT, res_summary, repetitions_stop),
+    RJ_HERE("latency_note", RJ_CUSTOM, .ops = &latency_note_ops),
     RJ_TABLE_END,
 };
 
@@ -396,7 +441,7 @@ static const rj_field summary_fields[] = {
     F("plan_file",      RJ_STR,   res_summary, plan_file, .dflt = "plan.ini"),
     F("plan",           RJ_OBJ,   res_summary, plan, .sub = plan_fields),
     F("environment",    RJ_OBJ,   res_summary, env, .sub = env_fields),
-    F("repetitions",    RJ_INT,   res_summary, repetitions),
+    F("repetitions",    RJ_INT,   res_summary, repetitions, .flags = RJ_COUNT),
     F(RK_DRIVES,        RJ_ARRAY, res_summary, drives, .sub = drive_fields,
       .size = sizeof(res_drive), .n_off = offsetof(res_summary, ndrives),
       .max = RES_MAX_DRIVES, .label = "drives or hypervisors"),

@@ -437,9 +437,7 @@ static int collect(db_conn *c, SQLHSTMT h, SQLRETURN rc)
     p->rows.nrows = p->rows.ncols = 0;
     p->rows.ncells = p->rows.len = 0;
     p->affected = 0;
-    if (rc == SQL_NO_DATA)              /* a searched UPDATE/DELETE that matched nothing */
-        return DB_DONE;
-    if (!SQL_SUCCEEDED(rc)) {
+    if (!SQL_SUCCEEDED(rc) && rc != SQL_NO_DATA) {
         /* the diagnostics first (closing clears them), then discard what
          * the batch still has pending: a session without MARS would stay
          * busy with it and refuse the next statement */
@@ -447,10 +445,16 @@ static int collect(db_conn *c, SQLHSTMT h, SQLRETURN rc)
         SQLFreeStmt(h, SQL_CLOSE);
         return DB_ERROR;
     }
-    for (;;) {
+    /* SQL_NO_DATA: a searched UPDATE/DELETE that matched nothing (ODBC 3,
+     * "Returning SQL_NO_DATA"). It may be only the first result of a batch
+     * or a procedure (one without SET NOCOUNT ON): SQL Server's driver
+     * keeps the rest for SQLMoreResults (nanodbc#33), and the session is
+     * busy until they are read or closed. */
+    for (bool first = rc == SQL_NO_DATA; ; first = false) {
         SQLSMALLINT ncols = 0;
         SQLLEN n = -1;
-        SQLNumResultCols(h, &ncols);
+        if (!first)
+            SQLNumResultCols(h, &ncols);
         if (ncols > 0) {
             if (fetch_rows(c, h, ncols) != DB_DONE) {
                 SQLFreeStmt(h, SQL_CLOSE);
@@ -1075,6 +1079,11 @@ static int do_arrays(db_conn *c)
     }
     st = DB_DONE;
 cleanup:
+    /* a failed array keeps the row counts of its other rows pending (SQL
+     * Server's driver runs them all: SQLBindParameter's page): without
+     * MARS the session refuses the rollback until they are closed */
+    if (h && manual && st != DB_DONE)
+        SQLFreeStmt(h, SQL_CLOSE);
     st = bulk_end(c, manual, st);
     if (h)
         SQLFreeHandle(SQL_HANDLE_STMT, h);

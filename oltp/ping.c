@@ -92,10 +92,15 @@ int oltp_ping(const oltp_opts *o, FILE *out, FILE *err)
     }
     if (db_connect(&c) != DB_DONE) {
         rc = oltp_ping_connect_code(&c.err);
-        fprintf(err, "oltp: ping: %s: %s: error %d (SQLSTATE %s): %s\n",
+        /* SQL Server refuses a login to a paused service with the same lone
+         * 18456 as a wrong password; only its error log tells them apart
+         * (MSSQLSERVER_17142, and 18456 state 13 beside it) */
+        fprintf(err, "oltp: ping: %s: %s: error %d (SQLSTATE %s): %s%s\n",
                 ping_where(o, w, sizeof w), rc == PING_LOGIN ? "login refused"
                 : rc == PING_TLS ? "TLS failed" : "no connection",
-                c.err.code, c.err.sqlstate[0] ? c.err.sqlstate : "none", one_line(c.err.msg));
+                c.err.code, c.err.sqlstate[0] ? c.err.sqlstate : "none", one_line(c.err.msg),
+                rc == PING_LOGIN && c.err.code == 18456 ? " (SQL Server says this for a wrong user or password "
+                "and for a paused service alike: its error log says which, state 8 or 13)" : "");
         goto cleanup;
     }
     if (db_query(&c, "SELECT 1") != DB_DONE) {

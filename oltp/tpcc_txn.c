@@ -42,6 +42,9 @@ enum {
     S_SL_DIST, S_SL_COUNT,
     /* --tpcc-procedures: one CALL per transaction, S_CALL + its tpcc_type */
     S_CALL, S_CALL_LAST = S_CALL + TPCC_NTYPES - 1,
+    /* a dialect's New-Order increment before S_NO_DIST (stmt_variants;
+     * last, so the other statements keep their numbers) */
+    S_NO_DIST_INC,
     NSTMTS
 };
 
@@ -123,6 +126,8 @@ static const db_stmt_def stmt_defs[NSTMTS] = {
     [S_DL_CUST_UPD] = { "UPDATE customer SET c_balance = c_balance + ?, c_delivery_cnt = c_delivery_cnt + 1 "
                         "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?", 4, DB_Q_WRITE },
 
+    [S_NO_DIST_INC] = { NULL, 2, DB_Q_WRITE },  /* none: S_NO_DIST_UPD after the read */
+
     [S_SL_DIST]     = { "SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?", 2, DB_Q_READ },
     [S_SL_COUNT]    = { "SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock "
                         "WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? "
@@ -131,17 +136,21 @@ static const db_stmt_def stmt_defs[NSTMTS] = {
 
 /* Statements whose standard text a dialect does not take: T-SQL has no
  * SELECT ... FOR UPDATE (a lock hint instead) and no FETCH FIRST without
- * OFFSET. New-Order's order id is taken in one statement, incremented
- * first and the old value read back (OUTPUT deleted.*, SQL Server 2005
- * and later): correct whatever locks a read takes. The read-then-update
- * with UPDLOCK relied on the hint, which Babelfish does not honour (two
- * terminals took the same id: error 2627); then the separate UPDATE is
- * none (NULL) and the OUTPUT is a write. (Run against Babelfish, not
- * against SQL Server: none on the development machines.) */
+ * OFFSET. New-Order's order id is incremented first and read back after:
+ * the UPDATE's exclusive row lock, held to the end of the transaction,
+ * keeps every other terminal away from the district in between, whatever
+ * locks a read takes. The read WITH (UPDLOCK) then UPDATE relied on the
+ * hint, which Babelfish does not honour (two terminals took the same id:
+ * error 2627); UPDATE ... OUTPUT deleted.d_next_o_id (or inserted.*) is
+ * atomic on SQL Server, but Babelfish's OUTPUT returns the row as it was
+ * before a concurrent writer's commit (the same 2627; docs/odbc-sqlserver.md,
+ * "Babelfish deviations"). (Run against Babelfish, not against SQL Server:
+ * none on the development machines.) */
 static const struct { db_dialect d; int stmt; const char *sql; db_qkind kind; } stmt_variants[] = {
-    { DB_DIALECT_MSSQL, S_NO_DIST, "UPDATE district SET d_next_o_id = d_next_o_id + 1 "
-                                   "OUTPUT deleted.d_tax, deleted.d_next_o_id WHERE d_w_id = ? AND d_id = ?",
-      DB_Q_WRITE },
+    { DB_DIALECT_MSSQL, S_NO_DIST_INC, "UPDATE district SET d_next_o_id = d_next_o_id + 1 "
+                                       "WHERE d_w_id = ? AND d_id = ?", DB_Q_WRITE },
+    { DB_DIALECT_MSSQL, S_NO_DIST, "SELECT d_tax, d_next_o_id - 1 FROM district WHERE d_w_id = ? AND d_id = ?",
+      DB_Q_READ },
     { DB_DIALECT_MSSQL, S_NO_DIST_UPD, NULL, DB_Q_WRITE },
     { DB_DIALECT_MSSQL, S_PY_CUST_NAME, "SELECT c_id, " CUST_COLS " FROM customer WITH (UPDLOCK) "
                                         "WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first",
@@ -188,7 +197,7 @@ int tpcc_stmts_build(wl_run *run, const dialect_def *dl, db_dialect d)
  * the previous one). Every transaction starts in state TRX_START. */
 enum { TRX_START = 0 };
 enum {                                  /* New-Order, 2.4.2 */
-    NO_BEGIN = TRX_START, NO_WH, NO_DIST, NO_DIST_UPD, NO_CUST, NO_ORD_INS, NO_NEW_INS,
+    NO_BEGIN = TRX_START, NO_WH, NO_DIST_INC, NO_DIST, NO_DIST_UPD, NO_CUST, NO_ORD_INS, NO_NEW_INS,
     NO_ITEM,                            /* each order line: item, stock, line */
     NO_STOCK, NO_STOCK_UPD, NO_OL_INS,
     NO_COMMIT,                          /* or the next line */
@@ -455,6 +464,12 @@ static wl_step new_order(tpcc_term *t, db_conn *c, wl_action *a)
     case NO_WH:
         t->p[0] = db_int(t->w);
         return run_stmt(t, a, S_NO_WH);
+    case NO_DIST_INC:
+        if (!t->run->stmts[S_NO_DIST_INC].sql)
+            continue;                   /* S_NO_DIST_UPD increments it after the read */
+        t->p[0] = db_int(t->w);
+        t->p[1] = db_int(t->c_d);
+        return run_stmt(t, a, S_NO_DIST_INC);
     case NO_DIST:
         t->p[0] = db_int(t->w);
         t->p[1] = db_int(t->c_d);
@@ -464,7 +479,7 @@ static wl_step new_order(tpcc_term *t, db_conn *c, wl_action *a)
             return fail(a, "New-Order: district %d of warehouse %d is missing", t->c_d, t->w);
         t->o_id = (int)db_col_int(c, 1);
         if (!t->run->stmts[S_NO_DIST_UPD].sql)
-            continue;                   /* the dialect's NO_DIST incremented it (stmt_variants) */
+            continue;                   /* the dialect's S_NO_DIST_INC did (stmt_variants) */
         t->p[0] = db_int(t->w);
         t->p[1] = db_int(t->c_d);
         return run_stmt(t, a, S_NO_DIST_UPD);

@@ -1,5 +1,5 @@
 /* main.c — the drivebench command line: validate, render, run, list,
- * teardown, report, seed and plan get. Exit status: 0 success, 1 failure,
+ * teardown, report, seed, plan get and host check. Exit status: 0 success, 1 failure,
  * 2 bad input, 3 (run) completed with failures, 130 interrupted (stop.h). */
 #include "clients/oltp_pids.h"
 #include "virt/hosts.h"
@@ -10,6 +10,7 @@
 #include "report/report.h"
 #include "run/run.h"
 #include "run/estimate.h"
+#include "run/hostcheck.h"
 #include "plan/template.h"
 
 #include <dirent.h>
@@ -31,6 +32,7 @@ static void usage(FILE *f)
     fputs("usage: drivebench validate PLAN\n"
           "       drivebench render PLAN [--run-id=ID] [--out=DIR]\n"
           "       drivebench run PLAN [--run-id=ID] [--domain-type=kvm|qemu|auto]\n"
+          "                          [--ignore-host-check=CHECK]...\n"
           "       drivebench list [--uri=URI]... [--results=DIR]\n"
           "       drivebench teardown RUN-ID [--uri=URI]... [--results=DIR]\n"
           "       drivebench report RESULTS_DIR... [-o report.html] [--charts] [--png]\n"
@@ -39,6 +41,7 @@ static void usage(FILE *f)
           "       drivebench seed PLAN [--force]\n"
           "       drivebench plan get SECTION KEY PLAN\n"
           "       drivebench plan estimate PLAN\n"
+          "       drivebench host check PLAN [--ignore-host-check=CHECK]...\n"
           "Plans are described in plans/README.md; results in results/SCHEMA.md.\n", f);
 }
 
@@ -64,6 +67,9 @@ typedef struct cli_opts {
     const char *arg;            /* the one positional argument */
     bool        force;          /* --force (seed) */
     const char *domain_type;    /* --domain-type (run): overrides the plan's */
+    const char *ignore[ORCH_HC_COUNT + 1];  /* --ignore-host-check (run, host
+                                             * check), NULL-terminated */
+    int         nignore;
 } cli_opts;
 
 /* Parse "--run-id=", "--out=", "--uri=" (as allowed by `allowed`) and one
@@ -85,6 +91,13 @@ static int parse_opts(int argc, char **argv, const char *allowed, int need_arg, 
             o->domain_type = a + 14;
         else if (strcmp(a, "--force") == 0 && strstr(allowed, "force"))
             o->force = true;
+        else if (strncmp(a, "--ignore-host-check=", 20) == 0 && strstr(allowed, "ignore-host-check")) {
+            if (!orch_hc_check_known(a + 20))
+                return bad_input("--ignore-host-check=%s: no such host check (%s)", a + 20,
+                                 orch_hc_check_list());
+            if (o->nignore < ORCH_HC_COUNT)
+                o->ignore[o->nignore++] = a + 20;
+        }
         else if (a[0] == '-' && a[1] == '-')
             return bad_input("unknown option %s (see drivebench --help)", a);
         else if (!o->arg && need_arg)
@@ -180,7 +193,7 @@ static int cmd_run(int argc, char **argv)
     cli_opts o;
     orch_plan *p;
     orch_run_opts ro;
-    int rc = parse_opts(argc, argv, "run-id domain-type", 1, &o);
+    int rc = parse_opts(argc, argv, "run-id domain-type ignore-host-check", 1, &o);
     if (rc)
         return rc;
     if (o.domain_type && strcmp(o.domain_type, "kvm") != 0 && strcmp(o.domain_type, "qemu") != 0
@@ -204,6 +217,7 @@ static int cmd_run(int argc, char **argv)
     memset(&ro, 0, sizeof ro);
     ro.run_id = o.run_id;
     ro.out = stderr;
+    ro.ignore_host_check = o.ignore;
     rc = orch_run(p, &ro);
     orch_plan_free(p);
     return rc;
@@ -525,6 +539,23 @@ static int cmd_plan(int argc, char **argv)
     return 0;
 }
 
+/* `host check PLAN`: this host's state for plan p (run/hostcheck.h). */
+static int cmd_host(int argc, char **argv)
+{
+    cli_opts o;
+    orch_plan *p;
+    int rc;
+    if (argc < 1 || strcmp(argv[0], "check") != 0)
+        return bad_input("usage: drivebench host check PLAN [--ignore-host-check=CHECK]...");
+    if ((rc = parse_opts(argc - 1, argv + 1, "ignore-host-check", 1, &o)))
+        return rc;
+    if (!(p = orch_plan_load(o.arg, stderr)))
+        return EXIT_BAD_INPUT;
+    rc = orch_host_check_cmd(p, o.ignore, stdout);
+    orch_plan_free(p);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -533,7 +564,7 @@ int main(int argc, char **argv)
     } cmds[] = {
         { "validate", cmd_validate }, { "render", cmd_render }, { "run", cmd_run },
         { "list", cmd_list }, { "teardown", cmd_teardown }, { "report", report_main },
-        { "seed", cmd_seed }, { "plan", cmd_plan },
+        { "seed", cmd_seed }, { "plan", cmd_plan }, { "host", cmd_host },
     };
     if (argc < 2) {
         usage(stderr);
@@ -548,5 +579,5 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], cmds[i].name) == 0)
             return cmds[i].fn(argc - 2, argv + 2);
     return bad_input("unknown command '%s' (validate, render, run, list, teardown, report, seed, "
-                     "plan)", argv[1]);
+                     "plan, host)", argv[1]);
 }

@@ -65,3 +65,15 @@ ALL_TARGETS  += $(BIN)/report_mkfixture $(BIN)/report_mksummary $(BIN)/report_te
                 $(BIN)/report_mkfingerprint $(BIN)/report_rank_test
 CHECK_TARGETS += $(BIN)/report_rank_test
 CHECK_TARGETS += $(BIN)/report_test tests/report/browser.sh
+
+# bin/stats-sim: synthetic runs through the comparisons code (issue 29;
+# README "Are the verdicts right?"); tests/stats/stats_sim.sh runs it at
+# fixed seeds in make check.
+$(BUILD)/tests/stats/%.o: MOD_CFLAGS = $(call pkgcflags,$(ORCH_PKGS)) -Icommon -Iorchestrator
+
+$(BIN)/stats-sim: $(BUILD)/tests/stats/stats_sim.o $(ORCH_OBJS) $(COMMON_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS)
+
+ALL_TARGETS  += $(BIN)/stats-sim
+CHECK_TARGETS += tests/stats/stats_sim.sh

@@ -5,6 +5,7 @@
 #include "report/report.h"
 #include "util/files.h"
 #include "util/names.h"
+#include "util/stats.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -23,7 +24,7 @@ const char *report_num(double v, char *buf, size_t len)
 
 report_spread report_spread_of(const double *v, int n)
 {
-    report_spread s = { .n = n };
+    report_spread s = { .n = n, .cv = NAN, .sd = NAN };
     double sum = 0, sq = 0;
     if (n < 1)
         return s;
@@ -34,11 +35,24 @@ report_spread report_spread_of(const double *v, int n)
         s.max = v[i] > s.max ? v[i] : s.max;
     }
     s.mean = sum / n;
+    if (isnan(s.mean)) {        /* a value missing: no spread, not a partial one */
+        s.min = s.max = NAN;
+        return s;
+    }
     for (int i = 0; i < n; i++)
         sq += (v[i] - s.mean) * (v[i] - s.mean);
+    /* one repetition has no CV; a mean of 0 (or a NaN among the values)
+     * leaves it NAN too, which report_cv_unknown tells apart */
+    if (n > 1)
+        s.sd = sqrt(sq / (n - 1));
     if (n > 1 && s.mean != 0)
-        s.cv = sqrt(sq / (n - 1)) / fabs(s.mean) * 100.0;
+        s.cv = s.sd / fabs(s.mean) * 100.0;
     return s;
+}
+
+int report_cv_unknown(const report_spread *sp)
+{
+    return sp->n > 1 && isnan(sp->cv);
 }
 
 /* Figures of one drive, with the spread over its repetitions. */
@@ -66,12 +80,44 @@ static int drive_load(report_run *run, const res_drive *dj, report_drive *d)
     }
     d->tps_spread = report_spread_of(tps, n);
     d->p99_spread = report_spread_of(p99, n);
-    d->flagged = d->tps_spread.cv > run->cv_threshold || d->p99_spread.cv > run->cv_threshold;
+    /* a CV that cannot be computed over several repetitions is no small one */
+    d->cv_unknown = report_cv_unknown(&d->tps_spread) || report_cv_unknown(&d->p99_spread);
+    d->flagged = d->tps_spread.cv > run->cv_threshold || d->p99_spread.cv > run->cv_threshold
+                 || d->cv_unknown;
     rc = 0;
 cleanup:
     free(tps);
     free(p99);
     return rc;
+}
+
+/* The spread of run's tps per repetition: its drives' summed, over the
+ * repetitions in which each drive is there and complete. 0, or -1 when
+ * out of memory. */
+static int run_spread(report_run *run)
+{
+    const res_summary *sum = &run->sum;
+    int reps = sum->repetitions > 0 ? sum->repetitions : 1, n = 0;
+    double *tps = calloc((size_t)reps, sizeof *tps);
+    if (!tps)
+        return -1;
+    for (int k = 1; k <= reps; k++) {
+        double t = 0;
+        int all = sum->ndrives > 0;
+        for (int d = 0; d < sum->ndrives && all; d++) {
+            const res_repetition *g = NULL;
+            for (int i = 0; i < sum->drives[d].nreps; i++)
+                if (sum->drives[d].reps[i].repetition == k)
+                    g = &sum->drives[d].reps[i];
+            all = g && !g->f.failed_vms;
+            t += all ? g->f.tps : 0;
+        }
+        if (all)
+            tps[n++] = t;
+    }
+    run->tps_spread = report_spread_of(tps, n);
+    free(tps);
+    return 0;
 }
 
 /* Read one run folder into run. 0, or -1 with err. */
@@ -123,6 +169,10 @@ static int run_load(const char *dir, report_run *run, char *err, size_t errlen)
             snprintf(err, errlen, "out of memory");
             goto cleanup;
         }
+    if (run_spread(run) < 0) {
+        snprintf(err, errlen, "out of memory");
+        goto cleanup;
+    }
     rc = 0;
 cleanup:
     free(path);
@@ -221,11 +271,73 @@ double report_run_scaling(const report_set *s, int r, int *base_run)
     return base > 0 ? s->runs[r].sum.run.tps / base : 0;
 }
 
+char *report_other_vms(const res_drive *d, int words)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    for (int i = 0; i < d->nother_reps; i++) {
+        const res_rep_vms *o = &d->other_reps[i];
+        if (words)
+            fprintf(f, "%srepetition %d (%d VM%s)", i ? ", " : "", o->repetition, o->vms,
+                    o->vms == 1 ? "" : "s");
+        else
+            fprintf(f, "%s%d:%d", i ? " " : "", o->repetition, o->vms);
+    }
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+report_ratio_ci report_ratio_interval(double ratio, const report_spread *x,
+                                      const report_spread *y)
+{
+    report_ratio_ci ci = { NAN, NAN, NAN, NULL };
+    double a, b, se, t;
+    if (x->n < 2 || y->n < 2) {
+        ci.none = REPORT_CI_ONE_REP;
+        return ci;
+    }
+    a = x->sd * x->sd / (x->n * x->mean * x->mean);
+    b = y->sd * y->sd / (y->n * y->mean * y->mean);
+    se = sqrt(a + b);
+    if (!(se > 0) || !isfinite(se)) {
+        ci.none = REPORT_CI_NO_VAR;
+        return ci;
+    }
+    ci.df = (a + b) * (a + b) / (a * a / (x->n - 1) + b * b / (y->n - 1));
+    t = orch_t_quantile(0.975, ci.df);
+    ci.lo = ratio * exp(-t * se);
+    ci.hi = ratio * exp(t * se);
+    return ci;
+}
+
+report_ratio_ci report_scaling_ci(const report_set *s, int r, int d)
+{
+    report_ratio_ci none = { NAN, NAN, NAN, "" };
+    int br, bd = -1;
+    double ratio = d >= 0 ? report_scaling(s, r, d, &br, &bd) : report_run_scaling(s, r, &br);
+    if (br < 0)
+        return none;
+    if (br == r) {
+        none.none = REPORT_CI_BASE;
+        return none;
+    }
+    return d >= 0 ? report_ratio_interval(ratio, &s->runs[r].drives[d].tps_spread,
+                                          &s->runs[br].drives[bd].tps_spread)
+                  : report_ratio_interval(ratio, &s->runs[r].tps_spread, &s->runs[br].tps_spread);
+}
+
 /* A figure of a spread as the CSV writes it; "" when the spread is over
- * no repetition (every one had a failed VM). */
+ * no repetition (every one had a failed VM), or when it is not known (the
+ * CV of one repetition, or one not computable). */
 static const char *spread_num(const report_spread *sp, double v, char *buf, size_t len)
 {
-    if (sp->n == 0) {
+    if (sp->n == 0 || isnan(v)) {
         buf[0] = '\0';
         return buf;
     }
@@ -243,7 +355,8 @@ int report_write_csv(const report_set *s, const char *path, char *err, size_t er
     fputs("run_id,run,drive,vms,repetitions,tps,tps_min,tps_max,tps_cv_pct,tps_per_vm,"
           "transactions,latency_avg_ms,latency_p99_ms,latency_p99_mean_of_vms_ms,"
           "p99_rep_mean_ms,p99_rep_min_ms,p99_rep_max_ms,p99_cv_pct,cv_threshold_pct,cv_flag,"
-          "scaling_base_run,scaling_ratio,status,failed_vms,tpmC,NOPM\n", f);
+          "scaling_base_run,scaling_ratio,status,failed_vms,tpmC,NOPM,"
+          "repetitions_other_vms,scaling_ratio_lo,scaling_ratio_hi,scaling_ratio_ci\n", f);
     for (int r = 0; r < s->nruns; r++)
         for (int d = 0; d < s->runs[r].ndrives; d++) {
             const report_run *run = &s->runs[r];
@@ -281,10 +394,27 @@ int report_write_csv(const report_set *s, const char *path, char *err, size_t er
             }
             fputc(',', f);
             res_csv_field(f, dr->incomplete ? "incomplete" : "complete", true);
-            fprintf(f, ",%d,%s,%s\n", dr->failed_vms,
+            fprintf(f, ",%d,%s,%s,", dr->failed_vms,
                     fig->tpcc ? report_num(fig->tpcc->tpmc, b[0], sizeof b[0]) : "",
                     fig->tpcc && fig->tpcc->has_nopm
                     ? report_num(fig->tpcc->nopm, b[1], sizeof b[1]) : "");
+            {   /* "2:3 4:3": repetition:VMs of those left out of the drive's TPS */
+                char *other = report_other_vms(dr->d, 0);
+                if (!other) {
+                    fclose(f);
+                    snprintf(err, errlen, "out of memory");
+                    return -1;
+                }
+                fprintf(f, "%s,", other);
+                free(other);
+            }
+            {   /* the ratio's interval (issue 29), or why there is none */
+                report_ratio_ci ci = report_scaling_ci(s, r, d);
+                fprintf(f, "%s,%s,", ci.none ? "" : report_num(ci.lo, b[0], sizeof b[0]),
+                        ci.none ? "" : report_num(ci.hi, b[1], sizeof b[1]));
+                res_csv_field(f, ci.none ? ci.none : "", true);
+                fputc('\n', f);
+            }
         }
     if (fclose(f) != 0) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));

@@ -22,11 +22,25 @@
 #define REPORT_CV_DEFAULT     5.0       /* percent, when the plan has none */
 
 /* Spread of one figure over repetitions. cv is the sample standard
- * deviation (n - 1) over the mean, in percent; 0 when n < 2 or mean is 0. */
+ * deviation (n - 1) over the mean, in percent; NAN when n < 2 (one
+ * repetition has no CV: shown blank) or when it cannot be computed (mean
+ * 0, a NaN value: report_cv_unknown, flagged). */
 typedef struct report_spread {
     int    n;
     double mean, min, max, cv;
+    double sd;                  /* sample standard deviation; NAN when n < 2 */
 } report_spread;
+
+/* The 95 % interval of a scaling ratio from the repetitions (issue 29):
+ * [lo, hi], or none saying why there is none. */
+typedef struct report_ratio_ci {
+    double      lo, hi, df;
+    const char *none;           /* NULL: an interval */
+} report_ratio_ci;
+
+#define REPORT_CI_ONE_REP  "one repetition: no interval"
+#define REPORT_CI_NO_VAR   "no variance: no interval"
+#define REPORT_CI_BASE     "the base"
 
 typedef struct report_drive {
     const res_drive *d;             /* the summary's drive (borrowed) */
@@ -36,7 +50,10 @@ typedef struct report_drive {
     report_spread    tps_spread;    /* of the per-repetition tps, complete
                                      * repetitions only (no VM failed) */
     report_spread    p99_spread;    /* of the per-repetition p99, ms, idem */
-    int              flagged;       /* a CV above the run's threshold */
+    int              flagged;       /* a CV above the run's threshold, or
+                                     * cv_unknown */
+    int              cv_unknown;    /* a CV over 2 or more repetitions that
+                                     * cannot be computed (report_cv_unknown) */
     int              incomplete;    /* a VM failed: its figures are not
                                      * comparable (no scaling ratio) */
     int              failed_vms;    /* d->f.failed_vms */
@@ -57,6 +74,9 @@ typedef struct report_run {
     int           nvms;
     int           group;            /* its protocol: index into the set's
                                      * groups (fingerprint.c) */
+    report_spread tps_spread;       /* of the run's tps per repetition (its
+                                     * drives' summed) over the repetitions
+                                     * in which every drive is complete */
 } report_run;
 
 typedef struct report_set {
@@ -96,6 +116,12 @@ void report_set_free(report_set *s);      /* accepts NULL */
 
 /* Mean, min, max and CV of v[0..n-1] (see report_spread). */
 report_spread report_spread_of(const double *v, int n);
+/* The repetitions of d left out of its figures for measuring fewer VMs
+ * (d->other_reps): "repetition 2 (3 VMs), ..." (words) or "2:3 ..."
+ * (the CSV's); "" when none. Caller frees; NULL when out of memory. */
+char *report_other_vms(const res_drive *d, int words);
+/* 1 when sp is over 2 or more repetitions and its CV is NAN. */
+int report_cv_unknown(const report_spread *sp);
 
 /* Whether run stopped early (summary status "partial"): its figures cover
  * the repetitions it finished, so it has no scaling ratio and is no base. */
@@ -117,6 +143,20 @@ double report_scaling(const report_set *s, int r, int d, int *base_run, int *bas
  * -1 when run r had failed VMs or is partial, or is the only such run of
  * its protocol. */
 double report_run_scaling(const report_set *s, int r, int *base_run);
+
+/* The 95 % interval of ratio, the mean of x over that of y (the drive's
+ * or run's repetitions over the base's, independent samples): the delta
+ * method on log(mean x / mean y), variance s_x^2 / (n_x mean_x^2) +
+ * s_y^2 / (n_y mean_y^2), with Welch-Satterthwaite degrees of freedom,
+ * exponentiated: ratio * exp(+-t(0.975, df) * se). none: fewer than 2
+ * repetitions on either side (REPORT_CI_ONE_REP), or se 0
+ * (REPORT_CI_NO_VAR). results/SCHEMA.md, "Scaling". */
+report_ratio_ci report_ratio_interval(double ratio, const report_spread *x,
+                                      const report_spread *y);
+/* The interval of report_scaling (drive d of run r) and of
+ * report_run_scaling (d < 0): none REPORT_CI_BASE for the base itself,
+ * "" when there is no ratio. */
+report_ratio_ci report_scaling_ci(const report_set *s, int r, int d);
 
 /* A number as summary.json writes it (6 decimals, no trailing zeros) into
  * buf. Returns buf. */

@@ -125,6 +125,20 @@ int page_section_drives(report_page *pg)
             free(text);
         }
     }
+    for (int r = 0; r < pg->s->nruns; r++) {
+        /* issue 29: a closed loop's latencies leave out the requests a
+         * stall held back */
+        const char *note = res_latency_note(&pg->s->runs[r].sum.plan);
+        char *text = note ? orch_strfmt("[%s] %s: %s", pg->s->runs[r].label,
+                                        pg->s->runs[r].run_id, note) : NULL;
+        if (note) {
+            xmlNodePtr p = html_add(sec, "p", text ? text : note);
+            html_attr(p, "class", "note");
+            html_attr(p, "data-key", "latency_note");
+            html_attr(p, "data-run", pg->s->runs[r].label);
+        }
+        free(text);
+    }
     for (int g = 0; g < pg->s->ngroups; g++)
         if (drive_charts(pg, sec, g) < 0)
             return -1;
@@ -138,6 +152,16 @@ int page_section_drives(report_page *pg)
             page_cell(tr, dr->name);
             page_num(tr, "vms", dr->d->f.vms, 0);
             page_num(tr, "tps", dr->d->f.tps, 2);
+            if (dr->d->nother_reps > 0) {
+                /* issue 29: the mean is at one load; which repetitions are not in it */
+                char *reps = report_other_vms(dr->d, 1);
+                char *note = reps ? orch_strfmt(" mean over the repetitions with %d VMs; "
+                                                "left out: %s", dr->d->f.vms, reps) : NULL;
+                html_attr(html_add(tr->last, "span", note ? note : ""), "class", "note");
+                html_attr(tr->last->last, "data-key", "repetitions_other_vms");
+                free(reps);
+                free(note);
+            }
             page_num(tr, "transactions", (double)dr->d->f.transactions, 0);
             page_latency_cells(tr, &dr->d->f);
             page_db_size_cell(tr, "database_loaded_data_bytes", &dr->d->f.db_loaded, NULL);
@@ -146,25 +170,25 @@ int page_section_drives(report_page *pg)
     return 0;
 }
 
+/* The spread's mean, min, max and CV: blank over no complete repetition
+ * or where a repetition lacks the figure; one repetition has no CV; a CV
+ * over several that cannot be computed says so (the drive is flagged). */
 static void spread_cells(xmlNodePtr tr, const char *key, const report_spread *sp, int decimals)
 {
+    static const char *const sfx[] = { "mean", "min", "max", "cv_pct" };
+    const double v[] = { sp->mean, sp->min, sp->max, sp->cv };
     char k[64];
-    if (sp->n == 0) {           /* no complete repetition: nothing comparable */
-        static const char *const sfx[] = { "mean", "min", "max", "cv_pct" };
-        for (int i = 0; i < 4; i++) {
-            snprintf(k, sizeof k, "%s_%s", key, sfx[i]);
+    for (int i = 0; i < 4; i++) {
+        snprintf(k, sizeof k, "%s_%s", key, sfx[i]);
+        if (i == 3 && report_cv_unknown(sp)) {
+            xmlNodePtr td = page_cell(tr, "not computable");
+            html_attr(td, "data-key", k);
+            html_attr(td, "data-value", "");
+        } else if (sp->n == 0 || isnan(v[i]))
             page_num_cell(tr, k, "", 0, 0);
-        }
-        return;
+        else
+            page_num(tr, k, v[i], i == 3 ? 2 : decimals);
     }
-    snprintf(k, sizeof k, "%s_mean", key);
-    page_num(tr, k, sp->mean, decimals);
-    snprintf(k, sizeof k, "%s_min", key);
-    page_num(tr, k, sp->min, decimals);
-    snprintf(k, sizeof k, "%s_max", key);
-    page_num(tr, k, sp->max, decimals);
-    snprintf(k, sizeof k, "%s_cv_pct", key);
-    page_num(tr, k, sp->cv, 2);
 }
 
 void page_section_repetitions(report_page *pg)
@@ -176,7 +200,8 @@ void page_section_repetitions(report_page *pg)
     xmlNodePtr tb = html_table(page_section(pg, "repetitions", "Repetitions",
         "Spread of each drive's TPS and p99 latency over the plan's repetitions: CV is the "
         "sample standard deviation over the mean. A drive is flagged when either CV exceeds "
-        "the plan's cv_threshold. Repetitions in which a VM failed are left out of the "
+        "the plan's cv_threshold, or cannot be computed over two or more repetitions; one "
+        "repetition has no CV. Repetitions in which a VM failed are left out of the "
         "spread (not comparable)."), "repetition-table", heads);
     for (int r = 0; r < pg->s->nruns; r++)
         for (int d = 0; d < pg->s->runs[r].ndrives; d++) {
@@ -193,7 +218,8 @@ void page_section_repetitions(report_page *pg)
             spread_cells(tr, "tps", &dr->tps_spread, 2);
             spread_cells(tr, "p99", &dr->p99_spread, 3);
             page_num(tr, "cv_threshold_pct", run->cv_threshold, 2);
-            td = page_cell(tr, dr->flagged ? "CV above threshold" : "");
+            td = page_cell(tr, dr->cv_unknown ? "CV not computable"
+                               : dr->flagged ? "CV above threshold" : "");
             html_attr(td, "data-key", "flag");
             html_attr(td, "data-value", dr->flagged ? "1" : "0");
             if (dr->flagged)

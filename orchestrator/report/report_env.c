@@ -33,6 +33,37 @@ static char *guest_versions(const report_run *run)
     return out;
 }
 
+/* The host check at the run's start (issue 31): one row a finding. */
+static void host_check_table(xmlNodePtr sec, const report_run *run, const res_env *env)
+{
+    static const char *const head[] = { "status", "check", "drive", "found", "what it means",
+                                        "fix" };
+    xmlNodePtr tb, tr;
+    if (env->nhost_check == 0)
+        return;
+    html_add(sec, "h4", "Host check");
+    tb = html_add(sec, "table", NULL);
+    html_attr(tb, "class", "host-check");
+    html_attr(tb, "data-run", run->label);
+    tr = html_add(tb, "tr", NULL);
+    for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+        html_add(tr, "th", head[i]);
+    for (int i = 0; i < env->nhost_check; i++) {
+        const res_hc_finding *f = &env->host_check[i];
+        char *st = orch_strfmt("%s%s", res_hc_status_name(f->status),
+                               f->ignored ? " (ignored)" : "");
+        tr = html_add(tb, "tr", NULL);
+        html_attr(tr, "class", res_hc_status_name(f->status));
+        page_cell(tr, st ? st : res_hc_status_name(f->status));
+        page_cell(tr, f->check);
+        page_cell(tr, f->drive ? f->drive : "");
+        page_cell(tr, f->value ? f->value : "");
+        page_cell(tr, f->message ? f->message : "");
+        page_cell(tr, f->fix ? f->fix : "");
+        free(st);
+    }
+}
+
 void page_section_environment(report_page *pg)
 {
     xmlNodePtr sec = page_section(pg, "environment", "Environment", NULL);
@@ -82,6 +113,7 @@ void page_section_environment(report_page *pg)
         ver = guest_versions(run);
         page_kv(tb, "guest database", ver);
         free(ver);
+        host_check_table(sec, run, env);
     }
 }
 

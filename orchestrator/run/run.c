@@ -59,6 +59,7 @@ static void state_close(run_state *st)
     run_results_clear(st);
     run_precondition_clear(st);
     free(st->repetitions_stop);
+    orch_hc_free(st->hc, st->nhc);
     orch_monitor_free(st->mon);
     orch_telemetry_free(st->tel);
     st->o->monitor = NULL;
@@ -108,27 +109,27 @@ static int rep_tps(const run_state *st, int rep, int d, double *tps)
 
 /* repetitions = auto, after repetition rep: stop once every drive's TPS
  * CV over its complete repetitions (at least repetitions_min of them) is
- * under cv_threshold, or at repetitions_max; st->repetitions_stop says
- * which. 1 to stop. */
+ * under cv_threshold (orch_stats_auto_stop), or at repetitions_max;
+ * st->repetitions_stop says which. Stopping on the spread makes the
+ * spread and Welch's interval optional-stopping estimates, which the line
+ * says (results/SCHEMA.md; bin/stats-sim --auto measures the verdicts).
+ * 1 to stop. */
 static int enough_repetitions(run_state *st, int rep)
 {
     const orch_plan *p = st->p;
-    double *v = calloc((size_t)rep, sizeof *v), worst = 0;
-    int stable = v != NULL;
+    double *v = calloc((size_t)rep * (size_t)p->ndrives + 1, sizeof *v), worst = 0;
+    int *n = calloc((size_t)p->ndrives + 1, sizeof *n), stable = 0;
     char why[160];
 
-    for (int d = 0; stable && d < p->ndrives; d++) {
-        int n = 0;
-        double cv;
-        for (int r = 1; r <= rep; r++)
-            n += rep_tps(st, r, d, &v[n]);
-        cv = orch_stats_cv(v, n);
-        if (n < p->repetitions_min || !(cv < p->cv_threshold))
-            stable = 0;
-        else if (cv > worst)
-            worst = cv;
+    if (v && n) {
+        for (int d = 0; d < p->ndrives; d++)
+            for (int r = 1; r <= rep; r++)
+                n[d] += rep_tps(st, r, d, &v[d * rep + n[d]]);
+        stable = orch_stats_auto_stop(v, rep, n, p->ndrives, p->repetitions_min,
+                                      p->cv_threshold, &worst);
     }
     free(v);
+    free(n);
     if (stable)
         snprintf(why, sizeof why, "cv below %g%% after %d", p->cv_threshold, rep);
     else if (rep >= p->repetitions_max)
@@ -140,7 +141,8 @@ static int enough_repetitions(run_state *st, int rep)
     fprintf(st->out, "repetitions: %s", why);
     if (stable)
         fprintf(st->out, " (largest drive CV %.2f%%)", worst);
-    fputc('\n', st->out);
+    fputs("; repetitions chosen by their spread: the spread and Welch's interval are "
+          "optional-stopping estimates\n", st->out);
     return 1;
 }
 
@@ -159,7 +161,7 @@ static int run_all(run_state *st, const char *started, int *summary_written)
         return ORCH_RUN_FAILED;
     /* the plan's cost, and its refusal when a drive or a host is short */
     if (orch_estimate(st->conns, p, st->t, st->out, st->err, sizeof st->err) < 0
-        || run_provision_drives(st) < 0)
+        || (!st->o->seed_out && run_host_check(st) < 0) || run_provision_drives(st) < 0)
         return ORCH_RUN_FAILED;
     if (st->o->seed_out)        /* seed mode: no measure, no summary */
         return run_seed(st) < 0 ? ORCH_RUN_FAILED : ORCH_RUN_OK;

@@ -9,6 +9,7 @@
 #include "clients/client.h"
 #include "plan/layout.h"
 #include "plan/plan.h"
+#include "run/hostcheck.h"
 #include "virt/provision.h"
 #include "util/stop.h"       /* ORCH_RUN_OK, _DEGRADED, _FAILED, _INTERRUPTED */
 
@@ -57,6 +58,12 @@ typedef struct orch_run_opts {
     const char *seed_out;
     int         seed_shutdown_s;    /* 0: ORCH_SEED_SHUTDOWN_S */
     const char *qemu_img;           /* NULL: "qemu-img" from PATH */
+    /* The host check before anything is created (hostcheck.h): refusals
+     * of these checks (NULL-terminated) do not stop the run. */
+    const char *const *ignore_host_check;
+    /* What the host check reads (its root, smartctl); NULL: this host.
+     * Its ignore and run_prefix are the run's. */
+    const orch_hc_opts *host_check;
     char  run_id_out[128];      /* the run id used, filled by orch_run */
 } orch_run_opts;
 

@@ -4,7 +4,7 @@
  * lost libvirt connections; setup.c: the run folder, ports, teardown;
  * boot.c: pools, volumes, domains and readiness; phase.c: the phases of
  * one repetition; collect.c: each VM's results; summary.c: summary.json
- * and the report; seed.c: seed mode). Private to run/: nothing outside includes it.
+ * and the report; hostcheck.c: the host check; seed.c: seed mode). Private to run/: nothing outside includes it.
  */
 #ifndef ORCH_RUN_STATE_H
 #define ORCH_RUN_STATE_H
@@ -54,6 +54,8 @@ typedef struct run_state {
                                          * stopped (run.c), or NULL */
     char             err[1024];
     orch_eta         eta;           /* the whole run's time left (estimate.h) */
+    res_hc_finding  *hc;            /* the host check's findings (hostcheck.c) */
+    int              nhc;
 } run_state;
 
 /* reconnect.c */
@@ -121,6 +123,11 @@ void run_precondition_clear(run_state *st);
 void run_record_rep(run_state *st, int rep);
 /* Free the result entries' strings. */
 void run_results_clear(run_state *st);
+
+/* hostcheck.c */
+/* The host check (hostcheck.h), printed on st->out and kept for the
+ * summary. 0, or -1 with st->err when it refuses (or out of memory). */
+int run_host_check(run_state *st);
 
 /* summary.c */
 /* The current UTC time as ISO 8601 into buf. */

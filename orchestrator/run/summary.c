@@ -76,6 +76,17 @@ static int environment(run_state *st, res_env *e)
         oom |= !h->uri || !h->libvirt_version || !h->hypervisor || !h->hypervisor_version
                || !h->domain_type;
     }
+    if (!oom && st->nhc > 0) {
+        res_env src = { .host_check = st->hc, .nhost_check = st->nhc };
+        res_env copy;
+        res_env_init(&copy);
+        oom |= res_env_copy(&copy, &src) < 0;
+        e->host_check = copy.host_check;
+        e->nhost_check = copy.nhost_check;
+        copy.host_check = NULL;
+        copy.nhost_check = 0;
+        res_env_clear(&copy);
+    }
     if (oom) {
         res_env_clear(e);
         return -1;
@@ -107,6 +118,7 @@ static int plan_record(const orch_plan *p, const orch_template *t, res_plan *r)
     r->precondition_s = p->precondition_s;
     r->warmup_s = p->warmup_s;
     r->measure_s = p->measure_s;
+    r->rate = p->rate;                  /* 0: closed loop (issue 29) */
     if (p->expect_database_size)
         r->expect_database_bytes = (int64_t)p->expect_database_size;
     if (p->precondition_steady && !(r->precondition_rule = strdup("until-steady")))

@@ -3,9 +3,11 @@
  * p-latency, and Welch's interval over their repetitions (stats.h), then
  * Holm's correction over the pairs of each method. Only data that may be
  * compared gets a verdict: a pair with an incomplete drive (a VM failed)
- * is "not comparable"; a repetition in which a drive did not measure
- * every VM (a partial run) is left out; series are cut to the intervals
- * every VM of both drives measured, never padded. */
+ * is "not comparable" in the paired methods, and Welch leaves the
+ * repetitions with a failed VM out; a repetition in which a drive did not
+ * measure every VM (a partial run) is left out; series are matched by
+ * time, to the bins every VM of both drives measured, never padded or
+ * shifted. */
 #include "telemetry/telemetry_state.h"
 
 #include <math.h>
@@ -19,14 +21,13 @@
 typedef struct rep_view {
     int complete;       /* every VM of the drive measured, none failed */
     int vms;            /* its VMs in the repetition */
-    int len;            /* intervals every one of them has */
 } rep_view;
 
 /* Drive `name` in repetition rep, as the summary's VMs say; vms_per_drive
  * <= 0 when the plan's count is not recorded. */
 static rep_view drive_rep(const res_summary *sum, const char *name, int rep)
 {
-    rep_view v = { .complete = 1, .len = -1 };
+    rep_view v = { .complete = 1 };
     int64_t want = sum->plan.vms_per_drive;
     for (int i = 0; i < sum->nvms; i++) {
         const res_vm *m = &sum->vms[i];
@@ -35,13 +36,9 @@ static rep_view drive_rep(const res_summary *sum, const char *name, int rep)
         v.vms++;
         if (m->failed || !m->measured)
             v.complete = 0;
-        else if (v.len < 0 || m->npoints < v.len)
-            v.len = m->npoints;
     }
     if (v.vms == 0 || (want != RES_UNSET && want > 0 && v.vms != want))
         v.complete = 0;
-    if (v.len < 0)
-        v.len = 0;
     return v;
 }
 
@@ -91,15 +88,26 @@ static int add_cmp(res_io *io, const char *a, const char *b, res_cmp_method meth
     return c->a && c->b ? 0 : -1;
 }
 
+/* The summary's interval (seconds), 0 when no VM says. */
+static double interval_of(const res_summary *sum)
+{
+    for (int i = 0; i < sum->nvms; i++)
+        if (sum->vms[i].measured && sum->vms[i].interval_s > 0)
+            return sum->vms[i].interval_s;
+    return 0;
+}
+
 /* The paired test of a[]/b[] (segments seg[0..nseg)) as one comparison.
  * 0, or -1 when out of memory. */
-static int paired_one(res_io *io, const char *na, const char *nb, res_cmp_method method,
-                      const double *a, const double *b, const int *seg, int nseg)
+static int paired_one(res_io *io, const res_summary *sum, const char *na, const char *nb,
+                      res_cmp_method method, const double *a, const double *b, const int *seg,
+                      int nseg)
 {
     orch_diff df;
     orch_batching bt;
-    char why[160];
-    int n = 0, rc;
+    char why[320];
+    int n = 0, rc, len;
+    double iv = interval_of(sum);
     for (int s = 0; s < nseg; s++)
         n += seg[s];
     if (nseg == 0)
@@ -111,14 +119,25 @@ static int paired_one(res_io *io, const char *na, const char *nb, res_cmp_method
         return -1;
     if (rc == 0)
         return add_cmp(io, na, nb, method, &df, bt.k, bt.r1, RES_CMP_NOT_COMPARABLE, NULL, 0);
-    snprintf(why, sizeof why, "too short for a verdict (needs %d intervals, has %d)",
-             bt.needs, n);
-    return add_cmp(io, na, nb, method, NULL, 0, bt.r1, RES_CMP_TOO_SHORT, why, bt.needs);
+    if (rc == -3)
+        return add_cmp(io, na, nb, method, NULL, 0, NAN, RES_CMP_NOT_COMPARABLE,
+                       "not comparable: the intervals have no lag-1 correlation (no two "
+                       "consecutive intervals both drives measured, or none varies)", 0);
+    len = snprintf(why, sizeof why, "too short for a verdict (needs %d intervals, has %d): "
+                   "a lag-1 correlation up to %.2f needs %d batches of %d intervals",
+                   bt.needs * nseg, n, bt.phi_hi, ORCH_STATS_BATCHES, bt.kreq);
+    if (iv > 0 && len > 0 && (size_t)len < sizeof why)
+        snprintf(why + len, sizeof why - (size_t)len, "; measure at least %.0f s%s at this "
+                 "%g-s interval", bt.needs * iv, nseg > 1 ? " per repetition" : "", iv);
+    return add_cmp(io, na, nb, method, NULL, 0, bt.r1, RES_CMP_TOO_SHORT, why,
+                   bt.needs * nseg);
 }
 
-/* Paired over the repetitions both drives measured completely, each cut
- * to the intervals all their VMs have: TPS, and the p-latency while every
- * VM has one. 0, or -1 when out of memory. */
+/* Paired over the repetitions both drives measured completely, matched
+ * by time: a time bin enters when both drives have it (every VM of each
+ * measured it), and a bin one of them lacks drops out of both, never
+ * shifting the rest (issue 29). TPS, and the p-latency of the bins where
+ * every VM of both has one. 0, or -1 when out of memory. */
 static int compare_paired(res_io *io, const res_summary *sum, const res_drive *da,
                           const res_drive *db, const tel_drive_acc *a, const tel_drive_acc *b,
                           int reps, int nint)
@@ -135,28 +154,30 @@ static int compare_paired(res_io *io, const res_summary *sum, const res_drive *d
         goto cleanup;
     for (int r = 1; r <= reps && nint > 0; r++) {
         rep_view va = drive_rep(sum, da->name, r), vb = drive_rep(sum, db->name, r);
-        int len = va.len < vb.len ? va.len : vb.len, base = (r - 1) * nint, plen = 0;
-        if (!va.complete || !vb.complete || len <= 0)
+        int base = (r - 1) * nint, len = 0, plen = 0;
+        if (!va.complete || !vb.complete)
             continue;
-        len = len < nint ? len : nint;
-        for (int i = 0; i < len; i++) {
-            ta[n] = a->tps[base + i];
-            tb[n++] = b->tps[base + i];
+        for (int i = base; i < base + nint; i++) {
+            if (isfinite(a->tps[i]) && isfinite(b->tps[i])) {
+                ta[n] = a->tps[i];
+                tb[n++] = b->tps[i];
+                len++;
+            }
+            /* p-latency: of the VMs' merged histograms, where every VM has one */
+            if (has_p && a->pn[i] == va.vms && b->pn[i] == vb.vms && isfinite(a->p[i])
+                && isfinite(b->p[i])) {
+                pa[np] = a->p[i];
+                pb[np++] = b->p[i];
+                plen++;
+            }
         }
-        seg[nseg++] = len;
-        /* p-latency: of the VMs' merged histograms, while every VM has one */
-        while (has_p && plen < len && a->pn[base + plen] == va.vms
-               && b->pn[base + plen] == vb.vms && isfinite(a->p[base + plen])
-               && isfinite(b->p[base + plen])) {
-            pa[np] = a->p[base + plen];
-            pb[np++] = b->p[base + plen];
-            plen++;
-        }
+        if (len > 0)
+            seg[nseg++] = len;
         if (plen > 0)
             pseg[npseg++] = plen;
     }
-    if (paired_one(io, da->name, db->name, RES_CMP_TPS_PAIRED, ta, tb, seg, nseg) < 0
-        || (has_p && paired_one(io, da->name, db->name, RES_CMP_P99_PAIRED, pa, pb, pseg,
+    if (paired_one(io, sum, da->name, db->name, RES_CMP_TPS_PAIRED, ta, tb, seg, nseg) < 0
+        || (has_p && paired_one(io, sum, da->name, db->name, RES_CMP_P99_PAIRED, pa, pb, pseg,
                                 npseg) < 0))
         goto cleanup;
     rc = 0;
@@ -221,25 +242,21 @@ cleanup:
     return rc;
 }
 
-/* A pair with an incomplete drive: every method it would have, without a
- * verdict. 0, or -1 when out of memory. */
-static int not_comparable(res_io *io, const res_drive *a, const res_drive *b, int has_p,
-                          int welch)
+/* A pair with an incomplete drive: each paired method it would have,
+ * without a verdict (Welch leaves the failed repetitions out instead).
+ * 0, or -1 when out of memory. */
+static int not_comparable(res_io *io, const res_drive *a, const res_drive *b, int has_p)
 {
-    static const res_cmp_method methods[] = { RES_CMP_TPS_PAIRED, RES_CMP_P99_PAIRED,
-                                              RES_CMP_TPS_WELCH, RES_CMP_P99_WELCH };
     const res_drive *bad = a->f.failed_vms ? a : b;
     char why[320];
     snprintf(why, sizeof why, "not comparable: drive %s is incomplete (%d failed VM run%s)",
              bad->name, bad->f.failed_vms, bad->f.failed_vms == 1 ? "" : "s");
-    for (int m = 0; m < 4; m++) {
-        if ((m == 1 && !has_p) || (m >= 2 && !welch))
-            continue;
-        if (add_cmp(io, a->name, b->name, methods[m], NULL, 0, NAN, RES_CMP_NOT_COMPARABLE,
-                    why, 0) < 0)
-            return -1;
-    }
-    return 0;
+    if (add_cmp(io, a->name, b->name, RES_CMP_TPS_PAIRED, NULL, 0, NAN, RES_CMP_NOT_COMPARABLE,
+                why, 0) < 0)
+        return -1;
+    return has_p ? add_cmp(io, a->name, b->name, RES_CMP_P99_PAIRED, NULL, 0, NAN,
+                           RES_CMP_NOT_COMPARABLE, why, 0)
+                 : 0;
 }
 
 /* Holm's correction over every comparison with a verdict that the run's
@@ -287,13 +304,15 @@ int tel_compare_drives(const res_summary *sum, const tel_drive_acc *acc, int rep
         for (int b = a + 1; b < sum->ndrives; b++) {
             const res_drive *da = &sum->drives[a], *db = &sum->drives[b];
             int has_p = isfinite(acc[a].p_pct) && isfinite(acc[b].p_pct);
+            /* a failed VM makes the pair's paired methods not comparable;
+             * Welch leaves the repetitions with one out and keeps the
+             * complete ones (issue 29) */
             if (da->f.failed_vms || db->f.failed_vms) {
-                if (not_comparable(io, da, db, has_p, welch) < 0)
+                if (not_comparable(io, da, db, has_p) < 0)
                     return -1;
-                continue;
-            }
-            if (compare_paired(io, sum, da, db, &acc[a], &acc[b], reps, nint) < 0
-                || (welch && compare_welch(io, sum, da, db) < 0))
+            } else if (compare_paired(io, sum, da, db, &acc[a], &acc[b], reps, nint) < 0)
+                return -1;
+            if (welch && compare_welch(io, sum, da, db) < 0)
                 return -1;
         }
     return holm(io);

@@ -443,6 +443,11 @@ static void parse_smartctl(json_object *o, orch_drive_health *h)
     copy_str(o, "firmware_version", h->firmware, sizeof h->firmware);
     if (num(path_get(o, "temperature", "current"), &v))
         h->temp_c = v;
+    if (num(path_get(o, "temperature", "op_limit_max"), &v)
+        || num(path_get(o, "temperature", "drive_trip"), &v))
+        h->temp_limit_c = v;
+    if (num(path_get(o, "nvme_smart_health_information_log", "critical_warning"), &v))
+        h->thermal_warning = ((int)v & 0x2) != 0;
     if (num(path_get(o, "nvme_smart_health_information_log", "percentage_used"), &v)) {
         h->wear_pct = v;
         fmt(h->wear_from, sizeof h->wear_from, "nvme percentage_used");
@@ -487,10 +492,23 @@ static void parse_nvme(json_object *o, orch_drive_health *h)
     double v;
     if (isnan(h->temp_c) && num(path_get(o, "temperature", NULL), &v))
         h->temp_c = v > 200 ? v - 273 : v;
+    if (h->thermal_warning < 0 && num(path_get(o, "critical_warning", NULL), &v))
+        h->thermal_warning = ((int)v & 0x2) != 0;
     if (isnan(h->wear_pct) && num(path_get(o, "percent_used", NULL), &v)) {
         h->wear_pct = v;
         fmt(h->wear_from, sizeof h->wear_from, "nvme percent_used");
     }
+}
+
+/* The first of smartctl's own messages (smartctl.messages[0].string:
+ * "/dev/vda: Unable to detect device type"), or NULL. */
+static const char *smartctl_message(json_object *o)
+{
+    json_object *m = path_get(o, "smartctl", "messages"), *s;
+    if (!m || !json_object_is_type(m, json_type_array) || json_object_array_length(m) == 0)
+        return NULL;
+    s = path_get(json_object_array_get_idx(m, 0), "string", NULL);
+    return s && json_object_is_type(s, json_type_string) ? json_object_get_string(s) : NULL;
 }
 
 int orch_drive_health_read(orch_cmd_fn fn, void *ctx, const char *disk, orch_drive_health *h)
@@ -499,7 +517,8 @@ int orch_drive_health_read(orch_cmd_fn fn, void *ctx, const char *disk, orch_dri
     int status, got = 0;
     size_t nl;
     memset(h, 0, sizeof *h);
-    h->temp_c = h->wear_pct = NAN;
+    h->temp_c = h->wear_pct = h->temp_limit_c = NAN;
+    h->thermal_warning = -1;
     if (!fn)
         fn = orch_cmd_run;
     if (!disk || !disk[0]) {
@@ -518,8 +537,8 @@ int orch_drive_health_read(orch_cmd_fn fn, void *ctx, const char *disk, orch_dri
     if (!out)
         fmt(h->note, sizeof h->note, "smartctl is not installed (smartmontools)");
     else if (!got)
-        fmt(h->note, sizeof h->note, "smartctl could not read %s (exit status %d)", dev,
-                 status);
+        fmt(h->note, sizeof h->note, "smartctl could not read %s (exit status %d%s%s)", dev,
+                 status, smartctl_message(o) ? ": " : "", smartctl_message(o) ? smartctl_message(o) : "");
     json_object_put(o);
     free(out);
     if (strncmp(disk, "nvme", 4) == 0 && (isnan(h->temp_c) || isnan(h->wear_pct))) {

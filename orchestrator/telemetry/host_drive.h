@@ -158,6 +158,11 @@ typedef struct orch_drive_health {
     double wear_pct;            /* share of rated endurance used, %, NAN unknown */
     char   wear_from[64];       /* "percentage_used", "ata 177 Wear_Leveling_Count" */
     char   model[128], serial[128], firmware[64];  /* as smartctl reports them */
+    double temp_limit_c;        /* where the drive throttles, °C, NAN unknown:
+                                 * smartctl's temperature op_limit_max (ATA)
+                                 * or drive_trip (SCSI) */
+    int    thermal_warning;     /* NVMe critical_warning bit 1: over its
+                                 * temperature threshold now; -1 unknown */
     char   note[256];           /* why something is missing */
 } orch_drive_health;
 

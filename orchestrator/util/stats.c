@@ -127,39 +127,6 @@ static double mean_of(const double *x, int k)
     return m / k;
 }
 
-double orch_stats_batch_r1(const double *d, const int *seg, int nseg, int k, int *batches)
-{
-    double m = 0, num = 0, den = 0;
-    int nb = 0, pairs = 0, off = 0;
-    *batches = 0;
-    if (k < 1)
-        return NAN;
-    for (int s = 0; s < nseg; s++) {
-        for (int j = 0; j + k <= seg[s]; j += k, nb++)
-            m += mean_of(d + off + j, k);
-        off += seg[s];
-    }
-    *batches = nb;
-    if (nb < 2)
-        return NAN;
-    m /= nb;
-    off = 0;
-    for (int s = 0; s < nseg; s++) {
-        double prev = NAN;
-        for (int j = 0; j + k <= seg[s]; j += k) {
-            double x = mean_of(d + off + j, k) - m;
-            den += x * x;
-            if (!isnan(prev)) {
-                num += prev * x;
-                pairs++;
-            }
-            prev = x;
-        }
-        off += seg[s];
-    }
-    return pairs > 0 && den > 0 ? num / den : NAN;
-}
-
 /* Batches of k in the segments. */
 static int batches_of(const int *seg, int nseg, int k)
 {
@@ -169,36 +136,85 @@ static int batches_of(const int *seg, int nseg, int k)
     return nb;
 }
 
-int orch_stats_batching(const double *d, const int *seg, int nseg, orch_batching *out)
+double orch_stats_batch_rho(double phi, int k)
 {
-    int k = 1, nb = 0;
-    *out = (orch_batching){ .r1 = NAN };
-    for (;; k *= 2) {
-        double r1 = orch_stats_batch_r1(d, seg, nseg, k, &nb);
-        if (nb < ORCH_STATS_BATCHES)
-            break;
-        /* r1 of B values is biased by about -(1 + 4 r1) / B (Marriott and
-         * Pope); with 10 to 40 batches that bias is as large as the
-         * threshold, so the check uses the corrected estimate */
-        if (!isnan(r1))
-            r1 = (nb * r1 + 1.0) / (nb - 4.0);
-        out->r1 = r1;
-        if (isnan(r1) || fabs(r1) < ORCH_STATS_MAX_R1) {
-            /* coarser batches are less correlated still; few of them keep
-             * the interval honest where r1 was small by chance */
-            while (nb > ORCH_STATS_MAX_BATCHES
-                   && batches_of(seg, nseg, 2 * k) >= ORCH_STATS_BATCHES) {
-                k *= 2;
-                nb = batches_of(seg, nseg, k);
+    if (!(phi > 0))
+        return 0.0;
+    if (!(phi < 1) || k < 1)
+        return 1.0;
+    double pk = pow(phi, k), den = k * (1.0 - phi * phi) - 2.0 * phi * (1.0 - pk);
+    return den > 0 ? phi * (1.0 - pk) * (1.0 - pk) / den : 1.0;
+}
+
+/* Lag-1 autocorrelation of x within the segments, each centred on its
+ * own mean; *pairs gets the consecutive pairs. NAN without a pair or
+ * when no segment varies. */
+static double seg_r1(const double *x, const int *seg, int nseg, int *pairs)
+{
+    double num = 0, den = 0;
+    int off = 0;
+    *pairs = 0;
+    for (int s = 0; s < nseg; s++) {
+        double m = seg[s] > 0 ? mean_of(x + off, seg[s]) : 0;
+        for (int i = 0; i < seg[s]; i++) {
+            double u = x[off + i] - m;
+            den += u * u;
+            if (i + 1 < seg[s]) {
+                num += u * (x[off + i + 1] - m);
+                ++*pairs;
             }
-            out->k = k;
-            out->batches = nb;
-            return 0;
         }
+        off += seg[s] > 0 ? seg[s] : 0;
     }
-    /* k is the first length that made too few batches: the next to try */
-    out->needs = ORCH_STATS_BATCHES * k;
-    return -1;
+    return *pairs > 0 && den > 0 ? num / den : NAN;
+}
+
+int orch_stats_batching(const double *s, const int *seg, int nseg, orch_batching *out)
+{
+    int n = 0, pairs, k, kreq;
+    double r, nh, phi, phi_hi;
+    *out = (orch_batching){ .r1 = NAN, .phi_hi = NAN };
+    for (int i = 0; i < nseg; i++)
+        n += seg[i] > 0 ? seg[i] : 0;
+    for (int i = 0; i < n; i++)
+        if (!isfinite(s[i]))
+            return -2;
+    r = seg_r1(s, seg, nseg, &pairs);
+    if (isnan(r))
+        return -2;
+    /* E[r1] = phi - (1 + 3 phi) / L on an AR(1) segment of L (Marriott
+     * and Pope 1954), L here the segments' mean length; an expansion in
+     * 1 / L that overshoots on shorter segments, which keep r1 */
+    nh = (double)n / nseg;
+    phi = nh >= ORCH_STATS_BATCHES ? (nh * r + 1.0) / (nh - 3.0) : r;
+    phi = phi < 0 ? 0 : phi > 1 ? 1 : phi;
+    out->r1 = phi;
+    /* a one-sided 95 % upper bound: phi's standard error on n values is
+     * sqrt((1 - phi^2) / n) */
+    phi_hi = phi + 1.6448536269514722 * sqrt((1.0 - phi * phi) / (n > 1 ? n : 1));
+    phi_hi = phi_hi > 0.999 ? 0.999 : phi_hi;
+    out->phi_hi = phi_hi;
+    for (kreq = 1; orch_stats_batch_rho(phi_hi, kreq) > ORCH_STATS_MAX_RHO; kreq++)
+        if (kreq > 1000000) {
+            kreq = 1000000;
+            break;
+        }
+    out->kreq = kreq;
+    /* the longest batches that still make ORCH_STATS_MAX_BATCHES of them,
+     * never shorter than the correlation needs */
+    for (k = 1; batches_of(seg, nseg, k + 1) >= ORCH_STATS_MAX_BATCHES; k++)
+        ;
+    if (k < kreq)
+        k = kreq;
+    out->batches = batches_of(seg, nseg, k);
+    if (out->batches < ORCH_STATS_BATCHES) {
+        /* each repetition its share of the batches, of kreq intervals */
+        out->batches = 0;
+        out->needs = (ORCH_STATS_BATCHES + nseg - 1) / nseg * kreq;
+        return -1;
+    }
+    out->k = k;
+    return 0;
 }
 
 int orch_stats_paired_k(const double *a, const double *b, const int *seg, int nseg, int k,
@@ -237,16 +253,28 @@ int orch_stats_paired_k(const double *a, const double *b, const int *seg, int ns
 int orch_stats_paired(const double *a, const double *b, const int *seg, int nseg,
                       orch_diff *out, orch_batching *bt)
 {
-    int n = 0, rc;
-    double *d;
-    for (int s = 0; s < nseg; s++)
-        n += seg[s] > 0 ? seg[s] : 0;
-    if (!(d = malloc((n ? (size_t)n : 1) * sizeof *d)))
+    int n = 0, rc, same = 1;
+    double *s;
+    *bt = (orch_batching){ .r1 = NAN, .phi_hi = NAN };
+    for (int i = 0; i < nseg; i++)
+        n += seg[i] > 0 ? seg[i] : 0;
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(a[i]) || !isfinite(b[i]))
+            return -3;
+        same = same && a[i] - b[i] == a[0] - b[0];
+    }
+    /* differences that never vary: a point difference with no spread
+     * (identical, or no variance), never a verdict (finish()) */
+    if (same && n >= 2)
+        return orch_stats_paired_k(a, b, seg, nseg, 1, out) == 0 ? 0 : -1;
+    if (!(s = malloc((n ? (size_t)n : 1) * sizeof *s)))
         return -2;
     for (int i = 0; i < n; i++)
-        d[i] = a[i] - b[i];
-    rc = orch_stats_batching(d, seg, nseg, bt);
-    free(d);
+        s[i] = a[i] + b[i];
+    rc = orch_stats_batching(s, seg, nseg, bt);
+    free(s);
+    if (rc == -2)
+        return -3;
     if (rc < 0)
         return -1;
     return orch_stats_paired_k(a, b, seg, nseg, bt->k, out) == 0 ? 0 : -1;
@@ -403,4 +431,19 @@ double orch_stats_cv(const double *v, int n)
     for (int i = 0; i < n; i++)
         sq += (v[i] - mean) * (v[i] - mean);
     return sqrt(sq / (n - 1)) / fabs(mean) * 100.0;
+}
+
+int orch_stats_auto_stop(const double *tps, int stride, const int *n, int ndrives, int min,
+                         double cv_threshold, double *worst)
+{
+    double w = 0;
+    for (int d = 0; d < ndrives; d++) {
+        double cv = orch_stats_cv(tps + (size_t)d * (size_t)stride, n[d]);
+        if (n[d] < min || !(cv < cv_threshold))
+            return 0;
+        w = cv > w ? cv : w;
+    }
+    if (worst)
+        *worst = w;
+    return 1;
 }

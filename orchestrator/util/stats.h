@@ -4,24 +4,28 @@
  * difference real?").
  *
  *  - orch_stats_paired(): drives measured at the same time in one run.
- *    Per-interval TPS are autocorrelated, so consecutive intervals are
- *    grouped into batches of k and the batch means of the two drives are
- *    paired (the same batch saw the same host noise); the mean of the
- *    batch differences gets a 95 % confidence interval from Student's t
- *    with (batches - 1) degrees of freedom. The series is made of segments
- *    (one per repetition) and a batch never straddles two of them.
- *    The batch length rule (orch_stats_batching): k = 1, 2, 4, 8, ...;
- *    the first k whose B >= ORCH_STATS_BATCHES batch differences have a
- *    lag-1 autocorrelation (pairs of consecutive batches of one segment),
- *    corrected for its small-sample bias as (B r1 + 1) / (B - 4), below
- *    ORCH_STATS_MAX_R1 in absolute value passes; it is then doubled while
- *    it makes more than ORCH_STATS_MAX_BATCHES batches and a doubling
- *    still leaves ORCH_STATS_BATCHES. When no k passes (the k reached
- *    makes fewer than ORCH_STATS_BATCHES batches), there is no verdict:
- *    the series is "too short" and needs ORCH_STATS_BATCHES x k
- *    intervals. On AR(1) series this gives a false "distinguishable" in
- *    about 5 % of cases at every length (tests/orchestrator/test_stats.c);
- *    short or strongly autocorrelated series mostly get "too short".
+ *    Non-overlapping batch means with a small, fixed range of batches
+ *    (Schmeiser 1982): consecutive intervals are grouped into batches of
+ *    k inside one segment (repetition), the batch means of the two drives
+ *    are paired (the same batch saw the same host noise), and the mean of
+ *    the batch differences gets a 95 % interval from Student's t with
+ *    (batches - 1) degrees of freedom. That interval holds when the batch
+ *    means are nearly uncorrelated, i.e. when a batch is long against the
+ *    series' correlation time. The batch length rule
+ *    (orch_stats_batching): phi, the lag-1 autocorrelation of the
+ *    drives' summed series a + b (bias-corrected when the repetitions
+ *    average at least ORCH_STATS_BATCHES intervals), and its one-sided 95 %
+ *    upper bound phi_hi; kreq, the shortest batch whose batch means
+ *    would have a lag-1 correlation at most ORCH_STATS_MAX_RHO on an
+ *    AR(1) series of phi_hi (orch_stats_batch_rho); k = the longest batch
+ *    that still makes ORCH_STATS_MAX_BATCHES batches, or kreq when that
+ *    is longer. Fewer than ORCH_STATS_BATCHES batches of k: no verdict,
+ *    "too short", with the intervals per repetition it needs. The length
+ *    is chosen from a + b, never from the differences a - b: with two
+ *    drives of the same behaviour the two are independent (Gaussian
+ *    series), so the choice does not pick the samples whose spread looks
+ *    small, and the level holds among the verdicts given, not only over
+ *    all runs (bin/stats-sim, README "Are the verdicts right?").
  *    Any per-interval series pairs the same way (the intervals' p99 from
  *    oltp's `intervals`).
  *  - orch_stats_welch(): repetitions of a run (>= ORCH_STATS_MIN_REPS):
@@ -56,12 +60,13 @@
 #define ORCH_STATS_MIN_REPS 3
 /* Fewest batches of a paired comparison. */
 #define ORCH_STATS_BATCHES 10
-/* A passing batch length is doubled while it makes more batches than
- * this (and at least ORCH_STATS_BATCHES remain). */
+/* Batches are made no shorter than it takes to have this many (more
+ * only when the correlation needs longer batches than that). */
 #define ORCH_STATS_MAX_BATCHES 20
-/* Batches count as independent when the lag-1 autocorrelation of their
- * differences is below this in absolute value. */
-#define ORCH_STATS_MAX_R1 0.2
+/* The largest lag-1 correlation of the batch means the rule accepts (at
+ * the upper bound of phi): 0.02 inflates the variance of the mean by
+ * about 4 % against the batches' spread. */
+#define ORCH_STATS_MAX_RHO 0.02
 /* The level of every verdict (two-sided; 95 % intervals). */
 #define ORCH_STATS_ALPHA 0.05
 /* A phase trends when its fitted drift exceeds this share of its mean
@@ -95,28 +100,27 @@ typedef struct orch_diff {
 
 /* The batch length chosen for a paired series (orch_stats_batching). */
 typedef struct orch_batching {
-    int    k;               /* intervals per batch; 0: none passed */
+    int    k;               /* intervals per batch; 0: too short */
     int    batches;         /* batches of k in all segments */
-    double r1;              /* bias-corrected lag-1 autocorrelation of the
-                             * batch differences at the k that passed (the
-                             * last k checked when none passed);
-                             * NAN when no two batches of one segment
-                             * follow each other (they count as independent) */
-    int    needs;           /* none passed: intervals the rule needs */
+    double r1;              /* phi: bias-corrected lag-1 autocorrelation of
+                             * a + b within the segments (clipped to
+                             * [0, 1]); NAN when it has none */
+    double phi_hi;          /* its one-sided 95 % upper bound (<= 0.999) */
+    int    kreq;            /* the shortest batch phi_hi allows */
+    int    needs;           /* too short: intervals each repetition needs */
 } orch_batching;
 
-/* Lag-1 autocorrelation of the batch means of d (k intervals each) within
- * the segments seg[0..nseg) of d (lengths, in order; the seg[s] % k
- * intervals at the end of a segment are left out): the sum over
- * consecutive batches of one segment of (x_j - m)(x_j+1 - m) over the sum
- * of (x_j - m)^2, m the mean of all batch means. *batches gets how many;
- * NAN when there are no such consecutive pairs or all batches are equal. */
-double orch_stats_batch_r1(const double *d, const int *seg, int nseg, int k, int *batches);
+/* The lag-1 correlation of the means of consecutive batches of k on an
+ * AR(1) series of lag-1 autocorrelation phi:
+ * phi (1 - phi^k)^2 / (k (1 - phi^2) - 2 phi (1 - phi^k)); 0 for
+ * phi <= 0, 1 for phi >= 1. */
+double orch_stats_batch_rho(double phi, int k);
 
-/* The batch length rule above on the differences d of two series with
- * segments seg[0..nseg). 0 with out->k, or -1 when no k passes (out->k 0,
- * out->needs set). */
-int orch_stats_batching(const double *d, const int *seg, int nseg, orch_batching *out);
+/* The batch length rule above from the summed series s = a + b (segments
+ * seg[0..nseg)). 0 with out->k; -1 when too short (out->k 0, out->needs
+ * set); -2 when s has no lag-1 correlation (a value not finite, no two
+ * consecutive intervals in a segment, or no segment varies). */
+int orch_stats_batching(const double *s, const int *seg, int nseg, orch_batching *out);
 
 /* Paired batch means of a and b (same segments seg[0..nseg), the
  * repetitions' intervals concatenated), k intervals per batch, batches
@@ -125,8 +129,11 @@ int orch_stats_paired_k(const double *a, const double *b, const int *seg, int ns
                         orch_diff *out);
 
 /* Paired comparison with k chosen by the rule (orch_stats_batching, also
- * into *bt). 0; -1 when too short for a verdict (bt->needs says how many
- * intervals it needs); -2 when out of memory. */
+ * into *bt). Differences a - b that never vary give the point difference
+ * with se 0 (batches of 1) whatever the rule. 0; -1 when too short for a
+ * verdict (bt->needs says how many intervals per repetition it needs);
+ * -2 when out of memory; -3 when not comparable (a value not finite, or
+ * a + b has no lag-1 correlation). */
 int orch_stats_paired(const double *a, const double *b, const int *seg, int nseg,
                       orch_diff *out, orch_batching *bt);
 
@@ -190,5 +197,13 @@ int orch_stats_steady_first(const double *x, int n, const orch_steady_rule *r);
 /* Sample coefficient of variation of v[0..n), percent; NAN when n < 2, a
  * value is not finite or the mean is 0. */
 double orch_stats_cv(const double *v, int n);
+
+/* The rule of `repetitions = auto` after a repetition: drive d's TPS of
+ * its complete repetitions so far are tps[d * stride + 0 .. n[d]). 1 to
+ * stop: every drive has at least min of them and a CV (orch_stats_cv)
+ * under cv_threshold; *worst (may be NULL) gets the largest CV then.
+ * 0 to go on. */
+int orch_stats_auto_stop(const double *tps, int stride, const int *n, int ndrives, int min,
+                         double cv_threshold, double *worst);
 
 #endif

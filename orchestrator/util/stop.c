@@ -18,7 +18,13 @@ void orch_stop_arm(orch_stop_saved *saved)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop;          /* no SA_RESTART: waits wake up */
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &saved->old_int);
+    /* A SIGINT ignored by whoever started us stays ignored: a shell starts
+     * a background job (`drivebench run ... &`, nohup) with SIGINT ignored
+     * so that a ^C at the terminal does not reach it. SIGTERM, what `kill`
+     * sends, always asks the run to stop. */
+    sigaction(SIGINT, NULL, &saved->old_int);
+    if (saved->old_int.sa_handler != SIG_IGN)
+        sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, &saved->old_term);
 }
 

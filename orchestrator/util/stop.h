@@ -26,7 +26,9 @@ typedef struct orch_stop_saved {
 } orch_stop_saved;
 
 /* Clear any earlier request and record SIGINT/SIGTERM from now on (no
- * SA_RESTART: blocking waits wake up). The previous handlers go to saved. */
+ * SA_RESTART: blocking waits wake up). The previous handlers go to saved.
+ * A SIGINT that the process was started with ignored (a background job,
+ * nohup) is left ignored; SIGTERM is always recorded. */
 void orch_stop_arm(orch_stop_saved *saved);
 
 /* Put back the handlers saved by orch_stop_arm. */

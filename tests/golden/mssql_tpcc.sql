@@ -5,7 +5,7 @@
 -- #1 transaction commit: a driver call, no SQL text
 -- #2 transaction rollback: a driver call, no SQL text
 #3 [1 param] SELECT w_tax FROM warehouse WHERE w_id = ?
-#4 [2 params] UPDATE district SET d_next_o_id = d_next_o_id + 1 OUTPUT deleted.d_tax, deleted.d_next_o_id WHERE d_w_id = ? AND d_id = ?
+#4 [2 params] SELECT d_tax, d_next_o_id - 1 FROM district WHERE d_w_id = ? AND d_id = ?
 #6 [3 params] SELECT c_discount, c_last, c_credit FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?
 #7 [7 params] INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)
 #8 [3 params] INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?)
@@ -45,6 +45,7 @@
 #42 [4 params] UPDATE customer SET c_balance = c_balance + ?, c_delivery_cnt = c_delivery_cnt + 1 WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?
 #43 [2 params] SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?
 #44 [6 params] SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ?
+#50 [2 params] UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = ? AND d_id = ?
 
 -- prepare
 CREATE TABLE warehouse (w_id INTEGER NOT NULL, w_name VARCHAR(10), w_street_1 VARCHAR(20), w_street_2 VARCHAR(20), w_city VARCHAR(20), w_state CHAR(2), w_zip CHAR(9), w_tax DECIMAL(4,4), w_ytd DECIMAL(12,2), PRIMARY KEY (w_id))
@@ -233,6 +234,16 @@ SELECT COUNT(*) FROM warehouse
 SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 0
 SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 1
 
+-- the server's count (NOPM)
+SELECT SUM(d_next_o_id) FROM district
+
+-- check
+SELECT COUNT(*) FROM district
+SELECT COUNT(*) FROM warehouse w WHERE w.w_ytd <> (SELECT SUM(d.d_ytd) FROM district d WHERE d.d_w_id = w.w_id)
+SELECT COUNT(*) FROM district d WHERE d.d_next_o_id - 1 <> (SELECT MAX(o.o_id) FROM orders o WHERE o.o_w_id = d.d_w_id AND o.o_d_id = d.d_id) OR d.d_next_o_id - 1 <> (SELECT MAX(n.no_o_id) FROM new_order n WHERE n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id)
+SELECT COUNT(*) FROM (SELECT no_w_id, no_d_id, MAX(no_o_id) - MIN(no_o_id) + 1 AS span, COUNT(*) AS n FROM new_order GROUP BY no_w_id, no_d_id) x WHERE x.span <> x.n
+SELECT COUNT(*) FROM (SELECT o_w_id, o_d_id, SUM(o_ol_cnt) AS s FROM orders GROUP BY o_w_id, o_d_id) a LEFT JOIN (SELECT ol_w_id, ol_d_id, COUNT(*) AS n FROM order_line GROUP BY ol_w_id, ol_d_id) b ON a.o_w_id = b.ol_w_id AND a.o_d_id = b.ol_d_id WHERE b.n IS NULL OR a.s <> b.n
+
 -- transaction 1
 -- driver: begin (autocommit off)
 EXECUTE #22 '2812.32' 1
@@ -258,6 +269,7 @@ EXECUTE #31 1 7 1 7 1 <now> '929.07' '1    1'
 -- transaction 3
 -- driver: begin (autocommit off)
 EXECUTE #3 1
+EXECUTE #50 1 4
 EXECUTE #4 1 4
 EXECUTE #6 1 4 130
 EXECUTE #7 1 4 1 130 <now> 5 1

@@ -5,7 +5,7 @@
 -- #1 transaction commit: a driver call, no SQL text
 -- #2 transaction rollback: a driver call, no SQL text
 #3 [1 param] SELECT w_tax FROM warehouse WHERE w_id = ?
-#4 [2 params] UPDATE district SET d_next_o_id = d_next_o_id + 1 OUTPUT deleted.d_tax, deleted.d_next_o_id WHERE d_w_id = ? AND d_id = ?
+#4 [2 params] SELECT d_tax, d_next_o_id - 1 FROM district WHERE d_w_id = ? AND d_id = ?
 #6 [3 params] SELECT c_discount, c_last, c_credit FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?
 #7 [7 params] INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)
 #8 [3 params] INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?)
@@ -50,6 +50,7 @@
 #47 [5 params] {CALL tpcc_ostat(?, ?, ?, ?, ?)}
 #48 [3 params] {CALL tpcc_delivery(?, ?, ?)}
 #49 [3 params] {CALL tpcc_slev(?, ?, ?)}
+#50 [2 params] UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = ? AND d_id = ?
 
 -- prepare
 CREATE TABLE warehouse (w_id INTEGER NOT NULL, w_name VARCHAR(10), w_street_1 VARCHAR(20), w_street_2 VARCHAR(20), w_city VARCHAR(20), w_state CHAR(2), w_zip CHAR(9), w_tax DECIMAL(4,4), w_ytd DECIMAL(12,2), PRIMARY KEY (w_id))
@@ -229,12 +230,10 @@ BEGIN
   DECLARE @w_tax DECIMAL(4,4), @d_tax DECIMAL(4,4), @disc DECIMAL(4,4), @o_id INT, @line INT = 1,
     @i INT, @s INT, @q INT, @sq INT, @last VARCHAR(16), @credit CHAR(2), @price DECIMAL(5,2),
     @name VARCHAR(24), @idata VARCHAR(50), @sdata VARCHAR(50), @dist CHAR(24);
-  DECLARE @next TABLE (d_tax DECIMAL(4,4), o_id INT);
   BEGIN TRANSACTION;
   SELECT @w_tax = w_tax FROM warehouse WHERE w_id = @w;
-  UPDATE district SET d_next_o_id = d_next_o_id + 1
-    OUTPUT deleted.d_tax, deleted.d_next_o_id INTO @next WHERE d_w_id = @w AND d_id = @d;
-  SELECT @d_tax = d_tax, @o_id = o_id FROM @next;
+  UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = @w AND d_id = @d;
+  SELECT @d_tax = d_tax, @o_id = d_next_o_id - 1 FROM district WHERE d_w_id = @w AND d_id = @d;
   SELECT @disc = c_discount, @last = c_last, @credit = c_credit FROM customer
     WHERE c_w_id = @w AND c_d_id = @d AND c_id = @c;
   INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local)
@@ -410,6 +409,16 @@ SELECT COUNT(*) FROM INFORMATION_SCHEMA.ROUTINES WHERE ROUTINE_SCHEMA = SCHEMA_N
 -- database size
 SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 0
 SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 1
+
+-- the server's count (NOPM)
+SELECT SUM(d_next_o_id) FROM district
+
+-- check
+SELECT COUNT(*) FROM district
+SELECT COUNT(*) FROM warehouse w WHERE w.w_ytd <> (SELECT SUM(d.d_ytd) FROM district d WHERE d.d_w_id = w.w_id)
+SELECT COUNT(*) FROM district d WHERE d.d_next_o_id - 1 <> (SELECT MAX(o.o_id) FROM orders o WHERE o.o_w_id = d.d_w_id AND o.o_d_id = d.d_id) OR d.d_next_o_id - 1 <> (SELECT MAX(n.no_o_id) FROM new_order n WHERE n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id)
+SELECT COUNT(*) FROM (SELECT no_w_id, no_d_id, MAX(no_o_id) - MIN(no_o_id) + 1 AS span, COUNT(*) AS n FROM new_order GROUP BY no_w_id, no_d_id) x WHERE x.span <> x.n
+SELECT COUNT(*) FROM (SELECT o_w_id, o_d_id, SUM(o_ol_cnt) AS s FROM orders GROUP BY o_w_id, o_d_id) a LEFT JOIN (SELECT ol_w_id, ol_d_id, COUNT(*) AS n FROM order_line GROUP BY ol_w_id, ol_d_id) b ON a.o_w_id = b.ol_w_id AND a.o_d_id = b.ol_d_id WHERE b.n IS NULL OR a.s <> b.n
 
 -- transaction 1
 EXECUTE #46 1 7 1 7 0 1787 '' '2812.32' <now>

@@ -9,9 +9,11 @@
 #                          # (FreeTDS, TDS 7.4, database master); exports OLTP_ODBC_PASSWORD
 #   babelfish_stop         # stop the server this shell started (by PID)
 # babelfish/build.sh builds the tree or reuses its cache (~40 min the first
-# time); babelfish/init.sh makes the cluster: a data directory under $TMPDIR
-# owned by the `postgres` user, free loopback ports for PostgreSQL and TDS,
-# the T-SQL login sbtest (password BABELFISH_PASSWORD) as sysadmin.
+# time), under the lock file babelfish.lock of its cache directory (a build
+# another process started, such as .ci/run's, is waited for);
+# babelfish/init.sh makes the cluster: a data directory under $TMPDIR owned
+# by the `postgres` user, free loopback ports for PostgreSQL and TDS, the
+# T-SQL login sbtest (password BABELFISH_PASSWORD) as sysadmin.
 
 . "$(dirname "${BASH_SOURCE[0]}")/mariadb.sh"     # for free_port
 . "$(dirname "${BASH_SOURCE[0]}")/odbc.sh"
@@ -21,7 +23,11 @@ BABELFISH_PASSWORD=Sbtest-1433
 babelfish_start() {
   local top
   top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-  BABELFISH_PREFIX=$("$top/babelfish/build.sh") || return 1
+  # under the lock .ci/run's early build holds: wait for that build
+  # instead of starting a second one in the same tree
+  local lock=${DRIVEBENCH_CACHE:-/var/cache/drivebench}/babelfish.lock
+  mkdir -p "$(dirname "$lock")" || return 1
+  BABELFISH_PREFIX=$(flock "$lock" "$top/babelfish/build.sh") || return 1
   BABELFISH_DIR=$(mktemp -d "${TMPDIR:-/tmp}/drivebench-babelfish.XXXXXX")
   chmod 755 "$BABELFISH_DIR"; chown postgres: "$BABELFISH_DIR"
   BABELFISH_PG_PORT=$(free_port)

@@ -25,7 +25,7 @@ expect() {
 }
 
 expect "no arguments" 2 "usage: drivebench validate PLAN" $DB
-expect "unknown command" 2 "drivebench: unknown command 'frobnicate' (validate, render, run, list, teardown, report, seed, plan)" $DB frobnicate
+expect "unknown command" 2 "drivebench: unknown command 'frobnicate' (validate, render, run, list, teardown, report, seed, plan, host)" $DB frobnicate
 expect "unknown option" 2 "drivebench: unknown option --fast (see drivebench --help)" $DB run plans/tiny.ini --fast
 expect "missing plan" 2 "drivebench: missing PLAN argument" $DB validate
 expect "unreadable plan" 2 "/nonexistent.ini: cannot read plan: No such file or directory" $DB run /nonexistent.ini
@@ -338,7 +338,18 @@ pool = userpool
 PLAN
 }
 plan 2m
-$DB run "$tmp/run.ini" --run-id=cli-run-20261130-000000 >"$tmp/out" 2>"$tmp/err" &
+# started as a background job: SIGINT ignored, and kept so (nohup's
+# convention, util/stop.h); SIGTERM still stops the run
+$DB run "$tmp/run.ini" --run-id=cli-bg-20261130-000000 >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for _ in $(seq 50); do grep -q "waiting for 3 VM" "$tmp/err" && break; sleep 0.1; done
+kill -INT $pid; sleep 1
+kill -0 $pid 2>/dev/null && ok "a background run ignores SIGINT, as its starter asked" || bad "background run stopped by SIGINT"
+kill -TERM $pid; wait $pid; st=$?
+[ $st -eq 130 ] && grep -qF "drivebench: interrupted by signal 15; tearing down" "$tmp/err" \
+  && ok "SIGTERM stops a background run (exit 130)" || { bad "SIGTERM: exit $st"; cat "$tmp/err"; }
+# started as from a terminal: SIGINT at its default
+env --default-signal=INT $DB run "$tmp/run.ini" --run-id=cli-run-20261130-000000 >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 for _ in $(seq 50); do grep -q "waiting for 3 VM" "$tmp/err" && break; sleep 0.1; done
 kill -INT $pid
@@ -381,6 +392,15 @@ expect "rank: unknown baseline" 2 "drivebench: --baseline sata-z: no complete dr
 expect "rank: no run in a folder" 2 "drivebench: tests/report: neither a run folder nor a results directory (no summary.json in it or its subfolders)" $DB report --rank -o "$tmp/rank" tests/report
 expect "rank: no folder" 2 "drivebench: missing RUN_OR_RESULTS_DIR argument (usage: drivebench report --rank [--all-runs] [--highlight NAME] [--baseline DRIVE] [--png] [-o DIR] RUN_OR_RESULTS_DIR...)" $DB report --rank
 expect "rank: option without its value" 2 "drivebench: unknown or incomplete option --highlight (usage:" $DB report --rank $F --highlight
+# issue 29: a NaN, an inf or a negative figure in a summary is refused,
+# file, key and value, exit 2, nothing written
+cp -r $F/report-4vm "$tmp/nan4" && python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); d["drives"][0]["repetitions"][0]["tps"]=float("nan"); d["drives"][1]["tps"]=float("inf"); json.dump(d, open(p, "w"))' "$tmp/nan4/summary.json"
+expect "report refuses NaN in a summary" 2 "drivebench: $tmp/nan4/summary.json: drives[0].repetitions[0].tps: nan (not a finite number >= 0)" $DB report "$tmp/nan4" -o "$tmp/nan.html"
+if [ ! -e "$tmp/nan.html" ] && [ ! -e "$tmp/nan.csv" ]; then ok "report of a refused summary writes nothing"; else bad "report of a refused summary left files"; fi
+python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); d["drives"][0]["repetitions"][0]["tps"]=100; json.dump(d, open(p, "w"))' "$tmp/nan4/summary.json"
+expect "rank refuses inf in a summary" 2 "drivebench: $tmp/nan4/summary.json: drives[1].tps: inf (not a finite number >= 0)" $DB report --rank -o "$tmp/nanrank" "$tmp/nan4"
+python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); d["drives"][1]["tps"]=1; d["drives"][0]["repetitions"][0]["tps"]=-50; json.dump(d, open(p, "w"))' "$tmp/nan4/summary.json"
+expect "report refuses a negative TPS" 2 "drivebench: $tmp/nan4/summary.json: drives[0].repetitions[0].tps: -50 (not a finite number >= 0)" $DB report "$tmp/nan4" -o "$tmp/nan.html"
 [ ! -e "$tmp/rank" ] && ok "rank: a refusal leaves no output folder" || bad "rank: output folder left after a refusal"
 out=$($DB report $F/report-4vm $F/report-8vm $F/report-8vm-pg -o "$tmp/eng.html"); st=$?
 want="protocols: 2 (drives of different protocols are not ranked or scaled together)
@@ -435,6 +455,58 @@ mkdir -p "$tmp/ro" && chmod 0555 "$tmp/ro"
 if [ "$(id -u)" != 0 ]; then
   expect "rank --png: unwritable folder" 1 "drivebench: cannot write $tmp/ro/p1-tps.svg" $DB report --rank --png -o "$tmp/ro" $F/report-4vm
 fi
+
+# host check (issue 31): a bad check name is one line and exit 2, on run
+# and on host check alike; nothing is created
+hc_names="governor, turbo, thp, swap, ksm, memory, domains, drive-identity, drive-cache, drive-temperature, drive-mount"
+for cmd in "run" "host check"; do
+  $DB $cmd plans/tiny.ini --ignore-host-check=cpu >"$tmp/out" 2>"$tmp/err"; st=$?
+  if [ $st -eq 2 ] && [ ! -s "$tmp/out" ] \
+     && [ "$(cat "$tmp/err")" = "drivebench: --ignore-host-check=cpu: no such host check ($hc_names)" ]; then
+    ok "$cmd: unknown --ignore-host-check name"
+  else bad "$cmd: unknown --ignore-host-check name: exit $st, stderr '$(cat "$tmp/err")'"; fi
+done
+expect "host without check" 2 "drivebench: usage: drivebench host check PLAN [--ignore-host-check=CHECK]..." $DB host plans/tiny.ini
+expect "host check: missing plan" 2 "drivebench: missing PLAN argument" $DB host check
+# host check on this machine, against what its own files and smartctl say
+mkdir -p "$tmp/drive"
+printf '[run]\nname = hc\nprofile = tiny\nuri = %s\n[workload]\nname = oltp_read_write\ntables = 1\ntable_size = 100\nmeasure = 10s\n[drive d]\npath = %s/drive\n' \
+  "$NODE" "$tmp" > "$tmp/hc.ini"
+$DB host check "$tmp/hc.ini" >"$tmp/out" 2>"$tmp/err"; st=$?
+hc_line() { grep "^[a-z]* *$1: " "$tmp/out"; }
+thp=unknown
+[ -r /sys/kernel/mm/transparent_hugepage/enabled ] && thp=$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled)
+nswap=$(($(wc -l < /proc/swaps) - 1))
+if [ "$nswap" -eq 0 ]; then swap="off"; else swap="on: $nswap device(s),"; fi
+refusals=$(grep -c '^refuse' "$tmp/out")
+if [ $st -eq $((refusals > 0)) ] && [ ! -s "$tmp/err" ] \
+   && hc_line governor | grep -q '^\(ok\|warn\) *governor: ' \
+   && hc_line thp | grep -qF "thp: $thp: " && hc_line swap | grep -qF "swap: $swap" \
+   && hc_line "drive-identity \[d\]" >/dev/null && tail -1 "$tmp/out" | grep -q "^host check: [0-9]* ok, [0-9]* warn, $refusals refuse$"; then
+  ok "host check on this machine: governor, THP ($thp), swap ($swap), the drive"
+else bad "host check on this machine (exit $st)"; cat "$tmp/out" "$tmp/err"; fi
+# the drive's SMART as this machine's own smartctl answers it
+src=$(findmnt -no SOURCE -T "$tmp/drive" 2>/dev/null)
+case "$src" in
+  /dev/*)
+    disk=$(lsblk -no PKNAME "$src" 2>/dev/null | head -1); [ -n "$disk" ] || disk=$(basename "$src")
+    if ! command -v smartctl >/dev/null; then
+      want="warn    drive-temperature [d]: unavailable: $disk: temperature and throttling unknown: smartctl is not installed (smartmontools)"
+    else
+      smartctl -j -a "/dev/$disk" > "$tmp/smart.json"; sst=$?
+      if [ $((sst & 3)) -ne 0 ]; then
+        msg=$(jq -r '.smartctl.messages[0].string // empty' "$tmp/smart.json")
+        want="warn    drive-temperature [d]: unavailable: $disk: temperature and throttling unknown: smartctl could not read /dev/$disk (exit status $sst${msg:+: $msg}); watch the drive's temperature by other means"
+      else
+        want="drive-temperature [d]: $(jq -r 'if .temperature.current then "\(.temperature.current) C" else "not reported" end' "$tmp/smart.json")"
+      fi
+    fi
+    if hc_line "drive-temperature \[d\]" | grep -qF -- "$want"; then ok "host check: $disk as smartctl answers it"
+    else bad "host check: $disk: wanted '$want'"; hc_line "drive-temperature \[d\]"; fi ;;
+  *)
+    if hc_line "drive-identity \[d\]" | grep -qF "drive-identity [d]: no block device: "; then ok "host check: a drive on no block device ($src)"
+    else bad "host check: $src: $(hc_line "drive-identity \[d\]")"; fi ;;
+esac
 
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

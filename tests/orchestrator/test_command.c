@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "util/command.h"
+#include "util/stop.h"
 
 /* No child of this test process is left, running or zombie. */
 static void assert_no_children(void)
@@ -254,6 +255,38 @@ static void test_signals_and_free(void **state)
     orch_command_free(NULL);
 }
 
+/* The stop request under both ways a run is started: from a terminal
+ * (SIGINT at its default: recorded, then the default is back) and as a
+ * background job (SIGINT ignored: still ignored, a SIGINT does not stop
+ * the run, SIGTERM does). */
+static void test_stop_request(void **state)
+{
+    struct sigaction dfl = { .sa_handler = SIG_DFL }, ign = { .sa_handler = SIG_IGN }, old, now;
+    orch_stop_saved saved;
+    (void)state;
+    sigaction(SIGINT, &dfl, &old);
+    orch_stop_arm(&saved);
+    assert_int_equal(orch_stop_requested(), 0);
+    raise(SIGINT);
+    assert_int_equal(orch_stop_signal(), SIGINT);
+    orch_stop_disarm(&saved);
+    sigaction(SIGINT, NULL, &now);
+    assert_true(now.sa_handler == SIG_DFL);
+
+    sigaction(SIGINT, &ign, NULL);
+    orch_stop_arm(&saved);
+    raise(SIGINT);
+    assert_int_equal(orch_stop_requested(), 0);
+    raise(SIGTERM);
+    assert_int_equal(orch_stop_signal(), SIGTERM);
+    orch_stop_disarm(&saved);
+    sigaction(SIGINT, NULL, &now);
+    assert_true(now.sa_handler == SIG_IGN);
+    sigaction(SIGTERM, NULL, &now);
+    assert_true(now.sa_handler == SIG_DFL);
+    sigaction(SIGINT, &old, NULL);
+}
+
 /* 1 when process pid is gone or a zombie (ended, not yet reaped by its
  * new parent). */
 static int pid_ended(pid_t pid)
@@ -310,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_missing_program),
         cmocka_unit_test(test_start_poll_wait),
         cmocka_unit_test(test_signals_and_free),
+        cmocka_unit_test(test_stop_request),
         cmocka_unit_test(test_death_signal),
     };
     return cmocka_run_group_tests_name("process launcher (util/command.h)", tests, NULL, NULL);

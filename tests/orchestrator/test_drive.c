@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "telemetry/host_drive.h"
+#include "testlib.h"
 
 static void near(double a, double b)
 {
@@ -30,19 +31,6 @@ static void near(double a, double b)
 static char root[64];
 static char sysfs[128];
 
-static void mkdirs(const char *path)
-{
-    char p[PATH_MAX];
-    snprintf(p, sizeof p, "%s", path);
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = '\0';
-            mkdir(p, 0755);
-            *s = '/';
-        }
-    mkdir(p, 0755);
-}
-
 /* Write text to <sysfs>/rel, making its folders. */
 static void put(const char *rel, const char *text)
 {
@@ -50,7 +38,7 @@ static void put(const char *rel, const char *text)
     snprintf(p, sizeof p, "%s/%s", sysfs, rel);
     char *slash = strrchr(p, '/');
     *slash = '\0';
-    mkdirs(p);
+    orch_mkdirs(p);
     *slash = '/';
     FILE *f = fopen(p, "w");
     assert_non_null(f);
@@ -65,7 +53,7 @@ static void lnk(const char *rel, const char *target)
     snprintf(p, sizeof p, "%s/%s", sysfs, rel);
     char *slash = strrchr(p, '/');
     *slash = '\0';
-    mkdirs(p);
+    orch_mkdirs(p);
     *slash = '/';
     assert_int_equal(symlink(target, p), 0);
 }
@@ -406,7 +394,8 @@ static void test_health(void **state)
     assert_int_equal(orch_drive_health_read(fake_cmd, &t, "vda", &h), -1);
     assert_true(isnan(h.temp_c) && isnan(h.wear_pct));
     assert_string_equal(h.source, "");
-    assert_string_equal(h.note, "smartctl could not read /dev/vda (exit status 1)");
+    assert_string_equal(h.note, "smartctl could not read /dev/vda (exit status 1: /dev/vda: "
+                                "Unable to detect device type)");
     /* ATA without any wear attribute: temperature only, wear absent */
     t = (tools){ .smartctl = "{\"temperature\":{\"current\":30}}" };
     assert_int_equal(orch_drive_health_read(fake_cmd, &t, "sdb", &h), 0);

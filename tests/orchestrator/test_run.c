@@ -182,6 +182,12 @@ static void test_run_ok(void **state)
     assert_string_equal(jnum(s, "drives", 0, "restore", NULL), "(missing)");   /* no seed */
     assert_string_equal(jnum(s, "plan", -1, "client", NULL), "\"host\"");
     assert_string_equal(jnum(s, "plan", -1, "client_path", NULL), "\"qemu-user-hostfwd\"");
+    /* no rate: a closed loop, and the summary says what that does to
+     * latency (issue 29) */
+    assert_string_equal(jnum(s, "plan", -1, "workload", "rate"), "0");
+    assert_string_equal(jnum(s, "run", -1, "latency_note", NULL),
+                        "\"latency under stalls is understated (closed loop; `rate` gives open "
+                        "loop)\"");
     /* the protocol as the run used it (issue 22): plan, profile, hosts */
     assert_string_equal(jnum(s, "fingerprint", -1, "engine", NULL), "\"mariadb\"");
     assert_string_equal(jnum(s, "fingerprint", -1, "profile", NULL), "\"tiny\"");
@@ -1473,6 +1479,102 @@ static void test_image_of_another_engine(void **state)
     orch_plan_free(p);
 }
 
+static char *run_report(orch_fixture *f);
+
+/* A host check root in the fixture's folder whose /proc/meminfo leaves
+ * 1 GiB for the plan's 3 VMs of 1 GiB: the memory check refuses. */
+static void low_memory_host(orch_fixture *f, orch_hc_opts *hc, char *root, size_t len)
+{
+    char path[PATH_MAX];
+    FILE *fp;
+    snprintf(root, len, "%s/host", f->results);
+    snprintf(path, sizeof path, "%s/proc", root);
+    assert_int_equal(mkdir(root, 0755), 0);
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/proc/meminfo", root);
+    fp = fopen(path, "w");
+    assert_non_null(fp);
+    fprintf(fp, "MemTotal: 4194304 kB\nMemAvailable: 1048576 kB\n");
+    fclose(fp);
+    memset(hc, 0, sizeof *hc);
+    hc->root = root;
+    hc->devno = orch_fixture_devno;
+}
+
+/* The host check refuses before anything is created (issue 31). */
+static void test_host_check_refuses(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", "vcpus = 1\nmemory = 1G\n");
+    orch_run_opts o;
+    orch_hc_opts hc;
+    char root[PATH_MAX];
+    opts_init(&o, f);
+    low_memory_host(f, &hc, root, sizeof root);
+    o.host_check = &hc;
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    orch_assert_output(f, "refuse  memory: 1 GiB available, 3.3 GiB needed: only 1 GiB available "
+                       "for this host's 3 VM(s), which need 3.3 GiB");
+    orch_assert_output(f, "drivebench: the host check refused the run (1 finding(s) above); "
+                       "nothing was created; fix them, or run anyway with "
+                       "--ignore-host-check=memory\n");
+    assert_int_equal(orch_count_lines(f->log, NULL), 0);
+    assert_clean(f, RUN_ID);
+    orch_plan_free(p);
+}
+
+/* --ignore-host-check=memory: the run goes on, and its summary and
+ * report record the refusal as ignored with the other findings. */
+static void test_host_check_ignored(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", "vcpus = 1\nmemory = 1G\n");
+    orch_run_opts o;
+    orch_hc_opts hc;
+    const char *ignore[] = { "memory", NULL };
+    char root[PATH_MAX], *html;
+    json_object *s, *env, *list, *x, *v;
+    opts_init(&o, f);
+    low_memory_host(f, &hc, root, sizeof root);
+    o.host_check = &hc;
+    o.ignore_host_check = ignore;
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    orch_assert_output(f, "(ignored: --ignore-host-check)\n");
+    orch_assert_output(f, "host check: 5 ok, 4 warn, 1 refuse (1 ignored)\n");
+    s = orch_fixture_summary(f);
+    assert_true(json_object_object_get_ex(s, "environment", &env));
+    assert_true(json_object_object_get_ex(env, "host_check", &list));
+    /* 7 host findings; drive a (a path, no sysfs: identity and mount
+     * unknown), drive second (a pool: identity only) */
+    assert_int_equal(json_object_array_length(list), 10);
+    x = json_object_array_get_idx(list, 5);
+    assert_true(json_object_object_get_ex(x, "check", &v));
+    assert_string_equal(json_object_get_string(v), "memory");
+    assert_true(json_object_object_get_ex(x, "status", &v));
+    assert_string_equal(json_object_get_string(v), "refuse");
+    assert_true(json_object_object_get_ex(x, "ignored", &v));
+    assert_true(json_object_get_boolean(v));
+    /* the fixture's node runs other-vm beside the run */
+    x = json_object_array_get_idx(list, 6);
+    assert_true(json_object_object_get_ex(x, "value", &v));
+    assert_string_equal(json_object_get_string(v), "1 running");
+    assert_true(json_object_object_get_ex(x, "fix", &v));
+    assert_non_null(strstr(json_object_get_string(v), " shutdown other-vm"));
+    x = json_object_array_get_idx(list, 9);
+    assert_true(json_object_object_get_ex(x, "drive", &v));
+    assert_string_equal(json_object_get_string(v), "second");
+    assert_true(json_object_object_get_ex(x, "message", &v));
+    assert_string_equal(json_object_get_string(v),
+                        "pool userpool: its device is not checked (a `path` drive is)");
+    json_object_put(s);
+    html = run_report(f);
+    assert_non_null(strstr(html, "<tr class=\"refuse\">\n<td>refuse (ignored)</td>\n"
+                                 "<td>memory</td>\n<td></td>\n"
+                                 "<td>1 GiB available, 3.3 GiB needed</td>"));
+    free(html);
+    orch_plan_free(p);
+}
+
 /* report.html of the RUN_ID run (caller frees; never NULL). */
 static char *run_report(orch_fixture *f)
 {
@@ -1702,7 +1804,7 @@ static void auto_run(orch_fixture *f, const char *tps, const char *why, int reps
     orch_plan *p = plan(f, "tiny", "repetitions = auto\nrepetitions_max = 5\n");
     orch_run_opts o;
     json_object *s;
-    char *got, err[256], want[64];
+    char *got, err[256], want[64], line[96];
     int rc;
 
     got = orch_plan_get(p, "run", "repetitions", err, sizeof err);
@@ -1730,6 +1832,10 @@ static void auto_run(orch_fixture *f, const char *tps, const char *why, int reps
     assert_string_equal(jnum(s, "drives", 1, "vms", NULL), "1");
     assert_string_equal(jnum(s, "plan", -1, "repetitions_rule", NULL), "\"auto\"");
     json_object_put(s);
+    snprintf(line, sizeof line, "repetitions: %s", why);
+    orch_assert_output(f, line);
+    orch_assert_output(f, "; repetitions chosen by their spread: the spread and Welch's "
+                          "interval are optional-stopping estimates\n");
     if (reps == 3) {
         /* every bar: its 95 % interval as a whisker and N; drive "second"
          * (one VM) at 10, 10.2, 9.9: mean 10.0333, sd 0.152753, t(0.975, 2)
@@ -1760,6 +1866,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         ORCH_FIXTURE_TEST(test_run_ok),
+        ORCH_FIXTURE_TEST(test_host_check_refuses),
+        ORCH_FIXTURE_TEST(test_host_check_ignored),
         ORCH_FIXTURE_TEST(test_precondition_until_steady),
         ORCH_FIXTURE_TEST(test_precondition_fixed),
         ORCH_FIXTURE_TEST(test_precondition_max),

@@ -1,13 +1,13 @@
 /* test_stats.c — the t distribution against table values, and paired batch
  * means, the batch length rule, Holm, Welch and the trend rule against
- * worked examples; the paired interval's coverage on AR(1) series. Every expected
- * value was computed independently with python3 (statistics for means,
- * variances and the regression; mpmath's betainc + findroot for t
- * quantiles at 30 digits), as the comments show. */
+ * worked examples (the paired verdicts' error rates on AR(1) series:
+ * tests/stats/stats_sim.sh). Every expected value was computed
+ * independently with python3 (statistics for means, variances and the
+ * regression; mpmath's betainc + findroot for t quantiles at 30 digits),
+ * as the comments show. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
-#include <stdint.h>
 #include <cmocka.h>
 
 #include <math.h>
@@ -97,142 +97,101 @@ static void test_paired(void **state)
     assert_true(d.se == 0);
 }
 
-/* The batch length rule on hand-computed series (python3):
- *   3 1 4 1 5 9 2 6 5 3: mean 3.9, sum of (x_i - m)(x_i+1 - m) = -7.91,
- *     sum of (x_i - m)^2 = 54.9, r1 = -0.144080145719490, corrected
- *     (10 r1 + 1) / 6 = -0.0734669095324833: passes at k = 1, 10 batches.
- *   2 -1 3 0 1 -2 4 1 0 2 -1 3: r1 = -0.631578947368421, corrected
- *     -0.822368421052632: fails; k = 2 makes 6 batches: too short, needs
- *     10 batches of 2 = 20 intervals.
- *   batches of one segment each: no consecutive pair, r1 NAN. */
+/* The batch length rule on hand-computed series (python3, the rule as
+ * stats.h states it):
+ *   rho(0.5, 10) = 0.5 (1 - 0.5^10)^2 / (10 x 0.75 - 1 x (1 - 0.5^10))
+ *     = 0.076761377239184317; rho(0.9, 50) = 0.11554224002184182.
+ *   the first 50 digits of pi, four times (200 values, one segment):
+ *     r1 = 0.031108876234261489, phi = (200 r1 + 1) / 197
+ *     = 0.036658757598235017, phi_hi = phi + 1.6449 sqrt((1 - phi^2) / 200)
+ *     = 0.15288929511464794, kreq = 9 (rho(phi_hi, 9) <= 0.02 < rho at 8);
+ *     the longest batch making 20 is 10: k = 10, 20 batches.
+ *   the same as two repetitions of 100: r1 = 0.02611723525416642 (each
+ *     centred on its own mean), phi = 0.037234263148625171, phi_hi =
+ *     0.15346232591216646, kreq 9, k 10, 20 batches.
+ *   the 50 digits alone: phi_hi = 0.27088587801686331, kreq 16: 3
+ *     batches, too short; needs 10 batches of 16 = 160 intervals. */
 static void test_batching(void **state)
 {
     (void)state;
-    const double pi[] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3 };
-    const double alt[] = { 2, -1, 3, 0, 1, -2, 4, 1, 0, 2, -1, 3 };
-    const double six[] = { 1, 2, 3, 4, 5, 6 };
-    const int seg10[] = { 10 }, seg12[] = { 12 }, seg33[] = { 3, 3 }, seg40[] = { 40 };
-    double forty[40];
+    static const double pi[] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4,
+                                 6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5, 0, 2, 8, 8, 4, 1, 9, 7,
+                                 1, 6, 9, 3, 9, 9, 3, 7, 5, 1 };
+    double s[200], flat[30];
+    const int seg200[] = { 200 }, seg100[] = { 100, 100 }, seg50[] = { 50 };
     orch_batching bt;
-    int nb;
 
-    near(orch_stats_batch_r1(pi, seg10, 1, 1, &nb), -0.144080145719490, 1e-12);
-    assert_int_equal(nb, 10);
-    assert_int_equal(orch_stats_batching(pi, seg10, 1, &bt), 0);
-    assert_int_equal(bt.k, 1);
-    assert_int_equal(bt.batches, 10);
-    near(bt.r1, -0.0734669095324833, 1e-12);
+    near(orch_stats_batch_rho(0.5, 10), 0.076761377239184317, 1e-15);
+    near(orch_stats_batch_rho(0.9, 50), 0.11554224002184182, 1e-15);
+    assert_true(orch_stats_batch_rho(0, 3) == 0 && orch_stats_batch_rho(-0.4, 3) == 0);
+    assert_true(orch_stats_batch_rho(1, 3) == 1);
 
-    near(orch_stats_batch_r1(alt, seg12, 1, 1, &nb), -0.631578947368421, 1e-12);
-    assert_int_equal(orch_stats_batching(alt, seg12, 1, &bt), -1);
-    assert_int_equal(bt.k, 0);
-    assert_int_equal(bt.needs, 20);
-    near(bt.r1, -0.822368421052632, 1e-12);
-    /* fewer than 10 intervals: needs 10 */
-    assert_int_equal(orch_stats_batching(pi, seg10, 1, &bt), 0);
-    assert_int_equal(orch_stats_batching(alt, (const int[]){ 9 }, 1, &bt), -1);
-    assert_int_equal(bt.needs, 10);
-
-    assert_true(isnan(orch_stats_batch_r1(six, seg33, 2, 2, &nb)));
-    assert_int_equal(nb, 2);
-
-    /* the pi digits four times: k = 1 passes (r1 over 40 batches
-     * -0.133014571948998, corrected (40 r1 + 1) / 36 = -0.120016191054442)
-     * and makes 40 > 20 batches, so k doubles to 2 (20 batches) */
-    for (int i = 0; i < 40; i++)
-        forty[i] = pi[i % 10];
-    assert_int_equal(orch_stats_batching(forty, seg40, 1, &bt), 0);
-    assert_int_equal(bt.k, 2);
+    for (int i = 0; i < 200; i++)
+        s[i] = pi[i % 50];
+    assert_int_equal(orch_stats_batching(s, seg200, 1, &bt), 0);
+    near(bt.r1, 0.036658757598235017, 1e-14);
+    near(bt.phi_hi, 0.15288929511464794, 1e-14);
+    assert_int_equal(bt.kreq, 9);
+    assert_int_equal(bt.k, 10);
     assert_int_equal(bt.batches, 20);
-    near(bt.r1, -0.120016191054442, 1e-12);
+    assert_int_equal(bt.needs, 0);
+
+    assert_int_equal(orch_stats_batching(s, seg100, 2, &bt), 0);
+    near(bt.r1, 0.037234263148625171, 1e-14);
+    near(bt.phi_hi, 0.15346232591216646, 1e-14);
+    assert_int_equal(bt.k, 10);
+    assert_int_equal(bt.batches, 20);
+
+    assert_int_equal(orch_stats_batching(pi, seg50, 1, &bt), -1);
+    near(bt.phi_hi, 0.27088587801686331, 1e-14);
+    assert_int_equal(bt.kreq, 16);
+    assert_int_equal(bt.k, 0);
+    assert_int_equal(bt.needs, 160);
+
+    /* no lag-1 correlation: a series that does not vary, segments of one
+     * interval, a value that is not a number */
+    for (int i = 0; i < 30; i++)
+        flat[i] = 7;
+    assert_int_equal(orch_stats_batching(flat, (const int[]){ 30 }, 1, &bt), -2);
+    assert_true(isnan(bt.r1));
+    assert_int_equal(orch_stats_batching(pi, (const int[]){ 1, 1, 1 }, 3, &bt), -2);
+    flat[4] = NAN;
+    assert_int_equal(orch_stats_batching(flat, (const int[]){ 30 }, 1, &bt), -2);
 }
 
-/* A repeatable generator (splitmix64) and standard normals (Box-Muller). */
-static uint64_t rng_next(uint64_t *s)
+/* orch_stats_paired: the rule's k from a + b, the refusals. a = pi's
+ * first 10 digits repeated + 1 on odd intervals, b the same + 1 on even
+ * ones: the differences alternate -1, +1 and every batch of 10 has a
+ * difference of 0, so the interval is the point 0 (se 0, no p). A
+ * constant difference of 2 is a point difference with se 0 (batches of
+ * 1) whatever the length; a NAN value refuses (-3). */
+static void test_paired_rule(void **state)
 {
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static double rng_normal(uint64_t *s)
-{
-    double u1 = ((double)(rng_next(s) >> 11) + 0.5) / 9007199254740992.0;
-    double u2 = ((double)(rng_next(s) >> 11) + 0.5) / 9007199254740992.0;
-    return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
-}
-
-/* x[0..n): AR(1) x_t = mu + phi (x_t-1 - mu) + e_t, stationary from the
- * start, standard deviation sd. */
-static void ar1(uint64_t *s, double *x, int n, double phi, double mu, double sd)
-{
-    double v = sd * rng_normal(s);
-    for (int i = 0; i < n; i++) {
-        x[i] = mu + v;
-        v = phi * v + sqrt(1.0 - phi * phi) * sd * rng_normal(s);
-    }
-}
-
-/* Over 1000 seeds, two independent AR(1) series of n intervals (nseg
- * repetitions of n / nseg) with means mu_a, 100: how many verdicts, how
- * many distinguishable with a > b. */
-static void ar1_trials(double phi, int n, int nseg, double mu_a, int *verdicts, int *dist)
-{
-    double a[1200], b[1200];
-    int seg[4];
-    *verdicts = *dist = 0;
-    for (int s = 0; s < nseg; s++)
-        seg[s] = n / nseg;
-    for (uint64_t seed = 1; seed <= 1000; seed++) {
-        uint64_t st = seed;
-        orch_diff d;
-        orch_batching bt;
-        for (int s = 0; s < nseg; s++) {
-            ar1(&st, a + s * (n / nseg), n / nseg, phi, mu_a, 10);
-            ar1(&st, b + s * (n / nseg), n / nseg, phi, 100, 10);
-        }
-        if (orch_stats_paired(a, b, seg, nseg, &d, &bt) != 0)
-            continue;
-        ++*verdicts;
-        *dist += d.distinguishable && d.diff > 0;
-        if (d.distinguishable && d.diff < 0 && mu_a == 100)
-            ++*dist;            /* with no difference either sign is false */
-    }
-}
-
-/* The interval holds on autocorrelated series: no true difference is
- * "not distinguishable" in about 95 % of the seeds that get a verdict,
- * over 1,000 intervals (one repetition, or three of 400) and even on
- * short series, where most seeds are "too short" instead (the false
- * verdicts stay near 5 % of all seeds); a real difference is found. */
-static void test_paired_ar1(void **state)
-{
-    int v, dist;
+    static const double pi[] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3 };
+    double a[200], b[200];
+    const int seg200[] = { 200 }, seg3[] = { 3 };
+    orch_diff d;
+    orch_batching bt;
     (void)state;
-    /* verdicts / false "distinguishable" as computed: 947 / 53 (94.4 %
-     * not distinguishable), 990 / 45, 884 / 51, 975 / 70 (92.8 %); 20
-     * intervals: 131 / 56; a true difference of 5: 947 / 943 */
-    ar1_trials(0.7, 1000, 1, 100, &v, &dist);
-    assert_true(v >= 900);
-    assert_true(1.0 - (double)dist / v >= 0.92 && 1.0 - (double)dist / v <= 0.98);
-    ar1_trials(0.5, 1000, 1, 100, &v, &dist);
-    assert_true(v >= 950);
-    assert_true(1.0 - (double)dist / v >= 0.92 && 1.0 - (double)dist / v <= 0.98);
-    ar1_trials(0.8, 1000, 1, 100, &v, &dist);
-    assert_true(v >= 800);
-    assert_true(1.0 - (double)dist / v >= 0.92 && 1.0 - (double)dist / v <= 0.98);
-    ar1_trials(0.7, 1200, 3, 100, &v, &dist);
-    assert_true(v >= 900);
-    assert_true(1.0 - (double)dist / v >= 0.92 && 1.0 - (double)dist / v <= 0.98);
-    /* 20 intervals: mostly too short; false verdicts in few seeds */
-    ar1_trials(0.7, 20, 1, 100, &v, &dist);
-    assert_true(v < 300);
-    assert_true(dist <= 80);
-    /* a difference of half a standard deviation */
-    ar1_trials(0.7, 1000, 1, 105, &v, &dist);
-    assert_true(v >= 900);
-    assert_true((double)dist / v >= 0.9);
+    for (int i = 0; i < 200; i++) {
+        a[i] = pi[i % 10] + (i % 2);
+        b[i] = pi[i % 10] + ((i + 1) % 2);
+    }
+    assert_int_equal(orch_stats_paired(a, b, seg200, 1, &d, &bt), 0);
+    assert_int_equal(bt.k, 10);
+    assert_int_equal(d.n, 20);
+    assert_true(d.diff == 0 && d.se == 0 && isnan(d.p_value));
+    assert_int_equal(d.distinguishable, 0);
+
+    for (int i = 0; i < 3; i++)
+        b[i] = a[i] - 2;
+    assert_int_equal(orch_stats_paired(a, b, seg3, 1, &d, &bt), 0);
+    assert_int_equal(d.n, 3);
+    assert_true(d.diff == 2 && d.se == 0);
+    assert_int_equal(d.distinguishable, 0);
+
+    a[1] = NAN;
+    assert_int_equal(orch_stats_paired(a, b, seg200, 1, &d, &bt), -3);
 }
 
 /* Holm: p = 0.01 0.04 0.03 and one without a test. Sorted 0.01 0.03 0.04:
@@ -399,7 +358,7 @@ int main(void)
         cmocka_unit_test(test_t_quantile),
         cmocka_unit_test(test_paired),
         cmocka_unit_test(test_batching),
-        cmocka_unit_test(test_paired_ar1),
+        cmocka_unit_test(test_paired_rule),
         cmocka_unit_test(test_holm),
         cmocka_unit_test(test_welch),
         cmocka_unit_test(test_trend),

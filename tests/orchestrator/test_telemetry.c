@@ -379,7 +379,9 @@ static void test_run_wiring(void **state)
                         "device latency not traced: sysfs is not /sys (a test's tree)");
     assert_null(dio->tail);                 /* no oltp results: no transactions' p99 */
 
-    /* 5 intervals make 5 batches of 1, fewer than 10: no verdict */
+    /* 5 intervals: a + b = 18 21 21 22 17, lag-1 r -0.225531914893617
+     * (python3, not corrected on 5 intervals) < 0 so phi 0, its upper bound
+     * 1.6449 sqrt(1 / 5) = 0.7356: batches of 84 (stats.h), 10 of them */
     res_io *run = sum.io;
     assert_non_null(run);
     assert_int_equal(run->ncmp, 1);
@@ -387,8 +389,10 @@ static void test_run_wiring(void **state)
     assert_string_equal(res_cmp_method_name(run->cmp[0].method), "tps_paired");
     assert_string_equal(run->cmp[0].a, "a");
     assert_int_equal(run->cmp[0].verdict, RES_CMP_TOO_SHORT);
-    assert_int_equal(run->cmp[0].needs, 10);
-    assert_string_equal(run->cmp[0].reason, "too short for a verdict (needs 10 intervals, has 5)");
+    assert_int_equal(run->cmp[0].needs, 840);
+    near(run->cmp[0].r1, 0);
+    assert_string_equal(run->cmp[0].reason, "too short for a verdict (needs 840 intervals, has 5): "
+                        "a lag-1 correlation up to 0.74 needs 10 batches of 84 intervals");
     assert_true(isnan(run->cmp[0].diff));
     /* host CPU: 700 of 800 jiffies busy; TCG says saturated whatever */
     near(run->host_cpu_busy_pct, 87.5);
@@ -684,10 +688,12 @@ static void test_repetitions(void **state)
     assert_true(dio->steady.trending);
 
     /* paired over the 15 intervals, batches inside their repetition:
-     * differences 2 3 1 4 1 three times, deviations from 2.2 -0.2 0.8 -1.2
-     * 1.8 -1.2; consecutive products within a repetition -5.44 each, so
-     * r1 = -16.32 / 20.4 = -0.8, corrected (15 r1 + 1) / 11 = -1: fails;
-     * batches of 2 make 2 per repetition, 6 < 10: too short, needs 20.
+     * a + b per repetition 18 21 21 22 17, 38 41 41 42 37, 52 55 61 62 69,
+     * each centred on its mean: lag-1 r 0.216949152542373 (python3),
+     * not corrected on repetitions of 5 intervals; its bound
+     * r + 1.6449 sqrt((1 - r^2) / 15) = 0.6315: batches of 55, 4 per
+     * repetition (10 in 3): too short, 220 intervals per repetition
+     * (the VMs here say no interval, so the reason gives no seconds).
      * Welch over the repetitions: TPS 11 21 31 against 8.8 18.8 28.8
      * (variances 100, df 4), p99 4 5 6 against 3 4 5 (variances 1) */
     res_io *run = sum.io;
@@ -696,9 +702,10 @@ static void test_repetitions(void **state)
     assert_int_equal(run->cmp[0].method, RES_CMP_TPS_PAIRED);
     assert_string_equal(res_cmp_method_name(run->cmp[0].method), "tps_paired");
     assert_int_equal(run->cmp[0].verdict, RES_CMP_TOO_SHORT);
-    assert_int_equal(run->cmp[0].needs, 20);
-    near(run->cmp[0].r1, -1);
-    assert_string_equal(run->cmp[0].reason, "too short for a verdict (needs 20 intervals, has 15)");
+    assert_int_equal(run->cmp[0].needs, 660);
+    near(run->cmp[0].r1, 0.216949152542373);
+    assert_string_equal(run->cmp[0].reason, "too short for a verdict (needs 660 intervals, has "
+                        "15): a lag-1 correlation up to 0.63 needs 10 batches of 55 intervals");
     assert_int_equal(run->cmp[1].method, RES_CMP_TPS_WELCH);
     assert_string_equal(res_cmp_method_name(run->cmp[1].method), "tps_welch");
     assert_int_equal(run->cmp[1].n, 6);
@@ -804,42 +811,51 @@ static void vm_series(res_vm *v, const char *name, const char *drive, int rep,
 }
 
 /* A partial run (3 repetitions planned, stopped after the first) with
- * four drives of one VM: a, b and d complete, c's VM failed. Worked by
- * hand: a - b per interval is 3 1 4 1 5 9 2 6 5 3 (mean 3.9, squares of
- * deviations 54.9, r1 -0.144080145719490 corrected to -0.0734669: batches
- * of 1, 10 of them); s^2 = 6.1, se = sqrt(0.61), t = 3.9 / se with 9 df;
- * d = b - 1, so a - d = a - b + 1 (mean 4.9, same se) and b - d = 1
- * everywhere (se 0: no p-value, out of Holm's family). Holm over the two
- * p-values: the smaller, a-d's, doubles; a-b's stays. Each pair with c
- * is not comparable in every method; Welch has one complete repetition
- * of each drive where it needs 3. The zero intervals of repetitions 2
- * and 3, which the old code paired, are not in any series. */
+ * four drives of one VM and 200 intervals: a, b and d complete, c's VM
+ * failed. Worked with python3: b = 50 + i % 3, a = b + the first 50
+ * digits of pi (repeated), d = b - 1. a + b has lag-1 r
+ * -0.117624848591322, phi = (200 r + 1) / 197 < 0, so 0; its bound
+ * 1.6449 sqrt(1 / 200) = 0.1163 allows batches of 7, and 20 batches of
+ * 10 are longer: k = 10, 20 batches, whose differences a - b are 3.9
+ * 5.8 4.4 5.3 5.3 (four times): mean 4.94, variance 0.499368421052631,
+ * se = sqrt(variance / 20), t with 19 df; a - d = a - b + 1 (mean 5.94,
+ * same se) and b - d = 1 everywhere (se 0: no p-value, out of Holm's
+ * family). Holm over the two p-values: the smaller, a-d's, doubles;
+ * a-b's stays. Each pair with c is not comparable in the paired
+ * methods; Welch leaves c's failed repetition out (0 complete where it
+ * needs 3) and has one of a, b and d each. The
+ * zero intervals of repetitions 2 and 3, which the old code paired, are
+ * not in any series. */
 static void test_comparable(void **state)
 {
-    static const double gap[10] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3 };
-    double ta[10], tb[10], td[10];
+    static const double gap[50] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8,
+                                    4, 6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5, 0, 2, 8, 8, 4, 1,
+                                    9, 7, 1, 6, 9, 3, 9, 9, 3, 7, 5, 1 };
+    double ta[200], tb[200], td[200];
     tel_fixture x;
     orch_telemetry *t = tel_open(&x, 4, 3, NULL);
     res_summary sum;
-    double se = sqrt(6.1 / 10), p_ab = 2 * (1 - orch_t_cdf(3.9 / se, 9));
-    double p_ad = 2 * (1 - orch_t_cdf(4.9 / se, 9));
+    double se = sqrt(0.499368421052631 / 20), p_ab = 2 * (1 - orch_t_cdf(4.94 / se, 19));
+    double p_ad = 2 * (1 - orch_t_cdf(5.94 / se, 19));
     const double one[1] = { 0 };
     const char *bad = "not comparable: drive c is incomplete (1 failed VM run)";
     const char *welch = "too short for a verdict (needs 3 complete repetitions of each drive, "
                         "has 1 and 1)";
+    const char *welch_c = "too short for a verdict (needs 3 complete repetitions of each drive, "
+                          "has 1 and 0)";
     (void)state;
-    for (int i = 0; i < 10; i++) {
+    for (int i = 0; i < 200; i++) {
         tb[i] = 50 + (i % 3);
-        ta[i] = tb[i] + gap[i];
+        ta[i] = tb[i] + gap[i % 50];
         td[i] = tb[i] - 1;
     }
     summary_init(&sum, 4, 4);
     sum.repetitions = 3;
     sum.status = RES_RUN_PARTIAL;
-    vm_series(&sum.vms[0], "vm-a", "a", 1, ta, 10);
-    vm_series(&sum.vms[1], "vm-b", "b", 1, tb, 10);
-    vm_series(&sum.vms[2], "vm-c", "c", 1, tb, 10);
-    vm_series(&sum.vms[3], "vm-d", "d", 1, td, 10);
+    vm_series(&sum.vms[0], "vm-a", "a", 1, ta, 200);
+    vm_series(&sum.vms[1], "vm-b", "b", 1, tb, 200);
+    vm_series(&sum.vms[2], "vm-c", "c", 1, tb, 200);
+    vm_series(&sum.vms[3], "vm-d", "d", 1, td, 200);
     sum.vms[2].failed = true;
     sum.drives[2].f.failed_vms = 1;
     for (int d = 0; d < 4; d++)
@@ -854,10 +870,17 @@ static void test_comparable(void **state)
     for (int i = 0; i < run->ncmp; i++) {
         const res_io_cmp *c = &run->cmp[i];
         int with_c = strcmp(c->a, "c") == 0 || strcmp(c->b, "c") == 0;
-        if (with_c) {
+        if (with_c && res_cmp_method_is_paired(c->method)) {
             assert_int_equal(c->verdict, RES_CMP_NOT_COMPARABLE);
             assert_string_equal(c->reason, bad);
             assert_true(isnan(c->diff) && isnan(c->p_holm));
+        } else if (with_c) {
+            /* Welch leaves c's failed repetition out: none is left */
+            assert_int_equal(c->verdict, RES_CMP_TOO_SHORT);
+            assert_string_equal(c->reason, strcmp(c->a, "c") == 0
+                                               ? "too short for a verdict (needs 3 complete "
+                                                 "repetitions of each drive, has 0 and 1)"
+                                               : welch_c);
         } else if (!res_cmp_method_is_paired(c->method)) {
             assert_int_equal(c->verdict, RES_CMP_TOO_SHORT);
             assert_string_equal(c->reason, welch);
@@ -872,16 +895,17 @@ static void test_comparable(void **state)
     assert_int_equal(bd->method, RES_CMP_TPS_PAIRED);
     assert_string_equal(res_cmp_method_name(bd->method), "tps_paired");
     assert_int_equal(ab->verdict, RES_CMP_DISTINGUISHABLE);
-    assert_int_equal(ab->n, 10);
-    assert_int_equal(ab->k, 1);
-    near(ab->r1, -0.0734669095324833);
-    near(ab->diff, 3.9);
-    near(ab->lo, 3.9 - 2.2621571627982 * se);
-    near(ab->hi, 3.9 + 2.2621571627982 * se);
+    assert_int_equal(ab->n, 20);
+    assert_int_equal(ab->k, 10);
+    near(ab->r1, 0);
+    near(ab->diff, 4.94);
+    near(ab->df, 19);
+    near(ab->lo, 4.94 - 2.09302405440831 * se);
+    near(ab->hi, 4.94 + 2.09302405440831 * se);
     near(ab->p_value, p_ab);
     near(ab->p_holm, p_ab);
     assert_int_equal(ab->family, 2);
-    near(ad->diff, 4.9);
+    near(ad->diff, 5.94);
     near(ad->p_value, p_ad);
     near(ad->p_holm, 2 * p_ad);
     assert_int_equal(ad->family, 2);
@@ -909,6 +933,170 @@ static void test_comparable(void **state)
                             rj_get(o, "comparisons"), 3), "verdict")), "not comparable");
     res_io_free(back);
     json_object_put(o);
+    tel_close(&x, &sum);
+}
+
+/* Issue 29's "a failed repetition with Welch on the rest": drives a and
+ * b, one VM each, four repetitions; a's VM failed in repetition 3 (its
+ * figures there, 50 TPS and a p99 of 99 ms, what it had measured up to
+ * the fault). The paired methods are not comparable, as before; Welch
+ * takes a's three complete repetitions against b's four, where it used
+ * to give no verdict at all. Worked by hand: TPS 100 103 97 (mean 100,
+ * s^2 9) against 88 94 88 94 (mean 91, s^2 12): diff 9, se^2 = 9/3 + 12/4
+ * = 6, df = 36 / (3^2/2 + 3^2/3) = 4.8, t(0.975, 4.8) = 2.603133870792,
+ * p = 0.0154590667; p99 5 6 7 (mean 6, s^2 1) against 4 5 4 5 (mean 4.5,
+ * s^2 1/3): diff 1.5, se^2 = 1/3 + 1/12 = 5/12, df = (5/12)^2 / ((1/3)^2/2
+ * + (1/12)^2/3) = 3, t(0.975, 3) = 3.182446305284, p = 0.1027280789.
+ * Holm over the two: 2 * 0.01546 = 0.03092 stays below 0.05. */
+static void test_failed_repetition_welch(void **state)
+{
+    static const double a_tps[4] = { 100, 103, 50, 97 }, b_tps[4] = { 88, 94, 88, 94 };
+    static const double a_p99[4] = { 5, 6, 99, 7 }, b_p99[4] = { 4, 5, 4, 5 };
+    tel_fixture x;
+    orch_telemetry *t = tel_open(&x, 2, 4, NULL);
+    res_summary sum;
+    const char *bad = "not comparable: drive a is incomplete (1 failed VM run)";
+    double se = sqrt(6), pse = sqrt(5.0 / 12);
+    (void)state;
+    summary_init(&sum, 2, 8);
+    sum.repetitions = 4;
+    for (int r = 1; r <= 4; r++) {
+        vm_series(&sum.vms[2 * (r - 1)], "vm-a", "a", r, tps_a, 5);
+        vm_series(&sum.vms[2 * (r - 1) + 1], "vm-b", "b", r, tps_b, 5);
+    }
+    sum.vms[4].failed = true;
+    drive_reps(&sum.drives[0], a_tps, a_p99, 4);
+    drive_reps(&sum.drives[1], b_tps, b_p99, 4);
+    sum.drives[0].f.failed_vms = 1;
+    sum.drives[0].reps[2].f.failed_vms = 1;
+    assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
+
+    res_io *run = sum.io;
+    assert_non_null(run);
+    assert_int_equal(run->ncmp, 3);
+    assert_int_equal(run->cmp[0].method, RES_CMP_TPS_PAIRED);
+    assert_int_equal(run->cmp[0].verdict, RES_CMP_NOT_COMPARABLE);
+    assert_string_equal(run->cmp[0].reason, bad);
+
+    const res_io_cmp *tw = &run->cmp[1], *pw = &run->cmp[2];
+    assert_int_equal(tw->method, RES_CMP_TPS_WELCH);
+    assert_int_equal(tw->n, 7);
+    near(tw->mean_a, 100);
+    near(tw->mean_b, 91);
+    near(tw->diff, 9);
+    near(tw->diff_pct, 900.0 / 91);
+    near(tw->df, 4.8);
+    near(tw->lo, 9 - 2.603133870792 * se);
+    near(tw->hi, 9 + 2.603133870792 * se);
+    near(tw->p_value, 0.0154590667);
+    near(tw->p_holm, 2 * 0.0154590667);
+    assert_int_equal(tw->family, 2);
+    assert_int_equal(tw->verdict, RES_CMP_DISTINGUISHABLE);
+    assert_null(tw->reason);
+
+    assert_int_equal(pw->method, RES_CMP_P99_WELCH);
+    assert_int_equal(pw->n, 7);
+    near(pw->mean_a, 6);
+    near(pw->mean_b, 4.5);
+    near(pw->diff, 1.5);
+    near(pw->df, 3);
+    near(pw->lo, 1.5 - 3.182446305284 * pse);
+    near(pw->hi, 1.5 + 3.182446305284 * pse);
+    near(pw->p_value, 0.1027280789);
+    near(pw->p_holm, 0.1027280789);
+    assert_int_equal(pw->family, 2);
+    assert_int_equal(pw->verdict, RES_CMP_NOT_DISTINGUISHABLE);
+    tel_close(&x, &sum);
+}
+
+/* Two drives of one VM and one repetition, n intervals of 1 s of ta and
+ * tb into *sum (vm-a without the interval ending at t = 151 when gap):
+ * the telemetry filled, comparisons made. */
+static void pair_fill(tel_fixture *x, res_summary *sum, const double *ta, const double *tb,
+                      int n, int gap)
+{
+    static const double one[1] = { 0 };
+    orch_telemetry *t = tel_open(x, 2, 1, NULL);
+    summary_init(sum, 2, 2);
+    sum->repetitions = 1;
+    vm_series(&sum->vms[0], "vm-a", "a", 1, ta, n);
+    vm_series(&sum->vms[1], "vm-b", "b", 1, tb, n);
+    if (gap) {
+        memmove(&sum->vms[0].series[150], &sum->vms[0].series[151],
+                (size_t)(n - 151) * sizeof *sum->vms[0].series);
+        sum->vms[0].npoints = n - 1;
+    }
+    for (int v = 0; v < 2; v++)
+        sum->vms[v].interval_s = 1;
+    for (int d = 0; d < 2; d++)
+        drive_reps(&sum->drives[d], one, one, 1);
+    assert_int_equal(orch_telemetry_fill(t, sum, root), 0);
+    assert_int_equal(sum->io->ncmp, 1);
+}
+
+/* Issue 29's missing bin: two drives of one VM, 400 intervals of 1 s,
+ * vm-a without the interval ending at t = 151 (bin 150). Paired by time,
+ * bin 150 drops out of both drives and 399 intervals remain, never a NAN
+ * in the series (the old cut by count paired b's bin 150 with a's
+ * missing one and printed "[nan, nan]"). Worked with python3: b = 50 +
+ * i % 3, a = b + pi's digit (7 i) mod 50 / 2 - 2.2; without the gap
+ * batches of 20 (a + b's phi 0, bound 0.0822, kreq 5), mean 0.27,
+ * variance 0.0285263157894737, t = 7.149 with 19 df; with it the longest
+ * batch making 20 of 399 is 19: 21 batches, mean 0.272431077694233,
+ * variance 0.0390911489249439, 20 df. Then 30 intervals: too short, with
+ * the seconds to measure at this 1-s interval; and a + b that never
+ * varies (a = 50 + x, b = 50 - x): no lag-1 correlation, not comparable. */
+static void test_missing_bin(void **state)
+{
+    static const double pi[50] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4,
+                                   6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5, 0, 2, 8, 8, 4, 1, 9, 7,
+                                   1, 6, 9, 3, 9, 9, 3, 7, 5, 1 };
+    double ta[400], tb[400], xa[30], xb[30];
+    double se0 = sqrt(0.0285263157894737 / 20), se = sqrt(0.0390911489249439 / 21);
+    double p0 = 2 * (1 - orch_t_cdf(0.27 / se0, 19));
+    double p = 2 * (1 - orch_t_cdf(0.272431077694233 / se, 20));
+    tel_fixture x;
+    res_summary sum;
+    (void)state;
+    for (int i = 0; i < 400; i++) {
+        tb[i] = 50 + (i % 3);
+        ta[i] = tb[i] + pi[(7 * i) % 50] * 0.5 - 2.2;
+    }
+    for (int gap = 0; gap < 2; gap++) {
+        pair_fill(&x, &sum, ta, tb, 400, gap);
+        const res_io_cmp *c = &sum.io->cmp[0];
+        assert_int_equal(c->verdict, RES_CMP_DISTINGUISHABLE);
+        assert_int_equal(c->n, gap ? 21 : 20);
+        assert_int_equal(c->k, gap ? 19 : 20);
+        near(c->df, gap ? 20 : 19);
+        near(c->diff, gap ? 0.272431077694233 : 0.27);
+        assert_true(isfinite(c->lo) && isfinite(c->hi));
+        assert_true(fabs(c->p_value - (gap ? p : p0)) <= 1e-9 * (gap ? p : p0));
+        /* the same order as without the gap: 8.3e-7 and 3.6e-6 */
+        assert_true(p0 > 1e-7 && p0 < 1e-6 && p > 1e-6 && p < 1e-5);
+        tel_close(&x, &sum);
+    }
+
+    /* a + b's lag-1 r -0.1259, phi 0, bound 1.6449 sqrt(1 / 30) = 0.3003:
+     * batches of 18 */
+    pair_fill(&x, &sum, ta, tb, 30, 0);
+    assert_int_equal(sum.io->cmp[0].verdict, RES_CMP_TOO_SHORT);
+    assert_int_equal(sum.io->cmp[0].needs, 180);
+    assert_string_equal(sum.io->cmp[0].reason, "too short for a verdict (needs 180 intervals, "
+                        "has 30): a lag-1 correlation up to 0.30 needs 10 batches of 18 "
+                        "intervals; measure at least 180 s at this 1-s interval");
+    tel_close(&x, &sum);
+
+    for (int i = 0; i < 30; i++) {
+        xa[i] = 50 + pi[i];
+        xb[i] = 50 - pi[i];
+    }
+    pair_fill(&x, &sum, xa, xb, 30, 0);
+    assert_int_equal(sum.io->cmp[0].verdict, RES_CMP_NOT_COMPARABLE);
+    assert_string_equal(sum.io->cmp[0].reason, "not comparable: the intervals have no lag-1 "
+                        "correlation (no two consecutive intervals both drives measured, or "
+                        "none varies)");
+    assert_true(isnan(sum.io->cmp[0].diff) && isnan(sum.io->cmp[0].p_holm));
     tel_close(&x, &sum);
 }
 
@@ -1038,6 +1226,8 @@ int main(void)
         cmocka_unit_test(test_warmup_left_out),
         cmocka_unit_test(test_repetitions),
         cmocka_unit_test(test_comparable),
+        cmocka_unit_test(test_failed_repetition_welch),
+        cmocka_unit_test(test_missing_bin),
         cmocka_unit_test(test_missing_times),
         cmocka_unit_test(test_cpu_busy),
         cmocka_unit_test(test_measured_window),

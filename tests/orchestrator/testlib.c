@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -41,6 +42,12 @@ int orch_fixture_setup(void **state)
     unsetenv("FAKE_OLTP_ENVLOG");
     unsetenv("FAKE_GUEST_PING_TLS");
     unsetenv("OPENSSL_CONF");
+    /* Each test's run starts as from a terminal, SIGINT at its default,
+     * also when the suite itself runs as a background job (`make test &`),
+     * which starts with SIGINT ignored and so would keep a run from
+     * hearing the tests' SIGINT (util/stop.h; test_command's
+     * test_stop_request covers the ignored case). */
+    signal(SIGINT, SIG_DFL);
     *state = f;
     return 0;
 }
@@ -124,9 +131,23 @@ void orch_assert_fails_fast(orch_fixture *f, orch_plan *p, orch_run_opts *o, con
     orch_assert_output(f, text);
 }
 
+int orch_fixture_devno(void *ctx, const char *path, unsigned *major, unsigned *minor)
+{
+    (void)ctx;
+    (void)path;
+    *major = 8;
+    *minor = 0;
+    return 0;
+}
+
 void orch_fixture_opts(orch_run_opts *o, orch_fixture *f)
 {
+    /* the host check reads an empty tree: the same findings (no refusal)
+     * on every machine (test_hostcheck.c covers its checks) */
+    static const orch_hc_opts quiet_host = { .root = "/nonexistent/drivebench-test-host",
+                                             .devno = orch_fixture_devno };
     memset(o, 0, sizeof *o);
+    o->host_check = &quiet_host;
     o->run_id = RUN_ID;
     o->conns = f->conns;
     o->out = f->out;
@@ -396,4 +417,17 @@ int orch_fixture_setup_agent(void **state)
     snprintf(a->dir, sizeof a->dir, "%s", f->results);
     f->user = a;
     return 0;
+}
+
+void orch_mkdirs(const char *path)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = '\0';
+            mkdir(p, 0755);
+            *s = '/';
+        }
+    mkdir(p, 0755);
 }

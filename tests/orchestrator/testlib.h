@@ -65,6 +65,9 @@ void orch_assert_fails_fast(orch_fixture *f, orch_plan *p, orch_run_opts *o, con
 
 /* Run options on the fixture's connections, with run id RUN_ID. */
 void orch_fixture_opts(orch_run_opts *o, orch_fixture *f);
+/* The host check's device of every drive in a test run: 8:0, whatever
+ * file system the test's folders are on (orch_hc_opts.devno). */
+int orch_fixture_devno(void *ctx, const char *path, unsigned *major, unsigned *minor);
 
 /* Readiness on the test driver (orch_run_opts.wait_ready): the domain
  * runs. 0, or -1 with err. */
@@ -105,5 +108,8 @@ char *orch_fake_agent_cmd(void *ctx, virDomainPtr dom, const char *cmd, int time
 /* cmocka setup: orch_fixture_setup with an orch_fake_agent in f->user,
  * its dir the fixture's results folder (freed by the teardown). */
 int orch_fixture_setup_agent(void **state);
+
+/* mkdir -p path (0755; what exists is left as it is). */
+void orch_mkdirs(const char *path);
 
 #endif

@@ -262,6 +262,24 @@ static void run_copy_free(run_copy *c)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The report of a copy of the run folder `fixture` changed by `edit`
+ * (run_copy_edit) into w; edited_free removes both. */
+static void write_edited(written *w, run_copy *c, const char *fixture, const char *edit)
+{
+    const char *dirs[1];
+    run_copy_new(c, fixture);
+    run_copy_edit(c, edit);
+    dirs[0] = c->run;
+    *w = (written){ 0 };
+    write_report(w, dirs, 1);
+}
+
+static void edited_free(written *w, run_copy *c)
+{
+    written_free(w);
+    run_copy_free(c);
+}
+
 /* An attribute's value as a static copy ("" when missing). */
 static const char *prop(xmlNodePtr n, const char *name)
 {
@@ -350,7 +368,8 @@ static const char CSV_HEADER[] =
     "run_id,run,drive,vms,repetitions,tps,tps_min,tps_max,tps_cv_pct,tps_per_vm,"
     "transactions,latency_avg_ms,latency_p99_ms,latency_p99_mean_of_vms_ms,"
     "p99_rep_mean_ms,p99_rep_min_ms,p99_rep_max_ms,p99_cv_pct,cv_threshold_pct,cv_flag,"
-    "scaling_base_run,scaling_ratio,status,failed_vms,tpmC,NOPM";
+    "scaling_base_run,scaling_ratio,status,failed_vms,tpmC,NOPM,repetitions_other_vms,"
+    "scaling_ratio_lo,scaling_ratio_hi,scaling_ratio_ci";
 
 /* The drive table, the bars and the CSV of run `label` equal the figures
  * computed from the run folder's histograms. */
@@ -428,6 +447,21 @@ static const char *text_of(xmlDocPtr doc, const char *expr)
     xmlFree(t);
     xmlXPathFreeObject(o);
     return buf;
+}
+
+/* The text of the cell `key` in table `id`'s row of run `run` (and of
+ * drive `drive`, unless NULL). */
+static const char *row_text(xmlDocPtr doc, const char *id, const char *run, const char *drive,
+                            const char *key)
+{
+    char expr[320];
+    if (drive)
+        snprintf(expr, sizeof expr, "//table[@id='%s']/tbody/tr[@data-run='%s' and "
+                 "@data-drive='%s']/td[@data-key='%s']", id, run, drive, key);
+    else
+        snprintf(expr, sizeof expr, "//table[@id='%s']/tbody/tr[@data-run='%s']"
+                 "/td[@data-key='%s']", id, run, key);
+    return text_of(doc, expr);
 }
 
 #define INCOMPLETE "incomplete \xe2\x80\x94 not comparable"
@@ -538,8 +572,7 @@ static void test_failures(void **state)
     tr = row_of(w.doc, "drive-table", "A", "nvme-a");
     assert_string_equal(prop(tr, "class"), "incomplete");
     assert_string_equal(prop(cell_of(tr, "status"), "data-value"), "incomplete");
-    assert_string_equal(text_of(w.doc, "//table[@id='drive-table']/tbody/tr[@data-run='A' and "
-                                       "@data-drive='nvme-a']/td[@data-key='status']"),
+    assert_string_equal(row_text(w.doc, "drive-table", "A", "nvme-a", "status"),
                         INCOMPLETE " (1 VM run failed)");
     assert_string_equal(prop(cell_of(row_of(w.doc, "drive-table", "A", XSS), "status"),
                              "data-value"), "complete");
@@ -697,11 +730,196 @@ static void test_spread(void **state)
     assert_string_equal(report_num(s.max, buf, sizeof buf), "14");
     /* sample sd 2, over 12 */
     assert_string_equal(report_num(s.cv, buf, sizeof buf), "16.666667");
+    /* one repetition has no CV (issue 29: it showed 0) */
     s = report_spread_of(one, 1);
-    assert_string_equal(report_num(s.cv, buf, sizeof buf), "0");
+    assert_true(isnan(s.cv));
+    assert_false(report_cv_unknown(&s));
     assert_string_equal(report_num(s.mean, buf, sizeof buf), "7.5");
+    /* several, one of them NaN: no CV, and not a small one */
+    {
+        const double gap[] = { 10, NAN };
+        s = report_spread_of(gap, 2);
+        assert_true(isnan(s.cv));
+        assert_true(report_cv_unknown(&s));
+    }
     s = report_spread_of(NULL, 0);
     assert_int_equal(s.n, 0);
+}
+
+/* Issue 29: one repetition shows no CV (it showed 0) and is not
+ * flagged; a CV over several repetitions that cannot be computed (here a
+ * repetition without its p99) is flagged, never taken for a small one. */
+static void test_cv_one_and_unknown(void **state)
+{
+    const char *dirs[1] = { F4 };
+    written w = { 0 };
+    run_copy c;
+    xmlNodePtr tr;
+    (void)state;
+    write_report(&w, dirs, 1);
+    tr = row_of(w.doc, "repetition-table", "A", "nvme-a");
+    assert_string_equal(prop(cell_of(tr, "tps_cv_pct"), "data-value"), "");
+    assert_string_equal(row_text(w.doc, "repetition-table", "A", "nvme-a", "tps_cv_pct"), "");
+    assert_string_equal(prop(cell_of(tr, "p99_cv_pct"), "data-value"), "");
+    assert_string_equal(prop(cell_of(tr, "tps_mean"), "data-value"), "331.538584");
+    assert_string_equal(prop(cell_of(tr, "flag"), "data-value"), "0");
+    assert_string_equal(csv_col(w.csv_lines[1], 2), "\"nvme-a\"");
+    assert_string_equal(csv_col(w.csv_lines[1], 4), "1");
+    assert_string_equal(csv_col(w.csv_lines[1], 6), "331.538584");    /* tps_min */
+    assert_string_equal(csv_col(w.csv_lines[1], 8), "");             /* tps_cv_pct */
+    assert_string_equal(csv_col(w.csv_lines[1], 17), "");            /* p99_cv_pct */
+    assert_string_equal(csv_col(w.csv_lines[1], 19), "0");           /* cv_flag */
+    written_free(&w);
+
+    write_edited(&w, &c, FREP, "d[\"plan\"][\"cv_threshold\"]=1000; "
+                 "d[\"drives\"][0][\"repetitions\"][1][\"latency_ms\"].pop(\"p99\")");
+    tr = row_of(w.doc, "repetition-table", "A", "nvme-a");
+    /* no p99 spread from a repetition without its p99: all blank */
+    assert_string_equal(prop(cell_of(tr, "p99_mean"), "data-value"), "");
+    assert_string_equal(prop(cell_of(tr, "p99_min"), "data-value"), "");
+    assert_string_equal(row_text(w.doc, "repetition-table", "A", "nvme-a", "p99_max"), "");
+    assert_string_equal(row_text(w.doc, "repetition-table", "A", "nvme-a", "p99_cv_pct"),
+                        "not computable");
+    assert_string_equal(prop(cell_of(tr, "p99_cv_pct"), "data-value"), "");
+    assert_string_equal(prop(cell_of(tr, "tps_cv_pct"), "data-value"), "7.995944");
+    assert_string_equal(prop(cell_of(tr, "flag"), "data-value"), "1");
+    assert_string_equal(row_text(w.doc, "repetition-table", "A", "nvme-a", "flag"),
+                        "CV not computable");
+    assert_string_equal(prop(tr, "class"), "flagged");
+    assert_string_equal(prop(cell_of(row_of(w.doc, "repetition-table", "A", "sata-b"), "flag"),
+                             "data-value"), "0");
+    assert_string_equal(csv_col(w.csv_lines[1], 8), "7.995944");
+    assert_string_equal(csv_col(w.csv_lines[1], 14), "");            /* p99_rep_mean_ms */
+    assert_string_equal(csv_col(w.csv_lines[1], 15), "");
+    assert_string_equal(csv_col(w.csv_lines[1], 16), "");
+    assert_string_equal(csv_col(w.csv_lines[1], 17), "");
+    assert_string_equal(csv_col(w.csv_lines[1], 19), "1");
+    assert_string_equal(csv_col(w.csv_lines[2], 19), "0");
+    edited_free(&w, &c);
+}
+
+/* Issue 29: a drive's TPS is a mean at one VM count; the repetitions
+ * that measured fewer VMs (summary 2.1's repetitions_other_vms) are
+ * listed beside it and in the CSV. report-4vm's nvme-a with a second
+ * repetition in which one of its 4 VMs failed: 247.76 TPS of 3 VMs, not
+ * in its 331.538584. */
+static void test_other_vms(void **state)
+{
+    written w;
+    run_copy c;
+    xmlNodePtr tr;
+    (void)state;
+    write_edited(&w, &c, F4, "dr=d[\"drives\"][0]; r=dict(dr[\"repetitions\"][0]); "
+                 "r.update(repetition=2, vms=3, failed_vms=1, tps=247.76); "
+                 "dr[\"repetitions\"].append(r); dr[\"failed_vms\"]=1; "
+                 "dr[\"repetitions_other_vms\"]=[{\"repetition\":2,\"vms\":3}]");
+    tr = row_of(w.doc, "drive-table", "A", "nvme-a");
+    assert_string_equal(prop(cell_of(tr, "tps"), "data-value"), "331.538584");
+    assert_string_equal(text_of(w.doc, "//table[@id='drive-table']/tbody/tr[@data-drive='nvme-a']"
+                                       "//span[@data-key='repetitions_other_vms']"),
+                        " mean over the repetitions with 4 VMs; left out: repetition 2 (3 VMs)");
+    assert_int_equal(rt_count(w.doc, "//span[@data-key='repetitions_other_vms']"), 1);
+    assert_string_equal(w.csv_lines[0], CSV_HEADER);
+    assert_string_equal(csv_col(w.csv_lines[1], 5), "331.538584");
+    assert_string_equal(csv_col(w.csv_lines[1], 26), "2:3");
+    assert_string_equal(csv_col(w.csv_lines[2], 26), "");
+    edited_free(&w, &c);
+}
+
+/* Issue 29: a closed-loop run (plan.workload.rate 0, summary 2.2) is
+ * marked where the report shows latencies; an open loop and a summary
+ * that does not record its rate are not. */
+static void test_closed_loop_note(void **state)
+{
+    const char *dirs[3];
+    written w = { 0 };
+    run_copy closed, open;
+    (void)state;
+    run_copy_new(&closed, F4);
+    run_copy_edit(&closed, "d[\"plan\"][\"workload\"][\"rate\"]=0");
+    run_copy_new(&open, F8);
+    run_copy_edit(&open, "d[\"plan\"][\"workload\"][\"rate\"]=200");
+    dirs[0] = closed.run;
+    dirs[1] = open.run;
+    dirs[2] = FREP;
+    write_report(&w, dirs, 3);
+    assert_int_equal(rt_count(w.doc, "//section[@id='drives']/p[@data-key='latency_note']"), 1);
+    assert_string_equal(text_of(w.doc, "//p[@data-key='latency_note']/@data-run"), "A");
+    assert_string_equal(text_of(w.doc, "//p[@data-key='latency_note']"),
+                        "[A] report-4vm: latency under stalls is understated (closed loop; "
+                        "`rate` gives open loop)");
+    written_free(&w);
+    run_copy_free(&closed);
+    run_copy_free(&open);
+}
+
+/* Issue 29: the scaling ratio's 95 % interval from the repetitions.
+ * report-4vm against report-8vm (one repetition each): "one repetition:
+ * no interval". Two copies of report-reps, nvme-a at 1 VM with TPS 100
+ * 110 90 (mean 100, s 10) and at 2 VMs with 190 210 200 (mean 200, s
+ * 10): ratio 2; log-ratio variance 10^2/(3 * 200^2) + 10^2/(3 * 100^2) =
+ * 1/1200 + 1/300 = 1/240, df (1/240)^2 / ((1/1200)^2/2 + (1/300)^2/2) =
+ * 50/17, t(0.975, 50/17) = 3.2187586145: 2 exp(-+3.2187586145 /
+ * sqrt(240)) = [1.624788, 2.46186]. The runs as wholes, sata-b's TPS
+ * 21.163425 42.599276 61.39541 in both: 121.163425 152.599276 151.39541
+ * against 211.163425 252.599276 261.39541, ratio 241.71937 / 141.71937,
+ * interval [1.301511, 2.235202] (df 3.93959). */
+static void test_scaling_interval(void **state)
+{
+    const char *dirs[2] = { F4, F8 };
+    written w = { 0 };
+    run_copy base, more;
+    (void)state;
+    write_report(&w, dirs, 2);
+    assert_string_equal(row_text(w.doc, "scaling-table", "B", "nvme-a", "scaling_ratio_ci"),
+                        "one repetition: no interval");
+    assert_string_equal(row_text(w.doc, "scaling-table", "A", "nvme-a", "scaling_ratio_ci"),
+                        "the base");
+    assert_string_equal(row_text(w.doc, "run-scaling-table", "B", NULL, "scaling_ratio_ci"),
+                        "one repetition: no interval");
+    assert_string_equal(csv_col(w.csv_lines[3], 29), "\"one repetition: no interval\"");
+    assert_string_equal(csv_col(w.csv_lines[3], 27), "");
+    written_free(&w);
+
+    run_copy_new(&base, FREP);
+    run_copy_edit(&base, "a=d[\"drives\"][0]; a[\"tps\"]=100; "
+                  "[r.update(tps=t) for r, t in zip(a[\"repetitions\"], (100, 110, 90))]; "
+                  "d[\"run\"][\"tps\"]=141.71937");
+    run_copy_new(&more, FREP);
+    run_copy_edit(&more, "a=d[\"drives\"][0]; a[\"tps\"]=200; a[\"vms\"]=2; "
+                  "[r.update(tps=t, vms=2) for r, t in zip(a[\"repetitions\"], (190, 210, 200))]; "
+                  "d[\"run\"][\"tps\"]=241.71937; d[\"run\"][\"vms\"]=3");
+    dirs[0] = base.run;
+    dirs[1] = more.run;
+    w = (written){ 0 };
+    write_report(&w, dirs, 2);
+    {
+        const char *cell = "//table[@id='scaling-table']/tbody/tr[@data-run='B' and "
+                           "@data-drive='nvme-a']/td[@data-key='scaling_ratio_ci']";
+        char expr[256];
+        assert_string_equal(text_of(w.doc, cell), "[1.625, 2.462]");
+        snprintf(expr, sizeof expr, "%s/@data-lo", cell);
+        assert_string_equal(text_of(w.doc, expr), "1.624788");
+        snprintf(expr, sizeof expr, "%s/@data-hi", cell);
+        assert_string_equal(text_of(w.doc, expr), "2.46186");
+        cell = "//table[@id='run-scaling-table']/tbody/tr[@data-run='B']"
+               "/td[@data-key='scaling_ratio_ci']";
+        assert_string_equal(text_of(w.doc, cell), "[1.302, 2.235]");
+        snprintf(expr, sizeof expr, "%s/@data-lo", cell);
+        assert_string_equal(text_of(w.doc, expr), "1.301511");
+        snprintf(expr, sizeof expr, "%s/@data-hi", cell);
+        assert_string_equal(text_of(w.doc, expr), "2.235202");
+    }
+    /* report.csv: B's nvme-a, the ratio and its interval */
+    assert_string_equal(csv_col(w.csv_lines[3], 2), "\"nvme-a\"");
+    assert_string_equal(csv_col(w.csv_lines[3], 21), "2");
+    assert_string_equal(csv_col(w.csv_lines[3], 27), "1.624788");
+    assert_string_equal(csv_col(w.csv_lines[3], 28), "2.46186");
+    assert_string_equal(csv_col(w.csv_lines[3], 29), "\"\"");
+    assert_string_equal(csv_col(w.csv_lines[1], 29), "\"the base\"");
+    written_free(&w);
+    run_copy_free(&base);
+    run_copy_free(&more);
 }
 
 static void test_four_vs_eight(void **state)
@@ -1344,6 +1562,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spread),
+        cmocka_unit_test(test_cv_one_and_unknown),
+        cmocka_unit_test(test_other_vms),
+        cmocka_unit_test(test_closed_loop_note),
+        cmocka_unit_test(test_scaling_interval),
         cmocka_unit_test(test_four_vs_eight),
         cmocka_unit_test(test_repetitions),
         cmocka_unit_test(test_markup_in_names),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The T-SQL check: every SQL text the mssql dialect of oltp writes (schema,
 # loaders, both workloads' statements, TPC-C procedures, the checks before a
-# run, cleanup), taken whole from bin/test_dialect with TSQL_DUMP, is parsed
+# run, the server's count of New-Orders (NOPM), `oltp tpcc check`'s conditions,
+# cleanup), taken whole from bin/test_dialect with TSQL_DUMP, is parsed
 # by grammars-v4's TSqlParser and linted for what SQL Server 2014 lacks or
 # refuses (check.js says which rules), so one text serves 2014 through 2022.
 # The lint's self-test runs first: known-bad texts must be reported, each

@@ -27,6 +27,19 @@
  *     closed (SQLFreeStmt SQL_CLOSE) or drained (SQLMoreResults): until
  *     then the session (no MARS) refuses every other statement with
  *     "Connection is busy with results for another hstmt".
+ *   - A {CALL} of oltp's procedures runs BEGIN TRANSACTION ... COMMIT
+ *     (tpcc_neword ROLLBACK for the unused item); under implicit
+ *     transactions that changes @@TRANCOUNT across the EXECUTE: 266.
+ *   - Parameter arrays (SQL_ATTR_PARAMSET_SIZE > 1, bound column-wise or
+ *     row-wise): each row runs and makes its own row count; a failing row
+ *     (ARRAY_ERROR_AT) is marked SQL_PARAM_ERROR, the others still run.
+ *   - A searched UPDATE/DELETE that matches nothing (NOROWS_AT) returns
+ *     SQL_NO_DATA; procedures that send row counts (PROC_COUNTS) give two
+ *     and a result set, read with SQLMoreResults, or SQL_NO_DATA first
+ *     when their first write matched nothing, the rest still pending.
+ *   - SQLEndTran(ROLLBACK) with nothing open succeeds (Microsoft's driver
+ *     knows the server rolled back), or fails with 3903 (ENDTRAN_3903), as
+ *     FreeTDS's rollback does on Babelfish.
  *   - SQL Server 2014's syntax: a bare BEGIN is an incomplete block (102),
  *     DROP ... IF EXISTS is unknown (156); the catalog's names are upper
  *     case in a case-sensitive collation (information_schema.* is 208).
@@ -42,9 +55,12 @@
  *
  * Connection string keys besides DRIVER: LOG=path (each session appends
  * one line of its counts there when it disconnects), DEADLOCK_AT=list,
+ * NOROWS_AT=list (ordinals as DEADLOCK_AT's), ARRAY_ERROR_AT=n (the n-th
+ * array row of the session, from 1), PROC_COUNTS=1, ENDTRAN_3903=1,
  * LOGIN_ERROR=native (the login fails as SQL Server's does: 4060 and 922
- * with an 18456 after them, 18456 alone), READY_FILE=path (fail with 4060
- * until the file exists).
+ * with an 18456 after them; 927, 18401 and 18456 alone), LOGIN_ERROR_FROM=n
+ * (only from the process's n-th login on), READY_FILE=path (fail with
+ * 4060 until the file exists).
  */
 #include <ctype.h>
 #include <fcntl.h>
@@ -81,6 +97,15 @@ typedef struct counts {
     long trx_text;          /* BEGIN/COMMIT/ROLLBACK statement texts */
     long int_params, bigint_params;
     long err51205;          /* of the deadlocks, tpcc_delivery's THROW */
+    long arrays, array_rows;            /* executions with PARAMSET_SIZE > 1, their rows */
+    long array_ints, array_int_sum;     /* their SQL_C_SLONG values, and the sum */
+    long array_chars, array_char_bytes; /* their SQL_C_CHAR values, and their bytes */
+    long array_errors;                  /* rows marked SQL_PARAM_ERROR */
+    long results;           /* results handed to the client (the first and SQLMoreResults') */
+    long nodata;            /* executions that returned SQL_NO_DATA (nothing affected) */
+    long discarded;         /* results closed unread (SQL_CLOSE, SQLFreeHandle) */
+    long proc_commits, proc_rollbacks;  /* a procedure's own COMMIT / ROLLBACK */
+    long endtran_3903;      /* SQLEndTran(ROLLBACK) refused with 3903 (ENDTRAN_3903) */
 } counts;
 
 typedef struct fstmt fstmt;
@@ -93,11 +118,17 @@ typedef struct fdbc {
     char        log[512];
     long        deadlock_at[MAX_DEADLOCKS];
     int         ndeadlock;
+    long        norows_at[MAX_DEADLOCKS];   /* NOROWS_AT: ordinals that match no row */
+    int         nnorows;
     long        ordinal;
+    long        array_error_at;     /* ARRAY_ERROR_AT: that array row (from 1) fails */
+    long        array_ordinal;      /* array rows executed so far */
+    bool        endtran_3903;       /* ENDTRAN_3903: SQLEndTran(ROLLBACK) with none open fails */
+    bool        proc_counts;        /* PROC_COUNTS: procedures send their row counts */
     counts      n;
 } fdbc;
 
-typedef struct fparam { SQLSMALLINT ctype, sqltype; SQLPOINTER val; SQLLEN *ind; } fparam;
+typedef struct fparam { SQLSMALLINT ctype, sqltype; SQLPOINTER val; SQLLEN buflen, *ind; } fparam;
 typedef struct fcol { SQLSMALLINT ctype; SQLPOINTER buf; SQLLEN len; SQLLEN *ind; } fcol;
 
 struct fstmt {
@@ -114,7 +145,15 @@ struct fstmt {
     bool    has_values;     /* else each column is "1" */
     SQLLEN  rowcount;
     bool    has_result;     /* a result is open (SQLMoreResults/SQL_CLOSE end it) */
+    int     more_counts;    /* row counts of 1 still to come (SQLMoreResults) */
+    int     more_rows;      /* then a result set of this many "1" columns, one row */
+    SQLULEN paramset;       /* SQL_ATTR_PARAMSET_SIZE (0 read as 1) */
+    SQLULEN bind_type;      /* SQL_ATTR_PARAM_BIND_TYPE: 0 column-wise, else a row's size */
+    SQLUSMALLINT *status;   /* SQL_ATTR_PARAM_STATUS_PTR */
+    SQLULEN *processed;     /* SQL_ATTR_PARAMS_PROCESSED_PTR */
 };
+
+static void close_results(fstmt *s);
 
 /* an implicit descriptor handle: the driver manager asks for four */
 static int dummy_desc[4];
@@ -187,7 +226,7 @@ SQLRETURN SQL_API SQLAllocHandle(SQLSMALLINT type, SQLHANDLE in, SQLHANDLE *out)
 
 static void write_log(fdbc *c)
 {
-    char line[1024];
+    char line[2048];
     int fd, n;
     const counts *k = &c->n;
     if (!c->log[0])
@@ -196,11 +235,16 @@ static void write_log(fdbc *c)
                  "session statements=%ld prepared=%ld direct=%ld selects=%ld writes=%ld calls=%ld "
                  "autocommit_off=%ld autocommit_on=%ld commits=%ld rollbacks=%ld empty_commits=%ld "
                  "empty_rollbacks=%ld deadlocks=%ld err266=%ld err3903=%ld err3902=%ld busy=%ld syntax=%ld "
-                 "trx_text=%ld int_params=%ld bigint_params=%ld err51205=%ld\n",
+                 "trx_text=%ld int_params=%ld bigint_params=%ld err51205=%ld arrays=%ld array_rows=%ld "
+                 "array_ints=%ld array_int_sum=%ld array_chars=%ld array_char_bytes=%ld array_errors=%ld "
+                 "results=%ld nodata=%ld discarded=%ld proc_commits=%ld proc_rollbacks=%ld "
+                 "endtran_3903=%ld\n",
                  k->statements, k->prepared, k->direct, k->selects, k->writes, k->calls, k->autocommit_off,
                  k->autocommit_on, k->commits, k->rollbacks, k->empty_commits, k->empty_rollbacks,
                  k->deadlocks, k->err266, k->err3903, k->err3902, k->busy, k->syntax, k->trx_text,
-                 k->int_params, k->bigint_params, k->err51205);
+                 k->int_params, k->bigint_params, k->err51205, k->arrays, k->array_rows, k->array_ints,
+                 k->array_int_sum, k->array_chars, k->array_char_bytes, k->array_errors, k->results,
+                 k->nodata, k->discarded, k->proc_commits, k->proc_rollbacks, k->endtran_3903);
     /* one write of a short line with O_APPEND: sessions of many threads
      * never interleave */
     if ((fd = open(c->log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644)) >= 0) {
@@ -214,8 +258,8 @@ SQLRETURN SQL_API SQLFreeHandle(SQLSMALLINT type, SQLHANDLE h)
 {
     if (type == SQL_HANDLE_STMT) {
         fstmt *s = h;
-        if (s->dbc && s->dbc->pending == s)
-            s->dbc->pending = NULL;
+        if (s->dbc)
+            close_results(s);
         free(s->sql);
     }
     free(h);
@@ -236,14 +280,32 @@ SQLRETURN SQL_API SQLGetEnvAttr(SQLHENV env, SQLINTEGER attr, SQLPOINTER v, SQLI
 
 /* --- sessions ----------------------------------------------------------- */
 
+/* A list of ordinals "n,m,..." into out (at most MAX_DEADLOCKS); their count. */
+static int ordinals(char *v, long *out)
+{
+    int n = 0;
+    for (char *p = v, *e; *p && n < MAX_DEADLOCKS; p = *e ? e + 1 : e) {
+        out[n] = strtol(p, &e, 10);
+        if (e == p)
+            break;
+        n++;
+    }
+    return n;
+}
+
+/* Logins this process made (LOGIN_ERROR_FROM counts them). */
+static long logins;
+
 static SQLRETURN login(fdbc *c, const char *cs)
 {
     char v[512];
-    long err = 0;
+    long err = 0, nth = __atomic_add_fetch(&logins, 1, __ATOMIC_RELAXED);
 
     c->dg.n = 0;
     if (conn_value(cs, "LOGIN_ERROR", v, sizeof v))
         err = atol(v);
+    if (conn_value(cs, "LOGIN_ERROR_FROM", v, sizeof v) && nth < atol(v))
+        err = 0;
     if (conn_value(cs, "READY_FILE", v, sizeof v) && access(v, F_OK) != 0)
         err = 4060;
     if (err == 4060 || err == 922) {
@@ -256,6 +318,21 @@ static SQLRETURN login(fdbc *c, const char *cs)
         diag_set(&c->dg, "28000", 18456, "Login failed for user 'sa'.");
         return SQL_ERROR;
     }
+    /* each alone, as the client sees it: a database in a restore (927),
+     * the upgrade scripts after an update (18401), and 18456, which SQL
+     * Server sends alike for a wrong password and for a paused service
+     * (the reason, state 13 "service is paused", goes to its error log
+     * only) */
+    if (err == 927) {
+        diag_set(&c->dg, "42000", 927, "Database 'sbtest' cannot be opened. It is in the middle of a "
+                 "restore.");
+        return SQL_ERROR;
+    }
+    if (err == 18401) {
+        diag_set(&c->dg, "28000", 18401, "Login failed for user 'sa'. Reason: Server is in script upgrade "
+                 "mode. Only administrator can connect at this time.");
+        return SQL_ERROR;
+    }
     if (err == 18456) {
         diag_set(&c->dg, "28000", 18456, "Login failed for user 'sa'.");
         return SQL_ERROR;
@@ -263,11 +340,13 @@ static SQLRETURN login(fdbc *c, const char *cs)
     if (conn_value(cs, "LOG", v, sizeof v))
         snprintf(c->log, sizeof c->log, "%s", v);
     if (conn_value(cs, "DEADLOCK_AT", v, sizeof v))
-        for (char *p = v, *e; *p && c->ndeadlock < MAX_DEADLOCKS; p = *e ? e + 1 : e) {
-            c->deadlock_at[c->ndeadlock++] = strtol(p, &e, 10);
-            if (e == p)
-                break;
-        }
+        c->ndeadlock = ordinals(v, c->deadlock_at);
+    if (conn_value(cs, "NOROWS_AT", v, sizeof v))
+        c->nnorows = ordinals(v, c->norows_at);
+    if (conn_value(cs, "ARRAY_ERROR_AT", v, sizeof v))
+        c->array_error_at = atol(v);
+    c->endtran_3903 = conn_value(cs, "ENDTRAN_3903", v, sizeof v) && atoi(v);
+    c->proc_counts = conn_value(cs, "PROC_COUNTS", v, sizeof v) && atoi(v);
     c->connected = true;
     return SQL_SUCCESS;
 }
@@ -378,6 +457,14 @@ SQLRETURN SQL_API SQLEndTran(SQLSMALLINT type, SQLHANDLE h, SQLSMALLINT op)
             c->n.empty_commits++;
         else
             c->n.empty_rollbacks++;
+        /* FreeTDS sends the rollback whatever the server did, and Babelfish
+         * (issue 30) answers a deadlock victim's with 3903 */
+        if (op == SQL_ROLLBACK && c->endtran_3903) {
+            c->n.endtran_3903++;
+            diag_set(&c->dg, "25000", 3903, "The ROLLBACK TRANSACTION request has no corresponding BEGIN "
+                     "TRANSACTION.");
+            return SQL_ERROR;
+        }
         return SQL_SUCCESS;
     }
     c->trancount = 0;
@@ -392,9 +479,18 @@ SQLRETURN SQL_API SQLEndTran(SQLSMALLINT type, SQLHANDLE h, SQLSMALLINT op)
 
 SQLRETURN SQL_API SQLSetStmtAttr(SQLHSTMT h, SQLINTEGER attr, SQLPOINTER v, SQLINTEGER len)
 {
-    if (attr == SQL_ATTR_PARAMSET_SIZE && (SQLULEN)v != 1) {
-        diag_set(&((fstmt *)h)->dg, "HYC00", 0, "parameter arrays are not part of this double");
-        return SQL_ERROR;
+    fstmt *s = h;
+    switch (attr) {
+    case SQL_ATTR_PARAMSET_SIZE:
+        if ((SQLULEN)v == 0) {
+            diag_set(&s->dg, "HY024", 0, "Invalid attribute value");
+            return SQL_ERROR;
+        }
+        s->paramset = (SQLULEN)v;
+        break;
+    case SQL_ATTR_PARAM_BIND_TYPE:      s->bind_type = (SQLULEN)v; break;
+    case SQL_ATTR_PARAM_STATUS_PTR:     s->status = v; break;
+    case SQL_ATTR_PARAMS_PROCESSED_PTR: s->processed = v; break;
     }
     return SQL_SUCCESS;
 }
@@ -428,7 +524,7 @@ SQLRETURN SQL_API SQLBindParameter(SQLHSTMT h, SQLUSMALLINT n, SQLSMALLINT io, S
     fstmt *s = h;
     if (n < 1 || n > MAX_PARAMS)
         return SQL_ERROR;
-    s->par[n - 1] = (fparam){ ctype, sqltype, val, ind };
+    s->par[n - 1] = (fparam){ ctype, sqltype, val, buflen, ind };
     return SQL_SUCCESS;
 }
 
@@ -550,25 +646,141 @@ static bool database_files(fstmt *s, const char *q)
     return true;
 }
 
+/* The bytes of one value of a parameter of C type t bound with buflen. */
+static size_t value_size(SQLSMALLINT t, SQLLEN buflen)
+{
+    switch (t) {
+    case SQL_C_SLONG:   return sizeof(SQLINTEGER);
+    case SQL_C_SBIGINT: return sizeof(SQLBIGINT);
+    case SQL_C_DOUBLE:  return sizeof(double);
+    }
+    return (size_t)buflen;
+}
+
+/* An INSERT with SQL_ATTR_PARAMSET_SIZE rows of parameters, bound
+ * column-wise (each parameter an array of values and of indicators) or
+ * row-wise (SQL_ATTR_PARAM_BIND_TYPE: a row's size; each address moves by
+ * it), as "Binding Arrays of Parameters" (ODBC) lays them out. Each row
+ * runs as its own statement and makes its own row count (SQLMoreResults
+ * steps through them). A row that fails (ARRAY_ERROR_AT) is marked
+ * SQL_PARAM_ERROR and the rest still run, as SQL Server's driver does
+ * ("continues to execute the statement for the remaining array elements":
+ * its SQLBindParameter page); SQLExecute then returns SQL_ERROR. */
+static SQLRETURN run_array(fstmt *s)
+{
+    fdbc *c = s->dbc;
+    SQLULEN n = s->paramset;
+    int failed = 0;
+
+    c->n.arrays++;
+    for (SQLULEN k = 0; k < n; k++) {
+        bool bad = ++c->array_ordinal == c->array_error_at;
+        for (int i = 0; !bad && i < MAX_PARAMS; i++) {
+            const fparam *p = &s->par[i];
+            size_t step = s->bind_type ? s->bind_type : value_size(p->ctype, p->buflen);
+            const char *v;
+            SQLLEN ind;
+            if (!p->val && !p->ind)
+                continue;
+            ind = p->ind ? *(const SQLLEN *)(const void *)((const char *)p->ind +
+                              k * (s->bind_type ? s->bind_type : sizeof(SQLLEN))) : SQL_NTS;
+            if (ind == SQL_NULL_DATA || !p->val)
+                continue;
+            v = (const char *)p->val + k * step;
+            if (p->ctype == SQL_C_SLONG) {
+                c->n.array_ints++;
+                c->n.array_int_sum += *(const SQLINTEGER *)(const void *)v;
+            } else if (p->ctype == SQL_C_CHAR) {
+                c->n.array_chars++;
+                c->n.array_char_bytes += ind == SQL_NTS ? (long)strnlen(v, (size_t)p->buflen) : (long)ind;
+            }
+        }
+        if (bad) {
+            c->n.array_errors++;
+            failed++;
+            diag_set(&s->dg, "23000", 2627, "Violation of PRIMARY KEY constraint 'PK_t'. Cannot insert "
+                     "duplicate key in object 'dbo.t'.");
+        } else {
+            c->n.array_rows++;
+            c->n.writes++;
+        }
+        if (s->status)
+            s->status[k] = bad ? SQL_PARAM_ERROR : SQL_PARAM_SUCCESS;
+    }
+    if (s->processed)
+        *s->processed = n;
+    s->rowcount = 1;
+    s->more_counts = (int)n - 1 - failed;
+    return failed ? SQL_ERROR : SQL_SUCCESS;
+}
+
+/* A {CALL} of one of oltp's procedures: each runs BEGIN TRANSACTION ...
+ * COMMIT TRANSACTION, tpcc_neword a ROLLBACK TRANSACTION instead for the
+ * unused item. Under IMPLICIT_TRANSACTIONS ON (autocommit off) the BEGIN
+ * first opens the implicit transaction, then its own ("two nested
+ * transactions", SET IMPLICIT_TRANSACTIONS); a procedure that ends with
+ * another @@TRANCOUNT than it began with fails with 266 ("Rollbacks and
+ * Commits in Stored Procedures and Triggers"). With PROC_COUNTS on the
+ * procedure (no SET NOCOUNT ON) sends a row count for two writes, then a
+ * result set; a NOROWS_AT ordinal makes the first write match nothing,
+ * so SQLExecute says SQL_NO_DATA and the other two results still wait
+ * (nanodbc#33 shows SQL Server doing so). */
+static SQLRETURN call(fstmt *s, const char *q, int before, bool norows)
+{
+    fdbc *c = s->dbc;
+    c->n.calls++;
+    c->trancount++;
+    if (strstr(q, "tpcc_neword") && unused_item(s)) {
+        c->n.proc_rollbacks++;
+        c->trancount = 0;
+    } else {
+        c->n.proc_commits++;
+        c->trancount--;
+    }
+    if (c->trancount != before) {
+        c->n.err266++;
+        diag_set(&s->dg, "25000", 266, "Transaction count after EXECUTE indicates a mismatching number of "
+                 "BEGIN and COMMIT statements. Previous count = %d, current count = %d.", before,
+                 c->trancount);
+        return SQL_ERROR;
+    }
+    if (!c->proc_counts)
+        return SQL_SUCCESS;
+    s->more_counts = 1;
+    s->more_rows = 1;
+    if (!norows) {
+        s->rowcount = 1;
+        return SQL_SUCCESS;
+    }
+    c->n.nodata++;
+    s->rowcount = 0;
+    s->has_result = true;
+    c->pending = s;
+    return SQL_NO_DATA;
+}
+
 /* Run s->sql as SQL Server would; rpc: a prepared or parameterised call. */
 static SQLRETURN run(fstmt *s, bool rpc)
 {
     fdbc *c = s->dbc;
     const char *q = s->sql;
     int before = c->trancount;
-    bool explicit = false;
+    bool explicit = false, norows = false;
 
     s->dg.n = 0;
+    /* a session without MARS has one stream: another statement's results,
+     * or this one's not yet read, must be closed or drained first */
+    if (c->pending && (c->pending != s || s->more_counts || s->more_rows)) {
+        c->n.busy++;
+        diag_set(&s->dg, "HY000", 0, "Connection is busy with results for another hstmt");
+        return SQL_ERROR;
+    }
     s->ncols = 0;
     s->rows_left = 0;
     s->has_values = false;
     s->rowcount = -1;
     s->has_result = false;
-    if (c->pending && c->pending != s) {
-        c->n.busy++;
-        diag_set(&s->dg, "HY000", 0, "Connection is busy with results for another hstmt");
-        return SQL_ERROR;
-    }
+    s->more_counts = s->more_rows = 0;
     c->pending = NULL;
     while (isspace((unsigned char)*q))
         q++;
@@ -589,6 +801,8 @@ static SQLRETURN run(fstmt *s, bool rpc)
                          "transaction.");
             goto failed;
         }
+    for (int i = 0; s->prepared && i < c->nnorows; i++)
+        norows |= c->norows_at[i] == c->ordinal;
     if (starts(q, "BEGIN") && !starts(q + 5 + strspn(q + 5, " "), "TRAN") &&
         !starts(q + 5 + strspn(q + 5, " "), "TRANSACTION")) {
         c->n.syntax++;
@@ -634,13 +848,28 @@ static SQLRETURN run(fstmt *s, bool rpc)
         if (c->implicit && c->trancount == 0)
             c->trancount = 1;
         if (starts(q, "{CALL") || starts(q, "{ CALL") || starts(q, "EXEC")) {
-            c->n.calls++;               /* begins and ends its own transaction */
+            SQLRETURN rc = call(s, q, before, norows);
+            if (rc == SQL_ERROR)
+                goto failed;
+            if (rc == SQL_NO_DATA)
+                return SQL_NO_DATA;
         } else if (starts(q, "SELECT") && database_files(s, q)) {
             c->n.selects++;
         } else if (starts(q, "SELECT")) {
             c->n.selects++;
             s->ncols = select_columns(q);
             s->rows_left = unused_item(s) ? 0 : 1;
+        } else if (s->paramset > 1 && params_bound(s)) {
+            if (run_array(s) != SQL_SUCCESS)
+                goto failed;
+        } else if (norows && (starts(q, "UPDATE") || starts(q, "DELETE")) && !output_columns(q)) {
+            /* a searched UPDATE/DELETE that matched nothing: SQL_NO_DATA
+             * in ODBC 3 ("Returning SQL_NO_DATA", ODBC appendix G); its
+             * results end there */
+            c->n.writes++;
+            c->n.nodata++;
+            s->rowcount = 0;
+            return SQL_NO_DATA;
         } else {
             c->n.writes++;
             s->rowcount = 1;
@@ -657,6 +886,7 @@ static SQLRETURN run(fstmt *s, bool rpc)
     }
     s->has_result = true;
     c->pending = s;
+    c->n.results++;
     return SQL_SUCCESS;
 failed:
     /* the error's done token and what follows wait to be read */
@@ -723,6 +953,8 @@ SQLRETURN SQL_API SQLFetch(SQLHSTMT h)
 /* The end of the results: the session is free again. */
 static void close_results(fstmt *s)
 {
+    s->dbc->n.discarded += s->more_counts + (s->more_rows > 0);
+    s->more_counts = s->more_rows = 0;
     s->has_result = false;
     s->ncols = 0;
     s->rows_left = 0;
@@ -732,7 +964,25 @@ static void close_results(fstmt *s)
 
 SQLRETURN SQL_API SQLMoreResults(SQLHSTMT h)
 {
-    close_results(h);
+    fstmt *s = h;
+    s->dg.n = 0;
+    if (s->has_result && s->more_counts > 0) {
+        s->more_counts--;
+        s->ncols = s->rows_left = 0;
+        s->rowcount = 1;
+        s->dbc->n.results++;
+        return SQL_SUCCESS;
+    }
+    if (s->has_result && s->more_rows > 0) {
+        s->ncols = s->more_rows;
+        s->more_rows = 0;
+        s->rows_left = 1;
+        s->has_values = false;
+        s->rowcount = -1;
+        s->dbc->n.results++;
+        return SQL_SUCCESS;
+    }
+    close_results(s);
     return SQL_NO_DATA;
 }
 

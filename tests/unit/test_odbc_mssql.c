@@ -5,8 +5,10 @@
  * double answers as SQL Server is documented to (266 when an RPC changes
  * the transaction count, the server's own rollback of a deadlock victim,
  * 3903 on a rollback with no transaction, a busy session after an
- * unclosed error, SQL Server 2014's syntax) and counts what it saw; each
- * run's exact counts are checked against oltp's result document.
+ * unclosed error, SQL Server 2014's syntax, parameter arrays, SQL_NO_DATA
+ * and further results, procedures' own transactions, logins refused with
+ * 927/18401/18456 alone) and counts what it saw; each run's exact counts
+ * are checked against oltp's result document.
  *
  * The first test shows the double refusing what the old code sent (a
  * prepared BEGIN TRANSACTION, a ROLLBACK after a deadlock), so the later
@@ -34,18 +36,22 @@ static char oltp_bin[600];
 
 /* One session's counts from the double's LOG line. */
 typedef struct session {
-    long v[32];
+    long v[48];
 } session;
 
 static const char *const keys[] = {
     "statements", "prepared", "direct", "selects", "writes", "calls", "autocommit_off", "autocommit_on",
     "commits", "rollbacks", "empty_commits", "empty_rollbacks", "deadlocks", "err266", "err3903", "err3902",
-    "busy", "syntax", "trx_text", "int_params", "bigint_params", "err51205",
+    "busy", "syntax", "trx_text", "int_params", "bigint_params", "err51205", "arrays", "array_rows",
+    "array_ints", "array_int_sum", "array_chars", "array_char_bytes", "array_errors", "results", "nodata",
+    "discarded", "proc_commits", "proc_rollbacks", "endtran_3903",
 };
 enum {
     K_STATEMENTS, K_PREPARED, K_DIRECT, K_SELECTS, K_WRITES, K_CALLS, K_AC_OFF, K_AC_ON, K_COMMITS,
     K_ROLLBACKS, K_EMPTY_COMMITS, K_EMPTY_ROLLBACKS, K_DEADLOCKS, K_266, K_3903, K_3902, K_BUSY,
-    K_SYNTAX, K_TRX_TEXT, K_INT, K_BIGINT, K_51205, NKEYS
+    K_SYNTAX, K_TRX_TEXT, K_INT, K_BIGINT, K_51205, K_ARRAYS, K_ARRAY_ROWS, K_ARRAY_INTS, K_ARRAY_INT_SUM,
+    K_ARRAY_CHARS, K_ARRAY_CHAR_BYTES, K_ARRAY_ERRORS, K_RESULTS, K_NODATA, K_DISCARDED, K_PROC_COMMITS,
+    K_PROC_ROLLBACKS, K_ENDTRAN_3903, NKEYS
 };
 
 static int setup(void **state)
@@ -103,10 +109,26 @@ static void show_out(void)
     }
 }
 
+/* What the last oltp() printed (stdout and stderr), whole (static). */
+static const char *out_text(void)
+{
+    static char buf[65536];
+    char path[400];
+    FILE *f;
+    size_t n = 0;
+    snprintf(path, sizeof path, "%s/out", dir);
+    if ((f = fopen(path, "r"))) {
+        n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+    }
+    buf[n] = 0;
+    return buf;
+}
+
 /* The sessions the double logged in DIR/NAME, then the file is removed. */
 static int sessions(const char *name, session *out, int max)
 {
-    char path[400], line[1024];
+    char path[400], line[2048];
     FILE *f;
     int n = 0;
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -260,6 +282,165 @@ static void test_double_refuses_transaction_text(void **state)
     SQLFreeHandle(SQL_HANDLE_ENV, env);
 }
 
+static void disconnect_double(SQLHENV env, SQLHDBC dbc)
+{
+    SQLDisconnect(dbc);
+    SQLFreeHandle(SQL_HANDLE_DBC, dbc);
+    SQLFreeHandle(SQL_HANDLE_ENV, env);
+}
+
+static const char *message_of(SQLSMALLINT type, SQLHANDLE h)
+{
+    static SQLCHAR msg[512];
+    SQLCHAR st[6];
+    SQLINTEGER native;
+    SQLSMALLINT len;
+    if (!SQL_SUCCEEDED(SQLGetDiagRec(type, h, 1, st, &native, msg, sizeof msg, &len)))
+        return "";
+    return (const char *)msg;
+}
+
+/* Parameter arrays bound row-wise (one struct a row), read back by the
+ * double from the right addresses; a row that fails is marked and the
+ * others still run; each row makes its own row count. */
+static void test_double_parameter_arrays(void **state)
+{
+    struct row { SQLINTEGER id; SQLLEN id_ind; char name[16]; SQLLEN name_ind; } rows[5];
+    SQLUSMALLINT status[5];
+    SQLULEN processed = 0;
+    SQLLEN count = -1;
+    SQLHENV env;
+    char extra[400];
+    SQLHDBC dbc;
+    SQLHSTMT h;
+    session s[2];
+    int more = 0;
+
+    snprintf(extra, sizeof extra, "LOG=%s/arr.log;ARRAY_ERROR_AT=8", dir);
+    dbc = connect_double(&env, extra);
+    assert_true(SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &h)));
+    for (int i = 0; i < 5; i++) {
+        rows[i].id = i + 1;
+        rows[i].id_ind = 0;
+        rows[i].name_ind = snprintf(rows[i].name, sizeof rows[i].name, "row-%d", i + 1);
+    }
+    assert_true(SQL_SUCCEEDED(SQLPrepare(h, (SQLCHAR *)"INSERT INTO t (id, name) VALUES (?, ?)", SQL_NTS)));
+    assert_true(SQL_SUCCEEDED(SQLSetStmtAttr(h, SQL_ATTR_PARAM_BIND_TYPE, (SQLPOINTER)sizeof(struct row), 0)));
+    assert_true(SQL_SUCCEEDED(SQLSetStmtAttr(h, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)5, 0)));
+    assert_true(SQL_SUCCEEDED(SQLSetStmtAttr(h, SQL_ATTR_PARAM_STATUS_PTR, status, 0)));
+    assert_true(SQL_SUCCEEDED(SQLSetStmtAttr(h, SQL_ATTR_PARAMS_PROCESSED_PTR, &processed, 0)));
+    assert_true(SQL_SUCCEEDED(SQLBindParameter(h, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0,
+                                               &rows[0].id, 0, &rows[0].id_ind)));
+    assert_true(SQL_SUCCEEDED(SQLBindParameter(h, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_VARCHAR, 15, 0,
+                                               rows[0].name, sizeof rows[0].name, &rows[0].name_ind)));
+    /* rows 1-5: all succeed, five row counts */
+    assert_int_equal(SQLExecute(h), SQL_SUCCESS);
+    assert_int_equal(processed, 5);
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(status[i], SQL_PARAM_SUCCESS);
+    assert_true(SQL_SUCCEEDED(SQLRowCount(h, &count)));
+    assert_int_equal(count, 1);
+    while (SQLMoreResults(h) == SQL_SUCCESS)
+        more++;
+    assert_int_equal(more, 4);
+    /* rows 6-10: the 8th fails alone (a duplicate key); SQLExecute says so */
+    assert_int_equal(SQLExecute(h), SQL_ERROR);
+    assert_int_equal(native_of(SQL_HANDLE_STMT, h), 2627);
+    assert_int_equal(processed, 5);
+    assert_int_equal(status[0], SQL_PARAM_SUCCESS);
+    assert_int_equal(status[1], SQL_PARAM_SUCCESS);
+    assert_int_equal(status[2], SQL_PARAM_ERROR);
+    assert_int_equal(status[3], SQL_PARAM_SUCCESS);
+    assert_int_equal(status[4], SQL_PARAM_SUCCESS);
+    SQLFreeStmt(h, SQL_CLOSE);
+    SQLFreeHandle(SQL_HANDLE_STMT, h);
+    disconnect_double(env, dbc);
+    assert_int_equal(sessions("arr.log", s, 2), 1);
+    assert_int_equal(s[0].v[K_ARRAYS], 2);
+    assert_int_equal(s[0].v[K_ARRAY_ROWS], 9);
+    assert_int_equal(s[0].v[K_ARRAY_ERRORS], 1);
+    assert_int_equal(s[0].v[K_ARRAY_INTS], 9);
+    assert_int_equal(s[0].v[K_ARRAY_INT_SUM], 15 + 15 - 3);     /* ids 1-5, then 1-5 but the 3rd */
+    assert_int_equal(s[0].v[K_ARRAY_CHARS], 9);
+    assert_int_equal(s[0].v[K_ARRAY_CHAR_BYTES], 9 * 5);        /* "row-N" */
+    assert_int_equal(s[0].v[K_RESULTS], 5);
+    assert_int_equal(s[0].v[K_DISCARDED], 3);                   /* the failed array's, closed unread */
+}
+
+/* SQL_NO_DATA from a searched UPDATE that matched nothing; a procedure
+ * whose first write matched nothing says SQL_NO_DATA with its other
+ * results still to read, and until they are the session is busy. */
+static void test_double_no_data_and_more_results(void **state)
+{
+    SQLHENV env;
+    SQLHDBC dbc = connect_double(&env, "NOROWS_AT=1,2;PROC_COUNTS=1");
+    SQLHSTMT a, b;
+    SQLLEN count = -1;
+    SQLSMALLINT ncols = -1;
+
+    assert_true(SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &a)));
+    assert_true(SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &b)));
+    assert_true(SQL_SUCCEEDED(SQLPrepare(a, (SQLCHAR *)"UPDATE t SET x = 1 WHERE id = 0", SQL_NTS)));
+    assert_int_equal(SQLExecute(a), SQL_NO_DATA);
+    assert_true(SQL_SUCCEEDED(SQLRowCount(a, &count)));
+    assert_int_equal(count, 0);
+    assert_int_equal(SQLMoreResults(a), SQL_NO_DATA);
+    assert_true(SQL_SUCCEEDED(SQLPrepare(a, (SQLCHAR *)"{CALL tpcc_slev(1, 1, 10)}", SQL_NTS)));
+    assert_int_equal(SQLExecute(a), SQL_NO_DATA);
+    assert_int_equal(SQLExecDirect(b, (SQLCHAR *)"SELECT 1", SQL_NTS), SQL_ERROR);     /* busy */
+    SQLFreeStmt(b, SQL_CLOSE);
+    assert_int_equal(SQLMoreResults(a), SQL_SUCCESS);         /* the second write's count */
+    assert_true(SQL_SUCCEEDED(SQLRowCount(a, &count)));
+    assert_int_equal(count, 1);
+    assert_int_equal(SQLMoreResults(a), SQL_SUCCESS);         /* the result set */
+    assert_true(SQL_SUCCEEDED(SQLNumResultCols(a, &ncols)));
+    assert_int_equal(ncols, 1);
+    assert_int_equal(SQLFetch(a), SQL_SUCCESS);
+    assert_int_equal(SQLFetch(a), SQL_NO_DATA);
+    assert_int_equal(SQLMoreResults(a), SQL_NO_DATA);
+    assert_true(SQL_SUCCEEDED(SQLExecDirect(b, (SQLCHAR *)"SELECT 1", SQL_NTS)));
+    SQLFreeStmt(b, SQL_CLOSE);
+    SQLFreeHandle(SQL_HANDLE_STMT, a);
+    SQLFreeHandle(SQL_HANDLE_STMT, b);
+    disconnect_double(env, dbc);
+}
+
+/* A procedure that begins and commits (or rolls back) its own transaction
+ * under IMPLICIT_TRANSACTIONS ON ends with another @@TRANCOUNT: 266. */
+static void test_double_266_in_procedure(void **state)
+{
+    SQLHENV env;
+    SQLHDBC dbc = connect_double(&env, "");
+    SQLHSTMT h;
+    SQLINTEGER item = 100001;
+    SQLLEN ind = 0;
+
+    assert_true(SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &h)));
+    /* autocommit: the procedure's BEGIN ... COMMIT is the transaction */
+    assert_true(SQL_SUCCEEDED(SQLExecDirect(h, (SQLCHAR *)"{CALL tpcc_payment(1)}", SQL_NTS)));
+    SQLFreeStmt(h, SQL_CLOSE);
+    /* implicit transactions: BEGIN opens two, COMMIT ends one */
+    assert_true(SQL_SUCCEEDED(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0)));
+    assert_int_equal(SQLExecDirect(h, (SQLCHAR *)"{CALL tpcc_payment(1)}", SQL_NTS), SQL_ERROR);
+    assert_int_equal(native_of(SQL_HANDLE_STMT, h), 266);
+    assert_string_equal(message_of(SQL_HANDLE_STMT, h), "[drivebench][fake SQL Server]Transaction count after "
+                        "EXECUTE indicates a mismatching number of BEGIN and COMMIT statements. Previous "
+                        "count = 0, current count = 1.");
+    SQLFreeStmt(h, SQL_CLOSE);
+    /* within a transaction, New-Order's own rollback of the unused item */
+    assert_true(SQL_SUCCEEDED(SQLPrepare(h, (SQLCHAR *)"{CALL tpcc_neword(?)}", SQL_NTS)));
+    assert_true(SQL_SUCCEEDED(SQLBindParameter(h, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, &item,
+                                               0, &ind)));
+    assert_int_equal(SQLExecute(h), SQL_ERROR);
+    assert_int_equal(native_of(SQL_HANDLE_STMT, h), 266);
+    assert_string_equal(message_of(SQL_HANDLE_STMT, h), "[drivebench][fake SQL Server]Transaction count after "
+                        "EXECUTE indicates a mismatching number of BEGIN and COMMIT statements. Previous "
+                        "count = 1, current count = 0.");
+    SQLFreeStmt(h, SQL_CLOSE);
+    SQLFreeHandle(SQL_HANDLE_STMT, h);
+    disconnect_double(env, dbc);
+}
+
 /* --- oltp through the double ----------------------------------------------- */
 
 /* oltp against the double: its sessions log to DIR/log, `extra` adds
@@ -282,6 +463,28 @@ static const session *run_ok(const char *log, const char *extra, const char *arg
     }
     *n = sessions(log, s, 8);
     return busiest(s, *n);
+}
+
+/* run_ok() of `args` on one thread without a time limit, its result in
+ * DIR/result.json, which must count `trx` transactions and `errors`
+ * errors (the retries). */
+static const session *run_counted(const char *log, const char *extra, const char *args, int64_t trx,
+                                  int64_t errors, session *s, int *n)
+{
+    char a[1024];
+    const session *w;
+    snprintf(a, sizeof a, "--threads=1 --time=0 --json=%s/result.json %s", dir, args);
+    w = run_ok(log, extra, a, s, n);
+    assert_int_equal(result(NULL, "transactions"), trx);
+    assert_int_equal(result(NULL, "errors"), errors);
+    return w;
+}
+
+/* No session was busy, nor closed a result unread. */
+static void assert_all_read(const session *s, int n)
+{
+    assert_int_equal(total(s, n, K_BUSY), 0);
+    assert_int_equal(total(s, n, K_DISCARDED), 0);
 }
 
 static void test_sysbench(void **state)
@@ -376,7 +579,6 @@ static void test_tpcc(void **state)
 
 static void test_tpcc_procedures(void **state)
 {
-    char args[1024];
     session s[8];
     const session *w;
     int n;
@@ -384,13 +586,14 @@ static void test_tpcc_procedures(void **state)
     /* each CALL is its own transaction (autocommit); the 3rd and 11th
      * calls are victims: with seed 1 the 11th is a Delivery, whose THROW
      * 51205 is retried like a deadlock */
-    snprintf(args, sizeof args, "--threads=1 --warehouses=1 --events=60 --time=0 "
-             "--tpcc-procedures=on --json=%s/result.json tpcc run", dir);
-    w = run_ok("proc.log", ";DEADLOCK_AT=3,11", args, s, &n);
-    assert_int_equal(result(NULL, "transactions"), 60);
-    assert_int_equal(result(NULL, "errors"), 2);
-    assert_int_equal(w->v[K_CALLS], 60);         /* that succeeded */
-    assert_int_equal(w->v[K_STATEMENTS], 62);
+    w = run_counted("proc.log", ";DEADLOCK_AT=3,11", "--warehouses=1 --events=400 --tpcc-procedures=on tpcc run",
+                    400, 2, s, &n);
+    assert_int_equal(w->v[K_CALLS], 400);        /* that succeeded */
+    /* New-Order's 1 % rollback happens in the procedure, and oltp counts it */
+    assert_true(w->v[K_PROC_ROLLBACKS] > 0);
+    assert_int_equal(result("New-Order", "rollbacks"), w->v[K_PROC_ROLLBACKS]);
+    assert_int_equal(w->v[K_PROC_COMMITS], 400 - w->v[K_PROC_ROLLBACKS]);
+    assert_int_equal(w->v[K_STATEMENTS], 402);
     assert_int_equal(w->v[K_51205], 1);
     assert_int_equal(w->v[K_DEADLOCKS], 2);
     assert_int_equal(w->v[K_AC_OFF], 0);
@@ -437,6 +640,100 @@ static void test_bcp_needs_driver_bcp(void **state)
     assert_int_equal(oltp("--db-driver=odbc --bulk=copy oltp_read_write prepare"), 2);
 }
 
+/* prepare's bulk load: arrays of 1,000 rows, column-wise, one prepared
+ * INSERT, a transaction each; a row that fails rolls its array back and
+ * ends prepare with the server's message. */
+static void test_bulk_arrays(void **state)
+{
+    char args[1024];
+    session s[8];
+    const session *w;
+    int n;
+
+    snprintf(args, sizeof args, "--threads=1 --tables=1 --table-size=2500 oltp_read_write prepare");
+    w = run_ok("bulk.log", "", args, s, &n);
+    assert_int_equal(n, 3);                     /* dialect probe, the loader, the size after it */
+    assert_int_equal(w->v[K_ARRAYS], 3);        /* 1,000 + 1,000 + 500 */
+    assert_int_equal(w->v[K_ARRAY_ROWS], 2500);
+    assert_int_equal(w->v[K_ARRAY_ERRORS], 0);
+    assert_int_equal(w->v[K_ARRAY_INTS], 2500); /* k; id is the IDENTITY's */
+    assert_int_equal(w->v[K_ARRAY_CHARS], 2 * 2500);
+    assert_int_equal(w->v[K_ARRAY_CHAR_BYTES], 2500 * (119 + 59));  /* c, pad: sysbench's widths */
+    assert_int_equal(w->v[K_COMMITS], 3);
+    assert_int_equal(w->v[K_ROLLBACKS], 0);
+    assert_int_equal(w->v[K_AC_OFF], 1);
+    assert_int_equal(w->v[K_AC_ON], 1);         /* the load leaves autocommit on */
+    assert_all_read(s, n);                      /* every row count */
+
+    /* the 1,500th row breaks a key: the second array rolls back */
+    assert_int_equal(oltp_double("bulkerr.log", ";ARRAY_ERROR_AT=1500", args), 2);
+    assert_non_null(strstr(out_text(), "error 2627"));
+    n = sessions("bulkerr.log", s, 8);
+    w = busiest(s, n);
+    assert_int_equal(w->v[K_ARRAYS], 2);
+    assert_int_equal(w->v[K_ARRAY_ERRORS], 1);
+    assert_int_equal(w->v[K_COMMITS], 1);
+    assert_int_equal(w->v[K_ROLLBACKS], 1);
+    assert_int_equal(total(s, n, K_BUSY), 0);
+}
+
+/* SQL_NO_DATA from searched UPDATE/DELETEs that match nothing, and
+ * procedures that send row counts and a result set (SQLMoreResults), one
+ * of which starts with SQL_NO_DATA: every result read, none left to
+ * make the session busy. */
+static void test_no_data_and_more_results(void **state)
+{
+    session s[8];
+    const session *w;
+    int n;
+
+    /* the 15th-17th statements of the first transaction: the index and
+     * non-index UPDATE, the DELETE */
+    w = run_counted("nd.log", ";NOROWS_AT=15,16,17", "--events=50 --tables=1 --table-size=1000 oltp_read_write run",
+                    50, 0, s, &n);
+    assert_int_equal(w->v[K_NODATA], 3);
+    assert_int_equal(w->v[K_STATEMENTS], 50 * 18);
+    assert_int_equal(w->v[K_COMMITS], 50);
+    assert_all_read(s, n);
+
+    /* TPC-C reads the affected rows: with seed 1 the 192nd statement is
+     * the first Delivery's DELETE FROM new_order; matching nothing (another
+     * terminal delivered the order), the Delivery is retried, once */
+    w = run_counted("dl.log", ";NOROWS_AT=192", "--warehouses=1 --events=400 tpcc run", 400, 1, s, &n);
+    assert_int_equal(w->v[K_NODATA], 1);
+    assert_int_equal(w->v[K_STATEMENTS], result(NULL, "queries.read") + result(NULL, "queries.write"));
+    assert_all_read(s, n);
+
+    /* procedures without SET NOCOUNT ON: two row counts and a result set
+     * each; the 3rd and 7th calls' first write matches nothing */
+    w = run_counted("mr.log", ";PROC_COUNTS=1;NOROWS_AT=3,7",
+                    "--warehouses=1 --events=60 --tpcc-procedures=on tpcc run", 60, 0, s, &n);
+    assert_int_equal(w->v[K_CALLS], 60);
+    assert_int_equal(w->v[K_NODATA], 2);
+    assert_int_equal(w->v[K_RESULTS], 58 * 3 + 2 * 2);
+    assert_all_read(s, n);
+}
+
+/* A deadlock victim's SQLEndTran(ROLLBACK) refused with 3903 (FreeTDS on
+ * Babelfish): the server rolled back already, so it is what was asked;
+ * the victims are retried and counted, nothing else. */
+static void test_endtran_3903(void **state)
+{
+    session s[8];
+    const session *w;
+    int n;
+
+    w = run_counted("et.log", ";DEADLOCK_AT=5,40;ENDTRAN_3903=1",
+                    "--events=50 --tables=1 --table-size=1000 oltp_read_write run", 50, 2, s, &n);
+    assert_int_equal(n, 4);                     /* no session was dropped for it */
+    assert_int_equal(result(NULL, "reconnects"), 0);
+    assert_int_equal(w->v[K_DEADLOCKS], 2);
+    assert_int_equal(w->v[K_ENDTRAN_3903], 2);
+    assert_int_equal(w->v[K_COMMITS], 50);
+    assert_int_equal(w->v[K_STATEMENTS], 50 * 18 + 4 + 16 + 2);
+    assert_all_read(s, n);
+}
+
 static void test_ping_readiness(void **state)
 {
     char args[1024], ready[400];
@@ -450,6 +747,22 @@ static void test_ping_readiness(void **state)
     assert_int_equal(oltp(args), 3);
     snprintf(args, sizeof args, "--db-driver=odbc --odbc-user=sa '--odbc-connect=Driver=FakeMSSQL;LOGIN_ERROR=18456' ping");
     assert_int_equal(oltp(args), 4);
+    assert_string_equal(out_text(), "oltp: ping: odbc: data source of --odbc-connect as sa: login refused: error "
+                        "18456 (SQLSTATE 28000): [drivebench][fake SQL Server]Login failed for user 'sa'. (SQL "
+                        "Server says this for a wrong user or password and for a paused service alike: its "
+                        "error log says which, state 8 or 13)\n");
+    /* alone, without the 18456 beside them: a restore (927) and the
+     * upgrade scripts after an update (18401) end by themselves: retry */
+    snprintf(args, sizeof args, "--db-driver=odbc --odbc-user=sa '--odbc-connect=Driver=FakeMSSQL;LOGIN_ERROR=927' ping");
+    assert_int_equal(oltp(args), 3);
+    assert_string_equal(out_text(), "oltp: ping: odbc: data source of --odbc-connect as sa: no connection: error "
+                        "927 (SQLSTATE 08004): [drivebench][fake SQL Server]Database 'sbtest' cannot be opened. "
+                        "It is in the middle of a restore.\n");
+    snprintf(args, sizeof args, "--db-driver=odbc --odbc-user=sa '--odbc-connect=Driver=FakeMSSQL;LOGIN_ERROR=18401' ping");
+    assert_int_equal(oltp(args), 3);
+    assert_string_equal(out_text(), "oltp: ping: odbc: data source of --odbc-connect as sa: no connection: error "
+                        "18401 (SQLSTATE 08004): [drivebench][fake SQL Server]Login failed for user 'sa'. Reason: "
+                        "Server is in script upgrade mode. Only administrator can connect at this time.\n");
     /* once the database is open, it answers */
     snprintf(ready, sizeof ready, "%s/ready", dir);
     snprintf(args, sizeof args, "--db-driver=odbc --odbc-user=sa '--odbc-connect=Driver=FakeMSSQL;READY_FILE=%s' ping",
@@ -460,15 +773,72 @@ static void test_ping_readiness(void **state)
     assert_int_equal(oltp(args), 0);
 }
 
+/* The same refusals in a run: before it (the first, setup session) one
+ * message and exit 2; during it (a connection's first login) 927 and
+ * 18401 are waited out like a lost connection, up to --reconnect-timeout,
+ * then exit 3; a refused login ends the run at once, exit 1. */
+static void test_login_errors_in_run(void **state)
+{
+    /* msg: the failure's one line; a mid-run outage's has its length
+     * ("lost for 1.0 s") between head and msg */
+    static const char lost[] = "oltp: connection 0 has been lost for ";
+    static const struct { const char *extra; int rc; const char *head, *msg; } cases[] = {
+        { "LOGIN_ERROR=927", 2, NULL, "oltp: cannot connect to the ODBC data source of --odbc-connect: error "
+          "927: [drivebench][fake SQL Server]Database 'sbtest' cannot be opened. It is in the middle of a "
+          "restore.\n" },
+        { "LOGIN_ERROR=18401", 2, NULL, "oltp: cannot connect to the ODBC data source of --odbc-connect: error "
+          "18401: [drivebench][fake SQL Server]Login failed for user 'sa'. Reason: Server is in script upgrade "
+          "mode. Only administrator can connect at this time.\n" },
+        { "LOGIN_ERROR=18456", 2, NULL, "oltp: cannot connect to the ODBC data source of --odbc-connect: error "
+          "18456: [drivebench][fake SQL Server]Login failed for user 'sa'.\n" },
+        /* logins 1 and 2: the dialect probe and the setup session */
+        { "LOGIN_ERROR=927;LOGIN_ERROR_FROM=3", 3, lost, " s (error 927: [drivebench][fake SQL Server]Database "
+          "'sbtest' cannot be opened. It is in the middle of a restore.), longer than --reconnect-timeout=1: "
+          "ending the run with what was measured\n" },
+        { "LOGIN_ERROR=18401;LOGIN_ERROR_FROM=3", 3, lost, " s (error 18401: [drivebench][fake SQL Server]Login "
+          "failed for user 'sa'. Reason: Server is in script upgrade mode. Only administrator can connect at "
+          "this time.), longer than --reconnect-timeout=1: ending the run with what was measured\n" },
+        { "LOGIN_ERROR=18456;LOGIN_ERROR_FROM=3", 1, NULL, "oltp: cannot connect: error 18456: "
+          "[drivebench][fake SQL Server]Login failed for user 'sa'.\n" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char args[1024];
+        const char *out, *at;
+        snprintf(args, sizeof args, "--db-driver=odbc --odbc-user=sa '--odbc-connect=Driver=FakeMSSQL;%s' "
+                 "--reconnect-timeout=1 --threads=1 --events=5 --time=0 --tables=1 --table-size=100 "
+                 "oltp_point_select run", cases[i].extra);
+        assert_int_equal(oltp(args), cases[i].rc);
+        out = out_text();
+        if (cases[i].head) {
+            const char *h = strstr(out, cases[i].head);
+            at = h ? strstr(h, cases[i].msg) : NULL;
+            assert_true(at && at - h - strlen(cases[i].head) <= 8);    /* "1.0" */
+            assert_null(strstr(at + 1, cases[i].head));                 /* said once */
+        } else {
+            at = strstr(out, cases[i].msg);
+            if (!at)
+                fail_msg("%s: no line \"%s\" in:\n%s", cases[i].extra, cases[i].msg, out);
+            assert_string_equal(at, cases[i].msg);      /* the last thing oltp said */
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_double_refuses_transaction_text),
+        cmocka_unit_test(test_double_parameter_arrays),
+        cmocka_unit_test(test_double_no_data_and_more_results),
+        cmocka_unit_test(test_double_266_in_procedure),
         cmocka_unit_test(test_sysbench),
         cmocka_unit_test(test_tpcc),
         cmocka_unit_test(test_tpcc_procedures),
+        cmocka_unit_test(test_bulk_arrays),
+        cmocka_unit_test(test_no_data_and_more_results),
+        cmocka_unit_test(test_endtran_3903),
         cmocka_unit_test(test_ping_readiness),
         cmocka_unit_test(test_bcp_needs_driver_bcp),
+        cmocka_unit_test(test_login_errors_in_run),
     };
     char *slash;
 

@@ -399,19 +399,19 @@ static void test_oltp_untrusted(void **state)
 {
     static const struct { const char *extra, *hist, *msg; } cases[] = {
         { "\"transactions\":-5,", HIST_OK,
-          "measure: transactions is -5, a count cannot be negative" },
-        { "\"errors\":-1,", HIST_OK, "measure: errors is -1, a count cannot be negative" },
+          "measure: transactions: -5 (a count cannot be negative)" },
+        { "\"errors\":-1,", HIST_OK, "measure: errors: -1 (a count cannot be negative)" },
         { "\"after_end\":{\"committed\":2,\"abandoned\":-1},", HIST_OK,
-          "measure: after_end.abandoned is -1, a count cannot be negative" },
-        { "\"qps\":1e999,", HIST_OK, "measure: qps is inf, not a finite number >= 0" },
+          "measure: after_end.abandoned: -1 (a count cannot be negative)" },
+        { "\"qps\":1e999,", HIST_OK, "measure: qps: inf (not a finite number >= 0)" },
         { "\"latency_ms\":{\"p99\":-1e999},", HIST_OK,
-          "measure: latency_ms.p99 is -inf, not a finite number >= 0" },
+          "measure: latency_ms.p99: -inf (not a finite number >= 0)" },
         { "\"duration_s\":0,", HIST_OK,
           "measure: duration_s is 0; a measured phase lasts more than 0 s" },
         { "\"intervals\":[{\"t\":1},{\"t\":2},{\"t\":1.5}],", HIST_OK,
           "measure: intervals[2].t is 1.5, before intervals[1].t (2)" },
         { "\"transaction_types\":[{\"name\":\"New-Order\",\"count\":-3}],", HIST_OK,
-          "measure: transaction_types[0].count is -3, a count cannot be negative" },
+          "measure: transaction_types[0].count: -3 (a count cannot be negative)" },
         { "", "\"significant_digits\":3,\"highest_trackable\":1000000,\"count\":2,"
               "\"min\":7,\"max\":7,\"sum\":7,\"buckets\":[[7,1]]",
           "measure: histogram: histogram count 2 does not match its buckets (1)" },
@@ -493,7 +493,7 @@ static void test_oltp_untrusted(void **state)
     assert_string_equal(err, want);
     write_phase("\"qps\":NaN,", HIST_OK);
     assert_int_equal(res_oltp_read_file(path_in("bad.json"), &r, err, sizeof err), -1);
-    snprintf(want, sizeof want, "%s: measure: qps is nan, not a finite number >= 0",
+    snprintf(want, sizeof want, "%s: measure: qps: nan (not a finite number >= 0)",
              path_in("bad.json"));
     assert_string_equal(err, want);
 }
@@ -814,6 +814,95 @@ static void test_summary_refusals(void **state)
     }
 }
 
+/* Issue 29: a summary's NaN, inf and negative figures are refused with
+ * the file, the key and the value, never read as figures (a NaN mean
+ * gave Welch "not distinguishable"; a repetition at -50 TPS, a tps_min
+ * of -50 in the report's CSV). */
+static void test_summary_untrusted(void **state)
+{
+    static const struct { const char *drive, *vm, *msg; } cases[] = {
+        { "\"repetitions\":[{\"repetition\":1,\"tps\":100},{\"repetition\":2,\"tps\":NaN}]",
+          "", "drives[0].repetitions[1].tps: nan (not a finite number >= 0)" },
+        { "\"tps\":1e999", "", "drives[0].tps: inf (not a finite number >= 0)" },
+        { "\"repetitions\":[{\"repetition\":1,\"tps\":-50}]", "",
+          "drives[0].repetitions[0].tps: -50 (not a finite number >= 0)" },
+        { "\"latency_ms\":{\"p99\":-Infinity}", "",
+          "drives[0].latency_ms.p99: -inf (not a finite number >= 0)" },
+        { "\"failed_vms\":-1", "", "drives[0].failed_vms: -1 (a count cannot be negative)" },
+        { "\"io\":{\"db\":{\"wr_iops\":NaN}}", "",
+          "drives[0].io.db.wr_iops: nan (not a finite number >= 0)" },
+        { "\"comparisons\":[{\"a\":\"a\",\"b\":\"b\",\"mean_a\":NaN}]", "",
+          "drives[0].comparisons[0].mean_a: nan (not a finite number)" },
+        { "", "\"transactions\":-5", "vms[0].transactions: -5 (a count cannot be negative)" },
+        { "", "\"tps_series\":[[1,9],[2,-3]]",
+          "vms[0].tps_series[1][1]: -3 (not a finite number >= 0)" },
+    };
+    res_summary s;
+    char err[512], want[700], *doc;
+    const char *p = path_in("summary.json");
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        assert_true(asprintf(&doc, "{\"schema\":\"drivebench.summary/2.1\",\"drives\":[{"
+                             "\"name\":\"a\"%s%s}],\"vms\":[{\"name\":\"v\",\"drive\":\"a\""
+                             "%s%s}]}", cases[i].drive[0] ? "," : "", cases[i].drive,
+                             cases[i].vm[0] ? "," : "", cases[i].vm) > 0);
+        write_text(p, doc);
+        free(doc);
+        assert_int_equal(res_summary_read_file(p, &s, err, sizeof err), -1);
+        snprintf(want, sizeof want, "%s: %s", p, cases[i].msg);
+        assert_string_equal(err, want);
+        assert_int_equal(s.ndrives, 0);
+    }
+    /* negative figures where they may be: a drift, a difference */
+    write_text(p, "{\"schema\":\"drivebench.summary/2.1\",\"drives\":[{\"name\":\"a\","
+               "\"steady_state\":{\"n\":5,\"slope\":-2,\"drift_pct\":-8},\"comparisons\":"
+               "[{\"a\":\"a\",\"b\":\"b\",\"diff\":-3,\"lo\":-4}]}],\"vms\":[]}");
+    assert_int_equal(res_summary_read_file(p, &s, err, sizeof err), 0);
+    assert_true(s.drives[0].io->steady.drift_pct == -8);
+    assert_true(s.drives[0].io->cmp[0].lo == -4);
+    res_summary_clear(&s);
+}
+
+/* Issue 29: plan.workload.rate (summary 2.2) and the closed loop's note:
+ * rate 0 writes run.latency_note, an open loop none, and a summary
+ * before 2.2 (no rate) reads as "not recorded", with no note. */
+static void test_summary_rate(void **state)
+{
+    res_summary a, b;
+    char err[512] = "", path[300];
+    json_object *j;
+    (void)state;
+    make_summary(&a);
+    snprintf(path, sizeof path, "%s/summary.json", scratch);
+    for (int open = 0; open < 2; open++) {
+        a.plan.rate = open ? 50 : 0;
+        j = res_summary_to_json(&a);
+        assert_string_equal(json_object_get_string(rj_get(j, "schema")),
+                            "drivebench.summary/2.2");
+        if (open)
+            assert_null(rj_get(rj_get(j, "run"), "latency_note"));
+        else
+            assert_string_equal(json_object_get_string(rj_get(rj_get(j, "run"), "latency_note")),
+                                "latency under stalls is understated (closed loop; `rate` gives "
+                                "open loop)");
+        json_object_put(j);
+        assert_int_equal(res_summary_write_files(&a, scratch, err, sizeof err), 0);
+        assert_int_equal(res_summary_read_file(path, &b, err, sizeof err), 0);
+        assert_true(b.plan.rate == (open ? 50 : 0));
+        if (open)
+            assert_null(res_latency_note(&b.plan));
+        else
+            assert_string_equal(res_latency_note(&b.plan), RES_CLOSED_LOOP_NOTE);
+        res_summary_clear(&b);
+    }
+    res_summary_clear(&a);
+    assert_int_equal(res_summary_read_file("results/fixtures/report-4vm/summary.json", &b, err,
+                                           sizeof err), 0);
+    assert_true(isnan(b.plan.rate));
+    assert_null(res_latency_note(&b.plan));
+    res_summary_clear(&b);
+}
+
 static void test_csv_field(void **state)
 {
     static const struct { const char *in, *needed, *always; } cases[] = {
@@ -867,6 +956,8 @@ int main(void)
         cmocka_unit_test(test_summary_streamed),
         cmocka_unit_test(test_summary_lazy),
         cmocka_unit_test(test_summary_refusals),
+        cmocka_unit_test(test_summary_untrusted),
+        cmocka_unit_test(test_summary_rate),
         cmocka_unit_test(test_csv_field),
         cmocka_unit_test(test_numbers),
     };
