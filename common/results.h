@@ -428,6 +428,9 @@ typedef struct res_vm {
     double     lat_avg_ms, lat_p99_ms;
     char      *server_version;      /* or NULL */
     int64_t    errors, reconnects;  /* of the measured phase */
+    int64_t    boot_reboots;        /* reboots tolerated before its database first
+                                     * answered (a profile that restarts on reboot:
+                                     * Windows); 0: none */
     res_point *series;              /* [t, tps] per bin of interval_s: t the
                                      * bin's end, s since the phase start */
     int        npoints;

@@ -394,6 +394,7 @@ static const rj_field vm_fields[] = {
     F("console_tail",        RJ_STR,     res_vm, console_tail, HAS(res_vm, failed)),
     F("failed_at_s",         RJ_NUM_OPT, res_vm, failed_at_s, HAS(res_vm, failed)),
     F("result_ended",        RJ_STR_OPT, res_vm, result_ended, HAS(res_vm, failed)),
+    F("boot_reboots",        RJ_I64_OPT, res_vm, boot_reboots, .flags = RJ_ZERO_UNSET),
     F("result",              RJ_STR,     res_vm, result),
     F("precondition_result", RJ_STR,     res_vm, precondition_result),
     F(RK_TPS,                RJ_NUM,     res_vm, tps, .flags = RJ_SETS_HAS | RJ_NONNEG,

@@ -228,9 +228,9 @@ size_t db_bulk_tsv(const db_value *row, int n, char *out, size_t cap)
     return o;
 }
 
-char *db_bulk_insert_sql(const db_bulk *b)
+char *db_bulk_insert_rows_sql(const db_bulk *b, int rows)
 {
-    size_t cap = strlen(b->table) + 64, o;
+    size_t cap = strlen(b->table) + 64 + (size_t)rows * ((size_t)b->ncols * 3 + 4), o;
     char *s;
     for (int i = 0; i < b->ncols; i++)
         cap += strlen(b->cols[i].name) + 5;
@@ -240,12 +240,17 @@ char *db_bulk_insert_sql(const db_bulk *b)
     o = (size_t)snprintf(s, cap, "INSERT INTO %s (", b->table);
     for (int i = 0; i < b->ncols; i++)
         o += (size_t)snprintf(s + o, cap - o, "%s%s", i ? ", " : "", b->cols[i].name);
-    o += (size_t)snprintf(s + o, cap - o, ") VALUES (");
-    for (int i = 0; i < b->ncols; i++)
-        o += (size_t)snprintf(s + o, cap - o, "%s?", i ? ", " : "");
-    snprintf(s + o, cap - o, ")");
+    o += (size_t)snprintf(s + o, cap - o, ") VALUES ");
+    for (int r = 0; r < rows; r++) {
+        o += (size_t)snprintf(s + o, cap - o, "%s(", r ? ", " : "");
+        for (int i = 0; i < b->ncols; i++)
+            o += (size_t)snprintf(s + o, cap - o, "%s?", i ? ", " : "");
+        o += (size_t)snprintf(s + o, cap - o, ")");
+    }
     return s;
 }
+
+char *db_bulk_insert_sql(const db_bulk *b) { return db_bulk_insert_rows_sql(b, 1); }
 
 int64_t db_col_int(db_conn *c, int col)
 {

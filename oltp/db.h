@@ -94,6 +94,8 @@ static inline db_value db_dbl(double v) { db_value x = { .type = DB_T_DOUBLE, .d
 static inline db_value db_str(const char *s, size_t n) { db_value x = { .type = DB_T_STRING, .s = s, .len = n }; return x; }
 
 /* Connection settings, filled from the command line. */
+typedef enum { DB_ODBC_ARRAYS, DB_ODBC_BCP, DB_ODBC_VALUES } db_odbc_bulk;
+
 typedef struct db_config {
     const char *host, *socket, *user, *password, *database;
     int         port;
@@ -108,6 +110,11 @@ typedef struct db_config {
     /* --pipeline=on: statements the workload marks independent are queued
      * (db_exec_queue) and sent with the next one that waits (pgsql only) */
     bool        pipeline;
+    /* how ODBC bulk loads travel (--bulk=on|bcp|values): parameter
+     * arrays; SQL Server's bulk copy (the connection looks for the
+     * driver's bcp functions when it opens and fails without them); or
+     * INSERTs of many row constructors, their values as parameters */
+    db_odbc_bulk odbc_bulk;
     /* ODBC: a data source name, or a full connection string (one of them) */
     const char *dsn, *conn_str;
     /* the SQL dialect of the server, resolved by main.c before any
@@ -265,6 +272,8 @@ size_t db_bulk_tsv_max(const db_bulk *b);
 /* "INSERT INTO t (c1, c2) VALUES (?, ?)" for b, the statement a driver
  * binds arrays of rows to. Returns a string the caller frees, or NULL. */
 char *db_bulk_insert_sql(const db_bulk *b);
+/* The same with `rows` row constructors ((?, ?), (?, ?), ...); malloc'd. */
+char *db_bulk_insert_rows_sql(const db_bulk *b, int rows);
 
 /* Did the server say its disk is full? MariaDB/MySQL 1021 ER_DISK_FULL
  * and 1114 ER_RECORD_FILE_FULL, an errno 28 ("No space left on device")

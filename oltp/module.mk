@@ -31,7 +31,7 @@ TEST_TARGETS += tests/integration/oltp_ping.sh tests/integration/oltp_disk_full.
 TEST_TARGETS += tests/integration/tpcc_mysql.sh tests/integration/tpcc_procedures.sh
 # the SQL Server path against Babelfish, last: on a fresh machine it waits
 # for the Babelfish build .ci/run started early (tests/lib/babelfish.sh)
-TEST_TARGETS += tests/integration/tsql_babelfish.sh
+TEST_TARGETS += tests/integration/tsql_babelfish.sh tests/integration/tsql_bcp.sh
 
 # SQL Server's transaction rules through the real driver manager: bin/oltp
 # against a test double of SQL Server loaded as an ODBC driver

@@ -12,7 +12,7 @@
 
 #include "version.h"
 
-typedef enum { O_INT, O_INT64, O_DOUBLE, O_BOOL, O_STR, O_PCT, O_RANDTYPE } opt_type;
+typedef enum { O_INT, O_INT64, O_DOUBLE, O_BOOL, O_STR, O_PCT, O_RANDTYPE, O_BULK } opt_type;
 
 typedef struct opt_def {
     const char *name;
@@ -64,7 +64,7 @@ static const opt_def defs[] = {
     {"auto-inc", O_BOOL, F(auto_inc), "on", "AUTO_INCREMENT primary key", 0, 0},
     {"secondary", O_BOOL, F(secondary), "off", "secondary index in place of the primary key", 0, 0},
     {"create-secondary", O_BOOL, F(create_secondary), "on", "create the index on k", 0, 0},
-    {"bulk", O_BOOL, F(bulk), "on", "prepare: load through the driver's bulk path (LOAD DATA LOCAL, COPY, ODBC arrays); off = multi-row INSERTs", 0, 0},
+    {"bulk", O_BULK, F(bulk), "on", "prepare: load through the driver's bulk path (LOAD DATA LOCAL, COPY, ODBC arrays); off = multi-row INSERTs; ODBC only: bcp = SQL Server's bulk copy (Microsoft's driver or FreeTDS), values = prepared INSERTs of up to 1,000 rows of parameters", 0, 0},
     {"mysql-bulk-empty-table", O_BOOL, F(db.mysql_empty_table_bulk), "off", "bulk prepare on MariaDB: unique_checks=0, foreign_key_checks=0 for the load (InnoDB's empty-table bulk insert; slower here, see bench/RESULTS-prepare.md)", 0, 0},
     {"mysql-storage-engine", O_STR, F(mysql_storage_engine), "innodb", "storage engine for MySQL tables", 0, 0},
     /* TPC-C */
@@ -141,6 +141,15 @@ static int set_value(oltp_opts *o, const opt_def *d, const char *v, FILE *err)
     case O_BOOL:
         if (parse_bool(v, (bool *)(base + d->off)) < 0)
             goto bad;
+        return 0;
+    case O_BULK:
+        o->db.odbc_bulk = !strcmp(v, "bcp") ? DB_ODBC_BCP : !strcmp(v, "values") ? DB_ODBC_VALUES : DB_ODBC_ARRAYS;
+        if (o->db.odbc_bulk != DB_ODBC_ARRAYS)
+            o->bulk = true;
+        else if (parse_bool(v, &o->bulk) < 0) {
+            fprintf(err, "oltp: --bulk=%s: expected on, off, bcp or values\n", v);
+            return -1;
+        }
         return 0;
     case O_RANDTYPE:
         if (rand_type_parse(v, &o->rnd.type) < 0) {
@@ -258,7 +267,8 @@ void opts_usage(FILE *out)
     for (size_t i = 0; i < NDEFS; i++) {
         char left[64];
         snprintf(left, sizeof left, "--%s=%s", defs[i].name,
-                 defs[i].type == O_BOOL ? "on|off" : defs[i].type == O_STR ? "STRING" : "N");
+                 defs[i].type == O_BOOL ? "on|off" : defs[i].type == O_BULK ? "on|off|bcp|values"
+                 : defs[i].type == O_STR ? "STRING" : "N");
         fprintf(out, "  %-32s %s", left, defs[i].help);
         if (defs[i].def)
             fprintf(out, " [%s]", defs[i].def);
@@ -305,7 +315,7 @@ int opts_parse(oltp_opts *o, int argc, char **argv, FILE *err)
                 fprintf(err, "oltp: unknown option '--%s' (see oltp --help)\n", norm);
                 return -1;
             }
-            if (!eq && d->type != O_BOOL) {
+            if (!eq && d->type != O_BOOL && d->type != O_BULK) {
                 fprintf(err, "oltp: option '--%s' needs a value: --%s=VALUE\n", d->name, d->name);
                 return -1;
             }
@@ -384,6 +394,10 @@ json_object *opts_to_json(const oltp_opts *o)
             break;
         }
         case O_RANDTYPE: v = json_object_new_string(rand_type_name(o->rnd.type)); break;
+        case O_BULK:
+            v = json_object_new_string(o->db.odbc_bulk == DB_ODBC_BCP ? "bcp" : o->db.odbc_bulk == DB_ODBC_VALUES
+                                       ? "values" : o->bulk ? "on" : "off");
+            break;
         case O_PCT:
             v = json_object_new_array();
             for (int p = 0; p < o->npercentiles; p++)

@@ -462,7 +462,8 @@ char *orch_template_render(const orch_template *t, const orch_domain_spec *s,
     if (n)
         xmlSetProp(n, BAD_CAST "path", BAD_CAST s->console_log);
     if (tpl_set_firmware(doc, s) < 0 || tpl_set_topology(doc, s) < 0 || tpl_set_hyperv(doc, s) < 0
-        || tpl_set_clock(doc, s) < 0 || tpl_set_nic(doc, s) < 0 || tpl_set_placement(doc, s) < 0)
+        || tpl_set_clock(doc, s) < 0 || tpl_set_nic(doc, s) < 0 || tpl_set_placement(doc, s) < 0
+        || tpl_set_on_reboot(doc, s) < 0)
         goto fail;
 
     buf = xmlBufferCreate();

@@ -22,5 +22,6 @@ int tpl_set_hyperv(xmlDocPtr doc, const orch_domain_spec *s);
 int tpl_set_clock(xmlDocPtr doc, const orch_domain_spec *s);
 int tpl_set_nic(xmlDocPtr doc, const orch_domain_spec *s);
 int tpl_set_placement(xmlDocPtr doc, const orch_domain_spec *s);
+int tpl_set_on_reboot(xmlDocPtr doc, const orch_domain_spec *s);
 
 #endif

@@ -257,6 +257,23 @@ int tpl_set_clock(xmlDocPtr doc, const orch_domain_spec *s)
     return 0;
 }
 
+/* <on_reboot>: a Windows guest restarts (specialize, feature and update
+ * installs reboot it while it boots; the monitor counts those until its
+ * database answers and fails it for a reboot after); a Linux guest keeps
+ * the template's destroy, which turns a panic=1 reboot while booting into
+ * a stop seen at once. */
+int tpl_set_on_reboot(xmlDocPtr doc, const orch_domain_spec *s)
+{
+    static const char *const after[] = { "on_poweroff", "clock", "features", "os", NULL };
+    xmlNodePtr n;
+    if (s->guest_os != ORCH_OS_WINDOWS)
+        return 0;
+    if (!(n = domain_child(doc, "on_reboot", after)))
+        return -1;
+    xmlNodeSetContent(n, BAD_CAST "restart");
+    return 0;
+}
+
 /* The user-mode NIC: '-netdev user,...' with restrict=on and the loopback
  * forward (libvirt's own <interface type='user'> has neither without
  * passt, which Debian 12's libvirt lacks), and its '-device': the model

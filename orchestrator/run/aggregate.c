@@ -349,6 +349,7 @@ static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc,
     v->result = strdup(r->result);
     v->precondition_result = r->precondition ? strdup(r->precondition) : NULL;
     v->failed_at_s = NAN;
+    v->boot_reboots = r->boot_reboots > 0 ? r->boot_reboots : 0;
     if (!v->name || !v->drive || !v->result || (r->precondition && !v->precondition_result))
         return -1;
     if (r->failed_in || empty) {

@@ -41,6 +41,7 @@ typedef struct orch_vm_result {
     const char *cpus, *emulator_cpus;   /* [run] pinning: its vCPUs' and
                                  * emulator's host CPUs, NULL: not pinned */
     int         numa_node;      /* its memory's node, -1: not bound */
+    int         boot_reboots;   /* reboots tolerated while it booted */
 } orch_vm_result;
 
 typedef struct orch_summary_input {

@@ -175,6 +175,10 @@ int run_provision_rep(run_state *st, int rep)
         rv->failed_in = NULL;
         virDomainGetUUID(rv->dom, rv->uuid);
         rv->slot = orch_monitor_add(st->mon, rv->dom, vm->name, vm->drive->name);
+        /* a profile that restarts on reboot (Windows: specialize, updates)
+         * may reboot until its database answers (run_wait_ready) */
+        if (rv->slot >= 0 && orch_domain_restarts_on_reboot(rv->dom) == 1)
+            orch_monitor_boot_reboots(st->mon, rv->slot);
         orch_telemetry_add_vm(st->tel, i, vm->name, vm->drive_index, rep, pool, vm->db_vol,
                               vm->boot_vol, rv->dom);
         if (rv->slot < 0) {
@@ -255,6 +259,7 @@ int run_wait_ready(run_state *st, int rep)
                 snprintf(st->err, sizeof st->err, "interrupted");
             return -1;
         }
+        orch_monitor_ready(st->mon, st->vms[i].slot);
         read_cpu_flags(st, i);
     }
     return 0;

@@ -44,8 +44,9 @@ void run_record_rep(run_state *st, int rep)
                           ? orch_layout_round_result(vm, rep, pre->rounds[pre->nrounds - 1].round)
                           : NULL;
         r->failed_in = rv->failed_in;
+        orch_monitor_health(st->mon, rv->slot, &r->health);
+        r->boot_reboots = r->health.boot_reboots;
         if (rv->failed_in) {
-            orch_monitor_health(st->mon, rv->slot, &r->health);
             r->console_tail = console_tail(st, vm, rep, 20);
         }
     }

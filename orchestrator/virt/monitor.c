@@ -79,6 +79,7 @@ typedef struct mon_vm {
     char        uuid[VIR_UUID_STRING_BUFLEN];
     char       *name, *drive;
     orch_health h;
+    int         ready;          /* its database answered: reboots are faults */
 } mon_vm;
 
 /* Domain events the monitor registers for, per connection. */
@@ -182,6 +183,7 @@ int orch_monitor_health(orch_monitor *m, int slot, orch_health *h)
         failed = h->fault != ORCH_FAULT_NONE;
     } else {
         memset(h, 0, sizeof *h);
+        h->boot_reboots = -1;
     }
     pthread_mutex_unlock(&m->lock);
     return failed;
@@ -211,6 +213,7 @@ int orch_monitor_add(orch_monitor *m, virDomainPtr dom, const char *name, const 
     }
     mon_vm *v = &m->vms[m->nvms];
     memset(v, 0, sizeof *v);
+    v->h.boot_reboots = -1;
     if (virDomainGetUUIDString(dom, v->uuid) < 0)
         goto done;
     v->name = strdup(name);
@@ -322,13 +325,46 @@ static int cb_lifecycle(virConnectPtr c, virDomainPtr dom, int event, int detail
     return 0;
 }
 
+void orch_monitor_boot_reboots(orch_monitor *m, int slot)
+{
+    pthread_mutex_lock(&m->lock);
+    if (slot >= 0 && slot < m->nvms && m->vms[slot].h.boot_reboots < 0)
+        m->vms[slot].h.boot_reboots = 0;
+    pthread_mutex_unlock(&m->lock);
+}
+
+void orch_monitor_ready(orch_monitor *m, int slot)
+{
+    pthread_mutex_lock(&m->lock);
+    if (slot >= 0 && slot < m->nvms)
+        m->vms[slot].ready = 1;
+    pthread_mutex_unlock(&m->lock);
+}
+
+void orch_monitor_on_reboot(orch_monitor *m, virDomainPtr dom)
+{
+    int i;
+    pthread_mutex_lock(&m->lock);
+    i = find_vm(m, dom);
+    if (i >= 0 && m->vms[i].h.boot_reboots >= 0 && !m->vms[i].ready && m->vms[i].h.fault == ORCH_FAULT_NONE) {
+        mon_vm *v = &m->vms[i];
+        v->h.boot_reboots++;
+        if (m->log) {
+            fprintf(m->log, "drivebench: VM %s on drive %s rebooted while booting (%d so far; "
+                    "tolerated until its database answers)\n", v->name, v->drive, v->h.boot_reboots);
+            fflush(m->log);
+        }
+    } else if (i >= 0) {
+        fail_locked(m, i, ORCH_FAULT_REBOOTED, m->vms[i].h.boot_reboots >= 0
+                    ? "rebooted after its database answered" : "rebooted");
+    }
+    pthread_mutex_unlock(&m->lock);
+}
+
 static void cb_reboot(virConnectPtr c, virDomainPtr dom, void *opaque)
 {
-    orch_monitor *m = opaque;
     (void)c;
-    pthread_mutex_lock(&m->lock);
-    fail_locked(m, find_vm(m, dom), ORCH_FAULT_REBOOTED, "rebooted");
-    pthread_mutex_unlock(&m->lock);
+    orch_monitor_on_reboot(opaque, dom);
 }
 
 static void cb_watchdog(virConnectPtr c, virDomainPtr dom, int action, void *opaque)

@@ -6,7 +6,9 @@
  *
  * A VM that stops, crashes, reboots, pauses (an I/O error, a watchdog, or
  * anyone's suspend) while it is watched is marked failed with a reason and
- * the time; the first failure is kept. Other parts of the run mark
+ * the time; the first failure is kept. A VM may be allowed to reboot
+ * while it boots (Windows): counted until its database answers, a fault
+ * after. Other parts of the run mark
  * failures they see themselves (oltp's exit status, a database that stops
  * answering) with orch_monitor_fail(), which is also the seam tests use to
  * inject faults that libvirt's test driver cannot produce (I/O errors).
@@ -46,6 +48,9 @@ typedef struct orch_health {
     orch_fault fault;           /* ORCH_FAULT_NONE: healthy */
     char       reason[256];     /* one line for people */
     time_t     at;              /* when it was seen (UTC seconds) */
+    int        boot_reboots;    /* reboots before its database first answered,
+                                 * when tolerated (orch_monitor_boot_reboots);
+                                 * -1: every reboot is a fault */
 } orch_health;
 
 typedef struct orch_monitor orch_monitor;
@@ -72,6 +77,14 @@ int orch_monitor_add(orch_monitor *m, virDomainPtr dom, const char *name, const 
  * them) and forget them; slots start again at 0. */
 void orch_monitor_clear(orch_monitor *m);
 
+/* Let VM `slot` reboot until orch_monitor_ready(): each reboot is counted
+ * in its health's boot_reboots, not a fault (Windows restarts while it
+ * boots: specialize, updates). For a domain whose on_reboot is restart. */
+void orch_monitor_boot_reboots(orch_monitor *m, int slot);
+/* VM `slot`'s database answered readiness: from now on a reboot is a
+ * fault ("rebooted"), tolerated or not before. */
+void orch_monitor_ready(orch_monitor *m, int slot);
+
 /* Mark VM `slot` failed (the first fault is kept; later ones are
  * ignored). printf-style reason. */
 void orch_monitor_fail(orch_monitor *m, int slot, orch_fault f, const char *fmt, ...)
@@ -90,6 +103,7 @@ int orch_monitor_every(orch_monitor *m, int ms, void (*fn)(void *ctx), void *ctx
 void orch_monitor_on_lifecycle(orch_monitor *m, virDomainPtr dom, int event, int detail);
 void orch_monitor_on_io_error(orch_monitor *m, virDomainPtr dom, const char *src,
                               const char *dev, int action, const char *reason);
+void orch_monitor_on_reboot(orch_monitor *m, virDomainPtr dom);
 /* conn closed for reason (VIR_CONNECT_CLOSE_REASON_*): marks it lost
  * unless we closed it ourselves (REASON_CLIENT). */
 void orch_monitor_on_close(orch_monitor *m, virConnectPtr conn, int reason);

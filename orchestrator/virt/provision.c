@@ -603,6 +603,30 @@ const char *orch_domain_type_for(virConnectPtr conn, char *err, size_t errlen)
     return type;
 }
 
+int orch_domain_restarts_on_reboot(virDomainPtr dom)
+{
+    char *xml = virDomainGetXMLDesc(dom, 0);
+    xmlDocPtr doc;
+    xmlXPathContextPtr ctx = NULL;
+    xmlXPathObjectPtr v = NULL;
+    int rc = -1;
+
+    if (!xml)
+        return -1;
+    doc = xmlReadMemory(xml, (int)strlen(xml), "domain.xml", NULL,
+                        XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    free(xml);
+    if (doc && (ctx = xmlXPathNewContext(doc)))
+        v = xmlXPathEvalExpression(BAD_CAST "string(/domain/on_reboot)", ctx);
+    if (v && v->type == XPATH_STRING)
+        /* libvirt's default, when the element is absent, is restart */
+        rc = !*v->stringval || !strcmp((const char *)v->stringval, "restart");
+    xmlXPathFreeObject(v);
+    xmlXPathFreeContext(ctx);
+    xmlFreeDoc(doc);
+    return rc;
+}
+
 const char *orch_format_bytes(uint64_t bytes, char *buf, size_t len)
 {
     static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };

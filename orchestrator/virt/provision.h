@@ -77,6 +77,11 @@ virStorageVolPtr orch_vol_create(virStoragePoolPtr pool, orch_ledger *l, const c
 virDomainPtr orch_domain_start(virConnectPtr conn, orch_ledger *l, const char *xml,
                                char *err, size_t errlen);
 
+/* 1 when dom restarts on a guest reboot (its on_reboot is restart, or
+ * absent: libvirt's default), 0 when it does not (destroy, ...), -1 when
+ * its XML cannot be read. */
+int orch_domain_restarts_on_reboot(virDomainPtr dom);
+
 /* Remove every domain, volume and pool on conn whose name starts with
  * prefix. Returns the number that could not be removed. */
 int orch_teardown_prefix(virConnectPtr conn, const char *prefix, FILE *log,

@@ -5,6 +5,8 @@
 #   babelfish_start        # sets BABELFISH_PREFIX, BABELFISH_DIR, BABELFISH_PG_PORT,
 #                          # BABELFISH_TDS_PORT, BABELFISH_PID
 #   babelfish_psql "SQL"   # SQL on PostgreSQL's side (database babelfish_db), as a|b rows
+#   babelfish_odbc DIR     # a private unixODBC setup in DIR with the DSN sb_tds to it
+#                          # (FreeTDS, TDS 7.4, database master); exports OLTP_ODBC_PASSWORD
 #   babelfish_stop         # stop the server this shell started (by PID)
 # babelfish/build.sh builds the tree or reuses its cache (~40 min the first
 # time), under the lock file babelfish.lock of its cache directory (a build
@@ -14,6 +16,7 @@
 # T-SQL login sbtest (password BABELFISH_PASSWORD) as sysadmin.
 
 . "$(dirname "${BASH_SOURCE[0]}")/mariadb.sh"     # for free_port
+. "$(dirname "${BASH_SOURCE[0]}")/odbc.sh"
 
 BABELFISH_PASSWORD=Sbtest-1433
 
@@ -41,6 +44,13 @@ babelfish_start() {
 babelfish_psql() {
   runuser -u postgres -- "$BABELFISH_PREFIX/bin/psql" -X -q -A -t -v ON_ERROR_STOP=1 -h "$BABELFISH_DIR/data" \
     -p "$BABELFISH_PG_PORT" -U postgres -d babelfish_db -c "$1"
+}
+
+babelfish_odbc() {
+  odbc_setup "$1"
+  odbc_add_dsn sb_tds FreeTDS Server=127.0.0.1 Port="$BABELFISH_TDS_PORT" TDS_Version=7.4 \
+    Database=master ClientCharset=UTF-8
+  export OLTP_ODBC_PASSWORD=$BABELFISH_PASSWORD
 }
 
 babelfish_stop() {

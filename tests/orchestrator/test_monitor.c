@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "virt/monitor.h"
+#include "virt/provision.h"
 #include <libvirt/virterror.h>
 
 typedef struct mon_fixture {
@@ -212,6 +213,78 @@ static void test_panic_then_crash_stop(void **state)
     assert_string_equal(h.reason, "crashed: the guest kernel panicked");
 }
 
+/* Reboots of a VM allowed to reboot while it boots: counted, not faults,
+ * until its database answers; the next one is the fault "rebooted". A VM
+ * not allowed to fails at its first. The test driver's virDomainReboot
+ * sends no reboot event (checked here: the count stays 0), so the
+ * events are replayed. */
+static void test_boot_reboots_until_ready(void **state)
+{
+    mon_fixture *f = *state;
+    orch_health h;
+
+    assert_int_equal(orch_monitor_health(f->m, 0, &h), 0);
+    assert_int_equal(h.boot_reboots, -1);
+    orch_monitor_boot_reboots(f->m, 0);
+    assert_int_equal(orch_monitor_health(f->m, 0, &h), 0);
+    assert_int_equal(h.boot_reboots, 0);
+    assert_int_equal(virDomainReboot(f->dom[0], 0), 0);
+    assert_int_equal(orch_monitor_health(f->m, 0, &h), 0);
+    assert_int_equal(h.boot_reboots, 0);
+    for (int i = 0; i < 3; i++)
+        orch_monitor_on_reboot(f->m, f->dom[0]);
+    assert_int_equal(orch_monitor_health(f->m, 0, &h), 0);
+    assert_int_equal(h.boot_reboots, 3);
+    assert_int_equal(h.fault, ORCH_FAULT_NONE);
+    assert_int_equal(orch_monitor_failures(f->m), 0);
+    fflush(f->logf);
+    assert_non_null(strstr(f->log, "drivebench: VM mon-a on drive drive <A> rebooted while booting "
+                                   "(3 so far; tolerated until its database answers)\n"));
+
+    orch_monitor_ready(f->m, 0);
+    orch_monitor_on_reboot(f->m, f->dom[0]);
+    assert_int_equal(orch_monitor_health(f->m, 0, &h), 1);
+    assert_int_equal(h.fault, ORCH_FAULT_REBOOTED);
+    assert_string_equal(h.reason, "rebooted after its database answered");
+    assert_int_equal(h.boot_reboots, 3);
+    /* after the fault, more reboots change nothing */
+    orch_monitor_on_reboot(f->m, f->dom[0]);
+    assert_int_equal(orch_monitor_health(f->m, 0, &h), 1);
+    assert_int_equal(h.boot_reboots, 3);
+
+    /* the other VM never was allowed: its first reboot is the fault */
+    orch_monitor_on_reboot(f->m, f->dom[1]);
+    assert_int_equal(orch_monitor_health(f->m, 1, &h), 1);
+    assert_int_equal(h.fault, ORCH_FAULT_REBOOTED);
+    assert_string_equal(h.reason, "rebooted");
+    assert_int_equal(h.boot_reboots, -1);
+    assert_int_equal(orch_monitor_failures(f->m), 2);
+}
+
+/* Which domains boot.c lets reboot while booting: on_reboot restart (a
+ * Windows render), or absent (libvirt's default, restart); not destroy
+ * (the Linux profiles). */
+static void test_restarts_on_reboot(void **state)
+{
+    mon_fixture *f = *state;
+    static const struct { const char *name, *elem; int want; } cases[] = {
+        { "mon-restart", "<on_reboot>restart</on_reboot>", 1 },
+        { "mon-destroy", "<on_reboot>destroy</on_reboot>", 0 },
+        { "mon-default", "", 1 },
+    };
+    assert_int_equal(orch_domain_restarts_on_reboot(f->dom[0]), 1);     /* no element */
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char xml[512];
+        virDomainPtr d;
+        snprintf(xml, sizeof xml, "<domain type='test'><name>%s</name><memory>65536</memory>"
+                 "<os><type>hvm</type></os>%s</domain>", cases[i].name, cases[i].elem);
+        assert_non_null(d = virDomainCreateXML(f->conn, xml, 0));
+        assert_int_equal(orch_domain_restarts_on_reboot(d), cases[i].want);
+        virDomainDestroy(d);
+        virDomainFree(d);
+    }
+}
+
 static void test_fail_from_the_run(void **state)
 {
     mon_fixture *f = *state;
@@ -282,6 +355,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_disk_full_replaces_the_pause, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shutdown_from_host_or_guest, setup, teardown),
         cmocka_unit_test_setup_teardown(test_panic_then_crash_stop, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_boot_reboots_until_ready, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_restarts_on_reboot, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fail_from_the_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cleared_vms_are_not_watched, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timer_ticks, setup, teardown),

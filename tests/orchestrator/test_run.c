@@ -322,6 +322,62 @@ static void test_run_sqlserver_prepare(void **state)
     orch_plan_free(p);
 }
 
+/* A Windows guest that reboots while it boots (libvirt's reboot events,
+ * which the test driver never sends, injected through the run's
+ * monitor): two reboots of every VM before its database answers are
+ * counted, not faults; one reboot of second-vm1 after it (as the
+ * measured phase starts) fails that VM as rebooted. */
+typedef struct reboot_ctx {
+    orch_fixture  *f;
+    orch_run_opts *o;
+    int            measured;
+} reboot_ctx;
+
+static void reboot_domain(reboot_ctx *c, const char *name, int times)
+{
+    virDomainPtr d = virDomainLookupByName(c->f->conn, name);
+    assert_non_null(d);
+    for (int i = 0; i < times; i++)
+        orch_monitor_on_reboot(c->o->monitor, d);
+    virDomainFree(d);
+}
+
+static int reboot_while_booting(void *ctx, orch_step step, const char *object)
+{
+    reboot_ctx *c = ctx;
+    if (step == ORCH_STEP_READY)
+        reboot_domain(c, object, 2);
+    if (step == ORCH_STEP_MEASURE && !c->measured++)
+        reboot_domain(c, RUN_ID_PREFIX "second-vm1", 1);
+    return 0;
+}
+
+static void test_windows_reboots_while_booting(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "sqlserver", WINDOWS_SQLSERVER);
+    orch_run_opts o;
+    reboot_ctx c = { f, &o, 0 };
+    json_object *s;
+    opts_init(&o, f);
+    o.inject = reboot_while_booting;
+    o.hook_ctx = &c;
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_DEGRADED);
+    assert_clean(f, RUN_ID);
+    orch_assert_output(f, "VM " RUN_ID_PREFIX "second-vm1 on drive second rebooted while booting "
+                       "(2 so far; tolerated until its database answers)\n");
+    s = orch_fixture_summary(f);
+    for (int i = 0; i < 3; i++)
+        assert_string_equal(jnum(s, "vms", i, "boot_reboots", NULL), "2");
+    assert_string_equal(jnum(s, "vms", 0, "status", NULL), "\"ok\"");
+    assert_string_equal(jnum(s, "vms", 1, "status", NULL), "\"ok\"");
+    assert_string_equal(jnum(s, "vms", 2, "name", NULL), "\"" RUN_ID_PREFIX "second-vm1\"");
+    assert_vm_failed(s, 2, "\"rebooted\"", "\"rebooted after its database answered\"");
+    assert_string_equal(jnum(s, "run", -1, "failed_vms", NULL), "1");
+    json_object_put(s);
+    orch_plan_free(p);
+}
+
 /* Seed mode on the test driver: the guest's writes to its database disk
  * stand in as a real 1 MiB file at the database volume's path, made when
  * the shutdown step comes (after prepare), which qemu-img then copies. */
@@ -1833,6 +1889,7 @@ int main(void)
         ORCH_FIXTURE_TEST(test_seed_user_image),
         ORCH_FIXTURE_TEST(test_seed_failure_leaves_nothing),
         ORCH_FIXTURE_TEST(test_run_sqlserver_prepare),
+        ORCH_FIXTURE_TEST(test_windows_reboots_while_booting),
         ORCH_FIXTURE_TEST(test_failure_at_each_step),
         ORCH_FIXTURE_TEST(test_libvirt_failure),
         ORCH_FIXTURE_TEST(test_restore_failure),

@@ -312,8 +312,15 @@ static int rec_bulk(db_conn *c, db_bulk *b)
     assert_non_null(sql);
     assert_true(b->ncols <= 32);
     dump_sql("bulk", sql, strlen(sql));
-    if (first)
+    if (first) {
+        /* --bulk=values: the same INSERT of many row constructors (two
+         * here: the grammar is the same for 666) */
+        char *rows = db_bulk_insert_rows_sql(b, 2);
+        assert_non_null(rows);
+        dump_sql("bulk", rows, strlen(rows));
+        free(rows);
         rec_printf("%s -- bulk load, parameter arrays\n", sql);
+    }
     snprintf(last, sizeof last_bulk, "%s", sql);
     free(sql);
     while ((more = b->next(b->ctx, row)) > 0) {

@@ -609,6 +609,37 @@ static void test_tpcc_procedures(void **state)
     assert_int_equal(total(s, n, K_SYNTAX), 0);
 }
 
+/* --bulk=bcp through a driver without bulk copy (the double exports no
+ * bcp_initA and is not FreeTDS): one message, exit 2, and not a
+ * statement sent (no table created to be left behind) */
+static void test_bcp_needs_driver_bcp(void **state)
+{
+    char path[400], text[2048] = "";
+    session s[8];
+    size_t len;
+    FILE *f;
+    int n;
+
+    assert_int_equal(oltp_double("bcp.log", "", "--bulk=bcp --tables=1 --table-size=10 oltp_read_write prepare"), 2);
+    snprintf(path, sizeof path, "%s/out", dir);
+    assert_non_null(f = fopen(path, "r"));
+    len = fread(text, 1, sizeof text - 1, f);
+    text[len] = 0;
+    fclose(f);
+    assert_string_equal(text,
+        "oltp: cannot connect to the ODBC data source of --odbc-connect: error 0: --bulk=bcp: the ODBC "
+        "driver fake_mssql_odbc.so has no bulk copy: its library exports no bcp_initA, bcp_bind, "
+        "bcp_sendrow, bcp_batch, bcp_done (Microsoft's ODBC Driver 17/18 do) and it is not FreeTDS "
+        "(whose bcp goes through connection attributes); load with --bulk=on (parameter arrays) or "
+        "--bulk=off (INSERTs)\n");
+    n = sessions("bcp.log", s, 8);
+    assert_int_equal(total(s, n, K_STATEMENTS), 0);
+
+    /* on another driver, refused before any connection */
+    assert_int_equal(oltp("--db-driver=pgsql --bulk=bcp oltp_read_write prepare"), 2);
+    assert_int_equal(oltp("--db-driver=odbc --bulk=copy oltp_read_write prepare"), 2);
+}
+
 /* prepare's bulk load: arrays of 1,000 rows, column-wise, one prepared
  * INSERT, a transaction each; a row that fails rolls its array back and
  * ends prepare with the server's message. */
@@ -806,6 +837,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_no_data_and_more_results),
         cmocka_unit_test(test_endtran_3903),
         cmocka_unit_test(test_ping_readiness),
+        cmocka_unit_test(test_bcp_needs_driver_bcp),
         cmocka_unit_test(test_login_errors_in_run),
     };
     char *slash;
