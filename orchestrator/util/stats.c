@@ -267,7 +267,7 @@ int orch_stats_paired(const double *a, const double *b, const int *seg, int nseg
      * (identical, or no variance), never a verdict (finish()) */
     if (same && n >= 2)
         return orch_stats_paired_k(a, b, seg, nseg, 1, out) == 0 ? 0 : -1;
-    if (!(s = malloc((n ? (size_t)n : 1) * sizeof *s)))
+    if (!(s = malloc((n > 0 ? (size_t)n : 1) * sizeof *s)))
         return -2;
     for (int i = 0; i < n; i++)
         s[i] = a[i] + b[i];
