@@ -83,12 +83,21 @@ static void test_describe(void **state)
     assert_string_equal(h.arch, "i686");
     assert_null(h.cpu_model);
     assert_non_null(h.kernel);
+    /* this host's CPU flags, as its /proc/cpuinfo lists them */
+    {
+        char *flags = orch_cpuinfo_flags("/proc/cpuinfo");
+        assert_non_null(flags);
+        assert_string_equal(h.cpu_flags, flags);
+        free(flags);
+    }
     free(h.arch);
     free(h.kernel);
-    /* another host's kernel is not known to its libvirt */
+    free(h.cpu_flags);
+    /* another host's kernel and CPU flags are not known to its libvirt */
     memset(&h, 0, sizeof h);
     assert_int_equal(orch_host_describe(conn, "qemu+ssh://host2/system", &h), 0);
     assert_null(h.kernel);
+    assert_null(h.cpu_flags);
     free(h.arch);
     virConnectClose(conn);
 }
