@@ -111,6 +111,11 @@ typedef struct orch_plan {
                                  * of cpusets, one per VM (placement.h) */
     int   hugepages;            /* 1: guest memory on huge pages */
     orch_devlat_mode device_latency;
+    /* the live view (issue 34, live/live.h): "ADDRESS:PORT" to serve
+     * OpenMetrics on while the run lasts, or NULL; an address beyond
+     * loopback needs metrics_remote = yes */
+    char *metrics;
+    int   metrics_remote;
     /* [workload] */
     char *workload;             /* oltp_read_write, ..., tpcc */
     char *db_driver;            /* default from the engine */

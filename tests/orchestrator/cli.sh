@@ -118,6 +118,24 @@ engine_error "an unknown NIC" \
 engine_error "an unknown firmware" \
   "4: [run] firmware: 'coreboot' is not one of bios|efi" \
   'firmware = coreboot\n' ''
+# the live view's address (issue 34): loopback unless the plan opts in
+engine_error "metrics beyond loopback" \
+  "4: [run] metrics = 0.0.0.0:9464 listens beyond loopback: anyone who reaches this host could read the run's figures; use 127.0.0.1:PORT, or set [run] metrics_remote = yes to allow it" \
+  'metrics = 0.0.0.0:9464\n' ''
+engine_error "metrics on a name" \
+  "4: [run] metrics: 'example.com:9464': 'example.com' is not an IPv4 address (a name other than localhost is not taken: give the address to listen on)" \
+  'metrics = example.com:9464\n' ''
+engine_error "metrics without a port" \
+  "4: [run] metrics: '127.0.0.1' is not an address like 127.0.0.1:9464 (ADDRESS:PORT; [ADDRESS]:PORT for IPv6)" \
+  'metrics = 127.0.0.1\n' ''
+engine_error "metrics on a port out of range" \
+  "4: [run] metrics: '[::1]:70000': the port '70000' is not a number in 0..65535" \
+  'metrics = [::1]:70000\n' ''
+engine_error "metrics_remote without metrics" \
+  "4: [run] metrics_remote applies to [run] metrics only" \
+  'metrics_remote = yes\n' ''
+printf '[run]\nname = e\nprofile = tiny\nmetrics = 0.0.0.0:9464\nmetrics_remote = yes\n[workload]\nname = tpcc\nwarehouses = 1\nmeasure = 10s\n[drive d]\npath = /srv/d\n' > "$tmp/remote.ini"
+expect "metrics beyond loopback with metrics_remote = yes" 0 "" $DB validate "$tmp/remote.ini"
 engine_error "FreeTDS with strict encryption" \
   "11: [workload] encrypt = strict: FreeTDS 1.3 has no strict (TDS 8) encryption; use yes, or ODBC Driver 18" \
   'engine = sqlserver\nimage = /srv/mssql.qcow2\n' 'odbc_driver = FreeTDS\nencrypt = strict\n'
@@ -425,6 +443,22 @@ sed 's/^db_password = .*/db_password = ********/' "$tmp/run.ini" | diff -u - "$c
   && ok "the copy is the plan, byte for byte, but for the password" || bad "plan copy differs otherwise"
 grep -qxF "$tmp/run.ini:17: warning: [workload] db_password is written in the plan; prefer db_password_env or db_password_file (plans/README.md)" "$tmp/err" \
   && ok "a password written in the plan is warned about" || { bad "no warning"; cat "$tmp/err"; }
+
+# [run] metrics on a port something else holds: the run stops before it
+# creates anything, saying why
+python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+print(s.getsockname()[1], flush=True); time.sleep(60)' > "$tmp/holder" &
+holder=$!
+for _ in $(seq 50); do [ -s "$tmp/holder" ] && break; sleep 0.1; done
+held=$(cat "$tmp/holder")
+plan 1s
+sed -i "s/^boot_timeout = .*/&\nmetrics = 127.0.0.1:$held/" "$tmp/run.ini"
+expect "metrics on a port in use fails the run" 1 "drivebench: [run] metrics: cannot listen on 127.0.0.1:$held: Address already in use" \
+  $DB run "$tmp/run.ini" --run-id=cli-run-20261130-000009
+kill $holder; wait $holder 2>/dev/null
+! grep -q "^repetition\|teardown: removed [1-9]" "$tmp/err" && [ ! -e "$tmp/results/cli-run-20261130-000009/plan.ini" ] \
+  && ok "a refused metrics address creates nothing" || { bad "metrics refusal went on"; cat "$tmp/err"; }
 
 plan 1s
 expect "boot timeout fails the run" 1 "drivebench: no console log at $tmp/results/cli-run-20261130-000001/console/drivebench-cli-run-20261130-000001--d1-vm1.r1.log" \
