@@ -116,6 +116,15 @@ typedef struct orch_plan {
      * loopback needs metrics_remote = yes */
     char *metrics;
     int   metrics_remote;
+    /* a sweep (issue 34, plan/sweep.c): one numeric key given as a list
+     * ("threads = 8,16,32,64"), run as one step per value in order; the
+     * key's field holds the first value (orch_plan_sweep_step sets
+     * another's). sweep_key NULL: no sweep. */
+    const char *sweep_key;      /* "threads" (the key table's string) */
+    const char *sweep_section;  /* "run" or "workload" */
+    double     *sweep_values;   /* [nsweep], increasing */
+    int         nsweep;
+    int         sweep_line;
     /* [workload] */
     char *workload;             /* oltp_read_write, ..., tpcc */
     char *db_driver;            /* default from the engine */
@@ -213,6 +222,15 @@ orch_db_target orch_plan_db_target(const orch_plan *p);
 char *orch_plan_openssl_conf_text(const orch_plan *p, int *oom);
 char *orch_plan_openssl_conf_path(const orch_plan *p, const char *run_dir, int in_guest,
                                   int *oom);
+
+/* Sweeps (plan/sweep.c). The most steps a sweep may have. */
+#define ORCH_SWEEP_MAX 32
+/* Set p's swept key to the value of step i (0-based) of its sweep, as
+ * the plan had given that value alone. 0, or -1 with err (no sweep, i
+ * out of range). */
+int orch_plan_sweep_step(orch_plan *p, int i, char *err, size_t errlen);
+/* Step i's value as the plan writes it ("16", "0.5"), into buf. */
+void orch_plan_sweep_value(const orch_plan *p, int i, char *buf, size_t len);
 
 /* URI of drive d. */
 const char *orch_plan_drive_uri(const orch_plan *p, const orch_drive *d);

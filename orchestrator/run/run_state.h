@@ -76,6 +76,8 @@ void run_nap(run_state *st, int s);
 int run_reconnect_lost(run_state *st, const char *when);
 
 /* setup.c */
+/* mkdir -p path with mode. 0, or -1 with errno. */
+int run_mkdir_p(const char *path, mode_t mode);
 /* Refuse drivebench's image of another engine than the plan's. 0 or -1. */
 int run_check_image_engine(run_state *st);
 /* The run folder, its vm/ and console/, and the redacted plan.ini. 0 or -1. */

@@ -136,6 +136,42 @@ engine_error "metrics_remote without metrics" \
   'metrics_remote = yes\n' ''
 printf '[run]\nname = e\nprofile = tiny\nmetrics = 0.0.0.0:9464\nmetrics_remote = yes\n[workload]\nname = tpcc\nwarehouses = 1\nmeasure = 10s\n[drive d]\npath = /srv/d\n' > "$tmp/remote.ini"
 expect "metrics beyond loopback with metrics_remote = yes" 0 "" $DB validate "$tmp/remote.ini"
+# sweeps (issue 34): a malformed list is one line naming the step
+engine_error "a sweep with an empty step" \
+  "8: [workload] threads: '8,,16' has an empty step (a sweep is a comma-separated list of values, like 8,16,32)" \
+  '' 'threads = 8,,16\n'
+engine_error "a sweep ending in a comma" \
+  "8: [workload] threads: '8,16,' has an empty step (a sweep is a comma-separated list of values, like 8,16,32)" \
+  '' 'threads = 8,16,\n'
+engine_error "a sweep with a word" \
+  "8: [workload] threads: step 2 of the sweep: 'many' is not a whole number" \
+  '' 'threads = 8,many\n'
+engine_error "a sweep out of range" \
+  "8: [workload] threads: step 3 of the sweep: 0 is out of range 1..1000000" \
+  '' 'threads = 8,16,0\n'
+engine_error "a sweep going down" \
+  "8: [workload] threads: the sweep's values must increase: 16 after 32" \
+  '' 'threads = 8,32,16\n'
+engine_error "a sweep repeating a value" \
+  "8: [workload] rate: the sweep's values must increase: 10 after 10" \
+  '' 'rate = 10,10\n'
+engine_error "two keys swept" \
+  "9: [workload] rate: a plan sweeps one key, and [workload] threads is swept already (line 8)" \
+  '' 'threads = 8,16\nrate = 10,20\n'
+engine_error "a list on a key that is not swept" \
+  "8: [workload] precondition: '1m,2m' is a list, and only [run] vms_per_drive and [workload] threads, rate, tables, table_size and warehouses can be swept" \
+  '' 'precondition = 1m,2m\n'
+engine_error "a sweep of 33 steps" \
+  "8: [workload] threads: 33 steps; a sweep has at most 32" \
+  '' "threads = $(seq -s, 1 33)\n"
+printf '[run]\nname = e\nprofile = tiny\nvms_per_drive = 1,2\n[workload]\nname = tpcc\nwarehouses = 1\nmeasure = 10s\n[drive d]\npath = /srv/d\nvms = 3\n' > "$tmp/sweep.ini"
+expect "a swept vms_per_drive and a drive's own vms" 2 \
+  "$tmp/sweep.ini:11: [drive d] vms: the sweep of [run] vms_per_drive (line 4) would not reach this drive; drop its vms" \
+  $DB validate "$tmp/sweep.ini"
+sed -i '/^vms = 3$/d' "$tmp/sweep.ini"
+out=$($DB validate "$tmp/sweep.ini" 2>&1)
+[ "$out" = "$tmp/sweep.ini: ok: 1 drive(s), 1 VM(s), profile tiny, workload tpcc; sweep of [run] vms_per_drive: 1, 2 (2 runs)" ] \
+  && ok "validate names a sweep's steps" || bad "validate of a sweep: $out"
 engine_error "FreeTDS with strict encryption" \
   "11: [workload] encrypt = strict: FreeTDS 1.3 has no strict (TDS 8) encryption; use yes, or ODBC Driver 18" \
   'engine = sqlserver\nimage = /srv/mssql.qcow2\n' 'odbc_driver = FreeTDS\nencrypt = strict\n'

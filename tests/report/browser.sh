@@ -172,6 +172,23 @@ check_eq "failures: screenshot exit 0" 0 "$?"
 # the grey of the incomplete bar, the red border of the banner, run A's blue
 check_eq "failures: screenshot shows the grey bar, the red banner and the bars" \
   "1280 2000 many bars" "$(png_colours "$ART/report-failures.png" b0b0b0 bb0000 4e79a7)"
+# --- a sweep (issue 34): TPS and p99 against threads per drive, the knee marked ---
+out=$($DB report $F/sweep-threads -o "$ART/report-sweep.html"); rc=$?
+check_eq "sweep: exit 0, the page" "0 report: $ART/report-sweep.html" "$rc $out"
+url="file://$PWD/$ART/report-sweep.html"
+dump_dom "$url" dom5
+check_eq "sweep: dump-dom exit 0" 0 "$?"
+check_eq "sweep: a TPS and a p99 curve per drive" 4 \
+  "$(grep -oE '<svg class="chart line" id="sweep-(tps|p99)-[01]"' "$tmp/dom5.html" | wc -l)"
+check_eq "sweep: the knees marked (nvme-a at 32, sata-b at 16) on both curves" 4 \
+  "$(grep -oE '<g class="mark" data-x="(32" data-label="knee: threads 32|16" data-label="knee: threads 16)"' "$tmp/dom5.html" | wc -l)"
+check_eq "sweep: no console messages or script errors" "" \
+  "$(grep -E 'CONSOLE|Uncaught|SyntaxError|Refused to' "$tmp/dom5.log")"
+shot "$url" "$PWD/$ART/report-sweep.png" shot5
+check_eq "sweep: screenshot exit 0" 0 "$?"
+# the two drives' line colours and the knee marks' red
+check_eq "sweep: the screenshot shows both curves and the knee marks" \
+  "1280 2000 many bars" "$(png_colours "$ART/report-sweep.png" 4e79a7 f28e2b cc0000)"
 # --- the ranking (issue 22): every fixture, one drive highlighted ---
 rm -rf "$ART/ranking"
 out=$($DB report --rank --highlight nvme-a --baseline sata-b -o "$ART/ranking" $F); rc=$?

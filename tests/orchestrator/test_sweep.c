@@ -1,0 +1,238 @@
+/* Sweeps (issue 34, run/sweep.c): a plan sweeping [workload] rate and
+ * one sweeping [run] vms_per_drive run on libvirt's test driver, each
+ * step a run of its own with the stand-in oltp's TPS per step; the exact
+ * figures per step and drive and the knees in sweep.json, the oltp
+ * arguments of each step, the sweep's page checked by XPath (the curves
+ * and the knee marks), and a failing step ending the sweep. Runs from
+ * the repository root. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/HTMLparser.h>
+#include <libxml/xpath.h>
+
+#include "plan/plan.h"
+#include "run/run.h"
+#include "results.h"
+#include "testlib.h"
+
+/* The string value of XPath expr over the page at path ("" when nothing). */
+static char *xpath_text(const char *path, const char *expr)
+{
+    htmlDocPtr doc = htmlReadFile(path, NULL, HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
+    xmlXPathContextPtr ctx = doc ? xmlXPathNewContext(doc) : NULL;
+    xmlXPathObjectPtr r = ctx ? xmlXPathEvalExpression(BAD_CAST expr, ctx) : NULL;
+    xmlChar *s = r ? xmlXPathCastToString(r) : NULL;
+    char *out = strdup(s ? (const char *)s : "");
+    assert_non_null(doc);
+    xmlFree(s);
+    xmlXPathFreeObject(r);
+    xmlXPathFreeContext(ctx);
+    xmlFreeDoc(doc);
+    return out;
+}
+
+static void assert_xpath(const char *path, const char *expr, const char *want)
+{
+    char *got = xpath_text(path, expr);
+    if (strcmp(got, want) != 0)
+        fprintf(stderr, "XPath %s: got '%s', want '%s'\n", expr, got, want);
+    assert_string_equal(got, want);
+    free(got);
+}
+
+/* Step s (0-based), drive d of w: its name, completeness and TPS. */
+static void assert_step_drive(const res_sweep *w, int s, int d, const char *name, int vms,
+                              double tps)
+{
+    assert_true(s < w->nsteps && d < w->steps[s].ndrives);
+    assert_string_equal(w->steps[s].drives[d].name, name);
+    assert_true(w->steps[s].drives[d].complete);
+    assert_int_equal(w->steps[s].drives[d].vms, vms);
+    assert_true(w->steps[s].drives[d].tps == tps);
+    assert_true(w->steps[s].drives[d].lat_p99_ms > 0);
+}
+
+static void read_sweep(orch_fixture *f, res_sweep *w)
+{
+    char path[PATH_MAX], err[512];
+    snprintf(path, sizeof path, "%s/%s/sweep.json", f->results, RUN_ID);
+    assert_int_equal(res_sweep_read_file(path, w, err, sizeof err), 0);
+}
+
+/* rate = 10,20,40: three runs, oltp's --rate each step's, the stand-in's
+ * TPS per VM 5, 9.5, 9.6: drive a<b (2 VMs) 10, 19, 19.2, drive second
+ * 5, 9.5, 9.6; both knees at step 2 (19 >= 0.95 x 19.2). */
+static void test_sweep_rate(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = orch_fixture_plan_timed(f, "profile = tiny\n", "measure = 1s\nrate = 10,20,40\n",
+                                           "pool = userpool\n");
+    orch_run_opts o;
+    res_sweep w;
+    char page[PATH_MAX], want[256];
+
+    assert_int_equal(p->nsweep, 3);
+    assert_true(p->rate == 10);
+    orch_fixture_opts(&o, f);
+    o.wait_ready = orch_fixture_ready;
+    setenv("FAKE_OLTP_STEP_TPS", "5 9.5 9.6", 1);
+    assert_int_equal(orch_run_sweep(p, &o), ORCH_RUN_OK);
+    unsetenv("FAKE_OLTP_STEP_TPS");
+    assert_string_equal(o.run_id_out, RUN_ID);
+    snprintf(want, sizeof want, "sweep %s: [workload] rate in 3 steps, results in %s/%s\n", RUN_ID,
+             f->results, RUN_ID);
+    orch_assert_output(f, want);
+    orch_assert_output(f, "sweep step 2 of 3: [workload] rate = 20 (run " RUN_ID "-s2)\n");
+    orch_assert_output(f, "sweep: drive a<b ' & .. x: knee at rate = 20 (19.00 TPS, step 2)\n");
+    orch_assert_output(f, "sweep: drive second: knee at rate = 20 (9.50 TPS, step 2)\n");
+    /* each step's measured phase ran with its own rate, on every VM */
+    assert_int_equal(orch_count_lines(f->log, "--rate=10 "), 3);
+    assert_int_equal(orch_count_lines(f->log, "--rate=20 "), 3);
+    assert_int_equal(orch_count_lines(f->log, "--rate=40 "), 3);
+    read_sweep(f, &w);
+    assert_string_equal(w.key, "rate");
+    assert_string_equal(w.section, "workload");
+    assert_int_equal(w.nsteps, 3);
+    for (int s = 0; s < 3; s++) {
+        char id[64];
+        snprintf(id, sizeof id, "%s-s%d", RUN_ID, s + 1);
+        assert_string_equal(w.steps[s].run_id, id);
+        assert_string_equal(w.steps[s].status, "complete");
+        assert_true(w.steps[s].value == 10 << s);
+    }
+    assert_step_drive(&w, 0, 0, "a<b ' & .. x", 2, 10);
+    assert_step_drive(&w, 1, 0, "a<b ' & .. x", 2, 19);
+    assert_step_drive(&w, 2, 0, "a<b ' & .. x", 2, 19.2);
+    assert_step_drive(&w, 0, 1, "second", 1, 5);
+    assert_step_drive(&w, 1, 1, "second", 1, 9.5);
+    assert_step_drive(&w, 2, 1, "second", 1, 9.6);
+    assert_int_equal(w.nknees, 2);
+    assert_string_equal(w.knees[0].drive, "a<b ' & .. x");
+    assert_int_equal(w.knees[0].step, 2);
+    assert_true(w.knees[0].value == 20 && w.knees[0].tps == 19);
+    assert_string_equal(w.knees[1].drive, "second");
+    assert_true(w.knees[1].value == 20 && w.knees[1].tps == 9.5);
+    res_sweep_clear(&w);
+    /* the page: a TPS and a p99 curve per drive through its three steps,
+     * the knee marked on both */
+    snprintf(page, sizeof page, "%s/%s/report.html", f->results, RUN_ID);
+    assert_xpath(page, "count(//svg[contains(@class,'chart')])", "4");
+    assert_xpath(page, "string(//section[@data-drive='second']/svg[1]/@id)", "sweep-tps-1");
+    assert_xpath(page, "string(//svg[@id='sweep-tps-0']//polyline[@class='series']/@data-label)",
+                 "a<b ' & .. x");
+    assert_xpath(page, "count(//svg[@id='sweep-tps-0']//polyline[@class='series'])", "1");
+    assert_xpath(page, "string(//svg[@id='sweep-tps-0']//g[@class='mark']/@data-x)", "20");
+    assert_xpath(page, "string(//svg[@id='sweep-p99-1']//g[@class='mark']/@data-label)",
+                 "knee: rate 20");
+    assert_xpath(page, "string(//table[@id='sweep-steps']//tr[@data-step='3']"
+                       "[@data-drive=\"a<b ' & .. x\"]/td[@data-key='tps']/@data-value)", "19.2");
+    assert_xpath(page, "count(//table[@id='sweep-steps']/tbody/tr)", "6");
+    orch_plan_free(p);
+}
+
+/* A plan of the fixture's kind whose [run] sweeps vms_per_drive over
+ * `vms` (drives without vms of their own). Caller frees. */
+static orch_plan *vms_plan(orch_fixture *f, const char *vms)
+{
+    char path[PATH_MAX];
+    FILE *pf;
+    orch_plan *p;
+    snprintf(path, sizeof path, "%s/vms.ini", f->results);
+    pf = fopen(path, "w");
+    assert_non_null(pf);
+    fprintf(pf, "[run]\nname = fixture\nuri = %s\nvmconfigs_dir = vmconfigs\n"
+                "image_dir = /srv/images\nresults_dir = %s\n"
+                "oltp = %s/tests/orchestrator/fake-oltp\ndomain_type = qemu\nport_base = 47100\n"
+                "boot_size = 1G\ndb_size = 1G\nseed_size = 1G\nprofile = tiny\n"
+                "vms_per_drive = %s\n"
+                "[workload]\nname = oltp_read_write\ntables = 2\ntable_size = 10000\n"
+                "threads = 2\nmeasure = 1s\n"
+                "[drive a<b ' & .. x]\npath = /srv/drive-a\n[drive second]\npool = userpool\n",
+            f->uri, f->results, f->cwd, vms);
+    fclose(pf);
+    p = orch_plan_load(path, stderr);
+    assert_non_null(p);
+    return p;
+}
+
+/* vms_per_drive = 1,2: step 1 one VM a drive, step 2 two; the drives'
+ * TPS the sum of their VMs' (the stand-in's 4, then 3.5 a VM): 4 then 7,
+ * the knee at 2 VMs. */
+static void test_sweep_vms(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = vms_plan(f, "1,2");
+    orch_run_opts o;
+    res_sweep w;
+    orch_fixture_opts(&o, f);
+    o.wait_ready = orch_fixture_ready;
+    setenv("FAKE_OLTP_STEP_TPS", "4 3.5", 1);
+    assert_int_equal(orch_run_sweep(p, &o), ORCH_RUN_OK);
+    unsetenv("FAKE_OLTP_STEP_TPS");
+    orch_assert_output(f, "sweep step 1 of 2: [run] vms_per_drive = 1 (run " RUN_ID "-s1)\n");
+    /* 2 VMs, then 4, each measured once */
+    assert_int_equal(orch_count_lines(f->log, " run"), 6);
+    read_sweep(f, &w);
+    assert_string_equal(w.key, "vms_per_drive");
+    assert_step_drive(&w, 0, 0, "a<b ' & .. x", 1, 4);
+    assert_step_drive(&w, 1, 0, "a<b ' & .. x", 2, 7);
+    assert_step_drive(&w, 0, 1, "second", 1, 4);
+    assert_step_drive(&w, 1, 1, "second", 2, 7);
+    assert_int_equal(w.nknees, 2);
+    assert_true(w.knees[0].value == 2 && w.knees[0].step == 2);
+    res_sweep_clear(&w);
+    orch_plan_free(p);
+}
+
+/* A step whose every VM fails ends the sweep: step 1 complete, step 2
+ * partial (its summary written after the failure), step 3 not run; the run fails and
+ * still writes sweep.json and its page. */
+static void test_sweep_failed_step(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = orch_fixture_plan_timed(f, "profile = tiny\n", "measure = 1s\nrate = 10,20,40\n",
+                                           "pool = userpool\n");
+    orch_run_opts o;
+    res_sweep w;
+    char page[PATH_MAX];
+    orch_fixture_opts(&o, f);
+    o.wait_ready = orch_fixture_ready;
+    setenv("FAKE_OLTP_EXIT", "1", 1);
+    setenv("FAKE_OLTP_MATCH", "--rate=20 ", 1);
+    assert_int_equal(orch_run_sweep(p, &o), ORCH_RUN_FAILED);
+    unsetenv("FAKE_OLTP_EXIT");
+    unsetenv("FAKE_OLTP_MATCH");
+    assert_int_equal(orch_count_lines(f->log, "--rate=40 "), 0);
+    read_sweep(f, &w);
+    assert_int_equal(w.nsteps, 3);
+    assert_string_equal(w.steps[0].status, "complete");
+    assert_string_equal(w.steps[1].status, "partial");
+    assert_false(w.steps[1].drives[0].complete);
+    assert_string_equal(w.steps[2].status, "not run");
+    assert_int_equal(w.steps[2].ndrives, 0);
+    assert_int_equal(w.nknees, 2);
+    assert_true(w.knees[0].step == 1);
+    res_sweep_clear(&w);
+    snprintf(page, sizeof page, "%s/%s/report.html", f->results, RUN_ID);
+    assert_xpath(page, "string(//table[@id='sweep-steps']//tr[@data-step='3']/td[3])", "not run");
+    orch_plan_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        ORCH_FIXTURE_TEST(test_sweep_rate),
+        ORCH_FIXTURE_TEST(test_sweep_vms),
+        ORCH_FIXTURE_TEST(test_sweep_failed_step),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
