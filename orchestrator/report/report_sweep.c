@@ -155,7 +155,7 @@ int report_sweep_write(const char *dir, const char *html_path, char **html_out, 
     char *title = NULL;
     const char **names = NULL;
     htmlDocPtr doc = NULL;
-    xmlNodePtr html, head, body;
+    xmlNodePtr body;
     res_sweep w;
     int rc = -1, nnames;
 
@@ -169,22 +169,12 @@ int report_sweep_write(const char *dir, const char *html_path, char **html_out, 
         goto cleanup;
     }
     names = calloc((size_t)(w.nsteps ? w.nsteps : 1) * 64, sizeof *names);
-    doc = htmlNewDocNoDtD(NULL, NULL);
     title = orch_strfmt("drivebench sweep %s: %s against %s", w.run_id, "TPS and p99", w.key);
-    if (!names || !doc || !title) {
+    doc = title ? html_page(title, sweep_css, &body) : NULL;
+    if (!names || !doc) {
         snprintf(err, errlen, "out of memory");
         goto cleanup;
     }
-    xmlCreateIntSubset(doc, BAD_CAST "html", NULL, NULL);
-    html = xmlNewDocNode(doc, NULL, BAD_CAST "html", NULL);
-    xmlDocSetRootElement(doc, html);
-    html_attr(html, "lang", "en");
-    head = html_add(html, "head", NULL);
-    htmlSetMetaEncoding(doc, BAD_CAST "UTF-8");
-    html_add(head, "title", title);
-    html_add(head, "style", sweep_css);
-    body = html_add(html, "body", NULL);
-    html_add(body, "h1", title);
     html_attr(html_add(body, "p", "Each step is a run of its own (its folder holds its summary, "
         "verdicts and report). A drive's knee is the first step whose TPS reaches 95 % of the "
         "drive's highest over its complete steps: beyond it more load buys less than the last "

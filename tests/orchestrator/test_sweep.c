@@ -139,26 +139,29 @@ static void test_sweep_rate(void **state)
     orch_plan_free(p);
 }
 
-/* A plan of the fixture's kind whose [run] sweeps vms_per_drive over
- * `vms` (drives without vms of their own). Caller frees. */
+/* The fixture's plan with [run] vms_per_drive = vms instead of drive
+ * a<b's own 2 VMs (a drive's vms would not follow the sweep). Caller
+ * frees. */
 static orch_plan *vms_plan(orch_fixture *f, const char *vms)
 {
-    char path[PATH_MAX];
+    char path[PATH_MAX], *text, *at;
     FILE *pf;
-    orch_plan *p;
-    snprintf(path, sizeof path, "%s/vms.ini", f->results);
+    orch_plan *p = orch_fixture_plan_timed(f, "profile = tiny\nvms_per_drive = 1\n",
+                                           "measure = 1s\n", "pool = userpool\n");
+    orch_plan_free(p);
+    snprintf(path, sizeof path, "%s/plan.ini", f->results);
+    text = orch_slurp(path);
+    at = strstr(text, "vms = 2\n");
+    assert_non_null(at);
+    memmove(at, at + strlen("vms = 2\n"), strlen(at + strlen("vms = 2\n")) + 1);
+    at = strstr(text, "vms_per_drive = 1\n");
+    assert_non_null(at);
     pf = fopen(path, "w");
     assert_non_null(pf);
-    fprintf(pf, "[run]\nname = fixture\nuri = %s\nvmconfigs_dir = vmconfigs\n"
-                "image_dir = /srv/images\nresults_dir = %s\n"
-                "oltp = %s/tests/orchestrator/fake-oltp\ndomain_type = qemu\nport_base = 47100\n"
-                "boot_size = 1G\ndb_size = 1G\nseed_size = 1G\nprofile = tiny\n"
-                "vms_per_drive = %s\n"
-                "[workload]\nname = oltp_read_write\ntables = 2\ntable_size = 10000\n"
-                "threads = 2\nmeasure = 1s\n"
-                "[drive a<b ' & .. x]\npath = /srv/drive-a\n[drive second]\npool = userpool\n",
-            f->uri, f->results, f->cwd, vms);
+    fprintf(pf, "%.*svms_per_drive = %s\n%s", (int)(at - text), text, vms,
+            at + strlen("vms_per_drive = 1\n"));
     fclose(pf);
+    free(text);
     p = orch_plan_load(path, stderr);
     assert_non_null(p);
     return p;
