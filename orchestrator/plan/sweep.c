@@ -9,26 +9,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The keys a sweep may vary: the VMs on each drive and the workload's
- * numbers (its load: threads, rate; its size: tables, table_size,
- * warehouses, each step preparing its own database). */
-static const struct {
-    const char *section, *key;
-} sweepable[] = {
-    { "run", "vms_per_drive" },
-    { "workload", "threads" }, { "workload", "rate" }, { "workload", "tables" },
-    { "workload", "table_size" }, { "workload", "warehouses" },
-};
+#define SWEEPABLE_TEXT "[run] vms_per_drive and the numbers of [workload]"
 
-#define SWEEPABLE_TEXT "[run] vms_per_drive and [workload] threads, rate, tables, table_size " \
-                       "and warehouses"
-
-static int is_sweepable(const char *section, const char *key)
+static int is_number(const key_spec *k)
 {
-    for (size_t i = 0; i < sizeof sweepable / sizeof sweepable[0]; i++)
-        if (strcmp(sweepable[i].section, section) == 0 && strcmp(sweepable[i].key, key) == 0)
-            return 1;
-    return 0;
+    return k->type == K_INT || k->type == K_INT64 || k->type == K_DOUBLE || k->type == K_DUR
+           || k->type == K_SIZE;
+}
+
+/* The keys a sweep may vary: the VMs on each drive and every number of
+ * the workload (its load: threads, rate; its size: tables, table_size,
+ * warehouses, each step preparing its own database; its times). */
+static int is_sweepable(const char *section, const key_spec *k)
+{
+    if (strcmp(section, "run") == 0)
+        return strcmp(k->key, "vms_per_drive") == 0;
+    return strcmp(section, "workload") == 0 && is_number(k);
 }
 
 /* The numeric value v of key k as plan_key_store stored it at field. */
@@ -39,6 +35,8 @@ static double stored_value(const key_spec *k, const void *base)
     case K_INT: return *(const int *)(const void *)field;
     case K_INT64: return (double)*(const int64_t *)(const void *)field;
     case K_DOUBLE: return *(const double *)(const void *)field;
+    case K_DUR: return *(const int *)(const void *)field;
+    case K_SIZE: return (double)*(const uint64_t *)(const void *)field;
     default: return NAN;
     }
 }
@@ -53,8 +51,8 @@ int plan_sweep_value(parse_state *st, const char *section, const key_spec *k, vo
 
     if (!strchr(value, ','))
         return 0;
-    if (!is_sweepable(section, k->key)) {
-        if (k->type == K_INT || k->type == K_INT64 || k->type == K_DOUBLE || k->type == K_DUR)
+    if (!is_sweepable(section, k)) {
+        if (is_number(k))
             plan_error(st, st->line, "[%s] %s: '%s' is a list, and only %s can be swept", section,
                        k->key, value, SWEEPABLE_TEXT);
         return k->type != K_STR;    /* a string key takes its commas as they are */
@@ -77,6 +75,10 @@ int plan_sweep_value(parse_state *st, const char *section, const key_spec *k, vo
         if (!*tok) {
             plan_error(st, st->line, "[%s] %s: '%s' has an empty step (a sweep is a "
                        "comma-separated list of values, like 8,16,32)", section, k->key, value);
+            bad = 1;
+        } else if (k->choices && strcmp(tok, k->choices) == 0) {
+            plan_error(st, st->line, "[%s] %s: step %d of the sweep: a sweep takes numbers, "
+                       "not '%s'", section, k->key, n + 1, tok);
             bad = 1;
         } else if (plan_key_store(k, base, tok, err, sizeof err) < 0) {
             plan_error(st, st->line, "[%s] %s: step %d of the sweep: %s", section, k->key, n + 1,

@@ -159,8 +159,11 @@ engine_error "two keys swept" \
   "9: [workload] rate: a plan sweeps one key, and [workload] threads is swept already (line 8)" \
   '' 'threads = 8,16\nrate = 10,20\n'
 engine_error "a list on a key that is not swept" \
-  "8: [workload] precondition: '1m,2m' is a list, and only [run] vms_per_drive and [workload] threads, rate, tables, table_size and warehouses can be swept" \
-  '' 'precondition = 1m,2m\n'
+  "4: [run] boot_timeout: '1m,2m' is a list, and only [run] vms_per_drive and the numbers of [workload] can be swept" \
+  'boot_timeout = 1m,2m\n' ''
+engine_error "a word in a sweep" \
+  "8: [workload] precondition: step 2 of the sweep: a sweep takes numbers, not 'until-steady'" \
+  '' 'precondition = 1m,until-steady\n'
 engine_error "a sweep of 33 steps" \
   "8: [workload] threads: 33 steps; a sweep has at most 32" \
   '' "threads = $(seq -s, 1 33)\n"
