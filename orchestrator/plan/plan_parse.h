@@ -66,7 +66,7 @@ int plan_where(const parse_state *st, const char *section, const char *key);
 int plan_sweep_value(parse_state *st, const char *section, const key_spec *k, void *base,
                      const char *value);
 /* Checks of a sweep against the rest of the plan (plan_check). */
-void plan_sweep_check(parse_state *st, int total_vms);
+void plan_sweep_check(parse_state *st);
 
 /* Check the parsed plan st->p as a whole, after its defaults are set:
  * every problem goes to plan_error (plan_check.c). */

@@ -111,7 +111,7 @@ int plan_sweep_value(parse_state *st, const char *section, const key_spec *k, vo
     return 1;
 }
 
-void plan_sweep_check(parse_state *st, int total_vms)
+void plan_sweep_check(parse_state *st)
 {
     const orch_plan *p = st->p;
     int vms_swept = p->sweep_key && strcmp(p->sweep_key, "vms_per_drive") == 0;
@@ -133,7 +133,6 @@ void plan_sweep_check(parse_state *st, int total_vms)
     if (p->port_base + (int)last * p->ndrives - 1 > 65535)
         plan_error(st, plan_where(st, "run", "port_base"), "[run] port_base %d leaves no room "
                    "for the sweep's last step, %d VMs", p->port_base, (int)last * p->ndrives);
-    (void)total_vms;
 }
 
 void orch_plan_sweep_value(const orch_plan *p, int i, char *buf, size_t len)
