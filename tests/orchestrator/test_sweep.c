@@ -230,9 +230,68 @@ static void test_sweep_failed_step(void **state)
     orch_plan_free(p);
 }
 
+/* sweep.json through the results module: written and read back equal, a
+ * figure not measured left out (never 0), another document refused with
+ * the file's name. */
+static void test_sweep_json(void **state)
+{
+    orch_fixture *f = *state;
+    res_sweep_drive dr[2] = { { .name = (char *)"nvme <a>", .complete = true, .vms = 4,
+                                .tps = 1012.75, .lat_avg_ms = 31.6, .lat_p99_ms = 98.4 },
+                              { .name = (char *)"sata", .complete = false, .vms = 0,
+                                .tps = NAN, .lat_avg_ms = NAN, .lat_p99_ms = NAN } };
+    res_sweep_step st = { .value = 32, .run_id = (char *)"s-20261204-000000-s1",
+                          .status = (char *)"completed_with_failures", .drives = dr,
+                          .ndrives = 2 };
+    res_sweep_knee kn = { .drive = (char *)"nvme <a>", .step = 1, .value = 32, .tps = 1012.75 };
+    res_sweep w = { .run_id = (char *)"s-20261204-000000", .plan_name = (char *)"s",
+                    .section = (char *)"workload", .key = (char *)"threads", .steps = &st,
+                    .nsteps = 1, .knees = &kn, .nknees = 1 }, r;
+    char path[PATH_MAX], err[512], want[PATH_MAX + 64], *text;
+    FILE *o;
+    (void)state;
+    assert_int_equal(res_sweep_write_file(&w, f->results, err, sizeof err), 0);
+    snprintf(path, sizeof path, "%s/sweep.json", f->results);
+    text = orch_slurp(path);
+    /* the drive not measured has no figures, never 0 */
+    assert_string_equal(text,
+        "{\n  \"schema\":\"drivebench.sweep/1\",\n  \"run_id\":\"s-20261204-000000\",\n"
+        "  \"plan\":\"s\",\n  \"section\":\"workload\",\n  \"key\":\"threads\",\n"
+        "  \"steps\":[\n    {\n      \"value\":32,\n      \"run_id\":\"s-20261204-000000-s1\",\n"
+        "      \"status\":\"completed_with_failures\",\n      \"drives\":[\n        {\n"
+        "          \"name\":\"nvme <a>\",\n          \"complete\":true,\n          \"vms\":4,\n"
+        "          \"tps\":1012.75,\n          \"lat_avg_ms\":31.6,\n          \"lat_p99_ms\":98.4\n"
+        "        },\n        {\n          \"name\":\"sata\",\n          \"complete\":false,\n"
+        "          \"vms\":0\n        }\n      ]\n    }\n  ],\n  \"knees\":[\n    {\n"
+        "      \"drive\":\"nvme <a>\",\n      \"step\":1,\n      \"value\":32,\n"
+        "      \"tps\":1012.75\n    }\n  ]\n}");
+    free(text);
+    assert_int_equal(res_sweep_read_file(path, &r, err, sizeof err), 0);
+    assert_string_equal(r.key, "threads");
+    assert_int_equal(r.nsteps, 1);
+    assert_int_equal(r.steps[0].ndrives, 2);
+    assert_true(r.steps[0].value == 32);
+    assert_string_equal(r.steps[0].status, "completed_with_failures");
+    assert_string_equal(r.steps[0].drives[0].name, "nvme <a>");
+    assert_true(r.steps[0].drives[0].tps == 1012.75 && r.steps[0].drives[0].lat_p99_ms == 98.4);
+    assert_false(r.steps[0].drives[1].complete);
+    assert_true(isnan(r.steps[0].drives[1].tps));
+    assert_int_equal(r.nknees, 1);
+    assert_true(r.knees[0].step == 1 && r.knees[0].tps == 1012.75);
+    res_sweep_clear(&r);
+    o = fopen(path, "w");
+    assert_non_null(o);
+    fputs("{\"schema\": \"drivebench.summary/2\", \"drives\": [], \"vms\": []}\n", o);
+    fclose(o);
+    assert_int_equal(res_sweep_read_file(path, &r, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: not a drivebench.sweep/1 document", path);
+    assert_string_equal(err, want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        ORCH_FIXTURE_TEST(test_sweep_json),
         ORCH_FIXTURE_TEST(test_sweep_rate),
         ORCH_FIXTURE_TEST(test_sweep_vms),
         ORCH_FIXTURE_TEST(test_sweep_failed_step),
