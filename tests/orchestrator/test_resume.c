@@ -219,6 +219,18 @@ static void test_resume_after_sigkill(void **state)
                         "memory: their VMs have no I/O figures and the drives' cover "
                         "repetitions 2 on\"");
     json_object_put(s);
+    /* and the report says so */
+    {
+        char *html_path = orch_strfmt("%s/report.html", dir), *html = orch_slurp(html_path);
+        snprintf(want, sizeof want, "<p class=\"interruption\" data-run=\"A\" "
+                 "data-repetition=\"2\">Run A (%s) was interrupted (last sign of life ", RUN_ID);
+        assert_non_null(strstr(html, want));
+        assert_non_null(strstr(html, ": 1 complete repetition(s) kept, repetition 2 run again "
+                                     "from its start. Lost: repetition 2 as far as it ran (6 "
+                                     "file(s), moved to interrupted/1/); "));
+        free(html);
+        free(html_path);
+    }
     free(before);
     free(after);
     free(dir);
