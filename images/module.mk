@@ -23,7 +23,8 @@
 #                     matrix (tests/e2e/faults.sh: a VM destroyed, an oltp
 #                     killed, MariaDB stopped in a guest, a drive that fills,
 #                     drivebench SIGKILLed, libvirtd restarted when this test
-#                     started it)
+#                     started it), and drivebench SIGKILLed in repetition 2
+#                     of 3, then `drivebench resume` (tests/e2e/resume.sh)
 #
 # `make test` runs the 1-VM drivebench runs: tests/e2e/run-1vm.sh (MariaDB;
 # it also checks that [run] db_settings reached the server, at no extra VM time;
@@ -66,7 +67,7 @@ E2E_TESTS := tests/e2e/boot-smoke.sh tests/e2e/boot-smoke-pgsql.sh tests/e2e/see
              tests/e2e/run-remote.sh tests/e2e/run-remote-drop.sh \
              $(if $(wildcard vmconfigs/tiny-seed.xml),tests/e2e/run-seed.sh) \
              tests/e2e/fault-vm.sh tests/e2e/fault-db-disk.sh tests/e2e/fault-sigkill.sh \
-             tests/e2e/fault-libvirtd.sh
+             tests/e2e/fault-libvirtd.sh tests/e2e/resume.sh
 e2e: $(ALL_TARGETS) image
 	@tests/run-all.sh $(E2E_TESTS)
 
