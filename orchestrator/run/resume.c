@@ -365,6 +365,7 @@ static int record_interruption(const char *run_dir, orch_resume *r, time_t last,
     int k = r->cp.ninterruptions + 1, moved = 0, kept = r->from_rep - 1;
     char to[32], when[32];
     res_interruption *i;
+    struct stat sb;
     r->intr = calloc((size_t)k, sizeof *r->intr);
     if (!r->intr)
         goto oom;
@@ -374,7 +375,16 @@ static int record_interruption(const char *run_dir, orch_resume *r, time_t last,
         r->nintr++;
     }
     i = &r->intr[r->nintr++];
-    snprintf(to, sizeof to, "interrupted/%d", k);
+    /* the first folder not taken (a resume stopped before its checkpoint
+     * left one the summary does not list) */
+    for (int n = k;; n++) {
+        char *path = orch_strfmt("%s/interrupted/%d", run_dir, n);
+        int taken = path && stat(path, &sb) == 0;
+        free(path);
+        snprintf(to, sizeof to, "interrupted/%d", n);
+        if (!taken)
+            break;
+    }
     for (int s = 0; s < 2 && moved >= 0; s++) {
         int n = move_from(run_dir, s ? "console" : "vm", to, r->from_rep, err, errlen);
         moved = n < 0 ? -1 : moved + n;

@@ -166,8 +166,12 @@ static int run_all(run_state *st, const char *started, int *summary_written)
     if (!st->o->resume && (st->lock_fd = orch_run_lock(st->l->run_dir, st->err,
                                                        sizeof st->err)) < 0)
         return ORCH_RUN_FAILED;
-    if (orch_hosts_write(p, st->l->run_dir, st->err, sizeof st->err) < 0
-        || (st->o->resume && run_resume_load(st) < 0))
+    if (orch_hosts_write(p, st->l->run_dir, st->err, sizeof st->err) < 0)
+        return ORCH_RUN_FAILED;
+    /* a resume's kept repetitions, and at once a checkpoint that records
+     * the interruption, should this process stop too before the next */
+    if (st->o->resume && (run_resume_load(st) < 0
+                          || run_write_summary(st, started, RUN_CHECKPOINT) < 0))
         return ORCH_RUN_FAILED;
     if (run_assign_ports(st) < 0)
         return ORCH_RUN_FAILED;

@@ -290,6 +290,28 @@ static void test_resume_refuses_another_protocol(void **state)
 
     assert_int_equal(orch_resume_prepare(p, dir, RUN_ID, &r, f->out, err, sizeof err), 0);
     assert_int_equal(r.from_rep, 2);
+    /* the resumed run fails in repetition 2 again: its summary keeps the
+     * first interruption, and the next resume adds a second */
+    {
+        orch_run_opts o;
+        json_object *s;
+        int seen = 1;
+        orch_fixture_opts(&o, f);
+        o.wait_ready = orch_fixture_ready;
+        o.inject = fail_2nd_measure;
+        o.hook_ctx = &seen;
+        o.resume = &r;
+        assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+        orch_resume_clear(&r);
+        s = orch_fixture_summary(f);
+        assert_int_equal(json_object_array_length(json_object_object_get(s, "interruptions")), 1);
+        assert_string_equal(json_object_get_string(json_object_object_get(s, "completed_repetitions")), "1");
+        json_object_put(s);
+    }
+    assert_int_equal(orch_resume_prepare(p, dir, RUN_ID, &r, f->out, err, sizeof err), 0);
+    assert_int_equal(r.nintr, 2);
+    assert_int_equal(r.intr[1].repetition, 2);
+    assert_string_equal(r.intr[1].moved_to, "interrupted/2/");
     orch_resume_clear(&r);
     free(dir);
     orch_plan_free(p);
