@@ -86,7 +86,8 @@ e2e_say "drivebench SIGKILLed in repetition 2 after $(( $(date +%s) - t0 ))s"
 sums() { (cd "$rdir" && find vm console -name '*.r1.*' -type f | sort | xargs sha256sum); }
 before=$(sums)
 [ "$(echo "$before" | wc -l)" -ge 2 ] || e2e_fail "repetition 1 left no files: $before"
-virsh -c "$E2E_URI" list --all --name | grep -qF "$prefix" || e2e_fail "the SIGKILLed run left no domain to clean up"
+doms=$(virsh -c "$E2E_URI" list --all --name)
+grep -qF "$prefix" <<<"$doms" || e2e_fail "the SIGKILLed run left no domain to clean up"
 
 t1=$(date +%s)
 "$drivebench" resume "$run_id" --results="$work/results" >"$work/resume.log" 2>&1 \
