@@ -12,6 +12,7 @@ declare -A allowed=(
   [telemetry]="virt plan util"
   [report]="util"
   [run]="util plan virt clients telemetry report"
+  [bundle]="util plan virt run"
 )
 bad=0; n=0
 for dir in "${!allowed[@]}"; do
