@@ -542,6 +542,23 @@ typedef enum res_run_status {
 /* "complete", "completed_with_failures", "partial". */
 const char *res_run_status_name(res_run_status s);
 
+/* A run that stopped without its summary (a SIGKILL, a reboot, an OOM
+ * kill) and went on with `drivebench resume` (issue 34): when, which
+ * repetition ran again, and what was lost. */
+typedef struct res_interruption {
+    char *at;               /* UTC ISO 8601: the run's last sign of life (its
+                             * folder's newest file), or NULL: not known */
+    char *resumed_at;       /* UTC ISO 8601: when the resume started */
+    int   repetition;       /* the first repetition not complete: run again */
+    int   kept_repetitions; /* complete ones kept as they were */
+    char *lost;             /* one line for people: what was lost */
+    char *moved_to;         /* the unfinished repetition's files, moved there
+                             * (relative to the run folder), or NULL: none */
+} res_interruption;
+
+int res_interruption_copy(res_interruption *dst, const res_interruption *src);
+void res_interruption_clear(res_interruption *i);   /* frees members */
+
 typedef struct res_summary {
     char       *run_id;
     res_run_status status;
@@ -561,6 +578,11 @@ typedef struct res_summary {
     struct res_io *io;      /* comparisons, host CPU, or NULL */
     struct res_fingerprint *fp; /* the protocol (below), or NULL: a run
                              * written before summaries recorded it */
+    int         completed_reps;     /* repetitions run to their end (a
+                                     * resume goes on after them); -1: not
+                                     * recorded (summaries before 2.3) */
+    res_interruption *interruptions;    /* issue 34, in order */
+    int         ninterruptions;
 } res_summary;
 
 /* Empty plan and environment (every field "not recorded"). */

@@ -93,12 +93,39 @@ static void banners(report_page *pg)
     }
 }
 
+/* Under the runs table: one line per interruption a run went on after
+ * (`drivebench resume`, issue 34). */
+static void interruptions(report_page *pg, xmlNodePtr sec)
+{
+    for (int r = 0; r < pg->s->nruns; r++) {
+        const report_run *run = &pg->s->runs[r];
+        for (int i = 0; i < run->sum.ninterruptions; i++) {
+            const res_interruption *in = &run->sum.interruptions[i];
+            char *text = orch_strfmt("Run %s (%s) was interrupted (last sign of life %s) and "
+                                     "resumed at %s: %d complete repetition(s) kept, repetition "
+                                     "%d run again from its start. Lost: %s.", run->label,
+                                     run->run_id, in->at ? in->at : "unknown",
+                                     in->resumed_at ? in->resumed_at : "?",
+                                     in->kept_repetitions, in->repetition,
+                                     in->lost ? in->lost : "nothing recorded");
+            xmlNodePtr p = html_add(sec, "p", text ? text : "interrupted and resumed");
+            char rep[16];
+            snprintf(rep, sizeof rep, "%d", in->repetition);
+            html_attr(p, "class", "interruption");
+            html_attr(p, "data-run", run->label);
+            html_attr(p, "data-repetition", rep);
+            free(text);
+        }
+    }
+}
+
 static void page_section_runs(report_page *pg)
 {
     static const char *const heads[] = { "run", "run id", "plan", "workload", "VMs",
                                          "drives", "repetitions", "started", "finished",
                                          "status", NULL };
-    xmlNodePtr tb = html_table(page_section(pg, "runs", "Runs", NULL), "run-table", heads);
+    xmlNodePtr sec = page_section(pg, "runs", "Runs", NULL);
+    xmlNodePtr tb = html_table(sec, "run-table", heads);
     for (int r = 0; r < pg->s->nruns; r++) {
         const report_run *run = &pg->s->runs[r];
         const res_summary *sum = &run->sum;
@@ -116,6 +143,7 @@ static void page_section_runs(report_page *pg)
         if (sum->status != RES_RUN_COMPLETE)
             html_attr(tr, "class", "failed");
     }
+    interruptions(pg, sec);
 }
 
 

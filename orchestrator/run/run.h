@@ -67,6 +67,9 @@ typedef struct orch_run_opts {
     /* What the host check reads (its root, smartctl); NULL: this host.
      * Its ignore and run_prefix are the run's. */
     const orch_hc_opts *host_check;
+    /* `drivebench resume` (resume.h): go on with run run_id after its
+     * complete repetitions, which the checkpoint holds; NULL: a new run */
+    const struct orch_resume *resume;
     char  run_id_out[128];      /* the run id used, filled by orch_run */
 } orch_run_opts;
 

@@ -55,6 +55,8 @@ typedef struct run_state {
      * precondition */
     res_steady      *pre_drives, *pre_vms;
     int              reps_run;          /* repetitions started so far */
+    int              reps_done;         /* run to their end (resume.h) */
+    int              lock_fd;           /* the run folder's lock, or -1 */
     char            *repetitions_stop;  /* repetitions = auto: why it
                                          * stopped (run.c), or NULL */
     char             err[1024];
@@ -143,10 +145,21 @@ void run_results_clear(run_state *st);
  * summary. 0, or -1 with st->err when it refuses (or out of memory). */
 int run_host_check(run_state *st);
 
+/* resume.c (resume_run.c) */
+/* A resume's kept repetitions (st->o->resume) into the run's state: their
+ * VM entries, precondition rounds and restore figures, as if this
+ * process had run them. 0, or -1 with st->err. */
+int run_resume_load(run_state *st);
+/* The summary's record of the resume: completed repetitions and
+ * interruptions. 0, or -1 when out of memory. */
+int run_resume_record(const run_state *st, res_summary *sum);
+
 /* summary.c */
 /* The current UTC time as ISO 8601 into buf. */
 void run_iso_now(char *buf, size_t len);
-/* summary.json from the results so far (partial: after a failure). */
+/* summary.json from the results so far (partial: after a failure;
+ * RUN_CHECKPOINT: after a complete repetition, silently, for resume.h). */
+#define RUN_CHECKPOINT 2
 int run_write_summary(run_state *st, const char *started, int partial);
 /* report.html and report.csv from summary.json. 0 or -1 with st->err. */
 int run_write_report(run_state *st);

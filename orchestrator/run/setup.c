@@ -160,6 +160,9 @@ int run_setup_dirs(run_state *st)
         }
         free(d);
     }
+    /* a resume keeps the run's copy as it is */
+    if (st->o->resume)
+        return write_openssl_conf(st);
     /* the copy shows secrets as ******** (it is shared, and report.html shows it) */
     plan_copy = orch_strfmt("%s/plan.ini", st->l->run_dir);
     if (!plan_copy || orch_plan_write_redacted(st->p, plan_copy, st->err, sizeof st->err) < 0) {

@@ -25,7 +25,7 @@ expect() {
 }
 
 expect "no arguments" 2 "usage: drivebench validate PLAN" $DB
-expect "unknown command" 2 "drivebench: unknown command 'frobnicate' (validate, render, run, list, teardown, report, seed, plan, host)" $DB frobnicate
+expect "unknown command" 2 "drivebench: unknown command 'frobnicate' (validate, render, run, list, teardown, report, seed, plan, host, resume, bundle, verify)" $DB frobnicate
 expect "unknown option" 2 "drivebench: unknown option --fast (see drivebench --help)" $DB run plans/tiny.ini --fast
 expect "missing plan" 2 "drivebench: missing PLAN argument" $DB validate
 expect "unreadable plan" 2 "/nonexistent.ini: cannot read plan: No such file or directory" $DB run /nonexistent.ini
@@ -513,6 +513,37 @@ expect "--domain-type takes kvm, qemu or auto" 2 "drivebench: --domain-type=xen:
   $DB run "$tmp/run.ini" --domain-type=xen
 expect "--domain-type is an option of run only" 2 "drivebench: unknown option --domain-type=kvm" \
   $DB render "$tmp/run.ini" --domain-type=kvm
+
+# --- resume, bundle and verify (issue 34): exact messages; the resume
+# itself, after a SIGKILL, and the verifier's findings are
+# tests/orchestrator/test_resume.c's ---
+R="$tmp/results"
+expect "resume: not a run id" 2 "drivebench: '../x' is not a run id (see \`drivebench list\`)" $DB resume ../x
+expect "resume: no run folder" 2 "drivebench: no run folder $R/nope-20261130-000000 with its plan.ini (see --results)" \
+  $DB resume nope-20261130-000000 --results="$R"
+expect "resume: the run's copy hides the password" 2 "drivebench: $R/cli-run-20261130-000000/plan.ini hides the plan's secrets (********): give the plan with --plan=PLAN" \
+  $DB resume cli-run-20261130-000000 --results="$R"
+# the run stopped in its first repetition (SIGINT above): nothing kept,
+# repetition 1 again (and its boot timeout of 1 s, on the test driver)
+expect "resume of a run stopped in repetition 1" 1 "resume cli-run-20261130-000000: 0 complete repetition(s) kept; repetition 1 runs again from its start" \
+  $DB resume cli-run-20261130-000000 --results="$R" --plan="$tmp/run.ini"
+grep -qxF "resume cli-run-20261130-000000: the stopped run left 0 oltp process(es), 0 domain(s), 0 volume(s), 0 pool(s): removed" "$tmp/err" \
+  && ok "resume cleans up first" || { bad "resume clean-up line"; cat "$tmp/err"; }
+expect "bundle of a run without summary" 2 "drivebench: $R/cli-run-20261130-000001 has no summary.json: not a run folder, or a run that stopped in its first repetition" \
+  $DB bundle cli-run-20261130-000001 --results="$R"
+expect "verify: missing argument" 2 "drivebench: missing BUNDLE argument" $DB verify
+expect "verify: not a bundle" 2 "drivebench: $tmp/run.ini: not a drivebench bundle: Unrecognized archive format" $DB verify "$tmp/run.ini"
+mkdir -p "$tmp/fx" && cp -r results/fixtures/report-failed "$tmp/fx/report-failed-20261130-000000"
+expect "bundle of a fixture" 0 "" $DB bundle report-failed-20261130-000000 --results="$tmp/fx" --out="$tmp/fx.tar.gz"
+grep -qxF "bundle report-failed-20261130-000000: $tmp/fx.tar.gz, 11 file(s) and MANIFEST.sha256" "$tmp/out" \
+  && ok "bundle names its file" || { bad "bundle line: $(cat "$tmp/out")"; }
+mkdir -p "$tmp/unp" && tar -C "$tmp/unp" -xzf "$tmp/fx.tar.gz" \
+  && (cd "$tmp/unp/report-failed-20261130-000000" && sha256sum --quiet -c MANIFEST.sha256) \
+  && ok "sha256sum -c checks the unpacked bundle" || bad "sha256sum -c"
+# a summary of an older minor: recomputed by today's aggregation, and said so
+$DB verify "$tmp/fx.tar.gz" >"$tmp/out" 2>"$tmp/err"; st=$?
+[ $st = 1 ] && [ "$(head -1 "$tmp/out")" = "note: summary.json is drivebench.summary/2, this drivebench writes drivebench.summary/2.3: what its aggregation does otherwise shows as mismatches" ] \
+  && ok "verify of an older summary says why it differs" || { bad "verify older: exit $st"; head -3 "$tmp/out"; }
 
 # --- protocols and the ranking (issue 22): exact messages ---
 F=results/fixtures

@@ -13,6 +13,7 @@ declare -A allowed=(
   [report]="util"
   [live]="util plan virt clients telemetry"
   [run]="util plan virt clients telemetry report live"
+  [bundle]="util plan virt run"
 )
 bad=0; n=0
 for dir in "${!allowed[@]}"; do
