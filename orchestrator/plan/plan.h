@@ -125,6 +125,8 @@ typedef struct orch_plan {
     double     *sweep_values;   /* [nsweep], increasing */
     int         nsweep;
     int         sweep_line;
+    int         sweep_step;     /* the step (1-based) orch_plan_sweep_step
+                                 * set: a step's plan; 0: the sweep's own */
     /* [workload] */
     char *workload;             /* oltp_read_write, ..., tpcc */
     char *db_driver;            /* default from the engine */
@@ -183,7 +185,8 @@ void orch_plan_free(orch_plan *p);           /* accepts NULL */
 
 /* Copy the plan file p was read from to path, with the value of every
  * secret key (db_password) replaced by ORCH_REDACTED and every other byte
- * kept. 0, or -1 with a message in err. */
+ * kept; a sweep step's plan (sweep_step) has its swept key's list replaced
+ * by the step's value, so that the step's folder holds the plan it ran. 0, or -1 with a message in err. */
 int orch_plan_write_redacted(const orch_plan *p, const char *path, char *err, size_t errlen);
 
 /* VMs on drive d (its own count or the plan's), and in the whole plan. */
@@ -226,8 +229,9 @@ char *orch_plan_openssl_conf_path(const orch_plan *p, const char *run_dir, int i
 /* Sweeps (plan/sweep.c). The most steps a sweep may have. */
 #define ORCH_SWEEP_MAX 32
 /* Set p's swept key to the value of step i (0-based) of its sweep, as
- * the plan had given that value alone. 0, or -1 with err (no sweep, i
- * out of range). */
+ * the plan had given that value alone: p becomes step i's plan, whose
+ * copy (orch_plan_write_redacted) gives the key that value. 0, or -1 with
+ * err (no sweep, i out of range). */
 int orch_plan_sweep_step(orch_plan *p, int i, char *err, size_t errlen);
 /* Step i's value as the plan writes it ("16", "0.5"), into buf. */
 void orch_plan_sweep_value(const orch_plan *p, int i, char *buf, size_t len);

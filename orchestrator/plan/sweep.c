@@ -108,6 +108,7 @@ int plan_sweep_value(parse_state *st, const char *section, const key_spec *k, vo
     p->nsweep = n;
     p->sweep_line = st->line;
     orch_plan_sweep_step(p, 0, err, sizeof err);
+    p->sweep_step = 0;          /* the sweep's own plan, holding its first value */
     return 1;
 }
 
@@ -150,5 +151,8 @@ int orch_plan_sweep_step(orch_plan *p, int i, char *err, size_t errlen)
     }
     k = plan_key_find(plan_section_keys(p->sweep_section), p->sweep_key);
     orch_plan_sweep_value(p, i, v, sizeof v);
-    return k ? plan_key_store(k, p, v, err, errlen) : -1;
+    if (!k || plan_key_store(k, p, v, err, errlen) < 0)
+        return -1;
+    p->sweep_step = i + 1;
+    return 0;
 }

@@ -98,6 +98,16 @@ static void test_sweep_rate(void **state)
     assert_int_equal(orch_count_lines(f->log, "--rate=10 "), 3);
     assert_int_equal(orch_count_lines(f->log, "--rate=20 "), 3);
     assert_int_equal(orch_count_lines(f->log, "--rate=40 "), 3);
+    /* the sweep's folder keeps the plan as given, each step's the plan it ran */
+    {
+        char top[PATH_MAX], step[PATH_MAX];
+        snprintf(top, sizeof top, "%s/%s/plan.ini", f->results, RUN_ID);
+        snprintf(step, sizeof step, "%s/%s/%s-s2/plan.ini", f->results, RUN_ID, RUN_ID);
+        assert_int_equal(orch_count_lines(top, "rate = 10,20,40"), 1);
+        assert_int_equal(orch_count_lines(step, "rate = "), 1);
+        assert_int_equal(orch_count_lines(step, "rate = 20"), 1);
+        assert_int_equal(orch_count_lines(step, NULL), orch_count_lines(top, NULL));
+    }
     read_sweep(f, &w);
     assert_string_equal(w.key, "rate");
     assert_string_equal(w.section, "workload");
