@@ -85,31 +85,8 @@ done
 curl -sf "http://127.0.0.1:$pport/-/ready" >/dev/null || e2e_fail "prometheus not ready after 20 s"
 e2e_say "prometheus on 127.0.0.1:$pport (pid $prom) scrapes 127.0.0.1:$mport every second"
 
-cat >"$work/plan.ini" <<EOF
-; written by tests/e2e/prometheus-1vm.sh
-[run]
-name = e2e-prom
-uri = $E2E_URI
-profile = tiny
-vms_per_drive = 1
-client = host
-image_dir = $E2E_TOP/images/build
-results_dir = $work/results
-domain_type = $type
-boot_timeout = 10m
-metrics = 127.0.0.1:$mport
-
-[workload]
-name = oltp_read_write
-tables = 1
-table_size = 1000
-threads = 2
-warmup = 5s
-measure = 20s
-
-[drive e2e]
-path = $work/drive
-EOF
+e2e_tiny_plan "$work/plan.ini" e2e-prom "$type" "metrics = 127.0.0.1:$mport" \
+  "$(printf 'threads = 2\nwarmup = 5s\nmeasure = 20s')"
 
 e2e_say "drivebench run ($type, 1 VM, run id $run_id)"
 t0=$(date +%s)

@@ -19,6 +19,7 @@
 # any exit. Needs Debian's chromium (results/deps.txt).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/png.sh"
 
 run_timeout=${E2E_RUN_TIMEOUT:-1200}
 drivebench=$E2E_TOP/bin/drivebench
@@ -45,29 +46,7 @@ E2E_WORK=$(mktemp -d /var/tmp/drivebench-e2e-sweep.XXXXXX)
 work=$E2E_WORK
 chmod 0755 "$work"
 mkdir -m 0755 "$work/drive"
-cat >"$work/plan.ini" <<EOF
-; written by tests/e2e/sweep-1vm.sh
-[run]
-name = e2e-sweep
-uri = $E2E_URI
-profile = tiny
-vms_per_drive = 1
-client = host
-image_dir = $E2E_TOP/images/build
-results_dir = $work/results
-domain_type = $type
-boot_timeout = 10m
-
-[workload]
-name = oltp_read_write
-tables = 1
-table_size = 1000
-threads = 1,2
-measure = 10s
-
-[drive e2e]
-path = $work/drive
-EOF
+e2e_tiny_plan "$work/plan.ini" e2e-sweep "$type" "" "$(printf 'threads = 1,2\nmeasure = 10s')"
 out=$("$drivebench" validate "$work/plan.ini")
 [ "$out" = "$work/plan.ini: ok: 1 drive(s), 1 VM(s), profile tiny, workload oltp_read_write; sweep of [workload] threads: 1, 2 (2 runs)" ] \
   || e2e_fail "validate: $out"
@@ -115,37 +94,8 @@ timeout 120 chromium --headless --no-sandbox --disable-gpu --no-first-run --disa
   --disable-background-networking --disable-component-update --window-size=1280,1400 \
   --user-data-dir="$work/chromium" --screenshot="$shot" "file://$html" >"$work/chromium.log" 2>&1 \
   || e2e_fail "chromium could not render $html"
-colours=$(python3 - "$shot" <<'PY'
-import struct, sys, zlib
-data = open(sys.argv[1], "rb").read()
-pos, idat = 8, b""
-while pos < len(data):
-    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    if kind == b"IHDR":
-        w, h, depth, ctype = struct.unpack(">IIBB", data[pos + 8:pos + 18])
-    elif kind == b"IDAT":
-        idat += data[pos + 8:pos + 8 + n]
-    pos += 12 + n
-bpp = 3 if ctype == 2 else 4
-raw, stride, prev, seen = zlib.decompress(idat), w * bpp, bytearray(w * bpp), set()
-for y in range(h):
-    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    for i in range(stride):
-        a = line[i - bpp] if i >= bpp else 0
-        b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
-        if f == 1: line[i] = (line[i] + a) & 255
-        elif f == 2: line[i] = (line[i] + b) & 255
-        elif f == 3: line[i] = (line[i] + ((a + b) >> 1)) & 255
-        elif f == 4:
-            p = a + b - c
-            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    seen.update(bytes(line[x:x + 3]) for x in range(0, stride, bpp))
-    prev = line
-print(" ".join(c for c in ("4e79a7", "cc0000") if bytes.fromhex(c) in seen))
-PY
-)
-[ "$colours" = "4e79a7 cc0000" ] || e2e_fail "the screenshot lacks the curve's blue or the knee's red: '$colours'"
+colours=$(png_colours "$shot" 4e79a7 cc0000)
+[ "${colours##* }" = bars ] || e2e_fail "the screenshot lacks the curve's blue or the knee's red: '$colours'"
 e2e_say "page rendered: $shot (the curve and the knee mark)"
 left=$(virsh -c "$E2E_URI" list --all --name 2>/dev/null | grep -F "drivebench-$run_id-" || true)
 [ -z "$left" ] || e2e_fail "left behind: $left"
