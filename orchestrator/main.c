@@ -139,8 +139,18 @@ static int cmd_validate(int argc, char **argv)
     p = orch_plan_load(o.arg, stderr);
     if (!p)
         return EXIT_BAD_INPUT;
-    printf("%s: ok: %d drive(s), %d VM(s), profile %s, workload %s\n", o.arg, p->ndrives,
+    printf("%s: ok: %d drive(s), %d VM(s), profile %s, workload %s", o.arg, p->ndrives,
            orch_plan_total_vms(p), p->profile, p->workload);
+    if (p->sweep_key) {                     /* a sweep: its steps, one run each */
+        printf("; sweep of [%s] %s:", p->sweep_section, p->sweep_key);
+        for (int i = 0; i < p->nsweep; i++) {
+            char v[64];
+            orch_plan_sweep_value(p, i, v, sizeof v);
+            printf("%s %s", i ? "," : "", v);
+        }
+        printf(" (%d runs)", p->nsweep);
+    }
+    printf("\n");
     orch_plan_free(p);
     return 0;
 }
@@ -248,7 +258,7 @@ static int cmd_run(int argc, char **argv)
     ro.run_id = o.run_id;
     ro.out = stderr;
     ro.ignore_host_check = o.ignore;
-    rc = orch_run(p, &ro);
+    rc = p->sweep_key ? orch_run_sweep(p, &ro) : orch_run(p, &ro);
     orch_plan_free(p);
     return rc;
 }

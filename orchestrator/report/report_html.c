@@ -151,26 +151,15 @@ static void page_section_runs(report_page *pg)
  * when out of memory. */
 static htmlDocPtr build_doc(const report_set *s)
 {
-    htmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);
-    xmlNodePtr html, head;
+    htmlDocPtr doc;
     report_page pg = { .s = s, .multi = s->nruns > 1 };
-    char *title;
+    char *title = s->nruns == 1 ? orch_strfmt("drivebench report: %s", s->runs[0].run_id)
+                                : orch_strfmt("drivebench report: %d runs", s->nruns);
 
+    doc = html_page(title ? title : "drivebench report", page_css, &pg.body);
+    free(title);
     if (!doc)
         return NULL;
-    xmlCreateIntSubset(doc, BAD_CAST "html", NULL, NULL);
-    html = xmlNewDocNode(doc, NULL, BAD_CAST "html", NULL);
-    xmlDocSetRootElement(doc, html);
-    html_attr(html, "lang", "en");
-    head = html_add(html, "head", NULL);
-    htmlSetMetaEncoding(doc, BAD_CAST "UTF-8");   /* text as UTF-8, not entities */
-    title = s->nruns == 1 ? orch_strfmt("drivebench report: %s", s->runs[0].run_id)
-                          : orch_strfmt("drivebench report: %d runs", s->nruns);
-    html_add(head, "title", title ? title : "drivebench report");
-    html_add(head, "style", page_css);
-    pg.body = html_add(html, "body", NULL);
-    html_add(pg.body, "h1", title ? title : "drivebench report");
-    free(title);
     banners(&pg);
     page_section_runs(&pg);
     page_section_protocols(&pg);                      /* issue 22 */

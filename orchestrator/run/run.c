@@ -65,6 +65,7 @@ static void state_close(run_state *st)
     orch_hc_free(st->hc, st->nhc);
     orch_monitor_free(st->mon);
     orch_telemetry_free(st->tel);
+    run_live_stop(st);
     st->o->monitor = NULL;
     free(st->results);
     for (int i = 0; st->vms && st->l && i < st->l->nvms; i++)
@@ -160,7 +161,7 @@ static int run_all(run_state *st, const char *started, int *summary_written)
     int first;
     fprintf(st->out, "run %s: %d drive(s), %d VM(s), results in %s\n", st->l->run_id,
             p->ndrives, st->l->nvms, st->l->run_dir);
-    if (run_check_image_engine(st) < 0 || run_setup_dirs(st) < 0)
+    if (run_live_start(st) < 0 || run_check_image_engine(st) < 0 || run_setup_dirs(st) < 0)
         return ORCH_RUN_FAILED;
     /* one drivebench a run folder (a resume holds the lock already) */
     if (!st->o->resume && (st->lock_fd = orch_run_lock(st->l->run_dir, st->err,

@@ -13,6 +13,7 @@
 #include "run/aggregate.h"
 #include "run/estimate.h"
 #include "telemetry/telemetry.h"
+#include "live/live.h"
 #include "virt/restore.h"
 #include "virt/upload.h"
 /* What exists of one VM while the run goes (index as in the layout). */
@@ -45,6 +46,7 @@ typedef struct run_state {
     run_vm          *vms;           /* per layout VM */
     orch_monitor    *mon;           /* VM health, all connections */
     orch_telemetry  *tel;           /* drive I/O sampling (issue 13), or NULL */
+    orch_live       *live;          /* the live view ([run] metrics), or NULL */
     int              failed_vms;    /* VMs that failed, all repetitions */
     orch_vm_result  *results;
     int              nresults;
@@ -76,6 +78,8 @@ void run_nap(run_state *st, int s);
 int run_reconnect_lost(run_state *st, const char *when);
 
 /* setup.c */
+/* mkdir -p path with mode. 0, or -1 with errno. */
+int run_mkdir_p(const char *path, mode_t mode);
 /* Refuse drivebench's image of another engine than the plan's. 0 or -1. */
 int run_check_image_engine(run_state *st);
 /* The run folder, its vm/ and console/, and the redacted plan.ini. 0 or -1. */
@@ -107,6 +111,13 @@ int run_repetition(run_state *st, int rep, int *measured);
  * the phase fails only when no VM is left. 0 or -1 with st->err. */
 int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *command,
               int time_s, int warmup_s, int round);
+
+/* live_view.c */
+/* The live view when the plan asks for it ([run] metrics): serving, fed
+ * by the clients' and the telemetry's hooks. 0, or -1 with st->err. */
+int run_live_start(run_state *st);
+/* Stop serving it (after the telemetry stopped ticking). */
+void run_live_stop(run_state *st);
 
 /* seed.c */
 /* Seed mode (run.h seed_out): provision and boot the plan's one VM, run

@@ -118,6 +118,63 @@ engine_error "an unknown NIC" \
 engine_error "an unknown firmware" \
   "4: [run] firmware: 'coreboot' is not one of bios|efi" \
   'firmware = coreboot\n' ''
+# the live view's address (issue 34): loopback unless the plan opts in
+engine_error "metrics beyond loopback" \
+  "4: [run] metrics = 0.0.0.0:9464 listens beyond loopback: anyone who reaches this host could read the run's figures; use 127.0.0.1:PORT, or set [run] metrics_remote = yes to allow it" \
+  'metrics = 0.0.0.0:9464\n' ''
+engine_error "metrics on a name" \
+  "4: [run] metrics: 'example.com:9464': 'example.com' is not an IPv4 address (a name other than localhost is not taken: give the address to listen on)" \
+  'metrics = example.com:9464\n' ''
+engine_error "metrics without a port" \
+  "4: [run] metrics: '127.0.0.1' is not an address like 127.0.0.1:9464 (ADDRESS:PORT; [ADDRESS]:PORT for IPv6)" \
+  'metrics = 127.0.0.1\n' ''
+engine_error "metrics on a port out of range" \
+  "4: [run] metrics: '[::1]:70000': the port '70000' is not a number in 0..65535" \
+  'metrics = [::1]:70000\n' ''
+engine_error "metrics_remote without metrics" \
+  "4: [run] metrics_remote applies to [run] metrics only" \
+  'metrics_remote = yes\n' ''
+printf '[run]\nname = e\nprofile = tiny\nmetrics = 0.0.0.0:9464\nmetrics_remote = yes\n[workload]\nname = tpcc\nwarehouses = 1\nmeasure = 10s\n[drive d]\npath = /srv/d\n' > "$tmp/remote.ini"
+expect "metrics beyond loopback with metrics_remote = yes" 0 "" $DB validate "$tmp/remote.ini"
+# sweeps (issue 34): a malformed list is one line naming the step
+engine_error "a sweep with an empty step" \
+  "8: [workload] threads: '8,,16' has an empty step (a sweep is a comma-separated list of values, like 8,16,32)" \
+  '' 'threads = 8,,16\n'
+engine_error "a sweep ending in a comma" \
+  "8: [workload] threads: '8,16,' has an empty step (a sweep is a comma-separated list of values, like 8,16,32)" \
+  '' 'threads = 8,16,\n'
+engine_error "a sweep with a word" \
+  "8: [workload] threads: step 2 of the sweep: 'many' is not a whole number" \
+  '' 'threads = 8,many\n'
+engine_error "a sweep out of range" \
+  "8: [workload] threads: step 3 of the sweep: 0 is out of range 1..1000000" \
+  '' 'threads = 8,16,0\n'
+engine_error "a sweep going down" \
+  "8: [workload] threads: the sweep's values must increase: 16 after 32" \
+  '' 'threads = 8,32,16\n'
+engine_error "a sweep repeating a value" \
+  "8: [workload] rate: the sweep's values must increase: 10 after 10" \
+  '' 'rate = 10,10\n'
+engine_error "two keys swept" \
+  "9: [workload] rate: a plan sweeps one key, and [workload] threads is swept already (line 8)" \
+  '' 'threads = 8,16\nrate = 10,20\n'
+engine_error "a list on a key that is not swept" \
+  "4: [run] boot_timeout: '1m,2m' is a list, and only [run] vms_per_drive and the numbers of [workload] can be swept" \
+  'boot_timeout = 1m,2m\n' ''
+engine_error "a word in a sweep" \
+  "8: [workload] precondition: step 2 of the sweep: a sweep takes numbers, not 'until-steady'" \
+  '' 'precondition = 1m,until-steady\n'
+engine_error "a sweep of 33 steps" \
+  "8: [workload] threads: 33 steps; a sweep has at most 32" \
+  '' "threads = $(seq -s, 1 33)\n"
+printf '[run]\nname = e\nprofile = tiny\nvms_per_drive = 1,2\n[workload]\nname = tpcc\nwarehouses = 1\nmeasure = 10s\n[drive d]\npath = /srv/d\nvms = 3\n' > "$tmp/sweep.ini"
+expect "a swept vms_per_drive and a drive's own vms" 2 \
+  "$tmp/sweep.ini:11: [drive d] vms: the sweep of [run] vms_per_drive (line 4) would not reach this drive; drop its vms" \
+  $DB validate "$tmp/sweep.ini"
+sed -i '/^vms = 3$/d' "$tmp/sweep.ini"
+out=$($DB validate "$tmp/sweep.ini" 2>&1)
+[ "$out" = "$tmp/sweep.ini: ok: 1 drive(s), 1 VM(s), profile tiny, workload tpcc; sweep of [run] vms_per_drive: 1, 2 (2 runs)" ] \
+  && ok "validate names a sweep's steps" || bad "validate of a sweep: $out"
 engine_error "FreeTDS with strict encryption" \
   "11: [workload] encrypt = strict: FreeTDS 1.3 has no strict (TDS 8) encryption; use yes, or ODBC Driver 18" \
   'engine = sqlserver\nimage = /srv/mssql.qcow2\n' 'odbc_driver = FreeTDS\nencrypt = strict\n'
@@ -425,6 +482,22 @@ sed 's/^db_password = .*/db_password = ********/' "$tmp/run.ini" | diff -u - "$c
   && ok "the copy is the plan, byte for byte, but for the password" || bad "plan copy differs otherwise"
 grep -qxF "$tmp/run.ini:17: warning: [workload] db_password is written in the plan; prefer db_password_env or db_password_file (plans/README.md)" "$tmp/err" \
   && ok "a password written in the plan is warned about" || { bad "no warning"; cat "$tmp/err"; }
+
+# [run] metrics on a port something else holds: the run stops before it
+# creates anything, saying why
+python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+print(s.getsockname()[1], flush=True); time.sleep(60)' > "$tmp/holder" &
+holder=$!
+for _ in $(seq 50); do [ -s "$tmp/holder" ] && break; sleep 0.1; done
+held=$(cat "$tmp/holder")
+plan 1s
+sed -i "s/^boot_timeout = .*/&\nmetrics = 127.0.0.1:$held/" "$tmp/run.ini"
+expect "metrics on a port in use fails the run" 1 "drivebench: [run] metrics: cannot listen on 127.0.0.1:$held: Address already in use" \
+  $DB run "$tmp/run.ini" --run-id=cli-run-20261130-000009
+kill $holder; wait $holder 2>/dev/null
+! grep -q "^repetition\|teardown: removed [1-9]" "$tmp/err" && [ ! -e "$tmp/results/cli-run-20261130-000009/plan.ini" ] \
+  && ok "a refused metrics address creates nothing" || { bad "metrics refusal went on"; cat "$tmp/err"; }
 
 plan 1s
 expect "boot timeout fails the run" 1 "drivebench: no console log at $tmp/results/cli-run-20261130-000001/console/drivebench-cli-run-20261130-000001--d1-vm1.r1.log" \
