@@ -197,6 +197,9 @@ int run_write_summary(run_state *st, const char *started, int partial)
     /* a partial summary is written after a failure, whatever stopped it */
     if (!partial && run_step(st, ORCH_STEP_SUMMARY, "summary.json") < 0)
         goto cleanup;
+    /* samples the spool lost (a full disk): no measurement, a failed run */
+    if (!partial && orch_telemetry_spool_error(st->tel, st->err, sizeof st->err))
+        goto cleanup;
     for (int d = 0; d < st->p->ndrives; d++)
         drives[d] = st->p->drives[d].name;
     run_iso_now(finished, sizeof finished);

@@ -236,11 +236,14 @@ static int fill_vm(fill_ctx *c, res_vm *v)
         return -1;
     if (rec && rec->measured) {
         orch_io_sum tot;
+        if (tel_vm_load(c->t, rec) < 0)
+            return -1;
         orch_io_vm one = { rec->db, rec->ndb }, bone = { rec->boot, rec->nboot };
         if (rec->ndb > 0)
             v->io->db = rates_of(&one, 1, rec->t0, c->interval_s, v->npoints, &tot);
         if (rec->nboot > 0)
             v->io->boot = rates_of(&bone, 1, rec->t0, c->interval_s, v->npoints, &tot);
+        tel_vm_unload(c->t, rec);
     }
     if (tel_views_fill_vm(c->t, rec, v, c->interval_s) < 0)
         return -1;
@@ -264,23 +267,35 @@ static int vm_failed(const res_summary *sum, int rep, const char *name)
 }
 
 /* The measured, not failed VMs of plan drive pd in repetition rep: the
- * series of their `role` disks into c->ivm (those that have one), and in
- * *t0 where their TPS intervals begin. Returns how many series. */
-static int rep_disks(fill_ctx *c, int pd, int rep, orch_disk_role role, double *t0)
+ * series of their `role` disks into c->ivm (those that have one; with
+ * load, read from the spool: unload_rep frees them), and in *t0 where
+ * their TPS intervals begin. Returns how many series, or -1 when one
+ * cannot be loaded. */
+static int rep_disks(fill_ctx *c, int pd, int rep, orch_disk_role role, double *t0, int load)
 {
     int n = 0;
     for (int i = 0; i < c->t->nvms; i++) {
         tel_vm *v = &c->t->vms[i];
-        const orch_blk_delta *d = role == ORCH_DISK_DB ? v->db : v->boot;
         int nd = role == ORCH_DISK_DB ? v->ndb : v->nboot;
         if (v->rep != rep || v->drive != pd || !v->measured
             || vm_failed(c->sum, rep, v->name))
             continue;
         *t0 = v->t0;
+        if (nd > 0 && load && tel_vm_load(c->t, v) < 0)
+            return -1;
         if (nd > 0)
-            c->ivm[n++] = (orch_io_vm){ d, nd };
+            c->ivm[n++] = (orch_io_vm){ role == ORCH_DISK_DB ? v->db : v->boot, nd };
     }
     return n;
+}
+
+/* The series rep_disks loaded for plan drive pd and repetition rep,
+ * freed. */
+static void unload_rep(fill_ctx *c, int pd, int rep)
+{
+    for (int i = 0; i < c->t->nvms; i++)
+        if (c->t->vms[i].rep == rep && c->t->vms[i].drive == pd)
+            tel_vm_unload(c->t, &c->t->vms[i]);
 }
 
 /* The first repetition in which a VM of plan drive pd has a series of
@@ -289,8 +304,8 @@ static int first_rep(fill_ctx *c, int pd)
 {
     double t0;
     for (int r = 1; r <= c->reps; r++)
-        if (rep_disks(c, pd, r, ORCH_DISK_DB, &t0) > 0
-            || rep_disks(c, pd, r, ORCH_DISK_BOOT, &t0) > 0)
+        if (rep_disks(c, pd, r, ORCH_DISK_DB, &t0, 0) > 0
+            || rep_disks(c, pd, r, ORCH_DISK_BOOT, &t0, 0) > 0)
             return r;
     return 0;
 }
@@ -311,13 +326,16 @@ static int drive_disks(fill_ctx *c, int pd, orch_disk_role role, int first,
     *nrep = 0;
     for (int r = 1; r <= c->reps; r++) {
         double t0 = 0;
-        int n = rep_disks(c, pd, r, role, &t0);
+        int n = rep_disks(c, pd, r, role, &t0, 1);
         orch_io_sum *tot = &c->tots[*nrep];
-        res_io_rates *rr;
+        res_io_rates *rr = NULL;
+        if (n > 0)
+            rr = rates_of(c->ivm, n, t0, c->interval_s, r == first ? c->nint : 0, tot);
+        unload_rep(c, pd, r);
+        if (n < 0 || (n > 0 && !rr))
+            return -1;
         if (n == 0)
             continue;
-        if (!(rr = rates_of(c->ivm, n, t0, c->interval_s, r == first ? c->nint : 0, tot)))
-            return -1;
         if (ORCH_BLK_HAS(tot->have, ORCH_BLK_FL_REQS)) {
             *guest_fl += tot->d[ORCH_BLK_FL_REQS];
             if (guest_has)

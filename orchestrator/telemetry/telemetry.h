@@ -91,6 +91,18 @@ int orch_telemetry_add_vm(orch_telemetry *t, int vm, const char *name, int drive
                           virStoragePoolPtr pool, const char *db_vol, const char *boot_vol,
                           virDomainPtr dom);
 
+/* Keep the VMs' block-statistics samples in a spool file in dir (the run
+ * folder; spool.h: unnamed, gone with the process) as they come, not in
+ * memory; the summary reads them back one VM at a time. Call before the
+ * first VM is added. 0, or -1 with err. */
+int orch_telemetry_spool(orch_telemetry *t, const char *dir, char *err, size_t errlen);
+/* The same with a spool given (owned from now on; tests: one over
+ * /dev/full). */
+void orch_telemetry_spool_use(orch_telemetry *t, orch_spool *sp);
+/* 1 with the reason in err when the spool failed (a full disk): samples
+ * are missing, the run must fail; 0 otherwise (or without a spool). */
+int orch_telemetry_spool_error(orch_telemetry *t, char *err, size_t errlen);
+
 /* Phase `phase` starts now; its TPS intervals begin after warmup_s.
  * Other phases than RES_PHASE_PRECONDITION and RES_PHASE_MEASURE are not
  * sampled. */
