@@ -223,6 +223,8 @@ int run_write_summary(run_state *st, const char *started, int partial)
         snprintf(st->err, sizeof st->err, "out of memory");
         goto cleanup;
     }
+    /* each VM's disk series built as the summary writes it (issue 33) */
+    orch_telemetry_lazy_series(st->tel);
     if (sum && st->tel)
         orch_telemetry_fill(st->tel, sum, st->l->run_dir);
     if (sum && attach_precondition(st, sum) < 0) {
@@ -237,7 +239,8 @@ int run_write_summary(run_state *st, const char *started, int partial)
         sum->drives[d].restore.bytes = (int64_t)st->restore[d].bytes;
         sum->drives[d].restore.seconds = st->restore[d].seconds;
     }
-    if (sum && orch_summary_write(st->l->run_dir, sum, st->err, sizeof st->err) == 0) {
+    if (sum && res_summary_write_files_vm(sum, st->l->run_dir, orch_telemetry_vm_each, st->tel,
+                                          st->err, sizeof st->err) == 0) {
         if (partial != RUN_CHECKPOINT)
             orch_summary_db_warnings(sum, st->out);
         rc = 0;

@@ -224,6 +224,71 @@ static int vm_oltp(const fill_ctx *c, res_vm *v, tel_drive_acc *a)
     return rc;
 }
 
+/* VM v's own disks' rates from its record rec: the phase figures and
+ * the series on its TPS intervals (series_only: the series alone, into
+ * the rates there). 0, or -1 when out of memory or the spool fails. */
+static int vm_rates(const orch_telemetry *t, tel_vm *rec, res_vm *v, double interval_s,
+                    int series_only)
+{
+    res_io_rates **dst[2] = { &v->io->db, &v->io->boot };
+    int rc = 0;
+    if (tel_vm_load(t, rec) < 0)
+        return -1;
+    orch_io_vm disks[2] = { { rec->db, rec->ndb }, { rec->boot, rec->nboot } };
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        orch_io_sum tot;
+        res_io_rates *r;
+        if (disks[k].n <= 0 || (series_only && !*dst[k]))
+            continue;
+        if (!(r = rates_of(&disks[k], 1, rec->t0, interval_s, v->npoints, &tot)))
+            rc = -1;
+        else if (!series_only)
+            *dst[k] = r;
+        else {
+            /* the phase figures stay the ones fill made */
+            free((*dst[k])->series);
+            (*dst[k])->series = r->series;
+            (*dst[k])->nseries = r->nseries;
+            r->series = NULL;
+            res_io_rates_free(r);
+        }
+    }
+    tel_vm_unload(t, rec);
+    return rc;
+}
+
+/* A lazy telemetry's VM series, out of memory until written. */
+static void vm_drop_series(res_vm *v)
+{
+    res_io_rates *r[2] = { v->io ? v->io->db : NULL, v->io ? v->io->boot : NULL };
+    for (int k = 0; k < 2; k++)
+        if (r[k]) {
+            free(r[k]->series);
+            r[k]->series = NULL;
+            r[k]->nseries = 0;
+        }
+}
+
+void orch_telemetry_lazy_series(orch_telemetry *t)
+{
+    if (t)
+        t->lazy_series = 1;
+}
+
+int orch_telemetry_vm_each(void *ctx, res_vm *v, int before)
+{
+    orch_telemetry *t = ctx;
+    tel_vm *rec;
+    if (!t || !t->spool || !t->lazy_series || !v->io || !(rec = vm_record(t, v))
+        || !rec->measured)
+        return 0;
+    if (!before) {
+        vm_drop_series(v);
+        return 0;
+    }
+    return vm_rates(t, rec, v, t->fill_interval_s, 1);
+}
+
 /* The per-VM section of summary VM v: its own disks' rates, its TPS into
  * its drive's series, its oltp figures. 0, or -1 when out of memory. */
 static int fill_vm(fill_ctx *c, res_vm *v)
@@ -234,17 +299,8 @@ static int fill_vm(fill_ctx *c, res_vm *v)
         return 0;
     if (!v->io && !(v->io = res_io_new()))
         return -1;
-    if (rec && rec->measured) {
-        orch_io_sum tot;
-        if (tel_vm_load(c->t, rec) < 0)
-            return -1;
-        orch_io_vm one = { rec->db, rec->ndb }, bone = { rec->boot, rec->nboot };
-        if (rec->ndb > 0)
-            v->io->db = rates_of(&one, 1, rec->t0, c->interval_s, v->npoints, &tot);
-        if (rec->nboot > 0)
-            v->io->boot = rates_of(&bone, 1, rec->t0, c->interval_s, v->npoints, &tot);
-        tel_vm_unload(c->t, rec);
-    }
+    if (rec && rec->measured && vm_rates(c->t, rec, v, c->interval_s, 0) < 0)
+        return -1;
     if (tel_views_fill_vm(c->t, rec, v, c->interval_s) < 0)
         return -1;
     if (v->repetition >= 1 && v->repetition <= c->reps && c->nint > 0)
@@ -253,7 +309,12 @@ static int fill_vm(fill_ctx *c, res_vm *v)
         return -1;
     /* without an oltp result (its TPC-C types) the per-transaction figures
      * come from the summary's own */
-    return !v->io->txn ? tel_txn_vm(v, NULL) : 0;
+    if (!v->io->txn && tel_txn_vm(v, NULL) < 0)
+        return -1;
+    /* built again, one VM at a time, when the summary writes it */
+    if (c->t->spool && c->t->lazy_series)
+        vm_drop_series(v);
+    return 0;
 }
 
 /* Whether the summary says VM `name` of repetition rep failed. */
@@ -466,6 +527,7 @@ int orch_telemetry_fill(orch_telemetry *t, res_summary *sum, const char *run_dir
     }
     health_after(t);
     series_shape(&c);
+    t->fill_interval_s = c.interval_s;
     if (acc_init(&c) < 0) {
         oom = 1;
         goto cleanup;

@@ -174,6 +174,15 @@ void orch_telemetry_on_tick(orch_telemetry *t, orch_tel_tick_fn fn, void *ctx);
  * Health is read again here ("after"). 0, or -1 when out of memory. */
 int orch_telemetry_fill(orch_telemetry *t, res_summary *sum, const char *run_dir);
 
+/* With a spool: orch_telemetry_fill keeps of each VM's disks the phase
+ * figures only, and orch_telemetry_vm_each builds their series while the
+ * summary writes that VM (res_summary_write_files_vm) and frees them
+ * after, so one VM's series is in memory at a time. Without a spool,
+ * nothing changes. */
+void orch_telemetry_lazy_series(orch_telemetry *t);
+/* A res_vm_each_fn (results.h) over orch_telemetry *ctx. */
+int orch_telemetry_vm_each(void *ctx, res_vm *v, int before);
+
 /* Host CPU busy share between two /proc/stat texts (the "cpu" line:
  * everything but idle and iowait is busy), percent; NAN when unreadable. */
 double orch_tel_cpu_busy_pct(const char *stat_before, const char *stat_after);

@@ -93,6 +93,8 @@ struct orch_telemetry {
     orch_spool        *spool;       /* the samples on disk (orch_telemetry_spool),
                                      * or NULL: in memory */
     int                spool_told;  /* its failure was reported */
+    int                lazy_series; /* orch_telemetry_lazy_series */
+    double             fill_interval_s; /* the summary's bins (orch_telemetry_fill) */
 };
 
 /* Per-drive series on the time bins of the measured phase

@@ -1301,6 +1301,69 @@ static void test_tick_hook(void **state)
     fclose(x.log);
 }
 
+/* One measured repetition of vm-a on drive a, filled into *sum; lazy:
+ * spooled, each VM's series built only when written. */
+static void lazy_run(tel_fixture *x, res_summary *sum, int lazy)
+{
+    static res_hypervisor hv = { .domain_type = (char *)"qemu" };
+    char err[256] = "";
+    orch_telemetry *t;
+    use_spool = lazy;
+    t = tel_open(x, 1, 1, NULL);
+    use_spool = 0;
+    if (lazy)
+        orch_telemetry_lazy_series(t);
+    assert_int_equal(orch_telemetry_add_vm(t, 0, "vm-a", 0, 1, NULL, NULL, NULL, NULL), 0);
+    measure_rep(t, 1, 100, "cpu  100 0 100 800 0 0 0 0 0 0\n",
+                "cpu  550 0 350 900 0 0 0 0 0 0\n");
+    summary_one_vm(sum);
+    sum->vms[0].tps = 11;
+    sum->vms[0].transactions = 55;
+    sum->env.hypervisors = &hv;
+    sum->env.nhypervisors = 1;
+    assert_int_equal(orch_telemetry_fill(t, sum, root), 0);
+    assert_int_equal(orch_telemetry_spool_error(t, err, sizeof err), 0);
+}
+
+/* A lazy, spooled telemetry: a VM's disk series are out of memory after
+ * the fill, built by orch_telemetry_vm_each (as the summary writes the
+ * VM) bit for bit as an eager one's, and freed after; the phase figures
+ * and the per-transaction series (made from them) are there all along. */
+static void test_lazy_series(void **state)
+{
+    tel_fixture ex, lx;
+    res_summary es, ls;
+    (void)state;
+
+    lazy_run(&ex, &es, 0);
+    lazy_run(&lx, &ls, 1);
+    res_io *e = es.vms[0].io, *l = ls.vms[0].io;
+    assert_non_null(e->db);
+    assert_non_null(l->db);
+    assert_int_equal(e->db->nseries, 5);
+    assert_int_equal(l->db->nseries, 0);
+    assert_null(l->db->series);
+    assert_memory_equal(&e->db->total, &l->db->total, sizeof e->db->total);
+    assert_non_null(e->txn);
+    assert_non_null(l->txn);
+    assert_int_equal(e->txn->nseries, 5);
+    assert_int_equal(l->txn->nseries, e->txn->nseries);
+    assert_memory_equal(l->txn->series, e->txn->series,
+                        (size_t)e->txn->nseries * sizeof *e->txn->series);
+    assert_int_equal(orch_telemetry_vm_each(lx.t, &ls.vms[0], 1), 0);
+    assert_int_equal(l->db->nseries, 5);
+    assert_memory_equal(l->db->series, e->db->series, 5 * sizeof *e->db->series);
+    assert_int_equal(l->boot ? l->boot->nseries : -1, e->boot ? e->boot->nseries : -1);
+    assert_int_equal(orch_telemetry_vm_each(lx.t, &ls.vms[0], 0), 0);
+    assert_int_equal(l->db->nseries, 0);
+    assert_null(l->db->series);
+    /* an eager telemetry's hook leaves the VM alone */
+    assert_int_equal(orch_telemetry_vm_each(ex.t, &es.vms[0], 0), 0);
+    assert_int_equal(e->db->nseries, 5);
+    tel_close(&ex, &es);
+    tel_close(&lx, &ls);
+}
+
 /* A spool that cannot be written (a full disk): the first failed sample
  * is said at once, each VM's failed samples at the phase's end, and the
  * error stays for the run to fail with; nothing is measured silently. */
@@ -1365,6 +1428,7 @@ int main(void)
         SPOOLED(test_time_bins),
         SPOOLED(test_guest_view),
         cmocka_unit_test(test_spool_full),
+        cmocka_unit_test(test_lazy_series),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
