@@ -10,7 +10,7 @@ COMMON_LIBS  = $(call pkglibs,json-c) -lm
 
 UNIT_LIBS   = $(call pkglibs,cmocka json-c) -lm
 
-$(BUILD)/tests/unit/%.o: MOD_CFLAGS = $(call pkgcflags,cmocka json-c libmariadb libuv) -Icommon -Ioltp
+$(BUILD)/tests/unit/%.o: MOD_CFLAGS = $(call pkgcflags,cmocka json-c libmariadb libuv) -Icommon $(OLTP_INCLUDES)
 
 $(BIN)/test_hist: $(BUILD)/tests/unit/test_hist.o $(COMMON_OBJS)
 	@mkdir -p $(dir $@)

@@ -30,7 +30,7 @@ FUZZ_OBJS_results_read  = $(COMMON_OBJS)
 FUZZ_LIBS_results_read  = -ljson-c -lm
 
 $(BUILD)/tests/fuzz/%.o: MOD_CFLAGS = $(call pkgcflags,$(ORCH_PKGS) $(OLTP_PKGS)) \
-    -Icommon -Iorchestrator -Ioltp -Itests/fuzz -DFUZZ_SRCDIR='"$(CURDIR)"'
+    -Icommon -Iorchestrator $(OLTP_INCLUDES) -Itests/fuzz -DFUZZ_SRCDIR='"$(CURDIR)"'
 
 $(BUILD)/tests/fuzz/replay_%.o: tests/fuzz/replay.c
 	@mkdir -p $(dir $@)
