@@ -28,9 +28,9 @@
 #include "atomic_file.h"
 #include "dbsize.h"
 #include "oltp_exit.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "ping.h"
-#include "report.h"
+#include "engine/report.h"
 #include "version.h"
 
 static double mono_s(void)

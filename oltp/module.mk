@@ -1,9 +1,8 @@
 # oltp/: the load generator, bin/oltp.
 OLTP_PKGS := libmariadb libuv json-c libpq odbc
-OLTP_DIRS := $(patsubst %/.,%,$(wildcard oltp/*/.))
 OLTP_SRCS := $(wildcard oltp/*.c oltp/*/*.c)
 OLTP_LIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter-out oltp/main.c,$(OLTP_SRCS)))
-OLTP_INCLUDES = -Ioltp $(OLTP_DIRS:%=-I%)
+OLTP_INCLUDES = -Ioltp
 $(BUILD)/oltp/%.o: MOD_CFLAGS = $(call pkgcflags,$(OLTP_PKGS)) -Icommon $(OLTP_INCLUDES) -pthread
 OLTP_LIBS = $(call pkglibs,$(OLTP_PKGS)) -lm -pthread
 

@@ -2,7 +2,7 @@
  * db.c — the only place that dispatches through struct db_driver, and the
  * helpers drivers share (error classification, bulk-load encodings).
  */
-#include "db.h"
+#include "drivers/db.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dialect.h"
+#include "drivers/dialect.h"
 
 enum { DB_DONE = 0, DB_WAIT = 1, DB_ERROR = -1 };
 enum { DB_WAIT_READ = 1, DB_WAIT_WRITE = 2, DB_WAIT_TIMEOUT = 8 };

@@ -1,7 +1,7 @@
 /*
  * dialect.c — per-dialect SQL text and error meanings (dialect.h).
  */
-#include "dialect.h"
+#include "drivers/dialect.h"
 
 #include <stdio.h>
 #include <string.h>

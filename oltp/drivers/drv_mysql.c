@@ -14,7 +14,7 @@
  * executes it. Every result is stored client-side (store_result), so the
  * workload can read rows without further I/O.
  */
-#include "db.h"
+#include "drivers/db.h"
 
 #include <mysql.h>
 #include <errmsg.h>

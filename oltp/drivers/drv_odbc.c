@@ -38,8 +38,8 @@
  * yet (4060, in recovery 922, in a restore 927, upgrade scripts 18401)
  * says 08004: not ready, retry; a refused login says 28000.
  */
-#include "db.h"
-#include "odbc_bcp.h"
+#include "drivers/db.h"
+#include "drivers/odbc_bcp.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -26,7 +26,7 @@
  * roll back and retry; a lost session (CONNECTION_BAD, class 08, 57P0x)
  * reconnects; anything else is fatal unless --mysql-ignore-errors=all.
  */
-#include "db.h"
+#include "drivers/db.h"
 
 #include <inttypes.h>
 #include <libpq-fe.h>

@@ -3,7 +3,7 @@
  * odbc_bcp.h): Microsoft's exported ones, or FreeTDS's connection
  * attributes behind functions of the same signatures.
  */
-#include "odbc_bcp.h"
+#include "drivers/odbc_bcp.h"
 
 #include <dlfcn.h>
 #include <limits.h>

@@ -23,7 +23,7 @@
  * one longer interval, never a tiny one. Events after the run's end (or
  * the cut of a run ended early) are not counted.
  */
-#include "engine.h"
+#include "engine/engine.h"
 #include "nap.h"
 
 #include <inttypes.h>

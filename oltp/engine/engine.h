@@ -10,7 +10,7 @@
 
 #include "hist.h"
 #include "results.h"
-#include "workload.h"
+#include "workloads/workload.h"
 
 /* Counters and latency of a span of time (an interval or a phase). */
 typedef struct stats {

@@ -2,7 +2,7 @@
  * report.c — sysbench-format text reports, and the result document filled
  * from the run (written by common/results_oltp.c).
  */
-#include "report.h"
+#include "engine/report.h"
 
 #include <inttypes.h>
 #include <math.h>

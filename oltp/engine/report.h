@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 struct interval_sample;
 void report_interval_line(FILE *out, const oltp_opts *o, const stats *acc,

@@ -1,7 +1,7 @@
 /*
  * options.c — sysbench-style `--name=value` options, table-driven.
  */
-#include "options.h"
+#include "options/options.h"
 
 #include <errno.h>
 #include <json-c/json.h>

@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "db.h"
-#include "rand.h"
+#include "drivers/db.h"
+#include "options/rand.h"
 
 #define OLTP_MAX_PERCENTILES 16
 

@@ -2,7 +2,7 @@
  * rand.c — sysbench 1.0.20's distributions (src/sb_rand.c), reimplemented
  * on an explicit generator state so each worker owns its own.
  */
-#include "rand.h"
+#include "options/rand.h"
 
 #include <math.h>
 #include <string.h>

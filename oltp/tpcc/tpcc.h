@@ -1,6 +1,6 @@
 /*
  * tpcc.h — internal to the TPC-C workload (specification rev. 5.11):
- * what its files share. Nothing outside oltp/tpcc_*.c and oltp/wl_tpcc.c
+ * what its files share. Nothing outside oltp/tpcc/
  * includes it; the engine sees TPC-C only through `wl_tpcc` (workload.h).
  *
  *   wl_tpcc.c      the workload table, setup/teardown, terminal count
@@ -14,9 +14,9 @@
 #ifndef OLTP_TPCC_H
 #define OLTP_TPCC_H
 
-#include "dialect.h"
-#include "tpcc_rand.h"
-#include "workload.h"
+#include "drivers/dialect.h"
+#include "tpcc/tpcc_rand.h"
+#include "workloads/workload.h"
 
 #define ITEMS        100000
 #define DISTRICTS    10

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tpcc.h"
+#include "tpcc/tpcc.h"
 
 
 /* Query one integer (first column of the first row); -1 after printing

@@ -31,7 +31,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tpcc.h"
+#include "tpcc/tpcc.h"
 
 /* Indexed by tpcc_type. */
 static const char *const proc_names[TPCC_NTYPES] = {

@@ -1,7 +1,7 @@
 /*
  * tpcc_rand.c — TPC-C's random rules; see tpcc_rand.h.
  */
-#include "tpcc_rand.h"
+#include "tpcc/tpcc_rand.h"
 
 #include <math.h>
 #include <string.h>

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rand.h"
+#include "options/rand.h"
 
 /* Transaction types, in the order the report lists them. */
 typedef enum {

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tpcc.h"
+#include "tpcc/tpcc.h"
 
 /* --- schema --------------------------------------------------------------- */
 

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "tpcc.h"
+#include "tpcc/tpcc.h"
 
 /* --- statements ------------------------------------------------------------ */
 

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tpcc.h"
+#include "tpcc/tpcc.h"
 
 /* Terminals: --terminals, else 10 per warehouse with keying/think times
  * (the spec's ratio), else one per connection (full speed, like

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "workload.h"
+#include "workloads/workload.h"
 
 /* Statement kinds, per table, in the order of oltp_common.lua. */
 enum { K_POINT, K_SIMPLE, K_SUM, K_ORDER, K_DISTINCT, K_INDEX_UPD,

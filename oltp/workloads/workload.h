@@ -13,9 +13,9 @@
 #ifndef OLTP_WORKLOAD_H
 #define OLTP_WORKLOAD_H
 
-#include "db.h"
-#include "options.h"
-#include "rand.h"
+#include "drivers/db.h"
+#include "options/options.h"
+#include "options/rand.h"
 
 #define WL_MAX_TYPES 8
 

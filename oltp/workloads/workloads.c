@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "workload.h"
+#include "workloads/workload.h"
 
 extern const workload wl_sysbench[8];
 extern const workload wl_tpcc;

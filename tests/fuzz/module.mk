@@ -9,7 +9,7 @@
 # input into tests/fuzz/regressions/<t>/ so `make test` replays it forever.
 # New inputs the fuzzer finds go to build-fuzz/corpus/<t>/ (not committed).
 #
-# Targets: plan (orchestrator/plan/plan_parse.c), oltp_options (oltp/options.c),
+# Targets: plan (orchestrator/plan/plan_parse.c), oltp_options (oltp/options/options.c),
 # render (plan text -> layout -> template.c -> libxml2 parse, names round-
 # trip), results_read (common/results*.c: the oltp result and summary
 # readers on any file, as a guest's result would reach them).
