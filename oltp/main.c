@@ -454,7 +454,7 @@ int main(int argc, char **argv)
     if (o.db.odbc_bulk != DB_ODBC_ARRAYS && strcmp(o.db_driver, "odbc")) {
         fprintf(stderr, "oltp: --bulk=%s is a bulk path of the ODBC driver: it needs --db-driver=odbc "
                 "(this is --db-driver=%s; its bulk path is --bulk=on)\n",
-                o.db.odbc_bulk == DB_ODBC_BCP ? "bcp" : "values", o.db_driver);
+                opts_bulk_name(&o), o.db_driver);
         return OLTP_EXIT_BAD_INPUT;
     }
     if (resolve_dialect(&o, drv) < 0)

@@ -4,6 +4,7 @@
 #include "clients/oltp_pids.h"
 #include "virt/hosts.h"
 #include "plan/layout.h"
+#include "util/command.h"
 #include "util/names.h"
 #include "plan/plan.h"
 #include "virt/provision.h"
@@ -487,12 +488,14 @@ static int cmd_seed(int argc, char **argv)
         fprintf(stderr, "drivebench: %s is missing: seed needs the source tree drivebench was built in\n", seed);
         goto out;
     }
-    fflush(NULL);
-    if (o.force)
-        execl(with, with, seed, o.arg, "--force", (char *)NULL);
-    else
-        execl(with, with, seed, o.arg, (char *)NULL);
-    fprintf(stderr, "drivebench: cannot run %s: %s\n", with, strerror(errno));
+    {
+        const char *seed_argv[] = { with, seed, o.arg, o.force ? "--force" : NULL, NULL };
+        char err[256];
+        orch_command *cmd = orch_command_new(seed_argv);
+        if (cmd && orch_command_exec(cmd, err, sizeof err) < 0)
+            fprintf(stderr, "drivebench: %s\n", err);
+        orch_command_free(cmd);
+    }
 out:
     free(with);
     free(seed);

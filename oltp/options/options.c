@@ -12,6 +12,18 @@
 
 #include "version.h"
 
+/* --bulk's ODBC paths by name; DB_ODBC_ARRAYS is --bulk=on or off */
+static const char *const bulk_names[] = {
+    [DB_ODBC_BCP] = "bcp", [DB_ODBC_VALUES] = "values",
+};
+
+const char *opts_bulk_name(const oltp_opts *o)
+{
+    if (o->db.odbc_bulk != DB_ODBC_ARRAYS)
+        return bulk_names[o->db.odbc_bulk];
+    return o->bulk ? "on" : "off";
+}
+
 typedef enum { O_INT, O_INT64, O_DOUBLE, O_BOOL, O_STR, O_PCT, O_RANDTYPE, O_BULK } opt_type;
 
 typedef struct opt_def {
@@ -143,7 +155,8 @@ static int set_value(oltp_opts *o, const opt_def *d, const char *v, FILE *err)
             goto bad;
         return 0;
     case O_BULK:
-        o->db.odbc_bulk = !strcmp(v, "bcp") ? DB_ODBC_BCP : !strcmp(v, "values") ? DB_ODBC_VALUES : DB_ODBC_ARRAYS;
+        o->db.odbc_bulk = !strcmp(v, bulk_names[DB_ODBC_BCP]) ? DB_ODBC_BCP
+                        : !strcmp(v, bulk_names[DB_ODBC_VALUES]) ? DB_ODBC_VALUES : DB_ODBC_ARRAYS;
         if (o->db.odbc_bulk != DB_ODBC_ARRAYS)
             o->bulk = true;
         else if (parse_bool(v, &o->bulk) < 0) {
@@ -395,8 +408,7 @@ json_object *opts_to_json(const oltp_opts *o)
         }
         case O_RANDTYPE: v = json_object_new_string(rand_type_name(o->rnd.type)); break;
         case O_BULK:
-            v = json_object_new_string(o->db.odbc_bulk == DB_ODBC_BCP ? "bcp" : o->db.odbc_bulk == DB_ODBC_VALUES
-                                       ? "values" : o->bulk ? "on" : "off");
+            v = json_object_new_string(opts_bulk_name(o));
             break;
         case O_PCT:
             v = json_object_new_array();

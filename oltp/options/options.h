@@ -83,4 +83,7 @@ void opts_usage(FILE *out);
 struct json_object;
 struct json_object *opts_to_json(const oltp_opts *o);
 
+/* --bulk as given: "on", "off", or the ODBC path ("bcp", "values"). */
+const char *opts_bulk_name(const oltp_opts *o);
+
 #endif

@@ -54,24 +54,9 @@ static json_object *agent_call(const orch_client *c, const guest *g, const char 
 static long exec_start(const orch_client *c, const guest *g, const char *const *argv,
                        const char *const *env, char *err, size_t errlen)
 {
-    json_object *args = json_object_new_object(), *a = json_object_new_array(), *e, *ret, *pid;
-    long id = -1;
-    json_object_object_add(args, "path", json_object_new_string(argv[0]));
-    for (int i = 1; argv[i]; i++)
-        json_object_array_add(a, json_object_new_string(argv[i]));
-    json_object_object_add(args, "arg", a);
-    e = json_object_new_array();
-    for (int i = 0; env && env[i]; i++)
-        json_object_array_add(e, json_object_new_string(env[i]));
-    json_object_object_add(args, "env", e);
-    json_object_object_add(args, "capture-output", json_object_new_boolean(1));
-    ret = agent_call(c, g, "guest-exec", args, err, errlen);
-    if (ret && json_object_object_get_ex(ret, "pid", &pid))
-        id = (long)json_object_get_int64(pid);
-    else if (ret)
-        snprintf(err, errlen, "%s: guest-exec returned no pid", g->name);
-    json_object_put(ret);
-    return id;
+    static const char *const no_env[] = { NULL };
+    return orch_agent_exec_start(c->agent, c->agent_ctx, g->dom, g->name, argv,
+                                 env ? env : no_env, AGENT_TIMEOUT_S, err, errlen);
 }
 
 /* Poll a guest process. 1 exited (code and output set, and its stderr in
@@ -80,26 +65,8 @@ static long exec_start(const orch_client *c, const guest *g, const char *const *
 static int exec_status(const orch_client *c, const guest *g, long pid, int *code,
                        char **output, char **errors, char *err, size_t errlen)
 {
-    json_object *args = json_object_new_object(), *ret, *v;
-    int rc = 0;
-    json_object_object_add(args, "pid", json_object_new_int64(pid));
-    ret = agent_call(c, g, "guest-exec-status", args, err, errlen);
-    if (!ret)
-        return -1;
-    if (json_object_object_get_ex(ret, "exited", &v) && json_object_get_boolean(v)) {
-        size_t len;
-        rc = 1;
-        *code = json_object_object_get_ex(ret, "exitcode", &v) ? json_object_get_int(v)
-              : json_object_object_get_ex(ret, "signal", &v) ? 128 + json_object_get_int(v)
-              : -1;
-        *output = json_object_object_get_ex(ret, "out-data", &v)
-                  ? orch_b64_decode(json_object_get_string(v), &len) : NULL;
-        if (errors)
-            *errors = json_object_object_get_ex(ret, "err-data", &v)
-                      ? orch_b64_decode(json_object_get_string(v), &len) : NULL;
-    }
-    json_object_put(ret);
-    return rc;
+    return orch_agent_exec_status(c->agent, c->agent_ctx, g->dom, g->name, pid,
+                                  AGENT_TIMEOUT_S, code, output, errors, err, errlen);
 }
 
 /* Write text to guest_path in the guest (created or replaced). 0, or -1

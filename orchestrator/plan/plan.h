@@ -212,6 +212,11 @@ char *orch_plan_openssl_conf_path(const orch_plan *p, const char *run_dir, int i
 /* URI of drive d. */
 const char *orch_plan_drive_uri(const orch_plan *p, const orch_drive *d);
 
+/* The name of value of [section] key, a choice key ("auto|on|off": 1 is
+ * "on"), spelled by the key table as the plan file does: a new string,
+ * or NULL when key has no choices (or out of memory). */
+char *orch_plan_choice(const char *section, const char *key, int value);
+
 /* `drivebench plan get`: the value of KEY in [SECTION] ("run", "workload",
  * "drive NAME") as a run uses it, defaults included: text as resolved
  * (image_dir absolute and the engine's unless set, "" for an engine

@@ -200,7 +200,7 @@ static int judge(const orch_plan *p, res_steady *s, int rep)
     s->window_mean = s->window_range_pct = s->window_excursion_pct = NAN;
     free(s->track);
     free(s->verdict);
-    s->track = strdup(p->steady_track == ORCH_TRACK_P99 ? "p99" : "tps");
+    s->track = orch_plan_choice("workload", "steady_track", (int)p->steady_track);
     orch_format_duration(p->precondition_s, max, sizeof max);
     if (s->nrounds < w) {
         s->verdict = orch_strfmt("too short for a verdict: %d of %d rounds", s->nrounds, w);

@@ -337,6 +337,31 @@ int orch_command_kill(orch_command *cmd, int sig)
     return rc;
 }
 
+int orch_command_signal_pid(pid_t pid, int sig)
+{
+    if (pid <= 0) {
+        errno = ESRCH;
+        return -1;
+    }
+    if (getpgid(pid) == pid && kill(-pid, sig) == 0)
+        return 0;
+    return kill(pid, sig);
+}
+
+int orch_command_exec(orch_command *cmd, char *err, size_t errlen)
+{
+    char **envp = child_env(cmd);
+    if (!envp) {
+        snprintf(err, errlen, "cannot run %s: out of memory", cmd->argv[0]);
+        return -1;
+    }
+    fflush(NULL);
+    execvpe(cmd->argv[0], cmd->argv, envp);
+    snprintf(err, errlen, "cannot run %s: %s", cmd->argv[0], strerror(errno));
+    free(envp);
+    return -1;
+}
+
 /* Reap the child (blocking or not). 1 reaped, 0 running, -1 none. The
  * child is first waited for without reaping, so that a kill from another
  * thread meets a zombie, never a reused pid. */

@@ -97,6 +97,16 @@ void orch_command_close_stdin(orch_command *cmd);
  * before the start or once the child was reaped. 0, or -1 (errno). */
 int orch_command_kill(orch_command *cmd, int sig);
 
+/* Send sig to a process started earlier, perhaps by another drivebench
+ * (a run's recorded oltp): to its process group when it leads one, else
+ * to the process alone. 0, or -1 (errno). */
+int orch_command_signal_pid(pid_t pid, int sig);
+
+/* Replace this process with cmd's program (its argv and environment; no
+ * pipes, no timeout: the program inherits stdio). Returns only when the
+ * program could not run: -1 with err ("cannot run PROGRAM: REASON"). */
+int orch_command_exec(orch_command *cmd, char *err, size_t errlen);
+
 /* Without blocking: 1 when the child ended (reaped, *status set), 0 while
  * it runs, -1 when there is no child to wait for. */
 int orch_command_poll(orch_command *cmd, int *status);
