@@ -3,7 +3,8 @@ OLTP_PKGS := libmariadb libuv json-c libpq odbc
 OLTP_SRCS := $(wildcard oltp/*.c oltp/*/*.c)
 OLTP_LIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter-out oltp/main.c,$(OLTP_SRCS)))
 OLTP_INCLUDES = -Ioltp
-$(BUILD)/oltp/%.o: MOD_CFLAGS = $(call pkgcflags,$(OLTP_PKGS)) -Icommon $(OLTP_INCLUDES) -pthread
+OLTP_CFLAGS = $(call pkgcflags,$(OLTP_PKGS)) -Icommon $(OLTP_INCLUDES)
+$(BUILD)/oltp/%.o: MOD_CFLAGS = $(OLTP_CFLAGS) -pthread
 OLTP_LIBS = $(call pkglibs,$(OLTP_PKGS)) -lm -pthread
 
 $(BIN)/oltp: $(BUILD)/oltp/main.o $(OLTP_LIB_OBJS) $(COMMON_OBJS)

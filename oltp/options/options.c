@@ -12,9 +12,12 @@
 
 #include "version.h"
 
-/* --bulk's ODBC paths by name; DB_ODBC_ARRAYS is --bulk=on or off */
+/* --bulk's ODBC paths by name (spelled once: the usage line too is made
+ * of these); DB_ODBC_ARRAYS is --bulk=on or off */
+#define BULK_BCP    "bcp"
+#define BULK_VALUES "values"
 static const char *const bulk_names[] = {
-    [DB_ODBC_BCP] = "bcp", [DB_ODBC_VALUES] = "values",
+    [DB_ODBC_BCP] = BULK_BCP, [DB_ODBC_VALUES] = BULK_VALUES,
 };
 
 const char *opts_bulk_name(const oltp_opts *o)
@@ -280,7 +283,7 @@ void opts_usage(FILE *out)
     for (size_t i = 0; i < NDEFS; i++) {
         char left[64];
         snprintf(left, sizeof left, "--%s=%s", defs[i].name,
-                 defs[i].type == O_BOOL ? "on|off" : defs[i].type == O_BULK ? "on|off|bcp|values"
+                 defs[i].type == O_BOOL ? "on|off" : defs[i].type == O_BULK ? "on|off|" BULK_BCP "|" BULK_VALUES
                  : defs[i].type == O_STR ? "STRING" : "N");
         fprintf(out, "  %-32s %s", left, defs[i].help);
         if (defs[i].def)
