@@ -102,7 +102,7 @@ static int convert_seed(run_state *st, const char *src, const char *dst)
     }
     orch_command_stderr(cmd, ORCH_COMMAND_PIPE);
     if (orch_command_run(cmd, &status, NULL, &errout, why, sizeof why) < 0)
-        snprintf(st->err, sizeof st->err, "cannot run %s: %s", qi, why);
+        snprintf(st->err, sizeof st->err, "%s", why);     /* "cannot run QEMU-IMG: why" */
     else if (status != 0)
         snprintf(st->err, sizeof st->err, "qemu-img convert of %s into %s failed (exit %d): %s",
                  src, part, status, errout ? errout : "");
