@@ -219,6 +219,72 @@ static hist *hist_copy(const hist *h)
     return c;
 }
 
+/* Each transaction type's counts and latency (wl->ntypes > 1). 0, or -1
+ * when out of memory. */
+static int fill_types(res_phase *j, const oltp_opts *o, const workload *wl, const stats *s)
+{
+    j->types = calloc((size_t)wl->ntypes, sizeof *j->types);
+    if (!j->types)
+        return -1;
+    j->ntypes = wl->ntypes;
+    for (int t = 0; t < wl->ntypes; t++) {
+        res_txn_type *e = &j->types[t];
+        e->name = strdup(wl->type_names[t]);
+        e->count = s->type_trx[t];
+        e->share = s->trx ? (double)s->type_trx[t] / s->trx : 0;
+        e->rollbacks = s->type_rollbacks[t];
+        e->retries = s->type_retries[t];
+        fill_latency(&e->latency, o, s->type_lat[t]);
+        res_latency_add_pct(&e->latency, 90, ms(hist_percentile(s->type_lat[t], 90)));
+        e->histogram = hist_copy(s->type_lat[t]);
+        if (!e->name || !e->histogram)
+            return -1;
+    }
+    return 0;
+}
+
+/* The figures of a benchmark standard (TPC-C: results/SCHEMA.md) of
+ * phase p, d seconds long. 0, or -1 when out of memory. */
+static int fill_tpcc(res_phase *j, const workload *wl, const phase_result *p, double d)
+{
+    const stats *s = &p->st;
+    res_tpcc *x = calloc(1, sizeof *x);
+    if (!x)
+        return -1;
+    j->tpcc = x;
+    x->tpm_name = strdup(wl->tpm_name);
+    x->limits = calloc((size_t)wl->ntypes, sizeof *x->limits);
+    if (!x->tpm_name || !x->limits)
+        return -1;
+    x->nlimits = wl->ntypes;
+    x->tpm = s->type_trx[wl->tpm_type] * 60.0 / d;
+    if (p->server_counted && wl->server_rate_name) {
+        x->server_rate_name = strdup(wl->server_rate_name);
+        if (!x->server_rate_name)
+            return -1;
+        x->server_rate = p->server_trx * 60.0 / d;
+        x->server_count = p->server_trx;
+        x->server_count_margin = p->server_margin;
+        x->server_count_late = p->late_tpm;
+    }
+    x->tps = s->trx / d;
+    x->all_limits_met = true;
+    for (int t = 0; t < wl->ntypes; t++) {
+        res_tpcc_limit *e = &x->limits[t];
+        e->name = strdup(wl->type_names[t]);
+        if (!e->name)
+            return -1;
+        e->p90_ms = ms(hist_percentile(s->type_lat[t], 90));
+        e->p90_limit_ms = wl->type_p90_limit_s ? wl->type_p90_limit_s[t] * 1000 : 0;
+        e->p90_met = p90_ok(wl, s, t);
+        e->share = s->trx ? (double)s->type_trx[t] / s->trx : 0;
+        e->min_share = wl->type_min_share ? wl->type_min_share[t] : 0;
+        e->share_met = share_ok(wl, s, t);
+        x->all_limits_met = x->all_limits_met && e->p90_met && e->share_met;
+    }
+    return 0;
+}
+
 static int fill_phase(res_phase *j, const oltp_opts *o, const workload *wl, const phase_result *p,
                       uint64_t origin_ns)
 {
@@ -276,62 +342,10 @@ static int fill_phase(res_phase *j, const oltp_opts *o, const workload *wl, cons
         if (x->lat && !j->intervals[i].histogram)
             return -1;
     }
-    if (wl->ntypes > 1) {
-        j->types = calloc((size_t)wl->ntypes, sizeof *j->types);
-        if (!j->types)
-            return -1;
-        j->ntypes = wl->ntypes;
-        for (int t = 0; t < wl->ntypes; t++) {
-            res_txn_type *e = &j->types[t];
-            e->name = strdup(wl->type_names[t]);
-            e->count = s->type_trx[t];
-            e->share = s->trx ? (double)s->type_trx[t] / s->trx : 0;
-            e->rollbacks = s->type_rollbacks[t];
-            e->retries = s->type_retries[t];
-            fill_latency(&e->latency, o, s->type_lat[t]);
-            res_latency_add_pct(&e->latency, 90, ms(hist_percentile(s->type_lat[t], 90)));
-            e->histogram = hist_copy(s->type_lat[t]);
-            if (!e->name || !e->histogram)
-                return -1;
-        }
-    }
-    if (wl->ntypes > 1 && wl->tpm_name) {
-        /* results/SCHEMA.md, "TPC-C" */
-        res_tpcc *x = calloc(1, sizeof *x);
-        if (!x)
-            return -1;
-        j->tpcc = x;
-        x->tpm_name = strdup(wl->tpm_name);
-        x->limits = calloc((size_t)wl->ntypes, sizeof *x->limits);
-        if (!x->tpm_name || !x->limits)
-            return -1;
-        x->nlimits = wl->ntypes;
-        x->tpm = s->type_trx[wl->tpm_type] * 60.0 / d;
-        if (p->server_counted && wl->server_rate_name) {
-            x->server_rate_name = strdup(wl->server_rate_name);
-            if (!x->server_rate_name)
-                return -1;
-            x->server_rate = p->server_trx * 60.0 / d;
-            x->server_count = p->server_trx;
-            x->server_count_margin = p->server_margin;
-            x->server_count_late = p->late_tpm;
-        }
-        x->tps = s->trx / d;
-        x->all_limits_met = true;
-        for (int t = 0; t < wl->ntypes; t++) {
-            res_tpcc_limit *e = &x->limits[t];
-            e->name = strdup(wl->type_names[t]);
-            if (!e->name)
-                return -1;
-            e->p90_ms = ms(hist_percentile(s->type_lat[t], 90));
-            e->p90_limit_ms = wl->type_p90_limit_s ? wl->type_p90_limit_s[t] * 1000 : 0;
-            e->p90_met = p90_ok(wl, s, t);
-            e->share = s->trx ? (double)s->type_trx[t] / s->trx : 0;
-            e->min_share = wl->type_min_share ? wl->type_min_share[t] : 0;
-            e->share_met = share_ok(wl, s, t);
-            x->all_limits_met = x->all_limits_met && e->p90_met && e->share_met;
-        }
-    }
+    if (wl->ntypes > 1 && fill_types(j, o, wl, s) < 0)
+        return -1;
+    if (wl->ntypes > 1 && wl->tpm_name && fill_tpcc(j, wl, p, d) < 0)
+        return -1;
     return 0;
 }
 
