@@ -109,6 +109,40 @@ static void add_group(sb_plan *p, group g, int n)
     }
 }
 
+/* The statement groups of variant v's transaction, in sysbench's order,
+ * with the counts the options give. */
+static void add_groups(sb_plan *p, const sb_variant *v, const oltp_opts *o)
+{
+    if (v->trx && !o->skip_trx)
+        add_group(p, G_BEGIN, 1);
+    if (v->reads) {
+        add_group(p, G_POINT, o->point_selects);
+        if (o->range_selects) {
+            add_group(p, G_SIMPLE, o->simple_ranges);
+            add_group(p, G_SUM, o->sum_ranges);
+            add_group(p, G_ORDER, o->order_ranges);
+            add_group(p, G_DISTINCT, o->distinct_ranges);
+        }
+    }
+    if (v->writes) {
+        add_group(p, G_INDEX_UPD, o->index_updates);
+        add_group(p, G_NONINDEX_UPD, o->non_index_updates);
+        add_group(p, G_DELETE_INSERT, o->delete_inserts);
+    }
+    if (v->point_only)
+        add_group(p, G_POINT, 1);       /* oltp_point_select forces point_selects=1 */
+    if (v->index_only)
+        add_group(p, G_INDEX_UPD, o->index_updates);
+    if (v->nonindex_only)
+        add_group(p, G_NONINDEX_UPD, o->non_index_updates);
+    if (v->insert_only)
+        add_group(p, G_INSERT_TEXT, 1);
+    if (v->delete_only)
+        add_group(p, G_DELETE_ONLY, 1);
+    if (v->trx && !o->skip_trx)
+        add_group(p, G_COMMIT, 1);
+}
+
 static int sb_setup(wl_run *run)
 {
     const oltp_opts *o = run->o;
@@ -184,34 +218,7 @@ static int sb_setup(wl_run *run)
         p->unique_index = permute(permute((uint32_t)rng_next(&seeder)) + 0x682f0161);
         p->unique_offset = permute(permute((uint32_t)rng_next(&seeder)) + 0x46790905);
     }
-    if (v->trx && !o->skip_trx)
-        add_group(p, G_BEGIN, 1);
-    if (v->reads) {
-        add_group(p, G_POINT, o->point_selects);
-        if (o->range_selects) {
-            add_group(p, G_SIMPLE, o->simple_ranges);
-            add_group(p, G_SUM, o->sum_ranges);
-            add_group(p, G_ORDER, o->order_ranges);
-            add_group(p, G_DISTINCT, o->distinct_ranges);
-        }
-    }
-    if (v->writes) {
-        add_group(p, G_INDEX_UPD, o->index_updates);
-        add_group(p, G_NONINDEX_UPD, o->non_index_updates);
-        add_group(p, G_DELETE_INSERT, o->delete_inserts);
-    }
-    if (v->point_only)
-        add_group(p, G_POINT, 1);       /* oltp_point_select forces point_selects=1 */
-    if (v->index_only)
-        add_group(p, G_INDEX_UPD, o->index_updates);
-    if (v->nonindex_only)
-        add_group(p, G_NONINDEX_UPD, o->non_index_updates);
-    if (v->insert_only)
-        add_group(p, G_INSERT_TEXT, 1);
-    if (v->delete_only)
-        add_group(p, G_DELETE_ONLY, 1);
-    if (v->trx && !o->skip_trx)
-        add_group(p, G_COMMIT, 1);
+    add_groups(p, v, o);
     if (p->ngroups == 0 || (p->ngroups == 2 && v->trx && !o->skip_trx)) {
         fprintf(stderr, "oltp: %s with these options runs no statement\n", v->name);
         free(p);
