@@ -27,6 +27,8 @@
 #ifndef DB_RESULTS_H
 #define DB_RESULTS_H
 
+#include "attributes.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -268,7 +270,7 @@ const res_phase *res_oltp_measure(const res_oltp *r);
 void res_oltp_clear(res_oltp *r);           /* frees members; accepts NULL */
 
 /* Write r as a drivebench.oltp/1 document at path. 0, or -1 with err. */
-int res_oltp_write_file(const res_oltp *r, const char *path, char *err, size_t errlen);
+int res_oltp_write_file(const res_oltp *r, const char *path, char *err, size_t errlen) DB_MUST_CHECK;
 /* Read path into *r (zeroed first). Refuses another schema major, a
  * document without a "measure" phase, a measure phase without a numeric
  * tps or a histogram, and a hostile or broken document: above the bounds
@@ -577,7 +579,7 @@ void res_summary_clear(res_summary *s);     /* frees members; accepts NULL */
 /* summary.json as a new JSON object (caller puts). */
 json_object *res_summary_to_json(const res_summary *s);
 /* Write dir/summary.json and dir/summary.csv. 0, or -1 with err. */
-int res_summary_write_files(const res_summary *s, const char *dir, char *err, size_t errlen);
+int res_summary_write_files(const res_summary *s, const char *dir, char *err, size_t errlen) DB_MUST_CHECK;
 
 #define RES_E_UNREADABLE (-2)
 /* Read a summary.json into *s (zeroed first). Returns 0; RES_E_UNREADABLE

@@ -356,8 +356,9 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
         /* what was measured up to the error is kept; the exit status
          * stays the error's */
         snprintf(res.server_version, sizeof res.server_version, "%s", version);
-        if (res.fatal && o->json_path)
-            report_json(o->json_path, o, wl, &res, started, origin_ns);
+        if (res.fatal && o->json_path && report_json(o->json_path, o, wl, &res, started, origin_ns) < 0) {
+            /* it said why; the exit status stays the run's error */
+        }
         run_result_free(&res);
         return rc;
     }

@@ -6,6 +6,8 @@
 #ifndef OLTP_ENGINE_H
 #define OLTP_ENGINE_H
 
+#include "attributes.h"
+
 #include <stdint.h>
 
 #include "hist.h"
@@ -128,7 +130,7 @@ typedef struct engine_hooks {
  * last one shorter than asked). The caller frees the result with
  * run_result_free(). */
 int  engine_run(const wl_run *run, const workload *wl, const struct db_driver *drv,
-                const engine_hooks *hooks, run_result *res);
+                const engine_hooks *hooks, run_result *res) DB_MUST_CHECK;
 void run_result_free(run_result *res);
 
 #endif

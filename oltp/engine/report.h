@@ -5,6 +5,8 @@
 #ifndef OLTP_REPORT_H
 #define OLTP_REPORT_H
 
+#include "attributes.h"
+
 #include <stdio.h>
 #include <time.h>
 
@@ -21,6 +23,6 @@ void report_final(FILE *out, const oltp_opts *o, const workload *wl, const run_r
  * signal) says so, with r->why as its reason. 0, or -1 after printing
  * why. */
 int  report_json(const char *path, const oltp_opts *o, const workload *wl, const run_result *r,
-                 time_t started, uint64_t origin_ns);
+                 time_t started, uint64_t origin_ns) DB_MUST_CHECK;
 
 #endif

@@ -4,6 +4,8 @@
 #ifndef OLTP_OPTIONS_H
 #define OLTP_OPTIONS_H
 
+#include "attributes.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -77,7 +79,7 @@ typedef struct oltp_opts {
  * is not given (--pgsql-password: OLTP_PGSQL_PASSWORD, --odbc-password:
  * OLTP_ODBC_PASSWORD).
  */
-int  opts_parse(oltp_opts *o, int argc, char **argv, FILE *err);
+int  opts_parse(oltp_opts *o, int argc, char **argv, FILE *err) DB_MUST_CHECK;
 void opts_usage(FILE *out);
 /* The options as a JSON object (new reference). */
 struct json_object;
