@@ -2,6 +2,7 @@
  * teardown, report, seed, plan get and host check. Exit status: 0 success, 1 failure,
  * 2 bad input, 3 (run) completed with failures, 130 interrupted (stop.h). */
 #include "clients/oltp_pids.h"
+#include "attributes.h"
 #include "virt/hosts.h"
 #include "plan/layout.h"
 #include "util/command.h"
@@ -141,7 +142,7 @@ static int cmd_render(int argc, char **argv)
     orch_plan *p = NULL;
     orch_template *t = NULL;
     orch_layout *l = NULL;
-    char err[1024], *run_id = NULL;
+    char err[DB_ERR_LEN], *run_id = NULL;
     int rc = parse_opts(argc, argv, "run-id out capabilities", 1, &o);
     orch_conns *conns = NULL;
     if (rc)
@@ -172,7 +173,7 @@ static int cmd_render(int argc, char **argv)
         goto cleanup;
     }
     for (int i = 0; i < l->nvms; i++) {
-        char why[256];
+        char why[DB_ERR_LEN];
         const char *type = strcmp(p->domain_type, "auto") != 0 ? p->domain_type
                            : orch_kvm_measure(NULL, why, sizeof why);
         char *xml = orch_layout_render(l, p, t, &l->vms[i], type, 1,
@@ -329,7 +330,7 @@ static int cmd_list(int argc, char **argv)
     cli_opts o;
     list_ctx c;
     orch_conns *conns;
-    char err[1024];
+    char err[DB_ERR_LEN];
     int rc = parse_opts(argc, argv, "uri results", 0, &o), failed = 0;
     if (rc)
         return rc;
@@ -367,7 +368,7 @@ static int cmd_teardown(int argc, char **argv)
 {
     cli_opts o;
     orch_counts removed = { 0 };
-    char err[1024], arg[1024], *prefix = NULL, *hosts = NULL, *id, *run_dir;
+    char err[DB_ERR_LEN], arg[1024], *prefix = NULL, *hosts = NULL, *id, *run_dir;
     char **recorded = NULL;
     const char *uris[MAX_URIS + 1];
     int rc = parse_opts(argc, argv, "uri results", 2, &o), failed = 0, ended = 0;
@@ -423,7 +424,7 @@ static int cmd_teardown(int argc, char **argv)
 static int seed_user_image(orch_plan *p, bool force)
 {
     orch_run_opts ro;
-    char err[256], *out = NULL;
+    char err[DB_ERR_LEN], *out = NULL;
     struct stat sb;
     int rc = EXIT_BAD_INPUT;
 
@@ -490,7 +491,7 @@ static int cmd_seed(int argc, char **argv)
     }
     {
         const char *seed_argv[] = { with, seed, o.arg, o.force ? "--force" : NULL, NULL };
-        char err[256];
+        char err[DB_ERR_LEN];
         orch_command *cmd = orch_command_new(seed_argv);
         if (cmd && orch_command_exec(cmd, err, sizeof err) < 0)
             fprintf(stderr, "drivebench: %s\n", err);
@@ -512,7 +513,7 @@ static int plan_estimate(const char *path)
     orch_template *t = NULL;
     orch_conns *conns = NULL;
     orch_layout *l = NULL;
-    char err[1024];
+    char err[DB_ERR_LEN];
     int rc = EXIT_BAD_INPUT;
 
     if (!p)
@@ -546,7 +547,7 @@ cleanup:
 static int cmd_plan(int argc, char **argv)
 {
     orch_plan *p;
-    char err[512], *value;
+    char err[DB_ERR_LEN], *value;
     if (argc == 2 && strcmp(argv[0], "estimate") == 0)
         return plan_estimate(argv[1]);
     if (argc != 4 || strcmp(argv[0], "get") != 0) {

@@ -92,7 +92,7 @@ typedef struct run_result {
     int              unavailable;       /* a connection stayed lost past --reconnect-timeout:
                                          * the run ended early; results are valid up to then */
     int              stopped;           /* hooks.stop_requested ended the run early */
-    char             why[700];          /* fatal or unavailable: the message printed,
+    char             why[DB_ERR_LEN];          /* fatal or unavailable: the message printed,
                                          * without "oltp: " and the newline */
     /* filled by the caller (main.c, dbsize.h): the database's size before
      * the run and after it; RES_UNSET: not read */

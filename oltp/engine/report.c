@@ -3,6 +3,7 @@
  * from the run (written by common/results_oltp.c).
  */
 #include "engine/report.h"
+#include "attributes.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -353,7 +354,7 @@ int report_json(const char *path, const oltp_opts *o, const workload *wl, const 
                 time_t started, uint64_t origin_ns)
 {
     res_oltp doc = { 0 };
-    char when[32], err[512];
+    char when[32], err[DB_ERR_LEN];
     int rc = -1;
 
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&started));

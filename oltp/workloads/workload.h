@@ -14,6 +14,7 @@
 #define OLTP_WORKLOAD_H
 
 #include "drivers/db.h"
+#include "attributes.h"
 #include "options/options.h"
 #include "options/rand.h"
 
@@ -38,7 +39,7 @@ typedef struct wl_action {
                                  * statement's result, and it is not the last:
                                  * with --pipeline=on it is sent without
                                  * waiting for its answer (db_exec_queue) */
-    char            err[256];
+    char            err[DB_ERR_LEN];
 } wl_action;
 
 /* What a workload sets up once per command, shared read-only by all workers. */

@@ -5,6 +5,7 @@
  * the guest while the phase runs. The phase loop is supervise.c's (see
  * client.h). */
 #include "clients/client.h"
+#include "attributes.h"
 #include "virt/agent.h"
 #include "plan/dbengine.h"
 #include "util/names.h"
@@ -227,7 +228,7 @@ static char **live_argv(char **argv, const char *live_path)
  * effort: a file not there yet is tried again next time. */
 static void live_read(const orch_client *c, guest_proc *pr, orch_job *job)
 {
-    char err[256];
+    char err[DB_ERR_LEN];
     json_object *args, *ret, *v;
     for (int rounds = 0; rounds < 8; rounds++) {
         char *data;
@@ -272,7 +273,7 @@ static void live_read(const orch_client *c, guest_proc *pr, orch_job *job)
 
 static void live_close(const orch_client *c, guest_proc *pr)
 {
-    char err[256];
+    char err[DB_ERR_LEN];
     json_object *args;
     if (pr->live_handle < 0)
         return;
@@ -286,7 +287,7 @@ static void live_close(const orch_client *c, guest_proc *pr)
  * the VM goes away anyway. */
 static void exec_kill(const orch_client *c, const guest *g, long pid, const char *sig)
 {
-    char num[32], err[256];
+    char num[32], err[DB_ERR_LEN];
     const char *const argv[] = { "/bin/kill", sig, num, NULL };
     snprintf(num, sizeof num, "%ld", pid);
     exec_start(c, g, argv, NULL, err, sizeof err);
@@ -382,7 +383,7 @@ static int guest_poll(void *procs, int i)
     guest_phase *h = procs;
     guest_proc *pr = &h->procs[i];
     orch_job *job = &h->jobs[i];
-    char err[1024], *output = NULL;
+    char err[DB_ERR_LEN], *output = NULL;
     int code = -1, st = exec_status(h->c, &pr->g, pr->pid, &code, &output, NULL, err,
                                  sizeof err);
     if (st == 0)
@@ -423,7 +424,7 @@ static int guest_fetch(void *procs, int i, int partial)
 {
     guest_phase *h = procs;
     orch_job *job = &h->jobs[i];
-    char err[1024];
+    char err[DB_ERR_LEN];
     if (file_fetch(h->c, &h->procs[i].g, job->guest_result, job->result, err, sizeof err) == 0)
         return 0;
     fprintf(h->c->out, "drivebench: %s%s\n", err,

@@ -4,6 +4,7 @@
  * plan_check (plan_check.c). Every problem is kept with its line and
  * printed in file order. */
 #include "plan/plan_parse.h"
+#include "attributes.h"
 #include "plan/plan_keys.h"
 #include "util/names.h"
 
@@ -183,7 +184,7 @@ static int plan_handler(void *user, const char *section, const char *name, const
     parse_state *st = user;
     const key_spec *specs;
     void *base = st->p;
-    char dname[256], err[512];
+    char dname[256], err[DB_ERR_LEN];
     seen_key *sk;
     int first;
 

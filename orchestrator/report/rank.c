@@ -3,6 +3,7 @@
  * win/loss verdicts, the CSV and the command. The page and the SVG
  * files are rank_html.c's. */
 #include "report/rank.h"
+#include "attributes.h"
 #include "util/names.h"
 #include "util/stats.h"
 
@@ -379,7 +380,7 @@ int rank_main(int argc, char **argv)
 {
     const char **paths = calloc(argc > 0 ? (size_t)argc : 1, sizeof *paths);
     const char *out = "ranking", *highlight = NULL, *baseline = NULL, *v;
-    char err[1024], **dirs = NULL, *html = NULL, *csv = NULL;
+    char err[DB_ERR_LEN], **dirs = NULL, *html = NULL, *csv = NULL;
     int npaths = 0, ndirs = 0, all_runs = 0, png = 0, rc = 2;
     rank_files files = { 0 };
     rank_set *r = NULL;

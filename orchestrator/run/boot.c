@@ -1,6 +1,7 @@
 /* boot.c — pools, seed volumes, each repetition's volumes and domains,
  * and the wait until every database answers (see run_state.h). */
 #include "run/run_state.h"
+#include "attributes.h"
 #include "util/files.h"
 #include "util/names.h"
 #include "virt/agent.h"
@@ -214,7 +215,7 @@ static void show_console(run_state *st, const orch_vm *vm, int rep)
 static void read_cpu_flags(run_state *st, int i)
 {
     run_vm *rv = &st->vms[i];
-    char err[256], *text, *colon;
+    char err[DB_ERR_LEN], *text, *colon;
     int code = -1;
     free(rv->cpu_flags);
     rv->cpu_flags = NULL;

@@ -1,6 +1,7 @@
 /* hostcheck.c — the host check before a run: CPU frequency, memory
  * management, other domains and each drive's state (see hostcheck.h). */
 #include "run/hostcheck.h"
+#include "attributes.h"
 #include "run/run_state.h"
 #include "virt/capacity.h"
 #include "util/files.h"
@@ -399,7 +400,7 @@ static void check_domains(hc *h, orch_conns *conns, const orch_plan *p)
     for (int d = 0; d < p->ndrives; d++) {
         const char *uri = orch_plan_drive_uri(p, &p->drives[d]);
         virConnectPtr conn;
-        char err[512] = "no libvirt connection", names[512] = "", fixes[768] = "", value[64];
+        char err[DB_ERR_LEN] = "no libvirt connection", names[512] = "", fixes[768] = "", value[64];
         int k, seen = 0;
         for (int e = 0; e < d; e++)
             seen |= strcmp(orch_plan_drive_uri(p, &p->drives[e]), uri) == 0;
@@ -538,7 +539,7 @@ static void check_mount(hc *h, const orch_drive *dr, const char *where, unsigned
 static void check_device(hc *h, const orch_drive *dr, const char *where, unsigned maj,
                          unsigned min)
 {
-    char sysfs[PATH_MAX], err[512], value[256];
+    char sysfs[PATH_MAX], err[DB_ERR_LEN], value[256];
     orch_drive_dev dev;
     orch_drive_id id;
     orch_drive_health hl;
@@ -714,7 +715,7 @@ int orch_host_check_cmd(const orch_plan *p, const char *const *ignore, FILE *out
     orch_template *t;
     orch_conns *conns = NULL;
     res_hc_finding *f = NULL;
-    char err[1024];
+    char err[DB_ERR_LEN];
     int n = 0, refused = -1;
     t = orch_template_load(p->template_path, err, sizeof err);
     if (t && !(conns = orch_conns_new()))

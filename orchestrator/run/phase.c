@@ -1,6 +1,7 @@
 /* phase.c — the phases of one repetition (prepare, precondition,
  * measure, check) on every VM still healthy (see run_state.h). */
 #include "run/run_state.h"
+#include "attributes.h"
 #include "util/names.h"
 
 #include <stdlib.h>
@@ -43,7 +44,7 @@ static void read_notes(const orch_job *jobs, int n, job_note *notes)
     for (int j = 0; j < n; j++) {
         res_oltp r;
         const res_phase *m;
-        char err[512];
+        char err[DB_ERR_LEN];
         notes[j] = (job_note){ 0 };
         if (!jobs[j].result || res_oltp_read_file(jobs[j].result, &r, err, sizeof err) < 0)
             continue;

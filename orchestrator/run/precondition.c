@@ -12,6 +12,7 @@
  * round of a drive in which one of its VMs failed has no values (NAN): no
  * verdict is drawn from a window holding it. */
 #include "run/run_state.h"
+#include "attributes.h"
 #include "util/stats.h"
 #include "util/names.h"
 #include "util/units.h"
@@ -61,7 +62,7 @@ static int collect_round(run_state *st, int rep, int round, int secs)
             return -1;
         for (int i = 0; i < st->l->nvms; i++) {
             const orch_vm *vm = &st->l->vms[i];
-            char *rel, *path, err[512];
+            char *rel, *path, err[DB_ERR_LEN];
             res_oltp r;
             const res_phase *ph;
             res_round *vr;

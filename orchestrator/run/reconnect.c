@@ -2,6 +2,7 @@
  * test hook) and libvirt connections found again after libvirtd went
  * away (see run_state.h). */
 #include "run/run_state.h"
+#include "attributes.h"
 #include "nap.h"
 
 #include <time.h>
@@ -119,7 +120,7 @@ int run_reconnect_lost(run_state *st, const char *when)
     const orch_plan *p = st->p;
     for (int d = 0; st->conns && st->mon && d < p->ndrives; d++) {
         const char *uri = orch_plan_drive_uri(p, &p->drives[d]);
-        char why[512] = "";
+        char why[DB_ERR_LEN] = "";
         virConnectPtr old = orch_conns_open(st->conns, uri, why, sizeof why), conn = NULL;
         time_t start = time(NULL);
         int wait = 1;

@@ -2,6 +2,7 @@
  * summary after a failure and teardown (see run.h; the steps live in the
  * files named in run_state.h). */
 #include "run/run_state.h"
+#include "attributes.h"
 #include "virt/hosts.h"
 #include "virt/placement_host.h"
 #include "util/names.h"
@@ -87,7 +88,7 @@ static int rep_tps(const run_state *st, int rep, int d, double *tps)
     *tps = 0;
     for (int i = 0; i < st->nresults; i++) {
         const orch_vm_result *r = &st->results[i];
-        char *path, err[512];
+        char *path, err[DB_ERR_LEN];
         res_oltp o;
         const res_phase *ph;
         int ok;
@@ -122,7 +123,7 @@ static int enough_repetitions(run_state *st, int rep)
     const orch_plan *p = st->p;
     double *v = calloc((size_t)rep * (size_t)p->ndrives + 1, sizeof *v), worst = 0;
     int *n = calloc((size_t)p->ndrives + 1, sizeof *n), stable = 0;
-    char why[160];
+    char why[DB_ERR_LEN];
 
     if (v && n) {
         for (int d = 0; d < p->ndrives; d++)

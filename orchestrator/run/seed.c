@@ -3,6 +3,7 @@
  * database volume copied to the seed file, before the usual teardown
  * (see run_state.h). */
 #include "run/run_state.h"
+#include "attributes.h"
 #include "util/command.h"
 
 #include <errno.h>
@@ -87,7 +88,7 @@ static int convert_seed(run_state *st, const char *src, const char *dst)
     char *part = malloc(strlen(dst) + sizeof ".part");
     const char *argv[] = { qi, "convert", "-O", "qcow2", src, part, NULL };
     orch_command *cmd;
-    char *errout = NULL, why[256];
+    char *errout = NULL, why[DB_ERR_LEN];
     int status = -1, rc = -1;
 
     if (!part) {

@@ -1,5 +1,6 @@
 /* host_drive.c — the host's view of a drive: device, stat, identity, SMART (see host_drive.h). */
 #include "telemetry/host_drive.h"
+#include "attributes.h"
 #include "util/command.h"
 #include "util/units.h"
 
@@ -393,7 +394,7 @@ int orch_drive_identity(const char *sysfs, const orch_drive_dev *dev, const char
 char *orch_cmd_run(void *ctx, const char *const argv[], int *status)
 {
     orch_command *cmd = orch_command_new(argv);
-    char *out = NULL, err[256];
+    char *out = NULL, err[DB_ERR_LEN];
     (void)ctx;
     *status = -1;
     if (!cmd)
@@ -573,7 +574,7 @@ typedef struct disk_slot {
     orch_diskstat_delta *d;
     int n, cap;
     int errors;
-    char err[256];
+    char err[DB_ERR_LEN];
 } disk_slot;
 
 struct orch_disk_sampler {
@@ -635,7 +636,7 @@ int orch_disk_sampler_add(orch_disk_sampler *s, const char *drive, const char *d
 static void sample_slot(orch_disk_sampler *s, disk_slot *d, double t)
 {
     orch_diskstat cur;
-    char err[256];
+    char err[DB_ERR_LEN];
     if (orch_diskstat_read(s->sysfs, d->disk, &cur, err, sizeof err) < 0) {
         d->errors++;
         fmt(d->err, sizeof d->err, "%s: %s", d->drive, err);

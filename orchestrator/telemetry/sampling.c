@@ -2,6 +2,7 @@
  * added with their drives resolved, the measured phases sampled on the
  * monitor's timer and their series kept per repetition. */
 #include "telemetry/telemetry_state.h"
+#include "attributes.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -90,7 +91,7 @@ static void drive_resolve(orch_telemetry *t, int d, const char *vol_path)
 {
     tel_drive *dr = &t->drives[d];
     const orch_drive *pd = &t->p->drives[d];
-    char err[256] = "";
+    char err[DB_ERR_LEN] = "";
     struct stat sb;
     int rc;
 
@@ -327,7 +328,7 @@ static int rep_window(const orch_telemetry *t, int rep, int d, double *w0, doubl
 static void keep_vm_series(orch_telemetry *t, tel_vm *v, double now)
 {
     double w0, w1;
-    char err[256];
+    char err[DB_ERR_LEN];
     int nerr;
     free(v->db);
     free(v->boot);

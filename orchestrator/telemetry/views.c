@@ -3,6 +3,7 @@
  * up with the drives and VMs, on and off with the phases, and into the
  * summary (telemetry_state.h). */
 #include "telemetry/telemetry_state.h"
+#include "attributes.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -48,7 +49,7 @@ void tel_views_drive(orch_telemetry *t, int d)
 {
     tel_drive *dr = &t->drives[d];
     const char *name = t->p->drives[d].name, *disks[ORCH_DRIVE_MAX_SLAVES];
-    char err[256] = "", *mode;
+    char err[DB_ERR_LEN] = "", *mode;
     int n = 0;
     size_t len = 0;
 

@@ -1,6 +1,7 @@
 /* restore.c — database volumes restored from seeds, in parallel, with
  * progress (see restore.h). */
 #include "virt/restore.h"
+#include "attributes.h"
 #include "plan/plan.h"
 #include "util/command.h"
 #include "util/units.h"
@@ -62,7 +63,7 @@ int orch_restore_data_bytes(const char *qemu_img, const char *path, uint64_t *by
                            NULL };
     orch_command *cmd = orch_command_new(argv);
     json_object *map = NULL;
-    char *out = NULL, why[256];
+    char *out = NULL, why[DB_ERR_LEN];
     int st = -1, rc = -1;
 
     *bytes = 0;
@@ -114,7 +115,7 @@ static uint64_t seed_bytes(const orch_restore_job *job, virStorageVolPtr seed,
                            const virStorageVolInfo *info, const char *qemu_img)
 {
     uint64_t cap = info->capacity < job->capacity ? info->capacity : job->capacity, data;
-    char *path = NULL, err[256];
+    char *path = NULL, err[DB_ERR_LEN];
     if (pool_is_local(job->pool) && (path = virStorageVolGetPath(seed))
         && orch_restore_data_bytes(qemu_img, path, &data, err, sizeof err) == 0) {
         free(path);
@@ -190,7 +191,7 @@ static int fill_local(restore_ctx *c, int i, const char *src, const char *dst)
     const char *argv[16];
     int a = 0, rc = -1, status = -1, started;
     orch_command *cmd;
-    char last[sizeof job->err] = "", why[256];
+    char last[sizeof job->err] = "", why[DB_ERR_LEN];
 
     argv[a++] = qi;
     argv[a++] = "convert";
@@ -230,7 +231,7 @@ static int fill_local(restore_ctx *c, int i, const char *src, const char *dst)
         s->cmd = cmd;
     pthread_mutex_unlock(&c->mu);
     if (!started) {
-        snprintf(job->err, sizeof job->err, "cannot restore %s: %s", job->name, why);
+        snprintf(job->err, sizeof job->err, "cannot restore %s: %.900s", job->name, why);
         orch_command_free(cmd);
         return -1;
     }
