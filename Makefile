@@ -40,7 +40,8 @@ pkglibs   = $(shell pkg-config --libs $(1))
 ALL_TARGETS   :=
 # make lint's checks come first in make check (they take seconds)
 LINT_TARGETS  := tests/lint/layers.sh tests/lint/launcher.sh tests/lint/prefixes.sh \
-                 tests/lint/enums.sh tests/lint/sizes.sh tests/lint/test_lint.sh
+                 tests/lint/enums.sh tests/lint/sizes.sh tests/lint/calls.sh \
+                 tests/lint/test_lint.sh
 CHECK_TARGETS := $(LINT_TARGETS)
 TEST_TARGETS  :=
 CLEAN_FILES  :=

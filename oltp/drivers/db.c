@@ -1,6 +1,7 @@
 /*
  * db.c — the only place that dispatches through struct db_driver, and the
- * helpers drivers share (error classification, bulk-load encodings).
+ * helpers drivers share (error classification, bulk-load encodings). It
+ * knows no driver: their list is drivers.c.
  */
 #include "drivers/db.h"
 
@@ -11,35 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-extern const struct db_driver db_driver_mysql;
-extern const struct db_driver db_driver_pgsql;
-extern const struct db_driver db_driver_odbc;
-
-static const struct db_driver *const drivers[] = {
-    &db_driver_mysql,
-    &db_driver_pgsql,
-    &db_driver_odbc,
-};
-
-const struct db_driver *db_driver_find(const char *name)
-{
-    for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++)
-        if (!strcmp(drivers[i]->name, name))
-            return drivers[i];
-    return NULL;
-}
-
-const char *db_driver_names(void)
-{
-    static char buf[128];
-    size_t off = 0;
-    buf[0] = 0;
-    for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++)
-        off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%s",
-                                i ? ", " : "", drivers[i]->name);
-    return buf;
-}
 
 void db_set_error(db_conn *c, int code, const char *sqlstate, db_err_class cls,
                   const char *fmt, ...)

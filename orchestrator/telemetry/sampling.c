@@ -286,24 +286,6 @@ static int in_window(orch_blk_delta *d, int n, double w0, double w1)
     return k;
 }
 
-int tel_diskstat_in_window(orch_diskstat_delta *d, int n, double w0, double w1)
-{
-    int k = 0;
-    for (int i = 0; i < n; i++)
-        if (d[i].t - d[i].dt / 2 >= w0 && d[i].t - d[i].dt / 2 <= w1)
-            d[k++] = d[i];
-    return k;
-}
-
-/* The measured window of VM v: oltp's, else from the warm-up's end (the
- * phase's start + warmup_s) to now. */
-void tel_vm_window(const orch_telemetry *t, const tel_vm *v, double now, double *w0,
-                   double *w1)
-{
-    *w0 = v->w1 > v->w0 ? v->w0 : t->phase_t0;
-    *w1 = v->w1 > v->w0 ? v->w1 : now;
-}
-
 /* The union of the measured windows of repetition rep's VMs on drive d
  * (d < 0: every drive), into [*w0, *w1]; 0 when no VM gave one. */
 static int rep_window(const orch_telemetry *t, int rep, int d, double *w0, double *w1)

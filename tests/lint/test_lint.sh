@@ -43,7 +43,7 @@ rebuild() {
 }
 
 fresh
-for c in layers.sh launcher.sh prefixes.sh enums.sh sizes.sh; do
+for c in layers.sh launcher.sh prefixes.sh enums.sh sizes.sh calls.sh; do
   if LINT_ROOT=$tmp/t LINT_BUILD=$tmp/build "$here/$c" >"$tmp/out" 2>&1; then pass=$((pass + 1)); echo "ok: $c passes on the untouched copy"
   else fail=$((fail + 1)); echo "FAIL: $c fails on the untouched copy:"; head -20 "$tmp/out"; fi
 done
@@ -124,6 +124,19 @@ expect "sizes: a file over 700 lines" \
   "sizes: oltp/ping.c is 701 lines (at most 700): split it, or name it in its folder's README.md"
 expect "sizes: an exception no longer needed" \
   "sizes: common/nap.c is named in a README's \"Size exceptions:\" line but is within the limits: take it off the list"
+
+# calls: two files of a folder that call each other; a stale entry
+fresh
+printf 'int orch_loop_b(void);\nint orch_loop_a(void);\nint orch_loop_a(void) { return orch_loop_b(); }\n' >"$tmp/t/orchestrator/util/loop_a.c"
+printf 'int orch_loop_a(void);\nint orch_loop_b(void);\nint orch_loop_b(void) { return orch_loop_a() + 1; }\n' >"$tmp/t/orchestrator/util/loop_b.c"
+rebuild orchestrator/util/loop_a.c; rebuild orchestrator/util/loop_b.c
+printf '\nNot yet untangled: `names.c`.\n' >>"$tmp/t/orchestrator/util/README.md"
+run calls.sh
+expect "calls: two files of util/ in a loop" \
+  "calls: orchestrator/util/: loop_a.c and loop_b.c call each other in a loop: break it with a hook or a shared file of its own"
+expect "calls: an untangled file still named" \
+  "calls: orchestrator/util/README.md names names.c on its \"Not yet untangled:\" line, but it is in no loop: take it off"
+rm -f "$tmp/build/orchestrator/util/loop_a.o" "$tmp/build/orchestrator/util/loop_b.o"
 
 echo "test_lint: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
