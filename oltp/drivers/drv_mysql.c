@@ -4,7 +4,8 @@
  *
  * Bulk loads (prepare) run LOAD DATA LOCAL INFILE with the blocking API
  * on the loader's connection, the "file" produced in memory row by row by
- * Connector/C's local-infile callbacks. InnoDB's empty-table bulk insert
+ * Connector/C's local-infile callbacks (drv_mysql_infile.c, around the
+ * private drv_mysql.h; it calls nothing here). InnoDB's empty-table bulk insert
  * (unique_checks=0, foreign_key_checks=0 for the load) is optional
  * (--mysql-bulk-empty-table): on MariaDB 10.11 it made 8 x 100,000-row
  * loads slower, not faster (bench/RESULTS-prepare.md).
@@ -14,7 +15,7 @@
  * executes it. Every result is stored client-side (store_result), so the
  * workload can read rows without further I/O.
  */
-#include "drivers/db.h"
+#include "drivers/drv_mysql.h"
 
 #include <mysql.h>
 #include <errmsg.h>
@@ -23,50 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define COL_BUF 1024            /* longest column value read back (TPC-C: 500) */
-
-typedef enum {
-    OP_NONE, OP_CONNECT, OP_QUERY, OP_QUERY_STORE, OP_PREPARE, OP_EXECUTE,
-    OP_STMT_STORE,
-} mysql_op;
-
-typedef struct my_stmt {
-    MYSQL_STMT   *h;            /* NULL until prepared on this session */
-    MYSQL_BIND   *params;       /* bound once; values are copied into the buffers below */
-    unsigned long *lens;
-    int64_t      *ival;
-    double       *dval;
-    char        **sbuf;
-    unsigned long *scap;
-    bool          bound;
-    MYSQL_BIND   *res;          /* result binds, made on the first row read */
-    char         *resbuf;
-    unsigned long *reslen;
-    my_bool      *resnull;
-    unsigned int  ncols;
-} my_stmt;
-
-typedef struct my_priv {
-    MYSQL     *m;
-    bool       connected;
-    mysql_op   op;
-    int        cur;             /* statement being prepared/executed */
-    const db_value *pending;    /* parameters of an execute waiting on prepare */
-    my_stmt   *st;
-    MYSQL_RES *res;             /* stored text-protocol result */
-    MYSQL_ROW  row;
-    unsigned long *rowlen;
-    my_stmt   *last;            /* statement whose result is current */
-    int64_t    affected;
-    /* the bulk load in progress: rows are encoded one at a time into line */
-    db_bulk   *bulk;
-    db_value  *brow;
-    char      *line;
-    size_t     line_cap, line_len, line_off;
-    int64_t    bulk_sent;
-    bool       bulk_end, bulk_failed;
-} my_priv;
 
 static bool lost_connection(unsigned int code)
 {
@@ -107,71 +64,6 @@ static int waiting(db_conn *c, int status)
     return DB_WAIT;
 }
 
-/* --- LOAD DATA LOCAL INFILE from memory --------------------------------- */
-
-/* The server asks for the "file": only a load of ours gets rows, so a
- * server cannot make oltp send anything it did not start. */
-static int infile_init(void **ptr, const char *name, void *userdata)
-{
-    my_priv *p = userdata;
-    *ptr = p;
-    return p->bulk ? 0 : 1;
-}
-
-/* Fill buf with the next bytes of the tab-separated rows; 0 at the end,
- * -1 when the producer failed. */
-static int infile_read(void *ptr, char *buf, unsigned int len)
-{
-    my_priv *p = ptr;
-    unsigned int n = 0;
-
-    while (n < len) {
-        if (p->line_off == p->line_len) {
-            int r;
-            if (p->bulk_end)
-                break;
-            r = p->bulk->next(p->bulk->ctx, p->brow);
-            if (r < 0) {
-                p->bulk_failed = true;
-                return -1;
-            }
-            if (r == 0) {
-                p->bulk_end = true;
-                break;
-            }
-            p->line_len = db_bulk_tsv(p->brow, p->bulk->ncols, p->line, p->line_cap);
-            p->line_off = 0;
-            if (p->line_len == 0) {
-                p->bulk_failed = true;
-                return -1;
-            }
-            p->bulk_sent++;
-        }
-        {
-            size_t k = p->line_len - p->line_off;
-            if (k > len - n)
-                k = len - n;
-            memcpy(buf + n, p->line + p->line_off, k);
-            p->line_off += k;
-            n += (unsigned int)k;
-        }
-    }
-    return (int)n;
-}
-
-static void infile_end(void *ptr)
-{
-    (void)ptr;
-}
-
-static int infile_error(void *ptr, char *msg, unsigned int len)
-{
-    my_priv *p = ptr;
-    snprintf(msg, len, "%s", !p->bulk ? "oltp sends no file it did not ask to load"
-                             : p->bulk_failed ? "the rows to load could not be made" : "load aborted");
-    return CR_UNKNOWN_ERROR;
-}
-
 static int new_handle(db_conn *c)
 {
     my_priv *p = c->priv;
@@ -186,7 +78,8 @@ static int new_handle(db_conn *c)
     mysql_options(p->m, MYSQL_OPT_NONBLOCK, 0);
     mysql_options(p->m, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
     mysql_options(p->m, MYSQL_OPT_LOCAL_INFILE, &local_infile);
-    mysql_set_local_infile_handler(p->m, infile_init, infile_read, infile_end, infile_error, p);
+    mysql_set_local_infile_handler(p->m, my_infile_init, my_infile_read, my_infile_end,
+                                   my_infile_error, p);
     return 0;
 }
 

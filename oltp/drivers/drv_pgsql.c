@@ -26,7 +26,7 @@
  * roll back and retry; a lost session (CONNECTION_BAD, class 08, 57P0x)
  * reconnects; anything else is fatal unless --mysql-ignore-errors=all.
  */
-#include "drivers/db.h"
+#include "drivers/drv_pgsql.h"
 
 #include <inttypes.h>
 #include <libpq-fe.h>
@@ -35,33 +35,6 @@
 #include <string.h>
 #include <time.h>
 
-typedef enum { PG_IDLE, PG_CONNECTING, PG_PREPARING, PG_EXECUTING, PG_QUERYING } pg_op;
-
-typedef struct pg_priv {
-    PGconn         *pg;
-    pg_op           op;
-    bool            flushing;       /* libpq still holds output to send */
-    bool           *prepared;       /* per statement, on this session */
-    int             cur;            /* statement being prepared/executed */
-    const db_value *pending;        /* parameters of an execute waiting on its prepare */
-    PGresult       *res;            /* result of the last exec/query */
-    PGresult       *err_res;        /* first error result of the operation in flight */
-    int             row;            /* current row of res, -1 before the first */
-    int64_t         affected;
-    uint64_t        deadline_ms;    /* connect: give up after this (monotonic ms) */
-    char           *pbuf;           /* parameter values as text */
-    size_t          pcap;
-    const char    **pvals;
-    int             pvcap;
-    /* pipeline mode: what was sent and awaits its answer, in order: a
-     * statement index for an execute, -1 - index for its Parse, PG_TEXT
-     * for a text query */
-    bool            piped;
-    int            *inflight;
-    int             ninflight, inflight_cap, inflight_head;
-} pg_priv;
-
-#define PG_TEXT (-1000000)
 
 static uint64_t mono_ms(void)
 {
@@ -267,91 +240,13 @@ static int sent(db_conn *c, int ok)
     return pg_wait(c, p->flushing ? DB_WAIT_READ | DB_WAIT_WRITE : DB_WAIT_READ);
 }
 
-/* "?" placeholders to $1..$n, outside quoted strings and identifiers.
- * Returns a malloc'ed string the caller frees, or NULL. */
-static char *rewrite_placeholders(const char *sql)
-{
-    size_t len = strlen(sql), nq = 0, o = 0;
-    char quote = 0, *out;
-    int n = 0;
-
-    for (const char *s = sql; *s; s++)
-        nq += *s == '?';
-    out = malloc(len + nq * 11 + 1);
-    if (!out)
-        return NULL;
-    for (const char *s = sql; *s; s++) {
-        if (quote) {
-            if (*s == quote)
-                quote = 0;
-        } else if (*s == '\'' || *s == '"') {
-            quote = *s;
-        } else if (*s == '?') {
-            o += (size_t)sprintf(out + o, "$%d", ++n);
-            continue;
-        }
-        out[o++] = *s;
-    }
-    out[o] = 0;
-    return out;
-}
-
-/* Parameter values as text (libpq's text format needs NUL-terminated
- * strings); they live in p->pbuf until the next execute. */
-static int text_params(db_conn *c, const db_value *v, int n)
-{
-    pg_priv *p = c->priv;
-    size_t need = 0, off = 0;
-
-    for (int i = 0; i < n; i++)
-        need += v[i].type == DB_T_STRING ? v[i].len + 1 : 32;
-    if (need > p->pcap) {
-        char *b = realloc(p->pbuf, need);
-        if (!b)
-            goto oom;
-        p->pbuf = b;
-        p->pcap = need;
-    }
-    if (n > p->pvcap) {
-        const char **pv = realloc(p->pvals, (size_t)n * sizeof(*pv));
-        if (!pv)
-            goto oom;
-        p->pvals = pv;
-        p->pvcap = n;
-    }
-    for (int i = 0; i < n; i++) {
-        char *d = p->pbuf + off;
-        switch (v[i].type) {
-        case DB_T_INT:
-            off += (size_t)snprintf(d, 32, "%" PRId64, v[i].i) + 1;
-            break;
-        case DB_T_DOUBLE:
-            off += (size_t)snprintf(d, 32, "%.17g", v[i].d) + 1;
-            break;
-        case DB_T_STRING:
-            memcpy(d, v[i].s, v[i].len);
-            d[v[i].len] = 0;
-            off += v[i].len + 1;
-            break;
-        case DB_T_NULL:
-            d = NULL;
-            break;
-        }
-        p->pvals[i] = d;
-    }
-    return 0;
-oom:
-    db_set_error(c, 0, "HY001", DB_ERR_FATAL, "out of memory");
-    return -1;
-}
-
 static int send_execute(db_conn *c, const db_value *params)
 {
     pg_priv *p = c->priv;
     char name[16];
     int n = c->stmts[p->cur].nparams;
 
-    if (text_params(c, params, n) < 0)
+    if (pg_text_params(c, params, n) < 0)
         return DB_ERROR;
     snprintf(name, sizeof name, "s%d", p->cur);
     p->op = PG_EXECUTING;
@@ -393,7 +288,7 @@ static int pipe_send(db_conn *c, int stmt, const db_value *params)
     }
     snprintf(name, sizeof name, "s%d", stmt);
     if (!p->prepared[stmt]) {
-        char *sql = rewrite_placeholders(c->stmts[stmt].sql);
+        char *sql = pg_rewrite_placeholders(c->stmts[stmt].sql);
         int ok;
         if (!sql) {
             db_set_error(c, 0, "HY001", DB_ERR_FATAL, "out of memory");
@@ -407,7 +302,7 @@ static int pipe_send(db_conn *c, int stmt, const db_value *params)
             return DB_ERROR;
         p->prepared[stmt] = true;   /* taken back if its answer is not OK */
     }
-    if (text_params(c, params, n) < 0)
+    if (pg_text_params(c, params, n) < 0)
         return DB_ERROR;
     if (!PQsendQueryPrepared(p->pg, name, n, p->pvals, NULL, NULL, 0))
         return pg_fail(c, NULL);
@@ -515,7 +410,7 @@ static int pg_exec_start(db_conn *c, int stmt, const db_value *params)
         return pipe_send(c, stmt, params) < 0 ? DB_ERROR : pipe_sync(c, PG_EXECUTING);
     if (p->prepared[stmt])
         return send_execute(c, params);
-    sql = rewrite_placeholders(c->stmts[stmt].sql);
+    sql = pg_rewrite_placeholders(c->stmts[stmt].sql);
     if (!sql) {
         db_set_error(c, 0, "HY001", DB_ERR_FATAL, "out of memory");
         return DB_ERROR;

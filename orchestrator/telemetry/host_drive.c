@@ -391,25 +391,6 @@ int orch_drive_identity(const char *sysfs, const orch_drive_dev *dev, const char
     return 0;
 }
 
-char *orch_cmd_run(void *ctx, const char *const argv[], int *status)
-{
-    orch_command *cmd = orch_command_new(argv);
-    char *out = NULL, err[DB_ERR_LEN];
-    (void)ctx;
-    *status = -1;
-    if (!cmd)
-        return NULL;
-    orch_command_stdout(cmd, ORCH_COMMAND_PIPE);
-    orch_command_stderr(cmd, ORCH_COMMAND_NULL);
-    orch_command_output_limit(cmd, (1u << 20) - 1);     /* with its NUL, 1 MiB */
-    /* could not run (not installed): NULL, as the seam says; the callers
-     * name the missing package */
-    if (orch_command_run(cmd, status, &out, NULL, err, sizeof err) < 0)
-        out = NULL;
-    orch_command_free(cmd);
-    return out;
-}
-
 static json_object *path_get(json_object *o, const char *a, const char *b)
 {
     json_object *x = NULL, *y = NULL;

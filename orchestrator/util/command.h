@@ -129,6 +129,14 @@ int orch_command_run(orch_command *cmd, int *status, char **out, char **errout, 
 /* 1 when orch_command_run killed the child at its timeout. */
 int orch_command_timed_out(const orch_command *cmd);
 
+/* Run argv (argv[0] looked up in PATH) and return what it wrote on
+ * stdout (caller frees, up to 1 MiB, the rest read and dropped; stderr to
+ * /dev/null), its exit status in *status; NULL when it could not be run
+ * (not installed: the caller names the missing package). ctx unused: the
+ * signature of orch_cmd_fn, the seam tests replace (smartctl, nvme). */
+typedef char *(*orch_cmd_fn)(void *ctx, const char *const argv[], int *status);
+char *orch_cmd_run(void *ctx, const char *const argv[], int *status);
+
 /* Free cmd (NULL is fine). A child still running is killed with SIGKILL
  * (its group when it has one) and reaped: none is left behind. */
 void orch_command_free(orch_command *cmd);
