@@ -7,6 +7,17 @@
 
 #include <time.h>
 
+/* The steps' names (run.h's ORCH_STEPS), which the checks before each
+ * step print; here, so that no file of run/ calls run.c back. */
+#define ORCH_STEP_NAME(id, text) text,
+static const char *const step_names[] = { ORCH_STEPS(ORCH_STEP_NAME) };
+#undef ORCH_STEP_NAME
+
+const char *orch_step_name(orch_step s)
+{
+    return s < ORCH_STEP_COUNT ? step_names[s] : "?";
+}
+
 /* Whether SIGINT or SIGTERM asked the run to stop (util/stop.h). The run
  * reads the request here only, and hands this function to the layers
  * below that wait as their stop hook (orch_restore_opts.stop_requested);
