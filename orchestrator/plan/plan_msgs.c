@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+__attribute__((format(printf, 4, 0)))
 static void plan_msg_add(parse_state *st, int line, int warning, const char *fmt, va_list ap)
 {
     plan_msg *m = realloc(st->msgs, sizeof *m * (size_t)(st->nerr + 1));
