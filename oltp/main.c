@@ -30,6 +30,7 @@
 #include "oltp_exit.h"
 #include "engine/engine.h"
 #include "ping.h"
+#include "workload_list.h"
 #include "engine/report.h"
 #include "version.h"
 

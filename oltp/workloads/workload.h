@@ -108,7 +108,7 @@ typedef struct workload {
     bool  pipeline;
 } workload;
 
-const workload *workload_find(const char *name);
-void workload_list(FILE *out);
+/* The list of workloads (workload_find, workload_list) is
+ * oltp/workload_list.h, on top: it names TPC-C too. */
 
 #endif

@@ -26,6 +26,7 @@
 #include "dbsize.h"
 #include "drivers/dialect.h"
 #include "workloads/workload.h"
+#include "workload_list.h"
 
 /* --- dialect.c ------------------------------------------------------------ */
 

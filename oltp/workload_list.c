@@ -1,10 +1,12 @@
 /*
- * workloads.c — the list of workloads oltp knows. A new workload is one
- * file exporting a const struct workload, added here.
+ * workload_list.c — the workloads oltp knows (workload_list.h). A new
+ * workload is a file or a folder exporting one const struct workload,
+ * added here. On top of oltp/: it names every workload, sysbench's
+ * (workloads/) and TPC-C (tpcc/), which no folder may.
  */
 #include <string.h>
 
-#include "workloads/workload.h"
+#include "workload_list.h"
 
 extern const workload wl_sysbench[8];
 extern const workload wl_tpcc;
