@@ -233,7 +233,8 @@ char *orch_plan_openssl_conf_path(const orch_plan *p, const char *run_dir, int i
  * copy (orch_plan_write_redacted) gives the key that value. 0, or -1 with
  * err (no sweep, i out of range). */
 int orch_plan_sweep_step(orch_plan *p, int i, char *err, size_t errlen);
-/* Step i's value as the plan writes it ("16", "0.5"), into buf. */
+/* Step i's value as the plan writes it ("16", "0.5"), into buf (plan.c:
+ * the redacted copy writes it, and sweep.c stands above plan.c). */
 void orch_plan_sweep_value(const orch_plan *p, int i, char *buf, size_t len);
 
 /* URI of drive d. */
