@@ -12,7 +12,10 @@ $(BUILD)/orchestrator/%.o: MOD_CFLAGS = $(ORCH_CFLAGS)
 $(BUILD)/orchestrator/report/png.o: MOD_CFLAGS = $(patsubst -I%,-isystem %,$(call pkgcflags,librsvg-2.0)) \
                                                  -Icommon -Iorchestrator
 
-$(BIN)/drivebench: $(BUILD)/orchestrator/main.o $(ORCH_OBJS) $(COMMON_OBJS)
+# the files on top (main.c and the command line's cli*.c), in the binary only
+ORCH_TOP_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(wildcard orchestrator/*.c))
+
+$(BIN)/drivebench: $(ORCH_TOP_OBJS) $(ORCH_OBJS) $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS)
 
