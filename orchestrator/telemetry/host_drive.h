@@ -169,7 +169,8 @@ typedef struct orch_drive_health {
  * -1 when none did (h->note says why). */
 int orch_drive_health_read(orch_cmd_fn fn, void *ctx, const char *disk, orch_drive_health *h);
 
-/* Samples the stat files of drives; thread-safe (one mutex). */
+/* Samples the stat files of drives (disk_sampler.c); thread-safe (one
+ * mutex). */
 typedef struct orch_disk_sampler orch_disk_sampler;
 /* sysfs copied. NULL when out of memory. */
 orch_disk_sampler *orch_disk_sampler_new(const char *sysfs);
