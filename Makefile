@@ -1,8 +1,9 @@
 # drivebench — top-level Makefile.
 #
 #   make            build bin/oltp and bin/drivebench
-#   make check      the fast tests: unit, libvirt test driver, fuzz replays
-#                   (no servers, no VMs, no root)
+#   make check      make lint, then the fast tests: unit, libvirt test
+#                   driver, fuzz replays (no servers, no VMs, no root)
+#   make lint       the house rules as checks (tests/lint/README.md)
 #   make test       make check, then the tests with real servers and real VMs
 #   make run        set up a fresh machine and run the quick plan (root)
 #   make asan       build into build-asan/ with AddressSanitizer + UBSan
@@ -37,11 +38,15 @@ pkglibs   = $(shell pkg-config --libs $(1))
 # CHECK_TARGETS: tests that need no server, no VM and no root (make check);
 # TEST_TARGETS: the ones with real servers or real VMs (make test runs both).
 ALL_TARGETS   :=
-CHECK_TARGETS :=
+# make lint's checks come first in make check (they take seconds)
+LINT_TARGETS  := tests/lint/layers.sh tests/lint/launcher.sh tests/lint/prefixes.sh \
+                 tests/lint/enums.sh tests/lint/sizes.sh tests/lint/calls.sh \
+                 tests/lint/test_lint.sh
+CHECK_TARGETS := $(LINT_TARGETS)
 TEST_TARGETS  :=
 CLEAN_FILES  :=
 
-.PHONY: all check test test-asan clean asan run
+.PHONY: all check lint test test-asan clean asan run
 all: build-all
 
 include common/module.mk
@@ -53,17 +58,35 @@ include tests/tsql/module.mk
 
 build-all: $(ALL_TARGETS)
 
+# The house rules (tests/lint/): each check reads the tree and its
+# READMEs; the layer check runs `cc -MM` with each module's own flags and
+# the prefix check reads the built objects. test_lint.sh plants a
+# violation of each rule in a copy of the tree and sees its check fail.
+LINT_CFLAGS_common       = $(COMMON_CFLAGS)
+LINT_CFLAGS_oltp         = $(OLTP_CFLAGS)
+LINT_CFLAGS_orchestrator = $(ORCH_CFLAGS) $(call pkgcflags,librsvg-2.0)
+LINT_ENV = LINT_BUILD='$(BUILD)' LINT_CFLAGS_common='$(LINT_CFLAGS_common)' \
+           LINT_CFLAGS_oltp='$(LINT_CFLAGS_oltp)' LINT_CFLAGS_orchestrator='$(LINT_CFLAGS_orchestrator)'
+lint-cflags-%:
+	@echo '$(LINT_CFLAGS_$*)'
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(DB_CFLAGS) $(CFLAGS) $(MOD_CFLAGS) -c -o $@ $<
 
 # `make check` and `make test` run their suites in order; each module
 # appends its own.
+# make check runs CHECK_JOBS suites at once (most of their time is
+# waiting: phases of 1 s, headless Chromium, node); make test one by one.
+CHECK_JOBS ?= 3
 check: $(ALL_TARGETS)
-	@tests/run-all.sh $(CHECK_TARGETS)
+	@$(LINT_ENV) RUN_JOBS=$(CHECK_JOBS) tests/run-all.sh $(CHECK_TARGETS)
+
+lint: $(ALL_TARGETS)
+	@$(LINT_ENV) tests/run-all.sh $(LINT_TARGETS)
 
 test: $(ALL_TARGETS)
-	@tests/run-all.sh $(CHECK_TARGETS) $(TEST_TARGETS)
+	@$(LINT_ENV) tests/run-all.sh $(CHECK_TARGETS) $(TEST_TARGETS)
 
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 asan:

@@ -11,6 +11,8 @@
 #ifndef COMMON_ATOMIC_FILE_H
 #define COMMON_ATOMIC_FILE_H
 
+#include "attributes.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -25,7 +27,7 @@ int atomic_file_check(const char *path, char *err, size_t errlen);
  * directory. 0, or -1 with a message in err and nothing left behind (an
  * existing path is untouched). */
 int atomic_file_write(const char *path, const void *data, size_t len, char *err,
-                      size_t errlen);
+                      size_t errlen) DB_MUST_CHECK;
 
 /* The same, written piece by piece: a file too large to hold in memory
  * as one buffer (summary.json of a long run). atomic_file_open creates
@@ -36,7 +38,7 @@ int atomic_file_write(const char *path, const void *data, size_t len, char *err,
 typedef struct atomic_file atomic_file;
 atomic_file *atomic_file_open(const char *path, char *err, size_t errlen);
 FILE *atomic_file_stream(atomic_file *a);
-int atomic_file_commit(atomic_file *a, char *err, size_t errlen);
+int atomic_file_commit(atomic_file *a, char *err, size_t errlen) DB_MUST_CHECK;
 void atomic_file_abort(atomic_file *a);
 
 #endif

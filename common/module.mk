@@ -4,13 +4,15 @@ COMMON_OBJS := $(BUILD)/common/hist.o $(BUILD)/common/results.o \
                $(BUILD)/common/results_oltp.o $(BUILD)/common/results_summary.o \
                $(BUILD)/common/results_drive_io.o $(BUILD)/common/results_fields.o \
                $(BUILD)/common/atomic_file.o $(BUILD)/common/nap.o \
-               $(BUILD)/common/results_fingerprint.o $(BUILD)/common/results_sweep.o
-$(BUILD)/common/%.o: MOD_CFLAGS = $(call pkgcflags,json-c)
+               $(BUILD)/common/results_fingerprint.o $(BUILD)/common/results_latency.o \
+               $(BUILD)/common/results_sweep.o
+COMMON_CFLAGS = $(call pkgcflags,json-c) -Icommon
+$(BUILD)/common/%.o: MOD_CFLAGS = $(COMMON_CFLAGS)
 COMMON_LIBS  = $(call pkglibs,json-c) -lm
 
 UNIT_LIBS   = $(call pkglibs,cmocka json-c) -lm
 
-$(BUILD)/tests/unit/%.o: MOD_CFLAGS = $(call pkgcflags,cmocka json-c libmariadb libuv) -Icommon -Ioltp
+$(BUILD)/tests/unit/%.o: MOD_CFLAGS = $(call pkgcflags,cmocka json-c libmariadb libuv) -Icommon $(OLTP_INCLUDES)
 
 $(BIN)/test_hist: $(BUILD)/tests/unit/test_hist.o $(COMMON_OBJS)
 	@mkdir -p $(dir $@)

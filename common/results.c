@@ -4,6 +4,7 @@
  * in results_oltp.c, results_summary.c and results_drive_io.c, described
  * by field tables that results_fields.c walks. */
 #include "results.h"
+#include "attributes.h"
 #include "results_json.h"
 #include "atomic_file.h"
 
@@ -429,7 +430,7 @@ int rj_read_doc_lazy(const char *path, const char *unreadable_prefix, const char
                      int (*from)(json_object *doc, void *dst, char *err, size_t errlen),
                      void (*clear)(void *dst), void *dst, char *err, size_t errlen)
 {
-    char why[512];
+    char why[DB_ERR_LEN];
     json_object *doc = lazy ? rj_read_json_lazy(path, lazy, why, sizeof why)
                             : rj_read_json(path, why, sizeof why);
     int rc = 0;

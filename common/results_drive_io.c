@@ -3,6 +3,7 @@
  * keys; results/SCHEMA.md, "Drive I/O and statistics", says what each
  * means. A value that was not measured is left out, never written as 0. */
 #include "results.h"
+#include "attributes.h"
 #include "results_json.h"
 
 #include <inttypes.h>
@@ -541,7 +542,7 @@ int rj_io_get(json_object *owner, res_io **out, rj_ctx *c)
 
 int res_io_get(json_object *owner, res_io **out)
 {
-    char err[256];
+    char err[DB_ERR_LEN];
     rj_ctx c = { .err = err, .errlen = sizeof err };
     return rj_io_get(owner, out, &c);
 }

@@ -59,6 +59,23 @@ json_object *rj_one_line(json_object *o)
     return o;
 }
 
+/* An RJ_ARRAY field: its n_off count of structs at a, each an object
+ * (one line each with RJ_ROWS); nothing for none with RJ_OMIT_EMPTY. */
+static void put_array(json_object *o, const rj_field *f, const void *base, const char *a)
+{
+    int n = *CAT(base, f->n_off, int);
+    json_object *v;
+    if (n == 0 && (f->flags & RJ_OMIT_EMPTY))
+        return;
+    v = json_object_new_array_ext(n > 0 ? n : 1);
+    for (int i = 0; i < n; i++) {
+        json_object *e = json_object_new_object();
+        rj_put_fields(e, f->sub, a + (size_t)i * f->size);
+        json_object_array_add(v, f->flags & RJ_ROWS ? rj_one_line(e) : e);
+    }
+    rj_put(o, f->key, v);
+}
+
 /* Field f of base added to o (when written). */
 static void put_field(json_object *o, const rj_field *f, const void *base)
 {
@@ -140,20 +157,9 @@ static void put_field(json_object *o, const rj_field *f, const void *base)
             rj_put(o, f->key, v);
         }
         break;
-    case RJ_ARRAY: {
-        const char *a = *(char *const *)m;
-        int n = *CAT(base, f->n_off, int);
-        if (n == 0 && (f->flags & RJ_OMIT_EMPTY))
-            break;
-        v = json_object_new_array_ext(n > 0 ? n : 1);
-        for (int i = 0; i < n; i++) {
-            json_object *e = json_object_new_object();
-            rj_put_fields(e, f->sub, a + (size_t)i * f->size);
-            json_object_array_add(v, f->flags & RJ_ROWS ? rj_one_line(e) : e);
-        }
-        rj_put(o, f->key, v);
+    case RJ_ARRAY:
+        put_array(o, f, base, *(char *const *)m);
         break;
-    }
     case RJ_CUSTOM:
         if (f->ops->put)
             f->ops->put(o, f, base);

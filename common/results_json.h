@@ -275,4 +275,16 @@ extern const rj_ops res_points_ops;
 #define RK_NOPM       "NOPM"
 #define RK_PCT_PREFIX 'p'           /* a percentile's key: "p99.9" */
 
+/* --- results_latency.c: latency objects and histograms --- */
+
+/* "p99.9" for 99.9 */
+void rj_pct_key(char *buf, size_t len, double p);
+/* Whether key is a percentile's, "p<number>"; *p its percentile. */
+bool rj_pct_of_key(const char *key, double *p);
+/* res_latency's fields: avg, min, max and its percentiles */
+extern const rj_field rj_latency_fields[];
+/* a hist * member (written whole, read against results.h's bounds), and
+ * an interval's hist_sparse * member */
+extern const rj_ops rj_hist_ops, rj_sparse_ops;
+
 #endif

@@ -16,39 +16,6 @@
 /* ------------------------------------------------------------------ */
 /* oltp result                                                         */
 
-void res_latency_add_pct(res_latency *l, double pct, double ms)
-{
-    for (int i = 0; i < l->npct; i++)
-        if (l->pct[i].pct == pct)
-            return;
-    if (l->npct < RES_MAX_PCT)
-        l->pct[l->npct++] = (res_pct){ .pct = pct, .ms = ms };
-}
-
-double res_latency_pct(const res_latency *l, double pct)
-{
-    for (int i = 0; i < l->npct; i++)
-        if (l->pct[i].pct == pct)
-            return l->pct[i].ms;
-    return 0;
-}
-
-/* "p99.9" for 99.9 */
-static void pct_key(char *buf, size_t len, double p)
-{
-    snprintf(buf, len, "%c%g", RK_PCT_PREFIX, p);
-}
-
-/* Whether key is a percentile's, "p<number>"; *p its percentile. */
-static bool pct_of_key(const char *key, double *p)
-{
-    char *end;
-    if (key[0] != RK_PCT_PREFIX)
-        return false;
-    *p = strtod(key + 1, &end);
-    return end != key + 1 && !*end;
-}
-
 res_phase *res_oltp_add_phase(res_oltp *r)
 {
     res_phase *p = realloc(r->phases, sizeof *p * (size_t)(r->nphases + 1));
@@ -83,132 +50,6 @@ const res_phase *res_oltp_measure(const res_oltp *r)
 #define F   RJ_F
 #define HAS RJ_HAS
 
-/* a latency object's percentiles: "p50", "p99.9", ... (res_latency) */
-static void pcts_put(json_object *o, const rj_field *f, const void *base)
-{
-    const res_latency *l = base;
-    char key[32];
-    for (int i = 0; i < l->npct; i++) {
-        pct_key(key, sizeof key, l->pct[i].pct);
-        rj_put(o, key, json_object_new_double(l->pct[i].ms));
-    }
-}
-
-static int pcts_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
-{
-    res_latency *l = base;
-    l->npct = 0;
-    if (!o || !json_object_is_type(o, json_type_object))
-        return 0;
-    json_object_object_foreach(o, key, v) {
-        double p;
-        if (pct_of_key(key, &p))
-            res_latency_add_pct(l, p, json_object_get_double(v));
-    }
-    return 0;
-}
-
-static void pcts_check(const rj_field *f, const void *base, const char *path, rj_check *c)
-{
-    const res_latency *l = base;
-    char k[160];
-    for (int i = 0; i < l->npct; i++) {
-        snprintf(k, sizeof k, "%s%c%g", path, RK_PCT_PREFIX, l->pct[i].pct);
-        rj_check_num(c, k, l->pct[i].ms);
-    }
-}
-
-static const rj_ops pcts_ops = { pcts_put, pcts_get, pcts_check, NULL };
-
-static const rj_field latency_fields[] = {
-    F(RK_AVG,       RJ_DBL, res_latency, avg, .flags = RJ_NONNEG),
-    F("min",        RJ_DBL, res_latency, min, .flags = RJ_NONNEG),
-    F("max",        RJ_DBL, res_latency, max, .flags = RJ_NONNEG),
-    RJ_HERE(NULL, RJ_CUSTOM, .ops = &pcts_ops),
-    RJ_TABLE_END,
-};
-
-/* a histogram member: checked against results.h's bounds before it is
- * allocated, and its min, max and sum against its own bounds */
-static void hist_put(json_object *o, const rj_field *f, const void *base)
-{
-    const hist *h = *(hist *const *)((const char *)base + f->off);
-    rj_put(o, f->key, h ? hist_to_json(h) : NULL);
-}
-
-/* o[f->key] (a histogram object) as a sparse histogram into *out, NULL
- * when absent: checked against results.h's bounds before anything is
- * allocated, and its min, max and sum against its own bounds. 0, or -1
- * with the reason in c->err. */
-static int sparse_read(json_object *o, const rj_field *f, rj_ctx *c, hist_sparse **out)
-{
-    json_object *v = rj_get(o, f->key);
-    char herr[256], what[256];
-    *out = NULL;
-    if (!v)
-        return 0;
-    if (hist_json_bounds(v, RES_MAX_HIST_DIGITS, RES_MAX_HIST_HIGHEST, RES_MAX_BUCKETS, herr,
-                         sizeof herr) == 0
-        && (*out = hist_sparse_from_json(v, herr, sizeof herr))) {
-        const hist_sparse *h = *out;
-        if (h->min >= 0 && h->min <= h->max && h->max <= h->highest && isfinite(h->sum)
-            && h->sum >= 0)
-            return 0;
-        snprintf(herr, sizeof herr, "min %" PRId64 ", max %" PRId64 " or sum %g outside "
-                 "0..highest_trackable", h->min, h->max, h->sum);
-        hist_sparse_free(*out);
-        *out = NULL;
-    }
-    snprintf(c->err, c->errlen, "%s: %s", rj_ctx_where(c, f->key, what, sizeof what), herr);
-    return -1;
-}
-
-static int hist_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
-{
-    hist **out = (hist **)((char *)base + f->off);
-    hist_sparse *s;
-    *out = NULL;
-    if (sparse_read(o, f, c, &s) < 0)
-        return -1;
-    if (s && (!(*out = hist_new(s->highest, s->sig_digits)) || hist_add_sparse(*out, s) < 0)) {
-        snprintf(c->err, c->errlen, "out of memory");
-        hist_sparse_free(s);
-        return -1;
-    }
-    hist_sparse_free(s);
-    return 0;
-}
-
-static void hist_free_member(const rj_field *f, void *base)
-{
-    hist **h = (hist **)((char *)base + f->off);
-    hist_free(*h);
-    *h = NULL;
-}
-
-static const rj_ops hist_ops = { hist_put, hist_get, NULL, hist_free_member };
-
-/* an interval's histogram, sparse: the same object and bounds */
-static void sparse_put(json_object *o, const rj_field *f, const void *base)
-{
-    const hist_sparse *h = *(hist_sparse *const *)((const char *)base + f->off);
-    if (h)
-        rj_put(o, f->key, hist_sparse_to_json(h));
-}
-
-static int sparse_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
-{
-    return sparse_read(o, f, c, (hist_sparse **)((char *)base + f->off));
-}
-
-static void sparse_free_member(const rj_field *f, void *base)
-{
-    hist_sparse **h = (hist_sparse **)((char *)base + f->off);
-    hist_sparse_free(*h);
-    *h = NULL;
-}
-
-static const rj_ops sparse_ops = { sparse_put, sparse_get, NULL, sparse_free_member };
 
 static const rj_field type_fields[] = {
     F(RK_NAME,       RJ_STR,    res_txn_type, name),
@@ -216,8 +57,8 @@ static const rj_field type_fields[] = {
     F("share",       RJ_DBL,    res_txn_type, share, .flags = RJ_NONNEG),
     F("rollbacks",   RJ_I64,    res_txn_type, rollbacks, .flags = RJ_COUNT),
     F("retries",     RJ_I64,    res_txn_type, retries, .flags = RJ_COUNT),
-    F(RK_LATENCY_MS, RJ_OBJ,    res_txn_type, latency, .sub = latency_fields),
-    F(RK_HISTOGRAM,  RJ_CUSTOM, res_txn_type, histogram, .ops = &hist_ops),
+    F(RK_LATENCY_MS, RJ_OBJ,    res_txn_type, latency, .sub = rj_latency_fields),
+    F(RK_HISTOGRAM,  RJ_CUSTOM, res_txn_type, histogram, .ops = &rj_hist_ops),
     RJ_TABLE_END,
 };
 
@@ -377,7 +218,7 @@ static const rj_field iv_fields[] = {
     /* interval time (issue 21) */
     F("duration_s",    RJ_DBL, res_interval, duration_s, .flags = RJ_NONNEG,
       .when = iv_has_duration),
-    F(RK_HISTOGRAM,    RJ_CUSTOM, res_interval, histogram, .ops = &sparse_ops),
+    F(RK_HISTOGRAM,    RJ_CUSTOM, res_interval, histogram, .ops = &rj_sparse_ops),
     RJ_TABLE_END,
 };
 
@@ -391,7 +232,7 @@ static void intervals_put(json_object *o, const rj_field *f, const void *base)
     const res_phase *p = base;
     json_object *a = json_object_new_array_ext(p->nintervals > 0 ? p->nintervals : 1);
     char key[32];
-    pct_key(key, sizeof key, p->iv_pct);
+    rj_pct_key(key, sizeof key, p->iv_pct);
     for (int i = 0; i < p->nintervals; i++) {
         json_object *e = json_object_new_object();
         rj_put_fields(e, iv_fields, &p->intervals[i]);
@@ -419,7 +260,7 @@ static int intervals_get(json_object *o, const rj_field *f, void *base, rj_ctx *
         if (l && json_object_is_type(l, json_type_object)) {
             json_object_object_foreach(l, key, v) {
                 double pct;
-                if (pct_of_key(key, &pct)) {
+                if (rj_pct_of_key(key, &pct)) {
                     p->iv_pct = pct;
                     x->lat_pct_ms = json_object_get_double(v);
                 }
@@ -516,9 +357,9 @@ static const rj_field phase_fields[] = {
       HAS(res_phase, has_outage)),
     RJ_HERE("longest_outage_s", RJ_CUSTOM, .ops = &outages_ops, .max = RES_MAX_CONNECTIONS,
             HAS(res_phase, has_outage)),
-    F(RK_LATENCY_MS,        RJ_OBJ,     res_phase, latency, .sub = latency_fields),
+    F(RK_LATENCY_MS,        RJ_OBJ,     res_phase, latency, .sub = rj_latency_fields),
     F("queue_ms",           RJ_OBJ,     res_phase, queue, .flags = RJ_SETS_HAS | RJ_IF_PRESENT,
-      .sub = latency_fields, HAS(res_phase, has_queue)),
+      .sub = rj_latency_fields, HAS(res_phase, has_queue)),
     /* phase time (issue 21) */
     F("unserved",           RJ_I64,     res_phase, unserved, .flags = RJ_COUNT,
       HAS(res_phase, has_queue)),
@@ -527,7 +368,7 @@ static const rj_field phase_fields[] = {
     F("start_s",            RJ_DBL,     res_phase, start_s, .flags = RJ_NONNEG,
       .when = phase_has_clock),
     RJ_HERE("intervals",    RJ_CUSTOM,  .ops = &intervals_ops, .max = RES_MAX_INTERVALS),
-    F(RK_HISTOGRAM,         RJ_CUSTOM,  res_phase, histogram, .ops = &hist_ops),
+    F(RK_HISTOGRAM,         RJ_CUSTOM,  res_phase, histogram, .ops = &rj_hist_ops),
     F("transaction_types",  RJ_ARRAY,   res_phase, types, .flags = RJ_OMIT_EMPTY,
       .sub = type_fields, .size = sizeof(res_txn_type), .n_off = offsetof(res_phase, ntypes),
       .max = RES_MAX_TYPES),

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "db.h"
+#include "drivers/db.h"
 #include "results.h"
 
 /* Read the size of c's database in dialect d into *out (RES_UNSET for

@@ -28,9 +28,10 @@
 #include "atomic_file.h"
 #include "dbsize.h"
 #include "oltp_exit.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "ping.h"
-#include "report.h"
+#include "workload_list.h"
+#include "engine/report.h"
 #include "version.h"
 
 static double mono_s(void)
@@ -356,8 +357,9 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
         /* what was measured up to the error is kept; the exit status
          * stays the error's */
         snprintf(res.server_version, sizeof res.server_version, "%s", version);
-        if (res.fatal && o->json_path)
-            report_json(o->json_path, o, wl, &res, started, origin_ns);
+        if (res.fatal && o->json_path && report_json(o->json_path, o, wl, &res, started, origin_ns) < 0) {
+            /* it said why; the exit status stays the run's error */
+        }
         run_result_free(&res);
         return rc;
     }
@@ -454,7 +456,7 @@ int main(int argc, char **argv)
     if (o.db.odbc_bulk != DB_ODBC_ARRAYS && strcmp(o.db_driver, "odbc")) {
         fprintf(stderr, "oltp: --bulk=%s is a bulk path of the ODBC driver: it needs --db-driver=odbc "
                 "(this is --db-driver=%s; its bulk path is --bulk=on)\n",
-                o.db.odbc_bulk == DB_ODBC_BCP ? "bcp" : "values", o.db_driver);
+                opts_bulk_name(&o), o.db_driver);
         return OLTP_EXIT_BAD_INPUT;
     }
     if (resolve_dialect(&o, drv) < 0)

@@ -1,8 +1,10 @@
 # oltp/: the load generator, bin/oltp.
 OLTP_PKGS := libmariadb libuv json-c libpq odbc
-OLTP_SRCS := $(wildcard oltp/*.c)
+OLTP_SRCS := $(wildcard oltp/*.c oltp/*/*.c)
 OLTP_LIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter-out oltp/main.c,$(OLTP_SRCS)))
-$(BUILD)/oltp/%.o: MOD_CFLAGS = $(call pkgcflags,$(OLTP_PKGS)) -Icommon -pthread
+OLTP_INCLUDES = -Ioltp
+OLTP_CFLAGS = $(call pkgcflags,$(OLTP_PKGS)) -Icommon $(OLTP_INCLUDES)
+$(BUILD)/oltp/%.o: MOD_CFLAGS = $(OLTP_CFLAGS) -pthread
 OLTP_LIBS = $(call pkglibs,$(OLTP_PKGS)) -lm -pthread
 
 $(BIN)/oltp: $(BUILD)/oltp/main.o $(OLTP_LIB_OBJS) $(COMMON_OBJS)
@@ -14,7 +16,7 @@ $(BIN)/test_oltp_unit: $(BUILD)/tests/unit/test_oltp_unit.o $(OLTP_LIB_OBJS) $(C
 	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS) $(call pkglibs,cmocka)
 
 # TPC-C: the random rules of the specification (no server needed)
-$(BIN)/test_tpcc: $(BUILD)/tests/unit/test_tpcc.o $(BUILD)/oltp/tpcc_rand.o $(BUILD)/oltp/rand.o
+$(BIN)/test_tpcc: $(BUILD)/tests/unit/test_tpcc.o $(BUILD)/oltp/tpcc/tpcc_rand.o $(BUILD)/oltp/options/rand.o
 	@mkdir -p $(dir $@)
 	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ -lm $(call pkglibs,cmocka)
 

@@ -11,8 +11,8 @@
 
 #include <stdio.h>
 
-#include "db.h"
-#include "options.h"
+#include "drivers/db.h"
+#include "options/options.h"
 
 /* Exit codes of `oltp ping` (2 stays "bad usage", as for every command). */
 enum {

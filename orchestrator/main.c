@@ -1,9 +1,13 @@
 /* main.c — the drivebench command line: validate, render, run, list,
- * teardown, report, seed, plan get and host check. Exit status: 0 success, 1 failure,
+ * teardown, report, seed, plan get and host check; the commands on a run
+ * folder or a bundle (resume, bundle, verify) are in cli_folder.c, the
+ * options they all parse in cli.c. Exit status: 0 success, 1 failure,
  * 2 bad input, 3 (run) completed with failures, 130 interrupted (stop.h). */
 #include "clients/oltp_pids.h"
+#include "attributes.h"
 #include "virt/hosts.h"
 #include "plan/layout.h"
+#include "util/command.h"
 #include "util/files.h"
 #include "util/names.h"
 #include "plan/plan.h"
@@ -14,9 +18,8 @@
 #include "run/run.h"
 #include "run/estimate.h"
 #include "run/hostcheck.h"
-#include "run/resume.h"
-#include "bundle/bundle.h"
 #include "plan/template.h"
+#include "cli.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -28,9 +31,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-#define EXIT_BAD_INPUT 2
-#define MAX_URIS 32
 
 static void usage(FILE *f)
 {
@@ -53,87 +53,11 @@ static void usage(FILE *f)
           "Plans are described in plans/README.md; results in results/SCHEMA.md.\n", f);
 }
 
-/* One line "drivebench: MESSAGE" on stderr; EXIT_BAD_INPUT. */
-__attribute__((format(printf, 1, 2)))
-static int bad_input(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("drivebench: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return EXIT_BAD_INPUT;
-}
-
-typedef struct cli_opts {
-    const char *run_id;
-    const char *out_dir;
-    const char *results;        /* --results: the plans' results_dir */
-    const char *uris[MAX_URIS];
-    int         nuris;
-    const char *arg;            /* the one positional argument */
-    bool        force;          /* --force (seed) */
-    const char *domain_type;    /* --domain-type (run): overrides the plan's */
-    const char *ignore[ORCH_HC_COUNT + 1];  /* --ignore-host-check (run, host
-                                             * check), NULL-terminated */
-    int         nignore;
-    const char *capabilities;   /* --capabilities=FILE (render): the host's */
-    const char *plan;           /* --plan=PLAN (resume) */
-} cli_opts;
-
-/* Parse "--run-id=", "--out=", "--uri=" (as allowed by `allowed`) and one
- * positional argument. 0, or EXIT_BAD_INPUT after a message. */
-static int parse_opts(int argc, char **argv, const char *allowed, int need_arg, cli_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--run-id=", 9) == 0 && strstr(allowed, "run-id"))
-            o->run_id = a + 9;
-        else if (strncmp(a, "--out=", 6) == 0 && strstr(allowed, "out"))
-            o->out_dir = a + 6;
-        else if (strncmp(a, "--uri=", 6) == 0 && strstr(allowed, "uri") && o->nuris < MAX_URIS)
-            o->uris[o->nuris++] = a + 6;
-        else if (strncmp(a, "--results=", 10) == 0 && strstr(allowed, "results"))
-            o->results = a + 10;
-        else if (strncmp(a, "--domain-type=", 14) == 0 && strstr(allowed, "domain-type"))
-            o->domain_type = a + 14;
-        else if (strncmp(a, "--capabilities=", 15) == 0 && strstr(allowed, "capabilities"))
-            o->capabilities = a + 15;
-        else if (strncmp(a, "--plan=", 7) == 0 && strstr(allowed, "plan"))
-            o->plan = a + 7;
-        else if (strcmp(a, "--force") == 0 && strstr(allowed, "force"))
-            o->force = true;
-        else if (strncmp(a, "--ignore-host-check=", 20) == 0 && strstr(allowed, "ignore-host-check")) {
-            if (!orch_hc_check_known(a + 20))
-                return bad_input("--ignore-host-check=%s: no such host check (%s)", a + 20,
-                                 orch_hc_check_list());
-            if (o->nignore < ORCH_HC_COUNT)
-                o->ignore[o->nignore++] = a + 20;
-        }
-        else if (a[0] == '-' && a[1] == '-')
-            return bad_input("unknown option %s (see drivebench --help)", a);
-        else if (!o->arg && need_arg)
-            o->arg = a;
-        else
-            return bad_input("unexpected argument '%s' (see drivebench --help)", a);
-    }
-    if (need_arg && !o->arg)
-        return bad_input("%s", need_arg == 1 ? "missing PLAN argument"
-                               : need_arg == 2 ? "missing RUN-ID argument"
-                               : "missing BUNDLE argument");
-    if (o->run_id && !orch_runid_valid(o->run_id))
-        return bad_input("run id '%s' is not of the form drivebench makes "
-                         "(lowercase letters, digits, single dashes)", o->run_id);
-    return 0;
-}
-
 static int cmd_validate(int argc, char **argv)
 {
     cli_opts o;
     orch_plan *p;
-    int rc = parse_opts(argc, argv, "", 1, &o);
+    int rc = cli_parse_opts(argc, argv, "", 1, &o);
     if (rc)
         return rc;
     p = orch_plan_load(o.arg, stderr);
@@ -161,8 +85,8 @@ static int cmd_render(int argc, char **argv)
     orch_plan *p = NULL;
     orch_template *t = NULL;
     orch_layout *l = NULL;
-    char err[1024], *run_id = NULL;
-    int rc = parse_opts(argc, argv, "run-id out capabilities", 1, &o);
+    char err[DB_ERR_LEN], *run_id = NULL;
+    int rc = cli_parse_opts(argc, argv, "run-id out capabilities", 1, &o);
     orch_conns *conns = NULL;
     if (rc)
         return rc;
@@ -192,7 +116,7 @@ static int cmd_render(int argc, char **argv)
         goto cleanup;
     }
     for (int i = 0; i < l->nvms; i++) {
-        char why[256];
+        char why[DB_ERR_LEN];
         const char *type = strcmp(p->domain_type, "auto") != 0 ? p->domain_type
                            : orch_kvm_measure(NULL, why, sizeof why);
         char *xml = orch_layout_render(l, p, t, &l->vms[i], type, 1,
@@ -233,12 +157,12 @@ static int cmd_run(int argc, char **argv)
     cli_opts o;
     orch_plan *p;
     orch_run_opts ro;
-    int rc = parse_opts(argc, argv, "run-id domain-type ignore-host-check", 1, &o);
+    int rc = cli_parse_opts(argc, argv, "run-id domain-type ignore-host-check", 1, &o);
     if (rc)
         return rc;
     if (o.domain_type && strcmp(o.domain_type, "kvm") != 0 && strcmp(o.domain_type, "qemu") != 0
         && strcmp(o.domain_type, "auto") != 0)
-        return bad_input("--domain-type=%s: expected kvm, qemu or auto", o.domain_type);
+        return cli_bad_input("--domain-type=%s: expected kvm, qemu or auto", o.domain_type);
     p = orch_plan_load(o.arg, stderr);
     if (!p)
         return EXIT_BAD_INPUT;
@@ -349,8 +273,8 @@ static int cmd_list(int argc, char **argv)
     cli_opts o;
     list_ctx c;
     orch_conns *conns;
-    char err[1024];
-    int rc = parse_opts(argc, argv, "uri results", 0, &o), failed = 0;
+    char err[DB_ERR_LEN];
+    int rc = cli_parse_opts(argc, argv, "uri results", 0, &o), failed = 0;
     if (rc)
         return rc;
     if (!o.nuris)
@@ -387,10 +311,10 @@ static int cmd_teardown(int argc, char **argv)
 {
     cli_opts o;
     orch_counts removed = { 0 };
-    char err[1024], arg[1024], *prefix = NULL, *hosts = NULL, *id, *run_dir;
+    char err[DB_ERR_LEN], arg[1024], *prefix = NULL, *hosts = NULL, *id, *run_dir;
     char **recorded = NULL;
     const char *uris[MAX_URIS + 1];
-    int rc = parse_opts(argc, argv, "uri results", 2, &o), failed = 0, ended = 0;
+    int rc = cli_parse_opts(argc, argv, "uri results", 2, &o), failed = 0, ended = 0;
     if (rc)
         return rc;
     /* a run folder (a path to one that exists) stands for its run id */
@@ -399,7 +323,7 @@ static int cmd_teardown(int argc, char **argv)
         arg[n - 1] = '\0';
     id = strrchr(arg, '/') && access(arg, F_OK) == 0 ? strrchr(arg, '/') + 1 : arg;
     if (!orch_runid_valid(id))
-        return bad_input("'%s' is not a run id (see `drivebench list`)", o.arg);
+        return cli_bad_input("'%s' is not a run id (see `drivebench list`)", o.arg);
     /* the run folder: the path given, else RESULTS/RUN-ID */
     run_dir = id != arg ? strdup(arg) : orch_strfmt("%s/%s", o.results ? o.results : "results", id);
     /* its oltp processes first: they load the forwarded ports */
@@ -436,110 +360,6 @@ static int cmd_teardown(int argc, char **argv)
     return failed || !prefix ? 1 : 0;
 }
 
-/* The run folder of RUN-ID under --results (default "results") into
- * *run_dir (new string). 0, or EXIT_BAD_INPUT after a message. */
-static int run_folder(const cli_opts *o, char **run_dir)
-{
-    if (!orch_runid_valid(o->arg))
-        return bad_input("'%s' is not a run id (see `drivebench list`)", o->arg);
-    *run_dir = orch_strfmt("%s/%s", o->results ? o->results : "results", o->arg);
-    if (!*run_dir) {
-        fputs("drivebench: out of memory\n", stderr);
-        return 1;
-    }
-    return 0;
-}
-
-/* `resume RUN-ID`: go on with a run that stopped without its summary
- * (run/resume.h) with its plan (the run folder's copy, or --plan when the
- * copy hides secrets). */
-static int cmd_resume(int argc, char **argv)
-{
-    cli_opts o;
-    orch_plan *p = NULL;
-    orch_run_opts ro;
-    orch_resume r = { .lock_fd = -1 };
-    char err[2048], *run_dir = NULL, *copy = NULL, *text = NULL, *results = NULL;
-    int rc = parse_opts(argc, argv, "results plan", 2, &o);
-    if (rc || (rc = run_folder(&o, &run_dir)))
-        return rc;
-    copy = orch_strfmt("%s/plan.ini", run_dir);
-    if (!o.plan && copy && access(copy, R_OK) < 0) {
-        rc = bad_input("no run folder %s with its plan.ini (see --results)", run_dir);
-        goto cleanup;
-    }
-    /* the copy shows secrets as ORCH_REDACTED: the run needs the plan itself */
-    text = !o.plan && copy ? orch_file_read(copy, 1 << 20) : NULL;
-    if (text && strstr(text, ORCH_REDACTED)) {
-        rc = bad_input("%s hides the plan's secrets (%s): give the plan with --plan=PLAN",
-                       copy, ORCH_REDACTED);
-        goto cleanup;
-    }
-    if (!(p = orch_plan_load(o.plan ? o.plan : copy, stderr))) {
-        rc = EXIT_BAD_INPUT;
-        goto cleanup;
-    }
-    /* the run folder is where it was, whatever the plan's results_dir */
-    results = strdup(o.results ? o.results : "results");
-    if (!results) {
-        rc = 1;
-        goto cleanup;
-    }
-    free(p->results_dir);
-    p->results_dir = results;
-    rc = orch_resume_prepare(p, run_dir, o.arg, &r, stderr, err, sizeof err);
-    if (rc != 0) {
-        rc = bad_input("%s", err);
-        goto cleanup;
-    }
-    memset(&ro, 0, sizeof ro);
-    ro.run_id = o.arg;
-    ro.out = stderr;
-    ro.resume = &r;
-    rc = orch_run(p, &ro);
-cleanup:
-    orch_resume_clear(&r);
-    orch_plan_free(p);
-    free(text);
-    free(copy);
-    free(run_dir);
-    return rc;
-}
-
-/* `bundle RUN-ID`: the run folder and its manifest in one archive
- * (bundle/bundle.h), RUN-ID.tar.gz here unless --out says where. */
-static int cmd_bundle(int argc, char **argv)
-{
-    cli_opts o;
-    char err[2048], *run_dir = NULL, *out = NULL;
-    int rc = parse_opts(argc, argv, "results out", 2, &o);
-    if (rc || (rc = run_folder(&o, &run_dir)))
-        return rc;
-    out = o.out_dir ? strdup(o.out_dir) : orch_strfmt("%s.tar.gz", o.arg);
-    if (!out) {
-        fputs("drivebench: out of memory\n", stderr);
-        rc = 1;
-    } else if (orch_bundle_write(run_dir, out, stdout, err, sizeof err) < 0) {
-        rc = bad_input("%s", err);
-    }
-    free(out);
-    free(run_dir);
-    return rc;
-}
-
-/* `verify BUNDLE`: 0 verified, 1 a mismatch, 2 no bundle (or a damaged
- * one). */
-static int cmd_verify(int argc, char **argv)
-{
-    cli_opts o;
-    char err[2048];
-    int rc = parse_opts(argc, argv, "", 3, &o);
-    if (rc)
-        return rc;
-    rc = orch_bundle_verify(o.arg, stdout, err, sizeof err);
-    return rc < 0 ? bad_input("%s", err) : rc;
-}
-
 /* `seed PLAN` of a user's image ([run] image) whose contract says it
  * attaches the databases on its dbdisk: the plan's first VM through the
  * run machinery in seed mode (run.h), keeping its database volume as
@@ -547,7 +367,7 @@ static int cmd_verify(int argc, char **argv)
 static int seed_user_image(orch_plan *p, bool force)
 {
     orch_run_opts ro;
-    char err[256], *out = NULL;
+    char err[DB_ERR_LEN], *out = NULL;
     struct stat sb;
     int rc = EXIT_BAD_INPUT;
 
@@ -596,7 +416,7 @@ static int cmd_seed(int argc, char **argv)
     orch_plan *p;
     char *with = orch_tree_path("images/with-libvirt.sh");
     char *seed = orch_tree_path("images/seed.sh");
-    int rc = parse_opts(argc, argv, "force", 1, &o);
+    int rc = cli_parse_opts(argc, argv, "force", 1, &o);
     if (rc)
         goto out;
     rc = EXIT_BAD_INPUT;
@@ -612,12 +432,14 @@ static int cmd_seed(int argc, char **argv)
         fprintf(stderr, "drivebench: %s is missing: seed needs the source tree drivebench was built in\n", seed);
         goto out;
     }
-    fflush(NULL);
-    if (o.force)
-        execl(with, with, seed, o.arg, "--force", (char *)NULL);
-    else
-        execl(with, with, seed, o.arg, (char *)NULL);
-    fprintf(stderr, "drivebench: cannot run %s: %s\n", with, strerror(errno));
+    {
+        const char *seed_argv[] = { with, seed, o.arg, o.force ? "--force" : NULL, NULL };
+        char err[DB_ERR_LEN];
+        orch_command *cmd = orch_command_new(seed_argv);
+        if (cmd && orch_command_exec(cmd, err, sizeof err) < 0)
+            fprintf(stderr, "drivebench: %s\n", err);
+        orch_command_free(cmd);
+    }
 out:
     free(with);
     free(seed);
@@ -634,7 +456,7 @@ static int plan_estimate(const char *path)
     orch_template *t = NULL;
     orch_conns *conns = NULL;
     orch_layout *l = NULL;
-    char err[1024];
+    char err[DB_ERR_LEN];
     int rc = EXIT_BAD_INPUT;
 
     if (!p)
@@ -668,7 +490,7 @@ cleanup:
 static int cmd_plan(int argc, char **argv)
 {
     orch_plan *p;
-    char err[512], *value;
+    char err[DB_ERR_LEN], *value;
     if (argc == 2 && strcmp(argv[0], "estimate") == 0)
         return plan_estimate(argv[1]);
     if (argc != 4 || strcmp(argv[0], "get") != 0) {
@@ -682,7 +504,7 @@ static int cmd_plan(int argc, char **argv)
     value = orch_plan_get(p, argv[1], argv[2], err, sizeof err);
     orch_plan_free(p);
     if (!value)
-        return bad_input("plan get: %s", err);
+        return cli_bad_input("plan get: %s", err);
     printf("%s\n", value);
     free(value);
     return 0;
@@ -695,8 +517,8 @@ static int cmd_host(int argc, char **argv)
     orch_plan *p;
     int rc;
     if (argc < 1 || strcmp(argv[0], "check") != 0)
-        return bad_input("usage: drivebench host check PLAN [--ignore-host-check=CHECK]...");
-    if ((rc = parse_opts(argc - 1, argv + 1, "ignore-host-check", 1, &o)))
+        return cli_bad_input("usage: drivebench host check PLAN [--ignore-host-check=CHECK]...");
+    if ((rc = cli_parse_opts(argc - 1, argv + 1, "ignore-host-check", 1, &o)))
         return rc;
     if (!(p = orch_plan_load(o.arg, stderr)))
         return EXIT_BAD_INPUT;
@@ -714,7 +536,7 @@ int main(int argc, char **argv)
         { "validate", cmd_validate }, { "render", cmd_render }, { "run", cmd_run },
         { "list", cmd_list }, { "teardown", cmd_teardown }, { "report", report_main },
         { "seed", cmd_seed }, { "plan", cmd_plan }, { "host", cmd_host },
-        { "resume", cmd_resume }, { "bundle", cmd_bundle }, { "verify", cmd_verify },
+        { "resume", cli_resume }, { "bundle", cli_bundle }, { "verify", cli_verify },
     };
     if (argc < 2) {
         usage(stderr);
@@ -728,6 +550,6 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp(argv[1], cmds[i].name) == 0)
             return cmds[i].fn(argc - 2, argv + 2);
-    return bad_input("unknown command '%s' (validate, render, run, list, teardown, report, seed, "
+    return cli_bad_input("unknown command '%s' (validate, render, run, list, teardown, report, seed, "
                      "plan, host, resume, bundle, verify)", argv[1]);
 }

@@ -263,7 +263,7 @@ static int check_summary(verify_ctx *v, const char *dir, int *nresults, char *er
     }
     re = orch_summary_build(&in, why, sizeof why);
     for (int i = 0; i < s.nvms; i++)
-        orch_vm_result_clear(&vms[i]);
+        orch_replay_result_clear(&vms[i]);
     if (!re) {
         /* a raw result that cannot be read, or does not fit: a mismatch */
         fprintf(v->out, "mismatch: summary.json: cannot be recomputed: %s\n", why);

@@ -5,6 +5,7 @@
  * the guest while the phase runs. The phase loop is supervise.c's (see
  * client.h). */
 #include "clients/client.h"
+#include "attributes.h"
 #include "virt/agent.h"
 #include "plan/dbengine.h"
 #include "util/names.h"
@@ -54,24 +55,9 @@ static json_object *agent_call(const orch_client *c, const guest *g, const char 
 static long exec_start(const orch_client *c, const guest *g, const char *const *argv,
                        const char *const *env, char *err, size_t errlen)
 {
-    json_object *args = json_object_new_object(), *a = json_object_new_array(), *e, *ret, *pid;
-    long id = -1;
-    json_object_object_add(args, "path", json_object_new_string(argv[0]));
-    for (int i = 1; argv[i]; i++)
-        json_object_array_add(a, json_object_new_string(argv[i]));
-    json_object_object_add(args, "arg", a);
-    e = json_object_new_array();
-    for (int i = 0; env && env[i]; i++)
-        json_object_array_add(e, json_object_new_string(env[i]));
-    json_object_object_add(args, "env", e);
-    json_object_object_add(args, "capture-output", json_object_new_boolean(1));
-    ret = agent_call(c, g, "guest-exec", args, err, errlen);
-    if (ret && json_object_object_get_ex(ret, "pid", &pid))
-        id = (long)json_object_get_int64(pid);
-    else if (ret)
-        snprintf(err, errlen, "%s: guest-exec returned no pid", g->name);
-    json_object_put(ret);
-    return id;
+    static const char *const no_env[] = { NULL };
+    return orch_agent_exec_start(c->agent, c->agent_ctx, g->dom, g->name, argv,
+                                 env ? env : no_env, AGENT_TIMEOUT_S, err, errlen);
 }
 
 /* Poll a guest process. 1 exited (code and output set, and its stderr in
@@ -80,26 +66,8 @@ static long exec_start(const orch_client *c, const guest *g, const char *const *
 static int exec_status(const orch_client *c, const guest *g, long pid, int *code,
                        char **output, char **errors, char *err, size_t errlen)
 {
-    json_object *args = json_object_new_object(), *ret, *v;
-    int rc = 0;
-    json_object_object_add(args, "pid", json_object_new_int64(pid));
-    ret = agent_call(c, g, "guest-exec-status", args, err, errlen);
-    if (!ret)
-        return -1;
-    if (json_object_object_get_ex(ret, "exited", &v) && json_object_get_boolean(v)) {
-        size_t len;
-        rc = 1;
-        *code = json_object_object_get_ex(ret, "exitcode", &v) ? json_object_get_int(v)
-              : json_object_object_get_ex(ret, "signal", &v) ? 128 + json_object_get_int(v)
-              : -1;
-        *output = json_object_object_get_ex(ret, "out-data", &v)
-                  ? orch_b64_decode(json_object_get_string(v), &len) : NULL;
-        if (errors)
-            *errors = json_object_object_get_ex(ret, "err-data", &v)
-                      ? orch_b64_decode(json_object_get_string(v), &len) : NULL;
-    }
-    json_object_put(ret);
-    return rc;
+    return orch_agent_exec_status(c->agent, c->agent_ctx, g->dom, g->name, pid,
+                                  AGENT_TIMEOUT_S, code, output, errors, err, errlen);
 }
 
 /* Write text to guest_path in the guest (created or replaced). 0, or -1
@@ -260,7 +228,7 @@ static char **live_argv(char **argv, const char *live_path)
  * effort: a file not there yet is tried again next time. */
 static void live_read(const orch_client *c, guest_proc *pr, orch_job *job, const char *phase)
 {
-    char err[256];
+    char err[DB_ERR_LEN];
     json_object *args, *ret, *v;
     for (int rounds = 0; rounds < 8; rounds++) {
         char *data;
@@ -303,7 +271,7 @@ static void live_read(const orch_client *c, guest_proc *pr, orch_job *job, const
 
 static void live_close(const orch_client *c, guest_proc *pr)
 {
-    char err[256];
+    char err[DB_ERR_LEN];
     json_object *args;
     if (pr->live_handle < 0)
         return;
@@ -317,7 +285,7 @@ static void live_close(const orch_client *c, guest_proc *pr)
  * the VM goes away anyway. */
 static void exec_kill(const orch_client *c, const guest *g, long pid, const char *sig)
 {
-    char num[32], err[256];
+    char num[32], err[DB_ERR_LEN];
     const char *const argv[] = { "/bin/kill", sig, num, NULL };
     snprintf(num, sizeof num, "%ld", pid);
     exec_start(c, g, argv, NULL, err, sizeof err);
@@ -413,7 +381,7 @@ static int guest_poll(void *procs, int i)
     guest_phase *h = procs;
     guest_proc *pr = &h->procs[i];
     orch_job *job = &h->jobs[i];
-    char err[1024], *output = NULL;
+    char err[DB_ERR_LEN], *output = NULL;
     int code = -1, st = exec_status(h->c, &pr->g, pr->pid, &code, &output, NULL, err,
                                  sizeof err);
     if (st == 0)
@@ -454,7 +422,7 @@ static int guest_fetch(void *procs, int i, int partial)
 {
     guest_phase *h = procs;
     orch_job *job = &h->jobs[i];
-    char err[1024];
+    char err[DB_ERR_LEN];
     if (file_fetch(h->c, &h->procs[i].g, job->guest_result, job->result, err, sizeof err) == 0)
         return 0;
     fprintf(h->c->out, "drivebench: %s%s\n", err,

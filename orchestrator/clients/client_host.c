@@ -3,6 +3,7 @@
  * interval lines give live TPS, started through util/command.h and run by
  * the phase loop of supervise.c (see client.h). */
 #include "clients/client.h"
+#include "attributes.h"
 #include "clients/oltp_pids.h"
 #include "plan/dbengine.h"
 #include "util/names.h"
@@ -98,7 +99,7 @@ static int host_start(void *procs, int i, char *err, size_t errlen)
     host_phase *h = procs;
     orch_job *job = &h->jobs[i];
     host_proc *pr = &h->procs[i];
-    char why[512];
+    char why[DB_ERR_LEN];
 
     pr->cmd = oltp_command(h->c, job->argv);
     if (!pr->cmd) {
@@ -256,7 +257,7 @@ static int ping_once(const orch_client *c, const orch_vm *vm, char *err, size_t 
     const orch_plan *p = c->plan;
     char **argv = orch_oltp_ping_argv(p, p->oltp, vm->port, PING_CONNECT_S);
     orch_command *cmd = argv ? oltp_command(c, argv) : NULL;
-    char last[512] = "", why[400], *out = NULL;
+    char last[512] = "", why[DB_ERR_LEN], *out = NULL;
     int st = -1, rc = -1;
 
     if (!cmd) {
@@ -269,7 +270,7 @@ static int ping_once(const orch_client *c, const orch_vm *vm, char *err, size_t 
     orch_command_timeout(cmd, PING_LIMIT_S * 1000);
     if (orch_command_run(cmd, &st, &out, NULL, why, sizeof why) < 0) {
         rc = 127;
-        snprintf(err, errlen, "drivebench: %s", why);
+        snprintf(err, errlen, "drivebench: %.1000s", why);     /* fits DB_ERR_LEN */
         goto cleanup;
     }
     if (!orch_command_timed_out(cmd))
@@ -291,7 +292,7 @@ static int host_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPtr
     time_t deadline = time(NULL) + timeout_s;
     /* a user's image without the agent is ready when its database answers */
     int agent_ok = !p->guest_agent, rc = -1;
-    char why[512] = "";
+    char why[DB_ERR_LEN] = "";
 
     while (time(NULL) < deadline && !orch_stop_requested()) {
         if (orch_dom_gone(dom, vm->name, err, errlen))

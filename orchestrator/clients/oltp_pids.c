@@ -3,6 +3,7 @@
 #include "clients/oltp_pids.h"
 #include "atomic_file.h"
 #include "nap.h"
+#include "util/command.h"
 #include "util/names.h"
 
 #include <errno.h>
@@ -124,8 +125,7 @@ static void end_one(void *ctx, pid_t pid, const char *vm)
         fprintf(c->log, "drivebench: ending oltp (pid %d) of %s, left over from the run\n",
                 (int)pid, vm);
     /* its own process group (client_host.c), else the process alone */
-    if (getpgid(pid) != pid || kill(-pid, c->sig) < 0)
-        kill(pid, c->sig);
+    orch_command_signal_pid(pid, c->sig);
     c->n++;
 }
 

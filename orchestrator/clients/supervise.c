@@ -2,6 +2,7 @@
  * orch_phase_supervise): the client's steps (orch_phase_ops) start, poll
  * and stop the processes; every rule of a phase lives here. */
 #include "clients/client.h"
+#include "attributes.h"
 #include "oltp_exit.h"
 #include "util/stop.h"
 #include "util/units.h"
@@ -209,7 +210,7 @@ int orch_phase_supervise(const orch_phase_ops *ops, const orch_client *c, orch_j
     phase_run ph = { .ops = ops, .c = c, .jobs = jobs, .njobs = njobs, .phase = phase_name };
     time_t start = time(NULL), last = start;
     int grace = phase_grace(c, expected_s), rc = 0;
-    char err[1024];
+    char err[DB_ERR_LEN];
 
     ph.w = calloc((size_t)(njobs > 0 ? njobs : 1), sizeof *ph.w);
     ph.procs = ph.w ? ops->begin(c, jobs, njobs, phase_name) : NULL;

@@ -75,11 +75,26 @@ static int listen_on(const orch_listen_addr *a, const char *text, char *err, siz
     return fd;
 }
 
+/* Stop serving (the model stays): lv->stop_serving. */
+static void stop_serving(orch_live *lv)
+{
+    if (lv->httpd) {
+        /* MHD_stop_daemon closes the listening socket it was given */
+        MHD_stop_daemon(lv->httpd);
+        lv->httpd = NULL;
+        lv->listen_fd = -1;
+    } else if (lv->listen_fd >= 0) {
+        close(lv->listen_fd);
+        lv->listen_fd = -1;
+    }
+}
+
 int orch_live_listen(orch_live *lv, const char *addr, char *err, size_t errlen)
 {
     orch_listen_addr a;
     struct sockaddr_storage bound;
     socklen_t blen = sizeof bound;
+    lv->stop_serving = stop_serving;
     if (orch_listen_parse(addr, &a, err, errlen) < 0)
         return -1;
     if ((lv->listen_fd = listen_on(&a, addr, err, errlen)) < 0)
@@ -108,17 +123,4 @@ int orch_live_listen(orch_live *lv, const char *addr, char *err, size_t errlen)
 int orch_live_port(const orch_live *lv)
 {
     return lv && lv->httpd ? lv->port : 0;
-}
-
-void live_httpd_stop(orch_live *lv)
-{
-    if (lv->httpd) {
-        /* MHD_stop_daemon closes the listening socket it was given */
-        MHD_stop_daemon(lv->httpd);
-        lv->httpd = NULL;
-        lv->listen_fd = -1;
-    } else if (lv->listen_fd >= 0) {
-        close(lv->listen_fd);
-        lv->listen_fd = -1;
-    }
 }

@@ -35,7 +35,8 @@ void orch_live_free(orch_live *lv)
 {
     if (!lv)
         return;
-    live_httpd_stop(lv);
+    if (lv->stop_serving)
+        lv->stop_serving(lv);
     pthread_mutex_destroy(&lv->mu);
     free(lv->vms);
     free(lv->drives);

@@ -40,10 +40,11 @@ struct orch_live {
     struct MHD_Daemon *httpd;
     int                listen_fd;
     int                port;
+    /* httpd.c's hook: stop serving (the model stays), set by
+     * orch_live_listen; orch_live_free calls it, so the model never calls
+     * the server that calls it (NULL: nothing to stop). */
+    void             (*stop_serving)(orch_live *lv);
 };
-
-/* httpd.c: stop serving (the model stays). Accepts no server. */
-void live_httpd_stop(orch_live *lv);
 /* live_text.c: the text of the view (lv->mu held) into f. */
 void live_text(orch_live *lv, FILE *f);
 

@@ -44,7 +44,7 @@ static const orch_dbengine engines[] = {
 
 #define NENGINES (sizeof engines / sizeof engines[0])
 
-/* oltp's connection options per driver (oltp/options.c) */
+/* oltp's connection options per driver (oltp/options/options.c) */
 static const struct {
     const char *name;
     const char *host, *port, *user, *db;    /* option names, NULL: none */

@@ -1,11 +1,13 @@
 /* plan.c — a loaded plan (plan.h): freeing it, the values that follow
- * from it (VMs, URIs, the database target) and its redacted copy. Reading
+ * from it (VMs, URIs, the database target, a sweep step's value) and its
+ * redacted copy (which writes the step's value). Reading
  * is in plan_parse.c, validation in plan_check.c, keys in plan_keys.c. */
 #include "plan/plan.h"
 #include "util/names.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,6 +200,11 @@ static int secret_line(const char *line, size_t *value_at)
         }
     }
     return 0;
+}
+
+void orch_plan_sweep_value(const orch_plan *p, int i, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.15g", i >= 0 && i < p->nsweep ? p->sweep_values[i] : NAN);
 }
 
 int orch_plan_write_redacted(const orch_plan *p, const char *path, char *err, size_t errlen)

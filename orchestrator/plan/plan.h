@@ -233,11 +233,17 @@ char *orch_plan_openssl_conf_path(const orch_plan *p, const char *run_dir, int i
  * copy (orch_plan_write_redacted) gives the key that value. 0, or -1 with
  * err (no sweep, i out of range). */
 int orch_plan_sweep_step(orch_plan *p, int i, char *err, size_t errlen);
-/* Step i's value as the plan writes it ("16", "0.5"), into buf. */
+/* Step i's value as the plan writes it ("16", "0.5"), into buf (plan.c:
+ * the redacted copy writes it, and sweep.c stands above plan.c). */
 void orch_plan_sweep_value(const orch_plan *p, int i, char *buf, size_t len);
 
 /* URI of drive d. */
 const char *orch_plan_drive_uri(const orch_plan *p, const orch_drive *d);
+
+/* The name of value of [section] key, a choice key ("auto|on|off": 1 is
+ * "on"), spelled by the key table as the plan file does: a new string,
+ * or NULL when key has no choices (or out of memory). */
+char *orch_plan_choice(const char *section, const char *key, int value);
 
 /* `drivebench plan get`: the value of KEY in [SECTION] ("run", "workload",
  * "drive NAME") as a run uses it, defaults included: text as resolved

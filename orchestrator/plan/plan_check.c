@@ -4,6 +4,7 @@
  * profile's template and every drive. Messages carry the line of the key
  * or section they are about. */
 #include "plan/plan_parse.h"
+#include "attributes.h"
 #include "plan/plan_keys.h"
 #include "plan/layout.h"
 #include "plan/placement.h"
@@ -392,7 +393,7 @@ static void validate_profile(parse_state *st)
 {
     orch_plan *p = st->p;
     orch_template *t;
-    char err[512];
+    char err[DB_ERR_LEN];
 
     if (!p->profile) {
         if (plan_section_line(st, "run"))
@@ -483,7 +484,7 @@ static void validate_drive(parse_state *st, int i)
 /* [run] pinning: auto, off, or one cpuset per VM of the plan. */
 static void validate_pinning(parse_state *st, int total)
 {
-    char err[512];
+    char err[DB_ERR_LEN];
     const char *pin = st->p->pinning;
     if (!pin || strcmp(pin, "auto") == 0 || strcmp(pin, "off") == 0)
         return;

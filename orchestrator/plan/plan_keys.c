@@ -191,6 +191,15 @@ static char *choice_at(const char *choices, int i)
     return strndup(c, bar ? (size_t)(bar - c) : strlen(c));
 }
 
+char *orch_plan_choice(const char *section, const char *key, int value)
+{
+    const key_spec *keys = plan_section_keys(section);
+    const key_spec *k = keys ? plan_key_find(keys, key) : NULL;
+    if (!k || k->type != K_ENUM)
+        return NULL;
+    return choice_at(k->choices, value);
+}
+
 int plan_key_store(const key_spec *k, void *base, const char *v, char *err, size_t errlen)
 {
     char *field = (char *)base + k->off;

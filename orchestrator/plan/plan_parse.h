@@ -2,7 +2,7 @@
  * plan_parse.h — the state of one plan being read, private to plan/:
  * shared by the reader (plan_parse.c) and the validation that follows
  * (plan_check.c), which places its messages at the line of the key or
- * section they are about.
+ * section they are about; both keep their messages through plan_msgs.c.
  */
 #ifndef ORCH_PLAN_PARSE_H
 #define ORCH_PLAN_PARSE_H
@@ -51,6 +51,10 @@ void plan_error(parse_state *st, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void plan_warning(parse_state *st, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Print every problem to st->errs, in file order, and free them
+ * (plan_msgs.c, as the functions above and below). */
+void plan_msgs_flush(parse_state *st);
 
 /* Line of key in [section], or of [section]; 0 when not in the plan. */
 int plan_key_line(const parse_state *st, const char *section, const char *key);

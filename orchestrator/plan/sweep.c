@@ -136,11 +136,6 @@ void plan_sweep_check(parse_state *st)
                    "for the sweep's last step, %d VMs", p->port_base, (int)last * p->ndrives);
 }
 
-void orch_plan_sweep_value(const orch_plan *p, int i, char *buf, size_t len)
-{
-    snprintf(buf, len, "%.15g", i >= 0 && i < p->nsweep ? p->sweep_values[i] : NAN);
-}
-
 int orch_plan_sweep_step(orch_plan *p, int i, char *err, size_t errlen)
 {
     const key_spec *k;

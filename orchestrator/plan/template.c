@@ -39,41 +39,6 @@ void orch_template_free(orch_template *t)
     free(t);
 }
 
-static xmlXPathObjectPtr xpath(xmlDocPtr doc, xmlNodePtr ctx_node, const char *expr)
-{
-    xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
-    xmlXPathObjectPtr r = NULL;
-    if (!ctx)
-        return NULL;
-    xmlXPathRegisterNs(ctx, BAD_CAST "qemu", BAD_CAST ORCH_QEMU_NS);
-    xmlXPathRegisterNs(ctx, BAD_CAST "db", BAD_CAST ORCH_PROFILE_NS);
-    if (ctx_node)
-        ctx->node = ctx_node;
-    r = xmlXPathEvalExpression(BAD_CAST expr, ctx);
-    xmlXPathFreeContext(ctx);
-    if (r && (!r->nodesetval || r->nodesetval->nodeNr == 0)) {
-        xmlXPathFreeObject(r);
-        r = NULL;
-    }
-    return r;
-}
-
-/* First node matching expr, or NULL. */
-xmlNodePtr tpl_xpath_one(xmlDocPtr doc, xmlNodePtr ctx_node, const char *expr)
-{
-    xmlXPathObjectPtr r = xpath(doc, ctx_node, expr);
-    xmlNodePtr n = r ? r->nodesetval->nodeTab[0] : NULL;
-    xmlXPathFreeObject(r);
-    return n;
-}
-
-/* The -netdev user,... argument of <qemu:commandline>. */
-xmlNodePtr tpl_netdev_arg(xmlDocPtr doc)
-{
-    return tpl_xpath_one(doc, NULL, "/domain/qemu:commandline/qemu:arg[@value='-netdev']"
-                                "/following-sibling::qemu:arg[1][starts-with(@value,'user,')]");
-}
-
 /* Bytes of a libvirt <memory> element: its number in its unit (KiB by
  * default; b, KB, k/KiB, MB, M/MiB, GB, G/GiB, TB, T/TiB as libvirt
  * reads them); 0 for no element or a unit it does not know. */
@@ -130,7 +95,7 @@ orch_template *orch_template_load(const char *path, char *err, size_t errlen)
     }
     name = xmlGetProp(prof, BAD_CAST "name");
     t->profile = strdup(name ? (const char *)name : "");
-    disks = xpath(t->doc, prof, "db:disk");
+    disks = tpl_xpath(t->doc, prof, "db:disk");
     for (int i = 0; disks && i < disks->nodesetval->nodeNr && t->ndisks < MAX_DISKS; i++) {
         xmlNodePtr n = disks->nodesetval->nodeTab[i];
         xmlChar *serial = xmlGetProp(n, BAD_CAST "serial");
@@ -376,7 +341,7 @@ static int set_controller(xmlDocPtr doc, const orch_domain_spec *s)
     xmlFree(model);
     if (!lsi)
         return 0;
-    disks = xpath(doc, NULL, "/domain/devices/disk[serial]");
+    disks = tpl_xpath(doc, NULL, "/domain/devices/disk[serial]");
     for (int i = 0; disks && i < disks->nodesetval->nodeNr; i++) {
         xmlNodePtr disk = disks->nodesetval->nodeTab[i], serial, wwn;
         char hex[15], text[32];

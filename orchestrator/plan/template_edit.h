@@ -1,17 +1,21 @@
 /*
  * template_edit.h — private to plan/template*.c: the XPath lookups both
- * files use and the guest-OS edits of a rendered domain
+ * files use (template_xpath.c) and the guest-OS edits of a rendered domain
  * (template_guest.c). Each edit returns 0, or -1 when out of memory.
  */
 #ifndef ORCH_TEMPLATE_EDIT_H
 #define ORCH_TEMPLATE_EDIT_H
 
 #include <libxml/tree.h>
+#include <libxml/xpath.h>
 
 #include "plan/template.h"
 
-/* First node matching expr (the qemu: and db: namespaces registered), or
- * NULL. */
+/* The nodes matching expr (the qemu: and db: namespaces registered), or
+ * NULL for none; free with xmlXPathFreeObject (template_xpath.c, as the
+ * two below). */
+xmlXPathObjectPtr tpl_xpath(xmlDocPtr doc, xmlNodePtr ctx_node, const char *expr);
+/* First node matching expr, or NULL. */
 xmlNodePtr tpl_xpath_one(xmlDocPtr doc, xmlNodePtr ctx_node, const char *expr);
 /* The -netdev user,... argument of <qemu:commandline>, or NULL. */
 xmlNodePtr tpl_netdev_arg(xmlDocPtr doc);

@@ -134,9 +134,62 @@ static double nines(double p)
     return -log10(1 - p / 100);
 }
 
-static int run_charts(xmlNodePtr sec, const report_run *run, int r)
+/* Drive d's row of charts: TPS, IOPS and latency side by side, then
+ * flushes against transactions; nothing for a drive without I/O data.
+ * 0, or -1 when out of memory. */
+static int drive_charts(xmlNodePtr sec, const report_run *run, int r, int d)
 {
     char id[64], title[160];
+    const res_drive *dr = run->drives[d].d;
+    const res_io *io = dr->io;
+    const res_io_rates *host = io && io->host ? io->host->rates : NULL;
+    xmlNodePtr rowdiv;
+    if (!io || (!io->db && !host))
+        return 0;
+    snprintf(title, sizeof title, "%s — drive %s", run->run_id, dr->name);
+    html_add(sec, "h3", title);
+    rowdiv = html_add(sec, "div", NULL);
+    html_attr(rowdiv, "class", "io-row");
+    html_attr(rowdiv, "style", "display:flex;flex-wrap:wrap;gap:8px");
+    html_attr(rowdiv, "data-drive", dr->name);
+    snprintf(id, sizeof id, "chart-io-tps-%d-%d", r + 1, d + 1);
+    if (tps_chart(rowdiv, id, run, dr->name) < 0)
+        return -1;
+    {
+        line_def defs[] = {
+            { io->db, RES_IOV_rd_iops, "database disks: reads/s" },
+            { io->db, RES_IOV_wr_iops, "database disks: writes/s" },
+            { io->db, RES_IOV_fl_iops, "database disks: flushes/s" },
+            { io->boot, RES_IOV_wr_iops, "boot disks: writes/s" },
+            { host, RES_IOH_rd_iops, "device (host): reads/s" },
+            { host, RES_IOH_wr_iops, "device (host): writes/s" },
+        };
+        snprintf(id, sizeof id, "chart-io-iops-%d-%d", r + 1, d + 1);
+        if (rates_chart(rowdiv, id, "I/O operations per second", "IOPS", defs,
+                        (int)(sizeof defs / sizeof defs[0])) < 0)
+            return -1;
+    }
+    {
+        line_def defs[] = {
+            { io->db, RES_IOV_rd_lat_ms, "database disks: read" },
+            { io->db, RES_IOV_wr_lat_ms, "database disks: write" },
+            { io->db, RES_IOV_fl_lat_ms, "database disks: flush" },
+            { host, RES_IOH_await_ms, "device (host): average wait" },
+        };
+        snprintf(id, sizeof id, "chart-io-lat-%d-%d", r + 1, d + 1);
+        if (rates_chart(rowdiv, id, "I/O latency, interval averages (ms)", "ms", defs,
+                        (int)(sizeof defs / sizeof defs[0])) < 0)
+            return -1;
+    }
+    snprintf(id, sizeof id, "chart-io-flush-%d-%d", r + 1, d + 1);
+    if (flush_chart(sec, id, io) < 0)
+        return -1;
+    return 0;
+}
+
+static int run_charts(xmlNodePtr sec, const report_run *run, int r)
+{
+    char id[64];
     int ndr = run->ndrives, rc = -1;
     svg_series *spec = calloc((size_t)ndr + 1, sizeof *spec);
     svg_series *p99 = calloc((size_t)ndr + 1, sizeof *p99);
@@ -147,52 +200,9 @@ static int run_charts(xmlNodePtr sec, const report_run *run, int r)
     if (!spec || !p99 || !bufs)
         goto cleanup;
     /* per drive: TPS | IOPS | latency, then flush vs transactions */
-    for (int d = 0; d < ndr; d++) {
-        const res_drive *dr = run->drives[d].d;
-        const res_io *io = dr->io;
-        const res_io_rates *host = io && io->host ? io->host->rates : NULL;
-        xmlNodePtr rowdiv;
-        if (!io || (!io->db && !host))
-            continue;
-        snprintf(title, sizeof title, "%s — drive %s", run->run_id, dr->name);
-        html_add(sec, "h3", title);
-        rowdiv = html_add(sec, "div", NULL);
-        html_attr(rowdiv, "class", "io-row");
-        html_attr(rowdiv, "style", "display:flex;flex-wrap:wrap;gap:8px");
-        html_attr(rowdiv, "data-drive", dr->name);
-        snprintf(id, sizeof id, "chart-io-tps-%d-%d", r + 1, d + 1);
-        if (tps_chart(rowdiv, id, run, dr->name) < 0)
+    for (int d = 0; d < ndr; d++)
+        if (drive_charts(sec, run, r, d) < 0)
             goto cleanup;
-        {
-            line_def defs[] = {
-                { io->db, RES_IOV_rd_iops, "database disks: reads/s" },
-                { io->db, RES_IOV_wr_iops, "database disks: writes/s" },
-                { io->db, RES_IOV_fl_iops, "database disks: flushes/s" },
-                { io->boot, RES_IOV_wr_iops, "boot disks: writes/s" },
-                { host, RES_IOH_rd_iops, "device (host): reads/s" },
-                { host, RES_IOH_wr_iops, "device (host): writes/s" },
-            };
-            snprintf(id, sizeof id, "chart-io-iops-%d-%d", r + 1, d + 1);
-            if (rates_chart(rowdiv, id, "I/O operations per second", "IOPS", defs,
-                            (int)(sizeof defs / sizeof defs[0])) < 0)
-                goto cleanup;
-        }
-        {
-            line_def defs[] = {
-                { io->db, RES_IOV_rd_lat_ms, "database disks: read" },
-                { io->db, RES_IOV_wr_lat_ms, "database disks: write" },
-                { io->db, RES_IOV_fl_lat_ms, "database disks: flush" },
-                { host, RES_IOH_await_ms, "device (host): average wait" },
-            };
-            snprintf(id, sizeof id, "chart-io-lat-%d-%d", r + 1, d + 1);
-            if (rates_chart(rowdiv, id, "I/O latency, interval averages (ms)", "ms", defs,
-                            (int)(sizeof defs / sizeof defs[0])) < 0)
-                goto cleanup;
-        }
-        snprintf(id, sizeof id, "chart-io-flush-%d-%d", r + 1, d + 1);
-        if (flush_chart(sec, id, io) < 0)
-            goto cleanup;
-    }
     /* the latency spectrum and p99 over time, one line per drive */
     for (int d = 0; d < ndr; d++) {
         const res_io *io = run->drives[d].d->io;

@@ -3,6 +3,7 @@
  * across runs) and the CSV (see report.h). The HTML page is built in
  * report_html.c from this model; report_cmd.c is the command. */
 #include "report/report.h"
+#include "attributes.h"
 #include "util/files.h"
 #include "util/names.h"
 #include "util/stats.h"
@@ -139,7 +140,7 @@ static int run_load(const char *dir, report_run *run, char *err, size_t errlen)
     else if (rc == RES_E_UNREADABLE && access(path, F_OK) == 0) {
         /* there, but not readable JSON: the reader's reason ("PATH: why") */
         size_t k = strlen(path);
-        char why[512];
+        char why[DB_ERR_LEN];
         snprintf(why, sizeof why, "%s", strncmp(err, path, k) == 0 && err[k] == ':'
                                         ? err + k + 2 : err);
         snprintf(err, errlen, "%s: cannot read the run's summary: %s", path, why);

@@ -1,6 +1,7 @@
 /* report_cmd.c — `drivebench report`: load the run folders (report.h),
  * write the page (report_html.h) and the CSV next to it. */
 #include "report/report.h"
+#include "attributes.h"
 #include "report/report_html.h"
 #include "report/rank.h"
 #include "util/names.h"
@@ -122,7 +123,7 @@ int report_main(int argc, char **argv)
 {
     const char **dirs = calloc(argc > 0 ? (size_t)argc : 1, sizeof *dirs);
     const char *out = NULL;
-    char err[1024], *html = NULL, *csv = NULL;
+    char err[DB_ERR_LEN], *html = NULL, *csv = NULL;
     int ndirs = 0, rc = 2;
     bool want_charts = false;
     report_charts charts = { 0 };

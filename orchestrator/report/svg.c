@@ -156,13 +156,45 @@ static int bar_cmp(const void *pa, const void *pb)
     return a->idx - b->idx;
 }
 
+/* The hatching of flagged bars, a pattern in svg's <defs> named after
+ * the chart id; its url(#...) into fill. */
+static void hatch_pattern(xmlNodePtr svg, const char *id, char *fill, size_t len)
+{
+    xmlNodePtr defs = elem(svg, "defs", NULL), pat = elem(defs, "pattern", NULL);
+    char hatch[96];
+    snprintf(hatch, sizeof hatch, "%s-hatch", id);
+    snprintf(fill, len, "url(#%s)", hatch);
+    set_str(pat, "id", hatch);
+    set_str(pat, "patternUnits", "userSpaceOnUse");
+    set_str(pat, "width", "6");
+    set_str(pat, "height", "6");
+    set_str(pat, "patternTransform", "rotate(45)");
+    line_at(pat, 0, 0, 0, 6, "hatch");
+}
+
+/* Bar b's 95 % interval: a line across the bar's middle (row at y) with
+ * end caps, its ends as data-lo and data-hi. */
+static void bar_whisker(xmlNodePtr g, const svg_bar *b, double y, double max, double plot_w)
+{
+    double x0 = BAR_LABEL_W + (b->lo > 0 ? b->lo : 0) / max * plot_w;
+    double x1 = BAR_LABEL_W + b->hi / max * plot_w, ym = y + BAR_H / 2;
+    xmlNodePtr wl = line_at(g, x0, ym, x1, ym, "whisker");
+    char lohi[64];
+    snprintf(lohi, sizeof lohi, "%.6g", b->lo);
+    set_str(wl, "data-lo", lohi);
+    snprintf(lohi, sizeof lohi, "%.6g", b->hi);
+    set_str(wl, "data-hi", lohi);
+    line_at(g, x0, ym - 4, x0, ym + 4, "whisker");
+    line_at(g, x1, ym - 4, x1, ym + 4, "whisker");
+}
+
 xmlNodePtr svg_bar_chart(xmlNodePtr parent, const char *id, const char *title,
                          const svg_bar *bars, int nbars, int descending)
 {
     double plot_w = BAR_W - BAR_LABEL_W - BAR_RIGHT, max = 0, step, h, bottom;
     bar_ref *refs = calloc(nbars > 0 ? (size_t)nbars : 1, sizeof *refs);
-    xmlNodePtr svg = NULL, defs, pat;
-    char tick[48], hatch[96], fill[112];
+    xmlNodePtr svg = NULL;
+    char tick[48], fill[112];
 
     if (!refs)
         return NULL;
@@ -183,17 +215,7 @@ xmlNodePtr svg_bar_chart(xmlNodePtr parent, const char *id, const char *title,
     svg = chart_root(parent, id, "bar", title, BAR_W, h);
     if (!svg)
         goto cleanup;
-    /* hatching for flagged bars */
-    defs = elem(svg, "defs", NULL);
-    pat = elem(defs, "pattern", NULL);
-    snprintf(hatch, sizeof hatch, "%s-hatch", id);
-    snprintf(fill, sizeof fill, "url(#%s)", hatch);
-    set_str(pat, "id", hatch);
-    set_str(pat, "patternUnits", "userSpaceOnUse");
-    set_str(pat, "width", "6");
-    set_str(pat, "height", "6");
-    set_str(pat, "patternTransform", "rotate(45)");
-    line_at(pat, 0, 0, 0, 6, "hatch");
+    hatch_pattern(svg, id, fill, sizeof fill);
 
     for (double v = 0; v <= max + step / 2; v += step) {
         double x = BAR_LABEL_W + v / max * plot_w;
@@ -243,19 +265,8 @@ xmlNodePtr svg_bar_chart(xmlNodePtr parent, const char *id, const char *title,
             set_num(r, "height", BAR_H);
             set_str(r, "fill", fill);
         }
-        /* the 95 % interval: a line across the bar's middle with end caps */
-        if (b->n > 0 && isfinite(b->lo) && isfinite(b->hi)) {
-            double x0 = BAR_LABEL_W + (b->lo > 0 ? b->lo : 0) / max * plot_w;
-            double x1 = BAR_LABEL_W + b->hi / max * plot_w, ym = y + BAR_H / 2;
-            xmlNodePtr wl = line_at(g, x0, ym, x1, ym, "whisker");
-            char lohi[64];
-            snprintf(lohi, sizeof lohi, "%.6g", b->lo);
-            set_str(wl, "data-lo", lohi);
-            snprintf(lohi, sizeof lohi, "%.6g", b->hi);
-            set_str(wl, "data-hi", lohi);
-            line_at(g, x0, ym - 4, x0, ym + 4, "whisker");
-            line_at(g, x1, ym - 4, x1, ym + 4, "whisker");
-        }
+        if (b->n > 0 && isfinite(b->lo) && isfinite(b->hi))
+            bar_whisker(g, b, y, max, plot_w);
         /* the value inside a long bar, past the end of a short one */
         if (b->incomplete)      /* the note needs room: always after the bar */
             text_at(g, BAR_LABEL_W + w + 6, y + BAR_H - 4, "value incomplete", NULL, value);

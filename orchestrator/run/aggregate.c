@@ -462,6 +462,75 @@ static int add_vms(const orch_summary_input *in, res_summary *s, group *groups, 
     return 0;
 }
 
+/* The run's totals over its drives. */
+typedef struct run_totals {
+    double tps, tpm, nopm;
+    int    vms;
+} run_totals;
+
+/* Drive d of the summary: its repetitions, and its figures from those
+ * that measured all its VMs, merged into run and added to t. 0, or -1
+ * with err (*oom set when a TPC-C figure could not be made). */
+static int build_drive(const orch_summary_input *in, res_summary *s, group *groups, int reps,
+                       int d, group *run, run_totals *t, bool *oom, char *err, size_t errlen)
+{
+    res_drive *dr = &s->drives[s->ndrives++];
+    group *all = &groups[d * (reps + 1)];
+    double tps_sum = 0, tpm_sum = 0, nopm_sum = 0;
+    int measured = 0;           /* repetitions its figures count */
+    int full = 0;               /* the most VMs a repetition measured */
+    dr->name = strdup(in->drives[d]);
+    dr->reps = calloc((size_t)reps, sizeof *dr->reps);
+    dr->other_reps = calloc((size_t)reps, sizeof *dr->other_reps);
+    if (!dr->name || !dr->reps || !dr->other_reps) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (int r = 1; r <= reps; r++)
+        if (groups[d * (reps + 1) + r].vms > full)
+            full = groups[d * (reps + 1) + r].vms;
+    /* a drive's TPS is a mean of repetitions at one load: those that
+     * measured `full` VMs; one that lost a VM (331.54 TPS of 4 VMs,
+     * 247.76 of 3) is listed, in no figure, and its failures counted */
+    for (int r = 1; r <= reps; r++) {
+        group *g = &groups[d * (reps + 1) + r];
+        if (!g->vms && !g->failed)
+            continue;
+        dr->reps[dr->nreps] = (res_repetition){ r, group_figures(g, g->tps, g->vms,
+                                                                 g->vms > 0) };
+        dr->reps[dr->nreps++].f.tpcc = group_tpcc(g, g->tpm, g->nopm, oom);
+        if (g->vms == 0 || g->vms != full) {
+            /* every VM failed (no zero in the mean), or fewer measured */
+            all->failed += g->failed;
+            if (g->vms)
+                dr->other_reps[dr->nother_reps++] = (res_rep_vms){ r, g->vms };
+            continue;
+        }
+        if (group_merge(all, g) < 0) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        measured++;
+        tps_sum += g->tps;
+        tpm_sum += g->tpm;
+        nopm_sum += g->nopm;
+    }
+    if (group_merge(run, all) < 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    t->vms += measured ? full : 0;
+    dr->f = group_figures(all, measured ? tps_sum / measured : 0, measured ? full : 0,
+                          measured);
+    dr->f.tpcc = group_tpcc(all, measured ? tpm_sum / measured : 0,
+                            measured ? nopm_sum / measured : 0, oom);
+
+    t->tps += dr->f.tps;
+    t->tpm += dr->f.tpcc ? dr->f.tpcc->tpmc : 0;
+    t->nopm += dr->f.tpcc ? dr->f.tpcc->nopm : 0;
+    return 0;
+}
+
 res_summary *orch_summary_build(const orch_summary_input *in, char *err, size_t errlen)
 {
     int reps = in->repetitions > 0 ? in->repetitions : 1;
@@ -470,9 +539,8 @@ res_summary *orch_summary_build(const orch_summary_input *in, char *err, size_t 
     group *groups = calloc(ng ? ng : 1, sizeof *groups);
     group run = { 0 };
     res_summary *s = calloc(1, sizeof *s);
-    double run_tps = 0, run_tpm = 0, run_nopm = 0;
+    run_totals t = { 0 };
     int run_reps = 0;               /* repetitions in which a VM was measured */
-    int run_vms = 0;
     bool oom = false;
     int ok = 0;
 
@@ -500,70 +568,17 @@ res_summary *orch_summary_build(const orch_summary_input *in, char *err, size_t 
     if (add_vms(in, s, groups, reps, err, errlen) < 0)
         goto cleanup;
 
-    for (int d = 0; d < in->ndrives; d++) {
-        res_drive *dr = &s->drives[s->ndrives++];
-        group *all = &groups[d * (reps + 1)];
-        double tps_sum = 0, tpm_sum = 0, nopm_sum = 0;
-        int measured = 0;           /* repetitions its figures count */
-        int full = 0;               /* the most VMs a repetition measured */
-        dr->name = strdup(in->drives[d]);
-        dr->reps = calloc((size_t)reps, sizeof *dr->reps);
-        dr->other_reps = calloc((size_t)reps, sizeof *dr->other_reps);
-        if (!dr->name || !dr->reps || !dr->other_reps) {
-            snprintf(err, errlen, "out of memory");
+    for (int d = 0; d < in->ndrives; d++)
+        if (build_drive(in, s, groups, reps, d, &run, &t, &oom, err, errlen) < 0)
             goto cleanup;
-        }
-        for (int r = 1; r <= reps; r++)
-            if (groups[d * (reps + 1) + r].vms > full)
-                full = groups[d * (reps + 1) + r].vms;
-        /* a drive's TPS is a mean of repetitions at one load: those that
-         * measured `full` VMs; one that lost a VM (331.54 TPS of 4 VMs,
-         * 247.76 of 3) is listed, in no figure, and its failures counted */
-        for (int r = 1; r <= reps; r++) {
-            group *g = &groups[d * (reps + 1) + r];
-            if (!g->vms && !g->failed)
-                continue;
-            dr->reps[dr->nreps] = (res_repetition){ r, group_figures(g, g->tps, g->vms,
-                                                                     g->vms > 0) };
-            dr->reps[dr->nreps++].f.tpcc = group_tpcc(g, g->tpm, g->nopm, &oom);
-            if (g->vms == 0 || g->vms != full) {
-                /* every VM failed (no zero in the mean), or fewer measured */
-                all->failed += g->failed;
-                if (g->vms)
-                    dr->other_reps[dr->nother_reps++] = (res_rep_vms){ r, g->vms };
-                continue;
-            }
-            if (group_merge(all, g) < 0) {
-                snprintf(err, errlen, "out of memory");
-                goto cleanup;
-            }
-            measured++;
-            tps_sum += g->tps;
-            tpm_sum += g->tpm;
-            nopm_sum += g->nopm;
-        }
-        if (group_merge(&run, all) < 0) {
-            snprintf(err, errlen, "out of memory");
-            goto cleanup;
-        }
-        run_vms += measured ? full : 0;
-        dr->f = group_figures(all, measured ? tps_sum / measured : 0, measured ? full : 0,
-                              measured);
-        dr->f.tpcc = group_tpcc(all, measured ? tpm_sum / measured : 0,
-                                measured ? nopm_sum / measured : 0, &oom);
-
-        run_tps += dr->f.tps;
-        run_tpm += dr->f.tpcc ? dr->f.tpcc->tpmc : 0;
-        run_nopm += dr->f.tpcc ? dr->f.tpcc->nopm : 0;
-    }
     for (int r = 1; r <= reps; r++) {
         int any = 0;
         for (int d = 0; d < in->ndrives; d++)
             any |= groups[d * (reps + 1) + r].vms > 0;
         run_reps += any;
     }
-    s->run = group_figures(&run, run_tps, run_vms, run_reps);
-    s->run.tpcc = group_tpcc(&run, run_tpm, run_nopm, &oom);
+    s->run = group_figures(&run, t.tps, t.vms, run_reps);
+    s->run.tpcc = group_tpcc(&run, t.tpm, t.nopm, &oom);
     if (oom) {
         snprintf(err, errlen, "out of memory");
         goto cleanup;

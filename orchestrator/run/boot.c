@@ -1,6 +1,7 @@
 /* boot.c — pools, seed volumes, each repetition's volumes and domains,
  * and the wait until every database answers (see run_state.h). */
 #include "run/run_state.h"
+#include "attributes.h"
 #include "util/files.h"
 #include "util/names.h"
 #include "virt/agent.h"
@@ -180,9 +181,9 @@ int run_provision_rep(run_state *st, int rep)
         if (rv->slot >= 0 && orch_domain_restarts_on_reboot(rv->dom) == 1)
             orch_monitor_boot_reboots(st->mon, rv->slot);
         orch_live_vm(st->live, i, rep, rv->slot);
-        orch_telemetry_add_vm(st->tel, i, vm->name, vm->drive_index, rep, pool, vm->db_vol,
-                              vm->boot_vol, rv->dom);
-        if (rv->slot < 0) {
+        /* out of memory either way (the telemetry's said on its output) */
+        if (orch_telemetry_add_vm(st->tel, i, vm->name, vm->drive_index, rep, pool, vm->db_vol,
+                                  vm->boot_vol, rv->dom) < 0 || rv->slot < 0) {
             snprintf(st->err, sizeof st->err, "out of memory");
             return -1;
         }
@@ -215,7 +216,7 @@ static void show_console(run_state *st, const orch_vm *vm, int rep)
 static void read_cpu_flags(run_state *st, int i)
 {
     run_vm *rv = &st->vms[i];
-    char err[256], *text, *colon;
+    char err[DB_ERR_LEN], *text, *colon;
     int code = -1;
     free(rv->cpu_flags);
     rv->cpu_flags = NULL;

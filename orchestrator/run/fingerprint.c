@@ -175,7 +175,8 @@ res_fingerprint *orch_fingerprint_build(const orch_plan *p, const orch_template 
         free(all);
         free(extra);
     }
-    fp->client = dup_opt(p->client == ORCH_CLIENT_HOST ? "host" : "guest", &oom);
+    fp->client = orch_plan_choice("run", "client", (int)p->client);
+    oom |= !fp->client;
     fp->domain_type = distinct(s->env.hypervisors, (size_t)s->env.nhypervisors,
                                sizeof s->env.hypervisors[0],
                                offsetof(res_hypervisor, domain_type), &oom);

@@ -1,6 +1,8 @@
 /* hostcheck.c — the host check before a run: CPU frequency, memory
  * management, other domains and each drive's state (see hostcheck.h). */
 #include "run/hostcheck.h"
+#include "run/hostcheck_state.h"
+#include "attributes.h"
 #include "run/run_state.h"
 #include "virt/capacity.h"
 #include "util/files.h"
@@ -15,130 +17,9 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#define ORCH_HC_NAME(id, text) text,
-static const char *const check_names[] = { ORCH_HC_CHECKS(ORCH_HC_NAME) };
-#undef ORCH_HC_NAME
-
 /* the swappiness at or below which swap is left alone (the kernel swaps
  * a guest's memory out only under real pressure then) */
 #define HC_SWAPPINESS_OK 10
-/* a drive this close to its temperature limit may throttle in the run */
-#define HC_TEMP_MARGIN_C 5.0
-
-const char *orch_hc_check_name(orch_hc_check c)
-{
-    return c < ORCH_HC_COUNT ? check_names[c] : "?";
-}
-
-int orch_hc_check_known(const char *name)
-{
-    for (int c = 0; c < ORCH_HC_COUNT; c++)
-        if (strcmp(check_names[c], name) == 0)
-            return 1;
-    return 0;
-}
-
-const char *orch_hc_check_list(void)
-{
-    static char list[256];
-    if (!list[0])
-        for (int c = 0; c < ORCH_HC_COUNT; c++) {
-            size_t n = strlen(list);
-            snprintf(list + n, sizeof list - n, "%s%s", c ? ", " : "", check_names[c]);
-        }
-    return list;
-}
-
-/* What a check is building: the findings, and whether memory ran out. */
-typedef struct hc {
-    const orch_hc_opts *o;
-    const char *root;
-    res_hc_finding *f;
-    int n, cap, oom;
-} hc;
-
-static int ignored(const hc *h, orch_hc_check c)
-{
-    for (int i = 0; h->o->ignore && h->o->ignore[i]; i++)
-        if (strcmp(h->o->ignore[i], check_names[c]) == 0)
-            return 1;
-    return 0;
-}
-
-/* Add a finding: value, fix (NULL: none) and a message from fmt. */
-__attribute__((format(printf, 6, 7)))
-static void add(hc *h, orch_hc_check c, const char *drive, res_hc_status st, const char *value,
-                const char *fmt, ...)
-{
-    res_hc_finding *x;
-    va_list ap;
-    char msg[1024];
-    if (h->n == h->cap) {
-        int cap = h->cap ? 2 * h->cap : 16;
-        res_hc_finding *g = realloc(h->f, (size_t)cap * sizeof *g);
-        if (!g) {
-            h->oom = 1;
-            return;
-        }
-        h->f = g;
-        h->cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    x = &h->f[h->n++];
-    memset(x, 0, sizeof *x);
-    x->status = st;
-    x->ignored = st == RES_HC_REFUSE && ignored(h, c);
-    x->check = strdup(check_names[c]);
-    x->drive = drive ? strdup(drive) : NULL;
-    x->value = strdup(value);
-    x->message = strdup(msg);
-    h->oom |= !x->check || (drive && !x->drive) || !x->value || !x->message;
-}
-
-/* The fix of the last finding (a copy). */
-__attribute__((format(printf, 2, 3)))
-static void fix(hc *h, const char *fmt, ...)
-{
-    va_list ap;
-    char buf[1024];
-    if (h->n == 0 || h->oom)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    h->oom |= !(h->f[h->n - 1].fix = strdup(buf));
-}
-
-/* ROOT/rel, its first max bytes (caller frees), NULL when unreadable. */
-static char *read_upto(const hc *h, const char *rel, size_t max)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s%s", h->root, rel);
-    return orch_file_read(path, max);
-}
-
-/* A /proc table whole: mountinfo of a host with many containers is long. */
-static char *read_all(const hc *h, const char *rel)
-{
-    return read_upto(h, rel, (size_t)4 << 20);
-}
-
-/* ROOT/rel, first line, trailing white space removed, into buf; 0, or
- * -1 (buf "") when it cannot be read. */
-static int read_line(const hc *h, const char *rel, char *buf, size_t len)
-{
-    char *text = read_upto(h, rel, len);
-    buf[0] = '\0';
-    if (!text)
-        return -1;
-    snprintf(buf, len, "%.*s", (int)strcspn(text, "\n"), text);
-    free(text);
-    for (size_t n = strlen(buf); n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t'); n--)
-        buf[n - 1] = '\0';
-    return 0;
-}
 
 /* The word in brackets of a sysfs choice ("always [madvise] never"). */
 static void chosen(const char *text, char *out, size_t len)
@@ -157,7 +38,7 @@ static void check_governor(hc *h)
     int cpus = 0, perf = 0;
     for (int c = 0; c < 8192; c++) {
         snprintf(rel, sizeof rel, "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", c);
-        if (read_line(h, rel, gov, sizeof gov) < 0)
+        if (orch_hc_read_line(h, rel, gov, sizeof gov) < 0)
             break;
         cpus++;
         if (strcmp(gov, "performance") == 0) {
@@ -172,17 +53,17 @@ static void check_governor(hc *h)
         }
     }
     if (cpus == 0)
-        add(h, ORCH_HC_GOVERNOR, NULL, RES_HC_OK, "none",
+        orch_hc_add(h, ORCH_HC_GOVERNOR, NULL, RES_HC_OK, "none",
             "no cpufreq governor (/sys/devices/system/cpu/cpu0/cpufreq): the kernel does not "
             "set this host's CPU frequency (a VM, or a CPU without frequency scaling)");
     else if (perf == cpus)
-        add(h, ORCH_HC_GOVERNOR, NULL, RES_HC_OK, "performance",
+        orch_hc_add(h, ORCH_HC_GOVERNOR, NULL, RES_HC_OK, "performance",
             "all %d CPU(s) run the performance governor", cpus);
     else {
-        add(h, ORCH_HC_GOVERNOR, NULL, RES_HC_WARN, first,
+        orch_hc_add(h, ORCH_HC_GOVERNOR, NULL, RES_HC_WARN, first,
             "%d of %d CPU(s) run %s, not performance: the CPU clocks down between a "
             "drive's requests and the figures vary with it", cpus - perf, cpus, names);
-        fix(h, "cpupower frequency-set -g performance");
+        orch_hc_fix(h, "cpupower frequency-set -g performance");
     }
 }
 
@@ -200,20 +81,20 @@ static void check_turbo(hc *h)
     char v[32];
     for (size_t i = 0; i < sizeof turbo_knobs / sizeof turbo_knobs[0]; i++) {
         const struct turbo_knob *k = &turbo_knobs[i];
-        if (read_line(h, k->file, v, sizeof v) < 0 || !v[0])
+        if (orch_hc_read_line(h, k->file, v, sizeof v) < 0 || !v[0])
             continue;
         if (strcmp(v, k->off) == 0) {
-            add(h, ORCH_HC_TURBO, NULL, RES_HC_OK, "off", "%s: turbo is off (%s %s)", k->driver,
+            orch_hc_add(h, ORCH_HC_TURBO, NULL, RES_HC_OK, "off", "%s: turbo is off (%s %s)", k->driver,
                 k->key, v);
             return;
         }
-        add(h, ORCH_HC_TURBO, NULL, RES_HC_WARN, "on",
+        orch_hc_add(h, ORCH_HC_TURBO, NULL, RES_HC_WARN, "on",
             "%s: turbo is on (%s %s): the clock follows temperature and load, so runs differ "
             "by the room's temperature", k->driver, k->key, v);
-        fix(h, "echo %s > %s", k->off, k->file);
+        orch_hc_fix(h, "echo %s > %s", k->off, k->file);
         return;
     }
-    add(h, ORCH_HC_TURBO, NULL, RES_HC_OK, "unknown",
+    orch_hc_add(h, ORCH_HC_TURBO, NULL, RES_HC_OK, "unknown",
         "neither intel_pstate/no_turbo nor cpufreq/boost: turbo is not the kernel's to "
         "switch here");
 }
@@ -221,33 +102,33 @@ static void check_turbo(hc *h)
 static void check_thp(hc *h)
 {
     char line[128], v[128];
-    if (read_line(h, "/sys/kernel/mm/transparent_hugepage/enabled", line, sizeof line) < 0) {
-        add(h, ORCH_HC_THP, NULL, RES_HC_OK, "unknown",
+    if (orch_hc_read_line(h, "/sys/kernel/mm/transparent_hugepage/enabled", line, sizeof line) < 0) {
+        orch_hc_add(h, ORCH_HC_THP, NULL, RES_HC_OK, "unknown",
             "no /sys/kernel/mm/transparent_hugepage: a kernel without transparent huge pages");
         return;
     }
     chosen(line, v, sizeof v);
     if (strcmp(v, "always") != 0) {
-        add(h, ORCH_HC_THP, NULL, RES_HC_OK, v,
+        orch_hc_add(h, ORCH_HC_THP, NULL, RES_HC_OK, v,
             "transparent huge pages: %s (QEMU still asks for them for guest memory)", v);
         return;
     }
-    add(h, ORCH_HC_THP, NULL, RES_HC_WARN, v,
+    orch_hc_add(h, ORCH_HC_THP, NULL, RES_HC_WARN, v,
         "transparent huge pages: always: khugepaged compacts every process's memory, and "
         "its stalls land in the measured phase at random; madvise keeps them for guest "
         "memory (QEMU asks for them)");
-    fix(h, "echo madvise > /sys/kernel/mm/transparent_hugepage/enabled");
+    orch_hc_fix(h, "echo madvise > /sys/kernel/mm/transparent_hugepage/enabled");
 }
 
 static void check_swap(hc *h)
 {
-    char *swaps = read_all(h, "/proc/swaps"), sw[32], value[96];
+    char *swaps = orch_hc_read_all(h, "/proc/swaps"), sw[32], value[96];
     int devices = 0, swappiness = -1;
     unsigned long long kib = 0;
-    if (read_line(h, "/proc/sys/vm/swappiness", sw, sizeof sw) == 0 && sw[0])
+    if (orch_hc_read_line(h, "/proc/sys/vm/swappiness", sw, sizeof sw) == 0 && sw[0])
         swappiness = atoi(sw);
     if (!swaps) {
-        add(h, ORCH_HC_SWAP, NULL, RES_HC_OK, "unknown", "cannot read /proc/swaps");
+        orch_hc_add(h, ORCH_HC_SWAP, NULL, RES_HC_OK, "unknown", "cannot read /proc/swaps");
         return;
     }
     /* after the header: "FILENAME TYPE SIZE USED PRIORITY", sizes in KiB */
@@ -261,45 +142,45 @@ static void check_swap(hc *h)
     }
     free(swaps);
     if (devices == 0) {
-        add(h, ORCH_HC_SWAP, NULL, RES_HC_OK, "off", "no swap: guest memory stays in RAM");
+        orch_hc_add(h, ORCH_HC_SWAP, NULL, RES_HC_OK, "off", "no swap: guest memory stays in RAM");
         return;
     }
     snprintf(value, sizeof value, "on: %d device(s), %llu MiB, swappiness %d", devices,
              kib / 1024, swappiness);
     if (swappiness >= 0 && swappiness <= HC_SWAPPINESS_OK) {
-        add(h, ORCH_HC_SWAP, NULL, RES_HC_OK, value,
+        orch_hc_add(h, ORCH_HC_SWAP, NULL, RES_HC_OK, value,
             "swap is on with swappiness %d: guest memory is swapped only under real pressure",
             swappiness);
         return;
     }
-    add(h, ORCH_HC_SWAP, NULL, RES_HC_WARN, value,
+    orch_hc_add(h, ORCH_HC_SWAP, NULL, RES_HC_WARN, value,
         "swap is on with swappiness %d: the kernel may swap guest memory out (the "
         "database's buffer pool) while the page cache holds the drive's files",
         swappiness);
-    fix(h, "swapoff -a   (or: sysctl vm.swappiness=1)");
+    orch_hc_fix(h, "swapoff -a   (or: sysctl vm.swappiness=1)");
 }
 
 static void check_ksm(hc *h)
 {
     char v[16];
-    if (read_line(h, "/sys/kernel/mm/ksm/run", v, sizeof v) < 0 || !v[0]) {
-        add(h, ORCH_HC_KSM, NULL, RES_HC_OK, "unknown", "no /sys/kernel/mm/ksm: a kernel without KSM");
+    if (orch_hc_read_line(h, "/sys/kernel/mm/ksm/run", v, sizeof v) < 0 || !v[0]) {
+        orch_hc_add(h, ORCH_HC_KSM, NULL, RES_HC_OK, "unknown", "no /sys/kernel/mm/ksm: a kernel without KSM");
         return;
     }
     if (strcmp(v, "1") != 0) {
-        add(h, ORCH_HC_KSM, NULL, RES_HC_OK, "off", "KSM does not merge pages (run %s)", v);
+        orch_hc_add(h, ORCH_HC_KSM, NULL, RES_HC_OK, "off", "KSM does not merge pages (run %s)", v);
         return;
     }
-    add(h, ORCH_HC_KSM, NULL, RES_HC_WARN, "on",
+    orch_hc_add(h, ORCH_HC_KSM, NULL, RES_HC_WARN, "on",
         "KSM merges identical pages (run 1): ksmd scans guest memory on the host's CPUs and "
         "a guest's first write to a merged page is a copy");
-    fix(h, "echo 2 > /sys/kernel/mm/ksm/run");
+    orch_hc_fix(h, "echo 2 > /sys/kernel/mm/ksm/run");
 }
 
 /* MemAvailable (bytes) of ROOT/proc/meminfo, or 0 when not there. */
 static uint64_t mem_available(const hc *h)
 {
-    char *text = read_all(h, "/proc/meminfo");
+    char *text = orch_hc_read_all(h, "/proc/meminfo");
     const char *l = text ? strstr(text, "MemAvailable:") : NULL;
     unsigned long long kib = 0;
     if (l)
@@ -318,11 +199,11 @@ static void check_memory(hc *h, const orch_plan *p, const orch_template *t)
             vms += orch_plan_drive_vms(p, &p->drives[d]);
     need = (uint64_t)vms * (mem + ORCH_VM_MEM_OVERHEAD);
     if (vms == 0) {
-        add(h, ORCH_HC_MEMORY, NULL, RES_HC_OK, "no VM here", "none of the plan's VMs runs on this host");
+        orch_hc_add(h, ORCH_HC_MEMORY, NULL, RES_HC_OK, "no VM here", "none of the plan's VMs runs on this host");
         return;
     }
     if (!(avail = mem_available(h))) {
-        add(h, ORCH_HC_MEMORY, NULL, RES_HC_WARN, "unknown",
+        orch_hc_add(h, ORCH_HC_MEMORY, NULL, RES_HC_WARN, "unknown",
             "cannot read MemAvailable in /proc/meminfo: this host's %d VM(s) need %s", vms,
             orch_format_bytes(need, b, sizeof b));
         return;
@@ -331,13 +212,13 @@ static void check_memory(hc *h, const orch_plan *p, const orch_template *t)
     orch_format_bytes(need, b, sizeof b);
     snprintf(value, sizeof value, "%s available, %s needed", a, b);
     if (avail >= need) {
-        add(h, ORCH_HC_MEMORY, NULL, RES_HC_OK, value,
+        orch_hc_add(h, ORCH_HC_MEMORY, NULL, RES_HC_OK, value,
             "%s available covers this host's %d VM(s): %s (guest memory + 100 MiB for QEMU each)",
             a, vms, b);
         return;
     }
     /* [run] overcommit = yes asks for the run anyway (capacity.h) */
-    add(h, ORCH_HC_MEMORY, NULL, p->overcommit ? RES_HC_WARN : RES_HC_REFUSE, value,
+    orch_hc_add(h, ORCH_HC_MEMORY, NULL, p->overcommit ? RES_HC_WARN : RES_HC_REFUSE, value,
         "only %s available for this host's %d VM(s), which need %s (guest memory + 100 MiB "
         "for QEMU each): the host would swap or kill guests mid-run; %s", a, vms, b,
         p->overcommit ? "[run] overcommit = yes: running them anyway"
@@ -399,7 +280,7 @@ static void check_domains(hc *h, orch_conns *conns, const orch_plan *p)
     for (int d = 0; d < p->ndrives; d++) {
         const char *uri = orch_plan_drive_uri(p, &p->drives[d]);
         virConnectPtr conn;
-        char err[512] = "no libvirt connection", names[512] = "", fixes[768] = "", value[64];
+        char err[DB_ERR_LEN] = "no libvirt connection", names[512] = "", fixes[768] = "", value[64];
         int k, seen = 0;
         for (int e = 0; e < d; e++)
             seen |= strcmp(orch_plan_drive_uri(p, &p->drives[e]), uri) == 0;
@@ -411,7 +292,7 @@ static void check_domains(hc *h, orch_conns *conns, const orch_plan *p)
                                 sizeof err)
                  : -1;
         if (k < 0) {
-            add(h, ORCH_HC_DOMAINS, NULL, RES_HC_WARN, "unknown", "cannot list the domains of %s: %s",
+            orch_hc_add(h, ORCH_HC_DOMAINS, NULL, RES_HC_WARN, "unknown", "cannot list the domains of %s: %s",
                 uri, err);
             others = -1;
             continue;
@@ -419,223 +300,16 @@ static void check_domains(hc *h, orch_conns *conns, const orch_plan *p)
         if (k == 0)
             continue;
         snprintf(value, sizeof value, "%d running", k);
-        add(h, ORCH_HC_DOMAINS, NULL, RES_HC_WARN, value,
+        orch_hc_add(h, ORCH_HC_DOMAINS, NULL, RES_HC_WARN, value,
             "%s runs %d other domain(s): %s; they share its CPUs, memory and perhaps the drives",
             uri, k, names);
-        fix(h, "%s", fixes);
+        orch_hc_fix(h, "%s", fixes);
         if (others >= 0)
             others += k;
     }
     if (others == 0)
-        add(h, ORCH_HC_DOMAINS, NULL, RES_HC_OK, "none",
+        orch_hc_add(h, ORCH_HC_DOMAINS, NULL, RES_HC_OK, "none",
             "no other running domain on the plan's %d host(s)", hosts);
-}
-
-/* The device number of path, or of its nearest existing parent (a run
- * makes the drive's folder). 0, or -1. */
-static int devno_of(const hc *h, const char *path, char *where, size_t len, unsigned *maj,
-                    unsigned *min)
-{
-    snprintf(where, len, "%s", path);
-    for (;;) {
-        struct stat st;
-        char *slash;
-        if (h->o->devno ? h->o->devno(h->o->devno_ctx, where, maj, min) == 0
-                        : stat(where, &st) == 0) {
-            if (!h->o->devno) {
-                *maj = major(st.st_dev);
-                *min = minor(st.st_dev);
-            }
-            return 0;
-        }
-        if (errno != ENOENT || !(slash = strrchr(where, '/')))
-            return -1;
-        if (slash == where) {
-            if (!where[1])
-                return -1;
-            where[1] = '\0';
-        } else {
-            *slash = '\0';
-        }
-    }
-}
-
-/* One /proc/self/mountinfo line of the file system maj:min holding
- * path: the mount point, type, source and both option lists. */
-typedef struct mount_line {
-    char point[512], type[64], source[256], opts[512], super[1024];
-} mount_line;
-
-/* The mount of maj:min whose mount point is the longest prefix of path
- * (bind mounts of one device). 0, or -1 when none. */
-static int find_mount(const hc *h, unsigned maj, unsigned min, const char *path, mount_line *m)
-{
-    char *text = read_all(h, "/proc/self/mountinfo"), want[32], *save = NULL;
-    size_t best = 0;
-    int found = -1;
-    if (!text)
-        return -1;
-    snprintf(want, sizeof want, "%u:%u", maj, min);
-    for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-        mount_line x;
-        char id[32], parent[32], dev[32], rootp[512];
-        const char *dash = strstr(l, " - ");
-        size_t pl;
-        if (!dash
-            || sscanf(l, "%31s %31s %31s %511s %511s %511s", id, parent, dev, rootp, x.point,
-                      x.opts) != 6
-            || strcmp(dev, want) != 0
-            || sscanf(dash + 3, "%63s %255s %1023s", x.type, x.source, x.super) != 3)
-            continue;
-        pl = strlen(x.point);
-        if (strncmp(path, x.point, pl) != 0 && strcmp(x.point, "/") != 0)
-            continue;
-        if (found < 0 || pl > best) {
-            *m = x;
-            best = pl;
-            found = 0;
-        }
-    }
-    free(text);
-    return found;
-}
-
-/* 1 when the comma-separated options hold word. */
-static int has_opt(const char *opts, const char *word)
-{
-    size_t n = strlen(word);
-    for (const char *s = opts; s && *s; s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL)
-        if (strncmp(s, word, n) == 0 && (s[n] == ',' || s[n] == '\0'))
-            return 1;
-    return 0;
-}
-
-static void check_mount(hc *h, const orch_drive *dr, const char *where, unsigned maj,
-                        unsigned min)
-{
-    mount_line m;
-    char value[1100];
-    if (find_mount(h, maj, min, where, &m) < 0) {
-        add(h, ORCH_HC_DRIVE_MOUNT, dr->name, RES_HC_WARN, "unknown",
-            "%s: no mount of device %u:%u in /proc/self/mountinfo", where, maj, min);
-        return;
-    }
-    snprintf(value, sizeof value, "%s %s", m.type, m.super);
-    if (has_opt(m.super, "nobarrier") || has_opt(m.super, "barrier=0")
-        || has_opt(m.opts, "nobarrier")) {
-        add(h, ORCH_HC_DRIVE_MOUNT, dr->name, RES_HC_REFUSE, value,
-            "%s (%s on %s) is mounted without write barriers: the file system sends the "
-            "drive no flushes, so a commit's fsync measures its cache, not the drive",
-            m.point, m.type, m.source);
-        fix(h, "mount -o remount,barrier %s", m.point);
-        return;
-    }
-    add(h, ORCH_HC_DRIVE_MOUNT, dr->name, RES_HC_OK, value, "%s on %s at %s: %s; %s", m.type,
-        m.source, m.point, m.opts, m.super);
-}
-
-/* Identity, write cache and temperature of the disk under the drive. */
-static void check_device(hc *h, const orch_drive *dr, const char *where, unsigned maj,
-                         unsigned min)
-{
-    char sysfs[PATH_MAX], err[512], value[256];
-    orch_drive_dev dev;
-    orch_drive_id id;
-    orch_drive_health hl;
-    const char *disk, *model, *fw;
-    snprintf(sysfs, sizeof sysfs, "%s/sys", h->root);
-    if (orch_drive_resolve_devno(sysfs, maj, min, &dev, err, sizeof err) < 0) {
-        add(h, ORCH_HC_DRIVE_IDENTITY, dr->name, RES_HC_WARN, "unknown", "%s: %s", where, err);
-        return;
-    }
-    if (dev.kind == ORCH_DEV_NONE) {
-        add(h, ORCH_HC_DRIVE_IDENTITY, dr->name, RES_HC_OK, "no block device", "%s: %s", where,
-            dev.note);
-        return;
-    }
-    orch_drive_identity(sysfs, &dev, NULL, &id);
-    disk = dev.id_disk[0] ? dev.id_disk : dev.disk;
-    orch_drive_health_read(h->o->cmd, h->o->cmd_ctx, dev.id_disk, &hl);
-    model = id.model[0] ? id.model : hl.model;
-    fw = id.firmware[0] ? id.firmware : hl.firmware;
-    snprintf(value, sizeof value, "%s, firmware %s", model[0] ? model : "unknown model",
-             fw[0] ? fw : "unknown");
-    add(h, ORCH_HC_DRIVE_IDENTITY, dr->name, RES_HC_OK, value, "%s on %s: %s", where, disk,
-        dev.note);
-
-    if (!id.write_cache[0])
-        add(h, ORCH_HC_DRIVE_CACHE, dr->name, RES_HC_OK, "unknown",
-            "%s: no queue/write_cache in sysfs", disk);
-    else if (strcmp(id.write_cache, "write back") == 0)
-        add(h, ORCH_HC_DRIVE_CACHE, dr->name, RES_HC_OK, id.write_cache,
-            "%s has a volatile write cache: the kernel sends it flushes, and a commit waits "
-            "for them", disk);
-    else
-        add(h, ORCH_HC_DRIVE_CACHE, dr->name, RES_HC_OK, id.write_cache,
-            "%s: write through: the kernel sends no flushes (no volatile cache, or the drive's "
-            "cache is protected against power loss)", disk);
-
-    if (!hl.source[0]) {
-        int missing = strstr(hl.note, "not installed") != NULL;
-        add(h, ORCH_HC_DRIVE_TEMPERATURE, dr->name, RES_HC_WARN, "unavailable",
-            "%s: temperature and throttling unknown: %s%s", disk, hl.note,
-            missing ? "" : "; watch the drive's temperature by other means");
-        if (strstr(hl.note, "smartctl is not installed"))
-            fix(h, "apt-get install smartmontools");
-        return;
-    }
-    if (hl.thermal_warning == 1 || (!isnan(hl.temp_limit_c) && hl.temp_c >= hl.temp_limit_c)) {
-        snprintf(value, sizeof value, "%.0f C, throttling", hl.temp_c);
-        add(h, ORCH_HC_DRIVE_TEMPERATURE, dr->name, RES_HC_REFUSE, value,
-            "%s is at %.0f C, over its limit%s (%s): it slows itself down, and a run measures "
-            "its cooling", disk, hl.temp_c, hl.thermal_warning == 1 ? " (critical warning)" : "",
-            hl.source);
-        return;
-    }
-    if (isnan(hl.temp_c)) {
-        add(h, ORCH_HC_DRIVE_TEMPERATURE, dr->name, RES_HC_OK, "not reported",
-            "%s: %s reports no temperature", disk, hl.source);
-        return;
-    }
-    snprintf(value, sizeof value, "%.0f C", hl.temp_c);
-    if (!isnan(hl.temp_limit_c) && hl.temp_c >= hl.temp_limit_c - HC_TEMP_MARGIN_C) {
-        add(h, ORCH_HC_DRIVE_TEMPERATURE, dr->name, RES_HC_WARN, value,
-            "%s is at %.0f C, within %.0f C of its limit %.0f C (%s): it may throttle under "
-            "the run's load", disk, hl.temp_c, HC_TEMP_MARGIN_C, hl.temp_limit_c, hl.source);
-        return;
-    }
-    if (!isnan(hl.temp_limit_c))
-        add(h, ORCH_HC_DRIVE_TEMPERATURE, dr->name, RES_HC_OK, value,
-            "%s is at %.0f C, limit %.0f C, not throttling (%s)", disk, hl.temp_c,
-            hl.temp_limit_c, hl.source);
-    else
-        add(h, ORCH_HC_DRIVE_TEMPERATURE, dr->name, RES_HC_OK, value,
-            "%s is at %.0f C, not throttling (%s)", disk, hl.temp_c, hl.source);
-}
-
-static void check_drive(hc *h, const orch_plan *p, const orch_drive *dr)
-{
-    const char *uri = orch_plan_drive_uri(p, dr);
-    char where[PATH_MAX];
-    unsigned maj = 0, min = 0;
-    if (orch_uri_is_remote(uri)) {
-        add(h, ORCH_HC_DRIVE_IDENTITY, dr->name, RES_HC_WARN, "not checked",
-            "on %s: drivebench checks this host's drives only; run `drivebench host check` "
-            "on that host", uri);
-        return;
-    }
-    if (!dr->path) {
-        add(h, ORCH_HC_DRIVE_IDENTITY, dr->name, RES_HC_WARN, "not checked",
-            "pool %s: its device is not checked (a `path` drive is)", dr->pool);
-        return;
-    }
-    if (devno_of(h, dr->path, where, sizeof where, &maj, &min) < 0) {
-        add(h, ORCH_HC_DRIVE_IDENTITY, dr->name, RES_HC_WARN, "unknown", "cannot stat %s: %s",
-            dr->path, strerror(errno));
-        return;
-    }
-    check_device(h, dr, where, maj, min);
-    check_mount(h, dr, where, maj, min);
 }
 
 int orch_host_check(orch_conns *conns, const orch_plan *p, const orch_template *t,
@@ -654,7 +328,7 @@ int orch_host_check(orch_conns *conns, const orch_plan *p, const orch_template *
     check_memory(&h, p, t);
     check_domains(&h, conns, p);
     for (int d = 0; d < p->ndrives; d++)
-        check_drive(&h, p, &p->drives[d]);
+        orch_hc_check_drive(&h, p, &p->drives[d]);
     *out = NULL;
     *n = 0;
     if (h.oom) {
@@ -714,7 +388,7 @@ int orch_host_check_cmd(const orch_plan *p, const char *const *ignore, FILE *out
     orch_template *t;
     orch_conns *conns = NULL;
     res_hc_finding *f = NULL;
-    char err[1024];
+    char err[DB_ERR_LEN];
     int n = 0, refused = -1;
     t = orch_template_load(p->template_path, err, sizeof err);
     if (t && !(conns = orch_conns_new()))

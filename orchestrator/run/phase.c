@@ -1,6 +1,7 @@
 /* phase.c — the phases of one repetition (prepare, precondition,
  * measure, check) on every VM still healthy (see run_state.h). */
 #include "run/run_state.h"
+#include "attributes.h"
 #include "util/names.h"
 
 #include <stdlib.h>
@@ -43,7 +44,7 @@ static void read_notes(const orch_job *jobs, int n, job_note *notes)
     for (int j = 0; j < n; j++) {
         res_oltp r;
         const res_phase *m;
-        char err[512];
+        char err[DB_ERR_LEN];
         notes[j] = (job_note){ 0 };
         if (!jobs[j].result || res_oltp_read_file(jobs[j].result, &r, err, sizeof err) < 0)
             continue;
@@ -188,33 +189,4 @@ cleanup:
     free(vm_of);
     free(notes);
     return rc < 0 || rc == ORCH_RUN_INTERRUPTED ? -1 : 0;
-}
-
-static int need_prepare(const orch_plan *p, const orch_layout *l)
-{
-    if (strcmp(p->prepare, "auto") == 0)
-        return l->nvms > 0 && l->vms[0].seed_vol == NULL;
-    return strcmp(p->prepare, "yes") == 0;
-}
-
-int run_repetition(run_state *st, int rep, int *measured)
-{
-    const orch_plan *p = st->p;
-    if (run_provision_rep(st, rep) < 0 || run_wait_ready(st, rep) < 0)
-        return -1;
-    if (need_prepare(p, st->l)
-        && run_phase(st, rep, ORCH_STEP_PREPARE, RES_PHASE_PREPARE, "prepare", 0, 0, 0) < 0)
-        return -1;
-    if (p->precondition_s > 0 && run_precondition(st, rep) < 0)
-        return -1;
-    *measured = 1;
-    if (run_phase(st, rep, ORCH_STEP_MEASURE, RES_PHASE_MEASURE, "run", p->measure_s,
-                  p->warmup_s, 0) < 0)
-        return -1;
-    /* TPC-C's consistency conditions after the load (oltp tpcc check): a
-     * VM whose database fails them is named and left out of the figures */
-    if (strcmp(p->workload, "tpcc") == 0
-        && run_phase(st, rep, ORCH_STEP_CHECK, RES_PHASE_CHECK, "check", 0, 0, 0) < 0)
-        return -1;
-    return 0;
 }

@@ -12,6 +12,7 @@
  * round of a drive in which one of its VMs failed has no values (NAN): no
  * verdict is drawn from a window holding it. */
 #include "run/run_state.h"
+#include "attributes.h"
 #include "util/stats.h"
 #include "util/names.h"
 #include "util/units.h"
@@ -61,7 +62,7 @@ static int collect_round(run_state *st, int rep, int round, int secs)
             return -1;
         for (int i = 0; i < st->l->nvms; i++) {
             const orch_vm *vm = &st->l->vms[i];
-            char *rel, *path, err[512];
+            char *rel, *path, err[DB_ERR_LEN];
             res_oltp r;
             const res_phase *ph;
             res_round *vr;
@@ -200,7 +201,7 @@ static int judge(const orch_plan *p, res_steady *s, int rep)
     s->window_mean = s->window_range_pct = s->window_excursion_pct = NAN;
     free(s->track);
     free(s->verdict);
-    s->track = strdup(p->steady_track == ORCH_TRACK_P99 ? "p99" : "tps");
+    s->track = orch_plan_choice("workload", "steady_track", (int)p->steady_track);
     orch_format_duration(p->precondition_s, max, sizeof max);
     if (s->nrounds < w) {
         s->verdict = orch_strfmt("too short for a verdict: %d of %d rounds", s->nrounds, w);

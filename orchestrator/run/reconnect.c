@@ -2,9 +2,21 @@
  * test hook) and libvirt connections found again after libvirtd went
  * away (see run_state.h). */
 #include "run/run_state.h"
+#include "attributes.h"
 #include "nap.h"
 
 #include <time.h>
+
+/* The steps' names (run.h's ORCH_STEPS), which the checks before each
+ * step print; here, so that no file of run/ calls run.c back. */
+#define ORCH_STEP_NAME(id, text) text,
+static const char *const step_names[] = { ORCH_STEPS(ORCH_STEP_NAME) };
+#undef ORCH_STEP_NAME
+
+const char *orch_step_name(orch_step s)
+{
+    return s < ORCH_STEP_COUNT ? step_names[s] : "?";
+}
 
 /* Whether SIGINT or SIGTERM asked the run to stop (util/stop.h). The run
  * reads the request here only, and hands this function to the layers
@@ -119,7 +131,7 @@ int run_reconnect_lost(run_state *st, const char *when)
     const orch_plan *p = st->p;
     for (int d = 0; st->conns && st->mon && d < p->ndrives; d++) {
         const char *uri = orch_plan_drive_uri(p, &p->drives[d]);
-        char why[512] = "";
+        char why[DB_ERR_LEN] = "";
         virConnectPtr old = orch_conns_open(st->conns, uri, why, sizeof why), conn = NULL;
         time_t start = time(NULL);
         int wait = 1;

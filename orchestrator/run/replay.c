@@ -32,7 +32,7 @@ static int dup_opt(char **dst, const char *src)
     return src && !*dst ? -1 : 0;
 }
 
-int orch_vm_result_from_entry(orch_vm_result *r, const res_vm *v)
+int orch_replay_result_from_entry(orch_vm_result *r, const res_vm *v)
 {
     char *result, *pre, *flags;
     memset(r, 0, sizeof *r);
@@ -57,7 +57,7 @@ int orch_vm_result_from_entry(orch_vm_result *r, const res_vm *v)
     }
     if (dup_opt(&result, v->result ? v->result : "") < 0
         || dup_opt(&pre, v->precondition_result) < 0 || dup_opt(&flags, v->cpu_flags) < 0) {
-        orch_vm_result_clear(r);
+        orch_replay_result_clear(r);
         return -1;
     }
     r->result = result;
@@ -66,7 +66,7 @@ int orch_vm_result_from_entry(orch_vm_result *r, const res_vm *v)
     return 0;
 }
 
-void orch_vm_result_clear(orch_vm_result *r)
+void orch_replay_result_clear(orch_vm_result *r)
 {
     free((char *)r->result);
     free((char *)r->precondition);
@@ -83,9 +83,9 @@ int orch_summary_input_from(const res_summary *s, const char *run_dir, const cha
     for (int d = 0; d < s->ndrives; d++)
         drives[d] = s->drives[d].name;
     for (int i = 0; i < s->nvms; i++)
-        if (orch_vm_result_from_entry(&vms[i], &s->vms[i]) < 0) {
+        if (orch_replay_result_from_entry(&vms[i], &s->vms[i]) < 0) {
             while (i-- > 0)
-                orch_vm_result_clear(&vms[i]);
+                orch_replay_result_clear(&vms[i]);
             return -1;
         }
     in->run_id = s->run_id;

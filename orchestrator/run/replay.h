@@ -16,11 +16,11 @@
  * health (a VM failed for no transactions is the aggregation's own
  * verdict: healthy here, as then). vm, drive, host, failed_in, cpus and
  * emulator_cpus are borrowed from v; result, precondition, console_tail
- * and cpu_flags are new copies (orch_vm_result_clear). 0, or -1 when out
+ * and cpu_flags are new copies (orch_replay_result_clear). 0, or -1 when out
  * of memory. */
-int orch_vm_result_from_entry(orch_vm_result *r, const res_vm *v);
-/* Free the copies orch_vm_result_from_entry made. */
-void orch_vm_result_clear(orch_vm_result *r);
+int orch_replay_result_from_entry(orch_vm_result *r, const res_vm *v);
+/* Free the copies orch_replay_result_from_entry made. */
+void orch_replay_result_clear(orch_vm_result *r);
 
 /* The aggregation's input from summary s (every VM entry into vms, which
  * holds s->nvms) with the run folder run_dir and the plan's repetitions:

@@ -57,7 +57,7 @@ int run_resume_load(run_state *st)
             snprintf(st->err, sizeof st->err, "summary.json holds more VM runs than the plan has");
             return -1;
         }
-        if (orch_vm_result_from_entry(res, &cp->vms[v]) < 0)
+        if (orch_replay_result_from_entry(res, &cp->vms[v]) < 0)
             goto oom;
         st->nresults++;
         st->failed_vms += res->failed_in != NULL;

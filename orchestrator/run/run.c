@@ -2,6 +2,7 @@
  * summary after a failure and teardown (see run.h; the steps live in the
  * files named in run_state.h). */
 #include "run/run_state.h"
+#include "attributes.h"
 #include "run/resume.h"
 #include "virt/hosts.h"
 #include "virt/placement_host.h"
@@ -12,15 +13,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-#define ORCH_STEP_NAME(id, text) text,
-static const char *const step_names[] = { ORCH_STEPS(ORCH_STEP_NAME) };
-#undef ORCH_STEP_NAME
-
-const char *orch_step_name(orch_step s)
-{
-    return s < ORCH_STEP_COUNT ? step_names[s] : "?";
-}
 
 /* The run's template, layout, ledgers and per-drive and per-VM arrays.
  * 0, or -1 with st->err. */
@@ -90,7 +82,7 @@ static int rep_tps(const run_state *st, int rep, int d, double *tps)
     *tps = 0;
     for (int i = 0; i < st->nresults; i++) {
         const orch_vm_result *r = &st->results[i];
-        char *path, err[512];
+        char *path, err[DB_ERR_LEN];
         res_oltp o;
         const res_phase *ph;
         int ok;
@@ -125,7 +117,7 @@ static int enough_repetitions(run_state *st, int rep)
     const orch_plan *p = st->p;
     double *v = calloc((size_t)rep * (size_t)p->ndrives + 1, sizeof *v), worst = 0;
     int *n = calloc((size_t)p->ndrives + 1, sizeof *n), stable = 0;
-    char why[160];
+    char why[DB_ERR_LEN];
 
     if (v && n) {
         for (int d = 0; d < p->ndrives; d++)
@@ -150,6 +142,36 @@ static int enough_repetitions(run_state *st, int rep)
     fputs("; repetitions chosen by their spread: the spread and Welch's interval are "
           "optional-stopping estimates\n", st->out);
     return 1;
+}
+
+/* prepare = auto: load the database unless its volumes come from seeds */
+static int need_prepare(const orch_plan *p, const orch_layout *l)
+{
+    if (strcmp(p->prepare, "auto") == 0)
+        return l->nvms > 0 && l->vms[0].seed_vol == NULL;
+    return strcmp(p->prepare, "yes") == 0;
+}
+
+int run_repetition(run_state *st, int rep, int *measured)
+{
+    const orch_plan *p = st->p;
+    if (run_provision_rep(st, rep) < 0 || run_wait_ready(st, rep) < 0)
+        return -1;
+    if (need_prepare(p, st->l)
+        && run_phase(st, rep, ORCH_STEP_PREPARE, RES_PHASE_PREPARE, "prepare", 0, 0, 0) < 0)
+        return -1;
+    if (p->precondition_s > 0 && run_precondition(st, rep) < 0)
+        return -1;
+    *measured = 1;
+    if (run_phase(st, rep, ORCH_STEP_MEASURE, RES_PHASE_MEASURE, "run", p->measure_s,
+                  p->warmup_s, 0) < 0)
+        return -1;
+    /* TPC-C's consistency conditions after the load (oltp tpcc check): a
+     * VM whose database fails them is named and left out of the figures */
+    if (strcmp(p->workload, "tpcc") == 0
+        && run_phase(st, rep, ORCH_STEP_CHECK, RES_PHASE_CHECK, "check", 0, 0, 0) < 0)
+        return -1;
+    return 0;
 }
 
 /* The run folder, the drives, every repetition, the summary and the

@@ -10,6 +10,7 @@
 #define ORCH_RUN_STATE_H
 
 #include "run/run.h"
+#include "attributes.h"
 #include "run/aggregate.h"
 #include "run/estimate.h"
 #include "telemetry/telemetry.h"
@@ -59,7 +60,7 @@ typedef struct run_state {
     int              lock_fd;           /* the run folder's lock, or -1 */
     char            *repetitions_stop;  /* repetitions = auto: why it
                                          * stopped (run.c), or NULL */
-    char             err[1024];
+    char             err[DB_ERR_LEN];
     orch_eta         eta;           /* the whole run's time left (estimate.h) */
     res_hc_finding  *hc;            /* the host check's findings (hostcheck.c) */
     int              nhc;

@@ -3,6 +3,7 @@
  * database volume copied to the seed file, before the usual teardown
  * (see run_state.h). */
 #include "run/run_state.h"
+#include "attributes.h"
 #include "util/command.h"
 
 #include <errno.h>
@@ -87,7 +88,7 @@ static int convert_seed(run_state *st, const char *src, const char *dst)
     char *part = malloc(strlen(dst) + sizeof ".part");
     const char *argv[] = { qi, "convert", "-O", "qcow2", src, part, NULL };
     orch_command *cmd;
-    char *errout = NULL, why[256];
+    char *errout = NULL, why[DB_ERR_LEN];
     int status = -1, rc = -1;
 
     if (!part) {
@@ -102,7 +103,7 @@ static int convert_seed(run_state *st, const char *src, const char *dst)
     }
     orch_command_stderr(cmd, ORCH_COMMAND_PIPE);
     if (orch_command_run(cmd, &status, NULL, &errout, why, sizeof why) < 0)
-        snprintf(st->err, sizeof st->err, "cannot run %s: %s", qi, why);
+        snprintf(st->err, sizeof st->err, "%s", why);     /* "cannot run QEMU-IMG: why" */
     else if (status != 0)
         snprintf(st->err, sizeof st->err, "qemu-img convert of %s into %s failed (exit %d): %s",
                  src, part, status, errout ? errout : "");

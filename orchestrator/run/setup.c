@@ -1,6 +1,7 @@
 /* setup.c — the run folder, the engine of the image, forwarded ports and
  * teardown (see run_state.h). */
 #include "run/run_state.h"
+#include "attributes.h"
 #include "virt/hosts.h"
 #include "util/names.h"
 
@@ -199,7 +200,7 @@ int run_teardown(run_state *st, orch_ledger *l)
 int run_retry_teardown(run_state *st)
 {
     orch_counts c = { 0 };
-    char err[512];
+    char err[DB_ERR_LEN];
     int left;
     if (!st->l)
         return -1;

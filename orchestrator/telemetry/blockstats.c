@@ -1,5 +1,6 @@
 /* blockstats.c — libvirt block statistics per VM and disk (see blockstats.h). */
 #include "telemetry/blockstats.h"
+#include "attributes.h"
 #include "util/names.h"
 #include "util/units.h"
 
@@ -205,7 +206,7 @@ typedef struct blk_vm {
     int            have_prev;
     blk_series     series[2];       /* [0] db, [1] boot */
     int            errors;
-    char           err[256];
+    char           err[DB_ERR_LEN];
 } blk_vm;
 
 struct orch_blk_sampler {
@@ -365,7 +366,7 @@ static void sample_vm(orch_blk_sampler *s, blk_vm *v, double t)
 {
     virTypedParameterPtr params = NULL;
     int nparams = 0;
-    char err[256] = "";
+    char err[DB_ERR_LEN] = "";
     orch_blk_sample cur;
     orch_blk_roles roles = { v->db_path, v->db_target, v->boot_path, v->boot_target };
     if (s->fn(s->ctx, v->dom, &params, &nparams, err, sizeof err) < 0) {

@@ -9,6 +9,7 @@
  * time, to the bins every VM of both drives measured, never padded or
  * shifted. */
 #include "telemetry/telemetry_state.h"
+#include "attributes.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -105,7 +106,7 @@ static int paired_one(res_io *io, const res_summary *sum, const char *na, const 
 {
     orch_diff df;
     orch_batching bt;
-    char why[320];
+    char why[DB_ERR_LEN];
     int n = 0, rc, len;
     double iv = interval_of(sum);
     for (int s = 0; s < nseg; s++)
@@ -213,7 +214,7 @@ static int compare_welch(res_io *io, const res_summary *sum, const res_drive *a,
     double *ta = calloc(na0, sizeof *ta), *tb = calloc(nb0, sizeof *tb);
     double *qa = calloc(na0, sizeof *qa), *qb = calloc(nb0, sizeof *qb);
     orch_diff df;
-    char why[160];
+    char why[DB_ERR_LEN];
     int rc = -1, ra, rb;
     if (!ta || !tb || !qa || !qb)
         goto cleanup;
@@ -248,7 +249,7 @@ cleanup:
 static int not_comparable(res_io *io, const res_drive *a, const res_drive *b, int has_p)
 {
     const res_drive *bad = a->f.failed_vms ? a : b;
-    char why[320];
+    char why[DB_ERR_LEN];
     snprintf(why, sizeof why, "not comparable: drive %s is incomplete (%d failed VM run%s)",
              bad->name, bad->f.failed_vms, bad->f.failed_vms == 1 ? "" : "s");
     if (add_cmp(io, a->name, b->name, RES_CMP_TPS_PAIRED, NULL, 0, NAN, RES_CMP_NOT_COMPARABLE,

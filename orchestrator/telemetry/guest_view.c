@@ -1,6 +1,7 @@
 /* guest_view.c — the guest's /proc/diskstats of its database disk,
  * through the guest agent, on a thread of its own (guest_view.h). */
 #include "telemetry/guest_view.h"
+#include "attributes.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -108,12 +109,12 @@ static json_object *call(tel_guest *g, const guest_vm *v, const char *name, json
 static void resolve(tel_guest *g, const guest_vm *v, char *disk, size_t dlen, char *note,
                     size_t nlen)
 {
-    char err[200];
+    char err[DB_ERR_LEN];
     int code = -1;
     char *text = orch_agent_sh(g->fn, g->ctx, v->dom, v->name, resolve_script, EXEC_WAIT_MS,
                                &code, err, sizeof err);
     if (!text) {
-        snprintf(note, nlen, "no guest view: %s", err);
+        snprintf(note, nlen, "no guest view: %.200s", err);   /* a note of the summary: short */
         return;
     }
     if (code != 0 || tel_guest_disk_name(text, disk, dlen) < 0)
@@ -182,7 +183,7 @@ void tel_guest_sample_at(tel_guest *g, double at)
     for (int i = 0; g->sampling && i < g->nvms; i++) {
         guest_vm one = g->vms[i];       /* dom stays referenced while in the list */
         unsigned gen = g->gen;
-        char disk[64] = "", note[256] = "", err[200] = "";
+        char disk[64] = "", note[256] = "", err[DB_ERR_LEN] = "";
         orch_diskstat s;
         char *text;
         int ok = 0;

@@ -43,6 +43,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/command.h"
+
 typedef enum {
     ORCH_DEV_NONE,          /* no block device (tmpfs, overlay, NFS, ...) */
     ORCH_DEV_DISK,          /* a whole disk */
@@ -144,13 +146,8 @@ typedef struct orch_drive_id {
 int orch_drive_identity(const char *sysfs, const orch_drive_dev *dev, const char *path,
                         orch_drive_id *id);
 
-/* The seam: run argv (argv[0] looked up in PATH) and return what it
- * wrote on stdout (caller frees), its exit status in *status; NULL when
- * it could not be run (not installed). */
-typedef char *(*orch_cmd_fn)(void *ctx, const char *const argv[], int *status);
-/* The default: util/command.h, stderr to /dev/null, stdout up to 1 MiB
- * (the rest read and dropped). */
-char *orch_cmd_run(void *ctx, const char *const argv[], int *status);
+/* The seam for smartctl and nvme: orch_cmd_fn, by default orch_cmd_run
+ * (util/command.h, the launcher's run-and-capture). */
 
 typedef struct orch_drive_health {
     char   source[16];          /* "smartctl", "nvme", "" when neither could */
@@ -172,7 +169,8 @@ typedef struct orch_drive_health {
  * -1 when none did (h->note says why). */
 int orch_drive_health_read(orch_cmd_fn fn, void *ctx, const char *disk, orch_drive_health *h);
 
-/* Samples the stat files of drives; thread-safe (one mutex). */
+/* Samples the stat files of drives (disk_sampler.c); thread-safe (one
+ * mutex). */
 typedef struct orch_disk_sampler orch_disk_sampler;
 /* sysfs copied. NULL when out of memory. */
 orch_disk_sampler *orch_disk_sampler_new(const char *sysfs);

@@ -2,6 +2,7 @@
  * added with their drives resolved, the measured phases sampled on the
  * monitor's timer and their series kept per repetition. */
 #include "telemetry/telemetry_state.h"
+#include "attributes.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -152,7 +153,7 @@ static void drive_resolve(orch_telemetry *t, int d, const char *vol_path)
 {
     tel_drive *dr = &t->drives[d];
     const orch_drive *pd = &t->p->drives[d];
-    char err[256] = "";
+    char err[DB_ERR_LEN] = "";
     struct stat sb;
     int rc;
 
@@ -406,24 +407,6 @@ static int in_window(orch_blk_delta *d, int n, double w0, double w1)
     return k;
 }
 
-int tel_diskstat_in_window(orch_diskstat_delta *d, int n, double w0, double w1)
-{
-    int k = 0;
-    for (int i = 0; i < n; i++)
-        if (d[i].t - d[i].dt / 2 >= w0 && d[i].t - d[i].dt / 2 <= w1)
-            d[k++] = d[i];
-    return k;
-}
-
-/* The measured window of VM v: oltp's, else from the warm-up's end (the
- * phase's start + warmup_s) to now. */
-void tel_vm_window(const orch_telemetry *t, const tel_vm *v, double now, double *w0,
-                   double *w1)
-{
-    *w0 = v->w1 > v->w0 ? v->w0 : t->phase_t0;
-    *w1 = v->w1 > v->w0 ? v->w1 : now;
-}
-
 /* The union of the measured windows of repetition rep's VMs on drive d
  * (d < 0: every drive), into [*w0, *w1]; 0 when no VM gave one. */
 static int rep_window(const orch_telemetry *t, int rep, int d, double *w0, double *w1)
@@ -466,7 +449,7 @@ static void spool_out(orch_telemetry *t, tel_vm *v)
 static void keep_vm_series(orch_telemetry *t, tel_vm *v, double now)
 {
     double w0, w1;
-    char err[256];
+    char err[DB_ERR_LEN];
     int nerr;
     free(v->db);
     free(v->boot);

@@ -4,6 +4,7 @@
  * p-latency over time and steady state; then the run's comparisons and
  * host CPU. The arithmetic is ioagg.h's and stats.h's. */
 #include "telemetry/telemetry_state.h"
+#include "attributes.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -191,7 +192,7 @@ static void acc_finish(const fill_ctx *c, tel_drive_acc *a)
  * out of memory. */
 static int vm_oltp(const fill_ctx *c, res_vm *v, tel_drive_acc *a)
 {
-    char err[512], *path = v->result ? orch_strfmt("%s/%s", c->run_dir, v->result) : NULL;
+    char err[DB_ERR_LEN], *path = v->result ? orch_strfmt("%s/%s", c->run_dir, v->result) : NULL;
     int in_reps = v->repetition >= 1 && v->repetition <= c->reps, rc = 0;
     const res_phase *m = NULL;
     res_oltp doc;

@@ -38,6 +38,8 @@
  */
 #ifndef ORCH_TELEMETRY_H
 #define ORCH_TELEMETRY_H
+
+#include "attributes.h"
 #include <stdio.h>
 #include <libvirt/libvirt.h>
 #include "telemetry/blockstats.h"
@@ -89,7 +91,7 @@ void orch_telemetry_free(orch_telemetry *t);
  * 0, or -1 when out of memory (reported on out). Accepts t NULL. */
 int orch_telemetry_add_vm(orch_telemetry *t, int vm, const char *name, int drive, int rep,
                           virStoragePoolPtr pool, const char *db_vol, const char *boot_vol,
-                          virDomainPtr dom);
+                          virDomainPtr dom) DB_MUST_CHECK;
 
 /* Keep the VMs' block-statistics samples in a spool file in dir (the run
  * folder; spool.h: unnamed, gone with the process) as they come, not in

@@ -116,12 +116,26 @@ typedef struct tel_drive_acc {
 } tel_drive_acc;
 
 /* host_cpu.c. A measured phase starts at now: /proc/stat (t->mu held). */
-/* sampling.c: VM v's measured window (oltp's, else the phase's start to
- * now), and the samples of a device series whose middle lies in [w0, w1]
- * (moved to the front; their count) */
-void tel_vm_window(const orch_telemetry *t, const tel_vm *v, double now, double *w0,
-                   double *w1);
-int tel_diskstat_in_window(orch_diskstat_delta *d, int n, double w0, double w1);
+/* VM v's measured window: oltp's, else from the warm-up's end (the
+ * phase's start + warmup_s) to now. Here, not in sampling.c, so that
+ * views.c, which sampling.c calls, does not call back. */
+static inline void tel_vm_window(const orch_telemetry *t, const tel_vm *v, double now,
+                                 double *w0, double *w1)
+{
+    *w0 = v->w1 > v->w0 ? v->w0 : t->phase_t0;
+    *w1 = v->w1 > v->w0 ? v->w1 : now;
+}
+
+/* The samples of a device series whose middle lies in [w0, w1], moved to
+ * the front; their count. */
+static inline int tel_diskstat_in_window(orch_diskstat_delta *d, int n, double w0, double w1)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (d[i].t - d[i].dt / 2 >= w0 && d[i].t - d[i].dt / 2 <= w1)
+            d[k++] = d[i];
+    return k;
+}
 
 /* With a spool, VM v's measured series read into v->db and v->boot, and
  * freed again (no-ops without one). 0, or -1 (out of memory, the spool

@@ -3,6 +3,7 @@
  * up with the drives and VMs, on and off with the phases, and into the
  * summary (telemetry_state.h). */
 #include "telemetry/telemetry_state.h"
+#include "attributes.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -32,26 +33,23 @@ void tel_views_free(orch_telemetry *t)
     }
 }
 
-static const char *mode_name(orch_devlat_mode m)
-{
-    return m == ORCH_DEVLAT_ON ? "on" : m == ORCH_DEVLAT_OFF ? "off" : "auto";
-}
-
 /* Why drive dr cannot be traced, in note; the line on the run's output
  * (an error with device_latency = on). */
 static void devlat_refused(orch_telemetry *t, tel_drive *dr, const char *name, const char *why)
 {
+    char *mode = orch_plan_choice("run", "device_latency", (int)t->p->device_latency);
     snprintf(dr->devlat_note, sizeof dr->devlat_note, "device latency not traced: %s", why);
     fprintf(t->out, "drivebench: %s%s: %s ([run] device_latency = %s); the run goes on\n",
             t->p->device_latency == ORCH_DEVLAT_ON ? "error: " : "", name, dr->devlat_note,
-            mode_name(t->p->device_latency));
+            mode ? mode : "?");
+    free(mode);
 }
 
 void tel_views_drive(orch_telemetry *t, int d)
 {
     tel_drive *dr = &t->drives[d];
     const char *name = t->p->drives[d].name, *disks[ORCH_DRIVE_MAX_SLAVES];
-    char err[256] = "";
+    char err[DB_ERR_LEN] = "", *mode;
     int n = 0;
     size_t len = 0;
 
@@ -83,9 +81,11 @@ void tel_views_drive(orch_telemetry *t, int d)
         devlat_refused(t, dr, name, err);
         return;
     }
+    mode = orch_plan_choice("run", "device_latency", (int)t->p->device_latency);
     fprintf(t->out, "drivebench: %s: tracing the request latencies of %s during the measured "
             "phases (tracefs; [run] device_latency = %s)\n", name, dr->devlat_disks,
-            mode_name(t->p->device_latency));
+            mode ? mode : "?");
+    free(mode);
 }
 
 void tel_views_add_vm(orch_telemetry *t, tel_vm *v, virDomainPtr dom)

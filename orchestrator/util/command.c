@@ -337,6 +337,31 @@ int orch_command_kill(orch_command *cmd, int sig)
     return rc;
 }
 
+int orch_command_signal_pid(pid_t pid, int sig)
+{
+    if (pid <= 0) {
+        errno = ESRCH;
+        return -1;
+    }
+    if (getpgid(pid) == pid && kill(-pid, sig) == 0)
+        return 0;
+    return kill(pid, sig);
+}
+
+int orch_command_exec(orch_command *cmd, char *err, size_t errlen)
+{
+    char **envp = child_env(cmd);
+    if (!envp) {
+        snprintf(err, errlen, "cannot run %s: out of memory", cmd->argv[0]);
+        return -1;
+    }
+    fflush(NULL);
+    execvpe(cmd->argv[0], cmd->argv, envp);
+    snprintf(err, errlen, "cannot run %s: %s", cmd->argv[0], strerror(errno));
+    free(envp);
+    return -1;
+}
+
 /* Reap the child (blocking or not). 1 reaped, 0 running, -1 none. The
  * child is first waited for without reaping, so that a kill from another
  * thread meets a zombie, never a reused pid. */
@@ -520,4 +545,23 @@ void orch_command_free(orch_command *cmd)
     free_strv(cmd->env);
     pthread_mutex_destroy(&cmd->mu);
     free(cmd);
+}
+
+char *orch_cmd_run(void *ctx, const char *const argv[], int *status)
+{
+    orch_command *cmd = orch_command_new(argv);
+    char *out = NULL, err[DB_ERR_LEN];
+    (void)ctx;
+    *status = -1;
+    if (!cmd)
+        return NULL;
+    orch_command_stdout(cmd, ORCH_COMMAND_PIPE);
+    orch_command_stderr(cmd, ORCH_COMMAND_NULL);
+    orch_command_output_limit(cmd, (1u << 20) - 1);     /* with its NUL, 1 MiB */
+    /* could not run (not installed): NULL, as the seam says; the callers
+     * name the missing package */
+    if (orch_command_run(cmd, status, &out, NULL, err, sizeof err) < 0)
+        out = NULL;
+    orch_command_free(cmd);
+    return out;
 }

@@ -32,6 +32,8 @@
 #ifndef ORCH_COMMAND_H
 #define ORCH_COMMAND_H
 
+#include "attributes.h"
+
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -52,7 +54,7 @@ orch_command *orch_command_new(const char *const *argv);
 /* NAME=VALUE in the child's environment, on top of drivebench's (a later
  * call for the same name wins). A NULL value leaves the variable out. 0,
  * or -1 when out of memory. */
-int orch_command_setenv(orch_command *cmd, const char *name, const char *value);
+int orch_command_setenv(orch_command *cmd, const char *name, const char *value) DB_MUST_CHECK;
 
 /* Where stdin, stdout, stderr go (ORCH_COMMAND_TO_STDOUT: stderr only). */
 void orch_command_stdin(orch_command *cmd, orch_command_io io);
@@ -79,7 +81,7 @@ void orch_command_output_limit(orch_command *cmd, size_t max);
 
 /* Start the child. 0, or -1 with err ("cannot run PROG: REASON", or why
  * a pipe or fork failed). Once only. */
-int orch_command_start(orch_command *cmd, char *err, size_t errlen);
+int orch_command_start(orch_command *cmd, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* The child's pid, or -1 before the start. */
 pid_t orch_command_pid(const orch_command *cmd);
@@ -97,6 +99,16 @@ void orch_command_close_stdin(orch_command *cmd);
  * before the start or once the child was reaped. 0, or -1 (errno). */
 int orch_command_kill(orch_command *cmd, int sig);
 
+/* Send sig to a process started earlier, perhaps by another drivebench
+ * (a run's recorded oltp): to its process group when it leads one, else
+ * to the process alone. 0, or -1 (errno). */
+int orch_command_signal_pid(pid_t pid, int sig);
+
+/* Replace this process with cmd's program (its argv and environment; no
+ * pipes, no timeout: the program inherits stdio). Returns only when the
+ * program could not run: -1 with err ("cannot run PROGRAM: REASON"). */
+int orch_command_exec(orch_command *cmd, char *err, size_t errlen) DB_MUST_CHECK;
+
 /* Without blocking: 1 when the child ended (reaped, *status set), 0 while
  * it runs, -1 when there is no child to wait for. */
 int orch_command_poll(orch_command *cmd, int *status);
@@ -112,10 +124,18 @@ int orch_command_wait(orch_command *cmd, int *status);
  * could not start (nothing captured then). A child killed at its
  * timeout gives 0, status 128 + SIGKILL and orch_command_timed_out 1. */
 int orch_command_run(orch_command *cmd, int *status, char **out, char **errout, char *err,
-                     size_t errlen);
+                     size_t errlen) DB_MUST_CHECK;
 
 /* 1 when orch_command_run killed the child at its timeout. */
 int orch_command_timed_out(const orch_command *cmd);
+
+/* Run argv (argv[0] looked up in PATH) and return what it wrote on
+ * stdout (caller frees, up to 1 MiB, the rest read and dropped; stderr to
+ * /dev/null), its exit status in *status; NULL when it could not be run
+ * (not installed: the caller names the missing package). ctx unused: the
+ * signature of orch_cmd_fn, the seam tests replace (smartctl, nvme). */
+typedef char *(*orch_cmd_fn)(void *ctx, const char *const argv[], int *status);
+char *orch_cmd_run(void *ctx, const char *const argv[], int *status);
 
 /* Free cmd (NULL is fine). A child still running is killed with SIGKILL
  * (its group when it has one) and reaped: none is left behind. */

@@ -103,43 +103,77 @@ char *orch_b64_decode(const char *in, size_t *len)
     return out;
 }
 
-char *orch_agent_sh(orch_agent_fn fn, void *ctx, virDomainPtr dom, const char *who,
-                    const char *script, int wait_ms, int *exitcode, char *err, size_t errlen)
+long orch_agent_exec_start(orch_agent_fn fn, void *ctx, virDomainPtr dom, const char *who,
+                           const char *const *argv, const char *const *env, int timeout_s,
+                           char *err, size_t errlen)
 {
     json_object *args = json_object_new_object(), *a = json_object_new_array(), *ret, *x;
     long pid = -1;
-    json_object_object_add(args, "path", json_object_new_string("/bin/sh"));
-    json_object_array_add(a, json_object_new_string("-c"));
-    json_object_array_add(a, json_object_new_string(script));
+    json_object_object_add(args, "path", json_object_new_string(argv[0]));
+    for (int i = 1; argv[i]; i++)
+        json_object_array_add(a, json_object_new_string(argv[i]));
     json_object_object_add(args, "arg", a);
+    if (env) {
+        json_object *e = json_object_new_array();
+        for (int i = 0; env[i]; i++)
+            json_object_array_add(e, json_object_new_string(env[i]));
+        json_object_object_add(args, "env", e);
+    }
     json_object_object_add(args, "capture-output", json_object_new_boolean(1));
-    if ((ret = orch_agent_call(fn, ctx, dom, who, "guest-exec", args, ORCH_AGENT_SH_TIMEOUT_S,
-                               err, errlen))
-        && json_object_object_get_ex(ret, "pid", &x))
+    ret = orch_agent_call(fn, ctx, dom, who, "guest-exec", args, timeout_s, err, errlen);
+    if (ret && json_object_object_get_ex(ret, "pid", &x))
         pid = (long)json_object_get_int64(x);
     else if (ret)
         snprintf(err, errlen, "%s: guest-exec returned no pid", who);
     json_object_put(ret);
+    return pid;
+}
+
+int orch_agent_exec_status(orch_agent_fn fn, void *ctx, virDomainPtr dom, const char *who,
+                           long pid, int timeout_s, int *status, char **out, char **errout,
+                           char *err, size_t errlen)
+{
+    json_object *args = json_object_new_object(), *ret, *x;
+    size_t len;
+    json_object_object_add(args, "pid", json_object_new_int64(pid));
+    if (!(ret = orch_agent_call(fn, ctx, dom, who, "guest-exec-status", args, timeout_s,
+                                err, errlen)))
+        return -1;
+    if (!json_object_object_get_ex(ret, "exited", &x) || !json_object_get_boolean(x)) {
+        json_object_put(ret);
+        return 0;
+    }
+    /* a shell's rule: the exit code, or 128 + the signal that ended it */
+    *status = json_object_object_get_ex(ret, "exitcode", &x) ? json_object_get_int(x)
+            : json_object_object_get_ex(ret, "signal", &x) ? 128 + json_object_get_int(x)
+            : -1;
+    if (out)
+        *out = json_object_object_get_ex(ret, "out-data", &x)
+               ? orch_b64_decode(json_object_get_string(x), &len) : NULL;
+    if (errout)
+        *errout = json_object_object_get_ex(ret, "err-data", &x)
+                  ? orch_b64_decode(json_object_get_string(x), &len) : NULL;
+    json_object_put(ret);
+    return 1;
+}
+
+char *orch_agent_sh(orch_agent_fn fn, void *ctx, virDomainPtr dom, const char *who,
+                    const char *script, int wait_ms, int *exitcode, char *err, size_t errlen)
+{
+    const char *argv[] = { "/bin/sh", "-c", script, NULL };
+    long pid = orch_agent_exec_start(fn, ctx, dom, who, argv, NULL, ORCH_AGENT_SH_TIMEOUT_S,
+                                     err, errlen);
     if (pid < 0)
         return NULL;
     for (int waited = 0; waited <= wait_ms; waited += 100) {
         char *text = NULL;
-        size_t len;
-        args = json_object_new_object();
-        json_object_object_add(args, "pid", json_object_new_int64(pid));
-        if (!(ret = orch_agent_call(fn, ctx, dom, who, "guest-exec-status", args,
-                                    ORCH_AGENT_SH_TIMEOUT_S, err, errlen)))
+        int rc = orch_agent_exec_status(fn, ctx, dom, who, pid, ORCH_AGENT_SH_TIMEOUT_S,
+                                        exitcode, &text, NULL, err, errlen);
+        if (rc < 0)
             return NULL;
-        if (!json_object_object_get_ex(ret, "exited", &x) || !json_object_get_boolean(x)) {
-            json_object_put(ret);
-            nap_ms(100);
-            continue;
-        }
-        *exitcode = json_object_object_get_ex(ret, "exitcode", &x) ? json_object_get_int(x) : -1;
-        if (json_object_object_get_ex(ret, "out-data", &x))
-            text = orch_b64_decode(json_object_get_string(x), &len);
-        json_object_put(ret);
-        return text ? text : strdup("");
+        if (rc == 1)
+            return text ? text : strdup("");
+        nap_ms(100);
     }
     snprintf(err, errlen, "%s: the guest's shell did not end in %d s", who, wait_ms / 1000);
     return NULL;

@@ -1,6 +1,7 @@
 /* restore.c — database volumes restored from seeds, in parallel, with
  * progress (see restore.h). */
 #include "virt/restore.h"
+#include "attributes.h"
 #include "plan/plan.h"
 #include "util/command.h"
 #include "util/units.h"
@@ -62,7 +63,7 @@ int orch_restore_data_bytes(const char *qemu_img, const char *path, uint64_t *by
                            NULL };
     orch_command *cmd = orch_command_new(argv);
     json_object *map = NULL;
-    char *out = NULL, why[256];
+    char *out = NULL, why[DB_ERR_LEN];
     int st = -1, rc = -1;
 
     *bytes = 0;
@@ -114,7 +115,7 @@ static uint64_t seed_bytes(const orch_restore_job *job, virStorageVolPtr seed,
                            const virStorageVolInfo *info, const char *qemu_img)
 {
     uint64_t cap = info->capacity < job->capacity ? info->capacity : job->capacity, data;
-    char *path = NULL, err[256];
+    char *path = NULL, err[DB_ERR_LEN];
     if (pool_is_local(job->pool) && (path = virStorageVolGetPath(seed))
         && orch_restore_data_bytes(qemu_img, path, &data, err, sizeof err) == 0) {
         free(path);
@@ -190,7 +191,7 @@ static int fill_local(restore_ctx *c, int i, const char *src, const char *dst)
     const char *argv[16];
     int a = 0, rc = -1, status = -1, started;
     orch_command *cmd;
-    char last[sizeof job->err] = "", why[256];
+    char last[sizeof job->err] = "", why[DB_ERR_LEN];
 
     argv[a++] = qi;
     argv[a++] = "convert";
@@ -230,7 +231,7 @@ static int fill_local(restore_ctx *c, int i, const char *src, const char *dst)
         s->cmd = cmd;
     pthread_mutex_unlock(&c->mu);
     if (!started) {
-        snprintf(job->err, sizeof job->err, "cannot restore %s: %s", job->name, why);
+        snprintf(job->err, sizeof job->err, "cannot restore %s: %.900s", job->name, why);
         orch_command_free(cmd);
         return -1;
     }
@@ -398,6 +399,63 @@ static int stop_requested(const orch_restore_opts *o)
     return o->stop_requested && o->stop_requested(o->stop_ctx);
 }
 
+/* Look up every job's seed volume and its bytes to copy (into *total).
+ * 0, or -1 with err naming a seed that is missing. */
+static int look_up_seeds(restore_ctx *c, uint64_t *total, char *err, size_t errlen)
+{
+    orch_restore_job *jobs = c->jobs;
+    for (int i = 0; i < c->n; i++) {
+        virStorageVolInfo info;
+        jobs[i].local = 0;
+        jobs[i].seconds = 0;
+        jobs[i].err[0] = '\0';
+        if (!jobs[i].seed)
+            continue;
+        c->st[i].seed = virStorageVolLookupByName(jobs[i].pool, jobs[i].seed);
+        if (!c->st[i].seed || virStorageVolGetInfo(c->st[i].seed, &info) < 0) {
+            snprintf(err, errlen, "seed volume %s: %s", jobs[i].seed, orch_virt_error());
+            return -1;
+        }
+        c->st[i].bytes = seed_bytes(&jobs[i], c->st[i].seed, &info, c->o->qemu_img);
+        *total += c->st[i].bytes;
+    }
+    return 0;
+}
+
+/* The restore's end: each drive's bytes and time added to figures (when
+ * not NULL) and, with o->out, one line of them. */
+static void report_figures(const restore_ctx *c, int ndrives, orch_restore_figure *figures,
+                           double t0, int tty, uint64_t total)
+{
+    const orch_restore_opts *o = c->o;
+    if (o->out && total) {
+        if (tty)
+            print_progress(c, ndrives, t0, tty);
+        fprintf(o->out, "%srestored in %.1f s:", tty ? "\n" : "", orch_mono_now() - t0);
+    }
+    for (int d = 0; d < ndrives; d++) {
+        uint64_t done, bytes;
+        double secs;
+        char b[32];
+        drive_figure(c, d, orch_mono_now(), &done, &bytes, &secs);
+        if (!bytes)
+            continue;
+        if (figures) {
+            figures[d].bytes += bytes;
+            figures[d].seconds += secs;
+        }
+        if (o->out)
+            fprintf(o->out, " %s %s in %.1f s (%.0f MB/s)",
+                    o->drive_names ? o->drive_names[d] : "drive",
+                    orch_format_bytes(bytes, b, sizeof b), secs,
+                    secs > 0 ? (double)bytes / 1e6 / secs : 0.0);
+    }
+    if (o->out && total) {
+        fprintf(o->out, "\n");
+        fflush(o->out);
+    }
+}
+
 int orch_restore_all(orch_restore_job *jobs, int n, orch_ledger *l,
                      orch_restore_figure *figures, int ndrives,
                      const orch_restore_opts *o, char *err, size_t errlen)
@@ -426,21 +484,8 @@ int orch_restore_all(orch_restore_job *jobs, int n, orch_ledger *l,
         goto cleanup;
     }
     /* seeds first: a missing one fails before anything is created */
-    for (int i = 0; i < n; i++) {
-        virStorageVolInfo info;
-        jobs[i].local = 0;
-        jobs[i].seconds = 0;
-        jobs[i].err[0] = '\0';
-        if (!jobs[i].seed)
-            continue;
-        c.st[i].seed = virStorageVolLookupByName(jobs[i].pool, jobs[i].seed);
-        if (!c.st[i].seed || virStorageVolGetInfo(c.st[i].seed, &info) < 0) {
-            snprintf(err, errlen, "seed volume %s: %s", jobs[i].seed, orch_virt_error());
-            goto cleanup;
-        }
-        c.st[i].bytes = seed_bytes(&jobs[i], c.st[i].seed, &info, o->qemu_img);
-        total += c.st[i].bytes;
-    }
+    if (look_up_seeds(&c, &total, err, errlen) < 0)
+        goto cleanup;
     if (o->out && total) {
         char b[32];
         fprintf(o->out, "restoring %d database volume(s) from their seeds: %s, %d at a time\n",
@@ -487,32 +532,7 @@ int orch_restore_all(orch_restore_job *jobs, int n, orch_ledger *l,
         snprintf(err, errlen, "cannot start restore threads: out of resources");
         goto cleanup;
     }
-    if (o->out && total) {
-        if (tty)
-            print_progress(&c, ndrives, t0, tty);
-        fprintf(o->out, "%srestored in %.1f s:", tty ? "\n" : "", orch_mono_now() - t0);
-    }
-    for (int d = 0; d < ndrives; d++) {
-        uint64_t done, bytes;
-        double secs;
-        char b[32];
-        drive_figure(&c, d, orch_mono_now(), &done, &bytes, &secs);
-        if (!bytes)
-            continue;
-        if (figures) {
-            figures[d].bytes += bytes;
-            figures[d].seconds += secs;
-        }
-        if (o->out)
-            fprintf(o->out, " %s %s in %.1f s (%.0f MB/s)",
-                    o->drive_names ? o->drive_names[d] : "drive",
-                    orch_format_bytes(bytes, b, sizeof b), secs,
-                    secs > 0 ? (double)bytes / 1e6 / secs : 0.0);
-    }
-    if (o->out && total) {
-        fprintf(o->out, "\n");
-        fflush(o->out);
-    }
+    report_figures(&c, ndrives, figures, t0, tty, total);
     rc = 0;
 cleanup:
     for (int i = 0; c.st && i < n; i++)

@@ -24,6 +24,7 @@
 #include <libvirt/libvirt.h>
 
 #include "virt/provision.h"
+#include "attributes.h"
 
 #define ORCH_RESTORE_PARALLEL 8
 
@@ -37,7 +38,7 @@ typedef struct orch_restore_job {
     /* filled by orch_restore_all */
     int         local;          /* 1: filled by qemu-img here, 0: libvirt's clone */
     double      seconds;        /* this volume's restore */
-    char        err[512];       /* when it failed */
+    char        err[DB_ERR_LEN];       /* when it failed */
 } orch_restore_job;
 
 /* A drive's restore figure: bytes copied from seeds — each seed's data

@@ -1,5 +1,5 @@
 /*
- * fuzz_oltp_options.c — oltp's option parser (oltp/options.c) on any
+ * fuzz_oltp_options.c — oltp's option parser (oltp/options/options.c) on any
  * command line: the input's lines are the arguments after "oltp".
  *
  * opts_parse returns 0, 1 or -1 without crashing; on 0 the options also
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
+#include "options/options.h"
 
 #define MAX_ARGS 64
 

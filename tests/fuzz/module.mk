@@ -9,7 +9,7 @@
 # input into tests/fuzz/regressions/<t>/ so `make test` replays it forever.
 # New inputs the fuzzer finds go to build-fuzz/corpus/<t>/ (not committed).
 #
-# Targets: plan (orchestrator/plan/plan_parse.c), oltp_options (oltp/options.c),
+# Targets: plan (orchestrator/plan/plan_parse.c), oltp_options (oltp/options/options.c),
 # render (plan text -> layout -> template.c -> libxml2 parse, names round-
 # trip), results_read (common/results*.c: the oltp result and summary
 # readers on any file, as a guest's result would reach them).
@@ -30,7 +30,7 @@ FUZZ_OBJS_results_read  = $(COMMON_OBJS)
 FUZZ_LIBS_results_read  = -ljson-c -lm
 
 $(BUILD)/tests/fuzz/%.o: MOD_CFLAGS = $(call pkgcflags,$(ORCH_PKGS) $(OLTP_PKGS)) \
-    -Icommon -Iorchestrator -Ioltp -Itests/fuzz -DFUZZ_SRCDIR='"$(CURDIR)"'
+    -Icommon -Iorchestrator $(OLTP_INCLUDES) -Itests/fuzz -DFUZZ_SRCDIR='"$(CURDIR)"'
 
 $(BUILD)/tests/fuzz/replay_%.o: tests/fuzz/replay.c
 	@mkdir -p $(dir $@)

@@ -26,7 +26,7 @@
 #   1-4 do not see;
 # - UPDATE ... OUTPUT deleted.* / inserted.* returns the row as it was
 #   before a concurrent writer committed (babelfish_extensions#4093), so
-#   New-Order increments D_NEXT_O_ID and then reads it (oltp/tpcc_txn.c);
+#   New-Order increments D_NEXT_O_ID and then reads it (oltp/tpcc/tpcc_txn.c);
 # - the T-SQL schema dbo of database master is PostgreSQL's schema
 #   master_dbo (single-db mode), where the PostgreSQL-side queries look.
 set -u

@@ -489,6 +489,26 @@ static void test_seed_failure_leaves_nothing(void **state)
     orch_plan_free(p);
 }
 
+/* A qemu-img that cannot run: its message once, as the launcher wrote
+ * it ("cannot run PROGRAM: why", never wrapped in a second "cannot run
+ * PROGRAM:"), and nothing of the run left. */
+static void test_seed_without_qemu_img(void **state)
+{
+    orch_fixture *f = *state;
+    seed_ctx c = { 0 };
+    char seed[PATH_MAX];
+    orch_plan *p = seed_plan(f, &c, seed, sizeof seed);
+    orch_run_opts o;
+    seed_opts(&o, f, &c, seed);
+    o.qemu_img = "/nonexistent/qemu-img";
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    assert_clean(f, RUN_ID);
+    orch_assert_output(f, ": cannot run /nonexistent/qemu-img: No such file or directory\n");
+    assert_null(strstr(orch_fixture_output(f), "qemu-img: cannot run"));
+    assert_int_equal(access(seed, F_OK), -1);
+    orch_plan_free(p);
+}
+
 typedef struct inject_ctx {
     orch_step step;
     int       nth;              /* fail at this occurrence (1-based) */
@@ -1888,6 +1908,7 @@ int main(void)
         ORCH_FIXTURE_TEST(test_run_sqlserver_seed),
         ORCH_FIXTURE_TEST(test_seed_user_image),
         ORCH_FIXTURE_TEST(test_seed_failure_leaves_nothing),
+        ORCH_FIXTURE_TEST(test_seed_without_qemu_img),
         ORCH_FIXTURE_TEST(test_run_sqlserver_prepare),
         ORCH_FIXTURE_TEST(test_windows_reboots_while_booting),
         ORCH_FIXTURE_TEST(test_failure_at_each_step),

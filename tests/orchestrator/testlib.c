@@ -52,10 +52,38 @@ int orch_fixture_setup(void **state)
     return 0;
 }
 
+int orch_doubled_message(const char *text, char *line, size_t len)
+{
+    while (text && *text) {
+        const char *end = strchrnul(text, '\n'), *seg[64];
+        size_t n = 0;
+        /* the segments of the line before each ": " */
+        seg[n++] = text;
+        for (const char *p = text; p + 1 < end && n < 64; p++)
+            if (p[0] == ':' && p[1] == ' ')
+                seg[n++] = p + 2;
+        /* seg[i] and seg[i + 1] both end in ": " and say the same */
+        for (size_t i = 0; i + 2 < n; i++) {
+            size_t a = (size_t)(seg[i + 1] - 2 - seg[i]), b = (size_t)(seg[i + 2] - 2 - seg[i + 1]);
+            if (a > 0 && a == b && memcmp(seg[i], seg[i + 1], a) == 0) {
+                snprintf(line, len, "%.*s", (int)(end - text), text);
+                return 1;
+            }
+        }
+        text = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
 int orch_fixture_teardown(void **state)
 {
     orch_fixture *f = *state;
-    char cmd[128];
+    char cmd[128], line[1024];
+    /* every message the test's run printed is said once by its owner */
+    if (orch_doubled_message(orch_fixture_output(f), line, sizeof line)) {
+        print_error("a message repeats itself (\"X: X:\"): %s\n", line);
+        return -1;
+    }
     if (f->out != stderr)
         fclose(f->out);
     free(f->outbuf);

@@ -35,6 +35,11 @@ typedef struct orch_fixture {
 int orch_fixture_setup(void **state);
 int orch_fixture_teardown(void **state);
 
+/* 1 when a line of text repeats a part of itself ("cannot run x: cannot
+ * run x: why", "vm-a: vm-a: ..."): the line into line. The fixture's
+ * teardown fails a test whose run printed one: a message has one owner. */
+int orch_doubled_message(const char *text, char *line, size_t len);
+
 /* A cmocka test t on a fixture of its own. */
 #define ORCH_FIXTURE_TEST(t) \
     cmocka_unit_test_setup_teardown(t, orch_fixture_setup, orch_fixture_teardown)

@@ -6,7 +6,8 @@
 # charts, and that the screenshot is not blank (decoded with python3's
 # zlib: the bar colours are there). The screenshot stays in
 # tests/artifacts/report.png. Runs from the repository root; needs
-# Debian's chromium (results/deps.txt).
+# Debian's chromium (results/deps.txt); without it the rendering is skipped
+# (exit 77) once the command line passed.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib/check.sh
@@ -60,8 +61,10 @@ check_eq "three folders: CSV rows (one per drive per run)" 6 "$(wc -l < "$ART/re
 
 # --- the browser ---
 if ! command -v chromium >/dev/null; then
-  check_eq "chromium installed (apt-get install chromium)" yes no
-  check_summary; exit
+  # the command line was checked; the rendering could not be: skipped
+  check_summary || exit 1
+  echo "browser: skipped: chromium is missing (Debian: chromium, listed in results/deps.txt)"
+  exit 77
 fi
 url="file://$PWD/$ART/report.html"
 flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run

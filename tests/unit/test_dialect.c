@@ -1,5 +1,5 @@
 /*
- * Unit tests of the SQL dialects (oltp/dialect.c) and golden tests of the
+ * Unit tests of the SQL dialects (oltp/drivers/dialect.c) and golden tests of the
  * SQL the workloads write for them: the statement table, prepare's DDL and
  * loading, the table check before a run, one transaction's statements with
  * their parameters, and cleanup — captured by a recording driver, no
@@ -24,8 +24,9 @@
 #include <cmocka.h>
 
 #include "dbsize.h"
-#include "dialect.h"
-#include "workload.h"
+#include "drivers/dialect.h"
+#include "workloads/workload.h"
+#include "workload_list.h"
 
 /* --- dialect.c ------------------------------------------------------------ */
 

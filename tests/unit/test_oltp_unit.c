@@ -8,8 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "options.h"
-#include "rand.h"
+#include "options/options.h"
+#include "options/rand.h"
 
 /* Parse a command line given as one string; stderr text goes to *err. */
 static int parse(oltp_opts *o, const char *line, char *err, size_t errlen)

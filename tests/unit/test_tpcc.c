@@ -1,4 +1,4 @@
-/* Unit tests for oltp/tpcc_rand.c: NURand's shape, the C-constant rule of
+/* Unit tests for oltp/tpcc/tpcc_rand.c: NURand's shape, the C-constant rule of
  * clause 2.1.6.1, last names, the deck's mix, think times. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include <math.h>
 #include <cmocka.h>
 
-#include "tpcc_rand.h"
+#include "tpcc/tpcc_rand.h"
 
 /* Exact distribution of NURand(A, x, y) with constant C, by enumerating
  * every pair of uniform draws. p[v - x] gets the probability of v. */

@@ -1,0 +1,91 @@
+/*
+ * options.h — oltp's command line, sysbench-compatible.
+ */
+#ifndef OLTP_OPTIONS_H
+#define OLTP_OPTIONS_H
+
+#include "attributes.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "drivers/db.h"
+#include "options/rand.h"
+
+#define OLTP_MAX_PERCENTILES 16
+
+typedef struct oltp_opts {
+    const char *workload;
+    const char *command;            /* prepare | run | cleanup | check | ping
+                                     * (ping: workload is NULL) */
+
+    /* general */
+    int      threads;
+    double   time_s;
+    int64_t  events;
+    double   warmup_s;
+    double   report_interval;
+    double   rate;
+    double   percentiles[OLTP_MAX_PERCENTILES];
+    int      npercentiles;
+    bool     histogram;
+    int      event_threads;         /* libuv worker threads (0 = auto) */
+    const char *json_path;
+    bool     verbose;
+
+    /* random numbers */
+    rand_cfg rnd;
+    uint64_t seed;
+
+    /* sysbench OLTP */
+    int      tables;
+    int64_t  table_size;
+    int      range_size;
+    int      point_selects, simple_ranges, sum_ranges, order_ranges,
+             distinct_ranges, index_updates, non_index_updates, delete_inserts;
+    bool     range_selects, skip_trx, auto_inc, secondary, create_secondary;
+    const char *mysql_storage_engine;
+    bool     bulk;                  /* prepare through db_bulk_load() */
+
+    /* TPC-C */
+    int      warehouses;
+    int      terminals;
+    int      connections;
+    bool     keying_thinking;
+    double   time_scale;
+    int      tpcc_load_batch;       /* rows per INSERT when loading */
+    bool     tpcc_procedures;       /* transactions as stored procedures */
+    bool     tpcc_all_warehouses;   /* home warehouse drawn per transaction */
+
+    /* database */
+    const char *db_driver;
+    db_config   db;
+    const char *ignore_errors_text;
+    double      reconnect_timeout_s;    /* a lost connection may stay lost this long; 0 = forever */
+
+    /* --pgsql-* and --odbc-*: opts_parse maps those of the chosen
+     * --db-driver into db (the --mysql-* options fill db directly) */
+    const char *pgsql_host, *pgsql_user, *pgsql_password, *pgsql_db;
+    int         pgsql_port;
+    const char *odbc_dsn, *odbc_connect, *odbc_user, *odbc_password;
+    const char *odbc_dialect;       /* NULL: learnt from SQL_DBMS_NAME (main.c) */
+} oltp_opts;
+
+/*
+ * Parse argv into *o (defaults first). Returns 0, 1 when --help or
+ * --version was handled (exit 0), or -1 after printing one message (exit 2).
+ * Values of --mysql-password come from OLTP_MYSQL_PASSWORD when the option
+ * is not given (--pgsql-password: OLTP_PGSQL_PASSWORD, --odbc-password:
+ * OLTP_ODBC_PASSWORD).
+ */
+int  opts_parse(oltp_opts *o, int argc, char **argv, FILE *err) DB_MUST_CHECK;
+void opts_usage(FILE *out);
+/* The options as a JSON object (new reference). */
+struct json_object;
+struct json_object *opts_to_json(const oltp_opts *o);
+
+/* --bulk as given: "on", "off", or the ODBC path ("bcp", "values"). */
+const char *opts_bulk_name(const oltp_opts *o);
+
+#endif

@@ -1,0 +1,118 @@
+/*
+ * tpcc_check.c — what `run` checks before it starts (the tables exist and
+ * hold --warehouses warehouses) and the `check` command: the consistency
+ * conditions 1-4 of clause 3.3.2, each a query counting the warehouses or
+ * districts that break it.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tpcc/tpcc.h"
+
+
+/* Query one integer (first column of the first row); -1 after printing
+ * the error. */
+static int query_int(const tpcc_plan *p, db_conn *c, const char *sql, int64_t *out)
+{
+    if (db_query(c, sql) != DB_DONE) {
+        if ((p->dl->code_no_table && c->err.code == p->dl->code_no_table) ||
+            !strcmp(c->err.sqlstate, p->dl->sqlstate_no_table))
+            fprintf(stderr, "oltp: TPC-C tables are missing: run `oltp tpcc --warehouses=N prepare` first (%s)\n",
+                    c->err.msg);
+        else
+            fprintf(stderr, "oltp: %s: error %d: %s\n", sql, c->err.code, c->err.msg);
+        return -1;
+    }
+    *out = db_next_row(c) ? db_col_int(c, 0) : 0;
+    while (db_next_row(c))
+        ;
+    return 0;
+}
+
+int tpcc_check_ready(const wl_run *run, db_conn *c)
+{
+    const oltp_opts *o = run->o;
+    const tpcc_plan *p = run->data;
+    int64_t n;
+    int nconns = o->connections > 0 ? o->connections : o->threads;
+
+    for (int t = 0; t < tpcc_table_count(); t++) {
+        char sql[96];
+        snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM %s WHERE 1 = 0", tpcc_table_name(t));
+        if (query_int(p, c, sql, &n) < 0)
+            return -1;
+    }
+    if (query_int(p, c, "SELECT COUNT(*) FROM warehouse", &n) < 0)
+        return -1;
+    if (n != o->warehouses) {
+        fprintf(stderr, "oltp: the database holds %" PRId64 " warehouses, not --warehouses=%d: "
+                "run with --warehouses=%" PRId64 " or prepare again\n", n, o->warehouses, n);
+        return -1;
+    }
+    printf("TPC-C: %d warehouse%s, %d terminal%s on %d connection%s, %s (time scale %g); "
+           "NURand C: C_LAST %u (load %u), C_ID %u, OL_I_ID %u\n",
+           o->warehouses, o->warehouses > 1 ? "s" : "", p->terminals, p->terminals > 1 ? "s" : "",
+           nconns < p->terminals ? nconns : p->terminals, nconns > 1 ? "s" : "",
+           o->keying_thinking ? "keying and think times on" : "full speed, no keying/think times",
+           o->time_scale, p->run.c_last, TPCC_C_LAST_LOAD, p->run.c_id, p->run.ol_i_id);
+    if (o->keying_thinking)
+        printf("TPC-C: mean keying + think time %.3f s per transaction: at most %.2f transactions/s "
+               "from %d terminals\n", tpcc_mean_pause_s() * o->time_scale,
+               p->terminals / (tpcc_mean_pause_s() * o->time_scale), p->terminals);
+    return 0;
+}
+
+/* New-Orders committed so far, as the server counts them: every committed
+ * New-Order took the next order number of its district, a rolled back one
+ * gave it back (HammerDB's NOPM counts the same way). */
+int tpcc_server_count(const wl_run *run, db_conn *c, int64_t *count)
+{
+    return query_int(run->data, c, "SELECT SUM(d_next_o_id) FROM district", count);
+}
+
+/* Consistency conditions 1-4 of clause 3.3.2; each query counts the
+ * warehouses or districts that break the condition. */
+int tpcc_check(const wl_run *run, db_conn *c)
+{
+    static const struct { const char *what, *sql; } conds[] = {
+        { "1: W_YTD = sum(D_YTD) for every warehouse",
+          "SELECT COUNT(*) FROM warehouse w WHERE w.w_ytd <> "
+          "(SELECT SUM(d.d_ytd) FROM district d WHERE d.d_w_id = w.w_id)" },
+        { "2: D_NEXT_O_ID - 1 = max(O_ID) = max(NO_O_ID) for every district",
+          "SELECT COUNT(*) FROM district d WHERE d.d_next_o_id - 1 <> "
+          "(SELECT MAX(o.o_id) FROM orders o WHERE o.o_w_id = d.d_w_id AND o.o_d_id = d.d_id) "
+          "OR d.d_next_o_id - 1 <> (SELECT MAX(n.no_o_id) FROM new_order n "
+          "WHERE n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id)" },
+        { "3: max(NO_O_ID) - min(NO_O_ID) + 1 = rows in NEW-ORDER for every district",
+          "SELECT COUNT(*) FROM (SELECT no_w_id, no_d_id, MAX(no_o_id) - MIN(no_o_id) + 1 AS span, "
+          "COUNT(*) AS n FROM new_order GROUP BY no_w_id, no_d_id) x WHERE x.span <> x.n" },
+        { "4: sum(O_OL_CNT) = rows in ORDER-LINE for every district",
+          "SELECT COUNT(*) FROM (SELECT o_w_id, o_d_id, SUM(o_ol_cnt) AS s FROM orders "
+          "GROUP BY o_w_id, o_d_id) a LEFT JOIN (SELECT ol_w_id, ol_d_id, COUNT(*) AS n FROM order_line "
+          "GROUP BY ol_w_id, ol_d_id) b ON a.o_w_id = b.ol_w_id AND a.o_d_id = b.ol_d_id "
+          "WHERE b.n IS NULL OR a.s <> b.n" },
+    };
+    const tpcc_plan *p = run->data;
+    int failed = 0;
+    int64_t n;
+
+    if (query_int(p, c, "SELECT COUNT(*) FROM district", &n) < 0)
+        return -1;
+    if (n == 0) {
+        fprintf(stderr, "oltp: the TPC-C tables are empty: run `oltp tpcc --warehouses=N prepare` first\n");
+        return -1;
+    }
+    printf("TPC-C consistency conditions (clause 3.3.2):\n");
+    for (size_t i = 0; i < sizeof(conds) / sizeof(conds[0]); i++) {
+        if (query_int(p, c, conds[i].sql, &n) < 0)
+            return -1;
+        printf("  %-74s %s", conds[i].what, n ? "FAILED" : "ok");
+        if (n)
+            printf(" (%" PRId64 " %s)", n, i == 0 ? "warehouses" : "districts");
+        putchar('\n');
+        failed += n != 0;
+    }
+    printf("%s\n", failed ? "Consistency check FAILED" : "All consistency conditions hold");
+    return failed ? -1 : 0;
+}

@@ -1,0 +1,131 @@
+/*
+ * tpcc_rand.c — TPC-C's random rules; see tpcc_rand.h.
+ */
+#include "tpcc/tpcc_rand.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *const tpcc_type_names[TPCC_NTYPES] = {
+    "New-Order", "Payment", "Order-Status", "Delivery", "Stock-Level",
+};
+const int tpcc_deck_cards[TPCC_NTYPES] = { 10, 10, 1, 1, 1 };
+const double tpcc_min_share[TPCC_NTYPES] = { 0, 0.43, 0.04, 0.04, 0.04 };
+const double tpcc_keying_s[TPCC_NTYPES] = { 18, 3, 2, 2, 2 };
+const double tpcc_think_mean_s[TPCC_NTYPES] = { 12, 12, 10, 5, 5 };
+const double tpcc_p90_limit_s[TPCC_NTYPES] = { 5, 5, 5, 5, 20 };
+
+bool tpcc_c_last_valid(uint32_t c_load, uint32_t c_run)
+{
+    uint32_t delta = c_load > c_run ? c_load - c_run : c_run - c_load;
+    return c_run <= 255 && delta >= 65 && delta <= 119 && delta != 96 && delta != 112;
+}
+
+void tpcc_consts_load(rng *r, tpcc_consts *c)
+{
+    c->c_last = TPCC_C_LAST_LOAD;
+    c->c_id = rand_uniform(r, 0, 1023);
+    c->ol_i_id = rand_uniform(r, 0, 8191);
+}
+
+void tpcc_consts_run(rng *r, tpcc_consts *c)
+{
+    do
+        c->c_last = rand_uniform(r, 0, 255);
+    while (!tpcc_c_last_valid(TPCC_C_LAST_LOAD, c->c_last));
+    c->c_id = rand_uniform(r, 0, 1023);
+    c->ol_i_id = rand_uniform(r, 0, 8191);
+}
+
+uint32_t tpcc_nurand(rng *r, uint32_t a, uint32_t c, uint32_t x, uint32_t y)
+{
+    return (((rand_uniform(r, 0, a) | rand_uniform(r, x, y)) + c) % (y - x + 1)) + x;
+}
+
+size_t tpcc_last_name(unsigned num, char buf[16])
+{
+    static const char *const syl[10] = {
+        "BAR", "OUGHT", "ABLE", "PRI", "PRES", "ESE", "ANTI", "CALLY", "ATION", "EING",
+    };
+    size_t n = 0;
+    const unsigned digits[3] = { num / 100 % 10, num / 10 % 10, num % 10 };
+
+    for (int i = 0; i < 3; i++) {
+        size_t l = strlen(syl[digits[i]]);
+        memcpy(buf + n, syl[digits[i]], l);
+        n += l;
+    }
+    buf[n] = 0;
+    return n;
+}
+
+static size_t fill(rng *r, char *buf, unsigned lo, unsigned hi, const char *alphabet, unsigned na)
+{
+    size_t n = rand_uniform(r, lo, hi);
+    for (size_t i = 0; i < n; i++)
+        buf[i] = alphabet[rand_uniform(r, 0, na - 1)];
+    buf[n] = 0;
+    return n;
+}
+
+size_t tpcc_astring(rng *r, char *buf, unsigned lo, unsigned hi)
+{
+    static const char an[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    return fill(r, buf, lo, hi, an, sizeof an - 1);
+}
+
+size_t tpcc_nstring(rng *r, char *buf, unsigned lo, unsigned hi)
+{
+    return fill(r, buf, lo, hi, "0123456789", 10);
+}
+
+size_t tpcc_data_original(rng *r, char *buf)
+{
+    size_t n = tpcc_astring(r, buf, 26, 50);
+    if (rand_uniform(r, 1, 100) <= 10) {
+        size_t at = rand_uniform(r, 0, (uint32_t)(n - 8));
+        memcpy(buf + at, "ORIGINAL", 8);
+    }
+    return n;
+}
+
+void tpcc_deck_init(tpcc_deck *d)
+{
+    int k = 0;
+    for (int t = 0; t < TPCC_NTYPES; t++)
+        for (int i = 0; i < tpcc_deck_cards[t]; i++)
+            d->card[k++] = (uint8_t)t;
+    d->next = TPCC_DECK;        /* shuffled on the first draw */
+}
+
+tpcc_type tpcc_deck_draw(tpcc_deck *d, rng *r)
+{
+    if (d->next >= TPCC_DECK) {
+        /* Fisher-Yates */
+        for (int i = TPCC_DECK - 1; i > 0; i--) {
+            int j = (int)rand_uniform(r, 0, (uint32_t)i);
+            uint8_t t = d->card[i];
+            d->card[i] = d->card[j];
+            d->card[j] = t;
+        }
+        d->next = 0;
+    }
+    return (tpcc_type)d->card[d->next++];
+}
+
+double tpcc_think(rng *r, tpcc_type t)
+{
+    double mean = tpcc_think_mean_s[t];
+    double u = 1.0 - rng_double(r);         /* (0, 1] */
+    double v = -log(u) * mean;
+    return v > 10 * mean ? 10 * mean : v;
+}
+
+double tpcc_mean_pause_s(void)
+{
+    double sum = 0;
+    /* E[min(X, 10 m)] = m (1 - e^-10) for X negative exponential, mean m */
+    for (int t = 0; t < TPCC_NTYPES; t++)
+        sum += tpcc_deck_cards[t] * (tpcc_keying_s[t] + tpcc_think_mean_s[t] * (1 - exp(-10.0)));
+    return sum / TPCC_DECK;
+}

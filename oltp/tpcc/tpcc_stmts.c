@@ -1,0 +1,153 @@
+/*
+ * tpcc_stmts.c — the statements of TPC-C's five transactions (clauses
+ * 2.4.2-2.8.2), numbered by tpcc.h's S_* names: standard SQL with ?
+ * placeholders, what a dialect writes otherwise (`stmt_variants`), and
+ * the CALLs of --tpcc-procedures (tpcc_proc.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tpcc/tpcc.h"
+
+#define CUST_COLS "c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, " \
+                  "c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance"
+#define STOCK_SEL(d, dd) [S_NO_STOCK + d - 1] = { "SELECT s_quantity, s_data, s_dist_" dd " FROM stock " \
+                     "WHERE s_i_id = ? AND s_w_id = ? FOR UPDATE", 2, DB_Q_READ }
+
+static const db_stmt_def stmt_defs[NSTMTS] = {
+    /* texts from the dialect (tpcc_stmts_build); ODBC ends transactions
+     * with its own calls instead (db.h, db_trx) */
+    [S_BEGIN]    = { NULL, 0, DB_Q_OTHER, DB_TRX_BEGIN },
+    [S_COMMIT]   = { NULL, 0, DB_Q_OTHER, DB_TRX_COMMIT },
+    [S_ROLLBACK] = { NULL, 0, DB_Q_OTHER, DB_TRX_ROLLBACK },
+
+    [S_NO_WH]       = { "SELECT w_tax FROM warehouse WHERE w_id = ?", 1, DB_Q_READ },
+    [S_NO_DIST]     = { "SELECT d_tax, d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ? FOR UPDATE",
+                        2, DB_Q_READ },
+    [S_NO_DIST_UPD] = { "UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = ? AND d_id = ?",
+                        2, DB_Q_WRITE },
+    [S_NO_CUST]     = { "SELECT c_discount, c_last, c_credit FROM customer "
+                        "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?", 3, DB_Q_READ },
+    [S_NO_ORD_INS]  = { "INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, "
+                        "o_ol_cnt, o_all_local) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)", 7, DB_Q_WRITE },
+    [S_NO_NEW_INS]  = { "INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?)", 3, DB_Q_WRITE },
+    [S_NO_ITEM]     = { "SELECT i_price, i_name, i_data FROM item WHERE i_id = ?", 1, DB_Q_READ },
+    STOCK_SEL(1, "01"), STOCK_SEL(2, "02"), STOCK_SEL(3, "03"), STOCK_SEL(4, "04"), STOCK_SEL(5, "05"),
+    STOCK_SEL(6, "06"), STOCK_SEL(7, "07"), STOCK_SEL(8, "08"), STOCK_SEL(9, "09"), STOCK_SEL(10, "10"),
+    [S_NO_STOCK_UPD] = { "UPDATE stock SET s_quantity = ?, s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1, "
+                         "s_remote_cnt = s_remote_cnt + ? WHERE s_i_id = ? AND s_w_id = ?", 5, DB_Q_WRITE },
+    [S_NO_OL_INS]   = { "INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, "
+                        "ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) "
+                        "VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)", 9, DB_Q_WRITE },
+
+    [S_PY_WH_UPD]   = { "UPDATE warehouse SET w_ytd = w_ytd + ? WHERE w_id = ?", 2, DB_Q_WRITE },
+    [S_PY_WH]       = { "SELECT w_street_1, w_street_2, w_city, w_state, w_zip, w_name "
+                        "FROM warehouse WHERE w_id = ?", 1, DB_Q_READ },
+    [S_PY_DIST_UPD] = { "UPDATE district SET d_ytd = d_ytd + ? WHERE d_w_id = ? AND d_id = ?", 3, DB_Q_WRITE },
+    [S_PY_DIST]     = { "SELECT d_street_1, d_street_2, d_city, d_state, d_zip, d_name "
+                        "FROM district WHERE d_w_id = ? AND d_id = ?", 2, DB_Q_READ },
+    [S_PY_CUST_NAME] = { "SELECT c_id, " CUST_COLS " FROM customer WHERE c_w_id = ? AND c_d_id = ? "
+                         "AND c_last = ? ORDER BY c_first FOR UPDATE", 3, DB_Q_READ },
+    [S_PY_CUST_ID]  = { "SELECT c_id, " CUST_COLS " FROM customer WHERE c_w_id = ? AND c_d_id = ? "
+                        "AND c_id = ? FOR UPDATE", 3, DB_Q_READ },
+    [S_PY_CDATA]    = { "SELECT c_data FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?",
+                        3, DB_Q_READ },
+    [S_PY_CUST_UPD_BC] = { "UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, "
+                           "c_payment_cnt = c_payment_cnt + 1, c_data = ? "
+                           "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?", 6, DB_Q_WRITE },
+    [S_PY_CUST_UPD] = { "UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, "
+                        "c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?",
+                        5, DB_Q_WRITE },
+    [S_PY_HIST]     = { "INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, "
+                        "h_amount, h_data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", 8, DB_Q_WRITE },
+
+    [S_OS_CUST_NAME] = { "SELECT c_id, c_balance, c_first, c_middle, c_last FROM customer "
+                         "WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first", 3, DB_Q_READ },
+    [S_OS_CUST_ID]  = { "SELECT c_id, c_balance, c_first, c_middle, c_last FROM customer "
+                        "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?", 3, DB_Q_READ },
+    [S_OS_ORDER]    = { "SELECT o_id, o_entry_d, o_carrier_id FROM orders "
+                        "WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC", 3, DB_Q_READ },
+    [S_OS_LINES]    = { "SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d "
+                        "FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?", 3, DB_Q_READ },
+
+    /* the oldest undelivered order, locked: a concurrent Delivery of the
+     * same district waits here, then sees the next one */
+    [S_DL_MIN]      = { "SELECT no_o_id FROM new_order WHERE no_w_id = ? AND no_d_id = ? "
+                        "ORDER BY no_o_id FETCH FIRST 1 ROWS ONLY FOR UPDATE", 2, DB_Q_READ },
+    [S_DL_DEL]      = { "DELETE FROM new_order WHERE no_w_id = ? AND no_d_id = ? AND no_o_id = ?",
+                        3, DB_Q_WRITE },
+    [S_DL_ORDER]    = { "SELECT o_c_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?",
+                        3, DB_Q_READ },
+    [S_DL_ORDER_UPD] = { "UPDATE orders SET o_carrier_id = ? WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?",
+                         4, DB_Q_WRITE },
+    [S_DL_LINES_UPD] = { "UPDATE order_line SET ol_delivery_d = ? "
+                         "WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?", 4, DB_Q_WRITE },
+    [S_DL_SUM]      = { "SELECT SUM(ol_amount) FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? "
+                        "AND ol_o_id = ?", 3, DB_Q_READ },
+    [S_DL_CUST_UPD] = { "UPDATE customer SET c_balance = c_balance + ?, c_delivery_cnt = c_delivery_cnt + 1 "
+                        "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?", 4, DB_Q_WRITE },
+
+    [S_NO_DIST_INC] = { NULL, 2, DB_Q_WRITE },  /* none: S_NO_DIST_UPD after the read */
+
+    [S_SL_DIST]     = { "SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?", 2, DB_Q_READ },
+    [S_SL_COUNT]    = { "SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock "
+                        "WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? "
+                        "AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ?", 6, DB_Q_READ },
+};
+
+/* Statements whose standard text a dialect does not take: T-SQL has no
+ * SELECT ... FOR UPDATE (a lock hint instead) and no FETCH FIRST without
+ * OFFSET. New-Order's order id is incremented first and read back after:
+ * the UPDATE's exclusive row lock, held to the end of the transaction,
+ * keeps every other terminal away from the district in between, whatever
+ * locks a read takes. The read WITH (UPDLOCK) then UPDATE relied on the
+ * hint, which Babelfish does not honour (two terminals took the same id:
+ * error 2627); UPDATE ... OUTPUT deleted.d_next_o_id (or inserted.*) is
+ * atomic on SQL Server, but Babelfish's OUTPUT returns the row as it was
+ * before a concurrent writer's commit (the same 2627; docs/odbc-sqlserver.md,
+ * "Babelfish deviations"). (Run against Babelfish, not against SQL Server:
+ * none on the development machines.) */
+static const struct { db_dialect d; int stmt; const char *sql; db_qkind kind; } stmt_variants[] = {
+    { DB_DIALECT_MSSQL, S_NO_DIST_INC, "UPDATE district SET d_next_o_id = d_next_o_id + 1 "
+                                       "WHERE d_w_id = ? AND d_id = ?", DB_Q_WRITE },
+    { DB_DIALECT_MSSQL, S_NO_DIST, "SELECT d_tax, d_next_o_id - 1 FROM district WHERE d_w_id = ? AND d_id = ?",
+      DB_Q_READ },
+    { DB_DIALECT_MSSQL, S_NO_DIST_UPD, NULL, DB_Q_WRITE },
+    { DB_DIALECT_MSSQL, S_PY_CUST_NAME, "SELECT c_id, " CUST_COLS " FROM customer WITH (UPDLOCK) "
+                                        "WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first",
+      DB_Q_READ },
+    { DB_DIALECT_MSSQL, S_PY_CUST_ID, "SELECT c_id, " CUST_COLS " FROM customer WITH (UPDLOCK) "
+                                      "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?",
+      DB_Q_READ },
+    { DB_DIALECT_MSSQL, S_DL_MIN, "SELECT TOP 1 no_o_id FROM new_order WITH (UPDLOCK, ROWLOCK) "
+                                  "WHERE no_w_id = ? AND no_d_id = ? ORDER BY no_o_id",
+      DB_Q_READ },
+#define STOCK_MSSQL(d, dd) { DB_DIALECT_MSSQL, S_NO_STOCK + d - 1, "SELECT s_quantity, s_data, s_dist_" dd \
+                             " FROM stock WITH (UPDLOCK) WHERE s_i_id = ? AND s_w_id = ?", DB_Q_READ }
+    STOCK_MSSQL(1, "01"), STOCK_MSSQL(2, "02"), STOCK_MSSQL(3, "03"), STOCK_MSSQL(4, "04"),
+    STOCK_MSSQL(5, "05"), STOCK_MSSQL(6, "06"), STOCK_MSSQL(7, "07"), STOCK_MSSQL(8, "08"),
+    STOCK_MSSQL(9, "09"), STOCK_MSSQL(10, "10"),
+};
+
+int tpcc_stmts_build(wl_run *run, const dialect_def *dl, db_dialect d)
+{
+    run->stmts = malloc(sizeof(stmt_defs));
+    if (!run->stmts) {
+        fprintf(stderr, "oltp: out of memory\n");
+        return -1;
+    }
+    memcpy(run->stmts, stmt_defs, sizeof(stmt_defs));
+    run->nstmts = NSTMTS;
+    run->stmts[S_BEGIN].sql = dl->begin;
+    run->stmts[S_COMMIT].sql = dl->commit;
+    run->stmts[S_ROLLBACK].sql = dl->rollback;
+    for (size_t i = 0; i < sizeof(stmt_variants) / sizeof(stmt_variants[0]); i++)
+        if (stmt_variants[i].d == d) {
+            run->stmts[stmt_variants[i].stmt].sql = stmt_variants[i].sql;
+            run->stmts[stmt_variants[i].stmt].kind = stmt_variants[i].kind;
+        }
+    for (int t = 0; run->o->tpcc_procedures && t < TPCC_NTYPES; t++)
+        tpcc_proc_call(d, t, &run->stmts[S_CALL + t]);
+    return 0;
+}

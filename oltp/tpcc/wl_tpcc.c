@@ -1,0 +1,135 @@
+/*
+ * wl_tpcc.c — the TPC-C workload (specification rev. 5.11): its table for
+ * the engine, and setup (options, statements, NURand constants of the
+ * run). The rest is in the tpcc_*.c files (tpcc.h says which).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tpcc/tpcc.h"
+
+/* Terminals: --terminals, else 10 per warehouse with keying/think times
+ * (the spec's ratio), else one per connection (full speed, like
+ * tpcc-mysql's and HammerDB's virtual users). */
+static int tc_terminals(const wl_run *run)
+{
+    const oltp_opts *o = run->o;
+    if (o->terminals > 0)
+        return o->terminals;
+    if (o->keying_thinking)
+        return 10 * o->warehouses;
+    return o->connections > 0 ? o->connections : o->threads;
+}
+
+static int tc_setup(wl_run *run)
+{
+    const oltp_opts *o = run->o;
+    tpcc_plan *p = calloc(1, sizeof(*p));
+    rng r;
+    time_t now = time(NULL);
+    struct tm tm;
+
+    if (!p) {
+        fprintf(stderr, "oltp: out of memory\n");
+        return -1;
+    }
+    p->dl = dialect_get(o->db.dialect);
+    p->dialect = tpcc_schema_dialect(o->db.dialect);
+    if (tpcc_stmts_build(run, p->dl, o->db.dialect) < 0) {
+        free(p);
+        return -1;
+    }
+    if (strspn(o->mysql_storage_engine, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+        strlen(o->mysql_storage_engine)) {
+        fprintf(stderr, "oltp: --mysql-storage-engine=%s: not an engine name\n", o->mysql_storage_engine);
+        goto fail;
+    }
+    /* T-SQL's VALUES list takes at most 1,000 rows (error 10738): say so
+     * rather than load other batches than asked */
+    if (o->db.dialect == DB_DIALECT_MSSQL && o->tpcc_load_batch > TPCC_MSSQL_MAX_VALUES) {
+        fprintf(stderr, "oltp: --tpcc-load-batch=%d: SQL Server takes at most %d rows in one INSERT ... "
+                "VALUES list: give %d or less\n", o->tpcc_load_batch, TPCC_MSSQL_MAX_VALUES,
+                TPCC_MSSQL_MAX_VALUES);
+        goto fail;
+    }
+    if (o->rate > 0) {
+        fprintf(stderr, "oltp: --rate does not apply to tpcc: its terminals set the pace "
+                "(--terminals, --keying-thinking)\n");
+        goto fail;
+    }
+    p->warehouses = o->warehouses;
+    p->procedures = o->tpcc_procedures;
+    p->wh_units_done = calloc((size_t)o->warehouses, sizeof(int));
+    if (!p->wh_units_done) {
+        fprintf(stderr, "oltp: out of memory\n");
+        goto fail;
+    }
+    rng_seed(&r, o->seed ? o->seed : (uint64_t)now ^ ((uint64_t)getpid() << 20), 0x7cc);
+    tpcc_consts_run(&r, &p->run);
+    gmtime_r(&now, &tm);
+    strftime(p->load_date, sizeof p->load_date, "%Y-%m-%d %H:%M:%S", &tm);
+    run->data = p;
+    p->terminals = tc_terminals(run);
+    return 0;
+fail:
+    free(p->wh_units_done);
+    free(p);
+    free(run->stmts);
+    run->stmts = NULL;
+    return -1;
+}
+
+static void tc_teardown(wl_run *run)
+{
+    tpcc_plan *p = run->data;
+    if (p)
+        free(p->wh_units_done);
+    free(p);
+    free(run->stmts);
+    run->data = NULL;
+    run->stmts = NULL;
+}
+
+/* cleanup: the procedures (whether or not this run uses them), then the
+ * tables. */
+static int tc_cleanup(const wl_run *run, db_conn *c)
+{
+    if (tpcc_proc_drop(run, c) < 0)
+        return -1;
+    return tpcc_cleanup(run, c);
+}
+
+static int tc_check_ready(const wl_run *run, db_conn *c)
+{
+    if (tpcc_check_ready(run, c) < 0)
+        return -1;
+    return run->o->tpcc_procedures ? tpcc_proc_check(run, c) : 0;
+}
+
+const workload wl_tpcc = {
+    .name = "tpcc",
+    .summary = "TPC-C rev. 5.11: nine tables, five transactions, keying/think times",
+    .ntypes = TPCC_NTYPES,
+    .type_names = tpcc_type_names,
+    .tpm_name = "tpmC",
+    .tpm_type = TPCC_NEW_ORDER,
+    .type_p90_limit_s = tpcc_p90_limit_s,
+    .type_min_share = tpcc_min_share,
+    .server_rate_name = "NOPM",
+    .server_count = tpcc_server_count,
+    .setup = tc_setup,
+    .teardown = tc_teardown,
+    .prepare = tpcc_prepare,
+    .cleanup = tc_cleanup,
+    .check_ready = tc_check_ready,
+    .check = tpcc_check,
+    .conn_new = tpcc_term_new,
+    .conn_free = tpcc_term_free,
+    .trx_begin = tpcc_trx_begin,
+    .step = tpcc_step,
+    .pause_before = tpcc_pause_before,
+    .terminals = tc_terminals,
+};

@@ -1,0 +1,46 @@
+/* cli.h — what drivebench's commands share (main.c on top): their
+ * options, parsed once (cli.c), the bad-input message and exit status,
+ * and the commands on a run folder or a bundle (cli_folder.c). */
+#ifndef ORCH_CLI_H
+#define ORCH_CLI_H
+
+#include "run/hostcheck.h"
+
+#include <stdbool.h>
+
+#define EXIT_BAD_INPUT 2
+#define MAX_URIS 32
+
+typedef struct cli_opts {
+    const char *run_id;
+    const char *out_dir;
+    const char *results;        /* --results: the plans' results_dir */
+    const char *uris[MAX_URIS];
+    int         nuris;
+    const char *arg;            /* the one positional argument */
+    bool        force;          /* --force (seed) */
+    const char *domain_type;    /* --domain-type (run): overrides the plan's */
+    const char *ignore[ORCH_HC_COUNT + 1];  /* --ignore-host-check (run, host
+                                             * check), NULL-terminated */
+    int         nignore;
+    const char *capabilities;   /* --capabilities=FILE (render): the host's */
+    const char *plan;           /* --plan=PLAN (resume) */
+} cli_opts;
+
+
+/* One line "drivebench: MESSAGE" on stderr; EXIT_BAD_INPUT. */
+__attribute__((format(printf, 1, 2)))
+int cli_bad_input(const char *fmt, ...);
+
+/* Parse "--run-id=", "--out=", "--uri=" (as allowed by `allowed`) and one
+ * positional argument (need_arg: 1 a PLAN, 2 a RUN-ID, 3 a BUNDLE).
+ * 0, or EXIT_BAD_INPUT after a message. */
+int cli_parse_opts(int argc, char **argv, const char *allowed, int need_arg, cli_opts *o);
+
+/* cli_folder.c: `drivebench resume RUN-ID`, `bundle RUN-ID`, `verify
+ * BUNDLE` (argv after the command). Their exit status. */
+int cli_resume(int argc, char **argv);
+int cli_bundle(int argc, char **argv);
+int cli_verify(int argc, char **argv);
+
+#endif

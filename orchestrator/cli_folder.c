@@ -1,0 +1,120 @@
+/* cli_folder.c — the commands on a run folder or a bundle (cli.h):
+ * `drivebench resume RUN-ID` (run/resume.h), `bundle RUN-ID` and `verify
+ * BUNDLE` (bundle/bundle.h). */
+#include "cli.h"
+
+#include "bundle/bundle.h"
+#include "plan/plan.h"
+#include "run/resume.h"
+#include "run/run.h"
+#include "util/files.h"
+#include "util/names.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The run folder of RUN-ID under --results (default "results") into
+ * *run_dir (new string). 0, or EXIT_BAD_INPUT after a message. */
+static int run_folder(const cli_opts *o, char **run_dir)
+{
+    if (!orch_runid_valid(o->arg))
+        return cli_bad_input("'%s' is not a run id (see `drivebench list`)", o->arg);
+    *run_dir = orch_strfmt("%s/%s", o->results ? o->results : "results", o->arg);
+    if (!*run_dir) {
+        fputs("drivebench: out of memory\n", stderr);
+        return 1;
+    }
+    return 0;
+}
+
+/* `resume RUN-ID`: go on with a run that stopped without its summary
+ * (run/resume.h) with its plan (the run folder's copy, or --plan when the
+ * copy hides secrets). */
+int cli_resume(int argc, char **argv)
+{
+    cli_opts o;
+    orch_plan *p = NULL;
+    orch_run_opts ro;
+    orch_resume r = { .lock_fd = -1 };
+    char err[2048], *run_dir = NULL, *copy = NULL, *text = NULL, *results = NULL;
+    int rc = cli_parse_opts(argc, argv, "results plan", 2, &o);
+    if (rc || (rc = run_folder(&o, &run_dir)))
+        return rc;
+    copy = orch_strfmt("%s/plan.ini", run_dir);
+    if (!o.plan && copy && access(copy, R_OK) < 0) {
+        rc = cli_bad_input("no run folder %s with its plan.ini (see --results)", run_dir);
+        goto cleanup;
+    }
+    /* the copy shows secrets as ORCH_REDACTED: the run needs the plan itself */
+    text = !o.plan && copy ? orch_file_read(copy, 1 << 20) : NULL;
+    if (text && strstr(text, ORCH_REDACTED)) {
+        rc = cli_bad_input("%s hides the plan's secrets (%s): give the plan with --plan=PLAN",
+                       copy, ORCH_REDACTED);
+        goto cleanup;
+    }
+    if (!(p = orch_plan_load(o.plan ? o.plan : copy, stderr))) {
+        rc = EXIT_BAD_INPUT;
+        goto cleanup;
+    }
+    /* the run folder is where it was, whatever the plan's results_dir */
+    results = strdup(o.results ? o.results : "results");
+    if (!results) {
+        rc = 1;
+        goto cleanup;
+    }
+    free(p->results_dir);
+    p->results_dir = results;
+    rc = orch_resume_prepare(p, run_dir, o.arg, &r, stderr, err, sizeof err);
+    if (rc != 0) {
+        rc = cli_bad_input("%s", err);
+        goto cleanup;
+    }
+    memset(&ro, 0, sizeof ro);
+    ro.run_id = o.arg;
+    ro.out = stderr;
+    ro.resume = &r;
+    rc = orch_run(p, &ro);
+cleanup:
+    orch_resume_clear(&r);
+    orch_plan_free(p);
+    free(text);
+    free(copy);
+    free(run_dir);
+    return rc;
+}
+
+/* `bundle RUN-ID`: the run folder and its manifest in one archive
+ * (bundle/bundle.h), RUN-ID.tar.gz here unless --out says where. */
+int cli_bundle(int argc, char **argv)
+{
+    cli_opts o;
+    char err[2048], *run_dir = NULL, *out = NULL;
+    int rc = cli_parse_opts(argc, argv, "results out", 2, &o);
+    if (rc || (rc = run_folder(&o, &run_dir)))
+        return rc;
+    out = o.out_dir ? strdup(o.out_dir) : orch_strfmt("%s.tar.gz", o.arg);
+    if (!out) {
+        fputs("drivebench: out of memory\n", stderr);
+        rc = 1;
+    } else if (orch_bundle_write(run_dir, out, stdout, err, sizeof err) < 0) {
+        rc = cli_bad_input("%s", err);
+    }
+    free(out);
+    free(run_dir);
+    return rc;
+}
+
+/* `verify BUNDLE`: 0 verified, 1 a mismatch, 2 no bundle (or a damaged
+ * one). */
+int cli_verify(int argc, char **argv)
+{
+    cli_opts o;
+    char err[2048];
+    int rc = cli_parse_opts(argc, argv, "", 3, &o);
+    if (rc)
+        return rc;
+    rc = orch_bundle_verify(o.arg, stdout, err, sizeof err);
+    return rc < 0 ? cli_bad_input("%s", err) : rc;
+}
