@@ -620,11 +620,7 @@ static int summary_csv(const res_summary *s, const char *path, char *err, size_t
 }
 
 /* rj_each's call as a res_vm_each_fn's */
-typedef struct vm_each {
-    res_vm_each_fn fn;
-    void          *ctx;
-} vm_each;
-
+typedef struct vm_each { res_vm_each_fn fn; void *ctx; } vm_each;
 static int vm_each_call(void *ctx, void *elem, int before)
 {
     const vm_each *e = ctx;
