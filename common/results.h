@@ -425,6 +425,13 @@ void res_summary_clear(res_summary *s);     /* frees members; accepts NULL */
 json_object *res_summary_to_json(const res_summary *s);
 /* Write dir/summary.json and dir/summary.csv. 0, or -1 with err. */
 int res_summary_write_files(const res_summary *s, const char *dir, char *err, size_t errlen) DB_MUST_CHECK;
+/* The same, with fn called around the writing of each VM of summary.json
+ * (before 1, then 0): it may build the VM's long series then and free
+ * them after (the run's telemetry does: one VM's at a time in memory).
+ * fn returns 0, or -1 (out of memory: the write fails). */
+typedef int (*res_vm_each_fn)(void *ctx, res_vm *v, int before);
+int res_summary_write_files_vm(const res_summary *s, const char *dir, res_vm_each_fn fn,
+                               void *ctx, char *err, size_t errlen) DB_MUST_CHECK;
 
 #define RES_E_UNREADABLE (-2)
 /* Read a summary.json into *s (zeroed first). Returns 0; RES_E_UNREADABLE

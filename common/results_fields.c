@@ -216,7 +216,8 @@ static int stream_members(FILE *out, json_object *o, bool *had)
 
 /* RJ_ARRAY f of base as "key": [ ... ] at level 1, one element's tree
  * at a time. */
-static int stream_array(FILE *out, const rj_field *f, const void *base, bool *had)
+static int stream_array(FILE *out, const rj_field *f, const void *base, bool *had,
+                        const rj_each *each)
 {
     const char *a = *(char *const *)CAT(base, f->off, char);
     int n = *CAT(base, f->n_off, int);
@@ -225,15 +226,23 @@ static int stream_array(FILE *out, const rj_field *f, const void *base, bool *ha
     if (stream_key(out, f->key, had) < 0)
         return -1;
     fputs("[\n", out);
+    if (each && strcmp(each->key, f->key) != 0)
+        each = NULL;
     for (int i = 0; i < n; i++) {
+        /* the element is the caller's, lent for its hook to fill */
+        void *elem = (char *)(uintptr_t)a + (size_t)i * f->size;
         json_object *e = json_object_new_object();
         int rc;
-        if (!e)
+        if (!e || (each && each->fn(each->ctx, elem, 1) < 0)) {
+            json_object_put(e);
             return -1;
-        rj_put_fields(e, f->sub, a + (size_t)i * f->size);
+        }
+        rj_put_fields(e, f->sub, elem);
         fputs(i ? ",\n    " : "    ", out);
         rc = stream_value(out, e, 2);
         json_object_put(e);
+        if (each && each->fn(each->ctx, elem, 0) < 0)
+            rc = -1;
         if (rc < 0)
             return -1;
     }
@@ -243,6 +252,12 @@ static int stream_array(FILE *out, const rj_field *f, const void *base, bool *ha
 
 int rj_write_fields(const char *path, const rj_field *t, const void *base, char *err,
                     size_t errlen)
+{
+    return rj_write_fields_each(path, t, base, NULL, err, errlen);
+}
+
+int rj_write_fields_each(const char *path, const rj_field *t, const void *base,
+                         const rj_each *each, char *err, size_t errlen)
 {
     atomic_file *af = atomic_file_open(path, err, errlen);
     FILE *out;
@@ -256,7 +271,7 @@ int rj_write_fields(const char *path, const rj_field *t, const void *base, char 
         if (!written(f, base))
             continue;
         if (f->kind == RJ_ARRAY) {
-            rc = stream_array(out, f, base, &had);
+            rc = stream_array(out, f, base, &had, each);
         } else {
             json_object *o = json_object_new_object();
             if (!o) {

@@ -197,6 +197,18 @@ void rj_put_fields(json_object *o, const rj_field *t, const void *base);
  * why". */
 int rj_write_fields(const char *path, const rj_field *t, const void *base, char *err,
                     size_t errlen);
+/* Called around the writing of each element of the RJ_ARRAY member
+ * `key` (before 1: about to be written; 0: written): a writer's chance to
+ * build an element's large members just then and free them again. 0, or
+ * -1 (the write fails as out of memory). */
+typedef struct rj_each {
+    const char *key;
+    int (*fn)(void *ctx, void *elem, int before);
+    void *ctx;
+} rj_each;
+/* rj_write_fields with each (NULL: none). */
+int rj_write_fields_each(const char *path, const rj_field *t, const void *base,
+                         const rj_each *each, char *err, size_t errlen);
 /* The members of base read from o (any of them absent, or o NULL: their
  * absent values). 0, or -1 with the reason in c->err ("out of memory",
  * an array above its bound, what an RJ_CUSTOM refuses). */

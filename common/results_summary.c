@@ -619,8 +619,24 @@ static int summary_csv(const res_summary *s, const char *path, char *err, size_t
     return 0;
 }
 
+/* rj_each's call as a res_vm_each_fn's */
+typedef struct vm_each { res_vm_each_fn fn; void *ctx; } vm_each;
+static int vm_each_call(void *ctx, void *elem, int before)
+{
+    const vm_each *e = ctx;
+    return e->fn(e->ctx, elem, before);
+}
+
 int res_summary_write_files(const res_summary *s, const char *dir, char *err, size_t errlen)
 {
+    return res_summary_write_files_vm(s, dir, NULL, NULL, err, errlen);
+}
+
+int res_summary_write_files_vm(const res_summary *s, const char *dir, res_vm_each_fn fn,
+                               void *ctx, char *err, size_t errlen)
+{
+    vm_each e = { fn, ctx };
+    rj_each each = { RK_VMS, vm_each_call, &e };
     size_t n = strlen(dir) + sizeof "/summary.json";
     char *jpath = malloc(n), *cpath = malloc(n);
     int rc = -1;
@@ -632,7 +648,7 @@ int res_summary_write_files(const res_summary *s, const char *dir, char *err, si
     snprintf(jpath, n, "%s/summary.json", dir);
     snprintf(cpath, n, "%s/summary.csv", dir);
     /* streamed: a 64-VM run of 3 h is hundreds of MiB as one json-c tree */
-    if (rj_write_fields(jpath, summary_fields, s, err, errlen) < 0
+    if (rj_write_fields_each(jpath, summary_fields, s, fn ? &each : NULL, err, errlen) < 0
         || summary_csv(s, cpath, err, errlen) < 0)
         goto cleanup;
     rc = 0;

@@ -191,6 +191,9 @@ static int run_all(run_state *st, const char *started, int *summary_written)
         return ORCH_RUN_FAILED;
     if (orch_hosts_write(p, st->l->run_dir, st->err, sizeof st->err) < 0)
         return ORCH_RUN_FAILED;
+    /* the samples on disk as they come, not in memory (issue 33) */
+    if (st->tel && orch_telemetry_spool(st->tel, st->l->run_dir, st->err, sizeof st->err) < 0)
+        return ORCH_RUN_FAILED;
     /* a resume's kept repetitions, and at once a checkpoint that records
      * the interruption, should this process stop too before the next */
     if (st->o->resume && (run_resume_load(st) < 0

@@ -197,6 +197,9 @@ int run_write_summary(run_state *st, const char *started, int partial)
     /* a partial summary is written after a failure, whatever stopped it */
     if (!partial && run_step(st, ORCH_STEP_SUMMARY, "summary.json") < 0)
         goto cleanup;
+    /* samples the spool lost (a full disk): no measurement, a failed run */
+    if (!partial && orch_telemetry_spool_error(st->tel, st->err, sizeof st->err))
+        goto cleanup;
     for (int d = 0; d < st->p->ndrives; d++)
         drives[d] = st->p->drives[d].name;
     run_iso_now(finished, sizeof finished);
@@ -220,6 +223,8 @@ int run_write_summary(run_state *st, const char *started, int partial)
         snprintf(st->err, sizeof st->err, "out of memory");
         goto cleanup;
     }
+    /* each VM's disk series built as the summary writes it (issue 33) */
+    orch_telemetry_lazy_series(st->tel);
     if (sum && st->tel)
         orch_telemetry_fill(st->tel, sum, st->l->run_dir);
     if (sum && attach_precondition(st, sum) < 0) {
@@ -234,7 +239,8 @@ int run_write_summary(run_state *st, const char *started, int partial)
         sum->drives[d].restore.bytes = (int64_t)st->restore[d].bytes;
         sum->drives[d].restore.seconds = st->restore[d].seconds;
     }
-    if (sum && orch_summary_write(st->l->run_dir, sum, st->err, sizeof st->err) == 0) {
+    if (sum && res_summary_write_files_vm(sum, st->l->run_dir, orch_telemetry_vm_each, st->tel,
+                                          st->err, sizeof st->err) == 0) {
         if (partial != RUN_CHECKPOINT)
             orch_summary_db_warnings(sum, st->out);
         rc = 0;

@@ -192,7 +192,9 @@ cleanup:
 }
 
 typedef struct blk_series {
-    orch_blk_delta *d;
+    orch_blk_delta *d;              /* the intervals, without a spool */
+    int64_t        *off;            /* with one: where each is in it */
+    orch_blk_delta  last;           /* the newest (either way) */
     int n, cap;
 } blk_series;
 
@@ -213,6 +215,7 @@ struct orch_blk_sampler {
     void            *ctx;
     blk_vm         **vms;
     int              nvms;
+    orch_spool      *spool;         /* not owned; NULL: intervals in memory */
 };
 
 orch_blk_sampler *orch_blk_sampler_new(orch_domstats_fn fn, void *ctx)
@@ -239,8 +242,10 @@ static void vm_free(blk_vm *v)
     free(v->db_target);
     free(v->boot_path);
     free(v->boot_target);
-    free(v->series[0].d);
-    free(v->series[1].d);
+    for (int r = 0; r < 2; r++) {
+        free(v->series[r].d);
+        free(v->series[r].off);
+    }
     free(v);
 }
 
@@ -304,20 +309,56 @@ static const orch_blk_counters *find_name(const orch_blk_sample *s, const char *
     return NULL;
 }
 
-static void series_push(blk_vm *v, blk_series *se, const orch_blk_delta *d)
+/* Room for one more interval in se. 0, or -1 when out of memory. */
+static int series_grow(blk_series *se, int spooled)
 {
-    if (se->n == se->cap) {
-        int cap = se->cap ? se->cap * 2 : 64;
+    int cap = se->cap ? se->cap * 2 : 64;
+    if (se->n < se->cap)
+        return 0;
+    if (spooled) {
+        int64_t *grown = realloc(se->off, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        se->off = grown;
+    } else {
         orch_blk_delta *grown = realloc(se->d, (size_t)cap * sizeof *grown);
-        if (!grown) {
-            v->errors++;
-            snprintf(v->err, sizeof v->err, "out of memory keeping block statistics");
-            return;
-        }
+        if (!grown)
+            return -1;
         se->d = grown;
-        se->cap = cap;
     }
-    se->d[se->n++] = *d;
+    se->cap = cap;
+    return 0;
+}
+
+/* Keep interval d of VM v's series se: in memory, or written to the
+ * spool (a failed write is the sample's error, and the spool's). */
+static void series_push(orch_blk_sampler *s, blk_vm *v, blk_series *se,
+                        const orch_blk_delta *d)
+{
+    int64_t off = 0;
+    if (series_grow(se, s->spool != NULL) < 0) {
+        v->errors++;
+        snprintf(v->err, sizeof v->err, "out of memory keeping block statistics");
+        return;
+    }
+    if (s->spool && (off = orch_spool_put(s->spool, d, sizeof *d, 1)) < 0) {
+        v->errors++;
+        orch_spool_error(s->spool, v->err, sizeof v->err);
+        return;
+    }
+    if (s->spool)
+        se->off[se->n] = off;
+    else
+        se->d[se->n] = *d;
+    se->n++;
+    se->last = *d;
+}
+
+void orch_blk_sampler_spool(orch_blk_sampler *s, orch_spool *spool)
+{
+    pthread_mutex_lock(&s->lock);
+    s->spool = spool;
+    pthread_mutex_unlock(&s->lock);
 }
 
 /* Sample VM v at t; with the lock held. */
@@ -362,7 +403,7 @@ static void sample_vm(orch_blk_sampler *s, blk_vm *v, double t)
             if (!p)
                 continue;
             orch_blk_delta_of(p, v->prev.t, c, t, &d);
-            series_push(v, &v->series[r], &d);
+            series_push(s, v, &v->series[r], &d);
         }
     }
     v->prev = cur;
@@ -407,7 +448,14 @@ int orch_blk_sampler_series(orch_blk_sampler *s, int vm, orch_disk_role r,
         *out = malloc((size_t)se->n * sizeof **out);
         if (!*out)
             goto cleanup;
-        memcpy(*out, se->d, (size_t)se->n * sizeof **out);
+        if (!s->spool)
+            memcpy(*out, se->d, (size_t)se->n * sizeof **out);
+        for (int i = 0; s->spool && i < se->n; i++)
+            if (orch_spool_get(s->spool, se->off[i], &(*out)[i], sizeof **out, 1) < 0) {
+                free(*out);
+                *out = NULL;
+                goto cleanup;
+            }
     }
     ret = se->n;
 cleanup:
@@ -422,7 +470,7 @@ int orch_blk_sampler_last(orch_blk_sampler *s, int vm, orch_disk_role r, orch_bl
     if (vm >= 0 && vm < s->nvms && (r == ORCH_DISK_DB || r == ORCH_DISK_BOOT)) {
         const blk_series *se = &s->vms[vm]->series[r == ORCH_DISK_DB ? 0 : 1];
         if (se->n > 0) {
-            *out = se->d[se->n - 1];
+            *out = se->last;
             found = 1;
         }
     }

@@ -29,6 +29,7 @@
 
 #include <stddef.h>
 #include <libvirt/libvirt.h>
+#include "telemetry/spool.h"
 
 /* The cumulative counters, by their libvirt names (after block.<n>.). */
 #define ORCH_BLK_FIELDS(X) \
@@ -120,6 +121,11 @@ typedef struct orch_blk_sampler orch_blk_sampler;
 orch_blk_sampler *orch_blk_sampler_new(orch_domstats_fn fn, void *ctx);
 void orch_blk_sampler_free(orch_blk_sampler *s);    /* accepts NULL */
 
+/* Keep the intervals from now on in spool (not owned; it outlives the
+ * sampler) instead of memory: a VM disk's series then costs 8 bytes an
+ * interval here, and a write that fails counts as a failed sample. */
+void orch_blk_sampler_spool(orch_blk_sampler *s, orch_spool *spool);
+
 /* Sample dom (a reference is taken; NULL is passed to fn as is) as VM
  * `vm` with roles (strings copied). Returns the VM's index, or -1 when
  * out of memory. */
@@ -136,8 +142,8 @@ void orch_blk_sampler_restart(orch_blk_sampler *s, double t);
 
 /* Copy of VM vm's intervals for its disk with role r (DB or BOOT), oldest
  * first, into *out (caller frees; NULL when none). Returns the count, or
- * -1 for an unknown vm or out of memory. A failed sample adds nothing:
- * the next interval spans the gap. */
+ * -1 for an unknown vm, out of memory or a spool that cannot be read.
+ * A failed sample adds nothing: the next interval spans the gap. */
 int orch_blk_sampler_series(orch_blk_sampler *s, int vm, orch_disk_role r,
                             orch_blk_delta **out);
 /* VM vm's newest interval for its disk with role r into *out: 1, or 0

@@ -81,8 +81,70 @@ void orch_telemetry_free(orch_telemetry *t)
     orch_blk_sampler_free(t->blk);
     orch_disk_sampler_free(t->disk);
     free(t->cpu);
+    orch_spool_free(t->spool);
     pthread_mutex_destroy(&t->mu);
     free(t);
+}
+
+int orch_telemetry_spool(orch_telemetry *t, const char *dir, char *err, size_t errlen)
+{
+    orch_spool *sp = orch_spool_open(dir, err, errlen);
+    if (!sp)
+        return -1;
+    orch_telemetry_spool_use(t, sp);
+    return 0;
+}
+
+void orch_telemetry_spool_use(orch_telemetry *t, orch_spool *sp)
+{
+    pthread_mutex_lock(&t->mu);
+    orch_spool_free(t->spool);
+    t->spool = sp;
+    if (t->blk)
+        orch_blk_sampler_spool(t->blk, sp);
+    pthread_mutex_unlock(&t->mu);
+}
+
+int orch_telemetry_spool_error(orch_telemetry *t, char *err, size_t errlen)
+{
+    return t && t->spool && orch_spool_error(t->spool, err, errlen);
+}
+
+/* A failed spool, said once, when it happens (t->mu held). */
+static void spool_check(orch_telemetry *t)
+{
+    char err[640];
+    if (t->spool && !t->spool_told && orch_spool_error(t->spool, err, sizeof err)) {
+        fprintf(t->out, "drivebench: error: %s: block statistics are lost from now on; "
+                "the run will fail\n", err);
+        t->spool_told = 1;
+    }
+}
+
+int tel_vm_load(const orch_telemetry *t, tel_vm *v)
+{
+    if (!t->spool || v->db || v->boot)
+        return 0;
+    v->db = v->ndb > 0 ? malloc((size_t)v->ndb * sizeof *v->db) : NULL;
+    v->boot = v->nboot > 0 ? malloc((size_t)v->nboot * sizeof *v->boot) : NULL;
+    if ((v->ndb > 0 && !v->db) || (v->nboot > 0 && !v->boot)
+        || (v->db && orch_spool_get(t->spool, v->db_at, v->db, sizeof *v->db,
+                                    (size_t)v->ndb) < 0)
+        || (v->boot && orch_spool_get(t->spool, v->boot_at, v->boot, sizeof *v->boot,
+                                      (size_t)v->nboot) < 0)) {
+        tel_vm_unload(t, v);
+        return -1;
+    }
+    return 0;
+}
+
+void tel_vm_unload(const orch_telemetry *t, tel_vm *v)
+{
+    if (!t->spool)
+        return;
+    free(v->db);
+    free(v->boot);
+    v->db = v->boot = NULL;
 }
 
 /* The block device, identity and health of drive d, whose volume path is
@@ -188,6 +250,8 @@ int orch_telemetry_add_vm(orch_telemetry *t, int vm, const char *name, int drive
         orch_blk_sampler_free(t->blk);
         t->blk = orch_blk_sampler_new(t->seams.domstats, t->seams.domstats_ctx);
         t->blk_rep = rep;
+        if (t->blk && t->spool)
+            orch_blk_sampler_spool(t->blk, t->spool);
     }
     if (t->nvms == t->cap) {
         int ncap = t->cap ? t->cap * 2 : 8;
@@ -311,6 +375,7 @@ void orch_telemetry_tick_at(orch_telemetry *t, double now)
         orch_disk_sampler_sample_at(t->disk, now);
         if (t->measuring)
             tel_cpu_tick(t, now);
+        spool_check(t);
         if (t->tick_fn && tick_view(t, now, &view) == 0) {
             fn = t->tick_fn;
             ctx = t->tick_ctx;
@@ -360,6 +425,24 @@ static int rep_window(const orch_telemetry *t, int rep, int d, double *w0, doubl
     return n > 0;
 }
 
+/* With a spool, VM v's measured series written to it in one piece each
+ * and freed (tel_vm_load reads them back). A write that fails leaves
+ * them out (the spool's error is the run's). t->mu held. */
+static void spool_out(orch_telemetry *t, tel_vm *v)
+{
+    if (!t->spool)
+        return;
+    v->db_at = v->ndb > 0 ? orch_spool_put(t->spool, v->db, sizeof *v->db, (size_t)v->ndb) : 0;
+    v->boot_at = v->nboot > 0
+                 ? orch_spool_put(t->spool, v->boot, sizeof *v->boot, (size_t)v->nboot) : 0;
+    if (v->db_at < 0 || v->boot_at < 0)
+        v->ndb = v->nboot = 0;
+    free(v->db);
+    free(v->boot);
+    v->db = v->boot = NULL;
+    spool_check(t);
+}
+
 /* VM v's series of the measured phase that just ended at now, taken from
  * the repetition's sampler over its measured window (no start-up, warm-up
  * or tail); failed samples are reported. t->mu held. */
@@ -386,6 +469,7 @@ static void keep_vm_series(orch_telemetry *t, tel_vm *v, double now)
     if (nerr > 0)
         fprintf(t->out, "drivebench: %s: %d block-statistics sample(s) failed "
                 "(last: %s)\n", v->name, nerr, err);
+    spool_out(t, v);
 }
 
 /* The host series of drive d for repetition rep (1-based, in range),

@@ -225,6 +225,71 @@ static int vm_oltp(const fill_ctx *c, res_vm *v, tel_drive_acc *a)
     return rc;
 }
 
+/* VM v's own disks' rates from its record rec: the phase figures and
+ * the series on its TPS intervals (series_only: the series alone, into
+ * the rates there). 0, or -1 when out of memory or the spool fails. */
+static int vm_rates(const orch_telemetry *t, tel_vm *rec, res_vm *v, double interval_s,
+                    int series_only)
+{
+    res_io_rates **dst[2] = { &v->io->db, &v->io->boot };
+    int rc = 0;
+    if (tel_vm_load(t, rec) < 0)
+        return -1;
+    orch_io_vm disks[2] = { { rec->db, rec->ndb }, { rec->boot, rec->nboot } };
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        orch_io_sum tot;
+        res_io_rates *r;
+        if (disks[k].n <= 0 || (series_only && !*dst[k]))
+            continue;
+        if (!(r = rates_of(&disks[k], 1, rec->t0, interval_s, v->npoints, &tot)))
+            rc = -1;
+        else if (!series_only)
+            *dst[k] = r;
+        else {
+            /* the phase figures stay the ones fill made */
+            free((*dst[k])->series);
+            (*dst[k])->series = r->series;
+            (*dst[k])->nseries = r->nseries;
+            r->series = NULL;
+            res_io_rates_free(r);
+        }
+    }
+    tel_vm_unload(t, rec);
+    return rc;
+}
+
+/* A lazy telemetry's VM series, out of memory until written. */
+static void vm_drop_series(res_vm *v)
+{
+    res_io_rates *r[2] = { v->io ? v->io->db : NULL, v->io ? v->io->boot : NULL };
+    for (int k = 0; k < 2; k++)
+        if (r[k]) {
+            free(r[k]->series);
+            r[k]->series = NULL;
+            r[k]->nseries = 0;
+        }
+}
+
+void orch_telemetry_lazy_series(orch_telemetry *t)
+{
+    if (t)
+        t->lazy_series = 1;
+}
+
+int orch_telemetry_vm_each(void *ctx, res_vm *v, int before)
+{
+    orch_telemetry *t = ctx;
+    tel_vm *rec;
+    if (!t || !t->spool || !t->lazy_series || !v->io || !(rec = vm_record(t, v))
+        || !rec->measured)
+        return 0;
+    if (!before) {
+        vm_drop_series(v);
+        return 0;
+    }
+    return vm_rates(t, rec, v, t->fill_interval_s, 1);
+}
+
 /* The per-VM section of summary VM v: its own disks' rates, its TPS into
  * its drive's series, its oltp figures. 0, or -1 when out of memory. */
 static int fill_vm(fill_ctx *c, res_vm *v)
@@ -235,14 +300,8 @@ static int fill_vm(fill_ctx *c, res_vm *v)
         return 0;
     if (!v->io && !(v->io = res_io_new()))
         return -1;
-    if (rec && rec->measured) {
-        orch_io_sum tot;
-        orch_io_vm one = { rec->db, rec->ndb }, bone = { rec->boot, rec->nboot };
-        if (rec->ndb > 0)
-            v->io->db = rates_of(&one, 1, rec->t0, c->interval_s, v->npoints, &tot);
-        if (rec->nboot > 0)
-            v->io->boot = rates_of(&bone, 1, rec->t0, c->interval_s, v->npoints, &tot);
-    }
+    if (rec && rec->measured && vm_rates(c->t, rec, v, c->interval_s, 0) < 0)
+        return -1;
     if (tel_views_fill_vm(c->t, rec, v, c->interval_s) < 0)
         return -1;
     if (v->repetition >= 1 && v->repetition <= c->reps && c->nint > 0)
@@ -251,7 +310,12 @@ static int fill_vm(fill_ctx *c, res_vm *v)
         return -1;
     /* without an oltp result (its TPC-C types) the per-transaction figures
      * come from the summary's own */
-    return !v->io->txn ? tel_txn_vm(v, NULL) : 0;
+    if (!v->io->txn && tel_txn_vm(v, NULL) < 0)
+        return -1;
+    /* built again, one VM at a time, when the summary writes it */
+    if (c->t->spool && c->t->lazy_series)
+        vm_drop_series(v);
+    return 0;
 }
 
 /* Whether the summary says VM `name` of repetition rep failed. */
@@ -265,23 +329,35 @@ static int vm_failed(const res_summary *sum, int rep, const char *name)
 }
 
 /* The measured, not failed VMs of plan drive pd in repetition rep: the
- * series of their `role` disks into c->ivm (those that have one), and in
- * *t0 where their TPS intervals begin. Returns how many series. */
-static int rep_disks(fill_ctx *c, int pd, int rep, orch_disk_role role, double *t0)
+ * series of their `role` disks into c->ivm (those that have one; with
+ * load, read from the spool: unload_rep frees them), and in *t0 where
+ * their TPS intervals begin. Returns how many series, or -1 when one
+ * cannot be loaded. */
+static int rep_disks(fill_ctx *c, int pd, int rep, orch_disk_role role, double *t0, int load)
 {
     int n = 0;
     for (int i = 0; i < c->t->nvms; i++) {
         tel_vm *v = &c->t->vms[i];
-        const orch_blk_delta *d = role == ORCH_DISK_DB ? v->db : v->boot;
         int nd = role == ORCH_DISK_DB ? v->ndb : v->nboot;
         if (v->rep != rep || v->drive != pd || !v->measured
             || vm_failed(c->sum, rep, v->name))
             continue;
         *t0 = v->t0;
+        if (nd > 0 && load && tel_vm_load(c->t, v) < 0)
+            return -1;
         if (nd > 0)
-            c->ivm[n++] = (orch_io_vm){ d, nd };
+            c->ivm[n++] = (orch_io_vm){ role == ORCH_DISK_DB ? v->db : v->boot, nd };
     }
     return n;
+}
+
+/* The series rep_disks loaded for plan drive pd and repetition rep,
+ * freed. */
+static void unload_rep(fill_ctx *c, int pd, int rep)
+{
+    for (int i = 0; i < c->t->nvms; i++)
+        if (c->t->vms[i].rep == rep && c->t->vms[i].drive == pd)
+            tel_vm_unload(c->t, &c->t->vms[i]);
 }
 
 /* The first repetition in which a VM of plan drive pd has a series of
@@ -290,8 +366,8 @@ static int first_rep(fill_ctx *c, int pd)
 {
     double t0;
     for (int r = 1; r <= c->reps; r++)
-        if (rep_disks(c, pd, r, ORCH_DISK_DB, &t0) > 0
-            || rep_disks(c, pd, r, ORCH_DISK_BOOT, &t0) > 0)
+        if (rep_disks(c, pd, r, ORCH_DISK_DB, &t0, 0) > 0
+            || rep_disks(c, pd, r, ORCH_DISK_BOOT, &t0, 0) > 0)
             return r;
     return 0;
 }
@@ -312,13 +388,16 @@ static int drive_disks(fill_ctx *c, int pd, orch_disk_role role, int first,
     *nrep = 0;
     for (int r = 1; r <= c->reps; r++) {
         double t0 = 0;
-        int n = rep_disks(c, pd, r, role, &t0);
+        int n = rep_disks(c, pd, r, role, &t0, 1);
         orch_io_sum *tot = &c->tots[*nrep];
-        res_io_rates *rr;
+        res_io_rates *rr = NULL;
+        if (n > 0)
+            rr = rates_of(c->ivm, n, t0, c->interval_s, r == first ? c->nint : 0, tot);
+        unload_rep(c, pd, r);
+        if (n < 0 || (n > 0 && !rr))
+            return -1;
         if (n == 0)
             continue;
-        if (!(rr = rates_of(c->ivm, n, t0, c->interval_s, r == first ? c->nint : 0, tot)))
-            return -1;
         if (ORCH_BLK_HAS(tot->have, ORCH_BLK_FL_REQS)) {
             *guest_fl += tot->d[ORCH_BLK_FL_REQS];
             if (guest_has)
@@ -449,6 +528,7 @@ int orch_telemetry_fill(orch_telemetry *t, res_summary *sum, const char *run_dir
     }
     health_after(t);
     series_shape(&c);
+    t->fill_interval_s = c.interval_s;
     if (acc_init(&c) < 0) {
         oom = 1;
         goto cleanup;

@@ -93,6 +93,18 @@ int orch_telemetry_add_vm(orch_telemetry *t, int vm, const char *name, int drive
                           virStoragePoolPtr pool, const char *db_vol, const char *boot_vol,
                           virDomainPtr dom) DB_MUST_CHECK;
 
+/* Keep the VMs' block-statistics samples in a spool file in dir (the run
+ * folder; spool.h: unnamed, gone with the process) as they come, not in
+ * memory; the summary reads them back one VM at a time. Call before the
+ * first VM is added. 0, or -1 with err. */
+int orch_telemetry_spool(orch_telemetry *t, const char *dir, char *err, size_t errlen);
+/* The same with a spool given (owned from now on; tests: one over
+ * /dev/full). */
+void orch_telemetry_spool_use(orch_telemetry *t, orch_spool *sp);
+/* 1 with the reason in err when the spool failed (a full disk): samples
+ * are missing, the run must fail; 0 otherwise (or without a spool). */
+int orch_telemetry_spool_error(orch_telemetry *t, char *err, size_t errlen);
+
 /* Phase `phase` starts now; its TPS intervals begin after warmup_s.
  * Other phases than RES_PHASE_PRECONDITION and RES_PHASE_MEASURE are not
  * sampled. */
@@ -163,6 +175,15 @@ void orch_telemetry_on_tick(orch_telemetry *t, orch_tel_tick_fn fn, void *ctx);
  * was sampled and the VMs' oltp results under run_dir (their `result`).
  * Health is read again here ("after"). 0, or -1 when out of memory. */
 int orch_telemetry_fill(orch_telemetry *t, res_summary *sum, const char *run_dir);
+
+/* With a spool: orch_telemetry_fill keeps of each VM's disks the phase
+ * figures only, and orch_telemetry_vm_each builds their series while the
+ * summary writes that VM (res_summary_write_files_vm) and frees them
+ * after, so one VM's series is in memory at a time. Without a spool,
+ * nothing changes. */
+void orch_telemetry_lazy_series(orch_telemetry *t);
+/* A res_vm_each_fn (results.h) over orch_telemetry *ctx. */
+int orch_telemetry_vm_each(void *ctx, res_vm *v, int before);
 
 /* Host CPU busy share between two /proc/stat texts (the "cpu" line:
  * everything but idle and iowait is busy), percent; NAN when unreadable. */

@@ -29,8 +29,11 @@ typedef struct tel_cpu_sample {
 typedef struct tel_vm {
     int    vm, drive, rep, idx;     /* idx: in the repetition's blk sampler */
     char  *name;
-    orch_blk_delta *db, *boot;      /* the measured phase's intervals, owned */
+    orch_blk_delta *db, *boot;      /* the measured phase's intervals, owned;
+                                     * with a spool NULL but between
+                                     * tel_vm_load and tel_vm_unload */
     int    ndb, nboot;
+    int64_t db_at, boot_at;         /* with a spool: where they are in it */
     double t0;                      /* where its TPS intervals begin */
     int    measured;
     double w0, w1;                  /* its measured window as oltp reported it
@@ -87,6 +90,11 @@ struct orch_telemetry {
     res_phase_id       phase;       /* the phase sampled */
     orch_tel_tick_fn   tick_fn;     /* the tick hook (orch_telemetry_on_tick) */
     void              *tick_ctx;
+    orch_spool        *spool;       /* the samples on disk (orch_telemetry_spool),
+                                     * or NULL: in memory */
+    int                spool_told;  /* its failure was reported */
+    int                lazy_series; /* orch_telemetry_lazy_series */
+    double             fill_interval_s; /* the summary's bins (orch_telemetry_fill) */
 };
 
 /* Per-drive series on the time bins of the measured phase
@@ -128,6 +136,12 @@ static inline int tel_diskstat_in_window(orch_diskstat_delta *d, int n, double w
             d[k++] = d[i];
     return k;
 }
+
+/* With a spool, VM v's measured series read into v->db and v->boot, and
+ * freed again (no-ops without one). 0, or -1 (out of memory, the spool
+ * unreadable: its error set). */
+int tel_vm_load(const orch_telemetry *t, tel_vm *v);
+void tel_vm_unload(const orch_telemetry *t, tel_vm *v);
 
 void tel_cpu_phase_start(orch_telemetry *t, double now);
 /* A tick of it at now: /proc/stat again (t->mu held). */

@@ -15,6 +15,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include "util/stats.h"
 
 static char root[64], sysfs[128], drive_dir[128], proc_stat[128];
+static int use_spool;           /* tel_start spools the samples (spool_on) */
 static int step;                /* the recorded counters' moment, 0.. */
 static long host_mul = 1;       /* the device's counts (not busy time) times this */
 
@@ -157,6 +159,27 @@ static void tel_start(tel_fixture *x)
     x->log = tmpfile();
     x->t = orch_telemetry_new(&x->plan, NULL, x->log, &x->seams);
     assert_non_null(x->t);
+    if (use_spool) {
+        char err[256] = "";
+        assert_int_equal(orch_telemetry_spool(x->t, root, err, sizeof err), 0);
+        assert_string_equal(err, "");
+    }
+}
+
+/* Every test runs twice: samples in memory, and spooled to a file in the
+ * test's folder (issue 33), with the same figures. */
+static int spool_on(void **state)
+{
+    (void)state;
+    use_spool = 1;
+    return 0;
+}
+
+static int spool_off(void **state)
+{
+    (void)state;
+    use_spool = 0;
+    return 0;
 }
 
 /* tel_init and tel_start: the usual telemetry of a test. */
@@ -1278,6 +1301,103 @@ static void test_tick_hook(void **state)
     fclose(x.log);
 }
 
+/* One measured repetition of vm-a on drive a, filled into *sum; lazy:
+ * spooled, each VM's series built only when written. */
+static void lazy_run(tel_fixture *x, res_summary *sum, int lazy)
+{
+    static res_hypervisor hv = { .domain_type = (char *)"qemu" };
+    char err[256] = "";
+    orch_telemetry *t;
+    use_spool = lazy;
+    t = tel_open(x, 1, 1, NULL);
+    use_spool = 0;
+    if (lazy)
+        orch_telemetry_lazy_series(t);
+    assert_int_equal(orch_telemetry_add_vm(t, 0, "vm-a", 0, 1, NULL, NULL, NULL, NULL), 0);
+    measure_rep(t, 1, 100, "cpu  100 0 100 800 0 0 0 0 0 0\n",
+                "cpu  550 0 350 900 0 0 0 0 0 0\n");
+    summary_one_vm(sum);
+    sum->vms[0].tps = 11;
+    sum->vms[0].transactions = 55;
+    sum->env.hypervisors = &hv;
+    sum->env.nhypervisors = 1;
+    assert_int_equal(orch_telemetry_fill(t, sum, root), 0);
+    assert_int_equal(orch_telemetry_spool_error(t, err, sizeof err), 0);
+}
+
+/* A lazy, spooled telemetry: a VM's disk series are out of memory after
+ * the fill, built by orch_telemetry_vm_each (as the summary writes the
+ * VM) bit for bit as an eager one's, and freed after; the phase figures
+ * and the per-transaction series (made from them) are there all along. */
+static void test_lazy_series(void **state)
+{
+    tel_fixture ex, lx;
+    res_summary es, ls;
+    (void)state;
+
+    lazy_run(&ex, &es, 0);
+    lazy_run(&lx, &ls, 1);
+    res_io *e = es.vms[0].io, *l = ls.vms[0].io;
+    assert_non_null(e->db);
+    assert_non_null(l->db);
+    assert_int_equal(e->db->nseries, 5);
+    assert_int_equal(l->db->nseries, 0);
+    assert_null(l->db->series);
+    assert_memory_equal(&e->db->total, &l->db->total, sizeof e->db->total);
+    assert_non_null(e->txn);
+    assert_non_null(l->txn);
+    assert_int_equal(e->txn->nseries, 5);
+    assert_int_equal(l->txn->nseries, e->txn->nseries);
+    assert_memory_equal(l->txn->series, e->txn->series,
+                        (size_t)e->txn->nseries * sizeof *e->txn->series);
+    assert_int_equal(orch_telemetry_vm_each(lx.t, &ls.vms[0], 1), 0);
+    assert_int_equal(l->db->nseries, 5);
+    assert_memory_equal(l->db->series, e->db->series, 5 * sizeof *e->db->series);
+    assert_int_equal(l->boot ? l->boot->nseries : -1, e->boot ? e->boot->nseries : -1);
+    assert_int_equal(orch_telemetry_vm_each(lx.t, &ls.vms[0], 0), 0);
+    assert_int_equal(l->db->nseries, 0);
+    assert_null(l->db->series);
+    /* an eager telemetry's hook leaves the VM alone */
+    assert_int_equal(orch_telemetry_vm_each(ex.t, &es.vms[0], 0), 0);
+    assert_int_equal(e->db->nseries, 5);
+    tel_close(&ex, &es);
+    tel_close(&lx, &ls);
+}
+
+/* A spool that cannot be written (a full disk): the first failed sample
+ * is said at once, each VM's failed samples at the phase's end, and the
+ * error stays for the run to fail with; nothing is measured silently. */
+static void test_spool_full(void **state)
+{
+    tel_fixture x;
+    orch_telemetry *t;
+    char err[256] = "", log[4096];
+    int fd = open("/dev/full", O_RDWR | O_CLOEXEC);
+    size_t n;
+    (void)state;
+
+    assert_true(fd >= 0);
+    t = tel_open(&x, 1, 1, NULL);
+    assert_int_equal(orch_telemetry_spool_error(t, err, sizeof err), 0);
+    orch_telemetry_spool_use(t, orch_spool_of_fd(fd, "/dev/full"));
+    assert_int_equal(orch_telemetry_add_vm(t, 0, "vm-a", 0, 1, NULL, NULL, NULL, NULL), 0);
+    measure_rep(t, 1, 100, NULL, NULL);
+    assert_int_equal(orch_telemetry_spool_error(t, err, sizeof err), 1);
+    assert_string_equal(err, "cannot write /dev/full: No space left on device");
+    rewind(x.log);
+    n = fread(log, 1, sizeof log - 1, x.log);
+    log[n] = '\0';
+    assert_string_equal(log,
+        "drivebench: a: device latency not traced: sysfs is not /sys (a test's tree) "
+        "([run] device_latency = auto); the run goes on\n"
+        "drivebench: error: cannot write /dev/full: No space left on device: block "
+        "statistics are lost from now on; the run will fail\n"
+        "drivebench: vm-a: 10 block-statistics sample(s) failed (last: cannot write "
+        "/dev/full: No space left on device)\n");
+    orch_telemetry_free(t);
+    fclose(x.log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1293,6 +1413,22 @@ int main(void)
         cmocka_unit_test(test_measured_window),
         cmocka_unit_test(test_time_bins),
         cmocka_unit_test(test_guest_view),
+        /* the same with the samples spooled to disk */
+#define SPOOLED(t) cmocka_unit_test_setup_teardown(t, spool_on, spool_off)
+        SPOOLED(test_run_wiring),
+        SPOOLED(test_tick_hook),
+        SPOOLED(test_warmup_left_out),
+        SPOOLED(test_repetitions),
+        SPOOLED(test_comparable),
+        SPOOLED(test_failed_repetition_welch),
+        SPOOLED(test_missing_bin),
+        SPOOLED(test_missing_times),
+        SPOOLED(test_cpu_busy),
+        SPOOLED(test_measured_window),
+        SPOOLED(test_time_bins),
+        SPOOLED(test_guest_view),
+        cmocka_unit_test(test_spool_full),
+        cmocka_unit_test(test_lazy_series),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
