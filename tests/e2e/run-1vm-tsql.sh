@@ -45,14 +45,7 @@ e2e_test_cleanup() {
     "$drivebench" teardown "$id" --uri="$E2E_URI" >/dev/null 2>&1 || true
   done
   [ "$1" != 0 ] && [ -n "$current" ] || return 0
-  for c in "$E2E_WORK"/results/"$current"/console/*.log; do
-    [ -s "$c" ] || continue
-    echo "----- serial console $(basename "$c") (last 60 lines) -----" >&2
-    tail -60 "$c" >&2
-  done
-  [ -s "$E2E_WORK/$current.log" ] && { echo "----- drivebench run output -----" >&2; tail -60 "$E2E_WORK/$current.log" >&2; }
-  mkdir -p "$E2E_TOP/tests/artifacts"
-  [ -d "$E2E_WORK/results/$current" ] && cp -r "$E2E_WORK/results/$current" "$E2E_TOP/tests/artifacts/" || true
+  e2e_run_failed "$E2E_WORK" "$current"
 }
 e2e_begin virsh jq timeout python3
 
@@ -76,12 +69,7 @@ work=$E2E_WORK
 chmod 0755 "$work"
 mkdir -m 0755 "$work/drive"
 # every oltp the orchestrator starts logs its arguments (the real one runs)
-cat >"$work/oltp" <<SH
-#!/bin/sh
-echo "\$*" >>"$work/argv.log"
-exec "$E2E_TOP/bin/oltp" "\$@"
-SH
-chmod 0755 "$work/oltp"
+e2e_oltp_logger "$work"
 
 # plan NAME WORKLOAD-LINES: engine babelfish with its defaults (odbc,
 # FreeTDS, login drivebench, database sbtest)
@@ -152,8 +140,9 @@ print(start.get("data_bytes"), loaded.get("data_bytes"), "log_bytes" in start, "
 PY
 ) || e2e_fail "$kind: reading the database sizes: $out"
   read -r start loaded log1 log2 <<<"$out"
-  [ "$start" = "$loaded" ] && [ "$log1 $log2" = "False False" ] \
-    || e2e_fail "$kind: database size: result file start $start, summary loaded $loaded, log figures $log1 $log2 (want equal, none)"
+  if [ "$start" != "$loaded" ] || [ "$log1 $log2" != "False False" ]; then
+    e2e_fail "$kind: database size: result file start $start, summary loaded $loaded, log figures $log1 $log2 (want equal, none)"
+  fi
   # more than the rows' own bytes: 1,000 sysbench rows of ~190 bytes; TPC-C's
   # ~500,000 rows of one warehouse, ~50 MiB in SQL Server's row formula
   min=$([ "$kind" = tpcc ] && echo $((50 * 1048576)) || echo 190000)

@@ -31,7 +31,7 @@ case "${1:-}" in
     echo "$p $(sha256sum <"$top/babelfish/init.sh" | cut -d' ' -f1)"
     ;;
   install)
-    [ $# -eq 2 ] && [ -d "$2" ] || die "usage: $0 install ROOT"
+    if [ $# -ne 2 ] || [ ! -d "$2" ]; then die "usage: $0 install ROOT"; fi
     root=$2
     p=$(prefix)
     mkdir -p "$root/opt/babelfish"
