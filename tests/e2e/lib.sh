@@ -13,6 +13,13 @@
 # e2e_check_totals RUN_DIR
 #                     fail unless summary.json's run and drive transactions
 #                     equal the sums of the VMs' own result files
+# e2e_engine_image ENGINE
+#                     set E2E_IMAGES to ENGINE's image folder: E2E_IMAGE_DIR,
+#                     else images/build.sh --engine ENGINE's (built or reused);
+#                     fail unless its image.info names ENGINE
+# e2e_run_work NAME   set E2E_WORK to a new folder /var/tmp/drivebench-e2e-NAME.*
+#                     with drive/ and an oltp that logs its arguments
+#                     (e2e_oltp_logger), all reachable by QEMU
 # e2e_oltp_logger DIR make DIR/oltp, which appends its arguments to
 #                     DIR/argv.log and runs bin/oltp (a plan's [run] oltp)
 # e2e_run_failed DIR ID
@@ -102,6 +109,23 @@ print("run %d transactions = the sum of %d VM result file(s)" % (s["run"]["trans
 PY
 ) || e2e_fail "summary.json totals against the VMs' result files: $out"
   e2e_say "totals: $out"
+}
+
+e2e_engine_image() {
+  E2E_IMAGES=${E2E_IMAGE_DIR:-}
+  if [ -z "$E2E_IMAGES" ]; then
+    "$E2E_TOP/images/build.sh" --engine "$1" || e2e_fail "images/build.sh --engine $1 failed"
+    E2E_IMAGES=$E2E_TOP/images/$(. "$E2E_TOP/images/engines/$1/engine.conf" && echo "$ENGINE_IMAGE_DIR")
+  fi
+  grep -qx "engine=$1" "$E2E_IMAGES/image.info" 2>/dev/null \
+    || e2e_fail "$E2E_IMAGES/image.info does not say engine=$1"
+}
+
+e2e_run_work() {
+  E2E_WORK=$(mktemp -d "/var/tmp/drivebench-e2e-$1.XXXXXX")
+  chmod 0755 "$E2E_WORK"
+  mkdir -m 0755 "$E2E_WORK/drive"
+  e2e_oltp_logger "$E2E_WORK"
 }
 
 e2e_oltp_logger() {

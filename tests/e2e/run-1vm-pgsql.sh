@@ -46,22 +46,14 @@ e2e_begin virsh jq timeout
 odbcinst -q -d 2>/dev/null | grep -qx '\[PostgreSQL Unicode\]' \
   || e2e_fail "psqlODBC is not registered as 'PostgreSQL Unicode' (install odbc-postgresql)"
 
-images=${E2E_IMAGE_DIR:-}
-if [ -z "$images" ]; then
-  "$E2E_TOP/images/build.sh" --engine postgresql
-  images=$E2E_TOP/images/build/postgresql
-fi
-grep -qx 'engine=postgresql' "$images/image.info" 2>/dev/null \
-  || e2e_fail "$images/image.info does not say engine=postgresql"
+e2e_engine_image postgresql
+images=$E2E_IMAGES
 e2e_libvirt_up || e2e_fail "libvirt did not start"
 type=$(e2e_virt_type)
 
-E2E_WORK=$(mktemp -d /var/tmp/drivebench-e2e-pg.XXXXXX)
-work=$E2E_WORK
-chmod 0755 "$work"
-mkdir -m 0755 "$work/drive"
 # every oltp the orchestrator starts logs its arguments (the real one runs)
-e2e_oltp_logger "$work"
+e2e_run_work pg
+work=$E2E_WORK
 
 # plan NAME DRIVER WORKLOAD-LINES
 plan() {

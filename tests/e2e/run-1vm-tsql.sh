@@ -54,22 +54,14 @@ e2e_begin virsh jq timeout python3
 odbcinst -q -d 2>/dev/null | grep -qx '\[FreeTDS\]' \
   || e2e_fail "FreeTDS is not registered as an ODBC driver (install tdsodbc)"
 
-images=${E2E_IMAGE_DIR:-}
-if [ -z "$images" ]; then
-  "$E2E_TOP/images/build.sh" --engine babelfish
-  images=$E2E_TOP/images/build/babelfish
-fi
-grep -qx 'engine=babelfish' "$images/image.info" 2>/dev/null \
-  || e2e_fail "$images/image.info does not say engine=babelfish"
+e2e_engine_image babelfish
+images=$E2E_IMAGES
 e2e_libvirt_up || e2e_fail "libvirt did not start"
 type=$(e2e_virt_type)
 
-E2E_WORK=$(mktemp -d /var/tmp/drivebench-e2e-tsql.XXXXXX)
-work=$E2E_WORK
-chmod 0755 "$work"
-mkdir -m 0755 "$work/drive"
 # every oltp the orchestrator starts logs its arguments (the real one runs)
-e2e_oltp_logger "$work"
+e2e_run_work tsql
+work=$E2E_WORK
 
 # plan NAME WORKLOAD-LINES: engine babelfish with its defaults (odbc,
 # FreeTDS, login drivebench, database sbtest)
