@@ -35,7 +35,7 @@
 # and tests/e2e/run-1vm-pgsql-native.sh (PostgreSQL through oltp's pgsql
 # driver, 70-116 s at load 9-15), tests/e2e/run-1vm-tsql-sysbench.sh (T-SQL
 # through FreeTDS to Babelfish in the guest, oltp_read_write: its run took
-# 111-114 s here; the TPC-C half of run-1vm-tsql.sh, whose load of one
+# 111-135 s here; the TPC-C half of run-1vm-tsql.sh, whose load of one
 # warehouse in the TCG guest takes longer, is in `make e2e`), and one fault of the matrix, a VM
 # destroyed mid-measure next to a healthy one (tests/e2e/fault-destroy.sh:
 # 3 minutes at load ~12), a guest kernel panic mid-measure reported by the
