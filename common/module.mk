@@ -4,7 +4,7 @@ COMMON_OBJS := $(BUILD)/common/hist.o $(BUILD)/common/results.o \
                $(BUILD)/common/results_oltp.o $(BUILD)/common/results_summary.o \
                $(BUILD)/common/results_drive_io.o $(BUILD)/common/results_fields.o \
                $(BUILD)/common/atomic_file.o $(BUILD)/common/nap.o \
-               $(BUILD)/common/results_fingerprint.o
+               $(BUILD)/common/results_fingerprint.o $(BUILD)/common/results_sweep.o
 $(BUILD)/common/%.o: MOD_CFLAGS = $(call pkgcflags,json-c)
 COMMON_LIBS  = $(call pkglibs,json-c) -lm
 

@@ -542,6 +542,23 @@ typedef enum res_run_status {
 /* "complete", "completed_with_failures", "partial". */
 const char *res_run_status_name(res_run_status s);
 
+/* A run that stopped without its summary (a SIGKILL, a reboot, an OOM
+ * kill) and went on with `drivebench resume` (issue 34): when, which
+ * repetition ran again, and what was lost. */
+typedef struct res_interruption {
+    char *at;               /* UTC ISO 8601: the run's last sign of life (its
+                             * folder's newest file), or NULL: not known */
+    char *resumed_at;       /* UTC ISO 8601: when the resume started */
+    int   repetition;       /* the first repetition not complete: run again */
+    int   kept_repetitions; /* complete ones kept as they were */
+    char *lost;             /* one line for people: what was lost */
+    char *moved_to;         /* the unfinished repetition's files, moved there
+                             * (relative to the run folder), or NULL: none */
+} res_interruption;
+
+int res_interruption_copy(res_interruption *dst, const res_interruption *src);
+void res_interruption_clear(res_interruption *i);   /* frees members */
+
 typedef struct res_summary {
     char       *run_id;
     res_run_status status;
@@ -561,6 +578,11 @@ typedef struct res_summary {
     struct res_io *io;      /* comparisons, host CPU, or NULL */
     struct res_fingerprint *fp; /* the protocol (below), or NULL: a run
                              * written before summaries recorded it */
+    int         completed_reps;     /* repetitions run to their end (a
+                                     * resume goes on after them); -1: not
+                                     * recorded (summaries before 2.3) */
+    res_interruption *interruptions;    /* issue 34, in order */
+    int         ninterruptions;
 } res_summary;
 
 /* Empty plan and environment (every field "not recorded"). */
@@ -585,6 +607,59 @@ int res_summary_write_files(const res_summary *s, const char *dir, char *err, si
  * -1 when it is not a drivebench.summary/2 document or lacks its drives or
  * vms ("PATH: why" in err). */
 int res_summary_read_file(const char *path, res_summary *s, char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ */
+/* sweep.json: drivebench.sweep/1 (issue 34, results/SCHEMA.md "Sweep") */
+
+/* One drive in one step: the step run's figures of it (its summary.json
+ * drives[i]); NAN: not measured. */
+typedef struct res_sweep_drive {
+    char   *name;
+    bool    complete;           /* measured, no VM failed */
+    int     vms;                /* VMs measured per repetition */
+    double  tps, lat_avg_ms, lat_p99_ms;
+} res_sweep_drive;
+
+/* One step: the swept key at value, run as its own run (folder run_id
+ * inside the sweep's). */
+typedef struct res_sweep_step {
+    double           value;
+    char            *run_id;
+    char            *status;    /* its summary's status ("complete",
+                                 * "completed_with_failures", "partial"), "failed" (no
+                                 * summary), "not run" (an earlier step
+                                 * stopped the sweep) */
+    res_sweep_drive *drives;
+    int              ndrives;
+} res_sweep_step;
+
+/* A drive's knee: the first step whose TPS reaches RES_SWEEP_KNEE_SHARE
+ * of the drive's highest over its complete steps (beyond it, more load
+ * buys less than the rest). */
+#define RES_SWEEP_KNEE_SHARE 0.95
+typedef struct res_sweep_knee {
+    char  *drive;
+    int    step;                /* 1-based */
+    double value, tps;
+} res_sweep_knee;
+
+typedef struct res_sweep {
+    char           *run_id, *plan_name;
+    char           *section, *key;      /* "workload", "threads" */
+    char           *started_at, *finished_at;
+    res_sweep_step *steps;
+    int             nsteps;
+    res_sweep_knee *knees;              /* drives with a complete step */
+    int             nknees;
+} res_sweep;
+
+void res_sweep_clear(res_sweep *s);     /* frees members; accepts NULL */
+/* Write dir/sweep.json. 0, or -1 with err. */
+int res_sweep_write_file(const res_sweep *s, const char *dir, char *err, size_t errlen);
+/* Read a sweep.json into *s (zeroed first). 0; RES_E_UNREADABLE when it
+ * cannot be read or is not JSON; -1 when it is not a drivebench.sweep/1
+ * document ("PATH: why" in err). */
+int res_sweep_read_file(const char *path, res_sweep *s, char *err, size_t errlen);
 
 /* ------------------------------------------------------------------ */
 /* numbers and CSV                                                     */

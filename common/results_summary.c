@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SUMMARY_SCHEMA      "drivebench.summary/2.2"
+#define SUMMARY_SCHEMA      "drivebench.summary/2.3"
 #define SUMMARY_SCHEMA_NAME "drivebench.summary/"
 #define SUMMARY_MAJOR       2
 
@@ -435,6 +435,28 @@ static const rj_field run_fields[] = {
     RJ_TABLE_END,
 };
 
+/* issue 34: the interruptions a resume went on after */
+static const rj_field interruption_fields[] = {
+    F("at",               RJ_STR_OPT, res_interruption, at),
+    F("resumed_at",       RJ_STR,     res_interruption, resumed_at),
+    F("repetition",       RJ_INT,     res_interruption, repetition, .flags = RJ_COUNT),
+    F("kept_repetitions", RJ_INT,     res_interruption, kept_repetitions, .flags = RJ_COUNT),
+    F("lost",             RJ_STR,     res_interruption, lost),
+    F("moved_to",         RJ_STR_OPT, res_interruption, moved_to),
+    RJ_TABLE_END,
+};
+
+int res_interruption_copy(res_interruption *dst, const res_interruption *src)
+{
+    *dst = *src;
+    return rj_copy_fields(interruption_fields, dst, src);
+}
+
+void res_interruption_clear(res_interruption *i)
+{
+    rj_free_fields(interruption_fields, i);
+}
+
 static const char *run_status_name_of(int st)
 {
     return res_run_status_name((res_run_status)st);
@@ -451,6 +473,11 @@ static const rj_field summary_fields[] = {
     F("plan",           RJ_OBJ,   res_summary, plan, .sub = plan_fields),
     F("environment",    RJ_OBJ,   res_summary, env, .sub = env_fields),
     F("repetitions",    RJ_INT,   res_summary, repetitions, .flags = RJ_COUNT),
+    /* issue 34: a resume's checkpoint and the interruptions it went on after */
+    F("completed_repetitions", RJ_INT_OPT, res_summary, completed_reps),
+    F("interruptions",  RJ_ARRAY, res_summary, interruptions, .sub = interruption_fields,
+      .size = sizeof(res_interruption), .n_off = offsetof(res_summary, ninterruptions),
+      .max = RES_MAX_REPETITIONS, .flags = RJ_OMIT_EMPTY),
     F(RK_DRIVES,        RJ_ARRAY, res_summary, drives, .sub = drive_fields,
       .size = sizeof(res_drive), .n_off = offsetof(res_summary, ndrives),
       .max = RES_MAX_DRIVES, .label = "drives or hypervisors"),

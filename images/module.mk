@@ -27,7 +27,9 @@
 #                     matrix (tests/e2e/faults.sh: a VM destroyed, an oltp
 #                     killed, MariaDB stopped in a guest, a drive that fills,
 #                     drivebench SIGKILLed, libvirtd restarted when this test
-#                     started it)
+#                     started it), and a sweep of two thread counts on one
+#                     VM whose page headless Chromium renders (issue 34:
+#                     tests/e2e/sweep-1vm.sh)
 #
 # `make test` runs the 1-VM drivebench runs: tests/e2e/run-1vm.sh (MariaDB;
 # it also checks that [run] db_settings reached the server, at no extra VM time;
@@ -45,7 +47,11 @@
 # that must both be measured (tests/e2e/fault-libvirtd.sh: 1 m 38 s on an
 # idle machine; it says SKIP where a libvirtd it did not start runs, as
 # restarting that would disturb someone else's VMs: in CI it starts its
-# own). `make e2e` runs tests/e2e/run-1vm-pgsql.sh whole:
+# own), a real Prometheus scraping the live view of a 1-VM run every
+# second, its stored series equal to the run's interval data
+# (tests/e2e/prometheus-1vm.sh, issue 34), and drivebench SIGKILLed in
+# repetition 2 of a 3-repetition 1-VM run, then `drivebench resume`
+# (tests/e2e/resume.sh: 285 s on a 2-core machine at load ~2-4). `make e2e` runs tests/e2e/run-1vm-pgsql.sh whole:
 # also TPC-C through psqlODBC, whose prepare of one warehouse takes the TCG
 # guest about 15 minutes.
 # The image includes bin/oltp, so it is built first when this tree has a
@@ -74,10 +80,11 @@ E2E_TESTS := tests/e2e/boot-smoke.sh tests/e2e/boot-smoke-pgsql.sh tests/e2e/see
              tests/e2e/run-remote.sh tests/e2e/run-remote-drop.sh \
              $(if $(wildcard vmconfigs/tiny-seed.xml),tests/e2e/run-seed.sh) \
              tests/e2e/fault-vm.sh tests/e2e/fault-db-disk.sh tests/e2e/fault-sigkill.sh \
-             tests/e2e/fault-libvirtd.sh
+             tests/e2e/fault-libvirtd.sh tests/e2e/resume.sh tests/e2e/sweep-1vm.sh
 e2e: $(ALL_TARGETS) image
 	@tests/run-all.sh $(E2E_TESTS)
 
 TEST_TARGETS += tests/e2e/run-1vm.sh tests/e2e/run-1vm-pgsql-native.sh \
                 tests/e2e/run-1vm-tsql-sysbench.sh tests/e2e/fault-destroy.sh \
-                tests/e2e/fault-panic.sh tests/e2e/fault-boot-panic.sh tests/e2e/fault-libvirtd.sh
+                tests/e2e/fault-panic.sh tests/e2e/fault-boot-panic.sh tests/e2e/fault-libvirtd.sh \
+                tests/e2e/prometheus-1vm.sh tests/e2e/resume.sh

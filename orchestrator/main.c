@@ -4,6 +4,7 @@
 #include "clients/oltp_pids.h"
 #include "virt/hosts.h"
 #include "plan/layout.h"
+#include "util/files.h"
 #include "util/names.h"
 #include "plan/plan.h"
 #include "virt/provision.h"
@@ -13,6 +14,8 @@
 #include "run/run.h"
 #include "run/estimate.h"
 #include "run/hostcheck.h"
+#include "run/resume.h"
+#include "bundle/bundle.h"
 #include "plan/template.h"
 
 #include <dirent.h>
@@ -37,6 +40,9 @@ static void usage(FILE *f)
           "                          [--ignore-host-check=CHECK]...\n"
           "       drivebench list [--uri=URI]... [--results=DIR]\n"
           "       drivebench teardown RUN-ID [--uri=URI]... [--results=DIR]\n"
+          "       drivebench resume RUN-ID [--results=DIR] [--plan=PLAN]\n"
+          "       drivebench bundle RUN-ID [--results=DIR] [--out=FILE]\n"
+          "       drivebench verify BUNDLE\n"
           "       drivebench report RESULTS_DIR... [-o report.html] [--charts] [--png]\n"
           "       drivebench report --rank [--all-runs] [--highlight NAME] [--baseline DRIVE]\n"
           "                         [--png] [-o DIR] RUN_OR_RESULTS_DIR...\n"
@@ -73,6 +79,7 @@ typedef struct cli_opts {
                                              * check), NULL-terminated */
     int         nignore;
     const char *capabilities;   /* --capabilities=FILE (render): the host's */
+    const char *plan;           /* --plan=PLAN (resume) */
 } cli_opts;
 
 /* Parse "--run-id=", "--out=", "--uri=" (as allowed by `allowed`) and one
@@ -94,6 +101,8 @@ static int parse_opts(int argc, char **argv, const char *allowed, int need_arg, 
             o->domain_type = a + 14;
         else if (strncmp(a, "--capabilities=", 15) == 0 && strstr(allowed, "capabilities"))
             o->capabilities = a + 15;
+        else if (strncmp(a, "--plan=", 7) == 0 && strstr(allowed, "plan"))
+            o->plan = a + 7;
         else if (strcmp(a, "--force") == 0 && strstr(allowed, "force"))
             o->force = true;
         else if (strncmp(a, "--ignore-host-check=", 20) == 0 && strstr(allowed, "ignore-host-check")) {
@@ -111,7 +120,9 @@ static int parse_opts(int argc, char **argv, const char *allowed, int need_arg, 
             return bad_input("unexpected argument '%s' (see drivebench --help)", a);
     }
     if (need_arg && !o->arg)
-        return bad_input("%s", need_arg == 1 ? "missing PLAN argument" : "missing RUN-ID argument");
+        return bad_input("%s", need_arg == 1 ? "missing PLAN argument"
+                               : need_arg == 2 ? "missing RUN-ID argument"
+                               : "missing BUNDLE argument");
     if (o->run_id && !orch_runid_valid(o->run_id))
         return bad_input("run id '%s' is not of the form drivebench makes "
                          "(lowercase letters, digits, single dashes)", o->run_id);
@@ -128,8 +139,18 @@ static int cmd_validate(int argc, char **argv)
     p = orch_plan_load(o.arg, stderr);
     if (!p)
         return EXIT_BAD_INPUT;
-    printf("%s: ok: %d drive(s), %d VM(s), profile %s, workload %s\n", o.arg, p->ndrives,
+    printf("%s: ok: %d drive(s), %d VM(s), profile %s, workload %s", o.arg, p->ndrives,
            orch_plan_total_vms(p), p->profile, p->workload);
+    if (p->sweep_key) {                     /* a sweep: its steps, one run each */
+        printf("; sweep of [%s] %s:", p->sweep_section, p->sweep_key);
+        for (int i = 0; i < p->nsweep; i++) {
+            char v[64];
+            orch_plan_sweep_value(p, i, v, sizeof v);
+            printf("%s %s", i ? "," : "", v);
+        }
+        printf(" (%d runs)", p->nsweep);
+    }
+    printf("\n");
     orch_plan_free(p);
     return 0;
 }
@@ -237,7 +258,7 @@ static int cmd_run(int argc, char **argv)
     ro.run_id = o.run_id;
     ro.out = stderr;
     ro.ignore_host_check = o.ignore;
-    rc = orch_run(p, &ro);
+    rc = p->sweep_key ? orch_run_sweep(p, &ro) : orch_run(p, &ro);
     orch_plan_free(p);
     return rc;
 }
@@ -415,6 +436,110 @@ static int cmd_teardown(int argc, char **argv)
     return failed || !prefix ? 1 : 0;
 }
 
+/* The run folder of RUN-ID under --results (default "results") into
+ * *run_dir (new string). 0, or EXIT_BAD_INPUT after a message. */
+static int run_folder(const cli_opts *o, char **run_dir)
+{
+    if (!orch_runid_valid(o->arg))
+        return bad_input("'%s' is not a run id (see `drivebench list`)", o->arg);
+    *run_dir = orch_strfmt("%s/%s", o->results ? o->results : "results", o->arg);
+    if (!*run_dir) {
+        fputs("drivebench: out of memory\n", stderr);
+        return 1;
+    }
+    return 0;
+}
+
+/* `resume RUN-ID`: go on with a run that stopped without its summary
+ * (run/resume.h) with its plan (the run folder's copy, or --plan when the
+ * copy hides secrets). */
+static int cmd_resume(int argc, char **argv)
+{
+    cli_opts o;
+    orch_plan *p = NULL;
+    orch_run_opts ro;
+    orch_resume r = { .lock_fd = -1 };
+    char err[2048], *run_dir = NULL, *copy = NULL, *text = NULL, *results = NULL;
+    int rc = parse_opts(argc, argv, "results plan", 2, &o);
+    if (rc || (rc = run_folder(&o, &run_dir)))
+        return rc;
+    copy = orch_strfmt("%s/plan.ini", run_dir);
+    if (!o.plan && copy && access(copy, R_OK) < 0) {
+        rc = bad_input("no run folder %s with its plan.ini (see --results)", run_dir);
+        goto cleanup;
+    }
+    /* the copy shows secrets as ORCH_REDACTED: the run needs the plan itself */
+    text = !o.plan && copy ? orch_file_read(copy, 1 << 20) : NULL;
+    if (text && strstr(text, ORCH_REDACTED)) {
+        rc = bad_input("%s hides the plan's secrets (%s): give the plan with --plan=PLAN",
+                       copy, ORCH_REDACTED);
+        goto cleanup;
+    }
+    if (!(p = orch_plan_load(o.plan ? o.plan : copy, stderr))) {
+        rc = EXIT_BAD_INPUT;
+        goto cleanup;
+    }
+    /* the run folder is where it was, whatever the plan's results_dir */
+    results = strdup(o.results ? o.results : "results");
+    if (!results) {
+        rc = 1;
+        goto cleanup;
+    }
+    free(p->results_dir);
+    p->results_dir = results;
+    rc = orch_resume_prepare(p, run_dir, o.arg, &r, stderr, err, sizeof err);
+    if (rc != 0) {
+        rc = bad_input("%s", err);
+        goto cleanup;
+    }
+    memset(&ro, 0, sizeof ro);
+    ro.run_id = o.arg;
+    ro.out = stderr;
+    ro.resume = &r;
+    rc = orch_run(p, &ro);
+cleanup:
+    orch_resume_clear(&r);
+    orch_plan_free(p);
+    free(text);
+    free(copy);
+    free(run_dir);
+    return rc;
+}
+
+/* `bundle RUN-ID`: the run folder and its manifest in one archive
+ * (bundle/bundle.h), RUN-ID.tar.gz here unless --out says where. */
+static int cmd_bundle(int argc, char **argv)
+{
+    cli_opts o;
+    char err[2048], *run_dir = NULL, *out = NULL;
+    int rc = parse_opts(argc, argv, "results out", 2, &o);
+    if (rc || (rc = run_folder(&o, &run_dir)))
+        return rc;
+    out = o.out_dir ? strdup(o.out_dir) : orch_strfmt("%s.tar.gz", o.arg);
+    if (!out) {
+        fputs("drivebench: out of memory\n", stderr);
+        rc = 1;
+    } else if (orch_bundle_write(run_dir, out, stdout, err, sizeof err) < 0) {
+        rc = bad_input("%s", err);
+    }
+    free(out);
+    free(run_dir);
+    return rc;
+}
+
+/* `verify BUNDLE`: 0 verified, 1 a mismatch, 2 no bundle (or a damaged
+ * one). */
+static int cmd_verify(int argc, char **argv)
+{
+    cli_opts o;
+    char err[2048];
+    int rc = parse_opts(argc, argv, "", 3, &o);
+    if (rc)
+        return rc;
+    rc = orch_bundle_verify(o.arg, stdout, err, sizeof err);
+    return rc < 0 ? bad_input("%s", err) : rc;
+}
+
 /* `seed PLAN` of a user's image ([run] image) whose contract says it
  * attaches the databases on its dbdisk: the plan's first VM through the
  * run machinery in seed mode (run.h), keeping its database volume as
@@ -589,6 +714,7 @@ int main(int argc, char **argv)
         { "validate", cmd_validate }, { "render", cmd_render }, { "run", cmd_run },
         { "list", cmd_list }, { "teardown", cmd_teardown }, { "report", report_main },
         { "seed", cmd_seed }, { "plan", cmd_plan }, { "host", cmd_host },
+        { "resume", cmd_resume }, { "bundle", cmd_bundle }, { "verify", cmd_verify },
     };
     if (argc < 2) {
         usage(stderr);
@@ -603,5 +729,5 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], cmds[i].name) == 0)
             return cmds[i].fn(argc - 2, argv + 2);
     return bad_input("unknown command '%s' (validate, render, run, list, teardown, report, seed, "
-                     "plan, host)", argv[1]);
+                     "plan, host, resume, bundle, verify)", argv[1]);
 }

@@ -1,9 +1,9 @@
 # orchestrator/: the drivebench binary (plans, VMs on libvirt, phases,
 # collection, aggregation, teardown) and its unit tests.
-ORCH_PKGS      := libvirt libvirt-qemu libxml-2.0 inih json-c libcrypto
+ORCH_PKGS      := libvirt libvirt-qemu libxml-2.0 inih json-c libcrypto libmicrohttpd
 ORCH_SRCS      := $(wildcard orchestrator/*/*.c)
 ORCH_OBJS      := $(ORCH_SRCS:%.c=$(BUILD)/%.o)
-ORCH_LIBS       = $(call pkglibs,$(ORCH_PKGS) librsvg-2.0) -lm -pthread
+ORCH_LIBS       = $(call pkglibs,$(ORCH_PKGS) librsvg-2.0 libarchive) -lm -pthread
 
 $(BUILD)/orchestrator/%.o: MOD_CFLAGS = $(call pkgcflags,$(ORCH_PKGS)) -Icommon -Iorchestrator
 # the ranking's PNGs (report/png.c): librsvg and cairo, their headers (glib's)

@@ -22,6 +22,20 @@
 #include "plan/plan.h"
 
 
+/* One of oltp's interval lines, as the client read it while a phase ran:
+ * "[ 12s ] thds: 8 tps: 123.45 qps: 2469.00 (r/w/o: ...) lat (ms,95%):
+ * 4.57 err/s: 0.00 reconn/s: 0.00" (oltp/report.c). */
+typedef struct orch_interval {
+    double t;                   /* seconds since oltp's run began (warm-up included) */
+    int    threads;
+    double tps, qps;
+    double lat_pct;             /* the percentile of lat_ms (oltp's first --percentile) */
+    double lat_ms;
+    double errors_ps, reconnects_ps;
+} orch_interval;
+
+struct orch_job;
+
 typedef struct orch_client {
     const orch_plan *plan;
     orch_agent_fn    agent;
@@ -39,6 +53,11 @@ typedef struct orch_client {
     void           (*progress_hook)(void *ctx, FILE *out, const char *phase, int elapsed,
                                     int expected);
     void            *progress_ctx;
+    /* each interval line a job's oltp printed (the live view, issue 34),
+     * on the phase loop's thread; NULL: none */
+    void           (*interval_hook)(void *ctx, const struct orch_job *job, const char *phase,
+                                    const orch_interval *iv);
+    void            *interval_ctx;
 } orch_client;
 
 /* One VM's share of a phase. The caller fills what to run and where the
@@ -136,6 +155,12 @@ extern const orch_client_ops orch_client_guest;
 /* "[ 10s ] thds: 8 tps: 123.45 qps: ..." -> 123.45. 0, or -1 when the line
  * is not an interval report. */
 int orch_parse_tps(const char *line, double *tps);
+/* The whole interval line into *iv. 0, or -1 when the line is not one. */
+int orch_parse_interval(const char *line, orch_interval *iv);
+/* A line job's oltp printed during phase: an interval line sets
+ * job->live_tps and goes to c's interval_hook. */
+void orch_client_line(const orch_client *c, struct orch_job *job, const char *phase,
+                      const char *line);
 
 /* 1 when dom (VM `name`) is no longer running — shut off, crashed or
  * paused — with why in err, else 0: a VM that dies while booting fails

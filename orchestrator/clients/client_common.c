@@ -45,6 +45,51 @@ int orch_parse_tps(const char *line, double *tps)
     return 0;
 }
 
+/* The number after `key` in line into *v: 0, or -1 when absent. */
+static int number_after(const char *line, const char *key, double *v)
+{
+    const char *k = strstr(line, key);
+    char *end;
+    if (!k)
+        return -1;
+    *v = strtod(k + strlen(key), &end);
+    return end == k + strlen(key) ? -1 : 0;
+}
+
+int orch_parse_interval(const char *line, orch_interval *iv)
+{
+    double threads;
+    const char *lat;
+    char *end;
+    memset(iv, 0, sizeof *iv);
+    if (line[0] != '[' || number_after(line, "[", &iv->t) < 0
+        || number_after(line, " thds: ", &threads) < 0 || number_after(line, " tps: ", &iv->tps) < 0
+        || number_after(line, " qps: ", &iv->qps) < 0
+        || number_after(line, " err/s: ", &iv->errors_ps) < 0
+        || number_after(line, " reconn/s: ", &iv->reconnects_ps) < 0
+        || !(lat = strstr(line, " lat (ms,")))
+        return -1;
+    iv->threads = (int)threads;
+    iv->lat_pct = strtod(lat + 9, &end);
+    if (end == lat + 9 || strncmp(end, "%): ", 4) != 0)
+        return -1;
+    lat = end + 4;
+    iv->lat_ms = strtod(lat, &end);
+    return end == lat ? -1 : 0;
+}
+
+void orch_client_line(const orch_client *c, orch_job *job, const char *phase, const char *line)
+{
+    orch_interval iv;
+    if (orch_parse_interval(line, &iv) < 0) {
+        orch_parse_tps(line, &job->live_tps);     /* an older oltp's line */
+        return;
+    }
+    job->live_tps = iv.tps;
+    if (c->interval_hook)
+        c->interval_hook(c->interval_ctx, job, phase, &iv);
+}
+
 int orch_dom_gone(virDomainPtr dom, const char *name, char *err, size_t errlen)
 {
     int state = 0, reason = 0;

@@ -258,7 +258,7 @@ static char **live_argv(char **argv, const char *live_path)
 /* Read what oltp wrote to its live file since the last call and take the
  * TPS of the newest complete interval line into job->live_tps. Best
  * effort: a file not there yet is tried again next time. */
-static void live_read(const orch_client *c, guest_proc *pr, orch_job *job)
+static void live_read(const orch_client *c, guest_proc *pr, orch_job *job, const char *phase)
 {
     char err[256];
     json_object *args, *ret, *v;
@@ -287,10 +287,8 @@ static void live_read(const orch_client *c, guest_proc *pr, orch_job *job)
             return;
         for (size_t i = 0; i < len; i++) {
             if (data[i] == '\n') {
-                double tps;
                 pr->part[pr->partlen] = '\0';
-                if (orch_parse_tps(pr->part, &tps) == 0)
-                    job->live_tps = tps;
+                orch_client_line(c, job, phase, pr->part);
                 pr->partlen = 0;
             } else if (pr->partlen < sizeof pr->part - 1) {
                 pr->part[pr->partlen++] = data[i];
@@ -470,7 +468,7 @@ static int guest_fetch(void *procs, int i, int partial)
 static void guest_refresh(void *procs, int i)
 {
     guest_phase *h = procs;
-    live_read(h->c, &h->procs[i], &h->jobs[i]);
+    live_read(h->c, &h->procs[i], &h->jobs[i], h->phase);
 }
 
 static void guest_end(void *procs)

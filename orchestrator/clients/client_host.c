@@ -123,9 +123,11 @@ static int host_start(void *procs, int i, char *err, size_t errlen)
     return 0;
 }
 
-/* Read what pr's process printed; interval lines update job->live_tps. */
-static void read_output(host_proc *pr, orch_job *job)
+/* Read what job i's process printed; interval lines update its live_tps
+ * and go to the client's interval hook. */
+static void read_output(host_phase *h, int j)
 {
+    host_proc *pr = &h->procs[j];
     char buf[1024];
     ssize_t n = read(orch_command_stdout_fd(pr->cmd), buf, sizeof buf);
     if (n <= 0) {
@@ -136,7 +138,7 @@ static void read_output(host_proc *pr, orch_job *job)
     for (ssize_t i = 0; i < n; i++) {
         if (buf[i] == '\n' || pr->linelen + 1 >= sizeof pr->line) {
             pr->line[pr->linelen] = '\0';
-            orch_parse_tps(pr->line, &job->live_tps);
+            orch_client_line(h->c, &h->jobs[j], h->phase, pr->line);
             pr->linelen = 0;
         } else {
             pr->line[pr->linelen++] = buf[i];
@@ -165,7 +167,7 @@ static void host_wait(void *procs, int ms)
     for (int i = 0, j = 0; i < h->njobs; i++)
         if (watched_output(&h->procs[i]) && j < n) {
             if (h->pfd[j++].revents & (POLLIN | POLLHUP | POLLERR))
-                read_output(&h->procs[i], &h->jobs[i]);
+                read_output(h, i);
         }
 }
 
@@ -188,7 +190,7 @@ static int host_poll(void *procs, int i)
     }
     job->status = st;
     while (!pr->eof)                    /* its last lines */
-        read_output(pr, job);
+        read_output(h, i);
     return 1;
 }
 

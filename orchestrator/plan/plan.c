@@ -33,7 +33,7 @@ void orch_plan_free(orch_plan *p)
     free(p->trust_server_certificate); free(p->openssl_conf);
     free(p->template_path); free(p->vmconfigs_dir); free(p->image_dir);
     free(p->results_dir); free(p->oltp); free(p->guest_oltp); free(p->domain_type); free(p->cpu);
-    free(p->pinning);
+    free(p->pinning); free(p->metrics); free(p->sweep_values);
     free(p->workload); free(p->db_driver); free(p->db_user);
     free(p->db_password); free(p->db_password_env); free(p->db_password_file);
     free(p->db_name); free(p->prepare); free(p->extra); free(p->db_settings);
@@ -206,7 +206,7 @@ int orch_plan_write_redacted(const orch_plan *p, const char *path, char *err, si
     char *line = NULL;
     size_t cap = 0, at;
     ssize_t n;
-    int rc = -1;
+    int rc = -1, lineno = 0;
 
     if (!in) {
         snprintf(err, errlen, "cannot read the plan %s: %s", p->file, strerror(errno));
@@ -217,7 +217,13 @@ int orch_plan_write_redacted(const orch_plan *p, const char *path, char *err, si
         goto cleanup;
     }
     while ((n = getline(&line, &cap, in)) > 0) {
-        if (secret_line(line, &at))
+        const char *eq = strchr(line, '=');
+        char v[64];
+        lineno++;
+        if (p->sweep_step > 0 && lineno == p->sweep_line && eq) {
+            orch_plan_sweep_value(p, p->sweep_step - 1, v, sizeof v);
+            fprintf(out, "%.*s= %s\n", (int)(eq - line), line, v);
+        } else if (secret_line(line, &at))
             fprintf(out, "%.*s " ORCH_REDACTED "%s", (int)at, line,
                     line[n - 1] == '\n' ? "\n" : "");
         else

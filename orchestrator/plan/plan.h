@@ -111,6 +111,22 @@ typedef struct orch_plan {
                                  * of cpusets, one per VM (placement.h) */
     int   hugepages;            /* 1: guest memory on huge pages */
     orch_devlat_mode device_latency;
+    /* the live view (issue 34, live/live.h): "ADDRESS:PORT" to serve
+     * OpenMetrics on while the run lasts, or NULL; an address beyond
+     * loopback needs metrics_remote = yes */
+    char *metrics;
+    int   metrics_remote;
+    /* a sweep (issue 34, plan/sweep.c): one numeric key given as a list
+     * ("threads = 8,16,32,64"), run as one step per value in order; the
+     * key's field holds the first value (orch_plan_sweep_step sets
+     * another's). sweep_key NULL: no sweep. */
+    const char *sweep_key;      /* "threads" (the key table's string) */
+    const char *sweep_section;  /* "run" or "workload" */
+    double     *sweep_values;   /* [nsweep], increasing */
+    int         nsweep;
+    int         sweep_line;
+    int         sweep_step;     /* the step (1-based) orch_plan_sweep_step
+                                 * set: a step's plan; 0: the sweep's own */
     /* [workload] */
     char *workload;             /* oltp_read_write, ..., tpcc */
     char *db_driver;            /* default from the engine */
@@ -169,7 +185,8 @@ void orch_plan_free(orch_plan *p);           /* accepts NULL */
 
 /* Copy the plan file p was read from to path, with the value of every
  * secret key (db_password) replaced by ORCH_REDACTED and every other byte
- * kept. 0, or -1 with a message in err. */
+ * kept; a sweep step's plan (sweep_step) has its swept key's list replaced
+ * by the step's value, so that the step's folder holds the plan it ran. 0, or -1 with a message in err. */
 int orch_plan_write_redacted(const orch_plan *p, const char *path, char *err, size_t errlen);
 
 /* VMs on drive d (its own count or the plan's), and in the whole plan. */
@@ -208,6 +225,16 @@ orch_db_target orch_plan_db_target(const orch_plan *p);
 char *orch_plan_openssl_conf_text(const orch_plan *p, int *oom);
 char *orch_plan_openssl_conf_path(const orch_plan *p, const char *run_dir, int in_guest,
                                   int *oom);
+
+/* Sweeps (plan/sweep.c). The most steps a sweep may have. */
+#define ORCH_SWEEP_MAX 32
+/* Set p's swept key to the value of step i (0-based) of its sweep, as
+ * the plan had given that value alone: p becomes step i's plan, whose
+ * copy (orch_plan_write_redacted) gives the key that value. 0, or -1 with
+ * err (no sweep, i out of range). */
+int orch_plan_sweep_step(orch_plan *p, int i, char *err, size_t errlen);
+/* Step i's value as the plan writes it ("16", "0.5"), into buf. */
+void orch_plan_sweep_value(const orch_plan *p, int i, char *buf, size_t len);
 
 /* URI of drive d. */
 const char *orch_plan_drive_uri(const orch_plan *p, const orch_drive *d);

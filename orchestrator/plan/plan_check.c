@@ -8,6 +8,7 @@
 #include "plan/layout.h"
 #include "plan/placement.h"
 #include "plan/template.h"
+#include "util/listen.h"
 #include "util/names.h"
 
 #include <errno.h>
@@ -490,6 +491,27 @@ static void validate_pinning(parse_state *st, int total)
         plan_error(st, plan_where(st, "run", "pinning"), "[run] %s", err);
 }
 
+/* [run] metrics: an address to listen on, on loopback unless
+ * metrics_remote = yes says the live view may be read from elsewhere. */
+static void validate_metrics(parse_state *st)
+{
+    const orch_plan *p = st->p;
+    orch_listen_addr a;
+    char err[256];
+    if (!p->metrics) {
+        if (plan_key_line(st, "run", "metrics_remote") && !plan_key_line(st, "run", "metrics"))
+            plan_error(st, plan_where(st, "run", "metrics_remote"), "[run] metrics_remote "
+                       "applies to [run] metrics only");
+        return;
+    }
+    if (orch_listen_parse(p->metrics, &a, err, sizeof err) < 0)
+        plan_error(st, plan_where(st, "run", "metrics"), "[run] metrics: %s", err);
+    else if (!a.loopback && !p->metrics_remote)
+        plan_error(st, plan_where(st, "run", "metrics"), "[run] metrics = %s listens beyond "
+                   "loopback: anyone who reaches this host could read the run's figures; use "
+                   "127.0.0.1:PORT, or set [run] metrics_remote = yes to allow it", p->metrics);
+}
+
 void plan_check(parse_state *st)
 {
     orch_plan *p = st->p;
@@ -508,6 +530,8 @@ void plan_check(parse_state *st)
         total += orch_plan_drive_vms(p, &p->drives[i]);
     }
     validate_pinning(st, total);
+    validate_metrics(st);
+    plan_sweep_check(st);
     if (p->port_base + total - 1 > 65535)
         plan_error(st, plan_where(st, "run", "port_base"), "[run] port_base %d leaves no room "
                    "for %d VMs", p->port_base, total);

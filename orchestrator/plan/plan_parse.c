@@ -226,6 +226,8 @@ static int plan_handler(void *user, const char *section, const char *name, const
     sk[st->nkeys].line = st->line;
     if (sk[st->nkeys].section)
         st->nkeys++;
+    if (plan_sweep_value(st, section, specs, base, value))
+        return 1;
     if (plan_key_store(specs, base, value, err, sizeof err) < 0)
         plan_error(st, st->line, "[%s] %s: %s", section, specs->key, err);
     return 1;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "plan/plan.h"
+#include "plan/plan_keys.h"
 
 typedef struct seen_key {
     char *section;
@@ -57,6 +58,15 @@ int plan_section_line(const parse_state *st, const char *section);
 
 /* Line of a key if given (key may be NULL), else of its section, else 1. */
 int plan_where(const parse_state *st, const char *section, const char *key);
+
+/* sweep.c: a value with a comma for key k of section: a sweep, stored
+ * (its first value in the field, the list in st->p's sweep_*) or
+ * refused with the reason. 1 when value was a list (handled), 0 when it
+ * is a plain value for plan_key_store. */
+int plan_sweep_value(parse_state *st, const char *section, const key_spec *k, void *base,
+                     const char *value);
+/* Checks of a sweep against the rest of the plan (plan_check). */
+void plan_sweep_check(parse_state *st);
 
 /* Check the parsed plan st->p as a whole, after its defaults are set:
  * every problem goes to plan_error (plan_check.c). */

@@ -18,6 +18,25 @@ void html_attr(xmlNodePtr n, const char *name, const char *value)
         xmlNewProp(n, BAD_CAST name, BAD_CAST value);
 }
 
+htmlDocPtr html_page(const char *title, const char *css, xmlNodePtr *body)
+{
+    htmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);
+    xmlNodePtr html, head;
+    if (!doc)
+        return NULL;
+    xmlCreateIntSubset(doc, BAD_CAST "html", NULL, NULL);
+    html = xmlNewDocNode(doc, NULL, BAD_CAST "html", NULL);
+    xmlDocSetRootElement(doc, html);
+    html_attr(html, "lang", "en");
+    head = html_add(html, "head", NULL);
+    htmlSetMetaEncoding(doc, BAD_CAST "UTF-8");   /* text as UTF-8, not entities */
+    html_add(head, "title", title);
+    html_add(head, "style", css);
+    *body = html_add(html, "body", NULL);
+    html_add(*body, "h1", title);
+    return doc;
+}
+
 xmlNodePtr html_table(xmlNodePtr parent, const char *id, const char *const *heads)
 {
     xmlNodePtr t = html_add(parent, "table", NULL), tr;

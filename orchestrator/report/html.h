@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include <libxml/HTMLtree.h>
 #include <libxml/tree.h>
 
 /* A child element `name` of parent holding text (NULL: none). */
@@ -16,6 +17,11 @@ xmlNodePtr html_add(xmlNodePtr parent, const char *name, const char *text);
 
 /* Set an attribute; nothing when n is NULL. */
 void html_attr(xmlNodePtr n, const char *name, const char *value);
+
+/* A new HTML document (caller frees with xmlFreeDoc): <html lang="en">,
+ * its <head> with the UTF-8 meta, <title> and <style> css, and a <body>
+ * starting with <h1>title</h1>, into *body. NULL when out of memory. */
+htmlDocPtr html_page(const char *title, const char *css, xmlNodePtr *body);
 
 /* A <table id=...> with one header row of heads (NULL-terminated) under
  * parent; returns its <tbody>. */

@@ -242,29 +242,19 @@ static int group_section(const rank_set *r, const rank_group *rg, xmlNodePtr bod
 
 int rank_write_html(const rank_set *r, rank_files *out, char *err, size_t errlen)
 {
-    htmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);
-    xmlNodePtr html, head, body;
-    char *path = orch_strfmt("%s/rank.html", out->dir), *title;
+    xmlNodePtr body = NULL;
+    char *path = orch_strfmt("%s/rank.html", out->dir);
+    char *title = orch_strfmt("drivebench ranking: %d run%s, %d protocol%s", r->s->nruns,
+                              r->s->nruns == 1 ? "" : "s", r->ng, r->ng == 1 ? "" : "s");
+    htmlDocPtr doc = title ? html_page(title, rank_css, &body) : NULL;
     int rc = -1;
 
     out->nsvg = out->npng = 0;
+    free(title);
     if (!doc || !path) {
         snprintf(err, errlen, "out of memory");
         goto cleanup;
     }
-    xmlCreateIntSubset(doc, BAD_CAST "html", NULL, NULL);
-    html = xmlNewDocNode(doc, NULL, BAD_CAST "html", NULL);
-    xmlDocSetRootElement(doc, html);
-    html_attr(html, "lang", "en");
-    head = html_add(html, "head", NULL);
-    htmlSetMetaEncoding(doc, BAD_CAST "UTF-8");
-    title = orch_strfmt("drivebench ranking: %d run%s, %d protocol%s", r->s->nruns,
-                        r->s->nruns == 1 ? "" : "s", r->ng, r->ng == 1 ? "" : "s");
-    html_add(head, "title", title ? title : "drivebench ranking");
-    html_add(head, "style", rank_css);
-    body = html_add(html, "body", NULL);
-    html_add(body, "h1", title ? title : "drivebench ranking");
-    free(title);
     html_attr(html_add(body, "p", "Every drive of one protocol (equal fingerprints; runs of "
         "different protocols are ranked apart), by default from its newest complete run. "
         "Whiskers: the 95 % Student t interval over the drive's complete repetitions "

@@ -180,6 +180,14 @@ int report_write_csv(const report_set *s, const char *path, char *err, size_t er
 int report_write(const char *const *dirs, int ndirs, const char *html_path, char **html_out,
                  char **csv_out, char *err, size_t errlen);
 
+/* The page of a sweep's folder dir (its sweep.json; issue 34,
+ * report_sweep.c) at html_path (NULL: dir/report.html). Returns 0 (the
+ * path in *html_out when not NULL; caller frees), REPORT_BAD_INPUT when
+ * sweep.json cannot be read, -1 when the page cannot be written; err
+ * says why. */
+int report_sweep_write(const char *dir, const char *html_path, char **html_out, char *err,
+                       size_t errlen);
+
 /* `drivebench report RESULTS_DIR... [-o report.html]` (argv after the
  * command name). Writes the page and, next to it, the CSV (same name,
  * .csv); prints both paths. Exit status 0, 1 (cannot write) or 2 (bad

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* "x.html" -> "x.csv"; any other name gets ".csv" appended. Caller frees. */
 static char *csv_path_for(const char *html)
@@ -105,6 +106,16 @@ int report_write(const char *const *dirs, int ndirs, const char *html_path, char
     return write_page(dirs, ndirs, html_path, html_out, csv_out, NULL, NULL, err, errlen);
 }
 
+/* 1 when dir is a sweep's folder: a sweep.json and no summary.json. */
+static int is_sweep(const char *dir)
+{
+    char *s = orch_strfmt("%s/sweep.json", dir), *m = orch_strfmt("%s/summary.json", dir);
+    int yes = s && m && access(s, F_OK) == 0 && access(m, F_OK) != 0;
+    free(s);
+    free(m);
+    return yes;
+}
+
 #define REPORT_USAGE "usage: drivebench report RESULTS_DIR... [-o report.html] [--charts] [--png]"
 
 int report_main(int argc, char **argv)
@@ -140,6 +151,15 @@ int report_main(int argc, char **argv)
     }
     if (!ndirs) {
         fputs("drivebench: missing RESULTS_DIR argument (" REPORT_USAGE ")\n", stderr);
+        goto cleanup;
+    }
+    if (ndirs == 1 && is_sweep(dirs[0])) {      /* a sweep's folder (issue 34) */
+        rc = report_sweep_write(dirs[0], out, &html, err, sizeof err);
+        if (rc == 0)
+            printf("report: %s\n", html);
+        else
+            fprintf(stderr, "drivebench: %s\n", err);
+        rc = rc == 0 ? 0 : rc == REPORT_BAD_INPUT ? 2 : 1;
         goto cleanup;
     }
     rc = write_page(dirs, ndirs, out, &html, &csv, stdout, want_charts ? &charts : NULL, err,

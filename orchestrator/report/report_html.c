@@ -93,12 +93,39 @@ static void banners(report_page *pg)
     }
 }
 
+/* Under the runs table: one line per interruption a run went on after
+ * (`drivebench resume`, issue 34). */
+static void interruptions(report_page *pg, xmlNodePtr sec)
+{
+    for (int r = 0; r < pg->s->nruns; r++) {
+        const report_run *run = &pg->s->runs[r];
+        for (int i = 0; i < run->sum.ninterruptions; i++) {
+            const res_interruption *in = &run->sum.interruptions[i];
+            char *text = orch_strfmt("Run %s (%s) was interrupted (last sign of life %s) and "
+                                     "resumed at %s: %d complete repetition(s) kept, repetition "
+                                     "%d run again from its start. Lost: %s.", run->label,
+                                     run->run_id, in->at ? in->at : "unknown",
+                                     in->resumed_at ? in->resumed_at : "?",
+                                     in->kept_repetitions, in->repetition,
+                                     in->lost ? in->lost : "nothing recorded");
+            xmlNodePtr p = html_add(sec, "p", text ? text : "interrupted and resumed");
+            char rep[16];
+            snprintf(rep, sizeof rep, "%d", in->repetition);
+            html_attr(p, "class", "interruption");
+            html_attr(p, "data-run", run->label);
+            html_attr(p, "data-repetition", rep);
+            free(text);
+        }
+    }
+}
+
 static void page_section_runs(report_page *pg)
 {
     static const char *const heads[] = { "run", "run id", "plan", "workload", "VMs",
                                          "drives", "repetitions", "started", "finished",
                                          "status", NULL };
-    xmlNodePtr tb = html_table(page_section(pg, "runs", "Runs", NULL), "run-table", heads);
+    xmlNodePtr sec = page_section(pg, "runs", "Runs", NULL);
+    xmlNodePtr tb = html_table(sec, "run-table", heads);
     for (int r = 0; r < pg->s->nruns; r++) {
         const report_run *run = &pg->s->runs[r];
         const res_summary *sum = &run->sum;
@@ -116,6 +143,7 @@ static void page_section_runs(report_page *pg)
         if (sum->status != RES_RUN_COMPLETE)
             html_attr(tr, "class", "failed");
     }
+    interruptions(pg, sec);
 }
 
 
@@ -123,26 +151,15 @@ static void page_section_runs(report_page *pg)
  * when out of memory. */
 static htmlDocPtr build_doc(const report_set *s)
 {
-    htmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);
-    xmlNodePtr html, head;
+    htmlDocPtr doc;
     report_page pg = { .s = s, .multi = s->nruns > 1 };
-    char *title;
+    char *title = s->nruns == 1 ? orch_strfmt("drivebench report: %s", s->runs[0].run_id)
+                                : orch_strfmt("drivebench report: %d runs", s->nruns);
 
+    doc = html_page(title ? title : "drivebench report", page_css, &pg.body);
+    free(title);
     if (!doc)
         return NULL;
-    xmlCreateIntSubset(doc, BAD_CAST "html", NULL, NULL);
-    html = xmlNewDocNode(doc, NULL, BAD_CAST "html", NULL);
-    xmlDocSetRootElement(doc, html);
-    html_attr(html, "lang", "en");
-    head = html_add(html, "head", NULL);
-    htmlSetMetaEncoding(doc, BAD_CAST "UTF-8");   /* text as UTF-8, not entities */
-    title = s->nruns == 1 ? orch_strfmt("drivebench report: %s", s->runs[0].run_id)
-                          : orch_strfmt("drivebench report: %d runs", s->nruns);
-    html_add(head, "title", title ? title : "drivebench report");
-    html_add(head, "style", page_css);
-    pg.body = html_add(html, "body", NULL);
-    html_add(pg.body, "h1", title ? title : "drivebench report");
-    free(title);
     banners(&pg);
     page_section_runs(&pg);
     page_section_protocols(&pg);                      /* issue 22 */

@@ -346,7 +346,12 @@ xmlNodePtr svg_line_chart_mark(xmlNodePtr parent, const char *id, const char *ti
         set_str(g, "data-x", buf);
         set_str(g, "data-label", mark->label);
         line_at(g, x, LINE_TOP, x, bottom, "mark");
-        text_at(g, x + 4, LINE_TOP + 12, "mark", NULL, mark->label);
+        /* right of the line, or left of it in the plot's right half (a
+         * sweep's knee at its last step) so that the label stays inside */
+        if (x > LINE_LEFT + plot_w / 2)
+            text_at(g, x - 4, LINE_TOP + 12, "mark", "end", mark->label);
+        else
+            text_at(g, x + 4, LINE_TOP + 12, "mark", NULL, mark->label);
     }
     for (double v = 0; v <= ymax + ystep / 2; v += ystep) {
         double y = bottom - v / ymax * LINE_PLOT_H;

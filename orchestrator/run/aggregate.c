@@ -487,6 +487,7 @@ res_summary *orch_summary_build(const orch_summary_input *in, char *err, size_t 
     s->finished_at = in->finished_at ? strdup(in->finished_at) : NULL;
     s->plan_file = strdup("plan.ini");
     s->repetitions = reps;
+    s->completed_reps = -1;     /* the run says (resume.h) */
     s->vms = calloc(in->nvms ? (size_t)in->nvms : 1, sizeof *s->vms);
     s->drives = calloc(in->ndrives ? (size_t)in->ndrives : 1, sizeof *s->drives);
     if (!s->run_id || !s->plan_file || !s->vms || !s->drives

@@ -179,6 +179,7 @@ int run_provision_rep(run_state *st, int rep)
          * may reboot until its database answers (run_wait_ready) */
         if (rv->slot >= 0 && orch_domain_restarts_on_reboot(rv->dom) == 1)
             orch_monitor_boot_reboots(st->mon, rv->slot);
+        orch_live_vm(st->live, i, rep, rv->slot);
         orch_telemetry_add_vm(st->tel, i, vm->name, vm->drive_index, rep, pool, vm->db_vol,
                               vm->boot_vol, rv->dom);
         if (rv->slot < 0) {

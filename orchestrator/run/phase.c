@@ -148,6 +148,7 @@ int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *
         fprintf(st->out, "repetition %d: %s on %d VM(s)%s\n", rep, phase, n,
                 time_s ? "" : " (until done)");
     fflush(st->out);
+    orch_live_phase(st->live, ph, rep, round);
     orch_telemetry_phase_start(st->tel, ph, warmup_s);
     rc = st->client->run_phase(&st->cl, jobs, n, phase, time_s > 0 ? time_s + warmup_s : 0);
     if (s == ORCH_STEP_MEASURE) {
@@ -164,6 +165,7 @@ int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *
             st->failed_vms++;
         }
     note_failures(st, phase);
+    orch_live_phase_end(st->live);
     if (rc == 0 && s == ORCH_STEP_MEASURE)
         note_outages(st, notes, vm_of, n, phase);
     if (rc == ORCH_RUN_INTERRUPTED) {

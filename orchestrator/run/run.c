@@ -2,6 +2,7 @@
  * summary after a failure and teardown (see run.h; the steps live in the
  * files named in run_state.h). */
 #include "run/run_state.h"
+#include "run/resume.h"
 #include "virt/hosts.h"
 #include "virt/placement_host.h"
 #include "util/names.h"
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define ORCH_STEP_NAME(id, text) text,
 static const char *const step_names[] = { ORCH_STEPS(ORCH_STEP_NAME) };
@@ -63,6 +65,7 @@ static void state_close(run_state *st)
     orch_hc_free(st->hc, st->nhc);
     orch_monitor_free(st->mon);
     orch_telemetry_free(st->tel);
+    run_live_stop(st);
     st->o->monitor = NULL;
     free(st->results);
     for (int i = 0; st->vms && st->l && i < st->l->nvms; i++)
@@ -155,10 +158,21 @@ static int enough_repetitions(run_state *st, int rep)
 static int run_all(run_state *st, const char *started, int *summary_written)
 {
     const orch_plan *p = st->p;
+    int first;
     fprintf(st->out, "run %s: %d drive(s), %d VM(s), results in %s\n", st->l->run_id,
             p->ndrives, st->l->nvms, st->l->run_dir);
-    if (run_check_image_engine(st) < 0 || run_setup_dirs(st) < 0
-        || orch_hosts_write(p, st->l->run_dir, st->err, sizeof st->err) < 0)
+    if (run_live_start(st) < 0 || run_check_image_engine(st) < 0 || run_setup_dirs(st) < 0)
+        return ORCH_RUN_FAILED;
+    /* one drivebench a run folder (a resume holds the lock already) */
+    if (!st->o->resume && (st->lock_fd = orch_run_lock(st->l->run_dir, st->err,
+                                                       sizeof st->err)) < 0)
+        return ORCH_RUN_FAILED;
+    if (orch_hosts_write(p, st->l->run_dir, st->err, sizeof st->err) < 0)
+        return ORCH_RUN_FAILED;
+    /* a resume's kept repetitions, and at once a checkpoint that records
+     * the interruption, should this process stop too before the next */
+    if (st->o->resume && (run_resume_load(st) < 0
+                          || run_write_summary(st, started, RUN_CHECKPOINT) < 0))
         return ORCH_RUN_FAILED;
     if (run_assign_ports(st) < 0)
         return ORCH_RUN_FAILED;
@@ -171,7 +185,11 @@ static int run_all(run_state *st, const char *started, int *summary_written)
         return ORCH_RUN_FAILED;
     if (st->o->seed_out)        /* seed mode: no measure, no summary */
         return run_seed(st) < 0 ? ORCH_RUN_FAILED : ORCH_RUN_OK;
-    for (int rep = 1; rep <= p->repetitions; rep++) {
+    /* a resume goes on after its kept repetitions, unless they were enough */
+    first = st->reps_done + 1;
+    if (st->reps_done && p->repetitions_auto && enough_repetitions(st, st->reps_done))
+        first = p->repetitions + 1;
+    for (int rep = first; rep <= p->repetitions; rep++) {
         int measured = 0, rc_rep;
         st->reps_run = rep;
         orch_eta_rep_begin(&st->eta, rep, time(NULL));
@@ -183,6 +201,10 @@ static int run_all(run_state *st, const char *started, int *summary_written)
         if (rc_rep < 0)
             return ORCH_RUN_FAILED;
         run_teardown(st, st->rep_objs);
+        /* the checkpoint a resume goes on from (resume.h) */
+        st->reps_done = rep;
+        if (run_write_summary(st, started, RUN_CHECKPOINT) < 0)
+            return ORCH_RUN_FAILED;
         if (p->repetitions_auto && enough_repetitions(st, rep))
             break;
     }
@@ -233,6 +255,7 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     int rc = ORCH_RUN_FAILED, summary_written = 0;
 
     memset(&st, 0, sizeof st);
+    st.lock_fd = -1;
     st.p = p;
     st.o = o;
     st.out = o->out ? o->out : stderr;
@@ -245,7 +268,10 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     orch_eta_init(&st.eta, p);
     st.cl.progress_hook = orch_eta_progress;
     st.cl.progress_ctx = &st.eta;
-    run_iso_now(started, sizeof started);
+    if (o->resume)
+        snprintf(started, sizeof started, "%s", o->resume->started_at);
+    else
+        run_iso_now(started, sizeof started);
     if (orch_events_start(st.err, sizeof st.err) < 0) {
         free(run_id);
         return ORCH_RUN_FAILED;
@@ -275,6 +301,8 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
         && run_retry_teardown(&st) != 0 && (rc == ORCH_RUN_OK || rc == ORCH_RUN_DEGRADED))
         rc = ORCH_RUN_FAILED;
     state_close(&st);
+    if (st.lock_fd >= 0)
+        close(st.lock_fd);
     free(run_id);
     orch_stop_disarm(&saved_handlers);
     return rc;

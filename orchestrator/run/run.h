@@ -67,10 +67,22 @@ typedef struct orch_run_opts {
     /* What the host check reads (its root, smartctl); NULL: this host.
      * Its ignore and run_prefix are the run's. */
     const orch_hc_opts *host_check;
+    /* `drivebench resume` (resume.h): go on with run run_id after its
+     * complete repetitions, which the checkpoint holds; NULL: a new run */
+    const struct orch_resume *resume;
     char  run_id_out[128];      /* the run id used, filled by orch_run */
 } orch_run_opts;
 
 #define ORCH_SEED_SHUTDOWN_S 600
+
+/* A plan with a sweep (plan.h sweep_key; issue 34, run/sweep.c): each
+ * step a run of its own (orch_run of the plan at that step's value), in
+ * order, into one folder results_dir/RUN-ID holding the plan, the steps'
+ * run folders RUN-ID-s1, RUN-ID-s2, ..., sweep.json (results.h res_sweep:
+ * each step's figures per drive, each drive's knee) and report.html (the
+ * curves). A step that fails or is interrupted ends the sweep (the steps
+ * after it are "not run"). Returns the worst of its steps' statuses. */
+int orch_run_sweep(const orch_plan *p, orch_run_opts *o);
 
 /* Run plan p. SIGINT/SIGTERM stop it and tear down. Returns ORCH_RUN_OK,
  * ORCH_RUN_DEGRADED (completed, but some VMs failed: named in the summary

@@ -13,6 +13,7 @@
 #include "run/aggregate.h"
 #include "run/estimate.h"
 #include "telemetry/telemetry.h"
+#include "live/live.h"
 #include "virt/restore.h"
 #include "virt/upload.h"
 /* What exists of one VM while the run goes (index as in the layout). */
@@ -45,6 +46,7 @@ typedef struct run_state {
     run_vm          *vms;           /* per layout VM */
     orch_monitor    *mon;           /* VM health, all connections */
     orch_telemetry  *tel;           /* drive I/O sampling (issue 13), or NULL */
+    orch_live       *live;          /* the live view ([run] metrics), or NULL */
     int              failed_vms;    /* VMs that failed, all repetitions */
     orch_vm_result  *results;
     int              nresults;
@@ -53,6 +55,8 @@ typedef struct run_state {
      * precondition */
     res_steady      *pre_drives, *pre_vms;
     int              reps_run;          /* repetitions started so far */
+    int              reps_done;         /* run to their end (resume.h) */
+    int              lock_fd;           /* the run folder's lock, or -1 */
     char            *repetitions_stop;  /* repetitions = auto: why it
                                          * stopped (run.c), or NULL */
     char             err[1024];
@@ -74,6 +78,8 @@ void run_nap(run_state *st, int s);
 int run_reconnect_lost(run_state *st, const char *when);
 
 /* setup.c */
+/* mkdir -p path with mode. 0, or -1 with errno. */
+int run_mkdir_p(const char *path, mode_t mode);
 /* Refuse drivebench's image of another engine than the plan's. 0 or -1. */
 int run_check_image_engine(run_state *st);
 /* The run folder, its vm/ and console/, and the redacted plan.ini. 0 or -1. */
@@ -106,6 +112,13 @@ int run_repetition(run_state *st, int rep, int *measured);
 int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *command,
               int time_s, int warmup_s, int round);
 
+/* live_view.c */
+/* The live view when the plan asks for it ([run] metrics): serving, fed
+ * by the clients' and the telemetry's hooks. 0, or -1 with st->err. */
+int run_live_start(run_state *st);
+/* Stop serving it (after the telemetry stopped ticking). */
+void run_live_stop(run_state *st);
+
 /* seed.c */
 /* Seed mode (run.h seed_out): provision and boot the plan's one VM, run
  * prepare, shut it down cleanly and copy its database volume to
@@ -132,10 +145,21 @@ void run_results_clear(run_state *st);
  * summary. 0, or -1 with st->err when it refuses (or out of memory). */
 int run_host_check(run_state *st);
 
+/* resume.c (resume_run.c) */
+/* A resume's kept repetitions (st->o->resume) into the run's state: their
+ * VM entries, precondition rounds and restore figures, as if this
+ * process had run them. 0, or -1 with st->err. */
+int run_resume_load(run_state *st);
+/* The summary's record of the resume: completed repetitions and
+ * interruptions. 0, or -1 when out of memory. */
+int run_resume_record(const run_state *st, res_summary *sum);
+
 /* summary.c */
 /* The current UTC time as ISO 8601 into buf. */
 void run_iso_now(char *buf, size_t len);
-/* summary.json from the results so far (partial: after a failure). */
+/* summary.json from the results so far (partial: after a failure;
+ * RUN_CHECKPOINT: after a complete repetition, silently, for resume.h). */
+#define RUN_CHECKPOINT 2
 int run_write_summary(run_state *st, const char *started, int partial);
 /* report.html and report.csv from summary.json. 0 or -1 with st->err. */
 int run_write_report(run_state *st);

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 
-static int mkdir_p(const char *path, mode_t mode)
+int run_mkdir_p(const char *path, mode_t mode)
 {
     char *copy = strdup(path);
     int rc = 0;
@@ -151,7 +151,7 @@ int run_setup_dirs(run_state *st)
     char *plan_copy;
     for (int i = 0; i < 3; i++) {
         char *d = orch_strfmt("%s%s", st->l->run_dir, subs[i]);
-        int rc = d ? mkdir_p(d, 0755) : -1;
+        int rc = d ? run_mkdir_p(d, 0755) : -1;
         if (rc < 0) {
             snprintf(st->err, sizeof st->err, "cannot create %s: %s", d ? d : "results folder",
                      strerror(errno));
@@ -160,6 +160,9 @@ int run_setup_dirs(run_state *st)
         }
         free(d);
     }
+    /* a resume keeps the run's copy as it is */
+    if (st->o->resume)
+        return write_openssl_conf(st);
     /* the copy shows secrets as ******** (it is shared, and report.html shows it) */
     plan_copy = orch_strfmt("%s/plan.ini", st->l->run_dir);
     if (!plan_copy || orch_plan_write_redacted(st->p, plan_copy, st->err, sizeof st->err) < 0) {

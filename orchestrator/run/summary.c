@@ -213,7 +213,7 @@ int run_write_summary(run_state *st, const char *started, int partial)
     in.nvms = st->nresults;
     /* repetitions = auto: as many as it ran (the plan's is the maximum) */
     in.repetitions = st->p->repetitions_auto && st->reps_run ? st->reps_run : st->p->repetitions;
-    in.partial = partial;
+    in.partial = partial != 0;
     sum = orch_summary_build(&in, st->err, sizeof st->err);
     /* the protocol, so that reports compare only runs of one (issue 22) */
     if (sum && !(sum->fp = orch_fingerprint_build(st->p, st->t, sum))) {
@@ -226,12 +226,17 @@ int run_write_summary(run_state *st, const char *started, int partial)
         snprintf(st->err, sizeof st->err, "out of memory");
         goto cleanup;
     }
+    if (sum && run_resume_record(st, sum) < 0) {
+        snprintf(st->err, sizeof st->err, "out of memory");
+        goto cleanup;
+    }
     for (int d = 0; sum && d < sum->ndrives && d < st->p->ndrives; d++) {
         sum->drives[d].restore.bytes = (int64_t)st->restore[d].bytes;
         sum->drives[d].restore.seconds = st->restore[d].seconds;
     }
     if (sum && orch_summary_write(st->l->run_dir, sum, st->err, sizeof st->err) == 0) {
-        orch_summary_db_warnings(sum, st->out);
+        if (partial != RUN_CHECKPOINT)
+            orch_summary_db_warnings(sum, st->out);
         rc = 0;
     }
 cleanup:

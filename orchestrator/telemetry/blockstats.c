@@ -414,6 +414,21 @@ cleanup:
     return ret;
 }
 
+int orch_blk_sampler_last(orch_blk_sampler *s, int vm, orch_disk_role r, orch_blk_delta *out)
+{
+    int found = 0;
+    pthread_mutex_lock(&s->lock);
+    if (vm >= 0 && vm < s->nvms && (r == ORCH_DISK_DB || r == ORCH_DISK_BOOT)) {
+        const blk_series *se = &s->vms[vm]->series[r == ORCH_DISK_DB ? 0 : 1];
+        if (se->n > 0) {
+            *out = se->d[se->n - 1];
+            found = 1;
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    return found;
+}
+
 int orch_blk_sampler_errors(orch_blk_sampler *s, int vm, char *err, size_t errlen)
 {
     int n = -1;

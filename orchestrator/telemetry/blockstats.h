@@ -140,6 +140,9 @@ void orch_blk_sampler_restart(orch_blk_sampler *s, double t);
  * the next interval spans the gap. */
 int orch_blk_sampler_series(orch_blk_sampler *s, int vm, orch_disk_role r,
                             orch_blk_delta **out);
+/* VM vm's newest interval for its disk with role r into *out: 1, or 0
+ * when it has none (or vm or r is unknown). */
+int orch_blk_sampler_last(orch_blk_sampler *s, int vm, orch_disk_role r, orch_blk_delta *out);
 /* Failed samples of VM vm, and the last failure's text (copied into err;
  * "" when none). */
 int orch_blk_sampler_errors(orch_blk_sampler *s, int vm, char *err, size_t errlen);

@@ -704,6 +704,18 @@ int orch_disk_sampler_series(orch_disk_sampler *s, int i, orch_diskstat_delta **
     return ret;
 }
 
+int orch_disk_sampler_last(orch_disk_sampler *s, int i, orch_diskstat_delta *out)
+{
+    int found = 0;
+    pthread_mutex_lock(&s->lock);
+    if (i >= 0 && i < s->nslots && s->slots[i].n > 0) {
+        *out = s->slots[i].d[s->slots[i].n - 1];
+        found = 1;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return found;
+}
+
 int orch_disk_sampler_errors(orch_disk_sampler *s, int i, char *err, size_t errlen)
 {
     int n = -1;

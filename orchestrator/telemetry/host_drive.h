@@ -186,6 +186,8 @@ void orch_disk_sampler_restart(orch_disk_sampler *s, double t);
 /* Copy of drive i's intervals, oldest first (caller frees; NULL when
  * none). Count, or -1 for an unknown index or out of memory. */
 int orch_disk_sampler_series(orch_disk_sampler *s, int i, orch_diskstat_delta **out);
+/* Disk i's newest interval into *out: 1, or 0 when it has none. */
+int orch_disk_sampler_last(orch_disk_sampler *s, int i, orch_diskstat_delta *out);
 /* Failed reads of drive i, the last one's text in err. */
 int orch_disk_sampler_errors(orch_disk_sampler *s, int i, char *err, size_t errlen);
 

@@ -242,6 +242,7 @@ void orch_telemetry_phase_start_at(orch_telemetry *t, res_phase_id phase, int wa
         orch_blk_sampler_restart(t->blk, now);
     orch_disk_sampler_restart(t->disk, now);
     t->sampling = 1;
+    t->phase = phase;
     if (phase == RES_PHASE_MEASURE)
         tel_cpu_phase_start(t, now);
     t->measuring = phase == RES_PHASE_MEASURE;
@@ -254,8 +255,54 @@ void orch_telemetry_phase_start(orch_telemetry *t, res_phase_id phase, int warmu
     orch_telemetry_phase_start_at(t, phase, warmup_s, orch_mono_now());
 }
 
+void orch_telemetry_on_tick(orch_telemetry *t, orch_tel_tick_fn fn, void *ctx)
+{
+    if (!t)
+        return;
+    pthread_mutex_lock(&t->mu);
+    t->tick_fn = fn;
+    t->tick_ctx = ctx;
+    pthread_mutex_unlock(&t->mu);
+}
+
+/* What the tick at now saw, for the tick hook: the intervals that ended
+ * at now (t->mu held). 0, or -1 when out of memory (no call then). */
+static int tick_view(orch_telemetry *t, double now, orch_tel_now *v)
+{
+    orch_tel_vm_now *vms = calloc((size_t)t->nvms + 1, sizeof *vms);
+    orch_tel_drive_now *drives = calloc((size_t)t->p->ndrives + 1, sizeof *drives);
+    if (!vms || !drives) {
+        free(vms);
+        free(drives);
+        return -1;
+    }
+    *v = (orch_tel_now){ .t = now, .phase = t->phase, .rep = t->blk_rep, .vms = vms,
+                         .drives = drives, .ndrives = t->p->ndrives };
+    for (int i = 0; i < t->nvms; i++) {
+        const tel_vm *tv = &t->vms[i];
+        orch_tel_vm_now *x = &vms[v->nvms];
+        if (tv->rep != t->blk_rep)
+            continue;
+        x->vm = tv->vm;
+        x->drive = tv->drive;
+        x->has_db = t->blk && orch_blk_sampler_last(t->blk, tv->idx, ORCH_DISK_DB, &x->db)
+                    && x->db.t == now && !x->db.reset;
+        v->nvms++;
+    }
+    for (int d = 0; d < t->p->ndrives; d++) {
+        orch_tel_drive_now *x = &drives[d];
+        x->has_dev = t->drives[d].disk_idx >= 0
+                     && orch_disk_sampler_last(t->disk, t->drives[d].disk_idx, &x->dev)
+                     && x->dev.t == now && !x->dev.reset;
+    }
+    return 0;
+}
+
 void orch_telemetry_tick_at(orch_telemetry *t, double now)
 {
+    orch_tel_now view;
+    orch_tel_tick_fn fn = NULL;
+    void *ctx = NULL;
     pthread_mutex_lock(&t->mu);
     if (t->sampling) {
         if (t->blk)
@@ -263,9 +310,18 @@ void orch_telemetry_tick_at(orch_telemetry *t, double now)
         orch_disk_sampler_sample_at(t->disk, now);
         if (t->measuring)
             tel_cpu_tick(t, now);
+        if (t->tick_fn && tick_view(t, now, &view) == 0) {
+            fn = t->tick_fn;
+            ctx = t->tick_ctx;
+        }
     }
     pthread_mutex_unlock(&t->mu);
     tel_views_tick(t, now);
+    if (fn) {
+        fn(ctx, &view);
+        free((void *)view.vms);
+        free((void *)view.drives);
+    }
 }
 
 void orch_telemetry_tick(void *telemetry)

@@ -124,6 +124,39 @@ void orch_telemetry_phase_end_at(orch_telemetry *t, res_phase_id phase, int rep,
 void orch_telemetry_tick(void *telemetry);
 void orch_telemetry_tick_at(orch_telemetry *t, double now);
 
+/* What one tick of a sampled phase saw (the live view, issue 34): the
+ * interval that ended at this tick, per VM of the current repetition its
+ * database disk as the hypervisor saw it, per drive of the plan the
+ * host's view of its device. has_* 0: nothing this tick (no sample, a
+ * failed one, a drive with no host view). */
+typedef struct orch_tel_vm_now {
+    int            vm, drive;       /* layout and plan indexes */
+    int            has_db;
+    orch_blk_delta db;
+} orch_tel_vm_now;
+
+typedef struct orch_tel_drive_now {
+    int                 has_dev;
+    orch_diskstat_delta dev;
+} orch_tel_drive_now;
+
+typedef struct orch_tel_now {
+    double                    t;        /* CLOCK_MONOTONIC s */
+    res_phase_id              phase;    /* precondition or measure */
+    int                       rep;
+    const orch_tel_vm_now    *vms;
+    int                       nvms;
+    const orch_tel_drive_now *drives;   /* [ndrives], the plan's */
+    int                       ndrives;
+} orch_tel_now;
+
+/* Called after every tick of a sampled phase, on the thread that ticks
+ * (the monitor's event thread), without the telemetry's lock; now and
+ * what it points to live for the call only. */
+typedef void (*orch_tel_tick_fn)(void *ctx, const orch_tel_now *now);
+/* Set (fn NULL: clear) the one tick hook. Accepts t NULL. */
+void orch_telemetry_on_tick(orch_telemetry *t, orch_tel_tick_fn fn, void *ctx);
+
 /* Set sum's res_io fields (sum->io, drives[i].io, vms[i].io) from what
  * was sampled and the VMs' oltp results under run_dir (their `result`).
  * Health is read again here ("after"). 0, or -1 when out of memory. */

@@ -84,6 +84,9 @@ struct orch_telemetry {
     tel_cpu_sample    *cpu;         /* the measured phase's /proc/stat, each tick */
     int                ncpu, cpucap;
     tel_guest         *guest;       /* the guests' view (views.c), or NULL */
+    res_phase_id       phase;       /* the phase sampled */
+    orch_tel_tick_fn   tick_fn;     /* the tick hook (orch_telemetry_on_tick) */
+    void              *tick_ctx;
 };
 
 /* Per-drive series on the time bins of the measured phase

@@ -447,3 +447,15 @@ int orch_stats_auto_stop(const double *tps, int stride, const int *n, int ndrive
         *worst = w;
     return 1;
 }
+
+int orch_stats_knee(const double *v, int n, double share)
+{
+    double max = NAN;
+    for (int i = 0; i < n; i++)
+        if (isfinite(v[i]) && !(v[i] <= max))
+            max = v[i];
+    for (int i = 0; isfinite(max) && i < n; i++)
+        if (isfinite(v[i]) && v[i] >= share * max)
+            return i;
+    return -1;
+}

@@ -206,4 +206,9 @@ double orch_stats_cv(const double *v, int n);
 int orch_stats_auto_stop(const double *tps, int stride, const int *n, int ndrives, int min,
                          double cv_threshold, double *worst);
 
+/* The knee of a sweep (issue 34): the index of the first of v[0..n)
+ * (throughput at increasing load; NAN: a step not counted) that reaches
+ * share (0.95) of their largest, or -1 when none is finite. */
+int orch_stats_knee(const double *v, int n, double share);
+
 #endif

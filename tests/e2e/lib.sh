@@ -10,6 +10,10 @@
 # e2e_db_grew DIR     fail unless the database went onto DIR/db.img
 # e2e_vm_console NAME STATUS LINES ARTIFACT
 #                     on failure, the tail of a VM's serial console
+# e2e_tiny_plan FILE NAME TYPE RUN_KEYS WORKLOAD_KEYS
+#                     a plan of one tiny VM of domain type TYPE on
+#                     $E2E_WORK/drive (1 table x 1,000 rows), with more
+#                     [run] and [workload] lines
 # e2e_check_totals RUN_DIR
 #                     fail unless summary.json's run and drive transactions
 #                     equal the sums of the VMs' own result files
@@ -48,6 +52,37 @@ e2e_libvirt_down() {
   "$E2E_TOP/images/libvirt-down.sh" --if-unused || true
 }
 
+
+# e2e_tiny_plan FILE NAME TYPE RUN_KEYS WORKLOAD_KEYS: the plan of one tiny
+# VM of domain type TYPE (host client, drivebench's MariaDB image, results in $E2E_WORK/results,
+# oltp_read_write on 1 table x 1,000 rows) on the drive $E2E_WORK/drive,
+# with the lines RUN_KEYS in [run] and WORKLOAD_KEYS in [workload] (each
+# "key = value" lines; threads and measure are the caller's).
+e2e_tiny_plan() {
+  cat >"$1" <<EOF
+; written by $(basename "$0")
+[run]
+name = $2
+uri = $E2E_URI
+profile = tiny
+vms_per_drive = 1
+client = host
+image_dir = $E2E_TOP/images/build
+results_dir = $E2E_WORK/results
+domain_type = $3
+boot_timeout = 10m
+$4
+
+[workload]
+name = oltp_read_write
+tables = 1
+table_size = 1000
+$5
+
+[drive e2e]
+path = $E2E_WORK/drive
+EOF
+}
 
 # The domain type: images/virt-type.sh (kvm only when KVM really runs the
 # guest fast; DRIVEBENCH_VIRT_TYPE overrides).

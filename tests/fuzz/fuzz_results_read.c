@@ -1,6 +1,6 @@
 /*
  * fuzz_results_read.c — the result readers (common/results_oltp.c,
- * common/results_summary.c) on any file, as a guest's result file or a
+ * common/results_summary.c, common/results_sweep.c) on any file, as a guest's result file or a
  * run folder's summary.json would reach them.
  *
  * Both readers return 0 or a refusal with one line (no newline) naming the
@@ -50,6 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char err[1024] = "";
     res_oltp r, again;
     res_summary s;
+    res_sweep w;
     int rc;
 
     rc = res_oltp_read_file(path, &r, err, sizeof err);
@@ -73,5 +74,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rc = res_summary_read_file(path, &s, err, sizeof err);
     check_refusal(rc, err, path);
     res_summary_clear(&s);
+
+    /* a sweep's sweep.json (issue 34): accepted, its steps and drives
+     * within their counts */
+    err[0] = '\0';
+    rc = res_sweep_read_file(path, &w, err, sizeof err);
+    check_refusal(rc, err, path);
+    for (int i = 0; rc == 0 && i < w.nsteps; i++)
+        if (w.steps[i].ndrives < 0 || (w.steps[i].ndrives && !w.steps[i].drives))
+            fuzz_fail("accepted a sweep step with %d drives and no array", w.steps[i].ndrives);
+    res_sweep_clear(&w);
     return 0;
 }

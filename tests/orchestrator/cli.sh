@@ -25,7 +25,7 @@ expect() {
 }
 
 expect "no arguments" 2 "usage: drivebench validate PLAN" $DB
-expect "unknown command" 2 "drivebench: unknown command 'frobnicate' (validate, render, run, list, teardown, report, seed, plan, host)" $DB frobnicate
+expect "unknown command" 2 "drivebench: unknown command 'frobnicate' (validate, render, run, list, teardown, report, seed, plan, host, resume, bundle, verify)" $DB frobnicate
 expect "unknown option" 2 "drivebench: unknown option --fast (see drivebench --help)" $DB run plans/tiny.ini --fast
 expect "missing plan" 2 "drivebench: missing PLAN argument" $DB validate
 expect "unreadable plan" 2 "/nonexistent.ini: cannot read plan: No such file or directory" $DB run /nonexistent.ini
@@ -118,6 +118,63 @@ engine_error "an unknown NIC" \
 engine_error "an unknown firmware" \
   "4: [run] firmware: 'coreboot' is not one of bios|efi" \
   'firmware = coreboot\n' ''
+# the live view's address (issue 34): loopback unless the plan opts in
+engine_error "metrics beyond loopback" \
+  "4: [run] metrics = 0.0.0.0:9464 listens beyond loopback: anyone who reaches this host could read the run's figures; use 127.0.0.1:PORT, or set [run] metrics_remote = yes to allow it" \
+  'metrics = 0.0.0.0:9464\n' ''
+engine_error "metrics on a name" \
+  "4: [run] metrics: 'example.com:9464': 'example.com' is not an IPv4 address (a name other than localhost is not taken: give the address to listen on)" \
+  'metrics = example.com:9464\n' ''
+engine_error "metrics without a port" \
+  "4: [run] metrics: '127.0.0.1' is not an address like 127.0.0.1:9464 (ADDRESS:PORT; [ADDRESS]:PORT for IPv6)" \
+  'metrics = 127.0.0.1\n' ''
+engine_error "metrics on a port out of range" \
+  "4: [run] metrics: '[::1]:70000': the port '70000' is not a number in 0..65535" \
+  'metrics = [::1]:70000\n' ''
+engine_error "metrics_remote without metrics" \
+  "4: [run] metrics_remote applies to [run] metrics only" \
+  'metrics_remote = yes\n' ''
+printf '[run]\nname = e\nprofile = tiny\nmetrics = 0.0.0.0:9464\nmetrics_remote = yes\n[workload]\nname = tpcc\nwarehouses = 1\nmeasure = 10s\n[drive d]\npath = /srv/d\n' > "$tmp/remote.ini"
+expect "metrics beyond loopback with metrics_remote = yes" 0 "" $DB validate "$tmp/remote.ini"
+# sweeps (issue 34): a malformed list is one line naming the step
+engine_error "a sweep with an empty step" \
+  "8: [workload] threads: '8,,16' has an empty step (a sweep is a comma-separated list of values, like 8,16,32)" \
+  '' 'threads = 8,,16\n'
+engine_error "a sweep ending in a comma" \
+  "8: [workload] threads: '8,16,' has an empty step (a sweep is a comma-separated list of values, like 8,16,32)" \
+  '' 'threads = 8,16,\n'
+engine_error "a sweep with a word" \
+  "8: [workload] threads: step 2 of the sweep: 'many' is not a whole number" \
+  '' 'threads = 8,many\n'
+engine_error "a sweep out of range" \
+  "8: [workload] threads: step 3 of the sweep: 0 is out of range 1..1000000" \
+  '' 'threads = 8,16,0\n'
+engine_error "a sweep going down" \
+  "8: [workload] threads: the sweep's values must increase: 16 after 32" \
+  '' 'threads = 8,32,16\n'
+engine_error "a sweep repeating a value" \
+  "8: [workload] rate: the sweep's values must increase: 10 after 10" \
+  '' 'rate = 10,10\n'
+engine_error "two keys swept" \
+  "9: [workload] rate: a plan sweeps one key, and [workload] threads is swept already (line 8)" \
+  '' 'threads = 8,16\nrate = 10,20\n'
+engine_error "a list on a key that is not swept" \
+  "4: [run] boot_timeout: '1m,2m' is a list, and only [run] vms_per_drive and the numbers of [workload] can be swept" \
+  'boot_timeout = 1m,2m\n' ''
+engine_error "a word in a sweep" \
+  "8: [workload] precondition: step 2 of the sweep: a sweep takes numbers, not 'until-steady'" \
+  '' 'precondition = 1m,until-steady\n'
+engine_error "a sweep of 33 steps" \
+  "8: [workload] threads: 33 steps; a sweep has at most 32" \
+  '' "threads = $(seq -s, 1 33)\n"
+printf '[run]\nname = e\nprofile = tiny\nvms_per_drive = 1,2\n[workload]\nname = tpcc\nwarehouses = 1\nmeasure = 10s\n[drive d]\npath = /srv/d\nvms = 3\n' > "$tmp/sweep.ini"
+expect "a swept vms_per_drive and a drive's own vms" 2 \
+  "$tmp/sweep.ini:11: [drive d] vms: the sweep of [run] vms_per_drive (line 4) would not reach this drive; drop its vms" \
+  $DB validate "$tmp/sweep.ini"
+sed -i '/^vms = 3$/d' "$tmp/sweep.ini"
+out=$($DB validate "$tmp/sweep.ini" 2>&1)
+[ "$out" = "$tmp/sweep.ini: ok: 1 drive(s), 1 VM(s), profile tiny, workload tpcc; sweep of [run] vms_per_drive: 1, 2 (2 runs)" ] \
+  && ok "validate names a sweep's steps" || bad "validate of a sweep: $out"
 engine_error "FreeTDS with strict encryption" \
   "11: [workload] encrypt = strict: FreeTDS 1.3 has no strict (TDS 8) encryption; use yes, or ODBC Driver 18" \
   'engine = sqlserver\nimage = /srv/mssql.qcow2\n' 'odbc_driver = FreeTDS\nencrypt = strict\n'
@@ -426,6 +483,22 @@ sed 's/^db_password = .*/db_password = ********/' "$tmp/run.ini" | diff -u - "$c
 grep -qxF "$tmp/run.ini:17: warning: [workload] db_password is written in the plan; prefer db_password_env or db_password_file (plans/README.md)" "$tmp/err" \
   && ok "a password written in the plan is warned about" || { bad "no warning"; cat "$tmp/err"; }
 
+# [run] metrics on a port something else holds: the run stops before it
+# creates anything, saying why
+python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+print(s.getsockname()[1], flush=True); time.sleep(60)' > "$tmp/holder" &
+holder=$!
+for _ in $(seq 50); do [ -s "$tmp/holder" ] && break; sleep 0.1; done
+held=$(cat "$tmp/holder")
+plan 1s
+sed -i "s/^boot_timeout = .*/&\nmetrics = 127.0.0.1:$held/" "$tmp/run.ini"
+expect "metrics on a port in use fails the run" 1 "drivebench: [run] metrics: cannot listen on 127.0.0.1:$held: Address already in use" \
+  $DB run "$tmp/run.ini" --run-id=cli-run-20261130-000009
+kill $holder; wait $holder 2>/dev/null
+! grep -q "^repetition\|teardown: removed [1-9]" "$tmp/err" && [ ! -e "$tmp/results/cli-run-20261130-000009/plan.ini" ] \
+  && ok "a refused metrics address creates nothing" || { bad "metrics refusal went on"; cat "$tmp/err"; }
+
 plan 1s
 expect "boot timeout fails the run" 1 "drivebench: no console log at $tmp/results/cli-run-20261130-000001/console/drivebench-cli-run-20261130-000001--d1-vm1.r1.log" \
   $DB run "$tmp/run.ini" --run-id=cli-run-20261130-000001
@@ -440,6 +513,37 @@ expect "--domain-type takes kvm, qemu or auto" 2 "drivebench: --domain-type=xen:
   $DB run "$tmp/run.ini" --domain-type=xen
 expect "--domain-type is an option of run only" 2 "drivebench: unknown option --domain-type=kvm" \
   $DB render "$tmp/run.ini" --domain-type=kvm
+
+# --- resume, bundle and verify (issue 34): exact messages; the resume
+# itself, after a SIGKILL, and the verifier's findings are
+# tests/orchestrator/test_resume.c's ---
+R="$tmp/results"
+expect "resume: not a run id" 2 "drivebench: '../x' is not a run id (see \`drivebench list\`)" $DB resume ../x
+expect "resume: no run folder" 2 "drivebench: no run folder $R/nope-20261130-000000 with its plan.ini (see --results)" \
+  $DB resume nope-20261130-000000 --results="$R"
+expect "resume: the run's copy hides the password" 2 "drivebench: $R/cli-run-20261130-000000/plan.ini hides the plan's secrets (********): give the plan with --plan=PLAN" \
+  $DB resume cli-run-20261130-000000 --results="$R"
+# the run stopped in its first repetition (SIGINT above): nothing kept,
+# repetition 1 again (and its boot timeout of 1 s, on the test driver)
+expect "resume of a run stopped in repetition 1" 1 "resume cli-run-20261130-000000: 0 complete repetition(s) kept; repetition 1 runs again from its start" \
+  $DB resume cli-run-20261130-000000 --results="$R" --plan="$tmp/run.ini"
+grep -qxF "resume cli-run-20261130-000000: the stopped run left 0 oltp process(es), 0 domain(s), 0 volume(s), 0 pool(s): removed" "$tmp/err" \
+  && ok "resume cleans up first" || { bad "resume clean-up line"; cat "$tmp/err"; }
+expect "bundle of a run without summary" 2 "drivebench: $R/cli-run-20261130-000001 has no summary.json: not a run folder, or a run that stopped in its first repetition" \
+  $DB bundle cli-run-20261130-000001 --results="$R"
+expect "verify: missing argument" 2 "drivebench: missing BUNDLE argument" $DB verify
+expect "verify: not a bundle" 2 "drivebench: $tmp/run.ini: not a drivebench bundle: Unrecognized archive format" $DB verify "$tmp/run.ini"
+mkdir -p "$tmp/fx" && cp -r results/fixtures/report-failed "$tmp/fx/report-failed-20261130-000000"
+expect "bundle of a fixture" 0 "" $DB bundle report-failed-20261130-000000 --results="$tmp/fx" --out="$tmp/fx.tar.gz"
+grep -qxF "bundle report-failed-20261130-000000: $tmp/fx.tar.gz, 11 file(s) and MANIFEST.sha256" "$tmp/out" \
+  && ok "bundle names its file" || { bad "bundle line: $(cat "$tmp/out")"; }
+mkdir -p "$tmp/unp" && tar -C "$tmp/unp" -xzf "$tmp/fx.tar.gz" \
+  && (cd "$tmp/unp/report-failed-20261130-000000" && sha256sum --quiet -c MANIFEST.sha256) \
+  && ok "sha256sum -c checks the unpacked bundle" || bad "sha256sum -c"
+# a summary of an older minor: recomputed by today's aggregation, and said so
+$DB verify "$tmp/fx.tar.gz" >"$tmp/out" 2>"$tmp/err"; st=$?
+[ $st = 1 ] && [ "$(head -1 "$tmp/out")" = "note: summary.json is drivebench.summary/2, this drivebench writes drivebench.summary/2.3: what its aggregation does otherwise shows as mismatches" ] \
+  && ok "verify of an older summary says why it differs" || { bad "verify older: exit $st"; head -3 "$tmp/out"; }
 
 # --- protocols and the ranking (issue 22): exact messages ---
 F=results/fixtures

@@ -11,7 +11,9 @@ declare -A allowed=(
   [clients]="virt plan util"
   [telemetry]="virt plan util"
   [report]="util"
-  [run]="util plan virt clients telemetry report"
+  [live]="util plan virt clients telemetry"
+  [run]="util plan virt clients telemetry report live"
+  [bundle]="util plan virt run"
 )
 bad=0; n=0
 for dir in "${!allowed[@]}"; do

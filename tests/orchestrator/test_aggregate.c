@@ -93,7 +93,7 @@ static void test_drive_figures(void **state)
     json_object *s = build(fixture_vms, 3, 1, err, sizeof err);
     (void)state;
     assert_non_null(s);
-    assert_string_equal(json_object_get_string(at(s, "schema")), "drivebench.summary/2.2");
+    assert_string_equal(json_object_get_string(at(s, "schema")), "drivebench.summary/2.3");
     assert_string_equal(json_object_get_string(at(s, "drives.0.name")), "a<b ' & .. x");
     assert_string_equal(num(s, "drives.0.vms"), "2");
     /* tps is the sum of the VMs': 10 + 12.5 */

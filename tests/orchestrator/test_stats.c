@@ -352,6 +352,21 @@ static void test_cv(void **state)
     assert_true(isnan(orch_stats_cv(z, 2)));
 }
 
+/* A sweep's knee (issue 34): the first step at 95 % of the highest;
+ * steps not counted (NAN) are skipped; none without a finite one. */
+static void test_knee(void **state)
+{
+    const double rising[] = { 100, 190, 199, 200 }, early[] = { 100, 189.99, 199, 200 };
+    const double gaps[] = { NAN, 5, NAN }, none[] = { NAN, NAN }, peak[] = { 10, 30, 20 };
+    (void)state;
+    assert_int_equal(orch_stats_knee(rising, 4, 0.95), 1);
+    assert_int_equal(orch_stats_knee(early, 4, 0.95), 2);
+    assert_int_equal(orch_stats_knee(gaps, 3, 0.95), 1);
+    assert_int_equal(orch_stats_knee(none, 2, 0.95), -1);
+    assert_int_equal(orch_stats_knee(peak, 3, 0.95), 1);
+    assert_int_equal(orch_stats_knee(rising, 0, 0.95), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -364,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_trend),
         cmocka_unit_test(test_steady_window),
         cmocka_unit_test(test_cv),
+        cmocka_unit_test(test_knee),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

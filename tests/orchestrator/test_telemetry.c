@@ -1219,10 +1219,70 @@ static void test_guest_view(void **state)
     virConnectClose(conn);
 }
 
+/* What the tick hook saw (issue 34's live view): its calls, the last
+ * view's phase, repetition and first VM's and drive's intervals. */
+typedef struct tick_seen {
+    int calls, nvms, ndrives, rep;
+    res_phase_id phase;
+    orch_tel_vm_now vm0, vm1;
+    orch_tel_drive_now dev0;
+} tick_seen;
+
+static void on_tick(void *ctx, const orch_tel_now *now)
+{
+    tick_seen *s = ctx;
+    s->calls++;
+    s->nvms = now->nvms;
+    s->ndrives = now->ndrives;
+    s->rep = now->rep;
+    s->phase = now->phase;
+    s->vm0 = now->vms[0];
+    s->vm1 = now->vms[1];
+    s->dev0 = now->drives[0];
+}
+
+/* The tick hook gets, at every tick of a sampled phase and its last one,
+ * each VM's database disk and each drive's device over the interval
+ * that just ended; none once cleared. */
+static void test_tick_hook(void **state)
+{
+    tel_fixture x;
+    tick_seen seen = { 0 };
+    orch_telemetry *t;
+    (void)state;
+    host_mul = 1;
+    t = tel_open(&x, 2, 1, NULL);
+    orch_telemetry_on_tick(t, on_tick, &seen);
+    assert_int_equal(orch_telemetry_add_vm(t, 0, "vm-a", 0, 1, NULL, NULL, NULL, NULL), 0);
+    assert_int_equal(orch_telemetry_add_vm(t, 1, "vm-b", 1, 1, NULL, NULL, NULL, NULL), 0);
+    orch_telemetry_tick_at(t, 99);          /* no phase: nothing sampled, no call */
+    assert_int_equal(seen.calls, 0);
+    measure_rep(t, 1, 100, NULL, NULL);     /* ticks at 101 .. 104, the last at 105 */
+    assert_int_equal(seen.calls, 5);
+    assert_int_equal(seen.nvms, 2);
+    assert_int_equal(seen.ndrives, 2);
+    assert_int_equal(seen.rep, 1);
+    assert_int_equal(seen.phase, RES_PHASE_MEASURE);
+    assert_int_equal(seen.vm0.vm, 0);
+    assert_int_equal(seen.vm1.drive, 1);
+    assert_true(seen.vm0.has_db);
+    assert_true(seen.vm0.db.t == 105 && seen.vm0.db.dt == 1);
+    assert_true(seen.vm0.db.wr_iops == 100 && seen.vm0.db.wr_lat_ms == 2);
+    assert_true(seen.vm0.db.d[ORCH_BLK_WR_BYTES] == 409600 && seen.vm0.db.fl_iops == 50);
+    assert_true(seen.dev0.has_dev);
+    assert_true(seen.dev0.dev.wr_iops == 200 && seen.dev0.dev.fl_iops == 90);
+    orch_telemetry_on_tick(t, NULL, NULL);
+    measure_rep(t, 1, 200, NULL, NULL);
+    assert_int_equal(seen.calls, 5);
+    orch_telemetry_free(t);
+    fclose(x.log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_wiring),
+        cmocka_unit_test(test_tick_hook),
         cmocka_unit_test(test_warmup_left_out),
         cmocka_unit_test(test_repetitions),
         cmocka_unit_test(test_comparable),

@@ -10,6 +10,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib/check.sh
+. tests/lib/png.sh
 DB=bin/drivebench
 ART=tests/artifacts
 F=results/fixtures
@@ -56,51 +57,6 @@ check_eq "three folders: paths" "report: $ART/report.html
 csv: $ART/report.csv" "$out"
 check_eq "three folders: CSV rows (one per drive per run)" 6 "$(wc -l < "$ART/report.csv")"
 
-# png_colours PNG RRGGBB...: decode the PNG (8-bit RGB or RGBA, non-interlaced, as Chromium writes
-# it): size, number of distinct colours, and the first palette colours.
-png_colours() {
-python3 - "$@" <<'PY'
-import struct, sys, zlib
-data = open(sys.argv[1], "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-pos, idat = 8, b""
-while pos < len(data):
-    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + n]
-    if kind == b"IHDR":
-        w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
-    elif kind == b"IDAT":
-        idat += body
-    pos += 12 + n
-assert depth == 8 and ctype in (2, 6) and interlace == 0, (depth, ctype, interlace)
-bpp = 3 if ctype == 2 else 4
-raw, stride = zlib.decompress(idat), w * bpp
-prev, colours = bytearray(stride), set()
-for y in range(h):
-    f = raw[y * (stride + 1)]
-    line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    if f == 1:
-        for i in range(bpp, stride): line[i] = (line[i] + line[i - bpp]) & 255
-    elif f == 2:
-        line = bytearray((a + b) & 255 for a, b in zip(line, prev))
-    elif f == 3:
-        for i in range(stride):
-            line[i] = (line[i] + (((line[i - bpp] if i >= bpp else 0) + prev[i]) >> 1)) & 255
-    elif f == 4:
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
-            p = a + b - c
-            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    for x in range(0, stride, bpp):
-        colours.add(bytes(line[x:x + 3]))
-    prev = line
-want = [bytes.fromhex(c) for c in sys.argv[2:]]
-print(w, h, "many" if len(colours) > 16 else len(colours),
-      "bars" if all(c in colours for c in want) else "no-bars")
-PY
-}
 
 # --- the browser ---
 if ! command -v chromium >/dev/null; then
@@ -172,6 +128,23 @@ check_eq "failures: screenshot exit 0" 0 "$?"
 # the grey of the incomplete bar, the red border of the banner, run A's blue
 check_eq "failures: screenshot shows the grey bar, the red banner and the bars" \
   "1280 2000 many bars" "$(png_colours "$ART/report-failures.png" b0b0b0 bb0000 4e79a7)"
+# --- a sweep (issue 34): TPS and p99 against threads per drive, the knee marked ---
+out=$($DB report $F/sweep-threads -o "$ART/report-sweep.html"); rc=$?
+check_eq "sweep: exit 0, the page" "0 report: $ART/report-sweep.html" "$rc $out"
+url="file://$PWD/$ART/report-sweep.html"
+dump_dom "$url" dom5
+check_eq "sweep: dump-dom exit 0" 0 "$?"
+check_eq "sweep: a TPS and a p99 curve per drive" 4 \
+  "$(grep -oE '<svg class="chart line" id="sweep-(tps|p99)-[01]"' "$tmp/dom5.html" | wc -l)"
+check_eq "sweep: the knees marked (nvme-a at 32, sata-b at 16) on both curves" 4 \
+  "$(grep -oE '<g class="mark" data-x="(32" data-label="knee: threads 32|16" data-label="knee: threads 16)"' "$tmp/dom5.html" | wc -l)"
+check_eq "sweep: no console messages or script errors" "" \
+  "$(grep -E 'CONSOLE|Uncaught|SyntaxError|Refused to' "$tmp/dom5.log")"
+shot "$url" "$PWD/$ART/report-sweep.png" shot5
+check_eq "sweep: screenshot exit 0" 0 "$?"
+# the two drives' line colours and the knee marks' red
+check_eq "sweep: the screenshot shows both curves and the knee marks" \
+  "1280 2000 many bars" "$(png_colours "$ART/report-sweep.png" 4e79a7 f28e2b cc0000)"
 # --- the ranking (issue 22): every fixture, one drive highlighted ---
 rm -rf "$ART/ranking"
 out=$($DB report --rank --highlight nvme-a --baseline sata-b -o "$ART/ranking" $F); rc=$?

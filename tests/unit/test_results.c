@@ -878,7 +878,7 @@ static void test_summary_rate(void **state)
         a.plan.rate = open ? 50 : 0;
         j = res_summary_to_json(&a);
         assert_string_equal(json_object_get_string(rj_get(j, "schema")),
-                            "drivebench.summary/2.2");
+                            "drivebench.summary/2.3");
         if (open)
             assert_null(rj_get(rj_get(j, "run"), "latency_note"));
         else

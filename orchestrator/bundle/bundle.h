@@ -1,0 +1,39 @@
+/*
+ * bundle.h — a run as one archive anyone can check (issue 34).
+ *
+ * The bundle of run RUN-ID is a gzip'ed tar (POSIX pax) holding
+ * RUN-ID/<every file of the run folder> (the plan copy, every VM's oltp
+ * result and console log, summary.json and summary.csv with the
+ * environment and the host check, the report) and RUN-ID/MANIFEST.sha256:
+ * one line "SHA256  PATH" per other file, sorted by path, PATH relative to
+ * RUN-ID/ — what `sha256sum -c` reads in the unpacked folder.
+ *
+ * Its verifier checks every sum, then recomputes every figure of
+ * summary.json that the run's aggregation derives from the VMs' raw
+ * results (run/aggregate.h orch_summary_build, through run/replay.h: the
+ * same code, on the VM entries, plan and environment the summary records)
+ * and compares each with the stored one. What the aggregation does not
+ * derive from the VMs' results (drive I/O samples, host CPU, the
+ * precondition's rounds, restore figures, the fingerprint, the
+ * interruptions) is covered by the sums only.
+ */
+#ifndef ORCH_BUNDLE_H
+#define ORCH_BUNDLE_H
+
+#include <stdio.h>
+
+#define ORCH_MANIFEST "MANIFEST.sha256"
+
+/* Write the bundle of the run folder run_dir (run id its last component)
+ * to path (written beside it as path.part, renamed when complete). One
+ * line on out names it and its files. 0, or -1 with err (no file then). */
+int orch_bundle_write(const char *run_dir, const char *path, FILE *out, char *err,
+                      size_t errlen);
+
+/* Check bundle path: one "mismatch: FILE: KEY: stored S, recomputed R"
+ * line on out for each difference, else one "verified: ..." line.
+ * 0 verified, 1 mismatches, -1 with err when it is no bundle, or a
+ * damaged or partial one. */
+int orch_bundle_verify(const char *path, FILE *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,367 @@
+/* verify.c — `drivebench verify BUNDLE`: the sums of a bundle's files and
+ * summary.json's figures recomputed from its VMs' raw results (bundle.h). */
+#include "bundle/bundle.h"
+#include "bundle/manifest.h"
+#include "run/aggregate.h"
+#include "run/replay.h"
+#include "util/files.h"
+#include "util/names.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct verify_ctx {
+    FILE *out;
+    int   mismatches;
+    int   compared;         /* figures of summary.json compared */
+} verify_ctx;
+
+/* mkdir -p of path's parent folders below root. 0 or -1. */
+static int make_parents(const char *path, size_t root_len)
+{
+    char *copy = strdup(path);
+    int rc = 0;
+    if (!copy)
+        return -1;
+    for (char *s = copy + root_len + 1; *s && rc == 0; s++)
+        if (*s == '/') {
+            *s = '\0';
+            if (mkdir(copy, 0755) < 0 && errno != EEXIST)
+                rc = -1;
+            *s = '/';
+        }
+    free(copy);
+    return rc;
+}
+
+/* A member name a bundle may hold: ID/REL, one run id on top, no empty,
+ * "." or ".." component, not absolute. The run id into id (first member)
+ * or checked against it. */
+static bool member_ok(const char *name, char *id, size_t idlen)
+{
+    const char *slash = strchr(name, '/');
+    size_t n = slash ? (size_t)(slash - name) : 0;
+    if (!slash || !slash[1] || n >= idlen)
+        return false;
+    if (!*id) {
+        memcpy(id, name, n);
+        id[n] = '\0';
+        if (!orch_runid_valid(id))
+            return false;
+    } else if (strncmp(name, id, n) != 0 || id[n] != '\0') {
+        return false;
+    }
+    for (const char *c = slash + 1; *c; ) {
+        size_t len = strcspn(c, "/");
+        if (len == 0 || (len == 1 && c[0] == '.') || (len == 2 && c[0] == '.' && c[1] == '.'))
+            return false;
+        c += len + (c[len] == '/');
+    }
+    return true;
+}
+
+/* Whether the file at path starts as gzip does (1f 8b). */
+static bool gzip_magic(const char *path)
+{
+    unsigned char m[2] = { 0, 0 };
+    FILE *f = fopen(path, "rb");
+    bool gz = f && fread(m, 1, 2, f) == 2 && m[0] == 0x1f && m[1] == 0x8b;
+    if (f)
+        fclose(f);
+    return gz;
+}
+
+/* Unpack the bundle at path into dir (regular files only). The run id
+ * into id. 0, or -1 with err. */
+static int unpack(const char *path, const char *dir, char *id, size_t idlen, char *err,
+                  size_t errlen)
+{
+    struct archive *a = archive_read_new();
+    struct archive_entry *e;
+    int r, rc = -1, files = 0;
+    if (!a) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    archive_read_support_filter_all(a);
+    archive_read_support_format_tar(a);
+    if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK) {
+        /* gzip that ends early: a partial copy of a bundle */
+        bool cut = gzip_magic(path);
+        snprintf(err, errlen, "%s: %s: %s", path,
+                 cut ? "damaged or partial bundle" : "not a drivebench bundle",
+                 archive_error_string(a));
+        goto cleanup;
+    }
+    *id = '\0';
+    while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
+        const char *name = archive_entry_pathname(e);
+        char *file;
+        int fd;
+        if (archive_entry_filetype(e) == AE_IFDIR)
+            continue;
+        if (!name || archive_entry_filetype(e) != AE_IFREG || !member_ok(name, id, idlen)) {
+            snprintf(err, errlen, "%s: not a drivebench bundle: member '%s' is not a file "
+                     "under one run folder", path, name ? name : "");
+            goto cleanup;
+        }
+        file = orch_strfmt("%s/%s", dir, name);
+        fd = file && make_parents(file, strlen(dir)) == 0
+             ? open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644) : -1;
+        if (fd < 0) {
+            snprintf(err, errlen, "%s: cannot unpack '%s': %s", path, name,
+                     errno == EEXIST ? "it is there twice" : strerror(errno));
+            free(file);
+            goto cleanup;
+        }
+        r = archive_read_data_into_fd(a, fd);
+        close(fd);
+        free(file);
+        if (r != ARCHIVE_OK) {
+            snprintf(err, errlen, "%s: damaged or partial bundle: %s", path,
+                     archive_error_string(a));
+            goto cleanup;
+        }
+        files++;
+    }
+    if (r != ARCHIVE_EOF) {
+        snprintf(err, errlen, "%s: damaged or partial bundle: %s", path, archive_error_string(a));
+        goto cleanup;
+    }
+    if (!files) {
+        snprintf(err, errlen, "%s: not a drivebench bundle: no files", path);
+        goto cleanup;
+    }
+    rc = 0;
+cleanup:
+    archive_read_free(a);
+    return rc;
+}
+
+/* Every file against the manifest: a sum that differs, a file listed and
+ * missing, a file not listed. */
+static void check_sums(verify_ctx *v, const orch_manifest *want, const orch_manifest *got)
+{
+    for (int i = 0; i < want->n; i++) {
+        const orch_mf_entry *g = orch_manifest_find(got, want->e[i].path);
+        if (!g) {
+            fprintf(v->out, "mismatch: %s: file: listed in %s, missing from the bundle\n",
+                    want->e[i].path, ORCH_MANIFEST);
+            v->mismatches++;
+        } else if (strcmp(g->sha256, want->e[i].sha256) != 0) {
+            fprintf(v->out, "mismatch: %s: sha256: stored %s, recomputed %s\n",
+                    want->e[i].path, want->e[i].sha256, g->sha256);
+            v->mismatches++;
+        }
+    }
+    for (int i = 0; i < got->n; i++)
+        if (!orch_manifest_find(want, got->e[i].path)) {
+            fprintf(v->out, "mismatch: %s: file: in the bundle, not in %s\n", got->e[i].path,
+                    ORCH_MANIFEST);
+            v->mismatches++;
+        }
+}
+
+/* Each value of the recomputed tree `re` against the stored one at the
+ * same key path; keys the recomputation does not produce are not
+ * compared. */
+static void compare(verify_ctx *v, json_object *stored, json_object *re, const char *path)
+{
+    if (json_object_is_type(re, json_type_object)) {
+        json_object_object_foreach(re, key, val) {
+            json_object *s = NULL;
+            char *sub;
+            /* the aggregation's inputs, from the summary itself, and the
+             * schema (check_summary) are no recomputed figures */
+            if (!*path && (strcmp(key, "schema") == 0 || strcmp(key, "run_id") == 0
+                           || strcmp(key, "started_at") == 0 || strcmp(key, "finished_at") == 0
+                           || strcmp(key, "plan_file") == 0 || strcmp(key, "plan") == 0
+                           || strcmp(key, "environment") == 0))
+                continue;
+            sub = orch_strfmt("%s%s%s", path, *path ? "." : "", key);
+            if (!sub)
+                continue;
+            if (!json_object_is_type(stored, json_type_object)
+                || !json_object_object_get_ex(stored, key, &s)) {
+                fprintf(v->out, "mismatch: summary.json: %s: stored (absent), recomputed %s\n",
+                        sub, json_object_to_json_string_ext(val, JSON_C_TO_STRING_PLAIN));
+                v->mismatches++;
+            } else {
+                compare(v, s, val, sub);
+            }
+            free(sub);
+        }
+        return;
+    }
+    if (json_object_is_type(re, json_type_array)) {
+        size_t n = json_object_array_length(re);
+        if (!json_object_is_type(stored, json_type_array)
+            || json_object_array_length(stored) != n) {
+            fprintf(v->out, "mismatch: summary.json: %s: stored %zu element(s), recomputed %zu\n",
+                    path, json_object_is_type(stored, json_type_array)
+                          ? json_object_array_length(stored) : 0, n);
+            v->mismatches++;
+            return;
+        }
+        for (size_t i = 0; i < n; i++) {
+            char *sub = orch_strfmt("%s[%zu]", path, i);
+            if (sub)
+                compare(v, json_object_array_get_idx(stored, i),
+                        json_object_array_get_idx(re, i), sub);
+            free(sub);
+        }
+        return;
+    }
+    v->compared++;
+    {
+        char *a = strdup(json_object_to_json_string_ext(stored, JSON_C_TO_STRING_PLAIN));
+        const char *b = json_object_to_json_string_ext(re, JSON_C_TO_STRING_PLAIN);
+        if (a && strcmp(a, b) != 0) {
+            fprintf(v->out, "mismatch: summary.json: %s: stored %s, recomputed %s\n", path, a, b);
+            v->mismatches++;
+        }
+        free(a);
+    }
+}
+
+/* summary.json of the run folder dir recomputed from its VMs' results and
+ * compared. 0, or -1 with err (the summary cannot be read). */
+static int check_summary(verify_ctx *v, const char *dir, int *nresults, char *err,
+                         size_t errlen)
+{
+    char *path = orch_strfmt("%s/summary.json", dir), why[1024];
+    res_summary s, *re = NULL;
+    orch_summary_input in;
+    orch_vm_result *vms = NULL;
+    const char **drives = NULL;
+    json_object *stored = NULL, *rec = NULL;
+    int rc = -1;
+
+    memset(&s, 0, sizeof s);
+    if (!path) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (res_summary_read_file(path, &s, why, sizeof why) != 0) {
+        snprintf(err, errlen, "summary.json cannot be read: %s", why);
+        goto cleanup;
+    }
+    vms = calloc((size_t)s.nvms + 1, sizeof *vms);
+    drives = calloc((size_t)s.ndrives + 1, sizeof *drives);
+    if (!vms || !drives || orch_summary_input_from(&s, dir, drives, vms, &in) < 0) {
+        snprintf(err, errlen, "out of memory");
+        goto cleanup;
+    }
+    re = orch_summary_build(&in, why, sizeof why);
+    for (int i = 0; i < s.nvms; i++)
+        orch_vm_result_clear(&vms[i]);
+    if (!re) {
+        /* a raw result that cannot be read, or does not fit: a mismatch */
+        fprintf(v->out, "mismatch: summary.json: cannot be recomputed: %s\n", why);
+        v->mismatches++;
+        rc = 0;
+        goto cleanup;
+    }
+    re->completed_reps = s.completed_reps;
+    stored = json_object_from_file(path);
+    rec = res_summary_to_json(re);
+    if (!stored || !rec) {
+        snprintf(err, errlen, "summary.json cannot be read: %s", json_util_get_last_err());
+        goto cleanup;
+    }
+    {
+        /* another minor: this drivebench's aggregation may differ from the
+         * one that wrote it (time bins, keys added since) */
+        json_object *a = NULL, *b = NULL;
+        const char *was = json_object_object_get_ex(stored, "schema", &a)
+                          ? json_object_get_string(a) : "?";
+        const char *is = json_object_object_get_ex(rec, "schema", &b)
+                         ? json_object_get_string(b) : "?";
+        if (strcmp(was, is) != 0)
+            fprintf(v->out, "note: summary.json is %s, this drivebench writes %s: what its "
+                    "aggregation does otherwise shows as mismatches\n", was, is);
+    }
+    compare(v, stored, rec, "");
+    *nresults = s.nvms;
+    rc = 0;
+cleanup:
+    json_object_put(stored);
+    json_object_put(rec);
+    orch_summary_free(re);
+    res_summary_clear(&s);
+    free(vms);
+    free(drives);
+    free(path);
+    return rc;
+}
+
+static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+int orch_bundle_verify(const char *path, FILE *out, char *err, size_t errlen)
+{
+    char tmp[] = "/tmp/drivebench-verify-XXXXXX", id[256], *dir = NULL, *mpath = NULL;
+    char *text = NULL;
+    orch_manifest want = { 0 }, got = { 0 };
+    verify_ctx v = { .out = out };
+    int rc = -1, nresults = 0;
+
+    if (access(path, R_OK) < 0) {
+        snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!mkdtemp(tmp)) {
+        snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    if (unpack(path, tmp, id, sizeof id, err, errlen) < 0)
+        goto cleanup;
+    dir = orch_strfmt("%s/%s", tmp, id);
+    mpath = dir ? orch_strfmt("%s/%s", dir, ORCH_MANIFEST) : NULL;
+    if (!mpath) {
+        snprintf(err, errlen, "out of memory");
+        goto cleanup;
+    }
+    if (!(text = orch_file_read(mpath, 64L * 1024 * 1024))) {
+        snprintf(err, errlen, "%s: not a drivebench bundle: no %s in %s/", path, ORCH_MANIFEST,
+                 id);
+        goto cleanup;
+    }
+    if (orch_manifest_parse(text, &want, err, errlen) < 0
+        || orch_manifest_scan(dir, &got, err, errlen) < 0)
+        goto cleanup;
+    check_sums(&v, &want, &got);
+    if (!orch_manifest_find(&got, "summary.json")) {
+        snprintf(err, errlen, "%s: not a drivebench bundle: no summary.json in %s/", path, id);
+        goto cleanup;
+    }
+    if (check_summary(&v, dir, &nresults, err, errlen) < 0)
+        goto cleanup;
+    if (v.mismatches == 0)
+        fprintf(out, "verified: %s: %d file(s) match %s; %d figure(s) of summary.json "
+                "recomputed from %d VM result(s)\n", id, got.n, ORCH_MANIFEST, v.compared,
+                nresults);
+    rc = v.mismatches ? 1 : 0;
+cleanup:
+    nftw(tmp, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    orch_manifest_clear(&want);
+    orch_manifest_clear(&got);
+    free(text);
+    free(mpath);
+    free(dir);
+    return rc;
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# End-to-end, issue 34: a sweep of two thread counts on one real tiny VM.
+#
+# Runs a plan whose [workload] threads = 1,2 (profile tiny, 1 VM on a fresh
+# folder under /var/tmp, oltp_read_write on 1 table x 1,000 rows, 10 s
+# measured per step), then checks:
+#   - two steps, each a run folder of its own with a complete summary whose
+#     drive TPS is what sweep.json says for that step, and each step's oltp
+#     ran with its own --threads (the VM result's options);
+#   - the drive's knee in sweep.json is the first step at 95 % of its
+#     highest TPS;
+#   - the sweep's page has the drive's TPS and p99 curves through both
+#     steps with the knee marked, and headless Chromium renders it: the
+#     screenshot (tests/artifacts/sweep-1vm.png) holds the curve's colour
+#     and the knee mark's red;
+#   - nothing of either step is left in libvirt or on the drive.
+# Bounded: the run is killed after E2E_RUN_TIMEOUT seconds (default 1200).
+# The steps are torn down (drivebench teardown) and their files deleted on
+# any exit. Needs Debian's chromium (results/deps.txt).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/png.sh"
+
+run_timeout=${E2E_RUN_TIMEOUT:-1200}
+drivebench=$E2E_TOP/bin/drivebench
+run_id=e2e-sweep-$$-$RANDOM
+
+e2e_test_cleanup() {
+  [ -n "$E2E_WORK" ] || return 0
+  for s in 1 2; do
+    if virsh -c "$E2E_URI" list --all --name 2>/dev/null | grep -qF "drivebench-$run_id-s$s--"; then
+      "$drivebench" teardown "$run_id-s$s" --uri="$E2E_URI" >/dev/null 2>&1 || true
+    fi
+  done
+  [ "$1" != 0 ] || return 0
+  [ -s "$E2E_WORK/run.log" ] && { echo "----- run.log (last 40 lines) -----" >&2; tail -40 "$E2E_WORK/run.log" >&2; }
+}
+e2e_begin virsh jq python3 timeout chromium
+
+[ -x "$drivebench" ] || e2e_fail "$drivebench missing: run make first"
+"$E2E_TOP/images/build.sh"
+e2e_libvirt_up || e2e_fail "libvirt did not start"
+type=$(e2e_virt_type)
+
+E2E_WORK=$(mktemp -d /var/tmp/drivebench-e2e-sweep.XXXXXX)
+work=$E2E_WORK
+chmod 0755 "$work"
+mkdir -m 0755 "$work/drive"
+e2e_tiny_plan "$work/plan.ini" e2e-sweep "$type" "" "$(printf 'threads = 1,2\nmeasure = 10s')"
+out=$("$drivebench" validate "$work/plan.ini")
+[ "$out" = "$work/plan.ini: ok: 1 drive(s), 1 VM(s), profile tiny, workload oltp_read_write; sweep of [workload] threads: 1, 2 (2 runs)" ] \
+  || e2e_fail "validate: $out"
+
+e2e_say "drivebench run ($type, 1 VM, threads 1 then 2, run id $run_id)"
+t0=$(date +%s)
+timeout -k 30 "$run_timeout" "$drivebench" run "$work/plan.ini" --run-id="$run_id" \
+  >"$work/run.log" 2>&1 || e2e_fail "drivebench run failed or took longer than ${run_timeout}s"
+e2e_say "sweep finished in $(( $(date +%s) - t0 ))s"
+
+dir=$work/results/$run_id
+out=$(python3 - "$dir" "$run_id" <<'PY'
+import json, os, sys
+d, rid = sys.argv[1], sys.argv[2]
+w = json.load(open(os.path.join(d, "sweep.json")))
+assert w["key"] == "threads" and [s["value"] for s in w["steps"]] == [1, 2], w["steps"]
+tps = []
+for i, s in enumerate(w["steps"]):
+    sid = "%s-s%d" % (rid, i + 1)
+    assert s["run_id"] == sid and s["status"] == "complete", s
+    summ = json.load(open(os.path.join(d, sid, "summary.json")))
+    dr = summ["drives"][0]
+    assert s["drives"][0]["tps"] == dr["tps"] and dr["tps"] > 0, (s["drives"][0], dr["tps"])
+    assert s["drives"][0]["lat_p99_ms"] == dr["latency_ms"]["p99"], s["drives"][0]
+    vm = [v for v in summ["vms"]][0]
+    res = json.load(open(os.path.join(d, sid, vm["result"])))
+    assert res["options"]["threads"] == i + 1, res["options"].get("threads")
+    tps.append(dr["tps"])
+k = next(i for i, t in enumerate(tps) if t >= 0.95 * max(tps))
+assert w["knees"] == [{"drive": "e2e", "step": k + 1, "value": k + 1, "tps": tps[k]}], w["knees"]
+print("TPS at 1 and 2 threads: %s; knee at %d thread(s)" % (tps, k + 1))
+PY
+) || e2e_fail "sweep.json against the steps' summaries: $out"
+e2e_say "$out"
+html=$dir/report.html
+for c in tps p99; do
+  grep -q "<svg class=\"chart line\" id=\"sweep-$c-0\"" "$html" || e2e_fail "report.html: no $c curve"
+done
+[ "$(grep -o '<g class="mark" data-x="[12]" data-label="knee: threads [12]"' "$html" | wc -l)" = 2 ] \
+  || e2e_fail "report.html: the knee is not marked on both curves"
+mkdir -p "$E2E_TOP/tests/artifacts"
+shot=$E2E_TOP/tests/artifacts/sweep-1vm.png
+rm -f "$shot"
+timeout 120 chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-sync \
+  --disable-background-networking --disable-component-update --window-size=1280,1400 \
+  --user-data-dir="$work/chromium" --screenshot="$shot" "file://$html" >"$work/chromium.log" 2>&1 \
+  || e2e_fail "chromium could not render $html"
+colours=$(png_colours "$shot" 4e79a7 cc0000)
+[ "${colours##* }" = bars ] || e2e_fail "the screenshot lacks the curve's blue or the knee's red: '$colours'"
+e2e_say "page rendered: $shot (the curve and the knee mark)"
+left=$(virsh -c "$E2E_URI" list --all --name 2>/dev/null | grep -F "drivebench-$run_id-" || true)
+[ -z "$left" ] || e2e_fail "left behind: $left"
+[ -z "$(find "$work/drive" -mindepth 1)" ] || e2e_fail "files left on the drive: $(ls "$work/drive")"
+e2e_say "PASS"

@@ -1,0 +1,310 @@
+/* Sweeps (issue 34, run/sweep.c): a plan sweeping [workload] rate and
+ * one sweeping [run] vms_per_drive run on libvirt's test driver, each
+ * step a run of its own with the stand-in oltp's TPS per step; the exact
+ * figures per step and drive and the knees in sweep.json, the oltp
+ * arguments of each step, the sweep's page checked by XPath (the curves
+ * and the knee marks), and a failing step ending the sweep. Runs from
+ * the repository root. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/HTMLparser.h>
+#include <libxml/xpath.h>
+
+#include "plan/plan.h"
+#include "run/run.h"
+#include "results.h"
+#include "testlib.h"
+
+/* The string value of XPath expr over the page at path ("" when nothing). */
+static char *xpath_text(const char *path, const char *expr)
+{
+    htmlDocPtr doc = htmlReadFile(path, NULL, HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
+    xmlXPathContextPtr ctx = doc ? xmlXPathNewContext(doc) : NULL;
+    xmlXPathObjectPtr r = ctx ? xmlXPathEvalExpression(BAD_CAST expr, ctx) : NULL;
+    xmlChar *s = r ? xmlXPathCastToString(r) : NULL;
+    char *out = strdup(s ? (const char *)s : "");
+    assert_non_null(doc);
+    xmlFree(s);
+    xmlXPathFreeObject(r);
+    xmlXPathFreeContext(ctx);
+    xmlFreeDoc(doc);
+    return out;
+}
+
+static void assert_xpath(const char *path, const char *expr, const char *want)
+{
+    char *got = xpath_text(path, expr);
+    if (strcmp(got, want) != 0)
+        fprintf(stderr, "XPath %s: got '%s', want '%s'\n", expr, got, want);
+    assert_string_equal(got, want);
+    free(got);
+}
+
+/* Step s (0-based), drive d of w: its name, completeness and TPS. */
+static void assert_step_drive(const res_sweep *w, int s, int d, const char *name, int vms,
+                              double tps)
+{
+    assert_true(s < w->nsteps && d < w->steps[s].ndrives);
+    assert_string_equal(w->steps[s].drives[d].name, name);
+    assert_true(w->steps[s].drives[d].complete);
+    assert_int_equal(w->steps[s].drives[d].vms, vms);
+    assert_true(w->steps[s].drives[d].tps == tps);
+    assert_true(w->steps[s].drives[d].lat_p99_ms > 0);
+}
+
+static void read_sweep(orch_fixture *f, res_sweep *w)
+{
+    char path[PATH_MAX], err[512];
+    snprintf(path, sizeof path, "%s/%s/sweep.json", f->results, RUN_ID);
+    assert_int_equal(res_sweep_read_file(path, w, err, sizeof err), 0);
+}
+
+/* rate = 10,20,40: three runs, oltp's --rate each step's, the stand-in's
+ * TPS per VM 5, 9.5, 9.6: drive a<b (2 VMs) 10, 19, 19.2, drive second
+ * 5, 9.5, 9.6; both knees at step 2 (19 >= 0.95 x 19.2). */
+static void test_sweep_rate(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = orch_fixture_plan_timed(f, "profile = tiny\n", "measure = 1s\nrate = 10,20,40\n",
+                                           "pool = userpool\n");
+    orch_run_opts o;
+    res_sweep w;
+    char page[PATH_MAX], want[256];
+
+    assert_int_equal(p->nsweep, 3);
+    assert_true(p->rate == 10);
+    orch_fixture_opts(&o, f);
+    o.wait_ready = orch_fixture_ready;
+    setenv("FAKE_OLTP_STEP_TPS", "5 9.5 9.6", 1);
+    assert_int_equal(orch_run_sweep(p, &o), ORCH_RUN_OK);
+    unsetenv("FAKE_OLTP_STEP_TPS");
+    assert_string_equal(o.run_id_out, RUN_ID);
+    snprintf(want, sizeof want, "sweep %s: [workload] rate in 3 steps, results in %s/%s\n", RUN_ID,
+             f->results, RUN_ID);
+    orch_assert_output(f, want);
+    orch_assert_output(f, "sweep step 2 of 3: [workload] rate = 20 (run " RUN_ID "-s2)\n");
+    orch_assert_output(f, "sweep: drive a<b ' & .. x: knee at rate = 20 (19.00 TPS, step 2)\n");
+    orch_assert_output(f, "sweep: drive second: knee at rate = 20 (9.50 TPS, step 2)\n");
+    /* each step's measured phase ran with its own rate, on every VM */
+    assert_int_equal(orch_count_lines(f->log, "--rate=10 "), 3);
+    assert_int_equal(orch_count_lines(f->log, "--rate=20 "), 3);
+    assert_int_equal(orch_count_lines(f->log, "--rate=40 "), 3);
+    /* the sweep's folder keeps the plan as given, each step's the plan it ran */
+    {
+        char top[PATH_MAX], step[PATH_MAX];
+        snprintf(top, sizeof top, "%s/%s/plan.ini", f->results, RUN_ID);
+        snprintf(step, sizeof step, "%s/%s/%s-s2/plan.ini", f->results, RUN_ID, RUN_ID);
+        assert_int_equal(orch_count_lines(top, "rate = 10,20,40"), 1);
+        assert_int_equal(orch_count_lines(step, "rate = "), 1);
+        assert_int_equal(orch_count_lines(step, "rate = 20"), 1);
+        assert_int_equal(orch_count_lines(step, NULL), orch_count_lines(top, NULL));
+    }
+    read_sweep(f, &w);
+    assert_string_equal(w.key, "rate");
+    assert_string_equal(w.section, "workload");
+    assert_int_equal(w.nsteps, 3);
+    for (int s = 0; s < 3; s++) {
+        char id[64];
+        snprintf(id, sizeof id, "%s-s%d", RUN_ID, s + 1);
+        assert_string_equal(w.steps[s].run_id, id);
+        assert_string_equal(w.steps[s].status, "complete");
+        assert_true(w.steps[s].value == 10 << s);
+    }
+    assert_step_drive(&w, 0, 0, "a<b ' & .. x", 2, 10);
+    assert_step_drive(&w, 1, 0, "a<b ' & .. x", 2, 19);
+    assert_step_drive(&w, 2, 0, "a<b ' & .. x", 2, 19.2);
+    assert_step_drive(&w, 0, 1, "second", 1, 5);
+    assert_step_drive(&w, 1, 1, "second", 1, 9.5);
+    assert_step_drive(&w, 2, 1, "second", 1, 9.6);
+    assert_int_equal(w.nknees, 2);
+    assert_string_equal(w.knees[0].drive, "a<b ' & .. x");
+    assert_int_equal(w.knees[0].step, 2);
+    assert_true(w.knees[0].value == 20 && w.knees[0].tps == 19);
+    assert_string_equal(w.knees[1].drive, "second");
+    assert_true(w.knees[1].value == 20 && w.knees[1].tps == 9.5);
+    res_sweep_clear(&w);
+    /* the page: a TPS and a p99 curve per drive through its three steps,
+     * the knee marked on both */
+    snprintf(page, sizeof page, "%s/%s/report.html", f->results, RUN_ID);
+    assert_xpath(page, "count(//svg[contains(@class,'chart')])", "4");
+    assert_xpath(page, "string(//section[@data-drive='second']/svg[1]/@id)", "sweep-tps-1");
+    assert_xpath(page, "string(//svg[@id='sweep-tps-0']//polyline[@class='series']/@data-label)",
+                 "a<b ' & .. x");
+    assert_xpath(page, "count(//svg[@id='sweep-tps-0']//polyline[@class='series'])", "1");
+    assert_xpath(page, "string(//svg[@id='sweep-tps-0']//g[@class='mark']/@data-x)", "20");
+    assert_xpath(page, "string(//svg[@id='sweep-p99-1']//g[@class='mark']/@data-label)",
+                 "knee: rate 20");
+    assert_xpath(page, "string(//table[@id='sweep-steps']//tr[@data-step='3']"
+                       "[@data-drive=\"a<b ' & .. x\"]/td[@data-key='tps']/@data-value)", "19.2");
+    assert_xpath(page, "count(//table[@id='sweep-steps']/tbody/tr)", "6");
+    orch_plan_free(p);
+}
+
+/* The fixture's plan with [run] vms_per_drive = vms instead of drive
+ * a<b's own 2 VMs (a drive's vms would not follow the sweep). Caller
+ * frees. */
+static orch_plan *vms_plan(orch_fixture *f, const char *vms)
+{
+    char path[PATH_MAX], *text, *at;
+    FILE *pf;
+    orch_plan *p = orch_fixture_plan_timed(f, "profile = tiny\nvms_per_drive = 1\n",
+                                           "measure = 1s\n", "pool = userpool\n");
+    orch_plan_free(p);
+    snprintf(path, sizeof path, "%s/plan.ini", f->results);
+    text = orch_slurp(path);
+    at = strstr(text, "vms = 2\n");
+    assert_non_null(at);
+    memmove(at, at + strlen("vms = 2\n"), strlen(at + strlen("vms = 2\n")) + 1);
+    at = strstr(text, "vms_per_drive = 1\n");
+    assert_non_null(at);
+    pf = fopen(path, "w");
+    assert_non_null(pf);
+    fprintf(pf, "%.*svms_per_drive = %s\n%s", (int)(at - text), text, vms,
+            at + strlen("vms_per_drive = 1\n"));
+    fclose(pf);
+    free(text);
+    p = orch_plan_load(path, stderr);
+    assert_non_null(p);
+    return p;
+}
+
+/* vms_per_drive = 1,2: step 1 one VM a drive, step 2 two; the drives'
+ * TPS the sum of their VMs' (the stand-in's 4, then 3.5 a VM): 4 then 7,
+ * the knee at 2 VMs. */
+static void test_sweep_vms(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = vms_plan(f, "1,2");
+    orch_run_opts o;
+    res_sweep w;
+    orch_fixture_opts(&o, f);
+    o.wait_ready = orch_fixture_ready;
+    setenv("FAKE_OLTP_STEP_TPS", "4 3.5", 1);
+    assert_int_equal(orch_run_sweep(p, &o), ORCH_RUN_OK);
+    unsetenv("FAKE_OLTP_STEP_TPS");
+    orch_assert_output(f, "sweep step 1 of 2: [run] vms_per_drive = 1 (run " RUN_ID "-s1)\n");
+    /* 2 VMs, then 4, each measured once */
+    assert_int_equal(orch_count_lines(f->log, " run"), 6);
+    read_sweep(f, &w);
+    assert_string_equal(w.key, "vms_per_drive");
+    assert_step_drive(&w, 0, 0, "a<b ' & .. x", 1, 4);
+    assert_step_drive(&w, 1, 0, "a<b ' & .. x", 2, 7);
+    assert_step_drive(&w, 0, 1, "second", 1, 4);
+    assert_step_drive(&w, 1, 1, "second", 2, 7);
+    assert_int_equal(w.nknees, 2);
+    assert_true(w.knees[0].value == 2 && w.knees[0].step == 2);
+    res_sweep_clear(&w);
+    orch_plan_free(p);
+}
+
+/* A step whose every VM fails ends the sweep: step 1 complete, step 2
+ * partial (its summary written after the failure), step 3 not run; the run fails and
+ * still writes sweep.json and its page. */
+static void test_sweep_failed_step(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = orch_fixture_plan_timed(f, "profile = tiny\n", "measure = 1s\nrate = 10,20,40\n",
+                                           "pool = userpool\n");
+    orch_run_opts o;
+    res_sweep w;
+    char page[PATH_MAX];
+    orch_fixture_opts(&o, f);
+    o.wait_ready = orch_fixture_ready;
+    setenv("FAKE_OLTP_EXIT", "1", 1);
+    setenv("FAKE_OLTP_MATCH", "--rate=20 ", 1);
+    assert_int_equal(orch_run_sweep(p, &o), ORCH_RUN_FAILED);
+    unsetenv("FAKE_OLTP_EXIT");
+    unsetenv("FAKE_OLTP_MATCH");
+    assert_int_equal(orch_count_lines(f->log, "--rate=40 "), 0);
+    read_sweep(f, &w);
+    assert_int_equal(w.nsteps, 3);
+    assert_string_equal(w.steps[0].status, "complete");
+    assert_string_equal(w.steps[1].status, "partial");
+    assert_false(w.steps[1].drives[0].complete);
+    assert_string_equal(w.steps[2].status, "not run");
+    assert_int_equal(w.steps[2].ndrives, 0);
+    assert_int_equal(w.nknees, 2);
+    assert_true(w.knees[0].step == 1);
+    res_sweep_clear(&w);
+    snprintf(page, sizeof page, "%s/%s/report.html", f->results, RUN_ID);
+    assert_xpath(page, "string(//table[@id='sweep-steps']//tr[@data-step='3']/td[3])", "not run");
+    orch_plan_free(p);
+}
+
+/* sweep.json through the results module: written and read back equal, a
+ * figure not measured left out (never 0), another document refused with
+ * the file's name. */
+static void test_sweep_json(void **state)
+{
+    orch_fixture *f = *state;
+    res_sweep_drive dr[2] = { { .name = (char *)"nvme <a>", .complete = true, .vms = 4,
+                                .tps = 1012.75, .lat_avg_ms = 31.6, .lat_p99_ms = 98.4 },
+                              { .name = (char *)"sata", .complete = false, .vms = 0,
+                                .tps = NAN, .lat_avg_ms = NAN, .lat_p99_ms = NAN } };
+    res_sweep_step st = { .value = 32, .run_id = (char *)"s-20261204-000000-s1",
+                          .status = (char *)"completed_with_failures", .drives = dr,
+                          .ndrives = 2 };
+    res_sweep_knee kn = { .drive = (char *)"nvme <a>", .step = 1, .value = 32, .tps = 1012.75 };
+    res_sweep w = { .run_id = (char *)"s-20261204-000000", .plan_name = (char *)"s",
+                    .section = (char *)"workload", .key = (char *)"threads", .steps = &st,
+                    .nsteps = 1, .knees = &kn, .nknees = 1 }, r;
+    char path[PATH_MAX], err[512], want[PATH_MAX + 64], *text;
+    FILE *o;
+    (void)state;
+    assert_int_equal(res_sweep_write_file(&w, f->results, err, sizeof err), 0);
+    snprintf(path, sizeof path, "%s/sweep.json", f->results);
+    text = orch_slurp(path);
+    /* the drive not measured has no figures, never 0 */
+    assert_string_equal(text,
+        "{\n  \"schema\":\"drivebench.sweep/1\",\n  \"run_id\":\"s-20261204-000000\",\n"
+        "  \"plan\":\"s\",\n  \"section\":\"workload\",\n  \"key\":\"threads\",\n"
+        "  \"steps\":[\n    {\n      \"value\":32,\n      \"run_id\":\"s-20261204-000000-s1\",\n"
+        "      \"status\":\"completed_with_failures\",\n      \"drives\":[\n        {\n"
+        "          \"name\":\"nvme <a>\",\n          \"complete\":true,\n          \"vms\":4,\n"
+        "          \"tps\":1012.75,\n          \"lat_avg_ms\":31.6,\n          \"lat_p99_ms\":98.4\n"
+        "        },\n        {\n          \"name\":\"sata\",\n          \"complete\":false,\n"
+        "          \"vms\":0\n        }\n      ]\n    }\n  ],\n  \"knees\":[\n    {\n"
+        "      \"drive\":\"nvme <a>\",\n      \"step\":1,\n      \"value\":32,\n"
+        "      \"tps\":1012.75\n    }\n  ]\n}");
+    free(text);
+    assert_int_equal(res_sweep_read_file(path, &r, err, sizeof err), 0);
+    assert_string_equal(r.key, "threads");
+    assert_int_equal(r.nsteps, 1);
+    assert_int_equal(r.steps[0].ndrives, 2);
+    assert_true(r.steps[0].value == 32);
+    assert_string_equal(r.steps[0].status, "completed_with_failures");
+    assert_string_equal(r.steps[0].drives[0].name, "nvme <a>");
+    assert_true(r.steps[0].drives[0].tps == 1012.75 && r.steps[0].drives[0].lat_p99_ms == 98.4);
+    assert_false(r.steps[0].drives[1].complete);
+    assert_true(isnan(r.steps[0].drives[1].tps));
+    assert_int_equal(r.nknees, 1);
+    assert_true(r.knees[0].step == 1 && r.knees[0].tps == 1012.75);
+    res_sweep_clear(&r);
+    o = fopen(path, "w");
+    assert_non_null(o);
+    fputs("{\"schema\": \"drivebench.summary/2\", \"drives\": [], \"vms\": []}\n", o);
+    fclose(o);
+    assert_int_equal(res_sweep_read_file(path, &r, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: not a drivebench.sweep/1 document", path);
+    assert_string_equal(err, want);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        ORCH_FIXTURE_TEST(test_sweep_json),
+        ORCH_FIXTURE_TEST(test_sweep_rate),
+        ORCH_FIXTURE_TEST(test_sweep_vms),
+        ORCH_FIXTURE_TEST(test_sweep_failed_step),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
