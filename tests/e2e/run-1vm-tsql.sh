@@ -29,7 +29,7 @@
 # babelfish) unless E2E_IMAGE_DIR names a built Babelfish image folder.
 # Starts libvirt if nothing runs it. Bounded by E2E_RUN_TIMEOUT seconds
 # per run (default 1200 for sysbench, 5400 for tpcc: the load of one
-# warehouse in the TCG guest took over 27 min for 215,000 of its ~500,000
+# warehouse in the TCG guest took over 27 min for 215,000 of its ~600,000
 # rows on a machine at load 17-135). On failure prints
 # the serial console and the run's output, and keeps the run folder in
 # tests/artifacts/. Always tears its runs down.
@@ -121,13 +121,14 @@ for kind in $runs; do
   [ "$ver" = 12.00.2000 ] || e2e_fail "$kind: server_version $ver, not Babelfish 4.2.0's 12.00.2000"
   jq -e '.vms[0].tps > 0 and .vms[0].status == "ok"' "$sum" >/dev/null \
     || e2e_fail "$kind: the VM: $(jq -c '.vms[0] | {status, tps, fault, reason}' "$sum")"
-  # the size: the server's figure (the VM result's start), in the summary
-  # as the VM's loaded size; no log figure
+  # the size: the server's figure (the start of the VM's first oltp run:
+  # the precondition's when there is one), in the summary as the VM's
+  # loaded size; no log figure
   out=$(python3 - "$rdir" <<'PY'
-import glob, json, sys
+import json, sys
 s = json.load(open(sys.argv[1] + "/summary.json"))
 vm = s["vms"][0]
-(f,) = glob.glob(sys.argv[1] + "/vm/%s.r%d.json" % (vm["name"], vm["repetition"]))
+f = sys.argv[1] + "/" + (vm.get("precondition_result") or vm["result"])
 start = json.load(open(f))["database_size"]["start"]
 loaded = vm["database_size"]["loaded"]
 print(start.get("data_bytes"), loaded.get("data_bytes"), "log_bytes" in start, "log_bytes" in loaded)
@@ -138,7 +139,7 @@ PY
     e2e_fail "$kind: database size: result file start $start, summary loaded $loaded, log figures $log1 $log2 (want equal, none)"
   fi
   # more than the rows' own bytes: 1,000 sysbench rows of ~190 bytes; TPC-C's
-  # ~500,000 rows of one warehouse, ~50 MiB in SQL Server's row formula
+  # ~600,000 rows of one warehouse, ~50 MiB in SQL Server's row formula
   min=$([ "$kind" = tpcc ] && echo $((50 * 1048576)) || echo 190000)
   [ "$start" -gt "$min" ] || e2e_fail "$kind: database size $start bytes, not above $min"
   if [ "$kind" = tpcc ]; then
