@@ -6,6 +6,9 @@
 # profile and engine.conf (port, service, oltp driver, image folder).
 #   mariadb      images/build/             (the default)
 #   postgresql   images/build/postgresql/
+#   babelfish    images/build/babelfish/   (SQL Server's TDS and T-SQL: the
+#                Babelfish tree babelfish/build.sh builds, ~40 min the
+#                first time, added by the engine's add.sh)
 #
 # Outputs, in the engine's folder (git-ignored; DRIVEBENCH_IMAGE_DIR overrides):
 #   base.qcow2   root file system (ext4, label vmroot), the backing file of
@@ -24,9 +27,10 @@
 #                the disk script) and profile.conf + bin/oltp when it
 #                exists, then `mkfs.ext4 -d` and `qemu-img convert`
 #                (seconds; no loop mounts). Key: stage 1's key, this script,
-#                those files, bin/oltp's checksum.
+#                those files, bin/oltp's checksum, and what the engine's
+#                ENGINE_ADD script says its own files come from.
 #
-# Usage: images/build.sh [--engine mariadb|postgresql] [--force]
+# Usage: images/build.sh [--engine mariadb|postgresql|babelfish] [--force]
 #   (root: mmdebstrap's root mode and
 #   mkfs.ext4 -d need files owned by root). Prints progress and total time.
 # Environment: DRIVEBENCH_MIRROR, DRIVEBENCH_SECURITY_MIRROR (Debian
@@ -43,7 +47,7 @@ oltp=${OLTP_BIN:-$top/bin/oltp}
 size=${DRIVEBENCH_IMAGE_SIZE:-3G}
 force=0
 engine=${DRIVEBENCH_ENGINE:-mariadb}
-usage() { echo "usage: $0 [--engine mariadb|postgresql] [--force]" >&2; exit 2; }
+usage() { echo "usage: $0 [--engine mariadb|postgresql|babelfish] [--force]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --force) force=1 ;;
@@ -116,10 +120,17 @@ if [ -f "$oltp" ]; then
 else
   oltp_sum=none
 fi
+# an engine's files that are no Debian package (engine.conf ENGINE_ADD):
+# what they come from, which may build them first
+add_key=
+if [ -n "${ENGINE_ADD:-}" ]; then
+  step "$engine's own files: engines/$engine/$ENGINE_ADD key (builds them when no cached build fits)"
+  add_key=$("$edir/$ENGINE_ADD" key) || die "$edir/$ENGINE_ADD key failed"
+fi
 key1=$( { packages; tree_sum "$here/initramfs"; declare -f build_rootfs; echo "$ENGINE_ROOTFS_EMPTY";
           echo "$suite $mirror $security"; } | sha256sum | cut -d' ' -f1)
 key2=$( { echo "$key1"; sha256sum <"$0"; tree_sum "$here/guest"; tree_sum "$edir";
-          echo "$oltp_sum $size"; } \
+          echo "$oltp_sum $size"; [ -z "$add_key" ] || echo "$add_key"; } \
         | sha256sum | cut -d' ' -f1)
 
 outputs_ok() {
@@ -155,6 +166,10 @@ for g in "$here/guest" "$edir/guest"; do
     | tar -C "$stage" --no-overwrite-dir -xf -
 done
 install -D -m 0644 "$edir/profile.conf" "$stage/etc/drivebench/profile"
+if [ -n "${ENGINE_ADD:-}" ]; then
+  step "adding $engine's own files ($ENGINE_ADD install)"
+  run_logged "$edir/$ENGINE_ADD" install "$stage"
+fi
 
 if [ "$oltp_sum" != none ]; then
   step "adding $oltp as /usr/local/bin/oltp"

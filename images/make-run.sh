@@ -5,7 +5,9 @@
 #      deps.txt that are not installed yet (without starting their services);
 #   2. builds bin/ (make), then the guest image of the plan's engine
 #      (images/build.sh --engine E, cached; none for sqlserver, whose image
-#      the user brings);
+#      the user brings; for babelfish it first builds or reuses the
+#      Babelfish tree through babelfish/build.sh, ~40 min of CPU the first
+#      time, then cached in /var/cache/drivebench);
 #   3. checks the plan (plan values come from `drivebench plan get`, so
 #      bin/drivebench is built first) and picks the domain type
 #      (images/virt-type.sh: kvm only where KVM really runs the guest fast)

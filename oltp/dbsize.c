@@ -6,11 +6,13 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-/* One figure: the sum of q's columns over every row. 0, or -1 after
- * printing why (*bytes RES_UNSET). */
+/* One figure: the sum of q's columns over every row; no row at all, and
+ * q has a no_row statement: that one's figure. 0, or -1 after printing
+ * why (*bytes RES_UNSET). */
 static int read_figure(db_conn *c, const dialect_size *q, const char *what, int64_t *bytes)
 {
     int64_t sum = 0;
+    int rows = 0;
     *bytes = RES_UNSET;
     if (!q->sql)
         return 0;
@@ -19,10 +21,12 @@ static int read_figure(db_conn *c, const dialect_size *q, const char *what, int6
                 what, c->err.code, c->err.msg);
         return -1;
     }
-    while (db_next_row(c) > 0)
+    for (; db_next_row(c) > 0; rows++)
         for (int i = 0; i < DIALECT_SIZE_COLS; i++)
             if (q->cols[i] >= 0)
                 sum += db_col_int(c, q->cols[i]);     /* NULL: 0 */
+    if (rows == 0 && q->no_row)
+        return read_figure(c, q->no_row, what, bytes);
     *bytes = sum;
     return 0;
 }

@@ -7,6 +7,16 @@
 #include <string.h>
 #include <strings.h>
 
+/* T-SQL's sizes on Babelfish, where sys.database_files has no row: the
+ * tables, indexes and TOAST of the current database (sys.tables'
+ * object_id is the PostgreSQL relation's oid; pg_catalog is on
+ * Babelfish's T-SQL search path); its WAL belongs to the whole cluster:
+ * no log figure. Never sent to SQL Server, whose data file always has a
+ * row (docs/odbc-sqlserver.md, "Babelfish deviations"). */
+static const dialect_size babelfish_data = {
+    "SELECT SUM(pg_total_relation_size(object_id)) FROM sys.tables", { 0, -1 }, NULL };
+static const dialect_size babelfish_log = { NULL, { -1, -1 }, NULL };
+
 static const dialect_def dialect_defs[DB_DIALECT_COUNT] = {
     [DB_DIALECT_MYSQL] = {
         .name = "mysql", .begin = "BEGIN", .commit = "COMMIT", .rollback = "ROLLBACK",
@@ -44,9 +54,9 @@ static const dialect_def dialect_defs[DB_DIALECT_COUNT] = {
         /* the files' allocated size (8 KiB pages) of the current database:
          * type 0 ROWS (data), type 1 LOG */
         .size_data = { "SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 0",
-                       { 0, -1 } },
+                       { 0, -1 }, &babelfish_data },
         .size_log = { "SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 1",
-                      { 0, -1 } },
+                      { 0, -1 }, &babelfish_log },
     },
 };
 

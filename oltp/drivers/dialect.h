@@ -28,11 +28,15 @@ typedef enum {
 /* One figure of a database's size (oltp/dbsize.c): a statement whose
  * rows are read whole, and the columns whose values, summed over every
  * row, are the figure in bytes (NULL values count 0). sql NULL: the
- * dialect cannot tell this figure. */
+ * dialect cannot tell this figure. no_row: what to read instead when sql
+ * returns no row at all, for a server that speaks the dialect but keeps
+ * its files elsewhere (Babelfish's sys.database_files is empty), or NULL:
+ * no row is a figure of 0. */
 #define DIALECT_SIZE_COLS 2
 typedef struct dialect_size {
     const char *sql;
     int         cols[DIALECT_SIZE_COLS];    /* -1: unused */
+    const struct dialect_size *no_row;
 } dialect_size;
 
 typedef struct dialect_def {

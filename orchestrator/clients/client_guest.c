@@ -476,7 +476,8 @@ static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPt
     const guest target = { vm->name, dom }, *g = &target;
     const orch_plan *p = c->plan;
     time_t deadline = time(NULL) + timeout_s;
-    char **argv = orch_oltp_ping_argv(p, p->guest_oltp, p->engine->port, 3);
+    char **argv = orch_oltp_ping_argv(p, p->guest_oltp, p->engine->port,
+                                      orch_dbengine_login_s(p->engine));
     char *env[3] = { NULL, NULL, NULL };
     int oom, rc = -1, refused = 0, agent_seen = 0, envok = oltp_env(p, env) == 0;
     char *conf = orch_plan_openssl_conf_text(p, &oom);
@@ -508,7 +509,9 @@ static int guest_wait_ready(const orch_client *c, const orch_vm *vm, virDomainPt
         }
         pid = ret ? exec_start(c, g, (const char *const *)argv, (const char *const *)env, err,
                                errlen) : -1;
-        for (int i = 0; pid > 0 && i < 50; i++) {
+        /* polled every 200 ms for the login's time and 7 s more (10 s in all
+         * for a 3 s login) */
+        for (int i = 0; pid > 0 && i < (orch_dbengine_login_s(p->engine) + 7) * 5; i++) {
             char *output = NULL, *errors = NULL, last[512];
             int code = -1, st = exec_status(c, g, pid, &code, &output, &errors, err, errlen);
             orch_last_line(errors, last, sizeof last);     /* oltp ping's why */

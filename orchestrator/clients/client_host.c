@@ -241,9 +241,9 @@ static int agent_ping(const orch_client *c, virDomainPtr dom)
     return 0;
 }
 
-/* Seconds oltp ping may take to connect, and to run at all. */
-#define PING_CONNECT_S  3
-#define PING_LIMIT_S    15
+/* Seconds oltp ping may take to run at all beyond its login
+ * (orch_dbengine_login_s: 3 s, or the engine's). */
+#define PING_QUERY_S    12
 
 /* Run `oltp ... ping` against vm's forwarded port, stdout and stderr on
  * one pipe (its message is what the user needs when the login is
@@ -255,7 +255,8 @@ static int agent_ping(const orch_client *c, virDomainPtr dom)
 static int ping_once(const orch_client *c, const orch_vm *vm, char *err, size_t errlen)
 {
     const orch_plan *p = c->plan;
-    char **argv = orch_oltp_ping_argv(p, p->oltp, vm->port, PING_CONNECT_S);
+    int login_s = orch_dbengine_login_s(p->engine);
+    char **argv = orch_oltp_ping_argv(p, p->oltp, vm->port, login_s);
     orch_command *cmd = argv ? oltp_command(c, argv) : NULL;
     char last[512] = "", why[DB_ERR_LEN], *out = NULL;
     int st = -1, rc = -1;
@@ -267,7 +268,7 @@ static int ping_once(const orch_client *c, const orch_vm *vm, char *err, size_t 
     orch_command_stdout(cmd, ORCH_COMMAND_PIPE);
     orch_command_stderr(cmd, ORCH_COMMAND_TO_STDOUT);
     orch_command_own_group(cmd);
-    orch_command_timeout(cmd, PING_LIMIT_S * 1000);
+    orch_command_timeout(cmd, (login_s + PING_QUERY_S) * 1000);
     if (orch_command_run(cmd, &st, &out, NULL, why, sizeof why) < 0) {
         rc = 127;
         snprintf(err, errlen, "drivebench: %.1000s", why);     /* fits DB_ERR_LEN */

@@ -1,6 +1,7 @@
 /*
  * dbengine.h — the database engine a plan's VMs serve, as one table entry
- * per engine (mariadb, postgresql, sqlserver, mysql), and the oltp drivers that
+ * per engine (mariadb, postgresql, babelfish, sqlserver, mysql), and the oltp
+ * drivers that
  * talk to them.
  *
  * Everything engine-specific the orchestrator needs lives in these
@@ -18,7 +19,7 @@
 #define ORCH_DBENGINE_H
 
 /* The plan keys' choices and the default engine. */
-#define ORCH_DBENGINE_NAMES   "mariadb|postgresql|sqlserver|mysql"
+#define ORCH_DBENGINE_NAMES   "mariadb|postgresql|babelfish|sqlserver|mysql"
 #define ORCH_DBENGINE_DEFAULT "mariadb"
 #define ORCH_DBDRIVER_NAMES   "mysql|pgsql|odbc"
 
@@ -44,7 +45,16 @@ typedef struct orch_dbengine {
     const char *image_dir;      /* default [run] image_dir (relative to the
                                  * current directory), NULL: the user's image */
     orch_seed_restore seed;
+    int         login_s;        /* seconds one login may take (oltp ping's
+                                 * --connect-timeout while waiting for the
+                                 * database), 0: ORCH_DBENGINE_LOGIN_S */
 } orch_dbengine;
+
+/* The login time of engines that set none: a login answers at once. */
+#define ORCH_DBENGINE_LOGIN_S 3
+
+/* Seconds one login to engine e may take while drivebench waits for it. */
+int orch_dbengine_login_s(const orch_dbengine *e);
 
 /* How oltp's ODBC connection string says encrypt/trust for one ODBC driver
  * family (Microsoft's Driver 18 and FreeTDS spell them differently). */

@@ -17,6 +17,19 @@
 # e2e_check_totals RUN_DIR
 #                     fail unless summary.json's run and drive transactions
 #                     equal the sums of the VMs' own result files
+# e2e_engine_image ENGINE
+#                     set E2E_IMAGES to ENGINE's image folder: E2E_IMAGE_DIR,
+#                     else images/build.sh --engine ENGINE's (built or reused);
+#                     fail unless its image.info names ENGINE
+# e2e_run_work NAME   set E2E_WORK to a new folder /var/tmp/drivebench-e2e-NAME.*
+#                     with drive/ and an oltp that logs its arguments
+#                     (e2e_oltp_logger), all reachable by QEMU
+# e2e_oltp_logger DIR make DIR/oltp, which appends its arguments to
+#                     DIR/argv.log and runs bin/oltp (a plan's [run] oltp)
+# e2e_run_failed DIR ID
+#                     for a test's e2e_test_cleanup: the serial consoles and
+#                     output (DIR/ID.log) of drivebench run ID, whose results
+#                     are in DIR/results, kept in tests/artifacts/
 
 E2E_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 E2E_URI=qemu:///system
@@ -131,6 +144,44 @@ print("run %d transactions = the sum of %d VM result file(s)" % (s["run"]["trans
 PY
 ) || e2e_fail "summary.json totals against the VMs' result files: $out"
   e2e_say "totals: $out"
+}
+
+e2e_engine_image() {
+  E2E_IMAGES=${E2E_IMAGE_DIR:-}
+  if [ -z "$E2E_IMAGES" ]; then
+    "$E2E_TOP/images/build.sh" --engine "$1" || e2e_fail "images/build.sh --engine $1 failed"
+    E2E_IMAGES=$E2E_TOP/images/$(. "$E2E_TOP/images/engines/$1/engine.conf" && echo "$ENGINE_IMAGE_DIR")
+  fi
+  grep -qx "engine=$1" "$E2E_IMAGES/image.info" 2>/dev/null \
+    || e2e_fail "$E2E_IMAGES/image.info does not say engine=$1"
+}
+
+e2e_run_work() {
+  E2E_WORK=$(mktemp -d "/var/tmp/drivebench-e2e-$1.XXXXXX")
+  chmod 0755 "$E2E_WORK"
+  mkdir -m 0755 "$E2E_WORK/drive"
+  e2e_oltp_logger "$E2E_WORK"
+}
+
+e2e_oltp_logger() {
+  cat >"$1/oltp" <<SH
+#!/bin/sh
+echo "\$*" >>"$1/argv.log"
+exec "$E2E_TOP/bin/oltp" "\$@"
+SH
+  chmod 0755 "$1/oltp"
+}
+
+e2e_run_failed() {
+  local c
+  for c in "$1"/results/"$2"/console/*.log; do
+    [ -s "$c" ] || continue
+    echo "----- serial console $(basename "$c") (last 60 lines) -----" >&2
+    tail -60 "$c" >&2
+  done
+  [ -s "$1/$2.log" ] && { echo "----- drivebench run output -----" >&2; tail -60 "$1/$2.log" >&2; }
+  mkdir -p "$E2E_TOP/tests/artifacts"
+  [ -d "$1/results/$2" ] && cp -r "$1/results/$2" "$E2E_TOP/tests/artifacts/" || true
 }
 
 # For a test's e2e_test_cleanup: when STATUS is a failure, the last LINES

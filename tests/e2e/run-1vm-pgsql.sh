@@ -36,16 +36,8 @@ e2e_test_cleanup() {
   for id in "$tag-pgsql" "$tag-odbc"; do
     "$drivebench" teardown "$id" --uri="$E2E_URI" >/dev/null 2>&1 || true
   done
-  [ "$1" != 0 ] || return 0
-  [ -n "$current" ] || return 0
-  for c in "$E2E_WORK"/results/"$current"/console/*.log; do
-    [ -s "$c" ] || continue
-    echo "----- serial console $(basename "$c") (last 60 lines) -----" >&2
-    tail -60 "$c" >&2
-  done
-  [ -s "$E2E_WORK/$current.log" ] && { echo "----- drivebench run output -----" >&2; tail -60 "$E2E_WORK/$current.log" >&2; }
-  mkdir -p "$E2E_TOP/tests/artifacts"
-  [ -d "$E2E_WORK/results/$current" ] && cp -r "$E2E_WORK/results/$current" "$E2E_TOP/tests/artifacts/" || true
+  [ "$1" != 0 ] && [ -n "$current" ] || return 0
+  e2e_run_failed "$E2E_WORK" "$current"
 }
 e2e_begin virsh jq timeout
 
@@ -54,27 +46,14 @@ e2e_begin virsh jq timeout
 odbcinst -q -d 2>/dev/null | grep -qx '\[PostgreSQL Unicode\]' \
   || e2e_fail "psqlODBC is not registered as 'PostgreSQL Unicode' (install odbc-postgresql)"
 
-images=${E2E_IMAGE_DIR:-}
-if [ -z "$images" ]; then
-  "$E2E_TOP/images/build.sh" --engine postgresql
-  images=$E2E_TOP/images/build/postgresql
-fi
-grep -qx 'engine=postgresql' "$images/image.info" 2>/dev/null \
-  || e2e_fail "$images/image.info does not say engine=postgresql"
+e2e_engine_image postgresql
+images=$E2E_IMAGES
 e2e_libvirt_up || e2e_fail "libvirt did not start"
 type=$(e2e_virt_type)
 
-E2E_WORK=$(mktemp -d /var/tmp/drivebench-e2e-pg.XXXXXX)
-work=$E2E_WORK
-chmod 0755 "$work"
-mkdir -m 0755 "$work/drive"
 # every oltp the orchestrator starts logs its arguments (the real one runs)
-cat >"$work/oltp" <<SH
-#!/bin/sh
-echo "\$*" >>"$work/argv.log"
-exec "$E2E_TOP/bin/oltp" "\$@"
-SH
-chmod 0755 "$work/oltp"
+e2e_run_work pg
+work=$E2E_WORK
 
 # plan NAME DRIVER WORKLOAD-LINES
 plan() {

@@ -5,8 +5,8 @@
 # (TDS_Version=7.4), with the mssql dialect learnt from SQL_DBMS_NAME.
 # Readiness (oltp ping), the six sysbench workloads (prepare, 30 s with 8
 # threads, cleanup), the bulk path, TPC-C with statements and with
-# procedures (check, conditions 1-4), and a forced deadlock retried and
-# counted once.
+# procedures (check, conditions 1-4), a forced deadlock retried and
+# counted once, and the database's size read from the server.
 #
 # Each run is --verbose, so oltp names every transaction it retried on
 # stderr; the test asserts that every such line is a retry of a kind the
@@ -118,6 +118,29 @@ read -r bulk rows <<<"$hashes"
 check_eq "parameter arrays load 3000 rows" 3000 "${bulk%%:*}"
 check_eq "parameter arrays load the rows INSERTs load" "$bulk" "${rows:-none}"
 $OLTP --tables=1 oltp_read_write cleanup >/dev/null 2>&1
+
+# --- the database's size: Babelfish's own figure -----------------------------------------
+# sys.database_files has no row on Babelfish (a view WHERE false), so oltp
+# reads the tables' own size (oltp/dialect.c): with autovacuum off (no
+# free-space or visibility map appears meanwhile) and a read-only run, the
+# figure before and after the run is exactly PostgreSQL's for the table
+# with its index and primary key; no log figure (the WAL is the cluster's)
+babelfish_psql "ALTER SYSTEM SET autovacuum = off" >/dev/null
+babelfish_psql "SELECT pg_reload_conf()" >/dev/null
+$OLTP --tables=1 --table-size=3000 oltp_read_only prepare >"$T/out" 2>&1
+check_eq "size: prepare exits 0" 0 $?
+$OLTP --tables=1 --table-size=3000 --threads=1 --time=2 --json="$T/size.json" oltp_read_only run >"$T/size" 2>&1
+check_eq "size: a 2 s read-only run exits 0" 0 $?
+pgsize=$(sql "SELECT SUM(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'master_dbo' AND c.relkind = 'r'")
+check_eq "size: start and end data_bytes = PostgreSQL's total relation size of sbtest1, no log figure" \
+  "$pgsize $pgsize None None" \
+  "$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["database_size"]; print(d["start"].get("data_bytes"), d["end"].get("data_bytes"), d["start"].get("log_bytes"), d["end"].get("log_bytes"))' "$T/size.json")"
+check_eq "size: oltp prints it in MiB, without a log" \
+  "database size (before the run): $(python3 -c "print('%.1f MiB (data %.1f MiB, no log of its own)' % ((int('$pgsize') / 1048576.0,) * 2))")" \
+  "$(grep '^database size (before the run)' "$T/size")"
+babelfish_psql "ALTER SYSTEM RESET autovacuum" >/dev/null
+babelfish_psql "SELECT pg_reload_conf()" >/dev/null
+$OLTP --tables=1 oltp_read_only cleanup >/dev/null 2>&1
 
 # --- a forced deadlock: retried, counted once ---------------------------------------------
 # Two rows; a PostgreSQL session (E) updates row 1; oltp's one transaction

@@ -197,7 +197,7 @@ engine_error "ODBC keys with a native driver" \
   "9: [workload] encrypt applies to db_driver = odbc only (this plan's is pgsql)" \
   'engine = postgresql\n' 'encrypt = yes\n'
 engine_error "an unknown engine" \
-  "4: [run] engine: 'oracle' is not one of mariadb|postgresql|sqlserver|mysql" \
+  "4: [run] engine: 'oracle' is not one of mariadb|postgresql|babelfish|sqlserver|mysql" \
   'engine = oracle\n' ''
 engine_error "an unknown controller" \
   "4: [run] controller: 'ahci' is not one of virtio-scsi|lsisas1068|lsisas1078" \

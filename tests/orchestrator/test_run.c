@@ -1333,6 +1333,32 @@ static void test_sqlserver_run(void **state)
     orch_plan_free(p);
 }
 
+/* A babelfish plan (drivebench's Babelfish image, engine defaults only):
+ * every oltp reaches the guest's 1433 through FreeTDS with TDS 7.4 and
+ * database sbtest, and the readiness pings give a login the engine's
+ * 90 s (the first Babelfish login after boot maps its T-SQL library);
+ * no guest agent here, so the host's pings alone are readiness. */
+static void test_babelfish_run(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", "engine = babelfish\nguest_agent = no\n");
+    orch_run_opts o;
+    assert_string_equal(p->db_driver, "odbc");
+    assert_int_equal(p->engine->port, 1433);
+    opts_init(&o, f);
+    o.wait_ready = NULL;            /* the host client's own readiness */
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    assert_clean(f, RUN_ID);
+    /* 3 VMs: ping, prepare, precondition, measure */
+    assert_int_equal(orch_count_lines(f->log, NULL), 12);
+    assert_int_equal(orch_count_lines(f->log, " --connect-timeout=90 ping"), 3);
+    assert_int_equal(orch_count_lines(f->log, "--db-driver=odbc --odbc-connect=Driver={FreeTDS};"
+                                      "Server=127.0.0.1;Port=47"), 12);
+    assert_int_equal(orch_count_lines(f->log, ";Database=sbtest;TDS_Version=7.4;"
+                                      "ClientCharset=UTF-8 --odbc-user=drivebench "), 12);
+    orch_plan_free(p);
+}
+
 /* oltp ping exits EXIT (saying SAY, unless NULL) on its first try: the
  * boot wait fails at once with WANT, after one ping, leaving nothing. */
 static void ping_fails_fast(orch_fixture *f, orch_plan *p, const char *exit_status,
@@ -1897,6 +1923,7 @@ int main(void)
         ORCH_FIXTURE_TEST(test_repetitions_auto_cv),
         ORCH_FIXTURE_TEST(test_repetitions_auto_max),
         ORCH_FIXTURE_TEST(test_sqlserver_run),
+        ORCH_FIXTURE_TEST(test_babelfish_run),
         ORCH_FIXTURE_TEST(test_ping_login_refused),
         ORCH_FIXTURE_TEST(test_image_of_another_engine),
         ORCH_FIXTURE_TEST(test_ping_without_oltp),
