@@ -215,18 +215,28 @@ double hist_mean(const hist *h)
 #define HK_SUM      "sum"
 #define HK_BUCKETS  "buckets"
 
-json_object *hist_to_json(const hist *h)
+/* The members both histogram writers start with, in the one order the
+ * readers and the fixtures know. */
+static json_object *header_json(int sig_digits, int64_t highest, int64_t total, int64_t min,
+                                int64_t max, double sum)
 {
     json_object *o = json_object_new_object();
-    json_object *b = json_object_new_array();
 
     json_object_object_add(o, HK_UNIT, json_object_new_string("us"));
-    json_object_object_add(o, HK_DIGITS, json_object_new_int(h->sig_digits));
-    json_object_object_add(o, HK_HIGHEST, json_object_new_int64(h->highest));
-    json_object_object_add(o, HK_COUNT, json_object_new_int64(h->total));
-    json_object_object_add(o, HK_MIN, json_object_new_int64(h->min));
-    json_object_object_add(o, HK_MAX, json_object_new_int64(h->max));
-    json_object_object_add(o, HK_SUM, json_object_new_double(h->sum));
+    json_object_object_add(o, HK_DIGITS, json_object_new_int(sig_digits));
+    json_object_object_add(o, HK_HIGHEST, json_object_new_int64(highest));
+    json_object_object_add(o, HK_COUNT, json_object_new_int64(total));
+    json_object_object_add(o, HK_MIN, json_object_new_int64(min));
+    json_object_object_add(o, HK_MAX, json_object_new_int64(max));
+    json_object_object_add(o, HK_SUM, json_object_new_double(sum));
+    return o;
+}
+
+json_object *hist_to_json(const hist *h)
+{
+    json_object *o = header_json(h->sig_digits, h->highest, h->total, h->min, h->max, h->sum);
+    json_object *b = json_object_new_array();
+
     for (int i = 0; i < h->counts_len; i++) {
         if (!h->counts[i])
             continue;
@@ -544,17 +554,9 @@ bad:
 
 json_object *hist_sparse_to_json(const hist_sparse *s)
 {
-    json_object *o = json_object_new_object();
-    json_object *b = buckets_text(s);
+    json_object *o = header_json(s->sig_digits, s->highest, s->total, s->min, s->max, s->sum);
 
-    json_object_object_add(o, HK_UNIT, json_object_new_string("us"));
-    json_object_object_add(o, HK_DIGITS, json_object_new_int(s->sig_digits));
-    json_object_object_add(o, HK_HIGHEST, json_object_new_int64(s->highest));
-    json_object_object_add(o, HK_COUNT, json_object_new_int64(s->total));
-    json_object_object_add(o, HK_MIN, json_object_new_int64(s->min));
-    json_object_object_add(o, HK_MAX, json_object_new_int64(s->max));
-    json_object_object_add(o, HK_SUM, json_object_new_double(s->sum));
-    json_object_object_add(o, HK_BUCKETS, b);
+    json_object_object_add(o, HK_BUCKETS, buckets_text(s));
     return o;
 }
 
