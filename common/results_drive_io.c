@@ -564,6 +564,16 @@ static const char *const csv_txn[] = { RES_IO_TXN_KEYS(CSV_TXN) };
 #undef CSV_GUEST
 #undef CSV_TXN
 
+const char *res_io_hv_csv_name(int k)
+{
+    return k >= 0 && k < RES_IOV_N ? csv_hv[k] : NULL;
+}
+
+const char *res_io_host_csv_name(int k)
+{
+    return k >= 0 && k < RES_IOH_N ? csv_host[k] : NULL;
+}
+
 /* the device latency's columns: its percentiles of every request */
 static const double csv_devlat_pcts[] = { 50, 99, 99.99 };
 static const char *const csv_devlat[] = { "dev_lat_p50_ms", "dev_lat_p99_ms",
@@ -575,7 +585,7 @@ void res_io_csv_head(FILE *f)
         fprintf(f, ",%s", csv_hv[k]);
     for (int k = 0; k < RES_IOH_N; k++)
         fprintf(f, ",%s", csv_host[k]);
-    fputs(",flush_ratio", f);
+    fputs("," RES_IO_CSV_FLUSH_RATIO, f);
     for (int k = 0; k < RES_IOH_N; k++)
         fprintf(f, ",%s", csv_guest[k]);
     for (int k = 0; k < RES_IOT_N; k++)

@@ -224,6 +224,12 @@ void res_io_put(json_object *owner, const res_io *io);
 int res_io_get(json_object *owner, res_io **io);
 /* summary.csv: the I/O columns appended to the header, and to the row of
  * drive d in repetition rep (both begin with a comma). */
+/* summary.csv's column names of a hypervisor-view key (RES_IOV_*: "db_…")
+ * and of a host-view key (RES_IOH_*: "host_…"), which the report's cells
+ * name too; NULL for a key out of range. Static strings. */
+const char *res_io_hv_csv_name(int k);
+const char *res_io_host_csv_name(int k);
+#define RES_IO_CSV_FLUSH_RATIO "flush_ratio"
 void res_io_csv_head(FILE *f);
 void res_io_csv_row(FILE *f, const res_summary *s, int d, int rep);
 /* Percentile pct (exactly as listed) of a device-latency class, ms; NAN
