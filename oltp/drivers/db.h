@@ -74,6 +74,13 @@ typedef struct db_stmt_def {
      * concurrent transaction (sysbench's DELETE then INSERT of one id),
      * rolled back and retried like a deadlock (dialect_unique_violation) */
     bool        unique_retry;
+    /* run once by a driver when this statement fails, its own result
+     * ignored (the statement's error stays the one reported): session
+     * state the failed batch may have left behind, such as T-SQL's
+     * IDENTITY_INSERT, which one table per session may hold (Babelfish
+     * ends the batch at its INSERT's 2627 before the batch's own OFF;
+     * on SQL Server the OFF is a no-op). NULL: none. */
+    const char *on_fail_sql;
 } db_stmt_def;
 
 /* DB_T_INT is a value of an INT (32-bit) column: drivers that declare

@@ -33,7 +33,8 @@
  * and 57P0x. A failed connect to a SQL Server whose database is not open
  * yet (4060, in recovery 922, in a restore 927, upgrade scripts 18401)
  * says 08004: not ready, retry; a refused login says 28000.
- */#include "drivers/drv_odbc.h"
+ */
+#include "drivers/drv_odbc.h"
 
 /* --- results (connection thread) ----------------------------------------- */
 
@@ -196,6 +197,22 @@ static int bind_params(db_conn *c, SQLHSTMT h, const db_value *v, int n)
     return DB_DONE;
 }
 
+
+/* A failed statement's on_fail_sql (db.h) on a handle of its own, so the
+ * failed statement's error in p->err stays the one reported; its own
+ * result is not looked at (nothing to undo is not an error). */
+static void reset_after_failure(od_priv *p, const char *sql)
+{
+    SQLHSTMT h;
+    SQLRETURN rc = SQL_ERROR;
+    if (SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_STMT, p->dbc, &h))) {
+        rc = SQLExecDirect(h, (SQLCHAR *)sql, SQL_NTS);
+        SQLFreeHandle(SQL_HANDLE_STMT, h);
+    }
+    /* a transaction the error doomed refuses it: again after the rollback */
+    p->pending_reset = SQL_SUCCEEDED(rc) || rc == SQL_NO_DATA ? NULL : sql;
+}
+
 static int do_exec(db_conn *c)
 {
     od_priv *p = c->priv;
@@ -220,6 +237,8 @@ static int do_exec(db_conn *c)
     od_set_active(p, NULL);
     if (collect(c, h, rc) == DB_DONE)
         return DB_DONE;
+    if (d->on_fail_sql)
+        reset_after_failure(p, d->on_fail_sql);
     if (d->unique_retry && p->err.cls == DB_ERR_FATAL &&
         dialect_unique_violation(p->dialect >= 0 ? p->dialect : (int)c->cfg->dialect, p->err.code, p->err.sqlstate))
         p->err.cls = DB_ERR_RETRY;
@@ -259,8 +278,12 @@ static int do_trx(db_conn *c)
     }
     if (!p->manual)
         return DB_DONE;
-    if (SQL_SUCCEEDED(SQLEndTran(SQL_HANDLE_DBC, p->dbc, p->trx == DB_TRX_COMMIT ? SQL_COMMIT : SQL_ROLLBACK)))
+    if (SQL_SUCCEEDED(SQLEndTran(SQL_HANDLE_DBC, p->dbc, p->trx == DB_TRX_COMMIT ? SQL_COMMIT : SQL_ROLLBACK))) {
+        if (p->pending_reset)
+            reset_after_failure(p, p->pending_reset);
+        p->pending_reset = NULL;
         return DB_DONE;
+    }
     od_fail(c, SQL_HANDLE_DBC, p->dbc, p->trx == DB_TRX_COMMIT ? "SQLEndTran(COMMIT)" : "SQLEndTran(ROLLBACK)");
     /* the server rolled back already (a deadlock victim, XACT_ABORT):
      * nothing was left to roll back, which is what was asked */

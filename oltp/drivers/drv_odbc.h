@@ -76,6 +76,8 @@ typedef struct od_priv {
     bool            manual;         /* autocommit is off (a workload began a transaction) */
     SQLHSTMT       *st;             /* per statement; NULL until prepared */
     SQLHSTMT        q;              /* text statements */
+    const char     *pending_reset;  /* a failed statement's on_fail_sql not yet run (its
+                                     * transaction refused it): run after the rollback */
     SQLLEN         *ind;            /* parameter length/indicator */
     SQLINTEGER     *ival;           /* DB_T_INT parameters as SQL_INTEGER */
     int             nind;

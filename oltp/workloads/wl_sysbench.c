@@ -180,10 +180,11 @@ static int sb_setup(wl_run *run)
             }
             /* T-SQL takes an explicit value for an IDENTITY column only
              * between these SETs (one table per session at a time) */
+            char *off = NULL;
             if (k == K_INSERT && o->auto_inc && o->db.dialect == DB_DIALECT_MSSQL) {
                 char *batch;
                 if (asprintf(&batch, "SET IDENTITY_INSERT sbtest%d ON; %s; SET IDENTITY_INSERT sbtest%d OFF",
-                             t, sql, t) < 0) {
+                             t, sql, t) < 0 || asprintf(&off, "SET IDENTITY_INSERT sbtest%d OFF", t) < 0) {
                     fprintf(stderr, "oltp: out of memory\n");
                     return -1;
                 }
@@ -196,7 +197,8 @@ static int sb_setup(wl_run *run)
              * Babelfish); sysbench's pgsql driver ignores 23505 and
              * retries, which the drivers do for this statement */
             run->stmts[stmt_id(t, k)] = (db_stmt_def){ .sql = sql, .nparams = kind_defs[k].nparams,
-                                                       .kind = kind_defs[k].kind, .unique_retry = k == K_INSERT };
+                                                       .kind = kind_defs[k].kind, .unique_retry = k == K_INSERT,
+                                                       .on_fail_sql = off };
         }
     p->stmt_begin = o->tables * NKINDS;
     p->stmt_commit = p->stmt_begin + 1;
@@ -230,8 +232,10 @@ static int sb_setup(wl_run *run)
 
 static void sb_teardown(wl_run *run)
 {
-    for (int i = 0; i < run->nstmts; i++)
+    for (int i = 0; i < run->nstmts; i++) {
         free((char *)run->stmts[i].sql);
+        free((char *)run->stmts[i].on_fail_sql);
+    }
     free(run->stmts);
     free(run->data);
     run->stmts = NULL;

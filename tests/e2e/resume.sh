@@ -89,13 +89,29 @@ before=$(sums)
 doms=$(virsh -c "$E2E_URI" list --all --name)
 grep -qF "$prefix" <<<"$doms" || e2e_fail "the SIGKILLed run left no domain to clean up"
 
+# the stopped run's oltp (one VM: one process, recorded in its clients
+# file with the start time that tells it from a later process on the same
+# pid) either dies by itself at its next interval line (the pipe to the
+# killed drivebench is gone) or is ended by resume: 0 or 1 for resume to
+# end, and none alive after it
+recorded=$(cat "$rdir/clients" 2>/dev/null || true)
+[ -n "$recorded" ] || e2e_fail "no oltp recorded in $rdir/clients when drivebench was killed"
+still_alive() {
+  local n=0 pid start _
+  while read -r pid start _; do
+    [ -n "$pid" ] || continue
+    if [ "$(awk '{print $22}' "/proc/$pid/stat" 2>/dev/null)" = "$start" ]; then n=$((n + 1)); fi
+  done <<<"$recorded"
+  echo "$n"
+}
 t1=$(date +%s)
 "$drivebench" resume "$run_id" --results="$work/results" >"$work/resume.log" 2>&1 \
   || e2e_fail "resume exited $?"
-grep -qE "^resume $run_id: the stopped run left 0 oltp process\(es\), 1 domain\(s\), [1-9][0-9]* volume\(s\), 1 pool\(s\): removed\$" "$work/resume.log" \
+grep -qE "^resume $run_id: the stopped run left [01] oltp process\(es\), 1 domain\(s\), [1-9][0-9]* volume\(s\), 1 pool\(s\): removed\$" "$work/resume.log" \
   || e2e_fail "resume did not clean up what the run left: $(grep '^resume' "$work/resume.log")"
 grep -qxF "resume $run_id: 1 complete repetition(s) kept; repetition 2 runs again from its start" "$work/resume.log" \
   || e2e_fail "resume line missing"
+[ "$(still_alive)" = 0 ] || e2e_fail "an oltp of the stopped run is still alive after resume: $recorded"
 e2e_say "resumed in $(( $(date +%s) - t1 ))s"
 after=$(sums)
 [ "$before" = "$after" ] || e2e_fail "repetition 1's files changed: $(diff <(echo "$before") <(echo "$after"))"
