@@ -14,6 +14,9 @@
 #                     a plan of one tiny VM of domain type TYPE on
 #                     $E2E_WORK/drive (1 table x 1,000 rows), with more
 #                     [run] and [workload] lines
+# e2e_engine_plan FILE NAME ENGINE TYPE BOOT_TIMEOUT RUN_KEYS WORKLOAD_KEYS
+#                     a plan of one tiny VM of ENGINE's image ($E2E_IMAGES)
+#                     on $E2E_WORK/drive, through $E2E_WORK/oltp (the logger)
 # e2e_check_totals RUN_DIR
 #                     fail unless summary.json's run and drive transactions
 #                     equal the sums of the VMs' own result files
@@ -78,6 +81,36 @@ name = oltp_read_write
 tables = 1
 table_size = 1000
 $5
+
+[drive e2e]
+path = $E2E_WORK/drive
+EOF
+}
+
+# e2e_engine_plan FILE NAME ENGINE TYPE BOOT_TIMEOUT RUN_KEYS WORKLOAD_KEYS:
+# the plan of one tiny VM of domain type TYPE serving ENGINE from the image
+# folder $E2E_IMAGES (e2e_engine_image), its oltp the logger of
+# e2e_run_work, results in $E2E_WORK/results, on the drive $E2E_WORK/drive;
+# RUN_KEYS and WORKLOAD_KEYS are more "key = value" lines (the workload's
+# name and size are the caller's).
+e2e_engine_plan() {
+  cat >"$1" <<EOF
+; written by $(basename "$0")
+[run]
+name = $2
+engine = $3
+uri = $E2E_URI
+profile = tiny
+client = host
+image_dir = $E2E_IMAGES
+oltp = $E2E_WORK/oltp
+results_dir = $E2E_WORK/results
+domain_type = $4
+boot_timeout = $5
+$6
+
+[workload]
+$7
 
 [drive e2e]
 path = $E2E_WORK/drive

@@ -47,7 +47,6 @@ odbcinst -q -d 2>/dev/null | grep -qx '\[PostgreSQL Unicode\]' \
   || e2e_fail "psqlODBC is not registered as 'PostgreSQL Unicode' (install odbc-postgresql)"
 
 e2e_engine_image postgresql
-images=$E2E_IMAGES
 e2e_libvirt_up || e2e_fail "libvirt did not start"
 type=$(e2e_virt_type)
 
@@ -57,30 +56,11 @@ work=$E2E_WORK
 
 # plan NAME DRIVER WORKLOAD-LINES
 plan() {
-  cat >"$work/$1.ini" <<INI
-; written by tests/e2e/run-1vm-pgsql.sh
-[run]
-name = e2e pgsql
-engine = postgresql
-uri = $E2E_URI
-profile = tiny
-client = host
-image_dir = $images
-oltp = $work/oltp
-results_dir = $work/results
-domain_type = $type
-boot_timeout = 10m
-${controller:+controller = $controller}
-
-[workload]
-db_driver = $2
+  e2e_engine_plan "$work/$1.ini" "e2e pgsql" postgresql "$type" 10m "${controller:+controller = $controller}" \
+    "db_driver = $2
 threads = 2
 measure = 10s
-$3
-
-[drive e2e]
-path = $work/drive
-INI
+$3"
 }
 plan pgsql pgsql $'name = oltp_read_write\ntables = 1\ntable_size = 1000'
 plan odbc odbc $'name = tpcc\nwarehouses = 1'

@@ -57,7 +57,6 @@ odbcinst -q -d 2>/dev/null | grep -qx '\[FreeTDS\]' \
   || e2e_fail "FreeTDS is not registered as an ODBC driver (install tdsodbc)"
 
 e2e_engine_image babelfish
-images=$E2E_IMAGES
 e2e_libvirt_up || e2e_fail "libvirt did not start"
 type=$(e2e_virt_type)
 
@@ -68,27 +67,8 @@ work=$E2E_WORK
 # plan NAME WORKLOAD-LINES: engine babelfish with its defaults (odbc,
 # FreeTDS, login drivebench, database sbtest)
 plan() {
-  cat >"$work/$1.ini" <<INI
-; written by tests/e2e/run-1vm-tsql.sh
-[run]
-name = e2e tsql
-engine = babelfish
-uri = $E2E_URI
-profile = tiny
-client = host
-image_dir = $images
-oltp = $work/oltp
-results_dir = $work/results
-domain_type = $type
-boot_timeout = 20m
-
-[workload]
-threads = 2
-$2
-
-[drive e2e]
-path = $work/drive
-INI
+  e2e_engine_plan "$work/$1.ini" "e2e tsql" babelfish "$type" 20m "" "threads = 2
+$2"
 }
 plan sysbench $'name = oltp_read_write\ntables = 1\ntable_size = 1000\nwarmup = 30s\nmeasure = 10s'
 # the workload of plans/quick-tsql.ini, as drivebench reads it
