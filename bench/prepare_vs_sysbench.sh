@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Loading speed: `oltp ... prepare` against `sysbench ... prepare` on the
 # same private MariaDB and PostgreSQL servers, same sizes and threads,
-# alternating runs (sysbench, oltp --bulk=on, oltp --bulk=off, sysbench,
-# ...), then `oltp tpcc prepare` with --bulk=on against --bulk=off. Every
+# alternating runs (sysbench, oltp --bulk=on, [MariaDB: the server's own
+# path], oltp --bulk=off, sysbench, ...), then `oltp tpcc prepare` with
+# --bulk=on against --bulk=off. The server's own path on MariaDB is the
+# mariadb client's LOAD DATA LOCAL INFILE of the rows oltp loaded, dumped
+# to files once (bench/mariadb_load_files.sh), checked to give the same
+# CHECKSUM TABLE as oltp's load. Every
 # figure is rows/s of the whole command (CREATE TABLE, the load, the
 # secondary indexes), the median of RUNS runs, with the ratio to the
 # reference, and the median CPU seconds the client and the server spent
 # (the server's from /proc/PID/stat, its exited backends included).
-# Target (issue 15): oltp prepare >= 2x sysbench's rows/s on both engines.
+# Targets: oltp prepare >= 2x sysbench's rows/s on both engines (issue 15);
+# on MariaDB, or within 10 % of the server's own path (issue 33).
 #
 # Usage: [OLTP_BIN=path] [ENGINES="mariadb pgsql"] [LOAD_PROFILE=1] [TPCC=0]
 #        bench/prepare_vs_sysbench.sh [RUNS] [TABLES] [SIZE] [THREADS] [WAREHOUSES]
@@ -39,6 +44,8 @@ timed() {
   cpu=$(sed -n 's/^client_cpu_s=//p' "$OUT/$label.log")
   python3 -c "print(f'{$t1 - $t0:.3f},{$cpu:.2f},{$s1 - $s0:.2f}')"
 }
+# sums: CHECKSUM TABLE of the TABLES sbtest tables, one line
+sums() { mariadb_sql "CHECKSUM TABLE $(seq -s, -f 'sbtest.sbtest%g' 1 "$TABLES")" | awk '{printf "%s ", $2}'; }
 # loaded LABEL: the rows oltp reports in its last line ("Loaded N rows in ...")
 loaded() { sed -n 's/^Loaded \([0-9]*\) rows.*/\1/p' "$OUT/$1.log" | tail -1; }
 
@@ -84,12 +91,21 @@ for engine in $ENGINES; do
     version="PostgreSQL $(postgres_sql 'SHOW server_version') (1 GB shared_buffers, fsync=off, synchronous_commit=off)"
     SERVER_PID=$PGSQL_PID
   fi
-  sb=; on=; off=; ton=; toff=
+  sb=; on=; off=; ton=; toff=; fast=
   for i in $(seq 1 "$RUNS"); do
     $SB --tables=$TABLES oltp_read_write cleanup >/dev/null 2>&1
     sb="$sb $(timed sb$i $SB $SIZES oltp_read_write prepare)"
     $OL --tables=$TABLES oltp_read_write cleanup >/dev/null 2>&1
     on="$on $(timed on$i $OL $SIZES --bulk=on oltp_read_write prepare)"
+    if [ "$engine" = mariadb ]; then
+      if [ "$i" = 1 ]; then
+        mkdir -p "$OUT/rows"; want=$(sums)
+        for t in $(seq 1 "$TABLES"); do mariadb_dump_rows "sbtest$t" "k, c, pad" "$OUT/rows/sbtest$t.tsv"; done
+      fi
+      $OL --tables=$TABLES oltp_read_write cleanup >/dev/null 2>&1
+      fast="$fast $(timed fast$i env OLTP_BIN="$OLTP_BIN" OLTP_CONN="$CONN" bench/mariadb_load_files.sh "$OUT/rows" "$TABLES" "$THREADS")"
+      [ "$(sums)" = "$want" ] || { echo "the mariadb client's load: CHECKSUM TABLE $(sums), oltp's $want" >&2; exit 1; }
+    fi
     $OL --tables=$TABLES oltp_read_write cleanup >/dev/null 2>&1
     off="$off $(timed off$i $OL $SIZES --bulk=off oltp_read_write prepare)"
     $OL --tables=$TABLES oltp_read_write cleanup >/dev/null 2>&1
@@ -108,12 +124,18 @@ for engine in $ENGINES; do
   echo "| loader | median time | rows/s | vs reference | client CPU s | server CPU s | server CPU µs/row | runs (s) |"
   echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
   report_line "sysbench prepare (multi-row INSERTs)" "$sb" "$rows"; ref=$LAST_RATE
-  report_line "oltp prepare --bulk=on" "$on" "$rows" "$ref"
+  report_line "oltp prepare --bulk=on" "$on" "$rows" "$ref"; oltp_rate=$LAST_RATE
+  if [ -n "$fast" ]; then
+    report_line "mariadb client LOAD DATA LOCAL from files" "$fast" "$rows" "$ref"
+    fast_line="oltp --bulk=on / the server's own path (mariadb client, files): $(python3 -c "print(f'{$oltp_rate / $LAST_RATE:.2f}x')") (target >= 0.90x); same rows: CHECKSUM TABLE $want"
+  fi
   report_line "oltp prepare --bulk=off (multi-row INSERTs)" "$off" "$rows" "$ref"
   if [ "${TPCC:-1}" != 0 ]; then
   trows=$(loaded toff1)
   report_line "oltp tpcc prepare --bulk=off ($trows rows)" "$toff" "$trows"; tref=$LAST_RATE
   report_line "oltp tpcc prepare --bulk=on" "$ton" "$(loaded ton1)" "$tref"
   fi
+  [ -n "$fast" ] && { echo; echo "$fast_line"; fast=; }
+  echo "load average after $engine: $(uptime | sed 's/.*load average: //')"
   if [ "$engine" = mariadb ]; then mariadb_stop; else postgres_stop; fi
 done

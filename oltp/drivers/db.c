@@ -158,6 +158,52 @@ size_t db_bulk_tsv_max(const db_bulk *b)
     return n;
 }
 
+/* A signed integer in decimal at out (room for 20 digits and a sign);
+ * returns its length. snprintf's parsing of the format was 6 % of a bulk
+ * load's client CPU. */
+static size_t tsv_int(int64_t v, char *out)
+{
+    char tmp[20];
+    size_t n = 0, o = 0;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        out[o++] = '-';
+    while (n)
+        out[o++] = tmp[--n];
+    return o;
+}
+
+/* Nonzero when the 8 bytes of w hold byte c (the "has zero byte" test on
+ * w ^ c repeated: exact for whether one does, whichever it is). */
+static inline uint64_t tsv_has_byte(uint64_t w, unsigned char c)
+{
+    const uint64_t ones = 0x0101010101010101ULL;
+    uint64_t x = w ^ (ones * c);
+    return (x - ones) & ~x & 0x8080808080808080ULL;
+}
+
+/* True when s[0..len) holds a byte LOAD DATA and COPY read as special
+ * (backslash, tab, newline, carriage return), 8 bytes at a time: the
+ * generated strings never have one, and a per-byte switch while copying
+ * was 28 % of a bulk load's client CPU (perf, 2 x 200,000 rows). */
+static bool tsv_special(const char *s, size_t len)
+{
+    uint64_t any = 0;
+    size_t k = 0;
+    for (; k + 8 <= len; k += 8) {
+        uint64_t w;
+        memcpy(&w, s + k, 8);
+        any |= tsv_has_byte(w, '\\') | tsv_has_byte(w, '\t') | tsv_has_byte(w, '\n') | tsv_has_byte(w, '\r');
+    }
+    for (; k < len; k++)
+        any |= s[k] == '\\' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r';
+    return any != 0;
+}
+
 size_t db_bulk_tsv(const db_value *row, int n, char *out, size_t cap)
 {
     size_t o = 0;
@@ -169,7 +215,7 @@ size_t db_bulk_tsv(const db_value *row, int n, char *out, size_t cap)
             out[o++] = '\t';
         switch (v->type) {
         case DB_T_INT:
-            o += (size_t)snprintf(out + o, cap - o, "%" PRId64, v->i);
+            o += tsv_int(v->i, out + o);
             break;
         case DB_T_DOUBLE:
             o += (size_t)snprintf(out + o, cap - o, "%.17g", v->d);
@@ -181,6 +227,11 @@ size_t db_bulk_tsv(const db_value *row, int n, char *out, size_t cap)
         case DB_T_STRING:
             if (cap - o < 2 * v->len + 2)
                 return 0;
+            if (!tsv_special(v->s, v->len)) {
+                memcpy(out + o, v->s, v->len);
+                o += v->len;
+                break;
+            }
             for (size_t k = 0; k < v->len; k++) {
                 char ch = v->s[k];
                 switch (ch) {

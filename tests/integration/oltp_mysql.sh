@@ -325,12 +325,29 @@ check_eq "bulk load: rows, ids 1..2000" "2000 1 2000" "$(mariadb_sql "SELECT COU
 other=$($OLTP --tables=3 oltp_read_write cleanup >/dev/null 2>&1; $OLTP --tables=3 --table-size=2000 --rand-seed=6 oltp_read_write prepare >/dev/null 2>&1; sums)
 [ "$other" != "$want" ]; check_eq "another --rand-seed: other rows" 0 $?
 check_eq "the index on k is built after the load" 1 "$(mariadb_sql "SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema='sbtest' AND table_name='sbtest2' AND index_name='k_2'")"
+# the server's own path (bench/prepare_vs_sysbench.sh): oltp's rows dumped
+# to files and loaded by the mariadb client's LOAD DATA LOCAL INFILE into
+# oltp's empty tables are the same rows, line for line
+want=$(load --bulk=on --threads=3)
+for t in 1 2 3; do mariadb_dump_rows sbtest$t "k, c, pad" "$T/sbtest$t.tsv"; done
+check_eq "the dump of sbtest2: 2,000 lines" 2000 "$(wc -l <"$T/sbtest2.tsv")"
+$OLTP --tables=3 oltp_read_write cleanup >/dev/null 2>&1
+$OLTP --tables=3 --table-size=0 --create-secondary=off oltp_read_write prepare >/dev/null 2>&1
+for t in 1 2 3; do mariadb_load_rows sbtest$t "k, c, pad" "$T/sbtest$t.tsv" "CREATE INDEX k_$t ON sbtest$t(k)"; done
+check_eq "the mariadb client's LOAD DATA LOCAL of the dump: oltp's checksums" "$want" "$(sums)"
+check_eq "the mariadb client's load: rows, ids 1..2000" "2000 1 2000" "$(mariadb_sql "SELECT COUNT(*), MIN(id), MAX(id) FROM sbtest.sbtest1" | tr '\t' ' ')"
 # a server that refuses LOAD DATA LOCAL INFILE: say what to do
 mariadb_sql "SET GLOBAL local_infile=0"
 $OLTP --tables=3 oltp_read_write cleanup >/dev/null 2>&1
 $OLTP --tables=1 --table-size=10 oltp_read_write prepare >"$T/out" 2>"$T/err"
 check_eq "local_infile=OFF: prepare exits 2" 2 $?
-check_contains "local_infile=OFF: the message says how to load" "the server refuses LOAD DATA LOCAL INFILE: start it with local_infile=ON, or load with --bulk=off" "$(cat "$T/err")"
+check_eq "local_infile=OFF: one message, the server's and what to do" \
+  "oltp: loading sbtest1: error 4166: The used command is not allowed because the MariaDB server or client has disabled the local infile capability: the server refuses LOAD DATA LOCAL INFILE: start it with local_infile=ON, or load with --bulk=off" \
+  "$(cat "$T/err")"
+check_eq "local_infile=OFF: the table is left empty" 0 "$(mariadb_sql "SELECT COUNT(*) FROM sbtest.sbtest1")"
+$OLTP --tables=1 oltp_read_write cleanup >/dev/null 2>&1
+$OLTP --tables=1 --table-size=10 --bulk=off oltp_read_write prepare >/dev/null 2>"$T/err"
+check_eq "local_infile=OFF: --bulk=off loads the 10 rows" "0 10" "$? $(mariadb_sql "SELECT COUNT(*) FROM sbtest.sbtest1")"
 mariadb_sql "SET GLOBAL local_infile=1"
 $OLTP --tables=3 oltp_read_write cleanup >/dev/null 2>&1
 $OLTP --tables=2 --table-size=1000 oltp_read_write prepare >/dev/null 2>&1

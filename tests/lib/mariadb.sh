@@ -4,6 +4,8 @@
 #   mariadb_start            # sets MARIADB_PORT, MARIADB_SOCKET, MARIADB_DIR, MARIADB_PID
 #   mariadb_sql "SQL"        # run SQL as root over the socket
 #   mariadb_stop             # stop the server this shell started (by PID)
+#   mariadb_dump_rows TABLE COLS FILE   # TABLE's COLS, ordered by id, as LOAD DATA's text
+#   mariadb_load_rows TABLE COLS FILE [SQL]  # the mariadb client's LOAD DATA LOCAL INFILE
 # Never touches the system service: a data directory under $TMPDIR, a free
 # loopback port, its own socket. Users: root over the socket, and
 # sbtest/sbtest@127.0.0.1 with all privileges on database sbtest.
@@ -50,6 +52,23 @@ mariadb_start() {
 
 mariadb_sql() {
   mariadb --no-defaults -uroot --socket="$MARIADB_SOCKET" -N -B -e "$1"
+}
+
+# The rows of sbtest.TABLE (columns COLS, "k, c, pad"), ordered by id, into
+# FILE in LOAD DATA's default text (tab-separated, backslash escapes: what
+# the client's batch mode prints).
+mariadb_dump_rows() {
+  mariadb_sql "SELECT $2 FROM sbtest.$1 ORDER BY id" >"$3"
+}
+
+# FILE into sbtest.TABLE (columns COLS) through the mariadb client's LOAD
+# DATA LOCAL INFILE over TCP as sbtest, the statement oltp's bulk path
+# sends (drv_mysql.c: CHARACTER SET binary, tab, backslash, newline), then
+# SQL if given, in the same session. The server's own fast path, for
+# comparisons with oltp's in-memory file.
+mariadb_load_rows() {
+  mariadb --no-defaults --local-infile=1 -h127.0.0.1 -P"$MARIADB_PORT" -usbtest -psbtest sbtest -e \
+    "LOAD DATA LOCAL INFILE '$3' INTO TABLE $1 CHARACTER SET binary FIELDS TERMINATED BY '\\t' ESCAPED BY '\\\\' LINES TERMINATED BY '\\n' ($2); ${4:-}"
 }
 
 mariadb_stop() {

@@ -675,6 +675,44 @@ static void test_tsql_dump(void **state)
     }
 }
 
+/* db_bulk_tsv (drivers/db.c), the text rows of LOAD DATA and COPY: every
+ * special byte at every place in and across an 8-byte word is escaped,
+ * plain strings are copied as they are, integers at their limits, NULL,
+ * and 0 when the line does not fit. */
+static void test_bulk_tsv(void **state)
+{
+    const char *const specials = "\\\t\n\r", *const escaped[] = {"\\\\", "\\t", "\\n", "\\r"};
+    char s[19], out[128], want[128];
+    db_value row[5];
+    size_t n;
+    (void)state;
+
+    row[0] = db_int(INT64_MIN);
+    row[1] = db_int(0);
+    row[2] = db_int(INT64_MAX);
+    row[3] = db_str("12345678901-plain-string", 24);
+    row[4] = (db_value){.type = DB_T_NULL};
+    n = db_bulk_tsv(row, 5, out, sizeof out);
+    assert_int_equal(n, strlen("-9223372036854775808\t0\t9223372036854775807\t12345678901-plain-string\t\\N\n"));
+    assert_memory_equal(out, "-9223372036854775808\t0\t9223372036854775807\t12345678901-plain-string\t\\N\n", n);
+    row[0] = db_int(-7);
+    n = db_bulk_tsv(row, 1, out, sizeof out);
+    assert_int_equal(n, 3);
+    assert_memory_equal(out, "-7\n", 3);
+    for (int c = 0; c < 4; c++)
+        for (int at = 0; at < (int)sizeof s; at++) {
+            memset(s, 'a', sizeof s);
+            s[at] = specials[c];
+            snprintf(want, sizeof want, "%.*s%s%.*s\n", at, s, escaped[c], (int)sizeof s - at - 1, s + at + 1);
+            row[0] = db_str(s, sizeof s);
+            n = db_bulk_tsv(row, 1, out, sizeof out);
+            assert_int_equal(n, strlen(want));
+            assert_memory_equal(out, want, n);
+        }
+    row[0] = db_str(s, sizeof s);
+    assert_int_equal(db_bulk_tsv(row, 1, out, 2 * sizeof s + 1), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest dump_only[] = {
@@ -692,6 +730,7 @@ int main(void)
         cmocka_unit_test(test_tsql_single_row_load),
         cmocka_unit_test(test_tsql_values_limit),
         cmocka_unit_test(test_drop_if_exists),
+        cmocka_unit_test(test_bulk_tsv),
     };
     if (getenv("TSQL_DUMP"))
         return cmocka_run_group_tests(dump_only, NULL, NULL);
