@@ -28,22 +28,12 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
+
+#include "rtt_common.h"
 #include <unistd.h>
 
-enum { MAX_SAMPLES = 4 * 1000 * 1000, MAX_SIZE = 4096 };
+enum { MAX_SIZE = 4096 };
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
 
 static int parse_port(const char *s)
 {
@@ -111,7 +101,7 @@ static int client(const char *host, int port, double seconds, size_t size)
 {
     struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
     char out[MAX_SIZE], in[MAX_SIZE];
-    uint32_t *lat = malloc(sizeof *lat * MAX_SAMPLES);
+    uint32_t *lat = malloc(sizeof *lat * RTT_MAX_SAMPLES);
     int fd = -1, rc = 1;
     size_t n = 0;
     if (!lat) {
@@ -129,8 +119,8 @@ static int client(const char *host, int port, double seconds, size_t size)
     }
     nodelay(fd);
     memset(out, 'x', size);
-    uint64_t t0 = now_ns(), end = t0 + (uint64_t)(seconds * 1e9), t = t0;
-    while (t < end && n < MAX_SAMPLES) {
+    uint64_t t0 = rtt_now_ns(), end = t0 + (uint64_t)(seconds * 1e9), t = t0;
+    while (t < end && n < RTT_MAX_SAMPLES) {
         if (write_full(fd, out, size) < 0 || read_full(fd, in, size) < 0) {
             fprintf(stderr, "echo_rtt: round trip %zu to %s:%d: connection lost\n", n + 1, host, port);
             goto cleanup;
@@ -139,7 +129,7 @@ static int client(const char *host, int port, double seconds, size_t size)
             fprintf(stderr, "echo_rtt: round trip %zu: the echo differs\n", n + 1);
             goto cleanup;
         }
-        uint64_t t1 = now_ns();
+        uint64_t t1 = rtt_now_ns();
         lat[n++] = (uint32_t)((t1 - t) / 1000u);
         t = t1;
     }
@@ -147,10 +137,7 @@ static int client(const char *host, int port, double seconds, size_t size)
         fprintf(stderr, "echo_rtt: no round trip in %.1f s\n", seconds);
         goto cleanup;
     }
-    double el = (double)(t - t0) / 1e9;
-    qsort(lat, n, sizeof *lat, cmp_u32);
-    printf("round_trips=%zu seconds=%.3f avg_us=%.1f p50_us=%u p99_us=%u\n", n, el,
-           el * 1e6 / (double)n, lat[n / 2], lat[(size_t)((double)n * 0.99)]);
+    rtt_print(lat, n, t0, t);
     rc = 0;
 cleanup:
     if (fd >= 0)
