@@ -95,9 +95,15 @@ ip netns exec "$ns" passt -f -q -4 --runas libvirt-qemu \
   --no-udp --no-icmp --no-ndp --no-dhcpv6 --no-ra --no-dhcp-dns --no-dhcp-search \
   -t "127.0.0.1/$pport:3306" -t "127.0.0.1/$peport:7777" -s "$sock" -P "$work/passt/pid" 2>"$work/passt.log" &
 passt_pid=$!
-for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
-[ -S "$sock" ] || { echo "client_paths: passt did not start:" >&2; cat "$work/passt.log" >&2; exit 1; }
-passt_pid=$(cat "$work/passt/pid")
+# $! is passt itself (ip netns exec execs it, and -f keeps it in the
+# foreground); its PID file is written after its socket exists: wait for
+# both, so the PID read is never empty (an empty one would leave passt
+# running on exit)
+for _ in $(seq 100); do [ -S "$sock" ] && [ -s "$work/passt/pid" ] && break; sleep 0.1; done
+{ [ -S "$sock" ] && [ -s "$work/passt/pid" ]; } \
+  || { echo "client_paths: passt did not start:" >&2; cat "$work/passt.log" >&2; exit 1; }
+[ "$(cat "$work/passt/pid")" = "$passt_pid" ] \
+  || { echo "client_paths: passt's PID file says $(cat "$work/passt/pid"), not $passt_pid" >&2; exit 1; }
 echo "passt: pid $passt_pid, namespace $ns"
 
 qemu-img create -q -f qcow2 -F qcow2 -b "$VM_IMAGES/base.qcow2" "$work/boot.qcow2" 4G
