@@ -9,7 +9,12 @@
 #          listens on that namespace's 127.0.0.1 and the client runs there
 #   guest  the client inside the guest, on TCP 127.0.0.1:3306 there, as
 #          `client = guest` connects
-# Per round trip: bench/rtt_client.c's `SELECT 1` loop, one connection.
+# Per round trip: bench/rtt_client.c's `SELECT 1` loop, one connection
+# (kind rtt); the network alone: bench/echo_rtt.c, 64 bytes echoed by a
+# server in the guest (kind echo; the client speaks first, which Debian
+# 12's passt needs: it never acknowledges the guest's SYN-ACK until the host
+# side sends, so MariaDB's server-first handshake stalls through it and
+# kinds rtt and rw leave passt out after one probe that shows it).
 # Per transaction: oltp_read_write, 2 tables x 10,000 rows, 4 threads.
 # Host CPU is read from /proc (utime + stime) for QEMU, passt and the host
 # client; the guest client's CPU is inside QEMU's (TCG emulates it).
@@ -24,6 +29,9 @@
 #
 # Usage: images/with-libvirt.sh bench/client_paths.sh [ROUNDS [SECONDS]]
 # (default 3 rounds of 20 s, paths alternating within each round).
+# KINDS="echo rtt" measures the round trips only (bench/guest_net.sh); the
+# default is "echo rtt rw". The load average (uptime) is printed before and
+# after: the machine is shared, note it beside the figures.
 # PATHS="user guest" leaves passt's path out of the measurements (its
 # isolation probes still run); the default is "user passt guest".
 # Needs root (network namespace), passt, tcpdump, virsh, the guest image
@@ -47,7 +55,11 @@ work=$(mktemp -d /var/tmp/drivebench-paths.XXXXXX)
 defined=0 passt_pid='' dumps=()
 cleanup() {
   [ "$defined" = 0 ] || vm_remove "$name"
-  [ -z "$passt_pid" ] || kill "$passt_pid" 2>/dev/null || true
+  if [ -n "$passt_pid" ] && kill "$passt_pid" 2>/dev/null; then
+    # gone before this script ends: a test checks its PID right after
+    for _ in $(seq 50); do kill -0 "$passt_pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$passt_pid" 2>/dev/null || true
+  fi
   for p in "${dumps[@]}"; do kill "$p" 2>/dev/null || true; done
   ip netns del "$ns" 2>/dev/null || true
   rm -rf "$work"
@@ -57,6 +69,7 @@ trap 'exit 130' INT TERM
 
 mkdir -p build/bench
 cc -std=gnu11 -O2 -Wall -Wextra -I/usr/include/mariadb bench/rtt_client.c -o build/bench/rtt_client -lmariadb
+cc -std=gnu11 -O2 -Wall -Wextra bench/echo_rtt.c -o build/bench/echo_rtt
 
 # The namespace: loopback, and d0 (10.0.3.15/24, default route via
 # 10.0.3.2) whose veth peer d1 is in the same namespace with no address and
@@ -75,23 +88,34 @@ ip -n "$ns" route add default via 10.0.3.2 dev d0
 chmod 0755 "$work"
 mkdir "$work/passt" && chown libvirt-qemu "$work/passt"
 pport=$(vm_free_port)
+peport=$(vm_free_port)    # passt's forward to the guest's echo server (7777)
+ueport=$(vm_free_port)    # the user-mode forward to it
 sock=$work/passt/passt.sock
 ip netns exec "$ns" passt -f -q -4 --runas libvirt-qemu \
   --no-udp --no-icmp --no-ndp --no-dhcpv6 --no-ra --no-dhcp-dns --no-dhcp-search \
-  -t "127.0.0.1/$pport:3306" -s "$sock" -P "$work/passt/pid" 2>"$work/passt.log" &
+  -t "127.0.0.1/$pport:3306" -t "127.0.0.1/$peport:7777" -s "$sock" -P "$work/passt/pid" 2>"$work/passt.log" &
 passt_pid=$!
-for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
-[ -S "$sock" ] || { echo "client_paths: passt did not start:" >&2; cat "$work/passt.log" >&2; exit 1; }
-passt_pid=$(cat "$work/passt/pid")
+# $! is passt itself (ip netns exec execs it, and -f keeps it in the
+# foreground); its PID file is written after its socket exists: wait for
+# both, so the PID read is never empty (an empty one would leave passt
+# running on exit)
+for _ in $(seq 100); do [ -S "$sock" ] && [ -s "$work/passt/pid" ] && break; sleep 0.1; done
+{ [ -S "$sock" ] && [ -s "$work/passt/pid" ]; } \
+  || { echo "client_paths: passt did not start:" >&2; cat "$work/passt.log" >&2; exit 1; }
+[ "$(cat "$work/passt/pid")" = "$passt_pid" ] \
+  || { echo "client_paths: passt's PID file says $(cat "$work/passt/pid"), not $passt_pid" >&2; exit 1; }
+echo "passt: pid $passt_pid, namespace $ns"
 
 qemu-img create -q -f qcow2 -F qcow2 -b "$VM_IMAGES/base.qcow2" "$work/boot.qcow2" 4G
 truncate -s 1G "$work/db.img"
 # shellcheck disable=SC2034  # read by vm_boot (images/vmlib.sh)
+VM_HOSTFWD_EXTRA="tcp:127.0.0.1:$ueport-:7777"
+# shellcheck disable=SC2034
 VM_QEMU_EXTRA="-netdev
 stream,id=net1,server=off,addr.type=unix,addr.path=$sock
 -device
 virtio-net-pci,netdev=net1,bus=pci.0,addr=0x1d,mac=52:54:00:00:03:15"
-VM_TYPE=$(images/virt-type.sh)
+VM_TYPE=$(DRIVEBENCH_IMAGE_DIR=$VM_IMAGES images/virt-type.sh)
 defined=1
 vm_boot "$name" "$work"
 echo "booting $name ($VM_TYPE): user-mode forward 127.0.0.1:$VM_PORT, passt forward 127.0.0.1:$pport in $ns"
@@ -148,16 +172,44 @@ echo "  the namespace's interfaces: $(ip -n "$ns" -o link | awk -F': ' '{print $
 # --- measurements ---
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 hz=$(getconf CLK_TCK)
-# upload rtt_client into the guest through the agent (guest-file-*)
-b64=$(base64 -w0 build/bench/rtt_client)
-fh=$(vm_agent "$name" '{"execute":"guest-file-open","arguments":{"path":"/usr/local/bin/rtt_client","mode":"w"}}' | jq -r .return)
-vm_agent "$name" "$(jq -cn --argjson h "$fh" --arg b "$b64" '{execute:"guest-file-write",arguments:{handle:$h,"buf-b64":$b}}')" >/dev/null
-vm_agent "$name" "$(jq -cn --argjson h "$fh" '{execute:"guest-file-close",arguments:{handle:$h}}')" >/dev/null
+# upload a program into the guest's /usr/local/bin through the agent (guest-file-*)
+guest_upload() {
+  local b64 fh
+  b64=$(base64 -w0 "build/bench/$1")
+  fh=$(vm_agent "$name" "$(jq -cn --arg p "/usr/local/bin/$1" '{execute:"guest-file-open",arguments:{path:$p,mode:"w"}}')" | jq -r .return)
+  vm_agent "$name" "$(jq -cn --argjson h "$fh" --arg b "$b64" '{execute:"guest-file-write",arguments:{handle:$h,"buf-b64":$b}}')" >/dev/null
+  vm_agent "$name" "$(jq -cn --argjson h "$fh" '{execute:"guest-file-close",arguments:{handle:$h}}')" >/dev/null
+  vm_guest_sh "$name" "chmod 0755 /usr/local/bin/$1"
+}
+guest_upload rtt_client
+guest_upload echo_rtt
+vm_guest_sh "$name" "setsid /usr/local/bin/echo_rtt server 7777 </dev/null >/dev/null 2>&1 &" \
+  || { echo "client_paths: echo_rtt does not start in the guest" >&2; exit 1; }
+for p in user passt guest; do
+  case $p in
+    user) c="build/bench/echo_rtt client 127.0.0.1 $ueport 0.5" ;;
+    passt) c="ip netns exec $ns build/bench/echo_rtt client 127.0.0.1 $peport 0.5" ;;
+    guest) c="vm_guest_sh $name '/usr/local/bin/echo_rtt client 127.0.0.1 7777 0.5'" ;;
+  esac
+  eval "$c" >/dev/null || { echo "client_paths: no echo through the $p path" >&2; exit 1; }
+done
+echo "echo through all three paths: ok"
+# MariaDB through passt: the guest's SYN-ACK is never acknowledged (see the top)
+if ip netns exec "$ns" env OLTP_MYSQL_PASSWORD="$ENGINE_PASSWORD" bin/oltp --db-driver=mysql \
+     --mysql-host=127.0.0.1 --mysql-port="$pport" --mysql-user="$ENGINE_USER" --connect-timeout=5 ping >/dev/null 2>"$work/ping.err"; then
+  passt_db=1; echo "MariaDB through passt: ok"
+else
+  passt_db=0; echo "MariaDB through passt: fails ($(head -c 200 "$work/ping.err")): kinds rtt and rw leave passt out"
+fi
 vm_guest_sh "$name" "chmod 0755 /usr/local/bin/rtt_client && /usr/local/bin/rtt_client 127.0.0.1 3306 $ENGINE_USER $ENGINE_PASSWORD 1" >/dev/null \
   || { echo "client_paths: rtt_client does not run in the guest" >&2; exit 1; }
 
-echo "preparing oltp_read_write, 2 tables x 10,000 rows"
-vm_oltp --tables=2 --table-size=10000 oltp_read_write prepare >/dev/null
+kinds=${KINDS:-echo rtt rw}
+case " $kinds " in
+  *" rw "*)
+    echo "preparing oltp_read_write, 2 tables x 10,000 rows"
+    vm_oltp --tables=2 --table-size=10000 oltp_read_write prepare >/dev/null ;;
+esac
 rw=(--tables=2 --table-size=10000 --threads=4 --time="$secs" --percentile=99)
 
 # one measurement: PATH KIND -> "rate avg_ms p99_ms client_cpu qemu_cpu passt_cpu" (CPU in s)
@@ -168,6 +220,9 @@ run_one() {
     user/rtt) out=$(/usr/bin/time -f '%U %S' -o "$tf" build/bench/rtt_client 127.0.0.1 "$VM_PORT" "$ENGINE_USER" "$ENGINE_PASSWORD" "$secs") ;;
     passt/rtt) out=$(ip netns exec "$ns" /usr/bin/time -f '%U %S' -o "$tf" build/bench/rtt_client 127.0.0.1 "$pport" "$ENGINE_USER" "$ENGINE_PASSWORD" "$secs") ;;
     guest/rtt) out=$(vm_guest_sh "$name" "/usr/local/bin/rtt_client 127.0.0.1 3306 $ENGINE_USER $ENGINE_PASSWORD $secs") ;;
+    user/echo) out=$(/usr/bin/time -f '%U %S' -o "$tf" build/bench/echo_rtt client 127.0.0.1 "$ueport" "$secs") ;;
+    passt/echo) out=$(ip netns exec "$ns" /usr/bin/time -f '%U %S' -o "$tf" build/bench/echo_rtt client 127.0.0.1 "$peport" "$secs") ;;
+    guest/echo) out=$(vm_guest_sh "$name" "/usr/local/bin/echo_rtt client 127.0.0.1 7777 $secs") ;;
     user/rw) out=$(/usr/bin/time -f '%U %S' -o "$tf" env OLTP_MYSQL_PASSWORD="$ENGINE_PASSWORD" bin/oltp --mysql-host=127.0.0.1 --mysql-port="$VM_PORT" --mysql-user="$ENGINE_USER" "${rw[@]}" oltp_read_write run) ;;
     passt/rw) out=$(ip netns exec "$ns" /usr/bin/time -f '%U %S' -o "$tf" env OLTP_MYSQL_PASSWORD="$ENGINE_PASSWORD" bin/oltp --mysql-host=127.0.0.1 --mysql-port="$pport" --mysql-user="$ENGINE_USER" "${rw[@]}" oltp_read_write run) ;;
     guest/rw) out=$(vm_guest_sh "$name" "OLTP_MYSQL_PASSWORD=$ENGINE_PASSWORD /usr/local/bin/oltp --mysql-host=127.0.0.1 --mysql-port=3306 --mysql-user=$ENGINE_USER ${rw[*]} oltp_read_write run") ;;
@@ -180,7 +235,7 @@ parse=$(cat <<'PY'
 import re, sys
 kind, ccpu, dq, dp, hz = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 out = sys.stdin.read()
-if kind == "rtt":
+if kind in ("rtt", "echo"):
     f = dict(kv.split("=") for kv in out.split())
     n, s = int(f["round_trips"]), float(f["seconds"])
     print(f"{n / s:.1f} {float(f['avg_us']) / 1000:.4f} {float(f['p99_us']) / 1000:.4f} {n} {ccpu} {dq / hz} {dp / hz}")
@@ -200,12 +255,14 @@ idle_p=$(awk -v d=$(( $(ticks "$passt_pid") - p0 )) -v hz="$hz" -v s="$secs" 'BE
 echo "idle: QEMU ${idle_q} CPU-s/s, passt ${idle_p} CPU-s/s"
 
 runs=$work/runs
+echo "load average before: $(uptime | sed 's/.*load average: //')"
 for r in $(seq "$rounds"); do
-  for kind in rtt rw; do
+  for kind in $kinds; do
     order="user passt guest"
     [ $(( r % 2 )) = 1 ] || order="guest passt user"
     for path in $order; do
       case " ${PATHS:-user passt guest} " in *" $path "*) ;; *) continue ;; esac
+      [ "$path/$passt_db" != passt/0 ] || [ "$kind" = echo ] || continue
       line=$(run_one "$path" "$kind") || { echo "client_paths: $path $kind failed" >&2; exit 1; }
       echo "$kind $path $line" >> "$runs"
       echo "round $r $kind $path: $line"
@@ -213,15 +270,19 @@ for r in $(seq "$rounds"); do
   done
 done
 
+echo "load average after: $(uptime | sed 's/.*load average: //')"
 python3 - "$runs" "$rounds" "$idle_q" "$secs" <<'PY'
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
 idle_q, secs = float(sys.argv[3]), float(sys.argv[4])
 print(f"\nmedians of {sys.argv[2]} alternating {secs:g}-s runs; host CPU per unit = (client + QEMU + passt) CPU-seconds / count;")
 print(f"'net of idle' subtracts QEMU's idle {idle_q:.4f} CPU-s/s over the run")
-for kind, unit, scale in (("rtt", "round trip", 1e6), ("rw", "transaction", 1e3)):
+for kind, unit, scale in (("echo", "round trip", 1e6), ("rtt", "round trip", 1e6), ("rw", "transaction", 1e3)):
+    if not any(r[0] == kind for r in rows):
+        continue
     u = "us" if scale == 1e6 else "ms"
-    print(f"\nper {unit} ({'SELECT 1, 1 connection' if kind == 'rtt' else 'oltp_read_write, 4 threads'})")
+    what = {"echo": "TCP echo of 64 bytes, 1 connection", "rtt": "SELECT 1, 1 connection", "rw": "oltp_read_write, 4 threads"}[kind]
+    print(f"\nper {unit} ({what})")
     print(f"{'path':<7}{'rate/s':>10}{'avg ms':>9}{'p99 ms':>9}{'client ' + u:>11}{'QEMU ' + u:>10}{'passt ' + u:>10}{'host ' + u:>10}{'net idle':>10}")
     for path in ("user", "passt", "guest"):
         v = [list(map(float, r[2:])) for r in rows if r[0] == kind and r[1] == path]

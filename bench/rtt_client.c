@@ -19,20 +19,9 @@
 #include <string.h>
 #include <time.h>
 
-enum { MAX_SAMPLES = 4 * 1000 * 1000 };
+#include "rtt_common.h"
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
 
 int main(int argc, char **argv)
 {
@@ -46,7 +35,7 @@ int main(int argc, char **argv)
     const char *host = argv[1];
     unsigned port = (unsigned)atoi(argv[2]);
     double seconds = atof(argv[5]);
-    lat = malloc(sizeof *lat * MAX_SAMPLES);
+    lat = malloc(sizeof *lat * RTT_MAX_SAMPLES);
     m = mysql_init(NULL);
     if (!lat || !m) {
         fprintf(stderr, "rtt_client: out of memory\n");
@@ -57,9 +46,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "rtt_client: connect to %s:%u: %s\n", host, port, mysql_error(m));
         goto cleanup;
     }
-    uint64_t t0 = now_ns(), end = t0 + (uint64_t)(seconds * 1e9), t = t0;
+    uint64_t t0 = rtt_now_ns(), end = t0 + (uint64_t)(seconds * 1e9), t = t0;
     size_t n = 0;
-    while (t < end && n < MAX_SAMPLES) {
+    while (t < end && n < RTT_MAX_SAMPLES) {
         if (mysql_real_query(m, "SELECT 1", 8)) {
             fprintf(stderr, "rtt_client: SELECT 1: %s\n", mysql_error(m));
             goto cleanup;
@@ -70,7 +59,7 @@ int main(int argc, char **argv)
             goto cleanup;
         }
         mysql_free_result(r);
-        uint64_t t1 = now_ns();
+        uint64_t t1 = rtt_now_ns();
         lat[n++] = (uint32_t)((t1 - t) / 1000u);
         t = t1;
     }
@@ -78,10 +67,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "rtt_client: no round trip in %.1f s\n", seconds);
         goto cleanup;
     }
-    double el = (double)(t - t0) / 1e9;
-    qsort(lat, n, sizeof *lat, cmp_u32);
-    printf("round_trips=%zu seconds=%.3f avg_us=%.1f p50_us=%u p99_us=%u\n", n, el, el * 1e6 / (double)n,
-           lat[n / 2], lat[(size_t)((double)n * 0.99)]);
+    rtt_print(lat, n, t0, t);
     rc = 0;
 cleanup:
     if (m)

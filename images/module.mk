@@ -51,7 +51,9 @@
 # second, its stored series equal to the run's interval data
 # (tests/e2e/prometheus-1vm.sh, issue 34), and drivebench SIGKILLed in
 # repetition 2 of a 3-repetition 1-VM run, then `drivebench resume`
-# (tests/e2e/resume.sh: 285 s on a 2-core machine at load ~2-4). `make e2e` runs tests/e2e/run-1vm-pgsql.sh whole:
+# (tests/e2e/resume.sh: 285 s on a 2-core machine at load ~2-4), and the
+# guest network's two host -> guest paths, QEMU's user-mode hostfwd and
+# passt, on one VM (tests/e2e/guest-net.sh, issue 33). `make e2e` runs tests/e2e/run-1vm-pgsql.sh whole:
 # also TPC-C through psqlODBC, whose prepare of one warehouse takes the TCG
 # guest about 15 minutes.
 # The image includes bin/oltp, so it is built first when this tree has a
@@ -87,4 +89,4 @@ e2e: $(ALL_TARGETS) image
 TEST_TARGETS += tests/e2e/run-1vm.sh tests/e2e/run-1vm-pgsql-native.sh \
                 tests/e2e/run-1vm-tsql-sysbench.sh tests/e2e/fault-destroy.sh \
                 tests/e2e/fault-panic.sh tests/e2e/fault-boot-panic.sh tests/e2e/fault-libvirtd.sh \
-                tests/e2e/prometheus-1vm.sh tests/e2e/resume.sh
+                tests/e2e/prometheus-1vm.sh tests/e2e/resume.sh tests/e2e/guest-net.sh

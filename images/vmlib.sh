@@ -34,7 +34,9 @@
 # seed, IMAGE_DIR/seed.qcow2, attached read-only with serial seeddisk: the
 # guest restores it onto a blank dbdisk), VM_QEMU_EXTRA (more QEMU arguments,
 # one per line, after the user-mode NIC: bench/client_paths.sh adds a second
-# NIC this way).
+# NIC this way), VM_HOSTFWD_EXTRA (more user-mode forwards, space-separated
+# hostfwd rules such as tcp:127.0.0.1:PORT-:7777: bench/client_paths.sh's
+# echo server).
 # Readiness is `oltp ping` when VM_OLTP exists (the mariadb client otherwise,
 # MariaDB only).
 # Errors go to stderr as "vm: ..." and the function returns 1.
@@ -50,6 +52,7 @@ VM_IMAGES=${VM_IMAGES:-}
 VM_CMDLINE_EXTRA=${VM_CMDLINE_EXTRA:-}
 VM_SEED=${VM_SEED:-}
 VM_QEMU_EXTRA=${VM_QEMU_EXTRA:-}
+VM_HOSTFWD_EXTRA=${VM_HOSTFWD_EXTRA:-}
 VM_PORT=
 VM_T0=
 
@@ -86,7 +89,8 @@ vm_free_port() {
 # XML with libxml2 from vmconfigs/. The NIC gets an explicit PCI slot: left
 # to QEMU it takes slot 2, which libvirt has given to the disk controller.
 vm_write_xml() {  # name workdir port
-  local x=vm_xml_escape w=$2 seed='' wwn0='' wwn1='' wwn2='' uuid extra='' a
+  local x=vm_xml_escape w=$2 seed='' wwn0='' wwn1='' wwn2='' uuid extra='' a fwd=''
+  for a in $VM_HOSTFWD_EXTRA; do fwd+=",hostfwd=$a"; done
   uuid=$(cat /proc/sys/kernel/random/uuid)
   if [ "$VM_SCSI_MODEL" = lsisas1068 ]; then
     # NAA 5 (IEEE registered) names, unique per VM and disk: QEMU's mptsas
@@ -153,7 +157,7 @@ vm_write_xml() {  # name workdir port
   </devices>
   <qemu:commandline>
     <qemu:arg value='-netdev'/>
-    <qemu:arg value='user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:$3-:$($x "$ENGINE_PORT")'/>
+    <qemu:arg value='user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:$3-:$($x "$ENGINE_PORT")$($x "$fwd")'/>
     <qemu:arg value='-device'/>
     <qemu:arg value='virtio-net-pci,netdev=net0,bus=pci.0,addr=0x1e'/>$extra
   </qemu:commandline>
