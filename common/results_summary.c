@@ -658,14 +658,16 @@ cleanup:
     return rc;
 }
 
-static int summary_from_json(json_object *doc, void *dst, char *err, size_t errlen)
+static int summary_from_json_trim(json_object *doc, void *dst,
+                                  void (*trim)(json_object *, const char *), char *err,
+                                  size_t errlen)
 {
     res_summary *s = dst;
     json_object *schema = rj_get(doc, RK_SCHEMA), *drives = rj_get(doc, RK_DRIVES);
     json_object *vms = rj_get(doc, RK_VMS);
     const char *name = schema ? json_object_get_string(schema) : NULL;
     int major = rj_schema_major(name, SUMMARY_SCHEMA_NAME);
-    rj_ctx c = { .err = err, .errlen = errlen };
+    rj_ctx c = { .err = err, .errlen = errlen, .trim = trim };
 
     if (major == 1) {
         snprintf(err, errlen, "%s was written by an older drivebench, whose summaries lack "
@@ -684,6 +686,40 @@ static int summary_from_json(json_object *doc, void *dst, char *err, size_t errl
     return rj_get_fields(doc, summary_fields, s, &c);
 }
 
+static int summary_from_json(json_object *doc, void *dst, char *err, size_t errlen)
+{
+    return summary_from_json_trim(doc, dst, NULL, err, errlen);
+}
+
+/* The series member of obj.key deleted (obj.key absent: nothing). */
+static void del_series(json_object *obj, const char *key)
+{
+    json_object *o = rj_get(obj, key);
+    if (o && json_object_is_type(o, json_type_object))
+        json_object_object_del(o, "series");
+}
+
+/* A VM's rows the report does not read: its disks' series (each view),
+ * its per-transaction and p-latency series (its tps_series stays). */
+static void trim_vm_rows(json_object *elem, const char *array_key)
+{
+    json_object *io;
+    if (strcmp(array_key, RK_VMS) != 0 || !json_object_is_type(elem, json_type_object))
+        return;
+    if ((io = rj_get(elem, "io")) && json_object_is_type(io, json_type_object)) {
+        del_series(io, "db");
+        del_series(io, "boot");
+        del_series(io, "guest");
+    }
+    del_series(elem, "per_txn");
+    del_series(elem, "p_latency_series");
+}
+
+static int summary_figures_from_json(json_object *doc, void *dst, char *err, size_t errlen)
+{
+    return summary_from_json_trim(doc, dst, trim_vm_rows, err, errlen);
+}
+
 static void summary_clear(void *s)
 {
     res_summary_clear(s);
@@ -697,4 +733,14 @@ int res_summary_read_file(const char *path, res_summary *s, char *err, size_t er
     /* a long run's drives and VMs, one element's tree at a time */
     static const char *const lazy[] = { RK_DRIVES, RK_VMS, NULL };
     return rj_read_doc_lazy(path, "", lazy, summary_from_json, summary_clear, s, err, errlen);
+}
+
+int res_summary_read_figures(const char *path, res_summary *s, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    res_plan_init(&s->plan);
+    res_env_init(&s->env);
+    static const char *const lazy[] = { RK_DRIVES, RK_VMS, NULL };
+    return rj_read_doc_lazy(path, "", lazy, summary_figures_from_json, summary_clear, s, err,
+                            errlen);
 }
