@@ -433,6 +433,11 @@ typedef int (*res_vm_each_fn)(void *ctx, res_vm *v, int before);
 int res_summary_write_files_vm(const res_summary *s, const char *dir, res_vm_each_fn fn,
                                void *ctx, char *err, size_t errlen) DB_MUST_CHECK;
 
+/* summary.csv alone at path (results_summary_csv.c). 0, or -1 with err. */
+int res_summary_write_csv(const res_summary *s, const char *path, char *err, size_t errlen) DB_MUST_CHECK;
+/* "complete", or "incomplete" when f counts a failed VM. */
+const char *res_figures_status(const res_figures *f);
+
 #define RES_E_UNREADABLE (-2)
 /* Read a summary.json into *s (zeroed first). Returns 0; RES_E_UNREADABLE
  * when the file cannot be read or is not JSON (err: json-c's reason);

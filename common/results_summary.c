@@ -279,14 +279,14 @@ static bool restore_recorded(const void *base)
 
 /* a drive's (or a repetition's) status follows its failed VMs: JSON
  * (written only) and CSV */
-static const char *figures_status(const res_figures *f)
+const char *res_figures_status(const res_figures *f)
 {
     return f->failed_vms ? "incomplete" : "complete";
 }
 
 static void drive_status_put(json_object *o, const rj_field *f, const void *base)
 {
-    rj_put(o, f->key, json_object_new_string(figures_status(&((const res_drive *)base)->f)));
+    rj_put(o, f->key, json_object_new_string(res_figures_status(&((const res_drive *)base)->f)));
 }
 
 static const rj_ops drive_status_ops = { drive_status_put, NULL, NULL, NULL };
@@ -550,75 +550,6 @@ json_object *res_summary_to_json(const res_summary *s)
     return out;
 }
 
-/* A size's two CSV fields, each empty when not recorded. */
-static void db_csv(FILE *f, const res_db_size *z)
-{
-    const int64_t v[2] = { z->data_bytes, z->log_bytes };
-    for (int i = 0; i < 2; i++)
-        if (res_db_known(v[i]))
-            fprintf(f, ",%" PRId64, v[i]);
-        else
-            fputc(',', f);
-}
-
-/* summary.csv: one row per drive per repetition. */
-static int summary_csv(const res_summary *s, const char *path, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "w");
-    char b[5][48];
-    if (!f) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        return -1;
-    }
-    fputs("run_id,drive,repetition,vms,tps,transactions,latency_avg_ms,latency_p99_ms,"
-          "latency_p99_mean_of_vms_ms,failed_vms,status,failures,tpmC,NOPM", f);
-    res_io_csv_head(f);
-    fputs(",database_loaded_data_bytes,database_loaded_log_bytes,database_end_data_bytes,"
-          "database_end_log_bytes", f);
-    fputc('\n', f);
-    for (int d = 0; d < s->ndrives; d++)
-        for (int r = 0; r < s->drives[d].nreps; r++) {
-            const res_repetition *g = &s->drives[d].reps[r];
-            char *failures = NULL;
-            size_t flen = 0;
-            FILE *fl = open_memstream(&failures, &flen);
-            /* "VM: reason" of each VM of this drive and repetition that failed */
-            for (int i = 0; fl && i < s->nvms; i++) {
-                const res_vm *v = &s->vms[i];
-                if (v->failed && v->repetition == g->repetition
-                    && strcmp(v->drive, s->drives[d].name) == 0)
-                    fprintf(fl, "%s%s: %s", ftell(fl) ? "; " : "", v->name,
-                            v->reason ? v->reason : "failed");
-            }
-            if (fl)
-                fclose(fl);
-            res_csv_field(f, s->run_id, false);
-            fputc(',', f);
-            res_csv_field(f, s->drives[d].name, false);
-            fprintf(f, ",%d,%d,%s,%" PRId64 ",%s,%s,%s,%d,%s,", g->repetition, g->f.vms,
-                    res_num(g->f.tps, b[0], sizeof b[0]), g->f.transactions,
-                    res_num_opt(g->f.lat_avg_ms, b[1], sizeof b[1]),
-                    res_num_opt(g->f.lat_p99_ms, b[2], sizeof b[2]),
-                    res_num_opt(g->f.lat_p99_mean_of_vms_ms, b[3], sizeof b[3]), g->f.failed_vms,
-                    figures_status(&g->f));
-            res_csv_field(f, failures ? failures : "", false);
-            /* TPC-C runs only: empty otherwise */
-            fprintf(f, ",%s,%s", g->f.tpcc ? res_num(g->f.tpcc->tpmc, b[0], sizeof b[0]) : "",
-                    g->f.tpcc && g->f.tpcc->has_nopm
-                    ? res_num(g->f.tpcc->nopm, b[1], sizeof b[1]) : "");
-            res_io_csv_row(f, s, d, g->repetition);
-            db_csv(f, &g->f.db_loaded);
-            db_csv(f, &g->f.db_end);
-            fputc('\n', f);
-            free(failures);
-        }
-    if (fclose(f) != 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
 /* rj_each's call as a res_vm_each_fn's */
 typedef struct vm_each { res_vm_each_fn fn; void *ctx; } vm_each;
 static int vm_each_call(void *ctx, void *elem, int before)
@@ -649,7 +580,7 @@ int res_summary_write_files_vm(const res_summary *s, const char *dir, res_vm_eac
     snprintf(cpath, n, "%s/summary.csv", dir);
     /* streamed: a 64-VM run of 3 h is hundreds of MiB as one json-c tree */
     if (rj_write_fields_each(jpath, summary_fields, s, fn ? &each : NULL, err, errlen) < 0
-        || summary_csv(s, cpath, err, errlen) < 0)
+        || res_summary_write_csv(s, cpath, err, errlen) < 0)
         goto cleanup;
     rc = 0;
 cleanup:
