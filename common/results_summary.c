@@ -277,13 +277,7 @@ static bool restore_recorded(const void *base)
     return ((const res_drive *)base)->restore.bytes > 0;
 }
 
-/* a drive's (or a repetition's) status follows its failed VMs: JSON
- * (written only) and CSV */
-const char *res_figures_status(const res_figures *f)
-{
-    return f->failed_vms ? "incomplete" : "complete";
-}
-
+/* a drive's status (written only): res_figures_status */
 static void drive_status_put(json_object *o, const rj_field *f, const void *base)
 {
     rj_put(o, f->key, json_object_new_string(res_figures_status(&((const res_drive *)base)->f)));

@@ -9,6 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* a drive's (or a repetition's) status follows its failed VMs: JSON
+ * (written only) and CSV */
+const char *res_figures_status(const res_figures *f)
+{
+    return f->failed_vms ? "incomplete" : "complete";
+}
+
 /* A size's two CSV fields, each empty when not recorded. */
 static void db_csv(FILE *f, const res_db_size *z)
 {
