@@ -98,6 +98,7 @@ run() {
 }
 
 echo "64 VMs (8 hosts x 1 drive x 8 VMs), $nint intervals of $istep s each (plan: $plan_h h), test driver, stand-in oltp"
+echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 # BASE="CPU_S MAXRSS_KIB WALL_S": a base run's figures measured before (the
 # base run has no telemetry: a change to it alone need not repeat it)
 if [ -n "${BASE:-}" ]; then
@@ -175,3 +176,4 @@ rows = [
 for n, v, t in rows:
     print(f"{n:<52}{v:>14}{t:>14}")
 PY
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

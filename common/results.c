@@ -12,7 +12,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ------------------------------------------------------------------ */
 /* JSON helpers (results_json.h)                                      */
@@ -224,13 +227,75 @@ json_object *rj_read_json(const char *path, char *err, size_t errlen)
 
 #define RJ_LAZY_MAGIC 0x6c617a79u
 
+/* A lazy document's text: a read-only mapping of its file when it is a
+ * regular file, whose pages are given back as the scan and the element
+ * reads pass them (a 245 MiB summary then costs about one element's bytes
+ * of memory at a time, not its size: issue 33), else read into memory. */
+typedef struct rj_text {
+    char  *b;
+    size_t n;
+    bool   mapped;
+} rj_text;
+
+static void text_release(rj_text *t)
+{
+    if (t && t->mapped)
+        munmap(t->b, t->n);
+    else if (t)
+        free(t->b);
+    free(t);
+}
+
+/* The pages wholly inside b[from..to) of a mapped text dropped from
+ * memory (read again from the file if touched again). */
+static void text_pass(const rj_text *t, size_t from, size_t to)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = ((uintptr_t)t->b + from + page - 1) & ~(page - 1);
+    uintptr_t hi = ((uintptr_t)t->b + to) & ~(page - 1);
+    if (t->mapped && hi > lo)
+        madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
+/* The text of path (at most max bytes) as an rj_text. NULL with err. */
+static rj_text *text_open(const char *path, long max, char *err, size_t errlen)
+{
+    rj_text *t = calloc(1, sizeof *t);
+    struct stat st;
+    int fd = -1;
+    if (!t) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    /* stat first: opening a pipe twice would lose its writer */
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size <= max
+        && (fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0 && fstat(fd, &st) == 0
+        && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size <= max) {
+        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m != MAP_FAILED) {
+            *t = (rj_text){ .b = m, .n = (size_t)st.st_size, .mapped = true };
+            close(fd);
+            return t;
+        }
+    }
+    if (fd >= 0)
+        close(fd);
+    /* not mappable (a pipe, an empty file, above max): read, for its
+     * contents or the reason */
+    if (!(t->b = read_text(path, max, &t->n, err, errlen))) {
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
 /* A member array of the top-level object whose elements are left as
  * text (the array in the skeleton is empty, this on its userdata). */
 typedef struct rj_lazy {
-    unsigned    magic;
-    const char *text;           /* the document's text, owned by the skeleton */
+    unsigned       magic;
+    const rj_text *text;        /* the document's text, owned by the skeleton */
     struct { size_t start, len; } *el;  /* each element's bytes */
-    size_t      n, cap;
+    size_t         n, cap;
 } rj_lazy;
 
 static void lazy_free(json_object *o, void *ud)
@@ -244,7 +309,7 @@ static void lazy_free(json_object *o, void *ud)
 static void text_free(json_object *o, void *ud)
 {
     (void)o;
-    free(ud);
+    text_release(ud);
 }
 
 static size_t skip_ws(const char *b, size_t i, size_t n)
@@ -279,6 +344,7 @@ static int lazy_elements(json_tokener *tok, const char *b, size_t n, size_t *i, 
         }
         l->el[l->n].start = k;
         l->el[l->n++].len = end;
+        text_pass(l->text, k, k + end);
         k = skip_ws(b, k + end, n);
         if (k < n && b[k] == ',') {
             k = skip_ws(b, k + 1, n);
@@ -296,8 +362,10 @@ static int lazy_elements(json_tokener *tok, const char *b, size_t n, size_t *i, 
  * those named in lazy (when arrays) as empty arrays carrying their
  * elements' text; it owns b then. NULL when b is not such a document (b
  * stays the caller's, to parse whole for the reason). */
-static json_object *lazy_skeleton(char *b, size_t n, const char *const *lazy)
+static json_object *lazy_skeleton(rj_text *t, const char *const *lazy)
 {
+    const char *b = t->b;
+    size_t n = t->n;
     json_tokener *tok = json_tokener_new();
     json_object *doc = json_object_new_object();
     enum json_tokener_error jerr;
@@ -329,7 +397,7 @@ static json_object *lazy_skeleton(char *b, size_t n, const char *const *lazy)
             if (is_lazy && i < n && b[i] == '[') {
                 rj_lazy *l = calloc(1, sizeof *l);
                 if (l && (v = json_object_new_array())) {
-                    *l = (rj_lazy){ .magic = RJ_LAZY_MAGIC, .text = b };
+                    *l = (rj_lazy){ .magic = RJ_LAZY_MAGIC, .text = t };
                     json_object_set_userdata(v, l, lazy_free);
                 } else {
                     free(l);
@@ -361,7 +429,7 @@ static json_object *lazy_skeleton(char *b, size_t n, const char *const *lazy)
     if (skip_ws(b, i, n) != n)
         goto fail;
     json_tokener_free(tok);
-    json_object_set_userdata(doc, b, text_free);
+    json_object_set_userdata(doc, t, text_free);
     return doc;
 fail:
     if (tok)
@@ -373,25 +441,24 @@ fail:
 json_object *rj_read_json_lazy(const char *path, const char *const *lazy, char *err,
                                size_t errlen)
 {
-    size_t n;
     /* read a member at a time, a document costs about its size: a bound
      * of its own, for a long run's summary (64 VMs x 3 h of 1-s rows is
      * ~280 MiB) */
-    char *buf = read_text(path, RES_MAX_LAZY_BYTES, &n, err, errlen);
-    json_object *doc;
-    if (!buf)
+    rj_text *t = text_open(path, RES_MAX_LAZY_BYTES, err, errlen);
+    json_object *doc = NULL;
+    if (!t)
         return NULL;
-    if ((doc = lazy_skeleton(buf, n, lazy)))
+    if ((doc = lazy_skeleton(t, lazy)))
         return doc;
     /* not an object of members: parsed whole, for the reason or the
      * document rj_read_json would give (which refuses it unparsed when it
      * is above RES_MAX_FILE_BYTES) */
-    if (n > (size_t)RES_MAX_FILE_BYTES)
-        snprintf(err, errlen, "file is %zu bytes, above the %ld MiB a result may hold", n,
+    if (t->n > (size_t)RES_MAX_FILE_BYTES)
+        snprintf(err, errlen, "file is %zu bytes, above the %ld MiB a result may hold", t->n,
                  RES_MAX_FILE_BYTES / (1024 * 1024));
     else
-        doc = parse_whole(buf, n, err, errlen);
-    free(buf);
+        doc = parse_whole(t->b, t->n, err, errlen);
+    text_release(t);
     return doc;
 }
 
@@ -414,8 +481,9 @@ json_object *rj_lazy_get(json_object *a, size_t i)
         return NULL;
     /* with the byte after it (a ',' or ']' or space): a number's end */
     json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS);
-    parse_value(tok, l->text + l->el[i].start, l->el[i].len + 1, &e, &end, &jerr);
+    parse_value(tok, l->text->b + l->el[i].start, l->el[i].len + 1, &e, &end, &jerr);
     json_tokener_free(tok);
+    text_pass(l->text, l->el[i].start, l->el[i].start + l->el[i].len);
     return e;
 }
 

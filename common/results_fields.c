@@ -364,6 +364,8 @@ static int get_array(json_object *a, const rj_field *f, void *base, rj_ctx *c)
     memcpy(saved_path, c->path, sizeof saved_path);
     for (size_t i = 0; i < n && rc == 0; i++) {
         json_object *e = lazy ? rj_lazy_get(a, i) : rj_idx(a, i);
+        if (lazy && e && c->trim)
+            c->trim(e, f->key);
         snprintf(c->elem, sizeof c->elem, "%s%s%s%s[%zu]", saved_elem,
                  saved_elem[0] ? "." : "", saved_path, f->key, i);
         c->path[0] = '\0';

@@ -134,6 +134,10 @@ typedef struct rj_ctx {
     char        path[128];
     char       *err;
     size_t      errlen;
+    /* NULL, or called on each element of a lazy array (rj_read_json_lazy)
+     * before it is read, with the array's key: it may delete members the
+     * reader does not want (the report's summary read: a VM's 1-s rows) */
+    void      (*trim)(json_object *elem, const char *array_key);
 } rj_ctx;
 
 /* What a check walks (rj_check_fields): the first violation goes to err

@@ -277,16 +277,10 @@ static bool restore_recorded(const void *base)
     return ((const res_drive *)base)->restore.bytes > 0;
 }
 
-/* a drive's (or a repetition's) status follows its failed VMs: JSON
- * (written only) and CSV */
-static const char *figures_status(const res_figures *f)
-{
-    return f->failed_vms ? "incomplete" : "complete";
-}
-
+/* a drive's status (written only): res_figures_status */
 static void drive_status_put(json_object *o, const rj_field *f, const void *base)
 {
-    rj_put(o, f->key, json_object_new_string(figures_status(&((const res_drive *)base)->f)));
+    rj_put(o, f->key, json_object_new_string(res_figures_status(&((const res_drive *)base)->f)));
 }
 
 static const rj_ops drive_status_ops = { drive_status_put, NULL, NULL, NULL };
@@ -550,75 +544,6 @@ json_object *res_summary_to_json(const res_summary *s)
     return out;
 }
 
-/* A size's two CSV fields, each empty when not recorded. */
-static void db_csv(FILE *f, const res_db_size *z)
-{
-    const int64_t v[2] = { z->data_bytes, z->log_bytes };
-    for (int i = 0; i < 2; i++)
-        if (res_db_known(v[i]))
-            fprintf(f, ",%" PRId64, v[i]);
-        else
-            fputc(',', f);
-}
-
-/* summary.csv: one row per drive per repetition. */
-static int summary_csv(const res_summary *s, const char *path, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "w");
-    char b[5][48];
-    if (!f) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        return -1;
-    }
-    fputs("run_id,drive,repetition,vms,tps,transactions,latency_avg_ms,latency_p99_ms,"
-          "latency_p99_mean_of_vms_ms,failed_vms,status,failures,tpmC,NOPM", f);
-    res_io_csv_head(f);
-    fputs(",database_loaded_data_bytes,database_loaded_log_bytes,database_end_data_bytes,"
-          "database_end_log_bytes", f);
-    fputc('\n', f);
-    for (int d = 0; d < s->ndrives; d++)
-        for (int r = 0; r < s->drives[d].nreps; r++) {
-            const res_repetition *g = &s->drives[d].reps[r];
-            char *failures = NULL;
-            size_t flen = 0;
-            FILE *fl = open_memstream(&failures, &flen);
-            /* "VM: reason" of each VM of this drive and repetition that failed */
-            for (int i = 0; fl && i < s->nvms; i++) {
-                const res_vm *v = &s->vms[i];
-                if (v->failed && v->repetition == g->repetition
-                    && strcmp(v->drive, s->drives[d].name) == 0)
-                    fprintf(fl, "%s%s: %s", ftell(fl) ? "; " : "", v->name,
-                            v->reason ? v->reason : "failed");
-            }
-            if (fl)
-                fclose(fl);
-            res_csv_field(f, s->run_id, false);
-            fputc(',', f);
-            res_csv_field(f, s->drives[d].name, false);
-            fprintf(f, ",%d,%d,%s,%" PRId64 ",%s,%s,%s,%d,%s,", g->repetition, g->f.vms,
-                    res_num(g->f.tps, b[0], sizeof b[0]), g->f.transactions,
-                    res_num_opt(g->f.lat_avg_ms, b[1], sizeof b[1]),
-                    res_num_opt(g->f.lat_p99_ms, b[2], sizeof b[2]),
-                    res_num_opt(g->f.lat_p99_mean_of_vms_ms, b[3], sizeof b[3]), g->f.failed_vms,
-                    figures_status(&g->f));
-            res_csv_field(f, failures ? failures : "", false);
-            /* TPC-C runs only: empty otherwise */
-            fprintf(f, ",%s,%s", g->f.tpcc ? res_num(g->f.tpcc->tpmc, b[0], sizeof b[0]) : "",
-                    g->f.tpcc && g->f.tpcc->has_nopm
-                    ? res_num(g->f.tpcc->nopm, b[1], sizeof b[1]) : "");
-            res_io_csv_row(f, s, d, g->repetition);
-            db_csv(f, &g->f.db_loaded);
-            db_csv(f, &g->f.db_end);
-            fputc('\n', f);
-            free(failures);
-        }
-    if (fclose(f) != 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
 /* rj_each's call as a res_vm_each_fn's */
 typedef struct vm_each { res_vm_each_fn fn; void *ctx; } vm_each;
 static int vm_each_call(void *ctx, void *elem, int before)
@@ -649,7 +574,7 @@ int res_summary_write_files_vm(const res_summary *s, const char *dir, res_vm_eac
     snprintf(cpath, n, "%s/summary.csv", dir);
     /* streamed: a 64-VM run of 3 h is hundreds of MiB as one json-c tree */
     if (rj_write_fields_each(jpath, summary_fields, s, fn ? &each : NULL, err, errlen) < 0
-        || summary_csv(s, cpath, err, errlen) < 0)
+        || res_summary_write_csv(s, cpath, err, errlen) < 0)
         goto cleanup;
     rc = 0;
 cleanup:
@@ -658,14 +583,16 @@ cleanup:
     return rc;
 }
 
-static int summary_from_json(json_object *doc, void *dst, char *err, size_t errlen)
+static int summary_from_json_trim(json_object *doc, void *dst,
+                                  void (*trim)(json_object *, const char *), char *err,
+                                  size_t errlen)
 {
     res_summary *s = dst;
     json_object *schema = rj_get(doc, RK_SCHEMA), *drives = rj_get(doc, RK_DRIVES);
     json_object *vms = rj_get(doc, RK_VMS);
     const char *name = schema ? json_object_get_string(schema) : NULL;
     int major = rj_schema_major(name, SUMMARY_SCHEMA_NAME);
-    rj_ctx c = { .err = err, .errlen = errlen };
+    rj_ctx c = { .err = err, .errlen = errlen, .trim = trim };
 
     if (major == 1) {
         snprintf(err, errlen, "%s was written by an older drivebench, whose summaries lack "
@@ -684,6 +611,40 @@ static int summary_from_json(json_object *doc, void *dst, char *err, size_t errl
     return rj_get_fields(doc, summary_fields, s, &c);
 }
 
+static int summary_from_json(json_object *doc, void *dst, char *err, size_t errlen)
+{
+    return summary_from_json_trim(doc, dst, NULL, err, errlen);
+}
+
+/* The series member of obj.key deleted (obj.key absent: nothing). */
+static void del_series(json_object *obj, const char *key)
+{
+    json_object *o = rj_get(obj, key);
+    if (o && json_object_is_type(o, json_type_object))
+        json_object_object_del(o, "series");
+}
+
+/* A VM's rows the report does not read: its disks' series (each view),
+ * its per-transaction and p-latency series (its tps_series stays). */
+static void trim_vm_rows(json_object *elem, const char *array_key)
+{
+    json_object *io;
+    if (strcmp(array_key, RK_VMS) != 0 || !json_object_is_type(elem, json_type_object))
+        return;
+    if ((io = rj_get(elem, "io")) && json_object_is_type(io, json_type_object)) {
+        del_series(io, "db");
+        del_series(io, "boot");
+        del_series(io, "guest");
+    }
+    del_series(elem, "per_txn");
+    del_series(elem, "p_latency_series");
+}
+
+static int summary_figures_from_json(json_object *doc, void *dst, char *err, size_t errlen)
+{
+    return summary_from_json_trim(doc, dst, trim_vm_rows, err, errlen);
+}
+
 static void summary_clear(void *s)
 {
     res_summary_clear(s);
@@ -697,4 +658,14 @@ int res_summary_read_file(const char *path, res_summary *s, char *err, size_t er
     /* a long run's drives and VMs, one element's tree at a time */
     static const char *const lazy[] = { RK_DRIVES, RK_VMS, NULL };
     return rj_read_doc_lazy(path, "", lazy, summary_from_json, summary_clear, s, err, errlen);
+}
+
+int res_summary_read_figures(const char *path, res_summary *s, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    res_plan_init(&s->plan);
+    res_env_init(&s->env);
+    static const char *const lazy[] = { RK_DRIVES, RK_VMS, NULL };
+    return rj_read_doc_lazy(path, "", lazy, summary_figures_from_json, summary_clear, s, err,
+                            errlen);
 }

@@ -132,7 +132,8 @@ static int run_load(const char *dir, report_run *run, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         goto cleanup;
     }
-    rc = res_summary_read_file(path, &run->sum, err, errlen);
+    /* without the VMs' 1-s rows, which no section shows (issue 33) */
+    rc = res_summary_read_figures(path, &run->sum, err, errlen);
     if (rc == RES_E_UNREADABLE && report_is_results_dir(dir))
         snprintf(err, errlen, "%s is a results directory, not a run folder: `drivebench "
                  "report --rank %s` ranks its runs; `drivebench report` takes run folders",

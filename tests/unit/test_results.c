@@ -11,10 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "results.h"
 #include "results_json.h"
+#include "results_io.h"
 
 /* summary.csv's drive I/O columns (results_drive_io.c), empty without I/O */
 #include "csv_io_head.h"
@@ -548,6 +550,117 @@ static void make_summary(res_summary *s)
     s->run_drives = 2;
 }
 
+/* A VM's (or drive's) I/O with n rows of every series: database disk
+ * rates (t = i + 1, rd_iops = 10 i), boot disk, per transaction (tps =
+ * 100 + i) and p-latency (ms = 2 + i). */
+static res_io *make_io(int n)
+{
+    res_io *io = res_io_new();
+    assert_non_null(io);
+    io->db = res_io_rates_new(false, n);
+    io->boot = res_io_rates_new(false, n);
+    io->txn = calloc(1, sizeof *io->txn);
+    io->p_series = calloc((size_t)n, sizeof *io->p_series);
+    assert_true(io->db && io->boot && io->txn && io->p_series);
+    io->db->total.t = n;
+    io->db->total.v[RES_IOV_rd_iops] = 55;
+    io->txn->txns = 1234;
+    io->txn->new_orders = RES_UNSET;
+    io->txn->series = calloc((size_t)n, sizeof *io->txn->series);
+    assert_non_null(io->txn->series);
+    io->txn->nseries = n;
+    io->p_pct = 99;
+    io->np = n;
+    io->cpu_s_per_1000_txn = 0.5;
+    for (int i = 0; i < n; i++) {
+        io->db->series[i].t = io->boot->series[i].t = i + 1;
+        io->db->series[i].v[RES_IOV_rd_iops] = 10.0 * i;
+        io->boot->series[i].v[RES_IOV_wr_iops] = 1;
+        io->txn->series[i] = (res_io_txn_row){ .t = i + 1, .tps = 100 + i };
+        io->p_series[i] = (res_point){ i + 1, 2 + i };
+    }
+    return io;
+}
+
+/* The report's read (issue 33): a VM's 1-s rows left out, its figures,
+ * its tps_series and the drives' rows as the whole read has them. */
+static void test_summary_figures(void **state)
+{
+    res_summary a, w, f;
+    char err[512] = "", path[300];
+    (void)state;
+    make_summary(&a);
+    a.vms[0].io = make_io(3);
+    a.drives[0].io = make_io(4);
+    assert_int_equal(res_summary_write_files(&a, scratch, err, sizeof err), 0);
+    snprintf(path, sizeof path, "%s/summary.json", scratch);
+    assert_int_equal(res_summary_read_file(path, &w, err, sizeof err), 0);
+    assert_int_equal(res_summary_read_figures(path, &f, err, sizeof err), 0);
+    /* the whole read: every row */
+    assert_int_equal(w.vms[0].io->db->nseries, 3);
+    assert_int_equal(w.vms[0].io->boot->nseries, 3);
+    assert_int_equal(w.vms[0].io->txn->nseries, 3);
+    assert_int_equal(w.vms[0].io->np, 3);
+    assert_true(w.vms[0].io->db->series[2].v[RES_IOV_rd_iops] == 20);
+    /* the report's: the VM's rows none, its figures the same */
+    assert_int_equal(f.nvms, 1);
+    assert_non_null(f.vms[0].io);
+    assert_int_equal(f.vms[0].io->db->nseries, 0);
+    assert_null(f.vms[0].io->db->series);
+    assert_int_equal(f.vms[0].io->boot->nseries, 0);
+    assert_int_equal(f.vms[0].io->txn->nseries, 0);
+    assert_int_equal(f.vms[0].io->np, 0);
+    assert_null(f.vms[0].io->guest);
+    assert_true(f.vms[0].io->db->total.t == 3);
+    assert_true(f.vms[0].io->db->total.v[RES_IOV_rd_iops] == 55);
+    assert_int_equal(f.vms[0].io->txn->txns, 1234);
+    assert_true(f.vms[0].io->p_pct == 99);
+    assert_true(f.vms[0].io->cpu_s_per_1000_txn == 0.5);
+    assert_int_equal(f.vms[0].npoints, 2);
+    assert_true(f.vms[0].series[1].t == 2 && f.vms[0].series[1].tps == 11.25);
+    assert_true(f.vms[0].tps == w.vms[0].tps && f.vms[0].transactions == 100);
+    /* a drive's rows are all there */
+    assert_int_equal(f.drives[0].io->db->nseries, 4);
+    assert_int_equal(f.drives[0].io->boot->nseries, 4);
+    assert_int_equal(f.drives[0].io->txn->nseries, 4);
+    assert_int_equal(f.drives[0].io->np, 4);
+    for (int i = 0; i < 4; i++) {
+        assert_true(f.drives[0].io->db->series[i].t == i + 1);
+        assert_true(f.drives[0].io->db->series[i].v[RES_IOV_rd_iops] == 10.0 * i);
+        assert_true(f.drives[0].io->txn->series[i].tps == 100 + i);
+        assert_true(f.drives[0].io->p_series[i].tps == 2 + i);
+    }
+    assert_memory_equal(&f.drives[0].f, &w.drives[0].f, sizeof f.drives[0].f);
+    assert_memory_equal(&f.run, &w.run, sizeof f.run);
+    res_summary_clear(&a);
+    res_summary_clear(&w);
+    res_summary_clear(&f);
+}
+
+/* A summary that is no regular file (a pipe: read, not mapped) is read
+ * as one that is. */
+static void test_summary_from_pipe(void **state)
+{
+    res_summary a, b;
+    char err[512] = "", path[300], cmd[700];
+    (void)state;
+    snprintf(path, sizeof path, "%s/fifo.json", scratch);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    snprintf(cmd, sizeof cmd, "cat results/fixtures/report-8vm/summary.json > %s &", path);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(res_summary_read_file(path, &b, err, sizeof err), 0);
+    assert_int_equal(res_summary_read_file("results/fixtures/report-8vm/summary.json", &a, err,
+                                           sizeof err), 0);
+    assert_int_equal(b.nvms, 8);
+    assert_int_equal(b.ndrives, a.ndrives);
+    assert_string_equal(b.vms[7].name, a.vms[7].name);
+    assert_int_equal(b.vms[7].npoints, a.vms[7].npoints);
+    assert_memory_equal(&b.run, &a.run, sizeof a.run);
+    res_summary_clear(&a);
+    res_summary_clear(&b);
+    unlink(path);
+}
+
 static void test_summary_round_trip(void **state)
 {
     res_summary a, b;
@@ -955,6 +1068,8 @@ int main(void)
         cmocka_unit_test(test_summary_round_trip),
         cmocka_unit_test(test_summary_streamed),
         cmocka_unit_test(test_summary_lazy),
+        cmocka_unit_test(test_summary_figures),
+        cmocka_unit_test(test_summary_from_pipe),
         cmocka_unit_test(test_summary_refusals),
         cmocka_unit_test(test_summary_untrusted),
         cmocka_unit_test(test_summary_rate),
