@@ -43,6 +43,7 @@ client_cmd() {
   case $1 in
     sysbench) echo "sysbench --db-driver=mysql $COMMON --mysql-password=sbtest $RUNOPTS $WL run" ;;
     oltp)     echo "$OLTP_BIN $COMMON $RUNOPTS ${OLTP_OPTS:-} $WL run" ;;
+    oltp-et*) echo "$OLTP_BIN $COMMON $RUNOPTS ${OLTP_OPTS:-} --event-threads=${1#oltp-et} $WL run" ;;
     floor)    echo "$FLOOR_BIN mysql 127.0.0.1 $MARIADB_PORT sbtest sbtest sbtest $THREADS $SECS $TABLES $SIZE" ;;
   esac
 }
@@ -54,7 +55,7 @@ measure() {  # measure CLIENT -> "tps p99 cpu user sys server" (per 1k trx)
   bench_figures "$out" "$s0" "$s1"
 }
 
-CLIENTS="sysbench oltp"
+CLIENTS="sysbench oltp$(bench_et_clients)"
 [ "${FLOOR:-0}" = 1 ] && CLIENTS="$CLIENTS floor"
 for i in $(seq 1 "$RUNS"); do
   for c in $CLIENTS; do

@@ -61,6 +61,7 @@ client_cmd() {
   case $1 in
     sysbench) echo "sysbench --db-driver=pgsql $CONN $DATA $RUNOPTS $WL run" ;;
     oltp)     echo "$OLTP_BIN --db-driver=pgsql $CONN $DATA $RUNOPTS ${OLTP_OPTS:-} $WL run" ;;
+    oltp-et*) echo "$OLTP_BIN --db-driver=pgsql $CONN $DATA $RUNOPTS ${OLTP_OPTS:-} --event-threads=${1#oltp-et} $WL run" ;;
     pipe)     echo "$OLTP_BIN --db-driver=pgsql $CONN $DATA $RUNOPTS ${OLTP_OPTS:-} --pipeline=on $WL run" ;;
     floor)    echo "$FLOOR_BIN pgsql $HOST $PGSQL_PORT sbtest sbtest sbtest $THREADS $SECS $TABLES $SIZE" ;;
     odbc)     echo "$OLTP_BIN --db-driver=odbc --odbc-dsn=bench --odbc-user=sbtest --odbc-password=sbtest $DATA $RUNOPTS ${OLTP_OPTS:-} $WL run" ;;
@@ -79,7 +80,7 @@ measure() {
   bench_figures "$out" "$s0" "$s1"
 }
 
-CLIENTS="sysbench oltp"
+CLIENTS="sysbench oltp$(bench_et_clients)"
 [ "${ODBC:-0}" = 1 ] && CLIENTS="$CLIENTS odbc"
 [ "${PIPELINE:-0}" = 1 ] && CLIENTS="$CLIENTS pipe"
 [ "${FLOOR:-0}" = 1 ] && CLIENTS="$CLIENTS floor"
