@@ -39,7 +39,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
 echo "client sweep: $SERVERS, threads $THREADS, $ROUNDS rounds x ${SECS}s, $TABLES tables x $SIZE rows," \
-     "oltp options: ${OLTP_OPTS:-(defaults)}${OLTP_ET:+, extra: --event-threads= $OLTP_ET}, $(nproc) CPUs," \
+     "oltp options: ${OLTP_OPTS:-(defaults)}${OLTP_ET:+, extra clients oltp-etK (--event-threads=K) for K in: $OLTP_ET}, $(nproc) CPUs," \
      "$(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for s in $SERVERS; do
   script=bench/oltp_vs_sysbench.sh; [ "$s" = pgsql ] && script=bench/pgsql_vs_sysbench.sh

@@ -15,6 +15,8 @@
 # per transaction through Connector/C's blocking API, nothing else — the
 # floor any client sending these round trips stands on (oltp_read_write
 # over TCP only).
+# OLTP_ET="2 4" adds oltp clients with --event-threads=2, 4 (oltp-et2, ...).
+# BENCH_MEDIANS_OUT=FILE appends the medians to FILE (bench/client_sweep.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-3}; SECS=${2:-30}; WL=${3:-oltp_read_write}; THREADS=${4:-16}

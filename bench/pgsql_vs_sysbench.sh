@@ -21,6 +21,8 @@
 # (a transaction's statements sent without waiting, answered at COMMIT).
 # OLTP_OPTS adds options to oltp's runs only (e.g. --event-threads=2).
 # SOCKET=1 connects oltp and sysbench through the server's unix socket.
+# OLTP_ET="2 4" adds oltp clients with --event-threads=2, 4 (oltp-et2, ...).
+# BENCH_MEDIANS_OUT=FILE appends the medians to FILE (bench/client_sweep.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-3}; SECS=${2:-30}; WL=${3:-oltp_read_write}; THREADS=${4:-16}
