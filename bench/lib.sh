@@ -27,9 +27,11 @@ PY
 }
 
 # bench_medians RUNS_FILE NRUNS: the medians per client (lines "client
-# figures...") beside sysbench's, with the ratios.
+# figures...") beside sysbench's, with the ratios. With BENCH_MEDIANS_OUT
+# set, also appends one line per client to that file: "client tps p99 cpu
+# user sys server" (the medians; bench/client_sweep.sh reads them).
 bench_medians() {
-  python3 - "$1" "$2" <<'PY'
+  python3 - "$1" "$2" "${BENCH_MEDIANS_OUT:-}" <<'PY'
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
 names = ["TPS", "p99 latency (ms)", "client CPU s / 1k trx", "  user", "  kernel",
@@ -47,5 +49,16 @@ for i, n in enumerate(names):
     for c in others:
         line += f"{med[c][i]:>12.3f}{(med[c][i] / base if base else float('nan')):>12.2f}"
     print(line)
+if sys.argv[3]:
+    with open(sys.argv[3], "a") as f:
+        for c, v in med.items():
+            f.write(" ".join([c] + [f"{x:.4f}" for x in v]) + "\n")
 PY
+}
+
+# The extra oltp clients of OLTP_ET="2 4 ..." (one per event-thread count,
+# named oltp-et2, oltp-et4, ...), to compare defaults in the same session.
+bench_et_clients() {
+  local k
+  for k in ${OLTP_ET:-}; do printf ' oltp-et%s' "$k"; done
 }

@@ -15,6 +15,8 @@
 # per transaction through Connector/C's blocking API, nothing else — the
 # floor any client sending these round trips stands on (oltp_read_write
 # over TCP only).
+# OLTP_ET="2 4" adds oltp clients with --event-threads=2, 4 (oltp-et2, ...).
+# BENCH_MEDIANS_OUT=FILE appends the medians to FILE (bench/client_sweep.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-3}; SECS=${2:-30}; WL=${3:-oltp_read_write}; THREADS=${4:-16}
@@ -43,6 +45,7 @@ client_cmd() {
   case $1 in
     sysbench) echo "sysbench --db-driver=mysql $COMMON --mysql-password=sbtest $RUNOPTS $WL run" ;;
     oltp)     echo "$OLTP_BIN $COMMON $RUNOPTS ${OLTP_OPTS:-} $WL run" ;;
+    oltp-et*) echo "$OLTP_BIN $COMMON $RUNOPTS ${OLTP_OPTS:-} --event-threads=${1#oltp-et} $WL run" ;;
     floor)    echo "$FLOOR_BIN mysql 127.0.0.1 $MARIADB_PORT sbtest sbtest sbtest $THREADS $SECS $TABLES $SIZE" ;;
   esac
 }
@@ -54,7 +57,7 @@ measure() {  # measure CLIENT -> "tps p99 cpu user sys server" (per 1k trx)
   bench_figures "$out" "$s0" "$s1"
 }
 
-CLIENTS="sysbench oltp"
+CLIENTS="sysbench oltp$(bench_et_clients)"
 [ "${FLOOR:-0}" = 1 ] && CLIENTS="$CLIENTS floor"
 for i in $(seq 1 "$RUNS"); do
   for c in $CLIENTS; do

@@ -21,6 +21,8 @@
 # (a transaction's statements sent without waiting, answered at COMMIT).
 # OLTP_OPTS adds options to oltp's runs only (e.g. --event-threads=2).
 # SOCKET=1 connects oltp and sysbench through the server's unix socket.
+# OLTP_ET="2 4" adds oltp clients with --event-threads=2, 4 (oltp-et2, ...).
+# BENCH_MEDIANS_OUT=FILE appends the medians to FILE (bench/client_sweep.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-3}; SECS=${2:-30}; WL=${3:-oltp_read_write}; THREADS=${4:-16}
@@ -61,6 +63,7 @@ client_cmd() {
   case $1 in
     sysbench) echo "sysbench --db-driver=pgsql $CONN $DATA $RUNOPTS $WL run" ;;
     oltp)     echo "$OLTP_BIN --db-driver=pgsql $CONN $DATA $RUNOPTS ${OLTP_OPTS:-} $WL run" ;;
+    oltp-et*) echo "$OLTP_BIN --db-driver=pgsql $CONN $DATA $RUNOPTS ${OLTP_OPTS:-} --event-threads=${1#oltp-et} $WL run" ;;
     pipe)     echo "$OLTP_BIN --db-driver=pgsql $CONN $DATA $RUNOPTS ${OLTP_OPTS:-} --pipeline=on $WL run" ;;
     floor)    echo "$FLOOR_BIN pgsql $HOST $PGSQL_PORT sbtest sbtest sbtest $THREADS $SECS $TABLES $SIZE" ;;
     odbc)     echo "$OLTP_BIN --db-driver=odbc --odbc-dsn=bench --odbc-user=sbtest --odbc-password=sbtest $DATA $RUNOPTS ${OLTP_OPTS:-} $WL run" ;;
@@ -79,7 +82,7 @@ measure() {
   bench_figures "$out" "$s0" "$s1"
 }
 
-CLIENTS="sysbench oltp"
+CLIENTS="sysbench oltp$(bench_et_clients)"
 [ "${ODBC:-0}" = 1 ] && CLIENTS="$CLIENTS odbc"
 [ "${PIPELINE:-0}" = 1 ] && CLIENTS="$CLIENTS pipe"
 [ "${FLOOR:-0}" = 1 ] && CLIENTS="$CLIENTS floor"

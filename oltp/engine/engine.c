@@ -29,6 +29,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -241,12 +242,38 @@ static void keep_why(run_result *res, const char *msg)
     snprintf(res->why, sizeof res->why, "%.*s", (int)n, msg);
 }
 
+int engine_event_threads(int requested, int nconns, bool pooled, int ncpu)
+{
+    int n;
+    if (nconns < 1)
+        nconns = 1;
+    if (ncpu < 1)
+        ncpu = 1;
+    if (requested > 0)
+        n = requested;
+    else {
+        n = pooled ? 1 + (nconns - 1) / 256 : nconns;
+        if (n > ncpu)
+            n = ncpu;
+    }
+    return n < nconns ? n : nconns;
+}
+
+/* The CPUs this process may run on (its affinity mask; online CPUs if
+ * the mask cannot be read). */
+static int usable_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    return (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 /* How many connections (nconns) and terminals (nterms) the run has, and
  * how many worker loops drive them (e->nworkers). */
 static void size_workers(engine *e, const workload *wl, int *nconns, int *nterms)
 {
     const oltp_opts *o = e->o;
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     *nconns = o->threads;
     *nterms = 0;
     if (wl->terminals && (*nterms = wl->terminals(e->run)) > 0) {
@@ -257,15 +284,8 @@ static void size_workers(engine *e, const workload *wl, int *nconns, int *nterms
         if (*nconns > *nterms)
             *nconns = *nterms;
     }
-    /* One loop drives hundreds of connections; a second thread only pays
-     * when one core is not enough, and costs context switches (measured:
-     * 16 connections on 2 cores used 20 % more client CPU per transaction
-     * with 2 loops than with 1). Default: one loop per 256 connections. */
-    e->nworkers = o->event_threads > 0 ? o->event_threads : 1 + (*nconns - 1) / 256;
-    if (o->event_threads <= 0 && e->nworkers > ncpu && ncpu > 0)
-        e->nworkers = (int)ncpu;
-    if (e->nworkers > *nconns)
-        e->nworkers = *nconns;
+    e->nworkers = engine_event_threads(o->event_threads, *nconns, e->terminals || o->rate > 0,
+                                       usable_cpus());
 }
 
 /* Fix the phase clock (before any worker counts) and the phases' starts. */

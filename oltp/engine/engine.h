@@ -133,4 +133,17 @@ int  engine_run(const wl_run *run, const workload *wl, const struct db_driver *d
                 const engine_hooks *hooks, run_result *res) DB_MUST_CHECK;
 void run_result_free(run_result *res);
 
+/* How many event-loop threads drive nconns connections (>= 1).
+ * requested > 0 (--event-threads=N): N, but no more than the connections.
+ * requested 0, the default: one loop per CPU oltp may run on (ncpu: its
+ * affinity mask), no more than the connections — as many threads as
+ * can run at once, so a thread-per-connection client (sysbench, the
+ * server's own threads) on the same cores does not get a larger share of
+ * them; more loops cost client CPU per transaction (fewer answers per
+ * epoll_wait, more context switches: bench/RESULTS-client.md).
+ * pooled (--rate, or TPC-C terminals): the connections of a loop are one
+ * pool that its arrivals or terminals share, so the default keeps pools
+ * large: one loop per 256 connections, at most one per CPU. */
+int  engine_event_threads(int requested, int nconns, bool pooled, int ncpu);
+
 #endif

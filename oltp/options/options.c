@@ -51,7 +51,7 @@ static const opt_def defs[] = {
     {"rate", O_DOUBLE, F(rate), "0", "open-loop target rate in transactions/s (0 = as fast as possible)", 0, BIG},
     {"percentile", O_PCT, 0, "95", "comma-separated percentiles to report (first is used in interval lines)", 0, 100},
     {"histogram", O_BOOL, F(histogram), "off", "print the latency histogram in the report", 0, 0},
-    {"event-threads", O_INT, F(event_threads), "0", "event-loop worker threads (0 = one per 256 connections, at most one per CPU)", 0, 1024},
+    {"event-threads", O_INT, F(event_threads), "0", "event-loop worker threads (0 = one per CPU oltp may run on, no more than the connections; with --rate or TPC-C terminals, which share a loop's connections, one per 256 connections, at most one per CPU)", 0, 1024},
     {"json", O_STR, F(json_path), NULL, "write the result document (results/SCHEMA.md) to this file", 0, 0},
     {"verbose", O_BOOL, F(verbose), "off", "print every retried error", 0, 0},
     /* random numbers */

@@ -30,7 +30,7 @@ typedef struct oltp_opts {
     double   percentiles[OLTP_MAX_PERCENTILES];
     int      npercentiles;
     bool     histogram;
-    int      event_threads;         /* libuv worker threads (0 = auto) */
+    int      event_threads;         /* libuv worker threads (0 = auto: engine_event_threads()) */
     const char *json_path;
     bool     verbose;
 

@@ -1,4 +1,5 @@
-/* Unit tests for oltp: option parsing and the random distributions. */
+/* Unit tests for oltp: option parsing, the random distributions and the
+ * default number of event-loop threads. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "engine/engine.h"
 #include "options/options.h"
 #include "options/rand.h"
 
@@ -223,6 +225,33 @@ static void test_rand_cfg_rejects(void **state)
     assert_int_equal(rand_cfg_finish(&c), -1);
 }
 
+/* engine_event_threads(requested, nconns, pooled, ncpu) */
+static void test_event_threads(void **state)
+{
+    /* default: one loop per CPU, no more than the connections */
+    assert_int_equal(engine_event_threads(0, 1, false, 2), 1);
+    assert_int_equal(engine_event_threads(0, 2, false, 2), 2);
+    assert_int_equal(engine_event_threads(0, 4, false, 2), 2);
+    assert_int_equal(engine_event_threads(0, 64, false, 2), 2);
+    assert_int_equal(engine_event_threads(0, 16, false, 64), 16);
+    assert_int_equal(engine_event_threads(0, 1000, false, 64), 64);
+    assert_int_equal(engine_event_threads(0, 100000, false, 8), 8);
+    /* pooled (--rate, terminals): one per 256 connections, at most one per CPU */
+    assert_int_equal(engine_event_threads(0, 16, true, 2), 1);
+    assert_int_equal(engine_event_threads(0, 256, true, 8), 1);
+    assert_int_equal(engine_event_threads(0, 257, true, 8), 2);
+    assert_int_equal(engine_event_threads(0, 1024, true, 8), 4);
+    assert_int_equal(engine_event_threads(0, 100000, true, 8), 8);
+    /* --event-threads=N: N, no more than the connections, CPUs ignored */
+    assert_int_equal(engine_event_threads(4, 16, false, 2), 4);
+    assert_int_equal(engine_event_threads(4, 16, true, 1), 4);
+    assert_int_equal(engine_event_threads(32, 16, false, 2), 16);
+    assert_int_equal(engine_event_threads(1, 64, false, 64), 1);
+    /* unknown CPU count (sysconf's -1) counts as one CPU */
+    assert_int_equal(engine_event_threads(0, 16, false, -1), 1);
+    assert_int_equal(engine_event_threads(0, 16, false, 0), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -236,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_zipfian),
         cmocka_unit_test(test_rand_str_and_seed),
         cmocka_unit_test(test_rand_cfg_rejects),
+        cmocka_unit_test(test_event_threads),
     };
     return cmocka_run_group_tests_name("oltp", tests, NULL, NULL);
 }
