@@ -841,6 +841,21 @@ static void assert_lazy_as_whole(const char *path)
     json_object_put(skel);
 }
 
+/* text read lazily with lazy as rj_read_json reads it whole */
+static void assert_lazy_reads_text(const char *text, const char *const *lazy)
+{
+    char e1[512] = "";
+    json_object *a, *b;
+    write_text(path_in("lazy.json"), text);
+    a = rj_read_json(path_in("lazy.json"), e1, sizeof e1);
+    b = rj_read_json_lazy(path_in("lazy.json"), lazy, e1, sizeof e1);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_true(json_object_equal(a, b));
+    json_object_put(a);
+    json_object_put(b);
+}
+
 /* An oltp result read with "phases/intervals" lazy (res_oltp_read_file:
  * one interval's tree at a time): its phases a real array of objects,
  * each phase's members as read whole, its intervals lazy and equal to
@@ -885,13 +900,7 @@ static void test_oltp_lazy(void **state)
     assert_null(rj_read_json(path_in("bad.json"), err, sizeof err));
     assert_null(rj_read_json_lazy(path_in("bad.json"), lazy, err2, sizeof err2));
     assert_string_equal(err, err2);
-    write_text(path_in("odd.json"), "{\"phases\":[1,null,{\"intervals\":[]}],\"x\":2}");
-    whole = rj_read_json(path_in("odd.json"), err, sizeof err);
-    skel = rj_read_json_lazy(path_in("odd.json"), lazy, err2, sizeof err2);
-    assert_non_null(skel);
-    assert_true(json_object_equal(whole, skel));
-    json_object_put(whole);
-    json_object_put(skel);
+    assert_lazy_reads_text("{\"phases\":[1,null,{\"intervals\":[]}],\"x\":2}", lazy);
 }
 
 /* A summary's drives and VMs read one element at a time (a long run's
@@ -921,17 +930,7 @@ static void test_summary_lazy(void **state)
                "\"n\":1, \"s\":\"a]}\\\"\",\"o\":{\"vms\":[1]} } \n");
     assert_lazy_as_whole(path_in("odd.json"));
     /* a document that is not an object: read whole, as rj_read_json does */
-    {
-        char e1[512] = "";
-        json_object *a, *b;
-        write_text(path_in("array.json"), "[1,2]");
-        a = rj_read_json(path_in("array.json"), e1, sizeof e1);
-        b = rj_read_json_lazy(path_in("array.json"), lazy, e1, sizeof e1);
-        assert_non_null(a);
-        assert_true(json_object_equal(a, b));
-        json_object_put(a);
-        json_object_put(b);
-    }
+    assert_lazy_reads_text("[1,2]", lazy);
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         char e1[512] = "", e2[512] = "";
         json_object *a, *b;
