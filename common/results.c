@@ -1,7 +1,7 @@
 /* results.c — what the result formats share (see results.h): numbers as
  * the summary writes them, CSV fields, and the JSON helpers of
- * results_json.h, the names of closed choices. The formats themselves are
- * in results_oltp.c, results_summary.c and results_drive_io.c, described
+ * results_json.h (the names of closed choices: results_names.c). The
+ * formats themselves are in results_oltp.c, results_summary.c and results_drive_io.c, described
  * by field tables that results_fields.c walks. */
 #include "results.h"
 #include "attributes.h"
@@ -358,31 +358,105 @@ static int lazy_elements(json_tokener *tok, const char *b, size_t n, size_t *i, 
     }
 }
 
-/* The skeleton of the object that is all of b[0..n): its members parsed,
- * those named in lazy (when arrays) as empty arrays carrying their
- * elements' text; it owns b then. NULL when b is not such a document (b
- * stays the caller's, to parse whole for the reason). */
-static json_object *lazy_skeleton(rj_text *t, const char *const *lazy)
+/* The array at b[*i] ('[') as an empty array carrying its elements'
+ * text (rj_lazy on its userdata); *i then past its ']'. NULL when
+ * malformed (or out of memory). */
+static json_object *lazy_array(json_tokener *tok, const rj_text *t, size_t *i)
+{
+    rj_lazy *l = calloc(1, sizeof *l);
+    json_object *v = l ? json_object_new_array() : NULL;
+    if (!v) {
+        free(l);
+        return NULL;
+    }
+    *l = (rj_lazy){ .magic = RJ_LAZY_MAGIC, .text = t };
+    json_object_set_userdata(v, l, lazy_free);
+    if (lazy_elements(tok, t->b, t->n, i, l) < 0) {
+        json_object_put(v);
+        return NULL;
+    }
+    return v;
+}
+
+/* How lazy names key: 1 named (a lazy array), 2 named as "KEY/INNER"
+ * (an array of objects whose INNER members are lazy), else 0. */
+static int lazy_how(const char *const *lazy, const char *key)
+{
+    size_t kl = strlen(key);
+    int how = 0;
+    for (int j = 0; lazy[j] && how != 1; j++)
+        if (strcmp(lazy[j], key) == 0)
+            how = 1;
+        else if (strncmp(lazy[j], key, kl) == 0 && lazy[j][kl] == '/')
+            how = 2;
+    return how;
+}
+
+static int skel_object(json_tokener *tok, const rj_text *t, size_t *pi,
+                       const char *const *lazy, json_object **out);
+
+/* The array at b[*i] ('[') whose objects are read as skel_object with
+ * the names after "key/" in lazy; *i then past its ']'. NULL when
+ * malformed (or out of memory). */
+static json_object *skel_nested(json_tokener *tok, const rj_text *t, size_t *i, const char *key,
+                                const char *const *lazy)
+{
+    const char *b = t->b, *sub[8];
+    size_t n = t->n, kl = strlen(key), k = skip_ws(b, *i + 1, n), end;
+    json_object *a = json_object_new_array();
+    enum json_tokener_error jerr;
+    int ns = 0;
+    for (int j = 0; lazy[j]; j++)
+        if (ns < 7 && strncmp(lazy[j], key, kl) == 0 && lazy[j][kl] == '/')
+            sub[ns++] = lazy[j] + kl + 1;
+    sub[ns] = NULL;
+    if (a && k < n && b[k] == ']') {
+        *i = k + 1;
+        return a;
+    }
+    while (a) {
+        json_object *e = NULL;
+        bool obj = k < n && b[k] == '{';
+        if (obj ? skel_object(tok, t, &k, sub, &e) < 0
+                : parse_value(tok, b + k, n - k, &e, &end, &jerr) < 0)
+            break;
+        k += obj ? 0 : end;
+        json_object_array_add(a, e);
+        k = skip_ws(b, k, n);
+        if (k < n && b[k] == ',') {
+            k = skip_ws(b, k + 1, n);
+            continue;
+        }
+        if (k < n && b[k] == ']') {
+            *i = k + 1;
+            return a;
+        }
+        break;
+    }
+    json_object_put(a);
+    return NULL;
+}
+
+/* The object at b[*pi] ('{') with its members parsed, those named in
+ * lazy (when arrays) as lazy arrays, those named "KEY/INNER" as
+ * skel_nested; *pi then past its '}'. 0, or -1 when malformed. */
+static int skel_object(json_tokener *tok, const rj_text *t, size_t *pi,
+                       const char *const *lazy, json_object **out)
 {
     const char *b = t->b;
-    size_t n = t->n;
-    json_tokener *tok = json_tokener_new();
+    size_t n = t->n, i = skip_ws(b, *pi + 1, n), end;
     json_object *doc = json_object_new_object();
     enum json_tokener_error jerr;
-    size_t i = skip_ws(b, 0, n), end;
 
-    if (!tok || !doc || i >= n || b[i] != '{')
-        goto fail;
-    /* strict, each value followed by the rest of the document */
-    json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS);
-    i = skip_ws(b, i + 1, n);
+    if (!doc)
+        return -1;
     if (i < n && b[i] == '}')
         i++;
     else
         for (;;) {
             json_object *k, *v = NULL;
             const char *key;
-            int is_lazy = 0;
+            int how;
             if (parse_value(tok, b + i, n - i, &k, &end, &jerr) < 0)
                 goto fail;
             key = json_object_is_type(k, json_type_string) ? json_object_get_string(k) : NULL;
@@ -392,27 +466,14 @@ static json_object *lazy_skeleton(rj_text *t, const char *const *lazy)
                 goto fail;
             }
             i = skip_ws(b, i + 1, n);
-            for (int j = 0; lazy[j]; j++)
-                is_lazy |= strcmp(lazy[j], key) == 0;
-            if (is_lazy && i < n && b[i] == '[') {
-                rj_lazy *l = calloc(1, sizeof *l);
-                if (l && (v = json_object_new_array())) {
-                    *l = (rj_lazy){ .magic = RJ_LAZY_MAGIC, .text = t };
-                    json_object_set_userdata(v, l, lazy_free);
-                } else {
-                    free(l);
-                }
-                if (!v || lazy_elements(tok, b, n, &i, l) < 0) {
-                    json_object_put(v);
-                    json_object_put(k);
-                    goto fail;
-                }
-            } else if (parse_value(tok, b + i, n - i, &v, &end, &jerr) < 0) {
+            how = i < n && b[i] == '[' ? lazy_how(lazy, key) : 0;
+            if (how == 1 ? !(v = lazy_array(tok, t, &i))
+                : how == 2 ? !(v = skel_nested(tok, t, &i, key, lazy))
+                : parse_value(tok, b + i, n - i, &v, &end, &jerr) < 0) {
                 json_object_put(k);
                 goto fail;
-            } else {
-                i += end;
             }
+            i += how ? 0 : end;
             json_object_object_add(doc, key, v);
             json_object_put(k);
             i = skip_ws(b, i, n);
@@ -426,7 +487,28 @@ static json_object *lazy_skeleton(rj_text *t, const char *const *lazy)
             }
             goto fail;
         }
-    if (skip_ws(b, i, n) != n)
+    *pi = i;
+    *out = doc;
+    return 0;
+fail:
+    json_object_put(doc);
+    return -1;
+}
+
+/* The skeleton of the object that is all of t (skel_object); it owns t
+ * then. NULL when t is not such a document (t stays the caller's, to
+ * parse whole for the reason). */
+static json_object *lazy_skeleton(rj_text *t, const char *const *lazy)
+{
+    json_tokener *tok = json_tokener_new();
+    json_object *doc = NULL;
+    size_t i = skip_ws(t->b, 0, t->n);
+
+    if (!tok || i >= t->n || t->b[i] != '{')
+        goto fail;
+    /* strict, each value followed by the rest of the document */
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS);
+    if (skel_object(tok, t, &i, lazy, &doc) < 0 || skip_ws(t->b, i, t->n) != t->n)
         goto fail;
     json_tokener_free(tok);
     json_object_set_userdata(doc, t, text_free);
@@ -443,10 +525,14 @@ json_object *rj_read_json_lazy(const char *path, const char *const *lazy, char *
 {
     /* read a member at a time, a document costs about its size: a bound
      * of its own, for a long run's summary (64 VMs x 3 h of 1-s rows is
-     * ~280 MiB) */
-    rj_text *t = text_open(path, RES_MAX_LAZY_BYTES, err, errlen);
+     * ~280 MiB); a nested name (an oltp result's "phases/intervals") keeps
+     * rj_read_json's, so that the same results are refused */
+    bool nested = false;
+    rj_text *t;
     json_object *doc = NULL;
-    if (!t)
+    for (int j = 0; lazy[j]; j++)
+        nested |= strchr(lazy[j], '/') != NULL;
+    if (!(t = text_open(path, nested ? RES_MAX_FILE_BYTES : RES_MAX_LAZY_BYTES, err, errlen)))
         return NULL;
     if ((doc = lazy_skeleton(t, lazy)))
         return doc;
@@ -526,62 +612,6 @@ int rj_write_json(json_object *doc, const char *path, char *err, size_t errlen)
     }
     return atomic_file_write(path, text, strlen(text), err, errlen);
 }
-/* ------------------------------------------------------------------ */
-/* names of closed choices (results.h)                                 */
-
-#define RES_NAME(id, name) [RES_PHASE_##id] = name,
-static const char *const phase_names[] = { RES_PHASES(RES_NAME) };
-#undef RES_NAME
-
-const char *res_phase_name(res_phase_id p)
-{
-    return (unsigned)p < RES_PHASE_COUNT ? phase_names[p] : "?";
-}
-
-#define RES_NAME(id, name) [RES_END_##id] = name,
-static const char *const end_names[] = { RES_ENDS(RES_NAME) };
-#undef RES_NAME
-
-const char *res_end_name(res_end e)
-{
-    return (unsigned)e < RES_END_COUNT ? end_names[e] : end_names[RES_END_ERROR];
-}
-
-static const struct {
-    const char *name;
-    bool        tps, paired;
-} cmp_methods[] = {
-#define RES_CMP(id, name, tps, paired) [RES_CMP_##id] = { name, tps, paired },
-    RES_CMP_METHODS(RES_CMP)
-#undef RES_CMP
-};
-
-const char *res_cmp_method_name(res_cmp_method m)
-{
-    return (unsigned)m < RES_CMP_METHOD_COUNT ? cmp_methods[m].name : "?";
-}
-
-static const char *const cmp_verdicts[] = {
-#define RES_CMP_VERDICT_NAME(id, name) [RES_CMP_##id] = name,
-    RES_CMP_VERDICTS(RES_CMP_VERDICT_NAME)
-#undef RES_CMP_VERDICT_NAME
-};
-
-const char *res_cmp_verdict_name(res_cmp_verdict v)
-{
-    return (unsigned)v < RES_CMP_VERDICT_COUNT ? cmp_verdicts[v] : "?";
-}
-
-bool res_cmp_method_is_tps(res_cmp_method m)
-{
-    return (unsigned)m < RES_CMP_METHOD_COUNT && cmp_methods[m].tps;
-}
-
-bool res_cmp_method_is_paired(res_cmp_method m)
-{
-    return (unsigned)m < RES_CMP_METHOD_COUNT && cmp_methods[m].paired;
-}
-
 /* ------------------------------------------------------------------ */
 /* numbers and CSV                                                     */
 

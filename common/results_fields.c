@@ -341,7 +341,7 @@ static int room_for(const rj_field *f, size_t size, void **out, size_t n, rj_ctx
 int rj_array_room(json_object *a, const rj_field *f, size_t size, void **out, size_t *n,
                   rj_ctx *c)
 {
-    *n = rj_array_len(a);
+    *n = rj_lazy_len(a) ? rj_lazy_len(a) : rj_array_len(a);
     return room_for(f, size, out, *n, c);
 }
 

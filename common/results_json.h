@@ -48,8 +48,11 @@ int          rj_read_doc(const char *path, const char *unreadable_prefix,
  * in lazy (NULL-terminated) that is an array comes as an empty array
  * whose elements are read one at a time, rj_lazy_len and rj_lazy_get
  * (each a new tree, released by the caller); the rest as rj_read_json
- * gives it. A document that is not an object, or malformed, is parsed
- * whole: the same refusals, word for word. */
+ * gives it. A name "KEY/INNER" reads member KEY, when an array, as an
+ * array of such objects whose INNER members are lazy (an oltp result's
+ * "phases/intervals": one interval's tree at a time); the file then has
+ * rj_read_json's bound. A document that is not an object, or malformed,
+ * is parsed whole: the same refusals, word for word. */
 json_object *rj_read_json_lazy(const char *path, const char *const *lazy, char *err,
                                size_t errlen);
 size_t       rj_lazy_len(json_object *a);   /* 0 unless such an array */

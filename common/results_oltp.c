@@ -248,15 +248,22 @@ static int intervals_get(json_object *o, const rj_field *f, void *base, rj_ctx *
 {
     res_phase *p = base;
     json_object *a = rj_get(o, f->key);
-    size_t n;
+    size_t n, lazy = rj_lazy_len(a);    /* read one interval's tree at a time */
     if (rj_array_room(a, f, sizeof *p->intervals, (void **)&p->intervals, &n, c) < 0)
         return -1;
     p->nintervals = (int)n;
     for (size_t i = 0; i < n; i++) {
-        json_object *e = rj_idx(a, i), *l = rj_get(e, RK_LATENCY_MS);
+        json_object *e = lazy ? rj_lazy_get(a, i) : rj_idx(a, i), *l = rj_get(e, RK_LATENCY_MS);
         res_interval *x = &p->intervals[i];
-        if (rj_get_fields(e, iv_fields, x, c) < 0 || rj_get_fields(e, iv_queue_fields, x, c) < 0)
+        int rc = lazy && !e ? -1 : 0;
+        if (rc < 0)
+            snprintf(c->err, c->errlen, "out of memory");
+        if (rc < 0 || rj_get_fields(e, iv_fields, x, c) < 0
+            || rj_get_fields(e, iv_queue_fields, x, c) < 0) {
+            if (lazy)
+                json_object_put(e);
             return -1;
+        }
         if (l && json_object_is_type(l, json_type_object)) {
             json_object_object_foreach(l, key, v) {
                 double pct;
@@ -266,6 +273,8 @@ static int intervals_get(json_object *o, const rj_field *f, void *base, rj_ctx *
                 }
             }
         }
+        if (lazy)
+            json_object_put(e);
     }
     return 0;
 }
@@ -595,7 +604,10 @@ static void oltp_clear(void *r)
 
 int res_oltp_read_file(const char *path, res_oltp *r, char *err, size_t errlen)
 {
+    /* a 3-h result of 1-s intervals is ~26 MB of text, ~120 MiB as one
+     * tree: its intervals are read one at a time (issue 33) */
+    static const char *const lazy[] = { RK_PHASES "/intervals", NULL };
     memset(r, 0, sizeof *r);
-    return rj_read_doc(path, "cannot read result JSON: ", oltp_from_json, oltp_clear, r, err,
-                       errlen) == 0 ? 0 : -1;
+    return rj_read_doc_lazy(path, "cannot read result JSON: ", lazy, oltp_from_json, oltp_clear,
+                            r, err, errlen) == 0 ? 0 : -1;
 }

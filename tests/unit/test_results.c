@@ -841,6 +841,68 @@ static void assert_lazy_as_whole(const char *path)
     json_object_put(skel);
 }
 
+/* text read lazily with lazy as rj_read_json reads it whole */
+static void assert_lazy_reads_text(const char *text, const char *const *lazy)
+{
+    char e1[512] = "";
+    json_object *a, *b;
+    write_text(path_in("lazy.json"), text);
+    a = rj_read_json(path_in("lazy.json"), e1, sizeof e1);
+    b = rj_read_json_lazy(path_in("lazy.json"), lazy, e1, sizeof e1);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_true(json_object_equal(a, b));
+    json_object_put(a);
+    json_object_put(b);
+}
+
+/* An oltp result read with "phases/intervals" lazy (res_oltp_read_file:
+ * one interval's tree at a time): its phases a real array of objects,
+ * each phase's members as read whole, its intervals lazy and equal to
+ * the whole read's one by one; a malformed interval refused word for
+ * word as rj_read_json refuses it. */
+static void test_oltp_lazy(void **state)
+{
+    static const char *const lazy[] = { "phases/intervals", NULL };
+    char err[512] = "", err2[512] = "";
+    json_object *whole = rj_read_json(REAL_RESULT, err, sizeof err);
+    json_object *skel = rj_read_json_lazy(REAL_RESULT, lazy, err2, sizeof err2);
+    json_object *wp = rj_get(whole, "phases"), *sp = rj_get(skel, "phases");
+    size_t checked = 0;
+    (void)state;
+    assert_non_null(skel);
+    assert_int_equal(json_object_object_length(whole), json_object_object_length(skel));
+    assert_int_equal(rj_lazy_len(sp), 0);
+    assert_int_equal(json_object_array_length(sp), 1);
+    for (size_t p = 0; p < json_object_array_length(wp); p++) {
+        json_object *w = rj_idx(wp, p), *k = rj_idx(sp, p);
+        assert_int_equal(json_object_object_length(w), json_object_object_length(k));
+        json_object_object_foreach(w, key, val) {
+            json_object *l = rj_get(k, key);
+            if (strcmp(key, "intervals") != 0) {
+                assert_true(json_object_equal(l, val));
+                continue;
+            }
+            assert_int_equal(json_object_array_length(l), 0);
+            assert_int_equal(rj_lazy_len(l), 5);
+            for (size_t i = 0; i < 5; i++, checked++) {
+                json_object *e = rj_lazy_get(l, i);
+                assert_true(json_object_equal(e, json_object_array_get_idx(val, i)));
+                json_object_put(e);
+            }
+        }
+    }
+    assert_int_equal(checked, 5);
+    json_object_put(whole);
+    json_object_put(skel);
+    /* a malformed interval, and a phase that is not an object */
+    write_text(path_in("bad.json"), "{\"phases\":[{\"intervals\":[{\"t\":1},{\"t\":]}]}");
+    assert_null(rj_read_json(path_in("bad.json"), err, sizeof err));
+    assert_null(rj_read_json_lazy(path_in("bad.json"), lazy, err2, sizeof err2));
+    assert_string_equal(err, err2);
+    assert_lazy_reads_text("{\"phases\":[1,null,{\"intervals\":[]}],\"x\":2}", lazy);
+}
+
 /* A summary's drives and VMs read one element at a time (a long run's
  * summary as one tree is several times the file): every fixture the
  * same as read whole; a malformed document refused word for word as
@@ -868,17 +930,7 @@ static void test_summary_lazy(void **state)
                "\"n\":1, \"s\":\"a]}\\\"\",\"o\":{\"vms\":[1]} } \n");
     assert_lazy_as_whole(path_in("odd.json"));
     /* a document that is not an object: read whole, as rj_read_json does */
-    {
-        char e1[512] = "";
-        json_object *a, *b;
-        write_text(path_in("array.json"), "[1,2]");
-        a = rj_read_json(path_in("array.json"), e1, sizeof e1);
-        b = rj_read_json_lazy(path_in("array.json"), lazy, e1, sizeof e1);
-        assert_non_null(a);
-        assert_true(json_object_equal(a, b));
-        json_object_put(a);
-        json_object_put(b);
-    }
+    assert_lazy_reads_text("[1,2]", lazy);
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         char e1[512] = "", e2[512] = "";
         json_object *a, *b;
@@ -1068,6 +1120,7 @@ int main(void)
         cmocka_unit_test(test_summary_round_trip),
         cmocka_unit_test(test_summary_streamed),
         cmocka_unit_test(test_summary_lazy),
+        cmocka_unit_test(test_oltp_lazy),
         cmocka_unit_test(test_summary_figures),
         cmocka_unit_test(test_summary_from_pipe),
         cmocka_unit_test(test_summary_refusals),
