@@ -269,14 +269,14 @@ static int vm_series(res_vm *v, const res_phase *m)
 {
     double w = orch_bins_width(m, ORCH_REPORT_INTERVAL_S);
     int nb = orch_bins_count(m, w);
-    double *tps = calloc(nb ? (size_t)nb : 1, sizeof *tps);
+    double *tps = calloc(nb ? 2 * (size_t)nb : 1, sizeof *tps);
     v->series = calloc(nb ? (size_t)nb : 1, sizeof *v->series);
     v->interval_s = w;
     if (!tps || !v->series) {
         free(tps);
         return -1;
     }
-    orch_bins_tps(m, w, nb, tps, NULL);
+    orch_bins_tps(m, w, nb, tps, tps + nb);     /* the second half: coverage */
     for (int k = 0; k < nb; k++)
         if (isfinite(tps[k]))
             v->series[v->npoints++] = (res_point){ (k + 1) * w, tps[k] };

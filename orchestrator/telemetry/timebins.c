@@ -39,22 +39,26 @@ static double overlap(double a, double b, double lo, double hi)
 
 void orch_bins_tps(const res_phase *p, double w, int nbins, double *tps, double *covered)
 {
-    for (int k = 0; k < nbins; k++) {
-        tps[k] = 0;
-        if (covered)
-            covered[k] = 0;
-    }
-    for (int k = 0; k < nbins; k++) {
-        double cov = 0, sum = 0;
-        for (int i = 0; i < p->nintervals; i++) {
-            double o = overlap(res_interval_start(p, i), p->intervals[i].t, k * w, (k + 1) * w);
-            cov += o;
-            sum += o * p->intervals[i].tps;
+    /* each interval adds to the few bins it overlaps (one bin more on each
+     * side than bins_of says, against rounding at an edge): the same terms
+     * in the same order per bin as a scan of every interval for every bin,
+     * which took 10,800 x 10,800 steps for a 3-h phase of 1-s intervals */
+    for (int k = 0; k < nbins; k++)
+        tps[k] = covered[k] = 0;
+    for (int i = 0; i < p->nintervals; i++) {
+        double a = res_interval_start(p, i), b = p->intervals[i].t;
+        int k0, k1;
+        bins_of(a, b, w, nbins, &k0, &k1);
+        for (int k = k0 > 0 ? k0 - 1 : 0; k < k1 + 1 && k < nbins; k++) {
+            double o = overlap(a, b, k * w, (k + 1) * w);
+            if (o <= 0)
+                continue;
+            tps[k] += o * p->intervals[i].tps;      /* the sum, until the end */
+            covered[k] += o;
         }
-        tps[k] = cov > 0 ? sum / cov : NAN;
-        if (covered)
-            covered[k] = cov;
     }
+    for (int k = 0; k < nbins; k++)
+        tps[k] = covered[k] > 0 ? tps[k] / covered[k] : NAN;
 }
 
 int orch_bins_hist(const res_phase *p, double w, int nbins, hist_sparse **h, int *seen)

@@ -25,8 +25,8 @@ double orch_bins_width(const res_phase *p, double fallback);
 int orch_bins_count(const res_phase *p, double w);
 
 /* tps[0..nbins): the overlap-weighted mean of the TPS of p's intervals in
- * each bin (NAN where none overlaps); covered[k] (may be NULL): seconds
- * of bin k the intervals cover. */
+ * each bin (NAN where none overlaps); covered[k]: seconds of bin k the
+ * intervals cover. */
 void orch_bins_tps(const res_phase *p, double w, int nbins, double *tps, double *covered);
 
 /* Merge into h[k] (NULL: made on first use) the histogram of each
