@@ -421,20 +421,30 @@ int hist_sparse_merge(hist_sparse **dst, const hist_sparse *s)
 {
     const hist_sparse *d = *dst;
     hist_sparse *m;
-    int i = 0, j = 0;
+    int i = 0, j = 0, n = 0;
     if (!d)
         return (*dst = hist_sparse_copy(s)) ? 0 : -1;
     if (d->sig_digits != s->sig_digits || d->highest != s->highest)
         return -1;
+    /* the union's size first: a merged histogram kept per time bin
+     * (orchestrator/telemetry) holds its buckets, not d's and s's sum */
+    while (i < d->n || j < s->n) {
+        int64_t a = i < d->n ? d->value[i] : INT64_MAX;
+        int64_t b = j < s->n ? s->value[j] : INT64_MAX;
+        i += a <= b;
+        j += b <= a;
+        n++;
+    }
+    i = j = 0;
     if (!(m = malloc(sizeof *m)))
         return -1;
     *m = *d;
-    m->value = malloc(2 * (size_t)(d->n + s->n + 1) * sizeof *m->value);
+    m->value = malloc(2 * (size_t)(n ? n : 1) * sizeof *m->value);
     if (!m->value) {
         free(m);
         return -1;
     }
-    m->count = m->value + d->n + s->n + 1;
+    m->count = m->value + n;
     m->n = 0;
     while (i < d->n || j < s->n) {
         int64_t a = i < d->n ? d->value[i] : INT64_MAX;
