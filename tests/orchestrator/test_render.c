@@ -384,6 +384,39 @@ static void test_render_matrix(void **state)
     virConnectClose(conn);
 }
 
+/* network = passt (issue 33): the only NIC is '-netdev stream' to the
+ * VM's passt socket, named by its UUID, with the device the user-mode
+ * network had; exactly expected/tiny-linux-passt.xml, and it defines on
+ * the test driver. */
+static void test_render_passt(void **state)
+{
+    char *got = render_all("tests/orchestrator/render/tiny-linux-passt.ini",
+                           "tiny-linux-passt-20261130-000000");
+    char *want = orch_slurp("tests/orchestrator/expected/tiny-linux-passt.xml");
+    char uuid[37], arg[160];
+    virConnectPtr conn = virConnectOpen("test:///default");
+    virDomainPtr dom;
+    (void)state;
+    assert_non_null(want);
+    assert_string_equal(got, want);
+    orch_uuid_from_name("drivebench-tiny-linux-passt-20261130-000000--nvme-vm1", uuid);
+    snprintf(arg, sizeof arg, "<qemu:arg value=\"stream,id=net0,server=off,addr.type=unix,"
+             "addr.path=/run/drivebench/passt/%s.sock\"/>", uuid);
+    assert_int_equal(count(got, arg), 1);
+    assert_int_equal(count(got, "<qemu:arg value=\"-netdev\"/>"), 1);
+    assert_int_equal(count(got, "\"virtio-net-pci,netdev=net0,bus=pci.0,addr=0x1e\""), 1);
+    assert_int_equal(count(got, "hostfwd"), 0);
+    assert_int_equal(count(got, "user,"), 0);
+    assert_non_null(conn);
+    dom = virDomainDefineXML(conn, got);
+    assert_non_null(dom);
+    assert_int_equal(virDomainUndefine(dom), 0);
+    virDomainFree(dom);
+    virConnectClose(conn);
+    free(got);
+    free(want);
+}
+
 /* The DSN-less ODBC connection strings, per ODBC driver family. */
 static void test_odbc_connect_strings(void **state)
 {
@@ -472,6 +505,7 @@ int main(void)
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_render_sqlserver),
         cmocka_unit_test(test_render_matrix),
+        cmocka_unit_test(test_render_passt),
         cmocka_unit_test(test_odbc_connect_strings),
         cmocka_unit_test(test_sqlserver_argv),
     };
