@@ -89,4 +89,5 @@ e2e: $(ALL_TARGETS) image
 TEST_TARGETS += tests/e2e/run-1vm.sh tests/e2e/run-1vm-pgsql-native.sh \
                 tests/e2e/run-1vm-tsql-sysbench.sh tests/e2e/fault-destroy.sh \
                 tests/e2e/fault-panic.sh tests/e2e/fault-boot-panic.sh tests/e2e/fault-libvirtd.sh \
-                tests/e2e/prometheus-1vm.sh tests/e2e/resume.sh tests/e2e/guest-net.sh
+                tests/e2e/prometheus-1vm.sh tests/e2e/resume.sh tests/e2e/guest-net.sh \
+                tests/e2e/run-1vm-passt.sh

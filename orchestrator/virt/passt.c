@@ -145,7 +145,7 @@ static int is_passt(pid_t pid)
 static int end_passt(pid_t pid)
 {
     struct timespec nap = { 0, 50 * 1000 * 1000 };
-    kill(pid, SIGTERM);
+    orch_command_signal_pid(pid, SIGTERM);
     for (int i = 0; i < 200; i++) {
         waitpid(pid, NULL, WNOHANG);
         if (!is_passt(pid)) {
@@ -153,7 +153,7 @@ static int end_passt(pid_t pid)
             return 0;
         }
         if (i == 100)
-            kill(pid, SIGKILL);
+            orch_command_signal_pid(pid, SIGKILL);
         nanosleep(&nap, NULL);
     }
     return -1;
