@@ -318,6 +318,15 @@ static void test_render_sqlserver(void **state)
     free(want);
 }
 
+/* xml defines on conn (the test driver), and is undefined again. */
+static void assert_defines(virConnectPtr conn, const char *xml)
+{
+    virDomainPtr dom = virDomainDefineXML(conn, xml);
+    assert_non_null(dom);
+    assert_int_equal(virDomainUndefine(dom), 0);
+    virDomainFree(dom);
+}
+
 /* Every profile x guest OS, and EFI (tests/orchestrator/render/NAME.ini):
  * the output is exactly expected/NAME.xml, defines on the test driver,
  * and carries what the OS and firmware call for. lsi: the controller is
@@ -344,7 +353,6 @@ static void test_render_matrix(void **state)
     assert_non_null(conn);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char plan[256], golden[256], run_id[128], topo[96], *got, *want;
-        virDomainPtr dom;
         snprintf(plan, sizeof plan, "tests/orchestrator/render/%s.ini", cases[i].name);
         snprintf(golden, sizeof golden, "tests/orchestrator/expected/%s.xml", cases[i].name);
         snprintf(run_id, sizeof run_id, "%s-20261130-000000", cases[i].name);
@@ -374,10 +382,7 @@ static void test_render_matrix(void **state)
         assert_int_equal(count(got, "<vpindex state=\"on\"/>"),
                          cases[i].windows && !cases[i].tcg);
         assert_int_equal(count(got, "<boot dev=\"hd\"/>"), cases[i].windows);
-        dom = virDomainDefineXML(conn, got);
-        assert_non_null(dom);
-        assert_int_equal(virDomainUndefine(dom), 0);
-        virDomainFree(dom);
+        assert_defines(conn, got);
         free(got);
         free(want);
     }
@@ -395,7 +400,6 @@ static void test_render_passt(void **state)
     char *want = orch_slurp("tests/orchestrator/expected/tiny-linux-passt.xml");
     char uuid[37], arg[160];
     virConnectPtr conn = virConnectOpen("test:///default");
-    virDomainPtr dom;
     (void)state;
     assert_non_null(want);
     assert_string_equal(got, want);
@@ -408,10 +412,7 @@ static void test_render_passt(void **state)
     assert_int_equal(count(got, "hostfwd"), 0);
     assert_int_equal(count(got, "user,"), 0);
     assert_non_null(conn);
-    dom = virDomainDefineXML(conn, got);
-    assert_non_null(dom);
-    assert_int_equal(virDomainUndefine(dom), 0);
-    virDomainFree(dom);
+    assert_defines(conn, got);
     virConnectClose(conn);
     free(got);
     free(want);
