@@ -118,6 +118,8 @@ e2e_say "drivebench run, PostgreSQL through passt ($type, run id $id)"
 t0=$(date +%s)
 timeout -k 30 900 "$drivebench" run "$work/pg.ini" --run-id="$id" >"$work/$id.log" 2>&1 \
   || e2e_fail "drivebench run with network = passt failed or took longer than 900 s"
+grep -q "teardown: removed 1 domain(s), .*; stopped 1 passt network(s)" "$work/$id.log" \
+  || e2e_fail "the run did not say it stopped its passt network: $(grep teardown: "$work/$id.log")"
 e2e_say "run finished in $(( $(date +%s) - t0 ))s"
 w=$work/watch
 [ -s "$w/done" ] || e2e_fail "the watcher did not finish while the run measured"
