@@ -64,8 +64,12 @@ static int run(const char *const *argv, const char *netns, char **out, char *err
         goto cleanup;
     }
     if (st != 0) {
+        char what[128] = "";
+        for (int i = 0; argv[i] && i < 5; i++)      /* enough to name the step */
+            snprintf(what + strlen(what), sizeof what - strlen(what), "%s%s", i ? " " : "",
+                     argv[i]);
         last_line(text, last, sizeof last);
-        snprintf(err, errlen, "%s %s failed (exit %d): %s", argv[0], argv[1], st,
+        snprintf(err, errlen, "`%s ...` failed (exit %d): %s", what, st,
                  last[0] ? last : "no message");
         goto cleanup;
     }

@@ -3,12 +3,14 @@
  * never gets it signalled; a real passt started in a real namespace
  * listens there only, and stopping it (by name, then by the run's
  * prefix) leaves no process, PID file, socket or namespace. Needs root
- * and the passt program: skipped without them. */
+ * the passt program and libvirt's user libvirt-qemu: skipped without
+ * them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <errno.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +26,7 @@
 
 static int can_run(void)
 {
-    return geteuid() == 0 && access("/usr/bin/passt", X_OK) == 0;
+    return geteuid() == 0 && access("/usr/bin/passt", X_OK) == 0 && getpwnam("libvirt-qemu");
 }
 
 static void write_file(const char *path, const char *text)
@@ -113,11 +115,33 @@ static void test_start_and_teardown(void **state)
     free(ns);
 }
 
+/* passt that fails (here /bin/false): one message naming the step; what
+ * was made (the namespace) is the caller's ledger's to remove, and
+ * orch_passt_stop removes it. */
+static void test_failed_start(void **state)
+{
+    char name[128], err[512], *ns;
+    (void)state;
+    if (!can_run())
+        skip();
+    snprintf(name, sizeof name, "drivebench-unit-%d--d-vm3", (int)getpid());
+    assert_int_equal(orch_passt_start("/bin/false", name, "/run/drivebench/passt/x.sock", 40918,
+                                      5432, err, sizeof err), -1);
+    assert_string_equal(err, "`/bin/false -q -4 --runas libvirt-qemu ...` failed (exit 1): "
+                             "no message");
+    ns = orch_passt_netns_path(name);
+    assert_int_equal(access(ns, F_OK), 0);
+    assert_int_equal(orch_passt_stop(name, stderr), 1);
+    assert_int_equal(access(ns, F_OK), -1);
+    free(ns);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stop_only_passt),
         cmocka_unit_test(test_start_and_teardown),
+        cmocka_unit_test(test_failed_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
