@@ -134,9 +134,16 @@ e2e_check_totals "$work/results/$id"
 
 # the domain's NIC: passt's stream, no user-mode network
 uuid=$(sed -n 's|.*<uuid>\(.*\)</uuid>.*|\1|p' "$w/dom.xml")
-[ "$(grep -c "<qemu:arg value=\"stream,id=net0,server=off,addr.type=unix,addr.path=/run/drivebench/passt/$uuid.sock\"/>" "$w/dom.xml")" = 1 ] \
-  || e2e_fail "the domain has no -netdev stream to its passt socket: $(grep -- netdev "$w/dom.xml" || true)"
-[ "$(grep -c 'hostfwd\|"user,' "$w/dom.xml")" = 0 ] || e2e_fail "the domain still has a user-mode network"
+args=$(python3 -c '
+import sys, xml.etree.ElementTree as ET
+q = "{http://libvirt.org/schemas/domain/qemu/1.0}"
+print(" ".join(a.get("value") for a in ET.parse(sys.argv[1]).getroot().iter(q + "arg")))' "$w/dom.xml")
+case " $args " in
+  *" -netdev stream,id=net0,server=off,addr.type=unix,addr.path=/run/drivebench/passt/$uuid.sock -device virtio-net-pci,netdev=net0,"*) ;;
+  *) e2e_fail "the domain has no -netdev stream to its passt socket: $args" ;;
+esac
+[ "$(grep -o -- '-netdev' <<<"$args" | wc -l)" = 1 ] || e2e_fail "the domain has more than one -netdev: $args"
+! grep -q 'hostfwd\|user,' <<<"$args" || e2e_fail "the domain still has a user-mode network: $args"
 # passt: only the database's forward, inside the namespace
 pid=$(cat "$w/passt.pid")
 port=$(sed -n 's/.*--pgsql-port=\([0-9]*\).*/\1/p' "$work/argv.log" | head -1)
