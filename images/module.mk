@@ -82,7 +82,8 @@ E2E_TESTS := tests/e2e/boot-smoke.sh tests/e2e/boot-smoke-pgsql.sh tests/e2e/see
              tests/e2e/run-remote.sh tests/e2e/run-remote-drop.sh \
              $(if $(wildcard vmconfigs/tiny-seed.xml),tests/e2e/run-seed.sh) \
              tests/e2e/fault-vm.sh tests/e2e/fault-db-disk.sh tests/e2e/fault-sigkill.sh \
-             tests/e2e/fault-libvirtd.sh tests/e2e/resume.sh tests/e2e/sweep-1vm.sh
+             tests/e2e/fault-libvirtd.sh tests/e2e/resume.sh tests/e2e/sweep-1vm.sh \
+             tests/e2e/fault-passt.sh
 e2e: $(ALL_TARGETS) image
 	@tests/run-all.sh $(E2E_TESTS)
 
