@@ -50,18 +50,6 @@ type=$(e2e_virt_type)
 e2e_run_work passt
 work=$E2E_WORK
 
-# nothing of run id $1 on this host: no domain or volume, no namespace, no
-# passt PID file or socket of its VM names
-nothing_left() {
-  local left
-  left=$("$drivebench" list --uri="$E2E_URI" 2>/dev/null | grep -F "$1" || true)
-  [ -z "$left" ] || e2e_fail "$2: drivebench list still shows the run: $left"
-  left=$(compgen -G "/run/netns/drivebench-$1--*" || true)
-  [ -z "$left" ] || e2e_fail "$2: a network namespace of the run is left: $left"
-  left=$(compgen -G "/run/drivebench/passt/drivebench-$1--*" || true)
-  [ -z "$left" ] || e2e_fail "$2: a passt PID file of the run is left: $left"
-}
-
 # --- 1. MariaDB with network = passt: refused, nothing made ---
 e2e_engine_plan "$work/maria.ini" "e2e passt maria" mariadb "$type" 10m "network = passt" \
   $'name = oltp_read_write\ntables = 1\ntable_size = 1000\nmeasure = 10s'
@@ -73,7 +61,7 @@ want="$work/maria.ini:13: [run] network = passt cannot serve engine mariadb: its
   || e2e_fail "the refusal said: $(cat "$work/maria.out")"
 [ ! -e "$work/results/$bad" ] || e2e_fail "the refused run made $work/results/$bad"
 [ -z "$(find "$work/drive" -mindepth 1)" ] || e2e_fail "the refused run left files on the drive"
-nothing_left "$bad" "refused MariaDB plan"
+e2e_passt_nothing_left "$bad" "refused MariaDB plan"
 e2e_say "MariaDB with network = passt: refused (exit 2, the plan check's message), nothing made"
 
 # --- 2. PostgreSQL through passt ---
@@ -161,7 +149,7 @@ grep -q ping "$work/argv.log" || e2e_fail "readiness never ran oltp ping"
 # afterwards: passt stopped by its PID, nothing of the run left
 [ ! -e "/proc/$pid" ] || e2e_fail "passt (PID $pid) still runs after the run: $(cat "/proc/$pid/comm" 2>/dev/null)"
 [ ! -e "/run/drivebench/passt/$uuid.sock" ] || e2e_fail "passt's socket is left"
-nothing_left "$id" "the passt run"
+e2e_passt_nothing_left "$id" "the passt run"
 [ -z "$(find "$work/drive" -mindepth 1)" ] || e2e_fail "files left on the drive: $(ls "$work/drive")"
 e2e_say "$(jq -r '.drives[] | "drive \(.name): \(.tps) TPS, avg \(.latency_ms.avg) ms, p99 \(.latency_ms.p99) ms"' "$sum")"
 e2e_say "PASS (PostgreSQL through passt in its own namespace: stream NIC, isolation probes refused, 0 host packets, passt $pid and namespace gone; MariaDB refused)"
