@@ -280,6 +280,10 @@ typedef struct res_vm {
                                                    * on 127.0.0.1 */
 #define RES_PATH_GUEST_LOCAL  "guest-loopback"    /* client = guest: 127.0.0.1
                                                    * inside the guest */
+#define RES_PATH_PASST_STREAM "passt-stream"      /* client = host, network =
+                                                   * passt: passt in the VM's
+                                                   * own network namespace,
+                                                   * QEMU's -netdev stream */
 
 typedef struct res_plan {
     char   *name, *profile, *client;          /* NULL: not recorded */

@@ -5,6 +5,7 @@
 #include "clients/client.h"
 #include "attributes.h"
 #include "clients/oltp_pids.h"
+#include "virt/passt.h"
 #include "plan/dbengine.h"
 #include "util/names.h"
 #include "oltp_exit.h"
@@ -66,23 +67,28 @@ static void *host_begin(const orch_client *c, orch_job *jobs, int njobs, const c
     return h;
 }
 
-/* A command for oltp's argv with what it reads from its environment: the
- * password in the driver's variable and, when the plan sets the client's
- * OpenSSL, OPENSSL_CONF (plan.h). NULL when out of memory. */
-static orch_command *oltp_command(const orch_client *c, char **argv)
+/* A command for oltp's argv against vm with what it reads from its
+ * environment: the password in the driver's variable and, when the plan
+ * sets the client's OpenSSL, OPENSSL_CONF (plan.h); with network = passt
+ * it runs in vm's network namespace, where passt forwards the port
+ * (virt/passt.h). NULL when out of memory. */
+static orch_command *oltp_command(const orch_client *c, const orch_vm *vm, char **argv)
 {
     const orch_plan *p = c->plan;
     orch_command *cmd = orch_command_new((const char *const *)argv);
     int oom;
     char *conf = orch_plan_openssl_conf_path(p, c->run_dir, 0, &oom);
+    char *ns = p->network == ORCH_NET_PASST ? orch_passt_netns_path(vm->name) : NULL;
 
-    if (!cmd || oom
+    if (!cmd || oom || (p->network == ORCH_NET_PASST && !ns)
         || orch_command_setenv(cmd, orch_dbdriver_password_env(p->db_driver), p->db_password) < 0
-        || orch_command_setenv(cmd, "OPENSSL_CONF", conf) < 0) {
+        || orch_command_setenv(cmd, "OPENSSL_CONF", conf) < 0
+        || orch_command_netns(cmd, ns) < 0) {
         orch_command_free(cmd);
         cmd = NULL;
     }
     free(conf);
+    free(ns);
     return cmd;
 }
 
@@ -101,7 +107,7 @@ static int host_start(void *procs, int i, char *err, size_t errlen)
     host_proc *pr = &h->procs[i];
     char why[DB_ERR_LEN];
 
-    pr->cmd = oltp_command(h->c, job->argv);
+    pr->cmd = oltp_command(h->c, job->vm, job->argv);
     if (!pr->cmd) {
         snprintf(err, errlen, "%s: out of memory", job->vm->name);
         return -1;
@@ -257,7 +263,7 @@ static int ping_once(const orch_client *c, const orch_vm *vm, char *err, size_t 
     const orch_plan *p = c->plan;
     int login_s = orch_dbengine_login_s(p->engine);
     char **argv = orch_oltp_ping_argv(p, p->oltp, vm->port, login_s);
-    orch_command *cmd = argv ? oltp_command(c, argv) : NULL;
+    orch_command *cmd = argv ? oltp_command(c, vm, argv) : NULL;
     char last[512] = "", why[DB_ERR_LEN], *out = NULL;
     int st = -1, rc = -1;
 

@@ -13,7 +13,7 @@ static const orch_dbengine engines[] = {
         .name = "mariadb", .label = "MariaDB", .port = 3306,
         .driver = "mysql", .drivers = "mysql|odbc", .user = "drivebench", .database = "sbtest",
         .odbc_driver = "MariaDB Unicode", .cmdline_prefix = "drivebench.my.",
-        .image_dir = "images/build", .seed = ORCH_SEED_DBDISK,
+        .image_dir = "images/build", .seed = ORCH_SEED_DBDISK, .server_first = 1,
     },
     {
         .name = "postgresql", .label = "PostgreSQL", .port = 5432,
@@ -49,7 +49,7 @@ static const orch_dbengine engines[] = {
         .name = "mysql", .label = "MySQL", .port = 3306,
         .driver = "mysql", .drivers = "mysql|odbc", .user = "drivebench", .database = "sbtest",
         .odbc_driver = "MariaDB Unicode", .cmdline_prefix = NULL,
-        .image_dir = NULL, .seed = ORCH_SEED_NONE,
+        .image_dir = NULL, .seed = ORCH_SEED_NONE, .server_first = 1,
     },
 };
 

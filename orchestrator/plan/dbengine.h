@@ -45,6 +45,11 @@ typedef struct orch_dbengine {
     const char *image_dir;      /* default [run] image_dir (relative to the
                                  * current directory), NULL: the user's image */
     orch_seed_restore seed;
+    int         server_first;   /* 1: the server speaks first on a new
+                                 * connection (MySQL's protocol: its
+                                 * greeting); Debian 12's passt stalls such
+                                 * a handshake, so network = passt refuses
+                                 * the engine (README, the guest network) */
     int         login_s;        /* seconds one login may take (oltp ping's
                                  * --connect-timeout while waiting for the
                                  * database), 0: ORCH_DBENGINE_LOGIN_S */

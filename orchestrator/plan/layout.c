@@ -143,6 +143,7 @@ char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_te
     char *console = console_rel ? orch_strfmt("%s/%s", l->run_dir, console_rel) : NULL;
     int oom = 0;
     char *settings = orch_plan_settings_cmdline(p, &oom);
+    char *sock = p->network == ORCH_NET_PASST ? orch_layout_passt_socket(vm) : NULL;
     char *xml = NULL, uuid[37];
     orch_domain_spec s = {
         .name = vm->name, .uuid = uuid, .domain_type = domain_type, .cpu = p->cpu,
@@ -154,10 +155,11 @@ char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_te
         .guest_port = p->engine->port, .cmdline = p->cmdline, .cmdline_extra = settings,
         .controller = p->controller,
         .guest_os = p->guest_os, .nic = p->nic, .firmware = p->firmware, .hyperv = p->hyperv,
+        .passt_socket = sock,
     };
     orch_layout_uuid(vm, rep, uuid);
     /* each path the plan needs was copied */
-    int copied = console && !oom && (p->image ? (!p->kernel || kernel) && (!p->initrd || initrd)
+    int copied = console && !oom && (p->network != ORCH_NET_PASST || sock) && (p->image ? (!p->kernel || kernel) && (!p->initrd || initrd)
                                       : kernel && initrd);
     if (copied)
         xml = orch_template_render(t, &s, err, errlen);
@@ -168,7 +170,13 @@ char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_te
     free(console_rel);
     free(console);
     free(settings);
+    free(sock);
     return xml;
+}
+
+char *orch_layout_passt_socket(const orch_vm *vm)
+{
+    return orch_strfmt("%s/%s.sock", ORCH_PASST_DIR, vm->uuid);
 }
 
 void orch_argv_free(char **argv)

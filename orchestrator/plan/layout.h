@@ -65,6 +65,16 @@ char *orch_layout_render(const orch_layout *l, const orch_plan *p, const orch_te
                          const orch_vm *vm, const char *domain_type, int rep,
                          char *err, size_t errlen);
 
+/* network = passt (virt/passt.h): each VM's passt keeps its PID file
+ * (NAME.pid, NAME the domain's) and its socket here, and runs in the
+ * network namespace NAME; teardown finds a run's by the names' prefix. */
+#define ORCH_PASST_DIR "/run/drivebench/passt"
+
+/* The socket of vm's passt, QEMU's -netdev stream: ORCH_PASST_DIR/<its
+ * UUID>.sock (a domain name can pass the 108 bytes of a socket's path).
+ * New string, NULL when out of memory. */
+char *orch_layout_passt_socket(const orch_vm *vm);
+
 /* Paths inside the run folder, relative to it: "vm/<vm>.r<rep>.json",
  * "vm/<vm>.r<rep>.<phase>.json" for other phases (res_phase_name),
  * "console/<vm>.r<rep>.log". */

@@ -34,7 +34,7 @@ void orch_plan_free(orch_plan *p)
     free(p->cmdline); free(p->controller); free(p->odbc_driver); free(p->encrypt);
     free(p->trust_server_certificate); free(p->openssl_conf);
     free(p->template_path); free(p->vmconfigs_dir); free(p->image_dir);
-    free(p->results_dir); free(p->oltp); free(p->guest_oltp); free(p->domain_type); free(p->cpu);
+    free(p->results_dir); free(p->oltp); free(p->passt); free(p->guest_oltp); free(p->domain_type); free(p->cpu);
     free(p->pinning); free(p->metrics); free(p->sweep_values);
     free(p->workload); free(p->db_driver); free(p->db_user);
     free(p->db_password); free(p->db_password_env); free(p->db_password_file);

@@ -16,6 +16,10 @@
 #include "util/units.h"     /* durations and sizes of plan values */
 
 typedef enum { ORCH_CLIENT_HOST, ORCH_CLIENT_GUEST } orch_client_kind;
+/* How client = host reaches each VM's database (plan key network, choices
+ * in this order): QEMU's user-mode network with a loopback hostfwd, or
+ * passt in a network namespace of the VM's own (virt/passt.h). */
+typedef enum { ORCH_NET_USER, ORCH_NET_PASST } orch_network;
 /* What a precondition's steady state is judged on (plan key steady_track,
  * choices in this order). */
 typedef enum { ORCH_TRACK_TPS, ORCH_TRACK_P99 } orch_steady_track;
@@ -74,6 +78,8 @@ typedef struct orch_plan {
     char *vmconfigs_dir;
     int   vms_per_drive;
     orch_client_kind client;
+    orch_network network;       /* user (default) | passt */
+    char *passt;                /* the passt program, default "passt" (PATH) */
     int   repetitions;
     char *image_dir;            /* absolute; default from the engine (NULL
                                  * for an engine drivebench builds no image of) */

@@ -184,6 +184,53 @@ static void validate_engine(parse_state *st)
                    "the guest agent, and guest_agent = no: use client = host");
 }
 
+/* 1 when prog (a path, or a name looked up in PATH) can be executed. */
+static int program_found(const char *prog)
+{
+    const char *path = getenv("PATH");
+    char buf[4096];
+    if (strchr(prog, '/'))
+        return access(prog, X_OK) == 0;
+    while (path && *path) {
+        size_t n = strcspn(path, ":");
+        snprintf(buf, sizeof buf, "%.*s/%s", (int)n, n ? path : ".", prog);
+        if (access(buf, X_OK) == 0)
+            return 1;
+        path += n + (path[n] == ':');
+    }
+    return 0;
+}
+
+/* [run] network = passt: client = host only (drives on another host are
+ * refused by validate_drive), an engine whose client speaks first, and
+ * the passt program. One message each. */
+static void validate_network(parse_state *st)
+{
+    const orch_plan *p = st->p;
+    int line = plan_where(st, "run", "network");
+    if (p->network != ORCH_NET_PASST) {
+        if (plan_key_line(st, "run", "passt"))
+            plan_error(st, plan_where(st, "run", "passt"), "[run] passt applies to "
+                       "network = passt only");
+        return;
+    }
+    if (p->client == ORCH_CLIENT_GUEST)
+        plan_error(st, line, "[run] network = passt is how client = host reaches the VMs; "
+                   "client = guest runs oltp inside each guest and uses no host network: "
+                   "leave network out");
+    else if (p->engine && p->engine->server_first)
+        plan_error(st, line, "[run] network = passt cannot serve engine %s: its server "
+                   "speaks first on a new connection, and Debian 12's passt "
+                   "(0.0~git20230309) never completes such a handshake (the guest's SYN-ACK "
+                   "is not acknowledged until the client sends data); use network = user "
+                   "(README, the guest network)", p->engine->name);
+    else if (!program_found(p->passt))
+        plan_error(st, plan_where(st, "run", p->passt && plan_key_line(st, "run", "passt")
+                                  ? "passt" : "network"),
+                   "[run] network = passt needs the passt program, and '%s' is not found "
+                   "or not executable (apt-get install passt)", p->passt);
+}
+
 /* The longest kernel command line (x86's COMMAND_LINE_SIZE is 2048 with
  * its terminating NUL): a longer one is cut by the boot loader, silently. */
 #define CMDLINE_MAX 2047
@@ -521,6 +568,7 @@ void plan_check(parse_state *st)
     validate_workload(st);
     validate_adaptive(st);
     validate_engine(st);
+    validate_network(st);
     validate_guest(st);
     validate_profile(st);
     drive_sections = validate_sections(st);

@@ -39,6 +39,8 @@ static const key_spec run_keys[] = {
     P("vmconfigs_dir",  K_STR,    vmconfigs_dir, 0, 0, NULL),
     P("vms_per_drive",  K_INT,    vms_per_drive, 1, 64, NULL),
     P("client",         K_ENUM,   client, 0, 0, "host|guest"),    /* orch_client_kind */
+    P("network",        K_ENUM,   network, 0, 0, "user|passt"),   /* orch_network */
+    P("passt",          K_STR,    passt, 0, 0, NULL),
     P("repetitions",    K_INT,    repetitions, 1, 100, "auto"),
     P("image_dir",      K_STR,    image_dir, 0, 0, NULL),
     P("results_dir",    K_STR,    results_dir, 0, 0, NULL),

@@ -218,6 +218,8 @@ static void plan_defaults(orch_plan *p)
     p->uri = strdup("qemu:///system");
     p->vms_per_drive = 1;
     p->client = ORCH_CLIENT_HOST;
+    p->network = ORCH_NET_USER;
+    p->passt = strdup("passt");
     p->repetitions = 1;
     p->results_dir = strdup("results");
     p->oltp = strdup("bin/oltp");

@@ -61,6 +61,10 @@ typedef struct orch_domain_spec {
                                  * hypervclock timer */
     int         port;           /* host loopback port ... */
     int         guest_port;     /* ... forwarded to this port in the guest */
+    const char *passt_socket;   /* network = passt: the NIC is '-netdev
+                                 * stream' to this passt socket (which
+                                 * forwards port itself), not the user-mode
+                                 * network; NULL: user-mode */
 } orch_domain_spec;
 
 /* The guest CPU [run] cpu gives under domain_type, as the domain

@@ -279,7 +279,9 @@ int tpl_set_on_reboot(xmlDocPtr doc, const orch_domain_spec *s)
  * passt, which Debian 12's libvirt lacks), and its '-device': the model
  * (virtio-net-pci, or e1000e, which Windows has an in-box driver for) at
  * a fixed slot of the machine's root bus, pci.0 on pc and pcie.0 on q35
- * (left to QEMU it takes a slot libvirt gave another device). */
+ * (left to QEMU it takes a slot libvirt gave another device). With
+ * network = passt the netdev is a stream to passt's socket instead
+ * (QEMU 7.2's -netdev stream; passt forwards the port). */
 int tpl_set_nic(xmlDocPtr doc, const orch_domain_spec *s)
 {
     xmlNodePtr netdev = tpl_netdev_arg(doc), dev;
@@ -289,8 +291,12 @@ int tpl_set_nic(xmlDocPtr doc, const orch_domain_spec *s)
     int q35;
     if (!netdev)
         return -1;
-    snprintf(text, sizeof text, "user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:%d-:%d",
-             s->port, s->guest_port);
+    if (s->passt_socket)
+        snprintf(text, sizeof text, "stream,id=net0,server=off,addr.type=unix,addr.path=%s",
+                 s->passt_socket);
+    else
+        snprintf(text, sizeof text, "user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:%d-:%d",
+                 s->port, s->guest_port);
     xmlSetProp(netdev, BAD_CAST "value", BAD_CAST text);
     machine = type ? xmlGetProp(type, BAD_CAST "machine") : NULL;
     q35 = machine && strstr((const char *)machine, "q35");

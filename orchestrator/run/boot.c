@@ -6,6 +6,7 @@
 #include "util/names.h"
 #include "virt/agent.h"
 #include "virt/kvm.h"
+#include "virt/passt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +126,27 @@ cleanup:
     return rc;
 }
 
+/* network = passt: vm's network, recorded in the repetition's ledger
+ * first (its teardown stops passt after the domain and deletes the
+ * namespace), then made (virt/passt.h). 0, or -1 with st->err. */
+static int start_passt(run_state *st, const orch_vm *vm, const run_vm *rv)
+{
+    char *sock;
+    int rc;
+    if (st->p->network != ORCH_NET_PASST)
+        return 0;
+    if (!(sock = orch_layout_passt_socket(vm))
+        || orch_ledger_add_net(st->rep_objs, rv->conn, vm->name) < 0) {
+        free(sock);
+        snprintf(st->err, sizeof st->err, "out of memory");
+        return -1;
+    }
+    rc = orch_passt_start(st->p->passt, vm->name, sock, vm->port, st->p->engine->port,
+                          st->err, sizeof st->err);
+    free(sock);
+    return rc;
+}
+
 /* Boot volumes, the database volumes (restore_db_vols), then define and
  * start every VM. */
 int run_provision_rep(run_state *st, int rep)
@@ -167,8 +189,10 @@ int run_provision_rep(run_state *st, int rep)
         /* kernel and initrd where this drive's host has them (upload.h) */
         here = orch_images_apply(st->images, vm->drive_index, xml, st->err, sizeof st->err);
         free(xml);
-        if (!(xml = here))
+        if (!(xml = here) || start_passt(st, vm, rv) < 0) {
+            free(xml);
             return -1;
+        }
         rv->dom = orch_domain_start(rv->conn, st->rep_objs, xml, st->err, sizeof st->err);
         free(xml);
         if (!rv->dom)

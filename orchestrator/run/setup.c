@@ -183,8 +183,11 @@ int run_teardown(run_state *st, orch_ledger *l)
     if (!n)
         return 0;
     failed = orch_ledger_teardown(l, st->out, &c);
-    fprintf(st->out, "teardown: removed %d domain(s), %d volume(s), %d pool(s)%s\n",
-            c.domains, c.volumes, c.pools, failed ? "; some objects remain (see above)" : "");
+    fprintf(st->out, "teardown: removed %d domain(s), %d volume(s), %d pool(s)", c.domains,
+            c.volumes, c.pools);
+    if (c.nets)
+        fprintf(st->out, "; stopped %d passt network(s)", c.nets);
+    fprintf(st->out, "%s\n", failed ? "; some objects remain (see above)" : "");
     for (int i = 0; st->vms && st->l && i < st->l->nvms; i++)
         if (st->vms[i].dom) {
             virDomainFree(st->vms[i].dom);

@@ -106,7 +106,9 @@ static int plan_record(const orch_plan *p, const orch_template *t, res_plan *r)
     r->profile = strdup(orch_template_profile(t));
     r->vms_per_drive = p->vms_per_drive;
     r->client = orch_plan_choice("run", "client", (int)p->client);
-    r->client_path = strdup(p->client == ORCH_CLIENT_HOST ? RES_PATH_USER_HOSTFWD : RES_PATH_GUEST_LOCAL);
+    r->client_path = strdup(p->client == ORCH_CLIENT_GUEST ? RES_PATH_GUEST_LOCAL
+                            : p->network == ORCH_NET_PASST ? RES_PATH_PASST_STREAM
+                                                           : RES_PATH_USER_HOSTFWD);
     r->repetitions = p->repetitions;
     r->cv_threshold = p->cv_threshold;
     r->workload = strdup(p->workload);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -31,6 +32,7 @@ struct orch_command {
     int             fd[CMD_NSTREAMS];   /* drivebench's ends, -1 none */
     int             death_sig;      /* 0: none */
     int             own_group;
+    char           *netns;          /* network namespace file, NULL: ours */
     int             timeout_ms;     /* orch_command_run only; 0: none */
     size_t          limit;          /* bytes kept per captured stream */
     pid_t           pid;            /* -1 before the start */
@@ -130,6 +132,16 @@ void orch_command_death_signal(orch_command *cmd, int sig)
     cmd->death_sig = sig;
 }
 
+int orch_command_netns(orch_command *cmd, const char *path)
+{
+    char *d = path ? dup_str(path) : NULL;
+    if (path && !d)
+        return -1;
+    free(cmd->netns);
+    cmd->netns = d;
+    return 0;
+}
+
 void orch_command_own_group(orch_command *cmd)
 {
     cmd->own_group = 1;
@@ -187,7 +199,7 @@ static void close_fd(int *fd)
 /* In the child, after fork: never returns. Reports why it could not exec
  * as an errno on errfd. */
 static void child_exec(const orch_command *cmd, pid_t parent, int child_fd[CMD_NSTREAMS],
-                       int errfd, char **envp)
+                       int errfd, char **envp, int nsfd)
 {
     struct sigaction sa;
     sigset_t none;
@@ -205,6 +217,8 @@ static void child_exec(const orch_command *cmd, pid_t parent, int child_fd[CMD_N
         _exit(127);
     if (cmd->own_group)
         setpgid(0, 0);
+    if (nsfd >= 0 && setns(nsfd, CLONE_NEWNET) < 0)
+        goto fail;
     for (int i = 0; i < CMD_NSTREAMS; i++) {
         int target = i == CMD_IN ? STDIN_FILENO : i == CMD_OUT ? STDOUT_FILENO : STDERR_FILENO;
         if (cmd->io[i] == ORCH_COMMAND_TO_STDOUT)
@@ -224,7 +238,7 @@ fail:
 int orch_command_start(orch_command *cmd, char *err, size_t errlen)
 {
     int child_fd[CMD_NSTREAMS] = { -1, -1, -1 }, errpipe[2] = { -1, -1 }, devnull = -1;
-    int rc = -1, e = 0;
+    int rc = -1, e = 0, nsfd = -1;
     char **envp = environ;
     pid_t parent = getpid(), pid;
     sigset_t all, old_mask;
@@ -237,6 +251,11 @@ int orch_command_start(orch_command *cmd, char *err, size_t errlen)
     if (cmd->nenv && !(envp = child_env(cmd))) {
         snprintf(err, errlen, "cannot run %s: out of memory", cmd->argv[0]);
         return -1;
+    }
+    if (cmd->netns && (nsfd = open(cmd->netns, O_RDONLY | O_CLOEXEC)) < 0) {
+        snprintf(err, errlen, "cannot run %s in network namespace %s: %s", cmd->argv[0],
+                 cmd->netns, strerror(errno));
+        goto cleanup;
     }
     for (int i = 0; i < CMD_NSTREAMS; i++) {
         int p[2];
@@ -259,7 +278,7 @@ int orch_command_start(orch_command *cmd, char *err, size_t errlen)
     pthread_sigmask(SIG_SETMASK, &all, &old_mask);
     pid = fork();
     if (pid == 0)
-        child_exec(cmd, parent, child_fd, errpipe[1], envp);
+        child_exec(cmd, parent, child_fd, errpipe[1], envp, nsfd);
     e = errno;
     pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     if (pid < 0) {
@@ -293,6 +312,7 @@ cleanup:
         if (child_fd[i] != devnull)
             close_fd(&child_fd[i]);
     close_fd(&devnull);
+    close_fd(&nsfd);
     close_fd(&errpipe[0]);
     close_fd(&errpipe[1]);
     if (envp != environ)
@@ -543,6 +563,7 @@ void orch_command_free(orch_command *cmd)
         close_fd(&cmd->fd[i]);
     free_strv(cmd->argv);
     free_strv(cmd->env);
+    free(cmd->netns);
     pthread_mutex_destroy(&cmd->mu);
     free(cmd);
 }

@@ -66,6 +66,16 @@ void orch_command_stderr(orch_command *cmd, orch_command_io io);
  * at once. */
 void orch_command_death_signal(orch_command *cmd, int sig);
 
+/* The child runs in the network namespace whose file is path (an `ip
+ * netns` one: /run/netns/NAME), entered with setns(CLONE_NEWNET) between
+ * fork and exec: its connections are made there (network = passt, where
+ * a VM's database is forwarded only inside its own namespace). NULL:
+ * drivebench's own. A namespace that cannot be opened or entered fails
+ * orch_command_start ("cannot run PROG in network namespace PATH: ..."
+ * or "cannot run PROG: REASON"). Not applied by orch_command_exec. 0, or
+ * -1 when out of memory. */
+int orch_command_netns(orch_command *cmd, const char *path) DB_MUST_CHECK;
+
 /* The child leads a process group of its own: a terminal's ^C reaches
  * drivebench only, and orch_command_kill signals the whole group. */
 void orch_command_own_group(orch_command *cmd);

@@ -1,6 +1,7 @@
 /* provision.c — libvirt pools, volumes, domains, teardown (see
  * provision.h). */
 #include "virt/provision.h"
+#include "virt/passt.h"
 #include "util/names.h"
 #include "plan/plan.h"
 #include "plan/template.h"
@@ -255,6 +256,8 @@ static int vol_remove(virStorageVolPtr vol, FILE *log)
 static int obj_remove(const orch_obj *o, FILE *log)
 {
     int rc = 0;
+    if (o->kind == ORCH_OBJ_NET)
+        return orch_passt_stop(o->name, log);
     if (o->kind == ORCH_OBJ_DOMAIN) {
         virDomainPtr dom = virDomainLookupByName(o->conn, o->name);
         if (dom) {
@@ -292,6 +295,8 @@ static void count(orch_counts *c, orch_obj_kind kind)
         c->domains++;
     else if (kind == ORCH_OBJ_VOLUME)
         c->volumes++;
+    else if (kind == ORCH_OBJ_NET)
+        c->nets++;
     else
         c->pools++;
 }
@@ -451,6 +456,11 @@ virStorageVolPtr orch_vol_create(virStoragePoolPtr pool, orch_ledger *l, const c
     return vol;
 }
 
+int orch_ledger_add_net(orch_ledger *l, virConnectPtr conn, const char *name)
+{
+    return ledger_add(l, ORCH_OBJ_NET, conn, NULL, name);
+}
+
 virDomainPtr orch_domain_start(virConnectPtr conn, orch_ledger *l, const char *xml,
                                char *err, size_t errlen)
 {
@@ -534,6 +544,7 @@ int orch_teardown_prefix(virConnectPtr conn, const char *prefix, FILE *log,
         virStoragePoolFree(pools[i]);
     }
     free(pools);
+    failed += orch_passt_teardown_prefix(prefix, log, removed ? &removed->nets : NULL);
     return failed;
 }
 

@@ -14,10 +14,12 @@
 #include <stdio.h>
 #include <libvirt/libvirt.h>
 
-typedef enum { ORCH_OBJ_POOL, ORCH_OBJ_VOLUME, ORCH_OBJ_DOMAIN } orch_obj_kind;
+/* ORCH_OBJ_NET: a VM's passt and its network namespace (passt.h) */
+typedef enum { ORCH_OBJ_POOL, ORCH_OBJ_VOLUME, ORCH_OBJ_DOMAIN, ORCH_OBJ_NET } orch_obj_kind;
 
 typedef struct orch_counts {
     int domains, volumes, pools;
+    int nets;                   /* passt networks (passt.h) */
 } orch_counts;
 
 /* Open connections, one per URI, shared by everything in a run. */
@@ -48,6 +50,11 @@ void orch_ledger_rebind(orch_ledger *l, virConnectPtr old, virConnectPtr conn);
  * *removed (may be NULL). Returns the number of objects that could not be
  * removed (0 = clean). */
 int orch_ledger_teardown(orch_ledger *l, FILE *log, orch_counts *removed);
+
+/* Record the passt network of domain name (passt.h) before it is
+ * created: teardown stops its passt and deletes its namespace. conn is
+ * the domain's. 0, or -1 when out of memory. */
+int orch_ledger_add_net(orch_ledger *l, virConnectPtr conn, const char *name);
 
 /* Start a transient directory pool `name` on path (the drive under test).
  * Returns the pool (caller virStoragePoolFree) or NULL with err. */
@@ -83,7 +90,8 @@ virDomainPtr orch_domain_start(virConnectPtr conn, orch_ledger *l, const char *x
 int orch_domain_restarts_on_reboot(virDomainPtr dom);
 
 /* Remove every domain, volume and pool on conn whose name starts with
- * prefix. Returns the number that could not be removed. */
+ * prefix, then this host's passt networks of those names (passt.h).
+ * Returns the number that could not be removed. */
 int orch_teardown_prefix(virConnectPtr conn, const char *prefix, FILE *log,
                          orch_counts *removed);
 

@@ -33,6 +33,10 @@
 #                     for a test's e2e_test_cleanup: the serial consoles and
 #                     output (DIR/ID.log) of drivebench run ID, whose results
 #                     are in DIR/results, kept in tests/artifacts/
+# e2e_passt_nothing_left RUN_ID WHAT
+#                     fail (saying WHAT) unless nothing of run RUN_ID is on
+#                     this host: no domain, volume or pool (drivebench
+#                     list), no network namespace, no passt PID file
 
 E2E_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 E2E_URI=qemu:///system
@@ -215,6 +219,16 @@ e2e_run_failed() {
   [ -s "$1/$2.log" ] && { echo "----- drivebench run output -----" >&2; tail -60 "$1/$2.log" >&2; }
   mkdir -p "$E2E_TOP/tests/artifacts"
   [ -d "$1/results/$2" ] && cp -r "$1/results/$2" "$E2E_TOP/tests/artifacts/" || true
+}
+
+e2e_passt_nothing_left() {
+  local left
+  left=$("$E2E_TOP/bin/drivebench" list --uri="$E2E_URI" 2>/dev/null | grep -F "$1" || true)
+  [ -z "$left" ] || e2e_fail "$2: drivebench list still shows the run: $left"
+  left=$(compgen -G "/run/netns/drivebench-$1--*" || true)
+  [ -z "$left" ] || e2e_fail "$2: a network namespace of the run is left: $left"
+  left=$(compgen -G "/run/drivebench/passt/drivebench-$1--*" || true)
+  [ -z "$left" ] || e2e_fail "$2: a passt PID file of the run is left: $left"
 }
 
 # For a test's e2e_test_cleanup: when STATUS is a failure, the last LINES

@@ -303,6 +303,44 @@ static int pid_ended(pid_t pid)
 
 /* A child with a death signal ends when its parent dies: a parent
  * process starts `sleep 30` and exits at once. */
+/* orch_command_netns: the child runs in the namespace of the file
+ * given (here this process's own: its link reads the same), as root; a
+ * file that is not there fails the start with one message and no child. */
+static void test_netns(void **state)
+{
+    const char *const argv[] = { "readlink", "/proc/self/ns/net", NULL };
+    const char *const t[] = { "true", NULL };
+    orch_command *cmd = orch_command_new(t);
+    char err[256] = "", *out = NULL, mine[64] = "";
+    int st = -1;
+    (void)state;
+    assert_non_null(cmd);
+    assert_int_equal(orch_command_netns(cmd, "/nonexistent/netns"), 0);
+    assert_int_equal(orch_command_start(cmd, err, sizeof err), -1);
+    assert_string_equal(err, "cannot run true in network namespace /nonexistent/netns: "
+                             "No such file or directory");
+    orch_command_free(cmd);
+    assert_no_children();
+    assert_true(readlink("/proc/self/ns/net", mine, sizeof mine - 1) > 0);
+    cmd = orch_command_new(argv);
+    assert_non_null(cmd);
+    assert_int_equal(orch_command_netns(cmd, "/proc/self/ns/net"), 0);
+    orch_command_stdout(cmd, ORCH_COMMAND_PIPE);
+    if (geteuid() != 0) {       /* setns needs CAP_SYS_ADMIN */
+        assert_int_equal(orch_command_run(cmd, &st, &out, NULL, err, sizeof err), -1);
+        assert_string_equal(err, "cannot run readlink: Operation not permitted");
+    } else {
+        assert_int_equal(orch_command_run(cmd, &st, &out, NULL, err, sizeof err), 0);
+        assert_int_equal(st, 0);
+        assert_non_null(out);
+        out[strcspn(out, "\n")] = '\0';
+        assert_string_equal(out, mine);
+    }
+    free(out);
+    orch_command_free(cmd);
+    assert_no_children();
+}
+
 static void test_death_signal(void **state)
 {
     int fds[2];
@@ -345,6 +383,7 @@ int main(void)
         cmocka_unit_test(test_signals_and_free),
         cmocka_unit_test(test_stop_request),
         cmocka_unit_test(test_death_signal),
+        cmocka_unit_test(test_netns),
     };
     return cmocka_run_group_tests_name("process launcher (util/command.h)", tests, NULL, NULL);
 }

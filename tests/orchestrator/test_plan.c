@@ -108,6 +108,28 @@ static void test_guest_client_remote_drive(void **state)
     free(errs);
 }
 
+/* network = passt with a client-first engine (PostgreSQL), the passt
+ * program found by path */
+static void test_passt_network(void **state)
+{
+    char *errs;
+    orch_plan *p = load(RUN_OK "engine = postgresql\nnetwork = passt\npasst = /bin/true\n" WL_OK
+                        DRIVE_OK, &errs);
+    (void)state;
+    assert_string_equal(errs, "");
+    assert_non_null(p);
+    assert_int_equal(p->network, ORCH_NET_PASST);
+    assert_string_equal(p->passt, "/bin/true");
+    orch_plan_free(p);
+    free(errs);
+    p = load(RUN_OK WL_OK DRIVE_OK, &errs);
+    assert_string_equal(errs, "");
+    assert_int_equal(p->network, ORCH_NET_USER);
+    assert_string_equal(p->passt, "passt");
+    orch_plan_free(p);
+    free(errs);
+}
+
 static void test_shipped_plans(void **state)
 {
     const char *plans[] = { "plans/tiny.ini", "plans/quick.ini", "plans/sysbench-8x1.ini",
@@ -249,6 +271,23 @@ static const bad_case bad_cases[] = {
       "PLAN:16: [drive d2] path: the value is not UTF-8 text (or holds a control character)\n" },
     { RUN_OK WL_OK "db_user = \xed\xa0\x80\n" DRIVE_OK,
       "PLAN:13: [workload] db_user: the value is not UTF-8 text (or holds a control character)\n" },
+    /* network = passt (issue 33): client = host only, a client-first
+     * engine, the passt program; passt alone needs network = passt */
+    { RUN_OK "network = passt\n" WL_OK DRIVE_OK,
+      "PLAN:7: [run] network = passt cannot serve engine mariadb: its server speaks first "
+      "on a new connection, and Debian 12's passt (0.0~git20230309) never completes such a "
+      "handshake (the guest's SYN-ACK is not acknowledged until the client sends data); use "
+      "network = user (README, the guest network)\n" },
+    { RUN_OK "engine = postgresql\nnetwork = passt\nclient = guest\n" WL_OK DRIVE_OK,
+      "PLAN:8: [run] network = passt is how client = host reaches the VMs; client = guest "
+      "runs oltp inside each guest and uses no host network: leave network out\n" },
+    { RUN_OK "engine = postgresql\nnetwork = passt\npasst = /nonexistent/passt\n" WL_OK
+      DRIVE_OK, "PLAN:9: [run] network = passt needs the passt program, and "
+      "'/nonexistent/passt' is not found or not executable (apt-get install passt)\n" },
+    { RUN_OK "engine = postgresql\npasst = /usr/bin/passt\n" WL_OK DRIVE_OK,
+      "PLAN:8: [run] passt applies to network = passt only\n" },
+    { RUN_OK "network = slirp\n" WL_OK DRIVE_OK,
+      "PLAN:7: [run] network: 'slirp' is not one of user|passt\n" },
 };
 
 static void test_every_error(void **state)
@@ -508,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_valid_plan),
         cmocka_unit_test(test_shipped_plans),
         cmocka_unit_test(test_guest_client_remote_drive),
+        cmocka_unit_test(test_passt_network),
         cmocka_unit_test(test_every_error),
         cmocka_unit_test(test_db_settings),
         cmocka_unit_test(test_long_line),

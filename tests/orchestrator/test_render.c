@@ -318,6 +318,15 @@ static void test_render_sqlserver(void **state)
     free(want);
 }
 
+/* xml defines on conn (the test driver), and is undefined again. */
+static void assert_defines(virConnectPtr conn, const char *xml)
+{
+    virDomainPtr dom = virDomainDefineXML(conn, xml);
+    assert_non_null(dom);
+    assert_int_equal(virDomainUndefine(dom), 0);
+    virDomainFree(dom);
+}
+
 /* Every profile x guest OS, and EFI (tests/orchestrator/render/NAME.ini):
  * the output is exactly expected/NAME.xml, defines on the test driver,
  * and carries what the OS and firmware call for. lsi: the controller is
@@ -344,7 +353,6 @@ static void test_render_matrix(void **state)
     assert_non_null(conn);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char plan[256], golden[256], run_id[128], topo[96], *got, *want;
-        virDomainPtr dom;
         snprintf(plan, sizeof plan, "tests/orchestrator/render/%s.ini", cases[i].name);
         snprintf(golden, sizeof golden, "tests/orchestrator/expected/%s.xml", cases[i].name);
         snprintf(run_id, sizeof run_id, "%s-20261130-000000", cases[i].name);
@@ -374,14 +382,40 @@ static void test_render_matrix(void **state)
         assert_int_equal(count(got, "<vpindex state=\"on\"/>"),
                          cases[i].windows && !cases[i].tcg);
         assert_int_equal(count(got, "<boot dev=\"hd\"/>"), cases[i].windows);
-        dom = virDomainDefineXML(conn, got);
-        assert_non_null(dom);
-        assert_int_equal(virDomainUndefine(dom), 0);
-        virDomainFree(dom);
+        assert_defines(conn, got);
         free(got);
         free(want);
     }
     virConnectClose(conn);
+}
+
+/* network = passt (issue 33): the only NIC is '-netdev stream' to the
+ * VM's passt socket, named by its UUID, with the device the user-mode
+ * network had; exactly expected/tiny-linux-passt.xml, and it defines on
+ * the test driver. */
+static void test_render_passt(void **state)
+{
+    char *got = render_all("tests/orchestrator/render/tiny-linux-passt.ini",
+                           "tiny-linux-passt-20261130-000000");
+    char *want = orch_slurp("tests/orchestrator/expected/tiny-linux-passt.xml");
+    char uuid[37], arg[160];
+    virConnectPtr conn = virConnectOpen("test:///default");
+    (void)state;
+    assert_non_null(want);
+    assert_string_equal(got, want);
+    orch_uuid_from_name("drivebench-tiny-linux-passt-20261130-000000--nvme-vm1", uuid);
+    snprintf(arg, sizeof arg, "<qemu:arg value=\"stream,id=net0,server=off,addr.type=unix,"
+             "addr.path=/run/drivebench/passt/%s.sock\"/>", uuid);
+    assert_int_equal(count(got, arg), 1);
+    assert_int_equal(count(got, "<qemu:arg value=\"-netdev\"/>"), 1);
+    assert_int_equal(count(got, "\"virtio-net-pci,netdev=net0,bus=pci.0,addr=0x1e\""), 1);
+    assert_int_equal(count(got, "hostfwd"), 0);
+    assert_int_equal(count(got, "user,"), 0);
+    assert_non_null(conn);
+    assert_defines(conn, got);
+    virConnectClose(conn);
+    free(got);
+    free(want);
 }
 
 /* The DSN-less ODBC connection strings, per ODBC driver family. */
@@ -472,6 +506,7 @@ int main(void)
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_render_sqlserver),
         cmocka_unit_test(test_render_matrix),
+        cmocka_unit_test(test_render_passt),
         cmocka_unit_test(test_odbc_connect_strings),
         cmocka_unit_test(test_sqlserver_argv),
     };
