@@ -113,30 +113,56 @@ static void test_guest_run(void **state)
  * VMs get the next free ports, as with host clients, instead of a QEMU
  * that cannot start, and the run says which. (libvirt's test driver drops
  * the qemu:commandline that holds the forward, so the line is what shows.) */
+/* Whether 127.0.0.1:port is free to listen on now. */
+static bool port_free(int port)
+{
+    struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+                              .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+    int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    bool ok;
+    assert_true(fd >= 0);
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    ok = bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+    close(fd);
+    return ok;
+}
+
 static void test_guest_ports_free(void **state)
 {
     orch_fixture *f = *state;
     orch_plan *p = plan(f);
     orch_run_opts o;
     struct sockaddr_in sa;
-    int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1, base = 47100;
     const char *first;
+    char *want;
+    /* a base whose next 3 ports are free (a VM or another suite on this
+     * host may hold the fixture's): the run must move past base alone */
+    while (!(port_free(base) && port_free(base + 1) && port_free(base + 2) && port_free(base + 3))
+           && base < 60000)
+        base += 16;
+    p->port_base = base;
     assert_true(fd >= 0);
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     memset(&sa, 0, sizeof sa);
     sa.sin_family = AF_INET;
-    sa.sin_port = htons(47100);             /* the fixture's port_base */
+    sa.sin_port = htons((uint16_t)base);
     sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof sa), 0);
     assert_int_equal(listen(fd, 1), 0);
     opts_init(&o, f);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
     close(fd);
-    orch_assert_output(f, "\nports from port_base 47100 are in use on this host; databases "
-                       "forwarded from 127.0.0.1: a-b-x-vm1 47101, a-b-x-vm2 47102, second-vm1 47103\n");
+    want = orch_strfmt("\nports from port_base %d are in use on this host; databases "
+                       "forwarded from 127.0.0.1: a-b-x-vm1 %d, a-b-x-vm2 %d, second-vm1 %d\n",
+                       base, base + 1, base + 2, base + 3);
+    assert_non_null(want);
+    orch_assert_output(f, want);
+    free(want);
     /* with the port free again, the layout's ports and no such line */
     orch_plan_free(p);
     p = plan(f);
+    p->port_base = base;
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
     first = strstr(orch_fixture_output(f), "ports from port_base");
     assert_non_null(first);
