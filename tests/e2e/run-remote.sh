@@ -125,7 +125,7 @@ LogLevel VERBOSE
 EOF
 mkdir -p /run/sshd
 /usr/sbin/sshd -f "$work/ssh/sshd_config" -E "$work/ssh/sshd.log" || e2e_fail "sshd did not start"
-for _ in $(seq 50); do [ -s "$work/ssh/sshd.pid" ] && break; sleep 0.1; done
+for _ in $(seq 600); do [ -s "$work/ssh/sshd.pid" ] && break; sleep 0.1; done
 remote="qemu+ssh://root@127.0.0.1:$port/system?keyfile=$work/ssh/id&no_verify=1&no_tty=1"
 virsh -c "$remote" uri >/dev/null 2>"$work/virsh.err" \
   || e2e_fail "libvirt through ssh does not answer: $(cat "$work/virsh.err")"

@@ -157,7 +157,7 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
 print(s.getsockname()[1], flush=True); sys.stdout.close()
 time.sleep(60)' >"$T/mute.port" &
 MUTE_PID=$!
-for _ in $(seq 50); do [ -s "$T/mute.port" ] && break; sleep 0.1; done
+for _ in $(seq 600); do [ -s "$T/mute.port" ] && break; sleep 0.1; done
 t0=$(date +%s)
 ping "pgsql, a silent server, --connect-timeout=2" 3 "no connection" -- \
   $P --pgsql-port="$(cat "$T/mute.port")" --pgsql-password=sbtest --connect-timeout=2

