@@ -36,6 +36,7 @@ CLIENTS=${CLIENTS:-sysbench oltp}
 [[ $RUNS =~ ^[1-9][0-9]*$ && $SECS =~ ^[1-9][0-9]*$ && $THREADS =~ ^[1-9][0-9]*$ ]] ||
   { echo "bench/pgsql_server_work.sh: RUNS, SECONDS and THREADS are positive integers" >&2; exit 2; }
 [ -x "$OLTP_BIN" ] || { echo "build first: make" >&2; exit 2; }
+command -v perf >/dev/null || { echo "bench/pgsql_server_work.sh: needs perf (apt-get install linux-perf)" >&2; exit 2; }
 . tests/lib/postgres.sh
 . bench/lib.sh
 [ "${FLOOR:-0}" = 1 ] && bench_build_floor
@@ -101,7 +102,7 @@ measure() {
   # its backends included: they are forked after perf attaches
   perf stat -x, -e task-clock,context-switches,cpu-migrations -o "$T/perf" -p "$PGSQL_PID" 2>/dev/null &
   local perf=$!
-  sleep 0.2
+  sleep 1      # perf attaches before the client connects (slower under load)
   out=$($(client_cmd "$1") 2>&1) || { echo "$1 failed:" >&2; echo "$out" >&2; kill -INT $perf; return 1; }
   bench_pg_backends_gone
   s1=$(bench_pg_server_ticks split)
