@@ -10,6 +10,28 @@ bench_build_floor() {
     bench/floor_client.c -o "$FLOOR_BIN" -lmariadb -lpq -lpthread
 }
 
+# CPU ticks of the PostgreSQL server of tests/lib/postgres.sh: the
+# postmaster with its reaped children, plus the children alive now
+# (checkpointer, walwriter, ... and backends); user + kernel time, or with
+# the argument "split" the two as "USER KERNEL".
+bench_pg_server_ticks() {
+  local u s
+  read -r u s < <(awk '{print $14+$16, $15+$17}' "/proc/$PGSQL_PID/stat")
+  for c in $(pgrep -P "$PGSQL_PID"); do
+    read -r cu cs < <(awk '{print $14, $15}' "/proc/$c/stat" 2>/dev/null || echo 0 0)
+    u=$((u + cu)); s=$((s + cs))
+  done
+  if [ "${1:-}" = split ]; then echo "$u $s"; else echo $((u + s)); fi
+}
+
+# The backends of a run end just after its client: wait (up to 5 s) until
+# the postmaster has reaped them, so their CPU and statistics are counted.
+bench_pg_backends_gone() {
+  for _ in $(seq 1 50); do
+    [ "$(pgrep -c -P "$PGSQL_PID" -f 'postgres: sbtest')" -eq 0 ] && break; sleep 0.1
+  done
+}
+
 # bench_figures OUTPUT SERVER_TICKS_BEFORE SERVER_TICKS_AFTER: one run's
 # "tps p99_ms client_cpu user sys server_cpu" (CPU in seconds per 1,000
 # transactions) from a sysbench-style report passed through cpu_of.py.

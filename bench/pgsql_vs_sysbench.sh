@@ -49,16 +49,6 @@ echo "PostgreSQL $(postgres_sql 'SHOW server_version') over $([ "$HOST" = 127.0.
      "$THREADS threads, ${SECS}s x $RUNS runs each, oltp options: ${OLTP_OPTS:-(none)}," \
      "$(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# CPU ticks of the server: the postmaster with its reaped children, plus the
-# children alive now (checkpointer, walwriter, ... and backends)
-server_ticks() {
-  local t
-  t=$(awk '{print $14+$15+$16+$17}' "/proc/$PGSQL_PID/stat")
-  for c in $(pgrep -P "$PGSQL_PID"); do
-    t=$((t + $(awk '{print $14+$15}' "/proc/$c/stat" 2>/dev/null || echo 0)))
-  done
-  echo "$t"
-}
 client_cmd() {
   case $1 in
     sysbench) echo "sysbench --db-driver=pgsql $CONN $DATA $RUNOPTS $WL run" ;;
@@ -72,13 +62,10 @@ client_cmd() {
 # one run of client $1: "tps p99_ms cpu user sys server" (CPU s per 1k trx)
 measure() {
   local out s0 s1
-  s0=$(server_ticks)
+  s0=$(bench_pg_server_ticks)
   out=$(python3 bench/cpu_of.py $(client_cmd "$1"))
-  # backends of the run end just after the client: let the postmaster reap them
-  for _ in $(seq 1 50); do
-    [ "$(pgrep -c -P "$PGSQL_PID" -f 'postgres: sbtest')" -eq 0 ] && break; sleep 0.1
-  done
-  s1=$(server_ticks)
+  bench_pg_backends_gone
+  s1=$(bench_pg_server_ticks)
   bench_figures "$out" "$s0" "$s1"
 }
 

@@ -10,6 +10,7 @@
 # sbtest/sbtest over TCP (scram-sha-256), owner of database sbtest.
 # PGSQL_LOG_STATEMENT=all logs every statement the server executes to
 # $PGSQL_DIR/server.log, which postgres_count_statements counts exactly.
+# PGSQL_OPTS adds server options ("-c name=value ...").
 
 . "$(dirname "${BASH_SOURCE[0]}")/mariadb.sh"     # for free_port
 
@@ -30,7 +31,7 @@ postgres_start() {
     "-c listen_addresses=127.0.0.1 -c port=$PGSQL_PORT -c unix_socket_directories=$PGSQL_DIR \
      -c log_statement=${PGSQL_LOG_STATEMENT:-none} \
      -c max_connections=${PGSQL_MAX_CONNECTIONS:-300} -c shared_buffers=${PGSQL_SHARED_BUFFERS:-256MB} \
-     -c synchronous_commit=off -c fsync=${PGSQL_FSYNC:-off}" >/dev/null 2>&1 \
+     -c synchronous_commit=off -c fsync=${PGSQL_FSYNC:-off} ${PGSQL_OPTS:-}" >/dev/null 2>&1 \
     || { echo "PostgreSQL did not start; its log:" >&2; cat "$PGSQL_DIR/server.log" >&2; return 1; }
   PGSQL_PID=$(head -1 "$PGSQL_DIR/data/postmaster.pid")
   postgres_sql "CREATE ROLE sbtest LOGIN PASSWORD 'sbtest' IN ROLE pg_read_all_stats" postgres >/dev/null || return 1
