@@ -528,6 +528,26 @@ static void write_oltp(const char *rel, int n, const double *t, const double *d,
     hist_free(h);
 }
 
+/* A summary of drive "a" with vm-1 (5 points of 10 TPS, result
+ * vm/1.json) and vm-2 (9 points of 5 TPS, vm/2.json). */
+static void summary_two_vms(res_summary *sum)
+{
+    summary_init(sum, 1, 2);
+    for (int i = 0; i < 2; i++) {
+        res_vm *v = &sum->vms[i];
+        v->name = strdup(i ? "vm-2" : "vm-1");
+        v->drive = strdup("a");
+        v->repetition = 1;
+        v->measured = true;
+        v->result = strdup(i ? "vm/2.json" : "vm/1.json");
+        v->interval_s = 1;
+        v->npoints = i ? 9 : 5;
+        v->series = calloc((size_t)v->npoints, sizeof *v->series);
+        for (int k = 0; k < v->npoints; k++)
+            v->series[k] = (res_point){ k + 1, i ? 5 : 10 };
+    }
+}
+
 /* A drive's series by time (issue 21), two VMs of different lengths:
  * vm-1 has 5 intervals of 1 s, TPS 10, each interval 99 x 1000 us and
  * 1 x 5000 us; vm-2 has 7 intervals (1, 1, a stalled one of 3, 1, 1, 1,
@@ -552,20 +572,7 @@ static void test_time_bins(void **state)
     t = x.t;
     write_oltp("vm/1.json", 5, t1, d1, 1000, 99, 5000, 1);
     write_oltp("vm/2.json", 7, t2, d2, 2000, 100, 2000, 0);
-    summary_init(&sum, 1, 2);
-    for (int i = 0; i < 2; i++) {
-        res_vm *v = &sum.vms[i];
-        v->name = strdup(i ? "vm-2" : "vm-1");
-        v->drive = strdup("a");
-        v->repetition = 1;
-        v->measured = true;
-        v->result = strdup(i ? "vm/2.json" : "vm/1.json");
-        v->interval_s = 1;
-        v->npoints = i ? 9 : 5;
-        v->series = calloc((size_t)v->npoints, sizeof *v->series);
-        for (int k = 0; k < v->npoints; k++)
-            v->series[k] = (res_point){ k + 1, i ? 5 : 10 };
-    }
+    summary_two_vms(&sum);
     assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
     dio = sum.drives[0].io;
     assert_non_null(dio);
@@ -578,6 +585,37 @@ static void test_time_bins(void **state)
     assert_int_equal(dio->steady.n, 5);
     near(dio->steady.mean, 15);
     near(dio->steady.slope, 0);
+    tel_close(&x, &sum);
+}
+
+/* A VM's result refused once its intervals are read (t going backwards:
+ * changed since the run collected it), after they went into the drive's
+ * bins: as an unreadable result, it adds nothing (the drive has no
+ * p-latency series: no bin has every VM's histogram, never one of part
+ * of a VM); the TPS series and the other VM's own figures stay. */
+static void test_time_bins_refused(void **state)
+{
+    static const double t1[] = { 1, 2, 3, 4, 5 }, d1[] = { 1, 1, 1, 1, 1 };
+    static const double t2[] = { 1, 2, 1.5 }, d2[] = { 1, 1, 1 };
+    tel_fixture x;
+    res_summary sum;
+    res_io *dio;
+    (void)state;
+    tel_init(&x, 1, 1, NULL);
+    x.seams.domstats = NULL;
+    tel_start(&x);
+    write_oltp("vm/1.json", 5, t1, d1, 1000, 99, 5000, 1);
+    write_oltp("vm/2.json", 3, t2, d2, 2000, 100, 2000, 0);
+    summary_two_vms(&sum);
+    assert_int_equal(orch_telemetry_fill(x.t, &sum, root), 0);
+    dio = sum.drives[0].io;
+    assert_int_equal(dio->np, 0);
+    near(dio->p_pct, 99);
+    assert_int_equal(dio->steady.n, 5);
+    near(dio->steady.mean, 15);
+    assert_int_equal(sum.vms[0].io->np, 5);
+    near(sum.vms[0].io->p_series[4].t, 5);
+    assert_int_equal(sum.vms[1].io->np, 0);
     tel_close(&x, &sum);
 }
 
@@ -1464,6 +1502,7 @@ int main(void)
         cmocka_unit_test(test_cpu_busy),
         cmocka_unit_test(test_measured_window),
         cmocka_unit_test(test_time_bins),
+        cmocka_unit_test(test_time_bins_refused),
         cmocka_unit_test(test_guest_view),
         /* the same with the samples spooled to disk */
 #define SPOOLED(t) cmocka_unit_test_setup_teardown(t, spool_on, spool_off)
