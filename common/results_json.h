@@ -141,6 +141,10 @@ typedef struct rj_ctx {
      * before it is read, with the array's key: it may delete members the
      * reader does not want (the report's summary read: a VM's 1-s rows) */
     void      (*trim)(json_object *elem, const char *array_key);
+    /* NULL, or a custom reader's own argument, handed down by the reader
+     * that made this context (an oltp result's interval hook,
+     * res_oltp_read_file_each) */
+    void       *arg;
 } rj_ctx;
 
 /* What a check walks (rj_check_fields): the first violation goes to err

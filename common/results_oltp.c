@@ -244,9 +244,18 @@ static void intervals_put(json_object *o, const rj_field *f, const void *base)
     rj_put(o, f->key, a);
 }
 
+/* res_oltp_read_file_each's hook, as rj_ctx.arg: phase the index of the
+ * phase being read */
+typedef struct iv_hook {
+    res_interval_fn fn;
+    void           *ctx;
+    int             phase;
+} iv_hook;
+
 static int intervals_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
 {
     res_phase *p = base;
+    const iv_hook *hook = c->arg;
     json_object *a = rj_get(o, f->key);
     size_t n, lazy = rj_lazy_len(a);    /* read one interval's tree at a time */
     if (rj_array_room(a, f, sizeof *p->intervals, (void **)&p->intervals, &n, c) < 0)
@@ -275,6 +284,10 @@ static int intervals_get(json_object *o, const rj_field *f, void *base, rj_ctx *
         }
         if (lazy)
             json_object_put(e);
+        if (hook && hook->fn(hook->ctx, p, hook->phase, (int)i) < 0) {
+            snprintf(c->err, c->errlen, "out of memory");
+            return -1;
+        }
     }
     return 0;
 }
@@ -420,7 +433,9 @@ static int phases_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
     for (size_t i = 0; i < rj_array_len(a); i++) {
         json_object *e = rj_idx(a, i);
         res_phase *p = res_oltp_add_phase(r);
-        rj_ctx pc = { .err = c->err, .errlen = c->errlen };
+        rj_ctx pc = { .err = c->err, .errlen = c->errlen, .arg = c->arg };
+        if (c->arg)
+            ((iv_hook *)c->arg)->phase = (int)i;
         if (!p) {
             snprintf(c->err, c->errlen, "out of memory");
             return -1;
@@ -554,13 +569,13 @@ int res_oltp_write_file(const res_oltp *r, const char *path, char *err, size_t e
 
 /* The document's content into r; -1 with the reason (no path) in err.
  * What the aggregation needs is looked for before anything is read. */
-static int oltp_from_json(json_object *doc, void *dst, char *err, size_t errlen)
+/* doc into r; hook (may be NULL) called on each interval as it is read */
+static int oltp_read(json_object *doc, res_oltp *r, iv_hook *hook, char *err, size_t errlen)
 {
-    res_oltp *r = dst;
     json_object *phases = rj_get(doc, RK_PHASES), *schema = rj_get(doc, RK_SCHEMA);
     json_object *measure = NULL;
     const char *measure_name = res_phase_name(RES_PHASE_MEASURE);
-    rj_ctx c = { .err = err, .errlen = errlen };
+    rj_ctx c = { .err = err, .errlen = errlen, .arg = hook };
 
     if (!schema
         || rj_schema_major(json_object_get_string(schema), OLTP_SCHEMA_NAME) < 1
@@ -597,17 +612,37 @@ static int oltp_from_json(json_object *doc, void *dst, char *err, size_t errlen)
     return rj_get_fields(doc, oltp_fields, r, &c);
 }
 
-static void oltp_clear(void *r)
+/* a 3-h result of 1-s intervals is ~26 MB of text, ~120 MiB as one
+ * tree: its intervals are read one at a time (issue 33) */
+static const char *const lazy_intervals[] = { RK_PHASES "/intervals", NULL };
+
+/* res_oltp_read_file_each's destination: the result and its hook */
+typedef struct oltp_each {
+    res_oltp *r;
+    iv_hook   hook;
+} oltp_each;
+
+static int oltp_from_json(json_object *doc, void *dst, char *err, size_t errlen)
 {
-    res_oltp_clear(r);
+    oltp_each *e = dst;
+    return oltp_read(doc, e->r, e->hook.fn ? &e->hook : NULL, err, errlen);
+}
+
+static void oltp_clear(void *dst)
+{
+    res_oltp_clear(((oltp_each *)dst)->r);
 }
 
 int res_oltp_read_file(const char *path, res_oltp *r, char *err, size_t errlen)
 {
-    /* a 3-h result of 1-s intervals is ~26 MB of text, ~120 MiB as one
-     * tree: its intervals are read one at a time (issue 33) */
-    static const char *const lazy[] = { RK_PHASES "/intervals", NULL };
+    return res_oltp_read_file_each(path, r, NULL, NULL, err, errlen);
+}
+
+int res_oltp_read_file_each(const char *path, res_oltp *r, res_interval_fn fn, void *ctx,
+                            char *err, size_t errlen)
+{
+    oltp_each e = { r, { fn, ctx, 0 } };
     memset(r, 0, sizeof *r);
-    return rj_read_doc_lazy(path, "cannot read result JSON: ", lazy, oltp_from_json, oltp_clear,
-                            r, err, errlen) == 0 ? 0 : -1;
+    return rj_read_doc_lazy(path, "cannot read result JSON: ", lazy_intervals, oltp_from_json,
+                            oltp_clear, &e, err, errlen) == 0 ? 0 : -1;
 }

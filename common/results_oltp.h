@@ -188,5 +188,18 @@ int res_oltp_write_file(const res_oltp *r, const char *path, char *err, size_t e
  * whose duration_s is not positive. Memory stays bounded by the file cap.
  * 0, or -1 with "PATH: why" (one line) in err (*r left empty). */
 int res_oltp_read_file(const char *path, res_oltp *r, char *err, size_t errlen);
+/* Called as each interval of a result is read: phase p (number pi of the
+ * document's phases; its name and clock read, and intervals[0..i]), its
+ * interval i read and its histogram checked. The hook may take that
+ * histogram (and set p->intervals[i].histogram NULL). 0, or -1 to stop
+ * the read ("out of memory"). */
+typedef int (*res_interval_fn)(void *ctx, res_phase *p, int pi, int i);
+/* res_oltp_read_file, calling fn (NULL: none) on each interval as it is
+ * read, so that a caller can take each interval's histogram before the
+ * next is read (a 3-h result of 1-s intervals holds ~50 MB of them). The
+ * same refusals; a read refused after some intervals has called fn on
+ * them. */
+int res_oltp_read_file_each(const char *path, res_oltp *r, res_interval_fn fn, void *ctx,
+                            char *err, size_t errlen);
 
 #endif

@@ -89,6 +89,17 @@ static int64_t new_orders_of(const res_phase *m)
     return RES_UNSET;
 }
 
+/* x's rows (NAN, as txn_new makes them) from VM v's database-disk
+ * series db and its TPS series. */
+static void txn_vm_rows(const res_vm *v, const res_io_rates *db, res_io_txn *x)
+{
+    for (int i = 0; i < db->nseries; i++) {
+        x->series[i].t = db->series[i].t;
+        if (i < v->npoints)
+            txn_row(v->series[i].tps, &db->series[i], NULL, NULL, &x->series[i]);
+    }
+}
+
 int tel_txn_vm(res_vm *v, const res_phase *m)
 {
     const res_io_rates *db = v->io->db;
@@ -100,12 +111,33 @@ int tel_txn_vm(res_vm *v, const res_phase *m)
     x->txns = v->transactions;
     x->new_orders = new_orders_of(m);
     txn_row(v->tps, &db->total, NULL, NULL, &x->phase);
-    for (int i = 0; i < db->nseries; i++) {
-        x->series[i].t = db->series[i].t;
-        if (i < v->npoints)
-            txn_row(v->series[i].tps, &db->series[i], NULL, NULL, &x->series[i]);
-    }
+    txn_vm_rows(v, db, x);
     per_no(x, &x->per_new_order);
+    return 0;
+}
+
+void tel_txn_vm_drop(res_vm *v)
+{
+    res_io_txn *x = v->io ? v->io->txn : NULL;
+    if (x) {
+        free(x->series);
+        x->series = NULL;
+        x->nseries = 0;
+    }
+}
+
+int tel_txn_vm_series(res_vm *v)
+{
+    res_io_txn *x = v->io ? v->io->txn : NULL;
+    const res_io_rates *db = v->io ? v->io->db : NULL;
+    if (!x || !db || x->series || db->nseries <= 0)
+        return 0;
+    if (!(x->series = calloc((size_t)db->nseries, sizeof *x->series)))
+        return -1;
+    x->nseries = db->nseries;
+    for (int i = 0; i < x->nseries; i++)
+        row_nan(&x->series[i]);
+    txn_vm_rows(v, db, x);
     return 0;
 }
 

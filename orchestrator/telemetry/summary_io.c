@@ -152,20 +152,36 @@ static void vm_tps(const fill_ctx *c, const res_vm *v, tel_drive_acc *a)
     }
 }
 
-/* The interval histograms of the measured phase m of a VM of repetition
- * rep merged per time bin into its drive's a. 0, or -1 when out of memory
- * or histograms do not merge. */
-static int vm_bins(const fill_ctx *c, const res_phase *m, int rep, tel_drive_acc *a)
+/* vm_oltp's reader hook: the interval histograms of a VM's measured
+ * phase merged into its drive's bins as each is read, so that a VM's
+ * 10,800 of them (~50 MB) are never all held; in the VM's order, as a
+ * merge after the read did. */
+typedef struct bins_hook {
+    const fill_ctx *c;
+    tel_drive_acc  *a;
+    int             base;       /* the first bin of the VM's repetition */
+    int            *seen;       /* [nint + 1]: the bins it reached; NULL: none merged */
+    int             measure;    /* the first measured phase's index; -1: none yet */
+    int             failed;     /* a merge failed (out of memory, or unlike histograms) */
+} bins_hook;
+
+static int bins_on_interval(void *ctx, res_phase *p, int pi, int i)
 {
-    int base = (rep - 1) * c->nint, rc = -1;
-    int *seen = calloc((size_t)c->nint + 1, sizeof *seen);
-    if (seen && orch_bins_hist(m, c->interval_s, c->nint, a->ph + base, seen) == 0) {
-        for (int k = 0; k < c->nint; k++)
-            a->pn[base + k] += seen[k];
-        rc = 0;
+    bins_hook *b = ctx;
+    res_interval *x = &p->intervals[i];
+    if (p->phase == RES_PHASE_MEASURE && b->measure < 0)
+        b->measure = pi;
+    if (b->seen && pi == b->measure && x->histogram) {
+        if (orch_bins_hist_one(p, i, b->c->interval_s, b->c->nint, b->a->ph + b->base,
+                               b->seen) < 0) {
+            b->failed = 1;
+            return -1;
+        }
     }
-    free(seen);
-    return rc;
+    /* nothing else of the fill reads an interval's histogram */
+    hist_sparse_free(x->histogram);
+    x->histogram = NULL;
+    return 0;
 }
 
 /* Drive a's bins once every VM is in: a TPS sum some measured VM has no
@@ -186,20 +202,31 @@ static void acc_finish(const fill_ctx *c, tel_drive_acc *a)
 }
 
 /* VM v's oltp result under the run folder: its CPU per 1000
- * transactions and p-latency series into v->io, its bins and the
- * measured histogram into its drive's a. An unreadable result adds
+ * transactions and p-latency series into v->io, its bins (as read) and
+ * the measured histogram into its drive's a. An unreadable result adds
  * nothing (the run reported it when it collected the VM). 0, or -1 when
- * out of memory. */
+ * out of memory or histograms do not merge. */
 static int vm_oltp(const fill_ctx *c, res_vm *v, tel_drive_acc *a)
 {
     char err[DB_ERR_LEN], *path = v->result ? orch_strfmt("%s/%s", c->run_dir, v->result) : NULL;
-    int in_reps = v->repetition >= 1 && v->repetition <= c->reps, rc = 0;
+    int in_reps = v->repetition >= 1 && v->repetition <= c->reps, rc = 0, read;
+    bins_hook b = { .c = c, .a = a, .base = (v->repetition - 1) * c->nint, .measure = -1 };
     const res_phase *m = NULL;
     res_oltp doc;
 
     memset(&doc, 0, sizeof doc);
-    if (path && res_oltp_read_file(path, &doc, err, sizeof err) == 0
-        && (m = res_oltp_measure(&doc))) {
+    if (path && in_reps && c->nint > 0
+        && !(b.seen = calloc((size_t)c->nint + 1, sizeof *b.seen)))
+        rc = -1;
+    read = path && rc == 0
+           && res_oltp_read_file_each(path, &doc, bins_on_interval, &b, err, sizeof err) == 0;
+    if (b.failed)
+        rc = -1;
+    /* a result refused after some of its intervals went into the bins
+     * (changed since the VM was collected) adds nothing either: its seen
+     * bins never count in pn, and a bin's p is read only where every VM
+     * of the drive has one */
+    if (read && rc == 0 && (m = res_oltp_measure(&doc))) {
         v->io->cpu_s_per_1000_txn = m->cpu_s_per_1000_txn;
         v->io->p_pct = m->iv_pct;
         if (m->nintervals > 0 && (v->io->p_series = calloc((size_t)m->nintervals,
@@ -208,8 +235,8 @@ static int vm_oltp(const fill_ctx *c, res_vm *v, tel_drive_acc *a)
                 v->io->p_series[v->io->np++] = (res_point){ m->intervals[k].t,
                                                             m->intervals[k].lat_pct_ms };
         a->p_pct = m->iv_pct;
-        if (in_reps && c->nint > 0)
-            rc = vm_bins(c, m, v->repetition, a);
+        for (int k = 0; b.seen && k < c->nint; k++)
+            a->pn[b.base + k] += b.seen[k];
         if (tel_txn_vm(v, m) < 0)
             fprintf(c->t->out, "drivebench: out of memory: no I/O per transaction of %s\n",
                     v->name);
@@ -221,6 +248,7 @@ static int vm_oltp(const fill_ctx *c, res_vm *v, tel_drive_acc *a)
         }
     }
     res_oltp_clear(&doc);
+    free(b.seen);
     free(path);
     return rc;
 }
@@ -285,9 +313,12 @@ int orch_telemetry_vm_each(void *ctx, res_vm *v, int before)
         return 0;
     if (!before) {
         vm_drop_series(v);
+        tel_txn_vm_drop(v);
         return 0;
     }
-    return vm_rates(t, rec, v, t->fill_interval_s, 1);
+    /* the per-transaction rows from the disk series built here, as the
+     * fill made them from the same series */
+    return vm_rates(t, rec, v, t->fill_interval_s, 1) < 0 ? -1 : tel_txn_vm_series(v);
 }
 
 /* The per-VM section of summary VM v: its own disks' rates, its TPS into
@@ -312,9 +343,13 @@ static int fill_vm(fill_ctx *c, res_vm *v)
      * come from the summary's own */
     if (!v->io->txn && tel_txn_vm(v, NULL) < 0)
         return -1;
-    /* built again, one VM at a time, when the summary writes it */
-    if (c->t->spool && c->t->lazy_series)
+    /* built again, one VM at a time, when the summary writes it (the
+     * per-transaction rows: 64 VMs x 10,800 1-s intervals are 55 MB) */
+    if (c->t->spool && c->t->lazy_series) {
         vm_drop_series(v);
+        if (rec && rec->measured)
+            tel_txn_vm_drop(v);
+    }
     return 0;
 }
 

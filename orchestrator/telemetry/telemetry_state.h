@@ -202,6 +202,13 @@ int tel_views_fill_drive(const orch_telemetry *t, const res_summary *sum, int pd
  * against the device. */
 /* VM v (its io->db set) with its measured phase m. 0, or -1. */
 int tel_txn_vm(res_vm *v, const res_phase *m);
+/* VM v's per-transaction series freed (its phase rows stay), and built
+ * again, the same rows, from its database-disk and TPS series (a lazy
+ * telemetry's: held only while the summary writes the VM, issue 33).
+ * tel_txn_vm_series: 0 (nothing to build, or already there), or -1 when
+ * out of memory. */
+void tel_txn_vm_drop(res_vm *v);
+int tel_txn_vm_series(res_vm *v);
 /* Drive dr (its io filled) with tps[0..nint) of the repetition its series
  * come from. 0, or -1 when out of memory. */
 int tel_txn_drive(res_drive *dr, const double *tps, int nint, double interval_s);

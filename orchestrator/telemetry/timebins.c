@@ -61,22 +61,22 @@ void orch_bins_tps(const res_phase *p, double w, int nbins, double *tps, double 
         tps[k] = covered[k] > 0 ? tps[k] / covered[k] : NAN;
 }
 
-int orch_bins_hist(const res_phase *p, double w, int nbins, hist_sparse **h, int *seen)
+int orch_bins_hist_one(const res_phase *p, int i, double w, int nbins, hist_sparse **h,
+                       int *seen)
 {
-    for (int i = 0; i < p->nintervals; i++) {
-        const res_interval *x = &p->intervals[i];
-        int k0, k1;
-        if (!x->histogram)
+    const res_interval *x = &p->intervals[i];
+    double a = res_interval_start(p, i);
+    int k0, k1;
+    if (!x->histogram)
+        return 0;
+    bins_of(a, x->t, w, nbins, &k0, &k1);
+    for (int k = k0; k < k1; k++) {
+        if (overlap(a, x->t, k * w, (k + 1) * w) <= 0)
             continue;
-        bins_of(res_interval_start(p, i), x->t, w, nbins, &k0, &k1);
-        for (int k = k0; k < k1; k++) {
-            if (overlap(res_interval_start(p, i), x->t, k * w, (k + 1) * w) <= 0)
-                continue;
-            if (hist_sparse_merge(&h[k], x->histogram) < 0)
-                return -1;
-            if (seen)
-                seen[k] = 1;
-        }
+        if (hist_sparse_merge(&h[k], x->histogram) < 0)
+            return -1;
+        if (seen)
+            seen[k] = 1;
     }
     return 0;
 }

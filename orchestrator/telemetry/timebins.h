@@ -29,10 +29,14 @@ int orch_bins_count(const res_phase *p, double w);
  * intervals cover. */
 void orch_bins_tps(const res_phase *p, double w, int nbins, double *tps, double *covered);
 
-/* Merge into h[k] (NULL: made on first use) the histogram of each
- * interval of p that overlaps bin k, for k < nbins; set seen[k] (may be
- * NULL) where one did. Intervals without a histogram add nothing. 0, or
- * -1 when out of memory or histograms do not merge. */
-int orch_bins_hist(const res_phase *p, double w, int nbins, hist_sparse **h, int *seen);
+/* Merge into h[k] (NULL: made on first use) the histogram of interval i
+ * of p (intervals[0..i] read: its start may be the previous one's end)
+ * for each bin k < nbins it overlaps; set seen[k] (may be NULL) where it
+ * did. An interval without a histogram adds nothing. Called on each
+ * interval as it is read (res_oltp_read_file_each), so that a VM's
+ * interval histograms are never all held. 0, or -1 when out of memory or
+ * histograms do not merge. */
+int orch_bins_hist_one(const res_phase *p, int i, double w, int nbins, hist_sparse **h,
+                       int *seen);
 
 #endif

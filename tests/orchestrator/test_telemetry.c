@@ -26,6 +26,7 @@
 #include "results_json.h"
 #include "telemetry/telemetry.h"
 #include "util/stats.h"
+#include "testlib.h"
 
 static char root[64], sysfs[128], drive_dir[128], proc_stat[128];
 static int use_spool;           /* tel_start spools the samples (spool_on) */
@@ -527,6 +528,26 @@ static void write_oltp(const char *rel, int n, const double *t, const double *d,
     hist_free(h);
 }
 
+/* A summary of drive "a" with vm-1 (5 points of 10 TPS, result
+ * vm/1.json) and vm-2 (9 points of 5 TPS, vm/2.json). */
+static void summary_two_vms(res_summary *sum)
+{
+    summary_init(sum, 1, 2);
+    for (int i = 0; i < 2; i++) {
+        res_vm *v = &sum->vms[i];
+        v->name = strdup(i ? "vm-2" : "vm-1");
+        v->drive = strdup("a");
+        v->repetition = 1;
+        v->measured = true;
+        v->result = strdup(i ? "vm/2.json" : "vm/1.json");
+        v->interval_s = 1;
+        v->npoints = i ? 9 : 5;
+        v->series = calloc((size_t)v->npoints, sizeof *v->series);
+        for (int k = 0; k < v->npoints; k++)
+            v->series[k] = (res_point){ k + 1, i ? 5 : 10 };
+    }
+}
+
 /* A drive's series by time (issue 21), two VMs of different lengths:
  * vm-1 has 5 intervals of 1 s, TPS 10, each interval 99 x 1000 us and
  * 1 x 5000 us; vm-2 has 7 intervals (1, 1, a stalled one of 3, 1, 1, 1,
@@ -551,20 +572,7 @@ static void test_time_bins(void **state)
     t = x.t;
     write_oltp("vm/1.json", 5, t1, d1, 1000, 99, 5000, 1);
     write_oltp("vm/2.json", 7, t2, d2, 2000, 100, 2000, 0);
-    summary_init(&sum, 1, 2);
-    for (int i = 0; i < 2; i++) {
-        res_vm *v = &sum.vms[i];
-        v->name = strdup(i ? "vm-2" : "vm-1");
-        v->drive = strdup("a");
-        v->repetition = 1;
-        v->measured = true;
-        v->result = strdup(i ? "vm/2.json" : "vm/1.json");
-        v->interval_s = 1;
-        v->npoints = i ? 9 : 5;
-        v->series = calloc((size_t)v->npoints, sizeof *v->series);
-        for (int k = 0; k < v->npoints; k++)
-            v->series[k] = (res_point){ k + 1, i ? 5 : 10 };
-    }
+    summary_two_vms(&sum);
     assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
     dio = sum.drives[0].io;
     assert_non_null(dio);
@@ -577,6 +585,37 @@ static void test_time_bins(void **state)
     assert_int_equal(dio->steady.n, 5);
     near(dio->steady.mean, 15);
     near(dio->steady.slope, 0);
+    tel_close(&x, &sum);
+}
+
+/* A VM's result refused once its intervals are read (t going backwards:
+ * changed since the run collected it), after they went into the drive's
+ * bins: as an unreadable result, it adds nothing (the drive has no
+ * p-latency series: no bin has every VM's histogram, never one of part
+ * of a VM); the TPS series and the other VM's own figures stay. */
+static void test_time_bins_refused(void **state)
+{
+    static const double t1[] = { 1, 2, 3, 4, 5 }, d1[] = { 1, 1, 1, 1, 1 };
+    static const double t2[] = { 1, 2, 1.5 }, d2[] = { 1, 1, 1 };
+    tel_fixture x;
+    res_summary sum;
+    res_io *dio;
+    (void)state;
+    tel_init(&x, 1, 1, NULL);
+    x.seams.domstats = NULL;
+    tel_start(&x);
+    write_oltp("vm/1.json", 5, t1, d1, 1000, 99, 5000, 1);
+    write_oltp("vm/2.json", 3, t2, d2, 2000, 100, 2000, 0);
+    summary_two_vms(&sum);
+    assert_int_equal(orch_telemetry_fill(x.t, &sum, root), 0);
+    dio = sum.drives[0].io;
+    assert_int_equal(dio->np, 0);
+    near(dio->p_pct, 99);
+    assert_int_equal(dio->steady.n, 5);
+    near(dio->steady.mean, 15);
+    assert_int_equal(sum.vms[0].io->np, 5);
+    near(sum.vms[0].io->p_series[4].t, 5);
+    assert_int_equal(sum.vms[1].io->np, 0);
     tel_close(&x, &sum);
 }
 
@@ -1325,10 +1364,10 @@ static void lazy_run(tel_fixture *x, res_summary *sum, int lazy)
     assert_int_equal(orch_telemetry_spool_error(t, err, sizeof err), 0);
 }
 
-/* A lazy, spooled telemetry: a VM's disk series are out of memory after
- * the fill, built by orch_telemetry_vm_each (as the summary writes the
- * VM) bit for bit as an eager one's, and freed after; the phase figures
- * and the per-transaction series (made from them) are there all along. */
+/* A lazy, spooled telemetry: a VM's disk series and its per-transaction
+ * series (made from them) are out of memory after the fill, built by
+ * orch_telemetry_vm_each (as the summary writes the VM) bit for bit as an
+ * eager one's, and freed after; the phase figures are there all along. */
 static void test_lazy_series(void **state)
 {
     tel_fixture ex, lx;
@@ -1347,19 +1386,70 @@ static void test_lazy_series(void **state)
     assert_non_null(e->txn);
     assert_non_null(l->txn);
     assert_int_equal(e->txn->nseries, 5);
-    assert_int_equal(l->txn->nseries, e->txn->nseries);
-    assert_memory_equal(l->txn->series, e->txn->series,
-                        (size_t)e->txn->nseries * sizeof *e->txn->series);
+    assert_int_equal(l->txn->nseries, 0);
+    assert_null(l->txn->series);
+    assert_memory_equal(&l->txn->phase, &e->txn->phase, sizeof e->txn->phase);
+    assert_int_equal(l->txn->txns, 55);
     assert_int_equal(orch_telemetry_vm_each(lx.t, &ls.vms[0], 1), 0);
     assert_int_equal(l->db->nseries, 5);
     assert_memory_equal(l->db->series, e->db->series, 5 * sizeof *e->db->series);
     assert_int_equal(l->boot ? l->boot->nseries : -1, e->boot ? e->boot->nseries : -1);
+    assert_int_equal(l->txn->nseries, 5);
+    assert_memory_equal(l->txn->series, e->txn->series, 5 * sizeof *e->txn->series);
+    /* interval 2 (t 2 s, 12 TPS): 400 KiB written at 100 IOPS a second,
+     * 50 flushes; no device view, so its keys absent */
+    assert_true(l->txn->series[1].t == 2 && l->txn->series[1].tps == 12);
+    near(l->txn->series[1].v[RES_IOT_wr_kib], 400.0 / 12);
+    near(l->txn->series[1].v[RES_IOT_flushes], 50.0 / 12);
+    assert_true(isnan(l->txn->series[1].v[RES_IOT_dev_wr_kib]));
     assert_int_equal(orch_telemetry_vm_each(lx.t, &ls.vms[0], 0), 0);
     assert_int_equal(l->db->nseries, 0);
     assert_null(l->db->series);
+    assert_int_equal(l->txn->nseries, 0);
+    assert_null(l->txn->series);
     /* an eager telemetry's hook leaves the VM alone */
     assert_int_equal(orch_telemetry_vm_each(ex.t, &es.vms[0], 0), 0);
     assert_int_equal(e->db->nseries, 5);
+    tel_close(&ex, &es);
+    tel_close(&lx, &ls);
+}
+
+/* summary.json of *sum written into root/NAME (fn: the VM hook, or
+ * NULL); its text, to free. */
+static char *summary_text(res_summary *sum, const char *name, res_vm_each_fn fn, void *ctx)
+{
+    char dir[PATH_MAX], path[PATH_MAX + 16], err[256] = "";
+    snprintf(dir, sizeof dir, "%s/%s", root, name);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    if (res_summary_write_files_vm(sum, dir, fn, ctx, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    return orch_slurp(path);
+}
+
+/* The summary a lazy telemetry writes (each VM's disk and per-transaction
+ * series built by the hook as it is written) is byte for byte the eager
+ * one's, per-transaction series included. */
+static void test_lazy_summary(void **state)
+{
+    tel_fixture ex, lx;
+    res_summary es, ls;
+    char *e, *l;
+    (void)state;
+
+    lazy_run(&ex, &es, 0);
+    lazy_run(&lx, &ls, 1);
+    e = summary_text(&es, "eager", NULL, NULL);
+    l = summary_text(&ls, "lazy", orch_telemetry_vm_each, lx.t);
+    assert_non_null(e);
+    assert_non_null(l);
+    assert_string_equal(l, e);
+    /* the rows are there, in the lazy one too: interval 2 of vm-a */
+    assert_non_null(strstr(l, "\"per_txn\""));
+    assert_non_null(strstr(l, "{\"t\":2,\"tps\":12,"));
+    assert_null(ls.vms[0].io->txn->series);
+    free(e);
+    free(l);
     tel_close(&ex, &es);
     tel_close(&lx, &ls);
 }
@@ -1412,6 +1502,7 @@ int main(void)
         cmocka_unit_test(test_cpu_busy),
         cmocka_unit_test(test_measured_window),
         cmocka_unit_test(test_time_bins),
+        cmocka_unit_test(test_time_bins_refused),
         cmocka_unit_test(test_guest_view),
         /* the same with the samples spooled to disk */
 #define SPOOLED(t) cmocka_unit_test_setup_teardown(t, spool_on, spool_off)
@@ -1429,6 +1520,7 @@ int main(void)
         SPOOLED(test_guest_view),
         cmocka_unit_test(test_spool_full),
         cmocka_unit_test(test_lazy_series),
+        cmocka_unit_test(test_lazy_summary),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -903,6 +903,104 @@ static void test_oltp_lazy(void **state)
     assert_lazy_reads_text("{\"phases\":[1,null,{\"intervals\":[]}],\"x\":2}", lazy);
 }
 
+/* What each_hook saw of res_oltp_read_file_each's calls: phase index,
+ * phase, interval, its t and its histogram's count (-1: none). It takes
+ * the measured phase's histograms; call fail_at (from 1; 0: none) fails. */
+typedef struct each_seen {
+    int     n, fail_at, pi[8], phase[8], i[8];
+    double  t[8];
+    int64_t count[8];
+} each_seen;
+
+static int each_hook(void *ctx, res_phase *p, int pi, int i)
+{
+    each_seen *s = ctx;
+    res_interval *x = &p->intervals[i];
+    if (s->n == 8 || s->n + 1 == s->fail_at)
+        return -1;
+    s->pi[s->n] = pi;
+    s->phase[s->n] = p->phase;
+    s->i[s->n] = i;
+    s->t[s->n] = x->t;
+    s->count[s->n++] = x->histogram ? x->histogram->total : -1;
+    if (p->phase == RES_PHASE_MEASURE) {
+        hist_sparse_free(x->histogram);
+        x->histogram = NULL;
+    }
+    return 0;
+}
+
+/* res_oltp_read_file_each: its hook sees each interval as it is read, in
+ * order, with its phase and histogram, and what it takes the result no
+ * longer has; a failing hook stops the read ("out of memory", nothing
+ * kept); a document refused after its intervals were read has shown
+ * them to the hook first. */
+static void test_oltp_read_each(void **state)
+{
+    static const int64_t lat[] = { 700, 900, 1100 };
+    res_oltp a, b;
+    char err[512] = "", want[600];
+    each_seen s;
+    hist *h = hist_of(lat, 3);
+    (void)state;
+    make_doc(&a);
+    a.phases[0].nintervals = 1;
+    a.phases[0].intervals = calloc(1, sizeof *a.phases[0].intervals);
+    a.phases[0].intervals[0] = (res_interval){ .t = 2, .tps = 5,
+                                               .histogram = hist_sparse_of(h, 2) };
+    assert_int_equal(res_oltp_write_file(&a, path_in("each.json"), err, sizeof err), 0);
+    memset(&s, 0, sizeof s);
+    assert_int_equal(res_oltp_read_file_each(path_in("each.json"), &b, each_hook, &s, err,
+                                             sizeof err), 0);
+    assert_int_equal(s.n, 3);
+    assert_int_equal(s.pi[0], 0);
+    assert_int_equal(s.phase[0], RES_PHASE_WARMUP);
+    assert_int_equal(s.i[0], 0);
+    assert_true(s.t[0] == 2);
+    assert_int_equal(s.count[0], 3);
+    assert_int_equal(s.pi[1], 1);
+    assert_int_equal(s.phase[1], RES_PHASE_MEASURE);
+    assert_int_equal(s.i[1], 0);
+    assert_true(s.t[1] == 1);
+    assert_int_equal(s.count[1], -1);
+    assert_int_equal(s.pi[2], 1);
+    assert_int_equal(s.i[2], 1);
+    assert_true(s.t[2] == 4);
+    assert_int_equal(s.count[2], 8);
+    /* the rest of the result as res_oltp_read_file reads it */
+    assert_int_equal(b.nphases, 2);
+    assert_non_null(b.phases[0].intervals[0].histogram);
+    assert_int_equal(b.phases[0].intervals[0].histogram->total, 3);
+    assert_int_equal(b.phases[1].nintervals, 2);
+    assert_null(b.phases[1].intervals[1].histogram);
+    assert_true(b.phases[1].intervals[1].tps == 1.0 / 7.0);
+    assert_int_equal(b.phases[1].histogram->total, 8);
+    res_oltp_clear(&b);
+    /* the hook fails at its second call */
+    memset(&s, 0, sizeof s);
+    s.fail_at = 2;
+    assert_int_equal(res_oltp_read_file_each(path_in("each.json"), &b, each_hook, &s, err,
+                                             sizeof err), -1);
+    snprintf(want, sizeof want, "%s: out of memory", path_in("each.json"));
+    assert_string_equal(err, want);
+    assert_int_equal(s.n, 1);
+    assert_int_equal(b.nphases, 0);
+    /* t going backwards: refused once the phase is read, after the hook */
+    a.phases[1].intervals[1].t = 0.5;
+    a.phases[1].intervals[1].duration_s = 0;
+    assert_int_equal(res_oltp_write_file(&a, path_in("each.json"), err, sizeof err), 0);
+    memset(&s, 0, sizeof s);
+    assert_int_equal(res_oltp_read_file_each(path_in("each.json"), &b, each_hook, &s, err,
+                                             sizeof err), -1);
+    snprintf(want, sizeof want, "%s: measure: intervals[1].t is 0.5, before intervals[0].t "
+             "(1)", path_in("each.json"));
+    assert_string_equal(err, want);
+    assert_int_equal(s.n, 3);
+    assert_int_equal(b.nphases, 0);
+    hist_free(h);
+    res_oltp_clear(&a);
+}
+
 /* A summary's drives and VMs read one element at a time (a long run's
  * summary as one tree is several times the file): every fixture the
  * same as read whole; a malformed document refused word for word as
@@ -1121,6 +1219,7 @@ int main(void)
         cmocka_unit_test(test_summary_streamed),
         cmocka_unit_test(test_summary_lazy),
         cmocka_unit_test(test_oltp_lazy),
+        cmocka_unit_test(test_oltp_read_each),
         cmocka_unit_test(test_summary_figures),
         cmocka_unit_test(test_summary_from_pipe),
         cmocka_unit_test(test_summary_refusals),
