@@ -349,10 +349,8 @@ static int cmd_teardown(int argc, char **argv)
     if (prefix)
         failed += orch_hosts_teardown(uris, prefix, ORCH_TEARDOWN_ATTEMPTS,
                                       ORCH_TEARDOWN_DELAY_MS, stderr, &removed);
-    printf("teardown %s: removed %d domain(s), %d volume(s), %d pool(s)", id,
-           removed.domains, removed.volumes, removed.pools);
-    if (removed.nets)
-        printf("; stopped %d passt network(s)", removed.nets);
+    printf("teardown %s: ", id);
+    orch_teardown_print_counts(stdout, &removed);
     if (ended)
         printf("; ended %d oltp process(es)", ended);
     printf("%s\n", failed ? "; objects remain on some hosts (see above)" : "");

@@ -183,10 +183,8 @@ int run_teardown(run_state *st, orch_ledger *l)
     if (!n)
         return 0;
     failed = orch_ledger_teardown(l, st->out, &c);
-    fprintf(st->out, "teardown: removed %d domain(s), %d volume(s), %d pool(s)", c.domains,
-            c.volumes, c.pools);
-    if (c.nets)
-        fprintf(st->out, "; stopped %d passt network(s)", c.nets);
+    fprintf(st->out, "teardown: ");
+    orch_teardown_print_counts(st->out, &c);
     fprintf(st->out, "%s\n", failed ? "; some objects remain (see above)" : "");
     for (int i = 0; st->vms && st->l && i < st->l->nvms; i++)
         if (st->vms[i].dom) {
@@ -211,8 +209,10 @@ int run_retry_teardown(run_state *st)
     left = orch_hosts_teardown_run(st->l->run_dir, st->l->run_id, st->out, &c, err, sizeof err);
     if (left < 0)
         fprintf(st->out, "teardown: %s\n", err);
-    else
-        fprintf(st->out, "teardown: removed %d domain(s), %d volume(s), %d pool(s)%s\n",
-                c.domains, c.volumes, c.pools, left ? "; some hosts still hold objects" : "");
+    else {
+        fprintf(st->out, "teardown: ");
+        orch_teardown_print_counts(st->out, &c);
+        fprintf(st->out, "%s\n", left ? "; some hosts still hold objects" : "");
+    }
     return left;
 }

@@ -456,6 +456,14 @@ virStorageVolPtr orch_vol_create(virStoragePoolPtr pool, orch_ledger *l, const c
     return vol;
 }
 
+void orch_teardown_print_counts(FILE *out, const orch_counts *c)
+{
+    fprintf(out, "removed %d domain(s), %d volume(s), %d pool(s)", c->domains, c->volumes,
+            c->pools);
+    if (c->nets)
+        fprintf(out, "; stopped %d passt network(s)", c->nets);
+}
+
 int orch_ledger_add_net(orch_ledger *l, virConnectPtr conn, const char *name)
 {
     return ledger_add(l, ORCH_OBJ_NET, conn, NULL, name);

@@ -95,6 +95,10 @@ int orch_domain_restarts_on_reboot(virDomainPtr dom);
 int orch_teardown_prefix(virConnectPtr conn, const char *prefix, FILE *log,
                          orch_counts *removed);
 
+/* "removed D domain(s), V volume(s), P pool(s)" to out, and "; stopped N
+ * passt network(s)" when N > 0: every teardown line's counts. */
+void orch_teardown_print_counts(FILE *out, const orch_counts *c);
+
 /* Call fn for every drivebench object on conn (any run): kind, name, and
  * the pool for volumes. Returns 0 or -1 with err. */
 typedef void (*orch_list_fn)(void *ctx, orch_obj_kind kind, const char *name,
