@@ -10,7 +10,13 @@
 # of their time is waiting, not CPU); each test's output is shown whole,
 # in the order given, as soon as it and those before it have ended. With
 # 1, a test's output is shown as it runs.
+#
+# Every failed test's first 10 lines with FAIL or ERROR and its last lines
+# (RUN_FAIL_TAIL, default 40) are shown again just before the closing
+# line: a log read from its end, as CI's is, then shows why a test
+# failed, not only that it did.
 set -u
+tail_n=${RUN_FAIL_TAIL:-40}
 jobs=${RUN_JOBS:-1}
 pass=0; fail=0; skip=0; failed=(); skipped=()
 tmp=$(mktemp -d)
@@ -39,7 +45,9 @@ report() {
 if [ "$jobs" -le 1 ]; then
   for i in "${!tests[@]}"; do
     echo "=== ${tests[$i]}"
-    run_one "$i" "${tests[$i]}"
+    # (a process substitution, not a pipe: a daemon a test leaves running
+    # with its output would hold a pipe open and the loop with it)
+    run_one "$i" "${tests[$i]}" > >(tee "$tmp/$i.out") 2>&1
     report "$i"
   done
 else
@@ -62,6 +70,18 @@ else
   done
   wait
 fi
+for i in "${!tests[@]}"; do
+  read -r rc _ <"$tmp/$i.rc"
+  case $rc in 0|77) continue ;; esac
+  # a suite that goes on after a failure ends with lines that passed:
+  # its first failure lines too (cmocka's, the scripts' FAIL, ERROR)
+  if grep -qE 'FAIL|ERROR' "$tmp/$i.out"; then
+    echo "--- ${tests[$i]} (exit $rc): its first failure lines ---"
+    grep -E 'FAIL|ERROR' "$tmp/$i.out" | head -n 10
+  fi
+  echo "--- ${tests[$i]} (exit $rc): its last $tail_n lines ---"
+  tail -n "$tail_n" "$tmp/$i.out"
+done
 [ ${#skipped[@]} -gt 0 ] && printf 'skipped: %s\n' "${skipped[@]}"
 [ ${#failed[@]} -gt 0 ] && printf 'failed: %s\n' "${failed[@]}"
 echo "$pass passed, $fail failed, $skip skipped"
