@@ -218,9 +218,8 @@ int run_provision_rep(run_state *st, int rep)
 /* Print the end of a VM's serial console log (why boot failed). */
 static void show_console(run_state *st, const orch_vm *vm, int rep)
 {
-    char *rel = orch_layout_console(vm, rep);
-    char *path = rel ? orch_strfmt("%s/%s", st->l->run_dir, rel) : NULL;
-    char *tail = path ? orch_file_tail(path, 40) : NULL;
+    char *path = NULL;
+    char *tail = run_console_tail(st, vm, rep, 40, &path);
     if (!tail) {
         fprintf(st->out, "drivebench: no console log at %s\n", path ? path : "?");
     } else {
@@ -229,7 +228,6 @@ static void show_console(run_state *st, const orch_vm *vm, int rep)
         fprintf(st->out, "--- end of console log ---\n");
     }
     free(tail);
-    free(rel);
     free(path);
 }
 

@@ -7,15 +7,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The last lines of vm's console log in repetition rep (new string), or
- * NULL. */
-static char *console_tail(run_state *st, const orch_vm *vm, int rep, int keep)
+char *run_console_tail(run_state *st, const orch_vm *vm, int rep, int keep, char **path_out)
 {
     char *rel = orch_layout_console(vm, rep);
     char *path = rel ? orch_strfmt("%s/%s", st->l->run_dir, rel) : NULL;
-    char *text = path ? orch_file_tail(path, keep) : NULL;
+    char *text = NULL;
+    if (path) {
+        /* virtlogd may still be writing what a stopped QEMU printed last */
+        orch_file_settle(path, 3000);
+        /* a guest kernel's panic line, above a call trace longer than
+         * the tail, is what says why */
+        text = orch_file_tail(path, keep, "Kernel panic - not syncing");
+    }
     free(rel);
-    free(path);
+    if (path_out)
+        *path_out = path;
+    else
+        free(path);
     return text;
 }
 
@@ -47,7 +55,7 @@ void run_record_rep(run_state *st, int rep)
         orch_monitor_health(st->mon, rv->slot, &r->health);
         r->boot_reboots = r->health.boot_reboots;
         if (rv->failed_in) {
-            r->console_tail = console_tail(st, vm, rep, 20);
+            r->console_tail = run_console_tail(st, vm, rep, 20, NULL);
         }
     }
 }

@@ -3,6 +3,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 char *orch_file_read(const char *path, size_t max)
 {
@@ -19,23 +22,45 @@ char *orch_file_read(const char *path, size_t max)
     return buf;
 }
 
-char *orch_file_tail(const char *path, long keep)
+char *orch_file_tail(const char *path, long keep, const char *mark)
 {
     FILE *f = fopen(path, "r"), *mem;
     char line[512], *text = NULL;
     size_t len = 0;
-    long n = 0;
+    long n = 0, at = -1;
     if (!f)
         return NULL;
     mem = open_memstream(&text, &len);
-    while (fgets(line, sizeof line, f))
-        n++;
+    for (; fgets(line, sizeof line, f); n++)
+        if (mark && strstr(line, mark))
+            at = n;
     rewind(f);
-    for (long i = 0; mem && fgets(line, sizeof line, f); i++)
-        if (i >= n - keep)
+    for (long i = 0; mem && fgets(line, sizeof line, f); i++) {
+        if (i == at && at < n - keep) {
             fputs(line, mem);
+            if (n - keep - at > 1)
+                fprintf(mem, "[... %ld line(s) ...]\n", n - keep - at - 1);
+        } else if (i >= n - keep) {
+            fputs(line, mem);
+        }
+    }
     fclose(f);
     if (mem)
         fclose(mem);
     return text;
+}
+
+void orch_file_settle(const char *path, int max_ms)
+{
+    struct stat a, b;
+    const struct timespec step = { 0, 200 * 1000000L };
+    if (stat(path, &a) < 0)
+        return;
+    for (int waited = 0; waited < max_ms; waited += 200) {
+        nanosleep(&step, NULL);
+        if (stat(path, &b) < 0 || (b.st_size == a.st_size && b.st_mtim.tv_sec == a.st_mtim.tv_sec
+                                   && b.st_mtim.tv_nsec == a.st_mtim.tv_nsec))
+            return;
+        a = b;
+    }
 }

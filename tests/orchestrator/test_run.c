@@ -638,6 +638,53 @@ static void test_boot_timeout(void **state)
     orch_plan_free(p);
 }
 
+/* A guest kernel that panicked while booting: its console's panic line
+ * sits above a call trace longer than the 40 lines shown, and the failure
+ * still shows it, then how many lines were left out, then the last 40. */
+static int panicked_console(void *ctx, const orch_vm *vm, virDomainPtr dom, int timeout_s,
+                            char *err, size_t errlen)
+{
+    orch_fixture *f = ctx;
+    char path[PATH_MAX];
+    FILE *log;
+    (void)dom;
+    (void)timeout_s;
+    snprintf(path, sizeof path, "%s/%s/console/%s.r1.log", f->results, RUN_ID, vm->name);
+    assert_non_null(log = fopen(path, "w"));
+    fprintf(log, "Begin: Running /scripts/init-bottom ... done.\n"
+                 "[   11.41] Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000100\n");
+    for (int i = 1; i <= 45; i++)
+        fprintf(log, "[   11.42]  ? trace line %d\n", i);
+    fprintf(log, "[   11.43] Rebooting in 1 seconds..\n");
+    fclose(log);
+    snprintf(err, errlen, "%s stopped while booting: the domain is shut off", vm->name);
+    return -1;
+}
+
+static void test_boot_panic_console(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", NULL);
+    orch_run_opts o;
+    opts_init(&o, f);
+    o.wait_ready = panicked_console;
+    o.hook_ctx = f;
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    /* the panic line, the 6 trace lines between it and the last 40 (trace
+     * lines 7-45 and "Rebooting") counted, then those 40 */
+    orch_assert_output(f, "/console/" RUN_ID_PREFIX "a-b-x-vm1.r1.log ---\n"
+                          "[   11.41] Kernel panic - not syncing: Attempted to kill init! "
+                          "exitcode=0x00000100\n"
+                          "[... 6 line(s) ...]\n"
+                          "[   11.42]  ? trace line 7\n");
+    orch_assert_output(f, "[   11.42]  ? trace line 45\n[   11.43] Rebooting in 1 seconds..\n"
+                          "--- end of console log ---\n");
+    assert_null(strstr(orch_fixture_output(f), "trace line 6\n"));
+    assert_null(strstr(orch_fixture_output(f), "init-bottom"));
+    assert_clean(f, RUN_ID);
+    orch_plan_free(p);
+}
+
 /* SIGINT while oltp runs (sent by the stand-in to drivebench, as a ^C
  * would be): children stopped, everything torn down, status 130. */
 static void test_sigint_during_measure(void **state)
@@ -1942,6 +1989,7 @@ int main(void)
         ORCH_FIXTURE_TEST(test_libvirt_failure),
         ORCH_FIXTURE_TEST(test_restore_failure),
         ORCH_FIXTURE_TEST(test_boot_timeout),
+        ORCH_FIXTURE_TEST(test_boot_panic_console),
         ORCH_FIXTURE_TEST(test_sigint_during_measure),
         ORCH_FIXTURE_TEST(test_signal_during_boot_and_provisioning),
         ORCH_FIXTURE_TEST(test_oltp_failure),
