@@ -198,13 +198,19 @@ static int is_gone(void)
 /* Destroy and undefine a domain. 1 removed, 0 already gone, -1 failed. */
 static int domain_remove(virDomainPtr dom, FILE *log)
 {
-    int rc = 1;
+    int rc = 1, active;
     if (virDomainIsActive(dom) == 1 && virDomainDestroy(dom) < 0 && !is_gone()) {
-        if (log) {
-            const char *why = orch_virt_error();
-            fprintf(log, "teardown: cannot stop domain %s: %s\n", virDomainGetName(dom), why);
+        char why[1024];
+        snprintf(why, sizeof why, "%s", orch_virt_error());
+        /* it stopped by itself meanwhile: a guest that shut down or reset
+         * (on_reboot destroy) between the two calls; libvirt then refuses
+         * the destroy with "domain is not running" */
+        active = virDomainIsActive(dom);
+        if (active == 1 || (active < 0 && !is_gone())) {
+            if (log)
+                fprintf(log, "teardown: cannot stop domain %s: %s\n", virDomainGetName(dom), why);
+            return -1;
         }
-        return -1;
     }
     if (virDomainIsPersistent(dom) == 1
         && virDomainUndefineFlags(dom, VIR_DOMAIN_UNDEFINE_MANAGED_SAVE
