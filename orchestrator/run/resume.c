@@ -352,8 +352,11 @@ static int clean_up(const char *run_dir, const char *run_id, FILE *out, char *er
         return -1;
     }
     fprintf(out, "resume %s: the stopped run left %d oltp process(es), %d domain(s), "
-            "%d volume(s), %d pool(s): removed\n", run_id, ended, removed.domains,
-            removed.volumes, removed.pools);
+            "%d volume(s), %d pool(s)", run_id, ended, removed.domains, removed.volumes,
+            removed.pools);
+    if (removed.nets)
+        fprintf(out, ", %d passt network(s)", removed.nets);
+    fputs(": removed\n", out);
     return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,9 @@
 #include "bundle/bundle.h"
 #include "run/resume.h"
 #include "run/run.h"
+#include "plan/layout.h"
 #include "util/names.h"
+#include "virt/passt.h"
 #include "virt/upload.h"
 #include "testlib.h"
 
@@ -233,6 +236,42 @@ static void test_resume_after_sigkill(void **state)
     }
     free(before);
     free(after);
+    free(dir);
+    orch_plan_free(p);
+}
+
+/* The stopped run's passt network (a real passt in its namespace, under
+ * the run's prefix as `[run] network = passt` makes them) is stopped by
+ * resume's clean-up and counted in its line. Needs root, passt and
+ * libvirt's user: skipped without them. */
+static void test_resume_stops_passt(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = orch_fixture_plan(f, REPS3, "pool = userpool\n");
+    orch_resume r;
+    char err[2048], *dir = run_dir(f), want[512], *ns;
+    const char *name = "drivebench-" RUN_ID "--second-vm1";
+    char uuid[37], sock[256];
+    if (geteuid() != 0 || access("/usr/bin/passt", X_OK) != 0 || !getpwnam("libvirt-qemu")) {
+        free(dir);
+        orch_plan_free(p);
+        skip();
+    }
+    run_and_kill_in_rep2(f, p);
+    orch_uuid_from_name(name, uuid);
+    snprintf(sock, sizeof sock, "%s/%s.sock", ORCH_PASST_DIR, uuid);
+    if (orch_passt_start("passt", name, sock, 40919, 3306, err, sizeof err) < 0)
+        fail_msg("%s", err);
+    ns = orch_passt_netns_path(name);
+    assert_int_equal(access(ns, F_OK), 0);
+    assert_int_equal(orch_resume_prepare(p, dir, RUN_ID, &r, f->out, err, sizeof err), 0);
+    snprintf(want, sizeof want, "resume %s: the stopped run left 3 oltp process(es), 0 "
+             "domain(s), 0 volume(s), 0 pool(s), 1 passt network(s): removed\n", RUN_ID);
+    orch_assert_output(f, want);
+    assert_int_equal(access(ns, F_OK), -1);
+    assert_int_equal(access(sock, F_OK), -1);
+    orch_resume_clear(&r);
+    free(ns);
     free(dir);
     orch_plan_free(p);
 }
@@ -476,6 +515,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         /* first: it forks, before any run started libvirt's event thread here */
         ORCH_FIXTURE_TEST(test_resume_after_sigkill),
+        ORCH_FIXTURE_TEST(test_resume_stops_passt),
         ORCH_FIXTURE_TEST(test_resume_refuses_another_protocol),
         ORCH_FIXTURE_TEST(test_resume_refusals),
         ORCH_FIXTURE_TEST(test_bundle_verify),
