@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 int cli_bad_input(const char *fmt, ...)
 {
@@ -17,6 +18,15 @@ int cli_bad_input(const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
     return EXIT_BAD_INPUT;
+}
+
+int cli_can_run(const orch_plan *p)
+{
+    if (p->network == ORCH_NET_PASST && geteuid() != 0)
+        return cli_bad_input("[run] network = passt makes a network namespace for each VM and "
+                             "enters it, which needs root: run drivebench as root, or use "
+                             "network = user");
+    return 0;
 }
 
 int cli_parse_opts(int argc, char **argv, const char *allowed, int need_arg, cli_opts *o)

@@ -32,6 +32,11 @@ typedef struct cli_opts {
 __attribute__((format(printf, 1, 2)))
 int cli_bad_input(const char *fmt, ...);
 
+/* Refuse, before anything is made, what this user cannot run: network =
+ * passt makes a network namespace for each VM and enters it (setns),
+ * which needs root. 0, or EXIT_BAD_INPUT after a message. */
+int cli_can_run(const orch_plan *p);
+
 /* Parse "--run-id=", "--out=", "--uri=" (as allowed by `allowed`) and one
  * positional argument (need_arg: 1 a PLAN, 2 a RUN-ID, 3 a BUNDLE).
  * 0, or EXIT_BAD_INPUT after a message. */

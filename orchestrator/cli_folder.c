@@ -58,6 +58,8 @@ int cli_resume(int argc, char **argv)
         rc = EXIT_BAD_INPUT;
         goto cleanup;
     }
+    if ((rc = cli_can_run(p)))
+        goto cleanup;
     /* the run folder is where it was, whatever the plan's results_dir */
     results = strdup(o.results ? o.results : "results");
     if (!results) {

@@ -166,6 +166,10 @@ static int cmd_run(int argc, char **argv)
     p = orch_plan_load(o.arg, stderr);
     if (!p)
         return EXIT_BAD_INPUT;
+    if ((rc = cli_can_run(p))) {
+        orch_plan_free(p);
+        return rc;
+    }
     /* images/make-run.sh probes how fast KVM really is (virt-type.sh) and
      * passes its answer here; the summary's environment records the type */
     if (o.domain_type) {

@@ -515,6 +515,46 @@ expect "--domain-type takes kvm, qemu or auto" 2 "drivebench: --domain-type=xen:
 expect "--domain-type is an option of run only" 2 "drivebench: unknown option --domain-type=kvm" \
   $DB render "$tmp/run.ini" --domain-type=kvm
 
+# network = passt needs root (a network namespace per VM, entered with
+# setns): a user's run is refused before anything is made; as root the
+# same plan validates. Run as nobody (setpriv) where this runs as root.
+pn=$tmp/nobody
+mkdir -m 0755 "$pn"
+cat >"$pn/plan.ini" <<PLAN
+[run]
+name = passt as a user
+uri = test:///default
+profile = tiny
+engine = postgresql
+network = passt
+passt = /bin/true
+results_dir = $pn/results
+[workload]
+name = oltp_read_write
+tables = 1
+table_size = 1000
+threads = 1
+measure = 10s
+[drive d1]
+path = $pn/d1
+PLAN
+expect "network = passt validates as root" 0 "" $DB validate "$pn/plan.ini"
+asnobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
+  echo "skip - network = passt as a user: needs root and setpriv to become nobody"
+else
+  chmod 0755 "$tmp"
+  if ! asnobody "$DB" validate "$pn/plan.ini" >/dev/null 2>&1; then
+    echo "skip - network = passt as a user: nobody cannot read this checkout"
+  else
+    expect "network = passt refused to a user" 2 "drivebench: [run] network = passt makes a network namespace for each VM and enters it, which needs root: run drivebench as root, or use network = user" \
+      asnobody "$DB" run "$pn/plan.ini"
+    [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -e "$pn/results" ] \
+      && ok "network = passt as a user: one line, nothing made" \
+      || { bad "network = passt as a user: $(cat "$tmp/err"; ls "$pn")"; }
+  fi
+fi
+
 # --- resume, bundle and verify (issue 34): exact messages; the resume
 # itself, after a SIGKILL, and the verifier's findings are
 # tests/orchestrator/test_resume.c's ---
