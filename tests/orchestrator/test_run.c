@@ -624,17 +624,28 @@ static int never_ready(void *ctx, const orch_vm *vm, virDomainPtr dom, int timeo
     return -1;
 }
 
-static void test_boot_timeout(void **state)
+/* Run the tiny plan with wait_ready hook ready (its ctx: f), which fails:
+ * the run fails and tears down. The plan, for the caller to free. */
+static orch_plan *run_never_ready(orch_fixture *f,
+                                  int (*ready)(void *, const orch_vm *, virDomainPtr, int, char *,
+                                               size_t))
 {
-    orch_fixture *f = *state;
     orch_plan *p = plan(f, "tiny", NULL);
     orch_run_opts o;
     opts_init(&o, f);
-    o.wait_ready = never_ready;
+    o.wait_ready = ready;
+    o.hook_ctx = f;
     assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    assert_clean(f, RUN_ID);
+    return p;
+}
+
+static void test_boot_timeout(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = run_never_ready(f, never_ready);
     orch_assert_output(f, "drivebench: no console log at ");
     orch_assert_output(f, "--a-b-x-vm1: no answer within 600 s");
-    assert_clean(f, RUN_ID);
     orch_plan_free(p);
 }
 
@@ -664,12 +675,7 @@ static int panicked_console(void *ctx, const orch_vm *vm, virDomainPtr dom, int 
 static void test_boot_panic_console(void **state)
 {
     orch_fixture *f = *state;
-    orch_plan *p = plan(f, "tiny", NULL);
-    orch_run_opts o;
-    opts_init(&o, f);
-    o.wait_ready = panicked_console;
-    o.hook_ctx = f;
-    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    orch_plan *p = run_never_ready(f, panicked_console);
     /* the panic line, the 6 trace lines between it and the last 40 (trace
      * lines 7-45 and "Rebooting") counted, then those 40 */
     orch_assert_output(f, "/console/" RUN_ID_PREFIX "a-b-x-vm1.r1.log ---\n"
@@ -681,7 +687,6 @@ static void test_boot_panic_console(void **state)
                           "--- end of console log ---\n");
     assert_null(strstr(orch_fixture_output(f), "trace line 6\n"));
     assert_null(strstr(orch_fixture_output(f), "init-bottom"));
-    assert_clean(f, RUN_ID);
     orch_plan_free(p);
 }
 
