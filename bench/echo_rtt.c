@@ -97,52 +97,49 @@ static int serve(int port)
     }
 }
 
+/* One echo: size bytes out, the same size bytes back and equal. */
+typedef struct echo_ctx {
+    int         fd;
+    size_t      size;
+    const char *host;
+    int         port;
+    char        out[MAX_SIZE], in[MAX_SIZE];
+} echo_ctx;
+
+static int echo_once(void *ctx, size_t i)
+{
+    echo_ctx *e = ctx;
+    if (write_full(e->fd, e->out, e->size) < 0 || read_full(e->fd, e->in, e->size) < 0) {
+        fprintf(stderr, "echo_rtt: round trip %zu to %s:%d: connection lost\n", i, e->host,
+                e->port);
+        return -1;
+    }
+    if (memcmp(e->in, e->out, e->size) != 0) {
+        fprintf(stderr, "echo_rtt: round trip %zu: the echo differs\n", i);
+        return -1;
+    }
+    return 0;
+}
+
 static int client(const char *host, int port, double seconds, size_t size)
 {
     struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-    char out[MAX_SIZE], in[MAX_SIZE];
-    uint32_t *lat = malloc(sizeof *lat * RTT_MAX_SAMPLES);
-    int fd = -1, rc = 1;
-    size_t n = 0;
-    if (!lat) {
-        fprintf(stderr, "echo_rtt: out of memory\n");
-        return 1;
-    }
+    echo_ctx e = { .fd = -1, .size = size, .host = host, .port = port };
+    int rc = 1;
     if (inet_pton(AF_INET, host, &a.sin_addr) != 1) {
         fprintf(stderr, "echo_rtt: not an IPv4 address: %s\n", host);
-        goto cleanup;
+        return 1;
     }
-    if ((fd = socket(AF_INET, SOCK_STREAM, 0)) < 0
-        || connect(fd, (struct sockaddr *)&a, sizeof a) < 0) {
+    if ((e.fd = socket(AF_INET, SOCK_STREAM, 0)) < 0
+        || connect(e.fd, (struct sockaddr *)&a, sizeof a) < 0) {
         fprintf(stderr, "echo_rtt: connect to %s:%d: %s\n", host, port, strerror(errno));
-        goto cleanup;
+    } else {
+        nodelay(e.fd);
+        memset(e.out, 'x', size);
+        rc = rtt_measure("echo_rtt", seconds, echo_once, &e);
     }
-    nodelay(fd);
-    memset(out, 'x', size);
-    uint64_t t0 = rtt_now_ns(), end = t0 + (uint64_t)(seconds * 1e9), t = t0;
-    while (t < end && n < RTT_MAX_SAMPLES) {
-        if (write_full(fd, out, size) < 0 || read_full(fd, in, size) < 0) {
-            fprintf(stderr, "echo_rtt: round trip %zu to %s:%d: connection lost\n", n + 1, host, port);
-            goto cleanup;
-        }
-        if (memcmp(in, out, size) != 0) {
-            fprintf(stderr, "echo_rtt: round trip %zu: the echo differs\n", n + 1);
-            goto cleanup;
-        }
-        uint64_t t1 = rtt_now_ns();
-        lat[n++] = (uint32_t)((t1 - t) / 1000u);
-        t = t1;
-    }
-    if (n == 0) {
-        fprintf(stderr, "echo_rtt: no round trip in %.1f s\n", seconds);
-        goto cleanup;
-    }
-    rtt_print(lat, n, t0, t);
-    rc = 0;
-cleanup:
-    if (fd >= 0)
-        close(fd);
-    free(lat);
+    if (e.fd >= 0)
+        close(e.fd);
     return rc;
 }
 

@@ -21,12 +21,27 @@
 
 #include "rtt_common.h"
 
-
+/* One `SELECT 1`, its result stored and dropped. */
+static int select_one(void *ctx, size_t i)
+{
+    MYSQL *m = ctx;
+    MYSQL_RES *r;
+    (void)i;
+    if (mysql_real_query(m, "SELECT 1", 8)) {
+        fprintf(stderr, "rtt_client: SELECT 1: %s\n", mysql_error(m));
+        return -1;
+    }
+    if (!(r = mysql_store_result(m))) {
+        fprintf(stderr, "rtt_client: SELECT 1 returned no result: %s\n", mysql_error(m));
+        return -1;
+    }
+    mysql_free_result(r);
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
     int rc = 1;
-    uint32_t *lat = NULL;
     MYSQL *m = NULL;
     if (argc != 6) {
         fprintf(stderr, "usage: rtt_client HOST PORT USER PASSWORD SECONDS\n");
@@ -35,43 +50,15 @@ int main(int argc, char **argv)
     const char *host = argv[1];
     unsigned port = (unsigned)atoi(argv[2]);
     double seconds = atof(argv[5]);
-    lat = malloc(sizeof *lat * RTT_MAX_SAMPLES);
-    m = mysql_init(NULL);
-    if (!lat || !m) {
+    if (!(m = mysql_init(NULL))) {
         fprintf(stderr, "rtt_client: out of memory\n");
-        goto cleanup;
+        return 1;
     }
     if (!mysql_real_connect(m, host[0] == '/' ? NULL : host, argv[3], argv[4], NULL,
-                            host[0] == '/' ? 0 : port, host[0] == '/' ? host : NULL, 0)) {
+                            host[0] == '/' ? 0 : port, host[0] == '/' ? host : NULL, 0))
         fprintf(stderr, "rtt_client: connect to %s:%u: %s\n", host, port, mysql_error(m));
-        goto cleanup;
-    }
-    uint64_t t0 = rtt_now_ns(), end = t0 + (uint64_t)(seconds * 1e9), t = t0;
-    size_t n = 0;
-    while (t < end && n < RTT_MAX_SAMPLES) {
-        if (mysql_real_query(m, "SELECT 1", 8)) {
-            fprintf(stderr, "rtt_client: SELECT 1: %s\n", mysql_error(m));
-            goto cleanup;
-        }
-        MYSQL_RES *r = mysql_store_result(m);
-        if (!r) {
-            fprintf(stderr, "rtt_client: SELECT 1 returned no result: %s\n", mysql_error(m));
-            goto cleanup;
-        }
-        mysql_free_result(r);
-        uint64_t t1 = rtt_now_ns();
-        lat[n++] = (uint32_t)((t1 - t) / 1000u);
-        t = t1;
-    }
-    if (n == 0) {
-        fprintf(stderr, "rtt_client: no round trip in %.1f s\n", seconds);
-        goto cleanup;
-    }
-    rtt_print(lat, n, t0, t);
-    rc = 0;
-cleanup:
-    if (m)
-        mysql_close(m);
-    free(lat);
+    else
+        rc = rtt_measure("rtt_client", seconds, select_one, m);
+    mysql_close(m);
     return rc;
 }
