@@ -401,17 +401,24 @@ static int skel_object(json_tokener *tok, const rj_text *t, size_t *pi,
 static json_object *skel_nested(json_tokener *tok, const rj_text *t, size_t *i, const char *key,
                                 const char *const *lazy)
 {
-    const char *b = t->b, *sub[8];
-    size_t n = t->n, kl = strlen(key), k = skip_ws(b, *i + 1, n), end;
-    json_object *a = json_object_new_array();
+    const char *b = t->b, **sub;
+    size_t n = t->n, kl = strlen(key), k = skip_ws(b, *i + 1, n), end, nl = 0;
+    json_object *a;
     enum json_tokener_error jerr;
     int ns = 0;
-    for (int j = 0; lazy[j]; j++)
-        if (ns < 7 && strncmp(lazy[j], key, kl) == 0 && lazy[j][kl] == '/')
+    while (lazy[nl])
+        nl++;
+    /* the names after "key/", as many as lazy holds */
+    if (!(sub = malloc((nl + 1) * sizeof *sub)))
+        return NULL;
+    for (size_t j = 0; j < nl; j++)
+        if (strncmp(lazy[j], key, kl) == 0 && lazy[j][kl] == '/')
             sub[ns++] = lazy[j] + kl + 1;
     sub[ns] = NULL;
+    a = json_object_new_array();
     if (a && k < n && b[k] == ']') {
         *i = k + 1;
+        free(sub);
         return a;
     }
     while (a) {
@@ -429,10 +436,12 @@ static json_object *skel_nested(json_tokener *tok, const rj_text *t, size_t *i, 
         }
         if (k < n && b[k] == ']') {
             *i = k + 1;
+            free(sub);
             return a;
         }
         break;
     }
+    free(sub);
     json_object_put(a);
     return NULL;
 }

@@ -903,6 +903,37 @@ static void test_oltp_lazy(void **state)
     assert_lazy_reads_text("{\"phases\":[1,null,{\"intervals\":[]}],\"x\":2}", lazy);
 }
 
+/* Nine "KEY/INNER" names under one key: every one is lazy (the reader
+ * once kept the first seven and read the others whole, silently). */
+static void test_many_nested_lazy(void **state)
+{
+    static const char *const lazy[] = { "p/a1", "p/a2", "p/a3", "p/a4", "p/a5", "p/a6",
+                                        "p/a7", "p/a8", "p/a9", NULL };
+    char err[512] = "";
+    json_object *skel, *ph;
+    (void)state;
+    write_text(path_in("nine.json"), "{\"p\":[{\"a1\":[1],\"a2\":[2],\"a3\":[3],\"a4\":[4],"
+               "\"a5\":[5],\"a6\":[6],\"a7\":[7],\"a8\":[8,8],\"a9\":[9,9,9],\"b\":[0]}]}");
+    skel = rj_read_json_lazy(path_in("nine.json"), lazy, err, sizeof err);
+    assert_non_null(skel);
+    ph = rj_idx(rj_get(skel, "p"), 0);
+    for (int k = 1; k <= 9; k++) {
+        char name[4];
+        json_object *a, *e;
+        snprintf(name, sizeof name, "a%d", k);
+        a = rj_get(ph, name);
+        assert_int_equal(json_object_array_length(a), 0);
+        assert_int_equal(rj_lazy_len(a), k < 8 ? 1 : (size_t)(k - 6));
+        e = rj_lazy_get(a, 0);
+        assert_int_equal(json_object_get_int(e), k);
+        json_object_put(e);
+    }
+    /* a member not named stays whole */
+    assert_int_equal(json_object_array_length(rj_get(ph, "b")), 1);
+    assert_int_equal(rj_lazy_len(rj_get(ph, "b")), 0);
+    json_object_put(skel);
+}
+
 /* What each_hook saw of res_oltp_read_file_each's calls: phase index,
  * phase, interval, its t and its histogram's count (-1: none). It takes
  * the measured phase's histograms; call fail_at (from 1; 0: none) fails. */
@@ -1219,6 +1250,7 @@ int main(void)
         cmocka_unit_test(test_summary_streamed),
         cmocka_unit_test(test_summary_lazy),
         cmocka_unit_test(test_oltp_lazy),
+        cmocka_unit_test(test_many_nested_lazy),
         cmocka_unit_test(test_oltp_read_each),
         cmocka_unit_test(test_summary_figures),
         cmocka_unit_test(test_summary_from_pipe),
