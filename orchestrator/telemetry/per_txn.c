@@ -64,19 +64,27 @@ static void per_no(const res_io_txn *x, res_io_txn_row *out)
         out->v[k] = k == RES_IOT_write_amp ? x->phase.v[k] : x->phase.v[k] * f;
 }
 
+/* x's nseries rows, NAN. 0, or -1 when out of memory. */
+static int series_new(res_io_txn *x, int nseries)
+{
+    if (nseries > 0 && !(x->series = calloc((size_t)nseries, sizeof *x->series)))
+        return -1;
+    x->nseries = nseries;
+    for (int i = 0; i < nseries; i++)
+        row_nan(&x->series[i]);
+    return 0;
+}
+
 static res_io_txn *txn_new(int nseries)
 {
     res_io_txn *x = calloc(1, sizeof *x);
-    if (!x || (nseries > 0 && !(x->series = calloc((size_t)nseries, sizeof *x->series)))) {
+    if (!x || series_new(x, nseries) < 0) {
         free(x);
         return NULL;
     }
-    x->nseries = nseries;
     x->new_orders = RES_UNSET;
     row_nan(&x->phase);
     row_nan(&x->per_new_order);
-    for (int i = 0; i < nseries; i++)
-        row_nan(&x->series[i]);
     return x;
 }
 
@@ -132,11 +140,8 @@ int tel_txn_vm_series(res_vm *v)
     const res_io_rates *db = v->io ? v->io->db : NULL;
     if (!x || !db || x->series || db->nseries <= 0)
         return 0;
-    if (!(x->series = calloc((size_t)db->nseries, sizeof *x->series)))
+    if (series_new(x, db->nseries) < 0)
         return -1;
-    x->nseries = db->nseries;
-    for (int i = 0; i < x->nseries; i++)
-        row_nan(&x->series[i]);
     txn_vm_rows(v, db, x);
     return 0;
 }
