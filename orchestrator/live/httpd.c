@@ -40,12 +40,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     orch_live *lv = cls;
     struct MHD_Response *r;
     enum MHD_Result rc;
+    double *as_of;
     char *text;
     if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
         return answer_text(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET /metrics\n");
     if (strcmp(url, "/metrics") != 0)
         return answer_text(conn, MHD_HTTP_NOT_FOUND, "drivebench serves /metrics only\n");
-    if (!(text = orch_live_render(lv)))
+    /* when the view was rendered, for on_completed */
+    if (!*con_cls && !(*con_cls = calloc(1, sizeof *as_of)))
+        return answer_text(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+    as_of = *con_cls;
+    if (!(text = live_render(lv, as_of)))
         return answer_text(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
     r = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
     if (!r) {
@@ -56,6 +61,19 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     rc = MHD_queue_response(conn, MHD_HTTP_OK, r);
     MHD_destroy_response(r);
     return rc;
+}
+
+/* A request ended: a /metrics text sent whole counts as a scrape of the
+ * view as of its rendering (orch_live_linger waits for one). */
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    double *as_of = *con_cls;
+    (void)conn;
+    if (as_of && *as_of > 0 && toe == MHD_REQUEST_TERMINATED_COMPLETED_OK)
+        live_scraped(cls, *as_of);
+    free(as_of);
+    *con_cls = NULL;
 }
 
 /* A socket listening on a. fd, or -1 with err. */
@@ -105,6 +123,7 @@ int orch_live_listen(orch_live *lv, const char *addr, char *err, size_t errlen)
                                  MHD_OPTION_LISTEN_SOCKET, lv->listen_fd,
                                  MHD_OPTION_CONNECTION_LIMIT, 16u,
                                  MHD_OPTION_CONNECTION_TIMEOUT, 10u,
+                                 MHD_OPTION_NOTIFY_COMPLETED, on_completed, lv,
                                  MHD_OPTION_END);
     if (!lv->httpd) {
         snprintf(err, errlen, "cannot serve on %s: libmicrohttpd did not start", addr);

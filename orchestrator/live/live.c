@@ -1,9 +1,13 @@
 /* live.c — the live view's model and its OpenMetrics text (live.h); the
  * HTTP server around it is httpd.c. */
 #include "live/live_state.h"
+#include "util/units.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 orch_live *orch_live_new(const orch_plan *p, const orch_layout *l, orch_monitor *mon)
 {
@@ -28,6 +32,7 @@ orch_live *orch_live_new(const orch_plan *p, const orch_layout *l, orch_monitor 
                  l->vms[i].index);
     }
     pthread_mutex_init(&lv->mu, NULL);
+    pthread_cond_init(&lv->scrape_cv, NULL);
     return lv;
 }
 
@@ -37,6 +42,7 @@ void orch_live_free(orch_live *lv)
         return;
     if (lv->stop_serving)
         lv->stop_serving(lv);
+    pthread_cond_destroy(&lv->scrape_cv);
     pthread_mutex_destroy(&lv->mu);
     free(lv->vms);
     free(lv->drives);
@@ -85,6 +91,7 @@ void orch_live_vm(orch_live *lv, int vm, int rep, int slot)
     }
     lv->vms[vm].slot = slot;
     lv->vms[vm].running = 1;
+    lv->changed = orch_mono_now();
     pthread_mutex_unlock(&lv->mu);
 }
 
@@ -98,6 +105,7 @@ void orch_live_phase(orch_live *lv, res_phase_id ph, int rep, int round)
     lv->rep = rep;
     lv->round = round;
     forget_figures(lv);
+    lv->changed = orch_mono_now();
     pthread_mutex_unlock(&lv->mu);
 }
 
@@ -108,6 +116,7 @@ void orch_live_phase_end(orch_live *lv)
     pthread_mutex_lock(&lv->mu);
     sync_faults(lv);
     lv->phase = RES_PHASE_NONE;
+    lv->changed = orch_mono_now();
     pthread_mutex_unlock(&lv->mu);
 }
 
@@ -121,10 +130,11 @@ void orch_live_interval(void *ctx, const orch_job *job, const char *phase,
     pthread_mutex_lock(&lv->mu);
     lv->vms[i].iv = *iv;
     lv->vms[i].has_iv = 1;
+    lv->changed = orch_mono_now();
     pthread_mutex_unlock(&lv->mu);
 }
 
-char *orch_live_render(orch_live *lv)
+char *live_render(orch_live *lv, double *as_of)
 {
     char *text = NULL;
     size_t len = 0;
@@ -134,6 +144,8 @@ char *orch_live_render(orch_live *lv)
     pthread_mutex_lock(&lv->mu);
     sync_faults(lv);
     live_text(lv, f);
+    if (as_of)
+        *as_of = orch_mono_now();
     pthread_mutex_unlock(&lv->mu);
     if (ferror(f)) {
         fclose(f);
@@ -142,6 +154,24 @@ char *orch_live_render(orch_live *lv)
     }
     fclose(f);
     return text;
+}
+
+char *orch_live_render(orch_live *lv)
+{
+    return live_render(lv, NULL);
+}
+
+void live_scraped(orch_live *lv, double as_of)
+{
+    double now = orch_mono_now();
+    pthread_mutex_lock(&lv->mu);
+    if (lv->delivered > 0 && now - lv->delivered > lv->gap_max)
+        lv->gap_max = now - lv->delivered;
+    lv->delivered = now;
+    if (as_of > lv->scraped)
+        lv->scraped = as_of;
+    pthread_cond_broadcast(&lv->scrape_cv);
+    pthread_mutex_unlock(&lv->mu);
 }
 
 void orch_live_tick(void *ctx, const orch_tel_now *now)
@@ -159,5 +189,49 @@ void orch_live_tick(void *ctx, const orch_tel_now *now)
         lv->drives[d].has_dev = now->drives[d].has_dev;
         lv->drives[d].dev = now->drives[d].dev;
     }
+    lv->changed = orch_mono_now();
     pthread_mutex_unlock(&lv->mu);
+}
+
+void orch_live_detach(orch_live *lv)
+{
+    if (!lv)
+        return;
+    pthread_mutex_lock(&lv->mu);
+    sync_faults(lv);
+    lv->mon = NULL;
+    pthread_mutex_unlock(&lv->mu);
+}
+
+int orch_live_linger(orch_live *lv, double *waited_s, double *limit_s)
+{
+    double start = orch_mono_now(), limit;
+    int rc;
+    *waited_s = *limit_s = 0;
+    if (!lv)
+        return -1;
+    pthread_mutex_lock(&lv->mu);
+    /* twice the scraper's longest gap, and a second for the scrape
+     * itself; never under ORCH_LIVE_LINGER_MIN_S nor over _MAX_S */
+    limit = fmin(ORCH_LIVE_LINGER_MAX_S, fmax(ORCH_LIVE_LINGER_MIN_S, 2 * lv->gap_max + 1));
+    *limit_s = limit;
+    if (lv->scraped <= 0) {
+        rc = -1;
+    } else {
+        while (lv->scraped < lv->changed && orch_mono_now() - start < limit) {
+            struct timespec until;
+            double at;
+            clock_gettime(CLOCK_REALTIME, &until);
+            at = (double)until.tv_sec + (double)until.tv_nsec / 1e9 + 0.2;
+            until.tv_sec = (time_t)at;
+            until.tv_nsec = (long)((at - (double)until.tv_sec) * 1e9);
+            int e = pthread_cond_timedwait(&lv->scrape_cv, &lv->mu, &until);
+            if (e != 0 && e != ETIMEDOUT)
+                break;
+        }
+        rc = lv->scraped >= lv->changed;
+    }
+    pthread_mutex_unlock(&lv->mu);
+    *waited_s = orch_mono_now() - start;
+    return rc;
 }

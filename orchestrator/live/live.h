@@ -2,7 +2,9 @@
  * live.h — the live view of a run (issue 34): what the run already
  * samples every interval, kept as "the latest" and served in OpenMetrics
  * text at http://ADDRESS:PORT/metrics ([run] metrics) while the run lasts,
- * for Prometheus or any dashboard to scrape.
+ * for Prometheus or any dashboard to scrape. At the end of the run it
+ * waits for one more scrape (orch_live_linger) so that the last figures
+ * reach the scraper.
  *
  * It is fed through hooks and never calls the run: the clients' interval
  * hook (client.h: each interval line an oltp printed, orch_live_interval),
@@ -65,7 +67,24 @@ void orch_live_interval(void *ctx, const orch_job *job, const char *phase,
 void orch_live_tick(void *ctx, const orch_tel_now *now);
 
 /* The OpenMetrics text of the view now. New string, or NULL when out of
- * memory. */
+ * memory. (A scrape over HTTP counts for orch_live_linger once its text
+ * is sent whole.) */
 char *orch_live_render(orch_live *lv);
+
+/* Read the monitor's faults one last time and forget it: call before
+ * orch_monitor_free, while the view still serves. Accepts NULL. */
+void orch_live_detach(orch_live *lv);
+
+/* The run is over: wait until a scrape rendered after the view's last
+ * change has been sent whole, so that a scraper gets the run's last figures (its last
+ * measured interval would otherwise be lost between two scrapes), at
+ * most twice the scraper's longest gap between two scrapes plus a second,
+ * within [ORCH_LIVE_LINGER_MIN_S, ORCH_LIVE_LINGER_MAX_S]. 1 when that
+ * scrape came, 0 when it did not in time, -1 when nothing ever scraped
+ * (no wait). *waited_s: how long it waited; *limit_s: the most it would
+ * have. */
+#define ORCH_LIVE_LINGER_MIN_S 5.0
+#define ORCH_LIVE_LINGER_MAX_S 60.0
+int orch_live_linger(orch_live *lv, double *waited_s, double *limit_s);
 
 #endif

@@ -36,6 +36,14 @@ struct orch_live {
     int                rep, round;
     res_phase_id       phase;       /* RES_PHASE_NONE between phases */
     int                faults;      /* VMs failed so far in the run */
+    /* scrapes delivered whole (httpd.c's completion) against the model's
+     * changes, monotonic s: for orch_live_linger */
+    double             changed;     /* the model's last change */
+    double             scraped;     /* as of when the newest delivered scrape
+                                     * was rendered, 0: none yet */
+    double             delivered;   /* when the last one was delivered */
+    double             gap_max;     /* the longest time between two deliveries */
+    pthread_cond_t     scrape_cv;   /* signalled on each delivery */
     /* httpd.c */
     struct MHD_Daemon *httpd;
     int                listen_fd;
@@ -47,5 +55,10 @@ struct orch_live {
 };
 /* live_text.c: the text of the view (lv->mu held) into f. */
 void live_text(orch_live *lv, FILE *f);
+/* live.c: the view's text as orch_live_render makes it, and in *as_of
+ * (may be NULL) the time it is the view of; live_scraped: such a text
+ * reached its scraper whole (httpd.c, when the response is sent). */
+char *live_render(orch_live *lv, double *as_of);
+void live_scraped(orch_live *lv, double as_of);
 
 #endif

@@ -55,6 +55,7 @@ static void state_close(run_state *st)
     run_precondition_clear(st);
     free(st->repetitions_stop);
     orch_hc_free(st->hc, st->nhc);
+    run_live_detach(st);
     orch_monitor_free(st->mon);
     orch_telemetry_free(st->tel);
     run_live_stop(st);

@@ -117,7 +117,12 @@ int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *
 /* The live view when the plan asks for it ([run] metrics): serving, fed
  * by the clients' and the telemetry's hooks. 0, or -1 with st->err. */
 int run_live_start(run_state *st);
-/* Stop serving it (after the telemetry stopped ticking). */
+/* Read the monitor's last faults into it and forget the monitor (before
+ * orch_monitor_free). */
+void run_live_detach(run_state *st);
+/* Wait for one scrape after the run's last figures when it was scraped
+ * (orch_live_linger), then stop serving it (after the telemetry stopped
+ * ticking). */
 void run_live_stop(run_state *st);
 
 /* seed.c */

@@ -17,7 +17,8 @@
 #   - at least 10 of the 20 measured intervals were scraped, the last one
 #     among them, and the phase was "measure" and the repetition 1;
 #   - the database disk's write IOPS was scraped above 0;
-#   - the endpoint is gone after the run.
+#   - the run waited for a scrape after its last figures, and the
+#     endpoint is gone after the run.
 # Bounded: the run is killed after E2E_RUN_TIMEOUT seconds (default 900).
 # Prometheus is stopped by its PID, the run torn down and its files
 # deleted on any exit; on failure the run's and Prometheus' logs are
@@ -95,9 +96,26 @@ timeout -k 30 "$run_timeout" "$drivebench" run "$work/plan.ini" --run-id="$run_i
 e2e_say "run finished in $(( $(date +%s) - t0 ))s"
 grep -qxF "live view: OpenMetrics at http://127.0.0.1:$mport/metrics while the run lasts" "$work/run.log" \
   || e2e_fail "the run did not announce its live view"
+# the run waited for a scrape after its last figures (the last measured
+# interval would otherwise fall between two scrapes)
+grep -qE "^live view: the run's last figures were scraped [0-9.]+ s after it ended\$" "$work/run.log" \
+  || e2e_fail "the run did not wait for the scrape after its last figures: $(grep '^live view' "$work/run.log")"
 if curl -s "http://127.0.0.1:$mport/metrics" >/dev/null 2>&1; then
   e2e_fail "the endpoint still answers after the run"
 fi
+
+# Prometheus commits a scrape's samples together once it has parsed them:
+# the run's last scrape may still be on its way in when the run exits.
+# Its next scrape of the gone endpoint records up = 0, so once up is 0
+# every earlier scrape is stored.
+for _ in $(seq 60); do
+  up=$(curl -sf "http://127.0.0.1:$pport/api/v1/query" --data-urlencode 'query=up{job="drivebench"}' \
+       | python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else "")' \
+       2>/dev/null || true)
+  [ "$up" = 0 ] && break
+  sleep 0.5
+done
+[ "$up" = 0 ] || e2e_fail "Prometheus did not record the endpoint as down within 30 s (up: '$up')"
 
 # every sample Prometheus stored of a series: [[time, "value"], ...]
 series() {

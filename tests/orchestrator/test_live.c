@@ -250,30 +250,37 @@ static double sample(const char *text, const char *prefix)
     return NAN;
 }
 
+/* Scrape every 100 ms: keep the first scrape with every VM's interval end
+ * at want_end (and let the stand-ins end: the hold file), then go on
+ * until the endpoint is gone, as a scraper does (the run waits for one
+ * scrape after its last figures). */
 static void *scrape_run(void *arg)
 {
     scraper *sc = arg;
     char prefix[256];
     FILE *hold;
-    for (int round = 0; round < 600 && !sc->scrape; round++) {
+    for (int round = 0; round < 600; round++) {
         char *text = http_get(sc->port, "/metrics");
         int done = text != NULL;
-        for (int i = 0; done && i < sc->nvms; i++) {
+        if (!text && sc->scrape)
+            break;                      /* gone with the run */
+        for (int i = 0; done && !sc->scrape && i < sc->nvms; i++) {
             snprintf(prefix, sizeof prefix, "drivebench_vm_interval_end_seconds{drive=\"%s\","
                      "vm=\"%s\"} ", i < 2 ? "a<b ' & .. x" : "second", sc->labels[i]);
             done = sample(text, prefix) == sc->want_end;
         }
-        if (done)
+        if (done && !sc->scrape) {
             sc->scrape = text;
-        else {
+            if ((hold = fopen(sc->hold, "w")))
+                fclose(hold);
+        } else {
             if (getenv("ORCH_TEST_VERBOSE") && round % 50 == 49)
                 fprintf(stderr, "scrape %d:\n%s\n", round, text ? text : "(nothing)");
             free(text);
-            usleep(100000);
         }
+        usleep(100000);
     }
-    hold = fopen(sc->hold, "w");
-    if (hold)
+    if (!sc->scrape && (hold = fopen(sc->hold, "w")))
         fclose(hold);
     return NULL;
 }
@@ -315,6 +322,9 @@ static void test_live_run(void **state)
     snprintf(prefix, sizeof prefix, "live view: OpenMetrics at http://127.0.0.1:%d/metrics "
              "while the run lasts\n", port);
     orch_assert_output(f, prefix);
+    /* it waited for the scraper's next scrape after its last figures */
+    orch_assert_output(f, "live view: the run's last figures were scraped ");
+    orch_assert_output(f, " s after it ended\n");
     assert_non_null(sc.scrape);
     assert_non_null(strstr(sc.scrape, "HTTP/1.1 200 OK\r\n"));
     assert_non_null(strstr(sc.scrape, "Content-Type: application/openmetrics-text; "
@@ -407,6 +417,63 @@ static void test_live_http(void **state)
     }
 }
 
+/* orch_live_linger: no wait when nothing ever scraped; at once when the
+ * last scrape came after the last change; else until a scrape comes, or
+ * not past its limit (5 s: the scraper's gaps were short). */
+typedef struct late_scrape {
+    int   port;
+    char *text;
+} late_scrape;
+
+static void *scrape_later(void *arg)
+{
+    late_scrape *ls = arg;
+    usleep(50000);
+    ls->text = http_get(ls->port, "/metrics");
+    return NULL;
+}
+
+static void test_live_linger(void **state)
+{
+    if (!loopback_works()) {
+        skip();
+        return;
+    }
+    {
+    orch_fixture *f = *state;
+    orch_plan *p = orch_fixture_plan(f, "profile = tiny\n", "pool = userpool\n");
+    orch_layout *l = orch_layout_new(p, RUN_ID, 0);
+    orch_live *lv = orch_live_new(p, l, NULL);
+    char err[256];
+    double waited, limit;
+    late_scrape ls = { 0 };
+    pthread_t th;
+    assert_int_equal(orch_live_listen(lv, "127.0.0.1:0", err, sizeof err), 0);
+    ls.port = orch_live_port(lv);
+    orch_live_phase(lv, RES_PHASE_MEASURE, 1, 0);
+    /* never scraped: no wait */
+    assert_int_equal(orch_live_linger(lv, &waited, &limit), -1);
+    assert_true(limit == ORCH_LIVE_LINGER_MIN_S);
+    /* scraped after the last change */
+    free(http_get(ls.port, "/metrics"));
+    assert_int_equal(orch_live_linger(lv, &waited, &limit), 1);
+    /* a change, then a scrape 50 ms into the wait */
+    orch_live_phase_end(lv);
+    assert_int_equal(pthread_create(&th, NULL, scrape_later, &ls), 0);
+    assert_int_equal(orch_live_linger(lv, &waited, &limit), 1);
+    pthread_join(th, NULL);
+    assert_non_null(strstr(ls.text, "\ndrivebench_phase{drivebench_phase=\"none\"} 1\n"));
+    free(ls.text);
+    /* a change and no scrape: 0 after the limit */
+    orch_live_phase(lv, RES_PHASE_MEASURE, 1, 0);
+    assert_int_equal(orch_live_linger(lv, &waited, &limit), 0);
+    assert_true(waited >= limit);
+    orch_live_free(lv);
+    orch_layout_free(l);
+    orch_plan_free(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -414,6 +481,7 @@ int main(void)
         ORCH_FIXTURE_TEST(test_live_model),
         ORCH_FIXTURE_TEST(test_live_http),
         ORCH_FIXTURE_TEST(test_live_run),
+        ORCH_FIXTURE_TEST(test_live_linger),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
