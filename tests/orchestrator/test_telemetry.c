@@ -1430,6 +1430,19 @@ static char *summary_text(res_summary *sum, const char *name, res_vm_each_fn fn,
 /* The summary a lazy telemetry writes (each VM's disk and per-transaction
  * series built by the hook as it is written) is byte for byte the eager
  * one's, per-transaction series included. */
+/* text with each value of key ("\"fs_avail_bytes\":") made "X": the
+ * host's free space, read by each of two runs at its own time while other
+ * work writes to the same file system */
+static void blank_value(char *text, const char *key)
+{
+    for (char *k = text; (k = strstr(k, key)); ) {
+        char *v = k + strlen(key), *end = v + strcspn(v, ",\n}");
+        *v = 'X';
+        memmove(v + 1, end, strlen(end) + 1);
+        k = v + 1;
+    }
+}
+
 static void test_lazy_summary(void **state)
 {
     tel_fixture ex, lx;
@@ -1443,7 +1456,18 @@ static void test_lazy_summary(void **state)
     l = summary_text(&ls, "lazy", orch_telemetry_vm_each, lx.t);
     assert_non_null(e);
     assert_non_null(l);
-    assert_string_equal(l, e);
+    blank_value(e, "\"fs_avail_bytes\":");
+    blank_value(l, "\"fs_avail_bytes\":");
+    blank_value(e, "\"fs_used_pct\":");
+    blank_value(l, "\"fs_used_pct\":");
+    if (strcmp(l, e) != 0) {
+        /* where they part (cmocka cuts a long string) */
+        size_t k = 0;
+        while (l[k] && l[k] == e[k])
+            k++;
+        fail_msg("the lazy summary differs at byte %zu:\n  eager: ...%.300s\n  lazy:  ...%.300s",
+                 k, e + (k > 200 ? k - 200 : 0), l + (k > 200 ? k - 200 : 0));
+    }
     /* the rows are there, in the lazy one too: interval 2 of vm-a */
     assert_non_null(strstr(l, "\"per_txn\""));
     assert_non_null(strstr(l, "{\"t\":2,\"tps\":12,"));
