@@ -219,7 +219,9 @@ int run_provision_rep(run_state *st, int rep)
 static void show_console(run_state *st, const orch_vm *vm, int rep)
 {
     char *path = NULL;
-    char *tail = run_console_tail(st, vm, rep, 40, &path);
+    /* at once after the domain stopped: virtlogd may still be writing
+     * what QEMU printed last */
+    char *tail = run_console_tail(st, vm, rep, 40, 3000, &path);
     if (!tail) {
         fprintf(st->out, "drivebench: no console log at %s\n", path ? path : "?");
     } else {

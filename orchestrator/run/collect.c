@@ -7,14 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-char *run_console_tail(run_state *st, const orch_vm *vm, int rep, int keep, char **path_out)
+char *run_console_tail(run_state *st, const orch_vm *vm, int rep, int keep, int settle_ms,
+                       char **path_out)
 {
     char *rel = orch_layout_console(vm, rep);
     char *path = rel ? orch_strfmt("%s/%s", st->l->run_dir, rel) : NULL;
     char *text = NULL;
     if (path) {
-        /* virtlogd may still be writing what a stopped QEMU printed last */
-        orch_file_settle(path, 3000);
+        if (settle_ms > 0)
+            orch_file_settle(path, settle_ms);
         /* a guest kernel's panic line, above a call trace longer than
          * the tail, is what says why */
         text = orch_file_tail(path, keep, "Kernel panic - not syncing");
@@ -55,7 +56,8 @@ void run_record_rep(run_state *st, int rep)
         orch_monitor_health(st->mon, rv->slot, &r->health);
         r->boot_reboots = r->health.boot_reboots;
         if (rv->failed_in) {
-            r->console_tail = run_console_tail(st, vm, rep, 20, NULL);
+            /* read after the phase: long written out */
+            r->console_tail = run_console_tail(st, vm, rep, 20, 0, NULL);
         }
     }
 }

@@ -145,11 +145,13 @@ void run_precondition_clear(run_state *st);
 void run_record_rep(run_state *st, int rep);
 /* Free the result entries' strings. */
 void run_results_clear(run_state *st);
-/* The last keep lines of vm's console log in repetition rep, once virtlogd
- * stopped writing it (at most 3 s), with a guest kernel's panic line kept
- * (orch_file_tail's mark): a new string, or NULL. With path_out, the log's
- * path too (a new string, or NULL; caller frees). */
-char *run_console_tail(run_state *st, const orch_vm *vm, int rep, int keep, char **path_out);
+/* The last keep lines of vm's console log in repetition rep, with a guest
+ * kernel's panic line kept (orch_file_tail's mark), read once the log has
+ * stopped changing (orch_file_settle, at most settle_ms; 0: at once): a
+ * new string, or NULL. With path_out, the log's path too (a new string,
+ * or NULL; caller frees). */
+char *run_console_tail(run_state *st, const orch_vm *vm, int rep, int keep, int settle_ms,
+                       char **path_out);
 
 /* hostcheck.c */
 /* The host check (hostcheck.h), printed on st->out and kept for the
