@@ -59,6 +59,9 @@
 # The image includes bin/oltp, so it is built first when this tree has a
 # rule for it (ALL_TARGETS is filled by the modules included before this one).
 .PHONY: image seed boot-smoke boot-smoke-pgsql e2e
+# The Windows + SQL Server image recipe (images/windows/): rendered,
+# validated and its QEMU command started paused, no Windows installed
+CHECK_TARGETS += tests/windows/check.sh
 ENGINE ?= mariadb
 image: $(filter $(BIN)/oltp,$(ALL_TARGETS))
 	images/build.sh --engine $(ENGINE)
