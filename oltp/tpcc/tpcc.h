@@ -39,6 +39,10 @@
 typedef struct tpcc_dialect {
     const char *datetime;
     const char *suffix;
+    /* SUM() of an INTEGER column: T-SQL sums into an INT, which overflows
+     * (8115) past 2^31 (the NOPM counter at 1,500 warehouses), so it widens
+     * first; MariaDB sums into DECIMAL, PostgreSQL into BIGINT */
+    bool        widen_sums;     /* SUM(CAST(col AS BIGINT)) */
 } tpcc_dialect;
 
 /* What setup() builds once per command, shared read-only by the workers

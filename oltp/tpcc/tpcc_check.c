@@ -30,6 +30,16 @@ static int query_int(const tpcc_plan *p, db_conn *c, const char *sql, int64_t *o
     return 0;
 }
 
+/* SUM(col) as the dialect widens it (tpcc_dialect.int_sum), in buf. */
+static const char *int_sum(const tpcc_plan *p, const char *col, char *buf, size_t len)
+{
+    if (p->dialect->widen_sums)
+        snprintf(buf, len, "SUM(CAST(%s AS BIGINT))", col);
+    else
+        snprintf(buf, len, "SUM(%s)", col);
+    return buf;
+}
+
 int tpcc_check_ready(const wl_run *run, db_conn *c)
 {
     const oltp_opts *o = run->o;
@@ -68,27 +78,32 @@ int tpcc_check_ready(const wl_run *run, db_conn *c)
  * gave it back (HammerDB's NOPM counts the same way). */
 int tpcc_server_count(const wl_run *run, db_conn *c, int64_t *count)
 {
-    return query_int(run->data, c, "SELECT SUM(d_next_o_id) FROM district", count);
+    const tpcc_plan *p = run->data;
+    char sql[96], sum[48];
+
+    snprintf(sql, sizeof sql, "SELECT %s FROM district", int_sum(p, "d_next_o_id", sum, sizeof sum));
+    return query_int(p, c, sql, count);
 }
 
 /* Consistency conditions 1-4 of clause 3.3.2; each query counts the
  * warehouses or districts that break the condition. */
 int tpcc_check(const wl_run *run, db_conn *c)
 {
-    static const struct { const char *what, *sql; } conds[] = {
+    /* each condition's text: sql, then the sum of sum_col (if any), then tail */
+    static const struct { const char *what, *sql, *sum_col, *tail; } conds[] = {
         { "1: W_YTD = sum(D_YTD) for every warehouse",
           "SELECT COUNT(*) FROM warehouse w WHERE w.w_ytd <> "
-          "(SELECT SUM(d.d_ytd) FROM district d WHERE d.d_w_id = w.w_id)" },
+          "(SELECT SUM(d.d_ytd) FROM district d WHERE d.d_w_id = w.w_id)", NULL, NULL },
         { "2: D_NEXT_O_ID - 1 = max(O_ID) = max(NO_O_ID) for every district",
           "SELECT COUNT(*) FROM district d WHERE d.d_next_o_id - 1 <> "
           "(SELECT MAX(o.o_id) FROM orders o WHERE o.o_w_id = d.d_w_id AND o.o_d_id = d.d_id) "
           "OR d.d_next_o_id - 1 <> (SELECT MAX(n.no_o_id) FROM new_order n "
-          "WHERE n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id)" },
+          "WHERE n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id)", NULL, NULL },
         { "3: max(NO_O_ID) - min(NO_O_ID) + 1 = rows in NEW-ORDER for every district",
           "SELECT COUNT(*) FROM (SELECT no_w_id, no_d_id, MAX(no_o_id) - MIN(no_o_id) + 1 AS span, "
-          "COUNT(*) AS n FROM new_order GROUP BY no_w_id, no_d_id) x WHERE x.span <> x.n" },
+          "COUNT(*) AS n FROM new_order GROUP BY no_w_id, no_d_id) x WHERE x.span <> x.n", NULL, NULL },
         { "4: sum(O_OL_CNT) = rows in ORDER-LINE for every district",
-          "SELECT COUNT(*) FROM (SELECT o_w_id, o_d_id, SUM(o_ol_cnt) AS s FROM orders "
+          "SELECT COUNT(*) FROM (SELECT o_w_id, o_d_id, ", "o_ol_cnt", " AS s FROM orders "
           "GROUP BY o_w_id, o_d_id) a LEFT JOIN (SELECT ol_w_id, ol_d_id, COUNT(*) AS n FROM order_line "
           "GROUP BY ol_w_id, ol_d_id) b ON a.o_w_id = b.ol_w_id AND a.o_d_id = b.ol_d_id "
           "WHERE b.n IS NULL OR a.s <> b.n" },
@@ -105,7 +120,12 @@ int tpcc_check(const wl_run *run, db_conn *c)
     }
     printf("TPC-C consistency conditions (clause 3.3.2):\n");
     for (size_t i = 0; i < sizeof(conds) / sizeof(conds[0]); i++) {
-        if (query_int(p, c, conds[i].sql, &n) < 0)
+        char sql[512], sum[48] = "";
+
+        if (conds[i].sum_col)
+            int_sum(p, conds[i].sum_col, sum, sizeof sum);
+        snprintf(sql, sizeof sql, "%s%s%s", conds[i].sql, sum, conds[i].tail ? conds[i].tail : "");
+        if (query_int(p, c, sql, &n) < 0)
             return -1;
         printf("  %-74s %s", conds[i].what, n ? "FAILED" : "ok");
         if (n)

@@ -621,7 +621,8 @@ static const char *const ms_create[TPCC_NTYPES] = {
     "  SELECT @next = d_next_o_id FROM district WHERE d_w_id = @w AND d_id = @d;\n"
     "  SELECT @low = COUNT(DISTINCT s_i_id) FROM order_line, stock\n"
     "    WHERE ol_w_id = @w AND ol_d_id = @d AND ol_o_id < @next AND ol_o_id >= @next - 20\n"
-    "      AND s_w_id = @w AND s_i_id = ol_i_id AND s_quantity < @threshold;\n"
+    "      AND s_w_id = @w AND s_i_id = ol_i_id AND s_quantity < @threshold\n"
+    "    OPTION (LOOP JOIN, MAXDOP 1);\n"
     "  COMMIT TRANSACTION;\n"
     "END",
 };

@@ -17,21 +17,21 @@
 /* --- schema --------------------------------------------------------------- */
 
 static const tpcc_dialect dialects[DB_DIALECT_COUNT] = {
-    [DB_DIALECT_MYSQL] = { "DATETIME", " /*! ENGINE = %s */" },
-    [DB_DIALECT_PGSQL] = { "TIMESTAMP", "" },
-    [DB_DIALECT_MSSQL] = { "DATETIME2", "" },
+    [DB_DIALECT_MYSQL] = { "DATETIME", " /*! ENGINE = %s */", false },
+    [DB_DIALECT_PGSQL] = { "TIMESTAMP", "", false },
+    [DB_DIALECT_MSSQL] = { "DATETIME2", "", true },
 };
 
 /* The tables in creation order; DT stands for the dialect's date type. */
 static const struct { const char *name, *cols; } tables[] = {
     { "warehouse",
       "w_id INTEGER NOT NULL, w_name VARCHAR(10), w_street_1 VARCHAR(20), w_street_2 VARCHAR(20), "
-      "w_city VARCHAR(20), w_state CHAR(2), w_zip CHAR(9), w_tax DECIMAL(4,4), w_ytd DECIMAL(12,2), "
+      "w_city VARCHAR(20), w_state CHAR(2), w_zip CHAR(9), w_tax DECIMAL(4,4), w_ytd DECIMAL(18,2), "
       "PRIMARY KEY (w_id)" },
     { "district",
       "d_id SMALLINT NOT NULL, d_w_id INTEGER NOT NULL, d_name VARCHAR(10), d_street_1 VARCHAR(20), "
       "d_street_2 VARCHAR(20), d_city VARCHAR(20), d_state CHAR(2), d_zip CHAR(9), d_tax DECIMAL(4,4), "
-      "d_ytd DECIMAL(12,2), d_next_o_id INTEGER, PRIMARY KEY (d_w_id, d_id)" },
+      "d_ytd DECIMAL(18,2), d_next_o_id INTEGER, PRIMARY KEY (d_w_id, d_id)" },
     { "customer",
       "c_id INTEGER NOT NULL, c_d_id SMALLINT NOT NULL, c_w_id INTEGER NOT NULL, c_first VARCHAR(16), "
       "c_middle CHAR(2), c_last VARCHAR(16), c_street_1 VARCHAR(20), c_street_2 VARCHAR(20), "

@@ -67,7 +67,8 @@ static const db_stmt_def stmt_defs[NSTMTS] = {
     [S_OS_CUST_ID]  = { "SELECT c_id, c_balance, c_first, c_middle, c_last FROM customer "
                         "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?", 3, DB_Q_READ },
     [S_OS_ORDER]    = { "SELECT o_id, o_entry_d, o_carrier_id FROM orders "
-                        "WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC", 3, DB_Q_READ },
+                        "WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC "
+                        "FETCH FIRST 1 ROWS ONLY", 3, DB_Q_READ },
     [S_OS_LINES]    = { "SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d "
                         "FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?", 3, DB_Q_READ },
 
@@ -120,6 +121,15 @@ static const struct { db_dialect d; int stmt; const char *sql; db_qkind kind; } 
     { DB_DIALECT_MSSQL, S_PY_CUST_ID, "SELECT c_id, " CUST_COLS " FROM customer WITH (UPDLOCK) "
                                       "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?",
       DB_Q_READ },
+    { DB_DIALECT_MSSQL, S_OS_ORDER, "SELECT TOP 1 o_id, o_entry_d, o_carrier_id FROM orders "
+                                    "WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC",
+      DB_Q_READ },
+    /* HammerDB's hints: a nested-loop plan on one thread (a parallel plan
+     * costs more than the query and can deadlock its own threads, 8650) */
+    { DB_DIALECT_MSSQL, S_SL_COUNT, "SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock "
+                                    "WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? "
+                                    "AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ? "
+                                    "OPTION (LOOP JOIN, MAXDOP 1)", DB_Q_READ },
     { DB_DIALECT_MSSQL, S_DL_MIN, "SELECT TOP 1 no_o_id FROM new_order WITH (UPDLOCK, ROWLOCK) "
                                   "WHERE no_w_id = ? AND no_d_id = ? ORDER BY no_o_id",
       DB_Q_READ },
