@@ -28,15 +28,22 @@ typedef enum {
 /* One figure of a database's size (oltp/dbsize.c): a statement whose
  * rows are read whole, and the columns whose values, summed over every
  * row, are the figure in bytes (NULL values count 0). sql NULL: the
- * dialect cannot tell this figure. no_row: what to read instead when sql
- * returns no row at all, for a server that speaks the dialect but keeps
- * its files elsewhere (Babelfish's sys.database_files is empty), or NULL:
- * no row is a figure of 0. */
+ * dialect cannot tell this figure. fallback: what to read instead when sql
+ * returns no row at all or is refused, for a server that speaks the
+ * dialect but keeps its files elsewhere (Babelfish's sys.database_files is
+ * empty, and it has neither FILEPROPERTY nor sys.dm_db_log_space_usage),
+ * or NULL: no row is a figure of 0, a refusal a warning. refresh: a
+ * statement that brings the figure's source up to date first, followed by
+ * every table of the database (each quoted, comma-separated) as
+ * list_tables' first column names them (InnoDB's page counts in
+ * information_schema.tables lag a load by seconds until its statistics
+ * are recomputed), or NULL. */
 #define DIALECT_SIZE_COLS 2
 typedef struct dialect_size {
     const char *sql;
     int         cols[DIALECT_SIZE_COLS];    /* -1: unused */
-    const struct dialect_size *no_row;
+    const struct dialect_size *fallback;
+    const char *list_tables, *refresh;
 } dialect_size;
 
 typedef struct dialect_def {

@@ -30,8 +30,8 @@ CREATE INDEX k_1 ON sbtest1(k)
 SELECT TOP 1 id FROM sbtest1
 
 -- database size
-SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 0
-SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 1
+SELECT CAST(FILEPROPERTY(name, 'SpaceUsed') AS BIGINT) * 8192 FROM sys.database_files WHERE type = 0
+SELECT used_log_space_in_bytes FROM sys.dm_db_log_space_usage
 
 -- transaction 1
 INSERT INTO sbtest1 (k, c, pad) VALUES ... (rows as INSERT text)

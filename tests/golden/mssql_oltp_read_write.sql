@@ -51,8 +51,8 @@ SELECT TOP 1 id FROM sbtest1
 SELECT TOP 1 id FROM sbtest2
 
 -- database size
-SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 0
-SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 1
+SELECT CAST(FILEPROPERTY(name, 'SpaceUsed') AS BIGINT) * 8192 FROM sys.database_files WHERE type = 0
+SELECT used_log_space_in_bytes FROM sys.dm_db_log_space_usage
 
 -- transaction 1
 -- driver: begin (autocommit off)

@@ -231,8 +231,8 @@ SELECT COUNT(*) FROM stock WHERE 1 = 0
 SELECT COUNT(*) FROM warehouse
 
 -- database size
-SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 0
-SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 1
+SELECT CAST(FILEPROPERTY(name, 'SpaceUsed') AS BIGINT) * 8192 FROM sys.database_files WHERE type = 0
+SELECT used_log_space_in_bytes FROM sys.dm_db_log_space_usage
 
 -- the server's count (NOPM)
 SELECT SUM(CAST(d_next_o_id AS BIGINT)) FROM district

@@ -408,8 +408,8 @@ SELECT COUNT(*) FROM INFORMATION_SCHEMA.ROUTINES WHERE ROUTINE_SCHEMA = SCHEMA_N
 SELECT COUNT(*) FROM INFORMATION_SCHEMA.ROUTINES WHERE ROUTINE_SCHEMA = SCHEMA_NAME() AND ROUTINE_NAME = 'tpcc_slev'
 
 -- database size
-SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 0
-SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 1
+SELECT CAST(FILEPROPERTY(name, 'SpaceUsed') AS BIGINT) * 8192 FROM sys.database_files WHERE type = 0
+SELECT used_log_space_in_bytes FROM sys.dm_db_log_space_usage
 
 -- the server's count (NOPM)
 SELECT SUM(CAST(d_next_o_id AS BIGINT)) FROM district

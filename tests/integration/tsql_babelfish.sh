@@ -120,8 +120,9 @@ check_eq "parameter arrays load the rows INSERTs load" "$bulk" "${rows:-none}"
 $OLTP --tables=1 oltp_read_write cleanup >/dev/null 2>&1
 
 # --- the database's size: Babelfish's own figure -----------------------------------------
-# sys.database_files has no row on Babelfish (a view WHERE false), so oltp
-# reads the tables' own size (oltp/dialect.c): with autovacuum off (no
+# Babelfish refuses SQL Server's size statements (no FILEPROPERTY, no
+# sys.dm_db_log_space_usage; sys.database_files has no row), so oltp
+# reads the tables' own size (oltp/drivers/dialect.c): with autovacuum off (no
 # free-space or visibility map appears meanwhile) and a read-only run, the
 # figure before and after the run is exactly PostgreSQL's for the table
 # with its index and primary key; no log figure (the WAL is the cluster's)

@@ -49,9 +49,11 @@
  * spec's 1 % New-Order rollback happens); other statements affect one
  * row, and one with an OUTPUT clause (not OUTPUT ... INTO) returns that
  * row, "1" in each of its columns; a {CALL} returns nothing, as oltp's procedures do. The database's
- * files (sys.database_files) are DB_FILES below: SELECT CAST(size AS
- * BIGINT) * 8192 FROM sys.database_files WHERE type = N returns the bytes
- * of each file of type N (0 ROWS, 1 LOG), one row each.
+ * files (sys.database_files) are DB_FILES below: SELECT
+ * CAST(FILEPROPERTY(name, 'SpaceUsed') AS BIGINT) * 8192 FROM
+ * sys.database_files WHERE type = N returns the used bytes of each file of
+ * type N (0 ROWS, 1 LOG), one row each; SELECT used_log_space_in_bytes
+ * FROM sys.dm_db_log_space_usage one row of LOG_USED_BYTES.
  *
  * Connection string keys besides DRIVER: LOG=path (each session appends
  * one line of its counts there when it disconnects), DEADLOCK_AT=list,
@@ -623,26 +625,33 @@ static bool params_bound(const fstmt *s)
 }
 
 /* The database's files as sys.database_files lists them: type (0 ROWS,
- * 1 LOG) and size in 8 KiB pages: two data files and a log. */
-static const struct { int type; long long pages; } DB_FILES[] = {
-    { 0, 12800 }, { 0, 3200 }, { 1, 1024 },
+ * 1 LOG), size and pages used (FILEPROPERTY's SpaceUsed) in 8 KiB pages:
+ * two data files, pre-sized larger than their data, and a log. */
+static const struct { int type; long long pages, used; } DB_FILES[] = {
+    { 0, 12800, 9600 }, { 0, 3200, 1600 }, { 1, 1024, 0 },
 };
+#define LOG_USED_BYTES 3145728LL    /* sys.dm_db_log_space_usage */
 
-/* SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type =
- * N: true, with the rows in s->values; false for any other statement. */
+/* The size statements of the mssql dialect (oltp/drivers/dialect.c):
+ * true, with the rows in s->values; false for any other statement. */
 static bool database_files(fstmt *s, const char *q)
 {
-    static const char head[] = "SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = ";
-    int type;
-    if (strncmp(q, head, sizeof head - 1) || sscanf(q + sizeof head - 1, "%d", &type) != 1)
+    static const char head[] = "SELECT CAST(FILEPROPERTY(name, 'SpaceUsed') AS BIGINT) * 8192 "
+                               "FROM sys.database_files WHERE type = ";
+    static const char log[] = "SELECT used_log_space_in_bytes FROM sys.dm_db_log_space_usage";
+    int type = -1;
+    if (strcmp(q, log) &&
+        (strncmp(q, head, sizeof head - 1) || sscanf(q + sizeof head - 1, "%d", &type) != 1))
         return false;
     s->ncols = 1;
     s->rows_left = 0;
     s->next_value = 0;
     s->has_values = true;
-    for (size_t i = 0; i < sizeof DB_FILES / sizeof DB_FILES[0]; i++)
+    if (type < 0)
+        s->values[s->rows_left++] = LOG_USED_BYTES;
+    for (size_t i = 0; type >= 0 && i < sizeof DB_FILES / sizeof DB_FILES[0]; i++)
         if (DB_FILES[i].type == type)
-            s->values[s->rows_left++] = DB_FILES[i].pages * 8192;
+            s->values[s->rows_left++] = DB_FILES[i].used * 8192;
     return true;
 }
 
