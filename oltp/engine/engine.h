@@ -77,6 +77,14 @@ typedef struct phase_result {
      * transaction that ended after the cut (late_tpm among them) */
     bool             has_after_end;
     res_after_end    after_end;
+    /* Filled by the engine on that phase too: the transactions that
+     * were in flight at the cut and ended after it (after_end's committed
+     * and rolled back), their statements and latency, and how long after
+     * the cut the last of them ended. The result document keeps them
+     * apart (after_end); the text report counts them in, as sysbench
+     * does: every transaction sent is counted once. */
+    stats            tail;
+    double           tail_s;
 } phase_result;
 
 typedef struct conn_fairness { int64_t trx; double busy_s; } conn_fairness;
