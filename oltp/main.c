@@ -332,13 +332,16 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
         x.c = &c;
     else
         db_free(&c);
-    if (report_ckpt_init(&x.ckpt, wl->ntypes > 1 ? wl->ntypes : 1) < 0) {
+    if (report_ckpt_init(&x.ckpt, wl->ntypes > 1 ? wl->ntypes : 1,
+                         o->threads > o->connections ? o->threads : o->connections) < 0) {
         fprintf(stderr, "oltp: out of memory\n");
         report_ckpt_free(&x.ckpt);
         if (x.c)
             db_free(x.c);
         return OLTP_EXIT_FAILED;
     }
+    if (o->ncheckpoints > 0)
+        hooks.snap = &x.ckpt.now;
     report_header(stdout, o, seeded);
     started = time(NULL);       /* the result's started_at */
     catch_stop_signals();

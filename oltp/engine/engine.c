@@ -103,6 +103,22 @@ static int add_sample(phase_result *p, const interval_sample *s)
     return 0;
 }
 
+/* Each connection's transactions and busy time so far into *snap. */
+static void snapshot_conns(engine *e, conn_snapshot *snap)
+{
+    snap->n = 0;
+    for (int i = 0; i < e->nworkers; i++)
+        for (int k = 0; k < e->workers[i].nconns; k++) {
+            conn *c = &e->workers[i].conns[k];
+            if (c->id >= snap->cap)
+                continue;
+            snap->conns[c->id].trx = __atomic_load_n(&c->trx_done, __ATOMIC_RELAXED);
+            snap->conns[c->id].busy_s = __atomic_load_n(&c->busy_ns, __ATOMIC_RELAXED) / 1e9;
+            if (c->id >= snap->n)
+                snap->n = c->id + 1;
+        }
+}
+
 /* Close the interval [from, to] of phase p (harvested into acc): fold it
  * into the phase, record a sample and tell the caller (hooks.on_interval).
  * An empty span only folds. */
@@ -124,6 +140,8 @@ static void close_interval(engine *e, phase_result *p, stats *acc, int64_t ql, u
         s.queue_len = ql;
         if (add_sample(p, &s) < 0)
             hist_sparse_free(s.lat);
+        if (e->hooks.snap)
+            snapshot_conns(e, e->hooks.snap);
         if (e->hooks.on_interval)
             e->hooks.on_interval(e->hooks.ctx, acc, &s, (to - e->t0) / 1e9);
     }

@@ -89,6 +89,13 @@ typedef struct phase_result {
 
 typedef struct conn_fairness { int64_t trx; double busy_s; } conn_fairness;
 
+/* Each connection's transactions and busy time so far (engine_hooks.snap):
+ * the caller's array of cap entries, n of them filled. */
+typedef struct conn_snapshot {
+    conn_fairness *conns;
+    int            cap, n;
+} conn_snapshot;
+
 typedef struct run_result {
     phase_result     phases[2];
     int              nphases;
@@ -127,6 +134,9 @@ typedef struct engine_hooks {
     void (*on_measure)(void *ctx, bool end);
     bool (*stop_requested)(void *ctx);
     void  *ctx;
+    /* when set, filled before each on_interval call (its first cap
+     * connections): what the report's checkpoints need */
+    conn_snapshot *snap;
 } engine_hooks;
 
 /* Run the workload as configured; hooks may be NULL. Returns 0 when it ran

@@ -224,8 +224,9 @@ static void record_trx(conn *c, bool rolled_back)
     int64_t lat = (int64_t)((end - c->intended) / 1000);
     stats *s;
 
-    c->trx_done++;
-    c->busy_ns += end - c->started;
+    /* read by the main thread for checkpoints (engine_hooks.snap) */
+    __atomic_store_n(&c->trx_done, c->trx_done + 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&c->busy_ns, c->busy_ns + (end - c->started), __ATOMIC_RELAXED);
     pthread_mutex_lock(&w->lock);
     s = iv_at(w, end);
     if (!s) {                   /* ended after the end: not in the phase */

@@ -41,8 +41,8 @@ typedef struct conn {
     db_qkind   kind;            /* of the statement in flight */
     bool       queued;          /* it was queued (--pipeline): no answer of its own yet */
     int64_t    q[3];            /* read/write/other not yet flushed */
-    int64_t    trx_done;
-    uint64_t   busy_ns;
+    int64_t    trx_done;        /* written by the worker, read atomically by */
+    uint64_t   busy_ns;         /* the main thread (engine_hooks.snap) */
     /* outage: under w->lock; down_since is also read atomically by the
      * main thread (outage_exceeded) */
     uint64_t   down_since;      /* when the connection was lost; 0 = it works */

@@ -228,26 +228,29 @@ static void print_summary(FILE *out, const oltp_opts *o, const stats *s, double 
     fprintf(out, "         sum:                            %12.2f\n\n", s->lat->sum / 1000.0);
 }
 
-/* "Threads fairness": each connection's transactions and busy time. */
-static void print_fairness(FILE *out, const run_result *r)
+/* "Threads fairness": each of the n connections' transactions and busy
+ * time (now), since base when not NULL (the last checkpoint). */
+static void print_fairness(FILE *out, const conn_fairness *now, const conn_fairness *base, int n)
 {
     double mean = 0, sq = 0, tmean = 0, tsq = 0;
 
-    if (!r->nconns)
+    if (n <= 0)
         return;
-    for (int i = 0; i < r->nconns; i++) {
-        mean += (double)r->conns[i].trx;
-        tmean += r->conns[i].busy_s;
-    }
-    mean /= r->nconns;
-    tmean /= r->nconns;
-    for (int i = 0; i < r->nconns; i++) {
-        sq += pow((double)r->conns[i].trx - mean, 2);
-        tsq += pow(r->conns[i].busy_s - tmean, 2);
-    }
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++) {
+            double trx = (double)(now[i].trx - (base ? base[i].trx : 0));
+            double busy = now[i].busy_s - (base ? base[i].busy_s : 0);
+            if (pass == 0) {
+                mean += trx / n;
+                tmean += busy / n;
+            } else {
+                sq += pow(trx - mean, 2);
+                tsq += pow(busy - tmean, 2);
+            }
+        }
     fprintf(out, "Threads fairness:\n");
-    fprintf(out, "    events (avg/stddev):           %.4f/%.2f\n", mean, sqrt(sq / r->nconns));
-    fprintf(out, "    execution time (avg/stddev):   %.4f/%.2f\n\n", tmean, sqrt(tsq / r->nconns));
+    fprintf(out, "    events (avg/stddev):           %.4f/%.2f\n", mean, sqrt(sq / n));
+    fprintf(out, "    execution time (avg/stddev):   %.4f/%.2f\n\n", tmean, sqrt(tsq / n));
 }
 
 /* oltp's additions after sysbench's text: queue time (--rate), the
@@ -277,15 +280,23 @@ static void print_additions(FILE *out, const oltp_opts *o, const workload *wl, c
     }
 }
 
-int report_ckpt_init(report_ckpt *k, int ntypes)
+int report_ckpt_init(report_ckpt *k, int ntypes, int nconns)
 {
     memset(k, 0, sizeof *k);
+    k->now.conns = calloc((size_t)(nconns > 0 ? nconns : 1), sizeof *k->now.conns);
+    k->last = calloc((size_t)(nconns > 0 ? nconns : 1), sizeof *k->last);
+    k->now.cap = nconns;
+    if (!k->now.conns || !k->last)
+        return -1;
     return stats_init(&k->span, ntypes);
 }
 
 void report_ckpt_free(report_ckpt *k)
 {
     stats_free(&k->span);
+    free(k->now.conns);
+    free(k->last);
+    k->now.conns = k->last = NULL;
 }
 
 void report_ckpt_interval(FILE *out, const oltp_opts *o, report_ckpt *k, const stats *acc,
@@ -303,8 +314,10 @@ void report_ckpt_interval(FILE *out, const oltp_opts *o, report_ckpt *k, const s
     if (notice(o)) {
         fprintf(out, "[ %.0fs ] Checkpoint report:\n", t);
         print_summary(out, o, &k->span, t - k->last_t, t);
+        print_fairness(out, k->now.conns, k->last, k->now.n);
         fflush(out);
     }
+    memcpy(k->last, k->now.conns, (size_t)k->now.n * sizeof *k->last);
     stats_reset(&k->span);
     k->last_t = t;
     k->done++;
@@ -339,7 +352,9 @@ void report_final(FILE *out, const oltp_opts *o, const workload *wl, const run_r
         print_summary(out, o, &all, after_ckpt ? total - k->last_t : total, total);
         if (!o->sysbench_personality)
             print_additions(out, o, wl, p, &all);
-        print_fairness(out, r);
+        /* after checkpoints: since the last one (its connections) */
+        print_fairness(out, r->conns, after_ckpt && k->now.n == r->nconns ? k->last : NULL,
+                       r->nconns);
     }
     fflush(out);
     stats_free(&all);

@@ -28,11 +28,15 @@ void report_interval_line(FILE *out, const oltp_opts *o, const stats *acc,
  * first interval's end at or past each checkpoint. */
 typedef struct report_ckpt {
     stats  span;                /* since the last checkpoint */
+    conn_snapshot now;          /* each connection so far (engine_hooks.snap) */
+    conn_fairness *last;        /* ... at the last checkpoint */
     int    next;                /* the next checkpoint's index in o->checkpoints */
     int    done;                /* checkpoints reported */
     double last_t;              /* seconds into the measured phase at the last one */
 } report_ckpt;
-int  report_ckpt_init(report_ckpt *k, int ntypes) DB_MUST_CHECK;   /* 0, or -1: out of memory */
+/* nconns: the connections of the run. 0, or -1 when out of memory (free
+ * it either way); report_ckpt_free accepts a zeroed one. */
+int  report_ckpt_init(report_ckpt *k, int ntypes, int nconns) DB_MUST_CHECK;
 void report_ckpt_free(report_ckpt *k);
 void report_ckpt_interval(FILE *out, const oltp_opts *o, report_ckpt *k, const stats *acc,
                           double t_run);

@@ -365,7 +365,7 @@ static void test_checkpoints(void **state)
     assert_int_equal(parse(&x.o, "--threads=2 --report-checkpoints=2 oltp_read_write run", err, sizeof err), 0);
     x.o.sysbench_personality = true;
     assert_int_equal(x.o.ncheckpoints, 1);
-    assert_int_equal(report_ckpt_init(&k, 1), 0);
+    assert_int_equal(report_ckpt_init(&k, 1, 2), 0);
     assert_int_equal(stats_init(&iv, 1), 0);
     iv.trx = 5;
     iv.reads = 70;
@@ -373,6 +373,10 @@ static void test_checkpoints(void **state)
     t = cap_close((report_ckpt_interval(cap_open(&c), &x.o, &k, &iv, 1.0), &c));
     assert_string_equal(t, "");
     free(c.text);
+    /* the engine's snapshot of the connections (engine_hooks.snap) */
+    k.now.conns[0] = (conn_fairness){ .trx = 3, .busy_s = 1.0 };
+    k.now.conns[1] = (conn_fairness){ .trx = 7, .busy_s = 1.5 };
+    k.now.n = 2;
     t = cap_close((report_ckpt_interval(cap_open(&c), &x.o, &k, &iv, 2.0), &c));
     assert_string_equal(t,
         "[ 2s ] Checkpoint report:\n"
@@ -397,6 +401,10 @@ static void test_checkpoints(void **state)
         "         max:                                    1.00\n"
         "         95th percentile:                        1.00\n"
         "         sum:                                   10.00\n"
+        "\n"
+        "Threads fairness:\n"
+        "    events (avg/stddev):           5.0000/2.00\n"
+        "    execution time (avg/stddev):   1.2500/0.25\n"
         "\n");
     free(c.text);
     assert_int_equal(k.done, 1);
@@ -405,8 +413,13 @@ static void test_checkpoints(void **state)
     t = cap_close((report_ckpt_interval(cap_open(&c), &x.o, &k, &iv, 3.0), &c));
     assert_string_equal(t, "");
     free(c.text);
+    x.conns[0] = (conn_fairness){ .trx = 6, .busy_s = 2.0 };
+    x.conns[1] = (conn_fairness){ .trx = 8, .busy_s = 2.5 };
     t = cap_close((report_final(cap_open(&c), &x.o, x.wl, &x.r, &k), &c));
     assert_non_null(strstr(t, "    transactions:                        6      (12.00 per sec.)\n"));
+    /* the connections since the checkpoint: 3 and 1 events, 1 s each */
+    assert_non_null(strstr(t, "    events (avg/stddev):           2.0000/1.00\n"
+                              "    execution time (avg/stddev):   1.0000/0.00\n"));
     assert_non_null(strstr(t, "    total time:                          2.5000s\n"));
     free(c.text);
     stats_free(&iv);
