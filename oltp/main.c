@@ -288,6 +288,24 @@ static void read_server_count(void *ctx, bool end)
         x->read[end] = true;
 }
 
+/* --report-checkpoints: its state, and the engine's snapshot of the
+ * connections it needs. 0, or -1 after saying why (x->c freed). */
+static int ckpt_start(run_ctx *x, engine_hooks *h)
+{
+    const oltp_opts *o = x->o;
+    if (report_ckpt_init(&x->ckpt, x->wl->ntypes > 1 ? x->wl->ntypes : 1,
+                         o->threads > o->connections ? o->threads : o->connections) < 0) {
+        fprintf(stderr, "oltp: out of memory\n");
+        report_ckpt_free(&x->ckpt);
+        if (x->c)
+            db_free(x->c);
+        return -1;
+    }
+    if (o->ncheckpoints > 0)
+        h->snap = &x->ckpt.now;
+    return 0;
+}
+
 /* origin_ns: when oltp started; each phase's start_s counts from it. */
 static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
                    uint64_t origin_ns)
@@ -299,7 +317,6 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
     char version[128] = "", w[512];
     time_t started;
     int rc, res_stopped;
-    bool seeded = o->seed != 0;
     run_ctx x = { .o = o, .run = run, .wl = wl };
     engine_hooks hooks = {
         .on_interval = o->report_interval > 0 || o->ncheckpoints > 0 ? print_interval : NULL,
@@ -308,8 +325,6 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
         .ctx = &x,
     };
 
-    if (!o->seed)
-        o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     /* an output that cannot be written must fail now, not after the run */
     if (o->json_path && atomic_file_check(o->json_path, w, sizeof w) < 0) {
         fprintf(stderr, "oltp: --json: %s\n", w);
@@ -332,17 +347,11 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
         x.c = &c;
     else
         db_free(&c);
-    if (report_ckpt_init(&x.ckpt, wl->ntypes > 1 ? wl->ntypes : 1,
-                         o->threads > o->connections ? o->threads : o->connections) < 0) {
-        fprintf(stderr, "oltp: out of memory\n");
-        report_ckpt_free(&x.ckpt);
-        if (x.c)
-            db_free(x.c);
+    if (ckpt_start(&x, &hooks) < 0)
         return OLTP_EXIT_FAILED;
-    }
-    if (o->ncheckpoints > 0)
-        hooks.snap = &x.ckpt.now;
-    report_header(stdout, o, seeded);
+    report_header(stdout, o, o->seed != 0);
+    if (!o->seed)
+        o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     started = time(NULL);       /* the result's started_at */
     catch_stop_signals();
     rc = engine_run(run, wl, drv, &hooks, &res);
@@ -380,7 +389,6 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
     res_stopped = res.stopped;
     report_final(stdout, o, wl, &res, &x.ckpt);
     report_ckpt_free(&x.ckpt);
-    /* the database's size is oltp's addition */
     if (!o->sysbench_personality && o->verbosity >= 3)
         dbsize_print(stdout, "before the run", &size_start);
     /* a run ended by a server that stayed away has no size to read after it */
