@@ -18,26 +18,9 @@
 #include "engine/engine.h"
 #include "engine/report.h"
 #include "options/options.h"
+#include "oltp_parse.h"
 #include "workload_list.h"
 #include "version.h"
-
-/* Parse a command line given as one string; stderr text goes to err. */
-static int parse(oltp_opts *o, const char *line, char *err, size_t errlen)
-{
-    static char buf[1024];      /* the options point into it */
-    char *argv[64], *save, *tok;
-    int argc = 0, r;
-    FILE *f = fmemopen(err, errlen, "w");
-
-    snprintf(buf, sizeof buf, "oltp %s", line);
-    for (tok = strtok_r(buf, " ", &save); tok && argc < 63; tok = strtok_r(NULL, " ", &save))
-        argv[argc++] = tok;
-    argv[argc] = NULL;
-    memset(err, 0, errlen);
-    r = opts_parse(o, argc, argv, f);
-    fclose(f);
-    return r;
-}
 
 /* What a report function printed: call it on a memory stream. */
 typedef struct capture {
