@@ -152,8 +152,9 @@ static void size_after(const wl_run *run, const struct db_driver *drv, const cha
 {
     db_conn c;
     *out = (res_db_size){ RES_UNSET, RES_UNSET };
-    if (setup_connect(&c, run, drv) == 0 && dbsize_read(&c, run->o->db.dialect, out) == 0)
-        dbsize_print(stdout, when, out);
+    if (setup_connect(&c, run, drv) == 0 && dbsize_read(&c, run->o->db.dialect, out) == 0
+        && !run->o->sysbench_personality && run->o->verbosity >= 3)
+        dbsize_print(stdout, when, out);     /* oltp's addition */
     db_free(&c);
 }
 
@@ -212,23 +213,6 @@ static int cmd_prepare(const wl_run *run, const workload *wl, const struct db_dr
     return rc;
 }
 
-static void print_header(const oltp_opts *o)
-{
-    printf("oltp (drivebench) %s, sysbench-compatible\n\n", DRIVEBENCH_VERSION);
-    printf("Running the test with following options:\n");
-    printf("Number of threads: %d\n", o->threads);
-    if (o->rate > 0)
-        printf("Target transaction rate: %g/sec (open loop)\n", o->rate);
-    if (o->warmup_s > 0)
-        printf("Warmup time: %gs\n", o->warmup_s);
-    if (o->report_interval > 0)
-        printf("Report intermediate results every %g second(s)\n", o->report_interval);
-    printf("Initializing random number generator from %s\n\n",
-           o->seed ? "seed" : "current time");
-    printf("Initializing worker threads...\n\nThreads started!\n\n");
-    fflush(stdout);
-}
-
 /* What the hooks of a run share: the options, and for a workload with a
  * server_count (TPC-C's NOPM) a connection of its own and the counts read
  * at the start [0] and the end [1] of the measured phase. */
@@ -239,13 +223,17 @@ typedef struct run_ctx {
     db_conn         *c;             /* NULL: no server count */
     int64_t          count[2];
     bool             read[2];
+    report_ckpt      ckpt;          /* --report-checkpoints */
 } run_ctx;
 
-/* engine_hooks.on_interval: sysbench's interval line. */
+/* engine_hooks.on_interval: sysbench's interval line, its checkpoints. */
 static void print_interval(void *ctx, const stats *acc, const interval_sample *s, double t_run)
 {
-    const run_ctx *x = ctx;
-    report_interval_line(stdout, x->o, acc, s, t_run);
+    run_ctx *x = ctx;
+    if (x->o->report_interval > 0)
+        report_interval_line(stdout, x->o, acc, s, t_run);
+    if (x->o->ncheckpoints > 0)
+        report_ckpt_interval(stdout, x->o, &x->ckpt, acc, t_run);
 }
 
 /* The signal that asked a run to stop (SIGTERM, SIGINT), 0 while none:
@@ -300,6 +288,24 @@ static void read_server_count(void *ctx, bool end)
         x->read[end] = true;
 }
 
+/* --report-checkpoints: its state, and the engine's snapshot of the
+ * connections it needs. 0, or -1 after saying why (x->c freed). */
+static int ckpt_start(run_ctx *x, engine_hooks *h)
+{
+    const oltp_opts *o = x->o;
+    if (report_ckpt_init(&x->ckpt, x->wl->ntypes > 1 ? x->wl->ntypes : 1,
+                         o->threads > o->connections ? o->threads : o->connections) < 0) {
+        fprintf(stderr, "oltp: out of memory\n");
+        report_ckpt_free(&x->ckpt);
+        if (x->c)
+            db_free(x->c);
+        return -1;
+    }
+    if (o->ncheckpoints > 0)
+        h->snap = &x->ckpt.now;
+    return 0;
+}
+
 /* origin_ns: when oltp started; each phase's start_s counts from it. */
 static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
                    uint64_t origin_ns)
@@ -313,14 +319,12 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
     int rc, res_stopped;
     run_ctx x = { .o = o, .run = run, .wl = wl };
     engine_hooks hooks = {
-        .on_interval = o->report_interval > 0 ? print_interval : NULL,
+        .on_interval = o->report_interval > 0 || o->ncheckpoints > 0 ? print_interval : NULL,
         .on_measure = wl->server_count ? read_server_count : NULL,
         .stop_requested = stop_requested,
         .ctx = &x,
     };
 
-    if (!o->seed)
-        o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     /* an output that cannot be written must fail now, not after the run */
     if (o->json_path && atomic_file_check(o->json_path, w, sizeof w) < 0) {
         fprintf(stderr, "oltp: --json: %s\n", w);
@@ -343,13 +347,18 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
         x.c = &c;
     else
         db_free(&c);
-    print_header(o);
+    if (ckpt_start(&x, &hooks) < 0)
+        return OLTP_EXIT_FAILED;
+    report_header(stdout, o, o->seed != 0);
+    if (!o->seed)
+        o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     started = time(NULL);       /* the result's started_at */
     catch_stop_signals();
     rc = engine_run(run, wl, drv, &hooks, &res);
     if (x.c)
         db_free(x.c);
     if (rc < 0) {
+        report_ckpt_free(&x.ckpt);
         rc = res.disk_full ? OLTP_EXIT_DISK_FULL : OLTP_EXIT_FAILED;
         if (res.disk_full)
             fprintf(stderr, "oltp: the database reported its disk full (see above): the "
@@ -378,8 +387,10 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
     }
     snprintf(res.server_version, sizeof res.server_version, "%s", version);
     res_stopped = res.stopped;
-    report_final(stdout, o, wl, &res);
-    dbsize_print(stdout, "before the run", &size_start);
+    report_final(stdout, o, wl, &res, &x.ckpt);
+    report_ckpt_free(&x.ckpt);
+    if (!o->sysbench_personality && o->verbosity >= 3)
+        dbsize_print(stdout, "before the run", &size_start);
     /* a run ended by a server that stayed away has no size to read after it */
     size_end = (res_db_size){ RES_UNSET, RES_UNSET };
     if (!res.unavailable)

@@ -15,6 +15,13 @@ $(BIN)/test_oltp_unit: $(BUILD)/tests/unit/test_oltp_unit.o $(OLTP_LIB_OBJS) $(C
 	@mkdir -p $(dir $@)
 	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS) $(call pkglibs,cmocka)
 
+# the text report (sysbench's, oltp's) for fixed inputs
+$(BIN)/test_oltp_report: $(BUILD)/tests/unit/test_oltp_report.o $(OLTP_LIB_OBJS) $(COMMON_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS) $(call pkglibs,cmocka)
+ALL_TARGETS  += $(BIN)/test_oltp_report
+CHECK_TARGETS += $(BIN)/test_oltp_report
+
 # TPC-C: the random rules of the specification (no server needed)
 $(BIN)/test_tpcc: $(BUILD)/tests/unit/test_tpcc.o $(BUILD)/oltp/tpcc/tpcc_rand.o $(BUILD)/oltp/options/rand.o
 	@mkdir -p $(dir $@)
@@ -30,6 +37,7 @@ CHECK_TARGETS += $(BIN)/test_dialect $(BIN)/test_oltp_unit $(BIN)/test_tpcc
 TEST_TARGETS += tests/integration/oltp_mysql.sh
 TEST_TARGETS += tests/integration/oltp_pgsql.sh tests/integration/oltp_odbc.sh
 TEST_TARGETS += tests/integration/oltp_ping.sh tests/integration/oltp_disk_full.sh
+TEST_TARGETS += tests/integration/oltp_report.sh
 TEST_TARGETS += tests/integration/tpcc_mysql.sh tests/integration/tpcc_procedures.sh
 # the SQL Server path against Babelfish, last: on a fresh machine it waits
 # for the Babelfish build .ci/run started early (tests/lib/babelfish.sh)

@@ -103,6 +103,22 @@ static int add_sample(phase_result *p, const interval_sample *s)
     return 0;
 }
 
+/* Each connection's transactions and busy time so far into *snap. */
+static void snapshot_conns(engine *e, conn_snapshot *snap)
+{
+    snap->n = 0;
+    for (int i = 0; i < e->nworkers; i++)
+        for (int k = 0; k < e->workers[i].nconns; k++) {
+            conn *c = &e->workers[i].conns[k];
+            if (c->id >= snap->cap)
+                continue;
+            snap->conns[c->id].trx = __atomic_load_n(&c->trx_done, __ATOMIC_RELAXED);
+            snap->conns[c->id].busy_s = __atomic_load_n(&c->busy_ns, __ATOMIC_RELAXED) / 1e9;
+            if (c->id >= snap->n)
+                snap->n = c->id + 1;
+        }
+}
+
 /* Close the interval [from, to] of phase p (harvested into acc): fold it
  * into the phase, record a sample and tell the caller (hooks.on_interval).
  * An empty span only folds. */
@@ -124,6 +140,8 @@ static void close_interval(engine *e, phase_result *p, stats *acc, int64_t ql, u
         s.queue_len = ql;
         if (add_sample(p, &s) < 0)
             hist_sparse_free(s.lat);
+        if (e->hooks.snap)
+            snapshot_conns(e, e->hooks.snap);
         if (e->hooks.on_interval)
             e->hooks.on_interval(e->hooks.ctx, acc, &s, (to - e->t0) / 1e9);
     }
@@ -390,6 +408,10 @@ static void close_last(engine *e, run_result *res, stats *acc, int nconns, const
     p->has_after_end = true;
     for (int i = 0; i < e->nworkers; i++) {
         const res_after_end *a = &e->workers[i].after_end;
+        uint64_t tail_end = e->workers[i].tail_end;
+        stats_add(&p->tail, &e->workers[i].tail);
+        if (tail_end > cp->cut && (tail_end - cp->cut) / 1e9 > p->tail_s)
+            p->tail_s = (tail_end - cp->cut) / 1e9;
         p->late_tpm += e->workers[i].late_tpm;
         p->after_end.committed += a->committed;
         p->after_end.rolled_back += a->rolled_back;
@@ -461,7 +483,8 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
     res->phases[0].phase = o->warmup_s > 0 ? RES_PHASE_WARMUP : RES_PHASE_MEASURE;
     res->phases[1].phase = RES_PHASE_MEASURE;
     for (int i = 0; i < res->nphases; i++)
-        if (stats_init(&res->phases[i].st, e.ntypes) < 0)
+        if (stats_init(&res->phases[i].st, e.ntypes) < 0
+            || stats_init(&res->phases[i].tail, e.ntypes) < 0)
             goto out;
 
     if (o->warmup_s <= 0 && e.hooks.on_measure)
@@ -503,6 +526,7 @@ void run_result_free(run_result *res)
         for (int k = 0; k < res->phases[i].niv; k++)
             hist_sparse_free(res->phases[i].iv[k].lat);
         stats_free(&res->phases[i].st);
+        stats_free(&res->phases[i].tail);
         free(res->phases[i].iv);
         free(res->phases[i].longest_outage_s);
     }

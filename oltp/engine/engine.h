@@ -77,9 +77,24 @@ typedef struct phase_result {
      * transaction that ended after the cut (late_tpm among them) */
     bool             has_after_end;
     res_after_end    after_end;
+    /* Filled by the engine on that phase too: the transactions that
+     * were in flight at the cut and ended after it (after_end's committed
+     * and rolled back), their statements and latency, and how long after
+     * the cut the last of them ended. The result document keeps them
+     * apart (after_end); the text report counts them in, as sysbench
+     * does: every transaction sent is counted once. */
+    stats            tail;
+    double           tail_s;
 } phase_result;
 
 typedef struct conn_fairness { int64_t trx; double busy_s; } conn_fairness;
+
+/* Each connection's transactions and busy time so far (engine_hooks.snap):
+ * the caller's array of cap entries, n of them filled. */
+typedef struct conn_snapshot {
+    conn_fairness *conns;
+    int            cap, n;
+} conn_snapshot;
 
 typedef struct run_result {
     phase_result     phases[2];
@@ -119,6 +134,9 @@ typedef struct engine_hooks {
     void (*on_measure)(void *ctx, bool end);
     bool (*stop_requested)(void *ctx);
     void  *ctx;
+    /* when set, filled before each on_interval call (its first cap
+     * connections): what the report's checkpoints need */
+    conn_snapshot *snap;
 } engine_hooks;
 
 /* Run the workload as configured; hooks may be NULL. Returns 0 when it ran

@@ -224,22 +224,25 @@ static void record_trx(conn *c, bool rolled_back)
     int64_t lat = (int64_t)((end - c->intended) / 1000);
     stats *s;
 
-    c->trx_done++;
-    c->busy_ns += end - c->started;
+    /* read by the main thread for checkpoints (engine_hooks.snap) */
+    __atomic_store_n(&c->trx_done, c->trx_done + 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&c->busy_ns, c->busy_ns + (end - c->started), __ATOMIC_RELAXED);
     pthread_mutex_lock(&w->lock);
     s = iv_at(w, end);
-    flush_queries(c, s);
-    if (!s) {                   /* ended after the end: not measured */
-        /* but counted apart, as the server's counters have it */
+    if (!s) {                   /* ended after the end: not in the phase */
+        /* but counted apart, as the server's counters have it, and
+         * into the tail the text report adds */
         if (rolled_back)
             w->after_end.rolled_back++;
         else
             w->after_end.committed++;
         if (!rolled_back && w->e->wl->server_count && c->type == w->e->wl->tpm_type)
             w->late_tpm++;
-        pthread_mutex_unlock(&w->lock);
-        return;
+        s = &w->tail;
+        if (end > w->tail_end)
+            w->tail_end = end;
     }
+    flush_queries(c, s);
     s->trx++;
     hist_record(s->lat, lat);
     if (w->e->o->rate > 0 || w->e->terminals)
@@ -255,7 +258,6 @@ static void record_trx(conn *c, bool rolled_back)
     pthread_mutex_unlock(&w->lock);
 }
 
-
 /* Roll back the transaction in progress to run it again (a retryable
  * error, or a conflict the workload found), counting the retry. */
 static int rollback_for_retry(conn *c)
@@ -269,11 +271,23 @@ static int rollback_for_retry(conn *c)
             s->type_retries[c->type]++;
     } else {
         w->after_end.errors++;
+        w->tail.errors++;
     }
     pthread_mutex_unlock(&w->lock);
     c->st = C_ROLLBACK;
     c->kind = DB_Q_OTHER;
     return db_trx_start(&c->db, DB_TRX_ROLLBACK);
+}
+
+/* The kind a statement that just ended counts as, by sysbench's rule:
+ * a write that changed no row (an UPDATE or DELETE of a missing id)
+ * counts as "other". A statement queued in a pipeline has no answer of
+ * its own yet: it counts as its kind. */
+static db_qkind answered_kind(const conn *c)
+{
+    if (c->kind == DB_Q_WRITE && !c->queued && db_affected_rows(&c->db) == 0)
+        return DB_Q_OTHER;
+    return c->kind;
 }
 
 /* Ask the workload for its next statement and start it. */
@@ -290,11 +304,13 @@ static int advance(conn *c)
             c->kind = e->run->stmts[c->act.stmt].kind;
             /* --pipeline=on: queued at once (DB_DONE), answered with the
              * next statement that waits */
-            if (c->act.queue && e->o->db.pipeline)
+            c->queued = c->act.queue && e->o->db.pipeline;
+            if (c->queued)
                 return db_exec_queue(&c->db, c->act.stmt, c->act.params);
             return db_exec_start(&c->db, c->act.stmt, c->act.params);
         }
         c->kind = c->act.kind;
+        c->queued = false;
         return db_query_start(&c->db, c->act.sql);
     case WL_END:
     case WL_END_ROLLBACK:
@@ -436,7 +452,10 @@ int engine_conn_begin_next(conn *c)
     worker *w = c->w;
     engine *e = w->e;
 
-    if (__atomic_load_n(&e->stop, __ATOMIC_ACQUIRE)) {
+    /* past the cut nothing new starts, even before the main thread,
+     * waking a little late, says stop */
+    if (__atomic_load_n(&e->stop, __ATOMIC_ACQUIRE)
+        || now_ns() >= __atomic_load_n(&e->cut_ns, __ATOMIC_RELAXED)) {
         engine_conn_close(c);
         return NO_OP;
     }
@@ -552,7 +571,7 @@ void engine_conn_handle(conn *c, int r)
             r = c->in_trx ? start_trx(c, c->intended) : engine_conn_begin_next(c);
             break;
         case C_RUNNING:
-            c->q[c->kind]++;
+            c->q[answered_kind(c)]++;
             r = advance(c);
             break;
         case C_ROLLBACK:

@@ -39,9 +39,10 @@ typedef struct conn {
     int        backoff_ms;
     wl_action  act;
     db_qkind   kind;            /* of the statement in flight */
+    bool       queued;          /* it was queued (--pipeline): no answer of its own yet */
     int64_t    q[3];            /* read/write/other not yet flushed */
-    int64_t    trx_done;
-    uint64_t   busy_ns;
+    int64_t    trx_done;        /* written by the worker, read atomically by */
+    uint64_t   busy_ns;         /* the main thread (engine_hooks.snap) */
     /* outage: under w->lock; down_since is also read atomically by the
      * main thread (outage_exceeded) */
     uint64_t   down_since;      /* when the connection was lost; 0 = it works */
@@ -96,6 +97,8 @@ typedef struct worker {
     int64_t     late_tpm;       /* committed transactions of the workload's
                                  * tpm_type that ended after the cut */
     res_after_end after_end;    /* every transaction that ended after it */
+    stats       tail;           /* ... and their counts and latency */
+    uint64_t    tail_end;       /* when the last of them ended; 0: none */
     stats       iv;             /* the events of slot `slot` */
     stats       done;           /* of earlier slots, not yet harvested */
     uint64_t    slot;

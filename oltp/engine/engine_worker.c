@@ -117,7 +117,8 @@ int engine_worker_init(engine *e, worker *w, int id, int first_conn, int nconns,
     if (uv_loop_init(&w->loop) < 0)
         return -1;
     pthread_mutex_init(&w->lock, NULL);
-    if (stats_init(&w->iv, e->ntypes) < 0 || stats_init(&w->done, e->ntypes) < 0)
+    if (stats_init(&w->iv, e->ntypes) < 0 || stats_init(&w->done, e->ntypes) < 0
+        || stats_init(&w->tail, e->ntypes) < 0)
         return -1;
     rng_seed(&w->rng, o->seed, (uint64_t)id);
     uv_async_init(&w->loop, &w->wake, on_wake);
@@ -172,6 +173,7 @@ void engine_worker_free(worker *w)
     pthread_mutex_destroy(&w->lock);
     stats_free(&w->iv);
     stats_free(&w->done);
+    stats_free(&w->tail);
     for (int i = 0; i < w->nterms; i++)
         if (w->terms[i].wls)
             w->e->wl->conn_free(w->terms[i].wls);

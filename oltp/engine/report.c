@@ -16,21 +16,61 @@
 
 static double ms(int64_t us) { return (double)us / 1000.0; }
 
+/* sysbench prints its run's text at --verbosity 3 (notice) and above */
+static bool notice(const oltp_opts *o) { return o->verbosity >= 3; }
+
+void report_header(FILE *out, const oltp_opts *o, bool seeded)
+{
+    if (!notice(o))
+        return;
+    if (o->sysbench_personality)
+        fprintf(out, "sysbench 1.0.20-compatible (drivebench oltp %s)\n\n", DRIVEBENCH_VERSION);
+    else
+        fprintf(out, "oltp (drivebench) %s, sysbench-compatible\n\n", DRIVEBENCH_VERSION);
+    fprintf(out, "Running the test with following options:\n");
+    fprintf(out, "Number of threads: %d\n", o->threads);
+    if (o->rate > 0)
+        fprintf(out, "Target transaction rate: %g/sec\n", o->rate);
+    if (o->warmup_s > 0)
+        fprintf(out, "Warmup time: %gs\n", o->warmup_s);     /* oltp's own option */
+    if (o->report_interval > 0)
+        fprintf(out, "Report intermediate results every %g second(s)\n", o->report_interval);
+    if (o->ncheckpoints > 0) {
+        fprintf(out, "Report checkpoint(s) at ");
+        for (int i = 0; i < o->ncheckpoints; i++)
+            fprintf(out, "%s%g", i ? ", " : "", o->checkpoints[i]);
+        fprintf(out, " seconds\n");
+    }
+    if (seeded)
+        fprintf(out, "Initializing random number generator from seed (%" PRIu64 ").\n\n\n", o->seed);
+    else
+        fprintf(out, "Initializing random number generator from current time\n\n\n");
+    fprintf(out, "Initializing worker threads...\n\nThreads started!\n\n");
+    fflush(out);
+}
+
 void report_interval_line(FILE *out, const oltp_opts *o, const stats *acc,
                           const interval_sample *s, double t_run)
 {
     double d = s->duration_s;
+    /* --percentile=0: sysbench says 0% and 0.00 */
+    double pct = o->npercentiles ? o->percentiles[0] : 0;
+    if (!notice(o))
+        return;
     fprintf(out, "[ %.0fs ] thds: %d tps: %.2f qps: %.2f (r/w/o: %.2f/%.2f/%.2f) "
             "lat (ms,%g%%): %.2f err/s: %.2f reconn/s: %.2f",
             t_run, o->threads, (double)acc->trx / d,
             (double)(acc->reads + acc->writes + acc->others) / d,
             (double)acc->reads / d, (double)acc->writes / d, (double)acc->others / d,
-            o->percentiles[0], s->lat_pct_ms, (double)acc->errors / d,
+            pct, o->npercentiles ? s->lat_pct_ms : 0.0, (double)acc->errors / d,
             (double)acc->reconnects / d);
-    if (o->rate > 0)
+    if (o->rate > 0 && !o->sysbench_personality)
         fprintf(out, " queue: %" PRId64 " queue-lat (ms,%g%%): %.2f", s->queue_len,
                 o->percentiles[0], ms(hist_percentile(acc->queue, o->percentiles[0])));
     fputc('\n', out);
+    if (o->rate > 0 && o->sysbench_personality)
+        fprintf(out, "[ %.0fs ] queue length: %" PRId64 ", concurrency: %d\n", t_run, s->queue_len,
+                0);
     fflush(out);
 }
 
@@ -94,46 +134,74 @@ static void print_standard(FILE *out, const workload *wl, const phase_result *p,
     fprintf(out, "    %s\n\n", all ? "all limits met" : "some limits NOT MET");
 }
 
-static void print_histogram(FILE *out, const hist *h)
+/* sysbench's histogram layout: SB_BUCKETS buckets, logarithmic from
+ * SB_LOW_MS to SB_HIGH_MS; a value goes to the nearest bucket (in log
+ * scale), which prints as its own value. */
+#define SB_BUCKETS  1024
+#define SB_LOW_MS   0.001
+#define SB_HIGH_MS  100000.0
+
+int report_sb_bucket(double v_ms)
 {
-    int64_t peak = 0, seen = 0;
-    fprintf(out, "Latency histogram (values are in milliseconds)\n"
-            "       value  ------------- distribution ------------- count\n");
-    /* one row per 1 % step of the distribution, like a compact CDF */
-    for (int pass = 0; pass < 2; pass++) {
-        int64_t prev = -1;
-        seen = 0;
-        for (double p = 1; p <= 100; p += 1) {
-            int64_t v = hist_percentile(h, p);
-            int64_t want = (int64_t)(p / 100.0 * (double)h->total + 0.5);
-            int64_t cnt = want - seen;
-            if (v == prev || cnt <= 0)
-                continue;
-            seen = want;
-            prev = v;
-            if (pass == 0) {
-                if (cnt > peak)
-                    peak = cnt;
-                continue;
-            }
-            int bars = peak ? (int)(40.0 * (double)cnt / (double)peak + 0.5) : 0;
-            fprintf(out, "%12.3f |%-40.*s %" PRId64 "\n", ms(v), bars,
-                    "****************************************", cnt);
-        }
-    }
-    fputc('\n', out);
+    double mult = (SB_BUCKETS - 1) / (log(SB_HIGH_MS) - log(SB_LOW_MS));
+    double i = v_ms > 0 ? floor((log(v_ms) - log(SB_LOW_MS)) * mult + 0.5) : 0;
+    return i < 0 ? 0 : i >= SB_BUCKETS ? SB_BUCKETS - 1 : (int)i;
 }
 
-void report_final(FILE *out, const oltp_opts *o, const workload *wl, const run_result *r)
+double report_sb_bucket_ms(int i)
 {
-    const phase_result *p = measure_phase(r);
-    const stats *s = &p->st;
-    double d = p->duration_s > 0 ? p->duration_s : 1e-9;
-    int64_t q = s->reads + s->writes + s->others;
-    double mean = 0, sq = 0, tmean = 0, tsq = 0;
+    double mult = (SB_BUCKETS - 1) / (log(SB_HIGH_MS) - log(SB_LOW_MS));
+    return exp(i / mult + log(SB_LOW_MS));
+}
 
-    if (o->histogram)
-        print_histogram(out, s->lat);
+/* The latency histogram as sysbench prints it: each non-empty bucket of
+ * its layout, a bar of up to 40 stars scaled to the fullest bucket.
+ * oltp's buckets (µs, 3 digits) are finer: each goes to the sysbench
+ * bucket of its lowest value. Its title and the closing line are notices
+ * (--verbosity 3), the rows are not, as in sysbench. -1 when out of
+ * memory (after printing why). */
+static int print_histogram(FILE *out, const oltp_opts *o, const hist *h)
+{
+    int64_t *b = calloc(SB_BUCKETS, sizeof *b), peak = 0;
+    hist_sparse *sp = hist_sparse_of(h, h->sig_digits);
+
+    if (!b || !sp) {
+        fprintf(stderr, "oltp: out of memory printing the histogram\n");
+        free(b);
+        hist_sparse_free(sp);
+        return -1;
+    }
+    for (int i = 0; i < sp->n; i++)
+        b[report_sb_bucket(ms(sp->value[i]))] += sp->count[i];
+    for (int i = 0; i < SB_BUCKETS; i++)
+        if (b[i] > peak)
+            peak = b[i];
+    if (notice(o))
+        fprintf(out, "Latency histogram (values are in milliseconds)\n");
+    if (peak > 0)
+        fprintf(out, "       value  ------------- distribution ------------- count\n");
+    for (int i = 0; i < SB_BUCKETS; i++) {
+        if (!b[i])
+            continue;
+        fprintf(out, "%12.3f |%-40.*s %" PRId64 "\n", report_sb_bucket_ms(i),
+                (int)floor((double)b[i] * 40 / (double)peak + 0.5),
+                "****************************************", b[i]);
+    }
+    if (notice(o))
+        fprintf(out, " \n");
+    free(b);
+    hist_sparse_free(sp);
+    return 0;
+}
+
+/* "SQL statistics" to "Latency": the counts of s over d seconds (its
+ * rates), total_s the run's time so far. */
+static void print_summary(FILE *out, const oltp_opts *o, const stats *s, double d, double total_s)
+{
+    int64_t q = s->reads + s->writes + s->others;
+
+    if (d <= 0)
+        d = 1e-9;
     fprintf(out, "SQL statistics:\n    queries performed:\n");
     fprintf(out, "        read:                            %" PRId64 "\n", s->reads);
     fprintf(out, "        write:                           %" PRId64 "\n", s->writes);
@@ -144,25 +212,57 @@ void report_final(FILE *out, const oltp_opts *o, const workload *wl, const run_r
     fprintf(out, "    ignored errors:                      %-6" PRId64 " (%.2f per sec.)\n", s->errors, s->errors / d);
     fprintf(out, "    reconnects:                          %-6" PRId64 " (%.2f per sec.)\n\n", s->reconnects, s->reconnects / d);
     fprintf(out, "General statistics:\n");
-    fprintf(out, "    total time:                          %.4fs\n", p->duration_s);
+    fprintf(out, "    total time:                          %.4fs\n", total_s);
     fprintf(out, "    total number of events:              %" PRId64 "\n\n", s->trx);
     fprintf(out, "Latency (ms):\n");
-    fprintf(out, "         min:                            %10.2f\n", ms(s->lat->min));
-    fprintf(out, "         avg:                            %10.2f\n", hist_mean(s->lat) / 1000.0);
-    fprintf(out, "         max:                            %10.2f\n", ms(s->lat->max));
-    for (int i = 0; i < o->npercentiles; i++)
-    {
+    fprintf(out, "         min:                            %12.2f\n", ms(s->lat->min));
+    fprintf(out, "         avg:                            %12.2f\n", hist_mean(s->lat) / 1000.0);
+    fprintf(out, "         max:                            %12.2f\n", ms(s->lat->max));
+    if (!o->npercentiles)
+        fprintf(out, "         percentile stats:               disabled\n");
+    for (int i = 0; i < o->npercentiles; i++) {
         char label[48];
         snprintf(label, sizeof label, "%gth percentile:", o->percentiles[i]);
-        fprintf(out, "         %-31s %10.2f\n", label, ms(hist_percentile(s->lat, o->percentiles[i])));
+        fprintf(out, "         %-31s %12.2f\n", label, ms(hist_percentile(s->lat, o->percentiles[i])));
     }
-    fprintf(out, "         sum:                            %10.2f\n\n", s->lat->sum / 1000.0);
+    fprintf(out, "         sum:                            %12.2f\n\n", s->lat->sum / 1000.0);
+}
+
+/* "Threads fairness": each of the n connections' transactions and busy
+ * time (now), since base when not NULL (the last checkpoint). */
+static void print_fairness(FILE *out, const conn_fairness *now, const conn_fairness *base, int n)
+{
+    double mean = 0, sq = 0, tmean = 0, tsq = 0;
+
+    if (n <= 0)
+        return;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++) {
+            double trx = (double)(now[i].trx - (base ? base[i].trx : 0));
+            double busy = now[i].busy_s - (base ? base[i].busy_s : 0);
+            if (pass == 0) {
+                mean += trx / n;
+                tmean += busy / n;
+            } else {
+                sq += pow(trx - mean, 2);
+                tsq += pow(busy - tmean, 2);
+            }
+        }
+    fprintf(out, "Threads fairness:\n");
+    fprintf(out, "    events (avg/stddev):           %.4f/%.2f\n", mean, sqrt(sq / n));
+    fprintf(out, "    execution time (avg/stddev):   %.4f/%.2f\n\n", tmean, sqrt(tsq / n));
+}
+
+/* oltp's additions after sysbench's text: queue time (--rate), the
+ * transaction types (TPC-C) and the standard's figures. */
+static void print_additions(FILE *out, const oltp_opts *o, const workload *wl, const phase_result *p,
+                            const stats *s)
+{
     if (o->rate > 0) {
         fprintf(out, "Queue time (ms), intended start to actual start:\n");
-        fprintf(out, "         avg:                            %10.2f\n", hist_mean(s->queue) / 1000.0);
-        fprintf(out, "         max:                            %10.2f\n", ms(s->queue->max));
-        fprintf(out, "         %gth percentile:                  %10.2f\n\n", o->percentiles[0],
-                ms(hist_percentile(s->queue, o->percentiles[0])));
+        fprintf(out, "         avg:                            %12.2f\n", hist_mean(s->queue) / 1000.0);
+        fprintf(out, "         max:                            %12.2f\n", ms(s->queue->max));
+        fprintf(out, "         %-31s %12.2f\n\n", "95th percentile:", ms(hist_percentile(s->queue, 95)));
     }
     if (wl->ntypes > 1) {
         fprintf(out, "Transactions by type:\n  %-14s %10s %7s %10s %10s %10s %9s %8s\n",
@@ -173,25 +273,91 @@ void report_final(FILE *out, const oltp_opts *o, const workload *wl, const run_r
                     hist_mean(s->type_lat[t]) / 1000.0, ms(hist_percentile(s->type_lat[t], 90)),
                     ms(hist_percentile(s->type_lat[t], 99)), s->type_rollbacks[t], s->type_retries[t]);
         fputc('\n', out);
+        /* the standard's figures are the phase's, as in the result
+         * document (its server count leaves the tail out) */
         if (wl->tpm_name)
-            print_standard(out, wl, p, d);
+            print_standard(out, wl, p, p->duration_s > 0 ? p->duration_s : 1e-9);
     }
-    for (int i = 0; i < r->nconns; i++) {
-        mean += (double)r->conns[i].trx;
-        tmean += r->conns[i].busy_s;
+}
+
+int report_ckpt_init(report_ckpt *k, int ntypes, int nconns)
+{
+    memset(k, 0, sizeof *k);
+    k->now.conns = calloc((size_t)(nconns > 0 ? nconns : 1), sizeof *k->now.conns);
+    k->last = calloc((size_t)(nconns > 0 ? nconns : 1), sizeof *k->last);
+    k->now.cap = nconns;
+    if (!k->now.conns || !k->last)
+        return -1;
+    return stats_init(&k->span, ntypes);
+}
+
+void report_ckpt_free(report_ckpt *k)
+{
+    stats_free(&k->span);
+    free(k->now.conns);
+    free(k->last);
+    k->now.conns = k->last = NULL;
+}
+
+void report_ckpt_interval(FILE *out, const oltp_opts *o, report_ckpt *k, const stats *acc,
+                          double t_run)
+{
+    double t = t_run - o->warmup_s;     /* in the measured phase */
+
+    if (t <= 0)
+        return;                         /* the warm-up is not reported */
+    stats_add(&k->span, acc);
+    if (k->next >= o->ncheckpoints || t + 1e-6 < o->checkpoints[k->next])
+        return;
+    while (k->next < o->ncheckpoints && t + 1e-6 >= o->checkpoints[k->next])
+        k->next++;
+    if (notice(o)) {
+        fprintf(out, "[ %.0fs ] Checkpoint report:\n", t);
+        print_summary(out, o, &k->span, t - k->last_t, t);
+        print_fairness(out, k->now.conns, k->last, k->now.n);
+        fflush(out);
     }
-    if (r->nconns) {
-        mean /= r->nconns;
-        tmean /= r->nconns;
-        for (int i = 0; i < r->nconns; i++) {
-            sq += pow((double)r->conns[i].trx - mean, 2);
-            tsq += pow(r->conns[i].busy_s - tmean, 2);
-        }
-        fprintf(out, "Threads fairness:\n");
-        fprintf(out, "    events (avg/stddev):           %.4f/%.2f\n", mean, sqrt(sq / r->nconns));
-        fprintf(out, "    execution time (avg/stddev):   %.4f/%.2f\n\n", tmean, sqrt(tsq / r->nconns));
+    memcpy(k->last, k->now.conns, (size_t)k->now.n * sizeof *k->last);
+    stats_reset(&k->span);
+    k->last_t = t;
+    k->done++;
+}
+
+void report_final(FILE *out, const oltp_opts *o, const workload *wl, const run_result *r,
+                  const report_ckpt *k)
+{
+    const phase_result *p = measure_phase(r);
+    bool after_ckpt = k && k->done > 0;
+    double total = p->duration_s + p->tail_s;
+    stats all;
+
+    /* every transaction that ended: those in flight at the cut too */
+    if (stats_init(&all, p->st.ntypes) < 0) {
+        fprintf(stderr, "oltp: out of memory writing the report\n");
+        stats_free(&all);
+        return;
+    }
+    stats_add(&all, after_ckpt ? &k->span : &p->st);
+    stats_add(&all, &p->tail);
+    if (o->verbosity >= 4 && !r->stopped) {
+        fprintf(out, "%s limit exceeded, exiting...\n",
+                o->events > 0 && p->st.trx + p->tail.trx >= o->events ? "Event" : "Time");
+        if (r->nconns > 1)
+            fprintf(out, "(last message repeated %d times)\n", r->nconns - 1);
+        fprintf(out, "Done.\n\n");
+    }
+    if (o->histogram)
+        print_histogram(out, o, all.lat);
+    if (notice(o)) {
+        print_summary(out, o, &all, after_ckpt ? total - k->last_t : total, total);
+        if (!o->sysbench_personality)
+            print_additions(out, o, wl, p, &all);
+        /* after checkpoints: since the last one (its connections) */
+        print_fairness(out, r->conns, after_ckpt && k->now.n == r->nconns ? k->last : NULL,
+                       r->nconns);
     }
     fflush(out);
+    stats_free(&all);
 }
 
 /* The phase latency object: avg, min, max, p50, p95, p99 and every

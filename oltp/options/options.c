@@ -49,7 +49,11 @@ static const opt_def defs[] = {
     {"warmup-time", O_DOUBLE, F(warmup_s), "0", "seconds of load before measuring; their statistics are reported as the warmup phase", 0, BIG},
     {"report-interval", O_DOUBLE, F(report_interval), "0", "print statistics every N seconds (0 = off)", 0, BIG},
     {"rate", O_DOUBLE, F(rate), "0", "open-loop target rate in transactions/s (0 = as fast as possible)", 0, BIG},
-    {"percentile", O_PCT, 0, "95", "comma-separated percentiles to report (first is used in interval lines)", 0, 100},
+    {"percentile", O_PCT, 0, "95", "comma-separated percentiles to report (first is used in interval lines; "
+     "0: none, as sysbench's --percentile=0)", 0, 100},
+    {"report-checkpoints", O_STR, F(report_checkpoints_text), "",
+     "comma-separated seconds since the start at which to print a full report of the span "
+     "since the previous one (sysbench's checkpoints)", 0, 0},
     {"histogram", O_BOOL, F(histogram), "off", "print the latency histogram in the report", 0, 0},
     {"event-threads", O_INT, F(event_threads), "0", "event-loop worker threads (0 = one per CPU oltp may run on, no more than the connections; with --rate or TPC-C terminals, which share a loop's connections, one per 256 connections, at most one per CPU)", 0, 1024},
     {"json", O_STR, F(json_path), NULL, "write the result document (results/SCHEMA.md) to this file", 0, 0},
@@ -177,6 +181,8 @@ static int set_value(oltp_opts *o, const opt_def *d, const char *v, FILE *err)
         char buf[256], *tok, *save;
         snprintf(buf, sizeof buf, "%s", v);
         o->npercentiles = 0;
+        if (parse_num(v, &n) == 0 && n == 0)
+            return 0;           /* sysbench's "no percentile" */
         for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             if (parse_num(tok, &n) < 0 || n <= 0 || n > 100 ||
                 o->npercentiles == OLTP_MAX_PERCENTILES) {
@@ -240,6 +246,30 @@ static int parse_ignore_errors(oltp_opts *o, FILE *err)
     return 0;
 }
 
+/* --report-checkpoints=N,N,...: seconds since the start, ascending,
+ * into o->checkpoints. 0, or -1 after printing why. */
+static int parse_checkpoints(oltp_opts *o, FILE *err)
+{
+    char buf[1024], *tok, *save;
+    const char *v = o->report_checkpoints_text;
+
+    o->ncheckpoints = 0;
+    if (!v || !*v)
+        return 0;
+    snprintf(buf, sizeof buf, "%s", v);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        double n;
+        if (parse_num(tok, &n) < 0 || n <= 0 || n > BIG || o->ncheckpoints == OLTP_MAX_CHECKPOINTS
+            || (o->ncheckpoints && n <= o->checkpoints[o->ncheckpoints - 1])) {
+            fprintf(err, "oltp: --report-checkpoints=%s: expected up to %d ascending numbers of seconds "
+                    "above 0, comma-separated\n", v, OLTP_MAX_CHECKPOINTS);
+            return -1;
+        }
+        o->checkpoints[o->ncheckpoints++] = n;
+    }
+    return 0;
+}
+
 /* Fill o->db from the --pgsql-* or --odbc-* options when --db-driver
  * names those drivers (the --mysql-* options write o->db directly). */
 static int driver_options(oltp_opts *o, FILE *err)
@@ -299,6 +329,7 @@ int opts_parse(oltp_opts *o, int argc, char **argv, FILE *err)
     int npos = 0;
 
     memset(o, 0, sizeof(*o));
+    o->verbosity = 3;
     for (size_t i = 0; i < NDEFS; i++)
         if (defs[i].def && set_value(o, &defs[i], defs[i].def, err) < 0)
             return -1;
@@ -366,8 +397,12 @@ int opts_parse(oltp_opts *o, int argc, char **argv, FILE *err)
         o->db.password = getenv("OLTP_MYSQL_PASSWORD");
     if (!o->db.password)
         o->db.password = "";
-    if (parse_ignore_errors(o, err) < 0)
+    if (parse_ignore_errors(o, err) < 0 || parse_checkpoints(o, err) < 0)
         return -1;
+    if (o->histogram && !o->npercentiles) {
+        fprintf(err, "oltp: --histogram cannot be used with --percentile=0\n");
+        return -1;
+    }
     if (rand_cfg_finish(&o->rnd) < 0) {
         fprintf(err, "oltp: random distribution parameters out of range\n");
         return -1;

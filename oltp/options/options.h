@@ -14,6 +14,7 @@
 #include "options/rand.h"
 
 #define OLTP_MAX_PERCENTILES 16
+#define OLTP_MAX_CHECKPOINTS 64
 
 typedef struct oltp_opts {
     const char *workload;
@@ -28,11 +29,16 @@ typedef struct oltp_opts {
     double   report_interval;
     double   rate;
     double   percentiles[OLTP_MAX_PERCENTILES];
-    int      npercentiles;
+    int      npercentiles;          /* 0: --percentile=0, sysbench's "no percentile" */
     bool     histogram;
+    const char *report_checkpoints_text;    /* --report-checkpoints as given */
+    double   checkpoints[OLTP_MAX_CHECKPOINTS];  /* its seconds since the start, ascending */
+    int      ncheckpoints;
     int      event_threads;         /* libuv worker threads (0 = auto: engine_event_threads()) */
     const char *json_path;
     bool     verbose;
+    int      verbosity;             /* sysbench's --verbosity 0..5 (default 3) */
+    bool     sysbench_personality;  /* run as `sysbench`: sysbench 1.0.20's text, messages and exit statuses */
 
     /* random numbers */
     rand_cfg rnd;
