@@ -301,6 +301,15 @@ int tel_compare_drives(const res_summary *sum, const tel_drive_acc *acc, int rep
                        res_io *io)
 {
     int welch = reps >= ORCH_STATS_MIN_REPS;
+    /* made again (`drivebench summarize`): the earlier ones go */
+    for (int i = 0; i < io->ncmp; i++) {
+        free(io->cmp[i].a);
+        free(io->cmp[i].b);
+        free(io->cmp[i].reason);
+    }
+    free(io->cmp);
+    io->cmp = NULL;
+    io->ncmp = 0;
     for (int a = 0; a < sum->ndrives; a++)
         for (int b = a + 1; b < sum->ndrives; b++) {
             const res_drive *da = &sum->drives[a], *db = &sum->drives[b];
