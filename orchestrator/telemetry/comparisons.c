@@ -18,6 +18,10 @@
 
 #include "util/stats.h"
 
+/* The reason of two drives whose compared values are the same throughout. */
+#define ORCH_CMP_IDENTICAL \
+    "not comparable: identical values (no variance to judge a difference by)"
+
 /* What one drive measured in one repetition. */
 typedef struct rep_view {
     int complete;       /* every VM of the drive measured, none failed */
@@ -80,10 +84,11 @@ static int add_cmp(res_io *io, const char *a, const char *b, res_cmp_method meth
     c->verdict = df->distinguishable ? RES_CMP_DISTINGUISHABLE : RES_CMP_NOT_DISTINGUISHABLE;
     if (!(df->se > 0)) {
         /* no spread: equal values are identical, others need repetitions
-         * to show theirs; neither is a difference */
+         * to show theirs; neither is a verdict (no p-value, out of Holm's
+         * family), whatever a reader counts from the JSON */
         int same = df->diff == 0;
-        c->verdict = same ? RES_CMP_NOT_DISTINGUISHABLE : RES_CMP_TOO_SHORT;
-        c->reason = strdup(same ? "identical" : "no variance: needs repetitions");
+        c->verdict = same ? RES_CMP_NOT_COMPARABLE : RES_CMP_TOO_SHORT;
+        c->reason = strdup(same ? ORCH_CMP_IDENTICAL : "no variance: needs repetitions");
         return c->a && c->b && c->reason ? 0 : -1;
     }
     return c->a && c->b ? 0 : -1;
