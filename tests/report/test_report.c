@@ -23,6 +23,7 @@
 #include <libxml/xpath.h>
 
 #include "hist.h"
+#include "report/drive_io.h"
 #include "report/report.h"
 #include "report/report_html.h"
 #include "report/svg.h"
@@ -1231,7 +1232,13 @@ static void test_drive_io(void **state)
     assert_int_equal(rt_count(w.doc, "//table[@id='table-drive-id-1']//td[.='Fake NVMe 1TB']"), 1);
     assert_int_equal(rt_count(w.doc, "//p[@id='host-saturated-1' and @class='warning']"), 1);
     assert_int_equal(rt_count(w.doc, "//p[@class='warning trending' and @data-drive='nvme-a']"), 1);
-    /* is the difference real */
+    /* is the difference real: the rule in force (stats.h), Holm over the
+     * whole family (issue 42) */
+    assert_string_equal(text_of(w.doc, "//section[@id='comparisons']/p[@class='note']"),
+                        REPORT_CMP_NOTE);
+    assert_non_null(strstr(REPORT_CMP_NOTE, ORCH_STATS_BATCH_RULE));
+    assert_null(strstr(REPORT_CMP_NOTE, "uncorrelated"));
+    assert_non_null(strstr(REPORT_CMP_NOTE, "Holm's correction runs over the whole family"));
     assert_int_equal(rt_count(w.doc, "//table[@id='table-comparisons']/tbody/tr"), 4);
     /* no verdict: the reason instead, no interval, no p */
     assert_string_equal(text_of(w.doc, "//table[@id='table-comparisons']/tbody/tr["
