@@ -265,10 +265,19 @@ static int intervals_get(json_object *o, const rj_field *f, void *base, rj_ctx *
         json_object *e = lazy ? rj_lazy_get(a, i) : rj_idx(a, i), *l = rj_get(e, RK_LATENCY_MS);
         res_interval *x = &p->intervals[i];
         int rc = lazy && !e ? -1 : 0;
+        char saved_path[sizeof c->path];
         if (rc < 0)
             snprintf(c->err, c->errlen, "out of memory");
-        if (rc < 0 || rj_get_fields(e, iv_fields, x, c) < 0
-            || rj_get_fields(e, iv_queue_fields, x, c) < 0) {
+        /* a refused value names its interval: "measure: intervals[2].tps" */
+        memcpy(saved_path, c->path, sizeof saved_path);
+        if (snprintf(c->path, sizeof c->path, "%s%s[%zu].", saved_path, f->key, i)
+            >= (int)sizeof c->path)
+            memcpy(c->path, saved_path, sizeof saved_path);    /* too deep to name */
+        if (rc == 0 && (rj_get_fields(e, iv_fields, x, c) < 0
+                        || rj_get_fields(e, iv_queue_fields, x, c) < 0))
+            rc = -1;
+        memcpy(c->path, saved_path, sizeof saved_path);
+        if (rc < 0) {
             if (lazy)
                 json_object_put(e);
             return -1;

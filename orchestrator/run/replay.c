@@ -48,8 +48,10 @@ int orch_replay_result_from_entry(orch_vm_result *r, const res_vm *v)
     r->numa_node = v->pinned ? v->numa_node : -1;
     r->boot_reboots = (int)v->boot_reboots;
     r->health.boot_reboots = r->boot_reboots;
-    /* "no-transactions" is the aggregation's verdict on a healthy VM run */
-    if (v->failed && fault_of(v->fault) != ORCH_FAULT_NO_TRANSACTIONS) {
+    /* "no-transactions" and "result" are the aggregation's verdicts on a
+     * healthy VM run: made again from its file */
+    if (v->failed && fault_of(v->fault) != ORCH_FAULT_NO_TRANSACTIONS
+        && fault_of(v->fault) != ORCH_FAULT_RESULT) {
         r->failed_in = v->failed_in ? v->failed_in : "measure";
         r->health.fault = fault_of(v->fault);
         snprintf(r->health.reason, sizeof r->health.reason, "%s",
