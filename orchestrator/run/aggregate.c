@@ -425,6 +425,16 @@ static int add_vms(const orch_summary_input *in, res_summary *s, group *groups, 
         }
         g = &groups[d * (reps + 1) + r->repetition];
         rc = res_oltp_read_file(path, &doc, why, sizeof why);
+        if (rc == 0 && !r->failed_in && res_oltp_measure(&doc)) {
+            /* a measurement counts each transaction once (issue 42) */
+            char cnt[256];
+            if (res_phase_counts_agree(res_oltp_measure(&doc), cnt, sizeof cnt) < 0) {
+                if (snprintf(why, sizeof why, "%s: %s", path, cnt) >= (int)sizeof why)
+                    why[sizeof why - 1] = '\0';        /* cut: still names the file */
+                res_oltp_clear(&doc);
+                rc = -1;
+            }
+        }
         have = rc == 0;
         /* a healthy VM's result refused (or missing from a run that
          * ended): a failed VM run, in no figure; a partial run's VMs may
