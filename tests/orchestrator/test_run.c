@@ -885,15 +885,17 @@ static void test_database_disk_full(void **state)
     orch_plan_free(p);
 }
 
-/* The fixtures in a folder of the test's, with second-vm1's measured
- * phase showing connection outages of 0.4 and `outage` seconds. Returns
- * the folder (static). */
-static const char *fixtures_with_outage(orch_fixture *f, double outage)
+/* The fixtures copied into folder `sub` of the test's, second-vm1's
+ * measured phase changed by edit(phase, arg). Returns the folder
+ * (static: until the next call). */
+static const char *fixtures_second_vm1(orch_fixture *f, const char *sub,
+                                       void (*edit)(json_object *measure, double arg),
+                                       double arg)
 {
     static char dir[PATH_MAX];
     char cmd[PATH_MAX * 3], path[PATH_MAX * 2];
-    json_object *d, *phases, *ph, *lo;
-    snprintf(dir, sizeof dir, "%s/fixtures", f->results);
+    json_object *d, *phases;
+    snprintf(dir, sizeof dir, "%s/%s", f->results, sub);
     snprintf(cmd, sizeof cmd, "cp -r '%s/results/fixtures/run/vm' '%s'", f->cwd, dir);
     assert_int_equal(system(cmd), 0);
     snprintf(path, sizeof path, "%s/drivebench-fixture-20261130-000000--second-vm1.r1.json",
@@ -901,15 +903,27 @@ static const char *fixtures_with_outage(orch_fixture *f, double outage)
     d = json_object_from_file(path);
     assert_non_null(d);
     assert_true(json_object_object_get_ex(d, "phases", &phases));
-    ph = json_object_array_get_idx(phases, 1);
-    lo = json_object_new_array();
+    edit(json_object_array_get_idx(phases, 1), arg);
+    assert_int_equal(json_object_to_file(path, d), 0);
+    json_object_put(d);
+    return dir;
+}
+
+/* Connection outages of 0.4 and `outage` seconds. */
+static void with_outage(json_object *ph, double outage)
+{
+    json_object *lo = json_object_new_array();
     json_object_array_add(lo, json_object_new_double(0.4));
     json_object_array_add(lo, json_object_new_double(outage));
     json_object_object_add(ph, "longest_outage_s", lo);
     json_object_object_add(ph, "unavailable_s", json_object_new_double((0.4 + outage) / 2));
-    assert_int_equal(json_object_to_file(path, d), 0);
-    json_object_put(d);
-    return dir;
+}
+
+/* The fixtures with second-vm1's measured phase showing connection
+ * outages of 0.4 and `outage` seconds (fixtures_second_vm1). */
+static const char *fixtures_with_outage(orch_fixture *f, double outage)
+{
+    return fixtures_second_vm1(f, "fixtures", with_outage, outage);
 }
 
 /* A measured phase with an outage of max_outage (1 s) or more is not
@@ -945,27 +959,12 @@ static void test_short_outage_passes(void **state)
     orch_plan_free(p);
 }
 
-/* The fixtures in a folder of the test's, second-vm1's measured phase
- * with a NaN in its second interval's tps. Returns the folder (static). */
-static const char *fixtures_with_nan(orch_fixture *f)
+/* v in the second interval's tps. */
+static void with_interval_tps(json_object *ph, double v)
 {
-    static char dir[PATH_MAX];
-    char cmd[PATH_MAX * 3], path[PATH_MAX * 2];
-    json_object *d, *phases, *ivs;
-    snprintf(dir, sizeof dir, "%s/fixtures-nan", f->results);
-    snprintf(cmd, sizeof cmd, "cp -r '%s/results/fixtures/run/vm' '%s'", f->cwd, dir);
-    assert_int_equal(system(cmd), 0);
-    snprintf(path, sizeof path, "%s/drivebench-fixture-20261130-000000--second-vm1.r1.json",
-             dir);
-    d = json_object_from_file(path);
-    assert_non_null(d);
-    assert_true(json_object_object_get_ex(d, "phases", &phases));
-    assert_true(json_object_object_get_ex(json_object_array_get_idx(phases, 1), "intervals",
-                                          &ivs));
-    json_object_object_add(json_object_array_get_idx(ivs, 1), "tps", json_object_new_double(NAN));
-    assert_int_equal(json_object_to_file(path, d), 0);
-    json_object_put(d);
-    return dir;
+    json_object *ivs;
+    assert_true(json_object_object_get_ex(ph, "intervals", &ivs));
+    json_object_object_add(json_object_array_get_idx(ivs, 1), "tps", json_object_new_double(v));
 }
 
 /* A VM whose result is refused (a NaN interval) is a failed VM run, fault
@@ -983,7 +982,8 @@ static void test_refused_result_fails_vm(void **state)
     char want[PATH_MAX * 2], err[DB_ERR_LEN], *dir = orch_strfmt("%s/%s", f->results, RUN_ID);
     res_summary *re;
     opts_init(&o, f);
-    assert_int_equal(run_with_env(p, &o, "FAKE_OLTP_FIXTURES", fixtures_with_nan(f)),
+    assert_int_equal(run_with_env(p, &o, "FAKE_OLTP_FIXTURES",
+                                  fixtures_second_vm1(f, "fixtures-nan", with_interval_tps, NAN)),
                      ORCH_RUN_DEGRADED);
     assert_clean(f, RUN_ID);
     s = orch_fixture_summary(f);
