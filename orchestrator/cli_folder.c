@@ -139,6 +139,9 @@ int cli_summarize(int argc, char **argv)
     if (rc)
         return rc;
     dir = o.out_dir ? o.out_dir : o.arg;
+    snprintf(err, sizeof err, "%s/summary.json", o.arg);
+    if (access(err, R_OK) < 0)      /* not a run folder: said before its lock */
+        return cli_bad_input("%s: cannot be summarized: %s: %s", o.arg, err, strerror(errno));
     if (!o.out_dir && (lock = orch_run_lock(o.arg, err, sizeof err)) < 0)
         return cli_bad_input("%s", err);
     if (!(s = orch_summary_rebuild(o.arg, err, sizeof err))) {

@@ -594,6 +594,9 @@ expect "summarize: missing argument" 2 "drivebench: missing RUN_DIR argument" $D
 expect "summarize: not a run folder" 2 "drivebench: tests/report: cannot be summarized: tests/report/summary.json: No such file or directory" \
   $DB summarize tests/report --out="$tmp/nosum"
 [ ! -e "$tmp/nosum" ] && ok "summarize of no run folder writes nothing" || bad "summarize left $tmp/nosum"
+expect "summarize: no folder" 2 "drivebench: $tmp/none: cannot be summarized: $tmp/none/summary.json: No such file or directory" \
+  $DB summarize "$tmp/none"
+[ ! -e "$tmp/none" ] && ok "summarize of no folder makes none" || bad "summarize made $tmp/none"
 cp -r results/fixtures/report-reps "$tmp/sumfx"
 expect "summarize a fixture in place" 0 "" $DB summarize "$tmp/sumfx"
 [ "$(cat "$tmp/out")" = "summarize report-reps: $tmp/sumfx/summary.json, $tmp/sumfx/summary.csv" ] \
