@@ -481,7 +481,9 @@ int rj_get_fields(json_object *o, const rj_field *t, void *base, rj_ctx *c)
             break;
         case RJ_PTR:
             *(void **)m = NULL;
-            if (v) {
+            /* an object only: a VM's "host" is its URI, beside its io's
+             * keys, where a drive's is the host view */
+            if (v && json_object_is_type(v, json_type_object)) {
                 if (!(*(void **)m = calloc(1, f->size)))
                     return oom(c);
                 if (get_nested(v, f, *(void **)m, c) < 0)

@@ -109,8 +109,9 @@ typedef struct res_io_cmp {
                                  * drives' summed series that chose the batch
                                  * length (util/stats.h); NAN */
     double p_holm;              /* p_value after Holm's correction over the
-                                 * run's pairs of drives of this method; NAN */
-    int    family;              /* pairs of drives in that correction; 0: none */
+                                 * run's whole family (every comparison with a
+                                 * verdict, all methods); NAN */
+    int    family;              /* comparisons in that correction; 0: none */
 } res_io_cmp;
 
 /* What the I/O cost per committed transaction (issue 23), keyed: the

@@ -261,14 +261,24 @@ static int intervals_get(json_object *o, const rj_field *f, void *base, rj_ctx *
     if (rj_array_room(a, f, sizeof *p->intervals, (void **)&p->intervals, &n, c) < 0)
         return -1;
     p->nintervals = (int)n;
+    p->iv_count = n > 0 ? 0 : -1;
     for (size_t i = 0; i < n; i++) {
         json_object *e = lazy ? rj_lazy_get(a, i) : rj_idx(a, i), *l = rj_get(e, RK_LATENCY_MS);
         res_interval *x = &p->intervals[i];
         int rc = lazy && !e ? -1 : 0;
+        char saved_path[sizeof c->path];
         if (rc < 0)
             snprintf(c->err, c->errlen, "out of memory");
-        if (rc < 0 || rj_get_fields(e, iv_fields, x, c) < 0
-            || rj_get_fields(e, iv_queue_fields, x, c) < 0) {
+        /* a refused value names its interval: "measure: intervals[2].tps" */
+        memcpy(saved_path, c->path, sizeof saved_path);
+        if (snprintf(c->path, sizeof c->path, "%s%s[%zu].", saved_path, f->key, i)
+            >= (int)sizeof c->path)
+            memcpy(c->path, saved_path, sizeof saved_path);    /* too deep to name */
+        if (rc == 0 && (rj_get_fields(e, iv_fields, x, c) < 0
+                        || rj_get_fields(e, iv_queue_fields, x, c) < 0))
+            rc = -1;
+        memcpy(c->path, saved_path, sizeof saved_path);
+        if (rc < 0) {
             if (lazy)
                 json_object_put(e);
             return -1;
@@ -284,6 +294,9 @@ static int intervals_get(json_object *o, const rj_field *f, void *base, rj_ctx *
         }
         if (lazy)
             json_object_put(e);
+        /* before the hook, which may take the histogram */
+        if (p->iv_count >= 0)
+            p->iv_count = x->histogram ? p->iv_count + x->histogram->total : -1;
         if (hook && hook->fn(hook->ctx, p, hook->phase, (int)i) < 0) {
             snprintf(c->err, c->errlen, "out of memory");
             return -1;
@@ -645,4 +658,22 @@ int res_oltp_read_file_each(const char *path, res_oltp *r, res_interval_fn fn, v
     memset(r, 0, sizeof *r);
     return rj_read_doc_lazy(path, "cannot read result JSON: ", lazy_intervals, oltp_from_json,
                             oltp_clear, &e, err, errlen) == 0 ? 0 : -1;
+}
+
+int res_phase_counts_agree(const res_phase *p, char *err, size_t errlen)
+{
+    int64_t n = p->transactions + p->unserved;
+    if (p->histogram && p->histogram->total != n) {
+        snprintf(err, errlen, "%s: %s is %" PRId64 "%s, its %s holds %" PRId64
+                 " (count): they must agree", res_phase_name(p->phase), "transactions", n,
+                 p->unserved ? " with unserved" : "", RK_HISTOGRAM, p->histogram->total);
+        return -1;
+    }
+    if (p->iv_count >= 0 && p->iv_count != n) {
+        snprintf(err, errlen, "%s: %s is %" PRId64 "%s, its intervals' histograms hold %"
+                 PRId64 ": they must agree", res_phase_name(p->phase), "transactions", n,
+                 p->unserved ? " with unserved" : "", p->iv_count);
+        return -1;
+    }
+    return 0;
 }

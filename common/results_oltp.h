@@ -134,11 +134,20 @@ typedef struct res_phase {
     double        iv_pct;       /* percentile of the intervals' latency */
     res_interval *intervals;
     int           nintervals;
+    int64_t       iv_count;     /* read: the intervals' histograms' counts
+                                 * summed; -1: none, or one without */
     hist         *histogram;    /* owned; NULL only when read without one */
     res_txn_type *types;        /* NULL/0 unless several types */
     int           ntypes;
     res_tpcc     *tpcc;         /* NULL unless TPC-C */
 } res_phase;
+
+/* Whether phase p (as read) holds every transaction in its histograms
+ * once: its histogram's count, and its intervals' summed when each has
+ * one, equal transactions + unserved (issue 42). 0, or -1 with "measure:
+ * transactions is N, its histogram holds M (count): they must agree" in
+ * err. The reader does not ask it: a measurement's reader does. */
+int res_phase_counts_agree(const res_phase *p, char *err, size_t errlen);
 
 /* A database's size at one moment, as its server reports it
  * (results/SCHEMA.md, "Database size"), in bytes: data (tables and

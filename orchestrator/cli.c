@@ -67,7 +67,8 @@ int cli_parse_opts(int argc, char **argv, const char *allowed, int need_arg, cli
     if (need_arg && !o->arg)
         return cli_bad_input("%s", need_arg == 1 ? "missing PLAN argument"
                                : need_arg == 2 ? "missing RUN-ID argument"
-                               : "missing BUNDLE argument");
+                               : need_arg == 3 ? "missing BUNDLE argument"
+                               : "missing RUN_DIR argument");
     if (o->run_id && !orch_runid_valid(o->run_id))
         return cli_bad_input("run id '%s' is not of the form drivebench makes "
                          "(lowercase letters, digits, single dashes)", o->run_id);

@@ -38,13 +38,16 @@ int cli_bad_input(const char *fmt, ...);
 int cli_can_run(const orch_plan *p);
 
 /* Parse "--run-id=", "--out=", "--uri=" (as allowed by `allowed`) and one
- * positional argument (need_arg: 1 a PLAN, 2 a RUN-ID, 3 a BUNDLE).
+ * positional argument (need_arg: 1 a PLAN, 2 a RUN-ID, 3 a BUNDLE, 4 a
+ * RUN_DIR).
  * 0, or EXIT_BAD_INPUT after a message. */
 int cli_parse_opts(int argc, char **argv, const char *allowed, int need_arg, cli_opts *o);
 
 /* cli_folder.c: `drivebench resume RUN-ID`, `bundle RUN-ID`, `verify
- * BUNDLE` (argv after the command). Their exit status. */
+ * BUNDLE`, `summarize RUN_DIR` (argv after the command). Their exit
+ * status. */
 int cli_resume(int argc, char **argv);
+int cli_summarize(int argc, char **argv);
 int cli_bundle(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 

@@ -1,18 +1,21 @@
 /* cli_folder.c — the commands on a run folder or a bundle (cli.h):
  * `drivebench resume RUN-ID` (run/resume.h), `bundle RUN-ID` and `verify
- * BUNDLE` (bundle/bundle.h). */
+ * BUNDLE` (bundle/bundle.h), `summarize RUN_DIR` (run/replay.h). */
 #include "cli.h"
 
 #include "bundle/bundle.h"
 #include "plan/plan.h"
+#include "run/replay.h"
 #include "run/resume.h"
 #include "run/run.h"
 #include "util/files.h"
 #include "util/names.h"
 
 #include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The run folder of RUN-ID under --results (default "results") into
@@ -119,4 +122,41 @@ int cli_verify(int argc, char **argv)
         return rc;
     rc = orch_bundle_verify(o.arg, stdout, err, sizeof err);
     return rc < 0 ? cli_bad_input("%s", err) : rc;
+}
+
+/* `summarize RUN_DIR`: summary.json and summary.csv made again from the
+ * run folder's VM results and its summary's plan (run/replay.h
+ * orch_summary_rebuild), into RUN_DIR (its lock held: not while a run
+ * writes it) or --out=DIR. 0, 1 when they cannot be written, 2 when the
+ * folder cannot be summarized. */
+int cli_summarize(int argc, char **argv)
+{
+    cli_opts o;
+    char err[2048];
+    const char *dir;
+    res_summary *s = NULL;
+    int rc = cli_parse_opts(argc, argv, "out", 4, &o), lock = -1;
+    if (rc)
+        return rc;
+    dir = o.out_dir ? o.out_dir : o.arg;
+    snprintf(err, sizeof err, "%s/summary.json", o.arg);
+    if (access(err, R_OK) < 0)      /* not a run folder: said before its lock */
+        return cli_bad_input("%s: cannot be summarized: %s: %s", o.arg, err, strerror(errno));
+    if (!o.out_dir && (lock = orch_run_lock(o.arg, err, sizeof err)) < 0)
+        return cli_bad_input("%s", err);
+    if (!(s = orch_summary_rebuild(o.arg, err, sizeof err))) {
+        rc = cli_bad_input("%s: cannot be summarized: %s", o.arg, err);
+    } else if (o.out_dir && mkdir(dir, 0755) < 0 && errno != EEXIST) {
+        fprintf(stderr, "drivebench: cannot create %s: %s\n", dir, strerror(errno));
+        rc = 1;
+    } else if (res_summary_write_files(s, dir, err, sizeof err) < 0) {
+        fprintf(stderr, "drivebench: %s\n", err);
+        rc = 1;
+    } else {
+        printf("summarize %s: %s/summary.json, %s/summary.csv\n", s->run_id, dir, dir);
+    }
+    orch_summary_free(s);
+    if (lock >= 0)
+        close(lock);
+    return rc;
 }

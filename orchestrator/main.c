@@ -43,6 +43,7 @@ static void usage(FILE *f)
           "       drivebench resume RUN-ID [--results=DIR] [--plan=PLAN]\n"
           "       drivebench bundle RUN-ID [--results=DIR] [--out=FILE]\n"
           "       drivebench verify BUNDLE\n"
+          "       drivebench summarize RUN_DIR [--out=DIR]\n"
           "       drivebench report RESULTS_DIR... [-o report.html] [--charts] [--png]\n"
           "       drivebench report --rank [--all-runs] [--highlight NAME] [--baseline DRIVE]\n"
           "                         [--png] [-o DIR] RUN_OR_RESULTS_DIR...\n"
@@ -541,6 +542,7 @@ int main(int argc, char **argv)
         { "list", cmd_list }, { "teardown", cmd_teardown }, { "report", report_main },
         { "seed", cmd_seed }, { "plan", cmd_plan }, { "host", cmd_host },
         { "resume", cli_resume }, { "bundle", cli_bundle }, { "verify", cli_verify },
+        { "summarize", cli_summarize },
     };
     if (argc < 2) {
         usage(stderr);
@@ -555,5 +557,5 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], cmds[i].name) == 0)
             return cmds[i].fn(argc - 2, argv + 2);
     return cli_bad_input("unknown command '%s' (validate, render, run, list, teardown, report, seed, "
-                     "plan, host, resume, bundle, verify)", argv[1]);
+                     "plan, host, resume, bundle, verify, summarize)", argv[1]);
 }

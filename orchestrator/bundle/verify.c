@@ -213,7 +213,15 @@ static void compare(verify_ctx *v, json_object *stored, json_object *re, const c
             return;
         }
         for (size_t i = 0; i < n; i++) {
-            char *sub = orch_strfmt("%s[%zu]", path, i);
+            json_object *e = json_object_array_get_idx(re, i), *a, *b, *m;
+            /* a comparison is named by its drives and method */
+            char *sub = strcmp(path, "comparisons") == 0
+                        && json_object_object_get_ex(e, "a", &a)
+                        && json_object_object_get_ex(e, "b", &b)
+                        && json_object_object_get_ex(e, "method", &m)
+                        ? orch_strfmt("%s[%zu] (%s vs %s, %s)", path, i, json_object_get_string(a),
+                                      json_object_get_string(b), json_object_get_string(m))
+                        : orch_strfmt("%s[%zu]", path, i);
             if (sub)
                 compare(v, json_object_array_get_idx(stored, i),
                         json_object_array_get_idx(re, i), sub);
@@ -233,49 +241,67 @@ static void compare(verify_ctx *v, json_object *stored, json_object *re, const c
     }
 }
 
-/* summary.json of the run folder dir recomputed from its VMs' results and
- * compared. 0, or -1 with err (the summary cannot be read). */
+/* Out of re, what the rebuild took as stored (run/replay.h) but the
+ * comparisons, which it made again: only recomputed figures are
+ * compared. 0, or -1 when out of memory. */
+static int keep_recomputed(res_summary *re)
+{
+    res_summary kept;
+    int rc = -1;
+    memset(&kept, 0, sizeof kept);
+    kept.drives = calloc((size_t)re->ndrives + 1, sizeof *kept.drives);
+    kept.vms = calloc((size_t)re->nvms + 1, sizeof *kept.vms);
+    if (kept.drives && kept.vms) {
+        kept.ndrives = re->ndrives;
+        kept.nvms = re->nvms;
+        orch_summary_swap_kept(&kept, re);
+        re->completed_reps = -1;
+        if (kept.io && (re->io = res_io_new())) {
+            re->io->cmp = kept.io->cmp;
+            re->io->ncmp = kept.io->ncmp;
+            kept.io->cmp = NULL;
+            kept.io->ncmp = 0;
+        }
+        rc = !kept.io || re->io ? 0 : -1;
+    }
+    res_summary_clear(&kept);
+    return rc;
+}
+
+/* summary.json of the run folder dir recomputed (`drivebench summarize`:
+ * run/replay.h orch_summary_rebuild) and compared. 0, or -1 with err (the
+ * summary cannot be read). */
 static int check_summary(verify_ctx *v, const char *dir, int *nresults, char *err,
                          size_t errlen)
 {
     char *path = orch_strfmt("%s/summary.json", dir), why[1024];
-    res_summary s, *re = NULL;
-    orch_summary_input in;
-    orch_vm_result *vms = NULL;
-    const char **drives = NULL;
-    json_object *stored = NULL, *rec = NULL;
+    res_summary *re = NULL;
+    json_object *stored = NULL, *rec = NULL, *vms = NULL;
     int rc = -1;
 
-    memset(&s, 0, sizeof s);
     if (!path) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    if (res_summary_read_file(path, &s, why, sizeof why) != 0) {
-        snprintf(err, errlen, "summary.json cannot be read: %s", why);
+    stored = json_object_from_file(path);
+    if (!stored) {
+        snprintf(err, errlen, "summary.json cannot be read: %s", json_util_get_last_err());
         goto cleanup;
     }
-    vms = calloc((size_t)s.nvms + 1, sizeof *vms);
-    drives = calloc((size_t)s.ndrives + 1, sizeof *drives);
-    if (!vms || !drives || orch_summary_input_from(&s, dir, drives, vms, &in) < 0) {
-        snprintf(err, errlen, "out of memory");
-        goto cleanup;
-    }
-    re = orch_summary_build(&in, why, sizeof why);
-    for (int i = 0; i < s.nvms; i++)
-        orch_replay_result_clear(&vms[i]);
-    if (!re) {
+    if (!(re = orch_summary_rebuild(dir, why, sizeof why))) {
+        if (strncmp(why, path, strlen(path)) == 0) {
+            /* the summary itself: the reader's line names it */
+            snprintf(err, errlen, "summary.json cannot be read: %s", why);
+            goto cleanup;
+        }
         /* a raw result that cannot be read, or does not fit: a mismatch */
         fprintf(v->out, "mismatch: summary.json: cannot be recomputed: %s\n", why);
         v->mismatches++;
         rc = 0;
         goto cleanup;
     }
-    re->completed_reps = s.completed_reps;
-    stored = json_object_from_file(path);
-    rec = res_summary_to_json(re);
-    if (!stored || !rec) {
-        snprintf(err, errlen, "summary.json cannot be read: %s", json_util_get_last_err());
+    if (keep_recomputed(re) < 0 || !(rec = res_summary_to_json(re))) {
+        snprintf(err, errlen, "out of memory");
         goto cleanup;
     }
     {
@@ -291,15 +317,13 @@ static int check_summary(verify_ctx *v, const char *dir, int *nresults, char *er
                     "aggregation does otherwise shows as mismatches\n", was, is);
     }
     compare(v, stored, rec, "");
-    *nresults = s.nvms;
+    *nresults = json_object_object_get_ex(stored, "vms", &vms)
+                ? (int)json_object_array_length(vms) : 0;
     rc = 0;
 cleanup:
     json_object_put(stored);
     json_object_put(rec);
     orch_summary_free(re);
-    res_summary_clear(&s);
-    free(vms);
-    free(drives);
     free(path);
     return rc;
 }

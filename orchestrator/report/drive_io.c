@@ -381,16 +381,7 @@ static void comparisons(xmlNodePtr body, const report_set *s)
                 sec = html_add(body, "section", NULL);
                 html_attr(sec, "id", "comparisons");
                 html_add(sec, "h2", "Is the difference real?");
-                html_attr(html_add(sec, "p", "Paired: the drives ran at the same time, so their "
-                         "per-interval values are compared in batches of consecutive "
-                         "intervals inside one repetition (batch means, t interval over 10 "
-                         "to 20 batches; the batch length grows until consecutive batches "
-                         "are uncorrelated). Welch: the complete repetitions' values (three "
-                         "or more). A difference whose 95 % interval spans zero, or whose "
-                         "p-value after Holm's correction over the run's pairs of drives is "
-                         "0.05 or more, is not distinguishable from noise. A pair with an "
-                         "incomplete drive, or too few intervals or repetitions, gets no "
-                         "verdict."), "class", "note");
+                html_attr(html_add(sec, "p", REPORT_CMP_NOTE), "class", "note");
                 tb = html_table(sec, "table-comparisons", heads);
             }
             tr = html_add(tb, "tr", NULL);

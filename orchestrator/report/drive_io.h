@@ -11,13 +11,26 @@
  *   each other in a div.io-row), #chart-io-flush-R-D; per run:
  *   svg#chart-io-spectrum-R, #chart-io-p99-time-R, table#table-io-R,
  *   table#table-spectrum-R, table#table-drive-id-R; <section
- *   id="comparisons"> with table#table-comparisons (rows data-verdict),
+ *   id="comparisons"> with its p.note (REPORT_CMP_NOTE) and
+ *   table#table-comparisons (rows data-verdict),
  *   p.warning#host-saturated-R, p.warning.trending (data-drive).
  */
 #ifndef ORCH_REPORT_IO_H
 #define ORCH_REPORT_IO_H
 #include <libxml/tree.h>
 #include "report/report.h"
+#include "util/stats.h"
+
+/* The comparisons section's note: the rule in force, from stats.h. */
+#define REPORT_CMP_NOTE \
+    "Paired: the drives ran at the same time, so their per-interval values are compared " \
+    "in batches of consecutive intervals inside one repetition (batch means, a t interval " \
+    "over the batches; " ORCH_STATS_BATCH_RULE "). Welch: the complete repetitions' " \
+    "values (three or more). Holm's correction runs over the whole family: every " \
+    "comparison of the run with a verdict, all pairs of drives and all methods together. " \
+    "A difference whose 95 % interval spans zero, or whose Holm-adjusted p-value is 0.05 " \
+    "or more, is not distinguishable from noise. A pair with an incomplete drive, with " \
+    "identical values, or with too few intervals or repetitions gets no verdict."
 
 /* Append the sections to body. 0, or -1 when out of memory. */
 int report_drive_io_sections(xmlNodePtr body, const report_set *s);

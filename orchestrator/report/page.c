@@ -21,7 +21,11 @@ char *page_drive_label(const report_page *pg, const report_run *run, const char 
 /* A number shown with `decimals` decimals. */
 const char *page_shown(double v, int decimals, char *buf, size_t len)
 {
-    snprintf(buf, len, "%.*f", decimals, v);
+    /* never "nan" on a page (issue 42) */
+    if (!isfinite(v))
+        snprintf(buf, len, "not computed");
+    else
+        snprintf(buf, len, "%.*f", decimals, v);
     return buf;
 }
 

@@ -29,7 +29,8 @@ typedef struct report_page {
 /* "nvme-a" or, with several runs, "nvme-a [B]". Caller frees. */
 char *page_drive_label(const report_page *pg, const report_run *run, const char *name);
 
-/* v shown with `decimals` decimals, into buf. Returns buf. */
+/* v shown with `decimals` decimals, into buf ("not computed" when it is
+ * not finite: never "nan"). Returns buf. */
 const char *page_shown(double v, int decimals, char *buf, size_t len);
 
 /* An integer as text into buf ("" when RES_UNSET). Returns buf. */

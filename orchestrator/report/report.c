@@ -20,6 +20,13 @@
 
 const char *report_num(double v, char *buf, size_t len)
 {
+    /* a figure that could not be computed is no number: never "nan" on a
+     * page or in a CSV (issue 42) */
+    if (!isfinite(v)) {
+        if (len)
+            buf[0] = '\0';
+        return buf;
+    }
     return res_num(v, buf, len);
 }
 

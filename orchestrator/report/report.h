@@ -159,7 +159,7 @@ report_ratio_ci report_ratio_interval(double ratio, const report_spread *x,
 report_ratio_ci report_scaling_ci(const report_set *s, int r, int d);
 
 /* A number as summary.json writes it (6 decimals, no trailing zeros) into
- * buf. Returns buf. */
+ * buf; "" for one not finite (not computed: never "nan"). Returns buf. */
 const char *report_num(double v, char *buf, size_t len);
 
 /* Write the CSV (one row per drive per run). 0, or -1 with err. */

@@ -35,8 +35,21 @@ static void verdict_row(xmlNodePtr tb, const report_run *run, const report_drive
     page_cell(tr, st->track);
     page_num(tr, "rounds", st->nrounds, 0);
     page_cell(tr, st->attained_round ? page_int_text(st->attained_round, buf, sizeof buf) : "");
-    page_num(tr, "window_range_pct", st->window_range_pct, 2);
-    page_num(tr, "window_excursion_pct", st->window_excursion_pct, 2);
+    if (isfinite(st->window_range_pct) && isfinite(st->window_excursion_pct)) {
+        page_num(tr, "window_range_pct", st->window_range_pct, 2);
+        page_num(tr, "window_excursion_pct", st->window_excursion_pct, 2);
+    } else {
+        /* no window judged: why, in both cells (never "nan") */
+        char why[64];
+        if (st->nrounds == 1)
+            snprintf(why, sizeof why, "one round: no window");
+        else if (st->nrounds < st->window)
+            snprintf(why, sizeof why, "%d of %d rounds: no window", st->nrounds, st->window);
+        else
+            snprintf(why, sizeof why, "no window judged");
+        html_attr(page_cell(tr, why), "data-key", "window_range_pct");
+        html_attr(page_cell(tr, why), "data-key", "window_excursion_pct");
+    }
     page_cell(tr, st->verdict);
 }
 
@@ -55,6 +68,11 @@ static int round_chart(xmlNodePtr sec, const report_page *pg, const report_run *
 
     if (!x || !y || !label)
         goto cleanup;
+    if (n < 2) {
+        /* one round draws no line: the table says why there is no window */
+        rc = 0;
+        goto cleanup;
+    }
     for (int k = 0; k < n; k++) {
         x[k] = st->rounds[k].round;
         y[k] = p99 ? st->rounds[k].p99_ms : st->rounds[k].tps;

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* One TPC-C transaction type merged over a group's VMs. */
 typedef struct group_type {
@@ -327,10 +328,11 @@ static bool no_transactions(const res_phase *m)
 
 /* The summary's entry of VM r: its health, and its figures from its
  * result doc when there is one (doc NULL: a failed VM that left none);
- * empty: a complete result without transactions, failed for that. 0, or
- * -1 when out of memory. */
+ * empty: a complete result without transactions, failed for that;
+ * refused: why its result was refused (NULL: it was not), failed for
+ * that. 0, or -1 when out of memory. */
 static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc,
-                    const res_oltp *pre, int64_t expect, bool empty)
+                    const res_oltp *pre, int64_t expect, bool empty, const char *refused)
 {
     const res_phase *m = doc ? res_oltp_measure(doc) : NULL;
     v->db_deviation_pct = NAN;
@@ -352,17 +354,19 @@ static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc,
     v->boot_reboots = r->boot_reboots > 0 ? r->boot_reboots : 0;
     if (!v->name || !v->drive || !v->result || (r->precondition && !v->precondition_result))
         return -1;
-    if (r->failed_in || empty) {
+    if (r->failed_in || empty || refused) {
         char when[32] = "";
         struct tm tm;
         v->failed = true;
         if (r->failed_in && r->health.at && gmtime_r(&r->health.at, &tm))
             strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
         v->fault = strdup(orch_fault_name(r->failed_in ? r->health.fault
+                                          : refused    ? ORCH_FAULT_RESULT
                                                        : ORCH_FAULT_NO_TRANSACTIONS));
-        v->reason = strdup(!r->failed_in ? "no transactions: its measured phase completed "
-                                           "without one"
-                           : r->health.reason[0] ? r->health.reason : "failed");
+        v->reason = r->failed_in ? strdup(r->health.reason[0] ? r->health.reason : "failed")
+                    : refused    ? orch_strfmt("its result was refused: %s", refused)
+                                 : strdup("no transactions: its measured phase completed "
+                                          "without one");
         v->failed_at = *when ? strdup(when) : NULL;
         v->failed_in = strdup(r->failed_in ? r->failed_in : "measure");
         v->console_tail = r->console_tail ? strdup(r->console_tail) : NULL;
@@ -395,7 +399,9 @@ static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc,
  * repetition's group (groups[d * (reps + 1) + r]); every VM gets its entry
  * in the summary's vms. A failed VM, or any VM of a partial run, may have
  * left no result: that is no error. A complete result without transactions
- * is a failed VM run. 0, or -1 with err. */
+ * is a failed VM run, and so is a result refused (or missing from a run
+ * that ended): fault "result", the reader's line its reason (issue 42).
+ * 0, or -1 with err. */
 static int add_vms(const orch_summary_input *in, res_summary *s, group *groups, int reps,
                    char *err, size_t errlen)
 {
@@ -403,7 +409,8 @@ static int add_vms(const orch_summary_input *in, res_summary *s, group *groups, 
         const orch_vm_result *r = &in->vms[i];
         group *g;
         res_oltp doc, pre = { 0 };
-        int d, rc, have, have_pre = 0;
+        char why[DB_ERR_LEN];
+        int d, rc, have, have_pre = 0, refused;
         bool empty = false;
         int64_t expect = in->plan ? in->plan->expect_database_bytes : RES_UNSET;
         char *path = orch_strfmt("%s/%s", in->run_dir, r->result);
@@ -417,11 +424,23 @@ static int add_vms(const orch_summary_input *in, res_summary *s, group *groups, 
             return -1;
         }
         g = &groups[d * (reps + 1) + r->repetition];
-        rc = res_oltp_read_file(path, &doc, err, errlen);
-        free(path);
+        rc = res_oltp_read_file(path, &doc, why, sizeof why);
+        if (rc == 0 && !r->failed_in && res_oltp_measure(&doc)) {
+            /* a measurement counts each transaction once (issue 42) */
+            char cnt[256];
+            if (res_phase_counts_agree(res_oltp_measure(&doc), cnt, sizeof cnt) < 0) {
+                if (snprintf(why, sizeof why, "%s: %s", path, cnt) >= (int)sizeof why)
+                    why[sizeof why - 1] = '\0';        /* cut: still names the file */
+                res_oltp_clear(&doc);
+                rc = -1;
+            }
+        }
         have = rc == 0;
-        if (!have && !r->failed_in && !in->partial)
-            return -1;
+        /* a healthy VM's result refused (or missing from a run that
+         * ended): a failed VM run, in no figure; a partial run's VMs may
+         * have written none */
+        refused = !have && !r->failed_in && (!in->partial || access(path, F_OK) == 0);
+        free(path);
         if (have && !r->failed_in && doc.ended != RES_END_COMPLETE) {
             /* stopped early without a fault of its VM (the run was
              * interrupted): what it measured stays in its file, and is
@@ -430,7 +449,7 @@ static int add_vms(const orch_summary_input *in, res_summary *s, group *groups, 
             have = 0;
         }
         empty = have && !r->failed_in && no_transactions(res_oltp_measure(&doc));
-        if (r->failed_in || empty) {
+        if (r->failed_in || empty || refused) {
             g->failed++;
         } else if (have && group_add(g, res_oltp_measure(&doc)) < 0) {
             snprintf(err, errlen, "%s: histogram parameters differ from the other "
@@ -446,7 +465,7 @@ static int add_vms(const orch_summary_input *in, res_summary *s, group *groups, 
             free(ppath);
         }
         rc = vm_entry(&s->vms[s->nvms], r, have ? &doc : NULL, have_pre ? &pre : NULL, expect,
-                      empty);
+                      empty, refused ? why : NULL);
         if (rc == 0 && have && !r->failed_in && !empty)
             group_add_db(g, &s->vms[s->nvms]);
         s->nvms++;

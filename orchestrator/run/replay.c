@@ -1,7 +1,10 @@
 /* replay.c — a summary's VM entries back into orch_vm_result (replay.h). */
 #include "run/replay.h"
+#include "telemetry/telemetry.h"
+#include "util/names.h"
 #include "virt/monitor.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -45,8 +48,10 @@ int orch_replay_result_from_entry(orch_vm_result *r, const res_vm *v)
     r->numa_node = v->pinned ? v->numa_node : -1;
     r->boot_reboots = (int)v->boot_reboots;
     r->health.boot_reboots = r->boot_reboots;
-    /* "no-transactions" is the aggregation's verdict on a healthy VM run */
-    if (v->failed && fault_of(v->fault) != ORCH_FAULT_NO_TRANSACTIONS) {
+    /* "no-transactions" and "result" are the aggregation's verdicts on a
+     * healthy VM run: made again from its file */
+    if (v->failed && fault_of(v->fault) != ORCH_FAULT_NO_TRANSACTIONS
+        && fault_of(v->fault) != ORCH_FAULT_RESULT) {
         r->failed_in = v->failed_in ? v->failed_in : "measure";
         r->health.fault = fault_of(v->fault);
         snprintf(r->health.reason, sizeof r->health.reason, "%s",
@@ -101,4 +106,70 @@ int orch_summary_input_from(const res_summary *s, const char *run_dir, const cha
     in->repetitions = s->repetitions;
     in->partial = s->status == RES_RUN_PARTIAL;
     return 0;
+}
+
+void orch_summary_swap_kept(res_summary *a, res_summary *b)
+{
+#define SWAP(x, y) do { __typeof__(x) t_ = (x); (x) = (y); (y) = t_; } while (0)
+    SWAP(a->completed_reps, b->completed_reps);
+    SWAP(a->io, b->io);
+    SWAP(a->fp, b->fp);
+    SWAP(a->repetitions_stop, b->repetitions_stop);
+    SWAP(a->interruptions, b->interruptions);
+    SWAP(a->ninterruptions, b->ninterruptions);
+    for (int d = 0; d < a->ndrives && d < b->ndrives; d++) {
+        SWAP(a->drives[d].restore, b->drives[d].restore);
+        SWAP(a->drives[d].io, b->drives[d].io);
+        SWAP(a->drives[d].pre, b->drives[d].pre);
+        SWAP(a->drives[d].npre, b->drives[d].npre);
+    }
+    /* orch_summary_build keeps the order of its input: the VMs pair up */
+    for (int i = 0; i < a->nvms && i < b->nvms; i++) {
+        SWAP(a->vms[i].io, b->vms[i].io);
+        SWAP(a->vms[i].pre, b->vms[i].pre);
+    }
+#undef SWAP
+}
+
+res_summary *orch_summary_rebuild(const char *run_dir, char *err, size_t errlen)
+{
+    char *path = orch_strfmt("%s/summary.json", run_dir), why[1024];
+    res_summary s, *re = NULL;
+    orch_summary_input in;
+    orch_vm_result *vms = NULL;
+    const char **drives = NULL;
+
+    memset(&s, 0, sizeof s);
+    if (!path) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (res_summary_read_file(path, &s, why, sizeof why) != 0) {
+        snprintf(err, errlen, "%s", why);
+        goto cleanup;
+    }
+    vms = calloc((size_t)s.nvms + 1, sizeof *vms);
+    drives = calloc((size_t)s.ndrives + 1, sizeof *drives);
+    if (!vms || !drives || orch_summary_input_from(&s, run_dir, drives, vms, &in) < 0) {
+        snprintf(err, errlen, "out of memory");
+        goto cleanup;
+    }
+    re = orch_summary_build(&in, err, errlen);
+    for (int i = 0; i < s.nvms; i++)
+        orch_replay_result_clear(&vms[i]);
+    if (!re)
+        goto cleanup;
+    orch_summary_swap_kept(&s, re);
+    /* the comparisons, from the VMs' results as the run made them */
+    if ((!re->io && !(re->io = res_io_new())) || orch_telemetry_fill(NULL, re, run_dir) < 0) {
+        snprintf(err, errlen, "out of memory");
+        orch_summary_free(re);
+        re = NULL;
+    }
+cleanup:
+    res_summary_clear(&s);
+    free(vms);
+    free(drives);
+    free(path);
+    return re;
 }

@@ -29,4 +29,21 @@ void orch_replay_result_clear(orch_vm_result *r);
 int orch_summary_input_from(const res_summary *s, const char *run_dir, const char **drives,
                             orch_vm_result *vms, orch_summary_input *in);
 
+/* summary.json of the run folder run_dir made again (`drivebench
+ * summarize`, `drivebench verify`): its figures by the run's own
+ * aggregation (orch_summary_build) from the VMs' results it names, fed
+ * its VM entries, plan and environment as above, and its comparisons by
+ * the run's own (orch_telemetry_fill, without samples); what the VMs'
+ * results do not give (the drive I/O samples and every figure made of
+ * them, the precondition's rounds, restores, fingerprint, interruptions)
+ * is taken as the stored summary has it. A new summary (orch_summary_free),
+ * or NULL with err: the summary cannot be read, a result named in it
+ * cannot be (naming the file), or out of memory. */
+res_summary *orch_summary_rebuild(const char *run_dir, char *err, size_t errlen);
+/* What orch_summary_rebuild takes from the stored summary (every res_io,
+ * the precondition's rounds, restores, fingerprint, repetitions_stop,
+ * interruptions, completed_reps) swapped between summaries a and b of
+ * the same drives and VMs, in the same order. */
+void orch_summary_swap_kept(res_summary *a, res_summary *b);
+
 #endif

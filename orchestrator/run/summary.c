@@ -245,6 +245,10 @@ int run_write_summary(run_state *st, const char *started, int partial)
                                           st->err, sizeof st->err) == 0) {
         if (partial != RUN_CHECKPOINT)
             orch_summary_db_warnings(sum, st->out);
+        /* VM runs the aggregation failed (a refused result, none without
+         * transactions) count as the monitor's do */
+        if (!partial && sum->run.failed_vms > st->failed_vms)
+            st->failed_vms = (int)sum->run.failed_vms;
         rc = 0;
     }
 cleanup:

@@ -18,6 +18,10 @@
 
 #include "util/stats.h"
 
+/* The reason of two drives whose compared values are the same throughout. */
+#define ORCH_CMP_IDENTICAL \
+    "not comparable: identical values (no variance to judge a difference by)"
+
 /* What one drive measured in one repetition. */
 typedef struct rep_view {
     int complete;       /* every VM of the drive measured, none failed */
@@ -80,10 +84,11 @@ static int add_cmp(res_io *io, const char *a, const char *b, res_cmp_method meth
     c->verdict = df->distinguishable ? RES_CMP_DISTINGUISHABLE : RES_CMP_NOT_DISTINGUISHABLE;
     if (!(df->se > 0)) {
         /* no spread: equal values are identical, others need repetitions
-         * to show theirs; neither is a difference */
+         * to show theirs; neither is a verdict (no p-value, out of Holm's
+         * family), whatever a reader counts from the JSON */
         int same = df->diff == 0;
-        c->verdict = same ? RES_CMP_NOT_DISTINGUISHABLE : RES_CMP_TOO_SHORT;
-        c->reason = strdup(same ? "identical" : "no variance: needs repetitions");
+        c->verdict = same ? RES_CMP_NOT_COMPARABLE : RES_CMP_TOO_SHORT;
+        c->reason = strdup(same ? ORCH_CMP_IDENTICAL : "no variance: needs repetitions");
         return c->a && c->b && c->reason ? 0 : -1;
     }
     return c->a && c->b ? 0 : -1;
@@ -301,6 +306,15 @@ int tel_compare_drives(const res_summary *sum, const tel_drive_acc *acc, int rep
                        res_io *io)
 {
     int welch = reps >= ORCH_STATS_MIN_REPS;
+    /* made again (`drivebench summarize`): the earlier ones go */
+    for (int i = 0; i < io->ncmp; i++) {
+        free(io->cmp[i].a);
+        free(io->cmp[i].b);
+        free(io->cmp[i].reason);
+    }
+    free(io->cmp);
+    io->cmp = NULL;
+    io->ncmp = 0;
     for (int a = 0; a < sum->ndrives; a++)
         for (int b = a + 1; b < sum->ndrives; b++) {
             const res_drive *da = &sum->drives[a], *db = &sum->drives[b];

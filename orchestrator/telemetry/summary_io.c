@@ -11,13 +11,15 @@
 #include <string.h>
 
 #include "telemetry/ioagg.h"
+#include "plan/layout.h"
 #include "telemetry/timebins.h"
 #include "util/stats.h"
 #include "util/names.h"
 
 /* What one orch_telemetry_fill works with. */
 typedef struct fill_ctx {
-    orch_telemetry *t;
+    orch_telemetry *t;          /* NULL: the VMs' files only (no samples) */
+    FILE           *out;
     res_summary    *sum;
     const char     *run_dir;
     int             reps;       /* the plan's repetitions (at least 1) */
@@ -227,6 +229,13 @@ static int vm_oltp(const fill_ctx *c, res_vm *v, tel_drive_acc *a)
      * bins never count in pn, and a bin's p is read only where every VM
      * of the drive has one */
     if (read && rc == 0 && (m = res_oltp_measure(&doc))) {
+        a->p_pct = m->iv_pct;
+        for (int k = 0; b.seen && k < c->nint; k++)
+            a->pn[b.base + k] += b.seen[k];
+    }
+    /* without samples (t NULL: `drivebench summarize`) the VM's and the
+     * drive's own figures stay the summary's: only the bins are made */
+    if (m && c->t) {
         v->io->cpu_s_per_1000_txn = m->cpu_s_per_1000_txn;
         v->io->p_pct = m->iv_pct;
         if (m->nintervals > 0 && (v->io->p_series = calloc((size_t)m->nintervals,
@@ -234,11 +243,8 @@ static int vm_oltp(const fill_ctx *c, res_vm *v, tel_drive_acc *a)
             for (int k = 0; k < m->nintervals; k++)
                 v->io->p_series[v->io->np++] = (res_point){ m->intervals[k].t,
                                                             m->intervals[k].lat_pct_ms };
-        a->p_pct = m->iv_pct;
-        for (int k = 0; b.seen && k < c->nint; k++)
-            a->pn[b.base + k] += b.seen[k];
         if (tel_txn_vm(v, m) < 0)
-            fprintf(c->t->out, "drivebench: out of memory: no I/O per transaction of %s\n",
+            fprintf(c->out, "drivebench: out of memory: no I/O per transaction of %s\n",
                     v->name);
         if (m->histogram) {
             if (!a->h)
@@ -325,10 +331,16 @@ int orch_telemetry_vm_each(void *ctx, res_vm *v, int before)
  * its drive's series, its oltp figures. 0, or -1 when out of memory. */
 static int fill_vm(fill_ctx *c, res_vm *v)
 {
-    tel_vm *rec = vm_record(c->t, v);
+    tel_vm *rec = c->t ? vm_record(c->t, v) : NULL;
     int d = drive_index(c->sum, v->drive);
     if (v->failed || !v->measured || d < 0)
         return 0;
+    if (!c->t) {
+        /* the VMs' files only: the drive's bins for the comparisons */
+        if (v->repetition >= 1 && v->repetition <= c->reps && c->nint > 0)
+            vm_tps(c, v, &c->acc[d]);
+        return vm_oltp(c, v, &c->acc[d]);
+    }
     if (!v->io && !(v->io = res_io_new()))
         return -1;
     if (rec && rec->measured && vm_rates(c->t, rec, v, c->interval_s, 0) < 0)
@@ -549,21 +561,26 @@ static int fill_drive(fill_ctx *c, int d)
 
 int orch_telemetry_fill(orch_telemetry *t, res_summary *sum, const char *run_dir)
 {
-    fill_ctx c = { .t = t, .sum = sum, .run_dir = run_dir,
-                   .reps = t->p->repetitions > 0 ? t->p->repetitions : 1,
-                   .interval_s = t->seams.interval_ms / 1000.0 };
+    /* without samples: the plan's repetitions and oltp's interval as the
+     * summary recorded them (the run's, when its VMs have none) */
+    int64_t reps = t ? t->p->repetitions : sum->plan.repetitions;
+    fill_ctx c = { .t = t, .out = t ? t->out : stderr, .sum = sum, .run_dir = run_dir,
+                   .reps = reps > 0 ? (int)reps : 1,
+                   .interval_s = t ? t->seams.interval_ms / 1000.0 : ORCH_REPORT_INTERVAL_S };
     int oom = 0;
 
     c.acc = calloc((size_t)sum->ndrives + 1, sizeof *c.acc);
-    c.ivm = calloc((size_t)t->nvms + 1, sizeof *c.ivm);
+    c.ivm = calloc((size_t)(t ? t->nvms : 0) + 1, sizeof *c.ivm);
     c.tots = calloc((size_t)c.reps, sizeof *c.tots);
     if (!c.acc || !c.ivm || !c.tots) {
         oom = 1;
         goto cleanup;
     }
-    health_after(t);
+    if (t)
+        health_after(t);
     series_shape(&c);
-    t->fill_interval_s = c.interval_s;
+    if (t)
+        t->fill_interval_s = c.interval_s;
     if (acc_init(&c) < 0) {
         oom = 1;
         goto cleanup;
@@ -579,14 +596,15 @@ int orch_telemetry_fill(orch_telemetry *t, res_summary *sum, const char *run_dir
         if (!oom)
             acc_finish(&c, &c.acc[d]);
     }
-    for (int d = 0; d < sum->ndrives && !oom; d++)
+    for (int d = 0; t && d < sum->ndrives && !oom; d++)
         oom = fill_drive(&c, d) < 0;
     if (oom || (!sum->io && !(sum->io = res_io_new()))) {
         oom = 1;
         goto cleanup;
     }
     oom = tel_compare_drives(sum, c.acc, c.reps, c.nint, sum->io) < 0;
-    tel_cpu_fill(t, &sum->env, sum->io);
+    if (t)
+        tel_cpu_fill(t, &sum->env, sum->io);
 cleanup:
     for (int d = 0; c.acc && d < sum->ndrives; d++) {
         free(c.acc[d].tps);
@@ -603,6 +621,6 @@ cleanup:
     free(c.ivm);
     free(c.tots);
     if (oom)
-        fprintf(t->out, "drivebench: out of memory while adding drive I/O to the summary\n");
+        fprintf(c.out, "drivebench: out of memory while adding drive I/O to the summary\n");
     return oom ? -1 : 0;
 }

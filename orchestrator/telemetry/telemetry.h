@@ -173,7 +173,10 @@ void orch_telemetry_on_tick(orch_telemetry *t, orch_tel_tick_fn fn, void *ctx);
 
 /* Set sum's res_io fields (sum->io, drives[i].io, vms[i].io) from what
  * was sampled and the VMs' oltp results under run_dir (their `result`).
- * Health is read again here ("after"). 0, or -1 when out of memory. */
+ * Health is read again here ("after"). t NULL (`drivebench summarize`,
+ * `verify`): nothing sampled; the comparisons alone are made again, from
+ * the VMs' results and sum's figures, replacing sum->io's, and every other
+ * res_io field stays as it is. 0, or -1 when out of memory. */
 int orch_telemetry_fill(orch_telemetry *t, res_summary *sum, const char *run_dir);
 
 /* With a spool: orch_telemetry_fill keeps of each VM's disks the phase

@@ -219,8 +219,9 @@ int tel_tail_drive(res_drive *dr);
  * TPS and p-latency over the intervals of acc[] (one per drive of sum,
  * reps * nint each) of the repetitions both drives measured completely,
  * Welch over the complete repetitions' TPS and p99 (reps: the plan's),
- * Holm's correction per method; a pair with an incomplete drive gets no
- * verdict. 0, or -1 when out of memory. */
+ * Holm's correction over them all; a pair with an incomplete drive gets
+ * no verdict. Any comparisons io held before are replaced. 0, or -1 when
+ * out of memory. */
 int tel_compare_drives(const res_summary *sum, const tel_drive_acc *acc, int reps, int nint,
                        res_io *io);
 

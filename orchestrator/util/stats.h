@@ -67,6 +67,13 @@
  * the upper bound of phi): 0.02 inflates the variance of the mean by
  * about 4 % against the batches' spread. */
 #define ORCH_STATS_MAX_RHO 0.02
+/* The batch length rule above in words, as the report states it: one
+ * place, changed with the rule (orch_stats_batching). */
+#define ORCH_STATS_BATCH_RULE \
+    "the batch length is the shortest whose batch means would have a lag-1 correlation " \
+    "of at most 0.02 on an AR(1) series at the 95 % upper bound of the lag-1 " \
+    "autocorrelation of the two drives' summed series, and no shorter than 20 batches " \
+    "allow; fewer than 10 such batches is too short for a verdict"
 /* The level of every verdict (two-sided; 95 % intervals). */
 #define ORCH_STATS_ALPHA 0.05
 /* A phase trends when its fitted drift exceeds this share of its mean

@@ -36,7 +36,7 @@ void orch_events_stop(void);
     X(NONE, "none") X(STOPPED, "stopped") X(CRASHED, "crashed") X(REBOOTED, "rebooted") \
     X(PAUSED, "paused") X(IO_ERROR, "io-error") X(DISK_FULL, "disk-full") \
     X(WATCHDOG, "watchdog") X(CLIENT, "client") X(DATABASE, "database") \
-    X(CONNECTION, "connection") X(NO_TRANSACTIONS, "no-transactions")
+    X(CONNECTION, "connection") X(NO_TRANSACTIONS, "no-transactions") X(RESULT, "result")
 #define ORCH_FAULT_ENUM(id, text) ORCH_FAULT_##id,
 typedef enum { ORCH_FAULTS(ORCH_FAULT_ENUM) ORCH_FAULT_COUNT } orch_fault;
 #undef ORCH_FAULT_ENUM

@@ -283,5 +283,8 @@ grep -q "controller = $controller" "$work/plan.ini" && [ -n "$controller" ] \
 
 left=$(leftovers)
 [ -z "$left" ] || e2e_fail "left behind by the run: $left"
+# issue 42: the summary made again from the VM results, byte for byte
+"$drivebench" summarize "$rdir" --out="$work/summarized" >/dev/null && cmp -s "$rdir/summary.json" "$work/summarized/summary.json" \
+  || e2e_fail "drivebench summarize does not reproduce $rdir/summary.json: $(diff "$rdir/summary.json" "$work/summarized/summary.json" 2>&1 | head -5)"
 
 e2e_say "PASS ($(jq -r '"\(.run.transactions) transactions, \(.run.tps) TPS"' "$rdir/summary.json"))"

@@ -25,7 +25,7 @@ expect() {
 }
 
 expect "no arguments" 2 "usage: drivebench validate PLAN" $DB
-expect "unknown command" 2 "drivebench: unknown command 'frobnicate' (validate, render, run, list, teardown, report, seed, plan, host, resume, bundle, verify)" $DB frobnicate
+expect "unknown command" 2 "drivebench: unknown command 'frobnicate' (validate, render, run, list, teardown, report, seed, plan, host, resume, bundle, verify, summarize)" $DB frobnicate
 expect "unknown option" 2 "drivebench: unknown option --fast (see drivebench --help)" $DB run plans/tiny.ini --fast
 expect "missing plan" 2 "drivebench: missing PLAN argument" $DB validate
 expect "unreadable plan" 2 "/nonexistent.ini: cannot read plan: No such file or directory" $DB run /nonexistent.ini
@@ -585,6 +585,27 @@ mkdir -p "$tmp/unp" && tar -C "$tmp/unp" -xzf "$tmp/fx.tar.gz" \
 $DB verify "$tmp/fx.tar.gz" >"$tmp/out" 2>"$tmp/err"; st=$?
 [ $st = 1 ] && [ "$(head -1 "$tmp/out")" = "note: summary.json is drivebench.summary/2, this drivebench writes drivebench.summary/2.3: what its aggregation does otherwise shows as mismatches" ] \
   && ok "verify of an older summary says why it differs" || { bad "verify older: exit $st"; head -3 "$tmp/out"; }
+
+# --- summarize (issue 42): a fixture's summary made again from its VM
+# results; written by an older drivebench, so this one's twice over must
+# agree byte for byte (a fresh run's own summary is reproduced in
+# tests/orchestrator/test_resume.c) ---
+expect "summarize: missing argument" 2 "drivebench: missing RUN_DIR argument" $DB summarize
+expect "summarize: not a run folder" 2 "drivebench: tests/report: cannot be summarized: tests/report/summary.json: No such file or directory" \
+  $DB summarize tests/report --out="$tmp/nosum"
+[ ! -e "$tmp/nosum" ] && ok "summarize of no run folder writes nothing" || bad "summarize left $tmp/nosum"
+expect "summarize: no folder" 2 "drivebench: $tmp/none: cannot be summarized: $tmp/none/summary.json: No such file or directory" \
+  $DB summarize "$tmp/none"
+[ ! -e "$tmp/none" ] && ok "summarize of no folder makes none" || bad "summarize made $tmp/none"
+cp -r results/fixtures/report-reps "$tmp/sumfx"
+expect "summarize a fixture in place" 0 "" $DB summarize "$tmp/sumfx"
+[ "$(cat "$tmp/out")" = "summarize report-reps: $tmp/sumfx/summary.json, $tmp/sumfx/summary.csv" ] \
+  && ok "summarize names what it wrote" || bad "summarize line: $(cat "$tmp/out")"
+expect "summarize the summarized fixture" 0 "" $DB summarize "$tmp/sumfx" --out="$tmp/sumfx2"
+cmp -s "$tmp/sumfx/summary.json" "$tmp/sumfx2/summary.json" && cmp -s "$tmp/sumfx/summary.csv" "$tmp/sumfx2/summary.csv" \
+  && ok "summarize reproduces its own summary byte for byte" || bad "summarize twice differs: $(diff "$tmp/sumfx/summary.json" "$tmp/sumfx2/summary.json" | head -5)"
+[ "$(jq -c '[.comparisons[] | [.method, .verdict]]' "$tmp/sumfx/summary.json")" = '[["tps_paired","too short"],["p99_paired","not comparable"],["tps_welch","not distinguishable"],["p99_welch","not distinguishable"]]' ] \
+  && ok "summarize adds the fixture's comparisons" || bad "summarize comparisons: $(jq -c '[.comparisons[] | [.method, .verdict]]' "$tmp/sumfx/summary.json")"
 
 # --- protocols and the ranking (issue 22): exact messages ---
 F=results/fixtures

@@ -514,10 +514,24 @@ static void test_bad_results(void **state)
           "\"histogram\":{\"significant_digits\":3,\"highest_trackable\":1000000,\"count\":2,"
           "\"min\":1,\"max\":1,\"sum\":1,\"buckets\":[[1,1]]}}]}",
           "measure: histogram: histogram count 2 does not match its buckets (1)" },
+        /* issue 42: its transactions not its histogram's count */
+        { "{\"schema\":\"drivebench.oltp/1\",\"phases\":[{\"name\":\"measure\",\"tps\":1,"
+          "\"duration_s\":1,\"transactions\":3,\"histogram\":{\"significant_digits\":3,"
+          "\"highest_trackable\":1000000,\"count\":2,\"min\":1,\"max\":1,\"sum\":2,"
+          "\"buckets\":[[1,2]]}}]}",
+          "measure: transactions is 3, its histogram holds 2 (count): they must agree" },
     };
+    res_summary *s;
     (void)state;
-    assert_null(build(missing, 1, 1, err, sizeof err));
-    assert_non_null(strstr(err, "vm/nope.json: cannot read result JSON"));
+    /* a result missing or refused: a failed VM run, fault "result", the
+     * reader's line its reason (issue 42; it failed the whole summary) */
+    s = build_summary(missing, 1, 1, err, sizeof err);
+    assert_non_null(s);
+    assert_true(s->vms[0].failed);
+    assert_string_equal(s->vms[0].fault, "result");
+    assert_non_null(strstr(s->vms[0].reason, "vm/nope.json: cannot read result JSON"));
+    assert_int_equal(s->drives[1].f.failed_vms, 1);
+    orch_summary_free(s);
     assert_null(build(unknown_drive, 1, 1, err, sizeof err));
     assert_non_null(strstr(err, "has no drive or repetition in the plan"));
     assert_non_null(mkdtemp(dir));
@@ -536,9 +550,17 @@ static void test_bad_results(void **state)
         assert_non_null(f);
         fputs(cases[i].json, f);
         fclose(f);
-        assert_null(orch_summary_build(&in, err, sizeof err));
-        snprintf(want, sizeof want, "%s: %s", path, cases[i].msg);
-        assert_string_equal(err, want);
+        s = orch_summary_build(&in, err, sizeof err);
+        assert_non_null(s);
+        snprintf(want, sizeof want, "its result was refused: %s: %s", path, cases[i].msg);
+        assert_string_equal(s->vms[0].fault, "result");
+        assert_string_equal(s->vms[0].reason, want);
+        assert_string_equal(s->vms[0].failed_in, "measure");
+        assert_false(s->vms[0].measured);
+        assert_int_equal(s->drives[1].f.vms, 0);
+        assert_int_equal(s->drives[1].f.failed_vms, 1);
+        assert_int_equal(s->status, RES_RUN_DEGRADED);
+        orch_summary_free(s);
     }
     unlink(path);
     rmdir(dir);

@@ -26,12 +26,14 @@
 #include <json-c/json.h>
 
 #include "bundle/bundle.h"
+#include "run/replay.h"
 #include "run/resume.h"
 #include "run/run.h"
 #include "plan/layout.h"
 #include "util/names.h"
 #include "virt/passt.h"
 #include "virt/upload.h"
+#include "util/files.h"
 #include "testlib.h"
 
 #define REPS3 "profile = tiny\nrepetitions = 3\n"
@@ -420,6 +422,21 @@ static void set_drive_tps(const char *dir, double v)
     free(path);
 }
 
+/* Set summary.json's comparisons[0].verdict to v (a verdict changed by
+ * hand). */
+static void set_verdict(const char *dir, const char *v)
+{
+    char *path = orch_strfmt("%s/summary.json", dir);
+    json_object *s = json_object_from_file(path), *cmps;
+    assert_non_null(s);
+    assert_true(json_object_object_get_ex(s, "comparisons", &cmps));
+    json_object_object_add(json_object_array_get_idx(cmps, 0), "verdict",
+                           json_object_new_string(v));
+    assert_int_equal(json_object_to_file_ext(path, s, JSON_C_TO_STRING_PRETTY), 0);
+    json_object_put(s);
+    free(path);
+}
+
 /* The bundle of a fresh run verifies; a figure of summary.json changed
  * by hand (then bundled again: the sums agree) is named; a raw result
  * changed inside the bundle fails its sum; no bundle, and half of one,
@@ -443,12 +460,15 @@ static void test_bundle_verify(void **state)
     orch_assert_output(f, want);
     text = verify(bundle, &rc, err, sizeof err);
     assert_int_equal(rc, 0);
-    snprintf(want, sizeof want, "verified: %s: 12 file(s) match MANIFEST.sha256; 166 figure(s) "
+    snprintf(want, sizeof want, "verified: %s: 12 file(s) match MANIFEST.sha256; 177 figure(s) "
              "of summary.json recomputed from 3 VM result(s)\n", RUN_ID);
     assert_string_equal(text, want);
     free(text);
 
     /* one figure changed by hand */
+    cmd = orch_strfmt("cp %s/summary.json %s/summary.orig", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
     s = orch_fixture_summary(f);
     tps = strdup(jtext(s, "drives", 0, "tps"));
     json_object_put(s);
@@ -461,6 +481,19 @@ static void test_bundle_verify(void **state)
     assert_string_equal(text, want);
     free(text);
     free(tps);
+
+    /* a verdict changed by hand (the figure put back): named with its pair */
+    cmd = orch_strfmt("mv %s/summary.orig %s/summary.json", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    set_verdict(dir, "distinguishable");
+    assert_int_equal(orch_bundle_write(dir, bundle, f->out, err, sizeof err), 0);
+    text = verify(bundle, &rc, err, sizeof err);
+    assert_int_equal(rc, 1);
+    assert_string_equal(text, "mismatch: summary.json: comparisons[0] (a<b ' & .. x vs second, "
+                        "tps_paired).verdict: stored \"distinguishable\", recomputed "
+                        "\"not comparable\"\n");
+    free(text);
 
     /* a raw result changed inside the bundle: unpacked, one byte added, packed again */
     cmd = orch_strfmt("cd %s && rm -rf x && mkdir x && tar -C x -xzf run.tar.gz && "
@@ -510,6 +543,64 @@ static void test_bundle_verify(void **state)
     orch_plan_free(p);
 }
 
+
+/* Whether files a and b hold the same bytes (both readable). */
+static void assert_same_file(const char *a, const char *b)
+{
+    char *ta = orch_file_read(a, 1 << 26), *tb = orch_file_read(b, 1 << 26);
+    assert_non_null(ta);
+    assert_non_null(tb);
+    if (strcmp(ta, tb) != 0)
+        fail_msg("%s and %s differ", a, b);
+    free(ta);
+    free(tb);
+}
+
+/* `drivebench summarize` (orch_summary_rebuild) of a run of three
+ * repetitions with a precondition writes the run's own summary.json and
+ * summary.csv byte for byte: figures, comparisons (Welch's with a
+ * verdict), the drive I/O and precondition it keeps. */
+static void test_summarize_reproduces(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = orch_fixture_plan(f, REPS3 "vms_per_drive = 2\n", "pool = userpool\n");
+    orch_run_opts o;
+    char err[2048], *dir = run_dir(f), *out = orch_strfmt("%s/re", f->results), *a, *b;
+    res_summary *re;
+    int verdicts = 0;
+
+    orch_fixture_opts(&o, f);
+    o.wait_ready = orch_fixture_ready;
+    /* repetitions that differ: Welch's verdicts */
+    setenv("FAKE_OLTP_REP_TPS", "100 104 97", 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    unsetenv("FAKE_OLTP_REP_TPS");
+    re = orch_summary_rebuild(dir, err, sizeof err);
+    if (!re)
+        fail_msg("%s", err);
+    assert_int_equal(mkdir(out, 0755), 0);
+    assert_int_equal(res_summary_write_files(re, out, err, sizeof err), 0);
+    for (int i = 0; re->io && i < re->io->ncmp; i++)
+        verdicts += re->io->cmp[i].verdict == RES_CMP_NOT_DISTINGUISHABLE
+                    || re->io->cmp[i].verdict == RES_CMP_DISTINGUISHABLE;
+    assert_int_equal(re->io->ncmp, 4);
+    assert_int_equal(verdicts, 1);     /* tps_welch */
+    orch_summary_free(re);
+    a = orch_strfmt("%s/summary.json", dir);
+    b = orch_strfmt("%s/summary.json", out);
+    assert_same_file(a, b);
+    free(a);
+    free(b);
+    a = orch_strfmt("%s/summary.csv", dir);
+    b = orch_strfmt("%s/summary.csv", out);
+    assert_same_file(a, b);
+    free(a);
+    free(b);
+    free(out);
+    free(dir);
+    orch_plan_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -519,6 +610,7 @@ int main(void)
         ORCH_FIXTURE_TEST(test_resume_refuses_another_protocol),
         ORCH_FIXTURE_TEST(test_resume_refusals),
         ORCH_FIXTURE_TEST(test_bundle_verify),
+        ORCH_FIXTURE_TEST(test_summarize_reproduces),
     };
     return cmocka_run_group_tests_name("orchestrator resume and bundle", tests, NULL, NULL);
 }

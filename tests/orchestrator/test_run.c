@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include "util/names.h"
 #include "plan/plan.h"
 #include "virt/provision.h"
+#include "run/replay.h"
 #include "run/run.h"
 #include "results.h"
 #include "testlib.h"
@@ -883,15 +885,17 @@ static void test_database_disk_full(void **state)
     orch_plan_free(p);
 }
 
-/* The fixtures in a folder of the test's, with second-vm1's measured
- * phase showing connection outages of 0.4 and `outage` seconds. Returns
- * the folder (static). */
-static const char *fixtures_with_outage(orch_fixture *f, double outage)
+/* The fixtures copied into folder `sub` of the test's, second-vm1's
+ * measured phase changed by edit(phase, arg). Returns the folder
+ * (static: until the next call). */
+static const char *fixtures_second_vm1(orch_fixture *f, const char *sub,
+                                       void (*edit)(json_object *measure, double arg),
+                                       double arg)
 {
     static char dir[PATH_MAX];
     char cmd[PATH_MAX * 3], path[PATH_MAX * 2];
-    json_object *d, *phases, *ph, *lo;
-    snprintf(dir, sizeof dir, "%s/fixtures", f->results);
+    json_object *d, *phases;
+    snprintf(dir, sizeof dir, "%s/%s", f->results, sub);
     snprintf(cmd, sizeof cmd, "cp -r '%s/results/fixtures/run/vm' '%s'", f->cwd, dir);
     assert_int_equal(system(cmd), 0);
     snprintf(path, sizeof path, "%s/drivebench-fixture-20261130-000000--second-vm1.r1.json",
@@ -899,15 +903,27 @@ static const char *fixtures_with_outage(orch_fixture *f, double outage)
     d = json_object_from_file(path);
     assert_non_null(d);
     assert_true(json_object_object_get_ex(d, "phases", &phases));
-    ph = json_object_array_get_idx(phases, 1);
-    lo = json_object_new_array();
+    edit(json_object_array_get_idx(phases, 1), arg);
+    assert_int_equal(json_object_to_file(path, d), 0);
+    json_object_put(d);
+    return dir;
+}
+
+/* Connection outages of 0.4 and `outage` seconds. */
+static void with_outage(json_object *ph, double outage)
+{
+    json_object *lo = json_object_new_array();
     json_object_array_add(lo, json_object_new_double(0.4));
     json_object_array_add(lo, json_object_new_double(outage));
     json_object_object_add(ph, "longest_outage_s", lo);
     json_object_object_add(ph, "unavailable_s", json_object_new_double((0.4 + outage) / 2));
-    assert_int_equal(json_object_to_file(path, d), 0);
-    json_object_put(d);
-    return dir;
+}
+
+/* The fixtures with second-vm1's measured phase showing connection
+ * outages of 0.4 and `outage` seconds (fixtures_second_vm1). */
+static const char *fixtures_with_outage(orch_fixture *f, double outage)
+{
+    return fixtures_second_vm1(f, "fixtures", with_outage, outage);
 }
 
 /* A measured phase with an outage of max_outage (1 s) or more is not
@@ -940,6 +956,61 @@ static void test_short_outage_passes(void **state)
     assert_int_equal(run_with_env(p, &o, "FAKE_OLTP_FIXTURES", fixtures_with_outage(f, 0.9)),
                      ORCH_RUN_OK);
     assert_clean(f, RUN_ID);
+    orch_plan_free(p);
+}
+
+/* v in the second interval's tps. */
+static void with_interval_tps(json_object *ph, double v)
+{
+    json_object *ivs;
+    assert_true(json_object_object_get_ex(ph, "intervals", &ivs));
+    json_object_object_add(json_object_array_get_idx(ivs, 1), "tps", json_object_new_double(v));
+}
+
+/* A VM whose result is refused (a NaN interval) is a failed VM run, fault
+ * "result", the reader's line naming the file, phase and interval its
+ * reason; its drive is incomplete, the others' figures stand, and
+ * `drivebench summarize` comes to the same (issue 42: the run ended with
+ * exit 1 and "measure: tps: nan", the VM "ok", its drive complete with 0
+ * VMs and 0 TPS). */
+static void test_refused_result_fails_vm(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = plan(f, "tiny", NULL);
+    orch_run_opts o;
+    json_object *s;
+    char want[PATH_MAX * 2], err[DB_ERR_LEN], *dir = orch_strfmt("%s/%s", f->results, RUN_ID);
+    res_summary *re;
+    opts_init(&o, f);
+    assert_int_equal(run_with_env(p, &o, "FAKE_OLTP_FIXTURES",
+                                  fixtures_second_vm1(f, "fixtures-nan", with_interval_tps, NAN)),
+                     ORCH_RUN_DEGRADED);
+    assert_clean(f, RUN_ID);
+    s = orch_fixture_summary(f);
+    snprintf(want, sizeof want, "its result was refused: %s/vm/drivebench-%s--second-vm1.r1.json: "
+             "measure: intervals[1].tps: nan (not a finite number >= 0)", dir, RUN_ID);
+    assert_string_equal(jnum(s, "vms", 2, "status", NULL), "\"failed\"");
+    assert_string_equal(jnum(s, "vms", 2, "fault", NULL), "\"result\"");
+    {
+        json_object *vms, *reason;
+        assert_true(json_object_object_get_ex(s, "vms", &vms));
+        assert_true(json_object_object_get_ex(json_object_array_get_idx(vms, 2), "reason",
+                                              &reason));
+        assert_string_equal(json_object_get_string(reason), want);
+    }
+    assert_string_equal(jnum(s, "vms", 2, "failed_in", NULL), "\"measure\"");
+    assert_string_equal(jnum(s, "vms", 0, "status", NULL), "\"ok\"");
+    assert_string_equal(jnum(s, "drives", 1, "status", NULL), "\"incomplete\"");
+    assert_string_equal(jnum(s, "drives", 1, "failed_vms", NULL), "1");
+    assert_string_equal(jnum(s, "drives", 0, "status", NULL), "\"complete\"");
+    assert_string_equal(jnum(s, "status", -1, NULL, NULL), "\"completed_with_failures\"");
+    json_object_put(s);
+    re = orch_summary_rebuild(dir, err, sizeof err);
+    assert_non_null(re);
+    assert_string_equal(re->vms[2].fault, "result");
+    assert_true(re->vms[2].failed && re->drives[1].f.failed_vms == 1);
+    orch_summary_free(re);
+    free(dir);
     orch_plan_free(p);
 }
 
@@ -2000,6 +2071,7 @@ int main(void)
         ORCH_FIXTURE_TEST(test_oltp_failure),
         ORCH_FIXTURE_TEST(test_one_vm_fails),
         ORCH_FIXTURE_TEST(test_database_disk_full),
+        ORCH_FIXTURE_TEST(test_refused_result_fails_vm),
         ORCH_FIXTURE_TEST(test_outage_fails_vm),
         ORCH_FIXTURE_TEST(test_short_outage_passes),
         ORCH_FIXTURE_TEST(test_database_size),

@@ -998,6 +998,38 @@ static void test_comparable(void **state)
     tel_close(&x, &sum);
 }
 
+/* Two drives whose interval TPS are the same throughout (a stand-in,
+ * two copies of one file): a difference of 0 with a standard error of 0
+ * is no verdict (results/SCHEMA.md), not "not distinguishable": no
+ * p-value, out of Holm's family (issue 42). */
+static void test_identical_no_verdict(void **state)
+{
+    double ta[200];
+    tel_fixture x;
+    orch_telemetry *t = tel_open(&x, 2, 1, NULL);
+    res_summary sum;
+    const double one[1] = { 0 };
+    (void)state;
+    for (int i = 0; i < 200; i++)
+        ta[i] = 50 + (i * 7) % 11;
+    summary_init(&sum, 2, 2);
+    sum.repetitions = 1;
+    vm_series(&sum.vms[0], "vm-a", "a", 1, ta, 200);
+    vm_series(&sum.vms[1], "vm-b", "b", 1, ta, 200);
+    for (int d = 0; d < 2; d++)
+        drive_reps(&sum.drives[d], one, one, 1);
+    assert_int_equal(orch_telemetry_fill(t, &sum, root), 0);
+    assert_non_null(sum.io);
+    assert_int_equal(sum.io->ncmp, 1);
+    assert_int_equal(sum.io->cmp[0].method, RES_CMP_TPS_PAIRED);
+    assert_string_equal(res_cmp_verdict_name(sum.io->cmp[0].verdict), "not comparable");
+    assert_string_equal(sum.io->cmp[0].reason, "not comparable: identical values (no variance "
+                        "to judge a difference by)");
+    assert_true(sum.io->cmp[0].diff == 0 && isnan(sum.io->cmp[0].p_holm));
+    assert_int_equal(sum.io->cmp[0].family, 0);
+    tel_close(&x, &sum);
+}
+
 /* Issue 29's "a failed repetition with Welch on the rest": drives a and
  * b, one VM each, four repetitions; a's VM failed in repetition 3 (its
  * figures there, 50 TPS and a p99 of 99 ms, what it had measured up to
@@ -1520,6 +1552,7 @@ int main(void)
         cmocka_unit_test(test_warmup_left_out),
         cmocka_unit_test(test_repetitions),
         cmocka_unit_test(test_comparable),
+        cmocka_unit_test(test_identical_no_verdict),
         cmocka_unit_test(test_failed_repetition_welch),
         cmocka_unit_test(test_missing_bin),
         cmocka_unit_test(test_missing_times),

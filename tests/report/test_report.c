@@ -23,6 +23,7 @@
 #include <libxml/xpath.h>
 
 #include "hist.h"
+#include "report/drive_io.h"
 #include "report/report.h"
 #include "report/report_html.h"
 #include "report/svg.h"
@@ -1231,7 +1232,13 @@ static void test_drive_io(void **state)
     assert_int_equal(rt_count(w.doc, "//table[@id='table-drive-id-1']//td[.='Fake NVMe 1TB']"), 1);
     assert_int_equal(rt_count(w.doc, "//p[@id='host-saturated-1' and @class='warning']"), 1);
     assert_int_equal(rt_count(w.doc, "//p[@class='warning trending' and @data-drive='nvme-a']"), 1);
-    /* is the difference real */
+    /* is the difference real: the rule in force (stats.h), Holm over the
+     * whole family (issue 42) */
+    assert_string_equal(text_of(w.doc, "//section[@id='comparisons']/p[@class='note']"),
+                        REPORT_CMP_NOTE);
+    assert_non_null(strstr(REPORT_CMP_NOTE, ORCH_STATS_BATCH_RULE));
+    assert_null(strstr(REPORT_CMP_NOTE, "uncorrelated"));
+    assert_non_null(strstr(REPORT_CMP_NOTE, "Holm's correction runs over the whole family"));
     assert_int_equal(rt_count(w.doc, "//table[@id='table-comparisons']/tbody/tr"), 4);
     /* no verdict: the reason instead, no interval, no p */
     assert_string_equal(text_of(w.doc, "//table[@id='table-comparisons']/tbody/tr["
@@ -1558,6 +1565,34 @@ static void test_decimate(void **state)
     xmlFreeDoc(doc);
 }
 
+/* No "nan" on the page or in the CSV (issue 42): a precondition of one
+ * round (make run's) says why it has no window and draws no empty chart;
+ * a drive whose latencies are absent (no transaction measured) leaves
+ * their CSV cells empty. */
+static void test_no_nan(void **state)
+{
+    static const char *const edit =
+        "[dr.update(precondition_steady=[{\"repetition\":1,\"track\":\"tps\","
+        "\"until_steady\":False,\"window\":5,\"round_s\":60,\"range_limit_pct\":20,"
+        "\"slope_limit_pct\":10,\"attained_round\":0,\"verdict\":\"too short for a "
+        "verdict: 1 of 5 rounds\",\"rounds\":[{\"round\":1,\"seconds\":60,"
+        "\"tps\":100.5,\"p99_ms\":3.2}]}]) for dr in d[\"drives\"]]; "
+        "d[\"drives\"][1][\"latency_ms\"]={}";
+    run_copy c;
+    written w;
+    (void)state;
+    write_edited(&w, &c, F4, edit);
+    assert_null(strstr(w.raw, "nan"));
+    for (int i = 0; i < w.ncsv; i++)
+        assert_null(strstr(w.csv_lines[i], "nan"));
+    assert_int_equal(rt_count(w.doc, "//table[@id='precondition-table']//td[.='one round: "
+                                  "no window' and @data-key='window_range_pct']"), 2);
+    assert_int_equal(rt_count(w.doc, "//table[@id='precondition-table']//td[.='one round: "
+                                  "no window' and @data-key='window_excursion_pct']"), 2);
+    assert_int_equal(rt_count(w.doc, "//svg[starts-with(@id,'chart-precondition')]"), 0);
+    edited_free(&w, &c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1580,6 +1615,7 @@ int main(void)
         cmocka_unit_test(test_partial_scaling),
         cmocka_unit_test(test_tpcc),
         cmocka_unit_test(test_decimate),
+        cmocka_unit_test(test_no_nan),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);
 }

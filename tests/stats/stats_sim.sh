@@ -4,7 +4,7 @@
 # in every A/A cell of AR(1) series with phi 0 to 0.95, missing and
 # partial bins, quantized latencies, 1 and 4 VMs, 1 and 3 repetitions;
 # a 10 % TPS difference at 600 intervals of phi 0.5 is found in at least
-# 80 % of trials; zero variance gives "identical", never a difference;
+# 80 % of trials; zero variance gives no verdict ("identical" is "not comparable", issue 42);
 # the auto repetitions rule runs. The tables are compared exactly with
 # tests/stats/expected/ (the generator is seeded). Bad arguments exit 2
 # with one message. Run from the repository root.

@@ -384,6 +384,9 @@ static void write_phase(const char *extra, const char *hist_members)
 #define HIST_OK "\"significant_digits\":3,\"highest_trackable\":1000000,\"count\":1," \
                 "\"min\":7,\"max\":7,\"sum\":7,\"buckets\":[[7,1]]"
 
+#define IV_HIST_ONE "\"significant_digits\":2,\"highest_trackable\":1000000,\"count\":1," \
+                    "\"min\":7,\"max\":7,\"sum\":7,\"buckets\":[[7,1]]"
+
 /* `n` copies of `item` joined by commas (caller frees). */
 static char *repeat(const char *item, int n)
 {
@@ -393,6 +396,34 @@ static char *repeat(const char *item, int n)
     for (int i = 0; i < n; i++)
         p += sprintf(p, "%s%s", i ? "," : "", item);
     return s;
+}
+
+/* issue 42: a measured phase's transactions against its histograms'
+ * counts (res_phase_counts_agree), exact messages. */
+static void test_phase_counts_agree(void **state)
+{
+    static const struct { const char *extra, *msg; } cases[] = {
+        { "\"transactions\":1,", NULL },
+        { "\"transactions\":2,",
+          "measure: transactions is 2, its histogram holds 1 (count): they must agree" },
+        { "\"transactions\":1,\"intervals\":[{\"t\":1,\"histogram\":{" IV_HIST_ONE "}},"
+          "{\"t\":2,\"histogram\":{" IV_HIST_ONE "}}],",
+          "measure: transactions is 1, its intervals' histograms hold 2: they must agree" },
+        { "\"transactions\":1,\"intervals\":[{\"t\":1,\"histogram\":{" IV_HIST_ONE "}},"
+          "{\"t\":2}],", NULL },
+    };
+    char err[512];
+    res_oltp r;
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        write_phase(cases[i].extra, HIST_OK);
+        assert_int_equal(res_oltp_read_file(path_in("bad.json"), &r, err, sizeof err), 0);
+        *err = '\0';
+        assert_int_equal(res_phase_counts_agree(res_oltp_measure(&r), err, sizeof err),
+                         cases[i].msg ? -1 : 0);
+        assert_string_equal(err, cases[i].msg ? cases[i].msg : "");
+        res_oltp_clear(&r);
+    }
 }
 
 /* Results from a guest are untrusted: every hostile or broken document is
@@ -412,6 +443,9 @@ static void test_oltp_untrusted(void **state)
           "measure: duration_s is 0; a measured phase lasts more than 0 s" },
         { "\"intervals\":[{\"t\":1},{\"t\":2},{\"t\":1.5}],", HIST_OK,
           "measure: intervals[2].t is 1.5, before intervals[1].t (2)" },
+        /* issue 42: a refused interval by its index */
+        { "\"intervals\":[{\"t\":1,\"tps\":2},{\"t\":2,\"tps\":1e999}],", HIST_OK,
+          "measure: intervals[1].tps: inf (not a finite number >= 0)" },
         { "\"transaction_types\":[{\"name\":\"New-Order\",\"count\":-3}],", HIST_OK,
           "measure: transaction_types[0].count: -3 (a count cannot be negative)" },
         { "", "\"significant_digits\":3,\"highest_trackable\":1000000,\"count\":2,"
@@ -1245,6 +1279,7 @@ int main(void)
         cmocka_unit_test(test_oltp_real_result_unchanged),
         cmocka_unit_test(test_oltp_refusals),
         cmocka_unit_test(test_oltp_untrusted),
+        cmocka_unit_test(test_phase_counts_agree),
         cmocka_unit_test(test_oltp_ended),
         cmocka_unit_test(test_summary_round_trip),
         cmocka_unit_test(test_summary_streamed),
