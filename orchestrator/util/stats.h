@@ -12,20 +12,30 @@
  *    (batches - 1) degrees of freedom. That interval holds when the batch
  *    means are nearly uncorrelated, i.e. when a batch is long against the
  *    series' correlation time. The batch length rule
- *    (orch_stats_batching): phi, the lag-1 autocorrelation of the
- *    drives' summed series a + b (bias-corrected when the repetitions
- *    average at least ORCH_STATS_BATCHES intervals), and its one-sided 95 %
- *    upper bound phi_hi; kreq, the shortest batch whose batch means
- *    would have a lag-1 correlation at most ORCH_STATS_MAX_RHO on an
- *    AR(1) series of phi_hi (orch_stats_batch_rho); k = the longest batch
- *    that still makes ORCH_STATS_MAX_BATCHES batches, or kreq when that
- *    is longer. Fewer than ORCH_STATS_BATCHES batches of k: no verdict,
- *    "too short", with the intervals per repetition it needs. The length
+ *    (orch_stats_batching) reads the autocorrelation function of the
+ *    drives' summed series a + b over as many lags as it carries, not
+ *    its lag 1 alone: an interval's p99 is the drive's slow signal plus
+ *    the sampling noise of a few hundred transactions, and that noise
+ *    lowers the lag-1 correlation while the signal's long memory stays
+ *    in the higher lags (issue 42). The estimator (orch_stats_acf) is
+ *    Geyer's initial monotone sequence (Geyer 1992, "Practical Markov
+ *    chain Monte Carlo", Statist. Sci. 7, 473-483): the sample
+ *    autocorrelations rho(h) within the segments (each centred on its
+ *    own mean, pooled), summed in adjacent pairs G_j = rho(2j) +
+ *    rho(2j+1) while the pairs stay positive, each pair lowered to the
+ *    one before when larger; tau = -1 + 2 sum G_j is the integrated
+ *    autocorrelation time. From the autocorrelations it keeps, kreq is
+ *    the shortest batch whose means would have a lag-1 correlation
+ *    (orch_stats_batch_rho_acf) of at most ORCH_STATS_MAX_RHO; k = the
+ *    longest batch that still makes ORCH_STATS_MAX_BATCHES batches, or
+ *    kreq when that is longer. Fewer than ORCH_STATS_BATCHES batches of
+ *    k: no verdict, "too short", with the intervals per repetition it
+ *    needs. The length
  *    is chosen from a + b, never from the differences a - b: with two
  *    drives of the same behaviour the two are independent (Gaussian
  *    series), so the choice does not pick the samples whose spread looks
  *    small, and the level holds among the verdicts given, not only over
- *    all runs (bin/stats-sim, README "Are the verdicts right?").
+ *    all runs (bin/stats-sim, tests/stats/README.md).
  *    Any per-interval series pairs the same way (the intervals' p99 from
  *    oltp's `intervals`).
  *  - orch_stats_welch(): repetitions of a run (>= ORCH_STATS_MIN_REPS):
@@ -63,10 +73,15 @@
 /* Batches are made no shorter than it takes to have this many (more
  * only when the correlation needs longer batches than that). */
 #define ORCH_STATS_MAX_BATCHES 20
-/* The largest lag-1 correlation of the batch means the rule accepts (at
- * the upper bound of phi): 0.02 inflates the variance of the mean by
- * about 4 % against the batches' spread. */
+/* The largest lag-1 correlation of the batch means the rule accepts:
+ * 0.02 inflates the variance of the mean by about 4 % against the
+ * batches' spread. */
 #define ORCH_STATS_MAX_RHO 0.02
+/* Sokal's window: the autocorrelations are summed up to the first lag
+ * M >= ORCH_STATS_SOKAL_C x tau(M). */
+#define ORCH_STATS_SOKAL_C 5.0
+/* A paired verdict needs at least this many times tau_hi intervals. */
+#define ORCH_STATS_MIN_TAUS 100.0
 /* The level of every verdict (two-sided; 95 % intervals). */
 #define ORCH_STATS_ALPHA 0.05
 /* A phase trends when its fitted drift exceeds this share of its mean
@@ -102,11 +117,17 @@ typedef struct orch_diff {
 typedef struct orch_batching {
     int    k;               /* intervals per batch; 0: too short */
     int    batches;         /* batches of k in all segments */
-    double r1;              /* phi: bias-corrected lag-1 autocorrelation of
-                             * a + b within the segments (clipped to
+    double r1;              /* phi: the lag-1 correlation of the AR(1)
+                             * the batches are sized for (the
+                             * bias-corrected lag-1 autocorrelation of
+                             * a + b, or its signal's decay; clipped to
                              * [0, 1]); NAN when it has none */
-    double phi_hi;          /* its one-sided 95 % upper bound (<= 0.999) */
-    int    kreq;            /* the shortest batch phi_hi allows */
+    double tau;             /* its integrated autocorrelation time
+                             * (orch_stats_acf), intervals */
+    int    lags;            /* the lags the estimate keeps */
+    double phi_hi;          /* the AR(1) correlation's upper bound */
+    double tau_hi;          /* the larger of tau and (1 + phi_hi) / (1 - phi_hi) */
+    int    kreq;            /* the shortest batch the correlation allows */
     int    needs;           /* too short: intervals each repetition needs */
 } orch_batching;
 
@@ -116,10 +137,29 @@ typedef struct orch_batching {
  * phi <= 0, 1 for phi >= 1. */
 double orch_stats_batch_rho(double phi, int k);
 
+/* Autocorrelations of s within the segments seg[0..nseg) by Geyer's
+ * initial monotone sequence (top of this file). */
+typedef struct orch_acf {
+    double r1;              /* the sample lag-1 autocorrelation */
+    double tau;             /* 1 + 2 sum of rho(h) over the window */
+    double bias;            /* added to each rho(h): tau / mean segment */
+    int    lags;            /* the window M */
+    int    resolved;        /* M >= ORCH_STATS_SOKAL_C tau within the series */
+    int    pairs;           /* values in the estimate */
+} orch_acf;
+
+/* rho[h - 1] for h = 1..out->lags (at most maxlag + 1; rho holds the
+ * longest segment's length), the kept (and lowered) autocorrelations.
+ * 0; -2 when s has none (no segment of 2, or none varies); -3 when out
+ * of memory. */
+int orch_stats_acf(const double *s, const int *seg, int nseg, double *rho, int maxlag,
+                   orch_acf *out);
+
 /* The batch length rule above from the summed series s = a + b (segments
  * seg[0..nseg)). 0 with out->k; -1 when too short (out->k 0, out->needs
- * set); -2 when s has no lag-1 correlation (a value not finite, no two
- * consecutive intervals in a segment, or no segment varies). */
+ * set); -2 when s has no autocorrelation (a value not finite, no two
+ * consecutive intervals in a segment, or no segment varies); -3 when
+ * out of memory. */
 int orch_stats_batching(const double *s, const int *seg, int nseg, orch_batching *out);
 
 /* Paired batch means of a and b (same segments seg[0..nseg), the
