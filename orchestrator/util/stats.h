@@ -12,25 +12,37 @@
  *    (batches - 1) degrees of freedom. That interval holds when the batch
  *    means are nearly uncorrelated, i.e. when a batch is long against the
  *    series' correlation time. The batch length rule
- *    (orch_stats_batching) reads the autocorrelation function of the
- *    drives' summed series a + b over as many lags as it carries, not
- *    its lag 1 alone: an interval's p99 is the drive's slow signal plus
- *    the sampling noise of a few hundred transactions, and that noise
- *    lowers the lag-1 correlation while the signal's long memory stays
- *    in the higher lags (issue 42). The estimator (orch_stats_acf) is
- *    Geyer's initial monotone sequence (Geyer 1992, "Practical Markov
- *    chain Monte Carlo", Statist. Sci. 7, 473-483): the sample
- *    autocorrelations rho(h) within the segments (each centred on its
- *    own mean, pooled), summed in adjacent pairs G_j = rho(2j) +
- *    rho(2j+1) while the pairs stay positive, each pair lowered to the
- *    one before when larger; tau = -1 + 2 sum G_j is the integrated
- *    autocorrelation time. From the autocorrelations it keeps, kreq is
- *    the shortest batch whose means would have a lag-1 correlation
- *    (orch_stats_batch_rho_acf) of at most ORCH_STATS_MAX_RHO; k = the
- *    longest batch that still makes ORCH_STATS_MAX_BATCHES batches, or
- *    kreq when that is longer. Fewer than ORCH_STATS_BATCHES batches of
- *    k: no verdict, "too short", with the intervals per repetition it
- *    needs. The length
+ *    (orch_stats_batching) reads the autocorrelations rho(h) of the
+ *    drives' summed series a + b (within the segments, each centred on
+ *    its own mean, pooled) over many lags, not its lag 1 alone: an
+ *    interval's p99 is the drive's slow signal plus the sampling noise
+ *    of the interval's transactions, rho(h) = w phi^h, and the noise
+ *    lowers r1 = w phi while the signal's decay phi stays (issue 42).
+ *     - tau, the integrated autocorrelation time 1 + 2 sum rho(h), over
+ *       Sokal's automatic window (the first M >= 5 tau(M); Sokal 1997,
+ *       "Monte Carlo methods in statistical mechanics", sec. 3), each
+ *       rho(h) raised by the bias of centring a segment of mean length L
+ *       on its own mean, tau / L (orch_stats_acf);
+ *     - phi = r1 bias-corrected ((L r1 + 1) / (L - 3), Marriott and
+ *       Pope 1954), unless the series is not an AR(1): within Geyer's
+ *       initial positive sequence (lags up to the first pair rho(2j) +
+ *       rho(2j+1) <= 0; Geyer 1992, Statist. Sci. 7, 473) the AR(1) of
+ *       the same tau_g, (tau_g - 1) / (tau_g + 1), when its 95 % lower
+ *       bound is beyond r1's upper bound, or the decay sum rho(2..g) /
+ *       sum rho(1..g-1), when that sum is positive at 95 % and the decay
+ *       minus 1.645 standard errors is beyond r1's upper bound;
+ *     - phi_hi = phi + 1.645 sqrt((1 - phi^2) / n) (<= 0.999); kreq the
+ *       shortest batch whose means would have a lag-1 correlation
+ *       orch_stats_batch_rho(phi_hi, k) <= ORCH_STATS_MAX_RHO, and no
+ *       shorter than the window M; k = the longest batch that still
+ *       makes ORCH_STATS_MAX_BATCHES batches, or kreq when that is
+ *       longer.
+ *    "Too short" (no verdict, with the intervals per repetition it
+ *    needs): fewer than ORCH_STATS_BATCHES batches of k, fewer than
+ *    ORCH_STATS_MIN_TAUS x tau_hi intervals (tau_hi the larger of tau
+ *    and (1 + phi_hi) / (1 - phi_hi): a series that short shows too
+ *    little of its correlation to estimate it), or a window that does
+ *    not end within the series. The length
  *    is chosen from a + b, never from the differences a - b: with two
  *    drives of the same behaviour the two are independent (Gaussian
  *    series), so the choice does not pick the samples whose spread looks
@@ -137,21 +149,21 @@ typedef struct orch_batching {
  * phi <= 0, 1 for phi >= 1. */
 double orch_stats_batch_rho(double phi, int k);
 
-/* Autocorrelations of s within the segments seg[0..nseg) by Geyer's
- * initial monotone sequence (top of this file). */
+/* Autocorrelations of s within the segments seg[0..nseg), each centred
+ * on its own mean, pooled (divided by the pooled lag-0 sum), and tau
+ * over Sokal's window (top of this file). */
 typedef struct orch_acf {
     double r1;              /* the sample lag-1 autocorrelation */
-    double tau;             /* 1 + 2 sum of rho(h) over the window */
+    double tau;             /* 1 + 2 sum of rho(h) + bias over the window */
     double bias;            /* added to each rho(h): tau / mean segment */
     int    lags;            /* the window M */
     int    resolved;        /* M >= ORCH_STATS_SOKAL_C tau within the series */
     int    pairs;           /* values in the estimate */
 } orch_acf;
 
-/* rho[h - 1] for h = 1..out->lags (at most maxlag + 1; rho holds the
- * longest segment's length), the kept (and lowered) autocorrelations.
- * 0; -2 when s has none (no segment of 2, or none varies); -3 when out
- * of memory. */
+/* rho[h - 1] for h = 1..out->lags, bias added (rho holds the longest
+ * segment's length; lags up to maxlag). 0; -2 when s has none (no
+ * segment of 2, or none varies); -3 when out of memory. */
 int orch_stats_acf(const double *s, const int *seg, int nseg, double *rho, int maxlag,
                    orch_acf *out);
 
