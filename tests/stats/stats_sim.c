@@ -5,7 +5,7 @@
  * how often a comparison got a verdict, how often that verdict was a
  * false "distinguishable" (drives that are the same: A/A), over all
  * trials and among the verdicts given, and how often a real difference
- * (--effect, A/B) was found (README, "Are the verdicts right?").
+ * (--effect, A/B) was found (tests/stats/README.md).
  *
  * A trial: per repetition and interval, every VM's TPS is
  *   mu_d + h_t + e_t   (mu = 100 per VM, drive 0's times 1 + effect)
@@ -329,7 +329,7 @@ static void draw_latency(sim_run *r, const opts *o, int fail, double gain, uint6
     for (int i = 0; i < r->n; i++) {
         hist_reset(r->h);
         for (int v = fail ? 1 : 0; v < r->vms; v++) {
-            double share = r->vtps[v * r->n + i] / (MU_VM * gain);
+            double share = r->vtps[v * r->n + i] / MU_VM;
             long cnt = lround(r->txns * (share > 0 ? share : 0));
             double med = P_MEDIAN / gain * exp(r->lscale[v * r->n + i]) * 1000.0;
             hist_reset(r->vh);
