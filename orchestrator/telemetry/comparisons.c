@@ -130,8 +130,9 @@ static int paired_one(res_io *io, const res_summary *sum, const char *na, const 
                        "not comparable: the intervals have no lag-1 correlation (no two "
                        "consecutive intervals both drives measured, or none varies)", 0);
     len = snprintf(why, sizeof why, "too short for a verdict (needs %d intervals, has %d): "
-                   "a lag-1 correlation up to %.2f needs %d batches of %d intervals",
-                   bt.needs * nseg, n, bt.phi_hi, ORCH_STATS_BATCHES, bt.kreq);
+                   "a correlation time up to %.1f intervals needs %d batches of %d and %.0f "
+                   "intervals in all", bt.needs * nseg, n, bt.tau_hi, ORCH_STATS_BATCHES, bt.kreq,
+                   ceil(ORCH_STATS_MIN_TAUS * bt.tau_hi));
     if (iv > 0 && len > 0 && (size_t)len < sizeof why)
         snprintf(why + len, sizeof why - (size_t)len, "; measure at least %.0f s%s at this "
                  "%g-s interval", bt.needs * iv, nseg > 1 ? " per repetition" : "", iv);

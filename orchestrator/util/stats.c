@@ -146,59 +146,154 @@ double orch_stats_batch_rho(double phi, int k)
     return den > 0 ? phi * (1.0 - pk) * (1.0 - pk) / den : 1.0;
 }
 
-/* Lag-1 autocorrelation of x within the segments, each centred on its
- * own mean; *pairs gets the consecutive pairs. NAN without a pair or
- * when no segment varies. */
-static double seg_r1(const double *x, const int *seg, int nseg, int *pairs)
+/* Pooled autocovariance of x at lag h within the segments, each centred
+ * on its own mean (mean[] per segment), over n values. */
+static double seg_acov(const double *x, const int *seg, int nseg, const double *mean, int h,
+                       int *pairs)
 {
-    double num = 0, den = 0;
+    double c = 0;
     int off = 0;
-    *pairs = 0;
     for (int s = 0; s < nseg; s++) {
-        double m = seg[s] > 0 ? mean_of(x + off, seg[s]) : 0;
-        for (int i = 0; i < seg[s]; i++) {
-            double u = x[off + i] - m;
-            den += u * u;
-            if (i + 1 < seg[s]) {
-                num += u * (x[off + i + 1] - m);
-                ++*pairs;
-            }
+        for (int i = 0; i + h < seg[s]; i++) {
+            c += (x[off + i] - mean[s]) * (x[off + i + h] - mean[s]);
+            ++*pairs;
         }
-        off += seg[s] > 0 ? seg[s] : 0;
+        off += seg[s];
     }
-    return *pairs > 0 && den > 0 ? num / den : NAN;
+    return c;
+}
+
+int orch_stats_acf(const double *s, const int *seg, int nseg, double *rho, int maxlag,
+                   orch_acf *out)
+{
+    int n = 0, pairs = 0, maxlen = 0, m = 0;
+    double *mean = malloc(((size_t)nseg + 1) * sizeof *mean), c0, bias = 0, tau = 1;
+    *out = (orch_acf){ .r1 = NAN, .tau = NAN };
+    if (!mean)
+        return -3;
+    for (int i = 0, off = 0; i < nseg; i++) {
+        mean[i] = seg[i] > 0 ? mean_of(s + off, seg[i]) : 0;
+        off += seg[i] > 0 ? seg[i] : 0;
+        n += seg[i] > 0 ? seg[i] : 0;
+        maxlen = seg[i] > maxlen ? seg[i] : maxlen;
+    }
+    c0 = seg_acov(s, seg, nseg, mean, 0, &pairs);
+    if (!(c0 > 0) || maxlen < 2) {
+        free(mean);
+        return -2;
+    }
+    if (maxlag > maxlen - 1)
+        maxlag = maxlen - 1;
+    /* Sokal's window on the autocorrelations raised by the bias of
+     * centring each segment on its own mean, tau / L (L the segments'
+     * mean length): the bias and the window grow together, so repeat
+     * until the bias stays (it only grows). Lags are computed as the
+     * window reaches them. */
+    for (int it = 0, have = 0; it < 50; it++) {
+        double next;
+        tau = 1;
+        for (m = 1; m <= maxlag; m++) {
+            if (m > have) {
+                pairs = 0;
+                rho[m - 1] = seg_acov(s, seg, nseg, mean, m, &pairs) / c0;
+                have = m;
+            }
+            tau += 2.0 * (rho[m - 1] + bias);
+            if (m >= ORCH_STATS_SOKAL_C * tau)
+                break;
+        }
+        out->resolved = m <= maxlag;
+        m = m <= maxlag ? m : maxlag;
+        next = tau > 0 ? tau * nseg / n : 0;
+        if (!out->resolved || !(next > bias + 1e-9))
+            break;
+        bias = next;
+    }
+    free(mean);
+    out->r1 = rho[0];
+    for (int h = 1; h <= m; h++)
+        rho[h - 1] += bias;
+    out->tau = tau;
+    out->lags = m;
+    out->bias = bias;
+    out->pairs = n;
+    return 0;
 }
 
 int orch_stats_batching(const double *s, const int *seg, int nseg, orch_batching *out)
 {
-    int n = 0, pairs, k, kreq;
-    double r, nh, phi, phi_hi;
-    *out = (orch_batching){ .r1 = NAN, .phi_hi = NAN };
-    for (int i = 0; i < nseg; i++)
+    int n = 0, maxlen = 0, k, kreq, rc, g;
+    double *rho, v = 0, s1 = 0, s2 = 0, tau_g = 1, tau_lo, over, dec, phi_x = 0, phi, phi_hi, nh;
+    double floor_n;
+    orch_acf acf;
+    *out = (orch_batching){ .r1 = NAN, .tau = NAN };
+    for (int i = 0; i < nseg; i++) {
         n += seg[i] > 0 ? seg[i] : 0;
+        maxlen = seg[i] > maxlen ? seg[i] : maxlen;
+    }
     for (int i = 0; i < n; i++)
         if (!isfinite(s[i]))
             return -2;
-    r = seg_r1(s, seg, nseg, &pairs);
-    if (isnan(r))
-        return -2;
-    /* E[r1] = phi - (1 + 3 phi) / L on an AR(1) segment of L (Marriott
-     * and Pope 1954), L here the segments' mean length; an expansion in
-     * 1 / L that overshoots on shorter segments, which keep r1 */
+    if (!(rho = calloc((size_t)maxlen + 1, sizeof *rho)))
+        return -3;
+    rc = orch_stats_acf(s, seg, nseg, rho, maxlen, &acf);
+    if (rc < 0) {
+        free(rho);
+        return rc;
+    }
+    out->tau = acf.tau;
+    out->lags = acf.lags;
+    /* phi: the lag-1 correlation of the AR(1) series the rule sizes the
+     * batches for (orch_stats_batch_rho at its upper bound). r1 (bias
+     * corrected, Marriott and Pope 1954: E[r1] = phi - (1 + 3 phi) / L)
+     * when the series is its signal; a slow signal under white noise
+     * (an interval's p99 from a few hundred transactions), rho(h) =
+     * w phi^h, has a lower r1 = w phi but the same decay phi, read from
+     * the autocorrelations over the initial positive sequence. */
+    /* g: the initial positive sequence's last lag (Geyer 1992): the
+     * pairs rho(2j) + rho(2j + 1), j >= 1, while positive; tau_g = 1 +
+     * 2 sum rho(1..g); s1, s2: sum rho(1..g-1), sum rho(2..g) */
+    for (g = 1; g + 2 <= acf.lags && rho[g] + rho[g + 1] > 0; g += 2)
+        ;
+    for (int h = 1; h <= g; h++) {
+        tau_g += 2.0 * rho[h - 1];
+        v += rho[h - 1] * rho[h - 1];
+        s1 += h < g ? rho[h - 1] : 0;
+        s2 += h > 1 ? rho[h - 1] : 0;
+    }
+    free(rho);
     nh = (double)n / nseg;
-    phi = nh >= ORCH_STATS_BATCHES ? (nh * r + 1.0) / (nh - 3.0) : r;
-    phi = phi < 0 ? 0 : phi > 1 ? 1 : phi;
-    out->r1 = phi;
-    /* a one-sided 95 % upper bound: phi's standard error on n values is
-     * sqrt((1 - phi^2) / n) */
-    phi_hi = phi + 1.6448536269514722 * sqrt((1.0 - phi * phi) / (n > 1 ? n : 1));
+    phi = nh >= ORCH_STATS_BATCHES ? (nh * acf.r1 + 1.0) / (nh - 3.0) : acf.r1;
+    phi = phi < 0 ? 0 : phi > 0.999 ? 0.999 : phi;
+    /* beyond r1's upper bound the series is not an AR(1): a slow signal
+     * under white noise, rho(h) = w phi^h, whose r1 = w phi is low. Its
+     * phi is then the larger of the AR(1) of the same tau, (tau_g - 1) /
+     * (tau_g + 1), and, when the sum is positive at 95 % and beyond
+     * r1's 99.9 % bound, the decay s2 / s1 */
+    over = phi + 1.6448536269514722 * sqrt((1.0 - phi * phi) / n);
+    tau_lo = tau_g * (1.0 - 1.6448536269514722 * sqrt((4.0 * g + 2.0) / n));
+    if ((tau_lo - 1.0) / (tau_lo + 1.0) > over)
+        phi_x = (tau_g - 1.0) / (tau_g + 1.0);
+    dec = g >= 2 && s1 > 0 ? s2 / s1 : 0;
+    if (dec > 0 && dec < 1 && dec > phi_x
+        && s1 > 1.6448536269514722 * sqrt((1.0 + 2.0 * v) * (g - 1) / n)
+        && dec - 1.6448536269514722 * sqrt((1.0 + 2.0 * v) * (g - 1) * (1.0 + dec * dec) / n) / s1
+           > over)
+        phi_x = dec;
+    phi = phi_x > phi ? phi_x : phi;
+    phi = phi < 0 ? 0 : phi > 0.999 ? 0.999 : phi;
+    phi_hi = phi + 1.6448536269514722 * sqrt((1.0 - phi * phi) / n);
     phi_hi = phi_hi > 0.999 ? 0.999 : phi_hi;
+    out->r1 = phi;
     out->phi_hi = phi_hi;
-    for (kreq = 1; orch_stats_batch_rho(phi_hi, kreq) > ORCH_STATS_MAX_RHO; kreq++)
-        if (kreq > 1000000) {
-            kreq = 1000000;
-            break;
-        }
+    out->tau_hi = (1.0 + phi_hi) / (1.0 - phi_hi);
+    if (acf.tau > out->tau_hi)
+        out->tau_hi = acf.tau;
+    for (kreq = 1; orch_stats_batch_rho(phi_hi, kreq) > ORCH_STATS_MAX_RHO && kreq < 1000000;
+         kreq++)
+        ;
+    /* no batch shorter than the window the estimate read */
+    kreq = kreq > acf.lags ? kreq : acf.lags;
     out->kreq = kreq;
     /* the longest batches that still make ORCH_STATS_MAX_BATCHES of them,
      * never shorter than the correlation needs */
@@ -207,10 +302,20 @@ int orch_stats_batching(const double *s, const int *seg, int nseg, orch_batching
     if (k < kreq)
         k = kreq;
     out->batches = batches_of(seg, nseg, k);
-    if (out->batches < ORCH_STATS_BATCHES) {
-        /* each repetition its share of the batches, of kreq intervals */
+    /* a series shorter than ORCH_STATS_MIN_TAUS x tau_hi shows too
+     * little of its correlation to estimate it, and one whose window
+     * does not end within it none */
+    floor_n = ceil(ORCH_STATS_MIN_TAUS * out->tau_hi);
+    if (out->batches < ORCH_STATS_BATCHES || n < floor_n || !acf.resolved) {
+        /* each repetition its share of the batches, of kreq intervals,
+         * and of the floor */
+        double need = (double)((ORCH_STATS_BATCHES + nseg - 1) / nseg) * kreq;
+        if (need < ceil(floor_n / nseg))
+            need = ceil(floor_n / nseg);
+        if (!acf.resolved && need <= maxlen)
+            need = 2.0 * maxlen;
         out->batches = 0;
-        out->needs = (ORCH_STATS_BATCHES + nseg - 1) / nseg * kreq;
+        out->needs = need > 1e9 ? 1000000000 : (int)need;
         return -1;
     }
     out->k = k;
@@ -255,7 +360,7 @@ int orch_stats_paired(const double *a, const double *b, const int *seg, int nseg
 {
     int n = 0, rc, same = 1;
     double *s;
-    *bt = (orch_batching){ .r1 = NAN, .phi_hi = NAN };
+    *bt = (orch_batching){ .r1 = NAN, .tau = NAN };
     for (int i = 0; i < nseg; i++)
         n += seg[i] > 0 ? seg[i] : 0;
     for (int i = 0; i < n; i++) {
@@ -273,6 +378,8 @@ int orch_stats_paired(const double *a, const double *b, const int *seg, int nseg
         s[i] = a[i] + b[i];
     rc = orch_stats_batching(s, seg, nseg, bt);
     free(s);
+    if (rc == -3)
+        return -2;
     if (rc == -2)
         return -3;
     if (rc < 0)

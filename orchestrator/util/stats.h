@@ -12,20 +12,42 @@
  *    (batches - 1) degrees of freedom. That interval holds when the batch
  *    means are nearly uncorrelated, i.e. when a batch is long against the
  *    series' correlation time. The batch length rule
- *    (orch_stats_batching): phi, the lag-1 autocorrelation of the
- *    drives' summed series a + b (bias-corrected when the repetitions
- *    average at least ORCH_STATS_BATCHES intervals), and its one-sided 95 %
- *    upper bound phi_hi; kreq, the shortest batch whose batch means
- *    would have a lag-1 correlation at most ORCH_STATS_MAX_RHO on an
- *    AR(1) series of phi_hi (orch_stats_batch_rho); k = the longest batch
- *    that still makes ORCH_STATS_MAX_BATCHES batches, or kreq when that
- *    is longer. Fewer than ORCH_STATS_BATCHES batches of k: no verdict,
- *    "too short", with the intervals per repetition it needs. The length
+ *    (orch_stats_batching) reads the autocorrelations rho(h) of the
+ *    drives' summed series a + b (within the segments, each centred on
+ *    its own mean, pooled) over many lags, not its lag 1 alone: an
+ *    interval's p99 is the drive's slow signal plus the sampling noise
+ *    of the interval's transactions, rho(h) = w phi^h, and the noise
+ *    lowers r1 = w phi while the signal's decay phi stays (issue 42).
+ *     - tau, the integrated autocorrelation time 1 + 2 sum rho(h), over
+ *       Sokal's automatic window (the first M >= 5 tau(M); Sokal 1997,
+ *       "Monte Carlo methods in statistical mechanics", sec. 3), each
+ *       rho(h) raised by the bias of centring a segment of mean length L
+ *       on its own mean, tau / L (orch_stats_acf);
+ *     - phi = r1 bias-corrected ((L r1 + 1) / (L - 3), Marriott and
+ *       Pope 1954), unless the series is not an AR(1): within Geyer's
+ *       initial positive sequence (lags up to the first pair rho(2j) +
+ *       rho(2j+1) <= 0; Geyer 1992, Statist. Sci. 7, 473) the AR(1) of
+ *       the same tau_g, (tau_g - 1) / (tau_g + 1), when its 95 % lower
+ *       bound is beyond r1's upper bound, or the decay sum rho(2..g) /
+ *       sum rho(1..g-1), when that sum is positive at 95 % and the decay
+ *       minus 1.645 standard errors is beyond r1's upper bound;
+ *     - phi_hi = phi + 1.645 sqrt((1 - phi^2) / n) (<= 0.999); kreq the
+ *       shortest batch whose means would have a lag-1 correlation
+ *       orch_stats_batch_rho(phi_hi, k) <= ORCH_STATS_MAX_RHO, and no
+ *       shorter than the window M; k = the longest batch that still
+ *       makes ORCH_STATS_MAX_BATCHES batches, or kreq when that is
+ *       longer.
+ *    "Too short" (no verdict, with the intervals per repetition it
+ *    needs): fewer than ORCH_STATS_BATCHES batches of k, fewer than
+ *    ORCH_STATS_MIN_TAUS x tau_hi intervals (tau_hi the larger of tau
+ *    and (1 + phi_hi) / (1 - phi_hi): a series that short shows too
+ *    little of its correlation to estimate it), or a window that does
+ *    not end within the series. The length
  *    is chosen from a + b, never from the differences a - b: with two
  *    drives of the same behaviour the two are independent (Gaussian
  *    series), so the choice does not pick the samples whose spread looks
  *    small, and the level holds among the verdicts given, not only over
- *    all runs (bin/stats-sim, README "Are the verdicts right?").
+ *    all runs (bin/stats-sim, tests/stats/README.md).
  *    Any per-interval series pairs the same way (the intervals' p99 from
  *    oltp's `intervals`).
  *  - orch_stats_welch(): repetitions of a run (>= ORCH_STATS_MIN_REPS):
@@ -63,17 +85,25 @@
 /* Batches are made no shorter than it takes to have this many (more
  * only when the correlation needs longer batches than that). */
 #define ORCH_STATS_MAX_BATCHES 20
-/* The largest lag-1 correlation of the batch means the rule accepts (at
- * the upper bound of phi): 0.02 inflates the variance of the mean by
- * about 4 % against the batches' spread. */
+/* The largest lag-1 correlation of the batch means the rule accepts:
+ * 0.02 inflates the variance of the mean by about 4 % against the
+ * batches' spread. */
 #define ORCH_STATS_MAX_RHO 0.02
+/* Sokal's window: the autocorrelations are summed up to the first lag
+ * M >= ORCH_STATS_SOKAL_C x tau(M). */
+#define ORCH_STATS_SOKAL_C 5.0
+/* A paired verdict needs at least this many times tau_hi intervals. */
+#define ORCH_STATS_MIN_TAUS 100.0
 /* The batch length rule above in words, as the report states it: one
- * place, changed with the rule (orch_stats_batching). */
+ * place, changed with the rule (orch_stats_batching; results/SCHEMA.md
+ * gives it whole, with its sources). */
 #define ORCH_STATS_BATCH_RULE \
-    "the batch length is the shortest whose batch means would have a lag-1 correlation " \
-    "of at most 0.02 on an AR(1) series at the 95 % upper bound of the lag-1 " \
-    "autocorrelation of the two drives' summed series, and no shorter than 20 batches " \
-    "allow; fewer than 10 such batches is too short for a verdict"
+    "the batch length comes from the autocorrelations of the two drives' summed series " \
+    "over many lags (the integrated autocorrelation time within Sokal's automatic window, " \
+    "Geyer's initial positive sequence where the series is no AR(1)): the shortest batch " \
+    "whose means would have a lag-1 correlation of at most 0.02 at the 95 % upper bound " \
+    "of that correlation, no shorter than the window and than 20 batches allow; fewer " \
+    "than 10 such batches, or fewer than 100 correlation times, is too short for a verdict"
 /* The level of every verdict (two-sided; 95 % intervals). */
 #define ORCH_STATS_ALPHA 0.05
 /* A phase trends when its fitted drift exceeds this share of its mean
@@ -109,11 +139,17 @@ typedef struct orch_diff {
 typedef struct orch_batching {
     int    k;               /* intervals per batch; 0: too short */
     int    batches;         /* batches of k in all segments */
-    double r1;              /* phi: bias-corrected lag-1 autocorrelation of
-                             * a + b within the segments (clipped to
+    double r1;              /* phi: the lag-1 correlation of the AR(1)
+                             * the batches are sized for (the
+                             * bias-corrected lag-1 autocorrelation of
+                             * a + b, or its signal's decay; clipped to
                              * [0, 1]); NAN when it has none */
-    double phi_hi;          /* its one-sided 95 % upper bound (<= 0.999) */
-    int    kreq;            /* the shortest batch phi_hi allows */
+    double tau;             /* its integrated autocorrelation time
+                             * (orch_stats_acf), intervals */
+    int    lags;            /* the lags the estimate keeps */
+    double phi_hi;          /* the AR(1) correlation's upper bound */
+    double tau_hi;          /* the larger of tau and (1 + phi_hi) / (1 - phi_hi) */
+    int    kreq;            /* the shortest batch the correlation allows */
     int    needs;           /* too short: intervals each repetition needs */
 } orch_batching;
 
@@ -123,10 +159,29 @@ typedef struct orch_batching {
  * phi <= 0, 1 for phi >= 1. */
 double orch_stats_batch_rho(double phi, int k);
 
+/* Autocorrelations of s within the segments seg[0..nseg), each centred
+ * on its own mean, pooled (divided by the pooled lag-0 sum), and tau
+ * over Sokal's window (top of this file). */
+typedef struct orch_acf {
+    double r1;              /* the sample lag-1 autocorrelation */
+    double tau;             /* 1 + 2 sum of rho(h) + bias over the window */
+    double bias;            /* added to each rho(h): tau / mean segment */
+    int    lags;            /* the window M */
+    int    resolved;        /* M >= ORCH_STATS_SOKAL_C tau within the series */
+    int    pairs;           /* values in the estimate */
+} orch_acf;
+
+/* rho[h - 1] for h = 1..out->lags, bias added (rho holds the longest
+ * segment's length; lags up to maxlag). 0; -2 when s has none (no
+ * segment of 2, or none varies); -3 when out of memory. */
+int orch_stats_acf(const double *s, const int *seg, int nseg, double *rho, int maxlag,
+                   orch_acf *out);
+
 /* The batch length rule above from the summed series s = a + b (segments
  * seg[0..nseg)). 0 with out->k; -1 when too short (out->k 0, out->needs
- * set); -2 when s has no lag-1 correlation (a value not finite, no two
- * consecutive intervals in a segment, or no segment varies). */
+ * set); -2 when s has no autocorrelation (a value not finite, no two
+ * consecutive intervals in a segment, or no segment varies); -3 when
+ * out of memory. */
 int orch_stats_batching(const double *s, const int *seg, int nseg, orch_batching *out);
 
 /* Paired batch means of a and b (same segments seg[0..nseg), the

@@ -98,27 +98,38 @@ static void test_paired(void **state)
 }
 
 /* The batch length rule on hand-computed series (python3, the rule as
- * stats.h states it):
+ * stats.h states it, step by step):
  *   rho(0.5, 10) = 0.5 (1 - 0.5^10)^2 / (10 x 0.75 - 1 x (1 - 0.5^10))
  *     = 0.076761377239184317; rho(0.9, 50) = 0.11554224002184182.
  *   the first 50 digits of pi, four times (200 values, one segment):
- *     r1 = 0.031108876234261489, phi = (200 r1 + 1) / 197
- *     = 0.036658757598235017, phi_hi = phi + 1.6449 sqrt((1 - phi^2) / 200)
- *     = 0.15288929511464794, kreq = 9 (rho(phi_hi, 9) <= 0.02 < rho at 8);
- *     the longest batch making 20 is 10: k = 10, 20 batches.
+ *     r1 = 0.031108876234261489; Sokal's window: tau = 0.6476123073368367
+ *     at lag 5 (bias tau / 200 = 0.0032380605753846497 on each rho);
+ *     the initial positive sequence ends at lag 1 (rho(2) + rho(3) <= 0),
+ *     so phi is r1's, (200 r1 + 1) / 197 = 0.036658757598235017,
+ *     phi_hi = phi + 1.6449 sqrt((1 - phi^2) / 200) = 0.15288929511464794,
+ *     kreq = 9 (rho(phi_hi, 9) <= 0.02 < rho at 8); tau_hi =
+ *     1.3609665046915913 asks for 137 intervals, 200 are there; the
+ *     longest batch making 20 is 10: k = 10, 20 batches.
  *   the same as two repetitions of 100: r1 = 0.02611723525416642 (each
  *     centred on its own mean), phi = 0.037234263148625171, phi_hi =
  *     0.15346232591216646, kreq 9, k 10, 20 batches.
  *   the 50 digits alone: phi_hi = 0.27088587801686331, kreq 16: 3
- *     batches, too short; needs 10 batches of 16 = 160 intervals. */
+ *     batches, too short; needs max(10 x 16, 100 x tau_hi =
+ *     100 x 1.7430548108986659) = 175 intervals.
+ *   a slow signal under noise, 600 values: 5 x round(sin(2 pi i / 40))
+ *     plus the pi digit (7 i) mod 50. lag-1 r = 0.59330 (the old rule's phi_hi
+ *     0.63 gave 10 batches of 60, a verdict); the initial positive
+ *     sequence runs to lag 9, sum rho(1..8) = 3.4649, sum rho(2..9) =
+ *     2.9807: the decay 0.86025 is beyond r1's bound, phi_hi =
+ *     0.89449, kreq 233: too short, needs 2,330. */
 static void test_batching(void **state)
 {
     (void)state;
     static const double pi[] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4,
                                  6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5, 0, 2, 8, 8, 4, 1, 9, 7,
                                  1, 6, 9, 3, 9, 9, 3, 7, 5, 1 };
-    double s[200], flat[30];
-    const int seg200[] = { 200 }, seg100[] = { 100, 100 }, seg50[] = { 50 };
+    double s[600], flat[30];
+    const int seg200[] = { 200 }, seg100[] = { 100, 100 }, seg50[] = { 50 }, seg600[] = { 600 };
     orch_batching bt;
 
     near(orch_stats_batch_rho(0.5, 10), 0.076761377239184317, 1e-15);
@@ -130,7 +141,10 @@ static void test_batching(void **state)
         s[i] = pi[i % 50];
     assert_int_equal(orch_stats_batching(s, seg200, 1, &bt), 0);
     near(bt.r1, 0.036658757598235017, 1e-14);
+    near(bt.tau, 0.6476123073368367, 1e-13);
+    assert_int_equal(bt.lags, 5);
     near(bt.phi_hi, 0.15288929511464794, 1e-14);
+    near(bt.tau_hi, 1.3609665046915913, 1e-13);
     assert_int_equal(bt.kreq, 9);
     assert_int_equal(bt.k, 10);
     assert_int_equal(bt.batches, 20);
@@ -144,11 +158,23 @@ static void test_batching(void **state)
 
     assert_int_equal(orch_stats_batching(pi, seg50, 1, &bt), -1);
     near(bt.phi_hi, 0.27088587801686331, 1e-14);
+    near(bt.tau_hi, 1.7430548108986659, 1e-13);
     assert_int_equal(bt.kreq, 16);
     assert_int_equal(bt.k, 0);
-    assert_int_equal(bt.needs, 160);
+    assert_int_equal(bt.needs, 175);
 
-    /* no lag-1 correlation: a series that does not vary, segments of one
+    /* signal plus noise: r1 alone (0.5933) would have given a verdict */
+    for (int i = 0; i < 600; i++)
+        s[i] = round(5.0 * sin(2.0 * M_PI * i / 40.0)) + pi[(7 * i) % 50];
+    assert_int_equal(orch_stats_batching(s, seg600, 1, &bt), -1);
+    near(bt.r1, 0.8603, 5e-5);
+    near(bt.phi_hi, 0.8945, 5e-5);
+    assert_int_equal(bt.kreq, 233);
+    assert_int_equal(bt.needs, 2330);
+    assert_true(orch_stats_batch_rho(0.5933 + 1.6448536269514722 * sqrt((1 - 0.5933 * 0.5933)
+                                                                         / 600), 60) < 0.02);
+
+    /* no autocorrelation: a series that does not vary, segments of one
      * interval, a value that is not a number */
     for (int i = 0; i < 30; i++)
         flat[i] = 7;

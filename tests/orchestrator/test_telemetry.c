@@ -405,7 +405,8 @@ static void test_run_wiring(void **state)
 
     /* 5 intervals: a + b = 18 21 21 22 17, lag-1 r -0.225531914893617
      * (python3, not corrected on 5 intervals) < 0 so phi 0, its upper bound
-     * 1.6449 sqrt(1 / 5) = 0.7356: batches of 84 (stats.h), 10 of them */
+     * 1.6449 sqrt(1 / 5) = 0.7356: batches of 84 (stats.h), 10 of them;
+     * tau_hi = 1.7356 / 0.2644 = 6.56 asks for 657 intervals */
     res_io *run = sum.io;
     assert_non_null(run);
     assert_int_equal(run->ncmp, 1);
@@ -416,7 +417,8 @@ static void test_run_wiring(void **state)
     assert_int_equal(run->cmp[0].needs, 840);
     near(run->cmp[0].r1, 0);
     assert_string_equal(run->cmp[0].reason, "too short for a verdict (needs 840 intervals, has 5): "
-                        "a lag-1 correlation up to 0.74 needs 10 batches of 84 intervals");
+                        "a correlation time up to 6.6 intervals needs 10 batches of 84 and 657 "
+                        "intervals in all");
     assert_true(isnan(run->cmp[0].diff));
     /* host CPU: 700 of 800 jiffies busy; TCG says saturated whatever */
     near(run->host_cpu_busy_pct, 87.5);
@@ -767,7 +769,8 @@ static void test_repetitions(void **state)
     assert_int_equal(run->cmp[0].needs, 660);
     near(run->cmp[0].r1, 0.216949152542373);
     assert_string_equal(run->cmp[0].reason, "too short for a verdict (needs 660 intervals, has "
-                        "15): a lag-1 correlation up to 0.63 needs 10 batches of 55 intervals");
+                        "15): a correlation time up to 4.4 intervals needs 10 batches of 55 and "
+                        "443 intervals in all");
     assert_int_equal(run->cmp[1].method, RES_CMP_TPS_WELCH);
     assert_string_equal(res_cmp_method_name(run->cmp[1].method), "tps_welch");
     assert_int_equal(run->cmp[1].n, 6);
@@ -1172,13 +1175,14 @@ static void test_missing_bin(void **state)
     }
 
     /* a + b's lag-1 r -0.1259, phi 0, bound 1.6449 sqrt(1 / 30) = 0.3003:
-     * batches of 18 */
+     * batches of 18, 180 intervals; tau_hi = 1.3003 / 0.6997 = 1.858 asks
+     * for 186 */
     pair_fill(&x, &sum, ta, tb, 30, 0);
     assert_int_equal(sum.io->cmp[0].verdict, RES_CMP_TOO_SHORT);
-    assert_int_equal(sum.io->cmp[0].needs, 180);
-    assert_string_equal(sum.io->cmp[0].reason, "too short for a verdict (needs 180 intervals, "
-                        "has 30): a lag-1 correlation up to 0.30 needs 10 batches of 18 "
-                        "intervals; measure at least 180 s at this 1-s interval");
+    assert_int_equal(sum.io->cmp[0].needs, 186);
+    assert_string_equal(sum.io->cmp[0].reason, "too short for a verdict (needs 186 intervals, "
+                        "has 30): a correlation time up to 1.9 intervals needs 10 batches of 18 "
+                        "and 186 intervals in all; measure at least 186 s at this 1-s interval");
     tel_close(&x, &sum);
 
     for (int i = 0; i < 30; i++) {

@@ -5,7 +5,7 @@
  * how often a comparison got a verdict, how often that verdict was a
  * false "distinguishable" (drives that are the same: A/A), over all
  * trials and among the verdicts given, and how often a real difference
- * (--effect, A/B) was found (README, "Are the verdicts right?").
+ * (--effect, A/B) was found (tests/stats/README.md).
  *
  * A trial: per repetition and interval, every VM's TPS is
  *   mu_d + h_t + e_t   (mu = 100 per VM, drive 0's times 1 + effect)
@@ -32,7 +32,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "results.h"
+#include "run/aggregate.h"
+#include "telemetry/telemetry.h"
 #include "telemetry/telemetry_state.h"
 #include "util/stats.h"
 
@@ -43,6 +47,14 @@
 #define P_BASE 10.0
 #define SD_PHOST 0.5
 #define SD_PVM 1.0
+/* --txns: each transaction's latency is lognormal, its median
+ * P_MEDIAN / (1 + effect) ms times exp(shared + own), both AR(1) of
+ * standard deviation SD_LHOST and SD_LVM (log scale), its log's spread
+ * SIGMA_TXN */
+#define P_MEDIAN 3.0
+#define SD_LHOST 0.05
+#define SD_LVM 0.1
+#define SIGMA_TXN 0.5
 
 typedef struct opts {
     uint64_t seed;
@@ -59,10 +71,13 @@ typedef struct opts {
     int      zero_var;
     int      failed_rep;
     int      no_latency;    /* no p-latency series: no p99_paired */
+    int      txns[MAXLIST], ntxns;  /* transactions per VM and interval at
+                                     * the mean TPS; 0: p99 drawn as an AR(1) */
     double   interval_s;
     int      auto_min, auto_max;    /* 0: fixed repetitions */
     double   auto_cv;
     int      check;
+    int      files;         /* through result files and the run's code */
 } opts;
 
 /* splitmix64 and Box-Muller: repeatable from --seed on every machine. */
@@ -109,8 +124,19 @@ typedef struct sim_run {
     res_summary    sum;
     tel_drive_acc *acc;
     double        *host, *phost, *x;
-    int            reps, n, vms;
+    double        *vtps, *lscale;   /* --txns: [vm * n + i] */
+    hist          *h;               /* --txns: one drive's interval */
+    hist          *vh;              /* --files: one VM's interval */
+    res_oltp      *docs;            /* --files: [vm] one drive's repetition */
+    char          *dir;             /* --files: the trial's run folder */
+    int            reps, n, vms, txns;
 } sim_run;
+
+static void oom(void)
+{
+    fprintf(stderr, "stats-sim: out of memory\n");
+    exit(2);
+}
 
 static void *xcalloc(size_t n, size_t sz)
 {
@@ -133,10 +159,28 @@ static char *xstrdup(const char *s)
 }
 
 /* The summary's drives and VMs for D drives of V VMs, R repetitions. */
-static void run_new(sim_run *r, const opts *o, int vms, int reps, int n)
+static void run_new(sim_run *r, const opts *o, int vms, int reps, int n, int txns)
 {
     char name[64];
     memset(r, 0, sizeof *r);
+    r->txns = txns;
+    if (txns > 0) {
+        r->vtps = xcalloc((size_t)vms * (size_t)n, sizeof *r->vtps);
+        r->lscale = xcalloc((size_t)vms * (size_t)n, sizeof *r->lscale);
+        if (!(r->h = hist_new(HIST_DEFAULT_HIGHEST, RES_IV_HIST_DIGITS))
+            || !(r->vh = hist_new(HIST_DEFAULT_HIGHEST, RES_IV_HIST_DIGITS)))
+            oom();
+        if (o->files) {
+            const char *tmp = getenv("TMPDIR");
+            char tpl[4096];
+            snprintf(tpl, sizeof tpl, "%s/stats-sim-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+            r->docs = xcalloc((size_t)vms, sizeof *r->docs);
+            if (!mkdtemp(tpl) || !(r->dir = strdup(tpl))) {
+                fprintf(stderr, "stats-sim: %s: %s\n", tpl, strerror(errno));
+                exit(2);
+            }
+        }
+    }
     r->reps = reps;
     r->n = n;
     r->vms = vms;
@@ -195,7 +239,115 @@ static void run_free(sim_run *r)
     free(r->host);
     free(r->phost);
     free(r->x);
+    free(r->vtps);
+    free(r->lscale);
+    hist_free(r->h);
+    hist_free(r->vh);
+    free(r->docs);
+    /* --files: the results of the last trial, then the folder */
+    for (int d = 0; r->dir && d < r->sum.ndrives; d++)
+        for (int k = 0; k < r->reps; k++)
+            for (int v = 0; v < r->vms; v++) {
+                char path[4096];
+                snprintf(path, sizeof path, "%s/d%d-r%d-v%d.json", r->dir, d, k + 1, v);
+                unlink(path);
+            }
+    if (r->dir)
+        rmdir(r->dir);
+    free(r->dir);
     res_summary_clear(&r->sum);
+}
+
+/* --files: VM v's result of one repetition begun: its measured phase of
+ * n intervals, its histogram as oltp keeps it. */
+static void doc_begin(sim_run *r, const opts *o, res_oltp *doc)
+{
+    res_phase *p;
+    memset(doc, 0, sizeof *doc);
+    if (!(p = res_oltp_add_phase(doc)))
+        oom();
+    p->phase = RES_PHASE_MEASURE;
+    p->interval_s = o->interval_s;
+    p->duration_s = r->n * o->interval_s;
+    p->iv_pct = 99;
+    p->cpu_s_per_1000_txn = NAN;
+    p->intervals = calloc((size_t)r->n, sizeof *p->intervals);
+    p->histogram = hist_new(HIST_DEFAULT_HIGHEST, HIST_DEFAULT_DIGITS);
+    if (!p->intervals || !p->histogram)
+        oom();
+}
+
+/* --files: interval i of VM v's result from its histogram r->vh. */
+static void doc_interval(sim_run *r, const opts *o, res_oltp *doc, int i)
+{
+    res_phase *p = &doc->phases[0];
+    res_interval *x = &p->intervals[p->nintervals++];
+    x->t = (i + 1) * o->interval_s;
+    x->duration_s = o->interval_s;
+    x->tps = (double)r->vh->total / o->interval_s;
+    x->lat_avg_ms = r->vh->total > 0 ? hist_mean(r->vh) / 1000.0 : 0;
+    x->lat_pct_ms = r->vh->total > 0 ? (double)hist_percentile(r->vh, 99) / 1000.0 : 0;
+    if (!(x->histogram = hist_sparse_of(r->vh, RES_IV_HIST_DIGITS)))
+        oom();
+}
+
+/* --files: VM v's result of drive d, repetition k (0-based) finished
+ * and written as dir/d<d>-r<k>-v<v>.json. */
+static void doc_write(sim_run *r, res_oltp *doc, int d, int k, int v)
+{
+    res_phase *p = &doc->phases[0];
+    char path[4096], err[512];
+    p->transactions = p->total = p->histogram->total;
+    p->tps = (double)p->transactions / p->duration_s;
+    p->latency.avg = hist_mean(p->histogram) / 1000.0;
+    p->latency.min = (double)p->histogram->min / 1000.0;
+    p->latency.max = (double)p->histogram->max / 1000.0;
+    res_latency_add_pct(&p->latency, 50, hist_percentile_ms(p->histogram, 50));
+    res_latency_add_pct(&p->latency, 95, hist_percentile_ms(p->histogram, 95));
+    res_latency_add_pct(&p->latency, 99, hist_percentile_ms(p->histogram, 99));
+    snprintf(path, sizeof path, "%s/d%d-r%d-v%d.json", r->dir, d, k + 1, v);
+    if (res_oltp_write_file(doc, path, err, sizeof err) < 0) {
+        fprintf(stderr, "stats-sim: %s\n", err);
+        exit(2);
+    }
+    res_oltp_clear(doc);
+}
+
+/* --txns: drive d's p-latency of repetition k drawn transaction by
+ * transaction (oltp's histograms, RES_IV_HIST_DIGITS): each VM's
+ * transactions of interval i follow its TPS, their latencies its scale;
+ * a[base + i] the p99 of the VMs' merged histogram, *rep_p99 that of
+ * the repetition's. With --files each VM's intervals go to its result
+ * (r->docs[v]) too. */
+static void draw_latency(sim_run *r, const opts *o, int fail, double gain, uint64_t *st,
+                         double *p, double *rep_p99)
+{
+    double spread = o->zero_var ? 0.0 : SIGMA_TXN;
+    hist *all = hist_new(HIST_DEFAULT_HIGHEST, RES_IV_HIST_DIGITS);
+    if (!all)
+        oom();
+    for (int i = 0; i < r->n; i++) {
+        hist_reset(r->h);
+        for (int v = fail ? 1 : 0; v < r->vms; v++) {
+            double share = r->vtps[v * r->n + i] / MU_VM;
+            long cnt = lround(r->txns * (share > 0 ? share : 0));
+            double med = P_MEDIAN / gain * exp(r->lscale[v * r->n + i]) * 1000.0;
+            hist_reset(r->vh);
+            for (long j = 0; j < cnt; j++) {
+                int64_t us = llround(med * exp(spread * rng_normal(st)));
+                hist_record(r->vh, us);
+                if (r->docs)
+                    hist_record(r->docs[v].phases[0].histogram, us);
+            }
+            if (r->docs)
+                doc_interval(r, o, &r->docs[v], i);
+            hist_add(r->h, r->vh);
+        }
+        p[i] = r->h->total > 0 ? (double)hist_percentile(r->h, 99) / 1000.0 : NAN;
+        hist_add(all, r->h);
+    }
+    *rep_p99 = all->total > 0 ? (double)hist_percentile(all, 99) / 1000.0 : NAN;
+    hist_free(all);
 }
 
 /* Repetition k (0-based) of every drive: the series, the repetition's
@@ -207,11 +359,11 @@ static void fill_rep(sim_run *r, const opts *o, double phi, int k, uint64_t *st)
     memset(r->host, 0, (size_t)n * sizeof *r->host);
     memset(r->phost, 0, (size_t)n * sizeof *r->phost);
     ar1_add(st, r->host, n, phi, SD_HOST * noise);
-    ar1_add(st, r->phost, n, phi, SD_PHOST * noise);
+    ar1_add(st, r->phost, n, phi, (r->txns ? SD_LHOST : SD_PHOST) * noise);
     for (int d = 0; d < r->sum.ndrives; d++) {
         tel_drive_acc *a = &r->acc[d];
         res_repetition *rp = &r->sum.drives[d].reps[k];
-        double gain = d == 0 ? 1.0 + o->effect / 100.0 : 1.0, sum_t = 0, sum_p = 0;
+        double gain = d == 0 ? 1.0 + o->effect / 100.0 : 1.0, sum_t = 0, sum_p = 0, rep_p99 = NAN;
         int fail = o->failed_rep && d == 0 && k == 0 && r->reps > 1;
         a->nvm[k] = r->vms - fail;
         for (int i = 0; i < n; i++) {
@@ -229,18 +381,36 @@ static void fill_rep(sim_run *r, const opts *o, double phi, int k, uint64_t *st)
             }
             r->sum.vms[(d * r->reps + k) * r->vms + v].failed = fail && v == 0;
             r->sum.vms[(d * r->reps + k) * r->vms + v].measured = !(fail && v == 0);
+            if (r->txns) {
+                for (int i = 0; i < n; i++) {
+                    r->vtps[v * n + i] = MU_VM * gain + r->host[i] + r->x[i];
+                    r->lscale[v * n + i] = r->phost[i];
+                }
+                memset(r->x, 0, (size_t)n * sizeof *r->x);
+                ar1_add(st, r->x, n, phi, SD_LVM * noise);
+                for (int i = 0; i < n; i++)
+                    r->lscale[v * n + i] += r->x[i];
+            }
             if (fail && v == 0)
                 continue;
             for (int i = 0; i < n; i++)
-                a->tps[base + i] += MU_VM * gain + r->host[i] + r->x[i];
+                a->tps[base + i] += r->txns ? r->vtps[v * n + i] : MU_VM * gain + r->host[i] + r->x[i];
         }
-        memset(r->x, 0, (size_t)n * sizeof *r->x);
-        ar1_add(st, r->x, n, phi, SD_PVM * noise);
-        for (int i = 0; i < n; i++) {
-            double p = P_BASE / gain + r->phost[i] + r->x[i];
-            if (o->quantize > 0)
-                p = round(p / o->quantize) * o->quantize;
-            a->p[base + i] = p;
+        if (r->txns) {
+            for (int v = 0; r->docs && v < r->vms; v++)
+                doc_begin(r, o, &r->docs[v]);
+            draw_latency(r, o, fail, gain, st, a->p + base, &rep_p99);
+            for (int v = 0; r->docs && v < r->vms; v++)
+                doc_write(r, &r->docs[v], d, k, v);
+        } else {
+            memset(r->x, 0, (size_t)n * sizeof *r->x);
+            ar1_add(st, r->x, n, phi, SD_PVM * noise);
+            for (int i = 0; i < n; i++) {
+                double p = P_BASE / gain + r->phost[i] + r->x[i];
+                if (o->quantize > 0)
+                    p = round(p / o->quantize) * o->quantize;
+                a->p[base + i] = p;
+            }
         }
         /* a VM of drive 0 without some bins: those bins have no sum */
         for (int m = 0; d == 0 && m < o->missing && n > 0; m++) {
@@ -254,7 +424,7 @@ static void fill_rep(sim_run *r, const opts *o, double phi, int k, uint64_t *st)
                 sum_p += a->p[base + i];
                 c++;
                 rp->f.tps = sum_t / c;
-                rp->f.lat_p99_ms = sum_p / c;
+                rp->f.lat_p99_ms = r->txns ? rep_p99 : sum_p / c;
             }
         rp->f.failed_vms = fail;
         rp->f.vms = a->nvm[k];
@@ -263,7 +433,70 @@ static void fill_rep(sim_run *r, const opts *o, double phi, int k, uint64_t *st)
 
 /* One trial: the run's repetitions (fixed, or until the auto rule
  * stops), the comparisons, the tally. */
-static void trial(sim_run *r, const opts *o, double phi, uint64_t *st, tally *t)
+/* The comparisons of io into the cell's tally t. */
+static void tally_io(const res_io *io, const opts *o, tally *t)
+{
+    for (int i = 0; io && i < io->ncmp; i++) {
+        const res_io_cmp *c = &io->cmp[i];
+        tally *m = &t[c->method];
+        int ab = o->effect != 0 && (strcmp(c->a, "drive-0") == 0 || strcmp(c->b, "drive-0") == 0);
+        int verdict = c->verdict == RES_CMP_DISTINGUISHABLE
+                      || c->verdict == RES_CMP_NOT_DISTINGUISHABLE;
+        int dist = c->verdict == RES_CMP_DISTINGUISHABLE;
+        m->too_short += c->verdict == RES_CMP_TOO_SHORT;
+        m->not_comparable += c->verdict == RES_CMP_NOT_COMPARABLE;
+        if (ab) {
+            /* drive-0 is a: faster TPS is diff > 0, lower latency diff < 0 */
+            int right = res_cmp_method_is_tps(c->method) ? c->diff > 0 : c->diff < 0;
+            m->ab_cmps++;
+            m->ab_found += dist && right;
+        } else {
+            m->cmps++;
+            m->verdicts += verdict;
+            m->false_d += dist;
+        }
+    }
+}
+
+/* --files: the trial's summary rebuilt from its result files under
+ * r->dir by the run's own code, as `drivebench run` builds summary.json:
+ * orch_summary_build (the figures, run/aggregate.h) and
+ * orch_telemetry_fill (each VM's interval histograms, the comparisons).
+ * A new summary (orch_summary_free). */
+static res_summary *files_summary(sim_run *r, orch_telemetry *tel, int reps)
+{
+    int nvms = r->sum.ndrives * reps * r->vms, i = 0;
+    orch_vm_result *vr = xcalloc((size_t)nvms, sizeof *vr);
+    char (*paths)[64] = xcalloc((size_t)nvms, sizeof *paths), err[1024];
+    const char **drives = xcalloc((size_t)r->sum.ndrives, sizeof *drives);
+    orch_summary_input in = { .run_id = "stats-sim", .run_dir = r->dir, .drives = drives,
+                              .ndrives = r->sum.ndrives, .vms = vr, .nvms = nvms,
+                              .repetitions = reps };
+    res_summary *s;
+    for (int d = 0; d < r->sum.ndrives; d++) {
+        drives[d] = r->sum.drives[d].name;
+        for (int k = 0; k < reps; k++)
+            for (int v = 0; v < r->vms; v++, i++) {
+                snprintf(paths[i], sizeof paths[i], "d%d-r%d-v%d.json", d, k + 1, v);
+                vr[i] = (orch_vm_result){ .vm = r->sum.vms[(d * r->reps + k) * r->vms + v].name,
+                                          .drive = drives[d], .repetition = k + 1,
+                                          .result = paths[i], .numa_node = -1 };
+            }
+    }
+    if (!(s = orch_summary_build(&in, err, sizeof err))) {
+        fprintf(stderr, "stats-sim: %s\n", err);
+        exit(2);
+    }
+    if (orch_telemetry_fill(tel, s, r->dir) < 0)
+        oom();
+    free(vr);
+    free(paths);
+    free(drives);
+    return s;
+}
+
+static void trial(sim_run *r, const opts *o, double phi, uint64_t *st, tally *t,
+                  orch_telemetry *tel)
 {
     int reps = r->reps;
     if (o->auto_max > 0) {
@@ -298,29 +531,17 @@ static void trial(sim_run *r, const opts *o, double phi, uint64_t *st, tally *t)
         if (r->sum.vms[i].repetition > reps)
             r->sum.vms[i].measured = false, r->sum.vms[i].repetition = 0;
     r->sum.io = res_io_new();
-    if (!r->sum.io || tel_compare_drives(&r->sum, r->acc, reps, r->n, r->sum.io) < 0) {
+    if (!r->sum.io || (!o->files && tel_compare_drives(&r->sum, r->acc, reps, r->n,
+                                                       r->sum.io) < 0)) {
         fprintf(stderr, "stats-sim: out of memory\n");
         exit(2);
     }
-    for (int i = 0; i < r->sum.io->ncmp; i++) {
-        const res_io_cmp *c = &r->sum.io->cmp[i];
-        tally *m = &t[c->method];
-        int ab = o->effect != 0 && (strcmp(c->a, "drive-0") == 0 || strcmp(c->b, "drive-0") == 0);
-        int verdict = c->verdict == RES_CMP_DISTINGUISHABLE
-                      || c->verdict == RES_CMP_NOT_DISTINGUISHABLE;
-        int dist = c->verdict == RES_CMP_DISTINGUISHABLE;
-        m->too_short += c->verdict == RES_CMP_TOO_SHORT;
-        m->not_comparable += c->verdict == RES_CMP_NOT_COMPARABLE;
-        if (ab) {
-            /* drive-0 is a: faster TPS is diff > 0, lower latency diff < 0 */
-            int right = res_cmp_method_is_tps(c->method) ? c->diff > 0 : c->diff < 0;
-            m->ab_cmps++;
-            m->ab_found += dist && right;
-        } else {
-            m->cmps++;
-            m->verdicts += verdict;
-            m->false_d += dist;
-        }
+    if (o->files) {
+        res_summary *fs = files_summary(r, tel, reps);
+        tally_io(fs->io, o, t);
+        orch_summary_free(fs);
+    } else {
+        tally_io(r->sum.io, o, t);
     }
     for (int k = 0; k < RES_CMP_METHOD_COUNT; k++) {
         t[k].reps_used += reps;
@@ -391,11 +612,15 @@ static void usage(FILE *f)
     fprintf(f, "usage: stats-sim [--seed N] [--trials N] [--drives N] [--vms LIST] [--reps LIST]\n"
                "                 [--phi LIST] [--n LIST] [--effect PCT] [--missing K] [--partial]\n"
                "                 [--quantize MS] [--zero-var] [--failed-rep] [--no-latency]\n"
-               "                 [--interval S]\n"
+               "                 [--interval S] [--txns LIST] [--files]\n"
                "                 [--auto MIN:MAX:CV] [--check]\n"
-               "LIST: comma-separated; every combination is a cell. Defaults: --seed 1\n"
+               "LIST: comma-separated; every combination is a cell; --name=value as well.\n"
+               "--txns: p99 drawn transaction by transaction, LIST transactions per VM and\n"
+               "interval at the mean TPS (0: p99 an AR(1) series). --files: each trial's\n"
+               "VMs written as oltp results and summarized by the run's code (with --txns).\n"
+               "Defaults: --seed 1\n"
                "--trials 1000 --drives 2 --vms 1 --reps 1 --phi 0,0.5,0.8,0.9,0.95\n"
-               "--n 5,20,100,300,600,1000 --effect 0 --interval 10\n");
+               "--n 5,20,100,300,600,1000 --effect 0 --interval 10 --txns 0\n");
 }
 
 /* Whether a is an option that takes a value. */
@@ -403,7 +628,7 @@ static int takes_value(const char *a)
 {
     static const char *const names[] = { "--seed", "--trials", "--drives", "--vms", "--reps",
                                          "--phi", "--n", "--effect", "--missing", "--quantize",
-                                         "--interval", "--auto" };
+                                         "--interval", "--auto", "--txns" };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(a, names[i]) == 0)
             return 1;
@@ -412,18 +637,40 @@ static int takes_value(const char *a)
 
 static int parse(int argc, char **argv, opts *o)
 {
+    char name[32];
     *o = (opts){ .seed = 1, .trials = 1000, .drives = 2, .vms = { 1 }, .nvms_l = 1,
                  .reps = { 1 }, .nreps_l = 1, .phi = { 0, 0.5, 0.8, 0.9, 0.95 }, .nphi = 5,
-                 .n = { 5, 20, 100, 300, 600, 1000 }, .nn = 6, .interval_s = 10 };
+                 .n = { 5, 20, 100, 300, 600, 1000 }, .nn = 6, .interval_s = 10,
+                 .txns = { 0 }, .ntxns = 1 };
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL, *eq = strchr(a, '=');
         double d[MAXLIST];
-        int ok = 1, takes = 1;
+        int ok = 1, takes = 1, glued = 0;
         char *end = NULL;
+        /* --name=value as well as --name value */
+        if (strncmp(a, "--", 2) == 0 && eq) {
+            size_t len = (size_t)(eq - a);
+            if (len >= sizeof name) {
+                fprintf(stderr, "stats-sim: unknown option %s\n", a);
+                usage(stderr);
+                return -1;
+            }
+            memcpy(name, a, len);
+            name[len] = 0;
+            if (!takes_value(name)) {
+                fprintf(stderr, "stats-sim: unknown option %s\n", name);
+                usage(stderr);
+                return -1;
+            }
+            a = name;
+            v = eq + 1;
+            glued = 1;
+        }
         if (strcmp(a, "--partial") == 0 || strcmp(a, "--zero-var") == 0
             || strcmp(a, "--failed-rep") == 0 || strcmp(a, "--check") == 0
-            || strcmp(a, "--no-latency") == 0) {
+            || strcmp(a, "--no-latency") == 0 || strcmp(a, "--files") == 0) {
             takes = 0;
+            o->files |= strcmp(a, "--files") == 0;
             o->no_latency |= strcmp(a, "--no-latency") == 0;
             o->partial |= strcmp(a, "--partial") == 0;
             o->zero_var |= strcmp(a, "--zero-var") == 0;
@@ -459,6 +706,8 @@ static int parse(int argc, char **argv, opts *o)
             o->effect = d[0];
         } else if (strcmp(a, "--missing") == 0) {
             ok = parse_ints(v, &o->missing, 0, 100000) == 1;
+        } else if (strcmp(a, "--txns") == 0) {
+            ok = (o->ntxns = parse_ints(v, o->txns, 0, 100000)) > 0;
         } else if (strcmp(a, "--quantize") == 0) {
             ok = parse_list(v, d, 0, 100) == 1;
             o->quantize = d[0];
@@ -479,9 +728,102 @@ static int parse(int argc, char **argv, opts *o)
                     v && takes ? v : "");
             return -1;
         }
-        i += takes;
+        i += takes && !glued;
+    }
+    for (int i = 0; o->files && i < o->ntxns; i++)
+        if (o->txns[i] < 1) {
+            fprintf(stderr, "stats-sim: --files needs --txns (transactions drawn into the "
+                            "results' histograms)\n");
+            return -1;
+        }
+    if (o->files && (o->missing || o->partial || o->zero_var || o->failed_rep || o->no_latency
+                     || o->quantize > 0 || o->auto_max)) {
+        fprintf(stderr, "stats-sim: --files takes none of --missing, --partial, --zero-var, "
+                        "--failed-rep, --no-latency, --quantize, --auto\n");
+        return -1;
     }
     return 0;
+}
+
+/* smartctl and nvme are not asked */
+static char *no_cmd(void *ctx, const char *const argv[], int *status)
+{
+    (void)ctx;
+    (void)argv;
+    *status = -1;
+    return NULL;
+}
+
+/* --files: the telemetry orch_telemetry_fill reads the results with: a
+ * plan of the cell's drives and repetitions, nothing sampled. */
+typedef struct sim_tel {
+    orch_drive      *drives;
+    orch_plan        plan;
+    orch_tel_seams   seams;
+    FILE            *log;
+    orch_telemetry  *t;
+} sim_tel;
+
+static void tel_open(sim_tel *x, const opts *o, sim_run *r, int reps)
+{
+    memset(x, 0, sizeof *x);
+    if (!o->files)
+        return;
+    x->drives = xcalloc((size_t)r->sum.ndrives, sizeof *x->drives);
+    for (int d = 0; d < r->sum.ndrives; d++)
+        x->drives[d].name = r->sum.drives[d].name;
+    x->plan = (orch_plan){ .drives = x->drives, .ndrives = r->sum.ndrives, .repetitions = reps };
+    x->seams = (orch_tel_seams){ .cmd = no_cmd, .sysfs = "/nonexistent", .proc_stat = "/nonexistent",
+                                 .no_timer = 1, .interval_ms = (int)lround(o->interval_s * 1000) };
+    if (!(x->log = fopen("/dev/null", "w")) || !(x->t = orch_telemetry_new(&x->plan, NULL, x->log,
+                                                                           &x->seams)))
+        oom();
+}
+
+static void tel_close(sim_tel *x)
+{
+    orch_telemetry_free(x->t);
+    if (x->log)
+        fclose(x->log);
+    free(x->drives);
+}
+
+/* A cell's figure with prec decimals in w characters, "-" when it has
+ * none (no verdict, no A/B pair): never "nan". */
+static const char *cell(char *buf, size_t len, int w, int prec, double v)
+{
+    if (isfinite(v))
+        snprintf(buf, len, "%*.*f", w, prec, v);
+    else
+        snprintf(buf, len, "%*s", w, "-");
+    return buf;
+}
+
+/* The rows of one cell: a tally per method. Whether a row is over its
+ * bound. */
+static int print_cell(const opts *o, double phi, int n, int vms, int reps, int txns,
+                      const tally *t)
+{
+    int over = 0;
+    for (int m = 1; m < RES_CMP_METHOD_COUNT; m++) {
+        const tally *x = &t[m];
+        double fv = pct(x->false_d, x->verdicts), b = bound_pct(x->verdicts);
+        int bad = x->verdicts > 0 && fv > b;
+        char c1[32], c2[32], c3[32], c4[32], c5[32];
+        if (x->cmps + x->ab_cmps == 0)
+            continue;
+        over |= bad;
+        printf("  %-4g %5d %3d %4d %5d %-10s %6ld %s %s %s %s %s %7.2f%s\n", phi, n, vms, reps,
+               txns, res_cmp_method_name(m), x->cmps + x->ab_cmps,
+               cell(c1, sizeof c1, 8, 1, pct(x->verdicts, x->cmps)),
+               cell(c2, sizeof c2, 7, 2, pct(x->false_d, x->cmps)),
+               cell(c3, sizeof c3, 9, 2, fv),
+               cell(c4, sizeof c4, 6, 2, x->verdicts > 0 ? b : NAN),
+               cell(c5, sizeof c5, 7, 1, pct(x->ab_found, x->ab_cmps)),
+               (double)x->reps_used / (double)x->trials, bad ? "  OVER" : "");
+    }
+    (void)o;
+    return over;
 }
 
 int main(int argc, char **argv)
@@ -495,45 +837,40 @@ int main(int argc, char **argv)
            o.partial ? " --partial" : "", o.zero_var ? " --zero-var" : "",
            o.failed_rep ? " --failed-rep" : "", o.no_latency ? " --no-latency" : "",
            o.check ? " --check" : "");
+    if (o.files)
+        printf(" --files");
     if (o.missing)
         printf(" --missing %d", o.missing);
     if (o.quantize > 0)
         printf(" --quantize %g", o.quantize);
     if (o.auto_max)
         printf(" --auto %d:%d:%g", o.auto_min, o.auto_max, o.auto_cv);
-    printf("\n# %-4s %5s %3s %4s %-10s %6s %8s %7s %9s %6s %7s %7s\n", "phi", "n", "vms",
-           "reps", "method", "cmps", "verdict%", "false%", "false%|v", "bound%", "power%",
-           "reps~");
+    printf("\n# %-4s %5s %3s %4s %5s %-10s %6s %8s %7s %9s %6s %7s %7s\n", "phi", "n", "vms",
+           "reps", "txns", "method", "cmps", "verdict%", "false%", "false%|v", "bound%",
+           "power%", "reps~");
     for (int iv = 0; iv < o.nvms_l; iv++)
         for (int ir = 0; ir < o.nreps_l; ir++)
-            for (int ip = 0; ip < o.nphi; ip++)
-                for (int in = 0; in < o.nn; in++) {
-                    int reps = o.auto_max ? o.auto_max : o.reps[ir];
-                    tally t[RES_CMP_METHOD_COUNT];
-                    sim_run r;
-                    /* every cell its own stream: a cell's figures do not
-                     * depend on which others run */
-                    uint64_t st = o.seed * 0x100000001b3ULL + (uint64_t)(iv * 1000003 + ir * 10007
-                                                                         + ip * 101 + in);
-                    memset(t, 0, sizeof t);
-                    run_new(&r, &o, o.vms[iv], reps, o.n[in]);
-                    for (int k = 0; k < o.trials; k++)
-                        trial(&r, &o, o.phi[ip], &st, t);
-                    run_free(&r);
-                    for (int m = 1; m < RES_CMP_METHOD_COUNT; m++) {
-                        const tally *x = &t[m];
-                        double fv = pct(x->false_d, x->verdicts), b = bound_pct(x->verdicts);
-                        int bad = x->verdicts > 0 && fv > b;
-                        if (x->cmps + x->ab_cmps == 0)
-                            continue;
-                        over |= bad;
-                        printf("  %-4g %5d %3d %4d %-10s %6ld %8.1f %7.2f %9.2f %6.2f %7.1f %7.2f%s\n",
-                               o.phi[ip], o.n[in], o.vms[iv], reps, res_cmp_method_name(m),
-                               x->cmps + x->ab_cmps,
-                               pct(x->verdicts, x->cmps), pct(x->false_d, x->cmps), fv, b,
-                               pct(x->ab_found, x->ab_cmps),
-                               (double)x->reps_used / (double)x->trials, bad ? "  OVER" : "");
+            for (int it = 0; it < o.ntxns; it++)
+                for (int ip = 0; ip < o.nphi; ip++)
+                    for (int in = 0; in < o.nn; in++) {
+                        int reps = o.auto_max ? o.auto_max : o.reps[ir];
+                        tally t[RES_CMP_METHOD_COUNT];
+                        sim_run r;
+                        /* every cell its own stream: a cell's figures do
+                         * not depend on which others run */
+                        uint64_t st = o.seed * 0x100000001b3ULL
+                                      + (uint64_t)(iv * 1000003 + ir * 10007 + ip * 101 + in)
+                                      + (uint64_t)it * 0x9e3779b9ULL;
+                        memset(t, 0, sizeof t);
+                        sim_tel tel;
+                        run_new(&r, &o, o.vms[iv], reps, o.n[in], o.txns[it]);
+                        tel_open(&tel, &o, &r, reps);
+                        for (int k = 0; k < o.trials; k++)
+                            trial(&r, &o, o.phi[ip], &st, t, tel.t);
+                        tel_close(&tel);
+                        run_free(&r);
+                        over |= print_cell(&o, o.phi[ip], o.n[in], o.vms[iv], reps, o.txns[it],
+                                           t);
                     }
-                }
     return o.check && over ? 1 : 0;
 }

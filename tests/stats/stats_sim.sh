@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# bin/stats-sim at fixed seeds (issue 29): the comparisons' false verdicts
-# among the verdicts given stay within 5 % (exact binomial bound, --check)
-# in every A/A cell of AR(1) series with phi 0 to 0.95, missing and
-# partial bins, quantized latencies, 1 and 4 VMs, 1 and 3 repetitions;
-# a 10 % TPS difference at 600 intervals of phi 0.5 is found in at least
-# 80 % of trials; zero variance gives no verdict ("identical" is "not comparable", issue 42);
-# the auto repetitions rule runs. The tables are compared exactly with
-# tests/stats/expected/ (the generator is seeded). Bad arguments exit 2
-# with one message. Run from the repository root.
+# bin/stats-sim at fixed seeds (issues 29, 42): the comparisons' false
+# verdicts among the verdicts given stay within 5 % (exact binomial bound,
+# --check) in every A/A cell of AR(1) series with phi 0 to 0.95, missing
+# and partial bins, quantized latencies, 1 and 4 VMs, 1 and 3
+# repetitions; latencies drawn transaction by transaction (20 and 500 a
+# VM and interval) through every VM's oltp result file and the run's own
+# summary code (--files), whose table is the in-memory one exactly; a
+# 10 % TPS difference at 600 intervals of phi 0.5 is found in at least
+# 80 % of trials, through files too; zero variance gives no verdict
+# ("identical" is "not comparable"); the auto repetitions rule runs. The tables are
+# compared exactly with tests/stats/expected/ (the generator is seeded).
+# No cell prints nan. Bad arguments exit 2 with one message. Run from
+# the repository root.
 set -u
 SIM=${STATS_SIM:-bin/stats-sim}
 exp=tests/stats/expected
@@ -29,20 +33,37 @@ table() {
 table aa --seed 29 --trials 400 --vms 1,4 --reps 1,3 --phi 0,0.5,0.95 --n 20,200,600 \
   --missing 1 --partial --quantize 0.5 --check
 # every A/A row is within its bound (what --check tested, read back)
-over=$(awk '!/^#/ && $9 != "nan" && $9 > $10' "$tmp/aa.txt" | wc -l)
+over=$(awk '!/^#/ && $10 != "-" && $10 > $11' "$tmp/aa.txt" | wc -l)
 [ "$over" -eq 0 ] && ok "aa: no cell over 5 %" || bad "aa: $over cells over 5 %"
 # the cells with verdicts: phi 0 at 200 and 600 and phi 0.5 at 600 in each of the 4
 # layouts, phi 0.5 at 200 with 3 repetitions (1 and 4 VMs)
-given=$(awk '!/^#/ && $5 == "tps_paired" && $7 > 0' "$tmp/aa.txt" | wc -l)
+given=$(awk '!/^#/ && $6 == "tps_paired" && $8 > 0' "$tmp/aa.txt" | wc -l)
 [ "$given" -eq 14 ] && ok "aa: 14 tps_paired cells with verdicts" || bad "aa: $given tps_paired cells with verdicts"
 
 table ab --seed 30 --trials 200 --effect 10 --phi 0.5 --n 600 --reps 1,3 --check
-low=$(awk '!/^#/ && $11 < 80' "$tmp/ab.txt" | wc -l)
+low=$(awk '!/^#/ && $12 < 80' "$tmp/ab.txt" | wc -l)
 [ "$low" -eq 0 ] && ok "ab: power >= 80 % in every row" || bad "ab: $low rows below 80 % power"
 
 # the paired TPS test alone in Holm's family (no latency series, one
 # repetition): its own level, about 5 %, still within the bound
 table solo --seed 33 --trials 1000 --no-latency --phi 0,0.5 --n 200,600 --check
+
+# through files: every VM's oltp result written, latencies drawn into its
+# histograms, the summary rebuilt by the run's code; the same table as
+# in memory, and every A/A cell within its bound
+table files --seed 34 --trials 30 --vms 2 --reps 3 --phi 0,0.95 --n 200 --txns 50 --files --check
+tail -n +2 "$tmp/files.txt" >"$tmp/files.body"
+"$SIM" --seed=34 --trials=30 --vms=2 --reps=3 --phi=0,0.95 --n=200 --txns=50 --check \
+  | tail -n +2 >"$tmp/mem.body"
+cmp -s "$tmp/files.body" "$tmp/mem.body" && ok "files: the in-memory table exactly (--name=value)" \
+  || bad "files: differs from the in-memory table"
+over=$(awk '!/^#/ && $10 != "-" && $10 > $11' "$tmp/files.txt" | wc -l)
+[ "$over" -eq 0 ] && ok "files: no cell over 5 %" || bad "files: $over cells over 5 %"
+table files-ab --seed 35 --trials 30 --effect 10 --phi 0.5 --n 600 --txns 50 --files --check
+low=$(awk '!/^#/ && $6 == "tps_paired" && $12 < 80' "$tmp/files-ab.txt" | wc -l)
+[ "$low" -eq 0 ] && ok "files-ab: power >= 80 %" || bad "files-ab: power below 80 %"
+nan=$(cat "$tmp"/*.txt | grep -c nan)
+[ "$nan" -eq 0 ] && ok "no cell prints nan" || bad "$nan lines print nan"
 
 table zero --seed 31 --trials 20 --zero-var --phi 0.5 --n 200 --reps 3 --check
 table auto --seed 32 --trials 200 --phi 0 --n 20 --auto 3:10:5 --check
@@ -56,6 +77,9 @@ expect_bad() {
 expect_bad "phi out of range" "stats-sim: --phi: bad or missing value 1.5" --phi 1.5
 expect_bad "unknown option" "stats-sim: unknown option --fast" --fast
 expect_bad "missing value" "stats-sim: --seed: bad or missing value" --seed
+expect_bad "empty glued value" "stats-sim: --seed: bad or missing value" --seed=
+expect_bad "files without txns" "stats-sim: --files needs --txns" --files
+expect_bad "files with --missing" "stats-sim: --files takes none of" --files --txns 20 --missing 1
 
 echo "stats_sim: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
