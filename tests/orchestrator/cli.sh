@@ -45,6 +45,11 @@ expect "seed of a user's image: seed there" 2 "drivebench: $tmp/seeds/seed.qcow2
 rm -f "$tmp/seeds/seed.qcow2"
 expect "bad run id" 2 "drivebench: run id 'A--B' is not of the form drivebench makes" $DB render plans/tiny.ini --run-id=A--B
 expect "teardown of a non-id" 2 "drivebench: '../etc' is not a run id" $DB teardown ../etc
+# a run id is a name, never a path: 'etc' is a well-formed id, ../../etc
+# (or any folder's path) is not one, though the path exists: main read
+# /etc/hosts as the run's libvirt URIs and /etc/clients (issue 43)
+expect "teardown of a path" 2 "drivebench: '../../../../../../../../etc' is not a run id: give the run id, and the folder that holds its run folder with --results=DIR" $DB teardown ../../../../../../../../etc
+[ ! -s "$tmp/out" ] && ok "teardown of a path does nothing" || bad "teardown of a path: $(cat "$tmp/out")"
 for p in plans/*.ini; do
   expect "validate $p" 0 "" $DB validate "$p"
 done
@@ -392,8 +397,10 @@ grep -qx 'teardown quick-20261130-000000: removed 0 domain(s), 0 volume(s), 0 po
 # retrying (with backoff) the one that does not answer
 mkdir -p "$tmp/results/quick-20261130-000000"
 printf 'test:///default\nbogus+nothing:///x\n' >"$tmp/results/quick-20261130-000000/hosts"
-expect "teardown of a run folder reads its hosts" 1 "teardown: cannot connect to bogus+nothing:///x" \
+expect "teardown of a run folder's path" 2 "drivebench: '$tmp/results/quick-20261130-000000/' is not a run id: give the run id, and the folder that holds its run folder with --results=DIR" \
   $DB teardown "$tmp/results/quick-20261130-000000/"
+expect "teardown of a run reads its hosts" 1 "teardown: cannot connect to bogus+nothing:///x" \
+  $DB teardown quick-20261130-000000 --results="$tmp/results"
 grep -qF "teardown: bogus+nothing:///x: attempt 4 of 4 in 2000 ms" "$tmp/err" && ! grep -qF "test:///default: attempt" "$tmp/err" \
   && ok "teardown retries only the host that failed" || bad "teardown retries: $(cat "$tmp/err")"
 grep -qx 'teardown quick-20261130-000000: removed 0 domain(s), 0 volume(s), 0 pool(s); objects remain on some hosts (see above)' "$tmp/out" \
@@ -403,24 +410,38 @@ expect "plan get image_pool_path" 0 "" $DB plan get "drive host2-nvme" image_poo
 
 # oltp processes a killed drivebench left (recorded in RUN_DIR/clients):
 # list counts the live ones, teardown ends them, and never a process whose
-# start time differs (the pid was reused)
+# start time differs (the pid was reused), nor one whose program is not
+# the one the run started (its executable's device:inode, recorded at
+# launch), nor one of a line without that record (issue 43)
 rid=left-20261130-000000
 mkdir -p "$tmp/res/$rid"
 setsid sleep 300 & left=$!
+setsid sleep 300 & foreign=$!
+setsid sleep 300 & old=$!
 sleep 0.2
 start_of() { sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f20; }
-{ echo "$left $(start_of $left) drivebench-$rid--d1-vm1"
-  echo "$$ 1 drivebench-$rid--d1-vm2"
-  echo "999999999 5 drivebench-$rid--d2-vm1"; } > "$tmp/res/$rid/clients"
+exe_of() { stat -L -c '%d:%i' "$1"; }
+{ echo "$left $(start_of $left) $(exe_of /proc/$left/exe) drivebench-$rid--d1-vm1"
+  echo "$$ 1 $(exe_of /proc/$$/exe) drivebench-$rid--d1-vm2"
+  echo "$foreign $(start_of $foreign) $(exe_of bin/oltp) drivebench-$rid--d1-vm3"
+  echo "$old $(start_of $old) drivebench-$rid--d1-vm4"
+  echo "999999999 5 1:1 drivebench-$rid--d2-vm1"; } > "$tmp/res/$rid/clients"
 expect "list with a leftover oltp" 0 "" $DB list --uri=test:///default --results="$tmp/res"
 grep -qE "^$rid +- +0 +0 +0 +1\$" "$tmp/out" && ok "list counts the one live leftover oltp" || bad "list: $(cat "$tmp/out")"
 expect "teardown ends leftover oltp processes" 0 "drivebench: ending oltp (pid $left) of drivebench-$rid--d1-vm1, left over from the run" \
   $DB teardown $rid --uri=test:///default --results="$tmp/res"
 grep -qx "teardown $rid: removed 0 domain(s), 0 volume(s), 0 pool(s); ended 1 oltp process(es)" "$tmp/out" \
   && ok "teardown counts the ended process" || bad "teardown output: $(cat "$tmp/out")"
+[ "$(grep -c 'not the oltp' "$tmp/err")" = 2 ] \
+  && grep -qxF "drivebench: pid $foreign (recorded for drivebench-$rid--d1-vm3) is not the oltp the run started: its program differs; left alone" "$tmp/err" \
+  && grep -qxF "drivebench: pid $old (recorded for drivebench-$rid--d1-vm4) is not the oltp the run started: its program differs; left alone" "$tmp/err" \
+  && ok "teardown says which recorded processes are not ours" || bad "teardown's foreign lines: $(cat "$tmp/err")"
 wait $left 2>/dev/null
 kill -0 $left 2>/dev/null && { bad "the leftover still runs"; kill $left; } || ok "the leftover is gone"
 kill -0 $$ && ok "a pid with another start time is left alone" || bad "killed a reused pid"
+kill -0 $foreign 2>/dev/null && ok "a foreign program with its real start time is left alone" || bad "killed a foreign program"
+kill -0 $old 2>/dev/null && ok "a record without the program's identity is left alone" || bad "killed a process of a record without identity"
+kill $foreign $old 2>/dev/null; wait $foreign $old 2>/dev/null
 [ ! -e "$tmp/res/$rid/clients" ] && ok "the record is removed" || bad "record left"
 
 # real runs on the test driver; the default readiness check (guest agent)
