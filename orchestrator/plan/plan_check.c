@@ -400,6 +400,7 @@ static void validate_workload(parse_state *st)
                    "[workload] warehouses applies to tpcc only");
     resolve_password(st);
     validate_driver(st);
+    plan_extra_check(st);
 }
 
 /* precondition = until-steady and repetitions = auto (issue 21): the

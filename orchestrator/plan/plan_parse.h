@@ -72,6 +72,11 @@ int plan_sweep_value(parse_state *st, const char *section, const key_spec *k, vo
 /* Checks of a sweep against the rest of the plan (plan_check). */
 void plan_sweep_check(parse_state *st);
 
+/* plan_extra.c: [workload] extra's words, none a secret (--*-password,
+ * --odbc-connect with PWD= or Password=) nor an option drivebench sets
+ * itself; one message each, naming the key to use instead. */
+void plan_extra_check(parse_state *st);
+
 /* Check the parsed plan st->p as a whole, after its defaults are set:
  * every problem goes to plan_error (plan_check.c). */
 void plan_check(parse_state *st);

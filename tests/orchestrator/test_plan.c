@@ -288,6 +288,46 @@ static const bad_case bad_cases[] = {
       "PLAN:8: [run] passt applies to network = passt only\n" },
     { RUN_OK "network = slirp\n" WL_OK DRIVE_OK,
       "PLAN:7: [run] network: 'slirp' is not one of user|passt\n" },
+    /* [workload] extra (issue 43): no secret, none of drivebench's own
+     * options (the last value wins in oltp), any case of PWD=/Password= */
+    { RUN_OK WL_OK "extra = --rand-type=uniform --mysql-password=S3cret\n" DRIVE_OK,
+      "PLAN:13: [workload] extra: --mysql-password carries a password, which would stand in "
+      "`ps` and in every file of the run: use [workload] db_password_file (or "
+      "db_password_env)\n" },
+    { RUN_OK WL_OK "extra = --pgsql_password=S\n" DRIVE_OK,
+      "PLAN:13: [workload] extra: --pgsql-password carries a password, which would stand in "
+      "`ps` and in every file of the run: use [workload] db_password_file (or "
+      "db_password_env)\n" },
+    { RUN_OK WL_OK "extra = --odbc-connect=Driver=FreeTDS;Server=h;pWd=S\n" DRIVE_OK,
+      "PLAN:13: [workload] extra: --odbc-connect carries a password, which would stand in "
+      "`ps` and in every file of the run: use [workload] db_password_file (or "
+      "db_password_env)\n" },
+    { RUN_OK WL_OK "extra = --odbc-connect=Driver=FreeTDS;PASSWORD={S}\n" DRIVE_OK,
+      "PLAN:13: [workload] extra: --odbc-connect carries a password, which would stand in "
+      "`ps` and in every file of the run: use [workload] db_password_file (or "
+      "db_password_env)\n" },
+    { RUN_OK WL_OK "extra = --odbc-connect=Driver=FreeTDS;Server=h\n" DRIVE_OK,
+      "PLAN:13: [workload] extra: --odbc-connect is set by drivebench, and oltp would take "
+      "extra's instead: use [workload] odbc_driver, encrypt, trust_server_certificate and "
+      "db_name\n" },
+    { RUN_OK WL_OK "extra = --time=5 --json=/tmp/x.json --mysql-port=3306 --threads=64\n"
+      DRIVE_OK,
+      "PLAN:13: [workload] extra: --time is set by drivebench, and oltp would take extra's "
+      "instead: use [workload] measure (and warmup)\n"
+      "PLAN:13: [workload] extra: --json is set by drivebench, and oltp would take extra's "
+      "instead: drivebench keeps each VM's result in the run folder (no key)\n"
+      "PLAN:13: [workload] extra: --mysql-port is set by drivebench, and oltp would take "
+      "extra's instead: use [run] port_base\n"
+      "PLAN:13: [workload] extra: --threads is set by drivebench, and oltp would take extra's "
+      "instead: use [workload] threads\n" },
+    { RUN_OK WL_OK "extra = --mysql-host=10.0.0.1 --table_size=5 --mysql-user=root\n" DRIVE_OK,
+      "PLAN:13: [workload] extra: --mysql-host is set by drivebench, and oltp would take "
+      "extra's instead: drivebench reaches each VM on 127.0.0.1 ([run] port_base sets its "
+      "ports)\n"
+      "PLAN:13: [workload] extra: --table-size is set by drivebench, and oltp would take "
+      "extra's instead: use [workload] table_size\n"
+      "PLAN:13: [workload] extra: --mysql-user is set by drivebench, and oltp would take "
+      "extra's instead: use [workload] db_user\n" },
 };
 
 static void test_every_error(void **state)
