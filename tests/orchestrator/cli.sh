@@ -596,8 +596,14 @@ expect "bundle of a run without summary" 2 "drivebench: $R/cli-run-20261130-0000
 expect "verify: missing argument" 2 "drivebench: missing BUNDLE argument" $DB verify
 expect "verify: not a bundle" 2 "drivebench: $tmp/run.ini: not a drivebench bundle: Unrecognized archive format" $DB verify "$tmp/run.ini"
 mkdir -p "$tmp/fx" && cp -r results/fixtures/report-failed "$tmp/fx/report-failed-20261130-000000"
+FXR="$tmp/fx/report-failed-20261130-000000"
+# a bundle is a whole ended run: the fixture has no report (issue 43)
+expect "bundle of a run folder without its report" 2 "drivebench: $FXR has no report.html: not the folder of an ended run (\`drivebench report $FXR\` writes report.html and report.csv)" \
+  $DB bundle report-failed-20261130-000000 --results="$tmp/fx" --out="$tmp/fx.tar.gz"
+[ ! -e "$tmp/fx.tar.gz" ] && [ ! -e "$tmp/fx.tar.gz.part" ] && ok "a refused bundle leaves no file" || bad "refused bundle left a file"
+$DB report "$FXR" >/dev/null
 expect "bundle of a fixture" 0 "" $DB bundle report-failed-20261130-000000 --results="$tmp/fx" --out="$tmp/fx.tar.gz"
-grep -qxF "bundle report-failed-20261130-000000: $tmp/fx.tar.gz, 11 file(s) and MANIFEST.sha256" "$tmp/out" \
+grep -qxF "bundle report-failed-20261130-000000: $tmp/fx.tar.gz, 13 file(s) and MANIFEST.sha256" "$tmp/out" \
   && ok "bundle names its file" || { bad "bundle line: $(cat "$tmp/out")"; }
 mkdir -p "$tmp/unp" && tar -C "$tmp/unp" -xzf "$tmp/fx.tar.gz" \
   && (cd "$tmp/unp/report-failed-20261130-000000" && sha256sum --quiet -c MANIFEST.sha256) \
@@ -606,6 +612,50 @@ mkdir -p "$tmp/unp" && tar -C "$tmp/unp" -xzf "$tmp/fx.tar.gz" \
 $DB verify "$tmp/fx.tar.gz" >"$tmp/out" 2>"$tmp/err"; st=$?
 [ $st = 1 ] && [ "$(head -1 "$tmp/out")" = "note: summary.json is drivebench.summary/2, this drivebench writes drivebench.summary/2.3: what its aggregation does otherwise shows as mismatches" ] \
   && ok "verify of an older summary says why it differs" || { bad "verify older: exit $st"; head -3 "$tmp/out"; }
+# --- signed bundles and what verify proves (issue 43); the signature of a
+# bundle that verifies is tests/orchestrator/test_resume.c's ---
+ID=report-failed-20261130-000000
+ssh-keygen -q -t ed25519 -N '' -C alice -f "$tmp/alice" && ssh-keygen -q -t ed25519 -N '' -C mallory -f "$tmp/mallory"
+echo "alice@example.org namespaces=\"drivebench\" $(cat "$tmp/alice.pub")" > "$tmp/allowed"
+# repack TAR FROM: the unpacked folder FROM/$ID as the bundle TAR
+repack() { tar -C "$1" -czf "$2" "$ID"; }
+# a run stripped of its report, the manifest rewritten to match: consistent, and refused
+rm -rf "$tmp/strip" && mkdir "$tmp/strip" && tar -C "$tmp/strip" -xzf "$tmp/fx.tar.gz" \
+  && rm "$tmp/strip/$ID/report.html" && sed -i '/  report.html$/d' "$tmp/strip/$ID/MANIFEST.sha256" && repack "$tmp/strip" "$tmp/strip.tar.gz"
+$DB verify "$tmp/strip.tar.gz" >"$tmp/out" 2>"$tmp/err"; st=$?
+[ $st = 1 ] && grep -qxF "mismatch: report.html: file: every ended run writes it, missing from the bundle and MANIFEST.sha256" "$tmp/out" \
+  && ok "verify refuses a bundle stripped of its report" || { bad "verify stripped: exit $st"; grep -v 'summary.json' "$tmp/out"; }
+expect "bundle --sign" 0 "" $DB bundle $ID --results="$tmp/fx" --out="$tmp/signed.tar.gz" --sign="$tmp/alice"
+grep -qxF "bundle $ID: $tmp/signed.tar.gz, 13 file(s) and MANIFEST.sha256, signed" "$tmp/out" \
+  && ok "bundle says it signed" || bad "bundle --sign line: $(cat "$tmp/out")"
+rm -rf "$tmp/sg" && mkdir "$tmp/sg" && tar -C "$tmp/sg" -xzf "$tmp/signed.tar.gz"
+grep -qE '^# signed-at: [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$' <(head -1 "$tmp/sg/$ID/MANIFEST.sha256") \
+  && (cd "$tmp/sg/$ID" && sha256sum --quiet --strict -c MANIFEST.sha256) \
+  && ssh-keygen -Y verify -f "$tmp/allowed" -I alice@example.org -n drivebench -s "$tmp/sg/$ID/MANIFEST.sha256.sig" < "$tmp/sg/$ID/MANIFEST.sha256" >/dev/null 2>&1 \
+  && ok "the signed manifest: its time, sha256sum -c, ssh-keygen -Y verify" || bad "signed manifest"
+# forged: one sum of the signed manifest changed (the figures doubled and
+# the manifest rewritten, as an unsigned bundle allows)
+sed -i 's/^[0-9a-f]*  report.csv$/0000000000000000000000000000000000000000000000000000000000000000  report.csv/' "$tmp/sg/$ID/MANIFEST.sha256"
+repack "$tmp/sg" "$tmp/forged.tar.gz"
+$DB verify "$tmp/forged.tar.gz" --signers="$tmp/allowed" >"$tmp/out" 2>"$tmp/err"; st=$?
+[ $st = 1 ] && [ ! -s "$tmp/err" ] && [ "$(cat "$tmp/out")" = "not verified: $ID: the signature does not match MANIFEST.sha256: it was changed after signing, or forged (ssh-keygen: Could not verify signature.)" ] \
+  && ok "verify --signers refuses a forged manifest in one line" || bad "verify forged: exit $st: $(cat "$tmp/out" "$tmp/err")"
+# the signature dropped: unsigned, which --signers refuses
+rm "$tmp/sg/$ID/MANIFEST.sha256.sig" && repack "$tmp/sg" "$tmp/nosig.tar.gz"
+$DB verify "$tmp/nosig.tar.gz" --signers="$tmp/allowed" >"$tmp/out" 2>"$tmp/err"; st=$?
+[ $st = 1 ] && [ "$(cat "$tmp/out")" = "not verified: $ID: unsigned: no MANIFEST.sha256.sig, and --signers asks who signed it" ] \
+  && ok "verify --signers refuses an unsigned bundle in one line" || bad "verify unsigned: exit $st: $(cat "$tmp/out")"
+# a signer the file does not allow
+$DB bundle $ID --results="$tmp/fx" --out="$tmp/mallory.tar.gz" --sign="$tmp/mallory" >/dev/null
+$DB verify "$tmp/mallory.tar.gz" --signers="$tmp/allowed" >"$tmp/out" 2>"$tmp/err"; st=$?
+[ $st = 1 ] && [ "$(cat "$tmp/out")" = "not verified: $ID: signed by a key that $tmp/allowed does not allow (ssh-keygen: No principal matched.)" ] \
+  && ok "verify --signers refuses a signer not allowed in one line" || bad "verify mallory: exit $st: $(cat "$tmp/out")"
+expect "verify: unreadable signers" 2 "drivebench: cannot read $tmp/nosigners: No such file or directory" $DB verify "$tmp/signed.tar.gz" --signers="$tmp/nosigners"
+expect "bundle: no such key" 2 "drivebench: cannot sign with $tmp/nokey: Couldn't load public key $tmp/nokey: No such file or directory" \
+  $DB bundle $ID --results="$tmp/fx" --out="$tmp/nokey.tar.gz" --sign="$tmp/nokey"
+[ ! -e "$tmp/nokey.tar.gz" ] && [ ! -e "$tmp/nokey.tar.gz.part" ] && ok "a bundle that cannot be signed leaves no file" || bad "unsigned bundle left"
+[ -z "$(find /tmp -maxdepth 1 -name 'drivebench-sign-*' -newer "$tmp/allowed" 2>/dev/null)" ] && ok "signing leaves no temporary folder" || bad "drivebench-sign-* left in /tmp"
+expect "verify: --sign is bundle's" 2 "drivebench: unknown option --sign=$tmp/alice (see drivebench --help)" $DB verify "$tmp/signed.tar.gz" --sign="$tmp/alice"
 
 # --- protocols and the ranking (issue 22): exact messages ---
 F=results/fixtures
