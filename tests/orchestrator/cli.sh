@@ -53,6 +53,28 @@ expect "teardown of a path" 2 "drivebench: '../../../../../../../../etc' is not 
 for p in plans/*.ini; do
   expect "validate $p" 0 "" $DB validate "$p"
 done
+# plan paths that point anywhere (issue 43): each refusal one line, exit 2
+ln -s /etc "$tmp/etc-link"
+printf 'secret\n' > "$tmp/pw" && chmod 0644 "$tmp/pw"
+# path_plan RUN-KEY WORKLOAD-KEY DRIVE-PATH
+path_plan() {
+  printf '[run]\nname = p\nprofile = tiny\n%b[workload]\nname = oltp_read_write\ntables = 1\ntable_size = 10\nmeasure = 10s\n%b[drive d]\npath = %s\n' \
+    "$1" "$2" "$3" > "$tmp/path.ini"
+}
+refused() {  # refused NAME WANT_LINE: validate says exactly WANT_LINE, exit 2
+  $DB validate "$tmp/path.ini" >"$tmp/out" 2>"$tmp/err"; local st=$?
+  [ $st = 2 ] && [ "$(cat "$tmp/err")" = "$tmp/path.ini:$2" ] && [ ! -s "$tmp/out" ] \
+    && ok "validate refuses $1" || bad "validate $1: exit $st: $(cat "$tmp/err")"
+}
+path_plan "" "" /etc/passwd;         refused "a drive path that is a file" "10: [drive d] path /etc/passwd is not a directory: give a folder on the drive under test"
+path_plan "" "" /;                   refused "the root as a drive" "10: [drive d] path / is a system directory: give a folder on the drive under test"
+path_plan "" "" "$tmp/etc-link";     refused "a link to /etc as a drive" "10: [drive d] path $tmp/etc-link resolves to /etc, a system directory: give a folder on the drive under test"
+path_plan "oltp = /etc/passwd\n" "" "$tmp/drive"; refused "oltp = /etc/passwd" "4: [run] oltp /etc/passwd is not an executable file (drivebench's oltp: bin/oltp)"
+path_plan "image = /etc/shadow\nimage_dir = $tmp\n" "" "$tmp/drive"
+refused "image = /etc/shadow" "4: [run] image /etc/shadow is neither a qcow2 image nor a raw disk image (a whole number of 512-byte sectors, 1 MiB or more): $(stat -c %s /etc/shadow) bytes"
+path_plan "" "db_password_file = $tmp/pw\n" "$tmp/drive"; refused "a password file others may read" "9: [workload] db_password_file $tmp/pw may be read by others than its owner (mode 0644): a password file is readable by its owner only (chmod 600 $tmp/pw)"
+path_plan "" "extra = --mysql-password=S3cret\n" "$tmp/drive"; refused "a password in extra" "9: [workload] extra: --mysql-password carries a password, which would stand in \`ps\` and in every file of the run: use [workload] db_password_file (or db_password_env)"
+path_plan "" "extra = --time=5\n" "$tmp/drive"; refused "extra overriding --time" "9: [workload] extra: --time is set by drivebench, and oltp would take extra's instead: use [workload] measure (and warmup)"
 
 cat > "$tmp/bad.ini" <<'PLAN'
 [run]

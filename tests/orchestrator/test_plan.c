@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "plan/plan.h"
@@ -448,6 +449,135 @@ static void test_missing_file(void **state)
     free(buf);
 }
 
+/* tmpl with each '@' replaced by dir (new string). */
+static char *subst(const char *tmpl, const char *dir)
+{
+    char *out = calloc(1, strlen(tmpl) * (strlen(dir) + 1) + 1), *w = out;
+    assert_non_null(out);
+    for (const char *c = tmpl; *c; c++)
+        w = *c == '@' ? stpcpy(w, dir) : (*w = *c, w + 1);
+    return out;
+}
+
+/* What validation reports for the plan text tmpl (each '@' the folder
+ * dir): exactly want (its '@' dir too), and no plan. */
+static void assert_refused(const char *dir, const char *tmpl, const char *want_tmpl)
+{
+    char *text = subst(tmpl, dir), *want = subst(want_tmpl, dir), *errs;
+    orch_plan *p = load(text, &errs);
+    if (strcmp(errs, want) != 0)
+        print_error("plan:\n%s", text);
+    assert_string_equal(errs, want);
+    assert_null(p);
+    free(errs);
+    free(text);
+    free(want);
+}
+
+/* Plan paths are what they claim (issue 43): a drive's path a folder, no
+ * system directory nor a link to one; oltp an executable file; the image
+ * a qcow2 or raw disk image; the password file its owner's alone. */
+static void test_plan_paths(void **state)
+{
+    char dir[] = "/tmp/orch-paths-XXXXXX", path[256], text[1024], *errs;
+    orch_plan *p;
+    FILE *f;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+#define AT(name) (snprintf(path, sizeof path, "%s/%s", dir, name), path)
+    assert_int_equal(symlink("/etc", AT("etc-link")), 0);
+    assert_int_equal(symlink("/", AT("root-link")), 0);
+    assert_non_null(f = fopen(AT("small.img"), "w"));
+    fputs("not a disk", f);
+    fclose(f);
+    assert_int_equal(truncate(AT("raw.img"), 0), -1);     /* not there yet */
+    assert_non_null(f = fopen(AT("raw.img"), "w"));
+    fclose(f);
+    assert_int_equal(truncate(AT("raw.img"), 2 << 20), 0);
+    assert_non_null(f = fopen(AT("disk.qcow2"), "w"));
+    fwrite("QFI\xfb\0\0\0\3", 1, 8, f);
+    fclose(f);
+    assert_non_null(f = fopen(AT("pw"), "w"));
+    fputs("secret\n", f);
+    fclose(f);
+    assert_int_equal(chmod(AT("pw"), 0640), 0);
+
+    /* drives */
+    assert_refused(dir, RUN_OK WL_OK "[drive d1]\npath = /etc/passwd\n",
+                   "PLAN:14: [drive d1] path /etc/passwd is not a directory: give a folder on "
+                   "the drive under test\n");
+    assert_refused(dir, RUN_OK WL_OK "[drive d1]\npath = /\n",
+                   "PLAN:14: [drive d1] path / is a system directory: give a folder on the "
+                   "drive under test\n");
+    assert_refused(dir, RUN_OK WL_OK "[drive d1]\npath = /usr/local/drive\n",
+                   "PLAN:14: [drive d1] path /usr/local/drive is in /usr, a system directory: "
+                   "give a folder on the drive under test\n");
+    assert_refused(dir, RUN_OK WL_OK "[drive d1]\npath = @/etc-link\n",
+                   "PLAN:14: [drive d1] path @/etc-link resolves to /etc, a system directory: "
+                   "give a folder on the drive under test\n");
+    assert_refused(dir, RUN_OK WL_OK "[drive d1]\npath = @/root-link/\n",
+                   "PLAN:14: [drive d1] path @/root-link/ resolves to /, a system directory: "
+                   "give a folder on the drive under test\n");
+    assert_refused(dir, RUN_OK WL_OK "[drive d1]\npath = @/etc-link/drivebench\n",
+                   "PLAN:14: [drive d1] path @/etc-link/drivebench resolves to "
+                   "/etc/drivebench, in /etc, a system directory: give a folder on the drive "
+                   "under test\n");
+    assert_refused(dir, RUN_OK WL_OK "[drive d1]\npath = @/../../etc\n",
+                   "PLAN:14: [drive d1] path @/../../etc has a '.' or '..' component: give the "
+                   "folder itself\n");
+    assert_refused(dir, RUN_OK WL_OK "[drive d1]\npath = @/small.img/d\n",
+                   "PLAN:14: [drive d1] path @/small.img/d: a part of it is not a directory\n");
+    /* a folder the run makes below this one, and /dev/shm's: allowed */
+    snprintf(text, sizeof text, RUN_OK WL_OK "[drive d1]\npath = %s/new/drive\n"
+             "[drive d2]\npath = /dev/shm/drivebench-drive\n", dir);
+    p = load(text, &errs);
+    assert_string_equal(errs, "");
+    assert_non_null(p);
+    orch_plan_free(p);
+    free(errs);
+
+    /* oltp, image, password file */
+    assert_refused(dir, RUN_OK "oltp = /etc/passwd\n" WL_OK DRIVE_OK,
+                   "PLAN:7: [run] oltp /etc/passwd is not an executable file (drivebench's "
+                   "oltp: bin/oltp)\n");
+    assert_refused(dir, RUN_OK "oltp = @\n" WL_OK DRIVE_OK,
+                   "PLAN:7: [run] oltp @ is not an executable file (drivebench's oltp: "
+                   "bin/oltp)\n");
+    assert_refused(dir, RUN_OK "oltp = @/oltp\n" WL_OK DRIVE_OK,
+                   "PLAN:7: [run] oltp @/oltp: No such file or directory\n");
+    assert_refused(dir, RUN_OK "image = @/small.img\n" WL_OK DRIVE_OK,
+                   "PLAN:7: [run] image @/small.img is neither a qcow2 image nor a raw disk "
+                   "image (a whole number of 512-byte sectors, 1 MiB or more): 10 bytes\n");
+    assert_refused(dir, RUN_OK "image = /dev/null\n" WL_OK DRIVE_OK,
+                   "PLAN:7: [run] image /dev/null is not a regular file (a qcow2 or raw disk "
+                   "image)\n");
+    assert_refused(dir, RUN_OK WL_OK "db_password_file = @/pw\n" DRIVE_OK,
+                   "PLAN:13: [workload] db_password_file @/pw may be read by others than its "
+                   "owner (mode 0640): a password file is readable by its owner only (chmod "
+                   "600 @/pw)\n");
+    assert_refused(dir, RUN_OK WL_OK "db_password_file = @\n" DRIVE_OK,
+                   "PLAN:13: [workload] db_password_file @ is not a regular file\n");
+    for (int i = 0; i < 2; i++) {
+        snprintf(text, sizeof text, RUN_OK "image = %s/%s\n" WL_OK DRIVE_OK, dir,
+                 i ? "raw.img" : "disk.qcow2");
+        p = load(text, &errs);
+        assert_string_equal(errs, "");
+        assert_non_null(p);
+        orch_plan_free(p);
+        free(errs);
+    }
+    assert_int_equal(chmod(AT("pw"), 0600), 0);
+    snprintf(text, sizeof text, RUN_OK WL_OK "db_password_file = %s/pw\n" DRIVE_OK, dir);
+    p = load(text, &errs);
+    assert_string_equal(errs, "");
+    assert_string_equal(p->db_password, "secret");
+    orch_plan_free(p);
+    free(errs);
+    snprintf(text, sizeof text, "rm -rf %s", dir);
+    assert_int_equal(system(text), 0);
+#undef AT
+}
+
 /* The password from the environment, a file, or (with a warning) the plan. */
 static void test_password_sources(void **state)
 {
@@ -594,6 +724,7 @@ int main(void)
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_durations_and_sizes),
         cmocka_unit_test(test_password_sources),
+        cmocka_unit_test(test_plan_paths),
         cmocka_unit_test(test_redacted_copy),
     };
     return cmocka_run_group_tests_name("orchestrator plan", tests, NULL, NULL);
