@@ -50,22 +50,21 @@ static const char *system_path(const char *path)
 }
 
 /* One message for drive d's path (its resolved form real, NULL: as
- * given) when it is or lies in a system directory. */
+ * given) when it is or lies in a system directory:
+ * "... is [in SYS,] a system directory" or "... resolves to REAL, [in
+ * SYS,] a system directory". */
 static void refuse_system(parse_state *st, int line, const orch_drive *d, const char *real)
 {
-    const char *sys = system_path(real ? real : d->path);
-    char where[PATH_MAX + 64];
+    const char *is = real ? real : d->path, *sys = system_path(is);
+    char head[PATH_MAX + 32] = "is", in[64] = "";
     if (!sys)
         return;
-    if (!real || strcmp(real, d->path) == 0)
-        snprintf(where, sizeof where, "is %s%s", strcmp(sys, d->path) == 0 ? "" : "in ",
-                 strcmp(sys, d->path) == 0 ? "a system directory" : sys);
-    else
-        snprintf(where, sizeof where, "resolves to %s, %s%s", real,
-                 strcmp(sys, real) == 0 ? "" : "in ", strcmp(sys, real) == 0 ? "a system directory" : sys);
-    plan_error(st, line, "[drive %s] path %s %s%s: give a folder on the drive under test",
-               d->name, d->path, where, strcmp(sys, real ? real : d->path) == 0 ? ""
-                                                                              : ", a system directory");
+    if (strcmp(is, d->path) != 0)
+        snprintf(head, sizeof head, "resolves to %s,", is);
+    if (strcmp(sys, is) != 0)
+        snprintf(in, sizeof in, " in %s,", sys);
+    plan_error(st, line, "[drive %s] path %s %s%s a system directory: give a folder on the "
+               "drive under test", d->name, d->path, head, in);
 }
 
 /* 1 when path has a "." or ".." component. */
