@@ -2,6 +2,7 @@
  * (sign.h). */
 #include "bundle/sign.h"
 #include "bundle/bundle.h"
+#include "clients/client.h"
 #include "util/command.h"
 #include "util/files.h"
 #include "util/names.h"
@@ -25,20 +26,6 @@ char *orch_sign_stamp(const char *text)
     gmtime_r(&t, &tm);
     strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return orch_strfmt("%s%s\n%s", ORCH_SIGNED_AT, now, text);
-}
-
-/* The last non-empty line of text into buf (ssh-keygen's reason). */
-static void last_line(const char *text, char *buf, size_t len)
-{
-    const char *end = text ? text + strlen(text) : NULL, *start;
-    *buf = '\0';
-    while (end && end > text && (end[-1] == '\n' || end[-1] == '\r'))
-        end--;
-    if (!end || end == text)
-        return;
-    for (start = end; start > text && start[-1] != '\n'; start--)
-        ;
-    snprintf(buf, len, "%.*s", (int)(end - start), start);
 }
 
 /* Run ssh-keygen with argv (stdin from in_path, or this process's: a
@@ -104,7 +91,7 @@ int orch_sign_text(const char *key, const char *text, char **sig, char *err, siz
         if ((st = keygen(argv, NULL, 0, &out, err, errlen)) < 0)
             goto cleanup;
         if (st != 0 || !(*sig = orch_file_read(sigpath, SIG_MAX))) {
-            last_line(out, why, sizeof why);
+            orch_last_line(out, why, sizeof why);
             snprintf(err, errlen, "cannot sign with %s: %s", key,
                      *why ? why : "ssh-keygen wrote no signature");
             goto cleanup;
@@ -180,7 +167,7 @@ int orch_sign_check(const char *dir, const char *text, const char *signers, char
             goto cleanup;
         }
         if (st != 0) {
-            last_line(out, why, sizeof why);
+            orch_last_line(out, why, sizeof why);
             snprintf(origin, originlen, "signed by a key that %s does not allow (ssh-keygen: "
                      "%s)", signers, *why ? why : "no principal matched");
             goto cleanup;
@@ -197,7 +184,7 @@ int orch_sign_check(const char *dir, const char *text, const char *signers, char
             rc = -1;
             goto cleanup;
         }
-        last_line(out, why, sizeof why);
+        orch_last_line(out, why, sizeof why);
         if (st != 0) {
             snprintf(origin, originlen, "the signature does not match %s: it was changed "
                      "after signing, or forged (ssh-keygen: %s)", ORCH_MANIFEST,

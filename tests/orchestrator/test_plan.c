@@ -474,12 +474,25 @@ static void assert_refused(const char *dir, const char *tmpl, const char *want_t
     free(want);
 }
 
+/* The plan text tmpl (each '@' the folder dir) validates without a word.
+ * The plan (caller frees). */
+static orch_plan *assert_accepted(const char *dir, const char *tmpl)
+{
+    char *text = subst(tmpl, dir), *errs;
+    orch_plan *p = load(text, &errs);
+    assert_string_equal(errs, "");
+    assert_non_null(p);
+    free(errs);
+    free(text);
+    return p;
+}
+
 /* Plan paths are what they claim (issue 43): a drive's path a folder, no
  * system directory nor a link to one; oltp an executable file; the image
  * a qcow2 or raw disk image; the password file its owner's alone. */
 static void test_plan_paths(void **state)
 {
-    char dir[] = "/tmp/orch-paths-XXXXXX", path[256], text[1024], *errs;
+    char dir[] = "/tmp/orch-paths-XXXXXX", path[256], text[1024];
     orch_plan *p;
     FILE *f;
     (void)state;
@@ -528,13 +541,8 @@ static void test_plan_paths(void **state)
     assert_refused(dir, RUN_OK WL_OK "[drive d1]\npath = @/small.img/d\n",
                    "PLAN:14: [drive d1] path @/small.img/d: a part of it is not a directory\n");
     /* a folder the run makes below this one, and /dev/shm's: allowed */
-    snprintf(text, sizeof text, RUN_OK WL_OK "[drive d1]\npath = %s/new/drive\n"
-             "[drive d2]\npath = /dev/shm/drivebench-drive\n", dir);
-    p = load(text, &errs);
-    assert_string_equal(errs, "");
-    assert_non_null(p);
-    orch_plan_free(p);
-    free(errs);
+    orch_plan_free(assert_accepted(dir, RUN_OK WL_OK "[drive d1]\npath = @/new/drive\n"
+                                   "[drive d2]\npath = /dev/shm/drivebench-drive\n"));
 
     /* oltp, image, password file */
     assert_refused(dir, RUN_OK "oltp = /etc/passwd\n" WL_OK DRIVE_OK,
@@ -557,22 +565,12 @@ static void test_plan_paths(void **state)
                    "600 @/pw)\n");
     assert_refused(dir, RUN_OK WL_OK "db_password_file = @\n" DRIVE_OK,
                    "PLAN:13: [workload] db_password_file @ is not a regular file\n");
-    for (int i = 0; i < 2; i++) {
-        snprintf(text, sizeof text, RUN_OK "image = %s/%s\n" WL_OK DRIVE_OK, dir,
-                 i ? "raw.img" : "disk.qcow2");
-        p = load(text, &errs);
-        assert_string_equal(errs, "");
-        assert_non_null(p);
-        orch_plan_free(p);
-        free(errs);
-    }
+    orch_plan_free(assert_accepted(dir, RUN_OK "image = @/disk.qcow2\n" WL_OK DRIVE_OK));
+    orch_plan_free(assert_accepted(dir, RUN_OK "image = @/raw.img\n" WL_OK DRIVE_OK));
     assert_int_equal(chmod(AT("pw"), 0600), 0);
-    snprintf(text, sizeof text, RUN_OK WL_OK "db_password_file = %s/pw\n" DRIVE_OK, dir);
-    p = load(text, &errs);
-    assert_string_equal(errs, "");
+    p = assert_accepted(dir, RUN_OK WL_OK "db_password_file = @/pw\n" DRIVE_OK);
     assert_string_equal(p->db_password, "secret");
     orch_plan_free(p);
-    free(errs);
     snprintf(text, sizeof text, "rm -rf %s", dir);
     assert_int_equal(system(text), 0);
 #undef AT
