@@ -110,7 +110,7 @@ typedef enum client_state {
  * STARTTIME DEV:INO VM"): ours only when both its start time and its
  * executable's device and inode are the recorded ones; a line without
  * them (an older drivebench's, or not drivebench's) names no process of
- * ours. Its pid and VM into *pid and vm. */
+ * ours. Its pid and VM into *pid and vm (256 bytes). */
 static client_state client_line(const char *line, pid_t *pid, char *vm)
 {
     unsigned long long want, now, dev, ino, is_dev, is_ino;
@@ -118,12 +118,9 @@ static client_state client_line(const char *line, pid_t *pid, char *vm)
     if (n < 2 || p <= 1)
         return CLIENT_GONE;
     *pid = p;
-    if (n != 5) {
-        /* "PID STARTTIME VM": no executable to check it against */
-        if (sscanf(line, "%*d %*u %255s", vm) != 1)
-            snprintf(vm, 256, "?");
-        dev = ino = 0;
-    }
+    /* "PID STARTTIME VM": no executable to check it against */
+    if (n != 5 && sscanf(line, "%*d %*u %255s", vm) != 1)
+        strcpy(vm, "?");
     if (orch_proc_start_time(p, &now) < 0 || now != want)
         return CLIENT_GONE;
     if (n != 5 || proc_exe_id(p, &is_dev, &is_ino) < 0 || is_dev != dev || is_ino != ino)
