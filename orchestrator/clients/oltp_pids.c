@@ -123,9 +123,12 @@ static client_state client_line(const char *line, pid_t *pid, char *vm)
         strcpy(vm, "?");
     if (orch_proc_start_time(p, &now) < 0 || now != want)
         return CLIENT_GONE;
-    if (n != 5 || proc_exe_id(p, &is_dev, &is_ino) < 0 || is_dev != dev || is_ino != ino)
+    if (n != 5)
         return CLIENT_FOREIGN;
-    return CLIENT_OURS;
+    if (proc_exe_id(p, &is_dev, &is_ino) < 0)
+        /* ENOENT: it is ending (its memory, and so its exe, let go of) */
+        return errno == ENOENT ? CLIENT_GONE : CLIENT_FOREIGN;
+    return is_dev == dev && is_ino == ino ? CLIENT_OURS : CLIENT_FOREIGN;
 }
 
 /* Call fn for each recorded process alive with its recorded start time
