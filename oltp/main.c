@@ -30,6 +30,7 @@
 #include "oltp_exit.h"
 #include "engine/engine.h"
 #include "ping.h"
+#include "options/argv_scrub.h"
 #include "workload_list.h"
 #include "engine/report.h"
 #include "version.h"
@@ -431,7 +432,10 @@ int main(int argc, char **argv)
     const workload *wl;
     const struct db_driver *drv;
     wl_run run = { .o = &o };
-    int r = opts_parse(&o, argc, argv, stderr), rc;
+    int r, rc;
+
+    opts_scrub_argv(argc, argv);    /* no password left in `ps` (argv_scrub.h) */
+    r = opts_parse(&o, argc, argv, stderr);
 
     if (r == 1) {
         if (argc > 1 && strcmp(argv[argc - 1], "--version"))

@@ -29,6 +29,17 @@ int cli_can_run(const orch_plan *p)
     return 0;
 }
 
+/* 1 when word is one of allowed's space-separated words ("sign" is not
+ * in "signers"). */
+static int allows(const char *allowed, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = strstr(allowed, word); p; p = strstr(p + 1, word))
+        if ((p == allowed || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
 int cli_parse_opts(int argc, char **argv, const char *allowed, int need_arg, cli_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -48,6 +59,10 @@ int cli_parse_opts(int argc, char **argv, const char *allowed, int need_arg, cli
             o->capabilities = a + 15;
         else if (strncmp(a, "--plan=", 7) == 0 && strstr(allowed, "plan"))
             o->plan = a + 7;
+        else if (strncmp(a, "--sign=", 7) == 0 && a[7] && allows(allowed, "sign"))
+            o->sign = a + 7;
+        else if (strncmp(a, "--signers=", 10) == 0 && a[10] && allows(allowed, "signers"))
+            o->signers = a + 10;
         else if (strcmp(a, "--force") == 0 && strstr(allowed, "force"))
             o->force = true;
         else if (strncmp(a, "--ignore-host-check=", 20) == 0 && strstr(allowed, "ignore-host-check")) {

@@ -25,6 +25,8 @@ typedef struct cli_opts {
     int         nignore;
     const char *capabilities;   /* --capabilities=FILE (render): the host's */
     const char *plan;           /* --plan=PLAN (resume) */
+    const char *sign;           /* --sign=KEY (bundle) */
+    const char *signers;        /* --signers=FILE (verify) */
 } cli_opts;
 
 

@@ -91,19 +91,20 @@ cleanup:
 }
 
 /* `bundle RUN-ID`: the run folder and its manifest in one archive
- * (bundle/bundle.h), RUN-ID.tar.gz here unless --out says where. */
+ * (bundle/bundle.h), RUN-ID.tar.gz here unless --out says where; with
+ * --sign=KEY, the manifest signed with that SSH key (bundle/sign.h). */
 int cli_bundle(int argc, char **argv)
 {
     cli_opts o;
     char err[2048], *run_dir = NULL, *out = NULL;
-    int rc = cli_parse_opts(argc, argv, "results out", 2, &o);
+    int rc = cli_parse_opts(argc, argv, "results out sign", 2, &o);
     if (rc || (rc = run_folder(&o, &run_dir)))
         return rc;
     out = o.out_dir ? strdup(o.out_dir) : orch_strfmt("%s.tar.gz", o.arg);
     if (!out) {
         fputs("drivebench: out of memory\n", stderr);
         rc = 1;
-    } else if (orch_bundle_write(run_dir, out, stdout, err, sizeof err) < 0) {
+    } else if (orch_bundle_write(run_dir, out, o.sign, stdout, err, sizeof err) < 0) {
         rc = cli_bad_input("%s", err);
     }
     free(out);
@@ -111,16 +112,16 @@ int cli_bundle(int argc, char **argv)
     return rc;
 }
 
-/* `verify BUNDLE`: 0 verified, 1 a mismatch, 2 no bundle (or a damaged
- * one). */
+/* `verify BUNDLE [--signers=FILE]`: 0 verified, 1 a mismatch or a
+ * signature that fails, 2 no bundle (or a damaged one). */
 int cli_verify(int argc, char **argv)
 {
     cli_opts o;
     char err[2048];
-    int rc = cli_parse_opts(argc, argv, "", 3, &o);
+    int rc = cli_parse_opts(argc, argv, "signers", 3, &o);
     if (rc)
         return rc;
-    rc = orch_bundle_verify(o.arg, stdout, err, sizeof err);
+    rc = orch_bundle_verify(o.arg, o.signers, stdout, err, sizeof err);
     return rc < 0 ? cli_bad_input("%s", err) : rc;
 }
 

@@ -41,8 +41,8 @@ static void usage(FILE *f)
           "       drivebench list [--uri=URI]... [--results=DIR]\n"
           "       drivebench teardown RUN-ID [--uri=URI]... [--results=DIR]\n"
           "       drivebench resume RUN-ID [--results=DIR] [--plan=PLAN]\n"
-          "       drivebench bundle RUN-ID [--results=DIR] [--out=FILE]\n"
-          "       drivebench verify BUNDLE\n"
+          "       drivebench bundle RUN-ID [--results=DIR] [--out=FILE] [--sign=KEY]\n"
+          "       drivebench verify BUNDLE [--signers=FILE]\n"
           "       drivebench summarize RUN_DIR [--out=DIR]\n"
           "       drivebench report RESULTS_DIR... [-o report.html] [--charts] [--png]\n"
           "       drivebench report --rank [--all-runs] [--highlight NAME] [--baseline DRIVE]\n"
@@ -309,28 +309,27 @@ static int cmd_list(int argc, char **argv)
 }
 
 /* `teardown RUN-ID`: every object of the run, on the hosts given with
- * --uri, else on the hosts the run recorded (results/RUN-ID/hosts, or
- * RUN-ID given as the path of its run folder), else the default URI;
- * retried with backoff per host (hosts.h). */
+ * --uri, else on the hosts the run recorded (RESULTS/RUN-ID/hosts), else
+ * the default URI; retried with backoff per host (hosts.h). RUN-ID is a
+ * name, never a path: its folder is always RESULTS/RUN-ID. */
 static int cmd_teardown(int argc, char **argv)
 {
     cli_opts o;
     orch_counts removed = { 0 };
-    char err[DB_ERR_LEN], arg[1024], *prefix = NULL, *hosts = NULL, *id, *run_dir;
+    char err[DB_ERR_LEN], *prefix = NULL, *hosts = NULL, *run_dir;
+    const char *id;
     char **recorded = NULL;
     const char *uris[MAX_URIS + 1];
     int rc = cli_parse_opts(argc, argv, "uri results", 2, &o), failed = 0, ended = 0;
     if (rc)
         return rc;
-    /* a run folder (a path to one that exists) stands for its run id */
-    snprintf(arg, sizeof arg, "%s", o.arg);
-    for (size_t n = strlen(arg); n > 1 && arg[n - 1] == '/'; n--)
-        arg[n - 1] = '\0';
-    id = strrchr(arg, '/') && access(arg, F_OK) == 0 ? strrchr(arg, '/') + 1 : arg;
+    if (strchr(o.arg, '/'))
+        return cli_bad_input("'%s' is not a run id: give the run id, and the folder that "
+                             "holds its run folder with --results=DIR", o.arg);
+    id = o.arg;
     if (!orch_runid_valid(id))
         return cli_bad_input("'%s' is not a run id (see `drivebench list`)", o.arg);
-    /* the run folder: the path given, else RESULTS/RUN-ID */
-    run_dir = id != arg ? strdup(arg) : orch_strfmt("%s/%s", o.results ? o.results : "results", id);
+    run_dir = orch_strfmt("%s/%s", o.results ? o.results : "results", id);
     /* its oltp processes first: they load the forwarded ports */
     if (run_dir && (ended = orch_clients_end(run_dir, stderr)) < 0) {
         failed++;

@@ -2,6 +2,7 @@
  * tar.gz (bundle.h). */
 #include "bundle/bundle.h"
 #include "bundle/manifest.h"
+#include "bundle/sign.h"
 #include "run/resume.h"
 #include "util/names.h"
 
@@ -80,12 +81,27 @@ static const char *run_id_of(const char *run_dir, char *buf, size_t len)
     return strrchr(buf, '/') ? strrchr(buf, '/') + 1 : buf;
 }
 
-int orch_bundle_write(const char *run_dir, const char *path, FILE *out, char *err,
-                      size_t errlen)
+/* One member ID/NAME of a from text. */
+static int add_text(struct archive *a, const char *id, const char *name, const char *text,
+                    char *err, size_t errlen)
+{
+    char *member = orch_strfmt("%s/%s", id, name);
+    int rc = member ? add_member(a, member, NULL, text, strlen(text), time(NULL), err, errlen)
+                    : -1;
+    if (!member)
+        snprintf(err, errlen, "out of memory");
+    free(member);
+    return rc;
+}
+
+int orch_bundle_write(const char *run_dir, const char *path, const char *key, FILE *out,
+                      char *err, size_t errlen)
 {
     orch_manifest m = { 0 };
     struct archive *a = NULL;
     char idbuf[4096], *part = orch_strfmt("%s.part", path), *text = NULL, *summary = NULL;
+    char *sig = NULL;
+    const char *missing;
     const char *id = run_id_of(run_dir, idbuf, sizeof idbuf);
     int lock = -1, rc = -1;
 
@@ -103,9 +119,28 @@ int orch_bundle_write(const char *run_dir, const char *path, FILE *out, char *er
     if ((lock = orch_run_lock(run_dir, err, errlen)) < 0
         || orch_manifest_scan(run_dir, &m, err, errlen) < 0)
         goto cleanup;
+    /* a bundle is a whole run: verify refuses one without these */
+    if ((missing = orch_manifest_missing(&m))) {
+        int report = strncmp(missing, "report.", 7) == 0;
+        snprintf(err, errlen, "%s has no %s: not the folder of an ended run%s%s%s", run_dir,
+                 missing, report ? " (`drivebench report " : "", report ? run_dir : "",
+                 report ? "` writes report.html and report.csv)" : "");
+        goto cleanup;
+    }
     if (!(text = orch_manifest_text(&m)) || !(a = archive_write_new())) {
         snprintf(err, errlen, "out of memory");
         goto cleanup;
+    }
+    if (key) {
+        /* the signing time goes into what is signed */
+        char *stamped = orch_sign_stamp(text);
+        free(text);
+        if (!(text = stamped)) {
+            snprintf(err, errlen, "out of memory");
+            goto cleanup;
+        }
+        if (orch_sign_text(key, text, &sig, err, errlen) < 0)
+            goto cleanup;
     }
     if (archive_write_add_filter_gzip(a) != ARCHIVE_OK
         || archive_write_set_format_pax_restricted(a) != ARCHIVE_OK
@@ -113,14 +148,9 @@ int orch_bundle_write(const char *run_dir, const char *path, FILE *out, char *er
         snprintf(err, errlen, "cannot write %s: %s", part, archive_error_string(a));
         goto cleanup;
     }
-    {
-        char *name = orch_strfmt("%s/%s", id, ORCH_MANIFEST);
-        int bad = !name || add_member(a, name, NULL, text, strlen(text), time(NULL), err,
-                                      errlen) < 0;
-        free(name);
-        if (bad)
-            goto cleanup;
-    }
+    if (add_text(a, id, ORCH_MANIFEST, text, err, errlen) < 0
+        || (sig && add_text(a, id, ORCH_SIGNATURE, sig, err, errlen) < 0))
+        goto cleanup;
     for (int i = 0; i < m.n; i++) {
         char *name = orch_strfmt("%s/%s", id, m.e[i].path);
         char *file = orch_strfmt("%s/%s", run_dir, m.e[i].path);
@@ -138,7 +168,8 @@ int orch_bundle_write(const char *run_dir, const char *path, FILE *out, char *er
         snprintf(err, errlen, "cannot rename %s to %s: %s", part, path, strerror(errno));
         goto cleanup;
     }
-    fprintf(out, "bundle %s: %s, %d file(s) and %s\n", id, path, m.n, ORCH_MANIFEST);
+    fprintf(out, "bundle %s: %s, %d file(s) and %s%s\n", id, path, m.n, ORCH_MANIFEST,
+            sig ? ", signed" : "");
     rc = 0;
 cleanup:
     if (a)
@@ -149,6 +180,7 @@ cleanup:
         close(lock);
     orch_manifest_clear(&m);
     free(text);
+    free(sig);
     free(summary);
     free(part);
     return rc;

@@ -16,6 +16,11 @@
  * derive from the VMs' results (drive I/O samples, host CPU, the
  * precondition's rounds, restore figures, the fingerprint, the
  * interruptions) is covered by the sums only.
+ *
+ * Consistency is not origin: anyone may change a figure, its raw
+ * results and the manifest together. A bundle signed with `bundle
+ * --sign=KEY` (sign.h) says who made it, once checked with `verify
+ * --signers=FILE`.
  */
 #ifndef ORCH_BUNDLE_H
 #define ORCH_BUNDLE_H
@@ -25,15 +30,25 @@
 #define ORCH_MANIFEST "MANIFEST.sha256"
 
 /* Write the bundle of the run folder run_dir (run id its last component)
- * to path (written beside it as path.part, renamed when complete). One
- * line on out names it and its files. 0, or -1 with err (no file then). */
-int orch_bundle_write(const char *run_dir, const char *path, FILE *out, char *err,
-                      size_t errlen);
+ * to path (written beside it as path.part, renamed when complete); with
+ * key (NULL: none), its manifest signed with that SSH key (sign.h). A
+ * folder without one of the files every ended run writes
+ * (manifest.h orch_manifest_missing) is refused. One line on out names
+ * it and its files. 0, or -1 with err (no file then). */
+int orch_bundle_write(const char *run_dir, const char *path, const char *key, FILE *out,
+                      char *err, size_t errlen);
 
 /* Check bundle path: one "mismatch: FILE: KEY: stored S, recomputed R"
- * line on out for each difference, else one "verified: ..." line.
- * 0 verified, 1 mismatches, -1 with err when it is no bundle, or a
- * damaged or partial one. */
-int orch_bundle_verify(const char *path, FILE *out, char *err, size_t errlen);
+ * line on out for each difference (a file every ended run writes and
+ * the bundle lacks is one), else one "verified: ..." line and one
+ * "origin: ..." line (sign.h: "consistent, unsigned", or with signers,
+ * an allowed-signers file, "signed by PRINCIPAL at TIME"). A signature
+ * that fails (signers given: unsigned, a key not allowed, a manifest
+ * changed after signing) is one "not verified: ID: WHY" line, and no
+ * other check. 0 verified, 1 mismatches or a failed signature, -1 with
+ * err when it is no bundle, or a damaged or partial one, or signers
+ * cannot be read. */
+int orch_bundle_verify(const char *path, const char *signers, FILE *out, char *err,
+                       size_t errlen);
 
 #endif

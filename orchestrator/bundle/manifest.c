@@ -1,6 +1,7 @@
 /* manifest.c — a folder's files and their SHA-256 sums (manifest.h). */
 #include "bundle/manifest.h"
 #include "bundle/bundle.h"
+#include "bundle/sign.h"
 #include "run/resume.h"
 #include "virt/upload.h"
 #include "util/names.h"
@@ -36,7 +37,8 @@ static int scan(const char *dir, const char *rel, orch_manifest *m, char *err, s
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
         if (!*rel && (strcmp(e->d_name, ORCH_RUN_LOCK_FILE) == 0
-                      || strcmp(e->d_name, ORCH_MANIFEST) == 0))
+                      || strcmp(e->d_name, ORCH_MANIFEST) == 0
+                      || strcmp(e->d_name, ORCH_SIGNATURE) == 0))
             continue;
         sub = *rel ? orch_strfmt("%s/%s", rel, e->d_name) : strdup(e->d_name);
         path = sub ? orch_strfmt("%s/%s", dir, sub) : NULL;
@@ -107,6 +109,10 @@ int orch_manifest_parse(const char *text, orch_manifest *m, char *err, size_t er
         orch_mf_entry *grown;
         bool hex = len > 66;
         line++;
+        if (*s == '#') {            /* a comment (sign.h: the signing time) */
+            s += len + (end ? 1 : 0);
+            continue;
+        }
         for (size_t i = 0; hex && i < 64; i++)
             hex = strchr("0123456789abcdef", s[i]) != NULL;
         if (!hex || s[64] != ' ' || s[65] != ' ' || memchr(s, '\0', len)) {
@@ -136,6 +142,20 @@ const orch_mf_entry *orch_manifest_find(const orch_manifest *m, const char *path
     for (int i = 0; i < m->n; i++)
         if (strcmp(m->e[i].path, path) == 0)
             return &m->e[i];
+    return NULL;
+}
+
+/* What every run folder holds once its run ended (run/summary.c): the
+ * plan's copy, the summary, its CSV and the report with its CSV. */
+static const char *const required[] = {
+    "plan.ini", "summary.json", "summary.csv", "report.html", "report.csv", NULL
+};
+
+const char *orch_manifest_missing(const orch_manifest *m)
+{
+    for (int i = 0; required[i]; i++)
+        if (!orch_manifest_find(m, required[i]))
+            return required[i];
     return NULL;
 }
 

@@ -2,6 +2,7 @@
  * summary.json's figures recomputed from its VMs' raw results (bundle.h). */
 #include "bundle/bundle.h"
 #include "bundle/manifest.h"
+#include "bundle/sign.h"
 #include "run/aggregate.h"
 #include "run/replay.h"
 #include "util/files.h"
@@ -336,10 +337,12 @@ static int remove_one(const char *path, const struct stat *sb, int flag, struct 
     return remove(path);
 }
 
-int orch_bundle_verify(const char *path, FILE *out, char *err, size_t errlen)
+int orch_bundle_verify(const char *path, const char *signers, FILE *out, char *err,
+                       size_t errlen)
 {
     char tmp[] = "/tmp/drivebench-verify-XXXXXX", id[256], *dir = NULL, *mpath = NULL;
-    char *text = NULL;
+    char *text = NULL, origin[1024];
+    const char *missing;
     orch_manifest want = { 0 }, got = { 0 };
     verify_ctx v = { .out = out };
     int rc = -1, nresults = 0;
@@ -365,10 +368,24 @@ int orch_bundle_verify(const char *path, FILE *out, char *err, size_t errlen)
                  id);
         goto cleanup;
     }
+    /* who made it, before what it says (sign.h) */
+    switch (orch_sign_check(dir, text, signers, origin, sizeof origin, err, errlen)) {
+    case -1:
+        goto cleanup;
+    case 1:
+        fprintf(out, "not verified: %s: %s\n", id, origin);
+        rc = 1;
+        goto cleanup;
+    }
     if (orch_manifest_parse(text, &want, err, errlen) < 0
         || orch_manifest_scan(dir, &got, err, errlen) < 0)
         goto cleanup;
     check_sums(&v, &want, &got);
+    if ((missing = orch_manifest_missing(&want))) {
+        fprintf(out, "mismatch: %s: file: every ended run writes it, missing from the bundle "
+                "and %s\n", missing, ORCH_MANIFEST);
+        v.mismatches++;
+    }
     if (!orch_manifest_find(&got, "summary.json")) {
         snprintf(err, errlen, "%s: not a drivebench bundle: no summary.json in %s/", path, id);
         goto cleanup;
@@ -377,8 +394,8 @@ int orch_bundle_verify(const char *path, FILE *out, char *err, size_t errlen)
         goto cleanup;
     if (v.mismatches == 0)
         fprintf(out, "verified: %s: %d file(s) match %s; %d figure(s) of summary.json "
-                "recomputed from %d VM result(s)\n", id, got.n, ORCH_MANIFEST, v.compared,
-                nresults);
+                "recomputed from %d VM result(s)\norigin: %s\n", id, got.n, ORCH_MANIFEST,
+                v.compared, nresults, origin);
     rc = v.mismatches ? 1 : 0;
 cleanup:
     nftw(tmp, remove_one, 16, FTW_DEPTH | FTW_PHYS);

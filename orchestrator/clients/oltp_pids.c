@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,6 +43,20 @@ int orch_proc_start_time(pid_t pid, unsigned long long *start)
     return rc;
 }
 
+/* The device and inode of process pid's executable (/proc/PID/exe) in
+ * *dev and *ino. 0, or -1 when it cannot be read. */
+static int proc_exe_id(pid_t pid, unsigned long long *dev, unsigned long long *ino)
+{
+    char path[64];
+    struct stat sb;
+    snprintf(path, sizeof path, "/proc/%d/exe", (int)pid);
+    if (stat(path, &sb) < 0)
+        return -1;
+    *dev = (unsigned long long)sb.st_dev;
+    *ino = (unsigned long long)sb.st_ino;
+    return 0;
+}
+
 static char *clients_path(const char *run_dir)
 {
     return orch_strfmt("%s/clients", run_dir);
@@ -60,9 +75,10 @@ int orch_clients_record(const char *run_dir, const pid_t *pids, const char *cons
         goto cleanup;
     }
     for (int i = 0; i < n; i++) {
-        unsigned long long start;
-        if (pids[i] > 0 && orch_proc_start_time(pids[i], &start) == 0)
-            fprintf(mem, "%d %llu %s\n", (int)pids[i], start, names[i]);
+        unsigned long long start, dev, ino;
+        if (pids[i] > 0 && orch_proc_start_time(pids[i], &start) == 0
+            && proc_exe_id(pids[i], &dev, &ino) == 0)
+            fprintf(mem, "%d %llu %llu:%llu %s\n", (int)pids[i], start, dev, ino, names[i]);
     }
     fclose(mem);
     mem = NULL;
@@ -83,21 +99,55 @@ void orch_clients_forget(const char *run_dir)
     free(path);
 }
 
-/* Call fn for each recorded process alive with its recorded start time. */
+/* What became of a recorded process. */
+typedef enum client_state {
+    CLIENT_GONE,            /* ended, or its pid now belongs to a later process */
+    CLIENT_OURS,            /* alive: the oltp the run started */
+    CLIENT_FOREIGN,         /* alive with the recorded start time, another program */
+} client_state;
+
+/* The state of the process of one line of RUN_DIR/clients ("PID
+ * STARTTIME DEV:INO VM"): ours only when both its start time and its
+ * executable's device and inode are the recorded ones; a line without
+ * them (an older drivebench's, or not drivebench's) names no process of
+ * ours. Its pid and VM into *pid and vm (256 bytes). */
+static client_state client_line(const char *line, pid_t *pid, char *vm)
+{
+    unsigned long long want, now, dev, ino, is_dev, is_ino;
+    int p, n = sscanf(line, "%d %llu %llu:%llu %255s", &p, &want, &dev, &ino, vm);
+    if (n < 2 || p <= 1)
+        return CLIENT_GONE;
+    *pid = p;
+    /* "PID STARTTIME VM": no executable to check it against */
+    if (n != 5 && sscanf(line, "%*d %*u %255s", vm) != 1)
+        strcpy(vm, "?");
+    if (orch_proc_start_time(p, &now) < 0 || now != want)
+        return CLIENT_GONE;
+    if (n != 5)
+        return CLIENT_FOREIGN;
+    if (proc_exe_id(p, &is_dev, &is_ino) < 0)
+        /* ENOENT: it is ending (its memory, and so its exe, let go of) */
+        return errno == ENOENT ? CLIENT_GONE : CLIENT_FOREIGN;
+    return is_dev == dev && is_ino == ino ? CLIENT_OURS : CLIENT_FOREIGN;
+}
+
+/* Call fn for each recorded process alive with its recorded start time
+ * and executable (foreign, when set, for the others alive with their
+ * recorded start time); the number of the first. */
 static int each_alive(const char *run_dir, void (*fn)(void *ctx, pid_t pid, const char *vm),
-                      void *ctx)
+                      void (*foreign)(void *ctx, pid_t pid, const char *vm), void *ctx)
 {
     char *path = clients_path(run_dir), line[512], vm[256];
     FILE *f = path ? fopen(path, "r") : NULL;
     int n = 0;
     free(path);
     while (f && fgets(line, sizeof line, f)) {
-        int pid;
-        unsigned long long want, now;
-        if (sscanf(line, "%d %llu %255s", &pid, &want, vm) != 3 || pid <= 1)
+        pid_t pid = 0;
+        client_state st = client_line(line, &pid, vm);
+        if (st == CLIENT_FOREIGN && foreign)
+            foreign(ctx, pid, vm);
+        if (st != CLIENT_OURS)
             continue;
-        if (orch_proc_start_time(pid, &now) < 0 || now != want)
-            continue;           /* gone, or the pid now belongs to another process */
         n++;
         if (fn)
             fn(ctx, pid, vm);
@@ -109,7 +159,7 @@ static int each_alive(const char *run_dir, void (*fn)(void *ctx, pid_t pid, cons
 
 int orch_clients_alive(const char *run_dir)
 {
-    return each_alive(run_dir, NULL, NULL);
+    return each_alive(run_dir, NULL, NULL, NULL);
 }
 
 typedef struct end_ctx {
@@ -129,6 +179,14 @@ static void end_one(void *ctx, pid_t pid, const char *vm)
     c->n++;
 }
 
+static void not_ours(void *ctx, pid_t pid, const char *vm)
+{
+    end_ctx *c = ctx;
+    if (c->log)
+        fprintf(c->log, "drivebench: pid %d (recorded for %s) is not the oltp the run "
+                "started: its program differs; left alone\n", (int)pid, vm);
+}
+
 /* Wait up to tenths/10 s until none is left; the number left. */
 static int wait_gone(const char *run_dir, int tenths)
 {
@@ -144,9 +202,9 @@ int orch_clients_end(const char *run_dir, FILE *log)
 {
     end_ctx term = { .log = log, .sig = SIGTERM }, kill9 = { .log = log, .sig = SIGKILL };
     int left;
-    each_alive(run_dir, end_one, &term);
+    each_alive(run_dir, end_one, not_ours, &term);
     if (wait_gone(run_dir, 50) > 0) {
-        each_alive(run_dir, end_one, &kill9);
+        each_alive(run_dir, end_one, NULL, &kill9);
         /* still there: not ours to signal (EPERM) */
         if ((left = wait_gone(run_dir, 20)) > 0) {
             if (log)

@@ -3,9 +3,13 @@
  * folder so that none outlives the run unseen.
  *
  * As a phase starts, the host client writes RUN_DIR/clients: one line
- * "PID STARTTIME VM" per oltp process, STARTTIME being field 22 of
- * /proc/PID/stat (clock ticks after boot), which tells the process apart
- * from a later one that reused its pid. The file is removed when the
+ * "PID STARTTIME DEV:INO VM" per oltp process, STARTTIME being field 22
+ * of /proc/PID/stat (clock ticks after boot), which tells the process
+ * apart from a later one that reused its pid, and DEV:INO the device and
+ * inode of its executable (/proc/PID/exe) as it was launched: a process
+ * is the run's only when both still match, so that a folder's file
+ * naming another program's process (written by hand, or by an older
+ * drivebench without DEV:INO) never gets it signalled. The file is removed when the
  * phase has reaped every process. If drivebench dies in between (SIGKILL,
  * a crash), `drivebench list` counts the ones still alive and
  * `drivebench teardown RUN-ID` ends them.
@@ -29,13 +33,15 @@ int orch_clients_record(const char *run_dir, const pid_t *pids, const char *cons
 void orch_clients_forget(const char *run_dir);
 
 /* How many processes recorded in RUN_DIR/clients are still alive with the
- * recorded start time (0 when there is no such file). */
+ * recorded start time and executable (0 when there is no such file). */
 int orch_clients_alive(const char *run_dir);
 
-/* End every recorded process still alive with its recorded start time:
- * SIGTERM to its process group (oltp writes what it measured), SIGKILL
- * after 5 s; a pid whose start time differs belongs to another process
- * and is never touched. One line per process ended on log (may be NULL).
+/* End every recorded process still alive with its recorded start time
+ * and executable: SIGTERM to its process group (oltp writes what it
+ * measured), SIGKILL after 5 s; a pid whose start time differs belongs to
+ * another process and is never touched, nor one whose executable differs
+ * (one line on log: "pid N (recorded for VM) is not the oltp the run
+ * started: ...; left alone"). One line per process ended on log (may be NULL).
  * Removes the file. Returns the number ended, or -1 when some could not
  * be ended (message on log). */
 int orch_clients_end(const char *run_dir, FILE *log);

@@ -71,6 +71,8 @@ static void resolve_password(parse_state *st)
         free(p->db_password);
         p->db_password = strdup(v);
     } else if (first == 2 && p->db_password_file) {
+        if (!plan_secret_file_ok(st, given[2], "db_password_file", p->db_password_file))
+            return;
         if (read_secret_file(p->db_password_file, buf, sizeof buf) < 0) {
             plan_error(st, given[2], "[workload] db_password_file: cannot read a password from "
                        "%s: %s", p->db_password_file,
@@ -400,6 +402,7 @@ static void validate_workload(parse_state *st)
                    "[workload] warehouses applies to tpcc only");
     resolve_password(st);
     validate_driver(st);
+    plan_extra_check(st);
 }
 
 /* precondition = until-steady and repetitions = auto (issue 21): the
@@ -578,6 +581,7 @@ void plan_check(parse_state *st)
         validate_drive(st, i);
         total += orch_plan_drive_vms(p, &p->drives[i]);
     }
+    plan_paths_check(st);
     validate_pinning(st, total);
     validate_metrics(st);
     plan_sweep_check(st);

@@ -72,6 +72,20 @@ int plan_sweep_value(parse_state *st, const char *section, const key_spec *k, vo
 /* Checks of a sweep against the rest of the plan (plan_check). */
 void plan_sweep_check(parse_state *st);
 
+/* plan_extra.c: [workload] extra's words, none a secret (--*-password,
+ * --odbc-connect with PWD= or Password=) nor an option drivebench sets
+ * itself; one message each, naming the key to use instead. */
+void plan_extra_check(parse_state *st);
+
+/* plan_paths.c: each drive's path a folder that is no system directory
+ * (nor a link to one), [run] oltp an executable file (client = host),
+ * [run] image a qcow2 or raw disk image when it is on this host; one
+ * message each. */
+void plan_paths_check(parse_state *st);
+/* A password file (key, at line) that exists is a regular file no one
+ * but its owner may read (mode & 077 == 0): 1, else 0 after a message. */
+int plan_secret_file_ok(parse_state *st, int line, const char *key, const char *path);
+
 /* Check the parsed plan st->p as a whole, after its defaults are set:
  * every problem goes to plan_error (plan_check.c). */
 void plan_check(parse_state *st);

@@ -33,6 +33,7 @@ struct orch_command {
     int             death_sig;      /* 0: none */
     int             own_group;
     char           *netns;          /* network namespace file, NULL: ours */
+    char           *stdin_path;     /* stdin read from this file, NULL: io[CMD_IN] */
     int             timeout_ms;     /* orch_command_run only; 0: none */
     size_t          limit;          /* bytes kept per captured stream */
     pid_t           pid;            /* -1 before the start */
@@ -114,6 +115,16 @@ void orch_command_stdin(orch_command *cmd, orch_command_io io)
 {
     if (io != ORCH_COMMAND_TO_STDOUT)
         cmd->io[CMD_IN] = io;
+}
+
+int orch_command_stdin_file(orch_command *cmd, const char *path)
+{
+    char *d = dup_str(path);
+    if (!d)
+        return -1;
+    free(cmd->stdin_path);
+    cmd->stdin_path = d;
+    return 0;
 }
 
 void orch_command_stdout(orch_command *cmd, orch_command_io io)
@@ -257,9 +268,17 @@ int orch_command_start(orch_command *cmd, char *err, size_t errlen)
                  cmd->netns, strerror(errno));
         goto cleanup;
     }
+    if (cmd->stdin_path
+        && (child_fd[CMD_IN] = open(cmd->stdin_path, O_RDONLY | O_CLOEXEC)) < 0) {
+        snprintf(err, errlen, "cannot run %s: cannot read %s: %s", cmd->argv[0],
+                 cmd->stdin_path, strerror(errno));
+        goto cleanup;
+    }
     for (int i = 0; i < CMD_NSTREAMS; i++) {
         int p[2];
-        if (cmd->io[i] == ORCH_COMMAND_NULL) {
+        if (i == CMD_IN && cmd->stdin_path) {
+            continue;
+        } else if (cmd->io[i] == ORCH_COMMAND_NULL) {
             if (devnull < 0 && (devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0)
                 goto sys_fail;
             child_fd[i] = devnull;
@@ -564,6 +583,7 @@ void orch_command_free(orch_command *cmd)
     free_strv(cmd->argv);
     free_strv(cmd->env);
     free(cmd->netns);
+    free(cmd->stdin_path);
     pthread_mutex_destroy(&cmd->mu);
     free(cmd);
 }

@@ -61,6 +61,12 @@ void orch_command_stdin(orch_command *cmd, orch_command_io io);
 void orch_command_stdout(orch_command *cmd, orch_command_io io);
 void orch_command_stderr(orch_command *cmd, orch_command_io io);
 
+/* The child reads its stdin from the file at path (opened by
+ * orch_command_start: one that cannot be opened fails it, "cannot run
+ * PROG: cannot read PATH: REASON"); replaces orch_command_stdin. 0, or
+ * -1 when out of memory. */
+int orch_command_stdin_file(orch_command *cmd, const char *path) DB_MUST_CHECK;
+
 /* Deliver sig to the child when drivebench dies, even SIGKILLed (Linux's
  * PR_SET_PDEATHSIG); a child whose parent is already gone by then exits
  * at once. */

@@ -59,7 +59,7 @@ e2e_test_cleanup() {
   [ -n "$E2E_WORK" ] || return 0
   if [ -n "$(leftovers)" ]; then
     for r in "$run_id" "$run_id2"; do
-      [ -d "$E2E_WORK/results/$r" ] && "$drivebench" teardown "$E2E_WORK/results/$r" >/dev/null 2>&1
+      [ -d "$E2E_WORK/results/$r" ] && "$drivebench" teardown "$r" --results="$E2E_WORK/results" >/dev/null 2>&1
     done
   fi
   # the image pool is transient; its folder is the test's

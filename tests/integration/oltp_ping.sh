@@ -151,19 +151,56 @@ check_eq "WORKLOAD ping: the message" \
   "oltp: unknown command 'ping': expected prepare, run, cleanup or check" "$(cat "$T/err")"
 
 # --- a server that accepts TCP and never speaks: bounded by --connect-timeout -----
+# (it says "conn" for each connection it accepts, and holds them)
 python3 -c '
 import socket, sys, time
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
-print(s.getsockname()[1], flush=True); sys.stdout.close()
-time.sleep(60)' >"$T/mute.port" &
+print(s.getsockname()[1], flush=True)
+held = []
+while True:
+    held.append(s.accept()[0]); print("conn", flush=True)' >"$T/mute.out" &
 MUTE_PID=$!
-for _ in $(seq 600); do [ -s "$T/mute.port" ] && break; sleep 0.1; done
+for _ in $(seq 600); do [ -s "$T/mute.out" ] && break; sleep 0.1; done
+MUTE_PORT=$(head -1 "$T/mute.out")
 ping "pgsql, a silent server, --connect-timeout=2" 3 "no connection" -- \
-  $P --pgsql-port="$(cat "$T/mute.port")" --pgsql-password=sbtest --connect-timeout=2
+  $P --pgsql-port="$MUTE_PORT" --pgsql-password=sbtest --connect-timeout=2
 # ended by its own timeout (no clock: without it the ping waits until the
 # server closes after 60 s, or alarm's last resort says otherwise)
 check_contains "the silent server's ping ended by --connect-timeout" \
   "no answer within 2 s (--connect-timeout)" "$(cat "$T/err")"
+
+# --- no password in `ps` (issue 43): oltp overwrites it in its own argv at
+# start-up, as MySQL's clients do; read while it waits on the silent
+# server (it connects only after parsing its options) -------------------------------
+# cmdline_while_connected N ARGS...: oltp ARGS ping in the background; once
+# the silent server has its Nth connection, its /proc/PID/cmdline (NULs as
+# spaces) into $T/cmdline
+cmdline_while_connected() {
+  local n=$1; shift
+  "$OLTP" "$@" ping >/dev/null 2>&1 &
+  local pid=$!
+  for _ in $(seq 600); do [ "$(grep -c conn "$T/mute.out")" -ge "$n" ] && break; sleep 0.1; done
+  tr '\0' ' ' <"/proc/$pid/cmdline" >"$T/cmdline"
+  kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+}
+conns=$(grep -c conn "$T/mute.out")
+cmdline_while_connected $((conns + 1)) --mysql-host=127.0.0.1 --mysql-port="$MUTE_PORT" \
+  --mysql-password=S3cret-pw --connect-timeout=30
+check_eq "mysql: the password scrubbed from /proc/PID/cmdline" \
+  "$OLTP --mysql-host=127.0.0.1 --mysql-port=$MUTE_PORT --mysql-password=xxxxxxxxx --connect-timeout=30 ping " \
+  "$(cat "$T/cmdline")"
+cmdline_while_connected $((conns + 2)) --db-driver=odbc --odbc-user=sbtest --connect-timeout=30 \
+  "--odbc-connect=Driver=MariaDB;Server=127.0.0.1;Port=$MUTE_PORT;Pwd={se;c}}ret};Database=sbtest"
+check_eq "odbc: the connection string's Pwd scrubbed from /proc/PID/cmdline" \
+  "$OLTP --db-driver=odbc --odbc-user=sbtest --connect-timeout=30 --odbc-connect=Driver=MariaDB;Server=127.0.0.1;Port=$MUTE_PORT;Pwd=xxxxxxxxxxx;Database=sbtest ping " \
+  "$(cat "$T/cmdline")"
 kill "$MUTE_PID" 2>/dev/null; wait "$MUTE_PID" 2>/dev/null
+# the copy oltp keeps still logs in: the password of the command line
+# reaches the server
+ping "mysql, a scrubbed password still logs in" 0 "answered in" -- \
+  $M --mysql-port="$MARIADB_PORT" --mysql-password=sbtest
+ping "odbc, a scrubbed connection string still logs in" 0 "answered in" -- \
+  --db-driver=odbc --odbc-user=sbtest \
+  "--odbc-connect=Driver=MariaDB;Server=127.0.0.1;Port=$MARIADB_PORT;PASSWORD=sbtest;Database=sbtest"
 
 check_summary

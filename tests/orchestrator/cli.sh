@@ -45,9 +45,36 @@ expect "seed of a user's image: seed there" 2 "drivebench: $tmp/seeds/seed.qcow2
 rm -f "$tmp/seeds/seed.qcow2"
 expect "bad run id" 2 "drivebench: run id 'A--B' is not of the form drivebench makes" $DB render plans/tiny.ini --run-id=A--B
 expect "teardown of a non-id" 2 "drivebench: '../etc' is not a run id" $DB teardown ../etc
+# a run id is a name, never a path: 'etc' is a well-formed id, ../../etc
+# (or any folder's path) is not one, though the path exists: main read
+# /etc/hosts as the run's libvirt URIs and /etc/clients (issue 43)
+expect "teardown of a path" 2 "drivebench: '../../../../../../../../etc' is not a run id: give the run id, and the folder that holds its run folder with --results=DIR" $DB teardown ../../../../../../../../etc
+[ ! -s "$tmp/out" ] && ok "teardown of a path does nothing" || bad "teardown of a path: $(cat "$tmp/out")"
 for p in plans/*.ini; do
   expect "validate $p" 0 "" $DB validate "$p"
 done
+# plan paths that point anywhere (issue 43): each refusal one line, exit 2
+ln -s /etc "$tmp/etc-link"
+printf 'secret\n' > "$tmp/pw" && chmod 0644 "$tmp/pw"
+# path_plan RUN-KEY WORKLOAD-KEY DRIVE-PATH
+path_plan() {
+  printf '[run]\nname = p\nprofile = tiny\n%b[workload]\nname = oltp_read_write\ntables = 1\ntable_size = 10\nmeasure = 10s\n%b[drive d]\npath = %s\n' \
+    "$1" "$2" "$3" > "$tmp/path.ini"
+}
+refused() {  # refused NAME WANT_LINE: validate says exactly WANT_LINE, exit 2
+  $DB validate "$tmp/path.ini" >"$tmp/out" 2>"$tmp/err"; local st=$?
+  [ $st = 2 ] && [ "$(cat "$tmp/err")" = "$tmp/path.ini:$2" ] && [ ! -s "$tmp/out" ] \
+    && ok "validate refuses $1" || bad "validate $1: exit $st: $(cat "$tmp/err")"
+}
+path_plan "" "" /etc/passwd;         refused "a drive path that is a file" "10: [drive d] path /etc/passwd is not a directory: give a folder on the drive under test"
+path_plan "" "" /;                   refused "the root as a drive" "10: [drive d] path / is a system directory: give a folder on the drive under test"
+path_plan "" "" "$tmp/etc-link";     refused "a link to /etc as a drive" "10: [drive d] path $tmp/etc-link resolves to /etc, a system directory: give a folder on the drive under test"
+path_plan "oltp = /etc/passwd\n" "" "$tmp/drive"; refused "oltp = /etc/passwd" "4: [run] oltp /etc/passwd is not an executable file (drivebench's oltp: bin/oltp)"
+path_plan "image = /etc/shadow\nimage_dir = $tmp\n" "" "$tmp/drive"
+refused "image = /etc/shadow" "4: [run] image /etc/shadow is neither a qcow2 image nor a raw disk image (a whole number of 512-byte sectors, 1 MiB or more): $(stat -c %s /etc/shadow) bytes"
+path_plan "" "db_password_file = $tmp/pw\n" "$tmp/drive"; refused "a password file others may read" "9: [workload] db_password_file $tmp/pw may be read by others than its owner (mode 0644): a password file is readable by its owner only (chmod 600 $tmp/pw)"
+path_plan "" "extra = --mysql-password=S3cret\n" "$tmp/drive"; refused "a password in extra" "9: [workload] extra: --mysql-password carries a password, which would stand in \`ps\` and in every file of the run: use [workload] db_password_file (or db_password_env)"
+path_plan "" "extra = --time=5\n" "$tmp/drive"; refused "extra overriding --time" "9: [workload] extra: --time is set by drivebench, and oltp would take extra's instead: use [workload] measure (and warmup)"
 
 cat > "$tmp/bad.ini" <<'PLAN'
 [run]
@@ -392,8 +419,10 @@ grep -qx 'teardown quick-20261130-000000: removed 0 domain(s), 0 volume(s), 0 po
 # retrying (with backoff) the one that does not answer
 mkdir -p "$tmp/results/quick-20261130-000000"
 printf 'test:///default\nbogus+nothing:///x\n' >"$tmp/results/quick-20261130-000000/hosts"
-expect "teardown of a run folder reads its hosts" 1 "teardown: cannot connect to bogus+nothing:///x" \
+expect "teardown of a run folder's path" 2 "drivebench: '$tmp/results/quick-20261130-000000/' is not a run id: give the run id, and the folder that holds its run folder with --results=DIR" \
   $DB teardown "$tmp/results/quick-20261130-000000/"
+expect "teardown of a run reads its hosts" 1 "teardown: cannot connect to bogus+nothing:///x" \
+  $DB teardown quick-20261130-000000 --results="$tmp/results"
 grep -qF "teardown: bogus+nothing:///x: attempt 4 of 4 in 2000 ms" "$tmp/err" && ! grep -qF "test:///default: attempt" "$tmp/err" \
   && ok "teardown retries only the host that failed" || bad "teardown retries: $(cat "$tmp/err")"
 grep -qx 'teardown quick-20261130-000000: removed 0 domain(s), 0 volume(s), 0 pool(s); objects remain on some hosts (see above)' "$tmp/out" \
@@ -403,24 +432,38 @@ expect "plan get image_pool_path" 0 "" $DB plan get "drive host2-nvme" image_poo
 
 # oltp processes a killed drivebench left (recorded in RUN_DIR/clients):
 # list counts the live ones, teardown ends them, and never a process whose
-# start time differs (the pid was reused)
+# start time differs (the pid was reused), nor one whose program is not
+# the one the run started (its executable's device:inode, recorded at
+# launch), nor one of a line without that record (issue 43)
 rid=left-20261130-000000
 mkdir -p "$tmp/res/$rid"
 setsid sleep 300 & left=$!
+setsid sleep 300 & foreign=$!
+setsid sleep 300 & old=$!
 sleep 0.2
 start_of() { sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f20; }
-{ echo "$left $(start_of $left) drivebench-$rid--d1-vm1"
-  echo "$$ 1 drivebench-$rid--d1-vm2"
-  echo "999999999 5 drivebench-$rid--d2-vm1"; } > "$tmp/res/$rid/clients"
+exe_of() { stat -L -c '%d:%i' "$1"; }
+{ echo "$left $(start_of $left) $(exe_of /proc/$left/exe) drivebench-$rid--d1-vm1"
+  echo "$$ 1 $(exe_of /proc/$$/exe) drivebench-$rid--d1-vm2"
+  echo "$foreign $(start_of $foreign) $(exe_of bin/oltp) drivebench-$rid--d1-vm3"
+  echo "$old $(start_of $old) drivebench-$rid--d1-vm4"
+  echo "999999999 5 1:1 drivebench-$rid--d2-vm1"; } > "$tmp/res/$rid/clients"
 expect "list with a leftover oltp" 0 "" $DB list --uri=test:///default --results="$tmp/res"
 grep -qE "^$rid +- +0 +0 +0 +1\$" "$tmp/out" && ok "list counts the one live leftover oltp" || bad "list: $(cat "$tmp/out")"
 expect "teardown ends leftover oltp processes" 0 "drivebench: ending oltp (pid $left) of drivebench-$rid--d1-vm1, left over from the run" \
   $DB teardown $rid --uri=test:///default --results="$tmp/res"
 grep -qx "teardown $rid: removed 0 domain(s), 0 volume(s), 0 pool(s); ended 1 oltp process(es)" "$tmp/out" \
   && ok "teardown counts the ended process" || bad "teardown output: $(cat "$tmp/out")"
+[ "$(grep -c 'not the oltp' "$tmp/err")" = 2 ] \
+  && grep -qxF "drivebench: pid $foreign (recorded for drivebench-$rid--d1-vm3) is not the oltp the run started: its program differs; left alone" "$tmp/err" \
+  && grep -qxF "drivebench: pid $old (recorded for drivebench-$rid--d1-vm4) is not the oltp the run started: its program differs; left alone" "$tmp/err" \
+  && ok "teardown says which recorded processes are not ours" || bad "teardown's foreign lines: $(cat "$tmp/err")"
 wait $left 2>/dev/null
 kill -0 $left 2>/dev/null && { bad "the leftover still runs"; kill $left; } || ok "the leftover is gone"
 kill -0 $$ && ok "a pid with another start time is left alone" || bad "killed a reused pid"
+kill -0 $foreign 2>/dev/null && ok "a foreign program with its real start time is left alone" || bad "killed a foreign program"
+kill -0 $old 2>/dev/null && ok "a record without the program's identity is left alone" || bad "killed a process of a record without identity"
+kill $foreign $old 2>/dev/null; wait $foreign $old 2>/dev/null
 [ ! -e "$tmp/res/$rid/clients" ] && ok "the record is removed" || bad "record left"
 
 # real runs on the test driver; the default readiness check (guest agent)
@@ -575,8 +618,14 @@ expect "bundle of a run without summary" 2 "drivebench: $R/cli-run-20261130-0000
 expect "verify: missing argument" 2 "drivebench: missing BUNDLE argument" $DB verify
 expect "verify: not a bundle" 2 "drivebench: $tmp/run.ini: not a drivebench bundle: Unrecognized archive format" $DB verify "$tmp/run.ini"
 mkdir -p "$tmp/fx" && cp -r results/fixtures/report-failed "$tmp/fx/report-failed-20261130-000000"
+FXR="$tmp/fx/report-failed-20261130-000000"
+# a bundle is a whole ended run: the fixture has no report (issue 43)
+expect "bundle of a run folder without its report" 2 "drivebench: $FXR has no report.html: not the folder of an ended run (\`drivebench report $FXR\` writes report.html and report.csv)" \
+  $DB bundle report-failed-20261130-000000 --results="$tmp/fx" --out="$tmp/fx.tar.gz"
+[ ! -e "$tmp/fx.tar.gz" ] && [ ! -e "$tmp/fx.tar.gz.part" ] && ok "a refused bundle leaves no file" || bad "refused bundle left a file"
+$DB report "$FXR" >/dev/null
 expect "bundle of a fixture" 0 "" $DB bundle report-failed-20261130-000000 --results="$tmp/fx" --out="$tmp/fx.tar.gz"
-grep -qxF "bundle report-failed-20261130-000000: $tmp/fx.tar.gz, 11 file(s) and MANIFEST.sha256" "$tmp/out" \
+grep -qxF "bundle report-failed-20261130-000000: $tmp/fx.tar.gz, 13 file(s) and MANIFEST.sha256" "$tmp/out" \
   && ok "bundle names its file" || { bad "bundle line: $(cat "$tmp/out")"; }
 mkdir -p "$tmp/unp" && tar -C "$tmp/unp" -xzf "$tmp/fx.tar.gz" \
   && (cd "$tmp/unp/report-failed-20261130-000000" && sha256sum --quiet -c MANIFEST.sha256) \
@@ -585,6 +634,50 @@ mkdir -p "$tmp/unp" && tar -C "$tmp/unp" -xzf "$tmp/fx.tar.gz" \
 $DB verify "$tmp/fx.tar.gz" >"$tmp/out" 2>"$tmp/err"; st=$?
 [ $st = 1 ] && [ "$(head -1 "$tmp/out")" = "note: summary.json is drivebench.summary/2, this drivebench writes drivebench.summary/2.3: what its aggregation does otherwise shows as mismatches" ] \
   && ok "verify of an older summary says why it differs" || { bad "verify older: exit $st"; head -3 "$tmp/out"; }
+# --- signed bundles and what verify proves (issue 43); the signature of a
+# bundle that verifies is tests/orchestrator/test_resume.c's ---
+ID=report-failed-20261130-000000
+ssh-keygen -q -t ed25519 -N '' -C alice -f "$tmp/alice" && ssh-keygen -q -t ed25519 -N '' -C mallory -f "$tmp/mallory"
+echo "alice@example.org namespaces=\"drivebench\" $(cat "$tmp/alice.pub")" > "$tmp/allowed"
+# repack TAR FROM: the unpacked folder FROM/$ID as the bundle TAR
+repack() { tar -C "$1" -czf "$2" "$ID"; }
+# a run stripped of its report, the manifest rewritten to match: consistent, and refused
+rm -rf "$tmp/strip" && mkdir "$tmp/strip" && tar -C "$tmp/strip" -xzf "$tmp/fx.tar.gz" \
+  && rm "$tmp/strip/$ID/report.html" && sed -i '/  report.html$/d' "$tmp/strip/$ID/MANIFEST.sha256" && repack "$tmp/strip" "$tmp/strip.tar.gz"
+$DB verify "$tmp/strip.tar.gz" >"$tmp/out" 2>"$tmp/err"; st=$?
+[ $st = 1 ] && grep -qxF "mismatch: report.html: file: every ended run writes it, missing from the bundle and MANIFEST.sha256" "$tmp/out" \
+  && ok "verify refuses a bundle stripped of its report" || { bad "verify stripped: exit $st"; grep -v 'summary.json' "$tmp/out"; }
+expect "bundle --sign" 0 "" $DB bundle $ID --results="$tmp/fx" --out="$tmp/signed.tar.gz" --sign="$tmp/alice"
+grep -qxF "bundle $ID: $tmp/signed.tar.gz, 13 file(s) and MANIFEST.sha256, signed" "$tmp/out" \
+  && ok "bundle says it signed" || bad "bundle --sign line: $(cat "$tmp/out")"
+rm -rf "$tmp/sg" && mkdir "$tmp/sg" && tar -C "$tmp/sg" -xzf "$tmp/signed.tar.gz"
+grep -qE '^# signed-at: [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$' <(head -1 "$tmp/sg/$ID/MANIFEST.sha256") \
+  && (cd "$tmp/sg/$ID" && sha256sum --quiet --strict -c MANIFEST.sha256) \
+  && ssh-keygen -Y verify -f "$tmp/allowed" -I alice@example.org -n drivebench -s "$tmp/sg/$ID/MANIFEST.sha256.sig" < "$tmp/sg/$ID/MANIFEST.sha256" >/dev/null 2>&1 \
+  && ok "the signed manifest: its time, sha256sum -c, ssh-keygen -Y verify" || bad "signed manifest"
+# forged: one sum of the signed manifest changed (the figures doubled and
+# the manifest rewritten, as an unsigned bundle allows)
+sed -i 's/^[0-9a-f]*  report.csv$/0000000000000000000000000000000000000000000000000000000000000000  report.csv/' "$tmp/sg/$ID/MANIFEST.sha256"
+repack "$tmp/sg" "$tmp/forged.tar.gz"
+$DB verify "$tmp/forged.tar.gz" --signers="$tmp/allowed" >"$tmp/out" 2>"$tmp/err"; st=$?
+[ $st = 1 ] && [ ! -s "$tmp/err" ] && [ "$(cat "$tmp/out")" = "not verified: $ID: the signature does not match MANIFEST.sha256: it was changed after signing, or forged (ssh-keygen: Could not verify signature.)" ] \
+  && ok "verify --signers refuses a forged manifest in one line" || bad "verify forged: exit $st: $(cat "$tmp/out" "$tmp/err")"
+# the signature dropped: unsigned, which --signers refuses
+rm "$tmp/sg/$ID/MANIFEST.sha256.sig" && repack "$tmp/sg" "$tmp/nosig.tar.gz"
+$DB verify "$tmp/nosig.tar.gz" --signers="$tmp/allowed" >"$tmp/out" 2>"$tmp/err"; st=$?
+[ $st = 1 ] && [ "$(cat "$tmp/out")" = "not verified: $ID: unsigned: no MANIFEST.sha256.sig, and --signers asks who signed it" ] \
+  && ok "verify --signers refuses an unsigned bundle in one line" || bad "verify unsigned: exit $st: $(cat "$tmp/out")"
+# a signer the file does not allow
+$DB bundle $ID --results="$tmp/fx" --out="$tmp/mallory.tar.gz" --sign="$tmp/mallory" >/dev/null
+$DB verify "$tmp/mallory.tar.gz" --signers="$tmp/allowed" >"$tmp/out" 2>"$tmp/err"; st=$?
+[ $st = 1 ] && [ "$(cat "$tmp/out")" = "not verified: $ID: signed by a key that $tmp/allowed does not allow (ssh-keygen: No principal matched.)" ] \
+  && ok "verify --signers refuses a signer not allowed in one line" || bad "verify mallory: exit $st: $(cat "$tmp/out")"
+expect "verify: unreadable signers" 2 "drivebench: cannot read $tmp/nosigners: No such file or directory" $DB verify "$tmp/signed.tar.gz" --signers="$tmp/nosigners"
+expect "bundle: no such key" 2 "drivebench: cannot sign with $tmp/nokey: Couldn't load public key $tmp/nokey: No such file or directory" \
+  $DB bundle $ID --results="$tmp/fx" --out="$tmp/nokey.tar.gz" --sign="$tmp/nokey"
+[ ! -e "$tmp/nokey.tar.gz" ] && [ ! -e "$tmp/nokey.tar.gz.part" ] && ok "a bundle that cannot be signed leaves no file" || bad "unsigned bundle left"
+[ -z "$(find /tmp -maxdepth 1 -name 'drivebench-sign-*' -newer "$tmp/allowed" 2>/dev/null)" ] && ok "signing leaves no temporary folder" || bad "drivebench-sign-* left in /tmp"
+expect "verify: --sign is bundle's" 2 "drivebench: unknown option --sign=$tmp/alice (see drivebench --help)" $DB verify "$tmp/signed.tar.gz" --sign="$tmp/alice"
 
 # --- summarize (issue 42): a fixture's summary made again from its VM
 # results; written by an older drivebench, so this one's twice over must

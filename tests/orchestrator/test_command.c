@@ -107,6 +107,42 @@ static void test_captured_output(void **state)
     assert_no_children();
 }
 
+/* stdin from a file (ssh-keygen -Y verify reads the signed text there):
+ * the child reads it whole; a file that cannot be opened fails the start
+ * with one message, no child made. */
+static void test_stdin_file(void **state)
+{
+    const char *cat[] = { "cat", NULL };
+    char path[] = "/tmp/orch-stdin-XXXXXX", err[256], *out;
+    int fd = mkstemp(path), status;
+    orch_command *cmd;
+    (void)state;
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "line 1\nline 2\n", 14), 14);
+    close(fd);
+    cmd = orch_command_new(cat);
+    assert_int_equal(orch_command_stdin_file(cmd, path), 0);
+    orch_command_stdout(cmd, ORCH_COMMAND_PIPE);
+    assert_int_equal(orch_command_run(cmd, &status, &out, NULL, err, sizeof err), 0);
+    assert_int_equal(status, 0);
+    assert_string_equal(out, "line 1\nline 2\n");
+    free(out);
+    orch_command_free(cmd);
+    unlink(path);
+    cmd = orch_command_new(cat);
+    assert_int_equal(orch_command_stdin_file(cmd, path), 0);
+    assert_int_equal(orch_command_run(cmd, &status, &out, NULL, err, sizeof err), -1);
+    {
+        char want[256];
+        snprintf(want, sizeof want, "cannot run cat: cannot read %s: No such file or directory",
+                 path);
+        assert_string_equal(err, want);
+    }
+    assert_int_equal(orch_command_pid(cmd), -1);
+    orch_command_free(cmd);
+    assert_no_children();
+}
+
 /* Variables added on top of this process's: a name set here is replaced,
  * not doubled; the last setting of one name wins; NULL leaves it out. */
 static void test_environment(void **state)
@@ -376,6 +412,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exit_status),
         cmocka_unit_test(test_captured_output),
+        cmocka_unit_test(test_stdin_file),
         cmocka_unit_test(test_environment),
         cmocka_unit_test(test_timeout_kills),
         cmocka_unit_test(test_missing_program),

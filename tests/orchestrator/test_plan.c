@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "plan/plan.h"
@@ -288,6 +289,46 @@ static const bad_case bad_cases[] = {
       "PLAN:8: [run] passt applies to network = passt only\n" },
     { RUN_OK "network = slirp\n" WL_OK DRIVE_OK,
       "PLAN:7: [run] network: 'slirp' is not one of user|passt\n" },
+    /* [workload] extra (issue 43): no secret, none of drivebench's own
+     * options (the last value wins in oltp), any case of PWD=/Password= */
+    { RUN_OK WL_OK "extra = --rand-type=uniform --mysql-password=S3cret\n" DRIVE_OK,
+      "PLAN:13: [workload] extra: --mysql-password carries a password, which would stand in "
+      "`ps` and in every file of the run: use [workload] db_password_file (or "
+      "db_password_env)\n" },
+    { RUN_OK WL_OK "extra = --pgsql_password=S\n" DRIVE_OK,
+      "PLAN:13: [workload] extra: --pgsql-password carries a password, which would stand in "
+      "`ps` and in every file of the run: use [workload] db_password_file (or "
+      "db_password_env)\n" },
+    { RUN_OK WL_OK "extra = --odbc-connect=Driver=FreeTDS;Server=h;pWd=S\n" DRIVE_OK,
+      "PLAN:13: [workload] extra: --odbc-connect carries a password, which would stand in "
+      "`ps` and in every file of the run: use [workload] db_password_file (or "
+      "db_password_env)\n" },
+    { RUN_OK WL_OK "extra = --odbc-connect=Driver=FreeTDS;PASSWORD={S}\n" DRIVE_OK,
+      "PLAN:13: [workload] extra: --odbc-connect carries a password, which would stand in "
+      "`ps` and in every file of the run: use [workload] db_password_file (or "
+      "db_password_env)\n" },
+    { RUN_OK WL_OK "extra = --odbc-connect=Driver=FreeTDS;Server=h\n" DRIVE_OK,
+      "PLAN:13: [workload] extra: --odbc-connect is set by drivebench, and oltp would take "
+      "extra's instead: use [workload] odbc_driver, encrypt, trust_server_certificate and "
+      "db_name\n" },
+    { RUN_OK WL_OK "extra = --time=5 --json=/tmp/x.json --mysql-port=3306 --threads=64\n"
+      DRIVE_OK,
+      "PLAN:13: [workload] extra: --time is set by drivebench, and oltp would take extra's "
+      "instead: use [workload] measure (and warmup)\n"
+      "PLAN:13: [workload] extra: --json is set by drivebench, and oltp would take extra's "
+      "instead: drivebench keeps each VM's result in the run folder (no key)\n"
+      "PLAN:13: [workload] extra: --mysql-port is set by drivebench, and oltp would take "
+      "extra's instead: use [run] port_base\n"
+      "PLAN:13: [workload] extra: --threads is set by drivebench, and oltp would take extra's "
+      "instead: use [workload] threads\n" },
+    { RUN_OK WL_OK "extra = --mysql-host=10.0.0.1 --table_size=5 --mysql-user=root\n" DRIVE_OK,
+      "PLAN:13: [workload] extra: --mysql-host is set by drivebench, and oltp would take "
+      "extra's instead: drivebench reaches each VM on 127.0.0.1 ([run] port_base sets its "
+      "ports)\n"
+      "PLAN:13: [workload] extra: --table-size is set by drivebench, and oltp would take "
+      "extra's instead: use [workload] table_size\n"
+      "PLAN:13: [workload] extra: --mysql-user is set by drivebench, and oltp would take "
+      "extra's instead: use [workload] db_user\n" },
 };
 
 static void test_every_error(void **state)
@@ -406,6 +447,133 @@ static void test_missing_file(void **state)
     fclose(errs);
     assert_string_equal(buf, "/nonexistent/plan.ini: cannot read plan: No such file or directory\n");
     free(buf);
+}
+
+/* tmpl with each '@' replaced by dir (new string). */
+static char *subst(const char *tmpl, const char *dir)
+{
+    char *out = calloc(1, strlen(tmpl) * (strlen(dir) + 1) + 1), *w = out;
+    assert_non_null(out);
+    for (const char *c = tmpl; *c; c++)
+        w = *c == '@' ? stpcpy(w, dir) : (*w = *c, w + 1);
+    return out;
+}
+
+/* What validation reports for the plan text tmpl (each '@' the folder
+ * dir): exactly want (its '@' dir too), and no plan. */
+static void assert_refused(const char *dir, const char *tmpl, const char *want_tmpl)
+{
+    char *text = subst(tmpl, dir), *want = subst(want_tmpl, dir), *errs;
+    orch_plan *p = load(text, &errs);
+    if (strcmp(errs, want) != 0)
+        print_error("plan:\n%s", text);
+    assert_string_equal(errs, want);
+    assert_null(p);
+    free(errs);
+    free(text);
+    free(want);
+}
+
+/* The plan text tmpl (each '@' the folder dir) validates without a word.
+ * The plan (caller frees). */
+static orch_plan *assert_accepted(const char *dir, const char *tmpl)
+{
+    char *text = subst(tmpl, dir), *errs;
+    orch_plan *p = load(text, &errs);
+    assert_string_equal(errs, "");
+    assert_non_null(p);
+    free(errs);
+    free(text);
+    return p;
+}
+
+/* Plan paths are what they claim (issue 43): a drive's path a folder, no
+ * system directory nor a link to one; oltp an executable file; the image
+ * a qcow2 or raw disk image; the password file its owner's alone. */
+static void test_plan_paths(void **state)
+{
+    char dir[] = "/tmp/orch-paths-XXXXXX", path[256], text[1024];
+    orch_plan *p;
+    FILE *f;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+#define AT(name) (snprintf(path, sizeof path, "%s/%s", dir, name), path)
+    assert_int_equal(symlink("/etc", AT("etc-link")), 0);
+    assert_int_equal(symlink("/", AT("root-link")), 0);
+    assert_non_null(f = fopen(AT("small.img"), "w"));
+    fputs("not a disk", f);
+    fclose(f);
+    assert_int_equal(truncate(AT("raw.img"), 0), -1);     /* not there yet */
+    assert_non_null(f = fopen(AT("raw.img"), "w"));
+    fclose(f);
+    assert_int_equal(truncate(AT("raw.img"), 2 << 20), 0);
+    assert_non_null(f = fopen(AT("disk.qcow2"), "w"));
+    fwrite("QFI\xfb\0\0\0\3", 1, 8, f);
+    fclose(f);
+    assert_non_null(f = fopen(AT("pw"), "w"));
+    fputs("secret\n", f);
+    fclose(f);
+    assert_int_equal(chmod(AT("pw"), 0640), 0);
+
+    /* drives */
+    assert_refused(dir, RUN_OK WL_OK "[drive d1]\npath = /etc/passwd\n",
+                   "PLAN:14: [drive d1] path /etc/passwd is not a directory: give a folder on "
+                   "the drive under test\n");
+    assert_refused(dir, RUN_OK WL_OK "[drive d1]\npath = /\n",
+                   "PLAN:14: [drive d1] path / is a system directory: give a folder on the "
+                   "drive under test\n");
+    assert_refused(dir, RUN_OK WL_OK "[drive d1]\npath = /usr/local/drive\n",
+                   "PLAN:14: [drive d1] path /usr/local/drive is in /usr, a system directory: "
+                   "give a folder on the drive under test\n");
+    assert_refused(dir, RUN_OK WL_OK "[drive d1]\npath = @/etc-link\n",
+                   "PLAN:14: [drive d1] path @/etc-link resolves to /etc, a system directory: "
+                   "give a folder on the drive under test\n");
+    assert_refused(dir, RUN_OK WL_OK "[drive d1]\npath = @/root-link/\n",
+                   "PLAN:14: [drive d1] path @/root-link/ resolves to /, a system directory: "
+                   "give a folder on the drive under test\n");
+    assert_refused(dir, RUN_OK WL_OK "[drive d1]\npath = @/etc-link/drivebench\n",
+                   "PLAN:14: [drive d1] path @/etc-link/drivebench resolves to "
+                   "/etc/drivebench, in /etc, a system directory: give a folder on the drive "
+                   "under test\n");
+    assert_refused(dir, RUN_OK WL_OK "[drive d1]\npath = @/../../etc\n",
+                   "PLAN:14: [drive d1] path @/../../etc has a '.' or '..' component: give the "
+                   "folder itself\n");
+    assert_refused(dir, RUN_OK WL_OK "[drive d1]\npath = @/small.img/d\n",
+                   "PLAN:14: [drive d1] path @/small.img/d: a part of it is not a directory\n");
+    /* a folder the run makes below this one, and /dev/shm's: allowed */
+    orch_plan_free(assert_accepted(dir, RUN_OK WL_OK "[drive d1]\npath = @/new/drive\n"
+                                   "[drive d2]\npath = /dev/shm/drivebench-drive\n"));
+
+    /* oltp, image, password file */
+    assert_refused(dir, RUN_OK "oltp = /etc/passwd\n" WL_OK DRIVE_OK,
+                   "PLAN:7: [run] oltp /etc/passwd is not an executable file (drivebench's "
+                   "oltp: bin/oltp)\n");
+    assert_refused(dir, RUN_OK "oltp = @\n" WL_OK DRIVE_OK,
+                   "PLAN:7: [run] oltp @ is not an executable file (drivebench's oltp: "
+                   "bin/oltp)\n");
+    assert_refused(dir, RUN_OK "oltp = @/oltp\n" WL_OK DRIVE_OK,
+                   "PLAN:7: [run] oltp @/oltp: No such file or directory\n");
+    assert_refused(dir, RUN_OK "image = @/small.img\n" WL_OK DRIVE_OK,
+                   "PLAN:7: [run] image @/small.img is neither a qcow2 image nor a raw disk "
+                   "image (a whole number of 512-byte sectors, 1 MiB or more): 10 bytes\n");
+    assert_refused(dir, RUN_OK "image = /dev/null\n" WL_OK DRIVE_OK,
+                   "PLAN:7: [run] image /dev/null is not a regular file (a qcow2 or raw disk "
+                   "image)\n");
+    assert_refused(dir, RUN_OK WL_OK "db_password_file = @/pw\n" DRIVE_OK,
+                   "PLAN:13: [workload] db_password_file @/pw may be read by others than its "
+                   "owner (mode 0640): a password file is readable by its owner only (chmod "
+                   "600 @/pw)\n");
+    assert_refused(dir, RUN_OK WL_OK "db_password_file = @\n" DRIVE_OK,
+                   "PLAN:13: [workload] db_password_file @ is not a regular file\n");
+    orch_plan_free(assert_accepted(dir, RUN_OK "image = @/disk.qcow2\n" WL_OK DRIVE_OK));
+    orch_plan_free(assert_accepted(dir, RUN_OK "image = @/raw.img\n" WL_OK DRIVE_OK));
+    assert_int_equal(chmod(AT("pw"), 0600), 0);
+    p = assert_accepted(dir, RUN_OK WL_OK "db_password_file = @/pw\n" DRIVE_OK);
+    assert_string_equal(p->db_password, "secret");
+    orch_plan_free(p);
+    snprintf(text, sizeof text, "rm -rf %s", dir);
+    assert_int_equal(system(text), 0);
+#undef AT
 }
 
 /* The password from the environment, a file, or (with a warning) the plan. */
@@ -554,6 +722,7 @@ int main(void)
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_durations_and_sizes),
         cmocka_unit_test(test_password_sources),
+        cmocka_unit_test(test_plan_paths),
         cmocka_unit_test(test_redacted_copy),
     };
     return cmocka_run_group_tests_name("orchestrator plan", tests, NULL, NULL);

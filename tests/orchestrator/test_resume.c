@@ -396,16 +396,25 @@ static void test_resume_refusals(void **state)
     orch_plan_free(p);
 }
 
-/* Output of orch_bundle_verify on path (new string) and its status. */
-static char *verify(const char *path, int *rc, char *err, size_t errlen)
+/* Output of orch_bundle_verify of path against the allowed-signers file
+ * signers (new string), and its status. */
+static char *verify_signed(const char *path, const char *signers, int *rc, char *err,
+                           size_t errlen)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
     *err = '\0';
-    *rc = orch_bundle_verify(path, out, err, errlen);
+    *rc = orch_bundle_verify(path, signers, out, err, errlen);
     fclose(out);
     return text;
+}
+
+/* Output of orch_bundle_verify on path (new string), unsigned or not
+ * checked, and its status. */
+static char *verify(const char *path, int *rc, char *err, size_t errlen)
+{
+    return verify_signed(path, NULL, rc, err, errlen);
 }
 
 /* Set summary.json's drives[0].tps to v (a figure changed by hand). */
@@ -455,15 +464,46 @@ static void test_bundle_verify(void **state)
     o.wait_ready = orch_fixture_ready;
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
     bundle = orch_strfmt("%s/run.tar.gz", f->results);
-    assert_int_equal(orch_bundle_write(dir, bundle, f->out, err, sizeof err), 0);
+    assert_int_equal(orch_bundle_write(dir, bundle, NULL, f->out, err, sizeof err), 0);
     snprintf(want, sizeof want, "bundle %s: %s, 12 file(s) and MANIFEST.sha256\n", RUN_ID, bundle);
     orch_assert_output(f, want);
     text = verify(bundle, &rc, err, sizeof err);
     assert_int_equal(rc, 0);
     snprintf(want, sizeof want, "verified: %s: 12 file(s) match MANIFEST.sha256; 177 figure(s) "
-             "of summary.json recomputed from 3 VM result(s)\n", RUN_ID);
+             "of summary.json recomputed from 3 VM result(s)\norigin: consistent, unsigned "
+             "(nothing in the bundle says who made it)\n", RUN_ID);
     assert_string_equal(text, want);
     free(text);
+
+    /* signed (issue 43): with the allowed signers, who and when */
+    cmd = orch_strfmt("cd %s && ssh-keygen -q -t ed25519 -N '' -C alice -f alice && "
+                      "echo \"alice@example.org $(cat alice.pub)\" > allowed", f->results);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    {
+        char *key = orch_strfmt("%s/alice", f->results);
+        char *allowed = orch_strfmt("%s/allowed", f->results), *at;
+        assert_int_equal(orch_bundle_write(dir, bundle, key, f->out, err, sizeof err), 0);
+        text = verify_signed(bundle, allowed, &rc, err, sizeof err);
+        assert_int_equal(rc, 0);
+        snprintf(want, sizeof want, "verified: %s: 12 file(s) match MANIFEST.sha256; 177 "
+                 "figure(s) of summary.json recomputed from 3 VM result(s)\norigin: signed by "
+                 "alice@example.org at ", RUN_ID);
+        assert_memory_equal(text, want, strlen(want));
+        /* the signing time, then the key: ... at 2026-12-06T15:45:44Z (ED25519 key SHA256:...) */
+        at = text + strlen(want);
+        assert_int_equal(strspn(at, "0123456789-T:Z"), 20);
+        assert_memory_equal(at + 20, " (ED25519 key SHA256:", 21);
+        free(text);
+        /* without the signers: signed, not checked */
+        text = verify(bundle, &rc, err, sizeof err);
+        assert_int_equal(rc, 0);
+        assert_non_null(strstr(text, "\norigin: signed, signer not checked (--signers=FILE "
+                                     "checks it against an allowed-signers file)\n"));
+        free(text);
+        free(key);
+        free(allowed);
+    }
 
     /* one figure changed by hand */
     cmd = orch_strfmt("cp %s/summary.json %s/summary.orig", dir, dir);
@@ -473,7 +513,7 @@ static void test_bundle_verify(void **state)
     tps = strdup(jtext(s, "drives", 0, "tps"));
     json_object_put(s);
     set_drive_tps(dir, 123.5);
-    assert_int_equal(orch_bundle_write(dir, bundle, f->out, err, sizeof err), 0);
+    assert_int_equal(orch_bundle_write(dir, bundle, NULL, f->out, err, sizeof err), 0);
     text = verify(bundle, &rc, err, sizeof err);
     assert_int_equal(rc, 1);
     snprintf(want, sizeof want, "mismatch: summary.json: drives[0].tps: stored 123.5, "
@@ -487,7 +527,7 @@ static void test_bundle_verify(void **state)
     assert_int_equal(system(cmd), 0);
     free(cmd);
     set_verdict(dir, "distinguishable");
-    assert_int_equal(orch_bundle_write(dir, bundle, f->out, err, sizeof err), 0);
+    assert_int_equal(orch_bundle_write(dir, bundle, NULL, f->out, err, sizeof err), 0);
     text = verify(bundle, &rc, err, sizeof err);
     assert_int_equal(rc, 1);
     assert_string_equal(text, "mismatch: summary.json: comparisons[0] (a<b ' & .. x vs second, "

@@ -1114,7 +1114,8 @@ static void test_database_size(void **state)
 }
 
 /* As the measured phase runs, RUN_DIR/clients names each host-side oltp
- * with its pid and start time; it is gone once the phase reaped them. */
+ * with its pid, start time and executable's device:inode (fake-oltp is a
+ * /bin/sh script: sh's); it is gone once the phase reaped them. */
 static void test_clients_recorded(void **state)
 {
     orch_fixture *f = *state;
@@ -1124,18 +1125,22 @@ static void test_clients_recorded(void **state)
     const char *want[] = { RUN_ID_PREFIX "a-b-x-vm1", RUN_ID_PREFIX "a-b-x-vm2",
                            RUN_ID_PREFIX "second-vm1" };
     FILE *in;
+    struct stat sh;
     int n = 0;
     opts_init(&o, f);
     snprintf(copy, sizeof copy, "%s/clients.copy", f->results);
     assert_int_equal(run_with_env(p, &o, "FAKE_OLTP_CLIENTS", copy), ORCH_RUN_OK);
     in = fopen(copy, "r");
     assert_non_null(in);
+    assert_int_equal(stat("/bin/sh", &sh), 0);
     while (fgets(line, sizeof line, in)) {
         int pid;
-        unsigned long long start;
-        assert_int_equal(sscanf(line, "%d %llu %255s", &pid, &start, vm), 3);
+        unsigned long long start, dev, ino;
+        assert_int_equal(sscanf(line, "%d %llu %llu:%llu %255s", &pid, &start, &dev, &ino, vm), 5);
         assert_true(pid > 1);
         assert_true(start > 0);
+        assert_int_equal(dev, (unsigned long long)sh.st_dev);
+        assert_int_equal(ino, (unsigned long long)sh.st_ino);
         assert_true(n < 3);
         assert_string_equal(vm, want[n]);
         n++;
