@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Hostile input and outputs (issue 43): every output (report -o, its CSV,
+# bundle --out, the charts) respects what is at its path — a device or a
+# FIFO written through, "-" standard output, a symbolic link refused — and
+# a full disk leaves no partial file and says why (exit 1); readers take a
+# number only where a number belongs and refuse what is too large before
+# reading it. Exact messages and exit statuses. The full-disk cases mount
+# a small tmpfs in a private folder when run as root (skipped otherwise).
+# Run from the repository root.
+set -u
+DB=${DRIVEBENCH:-bin/drivebench}
+F=results/fixtures
+tmp=$(mktemp -d /tmp/orch-io-XXXXXX)
+mnt=""
+cleanup() {
+  [ -n "$mnt" ] && umount "$mnt" 2>/dev/null
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+pass=0; fail=0
+ok()  { pass=$((pass+1)); echo "ok   - $1"; }
+bad() { fail=$((fail+1)); echo "FAIL - $1"; }
+# expect NAME WANT_STATUS WANT_STDERR (exactly, "" for none) CMD...
+expect() {
+  local name=$1 status=$2 want=$3; shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
+  if [ "$got" -ne "$status" ]; then bad "$name: exit $got, wanted $status"; cat "$tmp/err"; return; fi
+  if [ "$(cat "$tmp/err")" != "$want" ]; then
+    bad "$name: stderr '$(cat "$tmp/err")', wanted '$want'"; return
+  fi
+  ok "$name"
+}
+
+# --- outputs (item 1) ---
+# as root, private device nodes: a writer that replaced them (as one did)
+# must not damage the machine's /dev/null and /dev/full
+null=/dev/null full=/dev/full
+if [ "$(id -u)" = 0 ] && mknod -m 666 "$tmp/null" c 1 3 && mknod -m 666 "$tmp/full" c 1 7; then
+  null=$tmp/null full=$tmp/full
+fi
+expect "report to $null" 0 "" $DB report $F/report-4vm -o $null
+[ -c $null ] && [ ! -e $null.csv ] && [ "$(head -1 "$tmp/out")" = "report: $null" ] \
+  && ok "$null stays a device, no CSV beside it" || bad "$null: $(ls -l $null*)"
+expect "report to -" 0 "report: -" $DB report $F/report-4vm -o -
+head -c 15 "$tmp/out" | grep -qF '<!DOCTYPE html>' && ok "report -o - writes the page to stdout" \
+  || bad "report -o -: $(head -c 60 "$tmp/out")"
+ln -s "$tmp/elsewhere.html" "$tmp/link.html"
+expect "report to a symlink" 1 "drivebench: cannot write $tmp/link.html: it is a symbolic link (links are not followed: give the path of the file itself, or - for standard output)" \
+  $DB report $F/report-4vm -o "$tmp/link.html"
+[ -L "$tmp/link.html" ] && [ ! -e "$tmp/elsewhere.html" ] && ok "the link and its target untouched" \
+  || bad "symlink followed or replaced"
+expect "report to $full" 1 "drivebench: cannot write $full: No space left on device" \
+  $DB report $F/report-4vm -o $full
+mkfifo "$tmp/fifo.html"
+cat "$tmp/fifo.html" >"$tmp/fromfifo" & reader=$!
+expect "report to a FIFO" 0 "" $DB report $F/report-4vm -o "$tmp/fifo.html"
+wait $reader
+[ -p "$tmp/fifo.html" ] && head -c 15 "$tmp/fromfifo" | grep -qF '<!DOCTYPE html>' \
+  && ok "the FIFO's reader has the page, the FIFO stays" || bad "FIFO replaced or empty"
+mkdir -p "$tmp/fx" && cp -r $F/report-failed "$tmp/fx/report-failed-20261130-000000"
+expect "bundle to $full" 1 "drivebench: cannot write $full: No space left on device" \
+  $DB bundle report-failed-20261130-000000 --results="$tmp/fx" --out=$full
+[ -c $full ] && ok "$full stays a device" || bad "$full replaced: $(ls -l $full)"
+expect "bundle to -" 0 "bundle report-failed-20261130-000000: -, 11 file(s) and MANIFEST.sha256" \
+  $DB bundle report-failed-20261130-000000 --results="$tmp/fx" --out=-
+tar -tzf "$tmp/out" | grep -qxF report-failed-20261130-000000/summary.json \
+  && ok "bundle --out=- writes the archive to stdout" || bad "bundle to stdout"
+ln -s "$tmp/b.tar.gz" "$tmp/blink.tar.gz"
+expect "bundle to a symlink" 1 "drivebench: cannot write $tmp/blink.tar.gz: it is a symbolic link (links are not followed: give the path of the file itself, or - for standard output)" \
+  $DB bundle report-failed-20261130-000000 --results="$tmp/fx" --out="$tmp/blink.tar.gz"
+if [ "$(id -u)" = 0 ]; then
+  mkdir "$tmp/small" && mount -t tmpfs -o size=64k tmpfs "$tmp/small" && mnt="$tmp/small"
+fi
+if [ -n "$mnt" ]; then
+  head -c $((60 * 1024)) /dev/zero >"$mnt/fill"     # 4 KiB left: less than the page, the bundle
+  expect "report on a full disk" 1 "drivebench: cannot write $mnt/r.html: No space left on device" \
+    $DB report $F/report-4vm -o "$mnt/r.html"
+  [ "$(ls -A "$mnt")" = fill ] && ok "a full disk: no report left" || bad "left on the full disk: $(ls -A "$mnt")"
+  expect "bundle on a full disk" 1 "drivebench: cannot write $mnt/b.tar.gz: No space left on device" \
+    $DB bundle report-failed-20261130-000000 --results="$tmp/fx" --out="$mnt/b.tar.gz"
+  [ "$(ls -A "$mnt")" = fill ] && ok "a full disk: no bundle left" || bad "left on the full disk: $(ls -A "$mnt")"
+  umount "$mnt" && mnt=""
+else
+  echo "skip - the full-disk cases (not root: no tmpfs to mount)"
+fi
+
+echo "io: $pass passed, $fail failed"
+[ $fail -eq 0 ]
