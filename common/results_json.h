@@ -253,6 +253,12 @@ const char *rj_bad_number(double v, unsigned flags);
  * too: -1 with "WHO: ELEM.PATHkey: V (why)" in c->err when v is a number
  * rj_bad_number refuses, else 0 (v NULL or not a number: 0). */
 int rj_refuse_number(json_object *v, const char *key, unsigned flags, rj_ctx *c);
+/* rj_get_fields' check of the type of the number member o[f->key]
+ * (issue 43): -1 with "WHO: ELEM.PATHkey: expected a number, got V" in
+ * c->err when it is present and not a number (JSON null included, but
+ * for the _OPT kinds, whose null is "unset"), or, for the integer kinds,
+ * a number beyond their range; else 0. */
+int rj_refuse_type(json_object *o, const rj_field *f, rj_ctx *c);
 /* check helpers for RJ_CUSTOM checks (key already holds the path) */
 void rj_check_count(rj_check *c, const char *key, int64_t v);
 void rj_check_num(rj_check *c, const char *key, double v);

@@ -219,6 +219,22 @@ static const rj_field vm_db_fields[] = {
     RJ_TABLE_END,
 };
 
+/* latency_ms is required of figures that measured transactions: a
+ * summary without it would show "nan" (issue 43); read after both */
+static int latency_need_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
+{
+    const res_figures *g = base;
+    char where[256];
+    if (g->transactions <= 0 || rj_get(o, RK_LATENCY_MS))
+        return 0;
+    rj_ctx_where(c, RK_LATENCY_MS, where, sizeof where);
+    snprintf(c->err, c->errlen, "%s: expected an object of numbers (avg, p99), got nothing "
+             "(%" PRId64 " transactions were measured)", where, g->transactions);
+    return -1;
+}
+
+static const rj_ops latency_need_ops = { NULL, latency_need_get, NULL, NULL };
+
 /* a drive, a repetition of it, the run (vms and tps read before
  * tps_per_vm, which may be computed from them) */
 static const rj_field figures_fields[] = {
@@ -230,6 +246,7 @@ static const rj_field figures_fields[] = {
     RJ_HERE("tps_per_vm",     RJ_CUSTOM, .ops = &tps_per_vm_ops),
     F("transactions",         RJ_I64,    res_figures, transactions, .flags = RJ_COUNT),
     RJ_HERE(RK_LATENCY_MS, RJ_OBJ, .sub = figures_latency_fields),
+    RJ_HERE(NULL,          RJ_CUSTOM, .ops = &latency_need_ops),
     F("tpcc",       RJ_PTR, res_figures, tpcc, .sub = tpcc_figures_fields,
       .size = sizeof(res_tpcc_figures)),
     RJ_HERE("database_size", RJ_OBJ, .sub = figures_db_fields, .flags = RJ_OMIT_EMPTY),

@@ -84,5 +84,27 @@ else
   echo "skip - the full-disk cases (not root: no tmpfs to mount)"
 fi
 
+# --- readers: a number where a number belongs (item 5) ---
+# typed NAME PYTHON-EDIT WANT: the edit made to a copy of report-4vm's
+# summary; report and --rank refuse it with WANT (after "FILE: "), exit
+# 2, and write nothing
+typed() {
+  local name=$1 edit=$2 want=$3 d="$tmp/typed"
+  rm -rf "$d" "$tmp/t.html" "$tmp/t.csv" "$tmp/trank" && cp -r $F/report-4vm "$d"
+  python3 -c "import json,sys; p=sys.argv[1]; d=json.load(open(p)); $edit; json.dump(d, open(p, 'w'))" "$d/summary.json"
+  expect "report: $name" 2 "drivebench: $d/summary.json: $want" $DB report "$d" -o "$tmp/t.html"
+  [ ! -e "$tmp/t.html" ] && [ ! -e "$tmp/t.csv" ] && ok "report: $name: nothing written" || bad "report: $name: files left"
+  expect "rank: $name" 2 "drivebench: $d/summary.json: $want" $DB report --rank -o "$tmp/trank" "$d"
+}
+typed "tps null" 'd["drives"][0]["tps"]=None' "drives[0].tps: expected a number, got null"
+typed "tps {}" 'd["drives"][0]["tps"]={}' "drives[0].tps: expected a number, got {}"
+typed "tps true" 'd["drives"][0]["tps"]=True' "drives[0].tps: expected a number, got true"
+typed 'tps "331"' 'd["drives"][0]["tps"]="331"' 'drives[0].tps: expected a number, got "331"'
+typed 'vms "four"' 'd["drives"][1]["vms"]="four"' 'drives[1].vms: expected a number, got "four"'
+typed "transactions 1e26" 'd["drives"][0]["transactions"]=1e26' "drives[0].transactions: expected a whole number within 64 bits, got 1e+26"
+typed "transactions 10**26" 'd["drives"][0]["repetitions"][0]["transactions"]=10**26' "drives[0].repetitions[0].transactions: expected a whole number within 64 bits, got one beyond them"
+typed "vms 2**40" 'd["drives"][0]["vms"]=2**40' "drives[0].vms: expected a whole number within 32 bits, got 1099511627776"
+typed "no latency_ms" 'del d["drives"][0]["latency_ms"]' "drives[0].latency_ms: expected an object of numbers (avg, p99), got nothing (1658 transactions were measured)"
+
 echo "io: $pass passed, $fail failed"
 [ $fail -eq 0 ]
