@@ -194,7 +194,7 @@ static json_object *parse_whole(const char *buf, size_t n, char *err, size_t err
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
     if (parse_value(tok, buf, n, &doc, &end, &jerr) < 0 || !doc) {
         if (jerr == json_tokener_continue || jerr == json_tokener_success)
             snprintf(err, errlen, "truncated JSON (ends inside a value after %zu bytes)", n);
@@ -516,7 +516,8 @@ static json_object *lazy_skeleton(rj_text *t, const char *const *lazy)
     if (!tok || i >= t->n || t->b[i] != '{')
         goto fail;
     /* strict, each value followed by the rest of the document */
-    json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS);
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS
+                                | JSON_TOKENER_VALIDATE_UTF8);
     if (skel_object(tok, t, &i, lazy, &doc) < 0 || skip_ws(t->b, i, t->n) != t->n)
         goto fail;
     json_tokener_free(tok);
@@ -575,7 +576,8 @@ json_object *rj_lazy_get(json_object *a, size_t i)
         || !(tok = json_tokener_new()))
         return NULL;
     /* with the byte after it (a ',' or ']' or space): a number's end */
-    json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS);
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS
+                                | JSON_TOKENER_VALIDATE_UTF8);
     parse_value(tok, l->text->b + l->el[i].start, l->el[i].len + 1, &e, &end, &jerr);
     json_tokener_free(tok);
     text_pass(l->text, l->el[i].start, l->el[i].start + l->el[i].len);
@@ -658,13 +660,19 @@ json_object *res_json_number(double v)
 
 void res_csv_field(FILE *f, const char *s, bool always)
 {
+    bool formula;
     if (!s)
         s = "";
-    if (!always && !strpbrk(s, ",\"\r\n")) {
+    /* a spreadsheet runs a cell that begins so as a formula: quoted and
+     * led by a single quote, as OWASP's CSV-injection advice says */
+    formula = *s && strchr("=+-@\t\r", *s);
+    if (!always && !formula && !strpbrk(s, ",\"\r\n")) {
         fputs(s, f);
         return;
     }
     fputc('"', f);
+    if (formula)
+        fputc('\'', f);
     for (; *s; s++) {
         if (*s == '"')
             fputc('"', f);

@@ -520,9 +520,13 @@ const char *res_num_opt(double v, char *buf, size_t len);
 /* The same number as a JSON number that prints that text (caller puts). */
 json_object *res_json_number(double v);
 
-/* One CSV field (RFC 4180): quoted, quotes doubled, when it holds a comma,
- * quote, CR or LF, or always when `always` (text columns a spreadsheet
- * must not read as numbers). */
+/* One CSV text field (RFC 4180): quoted, quotes doubled, when it holds a
+ * comma, quote, CR or LF, or always when `always` (text columns a
+ * spreadsheet must not read as numbers). A field that begins with '=',
+ * '+', '-', '@', tab or CR, which a spreadsheet would run as a formula,
+ * is quoted and led by a single quote ("'=1+1"), as OWASP's
+ * CSV-injection advice says; numbers are written apart, never through
+ * here, so a negative number stays a number. */
 void res_csv_field(FILE *f, const char *s, bool always);
 
 #include "results_io.h"         /* drive I/O, host view and statistics */

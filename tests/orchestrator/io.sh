@@ -106,5 +106,28 @@ typed "transactions 10**26" 'd["drives"][0]["repetitions"][0]["transactions"]=10
 typed "vms 2**40" 'd["drives"][0]["vms"]=2**40' "drives[0].vms: expected a whole number within 32 bits, got 1099511627776"
 typed "no latency_ms" 'del d["drives"][0]["latency_ms"]' "drives[0].latency_ms: expected an object of numbers (avg, p99), got nothing (1658 transactions were measured)"
 
+# --- CSV cells a spreadsheet would run, names that are not UTF-8 (item 8) ---
+rename_drive() {   # rename_drive DIR JSON-TEXT: drive 0 of report-4vm's copy, its name's JSON text as given
+  rm -rf "$1" && cp -r $F/report-4vm "$1"
+  python3 - "$1/summary.json" "$2" <<'PY'
+import json, os, sys
+p = sys.argv[1]; old = json.load(open(p))["drives"][0]["name"]
+b = open(p, "rb").read().replace(b'"%s"' % old.encode(), b'"' + os.fsencode(sys.argv[2]) + b'"')
+open(p, "wb").write(b)
+PY
+}
+rename_drive "$tmp/formula" '=HYPERLINK(\"http://x\",\"y\")'
+expect "report of a drive named =HYPERLINK(...)" 0 "" $DB report "$tmp/formula" -o "$tmp/formula.html"
+grep -qF ',"'"'"'=HYPERLINK(""http://x"",""y"")",4,1,331.538584,' "$tmp/formula.csv" \
+  && ok "report.csv: the formula quoted and led by a single quote, the numbers as they were" \
+  || bad "report.csv: $(sed -n 2p "$tmp/formula.csv")"
+expect "rank of a drive named =HYPERLINK(...)" 0 "" $DB report --rank -o "$tmp/formrank" "$tmp/formula"
+grep -qF '"P1",2,"'"'"'=HYPERLINK(""http://x"",""y"")","report-4vm",' "$tmp/formrank/rank.csv" \
+  && ok "rank.csv: the formula quoted and led by a single quote" || bad "rank.csv: $(grep HYPER "$tmp/formrank/rank.csv")"
+rename_drive "$tmp/latin1" "$(printf 'nv\xe9')"
+expect "report refuses a drive name that is not UTF-8" 2 "drivebench: $tmp/latin1/summary.json: cannot read the run's summary: not JSON: invalid utf-8 string at byte 1218" \
+  $DB report "$tmp/latin1" -o "$tmp/latin1.html"
+[ ! -e "$tmp/latin1.html" ] && [ ! -e "$tmp/latin1.csv" ] && ok "nothing written of a name that is not UTF-8" || bad "latin1: files left"
+
 echo "io: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -1208,6 +1208,15 @@ static void test_csv_field(void **state)
         { "cr\rhere", "\"cr\rhere\"", "\"cr\rhere\"" },
         { "<script>alert(1)</script>", "<script>alert(1)</script>",
           "\"<script>alert(1)</script>\"" },
+        /* what a spreadsheet would run as a formula (issue 43) */
+        { "=HYPERLINK(\"http://x\",\"y\")", "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"",
+          "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"" },
+        { "+1", "\"'+1\"", "\"'+1\"" },
+        { "-2+3", "\"'-2+3\"", "\"'-2+3\"" },
+        { "@SUM(A1)", "\"'@SUM(A1)\"", "\"'@SUM(A1)\"" },
+        { "\t=1", "\"'\t=1\"", "\"'\t=1\"" },
+        { "\r=1", "\"'\r=1\"", "\"'\r=1\"" },
+        { "a=b-c", "a=b-c", "\"a=b-c\"" },
     };
     (void)state;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
