@@ -101,6 +101,13 @@ static void test_bad_options(void **state)
          "oltp: --rand-type=normal: expected one of uniform, gaussian, special, pareto, zipfian\n"},
         {"--percentile=0 oltp_read_write run",
          "oltp: --percentile=0: expected up to 16 comma-separated numbers in (0, 100]\n"},
+        /* strtok_r skipped the empty item (issue 43) */
+        {"--percentile=50,,99 oltp_read_write run",
+         "oltp: --percentile=50,,99: an empty item in the list (expected up to 16 "
+         "comma-separated numbers in (0, 100])\n"},
+        {"--percentile=50,99, oltp_read_write run",
+         "oltp: --percentile=50,99,: an empty item in the list (expected up to 16 "
+         "comma-separated numbers in (0, 100])\n"},
         {"--mysql-ignore-errors=12x oltp_read_write run",
          "oltp: --mysql-ignore-errors=12x: expected \"all\", \"none\" or up to 32 error numbers\n"},
         {"oltp_read_write", "oltp: missing command (usage: oltp [options] WORKLOAD prepare|run|cleanup|check; see oltp --help)\n"},
