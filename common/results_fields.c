@@ -441,7 +441,12 @@ int rj_refuse_type(json_object *o, const rj_field *f, rj_ctx *c)
         else if ((f->kind == RJ_INT || f->kind == RJ_INT_OPT || f->kind == RJ_INT_POS)
                  && !(d >= INT_MIN && d <= INT_MAX))
             want = "a whole number within 32 bits";
-        else
+        else if (f->max > 0 && d > f->max) {    /* a count bounded as the arrays it counts */
+            rj_ctx_where(c, f->key, where, sizeof where);
+            snprintf(c->err, c->errlen, "%s: %.0f, more than the %d a result may hold", where,
+                     d, f->max);
+            return -1;
+        } else
             return 0;
     }
     snprintf(got, sizeof got, "%s", big ? "one beyond them"

@@ -175,7 +175,8 @@ struct rj_field {
     const rj_field *sub;        /* RJ_OBJ, RJ_EMBED, RJ_PTR, RJ_ARRAY */
     size_t          size;       /* RJ_PTR, RJ_ARRAY: one element */
     size_t          n_off;      /* RJ_ARRAY: its int count */
-    int             max;        /* RJ_ARRAY: bound on reading (0: none) */
+    int             max;        /* RJ_ARRAY: bound on reading (0: none); a
+                                 * number kind: its largest value read */
     const char     *label;      /* RJ_ARRAY: its name in the bound message (NULL: key) */
     int             has;        /* offsetof + 1 of a bool member: written only when
                                  * it is true (0: always) */
@@ -257,7 +258,8 @@ int rj_refuse_number(json_object *v, const char *key, unsigned flags, rj_ctx *c)
  * (issue 43): -1 with "WHO: ELEM.PATHkey: expected a number, got V" in
  * c->err when it is present and not a number (JSON null included, but
  * for the _OPT kinds, whose null is "unset"), or, for the integer kinds,
- * a number beyond their range; else 0. */
+ * a number beyond their range, or one above f->max when that is set
+ * ("WHO: KEY: V, more than the MAX a result may hold"); else 0. */
 int rj_refuse_type(json_object *o, const rj_field *f, rj_ctx *c);
 /* check helpers for RJ_CUSTOM checks (key already holds the path) */
 void rj_check_count(rj_check *c, const char *key, int64_t v);

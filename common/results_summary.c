@@ -240,7 +240,8 @@ static const rj_ops latency_need_ops = { NULL, latency_need_get, NULL, NULL };
 static const rj_field figures_fields[] = {
     F(RK_VMS,                 RJ_INT,    res_figures, vms, .flags = RJ_COUNT),
     F("vm_runs",              RJ_INT,    res_figures, vm_runs, .flags = RJ_COUNT),
-    F("measured_repetitions", RJ_INT,    res_figures, repetitions, .flags = RJ_COUNT),
+    F("measured_repetitions", RJ_INT,    res_figures, repetitions, .flags = RJ_COUNT,
+      .max = RES_MAX_REPETITIONS),
     F("failed_vms",           RJ_INT,    res_figures, failed_vms, .flags = RJ_COUNT),
     F(RK_TPS,                 RJ_NUM,    res_figures, tps, .flags = RJ_NONNEG),
     RJ_HERE("tps_per_vm",     RJ_CUSTOM, .ops = &tps_per_vm_ops),
@@ -483,7 +484,8 @@ static const rj_field summary_fields[] = {
     F("plan_file",      RJ_STR,   res_summary, plan_file, .dflt = "plan.ini"),
     F("plan",           RJ_OBJ,   res_summary, plan, .sub = plan_fields),
     F("environment",    RJ_OBJ,   res_summary, env, .sub = env_fields),
-    F("repetitions",    RJ_INT,   res_summary, repetitions, .flags = RJ_COUNT),
+    F("repetitions",    RJ_INT,   res_summary, repetitions, .flags = RJ_COUNT,
+      .max = RES_MAX_REPETITIONS),
     /* issue 34: a resume's checkpoint and the interruptions it went on after */
     F("completed_repetitions", RJ_INT_OPT, res_summary, completed_reps),
     F("interruptions",  RJ_ARRAY, res_summary, interruptions, .sub = interruption_fields,

@@ -104,6 +104,8 @@ typed 'vms "four"' 'd["drives"][1]["vms"]="four"' 'drives[1].vms: expected a num
 typed "transactions 1e26" 'd["drives"][0]["transactions"]=1e26' "drives[0].transactions: expected a whole number within 64 bits, got 1e+26"
 typed "transactions 10**26" 'd["drives"][0]["repetitions"][0]["transactions"]=10**26' "drives[0].repetitions[0].transactions: expected a whole number within 64 bits, got one beyond them"
 typed "vms 2**40" 'd["drives"][0]["vms"]=2**40' "drives[0].vms: expected a whole number within 32 bits, got 1099511627776"
+# (item 10) it read as "out of memory building the report"
+typed "repetitions 1e9" 'd["repetitions"]=10**9' "repetitions: 1000000000, more than the 1000 a result may hold"
 typed "no latency_ms" 'del d["drives"][0]["latency_ms"]' "drives[0].latency_ms: expected an object of numbers (avg, p99), got nothing (1658 transactions were measured)"
 
 # --- CSV cells a spreadsheet would run, names that are not UTF-8 (item 8) ---
