@@ -84,6 +84,32 @@ else
   echo "skip - the full-disk cases (not root: no tmpfs to mount)"
 fi
 
+# --- verify: caps on what a bundle unpacks to, its folder removed on a
+# signal (item 5); TMPDIR private, to see what verify leaves there ---
+vt="$tmp/vtmp" && mkdir "$vt"
+python3 - "$tmp/bomb.tar.gz" <<'PY'
+import gzip, sys, tarfile
+# a header that says 1 GiB, and 1 MiB of it: refused by its header
+t = tarfile.TarInfo("r-20261130-000000/vm/big.bin"); t.size = 1 << 30
+with gzip.open(sys.argv[1], "wb") as f:
+    f.write(t.tobuf(format=tarfile.PAX_FORMAT) + bytes(1 << 20))
+PY
+expect "verify refuses a member larger than a run folder holds" 2 "drivebench: $tmp/bomb.tar.gz: not a drivebench bundle: member 'r-20261130-000000/vm/big.bin' is 1073741824 bytes, above the 256 MiB such a file of a run folder may hold" \
+  env TMPDIR="$vt" $DB verify "$tmp/bomb.tar.gz"
+[ -z "$(ls -A "$vt")" ] && ok "verify of the bomb leaves no folder" || bad "verify left $(ls -A "$vt")"
+# a FIFO as the bundle: verify waits in its open, after making its folder
+for sig in TERM INT; do
+  rm -f "$tmp/wait.tar.gz" && mkfifo "$tmp/wait.tar.gz"
+  env TMPDIR="$vt" $DB verify "$tmp/wait.tar.gz" >"$tmp/out" 2>"$tmp/err" & vpid=$!
+  for _ in $(seq 1 600); do [ -n "$(ls -A "$vt")" ] && break; sleep 0.05; done
+  made=$(ls -A "$vt")
+  kill -$sig $vpid; wait $vpid; st=$?
+  want=$(( 128 + $(kill -l $sig) ))
+  [ -n "$made" ] && [ $st = $want ] && [ -z "$(ls -A "$vt")" ] \
+    && ok "verify stopped by SIG$sig removes its folder ($made) and dies of it" \
+    || bad "verify SIG$sig: made '$made', exit $st (wanted $want), left '$(ls -A "$vt")'"
+done
+
 # --- readers: a number where a number belongs (item 5) ---
 # typed NAME PYTHON-EDIT WANT: the edit made to a copy of report-4vm's
 # summary; report and --rank refuse it with WANT (after "FILE: "), exit
