@@ -9,6 +9,8 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -612,6 +614,22 @@ static void test_redacted_copy(void **state)
     assert_int_equal(orch_plan_write_redacted(&p, "/nonexistent/plan.ini", err, sizeof err), -1);
     assert_string_equal(err, "cannot write /nonexistent/plan.ini: No such file or directory");
     unlink(copy);
+    /* a file system that takes no more (here: a file size limit of 16
+     * bytes): the reason, and no partial plan.ini (issue 43) */
+    {
+        struct rlimit old, small = { 16, 16 };
+        struct stat sb;
+        char want[128];
+        signal(SIGXFSZ, SIG_IGN);
+        assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+        small.rlim_max = old.rlim_max;
+        assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+        assert_int_equal(orch_plan_write_redacted(&p, copy, err, sizeof err), -1);
+        assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+        snprintf(want, sizeof want, "cannot write %s: File too large", copy);
+        assert_string_equal(err, want);
+        assert_int_equal(stat(copy, &sb), -1);
+    }
     unlink(path);
 }
 
