@@ -17,18 +17,14 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-pass=0; fail=0
-ok()  { pass=$((pass+1)); echo "ok   - $1"; }
-bad() { fail=$((fail+1)); echo "FAIL - $1"; }
+. tests/lib/check.sh
+ok()  { check_eq "$1" ok ok; }
+bad() { check_eq "$1" ok failed; }
 # expect NAME WANT_STATUS WANT_STDERR (exactly, "" for none) CMD...
 expect() {
   local name=$1 status=$2 want=$3; shift 3
-  "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
-  if [ "$got" -ne "$status" ]; then bad "$name: exit $got, wanted $status"; cat "$tmp/err"; return; fi
-  if [ "$(cat "$tmp/err")" != "$want" ]; then
-    bad "$name: stderr '$(cat "$tmp/err")', wanted '$want'"; return
-  fi
-  ok "$name"
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  check_eq "$name" "exit $status: $want" "exit $?: $(cat "$tmp/err")"
 }
 
 # --- outputs (item 1) ---
@@ -157,5 +153,4 @@ expect "report refuses a drive name that is not UTF-8" 2 "drivebench: $tmp/latin
   $DB report "$tmp/latin1" -o "$tmp/latin1.html"
 [ ! -e "$tmp/latin1.html" ] && [ ! -e "$tmp/latin1.csv" ] && ok "nothing written of a name that is not UTF-8" || bad "latin1: files left"
 
-echo "io: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+check_summary
