@@ -92,7 +92,7 @@ static void put_field(json_object *o, const rj_field *f, const void *base)
     }
     case RJ_STR_OPT:
         if (*(char *const *)m)
-            rj_put(o, f->key, json_object_new_string(*(char *const *)m));
+            rj_put(o, f->key, rj_utf8_string(*(char *const *)m));
         break;
     case RJ_DBL:
         rj_put(o, f->key, json_object_new_double(*(const double *)m));

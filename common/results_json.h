@@ -16,8 +16,13 @@
 
 /* o[key] = v (v may be NULL: JSON null); takes v's reference. */
 void         rj_put(json_object *o, const char *key, json_object *v);
-/* A string value, or JSON null for NULL. */
+/* A string value, or JSON null for NULL; text that is not UTF-8 has
+ * each byte that is not as U+FFFD (rj_utf8_string). */
 json_object *rj_str_or_null(const char *s);
+/* s as a JSON string of UTF-8 text: each byte that is not UTF-8 as
+ * U+FFFD, for the readers refuse such documents (issue 43). NULL when
+ * out of memory. */
+json_object *rj_utf8_string(const char *s);
 /* o[key] (borrowed), NULL when absent or o is not an object. */
 json_object *rj_get(json_object *o, const char *key);
 bool         rj_is_number(json_object *v);

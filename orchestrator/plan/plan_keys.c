@@ -2,6 +2,7 @@
  * [workload] and [drive NAME] once, with the typed store the parser uses
  * and the typed read `drivebench plan get` uses. */
 #include "plan/plan_keys.h"
+#include "results.h"
 #include "plan/plan.h"
 #include "plan/template.h"
 #include "util/names.h"
@@ -134,39 +135,9 @@ char *plan_trim(char *s)
     return s;
 }
 
-long plan_utf8_bad_at(const char *s, size_t len, bool controls)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    for (size_t at = 0; at < len;) {
-        unsigned c = u[at], n, cp;
-        if (c < 0x80) {
-            if (controls && c < 0x20 && c != '\t')
-                return (long)at;
-            at++;
-            continue;
-        }
-        if (c >= 0xc2 && c <= 0xdf) { n = 1; cp = c & 0x1f; }
-        else if (c >= 0xe0 && c <= 0xef) { n = 2; cp = c & 0x0f; }
-        else if (c >= 0xf0 && c <= 0xf4) { n = 3; cp = c & 0x07; }
-        else return (long)at;
-        if (at + n >= len)
-            return (long)at;
-        for (unsigned i = 1; i <= n; i++) {
-            if ((u[at + i] & 0xc0) != 0x80)
-                return (long)at;
-            cp = (cp << 6) | (u[at + i] & 0x3f);
-        }
-        if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff))
-            || (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff)
-            return (long)at;
-        at += n + 1;
-    }
-    return -1;
-}
-
 int plan_text_ok(const char *s)
 {
-    return plan_utf8_bad_at(s, strlen(s), true) < 0;
+    return res_utf8_bad_at(s, strlen(s), true) < 0;
 }
 
 /* Index of v among choices "a|b|c" (v is one of them: checked before). */

@@ -47,10 +47,6 @@ int plan_key_store(const key_spec *k, void *base, const char *v, char *err, size
  * others, so a name holding one would not come back from domain XML.
  * Else 0. */
 int plan_text_ok(const char *s);
-/* The offset of the first of the len bytes at s that plan_text_ok
- * refuses (controls false: control characters allowed), or -1 when
- * none. */
-long plan_utf8_bad_at(const char *s, size_t len, bool controls);
 
 /* s without leading and trailing white space (trailing cut in place). */
 char *plan_trim(char *s);

@@ -6,6 +6,7 @@
 #include "plan/plan_parse.h"
 #include "attributes.h"
 #include "plan/plan_keys.h"
+#include "results.h"
 #include "util/names.h"
 
 #include <errno.h>
@@ -66,7 +67,7 @@ static int plan_getc(parse_state *st)
 static bool plan_is_text(parse_state *st, const char *str, size_t len, bool nul,
                          bool long_line)
 {
-    long bad = plan_utf8_bad_at(str, len, false);
+    long bad = res_utf8_bad_at(str, len, false);
     if (nul)
         plan_error(st, st->line, "a NUL byte: not a text file");
     else if (st->line == 1 && strncmp(str, "\xef\xbb\xbf", 3) == 0)
