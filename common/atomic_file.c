@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,19 +57,67 @@ static int create_temp(char *tmp)
     return -1;
 }
 
-int atomic_file_check(const char *path, char *err, size_t errlen)
+/* What path is to a writer: a regular file or nothing (replaced by
+ * rename), something written through (a character device, a FIFO, a
+ * socket's path never: refused), or refused (a directory, a symbolic
+ * link, a block device). */
+typedef enum { AF_REPLACE, AF_THROUGH, AF_STDOUT, AF_REFUSED } af_kind;
+
+static af_kind classify(const char *path, char *err, size_t errlen)
 {
     struct stat sb;
-    char *dir = NULL, *tmp = temp_template(path, &dir);
-    int fd, rc = -1;
+    const char *why = NULL;
+    if (strcmp(path, "-") == 0)
+        return AF_STDOUT;
+    if (*path == '\0')
+        why = "empty path";
+    else if (lstat(path, &sb) < 0)
+        return AF_REPLACE;          /* none yet (or unreachable: creating it says why) */
+    else if (S_ISLNK(sb.st_mode))
+        why = "it is a symbolic link (links are not followed: give the path of the file "
+              "itself, or - for standard output)";
+    else if (S_ISDIR(sb.st_mode))
+        why = "it is a directory";
+    else if (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode))
+        return AF_THROUGH;
+    else if (!S_ISREG(sb.st_mode))
+        why = "it is neither a regular file, a character device nor a FIFO";
+    else
+        return AF_REPLACE;
+    snprintf(err, errlen, "cannot write %s: %s", path, why);
+    return AF_REFUSED;
+}
 
-    if (!tmp || !dir) {
-        snprintf(err, errlen, "cannot write %s: out of memory", path);
-        goto cleanup;
+bool atomic_file_is_through(const char *path)
+{
+    char err[8];
+    af_kind k = classify(path, err, sizeof err);
+    return k == AF_THROUGH || k == AF_STDOUT;
+}
+
+int atomic_file_check(const char *path, char *err, size_t errlen)
+{
+    char *dir = NULL, *tmp = NULL;
+    int fd, rc = -1;
+    af_kind k = classify(path, err, errlen);
+
+    if (k == AF_REFUSED)
+        return -1;
+    if (k == AF_STDOUT)
+        return 0;
+    if (k == AF_THROUGH) {
+        /* O_NONBLOCK: a FIFO without a reader yet is not waited for here */
+        fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0 && errno != ENXIO) {
+            snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+            return -1;
+        }
+        if (fd >= 0)
+            close(fd);
+        return 0;
     }
-    if (*path == '\0' || (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))) {
-        snprintf(err, errlen, "cannot write %s: %s", path, *path ? "it is a directory"
-                                                                  : "empty path");
+    if (!(tmp = temp_template(path, &dir)) || !dir) {
+        snprintf(err, errlen, "cannot write %s: out of memory", path);
         goto cleanup;
     }
     fd = create_temp(tmp);
@@ -86,44 +135,91 @@ cleanup:
 }
 
 struct atomic_file {
-    char *path, *tmp, *dir;
-    FILE *f;
+    char  *path, *tmp, *dir;    /* tmp, dir: NULL when written through */
+    int    fd;                  /* what the stream writes to (-1: closed) */
+    bool   own_fd;              /* not standard output */
+    int    werr;                /* the first write's errno (0: none failed) */
+    FILE  *f;
 };
 
-void atomic_file_abort(atomic_file *a)
+/* The stream's write: every byte to a->fd, the first failure's errno
+ * kept for the message (stdio keeps only that one failed). */
+static ssize_t af_write(void *cookie, const char *buf, size_t size)
 {
-    if (!a)
-        return;
-    if (a->f) {
-        fclose(a->f);
-        unlink(a->tmp);
+    atomic_file *a = cookie;
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = write(a->fd, buf + done, size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (!a->werr)
+                a->werr = n < 0 ? errno : EIO;
+            return done ? (ssize_t)done : -1;
+        }
+        done += (size_t)n;
     }
+    return (ssize_t)done;
+}
+
+static void release(atomic_file *a)
+{
+    if (a->f)
+        fclose(a->f);
+    if (a->own_fd && a->fd >= 0)
+        close(a->fd);
     free(a->path);
     free(a->tmp);
     free(a->dir);
     free(a);
 }
 
+void atomic_file_abort(atomic_file *a)
+{
+    if (!a)
+        return;
+    if (a->tmp && a->fd >= 0)
+        unlink(a->tmp);
+    release(a);
+}
+
 atomic_file *atomic_file_open(const char *path, char *err, size_t errlen)
 {
     atomic_file *a = calloc(1, sizeof *a);
-    int fd;
-    if (!a || !(a->path = strdup(path)) || !(a->tmp = temp_template(path, &a->dir))
-        || !a->dir) {
+    af_kind k;
+    if (!a || !(a->path = strdup(path))) {
         snprintf(err, errlen, "cannot write %s: out of memory", path);
-        atomic_file_abort(a);
+        free(a);
         return NULL;
     }
-    fd = create_temp(a->tmp);
-    if (fd < 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        atomic_file_abort(a);
+    a->fd = -1;
+    a->own_fd = true;
+    if ((k = classify(path, err, errlen)) == AF_REFUSED) {
+        release(a);
         return NULL;
     }
-    if (!(a->f = fdopen(fd, "w"))) {
+    if (k == AF_STDOUT) {
+        fflush(stdout);
+        a->fd = STDOUT_FILENO;
+        a->own_fd = false;
+    } else if (k == AF_THROUGH) {
+        a->fd = open(path, O_WRONLY | O_CLOEXEC);
+    } else {
+        if (!(a->tmp = temp_template(path, &a->dir)) || !a->dir) {
+            snprintf(err, errlen, "cannot write %s: out of memory", path);
+            release(a);
+            return NULL;
+        }
+        a->fd = create_temp(a->tmp);
+    }
+    if (a->fd < 0) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        close(fd);
-        unlink(a->tmp);
+        release(a);
+        return NULL;
+    }
+    a->f = fopencookie(a, "w", (cookie_io_functions_t){ .write = af_write });
+    if (!a->f) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
         atomic_file_abort(a);
         return NULL;
     }
@@ -138,27 +234,33 @@ FILE *atomic_file_stream(atomic_file *a)
 int atomic_file_commit(atomic_file *a, char *err, size_t errlen)
 {
     FILE *f = a->f;
-    int bad = ferror(f) || fflush(f) != 0, e = errno, dfd;
-    if (!bad && fsync(fileno(f)) < 0)
-        bad = 1, e = errno;
+    int bad = fflush(f) != 0 || ferror(f), e = 0, dfd;
     a->f = NULL;
-    if (fclose(f) != 0 && !bad)
+    fclose(f);
+    if (bad)
+        e = a->werr ? a->werr : EIO;
+    /* a regular file's bytes are on the disk before it replaces the old
+     * one; a device's or a pipe's are where they went */
+    if (!bad && a->tmp && fsync(a->fd) < 0)
         bad = 1, e = errno;
-    if (!bad && rename(a->tmp, a->path) < 0)
+    if (a->own_fd && close(a->fd) < 0 && !bad)
+        bad = 1, e = errno;
+    a->fd = -1;
+    if (!bad && a->tmp && rename(a->tmp, a->path) < 0)
         bad = 1, e = errno;
     if (bad) {
-        snprintf(err, errlen, "cannot write %s: %s", a->path, e ? strerror(e) : "write failed");
-        unlink(a->tmp);
-        atomic_file_abort(a);
+        snprintf(err, errlen, "cannot write %s: %s", a->path, strerror(e));
+        if (a->tmp)
+            unlink(a->tmp);
+        release(a);
         return -1;
     }
     /* the rename itself survives a crash once the directory is synced */
-    dfd = open(a->dir, O_RDONLY | O_DIRECTORY);
-    if (dfd >= 0) {
+    if (a->dir && (dfd = open(a->dir, O_RDONLY | O_DIRECTORY)) >= 0) {
         fsync(dfd);
         close(dfd);
     }
-    atomic_file_abort(a);
+    release(a);
     return 0;
 }
 
@@ -168,10 +270,7 @@ int atomic_file_write(const char *path, const void *data, size_t len, char *err,
     atomic_file *a = atomic_file_open(path, err, errlen);
     if (!a)
         return -1;
-    if (len > 0 && fwrite(data, 1, len, a->f) != len && !ferror(a->f)) {
-        snprintf(err, errlen, "cannot write %s: short write", path);
-        atomic_file_abort(a);
-        return -1;
-    }
+    if (len > 0)
+        fwrite(data, 1, len, a->f);     /* a failure is the commit's to report */
     return atomic_file_commit(a, err, errlen);
 }

@@ -7,21 +7,37 @@
  * can be created in the target's directory; atomic_file_write() writes a
  * temporary file in that directory, fsyncs it and renames it over the
  * target, so readers see the old file or the whole new one.
+ *
+ * Every output file of oltp and drivebench goes through here, so that
+ * all respect what is at the path alike:
+ *  - a regular file, or nothing: replaced atomically, as above;
+ *  - a character device (/dev/null, a terminal) or a FIFO: written
+ *    through, never replaced;
+ *  - "-": standard output, written through;
+ *  - a symbolic link: refused ("links are not followed"), as are a
+ *    directory and a block device or a socket.
+ * A write that fails (a full disk) leaves nothing behind: the message
+ * names the path and the reason ("No space left on device").
  */
 #ifndef COMMON_ATOMIC_FILE_H
 #define COMMON_ATOMIC_FILE_H
 
 #include "attributes.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-/* 0 when a file can be created beside path (a temporary file is created
- * and removed) and path is not a directory; else -1 with a message such
- * as "cannot write /x/r.json: Permission denied" in err. */
+/* 0 when path can be written: a file can be created beside a regular
+ * path (a temporary file is created and removed), a device or FIFO can
+ * be opened for writing, or path is "-"; else -1 with a message such as
+ * "cannot write /x/r.json: Permission denied" in err. */
 int atomic_file_check(const char *path, char *err, size_t errlen);
+/* Whether path is written through (a character device, a FIFO, "-")
+ * rather than replaced: no file is created beside it. */
+bool atomic_file_is_through(const char *path);
 
-/* Write len bytes of data to path atomically: temporary file in the same
+/* Write len bytes of data to path (as the rules above say): temporary file in the same
  * directory (mode 0666 less the umask, as open(2) gives; the process's
  * umask is never changed), fsync, rename, fsync of the
  * directory. 0, or -1 with a message in err and nothing left behind (an

@@ -27,7 +27,7 @@ void rj_put(json_object *o, const char *key, json_object *v)
 
 json_object *rj_str_or_null(const char *s)
 {
-    return s ? json_object_new_string(s) : NULL;
+    return s ? rj_utf8_string(s) : NULL;
 }
 
 json_object *rj_get(json_object *o, const char *key)
@@ -194,7 +194,7 @@ static json_object *parse_whole(const char *buf, size_t n, char *err, size_t err
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
     if (parse_value(tok, buf, n, &doc, &end, &jerr) < 0 || !doc) {
         if (jerr == json_tokener_continue || jerr == json_tokener_success)
             snprintf(err, errlen, "truncated JSON (ends inside a value after %zu bytes)", n);
@@ -516,7 +516,8 @@ static json_object *lazy_skeleton(rj_text *t, const char *const *lazy)
     if (!tok || i >= t->n || t->b[i] != '{')
         goto fail;
     /* strict, each value followed by the rest of the document */
-    json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS);
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS
+                                | JSON_TOKENER_VALIDATE_UTF8);
     if (skel_object(tok, t, &i, lazy, &doc) < 0 || skip_ws(t->b, i, t->n) != t->n)
         goto fail;
     json_tokener_free(tok);
@@ -575,7 +576,8 @@ json_object *rj_lazy_get(json_object *a, size_t i)
         || !(tok = json_tokener_new()))
         return NULL;
     /* with the byte after it (a ',' or ']' or space): a number's end */
-    json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS);
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS
+                                | JSON_TOKENER_VALIDATE_UTF8);
     parse_value(tok, l->text->b + l->el[i].start, l->el[i].len + 1, &e, &end, &jerr);
     json_tokener_free(tok);
     text_pass(l->text, l->el[i].start, l->el[i].start + l->el[i].len);
@@ -654,21 +656,4 @@ json_object *res_json_number(double v)
 {
     char text[64];
     return json_object_new_double_s(round(v * 1e6) / 1e6, res_num(v, text, sizeof text));
-}
-
-void res_csv_field(FILE *f, const char *s, bool always)
-{
-    if (!s)
-        s = "";
-    if (!always && !strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
 }

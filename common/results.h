@@ -520,9 +520,19 @@ const char *res_num_opt(double v, char *buf, size_t len);
 /* The same number as a JSON number that prints that text (caller puts). */
 json_object *res_json_number(double v);
 
-/* One CSV field (RFC 4180): quoted, quotes doubled, when it holds a comma,
- * quote, CR or LF, or always when `always` (text columns a spreadsheet
- * must not read as numbers). */
+/* The offset of the first of the len bytes at s that is not UTF-8 text
+ * every file we write can carry (overlong forms, surrogates, code points
+ * past U+10FFFF, U+FFFE/U+FFFF refused; with controls, control
+ * characters but tab too), or -1 when none. */
+long res_utf8_bad_at(const char *s, size_t len, bool controls);
+
+/* One CSV text field (RFC 4180): quoted, quotes doubled, when it holds a
+ * comma, quote, CR or LF, or always when `always` (text columns a
+ * spreadsheet must not read as numbers). A field that begins with '=',
+ * '+', '-', '@', tab or CR, which a spreadsheet would run as a formula,
+ * is quoted and led by a single quote ("'=1+1"), as OWASP's
+ * CSV-injection advice says; numbers are written apart, never through
+ * here, so a negative number stays a number. */
 void res_csv_field(FILE *f, const char *s, bool always);
 
 #include "results_io.h"         /* drive I/O, host view and statistics */

@@ -8,6 +8,7 @@
 #include <json-c/printbuf.h>
 
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,7 +92,7 @@ static void put_field(json_object *o, const rj_field *f, const void *base)
     }
     case RJ_STR_OPT:
         if (*(char *const *)m)
-            rj_put(o, f->key, json_object_new_string(*(char *const *)m));
+            rj_put(o, f->key, rj_utf8_string(*(char *const *)m));
         break;
     case RJ_DBL:
         rj_put(o, f->key, json_object_new_double(*(const double *)m));
@@ -414,6 +415,49 @@ int rj_refuse_number(json_object *v, const char *key, unsigned flags, rj_ctx *c)
     return -1;
 }
 
+/* The kinds whose absence reads as "unset": JSON null is that too. */
+static bool is_optional_kind(rj_kind k)
+{
+    return k == RJ_DBL_OPT || k == RJ_NUM_OPT || k == RJ_I64_OPT || k == RJ_INT_OPT
+           || k == RJ_INT_POS;
+}
+
+int rj_refuse_type(json_object *o, const rj_field *f, rj_ctx *c)
+{
+    char where[256], got[48];
+    const char *want = "a number";
+    json_object *v = NULL;
+    bool big = false;
+    double d;
+    /* JSON null is a member whose value is NULL */
+    if (!f->key || !json_object_is_type(o, json_type_object)
+        || !json_object_object_get_ex(o, f->key, &v) || (!v && is_optional_kind(f->kind)))
+        return 0;
+    if (rj_is_number(v)) {
+        /* json-c clamps an integer past 64 bits to the nearest end */
+        d = json_object_get_double(v);
+        if ((f->kind == RJ_I64 || f->kind == RJ_I64_OPT) && !(d > -9.2e18 && d < 9.2e18))
+            want = "a whole number within 64 bits", big = json_object_is_type(v, json_type_int);
+        else if ((f->kind == RJ_INT || f->kind == RJ_INT_OPT || f->kind == RJ_INT_POS)
+                 && !(d >= INT_MIN && d <= INT_MAX))
+            want = "a whole number within 32 bits";
+        else if (f->max > 0 && d > f->max) {    /* a count bounded as the arrays it counts */
+            rj_ctx_where(c, f->key, where, sizeof where);
+            snprintf(c->err, c->errlen, "%s: %.0f, more than the %d a result may hold", where,
+                     d, f->max);
+            return -1;
+        } else
+            return 0;
+    }
+    snprintf(got, sizeof got, "%s", big ? "one beyond them"
+             : v ? json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN) : "null");
+    if (strlen(got) == sizeof got - 1)
+        memcpy(got + sizeof got - 4, "...", 4);
+    rj_ctx_where(c, f->key, where, sizeof where);
+    snprintf(c->err, c->errlen, "%s: expected %s, got %s", where, want, got);
+    return -1;
+}
+
 static bool is_number_kind(rj_kind k)
 {
     return k == RJ_DBL || k == RJ_DBL_OPT || k == RJ_NUM || k == RJ_NUM_OPT || k == RJ_I64
@@ -427,8 +471,10 @@ int rj_get_fields(json_object *o, const rj_field *t, void *base, rj_ctx *c)
         json_object *v = f->key ? rj_get(o, f->key) : NULL;
         if ((f->flags & RJ_SETS_HAS) && f->has)
             *AT(base, f->has - 1, bool) = v != NULL;
-        /* no reader takes NaN, inf, or a negative count (issue 29) */
-        if (is_number_kind(f->kind) && rj_refuse_number(v, f->key, f->flags, c) < 0)
+        /* no reader takes NaN, inf, or a negative count (issue 29), nor
+         * anything but a number where a number belongs (issue 43) */
+        if (is_number_kind(f->kind) && (rj_refuse_type(o, f, c) < 0
+                                        || rj_refuse_number(v, f->key, f->flags, c) < 0))
             return -1;
         switch (f->kind) {
         case RJ_STR:

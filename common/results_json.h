@@ -16,8 +16,13 @@
 
 /* o[key] = v (v may be NULL: JSON null); takes v's reference. */
 void         rj_put(json_object *o, const char *key, json_object *v);
-/* A string value, or JSON null for NULL. */
+/* A string value, or JSON null for NULL; text that is not UTF-8 has
+ * each byte that is not as U+FFFD (rj_utf8_string). */
 json_object *rj_str_or_null(const char *s);
+/* s as a JSON string of UTF-8 text: each byte that is not UTF-8 as
+ * U+FFFD, for the readers refuse such documents (issue 43). NULL when
+ * out of memory. */
+json_object *rj_utf8_string(const char *s);
 /* o[key] (borrowed), NULL when absent or o is not an object. */
 json_object *rj_get(json_object *o, const char *key);
 bool         rj_is_number(json_object *v);
@@ -175,7 +180,8 @@ struct rj_field {
     const rj_field *sub;        /* RJ_OBJ, RJ_EMBED, RJ_PTR, RJ_ARRAY */
     size_t          size;       /* RJ_PTR, RJ_ARRAY: one element */
     size_t          n_off;      /* RJ_ARRAY: its int count */
-    int             max;        /* RJ_ARRAY: bound on reading (0: none) */
+    int             max;        /* RJ_ARRAY: bound on reading (0: none); a
+                                 * number kind: its largest value read */
     const char     *label;      /* RJ_ARRAY: its name in the bound message (NULL: key) */
     int             has;        /* offsetof + 1 of a bool member: written only when
                                  * it is true (0: always) */
@@ -253,6 +259,13 @@ const char *rj_bad_number(double v, unsigned flags);
  * too: -1 with "WHO: ELEM.PATHkey: V (why)" in c->err when v is a number
  * rj_bad_number refuses, else 0 (v NULL or not a number: 0). */
 int rj_refuse_number(json_object *v, const char *key, unsigned flags, rj_ctx *c);
+/* rj_get_fields' check of the type of the number member o[f->key]
+ * (issue 43): -1 with "WHO: ELEM.PATHkey: expected a number, got V" in
+ * c->err when it is present and not a number (JSON null included, but
+ * for the _OPT kinds, whose null is "unset"), or, for the integer kinds,
+ * a number beyond their range, or one above f->max when that is set
+ * ("WHO: KEY: V, more than the MAX a result may hold"); else 0. */
+int rj_refuse_type(json_object *o, const rj_field *f, rj_ctx *c);
 /* check helpers for RJ_CUSTOM checks (key already holds the path) */
 void rj_check_count(rj_check *c, const char *key, int64_t v);
 void rj_check_num(rj_check *c, const char *key, double v);

@@ -219,17 +219,35 @@ static const rj_field vm_db_fields[] = {
     RJ_TABLE_END,
 };
 
+/* latency_ms is required of figures that measured transactions: a
+ * summary without it would show "nan" (issue 43); read after both */
+static int latency_need_get(json_object *o, const rj_field *f, void *base, rj_ctx *c)
+{
+    const res_figures *g = base;
+    char where[256];
+    if (g->transactions <= 0 || rj_get(o, RK_LATENCY_MS))
+        return 0;
+    rj_ctx_where(c, RK_LATENCY_MS, where, sizeof where);
+    snprintf(c->err, c->errlen, "%s: expected an object of numbers (avg, p99), got nothing "
+             "(%" PRId64 " transactions were measured)", where, g->transactions);
+    return -1;
+}
+
+static const rj_ops latency_need_ops = { NULL, latency_need_get, NULL, NULL };
+
 /* a drive, a repetition of it, the run (vms and tps read before
  * tps_per_vm, which may be computed from them) */
 static const rj_field figures_fields[] = {
     F(RK_VMS,                 RJ_INT,    res_figures, vms, .flags = RJ_COUNT),
     F("vm_runs",              RJ_INT,    res_figures, vm_runs, .flags = RJ_COUNT),
-    F("measured_repetitions", RJ_INT,    res_figures, repetitions, .flags = RJ_COUNT),
+    F("measured_repetitions", RJ_INT,    res_figures, repetitions, .flags = RJ_COUNT,
+      .max = RES_MAX_REPETITIONS),
     F("failed_vms",           RJ_INT,    res_figures, failed_vms, .flags = RJ_COUNT),
     F(RK_TPS,                 RJ_NUM,    res_figures, tps, .flags = RJ_NONNEG),
     RJ_HERE("tps_per_vm",     RJ_CUSTOM, .ops = &tps_per_vm_ops),
     F("transactions",         RJ_I64,    res_figures, transactions, .flags = RJ_COUNT),
     RJ_HERE(RK_LATENCY_MS, RJ_OBJ, .sub = figures_latency_fields),
+    RJ_HERE(NULL,          RJ_CUSTOM, .ops = &latency_need_ops),
     F("tpcc",       RJ_PTR, res_figures, tpcc, .sub = tpcc_figures_fields,
       .size = sizeof(res_tpcc_figures)),
     RJ_HERE("database_size", RJ_OBJ, .sub = figures_db_fields, .flags = RJ_OMIT_EMPTY),
@@ -466,7 +484,8 @@ static const rj_field summary_fields[] = {
     F("plan_file",      RJ_STR,   res_summary, plan_file, .dflt = "plan.ini"),
     F("plan",           RJ_OBJ,   res_summary, plan, .sub = plan_fields),
     F("environment",    RJ_OBJ,   res_summary, env, .sub = env_fields),
-    F("repetitions",    RJ_INT,   res_summary, repetitions, .flags = RJ_COUNT),
+    F("repetitions",    RJ_INT,   res_summary, repetitions, .flags = RJ_COUNT,
+      .max = RES_MAX_REPETITIONS),
     /* issue 34: a resume's checkpoint and the interruptions it went on after */
     F("completed_repetitions", RJ_INT_OPT, res_summary, completed_reps),
     F("interruptions",  RJ_ARRAY, res_summary, interruptions, .sub = interruption_fields,

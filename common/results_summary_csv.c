@@ -1,6 +1,7 @@
 /* results_summary_csv.c — summary.csv (results.h): one row per drive and
  * repetition, written beside summary.json by res_summary_write_files. */
 #include "results.h"
+#include "atomic_file.h"
 #include "results_json.h"
 
 #include <errno.h>
@@ -30,12 +31,11 @@ static void db_csv(FILE *f, const res_db_size *z)
 /* summary.csv: one row per drive per repetition. */
 int res_summary_write_csv(const res_summary *s, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "w");
+    atomic_file *af = atomic_file_open(path, err, errlen);
+    FILE *f = af ? atomic_file_stream(af) : NULL;
     char b[5][48];
-    if (!f) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    if (!af)
         return -1;
-    }
     fputs("run_id,drive,repetition,vms,tps,transactions,latency_avg_ms,latency_p99_ms,"
           "latency_p99_mean_of_vms_ms,failed_vms,status,failures,tpmC,NOPM", f);
     res_io_csv_head(f);
@@ -78,9 +78,5 @@ int res_summary_write_csv(const res_summary *s, const char *path, char *err, siz
             fputc('\n', f);
             free(failures);
         }
-    if (fclose(f) != 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return atomic_file_commit(af, err, errlen);
 }

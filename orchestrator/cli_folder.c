@@ -104,8 +104,13 @@ int cli_bundle(int argc, char **argv)
     if (!out) {
         fputs("drivebench: out of memory\n", stderr);
         rc = 1;
-    } else if (orch_bundle_write(run_dir, out, o.sign, stdout, err, sizeof err) < 0) {
-        rc = cli_bad_input("%s", err);
+    } else if ((rc = orch_bundle_write(run_dir, out, o.sign, stdout, err, sizeof err)) < 0) {
+        /* an output that cannot be written is no bad input */
+        if (rc == ORCH_BUNDLE_EWRITE) {
+            fprintf(stderr, "drivebench: %s\n", err);
+            rc = 1;
+        } else
+            rc = cli_bad_input("%s", err);
     }
     free(out);
     free(run_dir);

@@ -4,6 +4,7 @@
  * options they all parse in cli.c. Exit status: 0 success, 1 failure,
  * 2 bad input, 3 (run) completed with failures, 130 interrupted (stop.h). */
 #include "clients/oltp_pids.h"
+#include "atomic_file.h"
 #include "attributes.h"
 #include "virt/hosts.h"
 #include "plan/layout.h"
@@ -128,9 +129,9 @@ static int cmd_render(int argc, char **argv)
         }
         if (o.out_dir) {
             char *path = orch_strfmt("%s/%s.xml", o.out_dir, l->vms[i].name);
-            FILE *f = path ? fopen(path, "w") : NULL;
-            if (!f || fputs(xml, f) < 0 || fclose(f) != 0) {
-                fprintf(stderr, "drivebench: cannot write %s\n", path ? path : o.out_dir);
+            char werr[DB_ERR_LEN] = "out of memory";
+            if (!path || atomic_file_write(path, xml, strlen(xml), werr, sizeof werr) < 0) {
+                fprintf(stderr, "drivebench: %s\n", werr);
                 free(path);
                 free(xml);
                 rc = 1;

@@ -179,6 +179,13 @@ static int set_value(oltp_opts *o, const opt_def *d, const char *v, FILE *err)
         return 0;
     case O_PCT: {
         char buf[256], *tok, *save;
+
+        /* strtok_r would skip an empty one: "50,,99" is no list */
+        if (strstr(v, ",,") || v[0] == ',' || (v[0] && v[strlen(v) - 1] == ',')) {
+            fprintf(err, "oltp: --percentile=%s: an empty item in the list (expected up to %d "
+                    "comma-separated numbers in (0, 100])\n", v, OLTP_MAX_PERCENTILES);
+            return -1;
+        }
         snprintf(buf, sizeof buf, "%s", v);
         o->npercentiles = 0;
         if (parse_num(v, &n) == 0 && n == 0)

@@ -3,6 +3,7 @@
 #include "bundle/bundle.h"
 #include "bundle/manifest.h"
 #include "bundle/sign.h"
+#include "atomic_file.h"
 #include "run/resume.h"
 #include "util/names.h"
 
@@ -99,16 +100,13 @@ int orch_bundle_write(const char *run_dir, const char *path, const char *key, FI
 {
     orch_manifest m = { 0 };
     struct archive *a = NULL;
-    char idbuf[4096], *part = orch_strfmt("%s.part", path), *text = NULL, *summary = NULL;
+    char idbuf[4096], *text = NULL, *summary = NULL;
     char *sig = NULL;
     const char *missing;
     const char *id = run_id_of(run_dir, idbuf, sizeof idbuf);
+    atomic_file *af = NULL;
     int lock = -1, rc = -1;
 
-    if (!part) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
     summary = orch_strfmt("%s/summary.json", run_dir);
     if (!summary || access(summary, R_OK) < 0) {
         snprintf(err, errlen, "%s has no summary.json: not a run folder, or a run that "
@@ -142,10 +140,16 @@ int orch_bundle_write(const char *run_dir, const char *path, const char *key, FI
         if (orch_sign_text(key, text, &sig, err, errlen) < 0)
             goto cleanup;
     }
+    /* the output as every writer takes it (atomic_file.h): a file
+     * complete or absent, a device or "-" written through */
+    if (!(af = atomic_file_open(path, err, errlen))) {
+        rc = ORCH_BUNDLE_EWRITE;
+        goto cleanup;
+    }
     if (archive_write_add_filter_gzip(a) != ARCHIVE_OK
         || archive_write_set_format_pax_restricted(a) != ARCHIVE_OK
-        || archive_write_open_filename(a, part) != ARCHIVE_OK) {
-        snprintf(err, errlen, "cannot write %s: %s", part, archive_error_string(a));
+        || archive_write_open_FILE(a, atomic_file_stream(af)) != ARCHIVE_OK) {
+        snprintf(err, errlen, "cannot write %s: %s", path, archive_error_string(a));
         goto cleanup;
     }
     if (add_text(a, id, ORCH_MANIFEST, text, err, errlen) < 0
@@ -160,28 +164,29 @@ int orch_bundle_write(const char *run_dir, const char *path, const char *key, FI
         if (bad)
             goto cleanup;
     }
+    /* a full disk: the writer's reason (errno), not libarchive's
+     * "Write error" */
     if (archive_write_close(a) != ARCHIVE_OK) {
-        snprintf(err, errlen, "cannot write %s: %s", part, archive_error_string(a));
+        snprintf(err, errlen, "cannot write %s: %s", path, archive_error_string(a));
+        if (atomic_file_commit(af, err, errlen) < 0)
+            rc = ORCH_BUNDLE_EWRITE;
+        af = NULL;
         goto cleanup;
     }
-    if (rename(part, path) < 0) {
-        snprintf(err, errlen, "cannot rename %s to %s: %s", part, path, strerror(errno));
-        goto cleanup;
-    }
-    fprintf(out, "bundle %s: %s, %d file(s) and %s%s\n", id, path, m.n, ORCH_MANIFEST,
-            sig ? ", signed" : "");
-    rc = 0;
+    rc = atomic_file_commit(af, err, errlen) < 0 ? ORCH_BUNDLE_EWRITE : 0;
+    af = NULL;
+    if (rc == 0)        /* the bundle on standard output: the line apart */
+        fprintf(strcmp(path, "-") == 0 ? stderr : out, "bundle %s: %s, %d file(s) and %s%s\n",
+                id, path, m.n, ORCH_MANIFEST, sig ? ", signed" : "");
 cleanup:
     if (a)
         archive_write_free(a);
-    if (rc < 0)
-        unlink(part);
+    atomic_file_abort(af);
     if (lock >= 0)
         close(lock);
     orch_manifest_clear(&m);
     free(text);
     free(sig);
     free(summary);
-    free(part);
     return rc;
 }

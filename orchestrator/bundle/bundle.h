@@ -30,11 +30,16 @@
 #define ORCH_MANIFEST "MANIFEST.sha256"
 
 /* Write the bundle of the run folder run_dir (run id its last component)
- * to path (written beside it as path.part, renamed when complete); with
+ * to path as every output is written (atomic_file.h: a regular file
+ * complete or absent, a device, a FIFO or "-" written through); with
  * key (NULL: none), its manifest signed with that SSH key (sign.h). A
  * folder without one of the files every ended run writes
- * (manifest.h orch_manifest_missing) is refused. One line on out names
- * it and its files. 0, or -1 with err (no file then). */
+ * (manifest.h orch_manifest_missing) is refused. One line on out (on
+ * stderr when path is "-") names it and its files. 0; -1 with err when
+ * run_dir is not a run folder that can be read or the signing fails;
+ * ORCH_BUNDLE_EWRITE with err ("cannot write PATH: why") when path
+ * cannot be written (no file then). */
+#define ORCH_BUNDLE_EWRITE (-3)
 int orch_bundle_write(const char *run_dir, const char *path, const char *key, FILE *out,
                       char *err, size_t errlen);
 

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -81,6 +82,28 @@ static bool gzip_magic(const char *path)
     return gz;
 }
 
+/* The most a bundle unpacks to, all members together. */
+#define VERIFY_MAX_UNPACKED (4LL * 1024 * 1024 * 1024)
+
+/* The largest member name may be: summary.json what its reader takes
+ * (RES_MAX_LAZY_BYTES), any other file of a run folder (an oltp result,
+ * a log, a telemetry table) at most 256 MiB. */
+static la_int64_t member_cap(const char *name)
+{
+    const char *slash = strchr(name, '/');
+    return slash && strcmp(slash + 1, "summary.json") == 0 ? RES_MAX_LAZY_BYTES
+                                                            : 256LL * 1024 * 1024;
+}
+
+/* SIGINT, SIGTERM or SIGHUP during a verify: the number, for the
+ * clean-up to remove the temporary folder and then die of it. */
+static volatile sig_atomic_t verify_stopped;
+
+static void verify_on_signal(int sig)
+{
+    verify_stopped = sig;
+}
+
 /* Unpack the bundle at path into dir (regular files only). The run id
  * into id. 0, or -1 with err. */
 static int unpack(const char *path, const char *dir, char *id, size_t idlen, char *err,
@@ -88,6 +111,7 @@ static int unpack(const char *path, const char *dir, char *id, size_t idlen, cha
 {
     struct archive *a = archive_read_new();
     struct archive_entry *e;
+    la_int64_t size, cap, total = 0;
     int r, rc = -1, files = 0;
     if (!a) {
         snprintf(err, errlen, "out of memory");
@@ -96,8 +120,9 @@ static int unpack(const char *path, const char *dir, char *id, size_t idlen, cha
     archive_read_support_filter_all(a);
     archive_read_support_format_tar(a);
     if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK) {
-        /* gzip that ends early: a partial copy of a bundle */
-        bool cut = gzip_magic(path);
+        /* gzip that ends early: a partial copy of a bundle (a FIFO
+         * whose open was interrupted is not opened again) */
+        bool cut = !verify_stopped && gzip_magic(path);
         snprintf(err, errlen, "%s: %s: %s", path,
                  cut ? "damaged or partial bundle" : "not a drivebench bundle",
                  archive_error_string(a));
@@ -115,6 +140,19 @@ static int unpack(const char *path, const char *dir, char *id, size_t idlen, cha
                      "under one run folder", path, name ? name : "");
             goto cleanup;
         }
+        /* the sizes the tar headers give, refused before anything of
+         * them is written (a small bundle may unpack to gigabytes) */
+        cap = member_cap(name);
+        size = archive_entry_size(e);
+        if (size > cap || total + size > VERIFY_MAX_UNPACKED) {
+            snprintf(err, errlen, "%s: not a drivebench bundle: member '%s' is %lld bytes, "
+                     "above the %lld MiB %s", path, name, (long long)size,
+                     (long long)(size > cap ? cap : VERIFY_MAX_UNPACKED) / (1024 * 1024),
+                     size > cap ? "such a file of a run folder may hold"
+                                : "a bundle may unpack to in all");
+            goto cleanup;
+        }
+        total += size;
         file = orch_strfmt("%s/%s", dir, name);
         fd = file && make_parents(file, strlen(dir)) == 0
              ? open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644) : -1;
@@ -124,12 +162,12 @@ static int unpack(const char *path, const char *dir, char *id, size_t idlen, cha
             free(file);
             goto cleanup;
         }
-        r = archive_read_data_into_fd(a, fd);
+        r = verify_stopped ? ARCHIVE_FATAL : archive_read_data_into_fd(a, fd);
         close(fd);
         free(file);
         if (r != ARCHIVE_OK) {
             snprintf(err, errlen, "%s: damaged or partial bundle: %s", path,
-                     archive_error_string(a));
+                     verify_stopped ? "interrupted" : archive_error_string(a));
             goto cleanup;
         }
         files++;
@@ -340,22 +378,37 @@ static int remove_one(const char *path, const struct stat *sb, int flag, struct 
 int orch_bundle_verify(const char *path, const char *signers, FILE *out, char *err,
                        size_t errlen)
 {
-    char tmp[] = "/tmp/drivebench-verify-XXXXXX", id[256], *dir = NULL, *mpath = NULL;
+    char id[256], *dir = NULL, *mpath = NULL;
     char *text = NULL, origin[1024];
     const char *missing;
     orch_manifest want = { 0 }, got = { 0 };
     verify_ctx v = { .out = out };
     int rc = -1, nresults = 0;
+    /* no SA_RESTART: a read or an open waiting then fails at once */
+    struct sigaction sa = { .sa_handler = verify_on_signal }, old[3];
+    static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+    const char *tmpdir = getenv("TMPDIR");
+    char *tmp = orch_strfmt("%s/drivebench-verify-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 
+    if (!tmp) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     if (access(path, R_OK) < 0) {
         snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+        free(tmp);
         return -1;
     }
+    /* the temporary folder is removed whatever stops the verify */
+    verify_stopped = 0;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 3; i++)
+        sigaction(sigs[i], &sa, &old[i]);
     if (!mkdtemp(tmp)) {
         snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
-        return -1;
+        goto cleanup;
     }
-    if (unpack(path, tmp, id, sizeof id, err, errlen) < 0)
+    if (unpack(path, tmp, id, sizeof id, err, errlen) < 0 || verify_stopped)
         goto cleanup;
     dir = orch_strfmt("%s/%s", tmp, id);
     mpath = dir ? orch_strfmt("%s/%s", dir, ORCH_MANIFEST) : NULL;
@@ -390,7 +443,7 @@ int orch_bundle_verify(const char *path, const char *signers, FILE *out, char *e
         snprintf(err, errlen, "%s: not a drivebench bundle: no summary.json in %s/", path, id);
         goto cleanup;
     }
-    if (check_summary(&v, dir, &nresults, err, errlen) < 0)
+    if (verify_stopped || check_summary(&v, dir, &nresults, err, errlen) < 0)
         goto cleanup;
     if (v.mismatches == 0)
         fprintf(out, "verified: %s: %d file(s) match %s; %d figure(s) of summary.json "
@@ -398,11 +451,19 @@ int orch_bundle_verify(const char *path, const char *signers, FILE *out, char *e
                 v.compared, nresults, origin);
     rc = v.mismatches ? 1 : 0;
 cleanup:
-    nftw(tmp, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    if (!strstr(tmp, "XXXXXX"))
+        nftw(tmp, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    for (int i = 0; i < 3; i++)
+        sigaction(sigs[i], &old[i], NULL);
     orch_manifest_clear(&want);
     orch_manifest_clear(&got);
     free(text);
     free(mpath);
     free(dir);
+    free(tmp);
+    if (verify_stopped) {       /* die of it, as without the handler */
+        signal(verify_stopped, SIG_DFL);
+        raise(verify_stopped);
+    }
     return rc;
 }

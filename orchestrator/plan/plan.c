@@ -3,6 +3,7 @@
  * redacted copy (which writes the step's value). Reading
  * is in plan_parse.c, validation in plan_check.c, keys in plan_keys.c. */
 #include "plan/plan.h"
+#include "atomic_file.h"
 #include "util/names.h"
 
 #include <ctype.h>
@@ -210,6 +211,7 @@ void orch_plan_sweep_value(const orch_plan *p, int i, char *buf, size_t len)
 int orch_plan_write_redacted(const orch_plan *p, const char *path, char *err, size_t errlen)
 {
     FILE *in = fopen(p->file, "r"), *out = NULL;
+    atomic_file *af = NULL;
     char *line = NULL;
     size_t cap = 0, at;
     ssize_t n;
@@ -219,10 +221,9 @@ int orch_plan_write_redacted(const orch_plan *p, const char *path, char *err, si
         snprintf(err, errlen, "cannot read the plan %s: %s", p->file, strerror(errno));
         goto cleanup;
     }
-    if (!(out = fopen(path, "w"))) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    if (!(af = atomic_file_open(path, err, errlen)))
         goto cleanup;
-    }
+    out = atomic_file_stream(af);
     while ((n = getline(&line, &cap, in)) > 0) {
         const char *eq = strchr(line, '=');
         char v[64];
@@ -240,16 +241,14 @@ int orch_plan_write_redacted(const orch_plan *p, const char *path, char *err, si
         snprintf(err, errlen, "cannot read the plan %s: %s", p->file, strerror(errno));
         goto cleanup;
     }
-    rc = 0;
+    rc = atomic_file_commit(af, err, errlen);     /* nothing left on a full disk */
+    af = NULL;
 cleanup:
     if (line)
         explicit_bzero(line, cap);
     free(line);
     if (in)
         fclose(in);
-    if (out && fclose(out) != 0 && rc == 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        rc = -1;
-    }
+    atomic_file_abort(af);
     return rc;
 }

@@ -2,6 +2,7 @@
  * [workload] and [drive NAME] once, with the typed store the parser uses
  * and the typed read `drivebench plan get` uses. */
 #include "plan/plan_keys.h"
+#include "results.h"
 #include "plan/plan.h"
 #include "plan/template.h"
 #include "util/names.h"
@@ -134,36 +135,9 @@ char *plan_trim(char *s)
     return s;
 }
 
-/* 1 when s is text every file we write can carry: valid UTF-8 (no
- * overlong forms, surrogates or code points past U+10FFFF), no control
- * character but tab, no U+FFFE/U+FFFF. XML 1.0 cannot represent the
- * others, so a name holding one would not come back from domain XML. */
 int plan_text_ok(const char *s)
 {
-    const unsigned char *u = (const unsigned char *)s;
-    while (*u) {
-        unsigned c = *u, n, cp;
-        if (c < 0x80) {
-            if (c < 0x20 && c != '\t')
-                return 0;
-            u++;
-            continue;
-        }
-        if (c >= 0xc2 && c <= 0xdf) { n = 1; cp = c & 0x1f; }
-        else if (c >= 0xe0 && c <= 0xef) { n = 2; cp = c & 0x0f; }
-        else if (c >= 0xf0 && c <= 0xf4) { n = 3; cp = c & 0x07; }
-        else return 0;
-        for (unsigned i = 1; i <= n; i++) {
-            if ((u[i] & 0xc0) != 0x80)
-                return 0;
-            cp = (cp << 6) | (u[i] & 0x3f);
-        }
-        if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff))
-            || (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff)
-            return 0;
-        u += n + 1;
-    }
-    return 1;
+    return res_utf8_bad_at(s, strlen(s), true) < 0;
 }
 
 /* Index of v among choices "a|b|c" (v is one of them: checked before). */

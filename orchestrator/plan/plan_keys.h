@@ -8,6 +8,7 @@
 #ifndef ORCH_PLAN_KEYS_H
 #define ORCH_PLAN_KEYS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef enum { K_STR, K_INT, K_INT64, K_DUR, K_SIZE, K_DOUBLE, K_ENUM, K_BOOL } key_type;
@@ -40,8 +41,11 @@ const key_spec *plan_key_find(const key_spec *keys, const char *key);
  * key); nothing is stored then. */
 int plan_key_store(const key_spec *k, void *base, const char *v, char *err, size_t errlen);
 
-/* 1 when s is text every file we write can carry (plan_keys.c says
- * which), else 0. */
+/* 1 when s is text every file we write can carry: valid UTF-8 (no
+ * overlong forms, surrogates or code points past U+10FFFF), no control
+ * character but tab, no U+FFFE/U+FFFF. XML 1.0 cannot represent the
+ * others, so a name holding one would not come back from domain XML.
+ * Else 0. */
 int plan_text_ok(const char *s);
 
 /* s without leading and trailing white space (trailing cut in place). */

@@ -6,6 +6,7 @@
 #include "plan/plan_parse.h"
 #include "attributes.h"
 #include "plan/plan_keys.h"
+#include "results.h"
 #include "util/names.h"
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Note a section header: same text inih will pass as the section name. */
@@ -43,21 +45,72 @@ static void note_section(parse_state *st, char *text)
         st->nsects++;
 }
 
-/* inih line reader: fgets plus line counting, section bookkeeping, and
- * the syntax errors inih would only report once. */
+/* One byte of the plan, counted against PLAN_MAX_BYTES: EOF at the end
+ * or past the bound (st->stop set and the refusal recorded). */
+static int plan_getc(parse_state *st)
+{
+    int c;
+    if (st->stop)
+        return EOF;
+    if ((c = getc(st->in)) != EOF && ++st->bytes > PLAN_MAX_BYTES) {
+        plan_error(st, st->line, "the plan is larger than %d KiB: not a plan file",
+                   PLAN_MAX_BYTES / 1024);
+        st->stop = true;
+        return EOF;
+    }
+    return c;
+}
+
+/* Whether the line at str (len bytes, nul: a NUL among them or in the
+ * rest of a long line cut at len) is text a plan may hold: else the
+ * reason is recorded. */
+static bool plan_is_text(parse_state *st, const char *str, size_t len, bool nul,
+                         bool long_line)
+{
+    long bad = res_utf8_bad_at(str, len, false);
+    if (nul)
+        plan_error(st, st->line, "a NUL byte: not a text file");
+    else if (st->line == 1 && strncmp(str, "\xef\xbb\xbf", 3) == 0)
+        plan_error(st, st->line, "the plan begins with a UTF-8 byte order mark (EF BB BF): "
+                   "save it without one");
+    else if (bad >= 0 && (!long_line || bad + 4 < (long)len))  /* not a character cut */
+        plan_error(st, st->line, "not UTF-8 (byte 0x%02X at column %ld)",
+                   (unsigned char)str[bad], bad + 1);
+    else
+        return true;
+    return false;
+}
+
+/* inih line reader: a line of at most num - 1 bytes, with line
+ * counting, section bookkeeping, and the syntax errors inih would only
+ * report once (a line the plan cannot hold is recorded and passed on
+ * empty). NULL at the end, or past PLAN_MAX_BYTES. */
 static char *plan_reader(char *str, int num, void *stream)
 {
     parse_state *st = stream;
     char copy[512], *t;
-    size_t len;
-    if (!fgets(str, num, st->in))
+    size_t len = 0;
+    bool nul = false, long_line;
+    int c = EOF;
+
+    while (len + 1 < (size_t)num && (c = plan_getc(st)) != EOF) {
+        nul |= c == '\0';
+        str[len++] = (char)c;
+        if (c == '\n')
+            break;
+    }
+    str[len] = '\0';
+    if (len == 0 || st->stop)
         return NULL;
     st->line++;
-    len = strlen(str);
-    if (len > 0 && str[len - 1] != '\n' && !feof(st->in)) {
-        int c;
-        while ((c = fgetc(st->in)) != EOF && c != '\n')
-            ;
+    long_line = c != '\n' && len + 1 >= (size_t)num;
+    while (long_line && !nul && (c = plan_getc(st)) != EOF && c != '\n')
+        nul |= c == '\0';
+    if (!st->stop && !plan_is_text(st, str, len, nul, long_line))
+        st->stop = true;    /* not text: the reading stops at the first such line */
+    if (st->stop)
+        return NULL;
+    if (long_line) {
         plan_error(st, st->line, "line longer than %d characters", num - 3);
         str[0] = '\0';
         return str;
@@ -247,6 +300,7 @@ orch_plan *orch_plan_load(const char *path, FILE *errs)
 {
     parse_state st;
     orch_plan *p = calloc(1, sizeof *p);
+    struct stat sb;
     int rc;
 
     memset(&st, 0, sizeof st);
@@ -257,26 +311,36 @@ orch_plan *orch_plan_load(const char *path, FILE *errs)
     st.p = p;
     st.errs = errs;
     st.in = fopen(path, "r");
-    if (!st.in) {
+    if (!st.in || fstat(fileno(st.in), &sb) < 0) {
         if (errs)
             fprintf(errs, "%s: cannot read plan: %s\n", path, strerror(errno));
-        orch_plan_free(p);
-        return NULL;
+        goto refused;
+    }
+    /* refused before reading: a folder, a file the plan's bound cannot
+     * hold (a device or a pipe is bounded as it is read: plan_getc) */
+    if (S_ISDIR(sb.st_mode) || (S_ISREG(sb.st_mode) && sb.st_size > PLAN_MAX_BYTES)) {
+        if (errs)
+            fprintf(errs, S_ISDIR(sb.st_mode) ? "%s: cannot read plan: it is a directory\n"
+                    : "%s: cannot read plan: larger than %d KiB: not a plan file\n", path,
+                    PLAN_MAX_BYTES / 1024);
+        goto refused;
     }
     ini_allow_multiline = false;
     rc = ini_parse_stream(plan_reader, &st, plan_handler, &st);
     fclose(st.in);
-    if (rc < 0)
+    if (rc < 0 && !st.stop)
         plan_error(&st, st.line, "out of memory while parsing");
-    if (!p->vmconfigs_dir)
-        p->vmconfigs_dir = orch_tree_path("vmconfigs");
-    engine_defaults(p);
-    guest_defaults(&st);
-    make_absolute(&p->image_dir);
-    make_absolute(&p->image);
-    make_absolute(&p->kernel);
-    make_absolute(&p->initrd);
-    plan_check(&st);
+    if (!st.stop) {     /* a plan read whole */
+        if (!p->vmconfigs_dir)
+            p->vmconfigs_dir = orch_tree_path("vmconfigs");
+        engine_defaults(p);
+        guest_defaults(&st);
+        make_absolute(&p->image_dir);
+        make_absolute(&p->image);
+        make_absolute(&p->kernel);
+        make_absolute(&p->initrd);
+        plan_check(&st);
+    }
     for (int i = 0; i < st.nkeys; i++)
         free(st.keys[i].section);
     free(st.keys);
@@ -290,5 +354,10 @@ orch_plan *orch_plan_load(const char *path, FILE *errs)
         return NULL;
     }
     return p;
+refused:
+    if (st.in)
+        fclose(st.in);
+    orch_plan_free(p);
+    return NULL;
 }
 

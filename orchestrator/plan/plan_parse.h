@@ -7,6 +7,7 @@
 #ifndef ORCH_PLAN_PARSE_H
 #define ORCH_PLAN_PARSE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "plan/plan.h"
@@ -31,6 +32,10 @@ typedef struct plan_msg {
     char *text;
 } plan_msg;
 
+/* The largest plan read: a plan is a page of keys; a device, a pipe or a
+ * file past this is refused while (or before) it is read. */
+#define PLAN_MAX_BYTES (1024 * 1024)
+
 typedef struct parse_state {
     orch_plan    *p;
     plan_msg     *msgs;         /* printed sorted by line at the end */
@@ -39,6 +44,8 @@ typedef struct parse_state {
     int           nerr;         /* messages, warnings included */
     int           nwarn;
     int           line;
+    long          bytes;        /* read so far (PLAN_MAX_BYTES) */
+    bool          stop;         /* the reading ended on a refusal */
     seen_key     *keys;
     int           nkeys;
     seen_section *sects;

@@ -1,5 +1,6 @@
 /* html.c — building blocks of the report's HTML tree (html.h). */
 #include "report/html.h"
+#include "atomic_file.h"
 
 #include <libxml/HTMLtree.h>
 
@@ -49,17 +50,7 @@ xmlNodePtr html_table(xmlNodePtr parent, const char *id, const char *const *head
 
 int html_write_mem(const char *path, const xmlChar *mem, int len, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "w");
-    int rc;
-    if (!f || fwrite(mem, 1, (size_t)len, f) != (size_t)len) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        if (f)
-            fclose(f);
-        return -1;
-    }
-    if ((rc = fclose(f)) != 0)
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-    return rc ? -1 : 0;
+    return atomic_file_write(path, mem, (size_t)len, err, errlen);
 }
 
 int html_write_doc(xmlDocPtr doc, const char *path, char *err, size_t errlen)

@@ -4,6 +4,7 @@
  * rank_html.c's, the command rank_cmd.c's (it calls both; neither calls
  * it). */
 #include "report/rank.h"
+#include "atomic_file.h"
 #include "attributes.h"
 #include "util/names.h"
 #include "util/stats.h"
@@ -325,12 +326,11 @@ static const char *num_or_empty(double v, char *buf, size_t len)
 
 int rank_write_csv(const rank_set *r, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "w");
+    atomic_file *af = atomic_file_open(path, err, errlen);
+    FILE *f = af ? atomic_file_stream(af) : NULL;
     char b[3][48], g[16], lay[64];
-    if (!f) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    if (!af)
         return -1;
-    }
     fputs("protocol,rank,drive,run_id,layout,n", f);
     for (int m = 0; m < RANK_NMETRICS; m++)
         fprintf(f, ",%s,%s_lo,%s_hi", rank_metrics[m].key, rank_metrics[m].key,
@@ -353,11 +353,7 @@ int rank_write_csv(const rank_set *r, const char *path, char *err, size_t errlen
                         num_or_empty(e->m[m].hi, b[2], sizeof b[2]));
             fprintf(f, ",%d\n", e->highlight);
         }
-    if (fclose(f) != 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return atomic_file_commit(af, err, errlen);
 }
 
 

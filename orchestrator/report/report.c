@@ -3,6 +3,7 @@
  * across runs) and the CSV (see report.h). The HTML page is built in
  * report_html.c from this model; report_cmd.c is the command. */
 #include "report/report.h"
+#include "atomic_file.h"
 #include "attributes.h"
 #include "util/files.h"
 #include "util/names.h"
@@ -355,12 +356,11 @@ static const char *spread_num(const report_spread *sp, double v, char *buf, size
 
 int report_write_csv(const report_set *s, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "w");
+    atomic_file *af = atomic_file_open(path, err, errlen);
+    FILE *f = af ? atomic_file_stream(af) : NULL;
     char b[14][48];
-    if (!f) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    if (!af)
         return -1;
-    }
     fputs("run_id,run,drive,vms,repetitions,tps,tps_min,tps_max,tps_cv_pct,tps_per_vm,"
           "transactions,latency_avg_ms,latency_p99_ms,latency_p99_mean_of_vms_ms,"
           "p99_rep_mean_ms,p99_rep_min_ms,p99_rep_max_ms,p99_cv_pct,cv_threshold_pct,cv_flag,"
@@ -387,9 +387,9 @@ int report_write_csv(const report_set *s, const char *path, char *err, size_t er
                     spread_num(&dr->tps_spread, dr->tps_spread.max, b[1], sizeof b[1]),
                     spread_num(&dr->tps_spread, dr->tps_spread.cv, b[2], sizeof b[2]),
                     report_num(fig->tps_per_vm, b[3], sizeof b[3]),
-                    fig->transactions, report_num(fig->lat_avg_ms, b[11], sizeof b[11]),
-                    report_num(fig->lat_p99_ms, b[12], sizeof b[12]),
-                    report_num(fig->lat_p99_mean_of_vms_ms, b[13], sizeof b[13]),
+                    fig->transactions, res_num_opt(fig->lat_avg_ms, b[11], sizeof b[11]),
+                    res_num_opt(fig->lat_p99_ms, b[12], sizeof b[12]),
+                    res_num_opt(fig->lat_p99_mean_of_vms_ms, b[13], sizeof b[13]),
                     spread_num(&dr->p99_spread, dr->p99_spread.mean, b[4], sizeof b[4]),
                     spread_num(&dr->p99_spread, dr->p99_spread.min, b[5], sizeof b[5]),
                     spread_num(&dr->p99_spread, dr->p99_spread.max, b[6], sizeof b[6]),
@@ -410,7 +410,7 @@ int report_write_csv(const report_set *s, const char *path, char *err, size_t er
             {   /* "2:3 4:3": repetition:VMs of those left out of the drive's TPS */
                 char *other = report_other_vms(dr->d, 0);
                 if (!other) {
-                    fclose(f);
+                    atomic_file_abort(af);
                     snprintf(err, errlen, "out of memory");
                     return -1;
                 }
@@ -425,10 +425,6 @@ int report_write_csv(const report_set *s, const char *path, char *err, size_t er
                 fputc('\n', f);
             }
         }
-    if (fclose(f) != 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return atomic_file_commit(af, err, errlen);
 }
 

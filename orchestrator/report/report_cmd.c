@@ -1,6 +1,7 @@
 /* report_cmd.c — `drivebench report`: load the run folders (report.h),
  * write the page (report_html.h) and the CSV next to it. */
 #include "report/report.h"
+#include "atomic_file.h"
 #include "attributes.h"
 #include "report/report_html.h"
 #include "report/rank.h"
@@ -64,11 +65,14 @@ static int write_page(const char *const *dirs, int ndirs, const char *html_path,
 {
     char *html = html_path ? strdup(html_path)
                  : ndirs == 1 ? orch_strfmt("%s/report.html", dirs[0]) : strdup("report.html");
-    char *csv = html ? csv_path_for(html) : NULL;
+    /* a page written through (a device, a FIFO, "-") has no folder
+     * beside it: no CSV then */
+    bool through = html && atomic_file_is_through(html);
+    char *csv = html && !through ? csv_path_for(html) : NULL;
     report_set *s = NULL;
     int rc = -1;
 
-    if (!csv) {
+    if (!html || (!csv && !through)) {
         snprintf(err, errlen, "out of memory");
         goto cleanup;
     }
@@ -82,9 +86,9 @@ static int write_page(const char *const *dirs, int ndirs, const char *html_path,
         goto cleanup;
     }
     if (report_write_html_charts(s, html, charts, err, errlen) < 0
-        || report_write_csv(s, csv, err, errlen) < 0)
+        || (csv && report_write_csv(s, csv, err, errlen) < 0))
         goto cleanup;
-    print_protocols(s, notes);
+    print_protocols(s, notes && strcmp(html, "-") == 0 ? stderr : notes);
     rc = 0;
     if (html_out) {
         *html_out = html;
@@ -166,12 +170,17 @@ int report_main(int argc, char **argv)
     rc = write_page(dirs, ndirs, out, &html, &csv, stdout, want_charts ? &charts : NULL, err,
                     sizeof err);
     if (rc == 0) {
-        printf("report: %s\ncsv: %s\n", html, csv);
+        /* the page on standard output: these lines apart */
+        FILE *f = strcmp(html, "-") == 0 ? stderr : stdout;
+        fprintf(f, "report: %s\n", html);
+        if (csv)
+            fprintf(f, "csv: %s\n", csv);
         /* the ranking's lines (rank.c) */
         if (want_charts)
-            printf("svg: %d file(s) in %s\n", charts.nsvg, charts.dir);
+            fprintf(f, "svg: %d file(s) in %s\n", charts.nsvg, charts.dir);
         if (want_charts && charts.png_scale > 0)
-            printf("png: %d file(s) in %s (twice the charts' size)\n", charts.npng, charts.dir);
+            fprintf(f, "png: %d file(s) in %s (twice the charts' size)\n", charts.npng,
+                    charts.dir);
     } else
         fprintf(stderr, "drivebench: %s\n", err);
     rc = rc == 0 ? 0 : rc == REPORT_BAD_INPUT ? 2 : 1;

@@ -184,6 +184,11 @@ static int run_all(run_state *st, const char *started, int *summary_written)
     int first;
     fprintf(st->out, "run %s: %d drive(s), %d VM(s), results in %s\n", st->l->run_id,
             p->ndrives, st->l->nvms, st->l->run_dir);
+    /* the plan's cost first: a refusal (memory, a drive's space) says
+     * "nothing was created", and no run folder is (issue 43) */
+    if (!st->o->resume && orch_estimate(st->conns, p, st->t, st->out, st->err,
+                                        sizeof st->err) < 0)
+        return ORCH_RUN_FAILED;
     if (run_live_start(st) < 0 || run_check_image_engine(st) < 0 || run_setup_dirs(st) < 0)
         return ORCH_RUN_FAILED;
     /* one drivebench a run folder (a resume holds the lock already) */
@@ -203,7 +208,8 @@ static int run_all(run_state *st, const char *started, int *summary_written)
     if (run_assign_ports(st) < 0)
         return ORCH_RUN_FAILED;
     /* the plan's cost, and its refusal when a drive or a host is short */
-    if (orch_estimate(st->conns, p, st->t, st->out, st->err, sizeof st->err) < 0
+    if ((st->o->resume && orch_estimate(st->conns, p, st->t, st->out, st->err,
+                                        sizeof st->err) < 0)
         || (!st->o->seed_out && run_host_check(st) < 0)
         || orch_place_layout(st->conns, p, st->l, p->vcpus ? p->vcpus : orch_template_vcpus(st->t),
                              NULL, st->out, st->err, sizeof st->err) < 0

@@ -82,7 +82,10 @@ int orch_listen_parse(const char *s, orch_listen_addr *out, char *err, size_t er
         in6->sin6_family = AF_INET6;
         in6->sin6_port = htons((uint16_t)out->port);
         out->len = sizeof *in6;
-        out->loopback = IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr);
+        /* ::1, or 127.0.0.0/8 written as IPv4-mapped (::ffff:127.0.0.1) */
+        out->loopback = IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr)
+                        || (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr)
+                            && in6->sin6_addr.s6_addr[12] == 127);
     }
     return 0;
 }

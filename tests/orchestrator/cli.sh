@@ -163,6 +163,13 @@ engine_error "metrics_remote without metrics" \
   'metrics_remote = yes\n' ''
 printf '[run]\nname = e\nprofile = tiny\nmetrics = 0.0.0.0:9464\nmetrics_remote = yes\n[workload]\nname = tpcc\nwarehouses = 1\nmeasure = 10s\n[drive d]\npath = /srv/d\n' > "$tmp/remote.ini"
 expect "metrics beyond loopback with metrics_remote = yes" 0 "" $DB validate "$tmp/remote.ini"
+# 127.0.0.1 written as an IPv4-mapped IPv6 address is loopback (issue 43);
+# a mapped address beyond it is not
+sed 's/^metrics = .*/metrics = [::ffff:127.0.0.1]:9464/; /^metrics_remote/d' "$tmp/remote.ini" > "$tmp/mapped.ini"
+expect "metrics on a mapped loopback address" 0 "" $DB validate "$tmp/mapped.ini"
+engine_error "metrics on a mapped address beyond loopback" \
+  "4: [run] metrics = [::ffff:10.0.0.1]:9464 listens beyond loopback: anyone who reaches this host could read the run's figures; use 127.0.0.1:PORT, or set [run] metrics_remote = yes to allow it" \
+  'metrics = [::ffff:10.0.0.1]:9464\n' ''
 # sweeps (issue 34): a malformed list is one line naming the step
 engine_error "a sweep with an empty step" \
   "8: [workload] threads: '8,,16' has an empty step (a sweep is a comma-separated list of values, like 8,16,32)" \

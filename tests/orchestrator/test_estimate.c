@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <limits.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +173,20 @@ static void census_fn(void *ctx, orch_obj_kind kind, const char *name, const cha
     (*(int *)ctx)++;
 }
 
+/* The entries of folder dir, . and .. not counted (-1: none such). */
+static int dir_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    if (!d)
+        return -1;
+    while ((e = readdir(d)))
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
 /* A run whose 3 VMs of 8 GiB need more than node.xml's 24 GiB: refused
  * before any pool, volume or domain exists; with overcommit = yes it
  * runs, and its progress lines carry the run's ETA. */
@@ -195,6 +210,9 @@ static void test_run_memory(void **state)
     assert_null(strstr(orch_fixture_output(f), "teardown:"));
     assert_int_equal(orch_list_objects(f->conn, census_fn, &objects, err, sizeof err), 0);
     assert_int_equal(objects, 0);
+    /* nothing was created: no run folder either, only the plan is
+     * there (issue 43) */
+    assert_int_equal(dir_entries(f->results), 1);
     orch_plan_free(p);
 
     p = orch_fixture_plan(f, "profile = tiny\nmemory = 8G\novercommit = yes\n",

@@ -6,10 +6,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "plan/plan.h"
@@ -265,13 +268,16 @@ static const bad_case bad_cases[] = {
       "PATH.qcow2 (images/README.md gives the contract)\n" },
     { RUN_OK "engine = mysql\nimage = /srv/mysql8.qcow2\n" WL_OK "db_driver = pgsql\n" DRIVE_OK,
       "PLAN:15: [workload] db_driver pgsql: engine mysql is reached through mysql|odbc\n" },
-    /* found by tests/fuzz/fuzz_render: names that XML cannot carry back */
+    /* found by tests/fuzz/fuzz_render: names that XML cannot carry back
+     * (any line that is not UTF-8 is refused as it is read, issue 43) */
     { RUN_OK WL_OK "[drive \xf8!x]\npath = /a\n",
+      "PLAN:13: not UTF-8 (byte 0xF8 at column 8)\n" },
+    { RUN_OK WL_OK "[drive a\x01b]\npath = /a\n",
       "PLAN:13: drive name is not UTF-8 text (or holds a control character)\n" },
     { RUN_OK WL_OK DRIVE_OK "[drive d2]\npath = /a\x01b\n",
       "PLAN:16: [drive d2] path: the value is not UTF-8 text (or holds a control character)\n" },
     { RUN_OK WL_OK "db_user = \xed\xa0\x80\n" DRIVE_OK,
-      "PLAN:13: [workload] db_user: the value is not UTF-8 text (or holds a control character)\n" },
+      "PLAN:13: not UTF-8 (byte 0xED at column 11)\n" },
     /* network = passt (issue 33): client = host only, a client-first
      * engine, the passt program; passt alone needs network = passt */
     { RUN_OK "network = passt\n" WL_OK DRIVE_OK,
@@ -576,6 +582,104 @@ static void test_plan_paths(void **state)
 #undef AT
 }
 
+/* orch_plan_load of path: NULL, and its messages (all of them) in errs,
+ * the caller's to free. */
+static void load_refused(const char *path, char **errs)
+{
+    size_t len = 0;
+    FILE *f;
+    *errs = NULL;
+    f = open_memstream(errs, &len);
+    assert_null(orch_plan_load(path, f));
+    fclose(f);
+}
+
+/* What is not a plan is named as what it is, in one line, without
+ * reading past the first line that is not text (issue 43): a NUL byte,
+ * a byte order mark, bytes that are not UTF-8, a folder, a file larger
+ * than a plan, endless devices. */
+static void test_not_text(void **state)
+{
+    static const struct { const char *bytes; size_t len; const char *want; } cases[] = {
+#define BYTES(s) s, sizeof s - 1
+        { BYTES("[run]\nna\0me = x\n"), "PLAN:2: a NUL byte: not a text file\n" },
+        { BYTES("\xef\xbb\xbf[run]\nname = x\n"),
+          "PLAN:1: the plan begins with a UTF-8 byte order mark (EF BB BF): save it without "
+          "one\n" },
+        { BYTES("[run]\nname = caf\xe9\n"), "PLAN:2: not UTF-8 (byte 0xE9 at column 11)\n" },
+        { BYTES("[run]\nname = \xc0\xaf\n"), "PLAN:2: not UTF-8 (byte 0xC0 at column 8)\n" },
+#undef BYTES
+    };
+    char path[] = "/tmp/orch-plan-XXXXXX", want[256], *errs;
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        assert_int_equal(write(fd, cases[i].bytes, cases[i].len), (ssize_t)cases[i].len);
+        close(fd);
+        load_refused(path, &errs);
+        snprintf(want, sizeof want, "%s%s", path, cases[i].want + 4);
+        assert_string_equal(errs, want);
+        free(errs);
+        unlink(path);
+        strcpy(path, "/tmp/orch-plan-XXXXXX");
+    }
+    load_refused("/tmp", &errs);
+    assert_string_equal(errs, "/tmp: cannot read plan: it is a directory\n");
+    free(errs);
+    load_refused("/dev/zero", &errs);
+    assert_string_equal(errs, "/dev/zero:1: a NUL byte: not a text file\n");
+    free(errs);
+    /* random bytes: refused at once, in one line, whatever they are */
+    load_refused("/dev/urandom", &errs);
+    assert_int_equal(strncmp(errs, "/dev/urandom:", 13), 0);
+    assert_ptr_equal(strchr(errs, '\n'), errs + strlen(errs) - 1);
+    free(errs);
+}
+
+/* 600 000 lines "#" to the pipe *arg, then closed (a reader that closes
+ * its end first ends it). */
+static void *write_comments(void *arg)
+{
+    int fd = *(int *)arg;
+    for (int i = 0; i < 600000; i++)
+        if (write(fd, "#\n", 2) != 2)
+            break;
+    close(fd);
+    return NULL;
+}
+
+/* A plan is at most PLAN_MAX_BYTES: a larger file is refused by its size
+ * before it is read, a pipe when its reading passes the bound. */
+static void test_plan_size_cap(void **state)
+{
+    char path[] = "/tmp/orch-plan-XXXXXX", want[256], *errs;
+    int fd = mkstemp(path), pipefd[2];
+    pthread_t writer;
+    (void)state;
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, 1024 * 1024 + 1), 0);
+    close(fd);
+    load_refused(path, &errs);
+    snprintf(want, sizeof want, "%s: cannot read plan: larger than 1024 KiB: not a plan file\n",
+             path);
+    assert_string_equal(errs, want);
+    free(errs);
+    unlink(path);
+    /* 600 000 comment lines through a pipe: refused after 1 MiB */
+    assert_int_equal(pipe(pipefd), 0);
+    signal(SIGPIPE, SIG_IGN);       /* the reader stops first */
+    assert_int_equal(pthread_create(&writer, NULL, write_comments, &pipefd[1]), 0);
+    snprintf(path, sizeof path, "/dev/fd/%d", pipefd[0]);
+    load_refused(path, &errs);
+    close(pipefd[0]);
+    assert_int_equal(pthread_join(writer, NULL), 0);
+    snprintf(want, sizeof want, "%s:524288: the plan is larger than 1024 KiB: not a plan file\n",
+             path);
+    assert_string_equal(errs, want);
+    free(errs);
+}
+
 /* The password from the environment, a file, or (with a warning) the plan. */
 static void test_password_sources(void **state)
 {
@@ -677,6 +781,22 @@ static void test_redacted_copy(void **state)
     assert_int_equal(orch_plan_write_redacted(&p, "/nonexistent/plan.ini", err, sizeof err), -1);
     assert_string_equal(err, "cannot write /nonexistent/plan.ini: No such file or directory");
     unlink(copy);
+    /* a file system that takes no more (here: a file size limit of 16
+     * bytes): the reason, and no partial plan.ini (issue 43) */
+    {
+        struct rlimit old, small = { 16, 16 };
+        struct stat sb;
+        char want[128];
+        signal(SIGXFSZ, SIG_IGN);
+        assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+        small.rlim_max = old.rlim_max;
+        assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+        assert_int_equal(orch_plan_write_redacted(&p, copy, err, sizeof err), -1);
+        assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+        snprintf(want, sizeof want, "cannot write %s: File too large", copy);
+        assert_string_equal(err, want);
+        assert_int_equal(stat(copy, &sb), -1);
+    }
     unlink(path);
 }
 
@@ -720,6 +840,8 @@ int main(void)
         cmocka_unit_test(test_db_settings),
         cmocka_unit_test(test_long_line),
         cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_not_text),
+        cmocka_unit_test(test_plan_size_cap),
         cmocka_unit_test(test_durations_and_sizes),
         cmocka_unit_test(test_password_sources),
         cmocka_unit_test(test_plan_paths),

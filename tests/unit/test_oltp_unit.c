@@ -90,6 +90,13 @@ static void test_bad_options(void **state)
         {"--time=0 oltp_read_write run", "oltp: --time=0 and --events=0: the run would never end; set one of them\n"},
         {"--time=10 --warmup-time=10 oltp_read_write run", "oltp: --warmup-time=10 must be shorter than --time=10\n"},
         {"a b c", "oltp: unexpected argument 'c' (usage: oltp [options] WORKLOAD COMMAND)\n"},
+        /* strtok_r skipped the empty item (issue 43) */
+        {"--percentile=50,,99 oltp_read_write run",
+         "oltp: --percentile=50,,99: an empty item in the list (expected up to 16 "
+         "comma-separated numbers in (0, 100])\n"},
+        {"--percentile=50,99, oltp_read_write run",
+         "oltp: --percentile=50,99,: an empty item in the list (expected up to 16 "
+         "comma-separated numbers in (0, 100])\n"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         oltp_opts o;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1231,6 +1232,39 @@ static void test_summary_rate(void **state)
     res_summary_clear(&b);
 }
 
+/* Text that is not UTF-8 (a server's message in latin1) is written with
+ * U+FFFD for each such byte, so that the document stays readable by the
+ * readers, which refuse what is not UTF-8; such a document is refused
+ * with the reason (issue 43). */
+static void test_utf8_text(void **state)
+{
+    char path[] = "/tmp/test_results_utf8.XXXXXX", err[256];
+    json_object *doc = json_object_new_object(), *back;
+    int fd = mkstemp(path);
+    (void)state;
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(res_utf8_bad_at("caf\xc3\xa9", 5, false), -1);
+    assert_int_equal(res_utf8_bad_at("caf\xe9!", 5, false), 3);
+    assert_int_equal(res_utf8_bad_at("a\x01", 2, false), -1);
+    assert_int_equal(res_utf8_bad_at("a\x01", 2, true), 1);
+    assert_int_equal(res_utf8_bad_at("\xed\xa0\x80", 3, false), 0);     /* a surrogate */
+    rj_put(doc, "error", rj_str_or_null("Table 'caf\xe9' doesn't exist \xff"));
+    assert_int_equal(rj_write_json(doc, path, err, sizeof err), 0);
+    json_object_put(doc);
+    back = rj_read_json(path, err, sizeof err);
+    assert_non_null(back);
+    assert_string_equal(json_object_get_string(rj_get(back, "error")),
+                        "Table 'caf\xef\xbf\xbd' doesn't exist \xef\xbf\xbd");
+    json_object_put(back);
+    fd = open(path, O_WRONLY | O_TRUNC);
+    assert_int_equal(write(fd, "{\"error\": \"caf\xe9\"}", 15), 15);
+    close(fd);
+    assert_null(rj_read_json(path, err, sizeof err));
+    assert_string_equal(err, "not JSON: invalid utf-8 string at byte 15");
+    unlink(path);
+}
+
 static void test_csv_field(void **state)
 {
     static const struct { const char *in, *needed, *always; } cases[] = {
@@ -1242,6 +1276,15 @@ static void test_csv_field(void **state)
         { "cr\rhere", "\"cr\rhere\"", "\"cr\rhere\"" },
         { "<script>alert(1)</script>", "<script>alert(1)</script>",
           "\"<script>alert(1)</script>\"" },
+        /* what a spreadsheet would run as a formula (issue 43) */
+        { "=HYPERLINK(\"http://x\",\"y\")", "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"",
+          "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"" },
+        { "+1", "\"'+1\"", "\"'+1\"" },
+        { "-2+3", "\"'-2+3\"", "\"'-2+3\"" },
+        { "@SUM(A1)", "\"'@SUM(A1)\"", "\"'@SUM(A1)\"" },
+        { "\t=1", "\"'\t=1\"", "\"'\t=1\"" },
+        { "\r=1", "\"'\r=1\"", "\"'\r=1\"" },
+        { "a=b-c", "a=b-c", "\"a=b-c\"" },
     };
     (void)state;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -1293,6 +1336,7 @@ int main(void)
         cmocka_unit_test(test_summary_untrusted),
         cmocka_unit_test(test_summary_rate),
         cmocka_unit_test(test_csv_field),
+        cmocka_unit_test(test_utf8_text),
         cmocka_unit_test(test_numbers),
     };
     return cmocka_run_group_tests_name("results", tests, setup, teardown);
