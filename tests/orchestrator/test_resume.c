@@ -125,7 +125,9 @@ static int napping(const char *clients)
 
 /* The fixture's plan run in a child process that is SIGKILLed once every
  * VM's oltp of repetition 2 measures (the stand-ins then sleep 60 s):
- * what a `kill -9` of drivebench leaves. */
+ * what a `kill -9` of drivebench leaves. The stand-ins let its death
+ * signal pass (FAKE_OLTP_OUTLIVE): all three are left for resume to end,
+ * however fast or slow they would have stopped on their own. */
 static void run_and_kill_in_rep2(orch_fixture *f, orch_plan *p)
 {
     char *clients = orch_strfmt("%s/%s/clients", f->results, RUN_ID);
@@ -141,6 +143,7 @@ static void run_and_kill_in_rep2(orch_fixture *f, orch_plan *p)
         o.out = fopen("/dev/null", "w");
         setenv("FAKE_OLTP_MATCH", ".r2.json", 1);
         setenv("FAKE_OLTP_SLEEP", "60", 1);
+        setenv("FAKE_OLTP_OUTLIVE", "1", 1);
         _exit(orch_run(p, &o));
     }
     /* all 3 stand-ins of repetition 2's measured phase started */
