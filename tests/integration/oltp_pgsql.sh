@@ -116,11 +116,18 @@ check_eq "--pipeline=on with tpcc: why" \
 # --- reconnect after the server ends every session ----------------------------
 # --time leaves room after the terminations (at most ~6 s in, on a loaded
 # machine): a session ended as the run itself ends does not reconnect. Only
-# the four workers are ended: oltp's setup session (its last statement the
-# size read) closes before they connect, but its backend can still be listed
-# for a moment after, and ending it would be one termination without a
-# reconnect (seen once in CI: 4 terminated, 3 reconnects).
-workers="application_name='oltp' AND backend_type='client backend' AND query NOT LIKE '%pg_database_size%'"
+# this run's four workers are ended: oltp's setup session (its last
+# statement the size read) closes before they connect, but its backend can
+# still be listed for a moment after, and ending it would be one
+# termination without a reconnect (seen once in CI: 4 terminated, 3
+# reconnects); so can the backends of the runs before (the 8 sessions of
+# the run above, all application 'oltp'): they then also counted toward
+# the 4 the wait below looks for, could end it before this run's 4th
+# worker was there, and be ended in its place (the likely cause of the
+# same 4 and 3 seen twice more on a loaded machine). Only backends started
+# after this run did are counted and ended.
+since=$(postgres_sql "SELECT now()")
+workers="application_name='oltp' AND backend_type='client backend' AND query NOT LIKE '%pg_database_size%' AND backend_start > '$since'::timestamptz"
 $OLTP --tables=2 --table-size=1000 --threads=4 --time=15 oltp_read_write run >"$T/ol" 2>&1 &
 pid=$!
 for _ in $(seq 1 50); do
