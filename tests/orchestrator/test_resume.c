@@ -13,11 +13,13 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -515,6 +517,13 @@ static void test_bundle_verify(void **state)
 
 int main(void)
 {
+    /* One instance at a time on this machine (two make checks at once):
+     * the passt networks of a run are named by its run id, the fixture's
+     * RUN_ID in every instance, and resume's clean-up removes those its
+     * run id names, another instance's too. Held until exit. */
+    int lock = open("/tmp/drivebench-orch-test-resume.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (lock >= 0)
+        flock(lock, LOCK_EX);
     const struct CMUnitTest tests[] = {
         /* first: it forks, before any run started libvirt's event thread here */
         ORCH_FIXTURE_TEST(test_resume_after_sigkill),
