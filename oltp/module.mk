@@ -42,6 +42,8 @@ TEST_TARGETS += tests/integration/tpcc_mysql.sh tests/integration/tpcc_procedure
 # the SQL Server path against Babelfish, last: on a fresh machine it waits
 # for the Babelfish build .ci/run started early (tests/lib/babelfish.sh)
 TEST_TARGETS += tests/integration/tsql_babelfish.sh tests/integration/tsql_bcp.sh
+# babelfish/build.sh's steps on stand-in sources (seconds, no network)
+CHECK_TARGETS += tests/babelfish/build_env.sh
 
 # SQL Server's transaction rules through the real driver manager: bin/oltp
 # against a test double of SQL Server loaded as an ODBC driver

@@ -33,7 +33,8 @@ $(BIN)/orch_test_%: $(BUILD)/tests/orchestrator/test_%.o $(ORCH_TESTLIB) $(ORCH_
 	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(ORCH_LIBS) $(call pkglibs,cmocka)
 
 ALL_TARGETS  += $(BIN)/drivebench $(ORCH_TEST_BINS)
-CHECK_TARGETS += $(ORCH_TEST_BINS) tests/orchestrator/cli.sh tests/orchestrator/io.sh
+CHECK_TARGETS += $(ORCH_TEST_BINS) tests/orchestrator/cli.sh tests/orchestrator/io.sh \
+                 tests/orchestrator/live_slow_clients.sh
 
 # `drivebench report` (orchestrator/report*.c, svg.c): the fixture maker
 # (tests/report/make-fixtures.sh) and the report tests in tests/report/.

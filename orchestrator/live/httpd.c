@@ -1,7 +1,18 @@
 /* httpd.c — the live view's HTTP server (live.h): libmicrohttpd on one
  * thread of its own, GET or HEAD /metrics answered with the view's
  * OpenMetrics text, anything else refused. The listening socket is made
- * here, so a refusal says why (address in use, not on this host). */
+ * here, so a refusal says why (address in use, not on this host).
+ *
+ * A misbehaving client must not starve the scraper (issue 43): a
+ * connection silent for LIVE_IDLE_S seconds is closed, in its header as
+ * in its body (a scraper's request comes at once); up to LIVE_CONNECTIONS
+ * at once, within the default 1024 descriptors with room for the run's
+ * own, so that a handful of slow or idle clients leave room for it; the
+ * kernel's own queue of connections not yet taken as long as it allows
+ * (SOMAXCONN), so that a burst of connects does not drop the scraper's.
+ * No limit per address: on loopback every client, the scraper too, comes
+ * from 127.0.0.1, and such a limit would let a few local clients shut it
+ * out. */
 #include "live/live_state.h"
 #include "util/listen.h"
 
@@ -12,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+enum { LIVE_CONNECTIONS = 512, LIVE_IDLE_S = 3 };
 
 #define OM_CONTENT_TYPE "application/openmetrics-text; version=1.0.0; charset=utf-8"
 
@@ -85,7 +98,7 @@ static int listen_on(const orch_listen_addr *a, const char *text, char *err, siz
         return -1;
     }
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (bind(fd, (const struct sockaddr *)&a->sa, a->len) < 0 || listen(fd, 16) < 0) {
+    if (bind(fd, (const struct sockaddr *)&a->sa, a->len) < 0 || listen(fd, SOMAXCONN) < 0) {
         snprintf(err, errlen, "cannot listen on %s: %s", text, strerror(errno));
         close(fd);
         return -1;
@@ -121,8 +134,8 @@ int orch_live_listen(orch_live *lv, const char *addr, char *err, size_t errlen)
                                  | (a.sa.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
                                  0, NULL, NULL, on_request, lv,
                                  MHD_OPTION_LISTEN_SOCKET, lv->listen_fd,
-                                 MHD_OPTION_CONNECTION_LIMIT, 16u,
-                                 MHD_OPTION_CONNECTION_TIMEOUT, 10u,
+                                 MHD_OPTION_CONNECTION_LIMIT, (unsigned)LIVE_CONNECTIONS,
+                                 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)LIVE_IDLE_S,
                                  MHD_OPTION_NOTIFY_COMPLETED, on_completed, lv,
                                  MHD_OPTION_END);
     if (!lv->httpd) {

@@ -116,11 +116,26 @@ check_eq "--pipeline=on with tpcc: why" \
 # --- reconnect after the server ends every session ----------------------------
 # --time leaves room after the terminations (at most ~6 s in, on a loaded
 # machine): a session ended as the run itself ends does not reconnect. Only
-# the four workers are ended: oltp's setup session (its last statement the
-# size read) closes before they connect, but its backend can still be listed
-# for a moment after, and ending it would be one termination without a
-# reconnect (seen once in CI: 4 terminated, 3 reconnects).
-workers="application_name='oltp' AND backend_type='client backend' AND query NOT LIKE '%pg_database_size%'"
+# this run's four workers are ended: oltp's setup session (its last
+# statement the size read) closes before they connect, but its backend can
+# still be listed for a moment after, and ending it would be one
+# termination without a reconnect (seen once in CI: 4 terminated, 3
+# reconnects); so can the backends of the runs before (the 8 sessions of
+# the run above, all application 'oltp'): they then also counted toward
+# the 4 the wait below looks for, could end it before this run's 4th
+# worker was there, and be ended in its place (the likely cause of the
+# same 4 and 3 seen twice more on a loaded machine). Only backends started
+# after this run did are counted and ended. A session that another
+# client named 'oltp' opened before, busy, stands for them (on main it was
+# waited for and ended: 5 terminated).
+PGAPPNAME=oltp postgres_sql "SELECT pg_sleep(120)" >/dev/null 2>&1 &
+stray=$!
+stray_sql="application_name='oltp' AND query LIKE '%pg_sleep(120)%' AND pid <> pg_backend_pid()"
+for _ in $(seq 1 50); do
+  [ "$(postgres_sql "SELECT COUNT(*) FROM pg_stat_activity WHERE $stray_sql")" = 1 ] && break; sleep 0.1
+done
+since=$(postgres_sql "SELECT now()")
+workers="application_name='oltp' AND backend_type='client backend' AND query NOT LIKE '%pg_database_size%' AND backend_start > '$since'::timestamptz"
 $OLTP --tables=2 --table-size=1000 --threads=4 --time=15 oltp_read_write run >"$T/ol" 2>&1 &
 pid=$!
 for _ in $(seq 1 50); do
@@ -134,6 +149,9 @@ wait $pid
 check_eq "run through pg_terminate_backend exits 0" 0 $?
 check_eq "4 sessions terminated" 4 "$killed"
 check_eq "each terminated session reconnected once" 4 "$(field reconnects "$T/ol")"
+check_eq "the other client's session named 'oltp' was left alone" 1 \
+  "$(postgres_sql "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE $stray_sql")"
+wait $stray
 
 # --- password and connection errors -----------------------------------------
 OLTP_PGSQL_PASSWORD=wrong $OLTP --tables=2 --time=1 oltp_read_write run >"$T/out" 2>"$T/err"

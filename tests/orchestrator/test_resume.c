@@ -13,11 +13,13 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -127,7 +129,9 @@ static int napping(const char *clients)
 
 /* The fixture's plan run in a child process that is SIGKILLed once every
  * VM's oltp of repetition 2 measures (the stand-ins then sleep 60 s):
- * what a `kill -9` of drivebench leaves. */
+ * what a `kill -9` of drivebench leaves. The stand-ins let its death
+ * signal pass (FAKE_OLTP_OUTLIVE): all three are left for resume to end,
+ * however fast or slow they would have stopped on their own. */
 static void run_and_kill_in_rep2(orch_fixture *f, orch_plan *p)
 {
     char *clients = orch_strfmt("%s/%s/clients", f->results, RUN_ID);
@@ -143,6 +147,7 @@ static void run_and_kill_in_rep2(orch_fixture *f, orch_plan *p)
         o.out = fopen("/dev/null", "w");
         setenv("FAKE_OLTP_MATCH", ".r2.json", 1);
         setenv("FAKE_OLTP_SLEEP", "60", 1);
+        setenv("FAKE_OLTP_OUTLIVE", "1", 1);
         _exit(orch_run(p, &o));
     }
     /* all 3 stand-ins of repetition 2's measured phase started */
@@ -643,6 +648,13 @@ static void test_summarize_reproduces(void **state)
 
 int main(void)
 {
+    /* One instance at a time on this machine (two make checks at once):
+     * the passt networks of a run are named by its run id, the fixture's
+     * RUN_ID in every instance, and resume's clean-up removes those its
+     * run id names, another instance's too. Held until exit. */
+    int lock = open("/tmp/drivebench-orch-test-resume.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (lock >= 0)
+        flock(lock, LOCK_EX);
     const struct CMUnitTest tests[] = {
         /* first: it forks, before any run started libvirt's event thread here */
         ORCH_FIXTURE_TEST(test_resume_after_sigkill),

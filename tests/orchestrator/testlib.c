@@ -104,7 +104,7 @@ const char *orch_fixture_output(orch_fixture *f)
 void orch_assert_output(orch_fixture *f, const char *text)
 {
     if (!strstr(orch_fixture_output(f), text))
-        fail_msg("the run's messages lack \"%s\"", text);
+        fail_msg("the run's messages lack \"%s\"; they are:\n%s", text, orch_fixture_output(f));
 }
 
 void orch_assert_teardown(orch_fixture *f, int domains, int volumes, int then_volumes,
