@@ -12,9 +12,11 @@
 #include "engine/engine.h"
 #include "options/options.h"
 #include "options/rand.h"
+#include "workload_list.h"
 
-/* Parse a command line given as one string; stderr text goes to *err. */
-static int parse(oltp_opts *o, const char *line, char *err, size_t errlen)
+/* Parse a command line given as one string, run as prog; stderr text
+ * goes to *err. */
+static int parse_as(oltp_opts *o, const char *prog, const char *line, char *err, size_t errlen)
 {
     /* static: the parsed options point into these strings after we return */
     static char buf[1024];
@@ -22,7 +24,7 @@ static int parse(oltp_opts *o, const char *line, char *err, size_t errlen)
     int argc = 0, r;
     FILE *f = fmemopen(err, errlen, "w");
 
-    snprintf(buf, sizeof buf, "oltp %s", line);
+    snprintf(buf, sizeof buf, "%s %s", prog, line);
     for (tok = strtok_r(buf, " ", &save); tok && argc < 63; tok = strtok_r(NULL, " ", &save))
         argv[argc++] = tok;
     argv[argc] = NULL;
@@ -30,6 +32,11 @@ static int parse(oltp_opts *o, const char *line, char *err, size_t errlen)
     r = opts_parse(o, argc, argv, f);
     fclose(f);
     return r;
+}
+
+static int parse(oltp_opts *o, const char *line, char *err, size_t errlen)
+{
+    return parse_as(o, "oltp", line, err, errlen);
 }
 
 static void test_defaults_match_sysbench(void **state)
@@ -104,7 +111,7 @@ static void test_bad_options(void **state)
         {"--mysql-ignore-errors=12x oltp_read_write run",
          "oltp: --mysql-ignore-errors=12x: expected \"all\", \"none\" or up to 32 error numbers\n"},
         {"oltp_read_write", "oltp: missing command (usage: oltp [options] WORKLOAD prepare|run|cleanup|check; see oltp --help)\n"},
-        {"oltp_read_write walk", "oltp: unknown command 'walk': expected prepare, run, cleanup or check\n"},
+        {"oltp_read_write walk", "oltp: unknown command 'walk': expected prepare, prewarm, run, cleanup, check or help\n"},
         {"--time=0 oltp_read_write run", "oltp: --time=0 and --events=0: the run would never end; set one of them\n"},
         {"--time=10 --warmup-time=10 oltp_read_write run", "oltp: --warmup-time=10 must be shorter than --time=10\n"},
         {"a b c", "oltp: unexpected argument 'c' (usage: oltp [options] WORKLOAD COMMAND)\n"},
@@ -252,6 +259,68 @@ static void test_event_threads(void **state)
     assert_int_equal(engine_event_threads(0, 16, false, 0), 1);
 }
 
+/* Run as `sysbench` (any directory), oltp is sysbench 1.0.20 on its
+ * command line: its commands, --verbosity, and its messages for bad ones. */
+static void test_sysbench_personality(void **state)
+{
+    oltp_opts o;
+    char err[512];
+
+    assert_int_equal(parse_as(&o, "/usr/local/bin/sysbench", "oltp_read_write run", err, sizeof err), 0);
+    assert_true(o.sysbench_personality);
+    assert_int_equal(o.verbosity, 3);
+    assert_int_equal(parse(&o, "oltp_read_write run", err, sizeof err), 0);
+    assert_false(o.sysbench_personality);
+    assert_int_equal(parse_as(&o, "sysbench", "--verbosity=1 --pgsql-variant=redshift --thread-stack-size=64K "
+                              "oltp_read_write prewarm", err, sizeof err), 0);
+    assert_int_equal(o.verbosity, 1);
+    assert_string_equal(o.command, "prewarm");
+    assert_int_equal(parse(&o, "oltp_delete help", err, sizeof err), 0);
+    assert_string_equal(o.command, "help");
+
+    assert_int_equal(parse_as(&o, "sysbench", "--verbosity=6 oltp_read_write run", err, sizeof err), -1);
+    assert_string_equal(err, "FATAL: --verbosity=6: out of range [0, 5]\n");
+    assert_int_equal(parse_as(&o, "sysbench", "--bogus=1 oltp_read_write run", err, sizeof err), -1);
+    assert_string_equal(err, "invalid option: --bogus=1\n");
+    assert_int_equal(parse(&o, "--bogus=1 oltp_read_write run", err, sizeof err), -1);
+    assert_string_equal(err, "oltp: unknown option '--bogus' (see oltp --help)\n");
+    assert_int_equal(parse_as(&o, "sysbench", "oltp_read_write", err, sizeof err), -1);
+    assert_string_equal(err, "FATAL: Command is required. Supported commands: prepare, prewarm, run, cleanup, help\n");
+    assert_int_equal(parse_as(&o, "sysbench", "oltp_read_write bogus", err, sizeof err), -1);
+    assert_string_equal(err, "Unknown command: bogus\n");
+    assert_int_equal(parse(&o, "oltp_read_write bogus", err, sizeof err), -1);
+    assert_string_equal(err, "oltp: unknown command 'bogus': expected prepare, prewarm, run, cleanup, check or help\n");
+}
+
+/* A test named as sysbench names it: a workload, or its script's path. */
+static void test_find_test(void **state)
+{
+    assert_ptr_equal(workload_find_test("/usr/share/sysbench/oltp_read_write.lua"), workload_find("oltp_read_write"));
+    assert_ptr_equal(workload_find_test("../lua/oltp_point_select"), workload_find("oltp_point_select"));
+    assert_ptr_equal(workload_find_test("oltp_delete.lua"), workload_find("oltp_delete"));
+    assert_non_null(workload_find("oltp_delete"));
+    assert_null(workload_find_test("oltp_delete.lua.lua"));
+    assert_null(workload_find_test("/usr/share/sysbench/select_random_points.lua"));
+    assert_null(workload_find_test(".lua"));
+    assert_true(workload_is_sysbench(workload_find_test("oltp_insert")));
+    assert_false(workload_is_sysbench(workload_find_test("tpcc")));
+}
+
+/* `help`: the options of sysbench's OLTP scripts, laid out as sysbench's. */
+static void test_script_help(void **state)
+{
+    char buf[8192] = "";
+    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+    opts_script_help(f, "oltp_read_write.lua");
+    fclose(f);
+    assert_non_null(strstr(buf, "oltp_read_write.lua options:\n"
+        "  --auto_inc[=on|off]           Use AUTO_INCREMENT column as Primary Key (for MySQL), or its alternatives "
+        "in other DBMS. When disabled, use client-generated IDs [on]\n"));
+    assert_non_null(strstr(buf, "\n  --mysql_storage_engine=STRING Storage engine, if MySQL is used [innodb]\n"));
+    assert_non_null(strstr(buf, "\n  --tables=N                    Number of tables [1]\n\n"));
+    assert_int_equal(strlen(strstr(buf, "  --tables=N")), strlen("  --tables=N                    Number of tables [1]\n\n"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +335,9 @@ int main(void)
         cmocka_unit_test(test_rand_str_and_seed),
         cmocka_unit_test(test_rand_cfg_rejects),
         cmocka_unit_test(test_event_threads),
+        cmocka_unit_test(test_sysbench_personality),
+        cmocka_unit_test(test_find_test),
+        cmocka_unit_test(test_script_help),
     };
     return cmocka_run_group_tests_name("oltp", tests, NULL, NULL);
 }
