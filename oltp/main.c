@@ -55,11 +55,11 @@ static void sb_failed(const oltp_opts *o, const char *what)
     bool run = !strcmp(o->command, "run");
     if (!o->sysbench_personality)
         return;
-    fprintf(stderr, "FATAL: `%s' function failed: %s: %s\n",
+    fprintf(stdout, "FATAL: `%s' function failed: %s: %s\n",
             run ? "thread_init" : !strcmp(o->command, "cleanup") ? "cleanup" : "sysbench.cmdline.call_command",
             o->workload, what);
     if (run)
-        fprintf(stderr, "FATAL: Thread initialization failed!\n");
+        fprintf(stdout, "FATAL: Thread initialization failed!\n");
 }
 
 static const char *where(const oltp_opts *o, char *buf, size_t len)
@@ -102,14 +102,14 @@ static int setup_connect(db_conn *c, const wl_run *run, const struct db_driver *
     if (run->o->sysbench_personality) {
         const db_config *d = &run->o->db;
         if (!strcmp(run->o->db_driver, "mysql") && d->socket)
-            fprintf(stderr, "FATAL: unable to connect to MySQL server on socket '%s', aborting...\n", d->socket);
+            fprintf(stdout, "FATAL: unable to connect to MySQL server on socket '%s', aborting...\n", d->socket);
         else if (!strcmp(run->o->db_driver, "mysql"))
-            fprintf(stderr, "FATAL: unable to connect to MySQL server on host '%s', port %d, aborting...\n",
+            fprintf(stdout, "FATAL: unable to connect to MySQL server on host '%s', port %d, aborting...\n",
                     d->host, d->port);
         if (!strcmp(run->o->db_driver, "mysql"))
-            fprintf(stderr, "FATAL: error %d: %s\n", c->err.code, c->err.msg);
+            fprintf(stdout, "FATAL: error %d: %s\n", c->err.code, c->err.msg);
         else
-            fprintf(stderr, "FATAL: Connection to database failed: %s\n", c->err.msg);
+            fprintf(stdout, "FATAL: Connection to database failed: %s\n", c->err.msg);
         sb_failed(run->o, "connection creation failed");
     } else if (waited)
         fprintf(stderr, "oltp: cannot connect to the %s: error %d: %s (the server stayed at its "
@@ -173,9 +173,12 @@ static void loader_main(void *arg)
     loader *l = arg;
     db_conn c;
     l->rc = -1;
-    if (setup_connect(&c, l->run, l->drv) == 0)
+    if (setup_connect(&c, l->run, l->drv) == 0) {
         l->rc = l->prewarm ? l->wl->prewarm(l->run, &c, l->id, l->n)
                            : l->wl->prepare(l->run, &c, l->id, l->n, l->progress, l->total);
+        if (l->rc != 0)
+            sb_failed(l->run->o, "SQL error");
+    }
     l->disk_full = l->rc != 0 && db_error_is_disk_full(&c.err);
     db_free(&c);
     __atomic_add_fetch(l->done, 1, __ATOMIC_RELEASE);
@@ -255,7 +258,11 @@ static int cmd_prepare(const wl_run *run, const workload *wl, const struct db_dr
 
 static void print_header(const oltp_opts *o)
 {
-    printf("oltp (drivebench) %s, sysbench-compatible\n\n", DRIVEBENCH_VERSION);
+    if (!notice(o))
+        return;
+    /* the sysbench personality's banner is printed first, by main */
+    if (!o->sysbench_personality)
+        printf("oltp (drivebench) %s, sysbench-compatible\n\n", DRIVEBENCH_VERSION);
     printf("Running the test with following options:\n");
     printf("Number of threads: %d\n", o->threads);
     if (o->rate > 0)
@@ -448,8 +455,10 @@ static int cmd_simple(const wl_run *run, const struct db_driver *drv,
     int rc = OLTP_EXIT_OK;
     if (setup_connect(&c, run, drv) < 0)
         rc = OLTP_EXIT_BAD_INPUT;
-    else if (fn(run, &c) < 0)
+    else if (fn(run, &c) < 0) {
+        sb_failed(run->o, "SQL error");
         rc = fail_code;
+    }
     else if (size && dbsize_read(&c, run->o->db.dialect, &sz) == 0)
         dbsize_print(stdout, "check", &sz);
     db_free(&c);
@@ -467,12 +476,12 @@ static const workload *find_test(const oltp_opts *o)
     if (wl)
         return wl;
     if (script && access(o->workload, F_OK) == 0)
-        fprintf(stderr, "%s'%s' is a Lua script that is none of sysbench's OLTP scripts: %s runs its "
+        fprintf(opts_msg_file(o), "%s'%s' is a Lua script that is none of sysbench's OLTP scripts: %s runs its "
                 "built-in OLTP workloads only, no Lua (see %s --help)\n", opts_msg_prefix(o), o->workload,
                 o->sysbench_personality ? "this sysbench (oltp)" : "oltp",
                 o->sysbench_personality ? "sysbench" : "oltp");
     else if (o->sysbench_personality)
-        fprintf(stderr, "FATAL: Cannot find benchmark '%s': no such built-in test, file or module "
+        fprintf(stdout, "FATAL: Cannot find benchmark '%s': no such built-in test, file or module "
                 "(this sysbench is oltp: sysbench --help lists its tests)\n", o->workload);
     else {
         fprintf(stderr, "oltp: unknown workload '%s'; known workloads:\n", o->workload);
@@ -511,26 +520,26 @@ static int run_command(oltp_opts *o, const workload *wl, uint64_t origin_ns)
 
     if (!(drv = db_driver_find(o->db_driver))) {
         if (o->sysbench_personality) {
-            fprintf(stderr, "FATAL: invalid database driver name: '%s'\n", o->db_driver);
+            fprintf(stdout, "FATAL: invalid database driver name: '%s'\n", o->db_driver);
             sb_failed(o, "failed to initialize the DB driver");
         } else
             fprintf(stderr, "oltp: unknown --db-driver=%s (this build has: %s)\n", o->db_driver, db_driver_names());
         return OLTP_EXIT_BAD_INPUT;
     }
     if (o->db.pipeline && !db_pipeline_supported(drv)) {
-        fprintf(stderr, "%s--pipeline=on is not available with --db-driver=%s: only the pgsql driver "
+        fprintf(opts_msg_file(o), "%s--pipeline=on is not available with --db-driver=%s: only the pgsql driver "
                 "pipelines (libpq's pipeline mode); MariaDB Connector/C reads a prepared statement's answer "
                 "in the call that sends it (mysql_stmt_execute), so a connection cannot have a second "
                 "statement in flight\n", opts_msg_prefix(o), o->db_driver);
         return OLTP_EXIT_BAD_INPUT;
     }
     if (o->db.pipeline && !wl->pipeline) {
-        fprintf(stderr, "%s--pipeline=on is not available with workload %s: its transactions read "
+        fprintf(opts_msg_file(o), "%s--pipeline=on is not available with workload %s: its transactions read "
                 "the results of their statements\n", opts_msg_prefix(o), wl->name);
         return OLTP_EXIT_BAD_INPUT;
     }
     if (o->db.odbc_bulk != DB_ODBC_ARRAYS && strcmp(o->db_driver, "odbc")) {
-        fprintf(stderr, "%s--bulk=%s is a bulk path of the ODBC driver: it needs --db-driver=odbc "
+        fprintf(opts_msg_file(o), "%s--bulk=%s is a bulk path of the ODBC driver: it needs --db-driver=odbc "
                 "(this is --db-driver=%s; its bulk path is --bulk=on)\n",
                 opts_msg_prefix(o), opts_bulk_name(o), o->db_driver);
         return OLTP_EXIT_BAD_INPUT;
@@ -557,7 +566,7 @@ static int run_command(oltp_opts *o, const workload *wl, uint64_t origin_ns)
     else if (wl->check)
         rc = cmd_simple(&run, drv, wl->check, OLTP_EXIT_FAILED, true);
     else {
-        fprintf(stderr, "%sworkload %s has no 'check' command\n", opts_msg_prefix(o), wl->name);
+        fprintf(opts_msg_file(o), "%sworkload %s has no 'check' command\n", opts_msg_prefix(o), wl->name);
         rc = OLTP_EXIT_BAD_INPUT;
     }
     wl->teardown(&run);

@@ -285,6 +285,11 @@ const char *opts_msg_prefix(const oltp_opts *o)
     return o->sysbench_personality ? "FATAL: " : "oltp: ";
 }
 
+FILE *opts_msg_file(const oltp_opts *o)
+{
+    return o->sysbench_personality ? stdout : stderr;
+}
+
 void opts_usage(FILE *out, const oltp_opts *o)
 {
     if (o->sysbench_personality)
@@ -351,6 +356,12 @@ void opts_script_help(FILE *out, const char *title)
     fputc('\n', out);
 }
 
+/* sysbench's deprecated spellings, still in many scripts */
+static const struct { const char *alias, *name; } aliases[] = {
+    { "num-threads", "threads" }, { "max-requests", "events" },
+    { "max-time", "time" }, { "tx-rate", "rate" },
+};
+
 /* One long option (a is "--name[=value]"): 0, or -1 after one message. */
 static int parse_long(oltp_opts *o, const char *a, FILE *err)
 {
@@ -365,6 +376,9 @@ static int parse_long(oltp_opts *o, const char *a, FILE *err)
             norm[k] = name[k] == '_' ? '-' : name[k];
         norm[len] = 0;
         d = find_def(norm, len);
+        for (size_t k = 0; !d && k < sizeof aliases / sizeof aliases[0]; k++)
+            if (!strcmp(norm, aliases[k].alias))
+                d = find_def(aliases[k].name, strlen(aliases[k].name));
     }
     if (!d) {
         if (o->sysbench_personality)

@@ -98,6 +98,10 @@ void opts_script_help(FILE *out, const char *title);
 /* What a message starts with: "FATAL: " in the sysbench personality, else
  * "oltp: " (a static string). */
 const char *opts_msg_prefix(const oltp_opts *o);
+/* Where a command's error messages go: stdout in the sysbench personality
+ * (sysbench logs its FATAL lines there: `sysbench ... >/dev/null` is
+ * silent), else stderr. */
+FILE *opts_msg_file(const oltp_opts *o);
 /* The options as a JSON object (new reference). */
 struct json_object;
 struct json_object *opts_to_json(const oltp_opts *o);

@@ -405,8 +405,8 @@ static int sb_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
         if (run_sql(c, sql) < 0) {
             if ((dl->code_table_exists && c->err.code == dl->code_table_exists) ||
                 !strcmp(c->err.sqlstate, dl->sqlstate_table_exists))
-                fprintf(stderr, "oltp: table sbtest%d already exists: run `oltp %s cleanup` first\n",
-                        t, o->workload);
+                fprintf(opts_msg_file(o), "%stable sbtest%d already exists: run `%s %s cleanup` first\n",
+                        opts_msg_prefix(o), t, o->sysbench_personality ? "sysbench" : "oltp", o->workload);
             return -1;
         }
         snprintf(table, sizeof table, "sbtest%d", t);
@@ -484,8 +484,10 @@ static int sb_check_ready(const wl_run *run, db_conn *c)
 #pragma GCC diagnostic pop
         if (db_query(c, sql) != DB_DONE) {
             if (c->err.code == 1146 || !strcmp(c->err.sqlstate, "42S02") || !strcmp(c->err.sqlstate, "42P01"))
-                fprintf(stderr, "oltp: table sbtest%d is missing: run `oltp %s --tables=%d --table-size=%" PRId64
-                        " prepare` first\n", t, run->o->workload, run->o->tables, run->o->table_size);
+                fprintf(opts_msg_file(run->o), "%stable sbtest%d is missing: run `%s %s --tables=%d --table-size=%" PRId64
+                        " prepare` first\n", opts_msg_prefix(run->o), t,
+                        run->o->sysbench_personality ? "sysbench" : "oltp", run->o->workload,
+                        run->o->tables, run->o->table_size);
             else
                 fprintf(stderr, "oltp: checking table sbtest%d: error %d: %s\n", t, c->err.code, c->err.msg);
             return -1;

@@ -275,6 +275,11 @@ static void test_sysbench_personality(void **state)
                               "oltp_read_write prewarm", err, sizeof err), 0);
     assert_int_equal(o.verbosity, 1);
     assert_string_equal(o.command, "prewarm");
+    assert_int_equal(parse_as(&o, "sysbench", "--num-threads=3 --max-requests=7 --max-time=5 --tx-rate=9 "
+                              "oltp_read_write run", err, sizeof err), 0);
+    assert_int_equal(o.threads, 3);
+    assert_int_equal(o.events, 7);
+    assert_true(o.time_s == 5 && o.rate == 9);
     assert_int_equal(parse(&o, "oltp_delete help", err, sizeof err), 0);
     assert_string_equal(o.command, "help");
 
