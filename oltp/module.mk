@@ -43,8 +43,9 @@ CHECK_TARGETS += $(BIN)/test_dialect $(BIN)/test_oltp_unit $(BIN)/test_tpcc
 TEST_TARGETS += tests/integration/oltp_mysql.sh
 TEST_TARGETS += tests/integration/oltp_pgsql.sh tests/integration/oltp_odbc.sh
 TEST_TARGETS += tests/integration/oltp_ping.sh tests/integration/oltp_disk_full.sh
+# bin/sysbench beside the real sysbench: exit statuses and messages; then
 # sysbench 1.0.20's own cram tests against bin/sysbench (SYSBENCH_TESTS)
-TEST_TARGETS += tests/integration/sysbench_suite.sh
+TEST_TARGETS += tests/integration/sysbench_cli.sh tests/integration/sysbench_suite.sh
 TEST_TARGETS += tests/integration/tpcc_mysql.sh tests/integration/tpcc_procedures.sh
 # the SQL Server path against Babelfish, last: on a fresh machine it waits
 # for the Babelfish build .ci/run started early (tests/lib/babelfish.sh)
