@@ -256,7 +256,9 @@ static int cmd_prepare(const wl_run *run, const workload *wl, const struct db_dr
     return rc;
 }
 
-static void print_header(const oltp_opts *o)
+/* The run's header, sysbench's; seeded: --rand-seed was given (cmd_run
+ * draws a seed from the clock otherwise). */
+static void print_header(const oltp_opts *o, bool seeded)
 {
     if (!notice(o))
         return;
@@ -271,8 +273,8 @@ static void print_header(const oltp_opts *o)
         printf("Warmup time: %gs\n", o->warmup_s);
     if (o->report_interval > 0)
         printf("Report intermediate results every %g second(s)\n", o->report_interval);
-    printf("Initializing random number generator from %s\n\n",
-           o->seed ? "seed" : "current time");
+    printf("Initializing random number generator from %s\n\n%s",
+           seeded ? "seed" : "current time", o->sysbench_personality ? "\n" : "");
     printf("Initializing worker threads...\n\nThreads started!\n\n");
     fflush(stdout);
 }
@@ -366,8 +368,9 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
         .stop_requested = stop_requested,
         .ctx = &x,
     };
+    bool seeded = o->seed != 0;
 
-    if (!o->seed)
+    if (!seeded)
         o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     /* an output that cannot be written must fail now, not after the run */
     if (o->json_path && atomic_file_check(o->json_path, w, sizeof w) < 0) {
@@ -392,7 +395,7 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
         x.c = &c;
     else
         db_free(&c);
-    print_header(o);
+    print_header(o, seeded);
     started = time(NULL);       /* the result's started_at */
     catch_stop_signals();
     rc = engine_run(run, wl, drv, &hooks, &res);
