@@ -295,7 +295,8 @@ typedef struct run_ctx {
 static void print_interval(void *ctx, const stats *acc, const interval_sample *s, double t_run)
 {
     const run_ctx *x = ctx;
-    report_interval_line(stdout, x->o, acc, s, t_run);
+    if (notice(x->o))               /* sysbench's reports are notices */
+        report_interval_line(stdout, x->o, acc, s, t_run);
 }
 
 /* The signal that asked a run to stop (SIGTERM, SIGINT), 0 while none:
@@ -430,7 +431,8 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
     }
     snprintf(res.server_version, sizeof res.server_version, "%s", version);
     res_stopped = res.stopped;
-    report_final(stdout, o, wl, &res);
+    if (notice(o))
+        report_final(stdout, o, wl, &res);
     if (notice(o) && !o->sysbench_personality)
         dbsize_print(stdout, "before the run", &size_start);
     /* a run ended by a server that stayed away has no size to read after it */
