@@ -106,6 +106,12 @@ fresh_databases() {
 
 echo "sysbench suite: $suite; sysbench: $sb_bin ($("$sb_bin" --version 2>&1 | head -1))"
 pass=0; fail=0
+passed() { echo "ok   $t$1"; pass=$((pass+1)); }
+failed() {  # failed WHY: the line, then cram's diff
+  echo "FAIL $t $1; its diff:"
+  head -n "${SYSBENCH_SUITE_DIFF_LINES:-60}" "$T/$t.out" | sed 's/^/     /'
+  fail=$((fail+1))
+}
 for t in "${tests[@]}"; do
   # the .t by a link in a folder of ours: cram writes NAME.t.err beside it
   ln -sf "$SBTEST_SUITEDIR/$t.t" "$T/t/$t.t"
@@ -114,25 +120,15 @@ for t in "${tests[@]}"; do
   rc=$?
   # a test that exits 80 is "skipped" and cram exits 0: that is no pass
   grep -q '^# Ran 1 tests, 0 skipped, 0 failed\.$' "$T/$t.out" || [ $rc -ne 0 ] || rc=80
-  if [ -n "${known[$t]:-}" ]; then
-    if [ $rc -eq 0 ]; then
-      echo "FAIL $t: passes now; take it off the list of known failures (${known[$t]})"
-      fail=$((fail+1))
-    elif [ "$(grep -E '^[-+]  ' "$T/$t.out")" = "${known_diff[$t]}" ]; then
-      echo "ok   $t: fails as known: ${known[$t]}"
-      pass=$((pass+1))
-    else
-      echo "FAIL $t (cram exit $rc): more than its known failure (${known[$t]}); its diff:"
-      head -n "${SYSBENCH_SUITE_DIFF_LINES:-60}" "$T/$t.out" | sed 's/^/     /'
-      fail=$((fail+1))
-    fi
+  if [ -z "${known[$t]:-}" ]; then
+    if [ $rc -eq 0 ]; then passed ""; else failed "(cram exit $rc)"; fi
   elif [ $rc -eq 0 ]; then
-    echo "ok   $t"
-    pass=$((pass+1))
-  else
-    echo "FAIL $t (cram exit $rc); its diff:"
-    head -n "${SYSBENCH_SUITE_DIFF_LINES:-60}" "$T/$t.out" | sed 's/^/     /'
+    echo "FAIL $t: passes now; take it off the list of known failures (${known[$t]})"
     fail=$((fail+1))
+  elif [ "$(grep -E '^[-+]  ' "$T/$t.out")" = "${known_diff[$t]}" ]; then
+    passed ": fails as known: ${known[$t]}"
+  else
+    failed "(cram exit $rc): more than its known failure (${known[$t]})"
   fi
 done
 echo "$pass passed, $fail failed"
