@@ -256,8 +256,11 @@ static int cmd_prepare(const wl_run *run, const workload *wl, const struct db_dr
     return rc;
 }
 
-/* The run's header, sysbench's; seeded: --rand-seed was given (cmd_run
- * draws a seed from the clock otherwise). */
+/* The run's header, sysbench's, up to "Initializing worker threads...";
+ * seeded: --rand-seed was given (cmd_run draws a seed from the clock
+ * otherwise). The sysbench personality prints it before it checks the
+ * driver, the server and the tables, whose errors then follow it as in
+ * sysbench; oltp once they passed. */
 static void print_header(const oltp_opts *o, bool seeded)
 {
     if (!notice(o))
@@ -275,7 +278,7 @@ static void print_header(const oltp_opts *o, bool seeded)
         printf("Report intermediate results every %g second(s)\n", o->report_interval);
     printf("Initializing random number generator from %s\n\n%s",
            seeded ? "seed" : "current time", o->sysbench_personality ? "\n" : "");
-    printf("Initializing worker threads...\n\nThreads started!\n\n");
+    printf("Initializing worker threads...\n\n");
     fflush(stdout);
 }
 
@@ -396,7 +399,10 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
         x.c = &c;
     else
         db_free(&c);
-    print_header(o, seeded);
+    if (!o->sysbench_personality)
+        print_header(o, seeded);
+    if (notice(o))
+        printf("Threads started!\n\n");
     started = time(NULL);       /* the result's started_at */
     catch_stop_signals();
     rc = engine_run(run, wl, drv, &hooks, &res);
@@ -486,8 +492,8 @@ static const workload *find_test(const oltp_opts *o)
                 o->sysbench_personality ? "this sysbench (oltp)" : "oltp",
                 o->sysbench_personality ? "sysbench" : "oltp");
     else if (o->sysbench_personality)
-        fprintf(stdout, "FATAL: Cannot find benchmark '%s': no such built-in test, file or module "
-                "(this sysbench is oltp: sysbench --help lists its tests)\n", o->workload);
+        fprintf(stdout, "FATAL: Cannot find benchmark '%s': no such built-in test, file or module\n",
+                o->workload);
     else {
         fprintf(stderr, "oltp: unknown workload '%s'; known workloads:\n", o->workload);
         workload_list(stderr);
@@ -523,6 +529,8 @@ static int run_command(oltp_opts *o, const workload *wl, uint64_t origin_ns)
     wl_run run = { .o = o };
     int rc;
 
+    if (o->sysbench_personality && !strcmp(o->command, "run"))
+        print_header(o, o->seed != 0);
     if (!(drv = db_driver_find(o->db_driver))) {
         if (o->sysbench_personality) {
             fprintf(stdout, "FATAL: invalid database driver name: '%s'\n", o->db_driver);
@@ -583,10 +591,24 @@ int main(int argc, char **argv)
     uint64_t origin_ns = uv_hrtime();      /* the phases' start_s count from here */
     oltp_opts o;
     const workload *wl;
-    int r = opts_parse(&o, argc, argv, stderr), rc;
+    char *msg = NULL;
+    size_t msg_len = 0;
+    /* a bad command line's message waits for the personality's first line */
+    FILE *msg_file = open_memstream(&msg, &msg_len);
+    int r = opts_parse(&o, argc, argv, msg_file ? msg_file : stderr), rc;
     /* sysbench exits 1 on every error that is oltp's 2 (bad input, no
      * server, missing or existing tables) */
     const int bad_input = o.sysbench_personality ? 1 : OLTP_EXIT_BAD_INPUT;
+
+    if (msg_file)
+        fclose(msg_file);
+    if (r < 0 && o.sysbench_personality && notice(&o)) {
+        printf("%s\n\n", OPTS_SYSBENCH_BANNER);
+        fflush(stdout);
+    }
+    if (msg)
+        fputs(msg, stderr);
+    free(msg);
 
     if (r == 1) {
         if (argc > 1 && strcmp(argv[argc - 1], "--version"))

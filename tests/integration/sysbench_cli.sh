@@ -51,11 +51,11 @@ same "wrong password" $M --mysql-password=bad $S run
 check_eq "wrong password: sysbench's lines" "FATAL: unable to connect to MySQL server on host '127.0.0.1', port $MARIADB_PORT, aborting...
 FATAL: error 1045: Access denied for user 'sbtest'@'127.0.0.1' (using password: YES)
 FATAL: \`thread_init' function failed: oltp_read_write: connection creation failed
-FATAL: Thread initialization failed!" "$(tail -n +3 "$T/out")"
+FATAL: Thread initialization failed!" "$(grep ^FATAL "$T/out")"
 same "missing table" $M $S run
 check_eq "missing table: named, with the command that makes it" "FATAL: table sbtest1 is missing: run \`sysbench oltp_read_write --tables=1 --table-size=100 prepare\` first
 FATAL: \`thread_init' function failed: oltp_read_write: SQL API error
-FATAL: Thread initialization failed!" "$(tail -n +3 "$T/out")"
+FATAL: Thread initialization failed!" "$(grep ^FATAL "$T/out")"
 "$SBX" $M $S prepare >"$T/out" 2>&1
 check_eq "prepare exits 0" 0 $?
 same "table exists" $M $S prepare
@@ -68,6 +68,19 @@ check_eq "a test of sysbench's that is no OLTP test: exit 1" 1 $?
 check_contains "a test of sysbench's that is no OLTP test: sysbench's line" "FATAL: Cannot find benchmark 'cpu': no such built-in test, file or module" "$(cat "$T/out")"
 same "an unknown option" --bogus=1 $S run
 check_eq "an unknown option: sysbench's line on stderr" "invalid option: --bogus=1" "$(cat "$T/err")"
+
+# sysbench's whole output but for its first line and where it names its
+# Lua file: the run's header, then the error
+like_sysbench() {  # like_sysbench NAME ARGS...: stdout and stderr together
+  local name=$1; shift
+  diff <("$SBX" "$@" 2>&1) <(sysbench "$@" 2>&1 | sed -e "1s/.*/$BANNER/" \
+    -e 's|/usr/share/sysbench/oltp_common.lua:[0-9]*|oltp_read_write|') >"$T/diff"
+  check_eq "$name: sysbench's output" "" "$(cat "$T/diff")"
+}
+like_sysbench "run with an unknown driver" --db-driver=nonexisting $S run
+like_sysbench "an unknown option" $M --bogus=1 $S run
+like_sysbench "an unknown command" $M $S bogus
+like_sysbench "a test that does not exist" $M /no/such/test.lua run
 
 # --- prewarm, help, --verbosity -----------------------------------------------
 "$SBX" $M --tables=1 oltp_read_write prewarm >"$T/out" 2>&1
@@ -95,6 +108,6 @@ check_eq "PostgreSQL: prewarm is MySQL only" "FATAL: \`sysbench.cmdline.call_com
 check_eq "PostgreSQL: missing table: exit 1" 1 $?
 check_eq "PostgreSQL: missing table: named" "FATAL: table sbtest1 is missing: run \`sysbench oltp_read_write --tables=2 --table-size=100 prepare\` first
 FATAL: \`thread_init' function failed: oltp_read_write: SQL API error
-FATAL: Thread initialization failed!" "$(tail -n +3 "$T/out")"
+FATAL: Thread initialization failed!" "$(grep ^FATAL "$T/out")"
 
 check_summary
