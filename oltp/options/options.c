@@ -394,6 +394,50 @@ static int parse_long(oltp_opts *o, const char *a, FILE *err)
     return set_value(o, d, eq ? eq + 1 : "on", err);
 }
 
+/* --config-file=FILE, sysbench's: an option a line, NAME=VALUE without
+ * the dashes; blank lines and lines starting with # are skipped. Each is
+ * kept as a "--NAME=VALUE" string for the life of the process (the
+ * options point into them). 0, or -1 after one message. */
+static char **config_opts;
+static size_t nconfig_opts;
+
+static int parse_config_file(oltp_opts *o, const char *path, FILE *err)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL, *opt, **grown;
+    size_t cap = 0;
+    ssize_t n;
+    int rc = 0;
+
+    if (!f) {
+        fprintf(err, "%s--config-file=%s: %s\n", opts_msg_prefix(o), path, strerror(errno));
+        return -1;
+    }
+    while (rc == 0 && (n = getline(&line, &cap, f)) >= 0) {
+        char *b = line, *e = line + n;
+        while (b < e && (*b == ' ' || *b == '\t'))
+            b++;
+        while (e > b && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+            e--;
+        if (b == e || *b == '#')
+            continue;
+        grown = realloc(config_opts, (nconfig_opts + 1) * sizeof *config_opts);
+        if (!grown || asprintf(&opt, "--%.*s", (int)(e - b), b) < 0) {
+            if (grown)
+                config_opts = grown;
+            fprintf(err, "%sout of memory\n", opts_msg_prefix(o));
+            rc = -1;
+            break;
+        }
+        config_opts = grown;
+        config_opts[nconfig_opts++] = opt;
+        rc = parse_long(o, opt, err);
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}
+
 static const char *const commands[] = { "prepare", "prewarm", "run", "cleanup", "check", "help" };
 
 /* The positional arguments: WORKLOAD COMMAND, or `ping` alone. */
@@ -428,7 +472,7 @@ static int parse_positional(oltp_opts *o, const char *const *pos, int npos, FILE
 
 int opts_parse(oltp_opts *o, int argc, char **argv, FILE *err)
 {
-    const char *pos[3];
+    const char *pos[3], *test = NULL;
     const char *prog = argc > 0 && argv[0] ? strrchr(argv[0], '/') : NULL;
     int npos = 0;
 
@@ -452,6 +496,19 @@ int opts_parse(oltp_opts *o, int argc, char **argv, FILE *err)
                 printf("oltp (drivebench) %s\n", DRIVEBENCH_VERSION);
             return 1;
         }
+        if (!strncmp(a, "--config-file=", 14)) {
+            if (parse_config_file(o, a + 14, err) < 0)
+                return -1;
+            continue;
+        }
+        if (!strncmp(a, "--test=", 7)) {
+            /* sysbench 0.5's way to name the test, still taken by 1.0 */
+            if (o->sysbench_personality)
+                fprintf(stderr, "WARNING: the --test option is deprecated. You can pass a script name "
+                        "or path on the command line without any options.\n");
+            test = a + 7;
+            continue;
+        }
         if (!strncmp(a, "--", 2)) {
             if (parse_long(o, a, err) < 0)
                 return -1;
@@ -465,6 +522,11 @@ int opts_parse(oltp_opts *o, int argc, char **argv, FILE *err)
             return -1;
         }
         pos[npos++] = a;
+    }
+    if (test && npos < 2) {
+        memmove(pos + 1, pos, (size_t)npos * sizeof pos[0]);
+        pos[0] = test;
+        npos++;
     }
     if (parse_positional(o, pos, npos, err) < 0)
         return -1;

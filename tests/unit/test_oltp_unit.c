@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "engine/engine.h"
@@ -297,6 +298,38 @@ static void test_sysbench_personality(void **state)
     assert_string_equal(err, "oltp: unknown command 'bogus': expected prepare, prewarm, run, cleanup, check or help\n");
 }
 
+/* sysbench's --config-file (an option a line) and its old --test=NAME. */
+static void test_config_file_and_test(void **state)
+{
+    oltp_opts o;
+    char err[512], line[600], path[] = "/tmp/oltp-unit-cfg.XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+
+    fputs("# sysbench options\n  threads=4\n\ntable_size=77 \r\nmysql-host=db.example\n", f);
+    fclose(f);
+    snprintf(line, sizeof line, "--config-file=%s --threads=2 oltp_read_write run", path);
+    assert_int_equal(parse_as(&o, "sysbench", line, err, sizeof err), 0);
+    assert_int_equal(o.threads, 2);         /* the command line's, after the file */
+    assert_int_equal(o.table_size, 77);
+    assert_string_equal(o.db.host, "db.example");
+    f = fopen(path, "w");
+    fputs("tables=3\nbogus=1\n", f);
+    fclose(f);
+    snprintf(line, sizeof line, "--config-file=%s oltp_read_write run", path);
+    assert_int_equal(parse_as(&o, "sysbench", line, err, sizeof err), -1);
+    assert_string_equal(err, "invalid option: --bogus=1\n");
+    unlink(path);
+    snprintf(line, sizeof line, "--config-file=%s oltp_read_write run", path);
+    assert_int_equal(parse(&o, line, err, sizeof err), -1);
+    snprintf(line, sizeof line, "oltp: --config-file=%s: No such file or directory\n", path);
+    assert_string_equal(err, line);
+
+    assert_int_equal(parse(&o, "--test=/usr/share/sysbench/oltp_insert.lua --threads=2 run", err, sizeof err), 0);
+    assert_string_equal(o.workload, "/usr/share/sysbench/oltp_insert.lua");
+    assert_string_equal(o.command, "run");
+}
+
 /* A test named as sysbench names it: a workload, or its script's path. */
 static void test_find_test(void **state)
 {
@@ -342,6 +375,7 @@ int main(void)
         cmocka_unit_test(test_event_threads),
         cmocka_unit_test(test_sysbench_personality),
         cmocka_unit_test(test_find_test),
+        cmocka_unit_test(test_config_file_and_test),
         cmocka_unit_test(test_script_help),
     };
     return cmocka_run_group_tests_name("oltp", tests, NULL, NULL);
