@@ -482,6 +482,10 @@ int opts_parse(oltp_opts *o, int argc, char **argv, FILE *err)
     for (size_t i = 0; i < NDEFS; i++)
         if (defs[i].def && set_value(o, &defs[i], defs[i].def, err) < 0)
             return -1;
+    /* sysbench's default prepare: its INSERT batches (and so its
+     * AUTO_INCREMENT), not oltp's bulk load */
+    if (o->sysbench_personality)
+        o->bulk = false;
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];

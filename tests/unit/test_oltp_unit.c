@@ -270,8 +270,10 @@ static void test_sysbench_personality(void **state)
     assert_int_equal(parse_as(&o, "/usr/local/bin/sysbench", "oltp_read_write run", err, sizeof err), 0);
     assert_true(o.sysbench_personality);
     assert_int_equal(o.verbosity, 3);
+    assert_false(o.bulk);                   /* sysbench's INSERT batches */
     assert_int_equal(parse(&o, "oltp_read_write run", err, sizeof err), 0);
     assert_false(o.sysbench_personality);
+    assert_true(o.bulk);
     assert_int_equal(parse_as(&o, "sysbench", "--verbosity=1 --pgsql-variant=redshift --thread-stack-size=64K "
                               "oltp_read_write prewarm", err, sizeof err), 0);
     assert_int_equal(o.verbosity, 1);
