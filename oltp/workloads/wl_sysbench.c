@@ -405,8 +405,8 @@ static int sb_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
         if (run_sql(c, sql) < 0) {
             if ((dl->code_table_exists && c->err.code == dl->code_table_exists) ||
                 !strcmp(c->err.sqlstate, dl->sqlstate_table_exists))
-                fprintf(stderr, "oltp: table sbtest%d already exists: run `oltp %s cleanup` first\n",
-                        t, o->workload);
+                fprintf(opts_msg_file(o), "%stable sbtest%d already exists: run `%s %s cleanup` first\n",
+                        opts_msg_prefix(o), t, o->sysbench_personality ? "sysbench" : "oltp", o->workload);
             return -1;
         }
         snprintf(table, sizeof table, "sbtest%d", t);
@@ -439,6 +439,34 @@ static int sb_cleanup(const wl_run *run, db_conn *c)
     return 0;
 }
 
+/* sysbench's `prewarm` (MySQL): each thread's share of the tables read
+ * through the primary key and through the secondary index, with the
+ * in-memory temporary tables large enough to hold them. */
+static int sb_prewarm(const wl_run *run, db_conn *c, int thread, int nthreads)
+{
+    const oltp_opts *o = run->o;
+
+    if (run_sql(c, "SET tmp_table_size=2*1024*1024*1024") < 0 ||
+        run_sql(c, "SET max_heap_table_size=2*1024*1024*1024") < 0)
+        return -1;
+    for (int t = thread + 1; t <= o->tables; t += nthreads) {
+        char sql[256];
+        printf("Prewarming table sbtest%d\n", t);
+        snprintf(sql, sizeof sql, "ANALYZE TABLE sbtest%d", t);
+        if (run_sql(c, sql) < 0)
+            return -1;
+        snprintf(sql, sizeof sql, "SELECT AVG(id) FROM (SELECT * FROM sbtest%d FORCE KEY (PRIMARY) "
+                 "LIMIT %" PRId64 ") t", t, o->table_size);
+        if (run_sql(c, sql) < 0)
+            return -1;
+        snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM (SELECT * FROM sbtest%d WHERE k LIKE '%%0%%' "
+                 "LIMIT %" PRId64 ") t", t, o->table_size);
+        if (run_sql(c, sql) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int sb_check_ready(const wl_run *run, db_conn *c)
 {
     for (int t = 1; t <= run->o->tables; t++) {
@@ -456,8 +484,10 @@ static int sb_check_ready(const wl_run *run, db_conn *c)
 #pragma GCC diagnostic pop
         if (db_query(c, sql) != DB_DONE) {
             if (c->err.code == 1146 || !strcmp(c->err.sqlstate, "42S02") || !strcmp(c->err.sqlstate, "42P01"))
-                fprintf(stderr, "oltp: table sbtest%d is missing: run `oltp %s --tables=%d --table-size=%" PRId64
-                        " prepare` first\n", t, run->o->workload, run->o->tables, run->o->table_size);
+                fprintf(opts_msg_file(run->o), "%stable sbtest%d is missing: run `%s %s --tables=%d --table-size=%" PRId64
+                        " prepare` first\n", opts_msg_prefix(run->o), t,
+                        run->o->sysbench_personality ? "sysbench" : "oltp", run->o->workload,
+                        run->o->tables, run->o->table_size);
             else
                 fprintf(stderr, "oltp: checking table sbtest%d: error %d: %s\n", t, c->err.code, c->err.msg);
             return -1;
@@ -581,7 +611,7 @@ static wl_step sb_step(void *state, db_conn *c, wl_action *a)
 
 #define SB_WORKLOAD(n, sum) {                                             \
     .name = n, .summary = sum, .setup = sb_setup, .teardown = sb_teardown, \
-    .prepare = sb_prepare, .cleanup = sb_cleanup,                          \
+    .prepare = sb_prepare, .cleanup = sb_cleanup, .prewarm = sb_prewarm,   \
     .check_ready = sb_check_ready, .conn_new = sb_conn_new,                \
     .conn_free = sb_conn_free, .trx_begin = sb_trx_begin, .step = sb_step, \
     .pipeline = true }
