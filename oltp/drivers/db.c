@@ -35,6 +35,11 @@ bool db_error_is_session_limit(const db_error *e)
     return !strcmp(e->sqlstate, "53300");
 }
 
+bool db_error_is_bulk_refused(const db_error *e)
+{
+    return !strcmp(e->sqlstate, "0A000");
+}
+
 bool db_error_is_disk_full(const db_error *e)
 {
     return e->code == 1021 || e->code == 1114 || !strcmp(e->sqlstate, "53100")

@@ -102,6 +102,10 @@ static inline db_value db_str(const char *s, size_t n) { db_value x = { .type = 
 
 /* Connection settings, filled from the command line. */
 typedef enum { DB_ODBC_ARRAYS, DB_ODBC_BCP, DB_ODBC_VALUES } db_odbc_bulk;
+/* --db-ps-mode: statements server-side prepared (auto), or sent as text
+ * with their values inlined (disable: MySQL's text protocol, PostgreSQL's
+ * simple query protocol), as sysbench sends them */
+typedef enum { DB_PS_AUTO, DB_PS_DISABLE } db_ps_mode;
 
 typedef struct db_config {
     const char *host, *socket, *user, *password, *database;
@@ -117,6 +121,10 @@ typedef struct db_config {
     /* --pipeline=on: statements the workload marks independent are queued
      * (db_exec_queue) and sent with the next one that waits (pgsql only) */
     bool        pipeline;
+    db_ps_mode  ps_mode;
+    /* --mysql-dry-run: the mysql driver contacts no server and every
+     * operation succeeds at once, with no rows (sysbench's dry run) */
+    bool        dry_run;
     /* how ODBC bulk loads travel (--bulk=on|bcp|values): parameter
      * arrays; SQL Server's bulk copy (the connection looks for the
      * driver's bcp functions when it opens and fails without them); or
@@ -262,6 +270,13 @@ bool db_error_is_login(const db_error *e);
  * too_many_connections: MariaDB/MySQL 1040, 1203 and 1226, SQL Server
  * 17809, PostgreSQL's "too many clients" and "too many connections for". */
 bool db_error_is_session_limit(const db_error *e);
+/* Did db_bulk_load() fail because the server refuses the bulk path itself
+ * (LOAD DATA LOCAL with local_infile off, COPY FROM a table or role it
+ * will not take it for), before any row was taken? Drivers report that
+ * as SQLSTATE 0A000, feature_not_supported, with c->err.code the server's
+ * number and a message that names the path and the server's reason; the
+ * same rows can then go in with INSERTs. */
+bool db_error_is_bulk_refused(const db_error *e);
 /* True when the driver has a bulk path (db_bulk_load). */
 bool db_bulk_supported(const db_conn *c);
 /* Load every row b->next() gives into table b->table, blocking; sets

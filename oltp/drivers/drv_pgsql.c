@@ -517,6 +517,15 @@ static int pg_cont(db_conn *c, int events)
 
 #define COPY_BUF (256 * 1024)
 
+/* The errors of a server that will not take COPY FROM STDIN into a table
+ * it takes INSERTs into (db_error_is_bulk_refused): feature_not_supported
+ * (row-level security on the table; servers that speak the protocol
+ * without COPY) and insufficient_privilege. */
+static bool copy_refused(const char *sqlstate)
+{
+    return !strcmp(sqlstate, "0A000") || !strcmp(sqlstate, "42501");
+}
+
 /* COPY b->table FROM STDIN, the rows made by b->next(), blocking. */
 static int pg_bulk_start(db_conn *c, db_bulk *b)
 {
@@ -549,6 +558,9 @@ static int pg_bulk_start(db_conn *c, db_bulk *b)
     r = PQexec(p->pg, sql);
     if (PQresultStatus(r) != PGRES_COPY_IN) {
         pg_fail(c, r);
+        if (copy_refused(c->err.sqlstate))
+            db_set_error(c, 0, "0A000", DB_ERR_FATAL, "the server refuses COPY FROM STDIN (SQLSTATE %s: %s)",
+                         PQresultErrorField(r, PG_DIAG_SQLSTATE), PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY));
         goto restore;
     }
     PQclear(r);

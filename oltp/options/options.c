@@ -27,7 +27,7 @@ const char *opts_bulk_name(const oltp_opts *o)
     return o->bulk ? "on" : "off";
 }
 
-typedef enum { O_INT, O_INT64, O_DOUBLE, O_BOOL, O_STR, O_PCT, O_RANDTYPE, O_BULK } opt_type;
+typedef enum { O_INT, O_INT64, O_DOUBLE, O_BOOL, O_STR, O_PCT, O_RANDTYPE, O_BULK, O_PSMODE } opt_type;
 
 typedef struct opt_def {
     const char *name;
@@ -102,6 +102,8 @@ static const opt_def defs[] = {
     {"mysql-ignore-errors", O_STR, F(ignore_errors_text), "1213,1020,1205", "server errors that roll back and retry the transaction, or \"all\"", 0, 0},
     {"connect-timeout", O_INT, F(db.connect_timeout_s), "10", "seconds to wait for a connection", 1, 3600},
     {"reconnect-timeout", O_DOUBLE, F(reconnect_timeout_s), "10", "seconds a lost connection may stay lost before oltp ends the run with exit status 3 (0 = retry forever)", 0, BIG},
+    {"db-ps-mode", O_PSMODE, F(db.ps_mode), "auto", "prepared statements usage mode {auto, disable}: disable sends each statement as text with its values inlined (MySQL's text protocol, PostgreSQL's simple query protocol), as sysbench does", 0, 0},
+    {"mysql-dry-run", O_BOOL, F(db.dry_run), "off", "dry run: contact no server, every MySQL operation succeeds at once without being executed (sysbench's)", 0, 0},
     {"pipeline", O_BOOL, F(db.pipeline), "off", "run: send a transaction's independent statements without waiting for each answer (libpq's pipeline mode; --db-driver=pgsql only; a different client timing from sysbench's)", 0, 0},
     {"pgsql-host", O_STR, F(pgsql_host), "localhost", "PostgreSQL server host (or unix socket directory)", 0, 0},
     {"pgsql-port", O_INT, F(pgsql_port), "5432", "PostgreSQL server port", 1, 65535},
@@ -164,6 +166,16 @@ static int set_value(oltp_opts *o, const opt_def *d, const char *v, FILE *err)
             o->bulk = true;
         else if (parse_bool(v, &o->bulk) < 0) {
             fprintf(err, "oltp: --bulk=%s: expected on, off, bcp or values\n", v);
+            return -1;
+        }
+        return 0;
+    case O_PSMODE:
+        if (!strcmp(v, "auto"))
+            o->db.ps_mode = DB_PS_AUTO;
+        else if (!strcmp(v, "disable"))
+            o->db.ps_mode = DB_PS_DISABLE;
+        else {
+            fprintf(err, "oltp: --db-ps-mode=%s: expected auto or disable\n", v);
             return -1;
         }
         return 0;
@@ -284,6 +296,7 @@ void opts_usage(FILE *out)
         char left[64];
         snprintf(left, sizeof left, "--%s=%s", defs[i].name,
                  defs[i].type == O_BOOL ? "on|off" : defs[i].type == O_BULK ? "on|off|" BULK_BCP "|" BULK_VALUES
+                 : defs[i].type == O_PSMODE ? "auto|disable"
                  : defs[i].type == O_STR ? "STRING" : "N");
         fprintf(out, "  %-32s %s", left, defs[i].help);
         if (defs[i].def)
@@ -297,11 +310,17 @@ int opts_parse(oltp_opts *o, int argc, char **argv, FILE *err)
 {
     const char *pos[3];
     int npos = 0;
+    bool bulk_given = false;
 
     memset(o, 0, sizeof(*o));
     for (size_t i = 0; i < NDEFS; i++)
         if (defs[i].def && set_value(o, &defs[i], defs[i].def, err) < 0)
             return -1;
+    /* run as `sysbench` (a link by that name): sysbench 1.0.20's defaults */
+    if (argc > 0) {
+        const char *slash = strrchr(argv[0], '/');
+        o->sysbench_personality = !strcmp(slash ? slash + 1 : argv[0], "sysbench");
+    }
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -337,6 +356,7 @@ int opts_parse(oltp_opts *o, int argc, char **argv, FILE *err)
             }
             if (set_value(o, d, eq ? eq + 1 : "on", err) < 0)
                 return -1;
+            bulk_given |= d->type == O_BULK;
             continue;
         }
         if (npos == 2) {
@@ -358,6 +378,20 @@ int opts_parse(oltp_opts *o, int argc, char **argv, FILE *err)
     if (o->workload && strcmp(o->command, "prepare") && strcmp(o->command, "run") &&
         strcmp(o->command, "cleanup") && strcmp(o->command, "check")) {
         fprintf(err, "oltp: unknown command '%s': expected prepare, run, cleanup or check\n", o->command);
+        return -1;
+    }
+    /* sysbench prepares with INSERT batches: the same tables, down to
+     * their AUTO_INCREMENT (the bulk path's reserves in powers of two) */
+    if (o->sysbench_personality && !bulk_given)
+        o->bulk = false;
+    if (o->db.ps_mode == DB_PS_DISABLE && o->db.pipeline) {
+        fprintf(err, "oltp: --db-ps-mode=disable and --pipeline=on: the simple query protocol "
+                "cannot be pipelined (libpq); choose one\n");
+        return -1;
+    }
+    if (o->db.ps_mode == DB_PS_DISABLE && !strcmp(o->db_driver, "odbc")) {
+        fprintf(err, "oltp: --db-ps-mode=disable is not available with --db-driver=odbc: only the "
+                "mysql and pgsql drivers send statements as text\n");
         return -1;
     }
     if (driver_options(o, err) < 0)
@@ -412,6 +446,9 @@ json_object *opts_to_json(const oltp_opts *o)
         case O_RANDTYPE: v = json_object_new_string(rand_type_name(o->rnd.type)); break;
         case O_BULK:
             v = json_object_new_string(opts_bulk_name(o));
+            break;
+        case O_PSMODE:
+            v = json_object_new_string(o->db.ps_mode == DB_PS_DISABLE ? "disable" : "auto");
             break;
         case O_PCT:
             v = json_object_new_array();

@@ -33,6 +33,8 @@ typedef struct oltp_opts {
     int      event_threads;         /* libuv worker threads (0 = auto: engine_event_threads()) */
     const char *json_path;
     bool     verbose;
+    int      verbosity;             /* sysbench's --verbosity 0..5 (default 3) */
+    bool     sysbench_personality;  /* run as `sysbench`: sysbench 1.0.20's text, messages and exit statuses */
 
     /* random numbers */
     rand_cfg rnd;
