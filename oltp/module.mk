@@ -25,8 +25,13 @@ $(BIN)/test_dialect: $(BUILD)/tests/unit/test_dialect.o $(OLTP_LIB_OBJS) $(COMMO
 	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS) $(call pkglibs,cmocka)
 
 ALL_TARGETS  += $(BIN)/oltp $(BIN)/test_oltp_unit $(BIN)/test_tpcc
-ALL_TARGETS  += $(BIN)/test_dialect
-CHECK_TARGETS += $(BIN)/test_dialect $(BIN)/test_oltp_unit $(BIN)/test_tpcc
+# sysbench's --db-ps-mode, --mysql-dry-run, prepare's bulk default as `sysbench`
+$(BIN)/test_sb_prepare: $(BUILD)/tests/unit/test_sb_prepare.o $(OLTP_LIB_OBJS) $(COMMON_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS) $(call pkglibs,cmocka)
+
+ALL_TARGETS  += $(BIN)/test_dialect $(BIN)/test_sb_prepare
+CHECK_TARGETS += $(BIN)/test_dialect $(BIN)/test_oltp_unit $(BIN)/test_tpcc $(BIN)/test_sb_prepare
 TEST_TARGETS += tests/integration/oltp_mysql.sh
 TEST_TARGETS += tests/integration/oltp_pgsql.sh tests/integration/oltp_odbc.sh
 TEST_TARGETS += tests/integration/oltp_ping.sh tests/integration/oltp_disk_full.sh

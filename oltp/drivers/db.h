@@ -297,6 +297,17 @@ char *db_bulk_insert_sql(const db_bulk *b);
 /* The same with `rows` row constructors ((?, ?), (?, ?), ...); malloc'd. */
 char *db_bulk_insert_rows_sql(const db_bulk *b, int rows);
 
+/* For drivers (--db-ps-mode=disable): sql with each ? placeholder outside
+ * quotes replaced by its value as SQL text — integers in decimal, doubles
+ * with 17 significant digits, NULL, strings between single quotes as
+ * escape() writes them (at most 2 * len bytes into out, returning their
+ * length; the client library's own: it knows the session's character set
+ * and quoting rules). Returns a malloc'd NUL-terminated string with its
+ * length in *len, or NULL when out of memory. */
+typedef size_t (*db_escape_fn)(void *ctx, char *out, const char *s, size_t len);
+char *db_inline_params(const char *sql, const db_value *v, int n, db_escape_fn escape, void *ctx,
+                       size_t *len);
+
 /* Did the server say its disk is full? MariaDB/MySQL 1021 ER_DISK_FULL
  * and 1114 ER_RECORD_FILE_FULL, an errno 28 ("No space left on device")
  * in the message, PostgreSQL SQLSTATE 53100 disk_full and 53000

@@ -18,6 +18,7 @@
 typedef enum {
     OP_NONE, OP_CONNECT, OP_QUERY, OP_QUERY_STORE, OP_PREPARE, OP_EXECUTE,
     OP_STMT_STORE,
+    OP_DRY,                     /* --mysql-dry-run: done at the next call of cont */
 } mysql_op;
 
 typedef struct my_stmt {
@@ -48,6 +49,8 @@ typedef struct my_priv {
     unsigned long *rowlen;
     my_stmt   *last;            /* statement whose result is current */
     int64_t    affected;
+    char      *text;            /* --db-ps-mode=disable: the statement in flight */
+    int        dry_fd;          /* --mysql-dry-run: an eventfd, always writable */
     /* the bulk load in progress: rows are encoded one at a time into line */
     db_bulk   *bulk;
     db_value  *brow;

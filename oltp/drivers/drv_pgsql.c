@@ -9,6 +9,9 @@
  * $1..$n), waits for it, then executes; a reconnect starts over. Results
  * arrive whole (PGresult) and are read row by row from memory.
  *
+ * --db-ps-mode=disable sends each execution through the simple query
+ * protocol (PQsendQuery), its values inlined, as sysbench does.
+ *
  * Bulk loads (prepare) run COPY ... FROM STDIN in text format on the
  * loader's connection, switched to blocking mode for the load: rows are
  * encoded into a buffer sent with PQputCopyData whenever it fills.
@@ -398,6 +401,29 @@ static int collect_piped(db_conn *c)
     return DB_DONE;
 }
 
+static size_t escape(void *ctx, char *out, const char *s, size_t len)
+{
+    return PQescapeStringConn(ctx, out, s, len, NULL);
+}
+
+/* --db-ps-mode=disable: the statement through the simple query protocol,
+ * its values inlined (PQescapeStringConn), as sysbench sends it. */
+static int text_exec(db_conn *c, int stmt, const db_value *params)
+{
+    pg_priv *p = c->priv;
+    size_t len;
+    char *sql = db_inline_params(c->stmts[stmt].sql, params, c->stmts[stmt].nparams, escape, p->pg, &len);
+    int ok;
+    if (!sql) {
+        db_set_error(c, 0, "HY001", DB_ERR_FATAL, "out of memory");
+        return DB_ERROR;
+    }
+    p->op = PG_QUERYING;
+    ok = PQsendQuery(p->pg, sql);
+    free(sql);
+    return sent(c, ok);
+}
+
 static int pg_exec_start(db_conn *c, int stmt, const db_value *params)
 {
     pg_priv *p = c->priv;
@@ -406,6 +432,8 @@ static int pg_exec_start(db_conn *c, int stmt, const db_value *params)
 
     clear_results(p);
     p->cur = stmt;
+    if (c->cfg->ps_mode == DB_PS_DISABLE)
+        return text_exec(c, stmt, params);
     if (p->piped)
         return pipe_send(c, stmt, params) < 0 ? DB_ERROR : pipe_sync(c, PG_EXECUTING);
     if (p->prepared[stmt])

@@ -48,26 +48,40 @@ check_eq "prepare over existing tables exits 2" 2 $?
 check_contains "prepare over existing tables says to clean up" 'table sbtest1 already exists: run `oltp oltp_read_write cleanup` first' "$(cat "$T/err")"
 
 # --- statement-count parity with sysbench, per workload -----------------------
+# in both personalities (bin/oltp, and bin/oltp run as `sysbench` through a
+# link), and with --db-ps-mode=disable (the same statements as text
+# queries: no Com_stmt_execute), each against sysbench's own counts
+ln -s "$(realpath "$OLTP_BIN")" "$T/sysbench"
+counters_ps() {
+  mariadb_sql "SHOW GLOBAL STATUS WHERE Variable_name IN
+    ('Com_select','Com_update','Com_insert','Com_delete','Com_begin','Com_commit','Com_rollback',
+     'Com_stmt_execute')" | sort | awk '{printf "%s=%s ", $1, $2}'
+}
 declare -A expect=(
-  [oltp_read_write]="Com_begin=50 Com_commit=50 Com_delete=50 Com_insert=50 Com_rollback=0 Com_select=700 Com_update=100"
-  [oltp_read_only]="Com_begin=50 Com_commit=50 Com_delete=0 Com_insert=0 Com_rollback=0 Com_select=700 Com_update=0"
-  [oltp_write_only]="Com_begin=50 Com_commit=50 Com_delete=50 Com_insert=50 Com_rollback=0 Com_select=0 Com_update=100"
-  [oltp_point_select]="Com_begin=0 Com_commit=0 Com_delete=0 Com_insert=0 Com_rollback=0 Com_select=50 Com_update=0"
-  [oltp_update_index]="Com_begin=0 Com_commit=0 Com_delete=0 Com_insert=0 Com_rollback=0 Com_select=0 Com_update=50"
-  [oltp_update_non_index]="Com_begin=0 Com_commit=0 Com_delete=0 Com_insert=0 Com_rollback=0 Com_select=0 Com_update=50"
-  [oltp_insert]="Com_begin=0 Com_commit=0 Com_delete=0 Com_insert=50 Com_rollback=0 Com_select=0 Com_update=0"
-  [oltp_delete]="Com_begin=0 Com_commit=0 Com_delete=50 Com_insert=0 Com_rollback=0 Com_select=0 Com_update=0"
+  [oltp_read_write]="Com_begin=50 Com_commit=50 Com_delete=50 Com_insert=50 Com_rollback=0 Com_select=700 Com_stmt_execute=1000 Com_update=100"
+  [oltp_read_only]="Com_begin=50 Com_commit=50 Com_delete=0 Com_insert=0 Com_rollback=0 Com_select=700 Com_stmt_execute=800 Com_update=0"
+  [oltp_write_only]="Com_begin=50 Com_commit=50 Com_delete=50 Com_insert=50 Com_rollback=0 Com_select=0 Com_stmt_execute=300 Com_update=100"
+  [oltp_point_select]="Com_begin=0 Com_commit=0 Com_delete=0 Com_insert=0 Com_rollback=0 Com_select=50 Com_stmt_execute=50 Com_update=0"
+  [oltp_update_index]="Com_begin=0 Com_commit=0 Com_delete=0 Com_insert=0 Com_rollback=0 Com_select=0 Com_stmt_execute=50 Com_update=50"
+  [oltp_update_non_index]="Com_begin=0 Com_commit=0 Com_delete=0 Com_insert=0 Com_rollback=0 Com_select=0 Com_stmt_execute=50 Com_update=50"
+  [oltp_insert]="Com_begin=0 Com_commit=0 Com_delete=0 Com_insert=50 Com_rollback=0 Com_select=0 Com_stmt_execute=0 Com_update=0"
+  [oltp_delete]="Com_begin=0 Com_commit=0 Com_delete=50 Com_insert=0 Com_rollback=0 Com_select=0 Com_stmt_execute=50 Com_update=0"
 )
 for w in oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_update_index \
          oltp_update_non_index oltp_insert oltp_delete; do
-  b=$(counters); $SB --tables=2 --table-size=1000 --threads=1 --events=50 --time=0 $w run >"$T/sb" 2>&1
-  rc=$?; a=$(counters); sbd=$(delta "$b" "$a")
-  b=$(counters); $OLTP --tables=2 --table-size=1000 --threads=1 --events=50 --time=0 $w run >"$T/ol" 2>&1
-  rc2=$?; a=$(counters); old=$(delta "$b" "$a")
-  check_eq "$w: sysbench ran" 0 $rc
-  check_eq "$w: oltp ran" 0 $rc2
-  check_eq "$w: sysbench statement counts for 50 transactions" "${expect[$w]}" "$sbd"
-  check_eq "$w: oltp statement counts equal sysbench's" "$sbd" "$old"
+  for ps in auto disable; do
+    want=${expect[$w]}
+    [ $ps = disable ] && want=$(sed 's/Com_stmt_execute=[0-9]*/Com_stmt_execute=0/' <<<"$want")
+    args="--tables=2 --table-size=1000 --threads=1 --events=50 --time=0 --db-ps-mode=$ps $w run"
+    b=$(counters_ps); $SB $args >"$T/sb" 2>&1; rc=$?; a=$(counters_ps)
+    check_eq "$w, ps-mode $ps: sysbench ran" 0 $rc
+    check_eq "$w, ps-mode $ps: sysbench statement counts for 50 transactions" "$want" "$(delta "$b" "$a")"
+    for bin in "$OLTP_BIN" "$T/sysbench"; do
+      b=$(counters_ps); $bin $CONN $args >"$T/ol" 2>&1; rc=$?; a=$(counters_ps)
+      check_eq "$w, ps-mode $ps, as $(basename "$bin"): ran" 0 $rc
+      check_eq "$w, ps-mode $ps, as $(basename "$bin"): statement counts equal sysbench's" "$want" "$(delta "$b" "$a")"
+    done
+  done
 done
 # the same with --skip-trx and non-default counts
 b=$(counters); $OLTP --tables=2 --table-size=1000 --events=10 --time=0 --skip-trx --point-selects=3 \
