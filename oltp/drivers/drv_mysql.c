@@ -515,16 +515,6 @@ static int bulk_sql(db_conn *c, const char *sql)
     return 0;
 }
 
-/* The errors of a server (or client library) that will not take LOAD
- * DATA LOCAL at all: MariaDB's 4166 and MySQL 5.7's 1148 (local_infile
- * off), MySQL 8's 3948 (its default, local_infile=0) and 2068 (its client
- * refusing). Each comes before any row is read (db_error_is_bulk_refused). */
-static bool infile_refused(unsigned int code)
-{
-    return code == ER_LOAD_INFILE_CAPABILITY_DISABLED || code == ER_NOT_ALLOWED_COMMAND
-           || code == 3948 || code == 2068;
-}
-
 /*
  * LOAD DATA LOCAL INFILE into b->table, the rows made by b->next() as the
  * server reads them. LOAD DATA LOCAL turns bad rows into warnings, so a
@@ -539,18 +529,8 @@ static int my_bulk_start(db_conn *c, db_bulk *b)
     int rc = DB_ERROR;
 
     free_result(p);
-    if (c->cfg->dry_run) {
-        db_value *row = calloc((size_t)b->ncols, sizeof(db_value));
-        int r = 0;
-        while (row && (r = b->next(b->ctx, row)) > 0)
-            b->rows++;
-        free(row);
-        if (!row || r < 0) {
-            db_set_error(c, 0, "HY000", DB_ERR_FATAL, "the rows for %s could not be made", b->table);
-            return DB_ERROR;
-        }
-        return DB_DONE;
-    }
+    if (c->cfg->dry_run)
+        return my_infile_dry(c, b);
     for (int i = 0; i < b->ncols; i++)
         cap += strlen(b->cols[i].name) + 4;
     p->line_cap = db_bulk_tsv_max(b);
@@ -576,7 +556,7 @@ static int my_bulk_start(db_conn *c, db_bulk *b)
     if (mysql_real_query(p->m, sql, (unsigned long)strlen(sql))) {
         if (p->bulk_failed)
             db_set_error(c, 0, "HY000", DB_ERR_FATAL, "the rows for %s could not be made", b->table);
-        else if (infile_refused(mysql_errno(p->m)))
+        else if (my_infile_refused(mysql_errno(p->m)))
             db_set_error(c, (int)mysql_errno(p->m), "0A000", DB_ERR_FATAL,
                          "the server refuses LOAD DATA LOCAL INFILE (error %u: %s)", mysql_errno(p->m),
                          mysql_error(p->m));

@@ -66,5 +66,10 @@ int  my_infile_init(void **ptr, const char *name, void *userdata);
 int  my_infile_read(void *ptr, char *buf, unsigned int len);
 void my_infile_end(void *ptr);
 int  my_infile_error(void *ptr, char *msg, unsigned int len);
+/* Is code a refusal of LOAD DATA LOCAL itself (server or client)? */
+bool my_infile_refused(unsigned int code);
+/* --mysql-dry-run's load: every row of b made and taken (b->rows); DB_DONE,
+ * or DB_ERROR with c->err set. */
+int  my_infile_dry(db_conn *c, db_bulk *b);
 
 #endif

@@ -401,23 +401,15 @@ static int collect_piped(db_conn *c)
     return DB_DONE;
 }
 
-static size_t escape(void *ctx, char *out, const char *s, size_t len)
-{
-    return PQescapeStringConn(ctx, out, s, len, NULL);
-}
-
 /* --db-ps-mode=disable: the statement through the simple query protocol,
- * its values inlined (PQescapeStringConn), as sysbench sends it. */
+ * its values inlined, as sysbench sends it. */
 static int text_exec(db_conn *c, int stmt, const db_value *params)
 {
     pg_priv *p = c->priv;
-    size_t len;
-    char *sql = db_inline_params(c->stmts[stmt].sql, params, c->stmts[stmt].nparams, escape, p->pg, &len);
+    char *sql = pg_inline_params(c, stmt, params);
     int ok;
-    if (!sql) {
-        db_set_error(c, 0, "HY001", DB_ERR_FATAL, "out of memory");
+    if (!sql)
         return DB_ERROR;
-    }
     p->op = PG_QUERYING;
     ok = PQsendQuery(p->pg, sql);
     free(sql);

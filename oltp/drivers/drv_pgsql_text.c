@@ -88,3 +88,18 @@ oom:
     db_set_error(c, 0, "HY001", DB_ERR_FATAL, "out of memory");
     return -1;
 }
+
+static size_t escape(void *ctx, char *out, const char *s, size_t len)
+{
+    return PQescapeStringConn(ctx, out, s, len, NULL);
+}
+
+char *pg_inline_params(db_conn *c, int stmt, const db_value *v)
+{
+    pg_priv *p = c->priv;
+    size_t len;
+    char *sql = db_inline_params(c->stmts[stmt].sql, v, c->stmts[stmt].nparams, escape, p->pg, &len);
+    if (!sql)
+        db_set_error(c, 0, "HY001", DB_ERR_FATAL, "out of memory");
+    return sql;
+}

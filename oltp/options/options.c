@@ -19,6 +19,10 @@
 static const char *const bulk_names[] = {
     [DB_ODBC_BCP] = BULK_BCP, [DB_ODBC_VALUES] = BULK_VALUES,
 };
+/* --db-ps-mode's values, likewise */
+#define PS_AUTO    "auto"
+#define PS_DISABLE "disable"
+static const char *const ps_mode_names[] = { [DB_PS_AUTO] = PS_AUTO, [DB_PS_DISABLE] = PS_DISABLE };
 
 const char *opts_bulk_name(const oltp_opts *o)
 {
@@ -102,7 +106,7 @@ static const opt_def defs[] = {
     {"mysql-ignore-errors", O_STR, F(ignore_errors_text), "1213,1020,1205", "server errors that roll back and retry the transaction, or \"all\"", 0, 0},
     {"connect-timeout", O_INT, F(db.connect_timeout_s), "10", "seconds to wait for a connection", 1, 3600},
     {"reconnect-timeout", O_DOUBLE, F(reconnect_timeout_s), "10", "seconds a lost connection may stay lost before oltp ends the run with exit status 3 (0 = retry forever)", 0, BIG},
-    {"db-ps-mode", O_PSMODE, F(db.ps_mode), "auto", "prepared statements usage mode {auto, disable}: disable sends each statement as text with its values inlined (MySQL's text protocol, PostgreSQL's simple query protocol), as sysbench does", 0, 0},
+    {"db-ps-mode", O_PSMODE, F(db.ps_mode), PS_AUTO, "prepared statements usage mode {auto, disable}: disable sends each statement as text with its values inlined (MySQL's text protocol, PostgreSQL's simple query protocol), as sysbench does", 0, 0},
     {"mysql-dry-run", O_BOOL, F(db.dry_run), "off", "dry run: contact no server, every MySQL operation succeeds at once without being executed (sysbench's)", 0, 0},
     {"pipeline", O_BOOL, F(db.pipeline), "off", "run: send a transaction's independent statements without waiting for each answer (libpq's pipeline mode; --db-driver=pgsql only; a different client timing from sysbench's)", 0, 0},
     {"pgsql-host", O_STR, F(pgsql_host), "localhost", "PostgreSQL server host (or unix socket directory)", 0, 0},
@@ -170,15 +174,13 @@ static int set_value(oltp_opts *o, const opt_def *d, const char *v, FILE *err)
         }
         return 0;
     case O_PSMODE:
-        if (!strcmp(v, "auto"))
-            o->db.ps_mode = DB_PS_AUTO;
-        else if (!strcmp(v, "disable"))
-            o->db.ps_mode = DB_PS_DISABLE;
-        else {
-            fprintf(err, "oltp: --db-ps-mode=%s: expected auto or disable\n", v);
-            return -1;
-        }
-        return 0;
+        for (size_t m = 0; m < sizeof ps_mode_names / sizeof ps_mode_names[0]; m++)
+            if (!strcmp(v, ps_mode_names[m])) {
+                o->db.ps_mode = (db_ps_mode)m;
+                return 0;
+            }
+        fprintf(err, "oltp: --db-ps-mode=%s: expected " PS_AUTO " or " PS_DISABLE "\n", v);
+        return -1;
     case O_RANDTYPE:
         if (rand_type_parse(v, &o->rnd.type) < 0) {
             fprintf(err, "oltp: --rand-type=%s: expected one of uniform, gaussian, special, pareto, zipfian\n", v);
@@ -283,6 +285,31 @@ static int driver_options(oltp_opts *o, FILE *err)
     return 0;
 }
 
+/* Is argv0 a path whose last name is `sysbench`? */
+static bool run_as_sysbench(const char *argv0)
+{
+    const char *slash = strrchr(argv0, '/');
+    return !strcmp(slash ? slash + 1 : argv0, "sysbench");
+}
+
+/* --db-ps-mode=disable with what cannot send text: 0, or -1 after saying why. */
+static int ps_mode_check(const oltp_opts *o, FILE *err)
+{
+    if (o->db.ps_mode != DB_PS_DISABLE)
+        return 0;
+    if (o->db.pipeline) {
+        fprintf(err, "oltp: --db-ps-mode=" PS_DISABLE " and --pipeline=on: the simple query protocol "
+                "cannot be pipelined (libpq); choose one\n");
+        return -1;
+    }
+    if (!strcmp(o->db_driver, "odbc")) {
+        fprintf(err, "oltp: --db-ps-mode=" PS_DISABLE " is not available with --db-driver=odbc: only the "
+                "mysql and pgsql drivers send statements as text\n");
+        return -1;
+    }
+    return 0;
+}
+
 void opts_usage(FILE *out)
 {
     fprintf(out,
@@ -296,7 +323,7 @@ void opts_usage(FILE *out)
         char left[64];
         snprintf(left, sizeof left, "--%s=%s", defs[i].name,
                  defs[i].type == O_BOOL ? "on|off" : defs[i].type == O_BULK ? "on|off|" BULK_BCP "|" BULK_VALUES
-                 : defs[i].type == O_PSMODE ? "auto|disable"
+                 : defs[i].type == O_PSMODE ? PS_AUTO "|" PS_DISABLE
                  : defs[i].type == O_STR ? "STRING" : "N");
         fprintf(out, "  %-32s %s", left, defs[i].help);
         if (defs[i].def)
@@ -317,10 +344,7 @@ int opts_parse(oltp_opts *o, int argc, char **argv, FILE *err)
         if (defs[i].def && set_value(o, &defs[i], defs[i].def, err) < 0)
             return -1;
     /* run as `sysbench` (a link by that name): sysbench 1.0.20's defaults */
-    if (argc > 0) {
-        const char *slash = strrchr(argv[0], '/');
-        o->sysbench_personality = !strcmp(slash ? slash + 1 : argv[0], "sysbench");
-    }
+    o->sysbench_personality = argc > 0 && run_as_sysbench(argv[0]);
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -384,17 +408,7 @@ int opts_parse(oltp_opts *o, int argc, char **argv, FILE *err)
      * their AUTO_INCREMENT (the bulk path's reserves in powers of two) */
     if (o->sysbench_personality && !bulk_given)
         o->bulk = false;
-    if (o->db.ps_mode == DB_PS_DISABLE && o->db.pipeline) {
-        fprintf(err, "oltp: --db-ps-mode=disable and --pipeline=on: the simple query protocol "
-                "cannot be pipelined (libpq); choose one\n");
-        return -1;
-    }
-    if (o->db.ps_mode == DB_PS_DISABLE && !strcmp(o->db_driver, "odbc")) {
-        fprintf(err, "oltp: --db-ps-mode=disable is not available with --db-driver=odbc: only the "
-                "mysql and pgsql drivers send statements as text\n");
-        return -1;
-    }
-    if (driver_options(o, err) < 0)
+    if (ps_mode_check(o, err) < 0 || driver_options(o, err) < 0)
         return -1;
     if (!o->db.password)
         o->db.password = getenv("OLTP_MYSQL_PASSWORD");
@@ -448,7 +462,7 @@ json_object *opts_to_json(const oltp_opts *o)
             v = json_object_new_string(opts_bulk_name(o));
             break;
         case O_PSMODE:
-            v = json_object_new_string(o->db.ps_mode == DB_PS_DISABLE ? "disable" : "auto");
+            v = json_object_new_string(ps_mode_names[o->db.ps_mode]);
             break;
         case O_PCT:
             v = json_object_new_array();
