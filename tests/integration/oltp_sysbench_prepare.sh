@@ -29,7 +29,7 @@ tables() {  # tables: each sbtest table's name, rows, AUTO_INCREMENT, smallest a
 ddl() { mariadb_sql "SHOW CREATE TABLE sbtest.$1"; }
 
 # --- local_infile=0: the bulk path falls back, one line says so --------------
-./bin/oltp $MY --tables=3 --threads=2 oltp_read_write prepare >"$T/out" 2>"$T/err"
+"$OLTP_BIN" $MY --tables=3 --threads=2 oltp_read_write prepare >"$T/out" 2>"$T/err"
 check_eq "local_infile=0: prepare exits 0" 0 $?
 check_eq "local_infile=0: one line on stderr, naming the server's reason and the fallback" \
   "oltp: loading sbtest1: $REFUSED: loading with INSERTs, as sysbench does" \
@@ -40,10 +40,10 @@ sbtest2 10000 1 10000 auto_increment=10001
 sbtest3 10000 1 10000 auto_increment=10001" "$(tables)"
 check_eq "local_infile=0: the secondary indexes" 3 \
   "$(mariadb_sql "SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema='sbtest' AND index_name LIKE 'k\\_%'")"
-./bin/oltp $MY --tables=3 oltp_read_write cleanup >/dev/null 2>&1
-./bin/oltp $MY --tables=1 --table-size=500 --auto-inc=off oltp_read_write prepare >/dev/null 2>"$T/err"
+"$OLTP_BIN" $MY --tables=3 oltp_read_write cleanup >/dev/null 2>&1
+"$OLTP_BIN" $MY --tables=1 --table-size=500 --auto-inc=off oltp_read_write prepare >/dev/null 2>"$T/err"
 check_eq "--auto-inc=off: the fallback loads ids 1..500" "1 sbtest1 500 1 500 auto_increment=NULL" "$(wc -l <"$T/err") $(tables)"
-./bin/oltp $MY oltp_read_write cleanup >/dev/null 2>&1
+"$OLTP_BIN" $MY oltp_read_write cleanup >/dev/null 2>&1
 
 # --- as sysbench: the tables sysbench 1.0.20 makes ------------------------------
 # Its own prepare first, then bin/oltp run as `sysbench`: no LOAD DATA is
@@ -72,21 +72,21 @@ sysbench --db-driver=mysql $MY oltp_read_write cleanup >/dev/null 2>&1
 # as oltp, bulk stays the default: LOAD DATA reserves AUTO_INCREMENT in
 # powers of two
 mariadb_sql "SET GLOBAL local_infile=1"
-./bin/oltp $MY oltp_read_write prepare >/dev/null 2>"$T/err"
+"$OLTP_BIN" $MY oltp_read_write prepare >/dev/null 2>"$T/err"
 check_eq "as oltp with local_infile=1: LOAD DATA, nothing on stderr, AUTO_INCREMENT 16384" \
   "sbtest1 10000 1 10000 auto_increment=16384 " "$(tables) $(cat "$T/err")"
-./bin/oltp $MY oltp_read_write cleanup >/dev/null 2>&1
+"$OLTP_BIN" $MY oltp_read_write cleanup >/dev/null 2>&1
 "$T/sysbench" $MY --bulk=on oltp_read_write prepare >/dev/null 2>&1
 check_eq "as sysbench, --bulk=on still asks for the bulk path" "sbtest1 10000 1 10000 auto_increment=16384" "$(tables)"
 "$T/sysbench" $MY oltp_read_write cleanup >/dev/null 2>&1
 
 # --- --mysql-dry-run: no server, every statement "succeeds" ------------------
 closed=$(free_port)
-./bin/oltp --mysql-host=127.0.0.1 --mysql-port=$closed --mysql-dry-run --tables=2 --threads=2 \
+"$OLTP_BIN" --mysql-host=127.0.0.1 --mysql-port=$closed --mysql-dry-run --tables=2 --threads=2 \
   oltp_read_write prepare >"$T/out" 2>"$T/err"
 check_eq "dry run: prepare with no server exits 0, nothing on stderr" "0 " "$? $(cat "$T/err")"
 check_eq "dry run: prepare made and 'loaded' both tables" 2 "$(grep -c "^Inserting 10000 records into 'sbtest[12]'$" "$T/out")"
-./bin/oltp --mysql-host=127.0.0.1 --mysql-port=$closed --mysql-dry-run --threads=3 --events=300 --time=0 \
+"$OLTP_BIN" --mysql-host=127.0.0.1 --mysql-port=$closed --mysql-dry-run --threads=3 --events=300 --time=0 \
   --json="$T/dry.json" oltp_read_write run >"$T/out" 2>"$T/err"
 check_eq "dry run: run with no server exits 0, nothing on stderr" "0 " "$? $(cat "$T/err")"
 check_eq "dry run: exactly the 300 events, 20 statements each, no error" "300 6000 0" \
@@ -112,7 +112,7 @@ pgtables() {  # each sbtest table's rows, smallest and largest id, and its seque
     echo "$t $(postgres_sql "SELECT COUNT(*), MIN(id), MAX(id), (SELECT last_value FROM ${t}_id_seq) FROM $t" | tr '|' ' ')"
   done
 }
-./bin/oltp $PG --tables=2 --threads=2 oltp_read_write prepare >"$T/out" 2>"$T/err"
+"$OLTP_BIN" $PG --tables=2 --threads=2 oltp_read_write prepare >"$T/out" 2>"$T/err"
 check_eq "COPY refused: prepare exits 0" 0 $?
 check_eq "COPY refused: one line on stderr, naming the server's reason and the fallback" \
   "oltp: loading sbtest1: the server refuses COPY FROM STDIN (SQLSTATE 0A000: COPY FROM not supported with row-level security): loading with INSERTs, as sysbench does" \
@@ -120,7 +120,7 @@ check_eq "COPY refused: one line on stderr, naming the server's reason and the f
 check_eq "COPY refused: every row, the sequences where sysbench leaves them" \
   "sbtest1 10000 1 10000 10000
 sbtest2 10000 1 10000 10000" "$(pgtables)"
-./bin/oltp $PG --tables=2 oltp_read_write cleanup >/dev/null 2>&1
+"$OLTP_BIN" $PG --tables=2 oltp_read_write cleanup >/dev/null 2>&1
 sysbench $PG oltp_read_write prepare >/dev/null 2>&1
 want=$(pgtables)
 sysbench $PG oltp_read_write cleanup >/dev/null 2>&1
@@ -147,7 +147,7 @@ for ps in disable auto; do
   check_eq "ps-mode $ps: bin/oltp's (as sysbench) are the same" "$sbc" "$olc"
 done
 o=$(postgres_log_size)
-./bin/oltp $PG --threads=1 --events=1 --time=0 --db-ps-mode=disable --point-selects=1 --range-selects=off \
+"$OLTP_BIN" $PG --threads=1 --events=1 --time=0 --db-ps-mode=disable --point-selects=1 --range-selects=off \
   --rand-type=uniform oltp_read_only run >/dev/null 2>&1
 check_eq "ps-mode disable: the values inlined in the statement text" 1 \
   "$(tail -c +$((o + 1)) "$PGSQL_DIR/server.log" | grep -cE 'LOG:  statement: SELECT c FROM sbtest1 WHERE id=[0-9]+$')"
