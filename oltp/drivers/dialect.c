@@ -51,6 +51,7 @@ static const dialect_def dialect_defs[DB_DIALECT_COUNT] = {
         .quote_open = '[', .quote_close = ']',
         .sqlstate_table_exists = "42S01", .sqlstate_no_table = "42S02",
         .code_table_exists = 2714, .code_no_table = 208,
+        .values_rows_max = 1000,                /* more: error 10738 */
         /* the files' allocated size (8 KiB pages) of the current database:
          * type 0 ROWS (data), type 1 LOG */
         .size_data = { "SELECT CAST(size AS BIGINT) * 8192 FROM sys.database_files WHERE type = 0",

@@ -339,12 +339,12 @@ static int load_bulk(db_conn *c, const char *table, sb_rows *g)
  * AUTO_INCREMENT. */
 enum { SB_BATCH_BYTES = 512 * 1024 };
 
-/* Load with sysbench's INSERT batches. The values are numbers and
- * generated strings of digits and dashes, never user input: nothing in
- * them needs escaping. */
+/* Load with sysbench's INSERT batches (T-SQL: of at most the 1,000 rows
+ * its VALUES list takes). The values are numbers and generated strings of
+ * digits and dashes, never user input: nothing in them needs escaping. */
 static int load_inserts(db_conn *c, const char *table, sb_rows *g)
 {
-    const int ncols = g->o->auto_inc ? 3 : 4;
+    const int ncols = g->o->auto_inc ? 3 : 4, max_rows = dialect_get(g->o->db.dialect)->values_rows_max;
     char *buf = malloc(SB_BATCH_BYTES), row_text[256];
     db_value row[4];
     size_t head, off;
@@ -367,7 +367,7 @@ static int load_inserts(db_conn *c, const char *table, sb_rows *g)
             n += (size_t)snprintf(row_text + n, sizeof row_text - n, ")");
         }
         /* the batch is full (or the rows are done): send it */
-        if (rows > 0 && (!more || off + n + 1 + 1 > SB_BATCH_BYTES)) {
+        if (rows > 0 && (!more || off + n + 1 + 1 > SB_BATCH_BYTES || rows == max_rows)) {
             buf[off] = 0;
             if (db_query(c, buf) != DB_DONE) {
                 fprintf(stderr, "oltp: loading %s: error %d: %s\n", table, c->err.code, c->err.msg);

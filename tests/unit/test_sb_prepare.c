@@ -2,7 +2,8 @@
  * Unit tests of what oltp takes from sysbench 1.0.20 for prepare and the
  * statement protocol: --db-ps-mode and --mysql-dry-run as parsed, the
  * bulk default of each personality (run as `sysbench`: INSERT batches),
- * and the text --db-ps-mode=disable sends (db_inline_params). The servers'
+ * the text --db-ps-mode=disable sends (db_inline_params), and prepare's
+ * INSERT batches as a counting driver sees them. The servers'
  * side is tests/integration/oltp_sysbench_prepare.sh.
  */
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 
 #include "drivers/db.h"
 #include "options/options.h"
+#include "workload_list.h"
 
 /* Parse argv0 and the words of line; stderr text goes to err. */
 static int parse_as(oltp_opts *o, const char *argv0, const char *line, char *err, size_t errlen)
@@ -131,6 +133,89 @@ static void test_inline_params(void **state)
     free(sql);
 }
 
+/* --- prepare's INSERT batches, seen by a driver that counts them ---------- */
+
+enum { MAX_BATCHES = 16 };
+static struct { int n; size_t bytes[MAX_BATCHES]; int rows[MAX_BATCHES]; } batches;
+
+static int cnt_init(db_conn *c) { c->priv = c; return 0; }
+static void cnt_free(db_conn *c) { c->priv = NULL; }
+static int cnt_done(db_conn *c) { return DB_DONE; }
+static int cnt_exec(db_conn *c, int stmt, const db_value *v) { return DB_DONE; }
+static int cnt_cont(db_conn *c, int ev) { return DB_DONE; }
+static int cnt_fd(const db_conn *c) { return -1; }
+static void cnt_disconnect(db_conn *c) { }
+static int64_t cnt_zero(const db_conn *c) { return 0; }
+static int cnt_next_row(db_conn *c) { return 0; }
+static const char *cnt_col(db_conn *c, int col, size_t *len) { return NULL; }
+static const char *cnt_version(const db_conn *c) { return "counter"; }
+static int cnt_query(db_conn *c, const char *sql, size_t len)
+{
+    if (!strncmp(sql, "INSERT INTO sbtest1(k, c, pad) VALUES(", 38) && batches.n < MAX_BATCHES) {
+        int rows = 1;
+        for (const char *x = sql; (x = strstr(x, "),(")); x++)
+            rows++;
+        batches.bytes[batches.n] = len;
+        batches.rows[batches.n++] = rows;
+    }
+    return DB_DONE;
+}
+
+static const struct db_driver counting_driver = {
+    .name = "counter", .init = cnt_init, .free = cnt_free, .connect_start = cnt_done,
+    .exec_start = cnt_exec, .query_start = cnt_query, .cont = cnt_cont, .fd = cnt_fd,
+    .disconnect = cnt_disconnect, .num_rows = cnt_zero, .affected_rows = cnt_zero,
+    .next_row = cnt_next_row, .col = cnt_col, .server_version = cnt_version,
+};
+
+/* oltp_read_write prepare of one table in `dialect` with --bulk=off. */
+static void prepare_batches(const char *dialect, const char *table_size)
+{
+    char line[256], err[512];
+    oltp_opts o;
+    wl_run run = { .o = &o };
+    const workload *wl = workload_find("oltp_read_write");
+    db_conn c;
+    int64_t progress = 0, total = 0;
+    FILE *saved = stdout;
+
+    snprintf(line, sizeof line, "--db-driver=odbc --odbc-dsn=x --odbc-dialect=%s --bulk=off --table-size=%s "
+             "oltp_read_write prepare", dialect, table_size);
+    assert_int_equal(parse_as(&o, "oltp", line, err, sizeof err), 0);
+    assert_int_equal(dialect_parse(dialect, &o.db.dialect), 0);
+    memset(&batches, 0, sizeof batches);
+    stdout = fopen("/dev/null", "w");        /* prepare's progress lines */
+    assert_non_null(stdout);
+    assert_int_equal(wl->setup(&run), 0);
+    assert_int_equal(db_init(&c, &counting_driver, &o.db, run.stmts, run.nstmts), 0);
+    assert_int_equal(wl->prepare(&run, &c, 0, 1, &progress, &total), 0);
+    db_free(&c);
+    wl->teardown(&run);
+    fclose(stdout);
+    stdout = saved;
+    assert_int_equal(progress, strtoll(table_size, NULL, 10));
+}
+
+static void test_insert_batches(void **state)
+{
+    /* sysbench's: as many rows as keep the statement and its NUL within
+     * 512 KiB (a row of k 1..10000 is 189 to 193 bytes, and a comma): 10,000
+     * rows are three full batches and the rest */
+    prepare_batches("mysql", "10000");
+    assert_int_equal(batches.n, 4);
+    assert_int_equal(batches.rows[0] + batches.rows[1] + batches.rows[2] + batches.rows[3], 10000);
+    for (int i = 0; i < 3; i++) {
+        assert_true(batches.bytes[i] < 512 * 1024);
+        assert_true(batches.bytes[i] + 193 + 2 > 512 * 1024);    /* the next row did not fit */
+    }
+    /* T-SQL's VALUES list takes 1,000 rows at most (error 10738) */
+    prepare_batches("mssql", "2500");
+    assert_int_equal(batches.n, 3);
+    assert_int_equal(batches.rows[0], 1000);
+    assert_int_equal(batches.rows[1], 1000);
+    assert_int_equal(batches.rows[2], 500);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -138,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_bad_ps_mode),
         cmocka_unit_test(test_bulk_default_per_personality),
         cmocka_unit_test(test_inline_params),
+        cmocka_unit_test(test_insert_batches),
     };
     return cmocka_run_group_tests_name("sb_prepare", tests, NULL, NULL);
 }
