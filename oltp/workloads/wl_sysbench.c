@@ -436,9 +436,13 @@ static int sb_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
         sb_rows_init(&g, o, t, rows, progress);
         if (rows > 0) {
             printf("Inserting %" PRId64 " records into 'sbtest%d'\n", rows, t);
+            /* a server that refuses the bulk path refuses it for every
+             * table: said once, then every loader sends INSERTs */
             int r = bulk && !__atomic_load_n(&plan->bulk_refused, __ATOMIC_RELAXED) ? load_bulk(c, table, &g) : 1;
             if (r > 0 && bulk && !__atomic_exchange_n(&plan->bulk_refused, 1, __ATOMIC_RELAXED))
                 fprintf(stderr, "oltp: loading %s: %s: loading with INSERTs, as sysbench does\n", table, c->err.msg);
+            if (r > 0)
+                sb_rows_init(&g, o, t, rows, progress);     /* the same rows, from the first */
             if (r < 0 || (r > 0 && load_inserts(c, table, &g) < 0))
                 return -1;
         }
