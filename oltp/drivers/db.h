@@ -297,6 +297,10 @@ char *db_bulk_insert_sql(const db_bulk *b);
 /* The same with `rows` row constructors ((?, ?), (?, ?), ...); malloc'd. */
 char *db_bulk_insert_rows_sql(const db_bulk *b, int rows);
 
+/* For drivers: the first ? placeholder at or after s outside quoted
+ * strings and identifiers ('...', "...", `...`), s itself outside them;
+ * NULL when there is none. */
+const char *db_next_placeholder(const char *s);
 /* For drivers (--db-ps-mode=disable): sql with each ? placeholder outside
  * quotes replaced by its value as SQL text — integers in decimal, doubles
  * with 17 significant digits, NULL, strings between single quotes as

@@ -12,24 +12,12 @@
 #include "engine/engine.h"
 #include "options/options.h"
 #include "options/rand.h"
+#include "oltp_argv.h"
 
 /* Parse a command line given as one string; stderr text goes to *err. */
 static int parse(oltp_opts *o, const char *line, char *err, size_t errlen)
 {
-    /* static: the parsed options point into these strings after we return */
-    static char buf[1024];
-    char *argv[64], *save, *tok;
-    int argc = 0, r;
-    FILE *f = fmemopen(err, errlen, "w");
-
-    snprintf(buf, sizeof buf, "oltp %s", line);
-    for (tok = strtok_r(buf, " ", &save); tok && argc < 63; tok = strtok_r(NULL, " ", &save))
-        argv[argc++] = tok;
-    argv[argc] = NULL;
-    memset(err, 0, errlen);
-    r = opts_parse(o, argc, argv, f);
-    fclose(f);
-    return r;
+    return oltp_argv_parse(o, "oltp", line, err, errlen);
 }
 
 static void test_defaults_match_sysbench(void **state)

@@ -18,37 +18,20 @@
 #include "drivers/db.h"
 #include "options/options.h"
 #include "workload_list.h"
-
-/* Parse argv0 and the words of line; stderr text goes to err. */
-static int parse_as(oltp_opts *o, const char *argv0, const char *line, char *err, size_t errlen)
-{
-    static char buf[1024];              /* the options point into it */
-    char *argv[64], *save, *tok;
-    int argc = 0, r;
-    FILE *f = fmemopen(err, errlen, "w");
-
-    snprintf(buf, sizeof buf, "%s %s", argv0, line);
-    for (tok = strtok_r(buf, " ", &save); tok && argc < 63; tok = strtok_r(NULL, " ", &save))
-        argv[argc++] = tok;
-    argv[argc] = NULL;
-    memset(err, 0, errlen);
-    r = opts_parse(o, argc, argv, f);
-    fclose(f);
-    return r;
-}
+#include "oltp_argv.h"
 
 static void test_ps_mode_and_dry_run(void **state)
 {
     oltp_opts o;
     char err[512];
-    assert_int_equal(parse_as(&o, "oltp", "oltp_read_write run", err, sizeof err), 0);
+    assert_int_equal(oltp_argv_parse(&o, "oltp", "oltp_read_write run", err, sizeof err), 0);
     assert_int_equal(o.db.ps_mode, DB_PS_AUTO);
     assert_false(o.db.dry_run);
-    assert_int_equal(parse_as(&o, "oltp", "--db-ps-mode=disable --mysql-dry-run oltp_read_write run",
+    assert_int_equal(oltp_argv_parse(&o, "oltp", "--db-ps-mode=disable --mysql-dry-run oltp_read_write run",
                               err, sizeof err), 0);
     assert_int_equal(o.db.ps_mode, DB_PS_DISABLE);
     assert_true(o.db.dry_run);
-    assert_int_equal(parse_as(&o, "oltp", "--db-ps-mode=auto --mysql-dry-run=off oltp_read_write run",
+    assert_int_equal(oltp_argv_parse(&o, "oltp", "--db-ps-mode=auto --mysql-dry-run=off oltp_read_write run",
                               err, sizeof err), 0);
     assert_int_equal(o.db.ps_mode, DB_PS_AUTO);
     assert_false(o.db.dry_run);
@@ -69,7 +52,7 @@ static void test_bad_ps_mode(void **state)
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         oltp_opts o;
         char err[512];
-        assert_int_equal(parse_as(&o, "oltp", cases[i].line, err, sizeof err), -1);
+        assert_int_equal(oltp_argv_parse(&o, "oltp", cases[i].line, err, sizeof err), -1);
         assert_string_equal(err, cases[i].msg);
     }
 }
@@ -90,7 +73,7 @@ static void test_bulk_default_per_personality(void **state)
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         oltp_opts o;
         char err[512];
-        assert_int_equal(parse_as(&o, cases[i].argv0, cases[i].line, err, sizeof err), 0);
+        assert_int_equal(oltp_argv_parse(&o, cases[i].argv0, cases[i].line, err, sizeof err), 0);
         assert_int_equal(o.sysbench_personality, cases[i].personality);
         assert_int_equal(o.bulk, cases[i].bulk);
     }
@@ -181,7 +164,7 @@ static void prepare_batches(const char *dialect, const char *table_size)
 
     snprintf(line, sizeof line, "--db-driver=odbc --odbc-dsn=x --odbc-dialect=%s --bulk=off --table-size=%s "
              "oltp_read_write prepare", dialect, table_size);
-    assert_int_equal(parse_as(&o, "oltp", line, err, sizeof err), 0);
+    assert_int_equal(oltp_argv_parse(&o, "oltp", line, err, sizeof err), 0);
     assert_int_equal(dialect_parse(dialect, &o.db.dialect), 0);
     memset(&batches, 0, sizeof batches);
     stdout = fopen("/dev/null", "w");        /* prepare's progress lines */
