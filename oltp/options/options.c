@@ -19,6 +19,10 @@
 static const char *const bulk_names[] = {
     [DB_ODBC_BCP] = BULK_BCP, [DB_ODBC_VALUES] = BULK_VALUES,
 };
+/* --db-ps-mode's values, likewise */
+#define PS_AUTO    "auto"
+#define PS_DISABLE "disable"
+static const char *const ps_mode_names[] = { [DB_PS_AUTO] = PS_AUTO, [DB_PS_DISABLE] = PS_DISABLE };
 
 const char *opts_bulk_name(const oltp_opts *o)
 {
@@ -29,7 +33,7 @@ const char *opts_bulk_name(const oltp_opts *o)
 
 /* O_IGNORED: accepted and changes nothing (an option sysbench 1.0.20
  * itself accepts without effect) */
-typedef enum { O_INT, O_INT64, O_DOUBLE, O_BOOL, O_STR, O_PCT, O_RANDTYPE, O_BULK, O_IGNORED } opt_type;
+typedef enum { O_INT, O_INT64, O_DOUBLE, O_BOOL, O_STR, O_PCT, O_RANDTYPE, O_BULK, O_PSMODE, O_IGNORED } opt_type;
 
 typedef struct opt_def {
     const char *name;
@@ -111,6 +115,8 @@ static const opt_def defs[] = {
     {"mysql-ignore-errors", O_STR, F(ignore_errors_text), "1213,1020,1205", "server errors that roll back and retry the transaction, or \"all\"", 0, 0},
     {"connect-timeout", O_INT, F(db.connect_timeout_s), "10", "seconds to wait for a connection", 1, 3600},
     {"reconnect-timeout", O_DOUBLE, F(reconnect_timeout_s), "10", "seconds a lost connection may stay lost before oltp ends the run with exit status 3 (0 = retry forever)", 0, BIG},
+    {"db-ps-mode", O_PSMODE, F(db.ps_mode), PS_AUTO, "prepared statements usage mode {auto, disable}: disable sends each statement as text with its values inlined (MySQL's text protocol, PostgreSQL's simple query protocol), as sysbench does", 0, 0},
+    {"mysql-dry-run", O_BOOL, F(db.dry_run), "off", "dry run: contact no server, every MySQL operation succeeds at once without being executed (sysbench's)", 0, 0},
     {"pipeline", O_BOOL, F(db.pipeline), "off", "run: send a transaction's independent statements without waiting for each answer (libpq's pipeline mode; --db-driver=pgsql only; a different client timing from sysbench's)", 0, 0},
     {"pgsql-host", O_STR, F(pgsql_host), "localhost", "PostgreSQL server host (or unix socket directory)", 0, 0},
     {"pgsql-port", O_INT, F(pgsql_port), "5432", "PostgreSQL server port", 1, 65535},
@@ -178,6 +184,14 @@ static int set_value(oltp_opts *o, const opt_def *d, const char *v, FILE *err)
             return -1;
         }
         return 0;
+    case O_PSMODE:
+        for (size_t m = 0; m < sizeof ps_mode_names / sizeof ps_mode_names[0]; m++)
+            if (!strcmp(v, ps_mode_names[m])) {
+                o->db.ps_mode = (db_ps_mode)m;
+                return 0;
+            }
+        fprintf(err, "%s--db-ps-mode=%s: expected " PS_AUTO " or " PS_DISABLE "\n", opts_msg_prefix(o), v);
+        return -1;
     case O_RANDTYPE:
         if (rand_type_parse(v, &o->rnd.type) < 0) {
             fprintf(err, "%s--rand-type=%s: expected one of uniform, gaussian, special, pareto, zipfian\n", opts_msg_prefix(o), v);
@@ -309,6 +323,24 @@ static int driver_options(oltp_opts *o, FILE *err)
     return 0;
 }
 
+/* --db-ps-mode=disable with what cannot send text: 0, or -1 after saying why. */
+static int ps_mode_check(const oltp_opts *o, FILE *err)
+{
+    if (o->db.ps_mode != DB_PS_DISABLE)
+        return 0;
+    if (o->db.pipeline) {
+        fprintf(err, "%s--db-ps-mode=" PS_DISABLE " and --pipeline=on: the simple query protocol "
+                "cannot be pipelined (libpq); choose one\n", opts_msg_prefix(o));
+        return -1;
+    }
+    if (!strcmp(o->db_driver, "odbc")) {
+        fprintf(err, "%s--db-ps-mode=" PS_DISABLE " is not available with --db-driver=odbc: only the "
+                "mysql and pgsql drivers send statements as text\n", opts_msg_prefix(o));
+        return -1;
+    }
+    return 0;
+}
+
 bool opts_notice(const oltp_opts *o)
 {
     return o->verbosity >= 3;
@@ -347,6 +379,7 @@ void opts_usage(FILE *out, const oltp_opts *o)
         char left[64];
         snprintf(left, sizeof left, "--%s=%s", defs[i].name,
                  defs[i].type == O_BOOL ? "on|off" : defs[i].type == O_BULK ? "on|off|" BULK_BCP "|" BULK_VALUES
+                 : defs[i].type == O_PSMODE ? PS_AUTO "|" PS_DISABLE
                  : defs[i].type == O_STR || defs[i].type == O_IGNORED ? "STRING" : "N");
         fprintf(out, "  %-32s %s", left, defs[i].help);
         if (defs[i].def)
@@ -569,7 +602,7 @@ int opts_parse(oltp_opts *o, int argc, char **argv, FILE *err)
     }
     if (parse_positional(o, pos, npos, err) < 0)
         return -1;
-    if (driver_options(o, err) < 0)
+    if (ps_mode_check(o, err) < 0 || driver_options(o, err) < 0)
         return -1;
     if (!o->db.password)
         o->db.password = getenv("OLTP_MYSQL_PASSWORD");
@@ -628,6 +661,9 @@ json_object *opts_to_json(const oltp_opts *o)
         case O_RANDTYPE: v = json_object_new_string(rand_type_name(o->rnd.type)); break;
         case O_BULK:
             v = json_object_new_string(opts_bulk_name(o));
+            break;
+        case O_PSMODE:
+            v = json_object_new_string(ps_mode_names[o->db.ps_mode]);
             break;
         case O_PCT:
             v = json_object_new_array();

@@ -65,6 +65,7 @@ typedef struct sb_plan {
     int    ngroups;
     int    stmt_begin, stmt_commit;
     uint32_t unique_index, unique_offset;   /* oltp_insert --auto-inc=off */
+    int    bulk_refused;    /* prepare: the server refused the bulk path (atomic) */
 } sb_plan;
 
 typedef struct sb_conn {
@@ -309,13 +310,17 @@ static int sb_next_row(void *ctx, db_value *row)
     return 1;
 }
 
-/* Load through the driver's bulk path. */
+/* Load through the driver's bulk path. 0; 1 when the server refuses the
+ * path itself before taking a row (db_error_is_bulk_refused), c->err
+ * saying why and nothing printed; or -1 after printing why. */
 static int load_bulk(db_conn *c, const char *table, sb_rows *g)
 {
     const bool ai = g->o->auto_inc;
     db_bulk b = { .table = table, .cols = ai ? sb_cols + 1 : sb_cols, .ncols = ai ? 3 : 4,
                   .next = sb_next_row, .ctx = g };
     if (db_bulk_load(c, &b) != DB_DONE) {
+        if (db_error_is_bulk_refused(&c->err) && b.rows == 0)
+            return 1;
         fprintf(stderr, "oltp: loading %s: error %d: %s\n", table, c->err.code, c->err.msg);
         return -1;
     }
@@ -327,40 +332,57 @@ static int load_bulk(db_conn *c, const char *table, sb_rows *g)
     return 0;
 }
 
-/* Load with multi-row INSERTs of up to 1,000 rows (sysbench's way). The
- * values are numbers and generated alphanumeric strings, never user
- * input. */
+/* sysbench 1.0.20's INSERT batches (db_bulk_insert_*): rows appended to
+ * "INSERT INTO t(k, c, pad) VALUES" until the next would take the
+ * statement and its terminating NUL past 512 KiB; no COMMIT between them
+ * (autocommit). The same statements give the same table, down to its
+ * AUTO_INCREMENT. */
+enum { SB_BATCH_BYTES = 512 * 1024 };
+
+/* Load with sysbench's INSERT batches (T-SQL: of at most the 1,000 rows
+ * its VALUES list takes). The values are numbers and generated strings of
+ * digits and dashes, never user input: nothing in them needs escaping. */
 static int load_inserts(db_conn *c, const char *table, sb_rows *g)
 {
-    const int batch = 1000, ncols = g->o->auto_inc ? 3 : 4;
-    const size_t cap = (size_t)batch * 220 + 256;
-    char *buf = malloc(cap);
+    const int ncols = g->o->auto_inc ? 3 : 4, max_rows = dialect_get(g->o->db.dialect)->values_rows_max;
+    char *buf = malloc(SB_BATCH_BYTES), row_text[256];
     db_value row[4];
-    int more = 1, rc = -1;
+    size_t head, off;
+    int rows = 0, more, rc = -1;
 
     if (!buf) {
         fprintf(stderr, "oltp: out of memory\n");
         return -1;
     }
-    while (more) {
-        size_t off = (size_t)snprintf(buf, cap, "INSERT INTO %s(%sk, c, pad) VALUES", table,
-                                      g->o->auto_inc ? "" : "id, ");
-        int n = 0;
-        for (; n < batch && (more = sb_next_row(g, row)) > 0; n++) {
-            buf[off++] = n ? ',' : '(';
-            if (n)
-                buf[off++] = '(';
-            for (int i = 0; i < ncols; i++) {
-                if (row[i].type == DB_T_INT)
-                    off += (size_t)snprintf(buf + off, cap - off, "%s%" PRId64, i ? ", " : "", row[i].i);
-                else
-                    off += (size_t)snprintf(buf + off, cap - off, ", '%.*s'", (int)row[i].len, row[i].s);
-            }
-            buf[off++] = ')';
-            buf[off] = 0;
+    head = off = (size_t)snprintf(buf, SB_BATCH_BYTES, "INSERT INTO %s(%sk, c, pad) VALUES", table,
+                                  g->o->auto_inc ? "" : "id, ");
+    while ((more = sb_next_row(g, row)) >= 0) {
+        size_t n = 0;
+        if (more) {
+            n = (size_t)snprintf(row_text, sizeof row_text, "(%" PRId64, row[0].i);
+            for (int i = 1; i < ncols; i++)
+                n += row[i].type == DB_T_INT
+                     ? (size_t)snprintf(row_text + n, sizeof row_text - n, ", %" PRId64, row[i].i)
+                     : (size_t)snprintf(row_text + n, sizeof row_text - n, ", '%.*s'", (int)row[i].len, row[i].s);
+            n += (size_t)snprintf(row_text + n, sizeof row_text - n, ")");
         }
-        if (n > 0 && run_sql(c, buf) < 0)
-            goto out;
+        /* the batch is full (or the rows are done): send it */
+        if (rows > 0 && (!more || off + n + 1 + 1 > SB_BATCH_BYTES || rows == max_rows)) {
+            buf[off] = 0;
+            if (db_query(c, buf) != DB_DONE) {
+                fprintf(stderr, "oltp: loading %s: error %d: %s\n", table, c->err.code, c->err.msg);
+                goto out;
+            }
+            off = head;
+            rows = 0;
+        }
+        if (!more)
+            break;
+        if (rows)
+            buf[off++] = ',';
+        memcpy(buf + off, row_text, n);
+        off += n;
+        rows++;
     }
     rc = 0;
 out:
@@ -380,7 +402,8 @@ static int sb_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
     const oltp_opts *o = run->o;
     const bool mysql = o->db.dialect == DB_DIALECT_MYSQL;
     const dialect_def *dl = dialect_get(o->db.dialect);
-    const bool insert_only = ((const sb_plan *)run->data)->v->insert_only;
+    sb_plan *plan = run->data;
+    const bool insert_only = plan->v->insert_only;
     const int64_t rows = insert_only && !o->auto_inc ? 0 : o->table_size;
     const bool bulk = o->bulk && db_bulk_supported(c);
 
@@ -413,7 +436,14 @@ static int sb_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
         sb_rows_init(&g, o, t, rows, progress);
         if (rows > 0) {
             printf("Inserting %" PRId64 " records into 'sbtest%d'\n", rows, t);
-            if ((bulk ? load_bulk(c, table, &g) : load_inserts(c, table, &g)) < 0)
+            /* a server that refuses the bulk path refuses it for every
+             * table: said once, then every loader sends INSERTs */
+            int r = bulk && !__atomic_load_n(&plan->bulk_refused, __ATOMIC_RELAXED) ? load_bulk(c, table, &g) : 1;
+            if (r > 0 && bulk && !__atomic_exchange_n(&plan->bulk_refused, 1, __ATOMIC_RELAXED))
+                fprintf(stderr, "oltp: loading %s: %s: loading with INSERTs, as sysbench does\n", table, c->err.msg);
+            if (r > 0)
+                sb_rows_init(&g, o, t, rows, progress);     /* the same rows, from the first */
+            if (r < 0 || (r > 0 && load_inserts(c, table, &g) < 0))
                 return -1;
         }
         if (o->create_secondary) {
