@@ -90,7 +90,11 @@ static int read_figure(db_conn *c, const dialect_def *d, const dialect_size *q, 
 int dbsize_read(db_conn *c, db_dialect d, res_db_size *out)
 {
     const dialect_def *def = dialect_get(d);
-    int rc = read_figure(c, def, &def->size_data, "data", &out->data_bytes);
+    int rc;
+    out->data_bytes = out->log_bytes = RES_UNSET;
+    if (c->cfg->dry_run)
+        return 0;               /* no server: no size (--mysql-dry-run) */
+    rc = read_figure(c, def, &def->size_data, "data", &out->data_bytes);
     return read_figure(c, def, &def->size_log, "log", &out->log_bytes) < 0 ? -1 : rc;
 }
 

@@ -40,6 +40,21 @@ static double mono_s(void)
     return (double)uv_hrtime() / 1e9;
 }
 
+/* The sysbench personality's closing lines of a failed command, as
+ * sysbench 1.0.20 prints them after the cause: which of its functions
+ * failed (a run fails in its threads' set-up), the test, and what. */
+static void sb_failed(const oltp_opts *o, const char *what)
+{
+    bool run = !strcmp(o->command, "run");
+    if (!o->sysbench_personality)
+        return;
+    fprintf(stdout, "FATAL: `%s' function failed: %s: %s\n",
+            run ? "thread_init" : !strcmp(o->command, "cleanup") ? "cleanup" : "sysbench.cmdline.call_command",
+            o->workload, what);
+    if (run)
+        fprintf(stdout, "FATAL: Thread initialization failed!\n");
+}
+
 static const char *where(const oltp_opts *o, char *buf, size_t len)
 {
     if (o->db.dsn || o->db.conn_str)
@@ -77,7 +92,19 @@ static int setup_connect(db_conn *c, const wl_run *run, const struct db_driver *
         uv_sleep(SETUP_LIMIT_STEP_MS);
         waited += SETUP_LIMIT_STEP_MS;
     }
-    if (waited)
+    if (run->o->sysbench_personality) {
+        const db_config *d = &run->o->db;
+        if (!strcmp(run->o->db_driver, "mysql") && d->socket)
+            fprintf(stdout, "FATAL: unable to connect to MySQL server on socket '%s', aborting...\n", d->socket);
+        else if (!strcmp(run->o->db_driver, "mysql"))
+            fprintf(stdout, "FATAL: unable to connect to MySQL server on host '%s', port %d, aborting...\n",
+                    d->host, d->port);
+        if (!strcmp(run->o->db_driver, "mysql"))
+            fprintf(stdout, "FATAL: error %d: %s\n", c->err.code, c->err.msg);
+        else
+            fprintf(stdout, "FATAL: Connection to database failed: %s\n", c->err.msg);
+        sb_failed(run->o, "connection creation failed");
+    } else if (waited)
         fprintf(stderr, "oltp: cannot connect to the %s: error %d: %s (the server stayed at its "
                 "session limit for %d s)\n", where(run->o, w, sizeof w), c->err.code, c->err.msg,
                 SETUP_LIMIT_WAIT_MS / 1000);
@@ -128,6 +155,7 @@ typedef struct loader {
     const struct db_driver *drv;
     int                     id, n;
     int64_t                *progress, *total;
+    bool                    prewarm;    /* wl->prewarm, not wl->prepare */
     int                     rc;
     bool                    disk_full;  /* its error said the disk is full */
     int                    *done;
@@ -138,8 +166,12 @@ static void loader_main(void *arg)
     loader *l = arg;
     db_conn c;
     l->rc = -1;
-    if (setup_connect(&c, l->run, l->drv) == 0)
-        l->rc = l->wl->prepare(l->run, &c, l->id, l->n, l->progress, l->total);
+    if (setup_connect(&c, l->run, l->drv) == 0) {
+        l->rc = l->prewarm ? l->wl->prewarm(l->run, &c, l->id, l->n)
+                           : l->wl->prepare(l->run, &c, l->id, l->n, l->progress, l->total);
+        if (l->rc != 0)
+            sb_failed(l->run->o, "SQL error");
+    }
     l->disk_full = l->rc != 0 && db_error_is_disk_full(&c.err);
     db_free(&c);
     __atomic_add_fetch(l->done, 1, __ATOMIC_RELEASE);
@@ -147,28 +179,30 @@ static void loader_main(void *arg)
 
 /* Read and print the database's size on a connection of its own (after
  * prepare, after a run, whose sessions are gone); *out RES_UNSET when it
- * cannot be read (a warning, not a failure). */
+ * cannot be read (a warning, not a failure). The sysbench personality
+ * prints nothing of it (an addition of oltp's). */
 static void size_after(const wl_run *run, const struct db_driver *drv, const char *when,
                        res_db_size *out)
 {
     db_conn c;
     *out = (res_db_size){ RES_UNSET, RES_UNSET };
-    if (setup_connect(&c, run, drv) == 0 && dbsize_read(&c, run->o->db.dialect, out) == 0
-        && !run->o->sysbench_personality && run->o->verbosity >= 3)
+    if (setup_connect(&c, run, drv) == 0 && dbsize_read(&c, run->o->db.dialect, out) == 0 &&
+        opts_notice(run->o) && !run->o->sysbench_personality)
         dbsize_print(stdout, when, out);     /* oltp's addition */
     db_free(&c);
 }
 
-/* `prepare`: one loader thread per --threads, each with its own connection;
- * the main thread shows progress on a terminal. */
-static int cmd_prepare(const wl_run *run, const workload *wl, const struct db_driver *drv)
+/* `prepare` (and `prewarm`: prewarm true): one loader thread per
+ * --threads, each with its own connection; the main thread shows
+ * progress on a terminal. */
+static int cmd_prepare(const wl_run *run, const workload *wl, const struct db_driver *drv, bool prewarm)
 {
     int n = run->o->threads, done = 0, rc = 0;
     int64_t progress = 0, total = 0;
     loader *ls = calloc((size_t)n, sizeof(loader));
     uv_thread_t *th = calloc((size_t)n, sizeof(uv_thread_t));
     double t0 = mono_s(), dt;
-    bool tty = isatty(STDERR_FILENO);
+    bool tty = !prewarm && !run->o->sysbench_personality && opts_notice(run->o) && isatty(STDERR_FILENO);
 
     if (!ls || !th) {
         fprintf(stderr, "oltp: out of memory\n");
@@ -177,7 +211,7 @@ static int cmd_prepare(const wl_run *run, const workload *wl, const struct db_dr
         return OLTP_EXIT_BAD_INPUT;
     }
     for (int i = 0; i < n; i++) {
-        ls[i] = (loader){ run, wl, drv, i, n, &progress, &total, -1, false, &done };
+        ls[i] = (loader){ run, wl, drv, i, n, &progress, &total, prewarm, -1, false, &done };
         if (uv_thread_create(&th[i], loader_main, &ls[i]) < 0) {
             fprintf(stderr, "oltp: cannot start loader thread %d\n", i);
             n = i;
@@ -204,7 +238,8 @@ static int cmd_prepare(const wl_run *run, const workload *wl, const struct db_dr
         fprintf(stderr, "oltp: the database reported its disk full (see above): the drive "
                 "under it has no room left\n");
     dt = mono_s() - t0;
-    if (rc == 0) {
+    /* oltp's additions to sysbench's output */
+    if (rc == 0 && !prewarm && opts_notice(run->o) && !run->o->sysbench_personality) {
         res_db_size size;
         printf("Loaded %" PRId64 " rows in %.2f s (%.0f rows/s)\n", progress, dt, dt > 0 ? progress / dt : 0.0);
         size_after(run, drv, "after prepare", &size);
@@ -307,6 +342,19 @@ static int ckpt_start(run_ctx *x, engine_hooks *h)
     return 0;
 }
 
+/* The lines before the load (the sysbench personality printed the
+ * header before the set-up's checks, as sysbench does), and the seed
+ * drawn from the clock when --rand-seed gave none. */
+static void run_begins(oltp_opts *o)
+{
+    if (!o->sysbench_personality)
+        report_header(stdout, o, o->seed != 0);
+    if (!o->seed)
+        o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+    if (opts_notice(o))
+        printf("Threads started!\n\n");
+}
+
 /* origin_ns: when oltp started; each phase's start_s counts from it. */
 static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
                    uint64_t origin_ns)
@@ -338,6 +386,7 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
     snprintf(version, sizeof version, "%s", db_server_version(&c));
     rc = wl->check_ready ? wl->check_ready(run, &c) : 0;
     if (rc < 0) {
+        sb_failed(o, "SQL API error");
         db_free(&c);
         return OLTP_EXIT_BAD_INPUT;
     }
@@ -350,9 +399,7 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
         db_free(&c);
     if (ckpt_start(&x, &hooks) < 0)
         return OLTP_EXIT_FAILED;
-    report_header(stdout, o, o->seed != 0);
-    if (!o->seed)
-        o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+    run_begins(o);
     started = time(NULL);       /* the result's started_at */
     catch_stop_signals();
     rc = engine_run(run, wl, drv, &hooks, &res);
@@ -390,7 +437,7 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
     res_stopped = res.stopped;
     report_final(stdout, o, wl, &res, &x.ckpt);
     report_ckpt_free(&x.ckpt);
-    if (!o->sysbench_personality && o->verbosity >= 3)
+    if (opts_notice(o) && !o->sysbench_personality)
         dbsize_print(stdout, "before the run", &size_start);
     /* a run ended by a server that stayed away has no size to read after it */
     size_end = (res_db_size){ RES_UNSET, RES_UNSET };
@@ -417,11 +464,123 @@ static int cmd_simple(const wl_run *run, const struct db_driver *drv,
     int rc = OLTP_EXIT_OK;
     if (setup_connect(&c, run, drv) < 0)
         rc = OLTP_EXIT_BAD_INPUT;
-    else if (fn(run, &c) < 0)
+    else if (fn(run, &c) < 0) {
+        sb_failed(run->o, "SQL error");
         rc = fail_code;
+    }
     else if (size && dbsize_read(&c, run->o->db.dialect, &sz) == 0)
         dbsize_print(stdout, "check", &sz);
     db_free(&c);
+    return rc;
+}
+
+/* The test named on the command line (a workload's name, or the path of
+ * sysbench's script for it); NULL after one message. */
+static const workload *find_test(const oltp_opts *o)
+{
+    const workload *wl = workload_find_test(o->workload);
+    const char *dot = strrchr(o->workload, '.');
+    bool script = strchr(o->workload, '/') || (dot && !strcmp(dot, ".lua"));
+
+    if (wl)
+        return wl;
+    if (script && access(o->workload, F_OK) == 0)
+        fprintf(opts_msg_file(o), "%s'%s' is a Lua script that is none of sysbench's OLTP scripts: %s runs its "
+                "built-in OLTP workloads only, no Lua (see %s --help)\n", opts_msg_prefix(o), o->workload,
+                o->sysbench_personality ? "this sysbench (oltp)" : "oltp",
+                o->sysbench_personality ? "sysbench" : "oltp");
+    else if (o->sysbench_personality)
+        fprintf(stdout, "FATAL: Cannot find benchmark '%s': no such built-in test, file or module\n",
+                o->workload);
+    else {
+        fprintf(stderr, "oltp: unknown workload '%s'; known workloads:\n", o->workload);
+        workload_list(stderr);
+    }
+    return NULL;
+}
+
+/* `--help`: the options, then (sysbench's sections) the drivers and the
+ * tests. */
+static void print_help(const oltp_opts *o)
+{
+    if (o->sysbench_personality) {
+        /* only the drivers sysbench has: its suite looks for a test of each */
+        printf("\nCompiled-in database drivers:\n"
+               "  mysql - MySQL driver\n"
+               "  pgsql - PostgreSQL driver\n\n"
+               "oltp's other database drivers:\n"
+               "  odbc - ODBC driver (SQL Server, and others through unixODBC)\n\n"
+               "Compiled-in tests:\n");
+        workload_list(stdout);
+        printf("\nSee 'sysbench <testname> help' for a list of options for each test.\n\n");
+    } else {
+        printf("\nWorkloads:\n");
+        workload_list(stdout);
+    }
+}
+
+/* Check the options against the workload and the driver, then run the
+ * command; returns oltp's exit status. */
+static int run_command(oltp_opts *o, const workload *wl, uint64_t origin_ns)
+{
+    const struct db_driver *drv;
+    wl_run run = { .o = o };
+    int rc;
+
+    if (o->sysbench_personality && !strcmp(o->command, "run"))
+        report_header(stdout, o, o->seed != 0);
+    if (!(drv = db_driver_find(o->db_driver))) {
+        if (o->sysbench_personality) {
+            fprintf(stdout, "FATAL: invalid database driver name: '%s'\n", o->db_driver);
+            sb_failed(o, "failed to initialize the DB driver");
+        } else
+            fprintf(stderr, "oltp: unknown --db-driver=%s (this build has: %s)\n", o->db_driver, db_driver_names());
+        return OLTP_EXIT_BAD_INPUT;
+    }
+    if (o->db.pipeline && !db_pipeline_supported(drv)) {
+        fprintf(opts_msg_file(o), "%s--pipeline=on is not available with --db-driver=%s: only the pgsql driver "
+                "pipelines (libpq's pipeline mode); MariaDB Connector/C reads a prepared statement's answer "
+                "in the call that sends it (mysql_stmt_execute), so a connection cannot have a second "
+                "statement in flight\n", opts_msg_prefix(o), o->db_driver);
+        return OLTP_EXIT_BAD_INPUT;
+    }
+    if (o->db.pipeline && !wl->pipeline) {
+        fprintf(opts_msg_file(o), "%s--pipeline=on is not available with workload %s: its transactions read "
+                "the results of their statements\n", opts_msg_prefix(o), wl->name);
+        return OLTP_EXIT_BAD_INPUT;
+    }
+    if (o->db.odbc_bulk != DB_ODBC_ARRAYS && strcmp(o->db_driver, "odbc")) {
+        fprintf(opts_msg_file(o), "%s--bulk=%s is a bulk path of the ODBC driver: it needs --db-driver=odbc "
+                "(this is --db-driver=%s; its bulk path is --bulk=on)\n",
+                opts_msg_prefix(o), opts_bulk_name(o), o->db_driver);
+        return OLTP_EXIT_BAD_INPUT;
+    }
+    if (resolve_dialect(o, drv) < 0)
+        return OLTP_EXIT_BAD_INPUT;
+    if (!strcmp(o->command, "prewarm") && (!wl->prewarm || o->db.dialect != DB_DIALECT_MYSQL)) {
+        /* sysbench's scripts: "prewarm is currently MySQL only" */
+        if (o->sysbench_personality)
+            sb_failed(o, "prewarm is currently MySQL only");
+        else
+            fprintf(stderr, "oltp: prewarm is %s\n", wl->prewarm ? "MySQL only (it reads each table into "
+                    "the buffer pool)" : "a command of sysbench's OLTP workloads only");
+        return OLTP_EXIT_BAD_INPUT;
+    }
+    if (wl->setup(&run) < 0)
+        return OLTP_EXIT_BAD_INPUT;
+    if (!strcmp(o->command, "prepare") || !strcmp(o->command, "prewarm"))
+        rc = cmd_prepare(&run, wl, drv, !strcmp(o->command, "prewarm"));
+    else if (!strcmp(o->command, "run"))
+        rc = cmd_run(&run, wl, drv, origin_ns);
+    else if (!strcmp(o->command, "cleanup"))
+        rc = cmd_simple(&run, drv, wl->cleanup, OLTP_EXIT_BAD_INPUT, false);
+    else if (wl->check)
+        rc = cmd_simple(&run, drv, wl->check, OLTP_EXIT_FAILED, true);
+    else {
+        fprintf(opts_msg_file(o), "%sworkload %s has no 'check' command\n", opts_msg_prefix(o), wl->name);
+        rc = OLTP_EXIT_BAD_INPUT;
+    }
+    wl->teardown(&run);
     return rc;
 }
 
@@ -430,66 +589,53 @@ int main(int argc, char **argv)
     uint64_t origin_ns = uv_hrtime();      /* the phases' start_s count from here */
     oltp_opts o;
     const workload *wl;
-    const struct db_driver *drv;
-    wl_run run = { .o = &o };
+    char *msg = NULL;
+    size_t msg_len = 0;
+    /* a bad command line's message waits for the personality's first line */
+    FILE *msg_file = open_memstream(&msg, &msg_len);
     int r, rc;
 
     opts_scrub_argv(argc, argv);    /* no password left in `ps` (argv_scrub.h) */
-    r = opts_parse(&o, argc, argv, stderr);
+    r = opts_parse(&o, argc, argv, msg_file ? msg_file : stderr);
+    /* sysbench exits 1 on every error that is oltp's 2 (bad input, no
+     * server, missing or existing tables) */
+    int bad_input = o.sysbench_personality ? 1 : OLTP_EXIT_BAD_INPUT;
+
+    if (msg_file)
+        fclose(msg_file);
+    if (r < 0 && o.sysbench_personality && opts_notice(&o)) {
+        printf("%s\n\n", OPTS_SYSBENCH_BANNER);
+        fflush(stdout);
+    }
+    if (msg)
+        fputs(msg, stderr);
+    free(msg);
 
     if (r == 1) {
         if (argc > 1 && strcmp(argv[argc - 1], "--version"))
-            workload_list(stdout);
+            print_help(&o);
         return OLTP_EXIT_OK;
     }
     if (r < 0)
-        return OLTP_EXIT_BAD_INPUT;
+        return bad_input;
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (!strcmp(o.command, "ping"))
         return oltp_ping(&o, stdout, stderr);
-    if (!(wl = workload_find(o.workload))) {
-        fprintf(stderr, "oltp: unknown workload '%s'; known workloads:\n", o.workload);
-        workload_list(stderr);
-        return OLTP_EXIT_BAD_INPUT;
+    if (o.sysbench_personality && opts_notice(&o))
+        printf("%s\n\n", OPTS_SYSBENCH_BANNER);
+    if (!(wl = find_test(&o)))
+        return bad_input;
+    if (!strcmp(o.command, "help")) {
+        const char *base = strrchr(o.workload, '/');
+        if (!workload_is_sysbench(wl)) {
+            printf("%s: its options are in %s --help (TPC-C)\n", wl->name,
+                   o.sysbench_personality ? "sysbench" : "oltp");
+            return OLTP_EXIT_OK;
+        }
+        opts_script_help(stdout, base ? base + 1 : o.workload);
+        return OLTP_EXIT_OK;
     }
-    if (!(drv = db_driver_find(o.db_driver))) {
-        fprintf(stderr, "oltp: unknown --db-driver=%s (this build has: %s)\n", o.db_driver, db_driver_names());
-        return OLTP_EXIT_BAD_INPUT;
-    }
-    if (o.db.pipeline && !db_pipeline_supported(drv)) {
-        fprintf(stderr, "oltp: --pipeline=on is not available with --db-driver=%s: only the pgsql driver "
-                "pipelines (libpq's pipeline mode); MariaDB Connector/C reads a prepared statement's answer "
-                "in the call that sends it (mysql_stmt_execute), so a connection cannot have a second "
-                "statement in flight\n", o.db_driver);
-        return OLTP_EXIT_BAD_INPUT;
-    }
-    if (o.db.pipeline && !wl->pipeline) {
-        fprintf(stderr, "oltp: --pipeline=on is not available with workload %s: its transactions read "
-                "the results of their statements\n", wl->name);
-        return OLTP_EXIT_BAD_INPUT;
-    }
-    if (o.db.odbc_bulk != DB_ODBC_ARRAYS && strcmp(o.db_driver, "odbc")) {
-        fprintf(stderr, "oltp: --bulk=%s is a bulk path of the ODBC driver: it needs --db-driver=odbc "
-                "(this is --db-driver=%s; its bulk path is --bulk=on)\n",
-                opts_bulk_name(&o), o.db_driver);
-        return OLTP_EXIT_BAD_INPUT;
-    }
-    if (resolve_dialect(&o, drv) < 0)
-        return OLTP_EXIT_BAD_INPUT;
-    if (wl->setup(&run) < 0)
-        return OLTP_EXIT_BAD_INPUT;
-    if (!strcmp(o.command, "prepare"))
-        rc = cmd_prepare(&run, wl, drv);
-    else if (!strcmp(o.command, "run"))
-        rc = cmd_run(&run, wl, drv, origin_ns);
-    else if (!strcmp(o.command, "cleanup"))
-        rc = cmd_simple(&run, drv, wl->cleanup, OLTP_EXIT_BAD_INPUT, false);
-    else if (wl->check)
-        rc = cmd_simple(&run, drv, wl->check, OLTP_EXIT_FAILED, true);
-    else {
-        fprintf(stderr, "oltp: workload %s has no 'check' command\n", wl->name);
-        rc = OLTP_EXIT_BAD_INPUT;
-    }
-    wl->teardown(&run);
-    return rc;
+    o.workload = wl->name;      /* the workloads know themselves by name */
+    rc = run_command(&o, wl, origin_ns);
+    return rc == OLTP_EXIT_BAD_INPUT ? bad_input : rc;
 }

@@ -31,13 +31,34 @@ $(BIN)/test_dialect: $(BUILD)/tests/unit/test_dialect.o $(OLTP_LIB_OBJS) $(COMMO
 	@mkdir -p $(dir $@)
 	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS) $(call pkglibs,cmocka)
 
-ALL_TARGETS  += $(BIN)/oltp $(BIN)/test_oltp_unit $(BIN)/test_tpcc
-ALL_TARGETS  += $(BIN)/test_dialect
-CHECK_TARGETS += $(BIN)/test_dialect $(BIN)/test_oltp_unit $(BIN)/test_tpcc
+# sysbench's --db-ps-mode, --mysql-dry-run, prepare's bulk default as `sysbench`
+$(BIN)/test_sb_prepare: $(BUILD)/tests/unit/test_sb_prepare.o $(OLTP_LIB_OBJS) $(COMMON_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS) $(call pkglibs,cmocka)
+
+# bin/sysbench: oltp in its sysbench personality (a link: oltp reads the
+# name it was run by)
+$(BIN)/sysbench: $(BIN)/oltp
+	ln -sf oltp $@
+
+# make install: the load generator and its sysbench name, beside each other
+PREFIX ?= /usr/local
+.PHONY: install
+install: $(BIN)/oltp
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BIN)/oltp $(DESTDIR)$(PREFIX)/bin/oltp
+	ln -sf oltp $(DESTDIR)$(PREFIX)/bin/sysbench
+
+ALL_TARGETS  += $(BIN)/oltp $(BIN)/sysbench $(BIN)/test_oltp_unit $(BIN)/test_tpcc
+ALL_TARGETS  += $(BIN)/test_dialect $(BIN)/test_sb_prepare
+CHECK_TARGETS += $(BIN)/test_dialect $(BIN)/test_oltp_unit $(BIN)/test_tpcc $(BIN)/test_sb_prepare
 TEST_TARGETS += tests/integration/oltp_mysql.sh
 TEST_TARGETS += tests/integration/oltp_pgsql.sh tests/integration/oltp_odbc.sh
 TEST_TARGETS += tests/integration/oltp_ping.sh tests/integration/oltp_disk_full.sh
-TEST_TARGETS += tests/integration/oltp_report.sh
+TEST_TARGETS += tests/integration/oltp_report.sh tests/integration/oltp_sysbench_prepare.sh
+# bin/sysbench beside the real sysbench: exit statuses and messages; then
+# sysbench 1.0.20's own cram tests against bin/sysbench (SYSBENCH_TESTS)
+TEST_TARGETS += tests/integration/sysbench_cli.sh tests/integration/sysbench_suite.sh
 TEST_TARGETS += tests/integration/tpcc_mysql.sh tests/integration/tpcc_procedures.sh
 # the SQL Server path against Babelfish, last: on a fresh machine it waits
 # for the Babelfish build .ci/run started early (tests/lib/babelfish.sh)

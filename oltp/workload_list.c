@@ -25,6 +25,31 @@ const workload *workload_find(const char *name)
     return NULL;
 }
 
+const workload *workload_find_test(const char *arg)
+{
+    const char *base = strrchr(arg, '/');
+    char name[64];
+    size_t len;
+
+    base = base ? base + 1 : arg;
+    len = strlen(base);
+    if (len > 4 && !strcmp(base + len - 4, ".lua"))
+        len -= 4;
+    if (len >= sizeof name)
+        return NULL;
+    memcpy(name, base, len);
+    name[len] = 0;
+    return workload_find(name);
+}
+
+bool workload_is_sysbench(const workload *wl)
+{
+    for (size_t i = 0; i < sizeof wl_sysbench / sizeof wl_sysbench[0]; i++)
+        if (wl == &wl_sysbench[i])
+            return true;
+    return false;
+}
+
 void workload_list(FILE *out)
 {
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)

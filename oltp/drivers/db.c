@@ -35,6 +35,11 @@ bool db_error_is_session_limit(const db_error *e)
     return !strcmp(e->sqlstate, "53300");
 }
 
+bool db_error_is_bulk_refused(const db_error *e)
+{
+    return !strcmp(e->sqlstate, "0A000");
+}
+
 bool db_error_is_disk_full(const db_error *e)
 {
     return e->code == 1021 || e->code == 1114 || !strcmp(e->sqlstate, "53100")
@@ -274,6 +279,65 @@ char *db_bulk_insert_rows_sql(const db_bulk *b, int rows)
 }
 
 char *db_bulk_insert_sql(const db_bulk *b) { return db_bulk_insert_rows_sql(b, 1); }
+
+const char *db_next_placeholder(const char *s)
+{
+    char quote = 0;
+    for (; *s; s++) {
+        if (quote) {
+            if (*s == quote)
+                quote = 0;
+        } else if (*s == '\'' || *s == '"' || *s == '`') {
+            quote = *s;
+        } else if (*s == '?') {
+            return s;
+        }
+    }
+    return NULL;
+}
+
+char *db_inline_params(const char *sql, const db_value *v, int n, db_escape_fn escape, void *ctx,
+                       size_t *len)
+{
+    size_t cap = strlen(sql) + 1, o = 0;
+    char *out;
+    int k = 0;
+
+    for (int i = 0; i < n; i++)
+        cap += v[i].type == DB_T_STRING ? 2 * v[i].len + 2 : 32;
+    out = malloc(cap);
+    if (!out)
+        return NULL;
+    for (const char *s = sql, *q;; s = q + 1) {
+        const db_value *x = &v[k];
+        q = k < n ? db_next_placeholder(s) : NULL;
+        memcpy(out + o, s, q ? (size_t)(q - s) : strlen(s));
+        o += q ? (size_t)(q - s) : strlen(s);
+        if (!q)
+            break;
+        k++;
+        switch (x->type) {
+        case DB_T_INT:
+            o += tsv_int(x->i, out + o);
+            break;
+        case DB_T_DOUBLE:
+            o += (size_t)snprintf(out + o, 32, "%.17g", x->d);
+            break;
+        case DB_T_NULL:
+            memcpy(out + o, "NULL", 4);
+            o += 4;
+            break;
+        case DB_T_STRING:
+            out[o++] = '\'';
+            o += escape(ctx, out + o, x->s, x->len);
+            out[o++] = '\'';
+            break;
+        }
+    }
+    out[o] = 0;
+    *len = o;
+    return out;
+}
 
 int64_t db_col_int(db_conn *c, int col)
 {

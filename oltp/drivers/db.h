@@ -102,6 +102,10 @@ static inline db_value db_str(const char *s, size_t n) { db_value x = { .type = 
 
 /* Connection settings, filled from the command line. */
 typedef enum { DB_ODBC_ARRAYS, DB_ODBC_BCP, DB_ODBC_VALUES } db_odbc_bulk;
+/* --db-ps-mode: statements server-side prepared (auto), or sent as text
+ * with their values inlined (disable: MySQL's text protocol, PostgreSQL's
+ * simple query protocol), as sysbench sends them */
+typedef enum { DB_PS_AUTO, DB_PS_DISABLE } db_ps_mode;
 
 typedef struct db_config {
     const char *host, *socket, *user, *password, *database;
@@ -117,6 +121,10 @@ typedef struct db_config {
     /* --pipeline=on: statements the workload marks independent are queued
      * (db_exec_queue) and sent with the next one that waits (pgsql only) */
     bool        pipeline;
+    db_ps_mode  ps_mode;
+    /* --mysql-dry-run: the mysql driver contacts no server and every
+     * operation succeeds at once, with no rows (sysbench's dry run) */
+    bool        dry_run;
     /* how ODBC bulk loads travel (--bulk=on|bcp|values): parameter
      * arrays; SQL Server's bulk copy (the connection looks for the
      * driver's bcp functions when it opens and fails without them); or
@@ -262,6 +270,13 @@ bool db_error_is_login(const db_error *e);
  * too_many_connections: MariaDB/MySQL 1040, 1203 and 1226, SQL Server
  * 17809, PostgreSQL's "too many clients" and "too many connections for". */
 bool db_error_is_session_limit(const db_error *e);
+/* Did db_bulk_load() fail because the server refuses the bulk path itself
+ * (LOAD DATA LOCAL with local_infile off, COPY FROM a table or role it
+ * will not take it for), before any row was taken? Drivers report that
+ * as SQLSTATE 0A000, feature_not_supported, with c->err.code the server's
+ * number and a message that names the path and the server's reason; the
+ * same rows can then go in with INSERTs. */
+bool db_error_is_bulk_refused(const db_error *e);
 /* True when the driver has a bulk path (db_bulk_load). */
 bool db_bulk_supported(const db_conn *c);
 /* Load every row b->next() gives into table b->table, blocking; sets
@@ -281,6 +296,21 @@ size_t db_bulk_tsv_max(const db_bulk *b);
 char *db_bulk_insert_sql(const db_bulk *b);
 /* The same with `rows` row constructors ((?, ?), (?, ?), ...); malloc'd. */
 char *db_bulk_insert_rows_sql(const db_bulk *b, int rows);
+
+/* For drivers: the first ? placeholder at or after s outside quoted
+ * strings and identifiers ('...', "...", `...`), s itself outside them;
+ * NULL when there is none. */
+const char *db_next_placeholder(const char *s);
+/* For drivers (--db-ps-mode=disable): sql with each ? placeholder outside
+ * quotes replaced by its value as SQL text — integers in decimal, doubles
+ * with 17 significant digits, NULL, strings between single quotes as
+ * escape() writes them (at most 2 * len bytes into out, returning their
+ * length; the client library's own: it knows the session's character set
+ * and quoting rules). Returns a malloc'd NUL-terminated string with its
+ * length in *len, or NULL when out of memory. */
+typedef size_t (*db_escape_fn)(void *ctx, char *out, const char *s, size_t len);
+char *db_inline_params(const char *sql, const db_value *v, int n, db_escape_fn escape, void *ctx,
+                       size_t *len);
 
 /* Did the server say its disk is full? MariaDB/MySQL 1021 ER_DISK_FULL
  * and 1114 ER_RECORD_FILE_FULL, an errno 28 ("No space left on device")

@@ -55,6 +55,7 @@ static const dialect_def dialect_defs[DB_DIALECT_COUNT] = {
         .quote_open = '[', .quote_close = ']',
         .sqlstate_table_exists = "42S01", .sqlstate_no_table = "42S02",
         .code_table_exists = 2714, .code_no_table = 208,
+        .values_rows_max = 1000,                /* more: error 10738 */
         /* the space used (8 KiB pages) in the current database's ROWS
          * files (type 0), not their allocated size, which pre-sized or
          * grown files inflate; the log's used bytes (SQL Server 2012+) */

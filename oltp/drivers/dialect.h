@@ -60,6 +60,9 @@ typedef struct dialect_def {
     const char *sqlstate_table_exists, *sqlstate_no_table;
     /* native error numbers of the same (0 = none) */
     int         code_table_exists, code_no_table;
+    /* the most row constructors one INSERT ... VALUES takes (0: no limit
+     * but the statement's size) */
+    int         values_rows_max;
     /* the database's size as its server reports it: data (tables and
      * indexes, or the data files) and log (sql NULL: no log of this
      * database's own); statements that move none of the counters the

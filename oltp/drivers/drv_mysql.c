@@ -13,17 +13,27 @@
  * Statements are server-side prepared, lazily: the first execution of a
  * statement on a connection prepares it (mysql_stmt_prepare_start) and then
  * executes it. Every result is stored client-side (store_result), so the
- * workload can read rows without further I/O.
+ * workload can read rows without further I/O. --db-ps-mode=disable sends
+ * each execution as a text query instead, its values inlined and escaped
+ * (mysql_real_escape_string), as sysbench does.
+ *
+ * --mysql-dry-run (sysbench's): no server is contacted; every operation
+ * succeeds with no rows and no rows affected, and a bulk load takes every
+ * row. Each waits once on an eventfd that is always writable, so the
+ * event loop turns between statements as it does with a server.
  */
 #include "drivers/drv_mysql.h"
 
 #include <mysql.h>
 #include <errmsg.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <mysqld_error.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 static bool lost_connection(unsigned int code)
 {
@@ -94,7 +104,22 @@ static int my_init(db_conn *c)
         return -1;
     }
     c->priv = p;
+    p->dry_fd = -1;
+    if (c->cfg->dry_run && (p->dry_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0) {
+        db_set_error(c, 0, "HY000", DB_ERR_FATAL, "eventfd: %s", strerror(errno));
+        return -1;
+    }
     return new_handle(c);
+}
+
+/* --mysql-dry-run: the operation succeeds once the loop has turned. */
+static int dry_wait(db_conn *c)
+{
+    my_priv *p = c->priv;
+    p->affected = 0;
+    p->op = OP_DRY;
+    c->wait = DB_WAIT_WRITE;
+    return DB_WAIT;
 }
 
 static void free_result(my_priv *p)
@@ -152,6 +177,9 @@ static void my_free(db_conn *c)
     close_stmts(c);
     if (p->m)
         mysql_close(p->m);
+    if (p->dry_fd >= 0)
+        close(p->dry_fd);
+    free(p->text);
     free(p->st);
     free(p);
     c->priv = NULL;
@@ -160,6 +188,8 @@ static void my_free(db_conn *c)
 static int my_fd(const db_conn *c)
 {
     my_priv *p = c->priv;
+    if (p->dry_fd >= 0)
+        return p->dry_fd;
     return p->m ? (int)mysql_get_socket(p->m) : -1;
 }
 
@@ -205,6 +235,10 @@ static int my_connect_start(db_conn *c)
 
     if (!p->m && new_handle(c) < 0)
         return DB_ERROR;
+    if (c->cfg->dry_run) {
+        p->connected = true;
+        return dry_wait(c);
+    }
     p->op = OP_CONNECT;
     st = mysql_real_connect_start(&ret, p->m, cfg->socket ? NULL : cfg->host,
                                   cfg->user, cfg->password, cfg->database,
@@ -239,6 +273,8 @@ static int my_query_start(db_conn *c, const char *sql, size_t len)
     my_priv *p = c->priv;
     int ret = 0, st;
     free_result(p);
+    if (c->cfg->dry_run)
+        return dry_wait(c);
     p->op = OP_QUERY;
     st = mysql_real_query_start(&ret, p->m, sql, (unsigned long)len);
     return st ? waiting(c, st) : query_sent(c, ret);
@@ -365,6 +401,27 @@ static int stmt_prepared(db_conn *c, int ret)
     return stmt_execute(c, p->pending);
 }
 
+static size_t escape(void *ctx, char *out, const char *s, size_t len)
+{
+    return (size_t)mysql_real_escape_string(ctx, out, s, (unsigned long)len);
+}
+
+/* --db-ps-mode=disable: the statement as a text query, its values inlined
+ * (p->text lives until the query has been sent). */
+static int text_exec(db_conn *c, int stmt, const db_value *params)
+{
+    my_priv *p = c->priv;
+    size_t len;
+    char *sql = db_inline_params(c->stmts[stmt].sql, params, c->stmts[stmt].nparams, escape, p->m, &len);
+    if (!sql) {
+        db_set_error(c, 0, "HY001", DB_ERR_FATAL, "out of memory");
+        return DB_ERROR;
+    }
+    free(p->text);
+    p->text = sql;
+    return my_query_start(c, sql, len);
+}
+
 static int my_exec_start(db_conn *c, int stmt, const db_value *params)
 {
     my_priv *p = c->priv;
@@ -374,6 +431,10 @@ static int my_exec_start(db_conn *c, int stmt, const db_value *params)
 
     free_result(p);
     p->cur = stmt;
+    if (c->cfg->dry_run)
+        return dry_wait(c);
+    if (c->cfg->ps_mode == DB_PS_DISABLE)
+        return text_exec(c, stmt, params);
     if (s->h)
         return stmt_execute(c, params);
     s->h = mysql_stmt_init(p->m);
@@ -430,6 +491,9 @@ static int my_cont(db_conn *c, int events)
     case OP_STMT_STORE:
         st = mysql_stmt_store_result_cont(&ret, p->st[p->cur].h, events);
         return st ? waiting(c, st) : stmt_stored(c, ret);
+    case OP_DRY:
+        p->op = OP_NONE;
+        return DB_DONE;
     case OP_NONE:
         break;
     }
@@ -465,6 +529,8 @@ static int my_bulk_start(db_conn *c, db_bulk *b)
     int rc = DB_ERROR;
 
     free_result(p);
+    if (c->cfg->dry_run)
+        return my_infile_dry(c, b);
     for (int i = 0; i < b->ncols; i++)
         cap += strlen(b->cols[i].name) + 4;
     p->line_cap = db_bulk_tsv_max(b);
@@ -490,10 +556,10 @@ static int my_bulk_start(db_conn *c, db_bulk *b)
     if (mysql_real_query(p->m, sql, (unsigned long)strlen(sql))) {
         if (p->bulk_failed)
             db_set_error(c, 0, "HY000", DB_ERR_FATAL, "the rows for %s could not be made", b->table);
-        else if (mysql_errno(p->m) == ER_LOAD_INFILE_CAPABILITY_DISABLED || mysql_errno(p->m) == ER_NOT_ALLOWED_COMMAND)
-            db_set_error(c, (int)mysql_errno(p->m), mysql_sqlstate(p->m), DB_ERR_FATAL,
-                         "%s: the server refuses LOAD DATA LOCAL INFILE: start it with local_infile=ON, "
-                         "or load with --bulk=off", mysql_error(p->m));
+        else if (my_infile_refused(mysql_errno(p->m)))
+            db_set_error(c, (int)mysql_errno(p->m), "0A000", DB_ERR_FATAL,
+                         "the server refuses LOAD DATA LOCAL INFILE (error %u: %s)", mysql_errno(p->m),
+                         mysql_error(p->m));
         else
             fail_conn(c, p->m);
         goto cleanup;
@@ -610,7 +676,7 @@ static const char *my_col(db_conn *c, int col, size_t *len)
 static const char *my_server_version(const db_conn *c)
 {
     my_priv *p = c->priv;
-    return p->m && p->connected ? mysql_get_server_info(p->m) : "";
+    return p->m && p->connected && p->dry_fd < 0 ? mysql_get_server_info(p->m) : "";
 }
 
 const struct db_driver db_driver_mysql = {

@@ -18,6 +18,7 @@
 typedef enum {
     OP_NONE, OP_CONNECT, OP_QUERY, OP_QUERY_STORE, OP_PREPARE, OP_EXECUTE,
     OP_STMT_STORE,
+    OP_DRY,                     /* --mysql-dry-run: done at the next call of cont */
 } mysql_op;
 
 typedef struct my_stmt {
@@ -48,6 +49,8 @@ typedef struct my_priv {
     unsigned long *rowlen;
     my_stmt   *last;            /* statement whose result is current */
     int64_t    affected;
+    char      *text;            /* --db-ps-mode=disable: the statement in flight */
+    int        dry_fd;          /* --mysql-dry-run: an eventfd, always writable */
     /* the bulk load in progress: rows are encoded one at a time into line */
     db_bulk   *bulk;
     db_value  *brow;
@@ -63,5 +66,10 @@ int  my_infile_init(void **ptr, const char *name, void *userdata);
 int  my_infile_read(void *ptr, char *buf, unsigned int len);
 void my_infile_end(void *ptr);
 int  my_infile_error(void *ptr, char *msg, unsigned int len);
+/* Is code a refusal of LOAD DATA LOCAL itself (server or client)? */
+bool my_infile_refused(unsigned int code);
+/* --mysql-dry-run's load: every row of b made and taken (b->rows); DB_DONE,
+ * or DB_ERROR with c->err set. */
+int  my_infile_dry(db_conn *c, db_bulk *b);
 
 #endif

@@ -1,12 +1,15 @@
 /*
  * drv_mysql_infile.c — the MySQL driver's LOAD DATA LOCAL INFILE from
  * memory (drv_mysql.h): Connector/C's local-infile callbacks, which make
- * the "file" of a bulk load row by row as the server reads it.
+ * the "file" of a bulk load row by row as the server reads it; the errors
+ * that refuse the path itself; and --mysql-dry-run's load.
  */
 #include "drivers/drv_mysql.h"
 
 #include <errmsg.h>
+#include <mysqld_error.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The server asks for the "file": only a load of ours gets rows, so a
@@ -70,4 +73,28 @@ int my_infile_error(void *ptr, char *msg, unsigned int len)
     snprintf(msg, len, "%s", !p->bulk ? "oltp sends no file it did not ask to load"
                              : p->bulk_failed ? "the rows to load could not be made" : "load aborted");
     return CR_UNKNOWN_ERROR;
+}
+
+/* The errors of a server (or client library) that will not take LOAD
+ * DATA LOCAL at all: MariaDB's 4166 and MySQL 5.7's 1148 (local_infile
+ * off), MySQL 8's 3948 (its default, local_infile=0) and 2068 (its client
+ * refusing). Each comes before any row is read (db_error_is_bulk_refused). */
+bool my_infile_refused(unsigned int code)
+{
+    return code == ER_LOAD_INFILE_CAPABILITY_DISABLED || code == ER_NOT_ALLOWED_COMMAND
+           || code == 3948 || code == 2068;
+}
+
+int my_infile_dry(db_conn *c, db_bulk *b)
+{
+    db_value *row = calloc((size_t)b->ncols, sizeof(db_value));
+    int r = 0;
+    while (row && (r = b->next(b->ctx, row)) > 0)
+        b->rows++;
+    free(row);
+    if (!row || r < 0) {
+        db_set_error(c, 0, "HY000", DB_ERR_FATAL, "the rows for %s could not be made", b->table);
+        return DB_ERROR;
+    }
+    return DB_DONE;
 }

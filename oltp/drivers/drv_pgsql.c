@@ -9,6 +9,9 @@
  * $1..$n), waits for it, then executes; a reconnect starts over. Results
  * arrive whole (PGresult) and are read row by row from memory.
  *
+ * --db-ps-mode=disable sends each execution through the simple query
+ * protocol (PQsendQuery), its values inlined, as sysbench does.
+ *
  * Bulk loads (prepare) run COPY ... FROM STDIN in text format on the
  * loader's connection, switched to blocking mode for the load: rows are
  * encoded into a buffer sent with PQputCopyData whenever it fills.
@@ -398,6 +401,21 @@ static int collect_piped(db_conn *c)
     return DB_DONE;
 }
 
+/* --db-ps-mode=disable: the statement through the simple query protocol,
+ * its values inlined, as sysbench sends it. */
+static int text_exec(db_conn *c, int stmt, const db_value *params)
+{
+    pg_priv *p = c->priv;
+    char *sql = pg_inline_params(c, stmt, params);
+    int ok;
+    if (!sql)
+        return DB_ERROR;
+    p->op = PG_QUERYING;
+    ok = PQsendQuery(p->pg, sql);
+    free(sql);
+    return sent(c, ok);
+}
+
 static int pg_exec_start(db_conn *c, int stmt, const db_value *params)
 {
     pg_priv *p = c->priv;
@@ -406,6 +424,8 @@ static int pg_exec_start(db_conn *c, int stmt, const db_value *params)
 
     clear_results(p);
     p->cur = stmt;
+    if (c->cfg->ps_mode == DB_PS_DISABLE)
+        return text_exec(c, stmt, params);
     if (p->piped)
         return pipe_send(c, stmt, params) < 0 ? DB_ERROR : pipe_sync(c, PG_EXECUTING);
     if (p->prepared[stmt])
@@ -517,6 +537,15 @@ static int pg_cont(db_conn *c, int events)
 
 #define COPY_BUF (256 * 1024)
 
+/* The errors of a server that will not take COPY FROM STDIN into a table
+ * it takes INSERTs into (db_error_is_bulk_refused): feature_not_supported
+ * (row-level security on the table; servers that speak the protocol
+ * without COPY) and insufficient_privilege. */
+static bool copy_refused(const char *sqlstate)
+{
+    return !strcmp(sqlstate, "0A000") || !strcmp(sqlstate, "42501");
+}
+
 /* COPY b->table FROM STDIN, the rows made by b->next(), blocking. */
 static int pg_bulk_start(db_conn *c, db_bulk *b)
 {
@@ -549,6 +578,9 @@ static int pg_bulk_start(db_conn *c, db_bulk *b)
     r = PQexec(p->pg, sql);
     if (PQresultStatus(r) != PGRES_COPY_IN) {
         pg_fail(c, r);
+        if (copy_refused(c->err.sqlstate))
+            db_set_error(c, 0, "0A000", DB_ERR_FATAL, "the server refuses COPY FROM STDIN (SQLSTATE %s: %s)",
+                         PQresultErrorField(r, PG_DIAG_SQLSTATE), PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY));
         goto restore;
     }
     PQclear(r);

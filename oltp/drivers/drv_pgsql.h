@@ -48,5 +48,9 @@ char *pg_rewrite_placeholders(const char *sql);
  * strings), in p->pvals; they live in p->pbuf until the next execute. 0,
  * or -1 with c->err set (out of memory). */
 int   pg_text_params(db_conn *c, const db_value *v, int n);
+/* Statement stmt with the values v inlined (--db-ps-mode=disable), strings
+ * escaped by PQescapeStringConn. Returns a malloc'ed string the caller
+ * frees, or NULL with c->err set (out of memory). */
+char *pg_inline_params(db_conn *c, int stmt, const db_value *v);
 
 #endif

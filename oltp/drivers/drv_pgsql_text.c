@@ -11,30 +11,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "?" placeholders to $1..$n, outside quoted strings and identifiers.
- * Returns a malloc'ed string the caller frees, or NULL. */
+/* "?" placeholders to $1..$n, outside quoted strings and identifiers
+ * (db_next_placeholder). Returns a malloc'ed string the caller frees, or
+ * NULL. */
 char *pg_rewrite_placeholders(const char *sql)
 {
-    size_t len = strlen(sql), nq = 0, o = 0;
-    char quote = 0, *out;
+    size_t nq = 0, o = 0;
+    const char *q;
+    char *out;
     int n = 0;
 
-    for (const char *s = sql; *s; s++)
-        nq += *s == '?';
-    out = malloc(len + nq * 11 + 1);
+    for (const char *s = sql; (q = db_next_placeholder(s)); s = q + 1)
+        nq++;
+    out = malloc(strlen(sql) + nq * 11 + 1);
     if (!out)
         return NULL;
-    for (const char *s = sql; *s; s++) {
-        if (quote) {
-            if (*s == quote)
-                quote = 0;
-        } else if (*s == '\'' || *s == '"') {
-            quote = *s;
-        } else if (*s == '?') {
-            o += (size_t)sprintf(out + o, "$%d", ++n);
-            continue;
-        }
-        out[o++] = *s;
+    for (const char *s = sql;; s = q + 1) {
+        q = db_next_placeholder(s);
+        memcpy(out + o, s, q ? (size_t)(q - s) : strlen(s));
+        o += q ? (size_t)(q - s) : strlen(s);
+        if (!q)
+            break;
+        o += (size_t)sprintf(out + o, "$%d", ++n);
     }
     out[o] = 0;
     return out;
@@ -87,4 +85,19 @@ int pg_text_params(db_conn *c, const db_value *v, int n)
 oom:
     db_set_error(c, 0, "HY001", DB_ERR_FATAL, "out of memory");
     return -1;
+}
+
+static size_t escape(void *ctx, char *out, const char *s, size_t len)
+{
+    return PQescapeStringConn(ctx, out, s, len, NULL);
+}
+
+char *pg_inline_params(db_conn *c, int stmt, const db_value *v)
+{
+    pg_priv *p = c->priv;
+    size_t len;
+    char *sql = db_inline_params(c->stmts[stmt].sql, v, c->stmts[stmt].nparams, escape, p->pg, &len);
+    if (!sql)
+        db_set_error(c, 0, "HY001", DB_ERR_FATAL, "out of memory");
+    return sql;
 }

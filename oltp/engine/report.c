@@ -16,16 +16,13 @@
 
 static double ms(int64_t us) { return (double)us / 1000.0; }
 
-/* sysbench prints its run's text at --verbosity 3 (notice) and above */
-static bool notice(const oltp_opts *o) { return o->verbosity >= 3; }
-
 void report_header(FILE *out, const oltp_opts *o, bool seeded)
 {
-    if (!notice(o))
+    if (!opts_notice(o))
         return;
-    if (o->sysbench_personality)
-        fprintf(out, "sysbench 1.0.20-compatible (drivebench oltp %s)\n\n", DRIVEBENCH_VERSION);
-    else
+    /* the sysbench personality's banner (OPTS_SYSBENCH_BANNER) comes
+     * first, before any command's lines: main prints it */
+    if (!o->sysbench_personality)
         fprintf(out, "oltp (drivebench) %s, sysbench-compatible\n\n", DRIVEBENCH_VERSION);
     fprintf(out, "Running the test with following options:\n");
     fprintf(out, "Number of threads: %d\n", o->threads);
@@ -45,7 +42,8 @@ void report_header(FILE *out, const oltp_opts *o, bool seeded)
         fprintf(out, "Initializing random number generator from seed (%" PRIu64 ").\n\n\n", o->seed);
     else
         fprintf(out, "Initializing random number generator from current time\n\n\n");
-    fprintf(out, "Initializing worker threads...\n\nThreads started!\n\n");
+    /* "Threads started!" follows once the set-up's checks passed (main) */
+    fprintf(out, "Initializing worker threads...\n\n");
     fflush(out);
 }
 
@@ -55,7 +53,7 @@ void report_interval_line(FILE *out, const oltp_opts *o, const stats *acc,
     double d = s->duration_s;
     /* --percentile=0: sysbench says 0% and 0.00 */
     double pct = o->npercentiles ? o->percentiles[0] : 0;
-    if (!notice(o))
+    if (!opts_notice(o))
         return;
     fprintf(out, "[ %.0fs ] thds: %d tps: %.2f qps: %.2f (r/w/o: %.2f/%.2f/%.2f) "
             "lat (ms,%g%%): %.2f err/s: %.2f reconn/s: %.2f",
@@ -176,7 +174,7 @@ static int print_histogram(FILE *out, const oltp_opts *o, const hist *h)
     for (int i = 0; i < SB_BUCKETS; i++)
         if (b[i] > peak)
             peak = b[i];
-    if (notice(o))
+    if (opts_notice(o))
         fprintf(out, "Latency histogram (values are in milliseconds)\n");
     if (peak > 0)
         fprintf(out, "       value  ------------- distribution ------------- count\n");
@@ -187,7 +185,7 @@ static int print_histogram(FILE *out, const oltp_opts *o, const hist *h)
                 (int)floor((double)b[i] * 40 / (double)peak + 0.5),
                 "****************************************", b[i]);
     }
-    if (notice(o))
+    if (opts_notice(o))
         fprintf(out, " \n");
     free(b);
     hist_sparse_free(sp);
@@ -311,7 +309,7 @@ void report_ckpt_interval(FILE *out, const oltp_opts *o, report_ckpt *k, const s
         return;
     while (k->next < o->ncheckpoints && t + 1e-6 >= o->checkpoints[k->next])
         k->next++;
-    if (notice(o)) {
+    if (opts_notice(o)) {
         fprintf(out, "[ %.0fs ] Checkpoint report:\n", t);
         print_summary(out, o, &k->span, t - k->last_t, t);
         print_fairness(out, k->now.conns, k->last, k->now.n);
@@ -348,7 +346,7 @@ void report_final(FILE *out, const oltp_opts *o, const workload *wl, const run_r
     }
     if (o->histogram)
         print_histogram(out, o, all.lat);
-    if (notice(o)) {
+    if (opts_notice(o)) {
         print_summary(out, o, &all, after_ckpt ? total - k->last_t : total, total);
         if (!o->sysbench_personality)
             print_additions(out, o, wl, p, &all);

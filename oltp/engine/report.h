@@ -16,7 +16,9 @@
  * its text alone; else oltp's additions after it), and --verbosity:
  * below 3 nothing but the histogram's rows, as sysbench. */
 
-/* The lines before the run; seeded: --rand-seed was given (not drawn). */
+/* The lines before the run, up to "Initializing worker threads..." (the
+ * sysbench personality's banner is main's, as is "Threads started!");
+ * seeded: --rand-seed was given (not drawn). */
 void report_header(FILE *out, const oltp_opts *o, bool seeded);
 struct interval_sample;
 void report_interval_line(FILE *out, const oltp_opts *o, const stats *acc,

@@ -12,6 +12,7 @@
 
 #include "drivers/db.h"
 #include "options/rand.h"
+#include "version.h"
 
 #define OLTP_MAX_PERCENTILES 16
 #define OLTP_MAX_CHECKPOINTS 64
@@ -78,15 +79,36 @@ typedef struct oltp_opts {
     const char *odbc_dialect;       /* NULL: learnt from SQL_DBMS_NAME (main.c) */
 } oltp_opts;
 
+/* The first line the sysbench personality prints (and its --version):
+ * it starts as sysbench's does and says what this is. */
+#define OPTS_SYSBENCH_BANNER "sysbench 1.0.20-compatible oltp (drivebench " DRIVEBENCH_VERSION ")"
+
 /*
  * Parse argv into *o (defaults first). Returns 0, 1 when --help or
- * --version was handled (exit 0), or -1 after printing one message (exit 2).
+ * --version was handled (exit 0), or -1 after printing one message (exit 2;
+ * 1 in the sysbench personality). The personality is argv[0]'s base name
+ * `sysbench`: sysbench's messages for bad options ("invalid option: ...",
+ * "Unknown command: ..."), "FATAL: " before the others.
  * Values of --mysql-password come from OLTP_MYSQL_PASSWORD when the option
  * is not given (--pgsql-password: OLTP_PGSQL_PASSWORD, --odbc-password:
  * OLTP_ODBC_PASSWORD).
  */
 int  opts_parse(oltp_opts *o, int argc, char **argv, FILE *err) DB_MUST_CHECK;
-void opts_usage(FILE *out);
+/* --help's text for o's personality (main adds the drivers and workloads). */
+void opts_usage(FILE *out, const oltp_opts *o);
+/* `WORKLOAD help`: the options of sysbench's OLTP scripts as sysbench
+ * lists them, under "TITLE options:". */
+void opts_script_help(FILE *out, const char *title);
+/* Whether sysbench's notices are printed (--verbosity 3 and above): the
+ * run's header and report, the banner, oltp's own lines. */
+bool opts_notice(const oltp_opts *o);
+/* What a message starts with: "FATAL: " in the sysbench personality, else
+ * "oltp: " (a static string). */
+const char *opts_msg_prefix(const oltp_opts *o);
+/* Where a command's error messages go: stdout in the sysbench personality
+ * (sysbench logs its FATAL lines there: `sysbench ... >/dev/null` is
+ * silent), else stderr. */
+FILE *opts_msg_file(const oltp_opts *o);
 /* The options as a JSON object (new reference). */
 struct json_object;
 struct json_object *opts_to_json(const oltp_opts *o);

@@ -65,6 +65,7 @@ typedef struct sb_plan {
     int    ngroups;
     int    stmt_begin, stmt_commit;
     uint32_t unique_index, unique_offset;   /* oltp_insert --auto-inc=off */
+    int    bulk_refused;    /* prepare: the server refused the bulk path (atomic) */
 } sb_plan;
 
 typedef struct sb_conn {
@@ -309,13 +310,17 @@ static int sb_next_row(void *ctx, db_value *row)
     return 1;
 }
 
-/* Load through the driver's bulk path. */
+/* Load through the driver's bulk path. 0; 1 when the server refuses the
+ * path itself before taking a row (db_error_is_bulk_refused), c->err
+ * saying why and nothing printed; or -1 after printing why. */
 static int load_bulk(db_conn *c, const char *table, sb_rows *g)
 {
     const bool ai = g->o->auto_inc;
     db_bulk b = { .table = table, .cols = ai ? sb_cols + 1 : sb_cols, .ncols = ai ? 3 : 4,
                   .next = sb_next_row, .ctx = g };
     if (db_bulk_load(c, &b) != DB_DONE) {
+        if (db_error_is_bulk_refused(&c->err) && b.rows == 0)
+            return 1;
         fprintf(stderr, "oltp: loading %s: error %d: %s\n", table, c->err.code, c->err.msg);
         return -1;
     }
@@ -327,40 +332,57 @@ static int load_bulk(db_conn *c, const char *table, sb_rows *g)
     return 0;
 }
 
-/* Load with multi-row INSERTs of up to 1,000 rows (sysbench's way). The
- * values are numbers and generated alphanumeric strings, never user
- * input. */
+/* sysbench 1.0.20's INSERT batches (db_bulk_insert_*): rows appended to
+ * "INSERT INTO t(k, c, pad) VALUES" until the next would take the
+ * statement and its terminating NUL past 512 KiB; no COMMIT between them
+ * (autocommit). The same statements give the same table, down to its
+ * AUTO_INCREMENT. */
+enum { SB_BATCH_BYTES = 512 * 1024 };
+
+/* Load with sysbench's INSERT batches (T-SQL: of at most the 1,000 rows
+ * its VALUES list takes). The values are numbers and generated strings of
+ * digits and dashes, never user input: nothing in them needs escaping. */
 static int load_inserts(db_conn *c, const char *table, sb_rows *g)
 {
-    const int batch = 1000, ncols = g->o->auto_inc ? 3 : 4;
-    const size_t cap = (size_t)batch * 220 + 256;
-    char *buf = malloc(cap);
+    const int ncols = g->o->auto_inc ? 3 : 4, max_rows = dialect_get(g->o->db.dialect)->values_rows_max;
+    char *buf = malloc(SB_BATCH_BYTES), row_text[256];
     db_value row[4];
-    int more = 1, rc = -1;
+    size_t head, off;
+    int rows = 0, more, rc = -1;
 
     if (!buf) {
         fprintf(stderr, "oltp: out of memory\n");
         return -1;
     }
-    while (more) {
-        size_t off = (size_t)snprintf(buf, cap, "INSERT INTO %s(%sk, c, pad) VALUES", table,
-                                      g->o->auto_inc ? "" : "id, ");
-        int n = 0;
-        for (; n < batch && (more = sb_next_row(g, row)) > 0; n++) {
-            buf[off++] = n ? ',' : '(';
-            if (n)
-                buf[off++] = '(';
-            for (int i = 0; i < ncols; i++) {
-                if (row[i].type == DB_T_INT)
-                    off += (size_t)snprintf(buf + off, cap - off, "%s%" PRId64, i ? ", " : "", row[i].i);
-                else
-                    off += (size_t)snprintf(buf + off, cap - off, ", '%.*s'", (int)row[i].len, row[i].s);
-            }
-            buf[off++] = ')';
-            buf[off] = 0;
+    head = off = (size_t)snprintf(buf, SB_BATCH_BYTES, "INSERT INTO %s(%sk, c, pad) VALUES", table,
+                                  g->o->auto_inc ? "" : "id, ");
+    while ((more = sb_next_row(g, row)) >= 0) {
+        size_t n = 0;
+        if (more) {
+            n = (size_t)snprintf(row_text, sizeof row_text, "(%" PRId64, row[0].i);
+            for (int i = 1; i < ncols; i++)
+                n += row[i].type == DB_T_INT
+                     ? (size_t)snprintf(row_text + n, sizeof row_text - n, ", %" PRId64, row[i].i)
+                     : (size_t)snprintf(row_text + n, sizeof row_text - n, ", '%.*s'", (int)row[i].len, row[i].s);
+            n += (size_t)snprintf(row_text + n, sizeof row_text - n, ")");
         }
-        if (n > 0 && run_sql(c, buf) < 0)
-            goto out;
+        /* the batch is full (or the rows are done): send it */
+        if (rows > 0 && (!more || off + n + 1 + 1 > SB_BATCH_BYTES || rows == max_rows)) {
+            buf[off] = 0;
+            if (db_query(c, buf) != DB_DONE) {
+                fprintf(stderr, "oltp: loading %s: error %d: %s\n", table, c->err.code, c->err.msg);
+                goto out;
+            }
+            off = head;
+            rows = 0;
+        }
+        if (!more)
+            break;
+        if (rows)
+            buf[off++] = ',';
+        memcpy(buf + off, row_text, n);
+        off += n;
+        rows++;
     }
     rc = 0;
 out:
@@ -380,7 +402,8 @@ static int sb_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
     const oltp_opts *o = run->o;
     const bool mysql = o->db.dialect == DB_DIALECT_MYSQL;
     const dialect_def *dl = dialect_get(o->db.dialect);
-    const bool insert_only = ((const sb_plan *)run->data)->v->insert_only;
+    sb_plan *plan = run->data;
+    const bool insert_only = plan->v->insert_only;
     const int64_t rows = insert_only && !o->auto_inc ? 0 : o->table_size;
     const bool bulk = o->bulk && db_bulk_supported(c);
 
@@ -405,15 +428,22 @@ static int sb_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
         if (run_sql(c, sql) < 0) {
             if ((dl->code_table_exists && c->err.code == dl->code_table_exists) ||
                 !strcmp(c->err.sqlstate, dl->sqlstate_table_exists))
-                fprintf(stderr, "oltp: table sbtest%d already exists: run `oltp %s cleanup` first\n",
-                        t, o->workload);
+                fprintf(opts_msg_file(o), "%stable sbtest%d already exists: run `%s %s cleanup` first\n",
+                        opts_msg_prefix(o), t, o->sysbench_personality ? "sysbench" : "oltp", o->workload);
             return -1;
         }
         snprintf(table, sizeof table, "sbtest%d", t);
         sb_rows_init(&g, o, t, rows, progress);
         if (rows > 0) {
             printf("Inserting %" PRId64 " records into 'sbtest%d'\n", rows, t);
-            if ((bulk ? load_bulk(c, table, &g) : load_inserts(c, table, &g)) < 0)
+            /* a server that refuses the bulk path refuses it for every
+             * table: said once, then every loader sends INSERTs */
+            int r = bulk && !__atomic_load_n(&plan->bulk_refused, __ATOMIC_RELAXED) ? load_bulk(c, table, &g) : 1;
+            if (r > 0 && bulk && !__atomic_exchange_n(&plan->bulk_refused, 1, __ATOMIC_RELAXED))
+                fprintf(stderr, "oltp: loading %s: %s: loading with INSERTs, as sysbench does\n", table, c->err.msg);
+            if (r > 0)
+                sb_rows_init(&g, o, t, rows, progress);     /* the same rows, from the first */
+            if (r < 0 || (r > 0 && load_inserts(c, table, &g) < 0))
                 return -1;
         }
         if (o->create_secondary) {
@@ -439,6 +469,34 @@ static int sb_cleanup(const wl_run *run, db_conn *c)
     return 0;
 }
 
+/* sysbench's `prewarm` (MySQL): each thread's share of the tables read
+ * through the primary key and through the secondary index, with the
+ * in-memory temporary tables large enough to hold them. */
+static int sb_prewarm(const wl_run *run, db_conn *c, int thread, int nthreads)
+{
+    const oltp_opts *o = run->o;
+
+    if (run_sql(c, "SET tmp_table_size=2*1024*1024*1024") < 0 ||
+        run_sql(c, "SET max_heap_table_size=2*1024*1024*1024") < 0)
+        return -1;
+    for (int t = thread + 1; t <= o->tables; t += nthreads) {
+        char sql[256];
+        printf("Prewarming table sbtest%d\n", t);
+        snprintf(sql, sizeof sql, "ANALYZE TABLE sbtest%d", t);
+        if (run_sql(c, sql) < 0)
+            return -1;
+        snprintf(sql, sizeof sql, "SELECT AVG(id) FROM (SELECT * FROM sbtest%d FORCE KEY (PRIMARY) "
+                 "LIMIT %" PRId64 ") t", t, o->table_size);
+        if (run_sql(c, sql) < 0)
+            return -1;
+        snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM (SELECT * FROM sbtest%d WHERE k LIKE '%%0%%' "
+                 "LIMIT %" PRId64 ") t", t, o->table_size);
+        if (run_sql(c, sql) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int sb_check_ready(const wl_run *run, db_conn *c)
 {
     for (int t = 1; t <= run->o->tables; t++) {
@@ -456,8 +514,10 @@ static int sb_check_ready(const wl_run *run, db_conn *c)
 #pragma GCC diagnostic pop
         if (db_query(c, sql) != DB_DONE) {
             if (c->err.code == 1146 || !strcmp(c->err.sqlstate, "42S02") || !strcmp(c->err.sqlstate, "42P01"))
-                fprintf(stderr, "oltp: table sbtest%d is missing: run `oltp %s --tables=%d --table-size=%" PRId64
-                        " prepare` first\n", t, run->o->workload, run->o->tables, run->o->table_size);
+                fprintf(opts_msg_file(run->o), "%stable sbtest%d is missing: run `%s %s --tables=%d --table-size=%" PRId64
+                        " prepare` first\n", opts_msg_prefix(run->o), t,
+                        run->o->sysbench_personality ? "sysbench" : "oltp", run->o->workload,
+                        run->o->tables, run->o->table_size);
             else
                 fprintf(stderr, "oltp: checking table sbtest%d: error %d: %s\n", t, c->err.code, c->err.msg);
             return -1;
@@ -581,7 +641,7 @@ static wl_step sb_step(void *state, db_conn *c, wl_action *a)
 
 #define SB_WORKLOAD(n, sum) {                                             \
     .name = n, .summary = sum, .setup = sb_setup, .teardown = sb_teardown, \
-    .prepare = sb_prepare, .cleanup = sb_cleanup,                          \
+    .prepare = sb_prepare, .cleanup = sb_cleanup, .prewarm = sb_prewarm,   \
     .check_ready = sb_check_ready, .conn_new = sb_conn_new,                \
     .conn_free = sb_conn_free, .trx_begin = sb_trx_begin, .step = sb_step, \
     .pipeline = true }

@@ -86,6 +86,10 @@ typedef struct workload {
     int  (*cleanup)(const wl_run *run, db_conn *c);
     int  (*check_ready)(const wl_run *run, db_conn *c);   /* before run */
     int  (*check)(const wl_run *run, db_conn *c);         /* optional */
+    /* Optional, MySQL only (main.c checks the dialect): read the tables
+     * into the server's caches, as sysbench's `prewarm`; called like
+     * prepare() by each of nthreads threads. */
+    int  (*prewarm)(const wl_run *run, db_conn *c, int thread, int nthreads);
 
     /* Per-connection transaction state. */
     void *(*conn_new)(const wl_run *run, int conn_id, rng *r);

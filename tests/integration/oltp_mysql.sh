@@ -48,26 +48,40 @@ check_eq "prepare over existing tables exits 2" 2 $?
 check_contains "prepare over existing tables says to clean up" 'table sbtest1 already exists: run `oltp oltp_read_write cleanup` first' "$(cat "$T/err")"
 
 # --- statement-count parity with sysbench, per workload -----------------------
+# in both personalities (bin/oltp, and bin/oltp run as `sysbench` through a
+# link), and with --db-ps-mode=disable (the same statements as text
+# queries: no Com_stmt_execute), each against sysbench's own counts
+ln -s "$(realpath "$OLTP_BIN")" "$T/sysbench"
+counters_ps() {
+  mariadb_sql "SHOW GLOBAL STATUS WHERE Variable_name IN
+    ('Com_select','Com_update','Com_insert','Com_delete','Com_begin','Com_commit','Com_rollback',
+     'Com_stmt_execute')" | sort | awk '{printf "%s=%s ", $1, $2}'
+}
 declare -A expect=(
-  [oltp_read_write]="Com_begin=50 Com_commit=50 Com_delete=50 Com_insert=50 Com_rollback=0 Com_select=700 Com_update=100"
-  [oltp_read_only]="Com_begin=50 Com_commit=50 Com_delete=0 Com_insert=0 Com_rollback=0 Com_select=700 Com_update=0"
-  [oltp_write_only]="Com_begin=50 Com_commit=50 Com_delete=50 Com_insert=50 Com_rollback=0 Com_select=0 Com_update=100"
-  [oltp_point_select]="Com_begin=0 Com_commit=0 Com_delete=0 Com_insert=0 Com_rollback=0 Com_select=50 Com_update=0"
-  [oltp_update_index]="Com_begin=0 Com_commit=0 Com_delete=0 Com_insert=0 Com_rollback=0 Com_select=0 Com_update=50"
-  [oltp_update_non_index]="Com_begin=0 Com_commit=0 Com_delete=0 Com_insert=0 Com_rollback=0 Com_select=0 Com_update=50"
-  [oltp_insert]="Com_begin=0 Com_commit=0 Com_delete=0 Com_insert=50 Com_rollback=0 Com_select=0 Com_update=0"
-  [oltp_delete]="Com_begin=0 Com_commit=0 Com_delete=50 Com_insert=0 Com_rollback=0 Com_select=0 Com_update=0"
+  [oltp_read_write]="Com_begin=50 Com_commit=50 Com_delete=50 Com_insert=50 Com_rollback=0 Com_select=700 Com_stmt_execute=1000 Com_update=100"
+  [oltp_read_only]="Com_begin=50 Com_commit=50 Com_delete=0 Com_insert=0 Com_rollback=0 Com_select=700 Com_stmt_execute=800 Com_update=0"
+  [oltp_write_only]="Com_begin=50 Com_commit=50 Com_delete=50 Com_insert=50 Com_rollback=0 Com_select=0 Com_stmt_execute=300 Com_update=100"
+  [oltp_point_select]="Com_begin=0 Com_commit=0 Com_delete=0 Com_insert=0 Com_rollback=0 Com_select=50 Com_stmt_execute=50 Com_update=0"
+  [oltp_update_index]="Com_begin=0 Com_commit=0 Com_delete=0 Com_insert=0 Com_rollback=0 Com_select=0 Com_stmt_execute=50 Com_update=50"
+  [oltp_update_non_index]="Com_begin=0 Com_commit=0 Com_delete=0 Com_insert=0 Com_rollback=0 Com_select=0 Com_stmt_execute=50 Com_update=50"
+  [oltp_insert]="Com_begin=0 Com_commit=0 Com_delete=0 Com_insert=50 Com_rollback=0 Com_select=0 Com_stmt_execute=0 Com_update=0"
+  [oltp_delete]="Com_begin=0 Com_commit=0 Com_delete=50 Com_insert=0 Com_rollback=0 Com_select=0 Com_stmt_execute=50 Com_update=0"
 )
 for w in oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_update_index \
          oltp_update_non_index oltp_insert oltp_delete; do
-  b=$(counters); $SB --tables=2 --table-size=1000 --threads=1 --events=50 --time=0 $w run >"$T/sb" 2>&1
-  rc=$?; a=$(counters); sbd=$(delta "$b" "$a")
-  b=$(counters); $OLTP --tables=2 --table-size=1000 --threads=1 --events=50 --time=0 $w run >"$T/ol" 2>&1
-  rc2=$?; a=$(counters); old=$(delta "$b" "$a")
-  check_eq "$w: sysbench ran" 0 $rc
-  check_eq "$w: oltp ran" 0 $rc2
-  check_eq "$w: sysbench statement counts for 50 transactions" "${expect[$w]}" "$sbd"
-  check_eq "$w: oltp statement counts equal sysbench's" "$sbd" "$old"
+  for ps in auto disable; do
+    want=${expect[$w]}
+    [ $ps = disable ] && want=$(sed 's/Com_stmt_execute=[0-9]*/Com_stmt_execute=0/' <<<"$want")
+    args="--tables=2 --table-size=1000 --threads=1 --events=50 --time=0 --db-ps-mode=$ps $w run"
+    b=$(counters_ps); $SB $args >"$T/sb" 2>&1; rc=$?; a=$(counters_ps)
+    check_eq "$w, ps-mode $ps: sysbench ran" 0 $rc
+    check_eq "$w, ps-mode $ps: sysbench statement counts for 50 transactions" "$want" "$(delta "$b" "$a")"
+    for bin in "$OLTP_BIN" "$T/sysbench"; do
+      b=$(counters_ps); $bin $CONN $args >"$T/ol" 2>&1; rc=$?; a=$(counters_ps)
+      check_eq "$w, ps-mode $ps, as $(basename "$bin"): ran" 0 $rc
+      check_eq "$w, ps-mode $ps, as $(basename "$bin"): statement counts equal sysbench's" "$want" "$(delta "$b" "$a")"
+    done
+  done
 done
 # the same with --skip-trx and non-default counts
 b=$(counters); $OLTP --tables=2 --table-size=1000 --events=10 --time=0 --skip-trx --point-selects=3 \
@@ -338,18 +352,16 @@ $OLTP --tables=3 --table-size=0 --create-secondary=off oltp_read_write prepare >
 for t in 1 2 3; do mariadb_load_rows sbtest$t "k, c, pad" "$T/sbtest$t.tsv" "CREATE INDEX k_$t ON sbtest$t(k)"; done
 check_eq "the mariadb client's LOAD DATA LOCAL of the dump: oltp's checksums" "$want" "$(sums)"
 check_eq "the mariadb client's load: rows, ids 1..2000" "2000 1 2000" "$(mariadb_sql "SELECT COUNT(*), MIN(id), MAX(id) FROM sbtest.sbtest1" | tr '\t' ' ')"
-# a server that refuses LOAD DATA LOCAL INFILE: say what to do
+# a server that refuses LOAD DATA LOCAL INFILE: the same rows with sysbench's
+# INSERT batches, and one line that says so with the server's reason
+# (tests/integration/oltp_sysbench_prepare.sh: a server started so)
 mariadb_sql "SET GLOBAL local_infile=0"
-$OLTP --tables=3 oltp_read_write cleanup >/dev/null 2>&1
-$OLTP --tables=1 --table-size=10 oltp_read_write prepare >"$T/out" 2>"$T/err"
-check_eq "local_infile=OFF: prepare exits 2" 2 $?
-check_eq "local_infile=OFF: one message, the server's and what to do" \
-  "oltp: loading sbtest1: error 4166: The used command is not allowed because the MariaDB server or client has disabled the local infile capability: the server refuses LOAD DATA LOCAL INFILE: start it with local_infile=ON, or load with --bulk=off" \
-  "$(cat "$T/err")"
-check_eq "local_infile=OFF: the table is left empty" 0 "$(mariadb_sql "SELECT COUNT(*) FROM sbtest.sbtest1")"
-$OLTP --tables=1 oltp_read_write cleanup >/dev/null 2>&1
-$OLTP --tables=1 --table-size=10 --bulk=off oltp_read_write prepare >/dev/null 2>"$T/err"
-check_eq "local_infile=OFF: --bulk=off loads the 10 rows" "0 10" "$? $(mariadb_sql "SELECT COUNT(*) FROM sbtest.sbtest1")"
+want=$(load --bulk=off --threads=1)
+check_eq "local_infile=OFF: prepare falls back to INSERTs, the rows of --bulk=off" "$want" "$(load --bulk=on --threads=3)"
+check_eq "local_infile=OFF: one line says so, with the server's reason" \
+  "oltp: loading sbtest1: the server refuses LOAD DATA LOCAL INFILE (error 4166: The used command is not allowed because the MariaDB server or client has disabled the local infile capability): loading with INSERTs, as sysbench does" \
+  "$($OLTP --tables=3 oltp_read_write cleanup >/dev/null 2>&1; $OLTP --tables=1 --table-size=10 oltp_read_write prepare 2>&1 >/dev/null)"
+check_eq "local_infile=OFF: the 10 rows" 10 "$(mariadb_sql "SELECT COUNT(*) FROM sbtest.sbtest1")"
 mariadb_sql "SET GLOBAL local_infile=1"
 $OLTP --tables=3 oltp_read_write cleanup >/dev/null 2>&1
 $OLTP --tables=2 --table-size=1000 oltp_read_write prepare >/dev/null 2>&1

@@ -148,7 +148,7 @@ ping "unknown driver" 2 "oltp: unknown --db-driver=nosuch" -- --db-driver=nosuch
 "$OLTP" oltp_read_write ping >"$T/out" 2>"$T/err"
 check_eq "WORKLOAD ping is not a command: exit 2" 2 $?
 check_eq "WORKLOAD ping: the message" \
-  "oltp: unknown command 'ping': expected prepare, run, cleanup or check" "$(cat "$T/err")"
+  "oltp: unknown command 'ping': expected prepare, prewarm, run, cleanup, check or help" "$(cat "$T/err")"
 
 # --- a server that accepts TCP and never speaks: bounded by --connect-timeout -----
 # (it says "conn" for each connection it accepts, and holds them)

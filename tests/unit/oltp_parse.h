@@ -1,8 +1,9 @@
 /*
  * oltp_parse.h — for oltp's unit tests: opts_parse() on a command line
- * given as one string ("--threads=2 oltp_read_write run"), its message
- * (if any) into err. The parsed options point into a static buffer: valid
- * until the next call. Returns what opts_parse returns.
+ * given as one string ("--threads=2 oltp_read_write run"), run as prog
+ * (parse_as: "sysbench" is the sysbench personality; parse: "oltp"), its
+ * message (if any) into err. The parsed options point into a static
+ * buffer: valid until the next call. Returns what opts_parse returns.
  */
 #ifndef DB_TEST_OLTP_PARSE_H
 #define DB_TEST_OLTP_PARSE_H
@@ -12,14 +13,14 @@
 
 #include "options/options.h"
 
-static int parse(oltp_opts *o, const char *line, char *err, size_t errlen)
+static int parse_as(oltp_opts *o, const char *prog, const char *line, char *err, size_t errlen)
 {
     static char buf[1024];
     char *argv[64], *save, *tok;
     int argc = 0, r;
     FILE *f = fmemopen(err, errlen, "w");
 
-    snprintf(buf, sizeof buf, "oltp %s", line);
+    snprintf(buf, sizeof buf, "%s %s", prog, line);
     for (tok = strtok_r(buf, " ", &save); tok && argc < 63; tok = strtok_r(NULL, " ", &save))
         argv[argc++] = tok;
     argv[argc] = NULL;
@@ -27,6 +28,11 @@ static int parse(oltp_opts *o, const char *line, char *err, size_t errlen)
     r = opts_parse(o, argc, argv, f);
     fclose(f);
     return r;
+}
+
+static int parse(oltp_opts *o, const char *line, char *err, size_t errlen)
+{
+    return parse_as(o, "oltp", line, err, errlen);
 }
 
 #endif

@@ -210,7 +210,7 @@ static void test_percentile_zero(void **state)
     fixture_free(&x);
 }
 
-/* The lines before the run: the banner says what it is; the seed line
+/* The lines before the run: oltp's banner says what it is; the seed line
  * says "current time" unless --rand-seed was given */
 static void test_header(void **state)
 {
@@ -221,16 +221,14 @@ static void test_header(void **state)
 
     assert_int_equal(parse(&o, "--threads=4 --report-interval=2 --report-checkpoints=5,10 "
                                "oltp_point_select run", err, sizeof err), 0);
-    o.sysbench_personality = true;
-    snprintf(want, sizeof want,
-             "sysbench 1.0.20-compatible (drivebench oltp %s)\n\n"
-             "Running the test with following options:\n"
-             "Number of threads: 4\n"
-             "Report intermediate results every 2 second(s)\n"
-             "Report checkpoint(s) at 5, 10 seconds\n"
-             "Initializing random number generator from current time\n\n\n"
-             "Initializing worker threads...\n\nThreads started!\n\n", DRIVEBENCH_VERSION);
-    assert_string_equal(cap_close((report_header(cap_open(&c), &o, false), &c)), want);
+    o.sysbench_personality = true;      /* its banner is main's, printed first */
+    assert_string_equal(cap_close((report_header(cap_open(&c), &o, false), &c)),
+                        "Running the test with following options:\n"
+                        "Number of threads: 4\n"
+                        "Report intermediate results every 2 second(s)\n"
+                        "Report checkpoint(s) at 5, 10 seconds\n"
+                        "Initializing random number generator from current time\n\n\n"
+                        "Initializing worker threads...\n\n");
     free(c.text);
     o.sysbench_personality = false;
     o.seed = 42;
@@ -241,7 +239,7 @@ static void test_header(void **state)
              "Running the test with following options:\n"
              "Number of threads: 4\n"
              "Initializing random number generator from seed (42).\n\n\n"
-             "Initializing worker threads...\n\nThreads started!\n\n", DRIVEBENCH_VERSION);
+             "Initializing worker threads...\n\n", DRIVEBENCH_VERSION);
     assert_string_equal(cap_close((report_header(cap_open(&c), &o, true), &c)), want);
     free(c.text);
     o.verbosity = 2;

@@ -7,12 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "engine/engine.h"
 #include "options/options.h"
 #include "oltp_parse.h"
 #include "options/rand.h"
+#include "workload_list.h"
 
 static void test_defaults_match_sysbench(void **state)
 {
@@ -86,7 +88,7 @@ static void test_bad_options(void **state)
         {"--mysql-ignore-errors=12x oltp_read_write run",
          "oltp: --mysql-ignore-errors=12x: expected \"all\", \"none\" or up to 32 error numbers\n"},
         {"oltp_read_write", "oltp: missing command (usage: oltp [options] WORKLOAD prepare|run|cleanup|check; see oltp --help)\n"},
-        {"oltp_read_write walk", "oltp: unknown command 'walk': expected prepare, run, cleanup or check\n"},
+        {"oltp_read_write walk", "oltp: unknown command 'walk': expected prepare, prewarm, run, cleanup, check or help\n"},
         {"--time=0 oltp_read_write run", "oltp: --time=0 and --events=0: the run would never end; set one of them\n"},
         {"--time=10 --warmup-time=10 oltp_read_write run", "oltp: --warmup-time=10 must be shorter than --time=10\n"},
         {"a b c", "oltp: unexpected argument 'c' (usage: oltp [options] WORKLOAD COMMAND)\n"},
@@ -241,6 +243,107 @@ static void test_event_threads(void **state)
     assert_int_equal(engine_event_threads(0, 16, false, 0), 1);
 }
 
+/* Run as `sysbench` (any directory), oltp is sysbench 1.0.20 on its
+ * command line: its commands, --verbosity, and its messages for bad ones. */
+static void test_sysbench_personality(void **state)
+{
+    oltp_opts o;
+    char err[512];
+
+    assert_int_equal(parse_as(&o, "/usr/local/bin/sysbench", "oltp_read_write run", err, sizeof err), 0);
+    assert_true(o.sysbench_personality);
+    assert_int_equal(o.verbosity, 3);
+    assert_false(o.bulk);                   /* sysbench's INSERT batches */
+    assert_int_equal(parse(&o, "oltp_read_write run", err, sizeof err), 0);
+    assert_false(o.sysbench_personality);
+    assert_true(o.bulk);
+    assert_int_equal(parse_as(&o, "sysbench", "--verbosity=1 --pgsql-variant=redshift --thread-stack-size=64K "
+                              "oltp_read_write prewarm", err, sizeof err), 0);
+    assert_int_equal(o.verbosity, 1);
+    assert_string_equal(o.command, "prewarm");
+    assert_int_equal(parse_as(&o, "sysbench", "--num-threads=3 --max-requests=7 --max-time=5 --tx-rate=9 "
+                              "oltp_read_write run", err, sizeof err), 0);
+    assert_int_equal(o.threads, 3);
+    assert_int_equal(o.events, 7);
+    assert_true(o.time_s == 5 && o.rate == 9);
+    assert_int_equal(parse(&o, "oltp_delete help", err, sizeof err), 0);
+    assert_string_equal(o.command, "help");
+
+    assert_int_equal(parse_as(&o, "sysbench", "--verbosity=6 oltp_read_write run", err, sizeof err), -1);
+    assert_string_equal(err, "FATAL: --verbosity=6: out of range [0, 5]\n");
+    assert_int_equal(parse_as(&o, "sysbench", "--bogus=1 oltp_read_write run", err, sizeof err), -1);
+    assert_string_equal(err, "invalid option: --bogus=1\n");
+    assert_int_equal(parse(&o, "--bogus=1 oltp_read_write run", err, sizeof err), -1);
+    assert_string_equal(err, "oltp: unknown option '--bogus' (see oltp --help)\n");
+    assert_int_equal(parse_as(&o, "sysbench", "oltp_read_write", err, sizeof err), -1);
+    assert_string_equal(err, "FATAL: Command is required. Supported commands: prepare, prewarm, run, cleanup, help\n");
+    assert_int_equal(parse_as(&o, "sysbench", "oltp_read_write bogus", err, sizeof err), -1);
+    assert_string_equal(err, "Unknown command: bogus\n");
+    assert_int_equal(parse(&o, "oltp_read_write bogus", err, sizeof err), -1);
+    assert_string_equal(err, "oltp: unknown command 'bogus': expected prepare, prewarm, run, cleanup, check or help\n");
+}
+
+/* sysbench's --config-file (an option a line) and its old --test=NAME. */
+static void test_config_file_and_test(void **state)
+{
+    oltp_opts o;
+    char err[512], line[600], path[] = "/tmp/oltp-unit-cfg.XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+
+    fputs("# sysbench options\n  threads=4\n\ntable_size=77 \r\nmysql-host=db.example\n", f);
+    fclose(f);
+    snprintf(line, sizeof line, "--config-file=%s --threads=2 oltp_read_write run", path);
+    assert_int_equal(parse_as(&o, "sysbench", line, err, sizeof err), 0);
+    assert_int_equal(o.threads, 2);         /* the command line's, after the file */
+    assert_int_equal(o.table_size, 77);
+    assert_string_equal(o.db.host, "db.example");
+    f = fopen(path, "w");
+    fputs("tables=3\nbogus=1\n", f);
+    fclose(f);
+    snprintf(line, sizeof line, "--config-file=%s oltp_read_write run", path);
+    assert_int_equal(parse_as(&o, "sysbench", line, err, sizeof err), -1);
+    assert_string_equal(err, "invalid option: --bogus=1\n");
+    unlink(path);
+    snprintf(line, sizeof line, "--config-file=%s oltp_read_write run", path);
+    assert_int_equal(parse(&o, line, err, sizeof err), -1);
+    snprintf(line, sizeof line, "oltp: --config-file=%s: No such file or directory\n", path);
+    assert_string_equal(err, line);
+
+    assert_int_equal(parse(&o, "--test=/usr/share/sysbench/oltp_insert.lua --threads=2 run", err, sizeof err), 0);
+    assert_string_equal(o.workload, "/usr/share/sysbench/oltp_insert.lua");
+    assert_string_equal(o.command, "run");
+}
+
+/* A test named as sysbench names it: a workload, or its script's path. */
+static void test_find_test(void **state)
+{
+    assert_ptr_equal(workload_find_test("/usr/share/sysbench/oltp_read_write.lua"), workload_find("oltp_read_write"));
+    assert_ptr_equal(workload_find_test("../lua/oltp_point_select"), workload_find("oltp_point_select"));
+    assert_ptr_equal(workload_find_test("oltp_delete.lua"), workload_find("oltp_delete"));
+    assert_non_null(workload_find("oltp_delete"));
+    assert_null(workload_find_test("oltp_delete.lua.lua"));
+    assert_null(workload_find_test("/usr/share/sysbench/select_random_points.lua"));
+    assert_null(workload_find_test(".lua"));
+    assert_true(workload_is_sysbench(workload_find_test("oltp_insert")));
+    assert_false(workload_is_sysbench(workload_find_test("tpcc")));
+}
+
+/* `help`: the options of sysbench's OLTP scripts, laid out as sysbench's. */
+static void test_script_help(void **state)
+{
+    char buf[8192] = "";
+    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+    opts_script_help(f, "oltp_read_write.lua");
+    fclose(f);
+    assert_non_null(strstr(buf, "oltp_read_write.lua options:\n"
+        "  --auto_inc[=on|off]           Use AUTO_INCREMENT column as Primary Key (for MySQL), or its alternatives "
+        "in other DBMS. When disabled, use client-generated IDs [on]\n"));
+    assert_non_null(strstr(buf, "\n  --mysql_storage_engine=STRING Storage engine, if MySQL is used [innodb]\n"));
+    assert_non_null(strstr(buf, "\n  --tables=N                    Number of tables [1]\n\n"));
+    assert_int_equal(strlen(strstr(buf, "  --tables=N")), strlen("  --tables=N                    Number of tables [1]\n\n"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -255,6 +358,10 @@ int main(void)
         cmocka_unit_test(test_rand_str_and_seed),
         cmocka_unit_test(test_rand_cfg_rejects),
         cmocka_unit_test(test_event_threads),
+        cmocka_unit_test(test_sysbench_personality),
+        cmocka_unit_test(test_find_test),
+        cmocka_unit_test(test_config_file_and_test),
+        cmocka_unit_test(test_script_help),
     };
     return cmocka_run_group_tests_name("oltp", tests, NULL, NULL);
 }
