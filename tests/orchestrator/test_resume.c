@@ -148,6 +148,7 @@ static void run_and_kill_in_rep2(orch_fixture *f, orch_plan *p)
         setenv("FAKE_OLTP_MATCH", ".r2.json", 1);
         setenv("FAKE_OLTP_SLEEP", "60", 1);
         setenv("FAKE_OLTP_OUTLIVE", "1", 1);
+        setenv("FAKE_OLTP_CLIENTS", clients, 1);
         _exit(orch_run(p, &o));
     }
     /* all 3 stand-ins of repetition 2's measured phase started */
