@@ -167,7 +167,8 @@ int orch_stats_acf(const double *s, const int *seg, int nseg, double *rho, int m
                    orch_acf *out)
 {
     int n = 0, pairs = 0, maxlen = 0, m = 0;
-    double *mean = malloc(((size_t)nseg + 1) * sizeof *mean), c0, bias = 0, tau = 1;
+    /* calloc: GCC under -fsanitize sees mean[] as maybe unset (nseg 0) */
+    double *mean = calloc((size_t)nseg + 1, sizeof *mean), c0, bias = 0, tau = 1;
     *out = (orch_acf){ .r1 = NAN, .tau = NAN };
     if (!mean)
         return -3;
