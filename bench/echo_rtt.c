@@ -9,7 +9,7 @@
  * The client speaks first, so this also runs through Debian 12's passt
  * (2023-03-09), which never acknowledges the guest's SYN-ACK of a forwarded
  * connection until the host side sends data: a server-first protocol such
- * as MariaDB's stalls there (README, "The guest network").
+ * as MariaDB's stalls there (bench/RESULTS-network.md).
  *
  * Usage: echo_rtt server PORT            (serves one connection at a time,
  *                                         for ever; listens on 0.0.0.0)

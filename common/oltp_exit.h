@@ -1,6 +1,6 @@
 /*
  * oltp_exit.h — the exit statuses of `oltp`, which drivebench reads to
- * tell why a VM's client ended (README, "oltp").
+ * tell why a VM's client ended (oltp/README.md, "Using `oltp`").
  */
 #ifndef OLTP_EXIT_H
 #define OLTP_EXIT_H

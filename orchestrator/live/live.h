@@ -13,7 +13,7 @@
  * and the run's phase loop telling it the repetition, the phase and the
  * VMs' monitor slots (faults are read from the monitor, virt/monitor.h).
  *
- * The families (README.md, "Live view", lists them with their units):
+ * The families (docs/campaigns.md, "Live view", lists them with their units):
  * per VM (labels drive, vm) its latest interval's TPS, QPS, latency at
  * oltp's interval percentile, errors and reconnects per second, the
  * interval's end, its database disk's IOPS, bytes per second and latency,

@@ -1,5 +1,5 @@
 /* live_text.c — the live view as OpenMetrics text (live.h lists the
- * families; README.md, "Live view", their meaning and units). */
+ * families; docs/campaigns.md, "Live view", their meaning and units). */
 #include "live/live_state.h"
 #include "live/openmetrics.h"
 

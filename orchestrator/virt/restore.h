@@ -8,7 +8,7 @@
  *     volume, then `qemu-img convert -n -m 16 -W -t none` copies the seed
  *     into its path (parallel requests, direct I/O on the drive: measured
  *     at 1.0-1.3x a direct-I/O dd of the same bytes, against 0.2-0.5x for
- *     libvirt's clone; bench/restore_vs_dd.sh, README "Performance");
+ *     libvirt's clone; bench/restore_vs_dd.sh, bench/RESULTS-restore.md);
  *   - anywhere else (another host, the test driver, files this user may
  *     not read or write): libvirt's own clone, virStorageVolCreateXMLFrom.
  * At most ORCH_RESTORE_PARALLEL volumes are restored at a time, each by a
