@@ -407,9 +407,8 @@ static const char *const script_opts[] = {
 };
 #define NSCRIPT_OPTS (sizeof script_opts / sizeof script_opts[0])
 
-/* A test's options as sysbench's `TEST help` lists them, under "TITLE
- * options:" (nnames of them, at most NSCRIPT_OPTS); lua: spelt as its Lua
- * scripts spell them (table_size), else as its built-in tests do. */
+/* A test's options as sysbench's `TEST help` lists them, under "TITLE options:" (nnames
+ * of them, at most NSCRIPT_OPTS); lua: spelt table_size as its scripts do, else table-size. */
 static void test_help(FILE *out, const char *title, const char *const *names, size_t nnames, bool lua)
 {
     char left[NSCRIPT_OPTS][64];
@@ -443,8 +442,7 @@ void opts_script_help(FILE *out, const char *title)
 
 void opts_cpu_help(FILE *out)
 {
-    static const char *const cpu_opts[] = { "cpu-max-prime" };
-    test_help(out, "cpu", cpu_opts, 1, false);
+    test_help(out, "cpu", (const char *const[]){ "cpu-max-prime" }, 1, false);
 }
 
 /* sysbench's deprecated spellings, still in many scripts */
