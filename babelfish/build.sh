@@ -6,22 +6,21 @@
 #   babelfish/build.sh            # prints the installed tree's path (its bin/ has postgres, initdb, ...)
 #   BABELFISH_SRC=DIR             # the sources (default: ../shared/babelfish beside the checkout)
 #   DRIVEBENCH_CACHE=DIR          # where installed trees are kept (default /var/cache/drivebench)
-#   BABELFISH_SUMS=FILE           # the sources' pinned hashes (default babelfish/SHA256SUMS)
-#   BABELFISH_SOURCES=FILE        # where to download them (default babelfish/sources.txt)
-#                                 # (the last two: tests/babelfish/build_env.sh's stand-ins)
+#   BABELFISH_SOURCES=FILE        # the sources' pinned tree hashes and addresses (default
+#                                 # babelfish/sources.txt; tests/babelfish/build_env.sh's stand-ins)
 #
-# The sources are the files SHA256SUMS names, checked against it, found in
-# BABELFISH_SRC when set, else in ../shared/babelfish beside the checkout,
-# else in $DRIVEBENCH_CACHE/babelfish-sources, where the ones missing are
-# downloaded from their upstream addresses (sources.txt) first, with one
-# attempt (curl gives up on a connection after 5 s). When none
-# holds them and the download fails, one line says what to fetch and
-# where to put it, and the exit status is 3 (tests skip on it, CI fails).
+# The sources are found, downloaded when missing and checked by their
+# content by babelfish/sources.sh (BABELFISH_SRC, else ../shared/babelfish,
+# else $DRIVEBENCH_CACHE/babelfish-sources from their upstream addresses;
+# one line and exit 3 when none holds them and the download fails), and
+# unpacked by it: the build sees only the files whose tree hash is pinned.
 #
 # The installed tree lives outside the checkout, in
-# $DRIVEBENCH_CACHE/babelfish-KEY, KEY being the hash of SHA256SUMS and of
-# this script: a new source or a new recipe builds anew, the same ones
-# reuse it (~0 s, no sources needed). A tree is used only once its build
+# $DRIVEBENCH_CACHE/babelfish-KEY, KEY being the hash of the sources' pins
+# (FILE TREE PATHS of sources.txt) and of this script: a new source or a
+# new recipe builds anew, the same ones reuse it (~0 s, no sources
+# needed), wherever the sources were found (sources.sh and the addresses
+# are not in KEY). A tree is used only once its build
 # finished (.complete); a partial one is removed and built again. Building
 # takes ~40 min of CPU (babelfish/README.md); its log is babelfish-KEY.log
 # beside the tree. Its makes start with make's environment cleared: one
@@ -31,59 +30,17 @@
 set -euo pipefail
 unset MAKEFLAGS MFLAGS MAKELEVEL GNUMAKEFLAGS MAKEOVERRIDES
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
 cache=${DRIVEBENCH_CACHE:-/var/cache/drivebench}
-sums=${BABELFISH_SUMS:-$here/SHA256SUMS}
 sources=${BABELFISH_SOURCES:-$here/sources.txt}
 
 die() { echo "babelfish/build.sh: $*" >&2; exit 1; }
-# no sources anywhere: what to fetch and where, in one line; exit 3
-no_sources() {
-  local urls
-  urls=$(grep -v '^#' "$sources" | awk 'NF == 2 { printf "%s%s", s, $2; s = ", " }')
-  echo "babelfish/build.sh: no Babelfish sources: BABELFISH_SRC is unset, $top/../shared/babelfish does not hold them, and $1; fetch $urls into $src under the names of $sources (or set BABELFISH_SRC to a folder holding them)" >&2
-  exit 3
-}
-[ -f "$sums" ] || die "$sums is missing"
-sums=$(cd "$(dirname "$sums")" && pwd)/$(basename "$sums")
-key=$(cat "$sums" "$here/build.sh" | sha256sum | cut -c1-16)
+[ -f "$sources" ] || die "$sources is missing"
+key=$({ awk '!/^#/ && NF == 4 { print $1, $2, $3 }' "$sources"; cat "$here/build.sh"; } |
+      sha256sum | cut -c1-16)
 prefix=$cache/babelfish-$key
 if [ -f "$prefix/.complete" ]; then echo "$prefix"; exit 0; fi
-
-# whether folder $1 holds every source, as pinned
-has_sources() {
-  [ -d "$1" ] && (cd "$1" && sha256sum --quiet --status -c "$sums") 2>/dev/null
-}
-if [ -n "${BABELFISH_SRC:-}" ]; then
-  src=$BABELFISH_SRC
-  has_sources "$src" || die "BABELFISH_SRC=$src does not hold the sources $sums names, with those hashes"
-elif has_sources "$top/../shared/babelfish"; then
-  src=$top/../shared/babelfish
-else
-  # download what is missing into the cache's folder, each file checked
-  # before it takes its name; one attempt: no network fails at once
-  src=$cache/babelfish-sources
-  mkdir -p "$src" 2>/dev/null || no_sources "$src cannot be created"
-  while read -r file url; do
-    case $file in ''|'#'*) continue ;; esac
-    want=$(awk -v f="$file" '$2 == f { print $1 }' "$sums")
-    [ -n "$want" ] || continue
-    [ "$(sha256sum "$src/$file" 2>/dev/null | cut -d' ' -f1)" != "$want" ] || continue
-    why=
-    if ! out=$(curl -fsSL --connect-timeout 5 --max-time 900 -o "$src/$file.part" "$url" 2>&1); then
-      why="downloading $url failed (${out:-curl exit status})"
-    elif [ "$(sha256sum "$src/$file.part" | cut -d' ' -f1)" != "$want" ]; then
-      why="$url is not the file pinned in $sums (sha256 $want)"
-    fi
-    if [ -n "$why" ]; then
-      rm -f "$src/$file.part"
-      no_sources "$why"
-    fi
-    mv -f "$src/$file.part" "$src/$file"
-  done < "$sources"
-  has_sources "$src" || die "the sources in $src do not match $sums"
-fi
-src=$(cd "$src" && pwd)
+# it said why (exit 1: a BABELFISH_SRC without them; 3: none found)
+src=$("$here/sources.sh")
 
 mkdir -p "$cache"
 log=$cache/babelfish-$key.log
@@ -97,26 +54,16 @@ run() { "$@" >>"$log" 2>&1 || { tail -40 "$log" >&2; die "failed: $* (log: $log)
 : >"$log"
 
 step "unpacking"
-# a tarball, or a zip (antlr.org ships the runtime as one) into a folder
-# of its own
-unpack() {
-  if [ "$(head -c 2 "$1")" = PK ]; then
-    run unzip -q -d "$work/$(basename "$1" | sed 's/\.tar\.gz$//')" "$1"
-  else
-    run tar -C "$work" -xzf "$1"
-  fi
-}
-unpack "$(ls "$src"/postgresql-BABEL_*.tar.gz)"
-unpack "$(ls "$src"/babelfish_extensions-BABEL_*.tar.gz)"
-unpack "$(ls "$src"/antlr4-cpp-runtime-*.tar.gz)"
+"$here/sources.sh" unpack "$src" "$work" 2>>"$log" || { tail -5 "$log" >&2; die "unpacking the sources failed (log: $log)"; }
 pg=$(ls -d "$work"/postgresql*/ | head -1); pg=${pg%/}
 ext=$(ls -d "$work"/babelfish_extensions*/ | head -1); ext=${ext%/}
 antlr=$(find "$work" -maxdepth 3 -type d -path '*runtime/Cpp' | head -1)
 [ -n "$antlr" ] || antlr=$(find "$work" -maxdepth 2 -name CMakeLists.txt -path '*antlr*' -printf '%h\n' | head -1)
 [ -n "$antlr" ] || die "the ANTLR runtime's CMakeLists.txt is not in the archive"
 
-# the archive has no doc/: psql's help is generated from doc/src/sgml/ref,
-# which an empty folder turns into a psql without \h texts
+# the source has no doc/ (the shared copy lacks it, and in upstream's
+# archive it does not count): psql's help is generated from
+# doc/src/sgml/ref, which an empty folder turns into a psql without \h texts
 mkdir -p "$pg/doc/src/sgml/ref"
 step "PostgreSQL fork: configure"
 (cd "$pg" && run ./configure --prefix="$prefix" --without-readline --with-libxml \

@@ -26,6 +26,7 @@
 #include <uv.h>
 
 #include "atomic_file.h"
+#include "cpu.h"
 #include "dbsize.h"
 #include "oltp_exit.h"
 #include "engine/engine.h"
@@ -512,10 +513,12 @@ static void print_help(const oltp_opts *o)
                "  odbc - ODBC driver (SQL Server, and others through unixODBC)\n\n"
                "Compiled-in tests:\n");
         workload_list(stdout);
+        printf("  %-24s %s\n", REPORT_CPU_TEST, "sysbench's CPU test: primes by trial division");
         printf("\nSee 'sysbench <testname> help' for a list of options for each test.\n\n");
     } else {
         printf("\nWorkloads:\n");
         workload_list(stdout);
+        printf("  %-24s %s\n", REPORT_CPU_TEST, "sysbench's CPU test: primes by trial division");
     }
 }
 
@@ -623,6 +626,10 @@ int main(int argc, char **argv)
         return oltp_ping(&o, stdout, stderr);
     if (o.sysbench_personality && opts_notice(&o))
         printf("%s\n\n", OPTS_SYSBENCH_BANNER);
+    if (!strcmp(o.workload, REPORT_CPU_TEST)) {
+        rc = cpu_test(&o);
+        return rc == OLTP_EXIT_BAD_INPUT ? bad_input : rc;
+    }
     if (!(wl = find_test(&o)))
         return bad_input;
     if (!strcmp(o.command, "help")) {

@@ -63,6 +63,8 @@ TEST_TARGETS += tests/integration/tpcc_mysql.sh tests/integration/tpcc_procedure
 # the SQL Server path against Babelfish, last: on a fresh machine it waits
 # for the Babelfish build .ci/run started early (tests/lib/babelfish.sh)
 TEST_TARGETS += tests/integration/tsql_babelfish.sh tests/integration/tsql_bcp.sh
+# sysbench's cpu test in bin/sysbench and bin/oltp (no server, ~2 s)
+CHECK_TARGETS += tests/integration/sysbench_cpu.sh
 # babelfish/build.sh's steps on stand-in sources (seconds, no network)
 CHECK_TARGETS += tests/babelfish/build_env.sh
 

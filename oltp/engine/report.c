@@ -16,6 +16,15 @@
 
 static double ms(int64_t us) { return (double)us / 1000.0; }
 
+/* What the run measured: statements (the OLTP workloads, TPC-C) or
+ * sysbench's cpu test (events alone). */
+typedef enum { REPORT_SQL, REPORT_CPU } report_kind;
+
+static report_kind kind_of(const oltp_opts *o)
+{
+    return o->workload && !strcmp(o->workload, REPORT_CPU_TEST) ? REPORT_CPU : REPORT_SQL;
+}
+
 void report_header(FILE *out, const oltp_opts *o, bool seeded)
 {
     if (!opts_notice(o))
@@ -42,6 +51,11 @@ void report_header(FILE *out, const oltp_opts *o, bool seeded)
         fprintf(out, "Initializing random number generator from seed (%" PRIu64 ").\n\n\n", o->seed);
     else
         fprintf(out, "Initializing random number generator from current time\n\n\n");
+    if (kind_of(o) == REPORT_CPU) {
+        if (o->verbosity >= 4)
+            fprintf(out, "Doing CPU performance benchmark\n\n");
+        fprintf(out, "Prime numbers limit: %d\n\n", o->cpu_max_prime);
+    }
     /* "Threads started!" follows once the set-up's checks passed (main) */
     fprintf(out, "Initializing worker threads...\n\n");
     fflush(out);
@@ -55,6 +69,12 @@ void report_interval_line(FILE *out, const oltp_opts *o, const stats *acc,
     double pct = o->npercentiles ? o->percentiles[0] : 0;
     if (!opts_notice(o))
         return;
+    if (kind_of(o) == REPORT_CPU) {
+        fprintf(out, "[ %.0fs ] thds: %d eps: %.2f lat (ms,%g%%): %.2f\n", t_run, o->threads,
+                (double)acc->trx / d, pct, o->npercentiles ? s->lat_pct_ms : 0.0);
+        fflush(out);
+        return;
+    }
     fprintf(out, "[ %.0fs ] thds: %d tps: %.2f qps: %.2f (r/w/o: %.2f/%.2f/%.2f) "
             "lat (ms,%g%%): %.2f err/s: %.2f reconn/s: %.2f",
             t_run, o->threads, (double)acc->trx / d,
@@ -192,14 +212,10 @@ static int print_histogram(FILE *out, const oltp_opts *o, const hist *h)
     return 0;
 }
 
-/* "SQL statistics" to "Latency": the counts of s over d seconds (its
- * rates), total_s the run's time so far. */
-static void print_summary(FILE *out, const oltp_opts *o, const stats *s, double d, double total_s)
+/* "SQL statistics": the statements and transactions of s over d
+ * seconds (q of them statements). */
+static void print_sql(FILE *out, const stats *s, int64_t q, double d)
 {
-    int64_t q = s->reads + s->writes + s->others;
-
-    if (d <= 0)
-        d = 1e-9;
     fprintf(out, "SQL statistics:\n    queries performed:\n");
     fprintf(out, "        read:                            %" PRId64 "\n", s->reads);
     fprintf(out, "        write:                           %" PRId64 "\n", s->writes);
@@ -209,6 +225,22 @@ static void print_summary(FILE *out, const oltp_opts *o, const stats *s, double 
     fprintf(out, "    queries:                             %-6" PRId64 " (%.2f per sec.)\n", q, q / d);
     fprintf(out, "    ignored errors:                      %-6" PRId64 " (%.2f per sec.)\n", s->errors, s->errors / d);
     fprintf(out, "    reconnects:                          %-6" PRId64 " (%.2f per sec.)\n\n", s->reconnects, s->reconnects / d);
+}
+
+/* The report of s over d seconds (its rates), total_s the run's time so
+ * far: "SQL statistics" (kind REPORT_SQL) or "CPU speed" (REPORT_CPU),
+ * then "General statistics" and "Latency". */
+static void print_summary(FILE *out, const oltp_opts *o, report_kind kind, const stats *s, double d,
+                          double total_s)
+{
+    int64_t q = s->reads + s->writes + s->others;
+
+    if (d <= 0)
+        d = 1e-9;
+    if (kind == REPORT_CPU)
+        fprintf(out, "CPU speed:\n    events per second: %8.2f\n\n", s->trx / d);
+    else
+        print_sql(out, s, q, d);
     fprintf(out, "General statistics:\n");
     fprintf(out, "    total time:                          %.4fs\n", total_s);
     fprintf(out, "    total number of events:              %" PRId64 "\n\n", s->trx);
@@ -311,7 +343,7 @@ void report_ckpt_interval(FILE *out, const oltp_opts *o, report_ckpt *k, const s
         k->next++;
     if (opts_notice(o)) {
         fprintf(out, "[ %.0fs ] Checkpoint report:\n", t);
-        print_summary(out, o, &k->span, t - k->last_t, t);
+        print_summary(out, o, kind_of(o), &k->span, t - k->last_t, t);
         print_fairness(out, k->now.conns, k->last, k->now.n);
         fflush(out);
     }
@@ -347,8 +379,8 @@ void report_final(FILE *out, const oltp_opts *o, const workload *wl, const run_r
     if (o->histogram)
         print_histogram(out, o, all.lat);
     if (opts_notice(o)) {
-        print_summary(out, o, &all, after_ckpt ? total - k->last_t : total, total);
-        if (!o->sysbench_personality)
+        print_summary(out, o, kind_of(o), &all, after_ckpt ? total - k->last_t : total, total);
+        if (!o->sysbench_personality && wl)
             print_additions(out, o, wl, p, &all);
         /* after checkpoints: since the last one (its connections) */
         print_fairness(out, r->conns, after_ckpt && k->now.n == r->nconns ? k->last : NULL,

@@ -16,6 +16,11 @@
  * its text alone; else oltp's additions after it), and --verbosity:
  * below 3 nothing but the histogram's rows, as sysbench. */
 
+/* The name of sysbench's cpu test (oltp/cpu.h): its run's header and
+ * report say "Prime numbers limit", "eps", "CPU speed" where the OLTP
+ * workloads' say what their statements did (o->workload). */
+#define REPORT_CPU_TEST "cpu"
+
 /* The lines before the run, up to "Initializing worker threads..." (the
  * sysbench personality's banner is main's, as is "Threads started!");
  * seeded: --rand-seed was given (not drawn). */
@@ -45,7 +50,8 @@ void report_ckpt_interval(FILE *out, const oltp_opts *o, report_ckpt *k, const s
 
 /* The final report: every transaction that ended (those in flight at the
  * end too: the phase's tail), its time up to the last of them; after
- * checkpoints (k not NULL, k->done), the span since the last one. */
+ * checkpoints (k not NULL, k->done), the span since the last one. wl
+ * NULL: no workload's additions (the cpu test). */
 void report_final(FILE *out, const oltp_opts *o, const workload *wl, const run_result *r,
                   const report_ckpt *k);
 

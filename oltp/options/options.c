@@ -95,6 +95,8 @@ static const opt_def defs[] = {
     {"mysql-storage-engine", O_STR, F(mysql_storage_engine), "innodb", "Storage engine, if MySQL is used", 0, 0},
     {"pgsql-variant", O_IGNORED, 0, NULL, "Use this PostgreSQL variant when running with the PostgreSQL driver. The only currently supported variant is 'redshift'. When enabled, create_secondary is automatically disabled, and delete_inserts is set to 0", 0, 0},
     {"thread-stack-size", O_IGNORED, 0, NULL, "size of stack per thread (sysbench's; oltp's workers are no Lua threads: accepted, changes nothing)", 0, 0},
+    /* sysbench's cpu test (oltp/cpu.h) */
+    {"cpu-max-prime", O_INT, F(cpu_max_prime), "10000", "cpu test: each event finds the primes up to N by trial division", 1, 2147483647.0},
     /* TPC-C */
     {"warehouses", O_INT, F(warehouses), "1", "TPC-C warehouses", 1, 1000000},
     {"terminals", O_INT, F(terminals), "0", "TPC-C terminals (0 = 10 per warehouse with --keying-thinking, else one per connection)", 0, 10000000},
@@ -405,30 +407,42 @@ static const char *const script_opts[] = {
 };
 #define NSCRIPT_OPTS (sizeof script_opts / sizeof script_opts[0])
 
-void opts_script_help(FILE *out, const char *title)
+/* A test's options as sysbench's `TEST help` lists them, under "TITLE options:" (nnames
+ * of them, at most NSCRIPT_OPTS); lua: spelt table_size as its scripts do, else table-size. */
+static void test_help(FILE *out, const char *title, const char *const *names, size_t nnames, bool lua)
 {
     char left[NSCRIPT_OPTS][64];
     int width = 0;
 
-    for (size_t i = 0; i < NSCRIPT_OPTS; i++) {
-        const opt_def *d = find_def(script_opts[i], strlen(script_opts[i]));
+    for (size_t i = 0; i < nnames; i++) {
+        const opt_def *d = find_def(names[i], strlen(names[i]));
         int n = snprintf(left[i], sizeof left[i], "--%s%s", d->name,
                          d->type == O_BOOL ? "[=on|off]" : d->type == O_STR || d->type == O_IGNORED ? "=STRING" : "=N");
         for (char *c = left[i]; *c; c++)
-            if (*c == '-' && c > left[i] + 1)
+            if (lua && *c == '-' && c > left[i] + 1)
                 *c = '_';                   /* sysbench spells them table_size */
         if (n > width)
             width = n;
     }
     fprintf(out, "%s options:\n", title);
-    for (size_t i = 0; i < NSCRIPT_OPTS; i++) {
-        const opt_def *d = find_def(script_opts[i], strlen(script_opts[i]));
+    for (size_t i = 0; i < nnames; i++) {
+        const opt_def *d = find_def(names[i], strlen(names[i]));
         fprintf(out, "  %-*s %s", width, left[i], d->help);
         if (d->def)
             fprintf(out, " [%s]", d->def);
         fputc('\n', out);
     }
     fputc('\n', out);
+}
+
+void opts_script_help(FILE *out, const char *title)
+{
+    test_help(out, title, script_opts, NSCRIPT_OPTS, true);
+}
+
+void opts_cpu_help(FILE *out)
+{
+    test_help(out, "cpu", (const char *const[]){ "cpu-max-prime" }, 1, false);
 }
 
 /* sysbench's deprecated spellings, still in many scripts */

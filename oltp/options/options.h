@@ -55,6 +55,9 @@ typedef struct oltp_opts {
     const char *mysql_storage_engine;
     bool     bulk;                  /* prepare through db_bulk_load() */
 
+    /* sysbench's cpu test */
+    int      cpu_max_prime;
+
     /* TPC-C */
     int      warehouses;
     int      terminals;
@@ -99,6 +102,8 @@ void opts_usage(FILE *out, const oltp_opts *o);
 /* `WORKLOAD help`: the options of sysbench's OLTP scripts as sysbench
  * lists them, under "TITLE options:". */
 void opts_script_help(FILE *out, const char *title);
+/* `cpu help`: the cpu test's option, likewise. */
+void opts_cpu_help(FILE *out);
 /* Whether sysbench's notices are printed (--verbosity 3 and above): the
  * run's header and report, the banner, oltp's own lines. */
 bool opts_notice(const oltp_opts *o);

@@ -18,7 +18,8 @@
 # Without the suite (or without cram3, Debian's python3-cram) the test says
 # so in one line and is skipped (exit 77); under CI=true it fails instead.
 # SYSBENCH_BIN=/usr/bin/sysbench runs the same tests against the real
-# sysbench (12 of 12 pass: the harness is right). SYSBENCH_SUITE_TESTS
+# sysbench (12 of 12 pass: the harness is right); with bin/sysbench all
+# twelve must pass too, byte for byte as cram compares. SYSBENCH_SUITE_TESTS
 # picks a subset by name.
 set -u
 cd "$(dirname "$0")/../.."
@@ -36,22 +37,6 @@ tests=(script_oltp_point_select_mysql script_oltp_point_select_pgsql
        script_oltp_read_write_mysql script_oltp_read_write_pgsql
        script_oltp_help drivers opt_report_interval opt_report_checkpoints)
 [ -n "${SYSBENCH_SUITE_TESTS:-}" ] && read -r -a tests <<<"$SYSBENCH_SUITE_TESTS"
-
-# Tests that cannot pass with oltp for a reason that is right, each with
-# the reason and the exact lines of cram's diff that reason makes (any
-# other difference fails); run all the same, and one that passes fails the
-# script until it is taken off this list (the list only shrinks).
-declare -A known_diff=(
-  [opt_report_interval]=$'-  [ 1s ] thds: 1 eps: * lat (ms,95%): * (glob)\n+  [1]'
-  [opt_report_checkpoints]=$'-  [ 1s ] Checkpoint report:\n+  [1]'
-)
-declare -A known=(
-  [opt_report_interval]="its last command runs sysbench's cpu test (prime numbers, no database), which is no OLTP test: oltp has none"
-  [opt_report_checkpoints]="its last command runs sysbench's cpu test (prime numbers, no database), which is no OLTP test: oltp has none"
-)
-
-# the real sysbench has what oltp lacks: no known failures
-"$sb_bin" --version 2>/dev/null | grep -q 'compatible oltp' || known=()
 
 unavailable() {  # unavailable MESSAGE: skip, or fail under CI
   if [ "${CI:-}" = true ]; then
@@ -106,7 +91,7 @@ fresh_databases() {
 
 echo "sysbench suite: $suite; sysbench: $sb_bin ($("$sb_bin" --version 2>&1 | head -1))"
 pass=0; fail=0
-passed() { echo "ok   $t$1"; pass=$((pass+1)); }
+passed() { echo "ok   $t"; pass=$((pass+1)); }
 failed() {  # failed WHY: the line, then cram's diff
   echo "FAIL $t $1; its diff:"
   head -n "${SYSBENCH_SUITE_DIFF_LINES:-60}" "$T/$t.out" | sed 's/^/     /'
@@ -120,16 +105,7 @@ for t in "${tests[@]}"; do
   rc=$?
   # a test that exits 80 is "skipped" and cram exits 0: that is no pass
   grep -q '^# Ran 1 tests, 0 skipped, 0 failed\.$' "$T/$t.out" || [ $rc -ne 0 ] || rc=80
-  if [ -z "${known[$t]:-}" ]; then
-    if [ $rc -eq 0 ]; then passed ""; else failed "(cram exit $rc)"; fi
-  elif [ $rc -eq 0 ]; then
-    echo "FAIL $t: passes now; take it off the list of known failures (${known[$t]})"
-    fail=$((fail+1))
-  elif [ "$(grep -E '^[-+]  ' "$T/$t.out")" = "${known_diff[$t]}" ]; then
-    passed ": fails as known: ${known[$t]}"
-  else
-    failed "(cram exit $rc): more than its known failure (${known[$t]})"
-  fi
+  if [ $rc -eq 0 ]; then passed; else failed "(cram exit $rc)"; fi
 done
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -4,7 +4,7 @@
  * --percentile=0, sysbench's histogram layout, --report-checkpoints, and
  * the counting: the transactions in flight at the end (the phase's tail)
  * are counted once, so `total number of events` and the per-connection
- * events agree. The expected texts were checked line by line against
+ * events agree; sysbench's cpu test (its work, its report). The expected texts were checked line by line against
  * Debian's sysbench 1.0.20 (`--mysql-dry-run`). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "cpu.h"
 #include "engine/engine.h"
 #include "engine/report.h"
 #include "options/options.h"
@@ -178,6 +179,69 @@ static void test_final_counts_tail(void **state)
     assert_non_null(strstr(t, "    events (avg/stddev):           2.0000/0.00\n"));
     assert_non_null(strstr(t, "    total time:                          2.5000s\n"));
     free(c.text);
+    fixture_free(&x);
+}
+
+/* sysbench's cpu test: one event's work (the primes up to N) */
+static void test_cpu_primes(void **state)
+{
+    (void)state;
+    assert_int_equal(cpu_primes(0), 0);
+    assert_int_equal(cpu_primes(1), 0);
+    assert_int_equal(cpu_primes(2), 1);
+    assert_int_equal(cpu_primes(3), 2);
+    assert_int_equal(cpu_primes(4), 2);
+    assert_int_equal(cpu_primes(100), 25);
+    assert_int_equal(cpu_primes(10000), 1229);
+}
+
+/* The cpu test's report for the fixture's events: "CPU speed" where the
+ * OLTP workloads say what their statements did, the same general
+ * statistics, latency and fairness; its interval line; its header's
+ * "Prime numbers limit" (sysbench 1.0.20's `sysbench cpu run`). */
+static void test_cpu_report(void **state)
+{
+    fixture x;
+    capture c;
+    interval_sample s = { .t = 1, .duration_s = 2, .lat_pct_ms = 1.5 };
+    char err[256];
+    const char *t;
+    (void)state;
+
+    fixture_init(&x, true);
+    assert_int_equal(parse_as(&x.o, "sysbench", "--threads=2 --cpu-max-prime=500 cpu run", err, sizeof err), 0);
+    assert_int_equal(x.o.cpu_max_prime, 500);
+    t = cap_close((report_final(cap_open(&c), &x.o, NULL, &x.r, NULL), &c));
+    assert_string_equal(t, "CPU speed:\n"
+                           "    events per second:     1.60\n"
+                           "\n"
+                           "General statistics:\n"
+                           "    total time:                          2.5000s\n"
+                           "    total number of events:              4\n"
+                           "\n"
+                           "Latency (ms):\n"
+                           "         min:                                    1.00\n"
+                           "         avg:                                    2.00\n"
+                           "         max:                                    4.00\n"
+                           "         95th percentile:                        4.00\n"
+                           "         sum:                                    8.00\n"
+                           "\n" SB_FAIRNESS);
+    free(c.text);
+    t = cap_close((report_interval_line(cap_open(&c), &x.o, &x.r.phases[0].st, &s, 1), &c));
+    assert_string_equal(t, "[ 1s ] thds: 2 eps: 1.50 lat (ms,95%): 1.50\n");
+    free(c.text);
+    t = cap_close((report_header(cap_open(&c), &x.o, false), &c));
+    assert_string_equal(t, "Running the test with following options:\n"
+                           "Number of threads: 2\n"
+                           "Initializing random number generator from current time\n\n\n"
+                           "Prime numbers limit: 500\n\n"
+                           "Initializing worker threads...\n\n");
+    free(c.text);
+    /* the default, and a limit below 1 refused */
+    assert_int_equal(parse_as(&x.o, "sysbench", "cpu run", err, sizeof err), 0);
+    assert_int_equal(x.o.cpu_max_prime, 10000);
+    assert_int_equal(parse_as(&x.o, "sysbench", "--cpu-max-prime=0 cpu run", err, sizeof err), -1);
+    assert_string_equal(err, "FATAL: --cpu-max-prime=0: out of range [1, 2.14748e+09]\n");
     fixture_free(&x);
 }
 
@@ -435,6 +499,8 @@ int main(void)
         cmocka_unit_test(test_final_oltp),
         cmocka_unit_test(test_final_counts_tail),
         cmocka_unit_test(test_percentile_zero),
+        cmocka_unit_test(test_cpu_primes),
+        cmocka_unit_test(test_cpu_report),
         cmocka_unit_test(test_header),
         cmocka_unit_test(test_verbosity),
         cmocka_unit_test(test_histogram_layout),
