@@ -612,7 +612,8 @@ int main(int argc, char **argv)
     free(msg);
 
     if (r == 1) {
-        if (argc > 1 && strcmp(argv[argc - 1], "--version"))
+        if (argc > 1 && strcmp(argv[argc - 1], "--version")
+            && strcmp(argv[argc - 1], "--list-options"))
             print_help(&o);
         return OLTP_EXIT_OK;
     }

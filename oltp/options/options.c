@@ -431,11 +431,28 @@ void opts_script_help(FILE *out, const char *title)
     fputc('\n', out);
 }
 
+static const char *const commands[] = { "prepare", "prewarm", "run", "cleanup", "check", "help" };
+
 /* sysbench's deprecated spellings, still in many scripts */
 static const struct { const char *alias, *name; } aliases[] = {
     { "num-threads", "threads" }, { "max-requests", "events" },
     { "max-time", "time" }, { "tx-rate", "rate" },
 };
+
+void opts_list(FILE *out)
+{
+    static const char *const plain[] = { "help", "version", "config-file", "test" };
+
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "command %s\n", commands[i]);
+    fputs("command ping\n", out);
+    for (size_t i = 0; i < NDEFS; i++)
+        fprintf(out, "option --%s\n", defs[i].name);
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+        fprintf(out, "option --%s\n", plain[i]);
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        fprintf(out, "option --%s\n", aliases[i].alias);
+}
 
 /* One long option (a is "--name[=value]"): 0, or -1 after one message. */
 static int parse_long(oltp_opts *o, const char *a, FILE *err)
@@ -513,8 +530,6 @@ static int parse_config_file(oltp_opts *o, const char *path, FILE *err)
     return rc;
 }
 
-static const char *const commands[] = { "prepare", "prewarm", "run", "cleanup", "check", "help" };
-
 /* The positional arguments: WORKLOAD COMMAND, or `ping` alone. */
 static int parse_positional(oltp_opts *o, const char *const *pos, int npos, FILE *err)
 {
@@ -566,6 +581,10 @@ int opts_parse(oltp_opts *o, int argc, char **argv, FILE *err)
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             opts_usage(stdout, o);
+            return 1;
+        }
+        if (!strcmp(a, "--list-options")) {
+            opts_list(stdout);
             return 1;
         }
         if (!strcmp(a, "--version")) {
