@@ -7,6 +7,7 @@
 #   make test       make check, then the tests with real servers and real VMs
 #   make run        set up a fresh machine and run the quick plan (root)
 #   make asan       build into build-asan/ with AddressSanitizer + UBSan
+#   make install    oltp, the man pages and the bash completions (PREFIX, DESTDIR)
 #   make fuzz       run each libFuzzer target for FUZZ_SECONDS (tests/fuzz/)
 #
 # Each part of the tree adds its own rules in a module.mk next to its
@@ -55,8 +56,18 @@ include orchestrator/module.mk
 include images/module.mk
 include tests/fuzz/module.mk
 include tests/tsql/module.mk
+include man/module.mk
+include completion/module.mk
 
 build-all: $(ALL_TARGETS)
+
+# make install: oltp and its sysbench name into $(PREFIX)/bin, the man
+# pages, the bash completions. drivebench itself runs from its tree (it
+# finds vmconfigs/ and images/ beside bin/), so only its page and its
+# completion are installed.
+PREFIX ?= /usr/local
+.PHONY: install
+install: install-oltp install-man install-completion
 
 # The house rules (tests/lint/): each check reads the tree and its
 # READMEs; the layer check runs `cc -MM` with each module's own flags and

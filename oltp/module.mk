@@ -41,10 +41,10 @@ $(BIN)/test_sb_prepare: $(BUILD)/tests/unit/test_sb_prepare.o $(OLTP_LIB_OBJS) $
 $(BIN)/sysbench: $(BIN)/oltp
 	ln -sf oltp $@
 
-# make install: the load generator and its sysbench name, beside each other
-PREFIX ?= /usr/local
-.PHONY: install
-install: $(BIN)/oltp
+# make install (Makefile): the load generator and its sysbench name,
+# beside each other
+.PHONY: install-oltp
+install-oltp: $(BIN)/oltp
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BIN)/oltp $(DESTDIR)$(PREFIX)/bin/oltp
 	ln -sf oltp $(DESTDIR)$(PREFIX)/bin/sysbench
