@@ -55,6 +55,7 @@ all: build-all
 
 include common/module.mk
 include oltp/module.mk
+include tests/unit/module.mk
 include orchestrator/module.mk
 include images/module.mk
 include tests/fuzz/module.mk
