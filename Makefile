@@ -46,7 +46,8 @@ ALL_TARGETS   :=
 LINT_TARGETS  := tests/lint/layers.sh tests/lint/launcher.sh tests/lint/prefixes.sh \
                  tests/lint/enums.sh tests/lint/sizes.sh tests/lint/calls.sh \
                  tests/lint/test_lint.sh
-CHECK_TARGETS := $(LINT_TARGETS) tests/test_run_all.sh tests/lib/test_leftovers.sh tests/build/compile_commands.sh
+CHECK_TARGETS := $(LINT_TARGETS) tests/test_run_all.sh tests/lib/test_leftovers.sh tests/build/compile_commands.sh \
+                 tests/build/install.sh
 TEST_TARGETS  :=
 CLEAN_FILES  :=
 
