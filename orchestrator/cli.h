@@ -32,7 +32,7 @@ typedef struct cli_opts {
 
 /* The options each command takes (cli_parse_opts's `allowed`), named
  * once: the command parses with them and `drivebench --list-options`
- * prints them (tests/man/coverage.sh holds the man pages to that list). */
+ * prints them (tests/man/man.sh holds the man pages to that list). */
 #define CLI_OPTS_VALIDATE   ""
 #define CLI_OPTS_RENDER     "run-id out capabilities"
 #define CLI_OPTS_RUN        "run-id domain-type ignore-host-check"

@@ -550,7 +550,7 @@ static const struct {
     { "summarize", cli_summarize, CLI_OPTS_SUMMARIZE },
 };
 
-/* `drivebench --list-options` (hidden; tests/man/coverage.sh reads it):
+/* `drivebench --list-options` (hidden; tests/man/man.sh reads it):
  * "command NAME" for each command and subcommand, "option NAME --OPT"
  * for each option a command takes, "option --help". */
 static void list_options(void)

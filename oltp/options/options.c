@@ -442,16 +442,14 @@ static const struct { const char *alias, *name; } aliases[] = {
 void opts_list(FILE *out)
 {
     static const char *const plain[] = { "help", "version", "config-file", "test" };
+    const size_t nplain = sizeof plain / sizeof plain[0];
 
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "command %s\n", commands[i]);
     fputs("command ping\n", out);
-    for (size_t i = 0; i < NDEFS; i++)
-        fprintf(out, "option --%s\n", defs[i].name);
-    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
-        fprintf(out, "option --%s\n", plain[i]);
-    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-        fprintf(out, "option --%s\n", aliases[i].alias);
+    for (size_t i = 0; i < NDEFS + nplain + sizeof aliases / sizeof aliases[0]; i++)
+        fprintf(out, "option --%s\n", i < NDEFS ? defs[i].name : i < NDEFS + nplain ? plain[i - NDEFS]
+                : aliases[i - NDEFS - nplain].alias);
 }
 
 /* One long option (a is "--name[=value]"): 0, or -1 after one message. */
@@ -581,10 +579,6 @@ int opts_parse(oltp_opts *o, int argc, char **argv, FILE *err)
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             opts_usage(stdout, o);
-            return 1;
-        }
-        if (!strcmp(a, "--list-options")) {
-            opts_list(stdout);
             return 1;
         }
         if (!strcmp(a, "--version")) {

@@ -84,8 +84,8 @@ typedef struct oltp_opts {
 #define OPTS_SYSBENCH_BANNER "sysbench 1.0.20-compatible oltp (drivebench " DRIVEBENCH_VERSION ")"
 
 /*
- * Parse argv into *o (defaults first). Returns 0, 1 when --help,
- * --version or --list-options was handled (exit 0), or -1 after printing one message (exit 2;
+ * Parse argv into *o (defaults first). Returns 0, 1 when --help or
+ * --version was handled (exit 0), or -1 after printing one message (exit 2;
  * 1 in the sysbench personality). The personality is argv[0]'s base name
  * `sysbench`: sysbench's messages for bad options ("invalid option: ...",
  * "Unknown command: ..."), "FATAL: " before the others.
@@ -96,9 +96,9 @@ typedef struct oltp_opts {
 int  opts_parse(oltp_opts *o, int argc, char **argv, FILE *err) DB_MUST_CHECK;
 /* --help's text for o's personality (main adds the drivers and workloads). */
 void opts_usage(FILE *out, const oltp_opts *o);
-/* `--list-options` (hidden; tests/man/coverage.sh reads it): what the
- * command line accepts, one a line: "command NAME", "option --NAME"
- * (sysbench's old spellings included). */
+/* `oltp --list-options` (hidden, main.c; tests/man/man.sh and the bash
+ * completion read it): what the command line accepts, one a line:
+ * "command NAME", "option --NAME" (sysbench's old spellings included). */
 void opts_list(FILE *out);
 /* `WORKLOAD help`: the options of sysbench's OLTP scripts as sysbench
  * lists them, under "TITLE options:". */
