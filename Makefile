@@ -7,6 +7,10 @@
 #   make test       make check, then the tests with real servers and real VMs
 #   make run        set up a fresh machine and run the quick plan (root)
 #   make asan       build into build-asan/ with AddressSanitizer + UBSan
+#   make install    oltp, the man pages and the bash completions (PREFIX, DESTDIR)
+#   make tsan       build the threaded parts into build-tsan/ with ThreadSanitizer
+#   make clang      build with clang, warnings as errors, into build-clang/
+#   make compile_commands.json   the compiler calls, for editors (clangd)
 #   make fuzz       run each libFuzzer target for FUZZ_SECONDS (tests/fuzz/)
 #
 # Each part of the tree adds its own rules in a module.mk next to its
@@ -42,21 +46,33 @@ ALL_TARGETS   :=
 LINT_TARGETS  := tests/lint/layers.sh tests/lint/launcher.sh tests/lint/prefixes.sh \
                  tests/lint/enums.sh tests/lint/sizes.sh tests/lint/calls.sh \
                  tests/lint/test_lint.sh
-CHECK_TARGETS := $(LINT_TARGETS) tests/test_run_all.sh tests/docs/docs.sh
+CHECK_TARGETS := $(LINT_TARGETS) tests/test_run_all.sh tests/docs/docs.sh tests/lib/test_leftovers.sh tests/build/compile_commands.sh \
+                 tests/build/install.sh
 TEST_TARGETS  :=
 CLEAN_FILES  :=
 
-.PHONY: all check lint test test-asan clean asan run
+.PHONY: all check lint test test-asan clean asan run tsan test-tsan clang compile_commands.json
 all: build-all
 
 include common/module.mk
 include oltp/module.mk
+include tests/unit/module.mk
 include orchestrator/module.mk
 include images/module.mk
 include tests/fuzz/module.mk
 include tests/tsql/module.mk
+include man/module.mk
+include completion/module.mk
 
 build-all: $(ALL_TARGETS)
+
+# make install: oltp and its sysbench name into $(PREFIX)/bin, the man
+# pages, the bash completions. drivebench itself runs from its tree (it
+# finds vmconfigs/ and images/ beside bin/), so only its page and its
+# completion are installed.
+PREFIX ?= /usr/local
+.PHONY: install
+install: install-oltp install-man install-completion
 
 # The house rules (tests/lint/): each check reads the tree and its
 # READMEs; the layer check runs `cc -MM` with each module's own flags and
@@ -101,7 +117,37 @@ test-asan: asan
 	  OLTP_BIN=bin-asan/oltp tests/run-all.sh \
 	  $(patsubst $(BIN)/%,bin-asan/%,$(filter $(BIN)/%,$(CHECK_TARGETS) $(TEST_TARGETS))) tests/integration/oltp_mysql.sh
 
+# The threaded parts (oltp's engine and ODBC driver, the orchestrator's
+# device-latency tracer, guest view, restore and monitor threads) built
+# with ThreadSanitizer into build-tsan/; test-tsan runs the unit tests of
+# the files that start threads, and oltp under load against a real
+# MariaDB (tests/integration/oltp_mysql.sh); any report fails the test.
+# (ASan and TSan cannot share a build; tests/tsan.supp: what GLib hides.)
+TSAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
+TSAN_TESTS := test_oltp_unit orch_test_devlat orch_test_guest orch_test_restore orch_test_monitor \
+              orch_test_live orch_test_telemetry
+tsan:
+	$(MAKE) BUILD=build-tsan BIN=bin-tsan SANITIZE="$(TSAN_FLAGS)" bin-tsan/oltp \
+	  $(addprefix bin-tsan/,$(TSAN_TESTS))
+test-tsan: tsan
+	@TSAN_OPTIONS=halt_on_error=1:abort_on_error=1:second_deadlock_stack=1:history_size=7:suppressions=$(CURDIR)/tests/tsan.supp \
+	  OLTP_BIN=bin-tsan/oltp tests/run-all.sh $(addprefix bin-tsan/,$(TSAN_TESTS)) \
+	  tests/integration/oltp_mysql.sh
+
+# make CC=clang, warnings as errors, into build-clang/ (CI runs it: the
+# code is held to both compilers' -Wall -Wextra)
+clang:
+	$(MAKE) CC=clang BUILD=build-clang BIN=bin-clang WERROR=-Werror build-all
+
+# compile_commands.json for editors (clangd, ccls): every compiler call
+# of the build, from its own rules (make -Bn: nothing is built)
+COMPILE_COMMANDS ?= compile_commands.json
+compile_commands.json:
+	@$(MAKE) -Bn --no-print-directory build-all | python3 build-aux/compile-commands.py '$(CC)' \
+	  >'$(COMPILE_COMMANDS).tmp' && mv '$(COMPILE_COMMANDS).tmp' '$(COMPILE_COMMANDS)'
+
 clean:
-	rm -rf $(BUILD) build-asan build-fuzz $(BIN) bin-asan bin-fuzz $(CLEAN_FILES)
+	rm -rf $(BUILD) build-asan build-fuzz build-tsan build-clang $(BIN) bin-asan bin-fuzz bin-tsan \
+	  bin-clang compile_commands.json $(CLEAN_FILES)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

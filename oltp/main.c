@@ -598,6 +598,10 @@ int main(int argc, char **argv)
     FILE *msg_file = open_memstream(&msg, &msg_len);
     int r, rc;
 
+    if (argc == 2 && !strcmp(argv[1], "--list-options")) {
+        opts_list(stdout);
+        return OLTP_EXIT_OK;
+    }
     opts_scrub_argv(argc, argv);    /* no password left in `ps` (argv_scrub.h) */
     r = opts_parse(&o, argc, argv, msg_file ? msg_file : stderr);
     /* sysbench exits 1 on every error that is oltp's 2 (bad input, no

@@ -11,47 +11,20 @@ $(BIN)/oltp: $(BUILD)/oltp/main.o $(OLTP_LIB_OBJS) $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS)
 
-$(BIN)/test_oltp_unit: $(BUILD)/tests/unit/test_oltp_unit.o $(OLTP_LIB_OBJS) $(COMMON_OBJS)
-	@mkdir -p $(dir $@)
-	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS) $(call pkglibs,cmocka)
-
-# the text report (sysbench's, oltp's) for fixed inputs
-$(BIN)/test_oltp_report: $(BUILD)/tests/unit/test_oltp_report.o $(OLTP_LIB_OBJS) $(COMMON_OBJS)
-	@mkdir -p $(dir $@)
-	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS) $(call pkglibs,cmocka)
-ALL_TARGETS  += $(BIN)/test_oltp_report
-CHECK_TARGETS += $(BIN)/test_oltp_report
-
-# TPC-C: the random rules of the specification (no server needed)
-$(BIN)/test_tpcc: $(BUILD)/tests/unit/test_tpcc.o $(BUILD)/oltp/tpcc/tpcc_rand.o $(BUILD)/oltp/options/rand.o
-	@mkdir -p $(dir $@)
-	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ -lm $(call pkglibs,cmocka)
-
-$(BIN)/test_dialect: $(BUILD)/tests/unit/test_dialect.o $(OLTP_LIB_OBJS) $(COMMON_OBJS)
-	@mkdir -p $(dir $@)
-	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS) $(call pkglibs,cmocka)
-
-# sysbench's --db-ps-mode, --mysql-dry-run, prepare's bulk default as `sysbench`
-$(BIN)/test_sb_prepare: $(BUILD)/tests/unit/test_sb_prepare.o $(OLTP_LIB_OBJS) $(COMMON_OBJS)
-	@mkdir -p $(dir $@)
-	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(OLTP_LIBS) $(call pkglibs,cmocka)
-
 # bin/sysbench: oltp in its sysbench personality (a link: oltp reads the
 # name it was run by)
 $(BIN)/sysbench: $(BIN)/oltp
 	ln -sf oltp $@
 
-# make install: the load generator and its sysbench name, beside each other
-PREFIX ?= /usr/local
-.PHONY: install
-install: $(BIN)/oltp
+# make install (Makefile): the load generator and its sysbench name,
+# beside each other
+.PHONY: install-oltp
+install-oltp: $(BIN)/oltp
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BIN)/oltp $(DESTDIR)$(PREFIX)/bin/oltp
 	ln -sf oltp $(DESTDIR)$(PREFIX)/bin/sysbench
 
-ALL_TARGETS  += $(BIN)/oltp $(BIN)/sysbench $(BIN)/test_oltp_unit $(BIN)/test_tpcc
-ALL_TARGETS  += $(BIN)/test_dialect $(BIN)/test_sb_prepare
-CHECK_TARGETS += $(BIN)/test_dialect $(BIN)/test_oltp_unit $(BIN)/test_tpcc $(BIN)/test_sb_prepare
+ALL_TARGETS  += $(BIN)/oltp $(BIN)/sysbench
 TEST_TARGETS += tests/integration/oltp_mysql.sh
 TEST_TARGETS += tests/integration/oltp_pgsql.sh tests/integration/oltp_odbc.sh
 TEST_TARGETS += tests/integration/oltp_ping.sh tests/integration/oltp_disk_full.sh
@@ -67,20 +40,3 @@ TEST_TARGETS += tests/integration/tsql_babelfish.sh tests/integration/tsql_bcp.s
 CHECK_TARGETS += tests/integration/sysbench_cpu.sh
 # babelfish/build.sh's steps on stand-in sources (seconds, no network)
 CHECK_TARGETS += tests/babelfish/build_env.sh
-
-# SQL Server's transaction rules through the real driver manager: bin/oltp
-# against a test double of SQL Server loaded as an ODBC driver
-# (tests/unit/fake_mssql_odbc.c, a shared object named by a private
-# odbcinst.ini)
-$(BIN)/fake_mssql_odbc.so: tests/unit/fake_mssql_odbc.c
-	@mkdir -p $(dir $@) $(BUILD)/tests/unit
-	$(CC) $(DB_CFLAGS) $(CFLAGS) -MF $(BUILD)/tests/unit/fake_mssql_odbc.d $(call pkgcflags,odbc) -fPIC -shared \
-	  -o $@ $< $(DB_LDFLAGS) $(LDFLAGS)
--include $(BUILD)/tests/unit/fake_mssql_odbc.d
-
-$(BIN)/test_odbc_mssql: $(BUILD)/tests/unit/test_odbc_mssql.o | $(BIN)/fake_mssql_odbc.so $(BIN)/oltp
-	@mkdir -p $(dir $@)
-	$(CC) $(DB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(call pkglibs,cmocka json-c odbc)
-
-ALL_TARGETS  += $(BIN)/fake_mssql_odbc.so $(BIN)/test_odbc_mssql
-CHECK_TARGETS += $(BIN)/test_odbc_mssql

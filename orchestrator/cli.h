@@ -30,6 +30,21 @@ typedef struct cli_opts {
 } cli_opts;
 
 
+/* The options each command takes (cli_parse_opts's `allowed`), named
+ * once: the command parses with them and `drivebench --list-options`
+ * prints them (tests/man/man.sh holds the man pages to that list). */
+#define CLI_OPTS_VALIDATE   ""
+#define CLI_OPTS_RENDER     "run-id out capabilities"
+#define CLI_OPTS_RUN        "run-id domain-type ignore-host-check"
+#define CLI_OPTS_LIST       "uri results"
+#define CLI_OPTS_TEARDOWN   "uri results"
+#define CLI_OPTS_SEED       "force"
+#define CLI_OPTS_HOST_CHECK "ignore-host-check"
+#define CLI_OPTS_RESUME     "results plan"
+#define CLI_OPTS_BUNDLE     "results out sign"
+#define CLI_OPTS_VERIFY     "signers"
+#define CLI_OPTS_SUMMARIZE  "out"
+
 /* One line "drivebench: MESSAGE" on stderr; EXIT_BAD_INPUT. */
 __attribute__((format(printf, 1, 2)))
 int cli_bad_input(const char *fmt, ...);

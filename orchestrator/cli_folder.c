@@ -42,7 +42,7 @@ int cli_resume(int argc, char **argv)
     orch_run_opts ro;
     orch_resume r = { .lock_fd = -1 };
     char err[2048], *run_dir = NULL, *copy = NULL, *text = NULL, *results = NULL;
-    int rc = cli_parse_opts(argc, argv, "results plan", 2, &o);
+    int rc = cli_parse_opts(argc, argv, CLI_OPTS_RESUME, 2, &o);
     if (rc || (rc = run_folder(&o, &run_dir)))
         return rc;
     copy = orch_strfmt("%s/plan.ini", run_dir);
@@ -97,7 +97,7 @@ int cli_bundle(int argc, char **argv)
 {
     cli_opts o;
     char err[2048], *run_dir = NULL, *out = NULL;
-    int rc = cli_parse_opts(argc, argv, "results out sign", 2, &o);
+    int rc = cli_parse_opts(argc, argv, CLI_OPTS_BUNDLE, 2, &o);
     if (rc || (rc = run_folder(&o, &run_dir)))
         return rc;
     out = o.out_dir ? strdup(o.out_dir) : orch_strfmt("%s.tar.gz", o.arg);
@@ -123,7 +123,7 @@ int cli_verify(int argc, char **argv)
 {
     cli_opts o;
     char err[2048];
-    int rc = cli_parse_opts(argc, argv, "signers", 3, &o);
+    int rc = cli_parse_opts(argc, argv, CLI_OPTS_VERIFY, 3, &o);
     if (rc)
         return rc;
     rc = orch_bundle_verify(o.arg, o.signers, stdout, err, sizeof err);
@@ -141,7 +141,7 @@ int cli_summarize(int argc, char **argv)
     char err[2048];
     const char *dir;
     res_summary *s = NULL;
-    int rc = cli_parse_opts(argc, argv, "out", 4, &o), lock = -1;
+    int rc = cli_parse_opts(argc, argv, CLI_OPTS_SUMMARIZE, 4, &o), lock = -1;
     if (rc)
         return rc;
     dir = o.out_dir ? o.out_dir : o.arg;

@@ -33,8 +33,9 @@ static const dialect_def dialect_defs[DB_DIALECT_COUNT] = {
          * (62.5 of 176.9 MiB, seen); MariaDB 10.5+ keeps one redo log file of
          * innodb_log_file_size (MySQL and older MariaDB have
          * innodb_log_files_in_group of them: this is one) */
-        .size_data = { "SHOW TABLE STATUS", { 6, 8 }, NULL, "SHOW TABLES", "ANALYZE TABLE" },
-        .size_log = { "SHOW VARIABLES LIKE 'innodb_log_file_size'", { 1, -1 } },
+        .size_data = { .sql = "SHOW TABLE STATUS", .cols = { 6, 8 }, .list_tables = "SHOW TABLES",
+                       .refresh = "ANALYZE TABLE" },
+        .size_log = { .sql = "SHOW VARIABLES LIKE 'innodb_log_file_size'", .cols = { 1, -1 } },
     },
     [DB_DIALECT_PGSQL] = {
         .name = "pgsql", .begin = "BEGIN", .commit = "COMMIT", .rollback = "ROLLBACK",
@@ -43,8 +44,8 @@ static const dialect_def dialect_defs[DB_DIALECT_COUNT] = {
         .sqlstate_table_exists = "42P07", .sqlstate_no_table = "42P01",
         /* tables, indexes and catalog; the WAL belongs to the whole cluster
          * (and pg_ls_waldir needs pg_monitor): no log figure */
-        .size_data = { "SELECT pg_database_size(current_database())", { 0, -1 } },
-        .size_log = { NULL, { -1, -1 } },
+        .size_data = { .sql = "SELECT pg_database_size(current_database())", .cols = { 0, -1 } },
+        .size_log = { .sql = NULL, .cols = { -1, -1 } },
     },
     [DB_DIALECT_MSSQL] = {
         /* no transaction text: T-SQL is sent only through ODBC, whose
@@ -59,10 +60,11 @@ static const dialect_def dialect_defs[DB_DIALECT_COUNT] = {
         /* the space used (8 KiB pages) in the current database's ROWS
          * files (type 0), not their allocated size, which pre-sized or
          * grown files inflate; the log's used bytes (SQL Server 2012+) */
-        .size_data = { "SELECT CAST(FILEPROPERTY(name, 'SpaceUsed') AS BIGINT) * 8192 "
-                       "FROM sys.database_files WHERE type = 0", { 0, -1 }, &babelfish_data },
-        .size_log = { "SELECT used_log_space_in_bytes FROM sys.dm_db_log_space_usage",
-                      { 0, -1 }, &babelfish_log },
+        .size_data = { .sql = "SELECT CAST(FILEPROPERTY(name, 'SpaceUsed') AS BIGINT) * 8192 "
+                              "FROM sys.database_files WHERE type = 0",
+                       .cols = { 0, -1 }, .fallback = &babelfish_data },
+        .size_log = { .sql = "SELECT used_log_space_in_bytes FROM sys.dm_db_log_space_usage",
+                      .cols = { 0, -1 }, .fallback = &babelfish_log },
     },
 };
 

@@ -435,21 +435,30 @@ static void test_help(FILE *out, const char *title, const char *const *names, si
     fputc('\n', out);
 }
 
-void opts_script_help(FILE *out, const char *title)
-{
-    test_help(out, title, script_opts, NSCRIPT_OPTS, true);
-}
+/* a script's options (sysbench's `SCRIPT help`), and the cpu test's */
+void opts_script_help(FILE *out, const char *title) { test_help(out, title, script_opts, NSCRIPT_OPTS, true); }
+void opts_cpu_help(FILE *out) { test_help(out, "cpu", (const char *const[]){ "cpu-max-prime" }, 1, false); }
 
-void opts_cpu_help(FILE *out)
-{
-    test_help(out, "cpu", (const char *const[]){ "cpu-max-prime" }, 1, false);
-}
+static const char *const commands[] = { "prepare", "prewarm", "run", "cleanup", "check", "help" };
 
 /* sysbench's deprecated spellings, still in many scripts */
 static const struct { const char *alias, *name; } aliases[] = {
     { "num-threads", "threads" }, { "max-requests", "events" },
     { "max-time", "time" }, { "tx-rate", "rate" },
 };
+
+void opts_list(FILE *out)
+{
+    static const char *const plain[] = { "help", "version", "config-file", "test" };
+    const size_t nplain = sizeof plain / sizeof plain[0];
+
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "command %s\n", commands[i]);
+    fputs("command ping\n", out);
+    for (size_t i = 0; i < NDEFS + nplain + sizeof aliases / sizeof aliases[0]; i++)
+        fprintf(out, "option --%s\n", i < NDEFS ? defs[i].name : i < NDEFS + nplain ? plain[i - NDEFS]
+                : aliases[i - NDEFS - nplain].alias);
+}
 
 /* One long option (a is "--name[=value]"): 0, or -1 after one message. */
 static int parse_long(oltp_opts *o, const char *a, FILE *err)
@@ -526,8 +535,6 @@ static int parse_config_file(oltp_opts *o, const char *path, FILE *err)
     fclose(f);
     return rc;
 }
-
-static const char *const commands[] = { "prepare", "prewarm", "run", "cleanup", "check", "help" };
 
 /* The positional arguments: WORKLOAD COMMAND, or `ping` alone. */
 static int parse_positional(oltp_opts *o, const char *const *pos, int npos, FILE *err)
@@ -660,32 +667,25 @@ json_object *opts_to_json(const oltp_opts *o)
         char key[64];
         json_object *v = NULL;
         size_t k;
-        if (strstr(d->name, "password") ||
+        if (d->type == O_IGNORED || strstr(d->name, "password") ||
             (!strcmp(d->name, "odbc-connect") && o->odbc_connect && strcasestr(o->odbc_connect, "PWD=")))
-            continue;                       /* never written to a file */
+            continue;                       /* nothing, and never a password, written to a file */
         for (k = 0; d->name[k] && k < sizeof key - 1; k++)
             key[k] = d->name[k] == '-' ? '_' : d->name[k];
         key[k] = 0;
-        if (d->type == O_IGNORED)
-            continue;
         switch (d->type) {
         case O_IGNORED: break;
         case O_INT:    v = json_object_new_int(*(const int *)(base + d->off)); break;
         case O_INT64:  v = json_object_new_int64(*(const int64_t *)(base + d->off)); break;
         case O_DOUBLE: v = json_object_new_double(*(const double *)(base + d->off)); break;
         case O_BOOL:   v = json_object_new_boolean(*(const bool *)(base + d->off)); break;
-        case O_STR: {
-            const char *s = *(const char *const *)(base + d->off);
-            v = s ? json_object_new_string(s) : NULL;
+        case O_STR:
+            v = *(const char *const *)(base + d->off)
+                    ? json_object_new_string(*(const char *const *)(base + d->off)) : NULL;
             break;
-        }
         case O_RANDTYPE: v = json_object_new_string(rand_type_name(o->rnd.type)); break;
-        case O_BULK:
-            v = json_object_new_string(opts_bulk_name(o));
-            break;
-        case O_PSMODE:
-            v = json_object_new_string(ps_mode_names[o->db.ps_mode]);
-            break;
+        case O_BULK:     v = json_object_new_string(opts_bulk_name(o)); break;
+        case O_PSMODE:   v = json_object_new_string(ps_mode_names[o->db.ps_mode]); break;
         case O_PCT:
             v = json_object_new_array();
             for (int p = 0; p < o->npercentiles; p++)

@@ -99,6 +99,10 @@ typedef struct oltp_opts {
 int  opts_parse(oltp_opts *o, int argc, char **argv, FILE *err) DB_MUST_CHECK;
 /* --help's text for o's personality (main adds the drivers and workloads). */
 void opts_usage(FILE *out, const oltp_opts *o);
+/* `oltp --list-options` (hidden, main.c; tests/man/man.sh and the bash
+ * completion read it): what the command line accepts, one a line:
+ * "command NAME", "option --NAME" (sysbench's old spellings included). */
+void opts_list(FILE *out);
 /* `WORKLOAD help`: the options of sysbench's OLTP scripts as sysbench
  * lists them, under "TITLE options:". */
 void opts_script_help(FILE *out, const char *title);

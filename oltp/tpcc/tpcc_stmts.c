@@ -12,89 +12,92 @@
 
 #define CUST_COLS "c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, " \
                   "c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance"
-#define STOCK_SEL(d, dd) [S_NO_STOCK + d - 1] = { "SELECT s_quantity, s_data, s_dist_" dd " FROM stock " \
-                     "WHERE s_i_id = ? AND s_w_id = ? FOR UPDATE", 2, DB_Q_READ }
+/* a statement of the table: its text, parameters and kind (designated:
+ * the fields after them stay zero, as clang's -Wextra wants said) */
+#define STMT(text, n, k) { .sql = (text), .nparams = (n), .kind = (k) }
+#define STOCK_SEL(d, dd) [S_NO_STOCK + d - 1] = STMT("SELECT s_quantity, s_data, s_dist_" dd " FROM stock " \
+                     "WHERE s_i_id = ? AND s_w_id = ? FOR UPDATE", 2, DB_Q_READ)
 
 static const db_stmt_def stmt_defs[NSTMTS] = {
     /* texts from the dialect (tpcc_stmts_build); ODBC ends transactions
      * with its own calls instead (db.h, db_trx) */
-    [S_BEGIN]    = { NULL, 0, DB_Q_OTHER, DB_TRX_BEGIN },
-    [S_COMMIT]   = { NULL, 0, DB_Q_OTHER, DB_TRX_COMMIT },
-    [S_ROLLBACK] = { NULL, 0, DB_Q_OTHER, DB_TRX_ROLLBACK },
+    [S_BEGIN]    = { .kind = DB_Q_OTHER, .trx = DB_TRX_BEGIN },
+    [S_COMMIT]   = { .kind = DB_Q_OTHER, .trx = DB_TRX_COMMIT },
+    [S_ROLLBACK] = { .kind = DB_Q_OTHER, .trx = DB_TRX_ROLLBACK },
 
-    [S_NO_WH]       = { "SELECT w_tax FROM warehouse WHERE w_id = ?", 1, DB_Q_READ },
-    [S_NO_DIST]     = { "SELECT d_tax, d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ? FOR UPDATE",
-                        2, DB_Q_READ },
-    [S_NO_DIST_UPD] = { "UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = ? AND d_id = ?",
-                        2, DB_Q_WRITE },
-    [S_NO_CUST]     = { "SELECT c_discount, c_last, c_credit FROM customer "
-                        "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?", 3, DB_Q_READ },
-    [S_NO_ORD_INS]  = { "INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, "
-                        "o_ol_cnt, o_all_local) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)", 7, DB_Q_WRITE },
-    [S_NO_NEW_INS]  = { "INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?)", 3, DB_Q_WRITE },
-    [S_NO_ITEM]     = { "SELECT i_price, i_name, i_data FROM item WHERE i_id = ?", 1, DB_Q_READ },
+    [S_NO_WH]       = STMT("SELECT w_tax FROM warehouse WHERE w_id = ?", 1, DB_Q_READ),
+    [S_NO_DIST]     = STMT("SELECT d_tax, d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ? FOR UPDATE",
+                        2, DB_Q_READ),
+    [S_NO_DIST_UPD] = STMT("UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = ? AND d_id = ?",
+                        2, DB_Q_WRITE),
+    [S_NO_CUST]     = STMT("SELECT c_discount, c_last, c_credit FROM customer "
+                        "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?", 3, DB_Q_READ),
+    [S_NO_ORD_INS]  = STMT("INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, "
+                        "o_ol_cnt, o_all_local) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)", 7, DB_Q_WRITE),
+    [S_NO_NEW_INS]  = STMT("INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?)", 3, DB_Q_WRITE),
+    [S_NO_ITEM]     = STMT("SELECT i_price, i_name, i_data FROM item WHERE i_id = ?", 1, DB_Q_READ),
     STOCK_SEL(1, "01"), STOCK_SEL(2, "02"), STOCK_SEL(3, "03"), STOCK_SEL(4, "04"), STOCK_SEL(5, "05"),
     STOCK_SEL(6, "06"), STOCK_SEL(7, "07"), STOCK_SEL(8, "08"), STOCK_SEL(9, "09"), STOCK_SEL(10, "10"),
-    [S_NO_STOCK_UPD] = { "UPDATE stock SET s_quantity = ?, s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1, "
-                         "s_remote_cnt = s_remote_cnt + ? WHERE s_i_id = ? AND s_w_id = ?", 5, DB_Q_WRITE },
-    [S_NO_OL_INS]   = { "INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, "
+    [S_NO_STOCK_UPD] = STMT("UPDATE stock SET s_quantity = ?, s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1, "
+                         "s_remote_cnt = s_remote_cnt + ? WHERE s_i_id = ? AND s_w_id = ?", 5, DB_Q_WRITE),
+    [S_NO_OL_INS]   = STMT("INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, "
                         "ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) "
-                        "VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)", 9, DB_Q_WRITE },
+                        "VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)", 9, DB_Q_WRITE),
 
-    [S_PY_WH_UPD]   = { "UPDATE warehouse SET w_ytd = w_ytd + ? WHERE w_id = ?", 2, DB_Q_WRITE },
-    [S_PY_WH]       = { "SELECT w_street_1, w_street_2, w_city, w_state, w_zip, w_name "
-                        "FROM warehouse WHERE w_id = ?", 1, DB_Q_READ },
-    [S_PY_DIST_UPD] = { "UPDATE district SET d_ytd = d_ytd + ? WHERE d_w_id = ? AND d_id = ?", 3, DB_Q_WRITE },
-    [S_PY_DIST]     = { "SELECT d_street_1, d_street_2, d_city, d_state, d_zip, d_name "
-                        "FROM district WHERE d_w_id = ? AND d_id = ?", 2, DB_Q_READ },
-    [S_PY_CUST_NAME] = { "SELECT c_id, " CUST_COLS " FROM customer WHERE c_w_id = ? AND c_d_id = ? "
-                         "AND c_last = ? ORDER BY c_first FOR UPDATE", 3, DB_Q_READ },
-    [S_PY_CUST_ID]  = { "SELECT c_id, " CUST_COLS " FROM customer WHERE c_w_id = ? AND c_d_id = ? "
-                        "AND c_id = ? FOR UPDATE", 3, DB_Q_READ },
-    [S_PY_CDATA]    = { "SELECT c_data FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?",
-                        3, DB_Q_READ },
-    [S_PY_CUST_UPD_BC] = { "UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, "
+    [S_PY_WH_UPD]   = STMT("UPDATE warehouse SET w_ytd = w_ytd + ? WHERE w_id = ?", 2, DB_Q_WRITE),
+    [S_PY_WH]       = STMT("SELECT w_street_1, w_street_2, w_city, w_state, w_zip, w_name "
+                        "FROM warehouse WHERE w_id = ?", 1, DB_Q_READ),
+    [S_PY_DIST_UPD] = STMT("UPDATE district SET d_ytd = d_ytd + ? WHERE d_w_id = ? AND d_id = ?", 3, DB_Q_WRITE),
+    [S_PY_DIST]     = STMT("SELECT d_street_1, d_street_2, d_city, d_state, d_zip, d_name "
+                        "FROM district WHERE d_w_id = ? AND d_id = ?", 2, DB_Q_READ),
+    [S_PY_CUST_NAME] = STMT("SELECT c_id, " CUST_COLS " FROM customer WHERE c_w_id = ? AND c_d_id = ? "
+                         "AND c_last = ? ORDER BY c_first FOR UPDATE", 3, DB_Q_READ),
+    [S_PY_CUST_ID]  = STMT("SELECT c_id, " CUST_COLS " FROM customer WHERE c_w_id = ? AND c_d_id = ? "
+                        "AND c_id = ? FOR UPDATE", 3, DB_Q_READ),
+    [S_PY_CDATA]    = STMT("SELECT c_data FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?",
+                        3, DB_Q_READ),
+    [S_PY_CUST_UPD_BC] = STMT("UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, "
                            "c_payment_cnt = c_payment_cnt + 1, c_data = ? "
-                           "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?", 6, DB_Q_WRITE },
-    [S_PY_CUST_UPD] = { "UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, "
+                           "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?", 6, DB_Q_WRITE),
+    [S_PY_CUST_UPD] = STMT("UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, "
                         "c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?",
-                        5, DB_Q_WRITE },
-    [S_PY_HIST]     = { "INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, "
-                        "h_amount, h_data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", 8, DB_Q_WRITE },
+                        5, DB_Q_WRITE),
+    [S_PY_HIST]     = STMT("INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, "
+                        "h_amount, h_data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", 8, DB_Q_WRITE),
 
-    [S_OS_CUST_NAME] = { "SELECT c_id, c_balance, c_first, c_middle, c_last FROM customer "
-                         "WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first", 3, DB_Q_READ },
-    [S_OS_CUST_ID]  = { "SELECT c_id, c_balance, c_first, c_middle, c_last FROM customer "
-                        "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?", 3, DB_Q_READ },
-    [S_OS_ORDER]    = { "SELECT o_id, o_entry_d, o_carrier_id FROM orders "
+    [S_OS_CUST_NAME] = STMT("SELECT c_id, c_balance, c_first, c_middle, c_last FROM customer "
+                         "WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first", 3, DB_Q_READ),
+    [S_OS_CUST_ID]  = STMT("SELECT c_id, c_balance, c_first, c_middle, c_last FROM customer "
+                        "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?", 3, DB_Q_READ),
+    [S_OS_ORDER]    = STMT("SELECT o_id, o_entry_d, o_carrier_id FROM orders "
                         "WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC "
-                        "FETCH FIRST 1 ROWS ONLY", 3, DB_Q_READ },
-    [S_OS_LINES]    = { "SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d "
-                        "FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?", 3, DB_Q_READ },
+                        "FETCH FIRST 1 ROWS ONLY", 3, DB_Q_READ),
+    [S_OS_LINES]    = STMT("SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d "
+                        "FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?", 3, DB_Q_READ),
 
     /* the oldest undelivered order, locked: a concurrent Delivery of the
      * same district waits here, then sees the next one */
-    [S_DL_MIN]      = { "SELECT no_o_id FROM new_order WHERE no_w_id = ? AND no_d_id = ? "
-                        "ORDER BY no_o_id FETCH FIRST 1 ROWS ONLY FOR UPDATE", 2, DB_Q_READ },
-    [S_DL_DEL]      = { "DELETE FROM new_order WHERE no_w_id = ? AND no_d_id = ? AND no_o_id = ?",
-                        3, DB_Q_WRITE },
-    [S_DL_ORDER]    = { "SELECT o_c_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?",
-                        3, DB_Q_READ },
-    [S_DL_ORDER_UPD] = { "UPDATE orders SET o_carrier_id = ? WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?",
-                         4, DB_Q_WRITE },
-    [S_DL_LINES_UPD] = { "UPDATE order_line SET ol_delivery_d = ? "
-                         "WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?", 4, DB_Q_WRITE },
-    [S_DL_SUM]      = { "SELECT SUM(ol_amount) FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? "
-                        "AND ol_o_id = ?", 3, DB_Q_READ },
-    [S_DL_CUST_UPD] = { "UPDATE customer SET c_balance = c_balance + ?, c_delivery_cnt = c_delivery_cnt + 1 "
-                        "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?", 4, DB_Q_WRITE },
+    [S_DL_MIN]      = STMT("SELECT no_o_id FROM new_order WHERE no_w_id = ? AND no_d_id = ? "
+                        "ORDER BY no_o_id FETCH FIRST 1 ROWS ONLY FOR UPDATE", 2, DB_Q_READ),
+    [S_DL_DEL]      = STMT("DELETE FROM new_order WHERE no_w_id = ? AND no_d_id = ? AND no_o_id = ?",
+                        3, DB_Q_WRITE),
+    [S_DL_ORDER]    = STMT("SELECT o_c_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?",
+                        3, DB_Q_READ),
+    [S_DL_ORDER_UPD] = STMT("UPDATE orders SET o_carrier_id = ? WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?",
+                         4, DB_Q_WRITE),
+    [S_DL_LINES_UPD] = STMT("UPDATE order_line SET ol_delivery_d = ? "
+                         "WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?", 4, DB_Q_WRITE),
+    [S_DL_SUM]      = STMT("SELECT SUM(ol_amount) FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? "
+                        "AND ol_o_id = ?", 3, DB_Q_READ),
+    [S_DL_CUST_UPD] = STMT("UPDATE customer SET c_balance = c_balance + ?, c_delivery_cnt = c_delivery_cnt + 1 "
+                        "WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?", 4, DB_Q_WRITE),
 
-    [S_NO_DIST_INC] = { NULL, 2, DB_Q_WRITE },  /* none: S_NO_DIST_UPD after the read */
+    [S_NO_DIST_INC] = STMT(NULL, 2, DB_Q_WRITE),  /* none: S_NO_DIST_UPD after the read */
 
-    [S_SL_DIST]     = { "SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?", 2, DB_Q_READ },
-    [S_SL_COUNT]    = { "SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock "
+    [S_SL_DIST]     = STMT("SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?", 2, DB_Q_READ),
+    [S_SL_COUNT]    = STMT("SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock "
                         "WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? "
-                        "AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ?", 6, DB_Q_READ },
+                        "AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ?", 6, DB_Q_READ),
 };
 
 /* Statements whose standard text a dialect does not take: T-SQL has no

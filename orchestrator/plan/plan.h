@@ -251,6 +251,11 @@ const char *orch_plan_drive_uri(const orch_plan *p, const orch_drive *d);
  * or NULL when key has no choices (or out of memory). */
 char *orch_plan_choice(const char *section, const char *key, int value);
 
+/* `drivebench --list-plan-keys` (hidden; tests/man/man.sh reads
+ * it): every key a plan takes, one a line, "[run] KEY", "[workload] KEY",
+ * "[drive NAME] KEY", from the tables the parser reads. */
+void orch_plan_keys_list(FILE *out);
+
 /* `drivebench plan get`: the value of KEY in [SECTION] ("run", "workload",
  * "drive NAME") as a run uses it, defaults included: text as resolved
  * (image_dir absolute and the engine's unless set, "" for an engine

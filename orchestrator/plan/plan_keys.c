@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,6 +124,14 @@ static const key_spec drive_keys[] = {
     D("image_pool_path", K_STR,   image_pool_path, 0, 0, NULL),
     { NULL, K_STR, 0, 0, 0, NULL }
 };
+
+void orch_plan_keys_list(FILE *out)
+{
+    static const char *const sections[] = { "run", "workload", "drive NAME" };
+    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
+        for (const key_spec *k = plan_section_keys(sections[i]); k->key; k++)
+            fprintf(out, "[%s] %s\n", sections[i], k->key);
+}
 
 char *plan_trim(char *s)
 {

@@ -49,13 +49,11 @@ run_id=e2e-fault-$$-$RANDOM
 prefix=drivebench-$run_id--
 tmpfs_dir= run_pid= filler=
 
+. "$E2E_TOP/tests/lib/leftovers.sh"
 leftovers() {
-  virsh -c "$E2E_URI" list --all --name 2>/dev/null | grep -F "$prefix" || true
-  virsh -c "$E2E_URI" pool-list --all --name 2>/dev/null | grep -F "$prefix" || true
-  [ -n "$E2E_WORK" ] && find "$E2E_WORK/d1" "$E2E_WORK/d2" -mindepth 1 2>/dev/null | grep -v '/filler$' || true
-  pgrep -f -- "--json=$E2E_WORK/results/$run_id/" | sed 's/^/oltp process /' || true
-  [ -n "$E2E_WORK" ] && "$drivebench" list --uri="$E2E_URI" --results="$E2E_WORK/results" 2>/dev/null \
-    | grep -F "$run_id" | sed 's/^/drivebench list: /' || true
+  [ -n "$E2E_WORK" ] || return 0
+  leftovers_of -u "$E2E_URI" -n "$prefix" -d "$E2E_WORK/d1" -d "$E2E_WORK/d2" -k '/filler$' \
+    -o "$E2E_WORK/results/$run_id" -l "$drivebench" "$E2E_URI" "$E2E_WORK/results" "$run_id"
 }
 
 e2e_test_cleanup() {

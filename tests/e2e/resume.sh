@@ -15,11 +15,10 @@ drivebench=$E2E_TOP/bin/drivebench
 run_id=e2e-resume-$$-$RANDOM
 prefix=drivebench-$run_id--
 run_pid=
+. "$E2E_TOP/tests/lib/leftovers.sh"
 leftovers() {
-  virsh -c "$E2E_URI" list --all --name 2>/dev/null | grep -F "$prefix" || true
-  virsh -c "$E2E_URI" pool-list --all --name 2>/dev/null | grep -F "$prefix" || true
-  [ -n "$E2E_WORK" ] && find "$E2E_WORK/d1" -mindepth 1 2>/dev/null || true
-  pgrep -f -- "--json=$E2E_WORK/results/$run_id/" | sed 's/^/oltp process /' || true
+  [ -n "$E2E_WORK" ] || return 0
+  leftovers_of -u "$E2E_URI" -n "$prefix" -d "$E2E_WORK/d1" -o "$E2E_WORK/results/$run_id"
 }
 e2e_test_cleanup() {
   [ -n "$run_pid" ] && kill -0 "$run_pid" 2>/dev/null && kill "$run_pid" && wait "$run_pid" 2>/dev/null

@@ -62,10 +62,10 @@ sampler=
 
 # Names of the run's libvirt objects (domains, pools) and of files left on
 # the drive.
+. "$E2E_TOP/tests/lib/leftovers.sh"
 leftovers() {
-  virsh -c "$E2E_URI" list --all --name 2>/dev/null | grep -F "drivebench-$run_id--" || true
-  virsh -c "$E2E_URI" pool-list --all --name 2>/dev/null | grep -F "drivebench-$run_id--" || true
-  [ -n "$E2E_WORK" ] && find "$E2E_WORK/drive" -mindepth 1 2>/dev/null || true
+  [ -n "$E2E_WORK" ] || return 0
+  leftovers_of -u "$E2E_URI" -n "drivebench-$run_id--" -d "$E2E_WORK/drive"
 }
 
 e2e_test_cleanup() {

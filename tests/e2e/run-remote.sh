@@ -44,15 +44,11 @@ port=
 remote=
 known_hosts_had=0
 
+. "$E2E_TOP/tests/lib/leftovers.sh"
 leftovers() {
-  local u
-  for u in "$E2E_URI" "$remote"; do
-    [ -n "$u" ] || continue
-    virsh -c "$u" list --all --name 2>/dev/null | grep -E "drivebench-($run_id|$run_id2)--" || true
-    virsh -c "$u" pool-list --all --name 2>/dev/null \
-      | grep -E "drivebench-($run_id|$run_id2)--|drivebench\.images-" || true
-  done
-  [ -n "$E2E_WORK" ] && find "$E2E_WORK/drive-here" "$E2E_WORK/drive-there" -mindepth 1 2>/dev/null || true
+  [ -n "$E2E_WORK" ] || return 0
+  leftovers_of -u "$E2E_URI" -u "$remote" -n "drivebench-($run_id|$run_id2)--|drivebench\.images-" \
+    -d "$E2E_WORK/drive-here" -d "$E2E_WORK/drive-there"
 }
 
 e2e_test_cleanup() {
