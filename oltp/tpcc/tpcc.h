@@ -12,6 +12,8 @@
  *   tpcc_check.c   check_ready and the consistency conditions (3.3.2.1-4)
  *   tpcc_proc.c    the five transactions as stored procedures
  *                  (--tpcc-procedures), per dialect
+ *   tpcc_prep.c    around the load: files pre-sized, keys added after
+ *                  it, statistics updated
  */
 #ifndef OLTP_TPCC_H
 #define OLTP_TPCC_H
@@ -71,6 +73,8 @@ const tpcc_dialect *tpcc_schema_dialect(db_dialect d);
 /* The tables, in creation order. */
 int         tpcc_table_count(void);
 const char *tpcc_table_name(int i);
+/* Table i's key clause, "PRIMARY KEY (col, ...)", or NULL (history). */
+const char *tpcc_table_key(int i);
 /* The workload's prepare and cleanup commands (workload.h). */
 int tpcc_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
                  int64_t *progress, int64_t *total);
@@ -160,6 +164,22 @@ int tpcc_proc_call(db_dialect d, int type, db_stmt_def *def);
 int tpcc_proc_create(const wl_run *run, db_conn *c);
 int tpcc_proc_drop(const wl_run *run, db_conn *c);
 int tpcc_proc_check(const wl_run *run, db_conn *c);
+
+/* --- tpcc_prep.c: around the load (each 0, or -1 after printing the
+ * error) --- */
+
+/* setup: the file sizes are for SQL Server only */
+int tpcc_prep_check(const oltp_opts *o);
+/* before the tables: --tpcc-data-size/-log-size/-growth through ALTER
+ * DATABASE ... MODIFY FILE (one line and nothing else where the server
+ * lists no files: Babelfish) */
+int tpcc_prep_presize(const wl_run *run, db_conn *c);
+/* after the load, --tpcc-keys-after-load: ALTER TABLE ... ADD the keys
+ * create_schema left out */
+int tpcc_prep_keys(const wl_run *run, db_conn *c);
+/* at the end, --tpcc-statistics: ANALYZE TABLE / ANALYZE / UPDATE
+ * STATISTICS of the nine tables */
+int tpcc_prep_statistics(const wl_run *run, db_conn *c);
 
 /* --- tpcc_check.c --- */
 
