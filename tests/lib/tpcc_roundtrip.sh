@@ -6,7 +6,8 @@
 #   SQLFN runs one SQL statement on the server and prints the value; $T is a
 #   scratch directory; assertions come from tests/lib/check.sh. When the
 #   caller defines tpcc_run_mark and tpcc_run_check LABEL JSON, they run
-#   before and after the run.
+#   before and after the run; tpcc_prepare_check LABEL, after prepare's row
+#   counts (prepare's output in $T/tpcc).
 tpcc_roundtrip() {
   local label=$1 sqlfn=$2 rows t no rb pay orders pays
   shift 2
@@ -15,6 +16,7 @@ tpcc_roundtrip() {
   rows=$(for t in warehouse district customer history orders new_order item stock; do $sqlfn "SELECT COUNT(*) FROM $t"; done | tr '\n' ' ')
   check_eq "$label: tpcc rows of warehouse .. stock" "1 10 30000 30000 30000 9000 100000 100000 " "$rows"
   check_eq "$label: order lines = sum of O_OL_CNT" "$($sqlfn 'SELECT SUM(o_ol_cnt) FROM orders')" "$($sqlfn 'SELECT COUNT(*) FROM order_line')"
+  if type tpcc_prepare_check >/dev/null 2>&1; then tpcc_prepare_check "$label"; fi
   "$@" tpcc check >"$T/tpcc" 2>&1
   check_eq "$label: tpcc check after prepare exits 0" 0 $?
   # optional hooks of the caller around the run (the server's counters)
