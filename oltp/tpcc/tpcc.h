@@ -73,8 +73,6 @@ const tpcc_dialect *tpcc_schema_dialect(db_dialect d);
 /* The tables, in creation order. */
 int         tpcc_table_count(void);
 const char *tpcc_table_name(int i);
-/* Table i's key clause, "PRIMARY KEY (col, ...)", or NULL (history). */
-const char *tpcc_table_key(int i);
 /* The workload's prepare and cleanup commands (workload.h). */
 int tpcc_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
                  int64_t *progress, int64_t *total);
@@ -166,7 +164,12 @@ int tpcc_proc_drop(const wl_run *run, db_conn *c);
 int tpcc_proc_check(const wl_run *run, db_conn *c);
 
 /* --- tpcc_prep.c: around the load (each 0, or -1 after printing the
- * error) --- */
+ * error); tpcc_schema.c hands it the tables --- */
+
+typedef struct tpcc_table_ref {
+    const char *name;
+    const char *key;        /* "PRIMARY KEY (col, ...)", or NULL (history) */
+} tpcc_table_ref;
 
 /* setup: the file sizes are for SQL Server only */
 int tpcc_prep_check(const oltp_opts *o);
@@ -176,10 +179,10 @@ int tpcc_prep_check(const oltp_opts *o);
 int tpcc_prep_presize(const wl_run *run, db_conn *c);
 /* after the load, --tpcc-keys-after-load: ALTER TABLE ... ADD the keys
  * create_schema left out */
-int tpcc_prep_keys(const wl_run *run, db_conn *c);
+int tpcc_prep_keys(const wl_run *run, db_conn *c, const tpcc_table_ref *t, int n);
 /* at the end, --tpcc-statistics: ANALYZE TABLE / ANALYZE / UPDATE
  * STATISTICS of the nine tables */
-int tpcc_prep_statistics(const wl_run *run, db_conn *c);
+int tpcc_prep_statistics(const wl_run *run, db_conn *c, const tpcc_table_ref *t, int n);
 
 /* --- tpcc_check.c --- */
 

@@ -127,12 +127,12 @@ int tpcc_prep_presize(const wl_run *run, db_conn *c)
 
 /* --- primary keys after the load ------------------------------------------------ */
 
-int tpcc_prep_keys(const wl_run *run, db_conn *c)
+int tpcc_prep_keys(const wl_run *run, db_conn *c, const tpcc_table_ref *tables, int n)
 {
     db_dialect d = run->o->db.dialect;
 
-    for (int t = 0; t < tpcc_table_count(); t++) {
-        const char *name = tpcc_table_name(t), *key = tpcc_table_key(t);
+    for (int t = 0; t < n; t++) {
+        const char *name = tables[t].name, *key = tables[t].key;
         char sql[256];
         if (!key)
             continue;       /* history has none */
@@ -153,15 +153,15 @@ int tpcc_prep_keys(const wl_run *run, db_conn *c)
 
 /* --- statistics ------------------------------------------------------------------- */
 
-int tpcc_prep_statistics(const wl_run *run, db_conn *c)
+int tpcc_prep_statistics(const wl_run *run, db_conn *c, const tpcc_table_ref *tables, int ntables)
 {
     db_dialect d = run->o->db.dialect;
     char sql[512];
     size_t n;
 
     if (d == DB_DIALECT_MSSQL) {
-        for (int t = 0; t < tpcc_table_count(); t++) {
-            snprintf(sql, sizeof sql, "UPDATE STATISTICS %s", tpcc_table_name(t));
+        for (int t = 0; t < ntables; t++) {
+            snprintf(sql, sizeof sql, "UPDATE STATISTICS %s", tables[t].name);
             printf("Updating statistics: %s\n", sql);
             if (db_query(c, sql) == DB_DONE)
                 continue;
@@ -178,8 +178,8 @@ int tpcc_prep_statistics(const wl_run *run, db_conn *c)
         return 0;
     }
     n = (size_t)snprintf(sql, sizeof sql, "%s", d == DB_DIALECT_MYSQL ? "ANALYZE TABLE" : "ANALYZE");
-    for (int t = 0; t < tpcc_table_count() && n < sizeof sql; t++)
-        n += (size_t)snprintf(sql + n, sizeof sql - n, "%s %s", t ? "," : "", tpcc_table_name(t));
+    for (int t = 0; t < ntables && n < sizeof sql; t++)
+        n += (size_t)snprintf(sql + n, sizeof sql - n, "%s %s", t ? "," : "", tables[t].name);
     printf("Updating statistics: %s\n", sql);
     return prep_sql(c, sql);
 }

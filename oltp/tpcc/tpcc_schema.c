@@ -92,7 +92,7 @@ const char *tpcc_table_name(int i)
 /* The key clause closes a table's column text: ", PRIMARY KEY (...)". */
 #define KEY_CLAUSE ", PRIMARY KEY ("
 
-const char *tpcc_table_key(int i)
+static const char *table_key(int i)
 {
     const char *k = i >= 0 && i < NTABLES ? strstr(tables[i].cols, KEY_CLAUSE) : NULL;
     return k ? k + 2 : NULL;
@@ -526,7 +526,7 @@ static int create_schema(const wl_run *run, db_conn *c)
     for (int t = 0; t < NTABLES; t++) {
         /* substitute the dialect's date type for "DT" */
         char cols[1600];
-        const char *s = tables[t].cols, *key = tpcc_table_key(t);
+        const char *s = tables[t].cols, *key = table_key(t);
         /* --tpcc-keys-after-load: the columns without their key */
         const char *end = key && run->o->tpcc_keys_after_load ? key - 2 : s + strlen(s);
         size_t n = 0;
@@ -619,8 +619,11 @@ int tpcc_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
         __atomic_store_n(&p->load_failed, 1, __ATOMIC_RELAXED);
     if (__atomic_add_fetch(&p->loaders_done, 1, __ATOMIC_ACQ_REL) == nthreads &&
         !__atomic_load_n(&p->load_failed, __ATOMIC_RELAXED)) {
+        tpcc_table_ref refs[NTABLES];
+        for (int t = 0; t < NTABLES; t++)
+            refs[t] = (tpcc_table_ref){ tables[t].name, table_key(t) };
         if (o->tpcc_keys_after_load)
-            rc = tpcc_prep_keys(run, c);
+            rc = tpcc_prep_keys(run, c, refs, NTABLES);
         for (size_t i = 0; rc == 0 && i < sizeof(indexes) / sizeof(indexes[0]); i++) {
             printf("Creating index: %s\n", indexes[i]);
             rc = run_sql(c, indexes[i]);
@@ -628,7 +631,7 @@ int tpcc_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
         if (rc == 0 && p->procedures)
             rc = tpcc_proc_create(run, c);
         if (rc == 0 && o->tpcc_statistics)
-            rc = tpcc_prep_statistics(run, c);
+            rc = tpcc_prep_statistics(run, c, refs, NTABLES);
     }
     return rc;
 }
