@@ -224,15 +224,9 @@ check_eq "no sbtest table left" 0 "$(postgres_sql "SELECT COUNT(*) FROM pg_table
 # prepare"): the primary keys added after the rows, the statistics at the
 # end; the indexes exactly, from the catalog
 tpcc_prepare_check() {
-  check_eq "$1: the 8 primary keys are added after the load" "8 1" \
-    "$(grep -c '^Adding the primary key: ALTER TABLE [a-z_]* ADD CONSTRAINT [a-z_]*_pkey PRIMARY KEY (' "$T/tpcc") $(( $(grep -n '^Adding the primary key' "$T/tpcc" | head -1 | cut -d: -f1) > $(grep -n '^Loading 1 warehouse' "$T/tpcc" | cut -d: -f1) ))"
-  check_eq "$1: the keys and the two secondary indexes, exactly" \
-    "customer:pk(c_w_id,c_d_id,c_id) customer:ix(c_w_id,c_d_id,c_last,c_first) district:pk(d_w_id,d_id) item:pk(i_id) new_order:pk(no_w_id,no_d_id,no_o_id) order_line:pk(ol_w_id,ol_d_id,ol_o_id,ol_number) orders:pk(o_w_id,o_d_id,o_id) orders:ix(o_w_id,o_d_id,o_c_id,o_id) stock:pk(s_w_id,s_i_id) warehouse:pk(w_id)" \
-    "$(postgres_sql "SELECT string_agg(c.relname || ':' || CASE WHEN x.indisprimary THEN 'pk' ELSE 'ix' END || '(' ||
-        (SELECT string_agg(a.attname, ',' ORDER BY k.n) FROM unnest(x.indkey) WITH ORDINALITY k(attnum, n)
-         JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum) || ')', ' ' ORDER BY c.relname, NOT x.indisprimary)
-        FROM pg_index x JOIN pg_class c ON c.oid = x.indrelid JOIN pg_namespace s ON s.oid = c.relnamespace
-        WHERE s.nspname = 'public'")"
+  check_eq "$1: the 8 primary keys are added after the load" "8 1" "$(tpcc_keys_after_load)"
+  check_eq "$1: the keys and the two secondary indexes, exactly" "$TPCC_PG_INDEXES" \
+    "$(postgres_sql "$(tpcc_pg_index_sql public)")"
   check_eq "$1: one ANALYZE of the nine tables" 1 \
     "$(grep -cx 'Updating statistics: ANALYZE warehouse, district, customer, history, new_order, orders, order_line, item, stock' "$T/tpcc")"
   check_eq "$1: all nine tables analyzed" 9 \

@@ -210,17 +210,11 @@ tpcc_prepare_check() {
   check_eq "$1: the files are not sized, in one line" \
     "Not sizing the database's files: the server lists none (sys.database_files is empty, as on Babelfish, which has no ALTER DATABASE ... MODIFY FILE); on SQL Server this step follows SQL Server's \"ALTER DATABASE (Transact-SQL) File and Filegroup Options\", MODIFY FILE" \
     "$(grep '^Not sizing' "$out")"
-  check_eq "$1: the 8 primary keys are added after the load" "8 1" \
-    "$(grep -c '^Adding the primary key: ALTER TABLE [a-z_]* ADD CONSTRAINT [a-z_]*_pkey PRIMARY KEY CLUSTERED (' "$out") $(( $(grep -n '^Adding the primary key' "$out" | head -1 | cut -d: -f1) > $(grep -n '^Loading 1 warehouse' "$out" | cut -d: -f1) ))"
+  check_eq "$1: the 8 primary keys are added after the load" "8 1" "$(tpcc_keys_after_load CLUSTERED)"
   # every index of the nine tables, from PostgreSQL's catalog (Babelfish
   # names secondary indexes <name><table><md5> in sys.indexes)
-  check_eq "$1: the keys and the two secondary indexes, exactly" \
-    "customer:pk(c_w_id,c_d_id,c_id) customer:ix(c_w_id,c_d_id,c_last,c_first) district:pk(d_w_id,d_id) item:pk(i_id) new_order:pk(no_w_id,no_d_id,no_o_id) order_line:pk(ol_w_id,ol_d_id,ol_o_id,ol_number) orders:pk(o_w_id,o_d_id,o_id) orders:ix(o_w_id,o_d_id,o_c_id,o_id) stock:pk(s_w_id,s_i_id) warehouse:pk(w_id)" \
-    "$(babelfish_psql "SELECT string_agg(c.relname || ':' || CASE WHEN x.indisprimary THEN 'pk' ELSE 'ix' END || '(' ||
-        (SELECT string_agg(a.attname, ',' ORDER BY k.n) FROM unnest(x.indkey) WITH ORDINALITY k(attnum, n)
-         JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum) || ')', ' ' ORDER BY c.relname, NOT x.indisprimary)
-        FROM pg_index x JOIN pg_class c ON c.oid = x.indrelid JOIN pg_namespace s ON s.oid = c.relnamespace
-        WHERE s.nspname = 'master_dbo'")"
+  check_eq "$1: the keys and the two secondary indexes, exactly" "$TPCC_PG_INDEXES" \
+    "$(babelfish_psql "$(tpcc_pg_index_sql master_dbo)")"
   check_eq "$1: UPDATE STATISTICS refused, sp_updatestats instead, in one line" 1 \
     "$(grep -c "^Babelfish refuses UPDATE STATISTICS (.*'UPDATE STATISTICS' is not currently supported in Babelfish; SQL Server's \"UPDATE STATISTICS (Transact-SQL)\"): EXEC sp_updatestats instead$" "$out")"
   check_eq "$1: all nine tables analyzed" 9 \
