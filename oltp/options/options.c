@@ -106,6 +106,12 @@ static const opt_def defs[] = {
     {"tpcc-procedures", O_BOOL, F(tpcc_procedures), "off", "TPC-C: prepare creates the five transactions as stored procedures; run calls one per transaction", 0, 0},
     {"tpcc-all-warehouses", O_BOOL, F(tpcc_all_warehouses), "off", "TPC-C: each transaction picks its home warehouse from all of them, not its terminal's", 0, 0},
     {"tpcc-load-batch", O_INT, F(tpcc_load_batch), "1000", "TPC-C prepare with --bulk=off: rows per INSERT (1 = single-row INSERTs, 1,000 to a transaction, like tpcc-mysql)", 1, 100000},
+    {"tpcc-data-size", O_INT, F(tpcc_data_size_mb), "0", "TPC-C prepare on SQL Server: grow the database's data (ROWS) files to this many MiB in all before the load, ALTER DATABASE ... MODIFY FILE (0 = leave them)", 0, 1e9},
+    {"tpcc-log-size", O_INT, F(tpcc_log_size_mb), "0", "TPC-C prepare on SQL Server: grow the log file to this many MiB before the load (0 = leave it)", 0, 1e9},
+    {"tpcc-data-growth", O_INT, F(tpcc_data_growth_mb), "0", "TPC-C prepare on SQL Server: the data files' FILEGROWTH, fixed, in MiB (0 = leave it)", 0, 1e9},
+    {"tpcc-log-growth", O_INT, F(tpcc_log_growth_mb), "0", "TPC-C prepare on SQL Server: the log file's FILEGROWTH, fixed, in MiB (0 = leave it)", 0, 1e9},
+    {"tpcc-keys-after-load", O_BOOL, F(tpcc_keys_after_load), "off", "TPC-C prepare: create the tables without their primary keys and add the keys after the load (sorted builds, full pages), as HammerDB builds its clustered indexes", 0, 0},
+    {"tpcc-statistics", O_BOOL, F(tpcc_statistics), "off", "TPC-C prepare: end by updating the optimizer's statistics of the nine tables (ANALYZE TABLE, ANALYZE, UPDATE STATISTICS)", 0, 0},
     /* database */
     {"db-driver", O_STR, F(db_driver), "mysql", "database driver", 0, 0},
     {"mysql-host", O_STR, F(db.host), "localhost", "MySQL server host", 0, 0},

@@ -67,6 +67,13 @@ typedef struct oltp_opts {
     int      tpcc_load_batch;       /* rows per INSERT when loading */
     bool     tpcc_procedures;       /* transactions as stored procedures */
     bool     tpcc_all_warehouses;   /* home warehouse drawn per transaction */
+    /* prepare's files, keys and statistics (tpcc/tpcc_prep.c) */
+    int      tpcc_data_size_mb;     /* T-SQL: ROWS files pre-sized to this (0 = as they are) */
+    int      tpcc_log_size_mb;      /* T-SQL: the LOG file pre-sized to this */
+    int      tpcc_data_growth_mb;   /* T-SQL: fixed FILEGROWTH of the ROWS files (0 = as it is) */
+    int      tpcc_log_growth_mb;    /* T-SQL: fixed FILEGROWTH of the LOG file */
+    bool     tpcc_keys_after_load;  /* primary keys added after the load, not at CREATE TABLE */
+    bool     tpcc_statistics;       /* prepare ends by updating the optimizer's statistics */
 
     /* database */
     const char *db_driver;

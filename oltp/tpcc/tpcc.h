@@ -12,6 +12,8 @@
  *   tpcc_check.c   check_ready and the consistency conditions (3.3.2.1-4)
  *   tpcc_proc.c    the five transactions as stored procedures
  *                  (--tpcc-procedures), per dialect
+ *   tpcc_prep.c    around the load: files pre-sized, keys added after
+ *                  it, statistics updated
  */
 #ifndef OLTP_TPCC_H
 #define OLTP_TPCC_H
@@ -160,6 +162,27 @@ int tpcc_proc_call(db_dialect d, int type, db_stmt_def *def);
 int tpcc_proc_create(const wl_run *run, db_conn *c);
 int tpcc_proc_drop(const wl_run *run, db_conn *c);
 int tpcc_proc_check(const wl_run *run, db_conn *c);
+
+/* --- tpcc_prep.c: around the load (each 0, or -1 after printing the
+ * error); tpcc_schema.c hands it the tables --- */
+
+typedef struct tpcc_table_ref {
+    const char *name;
+    const char *key;        /* "PRIMARY KEY (col, ...)", or NULL (history) */
+} tpcc_table_ref;
+
+/* setup: the file sizes are for SQL Server only */
+int tpcc_prep_check(const oltp_opts *o);
+/* before the tables: --tpcc-data-size/-log-size/-growth through ALTER
+ * DATABASE ... MODIFY FILE (one line and nothing else where the server
+ * lists no files: Babelfish) */
+int tpcc_prep_presize(const wl_run *run, db_conn *c);
+/* after the load, --tpcc-keys-after-load: ALTER TABLE ... ADD the keys
+ * create_schema left out */
+int tpcc_prep_keys(const wl_run *run, db_conn *c, const tpcc_table_ref *t, int n);
+/* at the end, --tpcc-statistics: ANALYZE TABLE / ANALYZE / UPDATE
+ * STATISTICS of the nine tables */
+int tpcc_prep_statistics(const wl_run *run, db_conn *c, const tpcc_table_ref *t, int n);
 
 /* --- tpcc_check.c --- */
 

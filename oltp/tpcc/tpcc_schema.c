@@ -89,6 +89,15 @@ const char *tpcc_table_name(int i)
     return i >= 0 && i < NTABLES ? tables[i].name : NULL;
 }
 
+/* The key clause closes a table's column text: ", PRIMARY KEY (...)". */
+#define KEY_CLAUSE ", PRIMARY KEY ("
+
+static const char *table_key(int i)
+{
+    const char *k = i >= 0 && i < NTABLES ? strstr(tables[i].cols, KEY_CLAUSE) : NULL;
+    return k ? k + 2 : NULL;
+}
+
 /* Units of load work: unit 0 = ITEM; per warehouse, one unit for the
  * warehouse row and its STOCK, then one per district (district row,
  * customers, history, orders, order lines, new orders). */
@@ -517,9 +526,11 @@ static int create_schema(const wl_run *run, db_conn *c)
     for (int t = 0; t < NTABLES; t++) {
         /* substitute the dialect's date type for "DT" */
         char cols[1600];
-        const char *s = tables[t].cols;
+        const char *s = tables[t].cols, *key = table_key(t);
+        /* --tpcc-keys-after-load: the columns without their key */
+        const char *end = key && run->o->tpcc_keys_after_load ? key - 2 : s + strlen(s);
         size_t n = 0;
-        while (*s && n < sizeof cols - 16) {
+        while (s < end && n < sizeof cols - 16) {
             if (s[0] == 'D' && s[1] == 'T' && (s[2] == ',' || s[2] == 0) && s[-1] == ' ') {
                 n += (size_t)snprintf(cols + n, sizeof cols - n, "%s", p->dialect->datetime);
                 s += 2;
@@ -546,7 +557,9 @@ static int create_schema(const wl_run *run, db_conn *c)
  * prepare: thread 0 creates the tables, then every loader thread takes
  * units of work (ITEM, a warehouse's STOCK, a district with its customers
  * and orders) until none is left; the last thread to finish builds the
- * secondary indexes.
+ * keys (--tpcc-keys-after-load) and secondary indexes, and updates the
+ * statistics (--tpcc-statistics). The files are sized before the tables
+ * exist (tpcc_prep.c).
  */
 int tpcc_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
                  int64_t *progress, int64_t *total)
@@ -567,7 +580,9 @@ int tpcc_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
         __atomic_store_n(total, ITEMS + (int64_t)p->warehouses *
                          (1 + ITEMS + DISTRICTS * (1 + CUSTOMERS * 2 + ORDERS * 11 + ORDERS - FIRST_NEW + 1)),
                          __ATOMIC_RELAXED);
-        rc = create_schema(run, c);
+        rc = tpcc_prep_presize(run, c);
+        if (rc == 0)
+            rc = create_schema(run, c);
         __atomic_store_n(&p->schema, rc < 0 ? -1 : 1, __ATOMIC_RELEASE);
         if (rc < 0)
             return -1;
@@ -604,12 +619,19 @@ int tpcc_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
         __atomic_store_n(&p->load_failed, 1, __ATOMIC_RELAXED);
     if (__atomic_add_fetch(&p->loaders_done, 1, __ATOMIC_ACQ_REL) == nthreads &&
         !__atomic_load_n(&p->load_failed, __ATOMIC_RELAXED)) {
+        tpcc_table_ref refs[NTABLES];
+        for (int t = 0; t < NTABLES; t++)
+            refs[t] = (tpcc_table_ref){ tables[t].name, table_key(t) };
+        if (o->tpcc_keys_after_load)
+            rc = tpcc_prep_keys(run, c, refs, NTABLES);
         for (size_t i = 0; rc == 0 && i < sizeof(indexes) / sizeof(indexes[0]); i++) {
             printf("Creating index: %s\n", indexes[i]);
             rc = run_sql(c, indexes[i]);
         }
         if (rc == 0 && p->procedures)
             rc = tpcc_proc_create(run, c);
+        if (rc == 0 && o->tpcc_statistics)
+            rc = tpcc_prep_statistics(run, c, refs, NTABLES);
     }
     return rc;
 }

@@ -55,6 +55,8 @@ static int tc_setup(wl_run *run)
                 TPCC_MSSQL_MAX_VALUES);
         goto fail;
     }
+    if (tpcc_prep_check(o) < 0)
+        goto fail;
     if (o->rate > 0) {
         fprintf(stderr, "oltp: --rate does not apply to tpcc: its terminals set the pace "
                 "(--terminals, --keying-thinking)\n");

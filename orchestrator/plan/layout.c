@@ -247,6 +247,8 @@ char **orch_oltp_argv(const orch_plan *p, const char *oltp, int port, const char
         arg(&b, orch_strfmt("--report-interval=%d", ORCH_REPORT_INTERVAL_S));
         arg(&b, orch_strfmt("--json=%s", json_path));
     }
+    if (strcmp(command, "prepare") == 0)
+        orch_plan_file_args(p, arg_cb, &b);
     if (p->extra) {
         char *copy = strdup(p->extra), *save = NULL;
         for (char *t = copy ? strtok_r(copy, " \t", &save) : NULL; t;

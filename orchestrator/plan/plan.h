@@ -172,6 +172,10 @@ typedef struct orch_plan {
                                  * after load (a VM beyond ±20 % is warned
                                  * about); 0: no expectation. Not db_size,
                                  * the volume */
+    /* [engine]: SQL Server's database files, sized by TPC-C's prepare
+     * before the load (oltp --tpcc-data-size ...; plan_files.c), bytes;
+     * 0: as the server has them */
+    uint64_t data_size, log_size, data_growth, log_growth;
     /* [drive NAME] ... */
     orch_drive *drives;
     int   ndrives;
@@ -257,7 +261,7 @@ char *orch_plan_choice(const char *section, const char *key, int value);
 void orch_plan_keys_list(FILE *out);
 
 /* `drivebench plan get`: the value of KEY in [SECTION] ("run", "workload",
- * "drive NAME") as a run uses it, defaults included: text as resolved
+ * "engine", "drive NAME") as a run uses it, defaults included: text as resolved
  * (image_dir absolute and the engine's unless set, "" for an engine
  * drivebench builds no image of; db_driver, db_user, db_name the
  * engine's; guest_agent yes or no; a drive's uri and vms filled from
@@ -269,6 +273,11 @@ void orch_plan_keys_list(FILE *out);
  * section or key, out of memory. */
 char *orch_plan_get(const orch_plan *p, const char *section, const char *key, char *err,
                     size_t errlen);
+
+/* oltp's options for p's [engine] file sizes (prepare only):
+ * "--tpcc-data-size=MIB" and the others the plan sets, each a new string
+ * handed to add (NULL when out of memory: add fails the argv). */
+void orch_plan_file_args(const orch_plan *p, void (*add)(void *ctx, char *arg), void *ctx);
 
 /* The kernel command line words p's db_settings become for its engine:
  * "drivebench.my.innodb_buffer_pool_size=24G drivebench.my.max_connections=64".

@@ -403,6 +403,7 @@ static void validate_workload(parse_state *st)
     resolve_password(st);
     validate_driver(st);
     plan_extra_check(st);
+    plan_files_check(st);
 }
 
 /* precondition = until-steady and repetitions = auto (issue 21): the
@@ -473,7 +474,7 @@ static int validate_sections(parse_state *st)
 
     for (int i = 0; i < st->nsects; i++) {
         const char *n = st->sects[i].name;
-        int known = strcmp(n, "run") == 0 || strcmp(n, "workload") == 0;
+        int known = plan_section_keys(n) != NULL;
         char name[256];
         if (plan_drive_section(n, name, sizeof name)) {
             int found = 0;
@@ -486,7 +487,7 @@ static int validate_sections(parse_state *st)
         }
         if (!known && !st->sects[i].reported)
             plan_error(st, st->sects[i].line, "unknown section [%s] (expected [run], "
-                       "[workload] or [drive NAME])", n);
+                       "[workload], [engine] or [drive NAME])", n);
     }
     return drive_sections;
 }

@@ -41,6 +41,10 @@ static const struct {
     { "rate",            "use [workload] rate" },
     { "report-interval", "drivebench reads oltp's interval lines at its own pace (no key)" },
     { "json",            "drivebench keeps each VM's result in the run folder (no key)" },
+    { "tpcc-data-size",  "use [engine] data_size" },
+    { "tpcc-log-size",   "use [engine] log_size" },
+    { "tpcc-data-growth", "use [engine] data_growth" },
+    { "tpcc-log-growth", "use [engine] log_growth" },
 };
 
 /* 1 when an ODBC connection string holds a password attribute. */

@@ -115,6 +115,15 @@ static const key_spec workload_keys[] = {
     { NULL, K_STR, 0, 0, 0, NULL }
 };
 
+/* [engine]: the server's own files (plan_files.c checks them) */
+static const key_spec engine_keys[] = {
+    P("data_size",      K_SIZE,   data_size, 0, 0, NULL),
+    P("log_size",       K_SIZE,   log_size, 0, 0, NULL),
+    P("data_growth",    K_SIZE,   data_growth, 0, 0, NULL),
+    P("log_growth",     K_SIZE,   log_growth, 0, 0, NULL),
+    { NULL, K_STR, 0, 0, 0, NULL }
+};
+
 static const key_spec drive_keys[] = {
     D("path",           K_STR,    path, 0, 0, NULL),
     D("pool",           K_STR,    pool, 0, 0, NULL),
@@ -287,6 +296,8 @@ const key_spec *plan_section_keys(const char *section)
         return run_keys;
     if (strcmp(section, "workload") == 0)
         return workload_keys;
+    if (strcmp(section, "engine") == 0)
+        return engine_keys;
     return plan_drive_section(section, name, sizeof name) ? drive_keys : NULL;
 }
 
@@ -339,7 +350,7 @@ char *orch_plan_get(const orch_plan *p, const char *section, const char *key, ch
     k = plan_section_keys(section);
     if (!k) {
         snprintf(err, errlen, "plans have no section [%s] (only run, workload, "
-                 "drive NAME)", section);
+                 "engine, drive NAME)", section);
         return NULL;
     }
     if (plan_drive_section(section, name, sizeof name)) {

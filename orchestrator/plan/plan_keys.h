@@ -28,7 +28,7 @@ typedef struct key_spec {
  * may be left empty), else 0. */
 int plan_drive_section(const char *section, char *name, size_t len);
 
-/* The key table of [section] ("run", "workload" or "drive NAME"), ended
+/* The key table of [section] ("run", "workload", "engine" or "drive NAME"), ended
  * by an entry whose key is NULL; NULL for any other section. */
 const key_spec *plan_section_keys(const char *section);
 

@@ -176,7 +176,7 @@ static int plan_handler(void *user, const char *section, const char *name, const
             if (strcmp(st->sects[i].name, section) == 0) {
                 if (!st->sects[i].reported)
                     plan_error(st, st->sects[i].line, "unknown section [%s] (expected [run], "
-                               "[workload] or [drive NAME])", section);
+                               "[workload], [engine] or [drive NAME])", section);
                 st->sects[i].reported = 1;
             }
         return 1;

@@ -84,6 +84,10 @@ void plan_sweep_check(parse_state *st);
  * itself; one message each, naming the key to use instead. */
 void plan_extra_check(parse_state *st);
 
+/* plan_files.c: [engine] data_size, log_size, data_growth, log_growth
+ * only for TPC-C on an engine that speaks T-SQL, in whole MiB. */
+void plan_files_check(parse_state *st);
+
 /* plan_paths.c: each drive's path a folder that is no system directory
  * (nor a link to one), [run] oltp an executable file (client = host),
  * [run] image a qcow2 or raw disk image when it is on this host; one

@@ -220,7 +220,20 @@ check_eq "cleanup exits 0" 0 $?
 check_eq "no sbtest table left" 0 "$(postgres_sql "SELECT COUNT(*) FROM pg_tables WHERE tablename LIKE 'sbtest%'")"
 
 # --- TPC-C ------------------------------------------------------------------------
-tpcc_roundtrip pgsql postgres_sql $OLTP
+# loaded as the reference SQL Server plan loads (oltp/README.md, "TPC-C
+# prepare"): the primary keys added after the rows, the statistics at the
+# end; the indexes exactly, from the catalog
+tpcc_prepare_check() {
+  check_eq "$1: the 8 primary keys are added after the load" "8 1" "$(tpcc_keys_after_load)"
+  check_eq "$1: the keys and the two secondary indexes, exactly" "$TPCC_PG_INDEXES" \
+    "$(postgres_sql "$(tpcc_pg_index_sql public)")"
+  check_eq "$1: one ANALYZE of the nine tables" 1 \
+    "$(grep -cx 'Updating statistics: ANALYZE warehouse, district, customer, history, new_order, orders, order_line, item, stock' "$T/tpcc")"
+  check_eq "$1: all nine tables analyzed" 9 \
+    "$(postgres_sql "SELECT COUNT(*) FROM pg_stat_user_tables WHERE schemaname = 'public' AND last_analyze IS NOT NULL")"
+}
+tpcc_roundtrip pgsql postgres_sql $OLTP --tpcc-keys-after-load=on --tpcc-statistics=on
+unset -f tpcc_prepare_check
 
 # TPC-C: the same rows from COPY at 3 threads and INSERTs at 1 (md5 of each
 # table's rows as text, in order; the load date, now, set to one value)

@@ -5,8 +5,10 @@
 # (TDS_Version=7.4), with the mssql dialect learnt from SQL_DBMS_NAME.
 # Readiness (oltp ping), the six sysbench workloads (prepare, 30 s with 8
 # threads, cleanup), the bulk path, TPC-C with statements and with
-# procedures (check, conditions 1-4), a forced deadlock retried and
-# counted once, and the database's size read from the server.
+# procedures (check, conditions 1-4; the procedures' load with the
+# reference plan's prepare: files pre-sized, keys after the load,
+# statistics, the indexes and the size figure checked), a forced deadlock
+# retried and counted once, and the database's size read from the server.
 #
 # Each run is --verbose, so oltp names every transaction it retried on
 # stderr; the test asserts that every such line is a retry of a kind the
@@ -194,6 +196,41 @@ $OLTP --tables=1 oltp_write_only cleanup >/dev/null 2>&1
 # THROW 51205 with procedures
 tpcc_run_check() { retries_check "$1" "$2" "$T/tpcc" "1205|51205"; }
 tpcc_roundtrip "babelfish" sql $OLTP --verbose
-tpcc_roundtrip "babelfish procedures" sql $OLTP --verbose --tpcc-procedures=on
+
+# The procedures' round trip loads as plans/sqlserver-tpcc.ini does:
+# files pre-sized, keys after the load, statistics at the end. Babelfish
+# lacks two of SQL Server's features there: sys.database_files has no row
+# and ALTER DATABASE is refused, so the files are not sized (one line,
+# naming the SQL Server documentation the step follows); UPDATE
+# STATISTICS is refused, so its statistics come from sp_updatestats (an
+# ANALYZE of every table). With autovacuum off, nothing but prepare
+# analyzes a table or changes a size until the hook has read them.
+tpcc_prepare_check() {
+  local out=$T/tpcc pg
+  check_eq "$1: the files are not sized, in one line" \
+    "Not sizing the database's files: the server lists none (sys.database_files is empty, as on Babelfish, which has no ALTER DATABASE ... MODIFY FILE); on SQL Server this step follows SQL Server's \"ALTER DATABASE (Transact-SQL) File and Filegroup Options\", MODIFY FILE" \
+    "$(grep '^Not sizing' "$out")"
+  check_eq "$1: the 8 primary keys are added after the load" "8 1" "$(tpcc_keys_after_load CLUSTERED)"
+  # every index of the nine tables, from PostgreSQL's catalog (Babelfish
+  # names secondary indexes <name><table><md5> in sys.indexes)
+  check_eq "$1: the keys and the two secondary indexes, exactly" "$TPCC_PG_INDEXES" \
+    "$(babelfish_psql "$(tpcc_pg_index_sql master_dbo)")"
+  check_eq "$1: UPDATE STATISTICS refused, sp_updatestats instead, in one line" 1 \
+    "$(grep -c "^Babelfish refuses UPDATE STATISTICS (.*'UPDATE STATISTICS' is not currently supported in Babelfish; SQL Server's \"UPDATE STATISTICS (Transact-SQL)\"): EXEC sp_updatestats instead$" "$out")"
+  check_eq "$1: all nine tables analyzed" 9 \
+    "$(babelfish_psql "SELECT COUNT(*) FROM pg_stat_user_tables WHERE schemaname = 'master_dbo' AND last_analyze IS NOT NULL")"
+  # the size figure: the tables' own, byte for byte (no log figure)
+  pg=$(babelfish_psql "SELECT SUM(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'master_dbo' AND c.relkind = 'r'")
+  check_eq "$1: the size after prepare is PostgreSQL's relation size of the nine tables" \
+    "database size (after prepare): $(python3 -c "print('%.1f MiB (data %.1f MiB, no log of its own)' % ((int('$pg') / 1048576.0,) * 2))")" \
+    "$(grep '^database size (after prepare)' "$out")"
+}
+babelfish_psql "ALTER SYSTEM SET autovacuum = off" >/dev/null
+babelfish_psql "SELECT pg_reload_conf()" >/dev/null
+tpcc_roundtrip "babelfish procedures" sql $OLTP --verbose --tpcc-procedures=on --tpcc-keys-after-load=on \
+  --tpcc-statistics=on --tpcc-data-size=512 --tpcc-log-size=256 --tpcc-data-growth=64 --tpcc-log-growth=64
+unset -f tpcc_prepare_check
+babelfish_psql "ALTER SYSTEM RESET autovacuum" >/dev/null
+babelfish_psql "SELECT pg_reload_conf()" >/dev/null
 
 check_summary

@@ -277,6 +277,9 @@ get_is "a Windows guest's NIC" "e1000e" run nic plans/sqlserver-tpcc.ini
 get_is "a Windows guest's controller" "lsisas1068" run controller plans/sqlserver-tpcc.ini
 get_is "Hyper-V for Windows" "yes" run hyperv plans/sqlserver-tpcc.ini
 get_is "no guest agent for Windows" "no" run guest_agent plans/sqlserver-tpcc.ini
+get_is "the protocol's data files, pre-sized" "171798691840" engine data_size plans/sqlserver-tpcc.ini
+get_is "the protocol's log growth, fixed" "1073741824" engine log_growth plans/sqlserver-tpcc.ini
+get_is "no file size set" "" engine log_size plans/tiny.ini
 get_is "efi asked for" "efi" run firmware tests/orchestrator/render/sqlserver-windows-efi.ini
 get_is "a key over guest_os's default" "virtio" run nic "$tmp/win-virtio.ini"
 get_plan_error() {
@@ -289,7 +292,7 @@ get_plan_error "unknown key" "drivebench: plan get: [run] has no key 'colour' (p
   run colour plans/tiny.ini
 get_plan_error "unknown drive" "drivebench: plan get: plans/tiny.ini has no section [drive nvme]" \
   "drive nvme" path plans/tiny.ini
-get_plan_error "unknown section" "drivebench: plan get: plans have no section [runs] (only run, workload, drive NAME)" \
+get_plan_error "unknown section" "drivebench: plan get: plans have no section [runs] (only run, workload, engine, drive NAME)" \
   runs name plans/tiny.ini
 get_plan_error "unreadable plan" "/nonexistent.ini: cannot read plan: No such file or directory" \
   run name /nonexistent.ini

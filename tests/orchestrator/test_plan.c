@@ -234,7 +234,21 @@ static const bad_case bad_cases[] = {
       "PLAN:15: [drive far] is on another host (qemu+ssh://host2/system): client = host "
       "reaches VMs only through this host's loopback\n" },
     { RUN_OK WL_OK DRIVE_OK "[drives]\npath = /a\n",
-      "PLAN:15: unknown section [drives] (expected [run], [workload] or [drive NAME])\n" },
+      "PLAN:15: unknown section [drives] (expected [run], [workload], [engine] or [drive NAME])\n" },
+    /* [engine]'s file sizes: TPC-C on a T-SQL engine, whole MiB */
+    { RUN_OK WL_OK DRIVE_OK "[engine]\ndata_size = 10G\n",
+      "PLAN:16: [engine] data_size: the files are sized by TPC-C's prepare: it applies to workload "
+      "tpcc only\n" },
+    { RUN_OK "[workload]\nname = tpcc\nwarehouses = 1\nmeasure = 1s\n[engine]\nlog_growth = 1G\n"
+      DRIVE_OK,
+      "PLAN:12: [engine] log_growth sizes SQL Server's database files (ALTER DATABASE ... MODIFY "
+      "FILE): engine mariadb has none\n" },
+    { "[run]\nname = x\nengine = babelfish\nprofile = tiny\nvmconfigs_dir = vmconfigs\n"
+      "[workload]\nname = tpcc\nwarehouses = 1\nmeasure = 1s\n[engine]\ndata_size = 1500K\n"
+      "log_size = 0\n" DRIVE_OK,
+      "PLAN:11: [engine] data_size: SQL Server sizes files in whole MiB: give a multiple of 1M up "
+      "to 1000000000M\nPLAN:12: [engine] log_size: '0' is not a size like 4G, 512M\n" },
+    { RUN_OK WL_OK DRIVE_OK "[engine]\nsettings = x\n", "PLAN:16: [engine] unknown key 'settings'\n" },
     { RUN_OK WL_OK DRIVE_OK "[extra\n",
       "PLAN:15: section header has no closing ']'\n" },
     { RUN_OK WL_OK DRIVE_OK "just words\n", "PLAN:15: expected 'key = value', got 'just words'\n" },

@@ -495,6 +495,40 @@ static void test_sqlserver_argv(void **state)
     orch_plan_free(p);
 }
 
+/* The reference SQL Server plan: its [engine] file sizes reach prepare
+ * (whole MiB), never the run; the procedures, the keys after the load and
+ * the statistics come from extra, on every command. */
+static void test_sqlserver_plan_prepare_argv(void **state)
+{
+    orch_plan *p = orch_plan_load("plans/sqlserver-tpcc.ini", stderr);
+    static const char *const commands[] = { "prepare", "run" };
+    (void)state;
+    assert_non_null(p);
+    for (int c = 0; c < 2; c++) {
+        char **argv = orch_oltp_argv(p, "oltp", 41000, commands[c], 1800, 0, "/r/x.json");
+        char *joined = NULL, *args;
+        size_t len = 0;
+        FILE *j = open_memstream(&joined, &len);
+        assert_non_null(argv);
+        for (int i = 0; argv[i]; i++)
+            fprintf(j, "%s%s", i ? " " : "", argv[i]);
+        fclose(j);
+        args = strstr(joined, " --warehouses=");
+        assert_non_null(args);
+        assert_string_equal(args, c == 0
+            ? " --warehouses=1500 --threads=150 --tpcc-data-size=163840 --tpcc-log-size=32768 "
+              "--tpcc-data-growth=1024 --tpcc-log-growth=1024 --terminals=15000 --keying-thinking=on "
+              "--time-scale=0.22 --tpcc-procedures=on --tpcc-keys-after-load=on --tpcc-statistics=on "
+              "tpcc prepare"
+            : " --warehouses=1500 --threads=150 --time=1800 --report-interval=1 --json=/r/x.json "
+              "--terminals=15000 --keying-thinking=on --time-scale=0.22 --tpcc-procedures=on "
+              "--tpcc-keys-after-load=on --tpcc-statistics=on tpcc run");
+        free(joined);
+        orch_argv_free(argv);
+    }
+    orch_plan_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -509,6 +543,7 @@ int main(void)
         cmocka_unit_test(test_render_passt),
         cmocka_unit_test(test_odbc_connect_strings),
         cmocka_unit_test(test_sqlserver_argv),
+        cmocka_unit_test(test_sqlserver_plan_prepare_argv),
     };
     return cmocka_run_group_tests_name("orchestrator render", tests, NULL, NULL);
 }

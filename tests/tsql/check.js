@@ -248,6 +248,17 @@ function lint(rec, parsed, text) {
 
 /* --- one file ------------------------------------------------------------- */
 
+/* Texts SQL Server 2014 takes that this snapshot of the grammar does not
+ * parse: their parse errors are no finding, and a text of one that parses
+ * is (a newer grammar: drop the gap). ALTER DATABASE's alter_database rule
+ * here knows MODIFY NAME, COLLATE and SET, not MODIFY FILE ("ALTER
+ * DATABASE (Transact-SQL) File and Filegroup Options"), which TPC-C's
+ * prepare sends to pre-size the files. */
+const GRAMMAR_GAPS = [
+    { re: /^ALTER DATABASE \[[^\]]+\] MODIFY FILE \(NAME = \[[^\]]+\](, SIZE = \d+MB)?(, FILEGROWTH = \d+MB)?\)$/,
+      what: 'ALTER DATABASE ... MODIFY FILE' },
+];
+
 const CALL = /^\{\s*CALL\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*\}$/is;
 
 /* Every record of `file`: its findings (parse errors as rule "parse"), and
@@ -272,12 +283,15 @@ function checkFile(file, comments) {
         }
         const conv = markersToVariables(text);
         const parsed = parse(conv.sql);
-        for (const e of parsed.errors)
+        const gap = GRAMMAR_GAPS.find((g) => g.re.test(text));
+        if (gap && parsed.errors.length === 0)
+            rec.findings.push({ rule: 'parse', msg: `the grammar now parses ${gap.what}: drop its GRAMMAR_GAPS entry` });
+        for (const e of gap ? [] : parsed.errors)
             rec.findings.push({ rule: 'parse', msg: e });
         const n = topStatements(parsed.tree);
-        if (parsed.errors.length === 0 && n === 0)
+        if (!gap && parsed.errors.length === 0 && n === 0)
             rec.findings.push({ rule: 'parse', msg: 'no statement parsed' });
-        statements += n;
+        statements += gap ? 1 : n;     /* one statement, whatever the error recovery made of it */
         walk(parsed.tree, (x) => {
             if (ctxName(x) === 'Create_or_alter_procedureContext')
                 procs.set(srcOf(conv.sql, x.func_proc_name_schema()).toUpperCase(), x.procedure_param().length);

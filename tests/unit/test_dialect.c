@@ -628,6 +628,65 @@ static void test_tsql_values_limit(void **state)
     assert_int_equal(tpcc_setup_with("pgsql", "--tpcc-load-batch=100000", err, sizeof err), 0);
 }
 
+/* prepare around the load (tpcc/tpcc_prep.c): the file sizes are SQL
+ * Server's, refused elsewhere with one line; keys after the load and
+ * statistics in every dialect, in each its own words */
+#define PREP_ARGS "--warehouses=1 --tpcc-keys-after-load=on --tpcc-statistics=on"
+#define SIZE_ARGS "--tpcc-data-size=1000 --tpcc-log-size=500 --tpcc-data-growth=64 --tpcc-log-growth=256"
+
+static void test_tsql_tpcc_prep(void **state)
+{
+    /* the recorder lists one file, "1", of type 1 (LOG) and 1 page: the
+     * log is sized; its name and the database's are bracketed */
+    check_golden_as("mssql_tpcc_prep.sql", "mssql", "tpcc", PREP_ARGS " " SIZE_ARGS, 0);
+}
+
+static void test_tpcc_prep_dialects(void **state)
+{
+    static const char *const tables[] = {
+        "warehouse", "district", "customer", "history", "new_order", "orders", "order_line", "item", "stock",
+    };
+    char err[256];
+    rec r = {0};
+
+    for (int d = 0; d < 2; d++) {
+        const char *name = d ? "pgsql" : "mysql";
+        assert_int_equal(tpcc_setup_with(name, "--tpcc-data-size=1000", err, sizeof err), -1);
+        assert_string_equal(err, d ? "oltp: --tpcc-data-size, --tpcc-log-size, --tpcc-data-growth and "
+                            "--tpcc-log-growth size SQL Server's database files (ALTER DATABASE ... MODIFY "
+                            "FILE): this server speaks pgsql\n"
+                            : "oltp: --tpcc-data-size, --tpcc-log-size, --tpcc-data-growth and "
+                            "--tpcc-log-growth size SQL Server's database files (ALTER DATABASE ... MODIFY "
+                            "FILE): this server speaks mysql\n");
+    }
+    assert_int_equal(tpcc_setup_with("mssql", "--tpcc-log-growth=64", err, sizeof err), 0);
+
+    record(&r, "pgsql", "tpcc", PREP_ARGS, 0);
+    /* no key in any CREATE TABLE; each added once, after the last row */
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+        char line[128];
+        const char *c, *eol;
+        snprintf(line, sizeof line, "\nCREATE TABLE %s (", tables[t]);
+        assert_non_null(c = strstr(r.buf, line));
+        assert_non_null(eol = strchr(c + 1, '\n'));
+        assert_true(strstr(c, "PRIMARY KEY") > eol);
+    }
+    assert_int_equal(count_lines(&r, "ALTER TABLE warehouse ADD CONSTRAINT warehouse_pkey PRIMARY KEY (w_id)"), 1);
+    assert_int_equal(count_lines(&r, "ALTER TABLE order_line ADD CONSTRAINT order_line_pkey PRIMARY KEY "
+                                 "(ol_w_id, ol_d_id, ol_o_id, ol_number)"), 1);
+    assert_int_equal(count_lines(&r, "ANALYZE warehouse, district, customer, history, new_order, orders, "
+                                 "order_line, item, stock"), 1);
+    assert_true(strstr(r.buf, "ALTER TABLE warehouse") > strstr(r.buf, "INSERT INTO stock"));
+    assert_true(strstr(r.buf, "ANALYZE") > strstr(r.buf, "CREATE INDEX idx_orders_customer"));
+    free(r.buf);
+    memset(&r, 0, sizeof r);
+    record(&r, "mysql", "tpcc", PREP_ARGS, 0);
+    assert_int_equal(count_lines(&r, "ALTER TABLE stock ADD PRIMARY KEY (s_w_id, s_i_id)"), 1);
+    assert_int_equal(count_lines(&r, "ANALYZE TABLE warehouse, district, customer, history, new_order, orders, "
+                                 "order_line, item, stock"), 1);
+    free(r.buf);
+}
+
 static void test_drop_if_exists(void **state)
 {
     char b[128];
@@ -663,6 +722,7 @@ static void test_tsql_dump(void **state)
         {"tpcc_inserts", "tpcc", "--warehouses=1 --bulk=off", 0},
         {"tpcc_inserts_max_batch", "tpcc", "--warehouses=1 --bulk=off --tpcc-load-batch=1000", 0},
         {"tpcc_single_rows", "tpcc", "--warehouses=1 --bulk=off --tpcc-load-batch=1", 0},
+        {"tpcc_prep", "tpcc", PREP_ARGS " " SIZE_ARGS, 0},
     };
     const char *dir = getenv("TSQL_DUMP");
 
@@ -729,6 +789,8 @@ int main(void)
         cmocka_unit_test(test_tsql_tpcc_procedures),
         cmocka_unit_test(test_tsql_single_row_load),
         cmocka_unit_test(test_tsql_values_limit),
+        cmocka_unit_test(test_tsql_tpcc_prep),
+        cmocka_unit_test(test_tpcc_prep_dialects),
         cmocka_unit_test(test_drop_if_exists),
         cmocka_unit_test(test_bulk_tsv),
     };
