@@ -10,18 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "options/option_defs.h"
 #include "version.h"
 
 /* --bulk's ODBC paths by name (spelled once: the usage line too is made
  * of these); DB_ODBC_ARRAYS is --bulk=on or off */
-#define BULK_BCP    "bcp"
-#define BULK_VALUES "values"
 static const char *const bulk_names[] = {
     [DB_ODBC_BCP] = BULK_BCP, [DB_ODBC_VALUES] = BULK_VALUES,
 };
 /* --db-ps-mode's values, likewise */
-#define PS_AUTO    "auto"
-#define PS_DISABLE "disable"
 static const char *const ps_mode_names[] = { [DB_PS_AUTO] = PS_AUTO, [DB_PS_DISABLE] = PS_DISABLE };
 
 const char *opts_bulk_name(const oltp_opts *o)
@@ -31,120 +28,12 @@ const char *opts_bulk_name(const oltp_opts *o)
     return o->bulk ? "on" : "off";
 }
 
-/* O_IGNORED: accepted and changes nothing (an option sysbench 1.0.20
- * itself accepts without effect) */
-typedef enum { O_INT, O_INT64, O_DOUBLE, O_BOOL, O_STR, O_PCT, O_RANDTYPE, O_BULK, O_PSMODE, O_IGNORED } opt_type;
-
-typedef struct opt_def {
-    const char *name;
-    opt_type    type;
-    size_t      off;
-    const char *def;        /* default as text, parsed like a user value */
-    const char *help;
-    double      min, max;   /* numeric range (inclusive) */
-} opt_def;
-
-#define F(field) offsetof(oltp_opts, field)
-#define BIG 1e18
-
-static const opt_def defs[] = {
-    /* general */
-    {"threads", O_INT, F(threads), "1", "number of connections (sysbench threads)", 1, 100000},
-    {"time", O_DOUBLE, F(time_s), "10", "limit for total execution time in seconds (0 = none)", 0, BIG},
-    {"events", O_INT64, F(events), "0", "limit for total number of transactions (0 = none)", 0, BIG},
-    {"warmup-time", O_DOUBLE, F(warmup_s), "0", "seconds of load before measuring; their statistics are reported as the warmup phase", 0, BIG},
-    {"report-interval", O_DOUBLE, F(report_interval), "0", "print statistics every N seconds (0 = off)", 0, BIG},
-    {"rate", O_DOUBLE, F(rate), "0", "open-loop target rate in transactions/s (0 = as fast as possible)", 0, BIG},
-    {"percentile", O_PCT, 0, "95", "comma-separated percentiles to report (first is used in interval lines; "
-     "0: none, as sysbench's --percentile=0)", 0, 100},
-    {"report-checkpoints", O_STR, F(report_checkpoints_text), "",
-     "comma-separated seconds since the start at which to print a full report of the span "
-     "since the previous one (sysbench's checkpoints)", 0, 0},
-    {"histogram", O_BOOL, F(histogram), "off", "print the latency histogram in the report", 0, 0},
-    {"event-threads", O_INT, F(event_threads), "0", "event-loop worker threads (0 = one per CPU oltp may run on, no more than the connections; with --rate or TPC-C terminals, which share a loop's connections, one per 256 connections, at most one per CPU)", 0, 1024},
-    {"json", O_STR, F(json_path), NULL, "write the result document (results/SCHEMA.md) to this file", 0, 0},
-    {"verbose", O_BOOL, F(verbose), "off", "print every retried error", 0, 0},
-    {"verbosity", O_INT, F(verbosity), "3", "sysbench's verbosity: 0 only errors, 1 no report, 2 warnings, 3 notices (the report), 4 and 5 more", 0, 5},
-    /* random numbers */
-    {"rand-type", O_RANDTYPE, 0, "special", "random numbers distribution {uniform,gaussian,special,pareto,zipfian}", 0, 0},
-    {"rand-seed", O_INT64, F(seed), "0", "seed for the random number generator (0 = time)", 0, BIG},
-    {"rand-spec-iter", O_INT, F(rnd.spec_iter), "12", "iterations for the special/gaussian distributions", 1, 1000},
-    {"rand-spec-pct", O_INT, F(rnd.spec_pct), "1", "percentage of the range treated as special", 0, 100},
-    {"rand-spec-res", O_INT, F(rnd.spec_res), "75", "percentage of special values to use", 0, 99},
-    {"rand-pareto-h", O_DOUBLE, F(rnd.pareto_h), "0.2", "parameter h of the pareto distribution", 0.000001, 0.999999},
-    {"rand-zipfian-exp", O_DOUBLE, F(rnd.zipf_exp), "0.8", "exponent of the zipfian distribution", 0, 1000},
-    /* sysbench OLTP */
-    {"tables", O_INT, F(tables), "1", "Number of tables", 1, 1000000},
-    {"table-size", O_INT64, F(table_size), "10000", "Number of rows per table", 0, 4294967295.0},
-    {"range-size", O_INT, F(range_size), "100", "Range size for range SELECT queries", 1, 100000000},
-    {"point-selects", O_INT, F(point_selects), "10", "Number of point SELECT queries per transaction", 0, 100000},
-    {"simple-ranges", O_INT, F(simple_ranges), "1", "Number of simple range SELECT queries per transaction", 0, 100000},
-    {"sum-ranges", O_INT, F(sum_ranges), "1", "Number of SELECT SUM() queries per transaction", 0, 100000},
-    {"order-ranges", O_INT, F(order_ranges), "1", "Number of SELECT ORDER BY queries per transaction", 0, 100000},
-    {"distinct-ranges", O_INT, F(distinct_ranges), "1", "Number of SELECT DISTINCT queries per transaction", 0, 100000},
-    {"index-updates", O_INT, F(index_updates), "1", "Number of UPDATE index queries per transaction", 0, 100000},
-    {"non-index-updates", O_INT, F(non_index_updates), "1", "Number of UPDATE non-index queries per transaction", 0, 100000},
-    {"delete-inserts", O_INT, F(delete_inserts), "1", "Number of DELETE/INSERT combinations per transaction", 0, 100000},
-    {"range-selects", O_BOOL, F(range_selects), "on", "Enable/disable all range SELECT queries", 0, 0},
-    {"skip-trx", O_BOOL, F(skip_trx), "off", "Don't start explicit transactions and execute all queries in the AUTOCOMMIT mode", 0, 0},
-    {"auto-inc", O_BOOL, F(auto_inc), "on", "Use AUTO_INCREMENT column as Primary Key (for MySQL), or its alternatives in other DBMS. When disabled, use client-generated IDs", 0, 0},
-    {"secondary", O_BOOL, F(secondary), "off", "Use a secondary index in place of the PRIMARY KEY", 0, 0},
-    {"create-secondary", O_BOOL, F(create_secondary), "on", "Create a secondary index in addition to the PRIMARY KEY", 0, 0},
-    {"bulk", O_BULK, F(bulk), "on", "prepare: load through the driver's bulk path (LOAD DATA LOCAL, COPY, ODBC arrays); off = multi-row INSERTs; ODBC only: bcp = SQL Server's bulk copy (Microsoft's driver or FreeTDS), values = prepared INSERTs of up to 1,000 rows of parameters", 0, 0},
-    {"mysql-bulk-empty-table", O_BOOL, F(db.mysql_empty_table_bulk), "off", "bulk prepare on MariaDB: unique_checks=0, foreign_key_checks=0 for the load (InnoDB's empty-table bulk insert; slower here, see bench/RESULTS-prepare.md)", 0, 0},
-    {"mysql-storage-engine", O_STR, F(mysql_storage_engine), "innodb", "Storage engine, if MySQL is used", 0, 0},
-    {"pgsql-variant", O_IGNORED, 0, NULL, "Use this PostgreSQL variant when running with the PostgreSQL driver. The only currently supported variant is 'redshift'. When enabled, create_secondary is automatically disabled, and delete_inserts is set to 0", 0, 0},
-    {"thread-stack-size", O_IGNORED, 0, NULL, "size of stack per thread (sysbench's; oltp's workers are no Lua threads: accepted, changes nothing)", 0, 0},
-    /* sysbench's cpu test (oltp/cpu.h) */
-    {"cpu-max-prime", O_INT, F(cpu_max_prime), "10000", "cpu test: each event finds the primes up to N by trial division", 1, 2147483647.0},
-    /* TPC-C */
-    {"warehouses", O_INT, F(warehouses), "1", "TPC-C warehouses", 1, 1000000},
-    {"terminals", O_INT, F(terminals), "0", "TPC-C terminals (0 = 10 per warehouse with --keying-thinking, else one per connection)", 0, 10000000},
-    {"connections", O_INT, F(connections), "0", "TPC-C database connections (0 = --threads)", 0, 100000},
-    {"keying-thinking", O_BOOL, F(keying_thinking), "off", "TPC-C keying and think times", 0, 0},
-    {"time-scale", O_DOUBLE, F(time_scale), "1", "multiply keying/think times by this factor", 0, 1000},
-    {"tpcc-procedures", O_BOOL, F(tpcc_procedures), "off", "TPC-C: prepare creates the five transactions as stored procedures; run calls one per transaction", 0, 0},
-    {"tpcc-all-warehouses", O_BOOL, F(tpcc_all_warehouses), "off", "TPC-C: each transaction picks its home warehouse from all of them, not its terminal's", 0, 0},
-    {"tpcc-load-batch", O_INT, F(tpcc_load_batch), "1000", "TPC-C prepare with --bulk=off: rows per INSERT (1 = single-row INSERTs, 1,000 to a transaction, like tpcc-mysql)", 1, 100000},
-    {"tpcc-data-size", O_INT, F(tpcc_data_size_mb), "0", "TPC-C prepare on SQL Server: grow the database's data (ROWS) files to this many MiB in all before the load, ALTER DATABASE ... MODIFY FILE (0 = leave them)", 0, 1e9},
-    {"tpcc-log-size", O_INT, F(tpcc_log_size_mb), "0", "TPC-C prepare on SQL Server: grow the log file to this many MiB before the load (0 = leave it)", 0, 1e9},
-    {"tpcc-data-growth", O_INT, F(tpcc_data_growth_mb), "0", "TPC-C prepare on SQL Server: the data files' FILEGROWTH, fixed, in MiB (0 = leave it)", 0, 1e9},
-    {"tpcc-log-growth", O_INT, F(tpcc_log_growth_mb), "0", "TPC-C prepare on SQL Server: the log file's FILEGROWTH, fixed, in MiB (0 = leave it)", 0, 1e9},
-    {"tpcc-keys-after-load", O_BOOL, F(tpcc_keys_after_load), "off", "TPC-C prepare: create the tables without their primary keys and add the keys after the load (sorted builds, full pages), as HammerDB builds its clustered indexes", 0, 0},
-    {"tpcc-statistics", O_BOOL, F(tpcc_statistics), "off", "TPC-C prepare: end by updating the optimizer's statistics of the nine tables (ANALYZE TABLE, ANALYZE, UPDATE STATISTICS)", 0, 0},
-    /* database */
-    {"db-driver", O_STR, F(db_driver), "mysql", "database driver", 0, 0},
-    {"mysql-host", O_STR, F(db.host), "localhost", "MySQL server host", 0, 0},
-    {"mysql-port", O_INT, F(db.port), "3306", "MySQL server port", 1, 65535},
-    {"mysql-socket", O_STR, F(db.socket), NULL, "MySQL unix socket", 0, 0},
-    {"mysql-user", O_STR, F(db.user), "sbtest", "MySQL user", 0, 0},
-    {"mysql-password", O_STR, F(db.password), NULL, "MySQL password (or environment OLTP_MYSQL_PASSWORD)", 0, 0},
-    {"mysql-db", O_STR, F(db.database), "sbtest", "MySQL database", 0, 0},
-    {"mysql-ignore-errors", O_STR, F(ignore_errors_text), "1213,1020,1205", "server errors that roll back and retry the transaction, or \"all\"", 0, 0},
-    {"connect-timeout", O_INT, F(db.connect_timeout_s), "10", "seconds to wait for a connection", 1, 3600},
-    {"reconnect-timeout", O_DOUBLE, F(reconnect_timeout_s), "10", "seconds a lost connection may stay lost before oltp ends the run with exit status 3 (0 = retry forever)", 0, BIG},
-    {"db-ps-mode", O_PSMODE, F(db.ps_mode), PS_AUTO, "prepared statements usage mode {auto, disable}: disable sends each statement as text with its values inlined (MySQL's text protocol, PostgreSQL's simple query protocol), as sysbench does", 0, 0},
-    {"mysql-dry-run", O_BOOL, F(db.dry_run), "off", "dry run: contact no server, every MySQL operation succeeds at once without being executed (sysbench's)", 0, 0},
-    {"pipeline", O_BOOL, F(db.pipeline), "off", "run: send a transaction's independent statements without waiting for each answer (libpq's pipeline mode; --db-driver=pgsql only; a different client timing from sysbench's)", 0, 0},
-    {"pgsql-host", O_STR, F(pgsql_host), "localhost", "PostgreSQL server host (or unix socket directory)", 0, 0},
-    {"pgsql-port", O_INT, F(pgsql_port), "5432", "PostgreSQL server port", 1, 65535},
-    {"pgsql-user", O_STR, F(pgsql_user), "sbtest", "PostgreSQL user", 0, 0},
-    {"pgsql-password", O_STR, F(pgsql_password), NULL, "PostgreSQL password (or environment OLTP_PGSQL_PASSWORD)", 0, 0},
-    {"pgsql-db", O_STR, F(pgsql_db), "sbtest", "PostgreSQL database", 0, 0},
-    {"odbc-dsn", O_STR, F(odbc_dsn), NULL, "ODBC data source name (odbc.ini)", 0, 0},
-    {"odbc-connect", O_STR, F(odbc_connect), NULL, "ODBC connection string, e.g. 'Driver=FreeTDS;Server=127.0.0.1;Port=1433;Database=sbtest'", 0, 0},
-    {"odbc-user", O_STR, F(odbc_user), NULL, "ODBC user", 0, 0},
-    {"odbc-password", O_STR, F(odbc_password), NULL, "ODBC password (or environment OLTP_ODBC_PASSWORD)", 0, 0},
-    {"odbc-dialect", O_STR, F(odbc_dialect), NULL, "SQL dialect behind ODBC {mssql,mysql,pgsql} (default: from the server's DBMS name)", 0, 0},
-};
-
-#define NDEFS (sizeof(defs) / sizeof(defs[0]))
 
 static const opt_def *find_def(const char *name, size_t len)
 {
-    for (size_t i = 0; i < NDEFS; i++)
-        if (strlen(defs[i].name) == len && !strncmp(defs[i].name, name, len))
-            return &defs[i];
+    for (size_t i = 0; i < opts_ndefs; i++)
+        if (strlen(opts_defs[i].name) == len && !strncmp(opts_defs[i].name, name, len))
+            return &opts_defs[i];
     return NULL;
 }
 
@@ -390,15 +279,15 @@ void opts_usage(FILE *out, const oltp_opts *o)
                 "A sysbench-compatible OLTP and TPC-C load generator (drivebench %s).\n\n"
                 "Options:\n", DRIVEBENCH_VERSION);
     /* the drivers and workloads follow, printed by main */
-    for (size_t i = 0; i < NDEFS; i++) {
+    for (size_t i = 0; i < opts_ndefs; i++) {
         char left[64];
-        snprintf(left, sizeof left, "--%s=%s", defs[i].name,
-                 defs[i].type == O_BOOL ? "on|off" : defs[i].type == O_BULK ? "on|off|" BULK_BCP "|" BULK_VALUES
-                 : defs[i].type == O_PSMODE ? PS_AUTO "|" PS_DISABLE
-                 : defs[i].type == O_STR || defs[i].type == O_IGNORED ? "STRING" : "N");
-        fprintf(out, "  %-32s %s", left, defs[i].help);
-        if (defs[i].def)
-            fprintf(out, " [%s]", defs[i].def);
+        snprintf(left, sizeof left, "--%s=%s", opts_defs[i].name,
+                 opts_defs[i].type == O_BOOL ? "on|off" : opts_defs[i].type == O_BULK ? "on|off|" BULK_BCP "|" BULK_VALUES
+                 : opts_defs[i].type == O_PSMODE ? PS_AUTO "|" PS_DISABLE
+                 : opts_defs[i].type == O_STR || opts_defs[i].type == O_IGNORED ? "STRING" : "N");
+        fprintf(out, "  %-32s %s", left, opts_defs[i].help);
+        if (opts_defs[i].def)
+            fprintf(out, " [%s]", opts_defs[i].def);
         fputc('\n', out);
     }
 }
@@ -461,9 +350,9 @@ void opts_list(FILE *out)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "command %s\n", commands[i]);
     fputs("command ping\n", out);
-    for (size_t i = 0; i < NDEFS + nplain + sizeof aliases / sizeof aliases[0]; i++)
-        fprintf(out, "option --%s\n", i < NDEFS ? defs[i].name : i < NDEFS + nplain ? plain[i - NDEFS]
-                : aliases[i - NDEFS - nplain].alias);
+    for (size_t i = 0; i < opts_ndefs + nplain + sizeof aliases / sizeof aliases[0]; i++)
+        fprintf(out, "option --%s\n", i < opts_ndefs ? opts_defs[i].name : i < opts_ndefs + nplain ? plain[i - opts_ndefs]
+                : aliases[i - opts_ndefs - nplain].alias);
 }
 
 /* One long option (a is "--name[=value]"): 0, or -1 after one message. */
@@ -581,8 +470,8 @@ int opts_parse(oltp_opts *o, int argc, char **argv, FILE *err)
     memset(o, 0, sizeof(*o));
     prog = prog ? prog + 1 : argc > 0 && argv[0] ? argv[0] : "oltp";
     o->sysbench_personality = !strcmp(prog, "sysbench");
-    for (size_t i = 0; i < NDEFS; i++)
-        if (defs[i].def && set_value(o, &defs[i], defs[i].def, err) < 0)
+    for (size_t i = 0; i < opts_ndefs; i++)
+        if (opts_defs[i].def && set_value(o, &opts_defs[i], opts_defs[i].def, err) < 0)
             return -1;
     /* sysbench's default prepare: its INSERT batches (and so its
      * AUTO_INCREMENT), not oltp's bulk load */
@@ -668,8 +557,8 @@ json_object *opts_to_json(const oltp_opts *o)
     json_object *j = json_object_new_object();
     const char *base = (const char *)o;
 
-    for (size_t i = 0; i < NDEFS; i++) {
-        const opt_def *d = &defs[i];
+    for (size_t i = 0; i < opts_ndefs; i++) {
+        const opt_def *d = &opts_defs[i];
         char key[64];
         json_object *v = NULL;
         size_t k;

@@ -134,14 +134,6 @@ static const key_spec drive_keys[] = {
     { NULL, K_STR, 0, 0, 0, NULL }
 };
 
-void orch_plan_keys_list(FILE *out)
-{
-    static const char *const sections[] = { "run", "workload", "drive NAME" };
-    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
-        for (const key_spec *k = plan_section_keys(sections[i]); k->key; k++)
-            fprintf(out, "[%s] %s\n", sections[i], k->key);
-}
-
 char *plan_trim(char *s)
 {
     char *e;
@@ -289,16 +281,26 @@ int plan_drive_section(const char *section, char *name, size_t len)
     return 1;
 }
 
+/* Every section a plan may have and its keys ("drive NAME": one per drive) */
+static const struct { const char *name; const key_spec *keys; } sections[] = {
+    { "run", run_keys }, { "workload", workload_keys }, { "engine", engine_keys },
+    { "drive NAME", drive_keys },
+};
+
 const key_spec *plan_section_keys(const char *section)
 {
     char name[256];
-    if (strcmp(section, "run") == 0)
-        return run_keys;
-    if (strcmp(section, "workload") == 0)
-        return workload_keys;
-    if (strcmp(section, "engine") == 0)
-        return engine_keys;
+    for (size_t i = 0; i + 1 < sizeof sections / sizeof sections[0]; i++)
+        if (strcmp(section, sections[i].name) == 0)
+            return sections[i].keys;
     return plan_drive_section(section, name, sizeof name) ? drive_keys : NULL;
+}
+
+void orch_plan_keys_list(FILE *out)
+{
+    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
+        for (const key_spec *k = sections[i].keys; k->key; k++)
+            fprintf(out, "[%s] %s\n", sections[i].name, k->key);
 }
 
 const key_spec *plan_key_find(const key_spec *keys, const char *key)
