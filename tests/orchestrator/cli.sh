@@ -207,7 +207,7 @@ expect "a swept vms_per_drive and a drive's own vms" 2 \
   $DB validate "$tmp/sweep.ini"
 sed -i '/^vms = 3$/d' "$tmp/sweep.ini"
 out=$($DB validate "$tmp/sweep.ini" 2>&1)
-[ "$out" = "$tmp/sweep.ini: ok: 1 drive(s), 1 VM(s), profile tiny, workload tpcc; sweep of [run] vms_per_drive: 1, 2 (2 runs)" ] \
+[ "$out" = "$tmp/sweep.ini: ok: 1 drive(s), 1 VM(s), profile tiny, workload tpcc; sweep of [run] vms_per_drive: 1, 2 (2 runs, each re-provisioned: [run] vms_per_drive changes the VMs or their database)" ] \
   && ok "validate names a sweep's steps" || bad "validate of a sweep: $out"
 engine_error "FreeTDS with strict encryption" \
   "11: [workload] encrypt = strict: FreeTDS 1.3 has no strict (TDS 8) encryption; use yes, or ODBC Driver 18" \
