@@ -103,6 +103,32 @@ static void test_estimate_fits(void **state)
     free(out);
 }
 
+/* A sweep's duration (issue 45): on the same VMs one precondition, then
+ * each later step its step_warmup and measure; a sweep of vms_per_drive
+ * re-provisions, every step the whole run. */
+static void test_estimate_sweep(void **state)
+{
+    char err[512], *out, *at;
+    (void)state;
+    assert_int_equal(estimate("memory = 1G\nvcpus = 1\n", "rate = 10,20,40\nstep_warmup = 5m\n",
+                              "[drive a]\npool = userpool\n", &out, err, sizeof err), 0);
+    at = strstr(tidy(out), "sweep of");
+    assert_non_null(at);
+    assert_string_equal(at, "sweep of [workload] rate: 3 steps on the same VMs: one boot, "
+                        "preparation and precondition, then each step after the first its warm-up "
+                        "and measure (step_warmup 0:05:00 + measure): 1:30:00 + 2 x 0:35:00 = "
+                        "2:40:00\n");
+    free(out);
+    assert_int_equal(estimate("memory = 1G\nvcpus = 1\nvms_per_drive = 1,2\n", "",
+                              "[drive a]\npool = userpool\n", &out, err, sizeof err), 0);
+    at = strstr(tidy(out), "sweep of");
+    assert_non_null(at);
+    assert_string_equal(at, "sweep of [run] vms_per_drive: 2 steps, each a run of its own, "
+                        "re-provisioned ([run] vms_per_drive changes the VMs or their database): "
+                        "2 x the duration above, fixed phases 3:00:00\n");
+    free(out);
+}
+
 static void test_estimate_refused(void **state)
 {
     char err[512], *out;
@@ -259,6 +285,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_estimate_fits),
+        cmocka_unit_test(test_estimate_sweep),
         cmocka_unit_test(test_estimate_refused),
         cmocka_unit_test(test_estimate_vcpus),
         cmocka_unit_test_setup_teardown(test_run_memory, orch_fixture_setup,
