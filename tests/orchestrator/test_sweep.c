@@ -332,7 +332,15 @@ static void test_sweep_same_vms(void **state)
             assert_true(first[s] > last[s - 1]);
         assert_int_equal(orch_count_lines(f->log, args[s]), s == 0 ? 9 : 3);
     }
-    orch_assert_output(f, "teardown: removed 3 domain(s)");
+    /* one teardown of the VMs, then of the run's pools: nothing left */
+    orch_assert_teardown(f, 3, 6, 0, 1);
+    {
+        const char *out = orch_fixture_output(f);
+        int n_td = 0;
+        for (const char *at = out; (at = strstr(at, "teardown: removed")); at++)
+            n_td++;
+        assert_int_equal(n_td, 2);
+    }
     read_sweep(f, &w);
     assert_int_equal(w.nsteps, 3);
     for (int s = 0; s < 3; s++) {
@@ -396,6 +404,8 @@ static void test_sweep_failed_step(void **state)
     unsetenv("FAKE_OLTP_EXIT");
     unsetenv("FAKE_OLTP_MATCH");
     assert_int_equal(orch_count_lines(f->log, "--rate=40 "), 0);
+    /* on the same VMs: the failed step's VMs torn down with the run's */
+    orch_assert_teardown(f, 3, 6, 0, 1);
     read_sweep(f, &w);
     assert_int_equal(w.nsteps, 3);
     assert_string_equal(w.steps[0].status, "complete");
