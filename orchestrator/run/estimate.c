@@ -162,7 +162,7 @@ int orch_eta_left(const orch_eta *e, time_t now, const char *phase, int elapsed,
     }
     if (e->reps > e->rep)
         left += (e->reps - e->rep) * (e->precondition_s + e->measure_s + overhead);
-    return left;
+    return left + e->later_s;
 }
 
 void orch_eta_progress(void *ctx, FILE *out, const char *phase, int elapsed, int expected)

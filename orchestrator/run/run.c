@@ -304,6 +304,7 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     st.cl.out = st.out;
     st.cl.progress_every = o->progress_every > 0 ? o->progress_every : 10;
     orch_eta_init(&st.eta, p);
+    run_sweep_eta(&st);
     st.cl.progress_hook = orch_eta_progress;
     st.cl.progress_ctx = &st.eta;
     if (o->resume)

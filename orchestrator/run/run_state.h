@@ -148,6 +148,8 @@ int run_load_step(run_state *st, const orch_plan *sp, const char *run_id);
  * *summary_written once the first step's summary is there. 0, or -1 with
  * st->err when a step failed or was interrupted (the later ones not run). */
 int run_sweep_steps(run_state *st, const char *started, int *summary_written);
+/* The run's ETA counts a sweep's later steps (st->o->steps) from the start. */
+void run_sweep_eta(run_state *st);
 
 /* precondition.c */
 /* The precondition of repetition rep in rounds of steady_round, until

@@ -126,6 +126,21 @@ int run_load_step(run_state *st, const orch_plan *sp, const char *run_id)
     return rc;
 }
 
+/* The warm-up and measured time of the steps from i (0-based) on. */
+static int sweep_later_s(const orch_sweep_steps *w, int i)
+{
+    int s = 0;
+    for (; i < w->n; i++)
+        s += orch_plan_step_warmup(w->plans[i]) + w->plans[i]->measure_s;
+    return s;
+}
+
+void run_sweep_eta(run_state *st)
+{
+    if (st->o->steps)
+        st->eta.later_s = sweep_later_s(st->o->steps, 1);
+}
+
 int run_sweep_steps(run_state *st, const char *started, int *summary_written)
 {
     const orch_sweep_steps *w = st->o->steps;
@@ -141,6 +156,7 @@ int run_sweep_steps(run_state *st, const char *started, int *summary_written)
     for (int i = 1; i < w->n; i++) {
         const orch_plan *sp = w->plans[i];
         char value[64];
+        st->eta.later_s = sweep_later_s(w, i + 1);
         orch_plan_sweep_value(sp, sp->sweep_step - 1, value, sizeof value);
         fprintf(st->out, "sweep step %d of %d: [%s] %s = %s on the same VMs (run %s)\n", i + 1,
                 w->n, sp->sweep_section, sp->sweep_key, value, w->ids[i]);

@@ -277,6 +277,9 @@ static void test_eta(void **state)
     /* the last repetition's measure, overrun: nothing left */
     orch_eta_rep_begin(&e, 3, 40000);
     assert_int_equal(orch_eta_left(&e, 52000, "measure", 3700, 3600), 0);
+    /* a sweep on the same VMs: its later steps' time after this one's */
+    e.later_s = 2 * 3700;
+    assert_int_equal(orch_eta_left(&e, 52000, "measure", 3000, 3600), 600 + 7400);
     assert_string_equal(orch_hms(3 * 3600 + 20 * 60 + 5, b, sizeof b), "3:20:05");
     assert_string_equal(orch_hms(-4, b, sizeof b), "0:00:00");
 }
