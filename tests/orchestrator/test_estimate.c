@@ -103,30 +103,37 @@ static void test_estimate_fits(void **state)
     free(out);
 }
 
+/* The estimate's sweep line of a plan with run_keys and workload keys
+ * (from "sweep of" to the end; caller frees). */
+static char *sweep_line(const char *run_keys, const char *workload)
+{
+    char err[512], *out, *at, *line;
+    assert_int_equal(estimate(run_keys, workload, "[drive a]\npool = userpool\n", &out, err,
+                              sizeof err), 0);
+    at = strstr(tidy(out), "sweep of");
+    assert_non_null(at);
+    line = strdup(at);
+    free(out);
+    return line;
+}
+
 /* A sweep's duration (issue 45): on the same VMs one precondition, then
  * each later step its step_warmup and measure; a sweep of vms_per_drive
  * re-provisions, every step the whole run. */
 static void test_estimate_sweep(void **state)
 {
-    char err[512], *out, *at;
+    char *line = sweep_line("memory = 1G\nvcpus = 1\n", "rate = 10,20,40\nstep_warmup = 5m\n");
     (void)state;
-    assert_int_equal(estimate("memory = 1G\nvcpus = 1\n", "rate = 10,20,40\nstep_warmup = 5m\n",
-                              "[drive a]\npool = userpool\n", &out, err, sizeof err), 0);
-    at = strstr(tidy(out), "sweep of");
-    assert_non_null(at);
-    assert_string_equal(at, "sweep of [workload] rate: 3 steps on the same VMs: one boot, "
+    assert_string_equal(line, "sweep of [workload] rate: 3 steps on the same VMs: one boot, "
                         "preparation and precondition, then each step after the first its warm-up "
                         "and measure (step_warmup 0:05:00 + measure): 1:30:00 + 2 x 0:35:00 = "
                         "2:40:00\n");
-    free(out);
-    assert_int_equal(estimate("memory = 1G\nvcpus = 1\nvms_per_drive = 1,2\n", "",
-                              "[drive a]\npool = userpool\n", &out, err, sizeof err), 0);
-    at = strstr(tidy(out), "sweep of");
-    assert_non_null(at);
-    assert_string_equal(at, "sweep of [run] vms_per_drive: 2 steps, each a run of its own, "
+    free(line);
+    line = sweep_line("memory = 1G\nvcpus = 1\nvms_per_drive = 1,2\n", "");
+    assert_string_equal(line, "sweep of [run] vms_per_drive: 2 steps, each a run of its own, "
                         "re-provisioned ([run] vms_per_drive changes the VMs or their database): "
                         "2 x the duration above, fixed phases 3:00:00\n");
-    free(out);
+    free(line);
 }
 
 static void test_estimate_refused(void **state)
