@@ -94,4 +94,4 @@ TEST_TARGETS += tests/e2e/run-1vm.sh tests/e2e/run-1vm-pgsql-native.sh \
                 tests/e2e/run-1vm-tsql-sysbench.sh tests/e2e/fault-destroy.sh \
                 tests/e2e/fault-panic.sh tests/e2e/fault-boot-panic.sh tests/e2e/fault-libvirtd.sh \
                 tests/e2e/prometheus-1vm.sh tests/e2e/resume.sh tests/e2e/guest-net.sh \
-                tests/e2e/run-1vm-passt.sh
+                tests/e2e/run-1vm-passt.sh tests/e2e/sweep-1vm.sh

@@ -67,14 +67,19 @@ static int cmd_validate(int argc, char **argv)
         return EXIT_BAD_INPUT;
     printf("%s: ok: %d drive(s), %d VM(s), profile %s, workload %s", o.arg, p->ndrives,
            orch_plan_total_vms(p), p->profile, p->workload);
-    if (p->sweep_key) {                     /* a sweep: its steps, one run each */
+    if (p->sweep_key) {     /* a sweep: its steps, on the same VMs or one run each */
+        char why[256];
         printf("; sweep of [%s] %s:", p->sweep_section, p->sweep_key);
         for (int i = 0; i < p->nsweep; i++) {
             char v[64];
             orch_plan_sweep_value(p, i, v, sizeof v);
             printf("%s %s", i ? "," : "", v);
         }
-        printf(" (%d runs)", p->nsweep);
+        if (orch_plan_sweep_same_vms(p, why, sizeof why))
+            printf(" (%d steps on the same VMs, provisioned, prepared and preconditioned once)",
+                   p->nsweep);
+        else
+            printf(" (%d runs, each re-provisioned: %s)", p->nsweep, why);
     }
     printf("\n");
     orch_plan_free(p);

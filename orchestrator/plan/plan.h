@@ -133,6 +133,12 @@ typedef struct orch_plan {
     int         sweep_line;
     int         sweep_step;     /* the step (1-based) orch_plan_sweep_step
                                  * set: a step's plan; 0: the sweep's own */
+    /* a sweep on the same VMs (issue 45, orch_plan_sweep_same_vms): each
+     * step's warm-up before its measure, seconds (-1: [workload] warmup),
+     * and whether the steps restore the database between them (which
+     * makes each step a run of its own, re-provisioned) */
+    int         step_warmup_s;
+    int         restore_between_steps;
     /* [workload] */
     char *workload;             /* oltp_read_write, ..., tpcc */
     char *db_driver;            /* default from the engine */
@@ -246,6 +252,15 @@ int orch_plan_sweep_step(orch_plan *p, int i, char *err, size_t errlen);
 /* Step i's value as the plan writes it ("16", "0.5"), into buf (plan.c:
  * the redacted copy writes it, and sweep.c stands above plan.c). */
 void orch_plan_sweep_value(const orch_plan *p, int i, char *buf, size_t len);
+/* Whether p's sweep runs its steps on the same VMs (issue 45): 1 when it
+ * sweeps a load key ([workload] threads or rate), has one repetition and
+ * does not restore between steps: provisioned, prepared and
+ * preconditioned once, then each step measured after its warm-up. 0
+ * otherwise (each step a run of its own, re-provisioned), with why (a
+ * phrase: "[run] vms_per_drive changes the VMs") in buf. */
+int orch_plan_sweep_same_vms(const orch_plan *p, char *why, size_t len);
+/* The warm-up of each step of a sweep on the same VMs, seconds. */
+int orch_plan_step_warmup(const orch_plan *p);
 
 /* URI of drive d. */
 const char *orch_plan_drive_uri(const orch_plan *p, const orch_drive *d);

@@ -105,6 +105,9 @@ static const key_spec workload_keys[] = {
     P("steady_slope_pct", K_DOUBLE, steady_slope_pct, 0, 1000, NULL),
     P("steady_track",   K_ENUM,   steady_track, 0, 0, "tps|p99"),  /* orch_steady_track */
     P("warmup",         K_DUR,    warmup_s, 0, 24 * 3600, NULL),
+    /* a sweep on the same VMs (issue 45, plan/sweep.c) */
+    P("step_warmup",    K_DUR,    step_warmup_s, 0, 24 * 3600, NULL),
+    P("restore_between_steps", K_BOOL, restore_between_steps, 0, 0, "yes|no"),
     P("measure",        K_DUR,    measure_s, 1, 7 * 24 * 3600, NULL),
     P("rate",           K_DOUBLE, rate, 0, 1000000000, NULL),
     P("prepare",        K_STR,    prepare, 0, 0, "auto|yes|no"),

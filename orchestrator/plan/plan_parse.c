@@ -294,6 +294,7 @@ static void plan_defaults(orch_plan *p)
     p->db_password = strdup("drivebench");
     p->prepare = strdup("auto");
     p->tls_security_level = -1;
+    p->step_warmup_s = -1;
 }
 
 orch_plan *orch_plan_load(const char *path, FILE *errs)

@@ -151,3 +151,32 @@ int orch_plan_sweep_step(orch_plan *p, int i, char *err, size_t errlen)
     p->sweep_step = i + 1;
     return 0;
 }
+
+int orch_plan_sweep_same_vms(const orch_plan *p, char *why, size_t len)
+{
+    if (!p->sweep_key) {
+        snprintf(why, len, "no sweep");
+        return 0;
+    }
+    if (strcmp(p->sweep_section, "workload") != 0
+        || (strcmp(p->sweep_key, "threads") != 0 && strcmp(p->sweep_key, "rate") != 0)) {
+        snprintf(why, len, "[%s] %s changes the VMs or their database", p->sweep_section,
+                 p->sweep_key);
+        return 0;
+    }
+    if (p->restore_between_steps) {
+        snprintf(why, len, "restore_between_steps = yes");
+        return 0;
+    }
+    if (p->repetitions != 1 || p->repetitions_auto) {
+        snprintf(why, len, "[run] repetitions is not 1: each step repeats its own VMs");
+        return 0;
+    }
+    snprintf(why, len, "[%s] %s is a load on the same VMs", p->sweep_section, p->sweep_key);
+    return 1;
+}
+
+int orch_plan_step_warmup(const orch_plan *p)
+{
+    return p->step_warmup_s >= 0 ? p->step_warmup_s : p->warmup_s;
+}

@@ -72,6 +72,28 @@ static void print_duration(const orch_plan *p, const orch_template *t, FILE *out
                                                                   : " plus the prepares");
 }
 
+/* A sweep's duration (issue 45): on the same VMs one boot, preparation
+ * and precondition, then each later step its warm-up and measure; else
+ * every step the whole run above. */
+static void print_sweep(const orch_plan *p, FILE *out)
+{
+    char why[256], warm[16], first[16], step[16], all[16];
+    int n = p->nsweep, fixed = p->precondition_s + p->measure_s;
+    int later = orch_plan_step_warmup(p) + p->measure_s;
+    if (orch_plan_sweep_same_vms(p, why, sizeof why)) {
+        fprintf(out, "sweep of [%s] %s: %d steps on the same VMs: one boot, preparation and "
+                "precondition, then each step after the first its warm-up and measure "
+                "(step_warmup %s + measure): %s + %d x %s = %s\n", p->sweep_section, p->sweep_key,
+                n, orch_hms(orch_plan_step_warmup(p), warm, sizeof warm),
+                orch_hms(fixed, first, sizeof first), n - 1, orch_hms(later, step, sizeof step),
+                orch_hms(fixed + (n - 1) * later, all, sizeof all));
+        return;
+    }
+    fprintf(out, "sweep of [%s] %s: %d steps, each a run of its own, re-provisioned (%s): %d x "
+            "the duration above, fixed phases %s\n", p->sweep_section, p->sweep_key, n, why, n,
+            orch_hms(n * p->repetitions * fixed, all, sizeof all));
+}
+
 int orch_estimate(orch_conns *conns, const orch_plan *p, const orch_template *t, FILE *out,
                   char *err, size_t errlen)
 {
@@ -87,6 +109,8 @@ int orch_estimate(orch_conns *conns, const orch_plan *p, const orch_template *t,
     print_hosts(hosts, nh, out);
     print_drives(groups, ng, out);
     print_duration(p, t, out);
+    if (p->sweep_key)
+        print_sweep(p, out);
     fflush(out);
     for (int k = 0; k < ng; k++)
         short_drives += groups[k].known && groups[k].avail < groups[k].need + groups[k].headroom;
@@ -138,7 +162,7 @@ int orch_eta_left(const orch_eta *e, time_t now, const char *phase, int elapsed,
     }
     if (e->reps > e->rep)
         left += (e->reps - e->rep) * (e->precondition_s + e->measure_s + overhead);
-    return left;
+    return left + e->later_s;
 }
 
 void orch_eta_progress(void *ctx, FILE *out, const char *phase, int elapsed, int expected)

@@ -41,6 +41,8 @@ typedef struct orch_eta {
     int    overhead_s;          /* a finished repetition's time outside the
                                  * fixed phases (boot, prepare or restore,
                                  * teardown); -1 until one finished */
+    int    later_s;             /* a sweep on the same VMs: the fixed time
+                                 * of its steps after this one (run/step.c) */
 } orch_eta;
 
 void orch_eta_init(orch_eta *e, const orch_plan *p);

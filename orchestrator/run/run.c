@@ -229,12 +229,18 @@ static int run_all(run_state *st, const char *started, int *summary_written)
         orch_eta_rep_end(&st->eta, time(NULL));
         if (measured)
             run_record_rep(st, rep);
+        /* a sweep on the same VMs: its later steps before teardown */
+        if (rc_rep == 0 && st->o->steps)
+            rc_rep = run_sweep_steps(st, started, summary_written);
         orch_monitor_clear(st->mon);    /* teardown's destroys are no faults */
         if (rc_rep < 0)
             return ORCH_RUN_FAILED;
         run_teardown(st, st->rep_objs);
-        /* the checkpoint a resume goes on from (resume.h) */
+        /* the checkpoint a resume goes on from (resume.h); a sweep's
+         * steps wrote their summaries */
         st->reps_done = rep;
+        if (st->o->steps)
+            return st->failed_vms ? ORCH_RUN_DEGRADED : ORCH_RUN_OK;
         if (run_write_summary(st, started, RUN_CHECKPOINT) < 0)
             return ORCH_RUN_FAILED;
         if (p->repetitions_auto && enough_repetitions(st, rep))
@@ -298,6 +304,7 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
     st.cl.out = st.out;
     st.cl.progress_every = o->progress_every > 0 ? o->progress_every : 10;
     orch_eta_init(&st.eta, p);
+    run_sweep_eta(&st);
     st.cl.progress_hook = orch_eta_progress;
     st.cl.progress_ctx = &st.eta;
     if (o->resume)

@@ -70,10 +70,25 @@ typedef struct orch_run_opts {
     /* `drivebench resume` (resume.h): go on with run run_id after its
      * complete repetitions, which the checkpoint holds; NULL: a new run */
     const struct orch_resume *resume;
+    /* A sweep on the same VMs (issue 45, run/sweep.c): the run is its
+     * first step, and before teardown runs each later step on the same
+     * VMs (run/step.c). NULL: a run. */
+    const struct orch_sweep_steps *steps;
     char  run_id_out[128];      /* the run id used, filled by orch_run */
 } orch_run_opts;
 
 #define ORCH_SEED_SHUTDOWN_S 600
+
+/* The steps of a sweep on the same VMs (plan.h orch_plan_sweep_same_vms):
+ * step i's plan (plans[0] the one orch_run runs) and run id, and its
+ * status once run (ORCH_RUN_*), -1 for a step not run. The caller owns
+ * everything. */
+typedef struct orch_sweep_steps {
+    const orch_plan *const *plans;
+    char *const *ids;
+    int  *status;
+    int   n;
+} orch_sweep_steps;
 
 /* A plan with a sweep (plan.h sweep_key; issue 34, run/sweep.c): each
  * step a run of its own (orch_run of the plan at that step's value), in

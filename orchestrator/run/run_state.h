@@ -131,6 +131,26 @@ void run_live_stop(run_state *st);
  * st->o->seed_out. 0 or -1 with st->err (no seed file then). */
 int run_seed(run_state *st);
 
+/* step.c (issue 45) */
+/* One measured step at plan sp's load (sp: the run's plan with another
+ * load, e.g. a sweep step's) on the run's VMs, already provisioned,
+ * prepared and preconditioned: its measured phase after sp's step warm-up
+ * (orch_plan_step_warmup), then its summary and report in a run folder
+ * of its own, run_id, beside the run's; the precondition's rounds stay in
+ * the run's first summary. The run's state is as before afterwards (VMs
+ * that failed stay failed). Returns ORCH_RUN_OK, _DEGRADED (VMs failed),
+ * _FAILED (st->err; a partial summary kept when it measured) or
+ * _INTERRUPTED. */
+int run_load_step(run_state *st, const orch_plan *sp, const char *run_id);
+/* A sweep on the same VMs (st->o->steps), after the first step's measure
+ * and record: its summary and report, then each later step
+ * (run_load_step) in order, each one's status in the steps' status;
+ * *summary_written once the first step's summary is there. 0, or -1 with
+ * st->err when a step failed or was interrupted (the later ones not run). */
+int run_sweep_steps(run_state *st, const char *started, int *summary_written);
+/* The run's ETA counts a sweep's later steps (st->o->steps) from the start. */
+void run_sweep_eta(run_state *st);
+
 /* precondition.c */
 /* The precondition of repetition rep in rounds of steady_round, until
  * steady (precondition = until-steady) or for its fixed time; each

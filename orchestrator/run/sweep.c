@@ -152,6 +152,73 @@ static int run_steps(const orch_plan *p, orch_run_opts *o, const char *dir, res_
     return rc;
 }
 
+/* The statuses of steps that ran without a summary (they failed before
+ * measuring) or did not run. */
+static void step_status(res_sweep_step *st, int status)
+{
+    if (st->status)
+        return;
+    st->status = strdup(status < 0 ? "not run"
+                        : status == ORCH_RUN_INTERRUPTED ? "interrupted" : "failed");
+}
+
+/* A sweep on the same VMs (issue 45): one run, the first step's, whose
+ * later steps run before its teardown (run/step.c); each step's entry in
+ * w. Returns the run's status. */
+static int run_same_vms(const orch_plan *p, orch_run_opts *o, const char *dir, res_sweep *w,
+                        FILE *out)
+{
+    orch_plan **plans = calloc((size_t)p->nsweep, sizeof *plans);
+    char **ids = calloc((size_t)p->nsweep, sizeof *ids), err[1024], value[64];
+    int *status = calloc((size_t)p->nsweep, sizeof *status), rc = ORCH_RUN_FAILED;
+    orch_sweep_steps steps = { .plans = (const orch_plan *const *)plans, .ids = ids,
+                               .status = status, .n = p->nsweep };
+    orch_run_opts so = *o;
+
+    for (int i = 0; plans && ids && status && i < p->nsweep; i++) {
+        status[i] = -1;
+        if (!(ids[i] = orch_strfmt("%s-s%d", w->run_id, i + 1))
+            || !(plans[i] = step_plan(p, i, dir, err, sizeof err))) {
+            fprintf(out, "drivebench: %s\n", ids[i] ? err : "out of memory");
+            goto cleanup;
+        }
+    }
+    if (!plans || !ids || !status) {
+        fprintf(out, "drivebench: out of memory\n");
+        goto cleanup;
+    }
+    orch_plan_sweep_value(p, 0, value, sizeof value);
+    fprintf(out, "sweep step 1 of %d: [%s] %s = %s (run %s; the VMs provisioned, prepared and "
+            "preconditioned once, for every step)\n", p->nsweep, p->sweep_section, p->sweep_key,
+            value, ids[0]);
+    fflush(out);
+    so.run_id = ids[0];
+    so.steps = &steps;
+    rc = orch_run(plans[0], &so);
+    o->monitor = NULL;
+    if (status[0] < 0)
+        status[0] = rc;
+cleanup:
+    for (int i = 0; i < p->nsweep; i++) {
+        res_sweep_step *st = &w->steps[w->nsteps++];
+        char *sdir = ids && ids[i] ? orch_strfmt("%s/%s", dir, ids[i]) : NULL;
+        st->value = p->sweep_values[i];
+        st->run_id = ids && ids[i] ? strdup(ids[i]) : NULL;
+        if (sdir && status && status[i] >= 0)
+            step_figures(st, sdir);
+        step_status(st, status ? status[i] : ORCH_RUN_FAILED);
+        free(sdir);
+        if (plans)
+            orch_plan_free(plans[i]);
+        if (ids)
+            free(ids[i]);
+    }
+    free(plans);
+    free(ids);
+    free(status);
+    return rc;
+}
+
 int orch_run_sweep(const orch_plan *p, orch_run_opts *o)
 {
     FILE *out = o->out ? o->out : stderr;
@@ -191,7 +258,8 @@ int orch_run_sweep(const orch_plan *p, orch_run_opts *o)
     w.started_at = strdup(when);
     fprintf(out, "sweep %s: [%s] %s in %d steps, results in %s\n", id, p->sweep_section,
             p->sweep_key, p->nsweep, dir);
-    rc = run_steps(p, o, dir, &w, out);
+    rc = orch_plan_sweep_same_vms(p, err, sizeof err) ? run_same_vms(p, o, dir, &w, out)
+                                                      : run_steps(p, o, dir, &w, out);
     knees(&w);
     run_iso_now(when, sizeof when);
     w.finished_at = strdup(when);

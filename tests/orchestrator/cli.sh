@@ -207,8 +207,16 @@ expect "a swept vms_per_drive and a drive's own vms" 2 \
   $DB validate "$tmp/sweep.ini"
 sed -i '/^vms = 3$/d' "$tmp/sweep.ini"
 out=$($DB validate "$tmp/sweep.ini" 2>&1)
-[ "$out" = "$tmp/sweep.ini: ok: 1 drive(s), 1 VM(s), profile tiny, workload tpcc; sweep of [run] vms_per_drive: 1, 2 (2 runs)" ] \
+[ "$out" = "$tmp/sweep.ini: ok: 1 drive(s), 1 VM(s), profile tiny, workload tpcc; sweep of [run] vms_per_drive: 1, 2 (2 runs, each re-provisioned: [run] vms_per_drive changes the VMs or their database)" ] \
   && ok "validate names a sweep's steps" || bad "validate of a sweep: $out"
+sed -i 's/^vms_per_drive = 1,2$/vms_per_drive = 1/; s/^warehouses = 1$/warehouses = 1\nthreads = 1,2,4/' "$tmp/sweep.ini"
+out=$($DB validate "$tmp/sweep.ini" 2>&1)
+[ "$out" = "$tmp/sweep.ini: ok: 1 drive(s), 1 VM(s), profile tiny, workload tpcc; sweep of [workload] threads: 1, 2, 4 (3 steps on the same VMs, provisioned, prepared and preconditioned once)" ] \
+  && ok "validate: a sweep of threads runs on the same VMs" || bad "validate of a threads sweep: $out"
+sed -i 's/^threads = 1,2,4$/threads = 1,2,4\nrestore_between_steps = yes/' "$tmp/sweep.ini"
+out=$($DB validate "$tmp/sweep.ini" 2>&1)
+[ "$out" = "$tmp/sweep.ini: ok: 1 drive(s), 1 VM(s), profile tiny, workload tpcc; sweep of [workload] threads: 1, 2, 4 (3 runs, each re-provisioned: restore_between_steps = yes)" ] \
+  && ok "validate: restore_between_steps = yes re-provisions each step" || bad "validate with restore_between_steps: $out"
 engine_error "FreeTDS with strict encryption" \
   "11: [workload] encrypt = strict: FreeTDS 1.3 has no strict (TDS 8) encryption; use yes, or ODBC Driver 18" \
   'engine = sqlserver\nimage = /srv/mssql.qcow2\n' 'odbc_driver = FreeTDS\nencrypt = strict\n'

@@ -103,6 +103,39 @@ static void test_estimate_fits(void **state)
     free(out);
 }
 
+/* The estimate's sweep line of a plan with run_keys and workload keys
+ * (from "sweep of" to the end; caller frees). */
+static char *sweep_line(const char *run_keys, const char *workload)
+{
+    char err[512], *out, *at, *line;
+    assert_int_equal(estimate(run_keys, workload, "[drive a]\npool = userpool\n", &out, err,
+                              sizeof err), 0);
+    at = strstr(tidy(out), "sweep of");
+    assert_non_null(at);
+    line = strdup(at);
+    free(out);
+    return line;
+}
+
+/* A sweep's duration (issue 45): on the same VMs one precondition, then
+ * each later step its step_warmup and measure; a sweep of vms_per_drive
+ * re-provisions, every step the whole run. */
+static void test_estimate_sweep(void **state)
+{
+    char *line = sweep_line("memory = 1G\nvcpus = 1\n", "rate = 10,20,40\nstep_warmup = 5m\n");
+    (void)state;
+    assert_string_equal(line, "sweep of [workload] rate: 3 steps on the same VMs: one boot, "
+                        "preparation and precondition, then each step after the first its warm-up "
+                        "and measure (step_warmup 0:05:00 + measure): 1:30:00 + 2 x 0:35:00 = "
+                        "2:40:00\n");
+    free(line);
+    line = sweep_line("memory = 1G\nvcpus = 1\nvms_per_drive = 1,2\n", "");
+    assert_string_equal(line, "sweep of [run] vms_per_drive: 2 steps, each a run of its own, "
+                        "re-provisioned ([run] vms_per_drive changes the VMs or their database): "
+                        "2 x the duration above, fixed phases 3:00:00\n");
+    free(line);
+}
+
 static void test_estimate_refused(void **state)
 {
     char err[512], *out;
@@ -251,6 +284,9 @@ static void test_eta(void **state)
     /* the last repetition's measure, overrun: nothing left */
     orch_eta_rep_begin(&e, 3, 40000);
     assert_int_equal(orch_eta_left(&e, 52000, "measure", 3700, 3600), 0);
+    /* a sweep on the same VMs: its later steps' time after this one's */
+    e.later_s = 2 * 3700;
+    assert_int_equal(orch_eta_left(&e, 52000, "measure", 3000, 3600), 600 + 7400);
     assert_string_equal(orch_hms(3 * 3600 + 20 * 60 + 5, b, sizeof b), "3:20:05");
     assert_string_equal(orch_hms(-4, b, sizeof b), "0:00:00");
 }
@@ -259,6 +295,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_estimate_fits),
+        cmocka_unit_test(test_estimate_sweep),
         cmocka_unit_test(test_estimate_refused),
         cmocka_unit_test(test_estimate_vcpus),
         cmocka_unit_test_setup_teardown(test_run_memory, orch_fixture_setup,

@@ -22,6 +22,7 @@
 #include "plan/plan.h"
 #include "run/run.h"
 #include "results.h"
+#include <json-c/json.h>
 #include "testlib.h"
 
 /* The string value of XPath expr over the page at path ("" when nothing). */
@@ -91,7 +92,8 @@ static void test_sweep_rate(void **state)
     snprintf(want, sizeof want, "sweep %s: [workload] rate in 3 steps, results in %s/%s\n", RUN_ID,
              f->results, RUN_ID);
     orch_assert_output(f, want);
-    orch_assert_output(f, "sweep step 2 of 3: [workload] rate = 20 (run " RUN_ID "-s2)\n");
+    orch_assert_output(f, "sweep step 2 of 3: [workload] rate = 20 on the same VMs (run " RUN_ID
+                         "-s2)\n");
     orch_assert_output(f, "sweep: drive a<b ' & .. x: knee at rate = 20 (19.00 TPS, step 2)\n");
     orch_assert_output(f, "sweep: drive second: knee at rate = 20 (9.50 TPS, step 2)\n");
     /* each step's measured phase ran with its own rate, on every VM */
@@ -192,6 +194,9 @@ static void test_sweep_vms(void **state)
     assert_int_equal(orch_run_sweep(p, &o), ORCH_RUN_OK);
     unsetenv("FAKE_OLTP_STEP_TPS");
     orch_assert_output(f, "sweep step 1 of 2: [run] vms_per_drive = 1 (run " RUN_ID "-s1)\n");
+    /* a key that changes the VMs: each step boots its own (2, then 4) */
+    orch_assert_output(f, "waiting for 2 VM(s) to boot");
+    orch_assert_output(f, "waiting for 4 VM(s) to boot");
     /* 2 VMs, then 4, each measured once */
     assert_int_equal(orch_count_lines(f->log, " run"), 6);
     read_sweep(f, &w);
@@ -203,6 +208,180 @@ static void test_sweep_vms(void **state)
     assert_int_equal(w.nknees, 2);
     assert_true(w.knees[0].value == 2 && w.knees[0].step == 2);
     res_sweep_clear(&w);
+    orch_plan_free(p);
+}
+
+/* The fixture's plan with [workload] threads = list and the [workload]
+ * lines times. Caller frees. */
+static orch_plan *threads_plan(orch_fixture *f, const char *list, const char *times)
+{
+    char path[PATH_MAX], *text, *at;
+    FILE *pf;
+    orch_plan *p = orch_fixture_plan_timed(f, "profile = tiny\n", times, "pool = userpool\n");
+    orch_plan_free(p);
+    snprintf(path, sizeof path, "%s/plan.ini", f->results);
+    text = orch_slurp(path);
+    at = strstr(text, "threads = 2\n");
+    assert_non_null(at);
+    pf = fopen(path, "w");
+    assert_non_null(pf);
+    fprintf(pf, "%.*sthreads = %s\n%s", (int)(at - text), text, list, at + strlen("threads = 2\n"));
+    fclose(pf);
+    free(text);
+    p = orch_plan_load(path, stderr);
+    assert_non_null(p);
+    return p;
+}
+
+/* The line numbers (1-based) in path of the first and the last line
+ * holding needle (0 when none). */
+static void line_span(const char *path, const char *needle, int *first, int *last)
+{
+    char *text = orch_slurp(path), *line = text, *nl;
+    int n = 0;
+    *first = *last = 0;
+    for (; line && *line; line = nl ? nl + 1 : NULL) {
+        nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        n++;
+        if (strstr(line, needle)) {
+            *first = *first ? *first : n;
+            *last = n;
+        }
+    }
+    free(text);
+}
+
+/* The sum of the measured TPS of the VM result files of step s's
+ * summary (its oltp result files), and their number into *n. */
+static double step_result_tps(orch_fixture *f, int s, int *n)
+{
+    char dir[PATH_MAX], path[PATH_MAX * 2], err[512];
+    json_object *sum, *vms;
+    double tps = 0;
+    snprintf(dir, sizeof dir, "%s/%s/%s-s%d", f->results, RUN_ID, RUN_ID, s);
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    sum = json_object_from_file(path);
+    assert_non_null(sum);
+    assert_true(json_object_object_get_ex(sum, "vms", &vms));
+    *n = (int)json_object_array_length(vms);
+    for (int i = 0; i < *n; i++) {
+        json_object *r;
+        res_oltp o;
+        const res_phase *ph;
+        assert_true(json_object_object_get_ex(json_object_array_get_idx(vms, i), "result", &r));
+        snprintf(path, sizeof path, "%s/%s", dir, json_object_get_string(r));
+        assert_int_equal(res_oltp_read_file(path, &o, err, sizeof err), 0);
+        ph = res_oltp_measure(&o);
+        assert_non_null(ph);
+        tps += ph->tps;
+        res_oltp_clear(&o);
+    }
+    json_object_put(sum);
+    return tps;
+}
+
+/* threads = 1,2,4 on the same VMs (issue 45): the 3 VMs booted once,
+ * prepared once and preconditioned once (one round each), then the three
+ * steps measured in order on them (3 VMs each), the steps after the first
+ * after step_warmup; each step a run folder with its summary, whose
+ * drive TPS is the sum of its VMs' result files; one teardown. */
+static void test_sweep_same_vms(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = threads_plan(f, "1,2,4", "precondition = 1s\nmeasure = 1s\nprepare = yes\n"
+                                           "step_warmup = 2s\n");
+    orch_run_opts o;
+    res_sweep w;
+    int first[3], last[3], n;
+    const char *args[3] = { "--threads=1 ", "--threads=2 ", "--threads=4 " };
+    char why[256];
+
+    assert_int_equal(orch_plan_sweep_same_vms(p, why, sizeof why), 1);
+    assert_string_equal(why, "[workload] threads is a load on the same VMs");
+    orch_fixture_opts(&o, f);
+    o.wait_ready = orch_fixture_ready;
+    setenv("FAKE_OLTP_STEP_TPS", "5 9.5 9.6", 1);
+    assert_int_equal(orch_run_sweep(p, &o), ORCH_RUN_OK);
+    unsetenv("FAKE_OLTP_STEP_TPS");
+    orch_assert_output(f, "sweep step 1 of 3: [workload] threads = 1 (run " RUN_ID "-s1; the VMs "
+                          "provisioned, prepared and preconditioned once, for every step)\n");
+    orch_assert_output(f, "sweep step 3 of 3: [workload] threads = 4 on the same VMs (run "
+                          RUN_ID "-s3)\n");
+    /* one boot, one prepare, one precondition round: 3 VMs each */
+    {
+        const char *out = orch_fixture_output(f);
+        int boots = 0;
+        for (const char *at = out; (at = strstr(at, "waiting for 3 VM(s) to boot")); at++)
+            boots++;
+        assert_int_equal(boots, 1);
+        assert_null(strstr(out, "-s2--"));
+    }
+    assert_int_equal(orch_count_lines(f->log, " prepare"), 3);
+    assert_int_equal(orch_count_lines(f->log, ".precondition."), 3);
+    assert_int_equal(orch_count_lines(f->log, "--warmup-time=2 "), 6);
+    /* the measured phases: 3 VMs a step, the steps in order */
+    for (int s = 0; s < 3; s++) {
+        char json[64];
+        snprintf(json, sizeof json, RUN_ID "-s%d/vm/", s + 1);
+        assert_int_equal(orch_count_lines(f->log, json), s == 0 ? 6 : 3);
+        line_span(f->log, json, &first[s], &last[s]);
+        assert_true(first[s] > 0);
+        if (s)
+            assert_true(first[s] > last[s - 1]);
+        assert_int_equal(orch_count_lines(f->log, args[s]), s == 0 ? 9 : 3);
+    }
+    /* one teardown of the VMs, then of the run's pools: nothing left */
+    orch_assert_teardown(f, 3, 6, 0, 1);
+    {
+        const char *out = orch_fixture_output(f);
+        int n_td = 0;
+        for (const char *at = out; (at = strstr(at, "teardown: removed")); at++)
+            n_td++;
+        assert_int_equal(n_td, 2);
+    }
+    read_sweep(f, &w);
+    assert_int_equal(w.nsteps, 3);
+    for (int s = 0; s < 3; s++) {
+        assert_string_equal(w.steps[s].status, "complete");
+        assert_true(w.steps[s].value == 1 << s);
+        /* each step's figures are its oltp result files' */
+        assert_true(step_result_tps(f, s + 1, &n) == w.steps[s].drives[0].tps
+                                                   + w.steps[s].drives[1].tps);
+        assert_int_equal(n, 3);
+    }
+    assert_step_drive(&w, 0, 0, "a<b ' & .. x", 2, 10);
+    assert_step_drive(&w, 1, 0, "a<b ' & .. x", 2, 19);
+    assert_step_drive(&w, 2, 0, "a<b ' & .. x", 2, 19.2);
+    assert_step_drive(&w, 2, 1, "second", 1, 9.6);
+    res_sweep_clear(&w);
+    orch_plan_free(p);
+}
+
+/* restore_between_steps = yes: each step a run of its own, the VMs
+ * booted and preconditioned again at every step. */
+static void test_sweep_restore_between(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = orch_fixture_plan_timed(f, "profile = tiny\n", "measure = 1s\nprecondition = 1s\n"
+                                           "rate = 10,20\nrestore_between_steps = yes\n",
+                                           "pool = userpool\n");
+    orch_run_opts o;
+    const char *out;
+    int boots = 0;
+    char why[256];
+    assert_int_equal(orch_plan_sweep_same_vms(p, why, sizeof why), 0);
+    assert_string_equal(why, "restore_between_steps = yes");
+    orch_fixture_opts(&o, f);
+    o.wait_ready = orch_fixture_ready;
+    assert_int_equal(orch_run_sweep(p, &o), ORCH_RUN_OK);
+    out = orch_fixture_output(f);
+    for (const char *at = out; (at = strstr(at, "waiting for 3 VM(s) to boot")); at++)
+        boots++;
+    assert_int_equal(boots, 2);
+    assert_int_equal(orch_count_lines(f->log, ".precondition."), 6);
+    orch_assert_output(f, "sweep step 2 of 2: [workload] rate = 20 (run " RUN_ID "-s2)\n");
     orch_plan_free(p);
 }
 
@@ -225,6 +404,8 @@ static void test_sweep_failed_step(void **state)
     unsetenv("FAKE_OLTP_EXIT");
     unsetenv("FAKE_OLTP_MATCH");
     assert_int_equal(orch_count_lines(f->log, "--rate=40 "), 0);
+    /* on the same VMs: the failed step's VMs torn down with the run's */
+    orch_assert_teardown(f, 3, 6, 0, 1);
     read_sweep(f, &w);
     assert_int_equal(w.nsteps, 3);
     assert_string_equal(w.steps[0].status, "complete");
@@ -305,6 +486,8 @@ int main(void)
         ORCH_FIXTURE_TEST(test_sweep_rate),
         ORCH_FIXTURE_TEST(test_sweep_vms),
         ORCH_FIXTURE_TEST(test_sweep_failed_step),
+        ORCH_FIXTURE_TEST(test_sweep_same_vms),
+        ORCH_FIXTURE_TEST(test_sweep_restore_between),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
