@@ -14,6 +14,10 @@
 #include "util/stats.h"
 #include "util/stats_power.h"
 
+/* The shortest pilot series read: fewer intervals show too little of
+ * their correlation (the batch rule's own floor is 100 correlation
+ * times). */
+#define POWER_MIN_PILOT 100
 /* The longest measure time searched, seconds. */
 #define POWER_MAX_S 86400.0
 
@@ -24,6 +28,7 @@ typedef struct pilot_drive {
     int              has_tps, has_p;
     double           txns;      /* transactions per interval, mean */
     double           pct;       /* the p-latency's percentile */
+    int              longest, longest_p;    /* the series' intervals */
 } pilot_drive;
 
 int orch_power_parse_effect(const char *s, double *pct)
@@ -108,7 +113,8 @@ static int drive_models(const res_summary *s, const res_drive *dr, double iv, pi
     pd->txns = n > 0 ? sum / n * iv : 0;
     if ((rc = orch_power_model_of(tps, n, &pd->tps)) == -3)
         goto out;
-    pd->has_tps = rc == 0;
+    pd->has_tps = rc == 0 && n >= POWER_MIN_PILOT;
+    pd->longest = n;
     rc = 0;
     if (dr->io && dr->io->np > 0 && isfinite(dr->io->p_pct)) {
         if (!(p = malloc((size_t)dr->io->np * sizeof *p))) {
@@ -120,7 +126,8 @@ static int drive_models(const res_summary *s, const res_drive *dr, double iv, pi
         pd->pct = dr->io->p_pct;
         if ((rc = orch_power_model_of(p, np, &pd->p)) == -3)
             goto out;
-        pd->has_p = rc == 0;
+        pd->has_p = rc == 0 && np >= POWER_MIN_PILOT;
+        pd->longest_p = np;
         rc = 0;
     }
 out:
@@ -182,6 +189,7 @@ int orch_plan_power(const orch_plan *p, const char *plan_path, const char *run_d
     res_summary *s = orch_summary_rebuild(run_dir, why, sizeof why);
     pilot_drive *d = NULL;
     int rc = -2, nd, reps = p->repetitions_auto ? p->repetitions_min : p->repetitions, usable = 0;
+    int longest = 0;
     double iv;
 
     if (!s) {
@@ -196,14 +204,14 @@ int orch_plan_power(const orch_plan *p, const char *plan_path, const char *run_d
     for (int i = 0; iv > 0 && i < nd; i++) {
         if (drive_models(s, &s->drives[i], iv, &d[i]) < 0)
             goto out;
-        usable += fig == ORCH_POWER_P ? d[i].has_p : fig == ORCH_POWER_TPS ? d[i].has_tps
-                                                                            : d[i].has_tps;
+        usable += fig == ORCH_POWER_P ? d[i].has_p : d[i].has_tps;
+        longest = (int)fmax(longest, fig == ORCH_POWER_P ? d[i].longest_p : d[i].longest);
     }
     if (!(iv > 0) || usable == 0) {
-        snprintf(err, errlen, "%s: the pilot has no %s series to size a comparison by (a "
-                 "measured phase with intervals%s)", run_dir,
-                 fig == ORCH_POWER_P ? "p-latency" : "interval TPS",
-                 fig == ORCH_POWER_P ? " and their histograms" : "");
+        snprintf(err, errlen, "%s: the pilot has no %s series of at least %d intervals to size "
+                 "a comparison by (its longest: %d%s)", run_dir,
+                 fig == ORCH_POWER_P ? "p-latency" : "interval TPS", POWER_MIN_PILOT, longest,
+                 fig == ORCH_POWER_P ? "; a measured phase's interval histograms make one" : "");
         rc = -1;
         goto out;
     }
