@@ -495,7 +495,7 @@ static int power_parse(int argc, char **argv, int need, power_opts *o)
 static int power_report(const orch_plan *p, const char *path, const power_opts *o)
 {
     char err[2048];
-    int rc = orch_plan_power(p, path, o->from, o->effect, o->fig, stdout, err, sizeof err);
+    int rc = orch_power_plan(p, path, o->from, o->effect, o->fig, stdout, err, sizeof err);
     if (rc == -1)
         return cli_bad_input("%s", err);
     if (rc < 0)

@@ -111,7 +111,7 @@ static int drive_models(const res_summary *s, const res_drive *dr, double iv, pi
     for (int i = 0; i < n; i++)
         sum += tps[i];
     pd->txns = n > 0 ? sum / n * iv : 0;
-    if ((rc = orch_power_model_of(tps, n, &pd->tps)) == -3)
+    if ((rc = orch_stats_power_model(tps, n, &pd->tps)) == -3)
         goto out;
     pd->has_tps = rc == 0 && n >= POWER_MIN_PILOT;
     pd->longest = n;
@@ -124,7 +124,7 @@ static int drive_models(const res_summary *s, const res_drive *dr, double iv, pi
         for (int i = 0; i < dr->io->np; i++)
             p[np++] = dr->io->p_series[i].tps;
         pd->pct = dr->io->p_pct;
-        if ((rc = orch_power_model_of(p, np, &pd->p)) == -3)
+        if ((rc = orch_stats_power_model(p, np, &pd->p)) == -3)
             goto out;
         pd->has_p = rc == 0 && np >= POWER_MIN_PILOT;
         pd->longest_p = np;
@@ -164,7 +164,7 @@ static int size_one(FILE *out, const orch_plan *p, const pilot_drive *a, const p
                 floor(has), need, has > 0 ? ceil(iv * need / has) : iv * need);
         return 0;
     }
-    if ((n = orch_power_search(&c, ORCH_POWER_TARGET, max_n, &power)) < 0)
+    if ((n = orch_stats_power_search(&c, ORCH_POWER_TARGET, max_n, &power)) < 0)
         return -1;
     if (n == 0)
         fprintf(out, "not within %.0f s%s (power %.1f %% there)", max_n * iv, per,
@@ -173,7 +173,7 @@ static int size_one(FILE *out, const orch_plan *p, const pilot_drive *a, const p
         fprintf(out, "measure %.0f s%s (%d intervals; power %.1f %%)", n * iv, per, n,
                 100.0 * power);
     if (plan_n >= 3) {
-        double q = orch_power_at(&c, plan_n);
+        double q = orch_stats_power_at(&c, plan_n);
         if (q < 0)
             return -1;
         fprintf(out, "; the plan's %d s: %.1f %%", p->measure_s, 100.0 * q);
@@ -182,8 +182,9 @@ static int size_one(FILE *out, const orch_plan *p, const pilot_drive *a, const p
     return 0;
 }
 
-int orch_plan_power(const orch_plan *p, const char *plan_path, const char *run_dir, double effect_pct,
-                    orch_power_figure fig, FILE *out, char *err, size_t errlen)
+int orch_power_plan(const orch_plan *p, const char *plan_path, const char *run_dir,
+                    double effect_pct, orch_power_figure fig, FILE *out, char *err,
+                    size_t errlen)
 {
     char why[1024];
     res_summary *s = orch_summary_rebuild(run_dir, why, sizeof why);

@@ -39,7 +39,8 @@ int orch_power_parse_effect(const char *s, double *pct);
  * -1 with err when the folder is no pilot (not a run folder, a result it
  * names unreadable, no drive with the figure asked for); -2 when out of
  * memory. */
-int orch_plan_power(const orch_plan *p, const char *plan_path, const char *run_dir, double effect_pct,
-                    orch_power_figure fig, FILE *out, char *err, size_t errlen);
+int orch_power_plan(const orch_plan *p, const char *plan_path, const char *run_dir,
+                    double effect_pct, orch_power_figure fig, FILE *out, char *err,
+                    size_t errlen);
 
 #endif

@@ -7,7 +7,7 @@
 
 #include "util/stats.h"
 
-uint64_t orch_sim_next(uint64_t *s)
+uint64_t orch_stats_sim_next(uint64_t *s)
 {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -15,27 +15,27 @@ uint64_t orch_sim_next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-double orch_sim_unit(uint64_t *s)
+double orch_stats_sim_unit(uint64_t *s)
 {
-    return ((double)(orch_sim_next(s) >> 11) + 0.5) / 9007199254740992.0;
+    return ((double)(orch_stats_sim_next(s) >> 11) + 0.5) / 9007199254740992.0;
 }
 
-double orch_sim_normal(uint64_t *s)
+double orch_stats_sim_normal(uint64_t *s)
 {
-    double u1 = orch_sim_unit(s), u2 = orch_sim_unit(s);
+    double u1 = orch_stats_sim_unit(s), u2 = orch_stats_sim_unit(s);
     return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
 }
 
-void orch_sim_ar1_add(uint64_t *s, double *x, int n, double phi, double sd)
+void orch_stats_sim_ar1_add(uint64_t *s, double *x, int n, double phi, double sd)
 {
-    double v = sd * orch_sim_normal(s), q = sqrt(1.0 - phi * phi) * sd;
+    double v = sd * orch_stats_sim_normal(s), q = sqrt(1.0 - phi * phi) * sd;
     for (int i = 0; i < n; i++) {
         x[i] += v;
-        v = phi * v + q * orch_sim_normal(s);
+        v = phi * v + q * orch_stats_sim_normal(s);
     }
 }
 
-int orch_power_model_of(const double *s, int n, orch_power_model *m)
+int orch_stats_power_model(const double *s, int n, orch_power_model *m)
 {
     double *rho, sum = 0, ss = 0, r1;
     int seg[1] = { n }, rc;
@@ -81,11 +81,11 @@ static void draw(uint64_t *st, const orch_power_model *m, double mu, double *x, 
 {
     double sig = m->sd * sqrt(m->w), noise = m->sd * sqrt(1.0 - m->w);
     for (int i = 0; i < n; i++)
-        x[i] = mu + noise * orch_sim_normal(st);
-    orch_sim_ar1_add(st, x, n, m->phi, sig);
+        x[i] = mu + noise * orch_stats_sim_normal(st);
+    orch_stats_sim_ar1_add(st, x, n, m->phi, sig);
 }
 
-double orch_power_at(const orch_power_case *c, int n)
+double orch_stats_power_at(const orch_power_case *c, int n)
 {
     size_t len = (size_t)n * (size_t)(c->reps > 0 ? c->reps : 1);
     double *a = malloc(len * sizeof *a), *b = malloc(len * sizeof *b);
@@ -125,7 +125,7 @@ double orch_power_at(const orch_power_case *c, int n)
     return found < 0 ? -1 : c->trials > 0 ? (double)found / c->trials : 0;
 }
 
-int orch_power_search(const orch_power_case *c, double target, int max_n, double *power)
+int orch_stats_power_search(const orch_power_case *c, double target, int max_n, double *power)
 {
     int lo = 0, hi = 20;
     double p;
@@ -133,7 +133,7 @@ int orch_power_search(const orch_power_case *c, double target, int max_n, double
     for (;;) {
         if (hi > max_n)
             hi = max_n;
-        if ((p = orch_power_at(c, hi)) < 0)
+        if ((p = orch_stats_power_at(c, hi)) < 0)
             return -1;
         if (p >= target || hi == max_n)
             break;
@@ -148,7 +148,7 @@ int orch_power_search(const orch_power_case *c, double target, int max_n, double
     /* bisection between a length short of it and one that reaches it */
     while (hi - lo > 1 && hi - lo > hi / 50) {
         int mid = lo + (hi - lo) / 2;
-        double q = orch_power_at(c, mid);
+        double q = orch_stats_power_at(c, mid);
         if (q < 0)
             return -1;
         if (q >= target) {

@@ -24,14 +24,14 @@
 #include <stdint.h>
 
 /* splitmix64: the next value of the state *s */
-uint64_t orch_sim_next(uint64_t *s);
+uint64_t orch_stats_sim_next(uint64_t *s);
 /* uniform in (0, 1) */
-double orch_sim_unit(uint64_t *s);
+double orch_stats_sim_unit(uint64_t *s);
 /* standard normal (Box-Muller) */
-double orch_sim_normal(uint64_t *s);
+double orch_stats_sim_normal(uint64_t *s);
 /* x[0..n) += an AR(1) series of lag-1 autocorrelation phi and standard
  * deviation sd, stationary from the start. */
-void orch_sim_ar1_add(uint64_t *s, double *x, int n, double phi, double sd);
+void orch_stats_sim_ar1_add(uint64_t *s, double *x, int n, double phi, double sd);
 
 /* One drive's figure as the pilot showed it. */
 typedef struct orch_power_model {
@@ -45,7 +45,7 @@ typedef struct orch_power_model {
 /* The model of the pilot series s[0..n) (one repetition). 0; -1 when it
  * has no autocorrelation to read (fewer than 3 values, a value not
  * finite, or none varies); -3 when out of memory. */
-int orch_power_model_of(const double *s, int n, orch_power_model *m);
+int orch_stats_power_model(const double *s, int n, orch_power_model *m);
 
 /* One paired comparison to size: drive a's model, drive b's, and the
  * difference to find. */
@@ -61,12 +61,12 @@ typedef struct orch_power_case {
 
 /* The share of c->trials simulated runs of n intervals per repetition
  * whose comparison finds the difference (0..1); -1 when out of memory. */
-double orch_power_at(const orch_power_case *c, int n);
+double orch_stats_power_at(const orch_power_case *c, int n);
 
 /* The fewest intervals per repetition, up to max_n, at which
- * orch_power_at reaches target (a geometric ramp from 20 by 1.5, then
+ * orch_stats_power_at reaches target (a geometric ramp from 20 by 1.5, then
  * bisection to within 2 %), its power into *power; 0 when max_n does
  * not reach it (*power then that at max_n); -1 when out of memory. */
-int orch_power_search(const orch_power_case *c, double target, int max_n, double *power);
+int orch_stats_power_search(const orch_power_case *c, double target, int max_n, double *power);
 
 #endif

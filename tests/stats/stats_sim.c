@@ -318,7 +318,7 @@ static void draw_latency(sim_run *r, const opts *o, int fail, double gain, uint6
             double med = P_MEDIAN / gain * exp(r->lscale[v * r->n + i]) * 1000.0;
             hist_reset(r->vh);
             for (long j = 0; j < cnt; j++) {
-                int64_t us = llround(med * exp(spread * orch_sim_normal(st)));
+                int64_t us = llround(med * exp(spread * orch_stats_sim_normal(st)));
                 hist_record(r->vh, us);
                 if (r->docs)
                     hist_record(r->docs[v].phases[0].histogram, us);
@@ -343,8 +343,8 @@ static void fill_rep(sim_run *r, const opts *o, double phi, int k, uint64_t *st)
     double noise = o->zero_var ? 0.0 : 1.0;
     memset(r->host, 0, (size_t)n * sizeof *r->host);
     memset(r->phost, 0, (size_t)n * sizeof *r->phost);
-    orch_sim_ar1_add(st, r->host, n, phi, SD_HOST * noise);
-    orch_sim_ar1_add(st, r->phost, n, phi, (r->txns ? SD_LHOST : SD_PHOST) * noise);
+    orch_stats_sim_ar1_add(st, r->host, n, phi, SD_HOST * noise);
+    orch_stats_sim_ar1_add(st, r->phost, n, phi, (r->txns ? SD_LHOST : SD_PHOST) * noise);
     for (int d = 0; d < r->sum.ndrives; d++) {
         tel_drive_acc *a = &r->acc[d];
         res_repetition *rp = &r->sum.drives[d].reps[k];
@@ -357,12 +357,12 @@ static void fill_rep(sim_run *r, const opts *o, double phi, int k, uint64_t *st)
         }
         for (int v = 0; v < r->vms; v++) {
             memset(r->x, 0, (size_t)n * sizeof *r->x);
-            orch_sim_ar1_add(st, r->x, n, phi, SD_VM * noise);
+            orch_stats_sim_ar1_add(st, r->x, n, phi, SD_VM * noise);
             if (o->partial) {
                 /* the last bin covers a fraction f of its interval: the
                  * mean of fewer transactions, its noise 1/sqrt(f) larger */
-                double f = 0.05 + 0.95 * orch_sim_unit(st);
-                r->x[n - 1] += SD_VM * noise * sqrt(1.0 / f - 1.0) * orch_sim_normal(st);
+                double f = 0.05 + 0.95 * orch_stats_sim_unit(st);
+                r->x[n - 1] += SD_VM * noise * sqrt(1.0 / f - 1.0) * orch_stats_sim_normal(st);
             }
             r->sum.vms[(d * r->reps + k) * r->vms + v].failed = fail && v == 0;
             r->sum.vms[(d * r->reps + k) * r->vms + v].measured = !(fail && v == 0);
@@ -372,7 +372,7 @@ static void fill_rep(sim_run *r, const opts *o, double phi, int k, uint64_t *st)
                     r->lscale[v * n + i] = r->phost[i];
                 }
                 memset(r->x, 0, (size_t)n * sizeof *r->x);
-                orch_sim_ar1_add(st, r->x, n, phi, SD_LVM * noise);
+                orch_stats_sim_ar1_add(st, r->x, n, phi, SD_LVM * noise);
                 for (int i = 0; i < n; i++)
                     r->lscale[v * n + i] += r->x[i];
             }
@@ -389,7 +389,7 @@ static void fill_rep(sim_run *r, const opts *o, double phi, int k, uint64_t *st)
                 doc_write(r, &r->docs[v], d, k, v);
         } else {
             memset(r->x, 0, (size_t)n * sizeof *r->x);
-            orch_sim_ar1_add(st, r->x, n, phi, SD_PVM * noise);
+            orch_stats_sim_ar1_add(st, r->x, n, phi, SD_PVM * noise);
             for (int i = 0; i < n; i++) {
                 double p = P_BASE / gain + r->phost[i] + r->x[i];
                 if (o->quantize > 0)
@@ -399,7 +399,7 @@ static void fill_rep(sim_run *r, const opts *o, double phi, int k, uint64_t *st)
         }
         /* a VM of drive 0 without some bins: those bins have no sum */
         for (int m = 0; d == 0 && m < o->missing && n > 0; m++) {
-            int i = (int)(orch_sim_next(st) % (uint64_t)n);
+            int i = (int)(orch_stats_sim_next(st) % (uint64_t)n);
             a->tps[base + i] = NAN;
             a->pn[base + i] = a->nvm[k] - 1;
         }
