@@ -18,6 +18,7 @@
 #include "report/report.h"
 #include "run/run.h"
 #include "run/estimate.h"
+#include "run/power.h"
 #include "run/hostcheck.h"
 #include "plan/template.h"
 #include "cli.h"
@@ -50,7 +51,8 @@ static void usage(FILE *f)
           "                         [--png] [-o DIR] RUN_OR_RESULTS_DIR...\n"
           "       drivebench seed PLAN [--force]\n"
           "       drivebench plan get SECTION KEY PLAN\n"
-          "       drivebench plan estimate PLAN\n"
+          "       drivebench plan estimate PLAN [--from=RUN_DIR [--effect=PCT%]]\n"
+          "       drivebench plan power PLAN --from=RUN_DIR --effect=PCT% [--figure=tps|p]\n"
           "       drivebench host check PLAN [--ignore-host-check=CHECK]...\n"
           "Plans are described in plans/README.md; results in results/SCHEMA.md.\n", f);
 }
@@ -456,21 +458,92 @@ out:
     return rc;
 }
 
-/* `plan estimate PLAN`: disk, memory, CPUs and duration of the plan
- * against its hosts, as `run` prints them first (run/estimate.h). 0; 1
- * when a host does not answer or `run` would refuse the plan; 2 for a
- * plan that does not validate. */
-static int plan_estimate(const char *path)
+/* The options of `plan power` and `plan estimate`. */
+typedef struct power_opts {
+    const char       *from;     /* the pilot run folder, or NULL */
+    double            effect;   /* percent */
+    orch_power_figure fig;
+} power_opts;
+
+/* argv[0..argc) into *o. 0, or EXIT_BAD_INPUT with one message. */
+static int power_parse(int argc, char **argv, int need, power_opts *o)
 {
-    orch_plan *p = orch_plan_load(path, stderr);
+    int effect = 0;
+    *o = (power_opts){ .effect = 5.0, .fig = ORCH_POWER_ALL };
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--from=", 7) == 0 && a[7])
+            o->from = a + 7;
+        else if (strncmp(a, "--effect=", 9) == 0) {
+            effect = 1;
+            if (orch_power_parse_effect(a + 9, &o->effect) < 0)
+                return cli_bad_input("--effect: '%s' is not a difference in percent over 0 "
+                                     "and at most 100 (e.g. --effect=5%%)", a + 9);
+        } else if (strcmp(a, "--figure=tps") == 0)
+            o->fig = ORCH_POWER_TPS;
+        else if (strcmp(a, "--figure=p") == 0)
+            o->fig = ORCH_POWER_P;
+        else
+            return cli_bad_input("unknown option %s (see drivebench --help)", a);
+    }
+    if (need && !o->from)
+        return cli_bad_input("plan power: missing --from=RUN_DIR (a pilot run's folder)");
+    if (need && !effect)
+        return cli_bad_input("plan power: missing --effect=PCT%% (the difference to find)");
+    if (!o->from && (effect || o->fig != ORCH_POWER_ALL))
+        return cli_bad_input("plan estimate: --effect and --figure go with --from=RUN_DIR");
+    return 0;
+}
+
+/* The power report (run/power.h) of plan p with o. 0, EXIT_BAD_INPUT
+ * for a folder that is no pilot, 1 when out of memory. */
+static int power_report(const orch_plan *p, const char *path, const power_opts *o)
+{
+    char err[2048];
+    int rc = orch_power_plan(p, path, o->from, o->effect, o->fig, stdout, err, sizeof err);
+    if (rc == -1)
+        return cli_bad_input("%s", err);
+    if (rc < 0)
+        fprintf(stderr, "drivebench: %s\n", err);
+    return rc < 0 ? 1 : 0;
+}
+
+/* `plan power PLAN --from=RUN_DIR --effect=PCT%`: how long to measure
+ * (run/power.h). 0; 2 for bad input. */
+static int plan_power(const char *path, int argc, char **argv)
+{
+    power_opts o;
+    orch_plan *p;
+    int rc = power_parse(argc, argv, 1, &o);
+    if (rc)
+        return rc;
+    if (!(p = orch_plan_load(path, stderr)))
+        return EXIT_BAD_INPUT;
+    rc = power_report(p, path, &o);
+    orch_plan_free(p);
+    return rc;
+}
+
+/* `plan estimate PLAN [--from=RUN_DIR]`: disk, memory, CPUs and duration
+ * of the plan against its hosts, as `run` prints them first
+ * (run/estimate.h), and with a pilot how long to measure (plan power).
+ * 0; 1 when a host does not answer or `run` would refuse the plan; 2 for
+ * a plan that does not validate or a folder that is no pilot. */
+static int plan_estimate(const char *path, int argc, char **argv)
+{
+    power_opts po;
+    orch_plan *p = NULL;
     orch_template *t = NULL;
     orch_conns *conns = NULL;
     orch_layout *l = NULL;
     char err[DB_ERR_LEN];
-    int rc = EXIT_BAD_INPUT;
+    int rc = power_parse(argc, argv, 0, &po);
 
-    if (!p)
+    if (rc)
         return rc;
+    if (!(p = orch_plan_load(path, stderr)))
+        return EXIT_BAD_INPUT;
+    rc = EXIT_BAD_INPUT;
     t = orch_template_load(p->template_path, err, sizeof err);
     conns = t ? orch_conns_new() : NULL;
     l = conns ? orch_layout_new(p, "estimate", 0) : NULL;
@@ -485,6 +558,8 @@ static int plan_estimate(const char *path)
         fflush(stdout);
         fprintf(stderr, "drivebench: %s\n", err);
         rc = 1;
+    } else if (po.from) {
+        rc = power_report(p, path, &po);
     }
 cleanup:
     orch_layout_free(l);
@@ -501,11 +576,15 @@ static int cmd_plan(int argc, char **argv)
 {
     orch_plan *p;
     char err[DB_ERR_LEN], *value;
-    if (argc == 2 && strcmp(argv[0], "estimate") == 0)
-        return plan_estimate(argv[1]);
+    if (argc >= 2 && strcmp(argv[0], "estimate") == 0)
+        return plan_estimate(argv[1], argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[0], "power") == 0)
+        return plan_power(argv[1], argc - 2, argv + 2);
     if (argc != 4 || strcmp(argv[0], "get") != 0) {
         fputs("usage: drivebench plan get SECTION KEY PLAN\n"
-              "       drivebench plan estimate PLAN\n", stderr);
+              "       drivebench plan estimate PLAN [--from=RUN_DIR [--effect=PCT%]]\n"
+              "       drivebench plan power PLAN --from=RUN_DIR --effect=PCT% [--figure=tps|p]\n",
+              stderr);
         return EXIT_BAD_INPUT;
     }
     p = orch_plan_load(argv[3], stderr);

@@ -140,6 +140,40 @@ static int paired_one(res_io *io, const res_summary *sum, const char *na, const 
                    bt.needs * nseg);
 }
 
+/* The percentile pct's paired test of the bins whose transactions are
+ * txa[0..n) and txb[0..n) (of drives na and nb): "too short" (1, into
+ * io) when either drive's mean is under orch_stats_tail_txns(pct), its
+ * intervals' percentile then mostly their sampling noise (stats.h
+ * ORCH_STATS_MIN_TAIL); 0 when it may go on, -1 when out of memory. */
+static int tail_short(res_io *io, const char *na, const char *nb, double pct, const double *txa,
+                      const double *txb, int n, double iv)
+{
+    double need = orch_stats_tail_txns(pct), sa = 0, sb = 0, m;
+    int ca = 0, cb = 0;
+    char why[DB_ERR_LEN], fix[160];
+    for (int i = 0; i < n; i++) {
+        if (isfinite(txa[i]))
+            sa += txa[i], ca++;
+        if (isfinite(txb[i]))
+            sb += txb[i], cb++;
+    }
+    if (ca == 0 || cb == 0)
+        return 0;
+    m = fmin(sa / ca, sb / cb);
+    if (!(m < need))
+        return 0;
+    if (iv > 0 && m > 0)
+        snprintf(fix, sizeof fix, "intervals of at least %.0f s (oltp --report-interval)",
+                 ceil(iv * need / m));
+    else
+        snprintf(fix, sizeof fix, "longer intervals");
+    snprintf(why, sizeof why, "too short for a verdict (needs %.0f transactions per interval, "
+             "has %.0f): an interval's p%g from so few is mostly their sampling noise; %s or "
+             "more VMs per drive", need, floor(m), pct, fix);
+    return add_cmp(io, na, nb, RES_CMP_P99_PAIRED, NULL, 0, NAN, RES_CMP_TOO_SHORT, why, 0) < 0
+           ? -1 : 1;
+}
+
 /* Paired over the repetitions both drives measured completely, matched
  * by time: a time bin enters when both drives have it (every VM of each
  * measured it), and a bin one of them lacks drops out of both, never
@@ -152,12 +186,13 @@ static int compare_paired(res_io *io, const res_summary *sum, const res_drive *d
     size_t cap = (size_t)reps * (size_t)nint + 1;
     double *ta = malloc(cap * sizeof *ta), *tb = malloc(cap * sizeof *tb);
     double *pa = malloc(cap * sizeof *pa), *pb = malloc(cap * sizeof *pb);
+    double *xa = malloc(cap * sizeof *xa), *xb = malloc(cap * sizeof *xb), iv = interval_of(sum);
     int *seg = calloc((size_t)reps + 1, sizeof *seg), *pseg = calloc((size_t)reps + 1,
                                                                       sizeof *pseg);
-    int nseg = 0, npseg = 0, n = 0, np = 0, rc = -1;
+    int nseg = 0, npseg = 0, n = 0, np = 0, rc = -1, tail = 0;
     int has_p = isfinite(a->p_pct) && isfinite(b->p_pct);
 
-    if (!ta || !tb || !pa || !pb || !seg || !pseg)
+    if (!ta || !tb || !pa || !pb || !xa || !xb || !seg || !pseg)
         goto cleanup;
     for (int r = 1; r <= reps && nint > 0; r++) {
         rep_view va = drive_rep(sum, da->name, r), vb = drive_rep(sum, db->name, r);
@@ -173,6 +208,9 @@ static int compare_paired(res_io *io, const res_summary *sum, const res_drive *d
             /* p-latency: of the VMs' merged histograms, where every VM has one */
             if (has_p && a->pn[i] == va.vms && b->pn[i] == vb.vms && isfinite(a->p[i])
                 && isfinite(b->p[i])) {
+                /* its transactions, from the VMs' TPS (1-s bins without an interval) */
+                xa[np] = a->tps[i] * (iv > 0 ? iv : 1.0);
+                xb[np] = b->tps[i] * (iv > 0 ? iv : 1.0);
                 pa[np] = a->p[i];
                 pb[np++] = b->p[i];
                 plen++;
@@ -184,8 +222,9 @@ static int compare_paired(res_io *io, const res_summary *sum, const res_drive *d
             pseg[npseg++] = plen;
     }
     if (paired_one(io, sum, da->name, db->name, RES_CMP_TPS_PAIRED, ta, tb, seg, nseg) < 0
-        || (has_p && paired_one(io, sum, da->name, db->name, RES_CMP_P99_PAIRED, pa, pb, pseg,
-                                npseg) < 0))
+        || (has_p && (tail = tail_short(io, da->name, db->name, a->p_pct, xa, xb, np, iv)) < 0)
+        || (has_p && !tail && paired_one(io, sum, da->name, db->name, RES_CMP_P99_PAIRED, pa,
+                                         pb, pseg, npseg) < 0))
         goto cleanup;
     rc = 0;
 cleanup:
@@ -193,6 +232,8 @@ cleanup:
     free(tb);
     free(pa);
     free(pb);
+    free(xa);
+    free(xb);
     free(seg);
     free(pseg);
     return rc;

@@ -136,6 +136,13 @@ static int batches_of(const int *seg, int nseg, int k)
     return nb;
 }
 
+double orch_stats_tail_txns(double pct)
+{
+    if (!(pct > 0 && pct < 100))
+        return 0;
+    return ceil(ORCH_STATS_MIN_TAIL / (1.0 - pct / 100.0) - 1e-9);
+}
+
 double orch_stats_batch_rho(double phi, int k)
 {
     if (!(phi > 0))

@@ -103,7 +103,15 @@
     "Geyer's initial positive sequence where the series is no AR(1)): the shortest batch " \
     "whose means would have a lag-1 correlation of at most 0.02 at the 95 % upper bound " \
     "of that correlation, no shorter than the window and than 20 batches allow; fewer " \
-    "than 10 such batches, or fewer than 100 correlation times, is too short for a verdict"
+    "than 10 such batches, or fewer than 100 correlation times, is too short for a verdict, " \
+    "and so is a percentile of fewer than 3 transactions above it per interval on average"
+/* A percentile's paired test needs, per interval and drive, this many
+ * transactions above the percentile on average (pct p: the interval's
+ * transactions x (1 - p / 100)): with fewer, an interval's p99 is nearly
+ * its maximum, a drive's slow signal hides under that sampling noise and
+ * no batch rule read from the series holds (issue 42; results/SCHEMA.md,
+ * "Batch length rule"). */
+#define ORCH_STATS_MIN_TAIL 3.0
 /* The level of every verdict (two-sided; 95 % intervals). */
 #define ORCH_STATS_ALPHA 0.05
 /* A phase trends when its fitted drift exceeds this share of its mean
@@ -198,6 +206,11 @@ int orch_stats_paired_k(const double *a, const double *b, const int *seg, int ns
  * a + b has no lag-1 correlation). */
 int orch_stats_paired(const double *a, const double *b, const int *seg, int nseg,
                       orch_diff *out, orch_batching *bt);
+
+/* The transactions per interval a paired test of the pct percentile
+ * needs (ORCH_STATS_MIN_TAIL above it), rounded up; 0 for pct outside
+ * (0, 100). */
+double orch_stats_tail_txns(double pct);
 
 /* Welch's t interval of mean(a) - mean(b), a[0..na) and b[0..nb) one
  * value per repetition. 0, or -1 when na or nb < ORCH_STATS_MIN_REPS.

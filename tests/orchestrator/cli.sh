@@ -305,7 +305,8 @@ get_plan_error "unknown section" "drivebench: plan get: plans have no section [r
 get_plan_error "unreadable plan" "/nonexistent.ini: cannot read plan: No such file or directory" \
   run name /nonexistent.ini
 get_plan_error "usage" "usage: drivebench plan get SECTION KEY PLAN
-       drivebench plan estimate PLAN" run name
+       drivebench plan estimate PLAN [--from=RUN_DIR [--effect=PCT%]]
+       drivebench plan power PLAN --from=RUN_DIR --effect=PCT% [--figure=tps|p]" run name
 
 # plan estimate: the cost before the run, exactly, on node.xml (8 CPUs,
 # 24 GiB, pools the test driver sizes at 100 GiB); exit 1 with the reason
@@ -717,6 +718,81 @@ cmp -s "$tmp/sumfx/summary.json" "$tmp/sumfx2/summary.json" && cmp -s "$tmp/sumf
   && ok "summarize reproduces its own summary byte for byte" || bad "summarize twice differs: $(diff "$tmp/sumfx/summary.json" "$tmp/sumfx2/summary.json" | head -5)"
 [ "$(jq -c '[.comparisons[] | [.method, .verdict]]' "$tmp/sumfx/summary.json")" = '[["tps_paired","too short"],["p99_paired","not comparable"],["tps_welch","not distinguishable"],["p99_welch","not distinguishable"]]' ] \
   && ok "summarize adds the fixture's comparisons" || bad "summarize comparisons: $(jq -c '[.comparisons[] | [.method, .verdict]]' "$tmp/sumfx/summary.json")"
+
+# --- plan power (issue 42 item 4): how long to measure, from a pilot run
+# made by bin/stats-sim (one trial through oltp's result files, kept as a
+# run folder that summarize reads); the measure time it prints is
+# confirmed by the same simulation at that length (>= 80 %) and refuted
+# at half of it; bad input in one line, exit 2 ---
+SIM=${STATS_SIM:-bin/stats-sim}
+"$SIM" --seed 7 --trials 1 --phi 0.5 --n 600 --txns 500 --interval 1 --files --pilot "$tmp/pilot" >/dev/null \
+  && "$SIM" --seed 7 --trials 1 --phi 0.5 --n 600 --txns 50 --interval 1 --files --pilot "$tmp/pilot50" >/dev/null \
+  && ok "stats-sim --pilot makes run folders" || bad "stats-sim --pilot failed"
+pplan() {   # pplan MEASURE: a plan of one repetition measuring MEASURE
+  printf '[run]\nname = pw\nuri = %s\nprofile = tiny\nimage_dir = /srv/images\nmemory = 4G\n[workload]\nname = oltp_read_write\ntables = 1\ntable_size = 10\nmeasure = %s\n[drive d1]\npool = userpool\n' \
+    "$NODE" "$1" >"$tmp/pw.ini"
+}
+pplan 10m
+assumed="assumed: each drive's intervals an AR(1) signal plus white noise with the pilot's mean, variance and autocorrelation (the decay the batch rule reads); the two drives independent (noise they share cancels in a paired run: this errs long); the first drive better by the difference (TPS x 1.05, latency / 1.05); each comparison alone (Holm's adjustment over a run's family asks more)"
+$DB plan power "$tmp/pw.ini" --from="$tmp/pilot" --effect=5% >"$tmp/out" 2>"$tmp/err"; st=$?
+cat >"$tmp/want" <<TXT
+power of $tmp/pw.ini: a 5 % difference found in 80 % of 200 simulated runs (seed 42), 1 repetition(s) of 1-s intervals, from the pilot stats-sim
+  drive-0 tps: 600 intervals of 473 transactions, mean 473.2, sd 109, lag-1 0.47, decay 0.47, signal 100 % of the variance
+  drive-0 p-latency: 600 intervals of 473 transactions, mean 9.457 ms, sd 1.26, lag-1 0.32, decay 0.32, signal 100 % of the variance
+  drive-1 tps: 600 intervals of 517 transactions, mean 517.4, sd 109, lag-1 0.53, decay 0.53, signal 100 % of the variance
+  drive-1 p-latency: 600 intervals of 517 transactions, mean 9.535 ms, sd 1.28, lag-1 0.27, decay 0.28, signal 100 % of the variance
+  drive-0 vs drive-1 tps_paired: measure 874 s (874 intervals; power 81.5 %); the plan's 600 s: 55.0 %
+  drive-0 vs drive-1 p99_paired: measure 337 s (337 intervals; power 81.5 %); the plan's 600 s: 95.0 %
+$assumed
+TXT
+if [ $st -eq 0 ] && diff -u "$tmp/want" "$tmp/out" && [ ! -s "$tmp/err" ]; then ok "plan power: exact"
+else bad "plan power: exit $st"; cat "$tmp/err"; fi
+# the simulation at the length printed: >= 80 %; at half of it: below
+pplan 874s
+$DB plan power "$tmp/pw.ini" --from="$tmp/pilot" --effect=5% --figure=tps >"$tmp/out" 2>&1
+grep -qxF "  drive-0 vs drive-1 tps_paired: measure 874 s (874 intervals; power 81.5 %); the plan's 874 s: 81.5 %" "$tmp/out" \
+  && ok "plan power: its measure time reaches 80 %" || bad "plan power at 874 s: $(cat "$tmp/out")"
+pplan 437s
+$DB plan power "$tmp/pw.ini" --from="$tmp/pilot" --effect=5% --figure=tps >"$tmp/out" 2>&1
+grep -qxF "  drive-0 vs drive-1 tps_paired: measure 874 s (874 intervals; power 81.5 %); the plan's 437 s: 21.5 %" "$tmp/out" \
+  && ok "plan power: half of it does not" || bad "plan power at 437 s: $(cat "$tmp/out")"
+[ "$(grep -c ' p-latency\| p99_paired' "$tmp/out")" -eq 0 ] && ok "plan power --figure=tps: TPS only" || bad "plan power --figure=tps: $(cat "$tmp/out")"
+# 50 transactions an interval: no p99 verdict at any length, what to change
+pplan 10m
+$DB plan power "$tmp/pw.ini" --from="$tmp/pilot50" --effect=10% >"$tmp/out" 2>&1
+grep -qxF "  drive-0 vs drive-1 p99_paired: never at 47 transactions per interval (a verdict needs 300): intervals of at least 7 s (oltp --report-interval) or more VMs per drive" "$tmp/out" \
+  && grep -qxF "  drive-0 vs drive-1 tps_paired: measure 534 s (534 intervals; power 83.5 %); the plan's 600 s: 93.0 %" "$tmp/out" \
+  && ok "plan power: a p99 of too few transactions is never, with what to change" || bad "plan power pilot50: $(cat "$tmp/out")"
+# plan estimate shows the same when given a pilot
+$DB plan estimate "$tmp/pw.ini" --from="$tmp/pilot" --effect=5% >"$tmp/out" 2>"$tmp/err"; st=$?
+if [ $st -eq 0 ] && grep -qxF 'duration: 1 repetition(s) x (precondition 0:00:00 + measure 0:10:00) = 0:10:00' "$tmp/out" \
+   && grep -qxF "  drive-0 vs drive-1 tps_paired: measure 874 s (874 intervals; power 81.5 %); the plan's 600 s: 55.0 %" "$tmp/out"; then
+  ok "plan estimate --from: the estimate and the power"
+else bad "plan estimate --from: exit $st"; cat "$tmp/out" "$tmp/err"; fi
+# bad input: one line, exit 2, nothing on stdout
+pbad() {   # pbad NAME MESSAGE ARGS...
+  local name=$1 want=$2; shift 2
+  $DB plan power "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
+  if [ $got -eq 2 ] && [ "$(cat "$tmp/err")" = "$want" ] && [ ! -s "$tmp/out" ]; then ok "plan power: $name"
+  else bad "plan power: $name: exit $got: $(cat "$tmp/err")"; fi
+}
+pbad "no --from" "drivebench: plan power: missing --from=RUN_DIR (a pilot run's folder)" "$tmp/pw.ini" --effect=5%
+pbad "no --effect" "drivebench: plan power: missing --effect=PCT% (the difference to find)" "$tmp/pw.ini" --from="$tmp/pilot"
+pbad "no run folder" "drivebench: $tmp/nopilot: no pilot run: $tmp/nopilot/summary.json: No such file or directory" \
+  "$tmp/pw.ini" --from="$tmp/nopilot" --effect=5%
+pbad "effect 0" "drivebench: --effect: '0%' is not a difference in percent over 0 and at most 100 (e.g. --effect=5%)" \
+  "$tmp/pw.ini" --from="$tmp/pilot" --effect=0%
+pbad "effect 150" "drivebench: --effect: '150' is not a difference in percent over 0 and at most 100 (e.g. --effect=5%)" \
+  "$tmp/pw.ini" --from="$tmp/pilot" --effect=150
+pbad "effect not a number" "drivebench: --effect: '5x' is not a difference in percent over 0 and at most 100 (e.g. --effect=5%)" \
+  "$tmp/pw.ini" --from="$tmp/pilot" --effect=5x
+pbad "a run without the figure" "drivebench: results/fixtures/report-4vm: the pilot has no p-latency series of at least 100 intervals to size a comparison by (its longest: 0; a measured phase's interval histograms make one)" \
+  "$tmp/pw.ini" --from=results/fixtures/report-4vm --effect=5% --figure=p
+pbad "a pilot too short" "drivebench: results/fixtures/report-4vm: the pilot has no interval TPS series of at least 100 intervals to size a comparison by (its longest: 5)" \
+  "$tmp/pw.ini" --from=results/fixtures/report-4vm --effect=5%
+pbad "unknown option" "drivebench: unknown option --fast (see drivebench --help)" "$tmp/pw.ini" --from="$tmp/pilot" --effect=5% --fast
+expect "plan estimate: --effect without a pilot" 2 "drivebench: plan estimate: --effect and --figure go with --from=RUN_DIR" \
+  $DB plan estimate "$tmp/pw.ini" --effect=5%
 
 # --- protocols and the ranking (issue 22): exact messages ---
 F=results/fixtures

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "results.h"
@@ -39,6 +40,7 @@
 #include "telemetry/telemetry.h"
 #include "telemetry/telemetry_state.h"
 #include "util/stats.h"
+#include "util/stats_power.h"
 
 #define MAXLIST 32
 #define MU_VM 100.0
@@ -78,38 +80,12 @@ typedef struct opts {
     double   auto_cv;
     int      check;
     int      files;         /* through result files and the run's code */
+    const char *pilot;      /* --pilot DIR: the one trial's run folder kept */
 } opts;
 
-/* splitmix64 and Box-Muller: repeatable from --seed on every machine. */
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static double rng_unit(uint64_t *s)
-{
-    return ((double)(rng_next(s) >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double rng_normal(uint64_t *s)
-{
-    double u1 = rng_unit(s), u2 = rng_unit(s);
-    return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
-}
-
-/* x[0..n) += an AR(1) series of lag-1 autocorrelation phi and standard
- * deviation sd, stationary from the start. */
-static void ar1_add(uint64_t *s, double *x, int n, double phi, double sd)
-{
-    double v = sd * rng_normal(s), q = sqrt(1.0 - phi * phi) * sd;
-    for (int i = 0; i < n; i++) {
-        x[i] += v;
-        v = phi * v + q * rng_normal(s);
-    }
-}
+/* The generator: splitmix64 and Box-Muller (util/stats_power.h, which
+ * `drivebench plan power` draws with too): repeatable from --seed on
+ * every machine. */
 
 /* One cell's counts per method. */
 typedef struct tally {
@@ -129,6 +105,7 @@ typedef struct sim_run {
     hist          *vh;              /* --files: one VM's interval */
     res_oltp      *docs;            /* --files: [vm] one drive's repetition */
     char          *dir;             /* --files: the trial's run folder */
+    int            keep;            /* --pilot: the folder stays */
     int            reps, n, vms, txns;
 } sim_run;
 
@@ -175,7 +152,13 @@ static void run_new(sim_run *r, const opts *o, int vms, int reps, int n, int txn
             char tpl[4096];
             snprintf(tpl, sizeof tpl, "%s/stats-sim-XXXXXX", tmp && *tmp ? tmp : "/tmp");
             r->docs = xcalloc((size_t)vms, sizeof *r->docs);
-            if (!mkdtemp(tpl) || !(r->dir = strdup(tpl))) {
+            r->keep = o->pilot != NULL;
+            if (o->pilot && mkdir(o->pilot, 0755) < 0) {
+                fprintf(stderr, "stats-sim: %s: %s\n", o->pilot, strerror(errno));
+                exit(2);
+            }
+            if (o->pilot ? !(r->dir = strdup(o->pilot))
+                         : !mkdtemp(tpl) || !(r->dir = strdup(tpl))) {
                 fprintf(stderr, "stats-sim: %s: %s\n", tpl, strerror(errno));
                 exit(2);
             }
@@ -245,14 +228,14 @@ static void run_free(sim_run *r)
     hist_free(r->vh);
     free(r->docs);
     /* --files: the results of the last trial, then the folder */
-    for (int d = 0; r->dir && d < r->sum.ndrives; d++)
+    for (int d = 0; r->dir && !r->keep && d < r->sum.ndrives; d++)
         for (int k = 0; k < r->reps; k++)
             for (int v = 0; v < r->vms; v++) {
                 char path[4096];
                 snprintf(path, sizeof path, "%s/d%d-r%d-v%d.json", r->dir, d, k + 1, v);
                 unlink(path);
             }
-    if (r->dir)
+    if (r->dir && !r->keep)
         rmdir(r->dir);
     free(r->dir);
     res_summary_clear(&r->sum);
@@ -316,11 +299,12 @@ static void doc_write(sim_run *r, res_oltp *doc, int d, int k, int v)
 /* --txns: drive d's p-latency of repetition k drawn transaction by
  * transaction (oltp's histograms, RES_IV_HIST_DIGITS): each VM's
  * transactions of interval i follow its TPS, their latencies its scale;
- * a[base + i] the p99 of the VMs' merged histogram, *rep_p99 that of
- * the repetition's. With --files each VM's intervals go to its result
- * (r->docs[v]) too. */
+ * p[i] the p99 of the VMs' merged histogram, tps[i] their transactions
+ * a second (as their result files give it), *rep_p99 the repetition's
+ * p99. With --files each VM's intervals go to its result (r->docs[v])
+ * too. */
 static void draw_latency(sim_run *r, const opts *o, int fail, double gain, uint64_t *st,
-                         double *p, double *rep_p99)
+                         double *p, double *tps, double *rep_p99)
 {
     double spread = o->zero_var ? 0.0 : SIGMA_TXN;
     hist *all = hist_new(HIST_DEFAULT_HIGHEST, RES_IV_HIST_DIGITS);
@@ -334,7 +318,7 @@ static void draw_latency(sim_run *r, const opts *o, int fail, double gain, uint6
             double med = P_MEDIAN / gain * exp(r->lscale[v * r->n + i]) * 1000.0;
             hist_reset(r->vh);
             for (long j = 0; j < cnt; j++) {
-                int64_t us = llround(med * exp(spread * rng_normal(st)));
+                int64_t us = llround(med * exp(spread * orch_stats_sim_normal(st)));
                 hist_record(r->vh, us);
                 if (r->docs)
                     hist_record(r->docs[v].phases[0].histogram, us);
@@ -344,6 +328,7 @@ static void draw_latency(sim_run *r, const opts *o, int fail, double gain, uint6
             hist_add(r->h, r->vh);
         }
         p[i] = r->h->total > 0 ? (double)hist_percentile(r->h, 99) / 1000.0 : NAN;
+        tps[i] = (double)r->h->total / o->interval_s;
         hist_add(all, r->h);
     }
     *rep_p99 = all->total > 0 ? (double)hist_percentile(all, 99) / 1000.0 : NAN;
@@ -358,8 +343,8 @@ static void fill_rep(sim_run *r, const opts *o, double phi, int k, uint64_t *st)
     double noise = o->zero_var ? 0.0 : 1.0;
     memset(r->host, 0, (size_t)n * sizeof *r->host);
     memset(r->phost, 0, (size_t)n * sizeof *r->phost);
-    ar1_add(st, r->host, n, phi, SD_HOST * noise);
-    ar1_add(st, r->phost, n, phi, (r->txns ? SD_LHOST : SD_PHOST) * noise);
+    orch_stats_sim_ar1_add(st, r->host, n, phi, SD_HOST * noise);
+    orch_stats_sim_ar1_add(st, r->phost, n, phi, (r->txns ? SD_LHOST : SD_PHOST) * noise);
     for (int d = 0; d < r->sum.ndrives; d++) {
         tel_drive_acc *a = &r->acc[d];
         res_repetition *rp = &r->sum.drives[d].reps[k];
@@ -372,12 +357,12 @@ static void fill_rep(sim_run *r, const opts *o, double phi, int k, uint64_t *st)
         }
         for (int v = 0; v < r->vms; v++) {
             memset(r->x, 0, (size_t)n * sizeof *r->x);
-            ar1_add(st, r->x, n, phi, SD_VM * noise);
+            orch_stats_sim_ar1_add(st, r->x, n, phi, SD_VM * noise);
             if (o->partial) {
                 /* the last bin covers a fraction f of its interval: the
                  * mean of fewer transactions, its noise 1/sqrt(f) larger */
-                double f = 0.05 + 0.95 * rng_unit(st);
-                r->x[n - 1] += SD_VM * noise * sqrt(1.0 / f - 1.0) * rng_normal(st);
+                double f = 0.05 + 0.95 * orch_stats_sim_unit(st);
+                r->x[n - 1] += SD_VM * noise * sqrt(1.0 / f - 1.0) * orch_stats_sim_normal(st);
             }
             r->sum.vms[(d * r->reps + k) * r->vms + v].failed = fail && v == 0;
             r->sum.vms[(d * r->reps + k) * r->vms + v].measured = !(fail && v == 0);
@@ -387,7 +372,7 @@ static void fill_rep(sim_run *r, const opts *o, double phi, int k, uint64_t *st)
                     r->lscale[v * n + i] = r->phost[i];
                 }
                 memset(r->x, 0, (size_t)n * sizeof *r->x);
-                ar1_add(st, r->x, n, phi, SD_LVM * noise);
+                orch_stats_sim_ar1_add(st, r->x, n, phi, SD_LVM * noise);
                 for (int i = 0; i < n; i++)
                     r->lscale[v * n + i] += r->x[i];
             }
@@ -399,12 +384,12 @@ static void fill_rep(sim_run *r, const opts *o, double phi, int k, uint64_t *st)
         if (r->txns) {
             for (int v = 0; r->docs && v < r->vms; v++)
                 doc_begin(r, o, &r->docs[v]);
-            draw_latency(r, o, fail, gain, st, a->p + base, &rep_p99);
+            draw_latency(r, o, fail, gain, st, a->p + base, a->tps + base, &rep_p99);
             for (int v = 0; r->docs && v < r->vms; v++)
                 doc_write(r, &r->docs[v], d, k, v);
         } else {
             memset(r->x, 0, (size_t)n * sizeof *r->x);
-            ar1_add(st, r->x, n, phi, SD_PVM * noise);
+            orch_stats_sim_ar1_add(st, r->x, n, phi, SD_PVM * noise);
             for (int i = 0; i < n; i++) {
                 double p = P_BASE / gain + r->phost[i] + r->x[i];
                 if (o->quantize > 0)
@@ -414,7 +399,7 @@ static void fill_rep(sim_run *r, const opts *o, double phi, int k, uint64_t *st)
         }
         /* a VM of drive 0 without some bins: those bins have no sum */
         for (int m = 0; d == 0 && m < o->missing && n > 0; m++) {
-            int i = (int)(rng_next(st) % (uint64_t)n);
+            int i = (int)(orch_stats_sim_next(st) % (uint64_t)n);
             a->tps[base + i] = NAN;
             a->pn[base + i] = a->nvm[k] - 1;
         }
@@ -538,6 +523,11 @@ static void trial(sim_run *r, const opts *o, double phi, uint64_t *st, tally *t,
     }
     if (o->files) {
         res_summary *fs = files_summary(r, tel, reps);
+        char err[1024];
+        if (o->pilot && res_summary_write_files(fs, r->dir, err, sizeof err) < 0) {
+            fprintf(stderr, "stats-sim: %s\n", err);
+            exit(2);
+        }
         tally_io(fs->io, o, t);
         orch_summary_free(fs);
     } else {
@@ -613,11 +603,13 @@ static void usage(FILE *f)
                "                 [--phi LIST] [--n LIST] [--effect PCT] [--missing K] [--partial]\n"
                "                 [--quantize MS] [--zero-var] [--failed-rep] [--no-latency]\n"
                "                 [--interval S] [--txns LIST] [--files]\n"
-               "                 [--auto MIN:MAX:CV] [--check]\n"
+               "                 [--auto MIN:MAX:CV] [--check] [--pilot DIR]\n"
                "LIST: comma-separated; every combination is a cell; --name=value as well.\n"
                "--txns: p99 drawn transaction by transaction, LIST transactions per VM and\n"
                "interval at the mean TPS (0: p99 an AR(1) series). --files: each trial's\n"
                "VMs written as oltp results and summarized by the run's code (with --txns).\n"
+               "--pilot DIR (with --files, one cell, one trial): that trial's run folder\n"
+               "(summary.json and the VMs' results) made and kept as DIR.\n"
                "Defaults: --seed 1\n"
                "--trials 1000 --drives 2 --vms 1 --reps 1 --phi 0,0.5,0.8,0.9,0.95\n"
                "--n 5,20,100,300,600,1000 --effect 0 --interval 10 --txns 0\n");
@@ -628,7 +620,7 @@ static int takes_value(const char *a)
 {
     static const char *const names[] = { "--seed", "--trials", "--drives", "--vms", "--reps",
                                          "--phi", "--n", "--effect", "--missing", "--quantize",
-                                         "--interval", "--auto", "--txns" };
+                                         "--interval", "--auto", "--txns", "--pilot" };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(a, names[i]) == 0)
             return 1;
@@ -689,6 +681,9 @@ static int parse(int argc, char **argv, opts *o)
             errno = 0;
             o->seed = strtoull(v, &end, 10);
             ok = *v && !*end && !errno;
+        } else if (strcmp(a, "--pilot") == 0) {
+            o->pilot = v;
+            ok = *v != 0;
         } else if (strcmp(a, "--trials") == 0) {
             ok = parse_ints(v, &o->trials, 1, 10000000) == 1;
         } else if (strcmp(a, "--drives") == 0) {
@@ -736,6 +731,11 @@ static int parse(int argc, char **argv, opts *o)
                             "results' histograms)\n");
             return -1;
         }
+    if (o->pilot && (!o->files || o->trials != 1 || o->nvms_l * o->nreps_l * o->ntxns * o->nphi
+                                                      * o->nn != 1)) {
+        fprintf(stderr, "stats-sim: --pilot takes --files, --trials 1 and one cell\n");
+        return -1;
+    }
     if (o->files && (o->missing || o->partial || o->zero_var || o->failed_rep || o->no_latency
                      || o->quantize > 0 || o->auto_max)) {
         fprintf(stderr, "stats-sim: --files takes none of --missing, --partial, --zero-var, "
