@@ -458,6 +458,10 @@ out:
     return rc;
 }
 
+/* The options of `plan power` and `plan estimate` (power_parse reads
+ * them; --list-options names them) */
+#define PLAN_POWER_OPTS "from effect figure"
+
 /* The options of `plan power` and `plan estimate`. */
 typedef struct power_opts {
     const char       *from;     /* the pilot run folder, or NULL */
@@ -640,7 +644,8 @@ static const struct {
 static void list_options(void)
 {
     static const struct { const char *name, *opts; } subs[] = {
-        { "plan get", "" }, { "plan estimate", "" }, { "host check", CLI_OPTS_HOST_CHECK },
+        { "plan get", "" }, { "plan estimate", PLAN_POWER_OPTS }, { "plan power", PLAN_POWER_OPTS },
+        { "host check", CLI_OPTS_HOST_CHECK },
     };
     puts("option --help");
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0] + sizeof subs / sizeof subs[0]; i++) {

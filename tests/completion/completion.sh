@@ -45,7 +45,7 @@ mkdir -p "$tmp/results/sweep-20261201-000000" "$tmp/results/sysbench-20261202-00
 # commands
 comp "a command" "teardown" drivebench te
 comp "commands sharing a start" $'render\nreport\nresume' drivebench re
-comp "plan's subcommands" $'get\nestimate' drivebench plan ""
+comp "plan's subcommands" $'get\nestimate\npower' drivebench plan ""
 comp "host's subcommand" "check" drivebench host c
 # options: the command's own, a value's "=" kept
 comp "an option of run" "--ignore-host-check=" drivebench run plans/quick.ini --ig
