@@ -125,7 +125,11 @@ fi
 add_key=
 if [ -n "${ENGINE_ADD:-}" ]; then
   step "$engine's own files: engines/$engine/$ENGINE_ADD key (builds them when no cached build fits)"
-  add_key=$("$edir/$ENGINE_ADD" key) || die "$edir/$ENGINE_ADD key failed"
+  add_rc=0
+  add_key=$("$edir/$ENGINE_ADD" key) || add_rc=$?
+  # 3: what the engine needs is not here (it said what to fetch): exit 3
+  [ "$add_rc" = 3 ] && { echo "image: $engine's own files are not here (see above)" >&2; exit 3; }
+  [ "$add_rc" = 0 ] || die "$edir/$ENGINE_ADD key failed"
 fi
 key1=$( { packages; tree_sum "$here/initramfs"; declare -f build_rootfs; echo "$ENGINE_ROOTFS_EMPTY";
           echo "$suite $mirror $security"; } | sha256sum | cut -d' ' -f1)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Babelfish engine's files that are no Debian package, for
 # images/build.sh (engine.conf: ENGINE_ADD):
-#   add.sh key           builds or reuses Babelfish (babelfish/build.sh,
+#   add.sh key           builds or reuses Babelfish (babelfish/build.sh;
+#                        its exit 3, no sources, is this script's too,
 #                        under the cache's lock that the tests and .ci/run
 #                        take: a build already running is waited for, ~40
 #                        min of CPU the first time), then prints what the
@@ -22,7 +23,12 @@ die() { echo "image: error: $*" >&2; exit 1; }
 prefix() {
   local lock=${DRIVEBENCH_CACHE:-/var/cache/drivebench}/babelfish.lock
   mkdir -p "$(dirname "$lock")"
-  flock "$lock" "$top/babelfish/build.sh" || die "babelfish/build.sh failed (see above)"
+  local rc=0
+  flock "$lock" "$top/babelfish/build.sh" || rc=$?
+  # 3: no sources anywhere (build.sh said what to fetch): passed on as 3,
+  # so that images/build.sh and the tests can tell it from a failed build
+  [ "$rc" = 3 ] && exit 3
+  [ "$rc" = 0 ] || die "babelfish/build.sh failed (see above)"
 }
 
 case "${1:-}" in
