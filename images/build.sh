@@ -8,7 +8,9 @@
 #   postgresql   images/build/postgresql/
 #   babelfish    images/build/babelfish/   (SQL Server's TDS and T-SQL: the
 #                Babelfish tree babelfish/build.sh builds, ~40 min the
-#                first time, added by the engine's add.sh)
+#                first time, added by the engine's add.sh; exit status 3
+#                when its sources are not on this machine: babelfish/build.sh
+#                says what to fetch)
 #
 # Outputs, in the engine's folder (git-ignored; DRIVEBENCH_IMAGE_DIR overrides):
 #   base.qcow2   root file system (ext4, label vmroot), the backing file of
