@@ -63,6 +63,7 @@ static const opt_def defs[] = {
     {"histogram", O_BOOL, F(histogram), "off", "print the latency histogram in the report", 0, 0},
     {"event-threads", O_INT, F(event_threads), "0", "event-loop worker threads (0 = one per CPU oltp may run on, no more than the connections; with --rate or TPC-C terminals, which share a loop's connections, one per 256 connections, at most one per CPU)", 0, 1024},
     {"json", O_STR, F(json_path), NULL, "write the result document (results/SCHEMA.md) to this file", 0, 0},
+    {"server-settings", O_STR, F(server_settings), NULL, "settings: the server settings the plan states, NAME=VALUE separated by ';' (SQL Server: applied through sp_configure first), read back beside the engine's own list", 0, 0},
     {"verbose", O_BOOL, F(verbose), "off", "print every retried error", 0, 0},
     {"verbosity", O_INT, F(verbosity), "3", "sysbench's verbosity: 0 only errors, 1 no report, 2 warnings, 3 notices (the report), 4 and 5 more", 0, 5},
     /* random numbers */
@@ -378,7 +379,9 @@ void opts_usage(FILE *out, const oltp_opts *o)
         fprintf(out,
                 "Usage: oltp [options] WORKLOAD prepare|prewarm|run|cleanup|check|help\n"
                 "       oltp [driver options] ping   (exit 0 answers, 3 no connection, 4 login refused,\n"
-                "                                     5 SELECT 1 failed; bounded by --connect-timeout)\n\n"
+                "                                     5 SELECT 1 failed; bounded by --connect-timeout)\n"
+                "       oltp [driver options] [--server-settings=...] [--json=FILE] settings\n"
+                "                                    (the server's version, edition and settings)\n\n"
                 "A sysbench-compatible OLTP and TPC-C load generator (drivebench %s).\n\n"
                 "Options:\n", DRIVEBENCH_VERSION);
     /* the drivers and workloads follow, printed by main */
@@ -518,8 +521,8 @@ static const char *const commands[] = { "prepare", "prewarm", "run", "cleanup", 
 /* The positional arguments: WORKLOAD COMMAND, or `ping` alone. */
 static int parse_positional(oltp_opts *o, const char *const *pos, int npos, FILE *err)
 {
-    if (npos == 1 && !strcmp(pos[0], "ping")) {
-        o->command = pos[0];        /* `oltp [driver options] ping`: no workload */
+    if (npos == 1 && (!strcmp(pos[0], "ping") || !strcmp(pos[0], "settings"))) {
+        o->command = pos[0];        /* `oltp [driver options] ping|settings`: no workload */
         return 0;
     }
     if (npos < 2) {
