@@ -258,6 +258,19 @@ int  res_server_write_file(const res_server *s, const char *path, char *err, siz
 void res_server_clear(res_server *s);       /* frees members; accepts NULL */
 /* The setting named name (ASCII case ignored), or NULL. */
 res_setting *res_server_find(const res_server *s, const char *name);
+/* Whether a value the plan states and one a server reports say the same:
+ * equal ignoring ASCII case; or both sizes (digits with an optional K, M,
+ * G, T, KB, MB, GB or TB, any case, powers of 1024) of the same bytes; or
+ * both truths (on/off, true/false, yes/no, and 1/0 against one of those)
+ * of the same. NULL equals only NULL. */
+bool res_setting_same(const char *a, const char *b);
+/* The first difference between two servers' read-backs (the version, the
+ * edition, then each setting of a by name, then those only b has; a
+ * value NULL reads "not available"): its name, with a's and b's values
+ * in *va and *vb (borrowed; NULL: not available or not read); NULL when
+ * they agree or either is NULL (not read: nothing to compare). */
+const char *res_server_differs(const res_server *a, const res_server *b, const char **va,
+                               const char **vb);
 /* A new setting at the end of s (its strings copied; value, note may be
  * NULL). 0, or -1 when out of memory. */
 int  res_server_add(res_server *s, const char *name, const char *value, const char *note);

@@ -105,3 +105,88 @@ int res_server_read_file(const char *path, res_server *s, char *err, size_t errl
     memset(s, 0, sizeof *s);
     return rj_read_doc(path, "", server_from_json, server_clear, s, err, errlen);
 }
+
+/* s as bytes when it is digits with an optional unit (1 on success). */
+static int as_bytes(const char *s, long double *out)
+{
+    static const char units[] = "KMGT";
+    char *end;
+    long double v;
+    const char *u;
+    if (!s || !(*s >= '0' && *s <= '9'))
+        return 0;
+    v = strtold(s, &end);
+    if (*end == '\0') {
+        *out = v;
+        return 1;
+    }
+    if (!(u = strchr(units, end[0] & ~0x20)) || !*u)
+        return 0;
+    if (end[1] && !((end[1] == 'B' || end[1] == 'b') && end[2] == '\0'))
+        return 0;
+    for (const char *k = units; k <= u; k++)
+        v *= 1024;
+    *out = v;
+    return 1;
+}
+
+/* s as a truth: 1 true, 0 false, -1 neither; digits only when word is 0 */
+static int as_truth(const char *s, int digits)
+{
+    static const char *const yes[] = { "on", "true", "yes" }, *const no[] = { "off", "false", "no" };
+    for (int i = 0; i < 3; i++) {
+        if (strcasecmp(s, yes[i]) == 0)
+            return 1;
+        if (strcasecmp(s, no[i]) == 0)
+            return 0;
+    }
+    if (digits && (strcmp(s, "1") == 0 || strcmp(s, "0") == 0))
+        return s[0] == '1';
+    return -1;
+}
+
+bool res_setting_same(const char *a, const char *b)
+{
+    long double x, y;
+    int ta, tb;
+    if (!a || !b)
+        return !a && !b;
+    if (strcasecmp(a, b) == 0)
+        return true;
+    if (as_bytes(a, &x) && as_bytes(b, &y))
+        return x == y;
+    ta = as_truth(a, 0);
+    tb = as_truth(b, 0);
+    if (ta < 0 && tb < 0)
+        return false;
+    return (ta < 0 ? as_truth(a, 1) : ta) == (tb < 0 ? as_truth(b, 1) : tb);
+}
+
+const char *res_server_differs(const res_server *a, const res_server *b, const char **va,
+                               const char **vb)
+{
+    if (!a || !b)
+        return NULL;
+    *va = a->version;
+    *vb = b->version;
+    if (!res_setting_same(a->version, b->version))
+        return "version";
+    *va = a->edition;
+    *vb = b->edition;
+    if (!res_setting_same(a->edition, b->edition))
+        return "edition";
+    for (int i = 0; i < a->nsettings; i++) {
+        const res_setting *o = res_server_find(b, a->settings[i].name);
+        *va = a->settings[i].value;
+        *vb = o ? o->value : NULL;
+        if (!o || !res_setting_same(*va, *vb))
+            return a->settings[i].name;
+    }
+    for (int i = 0; i < b->nsettings; i++)
+        if (!res_server_find(a, b->settings[i].name)) {
+            *va = NULL;
+            *vb = b->settings[i].value;
+            return b->settings[i].name;
+        }
+    return NULL;
+}

@@ -234,7 +234,7 @@ static const bad_case bad_cases[] = {
       "PLAN:15: [drive far] is on another host (qemu+ssh://host2/system): client = host "
       "reaches VMs only through this host's loopback\n" },
     { RUN_OK WL_OK DRIVE_OK "[drives]\npath = /a\n",
-      "PLAN:15: unknown section [drives] (expected [run], [workload] or [drive NAME])\n" },
+      "PLAN:15: unknown section [drives] (expected [run], [workload], [settings] or [drive NAME])\n" },
     { RUN_OK WL_OK DRIVE_OK "[extra\n",
       "PLAN:15: section header has no closing ']'\n" },
     { RUN_OK WL_OK DRIVE_OK "just words\n", "PLAN:15: expected 'key = value', got 'just words'\n" },
