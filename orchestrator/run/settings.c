@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int orch_server_mismatch(const res_server *s, const char *vm, char *line, size_t len)
+int run_server_mismatch(const res_server *s, const char *vm, char *line, size_t len)
 {
     int n = 0;
     for (int i = 0; s && i < s->nsettings; i++) {
@@ -55,7 +55,7 @@ static int check_jobs(run_state *st, const orch_job *jobs, const int *vm_of, int
                      jobs[j].vm->name, why);
             return -1;
         }
-        if (orch_server_mismatch(&s, jobs[j].vm->name, line, sizeof line) > 0) {
+        if (run_server_mismatch(&s, jobs[j].vm->name, line, sizeof line) > 0) {
             if (st->p->settings_mismatch == ORCH_MISMATCH_WARN)
                 fprintf(st->out, "drivebench: warning: %s (settings_mismatch = warn: measured "
                         "anyway)\n", line);
