@@ -224,6 +224,57 @@ typedef struct res_point {
     double t, tps;
 } res_point;
 
+/* ------------------------------------------------------------------ */
+/* server settings (results_server.c; issue 44): what a VM's database   */
+/* server said of itself before the measurement, written by `oltp       */
+/* settings` (its own document) and kept per VM in the summary          */
+/* (results/SCHEMA.md, "Server settings").                              */
+
+#define RES_SERVER_SCHEMA   "drivebench-server-settings/1"
+#define RES_MAX_SETTINGS    256
+
+typedef struct res_setting {
+    char *name;         /* as the engine names it ("innodb_buffer_pool_size",
+                         * "max server memory (MB)", "recovery model") */
+    char *value;        /* as the server reports it; NULL: not available */
+    char *wanted;       /* what the plan states, or NULL: nothing stated */
+    char *note;         /* when value is NULL: why ("not available on this
+                         * server (SQL Server: ...)"); else NULL */
+} res_setting;
+
+typedef struct res_server {
+    char        *version;       /* as the server reports it, or NULL */
+    char        *edition;       /* SQL Server's SERVERPROPERTY('Edition'),
+                                 * or NULL: the engine has none */
+    res_setting *settings;
+    int          nsettings;
+} res_server;
+
+/* path's document (written by oltp settings) into *s. 0, or -1 with "PATH:
+ * why" (not JSON, another schema, a setting without a name). */
+int  res_server_read_file(const char *path, res_server *s, char *err, size_t errlen);
+/* s as its document at path, atomically. 0, or -1 with "cannot write PATH: why". */
+int  res_server_write_file(const res_server *s, const char *path, char *err, size_t errlen);
+void res_server_clear(res_server *s);       /* frees members; accepts NULL */
+/* The setting named name (ASCII case ignored), or NULL. */
+res_setting *res_server_find(const res_server *s, const char *name);
+/* Whether a value the plan states and one a server reports say the same:
+ * equal ignoring ASCII case; or both sizes (digits with an optional K, M,
+ * G, T, KB, MB, GB or TB, any case, powers of 1024) of the same bytes; or
+ * both truths (on/off, true/false, yes/no, and 1/0 against one of those)
+ * of the same. NULL equals only NULL. */
+bool res_setting_same(const char *a, const char *b);
+/* The first difference between two servers' read-backs (the version, the
+ * edition, then each setting of a by name, then those only b has; a
+ * value NULL reads "not available"): its name, with a's and b's values
+ * in *va and *vb (borrowed; NULL: not available or not read); NULL when
+ * they agree or either is NULL (not read: nothing to compare). */
+const char *res_server_differs(const res_server *a, const res_server *b, const char **va,
+                               const char **vb);
+/* A new setting at the end of s (its strings copied; value, note may be
+ * NULL). 0, or -1 when out of memory. */
+int  res_server_add(res_server *s, const char *name, const char *value, const char *note);
+
 typedef struct res_vm {
     char      *name, *drive;
     char      *host;                /* libvirt URI of the host that ran it, or NULL */
@@ -252,6 +303,8 @@ typedef struct res_vm {
     int64_t    transactions;
     double     lat_avg_ms, lat_p99_ms;
     char      *server_version;      /* or NULL */
+    res_server *server;             /* its server's settings read before the
+                                     * measurement (issue 44), or NULL: not read */
     int64_t    errors, reconnects;  /* of the measured phase */
     int64_t    boot_reboots;        /* reboots tolerated before its database first
                                      * answered (a profile that restarts on reboot:
@@ -561,6 +614,10 @@ typedef struct res_fingerprint {
                                      * distinct versions, ", "-separated */
     char   *db_settings;            /* server settings given to the guest,
                                      * words sorted; NULL: none */
+    char   *server_settings;        /* the measured VMs' read-back settings,
+                                     * "NAME=VALUE; ..." in the order read,
+                                     * distinct sets " | "-separated; NULL:
+                                     * none read */
     char   *client, *domain_type;   /* domain_type: the hosts' distinct types */
     char   *cpu;                    /* the guest CPU as rendered (hosts' distinct) */
     char   *pinning, *hugepages;    /* [run] pinning: auto, off or explicit */

@@ -38,6 +38,7 @@ const rj_field res_fingerprint_fields[] = {
     F("engine",             RJ_STR_OPT, res_fingerprint, engine),
     F("server_version",     RJ_STR_OPT, res_fingerprint, server_version),
     F("db_settings",        RJ_STR_OPT, res_fingerprint, db_settings),
+    F("server_settings",    RJ_STR_OPT, res_fingerprint, server_settings),
     F("client",             RJ_STR_OPT, res_fingerprint, client),
     F("domain_type",        RJ_STR_OPT, res_fingerprint, domain_type),
     F("cpu",                RJ_STR_OPT, res_fingerprint, cpu),

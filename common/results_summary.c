@@ -414,6 +414,8 @@ static const rj_field vm_fields[] = {
     F("transactions",        RJ_I64,     res_vm, transactions, HAS(res_vm, measured), .flags = RJ_COUNT),
     RJ_HERE(RK_LATENCY_MS,   RJ_OBJ,     .sub = vm_latency_fields, HAS(res_vm, measured)),
     F("server_version",      RJ_STR_OPT, res_vm, server_version, HAS(res_vm, measured)),
+    F("server",              RJ_PTR,     res_vm, server, .sub = res_server_fields,
+      .size = sizeof(res_server)),
     F("errors",              RJ_I64_OPT, res_vm, errors, HAS(res_vm, measured), .flags = RJ_COUNT),
     F("reconnects",          RJ_I64_OPT, res_vm, reconnects, HAS(res_vm, measured), .flags = RJ_COUNT),
     F("tps_series",          RJ_CUSTOM,  res_vm, series, .ops = &res_points_ops,

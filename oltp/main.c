@@ -31,6 +31,7 @@
 #include "oltp_exit.h"
 #include "engine/engine.h"
 #include "ping.h"
+#include "settings.h"
 #include "options/argv_scrub.h"
 #include "workload_list.h"
 #include "engine/report.h"
@@ -628,6 +629,8 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (!strcmp(o.command, "ping"))
         return oltp_ping(&o, stdout, stderr);
+    if (!strcmp(o.command, "settings"))
+        return oltp_settings(&o, stdout, stderr);
     if (o.sysbench_personality && opts_notice(&o))
         printf("%s\n\n", OPTS_SYSBENCH_BANNER);
     if (!strcmp(o.workload, REPORT_CPU_TEST)) {

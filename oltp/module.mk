@@ -27,7 +27,8 @@ install-oltp: $(BIN)/oltp
 ALL_TARGETS  += $(BIN)/oltp $(BIN)/sysbench
 TEST_TARGETS += tests/integration/oltp_mysql.sh
 TEST_TARGETS += tests/integration/oltp_pgsql.sh tests/integration/oltp_odbc.sh
-TEST_TARGETS += tests/integration/oltp_ping.sh tests/integration/oltp_disk_full.sh
+TEST_TARGETS += tests/integration/oltp_ping.sh tests/integration/oltp_disk_full.sh \
+                tests/integration/oltp_settings.sh
 TEST_TARGETS += tests/integration/oltp_report.sh tests/integration/oltp_sysbench_prepare.sh
 # bin/sysbench beside the real sysbench: exit statuses and messages; then
 # sysbench 1.0.20's own cram tests against bin/sysbench (SYSBENCH_TESTS)

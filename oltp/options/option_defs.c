@@ -24,6 +24,7 @@ const opt_def opts_defs[] = {
     {"histogram", O_BOOL, F(histogram), "off", "print the latency histogram in the report", 0, 0},
     {"event-threads", O_INT, F(event_threads), "0", "event-loop worker threads (0 = one per CPU oltp may run on, no more than the connections; with --rate or TPC-C terminals, which share a loop's connections, one per 256 connections, at most one per CPU)", 0, 1024},
     {"json", O_STR, F(json_path), NULL, "write the result document (results/SCHEMA.md) to this file", 0, 0},
+    {"server-settings", O_STR, F(server_settings), NULL, "settings: the server settings the plan states, NAME=VALUE separated by ';' (SQL Server: applied through sp_configure first), read back beside the engine's own list", 0, 0},
     {"verbose", O_BOOL, F(verbose), "off", "print every retried error", 0, 0},
     {"verbosity", O_INT, F(verbosity), "3", "sysbench's verbosity: 0 only errors, 1 no report, 2 warnings, 3 notices (the report), 4 and 5 more", 0, 5},
     /* random numbers */

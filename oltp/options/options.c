@@ -275,7 +275,9 @@ void opts_usage(FILE *out, const oltp_opts *o)
         fprintf(out,
                 "Usage: oltp [options] WORKLOAD prepare|prewarm|run|cleanup|check|help\n"
                 "       oltp [driver options] ping   (exit 0 answers, 3 no connection, 4 login refused,\n"
-                "                                     5 SELECT 1 failed; bounded by --connect-timeout)\n\n"
+                "                                     5 SELECT 1 failed; bounded by --connect-timeout)\n"
+                "       oltp [driver options] [--server-settings=...] [--json=FILE] settings\n"
+                "                                    (the server's version, edition and settings)\n\n"
                 "A sysbench-compatible OLTP and TPC-C load generator (drivebench %s).\n\n"
                 "Options:\n", DRIVEBENCH_VERSION);
     /* the drivers and workloads follow, printed by main */
@@ -349,7 +351,7 @@ void opts_list(FILE *out)
 
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "command %s\n", commands[i]);
-    fputs("command ping\n", out);
+    fputs("command ping\ncommand settings\n", out);
     for (size_t i = 0; i < opts_ndefs + nplain + sizeof aliases / sizeof aliases[0]; i++)
         fprintf(out, "option --%s\n", i < opts_ndefs ? opts_defs[i].name : i < opts_ndefs + nplain ? plain[i - opts_ndefs]
                 : aliases[i - opts_ndefs - nplain].alias);
@@ -434,8 +436,8 @@ static int parse_config_file(oltp_opts *o, const char *path, FILE *err)
 /* The positional arguments: WORKLOAD COMMAND, or `ping` alone. */
 static int parse_positional(oltp_opts *o, const char *const *pos, int npos, FILE *err)
 {
-    if (npos == 1 && !strcmp(pos[0], "ping")) {
-        o->command = pos[0];        /* `oltp [driver options] ping`: no workload */
+    if (npos == 1 && (!strcmp(pos[0], "ping") || !strcmp(pos[0], "settings"))) {
+        o->command = pos[0];        /* `oltp [driver options] ping|settings`: no workload */
         return 0;
     }
     if (npos < 2) {

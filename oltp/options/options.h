@@ -37,6 +37,7 @@ typedef struct oltp_opts {
     int      ncheckpoints;
     int      event_threads;         /* libuv worker threads (0 = auto: engine_event_threads()) */
     const char *json_path;
+    const char *server_settings;    /* `settings`: NAME=VALUE;... the plan states */
     bool     verbose;
     int      verbosity;             /* sysbench's --verbosity 0..5 (default 3) */
     bool     sysbench_personality;  /* run as `sysbench`: sysbench 1.0.20's text, messages and exit statuses */

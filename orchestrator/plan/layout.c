@@ -283,6 +283,42 @@ char **orch_oltp_ping_argv(const orch_plan *p, const char *oltp, int port, int t
     return b.v;
 }
 
+char **orch_oltp_settings_argv(const orch_plan *p, const char *oltp, int port,
+                               const char *json_path)
+{
+    argv_builder b = { 0 };
+    orch_db_target target = orch_plan_db_target(p);
+    char *stated = NULL;
+    size_t len = 0;
+    FILE *f = p->nsettings ? open_memstream(&stated, &len) : NULL;
+
+    if (p->nsettings && !f)
+        return NULL;
+    for (int i = 0; f && i < p->nsettings; i++)
+        fprintf(f, "%s%s=%s", i ? ";" : "", p->settings[i].name, p->settings[i].value);
+    if (f && fclose(f) != 0) {
+        free(stated);
+        return NULL;
+    }
+    arg(&b, strdup(oltp));
+    orch_db_conn_args(&target, port, arg_cb, &b);
+    if (stated)
+        arg(&b, orch_strfmt("--server-settings=%s", stated));
+    arg(&b, orch_strfmt("--json=%s", json_path));
+    arg(&b, strdup("settings"));
+    free(stated);
+    if (b.failed) {
+        orch_argv_free(b.v);
+        return NULL;
+    }
+    return b.v;
+}
+
+char *orch_layout_server_result(const orch_vm *vm, int rep)
+{
+    return orch_strfmt("vm/%s.r%d.server.json", vm->name, rep);
+}
+
 const char *orch_local_domain_type(const orch_plan *p)
 {
     if (strcmp(p->domain_type, "auto") != 0)

@@ -95,6 +95,14 @@ char *orch_layout_console(const orch_vm *vm, int rep);
  * and warmup_s) or "prepare". time_s is the measured time (0: until
  * done), warmup_s comes before it: oltp runs --time=time_s + warmup_s.
  * NULL-terminated, free with orch_argv_free. */
+/* `oltp ... --server-settings=NAME=VALUE;... --json=JSON_PATH settings`
+ * (oltp/settings.h): the server's read-back before the measurement, the
+ * plan's [settings] stated. New argv, or NULL when out of memory. */
+char **orch_oltp_settings_argv(const orch_plan *p, const char *oltp, int port,
+                               const char *json_path);
+/* "vm/NAME.rREP.server.json": where a VM's read-back lands, relative to
+ * the run folder (new string, NULL when out of memory). */
+char *orch_layout_server_result(const orch_vm *vm, int rep);
 char **orch_oltp_argv(const orch_plan *p, const char *oltp, int port, const char *command,
                       int time_s, int warmup_s, const char *json_path);
 void orch_argv_free(char **argv);

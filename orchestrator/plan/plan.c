@@ -30,6 +30,11 @@ void orch_plan_free(orch_plan *p)
     for (int i = 0; i < p->ndrives; i++)
         drive_clear(&p->drives[i]);
     free(p->drives);
+    for (int i = 0; i < p->nsettings; i++) {
+        free(p->settings[i].name);
+        free(p->settings[i].value);
+    }
+    free(p->settings);
     free(p->file); free(p->name); free(p->uri); free(p->profile);
     free(p->engine_name); free(p->image); free(p->kernel); free(p->initrd);
     free(p->cmdline); free(p->controller); free(p->odbc_driver); free(p->encrypt);

@@ -34,6 +34,17 @@ typedef enum { ORCH_TRACK_TPS, ORCH_TRACK_P99 } orch_steady_track;
  * off: never. */
 typedef enum { ORCH_DEVLAT_AUTO, ORCH_DEVLAT_ON, ORCH_DEVLAT_OFF } orch_devlat_mode;
 
+/* [run] settings_mismatch: a read-back server setting that differs from
+ * the plan's [settings] refuses the run before measuring, or warns. */
+typedef enum { ORCH_MISMATCH_REFUSE, ORCH_MISMATCH_WARN } orch_mismatch_mode;
+
+/* One line of [settings]: a server setting the plan states, in the
+ * engine's own name (issue 44; plans/README.md "Server settings"). */
+typedef struct orch_setting {
+    char *name, *value;
+    int   line;
+} orch_setting;
+
 typedef struct orch_drive {
     char *name;          /* as written in the plan */
     char *id;            /* sanitized name, used in object names */
@@ -117,6 +128,11 @@ typedef struct orch_plan {
                                  * of cpusets, one per VM (placement.h) */
     int   hugepages;            /* 1: guest memory on huge pages */
     orch_devlat_mode device_latency;
+    /* [settings] (issue 44): the server's settings, applied where
+     * drivebench can and read back per VM before the measurement */
+    orch_setting *settings;
+    int   nsettings;
+    orch_mismatch_mode settings_mismatch;
     /* the live view (issue 34, live/live.h): "ADDRESS:PORT" to serve
      * OpenMetrics on while the run lasts, or NULL; an address beyond
      * loopback needs metrics_remote = yes */

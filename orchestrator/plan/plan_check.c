@@ -12,6 +12,7 @@
 #include "util/listen.h"
 #include "util/names.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -248,6 +249,58 @@ static int setting_char_ok(char c, int value)
     return strchr(value ? "_.-,:/%+" : "_.-", c) != NULL && c != '\0';
 }
 
+/* [settings] (issue 44): for an engine whose image reads its settings
+ * from the kernel command line, each line's characters as db_settings
+ * takes them, and the line appended to db_settings (validate_settings
+ * then checks the command line's length); for the others (a user's
+ * image: applied by sp_configure on SQL Server, else read back only),
+ * what oltp settings quotes: letters, digits, space, '_', '.', '-', '(',
+ * ')'. One message per line refused. */
+static void validate_stated(parse_state *st)
+{
+    orch_plan *p = st->p;
+    int cmdline = p->engine->cmdline_prefix && !p->image;
+    for (int i = 0; i < p->nsettings; i++) {
+        const orch_setting *s = &p->settings[i];
+        size_t n = strlen(s->name);
+        int ok = 1;
+        char *more;
+        for (const char *c = s->name; ok && *c; c++)
+            ok = cmdline ? setting_char_ok(*c, 0) : isalnum((unsigned char)*c) || strchr(" _.-()", *c);
+        for (const char *c = s->value; ok && *c; c++)
+            ok = cmdline ? setting_char_ok(*c, 1) : isalnum((unsigned char)*c) || strchr(" _.-()", *c);
+        if (!ok) {
+            plan_error(st, s->line, cmdline
+                       ? "[settings] %s = %s: a NAME of letters, digits, '_', '.', '-' and a VALUE of "
+                         "those and ',', ':', '/', '%%', '+' (the kernel command line that carries "
+                         "it to the guest has no quoting)"
+                       : "[settings] %s = %s: a NAME and VALUE of letters, digits, spaces, '_', "
+                         "'.', '-', '(' and ')'", s->name, s->value);
+            continue;
+        }
+        if (!cmdline)
+            continue;
+        /* the same name in [run] db_settings */
+        for (const char *w = p->db_settings; w && (w = strstr(w, s->name)); w += n)
+            if ((w == p->db_settings || w[-1] == ' ' || w[-1] == '\t') && w[n] == '=') {
+                plan_error(st, s->line, "[settings] %s is also in [run] db_settings: give it once",
+                           s->name);
+                ok = 0;
+                break;
+            }
+        if (!ok)
+            continue;
+        more = p->db_settings ? orch_strfmt("%s %s=%s", p->db_settings, s->name, s->value)
+                              : orch_strfmt("%s=%s", s->name, s->value);
+        if (!more) {
+            plan_error(st, s->line, "out of memory");
+            return;
+        }
+        free(p->db_settings);
+        p->db_settings = more;
+    }
+}
+
 /* [run] db_settings: NAME=VALUE words for an engine whose image reads
  * them from the kernel command line (dbengine.h cmdline_prefix), each
  * name once; t's (or the plan's) command line with them must fit. One
@@ -255,7 +308,8 @@ static int setting_char_ok(char c, int value)
 static void validate_settings(parse_state *st, const orch_template *t)
 {
     orch_plan *p = st->p;
-    int line = plan_where(st, "run", "db_settings");
+    int line = plan_key_line(st, "run", "db_settings") || !p->nsettings
+               ? plan_where(st, "run", "db_settings") : p->settings[0].line;
     char *copy, *word, *save = NULL, *cmd;
     const char *base;
     int nwords = 0;
@@ -461,6 +515,7 @@ static void validate_profile(parse_state *st)
     if (!t)
         plan_error(st, plan_where(st, "run", "profile"), "[run] profile %s: %s", p->profile, err);
     validate_seed(st, t);
+    validate_stated(st);
     validate_settings(st, t);
     orch_template_free(t);
 }
@@ -474,7 +529,7 @@ static int validate_sections(parse_state *st)
 
     for (int i = 0; i < st->nsects; i++) {
         const char *n = st->sects[i].name;
-        int known = plan_section_keys(n) != NULL;
+        int known = plan_section_keys(n) != NULL || strcmp(n, "settings") == 0;
         char name[256];
         if (plan_drive_section(n, name, sizeof name)) {
             int found = 0;
@@ -487,7 +542,7 @@ static int validate_sections(parse_state *st)
         }
         if (!known && !st->sects[i].reported)
             plan_error(st, st->sects[i].line, "unknown section [%s] (expected [run], "
-                       "[workload], [engine] or [drive NAME])", n);
+                       "[workload], [engine], [settings] or [drive NAME])", n);
     }
     return drive_sections;
 }

@@ -71,6 +71,7 @@ static const key_spec run_keys[] = {
     P("pinning",        K_STR,    pinning, 0, 0, NULL),   /* auto, off or one cpuset per VM */
     P("hugepages",      K_BOOL,   hugepages, 0, 0, "yes|no"),
     P("device_latency", K_ENUM,   device_latency, 0, 0, "auto|on|off"),    /* orch_devlat_mode */
+    P("settings_mismatch", K_ENUM, settings_mismatch, 0, 0, "refuse|warn"), /* orch_mismatch_mode */
     /* the live view (issue 34; checked in plan_check.c validate_metrics) */
     P("metrics",        K_STR,    metrics, 0, 0, NULL),
     P("metrics_remote", K_BOOL,   metrics_remote, 0, 0, "yes|no"),

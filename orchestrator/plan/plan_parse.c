@@ -149,6 +149,37 @@ static orch_drive *drive_get(parse_state *st, const char *name)
     return d;
 }
 
+/* A line of [settings]: NAME = VALUE in the engine's own words, each
+ * name once (plan_check.c checks the characters for the engine). 1 to go
+ * on, 0 when out of memory. */
+static int settings_line(parse_state *st, const char *name, const char *value)
+{
+    orch_plan *p = st->p;
+    orch_setting *v;
+    for (int i = 0; i < p->nsettings; i++)
+        if (strcasecmp(p->settings[i].name, name) == 0) {
+            plan_error(st, st->line, "[settings] %s given twice (first at line %d)", name,
+                       p->settings[i].line);
+            return 1;
+        }
+    if (!*value) {
+        plan_error(st, st->line, "[settings] %s has no value", name);
+        return 1;
+    }
+    v = realloc(p->settings, sizeof *v * (size_t)(p->nsettings + 1));
+    if (!v)
+        return 0;
+    p->settings = v;
+    v[p->nsettings] = (orch_setting){ strdup(name), strdup(value), st->line };
+    if (!v[p->nsettings].name || !v[p->nsettings].value) {
+        free(v[p->nsettings].name);
+        free(v[p->nsettings].value);
+        return 0;
+    }
+    p->nsettings++;
+    return 1;
+}
+
 /* inih key handler: the key looked up in its section's table, refused
  * when unknown or given twice, else recorded with its line and stored.
  * 1 to go on, 0 when out of memory. */
@@ -161,6 +192,8 @@ static int plan_handler(void *user, const char *section, const char *name, const
     seen_key *sk;
     int first;
 
+    if (strcmp(section, "settings") == 0)
+        return settings_line(st, name, value);
     if (plan_drive_section(section, dname, sizeof dname)) {
         if (dname[0] == '\0') {
             plan_error(st, st->line, "[drive] needs a name: [drive NAME]");
@@ -176,7 +209,7 @@ static int plan_handler(void *user, const char *section, const char *name, const
             if (strcmp(st->sects[i].name, section) == 0) {
                 if (!st->sects[i].reported)
                     plan_error(st, st->sects[i].line, "unknown section [%s] (expected [run], "
-                               "[workload], [engine] or [drive NAME])", section);
+                               "[workload], [engine], [settings] or [drive NAME])", section);
                 st->sects[i].reported = 1;
             }
         return 1;

@@ -168,6 +168,10 @@ void page_section_environment(report_page *pg)
         ver = guest_versions(run);
         page_kv(tb, "guest database", ver);
         free(ver);
+        /* what the servers said before the measurement (issue 44): each
+         * VM's settings, the distinct sets (the fingerprint's) */
+        if (run->sum.fp && run->sum.fp->server_settings)
+            page_kv(tb, "server settings (read back per VM)", run->sum.fp->server_settings);
         guest_cpu_rows(tb, run, env);
         host_check_table(sec, run, env);
     }

@@ -395,6 +395,29 @@ static int vm_entry(res_vm *v, const orch_vm_result *r, const res_oltp *doc,
     return vm_series(v, m);
 }
 
+/* v's server settings (issue 44): vm/NAME.rREP.server.json beside its
+ * result vm/NAME.rREP.json, when the run read them (a run before issue
+ * 44, or a VM that failed before, has none: no server entry). 0, or -1
+ * when out of memory. */
+static int vm_server(res_vm *v, const char *run_dir, const char *result)
+{
+    size_t n = strlen(result);
+    char why[512], *path;
+    if (n < 5 || strcmp(result + n - 5, ".json") != 0)
+        return 0;
+    path = orch_strfmt("%s/%.*s.server.json", run_dir, (int)(n - 5), result);
+    if (!path || !(v->server = calloc(1, sizeof *v->server))) {
+        free(path);
+        return -1;
+    }
+    if (res_server_read_file(path, v->server, why, sizeof why) < 0) {
+        free(v->server);
+        v->server = NULL;
+    }
+    free(path);
+    return 0;
+}
+
 /* Read each VM's result and merge the healthy ones into their
  * repetition's group (groups[d * (reps + 1) + r]); every VM gets its entry
  * in the summary's vms. A failed VM, or any VM of a partial run, may have
@@ -466,6 +489,8 @@ static int add_vms(const orch_summary_input *in, res_summary *s, group *groups, 
         }
         rc = vm_entry(&s->vms[s->nvms], r, have ? &doc : NULL, have_pre ? &pre : NULL, expect,
                       empty, refused ? why : NULL);
+        if (rc == 0)
+            rc = vm_server(&s->vms[s->nvms], in->run_dir, r->result);
         if (rc == 0 && have && !r->failed_in && !empty)
             group_add_db(g, &s->vms[s->nvms]);
         s->nvms++;

@@ -107,6 +107,47 @@ static char *distinct(const void *base, size_t n, size_t stride, size_t off, boo
     return out;
 }
 
+/* The measured VMs' read-back server settings (issue 44): each VM's as
+ * "NAME=VALUE; ..." in the order read (a value the server does not have
+ * as "NAME=not available"), the distinct ones joined by " | "; NULL when
+ * no VM's were read. */
+static char *server_settings(const res_summary *s, bool *oom)
+{
+    char *out = NULL;
+    for (int i = 0; i < s->nvms; i++) {
+        const res_server *sv = s->vms[i].server;
+        char *one = NULL, *next;
+        size_t len = 0;
+        FILE *f;
+        if (!sv || s->vms[i].failed)
+            continue;
+        if (!(f = open_memstream(&one, &len))) {
+            *oom = true;
+            break;
+        }
+        for (int k = 0; k < sv->nsettings; k++)
+            fprintf(f, "%s%s=%s", k ? "; " : "", sv->settings[k].name,
+                    sv->settings[k].value ? sv->settings[k].value : "not available");
+        if (fclose(f) != 0) {
+            free(one);
+            *oom = true;
+            break;
+        }
+        if (out && (strcmp(out, one) == 0 || strstr(out, one))) {
+            free(one);
+            continue;
+        }
+        next = out ? orch_strfmt("%s | %s", out, one) : strdup(one);
+        free(one);
+        free(out);
+        if (!(out = next)) {
+            *oom = true;
+            break;
+        }
+    }
+    return out;
+}
+
 static char *dup_opt(const char *s, bool *oom)
 {
     char *d = s ? strdup(s) : NULL;
@@ -175,6 +216,7 @@ res_fingerprint *orch_fingerprint_build(const orch_plan *p, const orch_template 
         free(all);
         free(extra);
     }
+    fp->server_settings = server_settings(s, &oom);
     fp->client = orch_plan_choice("run", "client", (int)p->client);
     oom |= !fp->client;
     fp->domain_type = distinct(s->env.hypervisors, (size_t)s->env.nhypervisors,

@@ -161,6 +161,9 @@ int run_repetition(run_state *st, int rep, int *measured)
     if (need_prepare(p, st->l)
         && run_phase(st, rep, ORCH_STEP_PREPARE, RES_PHASE_PREPARE, "prepare", 0, 0, 0) < 0)
         return -1;
+    /* the server as it will be measured, before any load on it */
+    if (run_read_settings(st, rep) < 0)
+        return -1;
     if (p->precondition_s > 0 && run_precondition(st, rep) < 0)
         return -1;
     *measured = 1;

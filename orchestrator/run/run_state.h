@@ -104,6 +104,16 @@ int run_wait_ready(run_state *st, int rep);
 /* Provision, boot and run the phases of repetition rep; *measured is set
  * once its measured phase started. 0 or -1 with st->err. */
 int run_repetition(run_state *st, int rep, int *measured);
+/* The server settings of every healthy VM of repetition rep, read with
+ * `oltp settings` into vm/NAME.rREP.server.json (settings.c); a setting
+ * that differs from the plan's [settings] refuses the run (its line in
+ * st->err) unless settings_mismatch = warn. 0, or -1 with st->err. */
+int run_read_settings(run_state *st, int rep);
+/* The settings of s that differ from what the plan wants (a wanted value
+ * with '%' is not compared): how many; the first as one line in line
+ * ("VM NAME: server setting 'X' is FOUND, the plan's [settings] wants
+ * WANTED", and how many more). */
+int run_server_mismatch(const res_server *s, const char *vm, char *line, size_t len);
 /* Run one phase of oltp (command "run", "prepare", "check") on every VM
  * still healthy, all at once, for time_s (0: until done) after warmup_s.
  * Results land in the run folder as vm/<vm>.r<rep>[.<phase>].json, or

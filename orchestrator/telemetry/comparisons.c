@@ -307,6 +307,50 @@ static int not_comparable(res_io *io, const res_drive *a, const res_drive *b, in
                  : 0;
 }
 
+/* The first server setting (issue 44) in which a VM of drive a and a VM
+ * of drive b disagree (the healthy VMs with a read-back, over every
+ * repetition): 1 with why ("not comparable: server setting X differs:
+ * drive A has V, drive B has W"), else 0. */
+static int settings_differ(const res_summary *sum, const res_drive *a, const res_drive *b,
+                           char *why, size_t len)
+{
+    for (int i = 0; i < sum->nvms; i++) {
+        const res_vm *x = &sum->vms[i];
+        if (x->failed || !x->server || strcmp(x->drive, a->name) != 0)
+            continue;
+        for (int j = 0; j < sum->nvms; j++) {
+            const res_vm *y = &sum->vms[j];
+            const char *va = NULL, *vb = NULL, *name;
+            if (y->failed || !y->server || strcmp(y->drive, b->name) != 0
+                || !(name = res_server_differs(x->server, y->server, &va, &vb)))
+                continue;
+            snprintf(why, len, "not comparable: server setting '%s' differs: drive %s has %s, "
+                     "drive %s has %s", name, a->name, va ? va : "not available", b->name,
+                     vb ? vb : "not available");
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A pair whose servers ran with different settings: every method it
+ * would have, without a verdict. 0, or -1 when out of memory. */
+static int settings_not_comparable(res_io *io, const res_drive *a, const res_drive *b,
+                                   int has_p, int welch, const char *why)
+{
+    if (add_cmp(io, a->name, b->name, RES_CMP_TPS_PAIRED, NULL, 0, NAN, RES_CMP_NOT_COMPARABLE,
+                why, 0) < 0
+        || (has_p && add_cmp(io, a->name, b->name, RES_CMP_P99_PAIRED, NULL, 0, NAN,
+                             RES_CMP_NOT_COMPARABLE, why, 0) < 0))
+        return -1;
+    if (welch && (add_cmp(io, a->name, b->name, RES_CMP_TPS_WELCH, NULL, 0, NAN,
+                          RES_CMP_NOT_COMPARABLE, why, 0) < 0
+                  || add_cmp(io, a->name, b->name, RES_CMP_P99_WELCH, NULL, 0, NAN,
+                             RES_CMP_NOT_COMPARABLE, why, 0) < 0))
+        return -1;
+    return 0;
+}
+
 /* Holm's correction over every comparison with a verdict that the run's
  * report prints, all methods as one family (issue 29); a verdict stays "distinguishable" only when its adjusted p is
  * below ORCH_STATS_ALPHA too. 0, or -1 when out of memory. */
@@ -361,6 +405,13 @@ int tel_compare_drives(const res_summary *sum, const tel_drive_acc *acc, int rep
         for (int b = a + 1; b < sum->ndrives; b++) {
             const res_drive *da = &sum->drives[a], *db = &sum->drives[b];
             int has_p = isfinite(acc[a].p_pct) && isfinite(acc[b].p_pct);
+            char why[DB_ERR_LEN];
+            /* measured under different server settings: no verdict */
+            if (settings_differ(sum, da, db, why, sizeof why)) {
+                if (settings_not_comparable(io, da, db, has_p, welch, why) < 0)
+                    return -1;
+                continue;
+            }
             /* a failed VM makes the pair's paired methods not comparable;
              * Welch leaves the repetitions with one out and keeps the
              * complete ones (issue 29) */

@@ -26,6 +26,11 @@
 #     variable of E2E_DB_EXPECT, which must hold exactly that value (by
 #     default db_settings = innodb_buffer_pool_size=256M, so MariaDB reports
 #     innodb_buffer_pool_size=268435456, not the profile's 50 % of RAM);
+#   - the plan's [settings] (innodb_flush_log_at_trx_commit = 2) reached
+#     the server and every VM's read-back is in summary.json (issue 44):
+#     its version, the four InnoDB settings with flush at commit 2 (wanted
+#     2), the buffer pool 268435456 with the default db_settings, and the
+#     fingerprint's server_settings;
 #   - afterwards no domain, storage pool or volume of the run remains and
 #     the drive folder holds no file of the run.
 # Bounded: the whole run is killed after E2E_RUN_TIMEOUT seconds (default
@@ -140,6 +145,9 @@ measure = 10s
 
 [drive e2e]
 path = $work/drive
+
+[settings]
+innodb_flush_log_at_trx_commit = 2
 EOF
 
 # The run deletes its database volumes at the end, so they are looked at
@@ -280,6 +288,21 @@ done
 [ -z "$db_expect" ] || e2e_say "server settings from db_settings = $db_settings: $(tr '\n' ' ' <"$work/db-vars")"
 grep -q "controller = $controller" "$work/plan.ini" && [ -n "$controller" ] \
   && e2e_say "controller $controller: $(grep -c 'attaching ssp device' "$rdir"/console/*.log 2>/dev/null || true) SAS disk(s) attached by the guest's mptsas"
+
+# issue 44: each VM's server read back before the measurement
+jq -e --argjson n "$vms" '([.vms[] | select((.server.version // "") != ""
+       and ([.server.settings[].name] == ["innodb_buffer_pool_size", "innodb_log_file_size",
+            "innodb_flush_method", "innodb_flush_log_at_trx_commit"])
+       and (.server.settings[3] | .value == "2" and .wanted == "2"))] | length) == $n
+       and (.fingerprint.server_settings | contains("innodb_flush_log_at_trx_commit=2"))' \
+  "$rdir/summary.json" >/dev/null \
+  || e2e_fail "summary.json: a VM without its server settings read back: $(jq -c '[.vms[].server]' "$rdir/summary.json")"
+if [ "$db_settings" = innodb_buffer_pool_size=256M ]; then
+  jq -e --argjson n "$vms" '[.vms[] | select(.server.settings[0].value == "268435456")] | length == $n' \
+    "$rdir/summary.json" >/dev/null \
+    || e2e_fail "summary.json: the buffer pool read back is not 268435456: $(jq -c '[.vms[].server.settings[0]]' "$rdir/summary.json")"
+fi
+e2e_say "server settings: $(jq -r '.vms[0].server | "\(.version) (\(.edition)): " + ([.settings[] | "\(.name)=\(.value)"] | join(", "))' "$rdir/summary.json")"
 
 left=$(leftovers)
 [ -z "$left" ] || e2e_fail "left behind by the run: $left"

@@ -71,10 +71,11 @@ static void test_guest_run(void **state)
     opts_init(&o, f);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
     assert_no_leftovers(f);
-    /* 3 VMs: readiness check, the CPU flags (issue 31), prepare,
-     * precondition, measure */
-    assert_int_equal(AGENT(f)->execs, 15);
-    assert_int_equal(orch_count_lines(f->log, "--mysql-port=3306 "), 9);
+    /* 3 VMs: readiness check, the CPU flags (issue 31), prepare, the
+     * server settings (issue 44), precondition, measure */
+    assert_int_equal(AGENT(f)->execs, 18);
+    assert_int_equal(orch_count_lines(f->log, "--mysql-port=3306 "), 12);
+    assert_int_equal(orch_count_lines(f->log, "-drivebench.server.json settings"), 3);
     assert_int_equal(orch_count_lines(f->log, "-drivebench.measure.json oltp_read_write run"), 3);
     /* the live figure comes from the exited process's output */
     orch_assert_output(f, " | total 30.8 tps");
@@ -244,11 +245,11 @@ static void test_guest_tls_level(void **state)
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
     unsetenv("FAKE_OLTP_ENVLOG");
     assert_no_leftovers(f);
-    /* 3 VMs: prepare, precondition, measure (the stand-in agent answers
-     * the pings itself) */
+    /* 3 VMs: prepare, settings, precondition, measure (the stand-in
+     * agent answers the pings itself) */
     assert_int_equal(orch_count_lines(envlog, "OPENSSL_CONF=/var/tmp/drivebench-openssl.cnf"),
-                     9);
-    assert_int_equal(orch_count_lines(envlog, NULL), 9);
+                     12);
+    assert_int_equal(orch_count_lines(envlog, NULL), 12);
     snprintf(pattern, sizeof pattern, "%s/*-drivebench-openssl.cnf", AGENT(f)->dir);
     assert_int_equal(glob(pattern, 0, NULL, &g), 0);
     assert_int_equal(g.gl_pathc, 3);

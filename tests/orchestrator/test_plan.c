@@ -234,7 +234,7 @@ static const bad_case bad_cases[] = {
       "PLAN:15: [drive far] is on another host (qemu+ssh://host2/system): client = host "
       "reaches VMs only through this host's loopback\n" },
     { RUN_OK WL_OK DRIVE_OK "[drives]\npath = /a\n",
-      "PLAN:15: unknown section [drives] (expected [run], [workload], [engine] or [drive NAME])\n" },
+      "PLAN:15: unknown section [drives] (expected [run], [workload], [engine], [settings] or [drive NAME])\n" },
     /* [engine]'s file sizes: TPC-C on a T-SQL engine, whole MiB */
     { RUN_OK WL_OK DRIVE_OK "[engine]\ndata_size = 10G\n",
       "PLAN:16: [engine] data_size: the files are sized by TPC-C's prepare: it applies to workload "
@@ -277,6 +277,28 @@ static const bad_case bad_cases[] = {
       "PLAN:8: [run] db_settings: a user's image ([run] image) takes its server settings from "
       "the image itself, not from drivebench: bake them into the image (images/README.md, "
       "\"Server settings\")\n" },
+    /* [settings] (issue 44): the engine's own names, each once, with a
+     * value; on drivebench's images what the kernel command line carries,
+     * on a user's image what oltp settings quotes */
+    { RUN_OK WL_OK DRIVE_OK "[settings]\ninnodb_buffer_pool_size = 24G\nINNODB_BUFFER_POOL_SIZE = 1G\n",
+      "PLAN:17: [settings] INNODB_BUFFER_POOL_SIZE given twice (first at line 16)\n" },
+    { RUN_OK WL_OK DRIVE_OK "[settings]\ninnodb_flush_method =\n",
+      "PLAN:16: [settings] innodb_flush_method has no value\n" },
+    { RUN_OK WL_OK DRIVE_OK "[settings]\nmax server memory = 49152\n",
+      "PLAN:16: [settings] max server memory = 49152: a NAME of letters, digits, '_', '.', '-' "
+      "and a VALUE of those and ',', ':', '/', '%', '+' (the kernel command line that carries "
+      "it to the guest has no quoting)\n" },
+    { RUN_OK "db_settings = innodb_buffer_pool_size=1G\n" WL_OK DRIVE_OK
+      "[settings]\ninnodb_buffer_pool_size = 24G\n",
+      "PLAN:17: [settings] innodb_buffer_pool_size is also in [run] db_settings: give it once\n" },
+    { "[run]\nname = x\nengine = sqlserver\nimage = /srv/mssql.qcow2\nprofile = sqlserver\n"
+      "vmconfigs_dir = vmconfigs\n"
+      "[workload]\nname = tpcc\nwarehouses = 1\nmeasure = 1s\nprepare = yes\n" DRIVE_OK
+      "[settings]\nmax server memory = 49'152\n",
+      "PLAN:15: [settings] max server memory = 49'152: a NAME and VALUE of letters, digits, "
+      "spaces, '_', '.', '-', '(' and ')'\n" },
+    { RUN_OK "settings_mismatch = ignore\n" WL_OK DRIVE_OK,
+      "PLAN:7: [run] settings_mismatch: 'ignore' is not one of refuse|warn\n" },
     { RUN_OK "engine = mysql\n" WL_OK DRIVE_OK,
       "PLAN:7: [run] engine mysql: drivebench builds no image of it; set [run] image = "
       "PATH.qcow2 (images/README.md gives the contract)\n" },
@@ -396,6 +418,41 @@ static void test_db_settings(void **state)
     cmd = orch_plan_settings_cmdline(p, &oom);
     assert_string_equal(cmd, "drivebench.pg.shared_buffers=25% drivebench.pg.work_mem=4MB");
     free(cmd);
+    orch_plan_free(p);
+    free(errs);
+
+    /* [settings] on drivebench's image: after db_settings on the command
+     * line, kept in order for oltp settings' read-back (issue 44) */
+    p = load("[run]\nname = pg\nengine = postgresql\nuri = test:///default\nprofile = tiny\n"
+             "vmconfigs_dir = vmconfigs\nimage_dir = /srv/images\n"
+             "db_settings = work_mem=4MB\n" WL_OK DRIVE_OK
+             "[settings]\nshared_buffers = 8GB\nsynchronous_commit = off\n", &errs);
+    assert_non_null(p);
+    assert_string_equal(errs, "");
+    cmd = orch_plan_settings_cmdline(p, &oom);
+    assert_string_equal(cmd, "drivebench.pg.work_mem=4MB drivebench.pg.shared_buffers=8GB "
+                        "drivebench.pg.synchronous_commit=off");
+    free(cmd);
+    assert_int_equal(p->nsettings, 2);
+    assert_string_equal(p->settings[1].name, "synchronous_commit");
+    assert_int_equal(p->settings[1].line, 19);
+    assert_int_equal(p->settings_mismatch, ORCH_MISMATCH_REFUSE);
+    orch_plan_free(p);
+    free(errs);
+
+    /* on a user's SQL Server image: nothing on a command line; the names
+     * as SQL Server spells them, for sp_configure */
+    p = load("[run]\nname = x\nengine = sqlserver\nimage = /srv/mssql.qcow2\nprofile = sqlserver\n"
+             "vmconfigs_dir = vmconfigs\nsettings_mismatch = warn\n"
+             "[workload]\nname = tpcc\nwarehouses = 1\nmeasure = 1s\nprepare = yes\n" DRIVE_OK
+             "[settings]\nmax server memory = 49152\n", &errs);
+    assert_non_null(p);
+    assert_string_equal(errs, "");
+    assert_null(orch_plan_settings_cmdline(p, &oom));
+    assert_int_equal(p->nsettings, 1);
+    assert_string_equal(p->settings[0].name, "max server memory");
+    assert_string_equal(p->settings[0].value, "49152");
+    assert_int_equal(p->settings_mismatch, ORCH_MISMATCH_WARN);
     orch_plan_free(p);
     free(errs);
 

@@ -225,7 +225,7 @@ static void test_resume_after_sigkill(void **state)
     assert_string_equal(jtext(s, "interruptions", 0, "kept_repetitions"), "1");
     assert_string_equal(jtext(s, "interruptions", 0, "moved_to"), "\"interrupted/1/\"");
     assert_string_equal(jtext(s, "interruptions", 0, "lost"),
-                        "\"repetition 2 as far as it ran (6 file(s), moved to interrupted/1/); "
+                        "\"repetition 2 as far as it ran (9 file(s), moved to interrupted/1/); "
                         "the drive I/O samples of repetition(s) 1-1, which a run holds in "
                         "memory: their VMs have no I/O figures and the drives' cover "
                         "repetitions 2 on\"");
@@ -237,7 +237,7 @@ static void test_resume_after_sigkill(void **state)
                  "data-repetition=\"2\">Run A (%s) was interrupted (last sign of life ", RUN_ID);
         assert_non_null(strstr(html, want));
         assert_non_null(strstr(html, ": 1 complete repetition(s) kept, repetition 2 run again "
-                                     "from its start. Lost: repetition 2 as far as it ran (6 "
+                                     "from its start. Lost: repetition 2 as far as it ran (9 "
                                      "file(s), moved to interrupted/1/); "));
         free(html);
         free(html_path);
@@ -471,11 +471,11 @@ static void test_bundle_verify(void **state)
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
     bundle = orch_strfmt("%s/run.tar.gz", f->results);
     assert_int_equal(orch_bundle_write(dir, bundle, NULL, f->out, err, sizeof err), 0);
-    snprintf(want, sizeof want, "bundle %s: %s, 12 file(s) and MANIFEST.sha256\n", RUN_ID, bundle);
+    snprintf(want, sizeof want, "bundle %s: %s, 15 file(s) and MANIFEST.sha256\n", RUN_ID, bundle);
     orch_assert_output(f, want);
     text = verify(bundle, &rc, err, sizeof err);
     assert_int_equal(rc, 0);
-    snprintf(want, sizeof want, "verified: %s: 12 file(s) match MANIFEST.sha256; 177 figure(s) "
+    snprintf(want, sizeof want, "verified: %s: 15 file(s) match MANIFEST.sha256; 189 figure(s) "
              "of summary.json recomputed from 3 VM result(s)\norigin: consistent, unsigned "
              "(nothing in the bundle says who made it)\n", RUN_ID);
     assert_string_equal(text, want);
@@ -492,7 +492,7 @@ static void test_bundle_verify(void **state)
         assert_int_equal(orch_bundle_write(dir, bundle, key, f->out, err, sizeof err), 0);
         text = verify_signed(bundle, allowed, &rc, err, sizeof err);
         assert_int_equal(rc, 0);
-        snprintf(want, sizeof want, "verified: %s: 12 file(s) match MANIFEST.sha256; 177 "
+        snprintf(want, sizeof want, "verified: %s: 15 file(s) match MANIFEST.sha256; 189 "
                  "figure(s) of summary.json recomputed from 3 VM result(s)\norigin: signed by "
                  "alice@example.org at ", RUN_ID);
         assert_memory_equal(text, want, strlen(want));

@@ -168,7 +168,7 @@ static void test_run_ok(void **state)
     assert_clean(f, RUN_ID);
     /* the tiny profile has no prebuilt database: prepare, then two phases,
      * on three VMs */
-    assert_int_equal(orch_count_lines(f->log, NULL), 9);
+    assert_int_equal(orch_count_lines(f->log, NULL), 12);
     assert_int_equal(orch_count_lines(f->log, " prepare"), 3);
     assert_int_equal(orch_count_lines(f->log, ".precondition.1.json oltp_read_write run"), 3);
     orch_assert_teardown(f, 3, 6, 0, 1);
@@ -262,7 +262,7 @@ static void test_run_with_seed(void **state)
     /* each database volume restored from its seed: 1 GiB per VM (the
      * seed's size in node.xml), 2 VMs on the first drive */
     s = assert_seeded_run(f);
-    assert_int_equal(orch_count_lines(f->log, NULL), 6);
+    assert_int_equal(orch_count_lines(f->log, NULL), 9);
     assert_string_not_equal(jnum(s, "drives", 1, "restore", "seconds"), "(missing)");
     assert_string_not_equal(jnum(s, "drives", 1, "restore", "mb_s"), "(missing)");
     json_object_put(s);
@@ -283,7 +283,7 @@ static void test_run_sqlserver_seed(void **state)
     assert_int_equal(p->guest_agent, 0);
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
     json_object_put(assert_seeded_run(f));
-    assert_int_equal(orch_count_lines(f->log, "--db-driver=odbc"), 6);
+    assert_int_equal(orch_count_lines(f->log, "--db-driver=odbc"), 9);
     orch_plan_free(p);
 }
 
@@ -860,6 +860,92 @@ static void test_one_vm_fails(void **state)
                            RUN_ID_PREFIX "second-vm1: the database stopped answering during "
                            "measure (oltp could not reconnect),,,"));
     free(csv);
+    orch_plan_free(p);
+}
+
+/* The plan's [settings] (issue 44): each VM's server read back before the
+ * precondition with the stated settings, kept per VM in summary.json and
+ * in the fingerprint. */
+static void test_settings_read_back(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = orch_fixture_plan(f, "profile = tiny\n",
+                                     "pool = userpool\n[settings]\ninnodb_buffer_pool_size = 256M\n");
+    orch_run_opts o;
+    json_object *s, *sv;
+    opts_init(&o, f);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    assert_clean(f, RUN_ID);
+    orch_assert_output(f, "repetition 1: server settings of 3 VM(s)\n");
+    assert_int_equal(orch_count_lines(f->log, " --server-settings=innodb_buffer_pool_size=256M "
+                                      "--json="), 3);
+    assert_int_equal(orch_count_lines(f->log, ".r1.server.json settings"), 3);
+    s = orch_fixture_summary(f);
+    for (int i = 0; i < 3; i++) {
+        assert_true(json_object_object_get_ex(s, "vms", &sv));
+        sv = json_object_array_get_idx(sv, (size_t)i);
+        assert_true(json_object_object_get_ex(sv, "server", &sv));
+        assert_string_equal(json_object_to_json_string_ext(sv, JSON_C_TO_STRING_PLAIN),
+                            "{\"version\":\"10.11.6-MariaDB\",\"edition\":\"Debian 12\","
+                            "\"settings\":[{\"name\":\"innodb_flush_log_at_trx_commit\","
+                            "\"value\":\"1\"},{\"name\":\"innodb_buffer_pool_size\","
+                            "\"value\":\"256M\",\"wanted\":\"256M\"}]}");
+    }
+    assert_string_equal(jnum(s, "fingerprint", -1, "server_settings", NULL),
+                        "\"innodb_flush_log_at_trx_commit=1; innodb_buffer_pool_size=256M\"");
+    json_object_put(s);
+    orch_plan_free(p);
+}
+
+/* A VM whose server has another value than the plan states refuses the
+ * run before anything is measured, with one line naming the VM, the
+ * setting, what it has and what the plan wants; everything is torn
+ * down. */
+static void test_settings_mismatch_refused(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = orch_fixture_plan(f, "profile = tiny\n",
+                                     "pool = userpool\n[settings]\ninnodb_buffer_pool_size = 256M\n");
+    orch_run_opts o;
+    opts_init(&o, f);
+    setenv("FAKE_OLTP_SETTINGS_FOUND", "innodb_buffer_pool_size=134217728", 1);
+    setenv("FAKE_OLTP_SETTINGS_MATCH", "second-vm1.r1.server.json", 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_FAILED);
+    unsetenv("FAKE_OLTP_SETTINGS_FOUND");
+    unsetenv("FAKE_OLTP_SETTINGS_MATCH");
+    assert_clean(f, RUN_ID);
+    orch_assert_output(f, "VM " RUN_ID_PREFIX "second-vm1: server setting "
+                       "'innodb_buffer_pool_size' is 134217728, the plan's [settings] wants 256M: "
+                       "refused before measuring (settings_mismatch = warn measures anyway)\n");
+    /* nothing measured: no precondition, no measured phase */
+    assert_int_equal(orch_count_lines(f->log, " run"), 0);
+    orch_plan_free(p);
+}
+
+/* settings_mismatch = warn: the same VM is named in a warning and the run
+ * measures; its read-back keeps what its server has. */
+static void test_settings_mismatch_warn(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = orch_fixture_plan(f, "profile = tiny\nsettings_mismatch = warn\n",
+                                     "pool = userpool\n[settings]\ninnodb_buffer_pool_size = 256M\n");
+    orch_run_opts o;
+    json_object *s;
+    opts_init(&o, f);
+    setenv("FAKE_OLTP_SETTINGS_FOUND", "innodb_buffer_pool_size=134217728", 1);
+    setenv("FAKE_OLTP_SETTINGS_MATCH", "second-vm1.r1.server.json", 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    unsetenv("FAKE_OLTP_SETTINGS_FOUND");
+    unsetenv("FAKE_OLTP_SETTINGS_MATCH");
+    assert_clean(f, RUN_ID);
+    orch_assert_output(f, "drivebench: warning: VM " RUN_ID_PREFIX "second-vm1: server setting "
+                       "'innodb_buffer_pool_size' is 134217728, the plan's [settings] wants 256M "
+                       "(settings_mismatch = warn: measured anyway)\n");
+    s = orch_fixture_summary(f);
+    assert_string_equal(jnum(s, "fingerprint", -1, "server_settings", NULL),
+                        "\"innodb_flush_log_at_trx_commit=1; innodb_buffer_pool_size=256M | "
+                        "innodb_flush_log_at_trx_commit=1; innodb_buffer_pool_size=134217728\"");
+    json_object_put(s);
     orch_plan_free(p);
 }
 
@@ -1444,17 +1530,17 @@ static void test_sqlserver_run(void **state)
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
     unsetenv("FAKE_OLTP_PWLOG");
     assert_clean(f, RUN_ID);
-    /* 3 VMs: ping, prepare, precondition, measure */
-    assert_int_equal(orch_count_lines(f->log, NULL), 12);
+    /* 3 VMs: ping, prepare, server settings, precondition, measure */
+    assert_int_equal(orch_count_lines(f->log, NULL), 15);
     assert_int_equal(orch_count_lines(f->log, " --connect-timeout=3 ping"), 3);
     assert_int_equal(orch_count_lines(f->log, "--db-driver=odbc --odbc-connect=Driver={ODBC "
-                                      "Driver 18 for SQL Server};Server=tcp:127.0.0.1,4710"), 12);
+                                      "Driver 18 for SQL Server};Server=tcp:127.0.0.1,4710"), 15);
     assert_int_equal(orch_count_lines(f->log, ";Database=sbtest;Encrypt=yes;"
-                                      "TrustServerCertificate=yes --odbc-user=drivebench "), 12);
+                                      "TrustServerCertificate=yes --odbc-user=drivebench "), 15);
     assert_int_equal(orch_count_lines(f->log, "S3cret"), 0);
     assert_int_equal(orch_count_lines(f->log, "PWD="), 0);
-    assert_int_equal(orch_count_lines(pwlog, "mysql= pgsql= odbc=S3cret;pw"), 12);
-    assert_int_equal(orch_count_lines(pwlog, NULL), 12);
+    assert_int_equal(orch_count_lines(pwlog, "mysql= pgsql= odbc=S3cret;pw"), 15);
+    assert_int_equal(orch_count_lines(pwlog, NULL), 15);
     /* nothing the run wrote holds the password */
     snprintf(cmd, sizeof cmd, "grep -rq 'S3cret' '%s/%s'", f->results, RUN_ID);
     assert_int_not_equal(system(cmd), 0);
@@ -1477,13 +1563,13 @@ static void test_babelfish_run(void **state)
     o.wait_ready = NULL;            /* the host client's own readiness */
     assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
     assert_clean(f, RUN_ID);
-    /* 3 VMs: ping, prepare, precondition, measure */
-    assert_int_equal(orch_count_lines(f->log, NULL), 12);
+    /* 3 VMs: ping, prepare, server settings, precondition, measure */
+    assert_int_equal(orch_count_lines(f->log, NULL), 15);
     assert_int_equal(orch_count_lines(f->log, " --connect-timeout=90 ping"), 3);
     assert_int_equal(orch_count_lines(f->log, "--db-driver=odbc --odbc-connect=Driver={FreeTDS};"
-                                      "Server=127.0.0.1;Port=47"), 12);
+                                      "Server=127.0.0.1;Port=47"), 15);
     assert_int_equal(orch_count_lines(f->log, ";Database=sbtest;TDS_Version=7.4;"
-                                      "ClientCharset=UTF-8 --odbc-user=drivebench "), 12);
+                                      "ClientCharset=UTF-8 --odbc-user=drivebench "), 15);
     orch_plan_free(p);
 }
 
@@ -1545,8 +1631,8 @@ static void test_sqlserver_tls_level(void **state)
     snprintf(want, sizeof want, "OPENSSL_CONF=%s", conf);
     p->tls_security_level = 0;
     run_env_logged(f, p, envlog, sizeof envlog);
-    assert_int_equal(orch_count_lines(envlog, NULL), 12);     /* 3 VMs x ping + 3 phases */
-    assert_int_equal(orch_count_lines(envlog, want), 12);
+    assert_int_equal(orch_count_lines(envlog, NULL), 15);     /* 3 VMs x ping, settings, 3 phases */
+    assert_int_equal(orch_count_lines(envlog, want), 15);
     assert_int_equal(orch_count_lines(f->log, "OPENSSL"), 0);
     assert_int_equal(orch_count_lines(f->log, "SECLEVEL"), 0);
     text = orch_slurp(conf);
@@ -1570,8 +1656,8 @@ static void test_sqlserver_openssl_conf(void **state)
     p->openssl_conf = strdup("/etc/drivebench/mssql-openssl.cnf");
     run_env_logged(f, p, envlog, sizeof envlog);
     assert_int_equal(orch_count_lines(envlog, "OPENSSL_CONF=/etc/drivebench/mssql-openssl.cnf"),
-                     12);
-    assert_int_equal(orch_count_lines(envlog, NULL), 12);
+                     15);
+    assert_int_equal(orch_count_lines(envlog, NULL), 15);
     assert_int_equal(access(conf, F_OK), -1);
     orch_plan_free(p);
 }
@@ -1583,8 +1669,8 @@ static void test_sqlserver_no_tls_env(void **state)
     orch_plan *p = sqlserver_plan(f);
     char envlog[PATH_MAX];
     run_env_logged(f, p, envlog, sizeof envlog);
-    assert_int_equal(orch_count_lines(envlog, "OPENSSL_CONF unset"), 12);
-    assert_int_equal(orch_count_lines(envlog, NULL), 12);
+    assert_int_equal(orch_count_lines(envlog, "OPENSSL_CONF unset"), 15);
+    assert_int_equal(orch_count_lines(envlog, NULL), 15);
     orch_plan_free(p);
 }
 
@@ -2075,6 +2161,9 @@ int main(void)
         ORCH_FIXTURE_TEST(test_signal_during_boot_and_provisioning),
         ORCH_FIXTURE_TEST(test_oltp_failure),
         ORCH_FIXTURE_TEST(test_one_vm_fails),
+        ORCH_FIXTURE_TEST(test_settings_read_back),
+        ORCH_FIXTURE_TEST(test_settings_mismatch_refused),
+        ORCH_FIXTURE_TEST(test_settings_mismatch_warn),
         ORCH_FIXTURE_TEST(test_database_disk_full),
         ORCH_FIXTURE_TEST(test_refused_result_fails_vm),
         ORCH_FIXTURE_TEST(test_outage_fails_vm),

@@ -25,6 +25,7 @@
 
 #include "results_json.h"
 #include "telemetry/telemetry.h"
+#include "telemetry/telemetry_state.h"
 #include "util/stats.h"
 #include "testlib.h"
 
@@ -456,6 +457,45 @@ static void test_run_wiring(void **state)
                                    "verdict")), "too short");
     json_object_put(o);
     tel_close(&x, &sum);
+}
+
+/* Two drives whose VMs' servers ran with different settings (issue 44):
+ * each comparison of the pair is "not comparable", naming the setting and
+ * both values, Welch's too; equal settings written differently (256M and
+ * 268435456) are the same. */
+static void test_settings_not_comparable(void **state)
+{
+    res_server sa = { 0 }, sb = { 0 };
+    char a[] = "a", b[] = "b";
+    res_drive drives[2] = { { .name = a }, { .name = b } };
+    res_vm vms[2] = { { .name = a, .drive = a, .server = &sa },
+                      { .name = b, .drive = b, .server = &sb } };
+    res_summary sum = { .drives = drives, .ndrives = 2, .vms = vms, .nvms = 2 };
+    tel_drive_acc acc[2] = { { .p_pct = NAN }, { .p_pct = NAN } };
+    res_io io = { 0 };
+    const char *why = "not comparable: server setting 'innodb_flush_log_at_trx_commit' differs: "
+                      "drive a has 1, drive b has 2";
+    (void)state;
+    assert_int_equal(res_server_add(&sa, "innodb_buffer_pool_size", "256M", NULL), 0);
+    assert_int_equal(res_server_add(&sa, "innodb_flush_log_at_trx_commit", "1", NULL), 0);
+    assert_int_equal(res_server_add(&sb, "innodb_buffer_pool_size", "268435456", NULL), 0);
+    assert_int_equal(res_server_add(&sb, "innodb_flush_log_at_trx_commit", "2", NULL), 0);
+    assert_int_equal(tel_compare_drives(&sum, acc, ORCH_STATS_MIN_REPS, 0, &io), 0);
+    assert_int_equal(io.ncmp, 3);       /* TPS paired, TPS and p99 Welch */
+    for (int i = 0; i < io.ncmp; i++) {
+        assert_int_equal(io.cmp[i].verdict, RES_CMP_NOT_COMPARABLE);
+        assert_string_equal(io.cmp[i].reason, why);
+    }
+    assert_int_equal(io.cmp[0].method, RES_CMP_TPS_PAIRED);
+    assert_int_equal(io.cmp[2].method, RES_CMP_P99_WELCH);
+    for (int i = 0; i < io.ncmp; i++) {
+        free(io.cmp[i].a);
+        free(io.cmp[i].b);
+        free(io.cmp[i].reason);
+    }
+    free(io.cmp);
+    res_server_clear(&sa);
+    res_server_clear(&sb);
 }
 
 /* The measured window as oltp reports it (issue 21): sampled 200..207,
@@ -1582,6 +1622,7 @@ int main(void)
         cmocka_unit_test(test_spool_full),
         cmocka_unit_test(test_lazy_series),
         cmocka_unit_test(test_lazy_summary),
+        cmocka_unit_test(test_settings_not_comparable),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

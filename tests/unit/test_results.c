@@ -1315,6 +1315,66 @@ static void test_numbers(void **state)
     json_object_put(o);
 }
 
+/* The server read-back (issue 44): what counts as the same value, the
+ * first difference of two servers, and the document's round trip with a
+ * value Babelfish does not have; a document of another schema refused. */
+static void test_server_settings(void **state)
+{
+    res_server a = { 0 }, b = { 0 }, back;
+    const char *va, *vb;
+    const char *path = path_in("server.json");
+    char err[256];
+    FILE *f;
+    (void)state;
+    assert_true(res_setting_same("24G", "25769803776"));
+    assert_true(res_setting_same("256MB", "268435456"));
+    assert_true(res_setting_same("8kB", "8192"));
+    assert_true(res_setting_same("O_DIRECT", "o_direct"));
+    assert_true(res_setting_same("on", "1"));
+    assert_true(res_setting_same("off", "FALSE"));
+    assert_true(res_setting_same(NULL, NULL));
+    assert_false(res_setting_same("24G", "24"));
+    assert_false(res_setting_same("1", "2"));
+    assert_false(res_setting_same("on", "0"));
+    assert_false(res_setting_same("49152", NULL));
+    assert_false(res_setting_same("24X", "24"));
+
+    assert_int_equal(res_server_add(&a, "shared_buffers", "8GB", NULL), 0);
+    assert_int_equal(res_server_add(&a, "synchronous_commit", "on", NULL), 0);
+    assert_int_equal(res_server_add(&b, "shared_buffers", "8192MB", NULL), 0);
+    assert_int_equal(res_server_add(&b, "synchronous_commit", "off", NULL), 0);
+    assert_string_equal(res_server_differs(&a, &b, &va, &vb), "synchronous_commit");
+    assert_string_equal(va, "on");
+    assert_string_equal(vb, "off");
+    assert_null(res_server_differs(&a, NULL, &va, &vb));
+    assert_null(res_server_differs(&a, &a, &va, &vb));
+
+    assert_int_equal(res_server_add(&a, "max server memory (MB)", NULL,
+                                    "not available on this server (SQL Server: ...)"), 0);
+    a.settings[0].wanted = strdup("8GB");
+    a.version = strdup("12.0.2000.8");
+    assert_int_equal(res_server_write_file(&a, path, err, sizeof err), 0);
+    assert_int_equal(res_server_read_file(path, &back, err, sizeof err), 0);
+    assert_string_equal(back.version, "12.0.2000.8");
+    assert_null(back.edition);
+    assert_int_equal(back.nsettings, 3);
+    assert_string_equal(back.settings[0].wanted, "8GB");
+    assert_null(back.settings[1].wanted);
+    assert_null(back.settings[2].value);
+    assert_string_equal(back.settings[2].note, "not available on this server (SQL Server: ...)");
+    assert_null(res_server_differs(&a, &back, &va, &vb));
+    res_server_clear(&back);
+
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"schema\": \"drivebench.summary/2\", \"settings\": []}", f);
+    fclose(f);
+    assert_int_equal(res_server_read_file(path, &back, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a drivebench-server-settings/1 document"));
+    res_server_clear(&a);
+    res_server_clear(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1338,6 +1398,7 @@ int main(void)
         cmocka_unit_test(test_csv_field),
         cmocka_unit_test(test_utf8_text),
         cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_server_settings),
     };
     return cmocka_run_group_tests_name("results", tests, setup, teardown);
 }
