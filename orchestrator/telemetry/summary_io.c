@@ -605,6 +605,8 @@ int orch_telemetry_fill(orch_telemetry *t, res_summary *sum, const char *run_dir
     oom = tel_compare_drives(sum, c.acc, c.reps, c.nint, sum->io) < 0;
     if (t)
         tel_cpu_fill(t, &sum->env, sum->io);
+    if (t && !oom)
+        oom = tel_bound_fill(t, sum) < 0;
 cleanup:
     for (int d = 0; c.acc && d < sum->ndrives; d++) {
         free(c.acc[d].tps);

@@ -62,6 +62,8 @@ typedef struct orch_tel_seams {
     void            *cmd_ctx;
     const char      *sysfs;     /* "/sys" */
     const char      *proc_stat; /* "/proc/stat" */
+    const char      *proc;      /* "/proc": the VMs' QEMU processes and
+                                 * their threads (bound.h) */
     int              interval_ms;   /* sampling; 1000 (oltp --report-interval=1) */
     int              no_timer;  /* tests tick by hand (orch_telemetry_tick_at);
                                  * the guest view then has no thread either */

@@ -41,7 +41,17 @@ typedef struct tel_vm {
     int    gidx;                    /* in t->guest, or -1 */
     orch_diskstat_delta *guest;     /* the guest's view, measured phase, owned */
     int    nguest;
+    /* its QEMU process on this host (qemu_threads.c): its threads' CPU
+     * in clock ticks at each tick of the measured phase, rows of
+     * TEL_QS_VCPU + nvcpu (t, main, io, other, each vCPU) */
+    int    qpid;                    /* 0: none found */
+    int    nvcpu;                   /* vCPU threads in the phase's rows */
+    double *qs;
+    int    nqs, qscap;              /* rows */
+    res_io_qemu qemu;               /* over its measured window */
+    int    has_qemu;
 } tel_vm;
+#define TEL_QS_VCPU 4
 
 /* One drive of the plan. */
 typedef struct tel_drive {
@@ -153,6 +163,21 @@ void tel_cpu_phase_end(orch_telemetry *t, double now, double w0, double w1);
 /* The summary's host CPU (io: the summary's res_io) and, under TCG or
  * when saturated, its note. */
 void tel_cpu_fill(const orch_telemetry *t, const res_env *env, res_io *io);
+
+/* qemu_threads.c: the VMs' QEMU threads by role (bound.h). VM vi was
+ * added on this host: find its QEMU process (without t->mu). */
+void tel_qemu_add_vm(orch_telemetry *t, int vi);
+/* A measured phase starts, ticks, ends (t->mu held): the threads' CPU
+ * of the current repetition's VMs, and at the end their figures over
+ * each VM's measured window. */
+void tel_qemu_phase_start(orch_telemetry *t, double now);
+void tel_qemu_tick(orch_telemetry *t, double now);
+void tel_qemu_phase_end(orch_telemetry *t, int rep, double now);
+/* The summary's VMs' QEMU figures and each drive's verdict (after
+ * tel_cpu_fill and the drives' host views). 0, or -1 when out of memory. */
+int tel_bound_fill(const orch_telemetry *t, res_summary *sum);
+/* Whether env's hypervisors ran the VMs under TCG (domain type qemu). */
+int tel_env_tcg(const res_env *env);
 
 /* summary_host.c. The host view of drive d (plan index): device,
  * identity, health, the phase figures (the mean over repetitions) and the
