@@ -10,6 +10,7 @@
 #include "util/names.h"
 #include "report/svg.h"
 #include "report/drive_views.h"
+#include "report/page.h"
 
 /* A chart of up to 6 series over rows[i].t: one per (key, label). */
 typedef struct line_def {
@@ -362,6 +363,31 @@ static const char *verdict_text(const res_io_cmp *c)
     return c->reason ? c->reason : res_cmp_verdict_name(c->verdict);
 }
 
+/* Drive `name` of run r, or NULL. */
+static const res_drive *run_drive(const report_run *run, const char *name)
+{
+    for (int d = 0; name && d < run->ndrives; d++)
+        if (strcmp(run->drives[d].name, name) == 0)
+            return run->drives[d].d;
+    return NULL;
+}
+
+/* Beside a comparison's verdict (issue 45): which of its drives' figures
+ * were bounded by something else than the drive. */
+static void bound_notes(xmlNodePtr tr, const report_run *run, const res_io_cmp *c)
+{
+    const char *names[2] = { c->a, c->b };
+    for (int i = 0; i < 2; i++) {
+        const char *note = page_bound_note(run_drive(run, names[i]));
+        char *text = note ? orch_strfmt(" %s: %s", names[i], note) : NULL;
+        if (note) {
+            html_attr(html_add(tr->last, "span", text ? text : note), "class", "note bound");
+            html_attr(tr->last->last, "data-key", "bound_note");
+        }
+        free(text);
+    }
+}
+
 static void comparisons(xmlNodePtr body, const report_set *s)
 {
     const char *heads[] = { "run", "drive A", "drive B", "figure", "method", "A", "B",
@@ -419,6 +445,7 @@ static void comparisons(xmlNodePtr body, const report_set *s)
             report_io_text(tr, buf);
             report_io_num(tr, "p_holm", c->p_holm, 4);
             report_io_text(tr, verdict_text(c));
+            bound_notes(tr, &s->runs[r], c);
         }
     }
 }

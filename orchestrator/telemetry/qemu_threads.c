@@ -145,36 +145,37 @@ static int nearest_row(const tel_vm *v, double x)
     return best;
 }
 
+/* The figures between rows a and b (b later) of nvcpu vCPUs into *q. */
+static void rows_qemu(const double *a, const double *b, int nvcpu, res_io_qemu *q)
+{
+    double hz = (double)sysconf(_SC_CLK_TCK), dt = b[0] - a[0], sum = 0, max = 0;
+    for (int k = 0; k < nvcpu; k++) {
+        double x = (b[TEL_QS_VCPU + k] - a[TEL_QS_VCPU + k]) / hz / dt * 100.0;
+        sum += x;
+        max = k == 0 || x > max ? x : max;
+    }
+    *q = (res_io_qemu){ .vcpus = nvcpu, .vcpu_pct = sum / nvcpu, .vcpu_max_pct = max,
+                        .main_pct = (b[1] - a[1]) / hz / dt * 100.0,
+                        .io_pct = (b[2] - a[2]) / hz / dt * 100.0,
+                        .other_pct = (b[3] - a[3]) / hz / dt * 100.0, .seconds = dt };
+}
+
 void tel_qemu_phase_end(orch_telemetry *t, int rep, double now)
 {
-    double hz = (double)sysconf(_SC_CLK_TCK);
     for (int i = 0; i < t->nvms; i++) {
         tel_vm *v = &t->vms[i];
-        const double *a, *b;
-        double w0, w1, dt, sum = 0, max = 0;
+        double w0, w1;
         int ia, ib, w = TEL_QS_VCPU + v->nvcpu;
         if (v->rep != rep || v->qpid <= 0)
             continue;
         tel_vm_window(t, v, now, &w0, &w1);
         ia = nearest_row(v, w0);
         ib = nearest_row(v, w1);
-        if (ia < 0 || ib <= ia || hz <= 0)
-            continue;
-        a = v->qs + (size_t)ia * (size_t)w;
-        b = v->qs + (size_t)ib * (size_t)w;
-        dt = b[0] - a[0];
-        for (int k = 0; k < v->nvcpu; k++) {
-            double x = (b[TEL_QS_VCPU + k] - a[TEL_QS_VCPU + k]) / hz / dt * 100.0;
-            sum += x;
-            max = k == 0 || x > max ? x : max;
+        if (ia >= 0 && ib > ia && v->qs[(size_t)ib * (size_t)w] > v->qs[(size_t)ia * (size_t)w]) {
+            rows_qemu(v->qs + (size_t)ia * (size_t)w, v->qs + (size_t)ib * (size_t)w, v->nvcpu,
+                      &v->qemu);
+            v->has_qemu = 1;
         }
-        v->qemu = (res_io_qemu){ .vcpus = v->nvcpu, .vcpu_pct = sum / v->nvcpu,
-                                 .vcpu_max_pct = max,
-                                 .main_pct = (b[1] - a[1]) / hz / dt * 100.0,
-                                 .io_pct = (b[2] - a[2]) / hz / dt * 100.0,
-                                 .other_pct = (b[3] - a[3]) / hz / dt * 100.0,
-                                 .seconds = dt };
-        v->has_qemu = 1;
         free(v->qs);
         v->qs = NULL;
         v->nqs = v->qscap = 0;
@@ -266,4 +267,48 @@ int tel_bound_fill(const orch_telemetry *t, res_summary *sum)
 cleanup:
     free(bv);
     return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* the live view                                                       */
+
+int tel_qemu_last(const orch_telemetry *t, const tel_vm *v, double now, res_io_qemu *q)
+{
+    int w = TEL_QS_VCPU + v->nvcpu;
+    const double *b = v->nqs >= 2 ? v->qs + (size_t)(v->nqs - 1) * (size_t)w : NULL;
+    (void)t;
+    if (!b || b[0] != now || !(b[0] > b[-w]))
+        return 0;
+    rows_qemu(b - w, b, v->nvcpu, q);
+    return 1;
+}
+
+void tel_bound_now(const orch_telemetry *t, orch_tel_now *v, orch_tel_drive_now *drives)
+{
+    orch_bound_vm bv[64];
+    const tel_cpu_sample *a = t->ncpu >= 2 ? &t->cpu[t->ncpu - 2] : NULL;
+    v->has_host_cpu = a && a[1].t == v->t && a[1].total > a[0].total;
+    v->host_cpu_pct = v->has_host_cpu
+                      ? (a[1].busy - a[0].busy) / (a[1].total - a[0].total) * 100.0 : NAN;
+    for (int d = 0; d < v->ndrives; d++) {
+        orch_bound_in in = {
+            .tcg = t->p->domain_type && strcmp(t->p->domain_type, "qemu") == 0,
+            .host_cpu_pct = v->host_cpu_pct,
+            .util_pct = drives[d].has_dev ? drives[d].dev.util_pct : NAN,
+            .queue_depth = drives[d].has_dev ? drives[d].dev.queue_depth : NAN,
+            .user_net = t->p->client == ORCH_CLIENT_HOST && t->p->network == ORCH_NET_USER,
+            .vms = bv,
+        };
+        res_io_bound b = { 0 };
+        for (int i = 0; i < v->nvms && in.nvms < 64; i++)
+            if (v->vms[i].drive == d && v->vms[i].has_qemu)
+                bv[in.nvms++] = (orch_bound_vm){ .name = "", .qemu = &v->vms[i].qemu,
+                                                 .client_pct = NAN };
+        if (!isfinite(in.host_cpu_pct) && !drives[d].has_dev && in.nvms == 0)
+            continue;
+        drives[d].has_bound = orch_bound_judge(&in, &b) == 0;
+        drives[d].bound = b.verdict;
+        free(b.evidence);
+        free(b.vm);
+    }
 }

@@ -359,6 +359,7 @@ static int tick_view(orch_telemetry *t, double now, orch_tel_now *v)
         x->drive = tv->drive;
         x->has_db = t->blk && orch_blk_sampler_last(t->blk, tv->idx, ORCH_DISK_DB, &x->db)
                     && x->db.t == now && !x->db.reset;
+        x->has_qemu = tel_qemu_last(t, tv, now, &x->qemu);
         v->nvms++;
     }
     for (int d = 0; d < t->p->ndrives; d++) {
@@ -367,6 +368,7 @@ static int tick_view(orch_telemetry *t, double now, orch_tel_now *v)
                      && orch_disk_sampler_last(t->disk, t->drives[d].disk_idx, &x->dev)
                      && x->dev.t == now && !x->dev.reset;
     }
+    tel_bound_now(t, v, drives);
     return 0;
 }
 

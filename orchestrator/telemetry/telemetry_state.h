@@ -176,6 +176,11 @@ void tel_qemu_phase_end(orch_telemetry *t, int rep, double now);
 /* The summary's VMs' QEMU figures and each drive's verdict (after
  * tel_cpu_fill and the drives' host views). 0, or -1 when out of memory. */
 int tel_bound_fill(const orch_telemetry *t, res_summary *sum);
+/* The tick hook's view of the latest interval (t->mu held): VM v's
+ * threads over its last two rows when the last is at now (1, or 0: none);
+ * the host's CPU and each drive's verdict from view v's VMs and devices. */
+int tel_qemu_last(const orch_telemetry *t, const tel_vm *v, double now, res_io_qemu *q);
+void tel_bound_now(const orch_telemetry *t, orch_tel_now *v, orch_tel_drive_now *drives);
 /* Whether env's hypervisors ran the VMs under TCG (domain type qemu). */
 int tel_env_tcg(const res_env *env);
 

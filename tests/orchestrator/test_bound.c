@@ -163,6 +163,10 @@ static void plant(long s)
                  threads[i].tid, threads[i].comm, ticks / 2, ticks - ticks / 2);
         write_file(path, text, strlen(text));
     }
+    /* the host: 50 of 100 jiffies busy a second */
+    snprintf(text, sizeof text, "cpu  %ld 0 %ld %ld 0 0 0 0 0 0\ncpu0 1 2 3 4\ncpu1 1 2 3 4\n",
+             100 + 25 * s, 100 + 25 * s, 800 + 50 * s);
+    write_file(proc_stat, text, strlen(text));
 }
 
 static int setup(void **state)
@@ -177,7 +181,6 @@ static int setup(void **state)
     assert_non_null(mkdtemp(root));
     snprintf(proc, sizeof proc, "%s/proc", root);
     snprintf(proc_stat, sizeof proc_stat, "%s/proc/stat", root);
-    write_file(proc_stat, "cpu  100 0 100 800 0 0 0 0 0 0\ncpu0 1 2 3 4\ncpu1 1 2 3 4\n", 56);
     /* a VM whose name starts like it, then the one */
     snprintf(path, sizeof path, "%s/17/cmdline", proc);
     write_file(path, other, sizeof other);
@@ -206,6 +209,26 @@ static int no_domstats(void *ctx, virDomainPtr dom, virTypedParameterPtr *params
     return 0;
 }
 
+/* What the tick hook saw last (the live view's input). */
+typedef struct seen {
+    int            ticks, has_qemu, has_bound, has_host_cpu;
+    double         host_cpu_pct;
+    res_io_qemu    qemu;
+    res_bound_verdict bound;
+} seen;
+
+static void on_tick(void *ctx, const orch_tel_now *now)
+{
+    seen *s = ctx;
+    s->ticks++;
+    s->has_qemu = now->nvms == 1 && now->vms[0].has_qemu;
+    s->qemu = now->vms[0].qemu;
+    s->has_bound = now->drives[0].has_bound;
+    s->bound = now->drives[0].bound;
+    s->has_host_cpu = now->has_host_cpu;
+    s->host_cpu_pct = now->host_cpu_pct;
+}
+
 static void test_planted_proc(void **state)
 {
     orch_drive drive = { .name = (char *)"a", .path = root, .uri = (char *)"test:///default" };
@@ -220,16 +243,30 @@ static void test_planted_proc(void **state)
     orch_telemetry *t;
     json_object *o;
     res_io *back = NULL;
+    seen last = { 0 };
     (void)state;
 
     snprintf(sysfs, sizeof sysfs, "%s/sys", root);
     assert_non_null(t = orch_telemetry_new(&plan, NULL, log, &seams));
     assert_int_equal(orch_telemetry_add_vm(t, 0, "vm-a", 0, 1, NULL, NULL, NULL, NULL), 0);
+    orch_telemetry_on_tick(t, on_tick, &last);
     orch_telemetry_phase_start_at(t, RES_PHASE_MEASURE, 0, 100);
     for (long s = 1; s <= 10; s++) {
         plant(s);
         orch_telemetry_tick_at(t, 100 + s);
     }
+    /* the live view's last interval, 109 .. 110: the main loop at 95 %
+     * over the user-mode network (the plan's defaults: client = host,
+     * network = user) */
+    assert_int_equal(last.ticks, 10);
+    assert_true(last.has_qemu);
+    near(last.qemu.main_pct, 95);
+    near(last.qemu.vcpu_max_pct, 60);
+    near(last.qemu.seconds, 1);
+    assert_true(last.has_bound);
+    assert_int_equal(last.bound, RES_BOUND_NETWORK);
+    assert_true(last.has_host_cpu);
+    near(last.host_cpu_pct, 50);
     /* oltp measured 102 .. 108: the rows at 102 and 108 */
     orch_telemetry_vm_window(t, "vm-a", 1, 102, 108);
     orch_telemetry_phase_end_at(t, RES_PHASE_MEASURE, 1, 110);
@@ -268,6 +305,7 @@ static void test_planted_proc(void **state)
     assert_string_equal(b->evidence,
                         "vm-a: QEMU main loop (user-mode network) 95.0 % of one CPU >= 90 %");
     assert_false(b->tcg);
+    near(b->host_cpu_pct, 50);
     near(b->main_loop_pct, 95);
     near(b->guest_cpu_pct, 50);
     near(b->io_thread_pct, 10);
