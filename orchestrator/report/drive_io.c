@@ -373,25 +373,27 @@ static const res_drive *run_drive(const report_run *run, const char *name)
 }
 
 /* Beside a comparison's verdict (issue 45): which of its drives' figures
- * were bounded by something else than the drive. */
+ * were bounded by something else than the drive ("" when both by theirs). */
 static void bound_notes(xmlNodePtr tr, const report_run *run, const res_io_cmp *c)
 {
     const char *names[2] = { c->a, c->b };
-    for (int i = 0; i < 2; i++) {
-        const char *note = page_bound_note(run_drive(run, names[i]));
-        char *text = note ? orch_strfmt(" %s: %s", names[i], note) : NULL;
-        if (note) {
-            html_attr(html_add(tr->last, "span", text ? text : note), "class", "note bound");
-            html_attr(tr->last->last, "data-key", "bound_note");
-        }
-        free(text);
-    }
+    const char *note[2];
+    char *text;
+    for (int i = 0; i < 2; i++)
+        note[i] = page_bound_note(run_drive(run, names[i]));
+    text = orch_strfmt("%s%s%s%s%s%s%s", note[0] ? names[0] : "", note[0] ? ": " : "",
+                       note[0] ? note[0] : "", note[0] && note[1] ? "; " : "",
+                       note[1] ? names[1] : "", note[1] ? ": " : "", note[1] ? note[1] : "");
+    report_io_text(tr, text ? text : "");
+    html_attr(tr->last, "data-key", "bound_note");
+    free(text);
 }
 
 static void comparisons(xmlNodePtr body, const report_set *s)
 {
     const char *heads[] = { "run", "drive A", "drive B", "figure", "method", "A", "B",
-                            "A − B", "A − B %", "95 % interval", "p (Holm)", "verdict", NULL };
+                            "A − B", "A − B %", "95 % interval", "p (Holm)", "verdict",
+                            "limit not the drive", NULL };
     xmlNodePtr sec = NULL, tb = NULL;
     char buf[64], lo[32], hi[32];
     for (int r = 0; r < s->nruns; r++) {
