@@ -462,7 +462,7 @@ static void test_reference_fingerprints(void **state)
     fp_of("plans/sqlserver-tpcc.ini", it, &n);
     assert_string_equal(item(it, n, "terminals"), "15000");
     assert_string_equal(item(it, n, "keying_thinking"), "on");
-    assert_string_equal(item(it, n, "workload_options"), "--time-scale=0.22");
+    assert_string_equal(item(it, n, "workload_options"), "--time-scale=0.22 --tpcc-procedures=on");
     assert_string_equal(item(it, n, "engine"), "sqlserver");
     assert_string_equal(item(it, n, "db_settings"), "");
 }
