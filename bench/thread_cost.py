@@ -14,19 +14,30 @@ import os
 import sys
 
 
+def die(msg):
+    """Bad input: one message, exit status 2 (the project's)."""
+    print("thread_cost.py: %s" % msg, file=sys.stderr)
+    sys.exit(2)
+
+
 def main():
     if len(sys.argv) not in (2, 3):
-        sys.exit(__doc__.strip().splitlines()[-1])
+        die(__doc__.strip().splitlines()[-1])
     rdir = sys.argv[1]
-    rt = float(sys.argv[2]) if len(sys.argv) == 3 else 20.0
+    try:
+        rt = float(sys.argv[2]) if len(sys.argv) == 3 else 20.0
+    except ValueError:
+        rt = 0
+    if not rt > 0:
+        die("ROUND_TRIPS must be a number above 0, not %r" % sys.argv[2])
     try:
         s = json.load(open(os.path.join(rdir, "summary.json")))
     except (OSError, ValueError) as e:
-        sys.exit("thread_cost.py: %s" % e)
-    rows = 0
-    print("| VM | TPS | main loop µs/txn | main loop µs/round trip | vCPU threads µs/txn "
-          "| I/O threads µs/txn | other µs/txn | oltp µs/txn | verdict |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+        die(str(e))
+    rows = []
+    head = ("| VM | TPS | main loop µs/txn | main loop µs/round trip | vCPU threads µs/txn "
+          "| I/O threads µs/txn | other µs/txn | oltp µs/txn | verdict |\n"
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     bound = {d["name"]: d.get("bound", {}).get("verdict", "") for d in s["drives"]}
     for v in s["vms"]:
         q, tps = v.get("qemu_threads"), v.get("tps", 0)
@@ -35,13 +46,14 @@ def main():
         # percent of one CPU / TPS = CPU-seconds per transaction (x 1e4 for µs)
         per = lambda pct: pct * 1e4 / tps
         cli = v.get("cpu_s_per_1000_txn")
-        print("| %s | %.1f | %.0f | %.1f | %.0f | %.0f | %.0f | %s | %s |" % (
+        rows.append("| %s | %.1f | %.0f | %.1f | %.0f | %.0f | %.0f | %s | %s |" % (
             v["name"], tps, per(q["main_pct"]), per(q["main_pct"]) / rt,
             per(q["vcpu_pct"]) * q["vcpus"], per(q["io_pct"]), per(q["other_pct"]),
             "%.0f" % (cli * 1000) if cli is not None else "-", bound.get(v["drive"], "")))
-        rows += 1
-    if rows == 0:
-        sys.exit("thread_cost.py: no measured VM with QEMU thread figures in %s" % rdir)
+    if not rows:
+        die("no measured VM with QEMU thread figures in %s" % rdir)
+    print(head)
+    print("\n".join(rows))
 
 
 if __name__ == "__main__":
