@@ -185,14 +185,6 @@ void tel_qemu_phase_end(orch_telemetry *t, int rep, double now)
 /* ------------------------------------------------------------------ */
 /* the summary                                                         */
 
-static const tel_vm *vm_rec(const orch_telemetry *t, const res_vm *v)
-{
-    for (int i = 0; i < t->nvms; i++)
-        if (t->vms[i].rep == v->repetition && strcmp(t->vms[i].name, v->name) == 0)
-            return &t->vms[i];
-    return NULL;
-}
-
 /* The host's online CPUs ("cpuN" lines of /proc/stat); 1 when unreadable. */
 static int host_cpus(const orch_telemetry *t)
 {
@@ -228,7 +220,7 @@ int tel_bound_fill(const orch_telemetry *t, res_summary *sum)
         return -1;
     for (int i = 0; i < sum->nvms; i++) {
         res_vm *v = &sum->vms[i];
-        const tel_vm *rec = vm_rec(t, v);
+        const tel_vm *rec = tel_vm_record(t, v);
         if (!rec || !rec->has_qemu)
             continue;
         if ((!v->io && !(v->io = res_io_new()))

@@ -70,8 +70,7 @@ static res_io_rates *rates_of(const orch_io_vm *vms, int n, double t0, double in
     return r;
 }
 
-/* The VM's telemetry record for a summary VM, or NULL. */
-static tel_vm *vm_record(orch_telemetry *t, const res_vm *v)
+tel_vm *tel_vm_record(const orch_telemetry *t, const res_vm *v)
 {
     for (int i = 0; i < t->nvms; i++)
         if (t->vms[i].rep == v->repetition && strcmp(t->vms[i].name, v->name) == 0)
@@ -314,7 +313,7 @@ int orch_telemetry_vm_each(void *ctx, res_vm *v, int before)
 {
     orch_telemetry *t = ctx;
     tel_vm *rec;
-    if (!t || !t->spool || !t->lazy_series || !v->io || !(rec = vm_record(t, v))
+    if (!t || !t->spool || !t->lazy_series || !v->io || !(rec = tel_vm_record(t, v))
         || !rec->measured)
         return 0;
     if (!before) {
@@ -331,7 +330,7 @@ int orch_telemetry_vm_each(void *ctx, res_vm *v, int before)
  * its drive's series, its oltp figures. 0, or -1 when out of memory. */
 static int fill_vm(fill_ctx *c, res_vm *v)
 {
-    tel_vm *rec = c->t ? vm_record(c->t, v) : NULL;
+    tel_vm *rec = c->t ? tel_vm_record(c->t, v) : NULL;
     int d = drive_index(c->sum, v->drive);
     if (v->failed || !v->measured || d < 0)
         return 0;

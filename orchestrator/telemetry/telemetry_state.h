@@ -164,6 +164,10 @@ void tel_cpu_phase_end(orch_telemetry *t, double now, double w0, double w1);
  * when saturated, its note. */
 void tel_cpu_fill(const orch_telemetry *t, const res_env *env, res_io *io);
 
+/* summary_io.c: summary VM v's telemetry record (its name and
+ * repetition), or NULL. */
+tel_vm *tel_vm_record(const orch_telemetry *t, const res_vm *v);
+
 /* qemu_threads.c: the VMs' QEMU threads by role (bound.h). VM vi was
  * added on this host: find its QEMU process (without t->mu). */
 void tel_qemu_add_vm(orch_telemetry *t, int vi);
