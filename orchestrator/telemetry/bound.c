@@ -49,8 +49,12 @@ int orch_bound_judge(const orch_bound_in *in, res_io_bound *out)
 
     if (in->tcg) {
         v = RES_BOUND_HOST_CPU;
-        snprintf(ev, sizeof ev, "the VMs ran under TCG: every guest instruction is emulated "
-                 "on the host's CPUs (host CPU %.1f %% busy)", in->host_cpu_pct);
+        if (isfinite(in->host_cpu_pct))
+            snprintf(ev, sizeof ev, "the VMs ran under TCG: every guest instruction is "
+                     "emulated on the host's CPUs (host CPU %.1f %% busy)", in->host_cpu_pct);
+        else
+            snprintf(ev, sizeof ev, "the VMs ran under TCG: every guest instruction is "
+                     "emulated on the host's CPUs (host CPU not measured)");
     } else if (in->host_cpu_pct >= ORCH_BOUND_HOST_PCT) {
         v = RES_BOUND_HOST_CPU;
         snprintf(ev, sizeof ev, "host CPU %.1f %% busy >= %.0f %%", in->host_cpu_pct,

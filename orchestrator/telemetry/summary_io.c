@@ -70,14 +70,6 @@ static res_io_rates *rates_of(const orch_io_vm *vms, int n, double t0, double in
     return r;
 }
 
-tel_vm *tel_vm_record(const orch_telemetry *t, const res_vm *v)
-{
-    for (int i = 0; i < t->nvms; i++)
-        if (t->vms[i].rep == v->repetition && strcmp(t->vms[i].name, v->name) == 0)
-            return &t->vms[i];
-    return NULL;
-}
-
 static int drive_index(const res_summary *sum, const char *name)
 {
     for (int d = 0; d < sum->ndrives; d++)

@@ -14,6 +14,7 @@
 #ifndef ORCH_TELEMETRY_STATE_H
 #define ORCH_TELEMETRY_STATE_H
 #include <pthread.h>
+#include <string.h>
 
 #include "telemetry/telemetry.h"
 #include "telemetry/devlat.h"
@@ -164,9 +165,16 @@ void tel_cpu_phase_end(orch_telemetry *t, double now, double w0, double w1);
  * when saturated, its note. */
 void tel_cpu_fill(const orch_telemetry *t, const res_env *env, res_io *io);
 
-/* summary_io.c: summary VM v's telemetry record (its name and
- * repetition), or NULL. */
-tel_vm *tel_vm_record(const orch_telemetry *t, const res_vm *v);
+/* Summary VM v's telemetry record (its name and repetition), or NULL.
+ * Here, not in summary_io.c, so that qemu_threads.c, which summary_io.c
+ * calls, does not call back. */
+static inline tel_vm *tel_vm_record(const orch_telemetry *t, const res_vm *v)
+{
+    for (int i = 0; i < t->nvms; i++)
+        if (t->vms[i].rep == v->repetition && strcmp(t->vms[i].name, v->name) == 0)
+            return &t->vms[i];
+    return NULL;
+}
 
 /* qemu_threads.c: the VMs' QEMU threads by role (bound.h). VM vi was
  * added on this host: find its QEMU process (without t->mu). */

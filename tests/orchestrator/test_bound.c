@@ -68,6 +68,10 @@ static void test_verdicts(void **state)
     judge(in, calm, 5, calm, 5, RES_BOUND_HOST_CPU, NULL,
           "the VMs ran under TCG: every guest instruction is emulated on the host's CPUs "
           "(host CPU 40.0 % busy)");
+    in.host_cpu_pct = NAN;
+    judge(in, calm, 5, calm, 5, RES_BOUND_HOST_CPU, NULL,
+          "the VMs ran under TCG: every guest instruction is emulated on the host's CPUs "
+          "(host CPU not measured)");
     in = idle;
     in.host_cpu_pct = 93.25;
     in.util_pct = 99;               /* the host comes first */
