@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #define PROC_SMALL 4096
@@ -26,6 +27,12 @@ static int cmdline_names(const char *cmd, size_t len, const char *name)
             && i >= 6 && strcmp(cmd + i - 6, "-name") == 0)
             return 1;
     return 0;
+}
+
+int tel_qemu_domain(virDomainPtr dom)
+{
+    const char *type = dom ? virConnectGetType(virDomainGetConnect(dom)) : "QEMU";
+    return type && strcasecmp(type, "QEMU") == 0;
 }
 
 void tel_qemu_add_vm(orch_telemetry *t, int vi)

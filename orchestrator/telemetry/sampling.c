@@ -284,7 +284,7 @@ int orch_telemetry_add_vm(orch_telemetry *t, int vm, const char *name, int drive
     rc = 0;
 cleanup:
     pthread_mutex_unlock(&t->mu);
-    if (rc == 0 && t->drives[drive].local)
+    if (rc == 0 && t->drives[drive].local && tel_qemu_domain(dom))
         tel_qemu_add_vm(t, t->nvms - 1);
     if (rc == 0)
         tel_views_add_vm(t, &t->vms[t->nvms - 1], dom);

@@ -179,6 +179,9 @@ static inline tel_vm *tel_vm_record(const orch_telemetry *t, const res_vm *v)
 /* qemu_threads.c: the VMs' QEMU threads by role (bound.h). VM vi was
  * added on this host: find its QEMU process (without t->mu). */
 void tel_qemu_add_vm(orch_telemetry *t, int vi);
+/* Whether dom runs in a QEMU process (its connection's driver is QEMU's;
+ * dom NULL, as tests add VMs: yes, their /proc is planted). */
+int tel_qemu_domain(virDomainPtr dom);
 /* A measured phase starts, ticks, ends (t->mu held): the threads' CPU
  * of the current repetition's VMs, and at the end their figures over
  * each VM's measured window. */
