@@ -466,6 +466,39 @@ static const rj_field host_cpu_fields[] = {
     RJ_TABLE_END,
 };
 
+static const char *bound_verdict_name_of(int v)
+{
+    return res_bound_verdict_name((res_bound_verdict)v);
+}
+
+static const rj_field qemu_fields[] = {
+    F("vcpus",        RJ_INT_POS, res_io_qemu, vcpus),
+    F("vcpu_pct",     RJ_NUM_OPT, res_io_qemu, vcpu_pct, .flags = RJ_NONNEG),
+    F("vcpu_max_pct", RJ_NUM_OPT, res_io_qemu, vcpu_max_pct, .flags = RJ_NONNEG),
+    F("main_pct",     RJ_NUM_OPT, res_io_qemu, main_pct, .flags = RJ_NONNEG),
+    F("io_pct",       RJ_NUM_OPT, res_io_qemu, io_pct, .flags = RJ_NONNEG),
+    F("other_pct",    RJ_NUM_OPT, res_io_qemu, other_pct, .flags = RJ_NONNEG),
+    F("seconds",      RJ_NUM_OPT, res_io_qemu, seconds, .flags = RJ_NONNEG),
+    RJ_TABLE_END,
+};
+
+/* a word the reader does not know is RES_BOUND_UNDETERMINED (0) */
+static const rj_field bound_fields[] = {
+    F("verdict",        RJ_ENUM,    res_io_bound, verdict, .name = bound_verdict_name_of,
+      .n = RES_BOUND_VERDICT_COUNT),
+    F("evidence",       RJ_STR_OPT, res_io_bound, evidence),
+    F("vm",             RJ_STR_OPT, res_io_bound, vm),
+    F("tcg",            RJ_BOOL,    res_io_bound, tcg),
+    F("host_cpu_pct",   RJ_NUM_OPT, res_io_bound, host_cpu_pct, .flags = RJ_NONNEG),
+    F("util_pct",       RJ_NUM_OPT, res_io_bound, util_pct, .flags = RJ_NONNEG),
+    F("queue_depth",    RJ_NUM_OPT, res_io_bound, queue_depth, .flags = RJ_NONNEG),
+    F("guest_cpu_pct",  RJ_NUM_OPT, res_io_bound, guest_cpu_pct, .flags = RJ_NONNEG),
+    F("main_loop_pct",  RJ_NUM_OPT, res_io_bound, main_loop_pct, .flags = RJ_NONNEG),
+    F("io_thread_pct",  RJ_NUM_OPT, res_io_bound, io_thread_pct, .flags = RJ_NONNEG),
+    F("client_cpu_pct", RJ_NUM_OPT, res_io_bound, client_cpu_pct, .flags = RJ_NONNEG),
+    RJ_TABLE_END,
+};
+
 static bool has_p_series(const void *base)
 {
     return isfinite(((const res_io *)base)->p_pct);
@@ -504,6 +537,10 @@ static const rj_field io_fields[] = {
       .sub = cmp_fields, .size = sizeof(res_io_cmp), .n_off = offsetof(res_io, ncmp)),
     RJ_HERE("host_cpu",         RJ_OBJ,    .flags = RJ_IF_PRESENT, .sub = host_cpu_fields,
             .when = has_host_cpu),
+    F("qemu_threads",           RJ_PTR,    res_io, qemu, .sub = qemu_fields,
+      .size = sizeof(res_io_qemu)),
+    F("bound",                  RJ_PTR,    res_io, bound, .sub = bound_fields,
+      .size = sizeof(res_io_bound)),
     RJ_TABLE_END,
 };
 

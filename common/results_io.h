@@ -186,6 +186,46 @@ typedef struct res_io_tail {
     int    nseries;
 } res_io_tail;
 
+/* What bounded a drive's figures over its measured phases (issue 45):
+ * the verdict, in this order of precedence (orchestrator/telemetry/
+ * bound.h states the thresholds, results/SCHEMA.md their reasons). A
+ * reader takes a word it does not know for UNDETERMINED. */
+#define RES_BOUND_VERDICTS(X) \
+    X(UNDETERMINED, "undetermined") X(DRIVE, "drive") X(HOST_CPU, "host cpu") \
+    X(GUEST_CPU, "guest cpu") X(NETWORK, "network path") X(CLIENT, "client")
+#define RES_BOUND_ENUM(id, name) RES_BOUND_##id,
+typedef enum res_bound_verdict { RES_BOUND_VERDICTS(RES_BOUND_ENUM) RES_BOUND_VERDICT_COUNT }
+    res_bound_verdict;
+#undef RES_BOUND_ENUM
+const char *res_bound_verdict_name(res_bound_verdict v);    /* "?" out of range */
+
+/* A VM's QEMU process over its measured phases, by thread role (from
+ * /proc/<pid>/task/<tid>/stat and comm): percent of one host CPU, NAN
+ * when not sampled. vcpu_pct is the mean over its vCPU threads,
+ * vcpu_max_pct the busiest one; main_pct is the main loop (the user-mode
+ * network's slirp runs there), io_pct its I/O threads summed, other_pct
+ * every other thread (thread-pool workers, RCU). */
+typedef struct res_io_qemu {
+    int    vcpus;               /* vCPU threads found */
+    double vcpu_pct, vcpu_max_pct, main_pct, io_pct, other_pct;
+    double seconds;             /* the time the figures cover */
+} res_io_qemu;
+
+/* A drive's verdict with the figures it was taken from (NAN: absent). */
+typedef struct res_io_bound {
+    res_bound_verdict verdict;
+    char  *evidence;            /* the figures that decided, for people */
+    char  *vm;                  /* the VM whose figure decided, or NULL */
+    bool   tcg;                 /* its VMs ran under TCG */
+    double host_cpu_pct;        /* host busy over the measured phases */
+    double util_pct, queue_depth;   /* the host's view of the device */
+    double guest_cpu_pct;       /* the busiest VM's mean vCPU thread */
+    double main_loop_pct;       /* the busiest VM's QEMU main loop */
+    double io_thread_pct;       /* the busiest VM's QEMU I/O threads */
+    double client_cpu_pct;      /* the busiest VM's oltp: percent of its event
+                                 * threads' capacity */
+} res_io_bound;
+
 typedef struct res_io {
     res_io_rates *db, *boot;    /* VM or drive: the hypervisor view; NULL: none */
     res_io_rates *guest;        /* VM or drive: the guests' view of their
@@ -209,6 +249,8 @@ typedef struct res_io {
     double        host_cpu_busy_pct;    /* summary: host CPU in measured phases; NAN */
     char         *host_cpu_note;        /* summary: why saturated, or NULL */
     bool          host_saturated;
+    res_io_qemu  *qemu;         /* VM: its QEMU threads; NULL: not sampled */
+    res_io_bound *bound;        /* drive: what bounded it; NULL: not judged */
 } res_io;
 
 /* A new res_io with every value "absent" (NULL when out of memory). */

@@ -45,6 +45,17 @@ const char *res_cmp_verdict_name(res_cmp_verdict v)
     return (unsigned)v < RES_CMP_VERDICT_COUNT ? cmp_verdicts[v] : "?";
 }
 
+static const char *const bound_verdicts[] = {
+#define RES_BOUND_NAME(id, name) [RES_BOUND_##id] = name,
+    RES_BOUND_VERDICTS(RES_BOUND_NAME)
+#undef RES_BOUND_NAME
+};
+
+const char *res_bound_verdict_name(res_bound_verdict v)
+{
+    return (unsigned)v < RES_BOUND_VERDICT_COUNT ? bound_verdicts[v] : "?";
+}
+
 bool res_cmp_method_is_tps(res_cmp_method m)
 {
     return (unsigned)m < RES_CMP_METHOD_COUNT && cmp_methods[m].tps;

@@ -55,9 +55,11 @@ static void forget_figures(orch_live *lv)
     for (int i = 0; i < lv->l->nvms; i++) {
         lv->vms[i].has_iv = 0;
         lv->vms[i].has_db = 0;
+        lv->vms[i].has_qemu = 0;
     }
     for (int d = 0; d < lv->p->ndrives; d++)
-        lv->drives[d].has_dev = 0;
+        lv->drives[d].has_dev = lv->drives[d].has_bound = 0;
+    lv->has_host_cpu = 0;
 }
 
 /* Count the faults the monitor saw since the last look (lv->mu held). */
@@ -184,11 +186,17 @@ void orch_live_tick(void *ctx, const orch_tel_now *now)
             continue;
         lv->vms[x->vm].has_db = x->has_db;
         lv->vms[x->vm].db = x->db;
+        lv->vms[x->vm].has_qemu = x->has_qemu;
+        lv->vms[x->vm].qemu = x->qemu;
     }
     for (int d = 0; d < now->ndrives && d < lv->p->ndrives; d++) {
         lv->drives[d].has_dev = now->drives[d].has_dev;
         lv->drives[d].dev = now->drives[d].dev;
+        lv->drives[d].has_bound = now->drives[d].has_bound;
+        lv->drives[d].bound = now->drives[d].bound;
     }
+    lv->has_host_cpu = now->has_host_cpu;
+    lv->host_cpu_pct = now->host_cpu_pct;
     lv->changed = orch_mono_now();
     pthread_mutex_unlock(&lv->mu);
 }

@@ -19,11 +19,15 @@ typedef struct live_vm {
     orch_interval  iv;
     int            has_db;      /* its database disk's latest interval */
     orch_blk_delta db;
+    int            has_qemu;    /* its QEMU threads' latest interval */
+    res_io_qemu    qemu;
 } live_vm;
 
 typedef struct live_drive {
     int                 has_dev;    /* its device's latest interval (host view) */
     orch_diskstat_delta dev;
+    int                 has_bound;  /* the latest interval's verdict (bound.h) */
+    res_bound_verdict   bound;
 } live_drive;
 
 struct orch_live {
@@ -36,6 +40,8 @@ struct orch_live {
     int                rep, round;
     res_phase_id       phase;       /* RES_PHASE_NONE between phases */
     int                faults;      /* VMs failed so far in the run */
+    int                has_host_cpu;    /* the host's CPU, latest interval */
+    double             host_cpu_pct;
     /* scrapes delivered whole (httpd.c's completion) against the model's
      * changes, monotonic s: for orch_live_linger */
     double             changed;     /* the model's last change */

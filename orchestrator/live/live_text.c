@@ -230,10 +230,42 @@ static void drive_text(orch_live *lv, FILE *f)
     }
 }
 
+/* What bounded the latest interval (issue 45): the host's CPU, each VM's
+ * QEMU threads by role, each drive's verdict (a stateset). */
+static void bound_text(orch_live *lv, FILE *f)
+{
+    static const char *const roles[] = { "vcpu", "main", "io", "other" };
+    om_family(f, "drivebench_host_cpu_busy_ratio", OM_GAUGE, "ratio",
+              "Share of the host's CPUs busy over the latest sample interval");
+    if (lv->has_host_cpu)
+        om_sample(f, "drivebench_host_cpu_busy_ratio", lv->host_cpu_pct / 100.0, NULL);
+    om_family(f, "drivebench_vm_qemu_thread_cpu_ratio", OM_GAUGE, "ratio",
+              "CPU of the VM's QEMU threads by role (vcpu: mean of its vCPU threads; main: "
+              "the main loop, which carries the user-mode network; io: its I/O threads; "
+              "other), in CPUs, latest sample interval");
+    for (int i = 0; i < lv->l->nvms; i++) {
+        const res_io_qemu *q = &lv->vms[i].qemu;
+        const double v[] = { q->vcpu_pct, q->main_pct, q->io_pct, q->other_pct };
+        for (int k = 0; lv->vms[i].has_qemu && k < 4; k++)
+            om_sample(f, "drivebench_vm_qemu_thread_cpu_ratio", v[k] / 100.0, "drive",
+                      lv->l->vms[i].drive->name, "vm", lv->vms[i].label, "role", roles[k],
+                      NULL);
+    }
+    om_family(f, "drivebench_drive_bound", OM_STATESET, NULL,
+              "What bounded the drive's latest sample interval (results/SCHEMA.md, bound; "
+              "no client verdict: oltp's CPU comes with its result)");
+    for (int d = 0; d < lv->p->ndrives; d++)
+        for (int k = 0; lv->drives[d].has_bound && k < RES_BOUND_VERDICT_COUNT; k++)
+            om_sample(f, "drivebench_drive_bound", lv->drives[d].bound == (res_bound_verdict)k,
+                      "drive", lv->p->drives[d].name, "drivebench_drive_bound",
+                      res_bound_verdict_name((res_bound_verdict)k), NULL);
+}
+
 void live_text(orch_live *lv, FILE *f)
 {
     run_families(lv, f);
     vm_text(lv, f);
     drive_text(lv, f);
+    bound_text(lv, f);
     om_eof(f);
 }

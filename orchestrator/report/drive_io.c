@@ -10,6 +10,7 @@
 #include "util/names.h"
 #include "report/svg.h"
 #include "report/drive_views.h"
+#include "report/page.h"
 
 /* A chart of up to 6 series over rows[i].t: one per (key, label). */
 typedef struct line_def {
@@ -362,10 +363,37 @@ static const char *verdict_text(const res_io_cmp *c)
     return c->reason ? c->reason : res_cmp_verdict_name(c->verdict);
 }
 
+/* Drive `name` of run r, or NULL. */
+static const res_drive *run_drive(const report_run *run, const char *name)
+{
+    for (int d = 0; name && d < run->ndrives; d++)
+        if (strcmp(run->drives[d].name, name) == 0)
+            return run->drives[d].d;
+    return NULL;
+}
+
+/* Beside a comparison's verdict (issue 45): which of its drives' figures
+ * were bounded by something else than the drive ("" when both by theirs). */
+static void bound_notes(xmlNodePtr tr, const report_run *run, const res_io_cmp *c)
+{
+    const char *names[2] = { c->a, c->b };
+    const char *note[2];
+    char *text;
+    for (int i = 0; i < 2; i++)
+        note[i] = page_bound_note(run_drive(run, names[i]));
+    text = orch_strfmt("%s%s%s%s%s%s%s", note[0] ? names[0] : "", note[0] ? ": " : "",
+                       note[0] ? note[0] : "", note[0] && note[1] ? "; " : "",
+                       note[1] ? names[1] : "", note[1] ? ": " : "", note[1] ? note[1] : "");
+    report_io_text(tr, text ? text : "");
+    html_attr(tr->last, "data-key", "bound_note");
+    free(text);
+}
+
 static void comparisons(xmlNodePtr body, const report_set *s)
 {
     const char *heads[] = { "run", "drive A", "drive B", "figure", "method", "A", "B",
-                            "A − B", "A − B %", "95 % interval", "p (Holm)", "verdict", NULL };
+                            "A − B", "A − B %", "95 % interval", "p (Holm)", "verdict",
+                            "limit not the drive", NULL };
     xmlNodePtr sec = NULL, tb = NULL;
     char buf[64], lo[32], hi[32];
     for (int r = 0; r < s->nruns; r++) {
@@ -419,6 +447,7 @@ static void comparisons(xmlNodePtr body, const report_set *s)
             report_io_text(tr, buf);
             report_io_num(tr, "p_holm", c->p_holm, 4);
             report_io_text(tr, verdict_text(c));
+            bound_notes(tr, &s->runs[r], c);
         }
     }
 }

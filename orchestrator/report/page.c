@@ -144,6 +144,31 @@ void page_status_cell(xmlNodePtr tr, const report_drive *dr)
     }
 }
 
+void page_bound_cell(xmlNodePtr tr, const res_drive *d)
+{
+    const res_io_bound *b = d->io ? d->io->bound : NULL;
+    xmlNodePtr td = page_cell(tr, b ? res_bound_verdict_name(b->verdict) : "not judged");
+    html_attr(td, "data-key", "bound");
+    html_attr(td, "data-value", b ? res_bound_verdict_name(b->verdict) : "");
+    if (b && b->evidence)
+        html_attr(html_add(td, "span", b->evidence), "class", "note");
+    if (b && b->verdict != RES_BOUND_DRIVE)
+        html_attr(td, "class", "warning");
+}
+
+const char *page_bound_note(const res_drive *d)
+{
+    static const char *const notes[RES_BOUND_VERDICT_COUNT] = {
+        [RES_BOUND_UNDETERMINED] = "limit undetermined: not shown to be the drive",
+        [RES_BOUND_HOST_CPU] = "limit: host cpu, not the drive",
+        [RES_BOUND_GUEST_CPU] = "limit: guest cpu, not the drive",
+        [RES_BOUND_NETWORK] = "limit: network path, not the drive",
+        [RES_BOUND_CLIENT] = "limit: client, not the drive",
+    };
+    const res_io_bound *b = d && d->io ? d->io->bound : NULL;
+    return b && (unsigned)b->verdict < RES_BOUND_VERDICT_COUNT ? notes[b->verdict] : NULL;
+}
+
 void page_bars_free(page_bars *b)
 {
     for (int i = 0; b->labels && i < b->n; i++)

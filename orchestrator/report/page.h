@@ -58,6 +58,14 @@ void page_latency_cells(xmlNodePtr tr, const res_figures *f);
 /* "complete", or the note of an incomplete drive with its failed VMs;
  * marks the row. */
 void page_status_cell(xmlNodePtr tr, const report_drive *dr);
+/* The "bounded by" cell of drive d (issue 45): the verdict with its
+ * evidence (data-key "bound", data-value the verdict); "not judged" when
+ * its summary has none. */
+void page_bound_cell(xmlNodePtr tr, const res_drive *d);
+/* "limit: host cpu, not the drive" when drive d's figures were bounded by
+ * something else than the drive (a verdict other than drive), else NULL.
+ * Static text. */
+const char *page_bound_note(const res_drive *d);
 
 /* A row identified by run label and drive (data-run, data-drive; drive
  * may be NULL). */

@@ -335,7 +335,7 @@ int rank_write_csv(const rank_set *r, const char *path, char *err, size_t errlen
     for (int m = 0; m < RANK_NMETRICS; m++)
         fprintf(f, ",%s,%s_lo,%s_hi", rank_metrics[m].key, rank_metrics[m].key,
                 rank_metrics[m].key);
-    fputs(",highlight\n", f);
+    fputs(",highlight,bound\n", f);
     for (int k = 0; k < r->ng; k++)
         for (int i = 0; i < r->g[k].n; i++) {
             const rank_entry *e = &r->g[k].e[i];
@@ -351,7 +351,10 @@ int rank_write_csv(const rank_set *r, const char *path, char *err, size_t errlen
                 fprintf(f, ",%s,%s,%s", num_or_empty(e->m[m].v, b[0], sizeof b[0]),
                         num_or_empty(e->m[m].lo, b[1], sizeof b[1]),
                         num_or_empty(e->m[m].hi, b[2], sizeof b[2]));
-            fprintf(f, ",%d\n", e->highlight);
+            fprintf(f, ",%d,", e->highlight);
+            if (e->dr->d->io && e->dr->d->io->bound)
+                res_csv_field(f, res_bound_verdict_name(e->dr->d->io->bound->verdict), true);
+            fputc('\n', f);
         }
     return atomic_file_commit(af, err, errlen);
 }

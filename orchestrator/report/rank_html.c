@@ -99,7 +99,7 @@ cleanup:
 /* The ranking table of group rg (TPS order). */
 static void rank_table(const rank_group *rg, xmlNodePtr sec)
 {
-    const char *heads[4 + 2 * RANK_NMETRICS + 2] = { "rank", "drive", "run id", "layout", "N" };
+    const char *heads[4 + 2 * RANK_NMETRICS + 3] = { "rank", "drive", "run id", "layout", "N" };
     char id[32], (*h)[96] = calloc(2 * RANK_NMETRICS, sizeof *h);
     int nh = 5;
     xmlNodePtr tb;
@@ -112,6 +112,7 @@ static void rank_table(const rank_group *rg, xmlNodePtr sec)
             heads[nh++] = h[2 * m];
             heads[nh++] = h[2 * m + 1];
         }
+    heads[nh++] = "bounded by";
     heads[nh] = NULL;
     snprintf(id, sizeof id, "rank-table-p%d", rg->group + 1);
     tb = html_table(sec, id, heads);
@@ -143,6 +144,7 @@ static void rank_table(const rank_group *rg, xmlNodePtr sec)
             snprintf(lo, sizeof lo, "%s_interval", rank_metrics[m].key);
             html_attr(td, "data-key", lo);
         }
+        page_bound_cell(tr, e->dr->d);
     }
     free(h);
 }

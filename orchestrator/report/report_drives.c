@@ -106,12 +106,15 @@ int page_section_drives(report_page *pg)
     static const char *const heads[] = { "run", "drive", "VMs", "TPS", "transactions",
                                          "avg latency (ms)", "p99 latency (ms)",
                                          "mean of VMs' p99 (ms)", "mean database after load",
-                                         "status", NULL };
+                                         "status", "bounded by", NULL };
     xmlNodePtr tb, sec = page_section(pg, "drives", "Per drive",
         "Per drive: TPS is the sum of its VMs' (the mean over repetitions); latencies come "
         "from all its VMs' merged histograms. A drive marked (!) varies more across "
         "repetitions than its plan's cv_threshold. A grey, hatched drive is incomplete: one "
-        "of its VMs failed, so its figures cover the others only and are not comparable.");
+        "of its VMs failed, so its figures cover the others only and are not comparable. "
+        "\"Bounded by\" says what limited the drive's figures over its measured phases "
+        "(results/SCHEMA.md gives the thresholds): a TPS whose limit was not the drive "
+        "says so beside it.");
     if (pg->multi) {            /* which colour is which run */
         xmlNodePtr p = html_add(sec, "p", NULL);
         html_attr(p, "class", "legend");
@@ -152,6 +155,11 @@ int page_section_drives(report_page *pg)
             page_cell(tr, dr->name);
             page_num(tr, "vms", dr->d->f.vms, 0);
             page_num(tr, "tps", dr->d->f.tps, 2);
+            if (page_bound_note(dr->d)) {
+                html_attr(html_add(tr->last, "span", page_bound_note(dr->d)), "class",
+                          "note bound");
+                html_attr(tr->last->last, "data-key", "bound_note");
+            }
             if (dr->d->nother_reps > 0) {
                 /* issue 29: the mean is at one load; which repetitions are not in it */
                 char *reps = report_other_vms(dr->d, 1);
@@ -166,6 +174,7 @@ int page_section_drives(report_page *pg)
             page_latency_cells(tr, &dr->d->f);
             page_db_size_cell(tr, "database_loaded_data_bytes", &dr->d->f.db_loaded, NULL);
             page_status_cell(tr, dr);
+            page_bound_cell(tr, dr->d);
         }
     return 0;
 }

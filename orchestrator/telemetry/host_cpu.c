@@ -94,15 +94,21 @@ void tel_cpu_phase_end(orch_telemetry *t, double now, double w0, double w1)
     }
 }
 
-void tel_cpu_fill(const orch_telemetry *t, const res_env *env, res_io *io)
+int tel_env_tcg(const res_env *env)
 {
     int tcg = 0;
-    if (t->busy_w <= 0)
-        return;
-    io->host_cpu_busy_pct = t->busy_sum / t->busy_w;
     for (int h = 0; h < env->nhypervisors; h++)
         tcg |= env->hypervisors[h].domain_type
                && strcmp(env->hypervisors[h].domain_type, "qemu") == 0;
+    return tcg;
+}
+
+void tel_cpu_fill(const orch_telemetry *t, const res_env *env, res_io *io)
+{
+    int tcg = tel_env_tcg(env);
+    if (t->busy_w <= 0)
+        return;
+    io->host_cpu_busy_pct = t->busy_sum / t->busy_w;
     io->host_saturated = io->host_cpu_busy_pct >= ORCH_TEL_CPU_SATURATED_PCT;
     if (tcg)
         io->host_cpu_note = strdup(

@@ -30,6 +30,8 @@ orch_telemetry *orch_telemetry_new(const orch_plan *p, orch_monitor *mon, FILE *
         t->seams.sysfs = "/sys";
     if (!t->seams.proc_stat)
         t->seams.proc_stat = "/proc/stat";
+    if (!t->seams.proc)
+        t->seams.proc = "/proc";
     if (t->seams.interval_ms <= 0)
         t->seams.interval_ms = ORCH_REPORT_INTERVAL_S * 1000;
     pthread_mutex_init(&t->mu, NULL);
@@ -67,6 +69,7 @@ void orch_telemetry_free(orch_telemetry *t)
         free(t->vms[i].name);
         free(t->vms[i].db);
         free(t->vms[i].boot);
+        free(t->vms[i].qs);
     }
     free(t->vms);
     for (int d = 0; t->drives && d < t->p->ndrives; d++) {
@@ -281,6 +284,8 @@ int orch_telemetry_add_vm(orch_telemetry *t, int vm, const char *name, int drive
     rc = 0;
 cleanup:
     pthread_mutex_unlock(&t->mu);
+    if (rc == 0 && t->drives[drive].local && tel_qemu_domain(dom))
+        tel_qemu_add_vm(t, t->nvms - 1);
     if (rc == 0)
         tel_views_add_vm(t, &t->vms[t->nvms - 1], dom);
     if (rc < 0)
@@ -308,8 +313,10 @@ void orch_telemetry_phase_start_at(orch_telemetry *t, res_phase_id phase, int wa
     orch_disk_sampler_restart(t->disk, now);
     t->sampling = 1;
     t->phase = phase;
-    if (phase == RES_PHASE_MEASURE)
+    if (phase == RES_PHASE_MEASURE) {
         tel_cpu_phase_start(t, now);
+        tel_qemu_phase_start(t, now);
+    }
     t->measuring = phase == RES_PHASE_MEASURE;
     pthread_mutex_unlock(&t->mu);
     tel_views_phase_start(t, phase, t->blk_rep, now);
@@ -352,6 +359,7 @@ static int tick_view(orch_telemetry *t, double now, orch_tel_now *v)
         x->drive = tv->drive;
         x->has_db = t->blk && orch_blk_sampler_last(t->blk, tv->idx, ORCH_DISK_DB, &x->db)
                     && x->db.t == now && !x->db.reset;
+        x->has_qemu = tel_qemu_last(t, tv, now, &x->qemu);
         v->nvms++;
     }
     for (int d = 0; d < t->p->ndrives; d++) {
@@ -360,6 +368,7 @@ static int tick_view(orch_telemetry *t, double now, orch_tel_now *v)
                      && orch_disk_sampler_last(t->disk, t->drives[d].disk_idx, &x->dev)
                      && x->dev.t == now && !x->dev.reset;
     }
+    tel_bound_now(t, v, drives);
     return 0;
 }
 
@@ -373,8 +382,10 @@ void orch_telemetry_tick_at(orch_telemetry *t, double now)
         if (t->blk)
             orch_blk_sampler_sample_at(t->blk, now);
         orch_disk_sampler_sample_at(t->disk, now);
-        if (t->measuring)
+        if (t->measuring) {
             tel_cpu_tick(t, now);
+            tel_qemu_tick(t, now);
+        }
         spool_check(t);
         if (t->tick_fn && tick_view(t, now, &view) == 0) {
             fn = t->tick_fn;
@@ -515,6 +526,7 @@ void orch_telemetry_phase_end_at(orch_telemetry *t, res_phase_id phase, int rep,
     if (phase == RES_PHASE_MEASURE) {
         rep_window(t, rep, -1, &w0, &w1);
         tel_cpu_phase_end(t, now, w0, w1);
+        tel_qemu_phase_end(t, rep, now);
         for (int i = 0; i < t->nvms; i++)
             if (t->vms[i].rep == rep && t->blk)
                 keep_vm_series(t, &t->vms[i], now);

@@ -70,15 +70,6 @@ static res_io_rates *rates_of(const orch_io_vm *vms, int n, double t0, double in
     return r;
 }
 
-/* The VM's telemetry record for a summary VM, or NULL. */
-static tel_vm *vm_record(orch_telemetry *t, const res_vm *v)
-{
-    for (int i = 0; i < t->nvms; i++)
-        if (t->vms[i].rep == v->repetition && strcmp(t->vms[i].name, v->name) == 0)
-            return &t->vms[i];
-    return NULL;
-}
-
 static int drive_index(const res_summary *sum, const char *name)
 {
     for (int d = 0; d < sum->ndrives; d++)
@@ -314,7 +305,7 @@ int orch_telemetry_vm_each(void *ctx, res_vm *v, int before)
 {
     orch_telemetry *t = ctx;
     tel_vm *rec;
-    if (!t || !t->spool || !t->lazy_series || !v->io || !(rec = vm_record(t, v))
+    if (!t || !t->spool || !t->lazy_series || !v->io || !(rec = tel_vm_record(t, v))
         || !rec->measured)
         return 0;
     if (!before) {
@@ -331,7 +322,7 @@ int orch_telemetry_vm_each(void *ctx, res_vm *v, int before)
  * its drive's series, its oltp figures. 0, or -1 when out of memory. */
 static int fill_vm(fill_ctx *c, res_vm *v)
 {
-    tel_vm *rec = c->t ? vm_record(c->t, v) : NULL;
+    tel_vm *rec = c->t ? tel_vm_record(c->t, v) : NULL;
     int d = drive_index(c->sum, v->drive);
     if (v->failed || !v->measured || d < 0)
         return 0;
@@ -605,6 +596,8 @@ int orch_telemetry_fill(orch_telemetry *t, res_summary *sum, const char *run_dir
     oom = tel_compare_drives(sum, c.acc, c.reps, c.nint, sum->io) < 0;
     if (t)
         tel_cpu_fill(t, &sum->env, sum->io);
+    if (t && !oom)
+        oom = tel_bound_fill(t, sum) < 0;
 cleanup:
     for (int d = 0; c.acc && d < sum->ndrives; d++) {
         free(c.acc[d].tps);

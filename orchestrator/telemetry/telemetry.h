@@ -62,6 +62,8 @@ typedef struct orch_tel_seams {
     void            *cmd_ctx;
     const char      *sysfs;     /* "/sys" */
     const char      *proc_stat; /* "/proc/stat" */
+    const char      *proc;      /* "/proc": the VMs' QEMU processes and
+                                 * their threads (bound.h) */
     int              interval_ms;   /* sampling; 1000 (oltp --report-interval=1) */
     int              no_timer;  /* tests tick by hand (orch_telemetry_tick_at);
                                  * the guest view then has no thread either */
@@ -147,11 +149,17 @@ typedef struct orch_tel_vm_now {
     int            vm, drive;       /* layout and plan indexes */
     int            has_db;
     orch_blk_delta db;
+    int            has_qemu;        /* its QEMU threads over the interval */
+    res_io_qemu    qemu;
 } orch_tel_vm_now;
 
 typedef struct orch_tel_drive_now {
     int                 has_dev;
     orch_diskstat_delta dev;
+    int                 has_bound;  /* bound.h's verdict on this interval's
+                                     * figures (no client figure: oltp's CPU
+                                     * comes with its result) */
+    res_bound_verdict   bound;
 } orch_tel_drive_now;
 
 typedef struct orch_tel_now {
@@ -162,6 +170,8 @@ typedef struct orch_tel_now {
     int                       nvms;
     const orch_tel_drive_now *drives;   /* [ndrives], the plan's */
     int                       ndrives;
+    int                       has_host_cpu; /* the host's CPU over the interval */
+    double                    host_cpu_pct;
 } orch_tel_now;
 
 /* Called after every tick of a sampled phase, on the thread that ticks

@@ -14,6 +14,7 @@
 #ifndef ORCH_TELEMETRY_STATE_H
 #define ORCH_TELEMETRY_STATE_H
 #include <pthread.h>
+#include <string.h>
 
 #include "telemetry/telemetry.h"
 #include "telemetry/devlat.h"
@@ -41,7 +42,17 @@ typedef struct tel_vm {
     int    gidx;                    /* in t->guest, or -1 */
     orch_diskstat_delta *guest;     /* the guest's view, measured phase, owned */
     int    nguest;
+    /* its QEMU process on this host (qemu_threads.c): its threads' CPU
+     * in clock ticks at each tick of the measured phase, rows of
+     * TEL_QS_VCPU + nvcpu (t, main, io, other, each vCPU) */
+    int    qpid;                    /* 0: none found */
+    int    nvcpu;                   /* vCPU threads in the phase's rows */
+    double *qs;
+    int    nqs, qscap;              /* rows */
+    res_io_qemu qemu;               /* over its measured window */
+    int    has_qemu;
 } tel_vm;
+#define TEL_QS_VCPU 4
 
 /* One drive of the plan. */
 typedef struct tel_drive {
@@ -153,6 +164,40 @@ void tel_cpu_phase_end(orch_telemetry *t, double now, double w0, double w1);
 /* The summary's host CPU (io: the summary's res_io) and, under TCG or
  * when saturated, its note. */
 void tel_cpu_fill(const orch_telemetry *t, const res_env *env, res_io *io);
+
+/* Summary VM v's telemetry record (its name and repetition), or NULL.
+ * Here, not in summary_io.c, so that qemu_threads.c, which summary_io.c
+ * calls, does not call back. */
+static inline tel_vm *tel_vm_record(const orch_telemetry *t, const res_vm *v)
+{
+    for (int i = 0; i < t->nvms; i++)
+        if (t->vms[i].rep == v->repetition && strcmp(t->vms[i].name, v->name) == 0)
+            return &t->vms[i];
+    return NULL;
+}
+
+/* qemu_threads.c: the VMs' QEMU threads by role (bound.h). VM vi was
+ * added on this host: find its QEMU process (without t->mu). */
+void tel_qemu_add_vm(orch_telemetry *t, int vi);
+/* Whether dom runs in a QEMU process (its connection's driver is QEMU's;
+ * dom NULL, as tests add VMs: yes, their /proc is planted). */
+int tel_qemu_domain(virDomainPtr dom);
+/* A measured phase starts, ticks, ends (t->mu held): the threads' CPU
+ * of the current repetition's VMs, and at the end their figures over
+ * each VM's measured window. */
+void tel_qemu_phase_start(orch_telemetry *t, double now);
+void tel_qemu_tick(orch_telemetry *t, double now);
+void tel_qemu_phase_end(orch_telemetry *t, int rep, double now);
+/* The summary's VMs' QEMU figures and each drive's verdict (after
+ * tel_cpu_fill and the drives' host views). 0, or -1 when out of memory. */
+int tel_bound_fill(const orch_telemetry *t, res_summary *sum);
+/* The tick hook's view of the latest interval (t->mu held): VM v's
+ * threads over its last two rows when the last is at now (1, or 0: none);
+ * the host's CPU and each drive's verdict from view v's VMs and devices. */
+int tel_qemu_last(const orch_telemetry *t, const tel_vm *v, double now, res_io_qemu *q);
+void tel_bound_now(const orch_telemetry *t, orch_tel_now *v, orch_tel_drive_now *drives);
+/* Whether env's hypervisors ran the VMs under TCG (domain type qemu). */
+int tel_env_tcg(const res_env *env);
 
 /* summary_host.c. The host view of drive d (plan index): device,
  * identity, health, the phase figures (the mean over repetitions) and the

@@ -20,6 +20,12 @@
 # e2e_check_totals RUN_DIR
 #                     fail unless summary.json's run and drive transactions
 #                     equal the sums of the VMs' own result files
+#                     and what bounded each drive (e2e_check_bound)
+# e2e_check_bound RUN_DIR
+#                     fail unless every drive with a measured VM has its
+#                     verdict with evidence in summary.json (under TCG:
+#                     "host cpu", the TCG evidence with host_cpu's figure)
+#                     and a measured VM of this host per drive its QEMU threads
 # e2e_engine_image ENGINE
 #                     set E2E_IMAGES to ENGINE's image folder: E2E_IMAGE_DIR,
 #                     else images/build.sh --engine ENGINE's (built or reused);
@@ -181,6 +187,48 @@ print("run %d transactions = the sum of %d VM result file(s)" % (s["run"]["trans
 PY
 ) || e2e_fail "summary.json totals against the VMs' result files: $out"
   e2e_say "totals: $out"
+  e2e_check_bound "$1"
+}
+
+e2e_check_bound() {
+  local out
+  out=$(python3 - "$1" "$(e2e_virt_type)" 2>&1 <<'PY'
+import json, os, sys
+rdir, virt = sys.argv[1], sys.argv[2]
+s = json.load(open(os.path.join(rdir, "summary.json")))
+said, bad = [], []
+busy = s.get("host_cpu", {}).get("busy_pct")
+for d in s["drives"]:
+    vms = [v for v in s["vms"] if v["drive"] == d["name"] and v.get("status") != "failed"]
+    if not vms:
+        continue
+    b = d.get("bound")
+    if not b or not b.get("evidence"):
+        bad.append("drive %s: no verdict with evidence" % d["name"])
+        continue
+    if virt == "qemu":
+        want = ("the VMs ran under TCG: every guest instruction is emulated on the host's "
+                "CPUs (host CPU %.1f %% busy)" % busy) if busy is not None else None
+        if b["verdict"] != "host cpu" or not b.get("tcg") or b["evidence"] != want \
+           or b.get("host_cpu_pct") != busy:
+            bad.append("drive %s: %s (%s), want host cpu (%s)" % (d["name"], b["verdict"], b["evidence"], want))
+    # a resumed run's kept repetitions were sampled by the run before it:
+    # at least one VM of this host per drive has its threads
+    local = [v for v in vms if v.get("host", "qemu:///system").startswith("qemu:///")]
+    good = [v for v in local if v.get("qemu_threads", {}).get("vcpus", 0) >= 1
+            and "main_pct" in v["qemu_threads"] and v["qemu_threads"].get("seconds", 0) > 0]
+    if local and not good:
+        bad.append("drive %s: no VM with its QEMU threads by role (%s)"
+                   % (d["name"], [v.get("qemu_threads") for v in local]))
+    said.append("%s: %s (%s)" % (d["name"], b["verdict"], b["evidence"]))
+if not said and not bad:
+    sys.exit("summary.json has no drive with a measured VM")
+if bad:
+    sys.exit("; ".join(bad))
+print("; ".join(said))
+PY
+) || e2e_fail "summary.json's verdict on what bounded each drive: $out"
+  e2e_say "bounded by: $out"
 }
 
 e2e_engine_image() {

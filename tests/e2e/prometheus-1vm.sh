@@ -129,11 +129,17 @@ for m in drivebench_vm_tps drivebench_vm_qps drivebench_vm_errors_per_second \
 done
 series 'drivebench_phase{drivebench_phase="measure"}' >"$work/phase.json" \
   || e2e_fail "Prometheus' API did not answer for drivebench_phase"
+# what bounded the drive (issue 45): the verdict's stateset and the QEMU threads
+series 'drivebench_drive_bound{drivebench_drive_bound="host cpu"}' >"$work/bound.json" \
+  || e2e_fail "Prometheus' API did not answer for drivebench_drive_bound"
+series 'drivebench_vm_qemu_thread_cpu_ratio{role="vcpu"}' >"$work/vcpu.json" \
+  || e2e_fail "Prometheus' API did not answer for drivebench_vm_qemu_thread_cpu_ratio"
 
 rdir=$work/results/$run_id
-out=$(python3 - "$work" "$rdir" <<'PY'
+e2e_check_bound "$rdir"
+out=$(python3 - "$work" "$rdir" "$(e2e_virt_type)" <<'PY'
 import glob, json, os, sys
-work, rdir = sys.argv[1], sys.argv[2]
+work, rdir, virt = sys.argv[1], sys.argv[2], sys.argv[3]
 def samples(name, want_labels=None):
     """{scrape time: value} of the one series of name (labels checked)."""
     d = json.load(open(os.path.join(work, name + ".json")))
@@ -188,6 +194,10 @@ if set(samples("drivebench_repetition").values()) - {0.0, 1.0} or 1.0 not in sam
     sys.exit("repetition: %s" % sorted(set(samples("drivebench_repetition").values())))
 if not any(v > 0 for v in samples("drivebench_vm_disk_write_iops", labels).values()):
     sys.exit("the database disk's write IOPS was never above 0")
+if not any(v > 0 for v in samples("vcpu", labels).values()):
+    sys.exit("the VM's vCPU threads were never above 0 in the live view")
+if virt == "qemu" and 1.0 not in samples("bound", {"drive": "e2e"}).values():
+    sys.exit("the live view never said host cpu bounded the drive under TCG")
 print("%d scrapes equal to their intervals, %d of %d measured intervals seen (the last one too)"
       % (checked, len(seen), len(measure)))
 PY

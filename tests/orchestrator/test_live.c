@@ -102,9 +102,12 @@ static void test_live_model(void **state)
     orch_blk_counters a = counters(100, 409600, 1000000, 20, 81920, 10000000, 6);
     orch_blk_counters b = counters(150, 614400, 6000000, 30, 122880, 30000000, 10);
     orch_diskstat ds0 = { .t = 10, .nfields = 17 }, ds1 = { .t = 12, .nfields = 17 };
-    orch_tel_vm_now vms[3] = { { .vm = 0, .drive = 0, .has_db = 1 }, { .vm = 1, .drive = 0 },
-                               { .vm = 2, .drive = 1 } };
-    orch_tel_drive_now drives[2] = { { .has_dev = 1 }, { 0 } };
+    orch_tel_vm_now vms[3] = { { .vm = 0, .drive = 0, .has_db = 1, .has_qemu = 1,
+                                 .qemu = { .vcpus = 2, .vcpu_pct = 45.5, .main_pct = 97.25,
+                                           .io_pct = 0, .other_pct = 1.5 } },
+                               { .vm = 1, .drive = 0 }, { .vm = 2, .drive = 1 } };
+    orch_tel_drive_now drives[2] = { { .has_dev = 1, .has_bound = 1,
+                                       .bound = RES_BOUND_NETWORK }, { 0 } };
     orch_job jobs[2] = { { .vm = &l->vms[0] }, { .vm = &l->vms[2] } };
     char *text, *want;
 
@@ -139,7 +142,8 @@ static void test_live_model(void **state)
     orch_diskstat_delta_of(&ds0, &ds1, &drives[0].dev);
     orch_live_tick(lv, &(orch_tel_now){ .t = 12, .phase = RES_PHASE_MEASURE, .rep = 1,
                                         .vms = vms, .nvms = 3, .drives = drives,
-                                        .ndrives = 2 });
+                                        .ndrives = 2, .has_host_cpu = 1,
+                                        .host_cpu_pct = 62.5 });
     orch_monitor_fail(mon, 1, ORCH_FAULT_CRASHED, "the guest crashed");
     text = orch_live_render(lv);
     want = orch_slurp("tests/orchestrator/expected/live.txt");

@@ -425,6 +425,14 @@ static void test_run_wiring(void **state)
     near(run->host_cpu_busy_pct, 87.5);
     assert_true(run->host_saturated);
     assert_non_null(strstr(run->host_cpu_note, "TCG"));
+    /* what bounded drive a (issue 45): TCG, so the host's CPU */
+    assert_non_null(dio->bound);
+    assert_int_equal(dio->bound->verdict, RES_BOUND_HOST_CPU);
+    assert_string_equal(dio->bound->evidence,
+                        "the VMs ran under TCG: every guest instruction is emulated on the "
+                        "host's CPUs (host CPU 87.5 % busy)");
+    near(dio->bound->util_pct, 50);
+    near(dio->bound->queue_depth, 0.8);
     /* the steady-state fit of drive a's TPS */
     assert_int_equal(dio->steady.n, 5);
     near(dio->steady.mean, 11);

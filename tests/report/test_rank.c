@@ -155,6 +155,61 @@ static void test_older_run(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* What bounded a drive (issue 45) in the ranking: its table's "bounded
+ * by" cell with the evidence, and the CSV's last column. */
+static void test_rank_bound(void **state)
+{
+    char dir[] = "/tmp/rank-test-XXXXXX", cmd[768], run[96], err[512], path[160], line[1024];
+    const char *dirs[1];
+    rank_files out = { .dir = dir, .png_scale = 1 };
+    rank_set *r;
+    xmlDocPtr doc;
+    FILE *f;
+    int seen = 0;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "cp -r " F4 " %s/ && python3 -c 'import json,sys; p=sys.argv[1]; "
+             "d=json.load(open(p)); d[\"drives\"][0][\"bound\"]={\"verdict\":"
+             "\"network path\",\"evidence\":\"vm1: QEMU main loop (user-mode network) "
+             "96.0 %% of one CPU >= 90 %%\",\"main_loop_pct\":96}; "
+             "json.dump(d, open(p, \"w\"))' %s/report-4vm/summary.json", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(run, sizeof run, "%s/report-4vm", dir);
+    dirs[0] = run;
+    r = rank_build(dirs, 1, 0, NULL, NULL, err, sizeof err);
+    if (!r)
+        fail_msg("rank_build: %s", err);
+    for (int i = 0; i < r->g[0].n; i++) {
+        const res_io *io = r->g[0].e[i].dr->d->io;
+        seen += io && io->bound && io->bound->verdict == RES_BOUND_NETWORK;
+    }
+    assert_int_equal(seen, 1);
+    seen = 0;
+    snprintf(path, sizeof path, "%s/rank.csv", dir);
+    assert_int_equal(rank_write_csv(r, path, err, sizeof err), 0);
+    assert_non_null(f = fopen(path, "r"));
+    while (fgets(line, sizeof line, f))
+        seen += strcmp(line + strlen(line) - strlen(",\"network path\"\n"),
+                       ",\"network path\"\n") == 0;
+    fclose(f);
+    assert_int_equal(seen, 1);
+    assert_int_equal(rank_write_html(r, &out, err, sizeof err), 0);
+    rank_set_free(r);
+    snprintf(path, sizeof path, "%s/rank.html", dir);
+    doc = htmlReadFile(path, "UTF-8", HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
+    assert_non_null(doc);
+    assert_int_equal(rt_count(doc, "//table[@id='rank-table-p1']//td[@data-key='bound' and "
+                                   "@data-value='network path']"), 1);
+    assert_string_equal(str(doc, "//table[@id='rank-table-p1']//td[@data-value='network path']"
+                                 "/span"),
+                        "vm1: QEMU main loop (user-mode network) 96.0 % of one CPU >= 90 %");
+    assert_int_equal(rt_count(doc, "//table[@id='rank-table-p1']//td[@data-key='bound' and "
+                                   "@data-value='']"), 1);     /* the other: not judged */
+    xmlFreeDoc(doc);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* Per-repetition TPS of `drive` in the summary at dir (json-c, not the
  * results module), into v; returns how many. */
 static int rep_tps(const char *dir, const char *drive, double *v)
@@ -288,14 +343,14 @@ static void test_rank(void **state)
     assert_string_equal(line, "protocol,rank,drive,run_id,layout,n,tps,tps_lo,tps_hi,tpmC,"
                         "tpmC_lo,tpmC_hi,NOPM,NOPM_lo,NOPM_hi,latency_avg_ms,latency_avg_ms_lo,"
                         "latency_avg_ms_hi,latency_p99_ms,latency_p99_ms_lo,latency_p99_ms_hi,"
-                        "highlight\n");
+                        "highlight,bound\n");
     assert_non_null(fgets(line, sizeof line, f));
     assert_non_null(fgets(line, sizeof line, f));
     snprintf(want, sizeof want, "\"P1\",2,\"sata-b\",\"report-reps\",\"2 drives \xc3\x97 1 VM\",3,"
              "%s,%s,%s,", report_num(r->g[0].e[1].m[RANK_TPS].v, b[2], sizeof b[2]),
              report_num(lo, b[0], sizeof b[0]), report_num(hi, b[1], sizeof b[1]));
     assert_memory_equal(line, want, strlen(want));
-    assert_string_equal(line + strlen(line) - 3, ",0\n");
+    assert_string_equal(line + strlen(line) - 4, ",0,\n");    /* no verdict recorded */
     fclose(f);
     rank_set_free(r);
     rank_paths_free(dirs, ndirs);
@@ -422,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_older_run),
         cmocka_unit_test(test_rank),
         cmocka_unit_test(test_rank_refusals),
+        cmocka_unit_test(test_rank_bound),
         cmocka_unit_test(test_reference_fingerprints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1176,6 +1176,11 @@ static void test_drive_io(void **state)
         "\"verdict\":\"too short\",\"needs\":3,\"reason\":\"too short for a verdict "
         "(needs 3 complete repetitions of each drive, has 1 and 1)\"}]; "
         "d[\"host_cpu\"]={\"busy_pct\":97.5,\"saturated\":True,\"note\":\"TCG\"}; "
+        "a[\"bound\"]={\"verdict\":\"host cpu\",\"evidence\":\"host CPU 97.5 % busy >= "
+        "90 %\",\"host_cpu_pct\":97.5}; "
+        "b[\"bound\"]={\"verdict\":\"drive\",\"evidence\":\"device 95.0 % utilised >= "
+        "90 % (queue 4.00), nothing else at its limit\",\"util_pct\":95,"
+        "\"queue_depth\":4}; "
         "o=[0,4,1,3,2]; "
         "a[\"io\"][\"guest\"]={\"wr_iops\":98,\"fl_iops\":49,\"wr_await_ms\":3.5,"
         "\"queue_depth\":1.25,\"rq_kib\":8,\"series\":[{\"t\":i+1,\"wr_await_ms\":3+i} "
@@ -1231,6 +1236,24 @@ static void test_drive_io(void **state)
     assert_cell(tr, "flush_ratio", 1.25, 2);
     assert_int_equal(rt_count(w.doc, "//table[@id='table-drive-id-1']//td[.='Fake NVMe 1TB']"), 1);
     assert_int_equal(rt_count(w.doc, "//p[@id='host-saturated-1' and @class='warning']"), 1);
+    /* what bounded each drive (issue 45): beside the TPS of the drive whose
+     * limit was not the drive, in its "bounded by" cell with the evidence,
+     * and beside every comparison of it */
+    tr = row_of(w.doc, "drive-table", "A", "nvme-a");
+    assert_string_equal(prop(cell_of(tr, "bound"), "data-value"), "host cpu");
+    assert_string_equal(text_of(w.doc, "//table[@id='drive-table']//tr[@data-drive='nvme-a']"
+                                       "/td[@data-key='bound']/span"),
+                        "host CPU 97.5 % busy >= 90 %");
+    assert_string_equal(text_of(w.doc, "//table[@id='drive-table']//tr[@data-drive='nvme-a']"
+                                       "/td[@data-key='tps']/span[@data-key='bound_note']"),
+                        "limit: host cpu, not the drive");
+    assert_int_equal(rt_count(w.doc, "//table[@id='drive-table']//span[@data-key='bound_note']"),
+                     1);
+    assert_int_equal(rt_count(w.doc, "//table[@id='drive-table']//td[@data-key='bound' and "
+                                     "@data-value='drive' and not(@class)]"), 1);
+    assert_int_equal(rt_count(w.doc, "//table[@id='table-comparisons']//td[@data-key="
+                                     "'bound_note' and .='nvme-a: limit: host cpu, not the "
+                                     "drive']"), 4);
     assert_int_equal(rt_count(w.doc, "//p[@class='warning trending' and @data-drive='nvme-a']"), 1);
     /* is the difference real: the rule in force (stats.h), Holm over the
      * whole family (issue 42) */
