@@ -103,6 +103,7 @@ static const opt_def defs[] = {
     {"time-scale", O_DOUBLE, F(time_scale), "1", "multiply keying/think times by this factor", 0, 1000},
     {"tpcc-procedures", O_BOOL, F(tpcc_procedures), "off", "TPC-C: prepare creates the five transactions as stored procedures; run calls one per transaction", 0, 0},
     {"tpcc-all-warehouses", O_BOOL, F(tpcc_all_warehouses), "off", "TPC-C: each transaction picks its home warehouse from all of them, not its terminal's", 0, 0},
+    {"tpcc-compat", O_STR, F(tpcc_compat), "spec", "TPC-C access pattern {spec,hammerdb}: hammerdb draws items and customers uniformly, keeps the load's name constant, rolls back 1 in 99 (1 in 100 on T-SQL), writes as HammerDB's TPROC-C does and loads 50 % bad credit", 0, 0},
     {"tpcc-load-batch", O_INT, F(tpcc_load_batch), "1000", "TPC-C prepare with --bulk=off: rows per INSERT (1 = single-row INSERTs, 1,000 to a transaction, like tpcc-mysql)", 1, 100000},
     /* database */
     {"db-driver", O_STR, F(db_driver), "mysql", "database driver", 0, 0},

@@ -64,6 +64,7 @@ typedef struct oltp_opts {
     int      tpcc_load_batch;       /* rows per INSERT when loading */
     bool     tpcc_procedures;       /* transactions as stored procedures */
     bool     tpcc_all_warehouses;   /* home warehouse drawn per transaction */
+    const char *tpcc_compat;        /* "spec" or "hammerdb" (wl_tpcc parses it) */
 
     /* database */
     const char *db_driver;

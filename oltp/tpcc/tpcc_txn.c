@@ -213,8 +213,12 @@ static wl_step new_order(tpcc_term *t, db_conn *c, wl_action *a)
             return fail(a, "New-Order: stock of item %d in warehouse %d is missing", l->i_id, l->supply_w);
         q = db_col_int(c, 0);
         col_copy(c, 2, t->s_dist, sizeof t->s_dist);
-        q = q >= l->qty + 10 ? q - l->qty : q - l->qty + 91;
-        t->p[0] = db_int(q);
+        t->p[0] = db_int(tpcc_stock_after(t->plan->compat, (int)q, l->qty));
+        if (t->plan->compat == TPCC_COMPAT_HAMMERDB) {   /* S_QUANTITY only */
+            t->p[1] = db_int(l->i_id);
+            t->p[2] = db_int(l->supply_w);
+            return run_stmt(t, a, S_NO_STOCK_UPD);
+        }
         t->p[1] = db_int(l->qty);
         t->p[2] = db_int(l->supply_w != t->w);
         t->p[3] = db_int(l->i_id);
@@ -305,12 +309,15 @@ static wl_step payment(tpcc_term *t, db_conn *c, wl_action *a)
             return WL_FAIL;
         col_copy(c, 11, credit, sizeof credit);
         if (strcmp(credit, "BC")) {
+            /* HammerDB's text takes the amount once (C_BALANCE only) */
+            int n = 0;
             t->pc = PY_HIST;
-            t->p[0] = str(t->amount);
-            t->p[1] = str(t->amount);
-            t->p[2] = db_int(t->c_w);
-            t->p[3] = db_int(t->c_d);
-            t->p[4] = db_int(t->c_id);
+            t->p[n++] = str(t->amount);
+            if (t->plan->compat != TPCC_COMPAT_HAMMERDB)
+                t->p[n++] = str(t->amount);
+            t->p[n++] = db_int(t->c_w);
+            t->p[n++] = db_int(t->c_d);
+            t->p[n++] = db_int(t->c_id);
             return run_stmt(t, a, S_PY_CUST_UPD);
         }
         t->p[0] = db_int(t->c_w);
@@ -329,12 +336,14 @@ static wl_step payment(tpcc_term *t, db_conn *c, wl_action *a)
                      t->dd, t->w, t->amount, old);
         if (n > 500)
             t->c_data[500] = 0;
-        t->p[0] = str(t->amount);
-        t->p[1] = str(t->amount);
-        t->p[2] = str(t->c_data);
-        t->p[3] = db_int(t->c_w);
-        t->p[4] = db_int(t->c_d);
-        t->p[5] = db_int(t->c_id);
+        n = 0;
+        t->p[n++] = str(t->amount);
+        if (t->plan->compat != TPCC_COMPAT_HAMMERDB)
+            t->p[n++] = str(t->amount);
+        t->p[n++] = str(t->c_data);
+        t->p[n++] = db_int(t->c_w);
+        t->p[n++] = db_int(t->c_d);
+        t->p[n++] = db_int(t->c_id);
         return run_stmt(t, a, S_PY_CUST_UPD_BC);
     }
     case PY_HIST:
@@ -553,15 +562,35 @@ static void call_params(tpcc_term *t)
 }
 
 /* --tpcc-procedures: the transaction is one CALL; the procedure begins
- * and ends the database transaction itself. */
-enum { CALL_RUN = TRX_START, CALL_DONE };
+ * and ends the database transaction itself. With --tpcc-compat=hammerdb
+ * on a dialect that has S_HDB_SET/S_HDB_GET (MariaDB), the round trips
+ * HammerDB's MariaDB driver sends around it: a SET of user variables
+ * before New-Order, Payment and Order-Status, a SELECT of the results
+ * after every CALL but Delivery's (3, 3, 3, 1, 2 statements). */
+enum { CALL_SET = TRX_START, CALL_RUN, CALL_GET, CALL_DONE };
+
+static bool hdb_round_trip(const tpcc_term *t, int stmt)
+{
+    if (t->plan->compat != TPCC_COMPAT_HAMMERDB || !t->run->stmts[stmt].sql)
+        return false;
+    return stmt == S_HDB_SET ? t->type != TPCC_DELIVERY && t->type != TPCC_STOCK_LEVEL
+                             : t->type != TPCC_DELIVERY;
+}
 
 static wl_step call_procedure(tpcc_term *t, wl_action *a)
 {
-    switch (t->pc++) {
+    for (;;) switch (t->pc++) {
+    case CALL_SET:
+        if (!hdb_round_trip(t, S_HDB_SET))
+            continue;
+        return run_stmt(t, a, S_HDB_SET);
     case CALL_RUN:
         call_params(t);
         return run_stmt(t, a, S_CALL + (int)t->type);
+    case CALL_GET:
+        if (!hdb_round_trip(t, S_HDB_GET))
+            continue;
+        return run_stmt(t, a, S_HDB_GET);
     case CALL_DONE:
         /* tpcc_neword rolled back the spec's 1 % itself: its last item is
          * the unused one (2.4.1.4) */
