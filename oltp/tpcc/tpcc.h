@@ -30,7 +30,7 @@
 #define TPCC_MSSQL_MAX_VALUES 1000  /* rows in one T-SQL VALUES list, at most */
 /* tpcc_neword's parameters: W_ID, D_ID, C_ID, O_OL_CNT, O_ALL_LOCAL,
  * O_ENTRY_D, then TPCC_MAX_LINES slots of (OL_I_ID, OL_SUPPLY_W_ID,
- * OL_QUANTITY) */
+ * OL_QUANTITY), then HDB (1 with --tpcc-compat=hammerdb) */
 #define TPCC_NO_FIXED_PARAMS 6
 
 /* Per-dialect DDL differences (dialect.h). `datetime` is the type of the
@@ -138,7 +138,7 @@ typedef struct tpcc_term {
     bool             chosen, have_prev;
     int              pc;                /* position in the transaction */
     char             date[20];
-    db_value         p[TPCC_NO_FIXED_PARAMS + 3 * TPCC_MAX_LINES];
+    db_value         p[TPCC_NO_FIXED_PARAMS + 3 * TPCC_MAX_LINES + 1];     /* + hdb (tpcc_proc.c) */
     /* inputs (kept across a retry) */
     int              c_w, c_d, c_id, ol_cnt, carrier, threshold;
     bool             by_name, rollback;

@@ -22,7 +22,7 @@ static const tpcc_dialect dialects[DB_DIALECT_COUNT] = {
     /* PostgreSQL: the encoding is the database's (read back below); "C"
      * orders by bytes in every encoding */
     [DB_DIALECT_PGSQL] = { "TIMESTAMP", "", false, "the database's encoding, collation \"C\"", " COLLATE \"C\"" },
-    [DB_DIALECT_MSSQL] = { "DATETIME2", "", true, "code page 1252, collation Latin1_General_BIN2",
+    [DB_DIALECT_MSSQL] = { "DATETIME2", "", true, "collation Latin1_General_BIN2 (Babelfish: bbf_unicode_bin2)",
                            " COLLATE Latin1_General_BIN2" },
 };
 

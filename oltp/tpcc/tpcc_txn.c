@@ -510,7 +510,7 @@ static wl_step stock_level(tpcc_term *t, db_conn *c, wl_action *a)
 static void call_params(tpcc_term *t)
 {
     db_value *p = t->p;
-    int n = 0;
+    int n = 0, hdb = t->plan->compat == TPCC_COMPAT_HAMMERDB;
 
     switch (t->type) {
     case TPCC_NEW_ORDER:
@@ -526,6 +526,7 @@ static void call_params(tpcc_term *t)
             p[n++] = db_int(used ? t->ol[i].supply_w : 0);
             p[n++] = db_int(used ? t->ol[i].qty : 0);
         }
+        p[n++] = db_int(hdb);
         break;
     case TPCC_PAYMENT:
         money(t->amount, sizeof t->amount, t->amount_cents);
@@ -538,6 +539,7 @@ static void call_params(tpcc_term *t)
         p[n++] = str(t->by_name ? t->c_last : "");
         p[n++] = str(t->amount);
         p[n++] = str(t->date);
+        p[n++] = db_int(hdb);
         break;
     case TPCC_ORDER_STATUS:
         p[n++] = db_int(t->c_w);
@@ -550,6 +552,7 @@ static void call_params(tpcc_term *t)
         p[n++] = db_int(t->w);
         p[n++] = db_int(t->carrier);
         p[n++] = str(t->date);
+        p[n++] = db_int(hdb);
         break;
     case TPCC_STOCK_LEVEL:
         p[n++] = db_int(t->w);

@@ -5,7 +5,8 @@
 #
 #  - the tables' character set and collation are the pinned ones;
 #  - prepare loads 10 % (spec) or 50 % (hammerdb) bad-credit customers;
-#  - after a run of client-side statements, the writes are the mode's:
+#  - after a run (client-side statements, or procedures), the writes are
+#    the mode's:
 #    spec keeps S_YTD, C_PAYMENT_CNT, C_DELIVERY_CNT up to date and
 #    subtracts a payment from C_BALANCE; hammerdb leaves them as loaded
 #    and adds the payment on MariaDB (subtracts on PostgreSQL), as
@@ -134,6 +135,10 @@ writes "MariaDB spec" my spec -1 $MY
 writes "MariaDB hammerdb" my hammerdb 1 $MY
 writes "PostgreSQL spec" pg spec -1 $PG
 writes "PostgreSQL hammerdb" pg hammerdb -1 $PG
+# the procedures' writes: their last parameter, hdb
+writes "MariaDB hammerdb procedures" my hammerdb 1 $MY --tpcc-procedures=on
+writes "PostgreSQL hammerdb procedures" pg hammerdb -1 $PG --tpcc-procedures=on
+writes "PostgreSQL spec procedures" pg spec -1 $PG --tpcc-procedures=on
 
 # --- round trips with procedures ------------------------------------------------------
 mariadb_sql "SET GLOBAL general_log_file = '$MARIADB_DIR/general.log'; SET GLOBAL general_log = ON"

@@ -5,7 +5,8 @@
 # (TDS_Version=7.4), with the mssql dialect learnt from SQL_DBMS_NAME.
 # Readiness (oltp ping), the six sysbench workloads (prepare, 30 s with 8
 # threads, cleanup), the bulk path, TPC-C with statements and with
-# procedures (check, conditions 1-4), a forced deadlock retried and
+# procedures, --tpcc-compat spec and hammerdb (check, conditions 1-4; the
+# tables' pinned collation), a forced deadlock retried and
 # counted once, and the database's size read from the server.
 #
 # Each run is --verbose, so oltp names every transaction it retried on
@@ -193,7 +194,24 @@ $OLTP --tables=1 oltp_write_only cleanup >/dev/null 2>&1
 # delivered (UPDLOCK ignored): a conflict with statements, tpcc_delivery's
 # THROW 51205 with procedures
 tpcc_run_check() { retries_check "$1" "$2" "$T/tpcc" "1205|51205"; }
+# the first run also finds the pinned collation: every CHAR/VARCHAR column
+# of the nine tables Latin1_General_BIN2, which Babelfish keeps as its
+# PostgreSQL collation bbf_unicode_bin2
+tpcc_run_mark() {
+  check_eq "babelfish: the 38 CHAR/VARCHAR columns collate Latin1_General_BIN2 (bbf_unicode_bin2)" \
+    "bbf_unicode_bin2|38" "$(babelfish_psql "SELECT c.collname, COUNT(*) FROM pg_attribute a
+      JOIN pg_class r ON r.oid = a.attrelid JOIN pg_namespace n ON n.oid = r.relnamespace
+      JOIN pg_collation c ON c.oid = a.attcollation
+      WHERE n.nspname = 'master_dbo' AND a.attnum > 0 AND NOT a.attisdropped AND r.relkind = 'r'
+        AND r.relname IN ('warehouse', 'district', 'customer', 'history', 'new_order', 'orders',
+                          'order_line', 'item', 'stock') GROUP BY 1")"
+}
 tpcc_roundtrip "babelfish" sql $OLTP --verbose
+unset -f tpcc_run_mark
 tpcc_roundtrip "babelfish procedures" sql $OLTP --verbose --tpcc-procedures=on
+# --tpcc-compat=hammerdb (HammerDB's draws and writes; tests/integration/
+# tpcc_compat.sh checks them on MariaDB and PostgreSQL): the same checks
+tpcc_roundtrip "babelfish hammerdb" sql $OLTP --verbose --tpcc-compat=hammerdb
+tpcc_roundtrip "babelfish hammerdb procedures" sql $OLTP --verbose --tpcc-compat=hammerdb --tpcc-procedures=on
 
 check_summary
