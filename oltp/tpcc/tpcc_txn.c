@@ -147,6 +147,30 @@ static void district_params(tpcc_term *t)
     t->p[1] = db_int(t->c_d);
 }
 
+/* New-Order's STOCK update of the current line, from the row just read:
+ * the mode's replenish rule; HammerDB's sets S_QUANTITY only. */
+static wl_step stock_update(tpcc_term *t, db_conn *c, wl_action *a)
+{
+    ol_in *l = &t->ol[t->line];
+    int64_t q;
+
+    if (!db_next_row(c))
+        return fail(a, "New-Order: stock of item %d in warehouse %d is missing", l->i_id, l->supply_w);
+    q = db_col_int(c, 0);
+    col_copy(c, 2, t->s_dist, sizeof t->s_dist);
+    t->p[0] = db_int(tpcc_stock_after(t->plan->compat, (int)q, l->qty));
+    if (t->plan->compat == TPCC_COMPAT_HAMMERDB) {
+        t->p[1] = db_int(l->i_id);
+        t->p[2] = db_int(l->supply_w);
+        return run_stmt(t, a, S_NO_STOCK_UPD);
+    }
+    t->p[1] = db_int(l->qty);
+    t->p[2] = db_int(l->supply_w != t->w);
+    t->p[3] = db_int(l->i_id);
+    t->p[4] = db_int(l->supply_w);
+    return run_stmt(t, a, S_NO_STOCK_UPD);
+}
+
 static wl_step new_order(tpcc_term *t, db_conn *c, wl_action *a)
 {
     ol_in *l;
@@ -206,25 +230,8 @@ static wl_step new_order(tpcc_term *t, db_conn *c, wl_action *a)
         t->p[0] = db_int(l->i_id);
         t->p[1] = db_int(l->supply_w);
         return run_stmt(t, a, S_NO_STOCK + t->c_d - 1);
-    case NO_STOCK_UPD: {
-        int64_t q;
-        l = &t->ol[t->line];
-        if (!db_next_row(c))
-            return fail(a, "New-Order: stock of item %d in warehouse %d is missing", l->i_id, l->supply_w);
-        q = db_col_int(c, 0);
-        col_copy(c, 2, t->s_dist, sizeof t->s_dist);
-        t->p[0] = db_int(tpcc_stock_after(t->plan->compat, (int)q, l->qty));
-        if (t->plan->compat == TPCC_COMPAT_HAMMERDB) {   /* S_QUANTITY only */
-            t->p[1] = db_int(l->i_id);
-            t->p[2] = db_int(l->supply_w);
-            return run_stmt(t, a, S_NO_STOCK_UPD);
-        }
-        t->p[1] = db_int(l->qty);
-        t->p[2] = db_int(l->supply_w != t->w);
-        t->p[3] = db_int(l->i_id);
-        t->p[4] = db_int(l->supply_w);
-        return run_stmt(t, a, S_NO_STOCK_UPD);
-    }
+    case NO_STOCK_UPD:
+        return stock_update(t, c, a);
     case NO_OL_INS:
         l = &t->ol[t->line];
         money(t->amount, sizeof t->amount, t->ol_cents);
