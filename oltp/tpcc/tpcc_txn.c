@@ -278,6 +278,22 @@ static void customer_params(tpcc_term *t)
     t->p[2] = t->by_name ? str(t->c_last) : db_int(t->c_id);
 }
 
+/* The parameters of Payment's CUSTOMER update: the amount (twice, for
+ * C_BALANCE and C_YTD_PAYMENT; once in HammerDB's, C_BALANCE only), the
+ * new C_DATA when data is not NULL (bad credit), then the customer. */
+static void cust_upd_params(tpcc_term *t, const char *data)
+{
+    int n = 0;
+    t->p[n++] = str(t->amount);
+    if (t->plan->compat != TPCC_COMPAT_HAMMERDB)
+        t->p[n++] = str(t->amount);
+    if (data)
+        t->p[n++] = str(data);
+    t->p[n++] = db_int(t->c_w);
+    t->p[n++] = db_int(t->c_d);
+    t->p[n++] = db_int(t->c_id);
+}
+
 /* Payment (2.5.2). */
 static wl_step payment(tpcc_term *t, db_conn *c, wl_action *a)
 {
@@ -316,15 +332,8 @@ static wl_step payment(tpcc_term *t, db_conn *c, wl_action *a)
             return WL_FAIL;
         col_copy(c, 11, credit, sizeof credit);
         if (strcmp(credit, "BC")) {
-            /* HammerDB's text takes the amount once (C_BALANCE only) */
-            int n = 0;
             t->pc = PY_HIST;
-            t->p[n++] = str(t->amount);
-            if (t->plan->compat != TPCC_COMPAT_HAMMERDB)
-                t->p[n++] = str(t->amount);
-            t->p[n++] = db_int(t->c_w);
-            t->p[n++] = db_int(t->c_d);
-            t->p[n++] = db_int(t->c_id);
+            cust_upd_params(t, NULL);
             return run_stmt(t, a, S_PY_CUST_UPD);
         }
         t->p[0] = db_int(t->c_w);
@@ -343,14 +352,7 @@ static wl_step payment(tpcc_term *t, db_conn *c, wl_action *a)
                      t->dd, t->w, t->amount, old);
         if (n > 500)
             t->c_data[500] = 0;
-        n = 0;
-        t->p[n++] = str(t->amount);
-        if (t->plan->compat != TPCC_COMPAT_HAMMERDB)
-            t->p[n++] = str(t->amount);
-        t->p[n++] = str(t->c_data);
-        t->p[n++] = db_int(t->c_w);
-        t->p[n++] = db_int(t->c_d);
-        t->p[n++] = db_int(t->c_id);
+        cust_upd_params(t, t->c_data);
         return run_stmt(t, a, S_PY_CUST_UPD_BC);
     }
     case PY_HIST:
