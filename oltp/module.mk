@@ -33,7 +33,7 @@ TEST_TARGETS += tests/integration/oltp_report.sh tests/integration/oltp_sysbench
 # bin/sysbench beside the real sysbench: exit statuses and messages; then
 # sysbench 1.0.20's own cram tests against bin/sysbench (SYSBENCH_TESTS)
 TEST_TARGETS += tests/integration/sysbench_cli.sh tests/integration/sysbench_suite.sh
-TEST_TARGETS += tests/integration/tpcc_mysql.sh tests/integration/tpcc_procedures.sh
+TEST_TARGETS += tests/integration/tpcc_mysql.sh tests/integration/tpcc_procedures.sh tests/integration/tpcc_compat.sh
 # the SQL Server path against Babelfish, last: on a fresh machine it waits
 # for the Babelfish build .ci/run started early (tests/lib/babelfish.sh)
 TEST_TARGETS += tests/integration/tsql_babelfish.sh tests/integration/tsql_bcp.sh

@@ -39,6 +39,8 @@ void report_header(FILE *out, const oltp_opts *o, bool seeded)
         fprintf(out, "Target transaction rate: %g/sec\n", o->rate);
     if (o->warmup_s > 0)
         fprintf(out, "Warmup time: %gs\n", o->warmup_s);     /* oltp's own option */
+    if (o->workload && !strcmp(o->workload, "tpcc"))     /* --tpcc-compat: what a figure compares with */
+        fprintf(out, "TPC-C access pattern: %s\n", o->tpcc_compat);
     if (o->report_interval > 0)
         fprintf(out, "Report intermediate results every %g second(s)\n", o->report_interval);
     if (o->ncheckpoints > 0) {

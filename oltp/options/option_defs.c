@@ -74,6 +74,7 @@ const opt_def opts_defs[] = {
     {"tpcc-log-growth", O_INT, F(tpcc_log_growth_mb), "0", "TPC-C prepare on SQL Server: the log file's FILEGROWTH, fixed, in MiB (0 = leave it)", 0, 1e9},
     {"tpcc-keys-after-load", O_BOOL, F(tpcc_keys_after_load), "off", "TPC-C prepare: create the tables without their primary keys and add the keys after the load (sorted builds, full pages), as HammerDB builds its clustered indexes", 0, 0},
     {"tpcc-statistics", O_BOOL, F(tpcc_statistics), "off", "TPC-C prepare: end by updating the optimizer's statistics of the nine tables (ANALYZE TABLE, ANALYZE, UPDATE STATISTICS)", 0, 0},
+    {"tpcc-compat", O_STR, F(tpcc_compat), "spec", "TPC-C access pattern {spec,hammerdb}: hammerdb draws items and customers uniformly, keeps the load's name constant, rolls back 1 in 99 (1 in 100 on T-SQL), writes as HammerDB's TPROC-C does and loads 50 % bad credit", 0, 0},
     /* database */
     {"db-driver", O_STR, F(db_driver), "mysql", "database driver", 0, 0},
     {"mysql-host", O_STR, F(db.host), "localhost", "MySQL server host", 0, 0},

@@ -75,6 +75,7 @@ typedef struct oltp_opts {
     int      tpcc_log_growth_mb;    /* T-SQL: fixed FILEGROWTH of the LOG file */
     bool     tpcc_keys_after_load;  /* primary keys added after the load, not at CREATE TABLE */
     bool     tpcc_statistics;       /* prepare ends by updating the optimizer's statistics */
+    const char *tpcc_compat;        /* "spec" or "hammerdb" (wl_tpcc parses it) */
 
     /* database */
     const char *db_driver;

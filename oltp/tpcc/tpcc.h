@@ -32,7 +32,7 @@
 #define TPCC_MSSQL_MAX_VALUES 1000  /* rows in one T-SQL VALUES list, at most */
 /* tpcc_neword's parameters: W_ID, D_ID, C_ID, O_OL_CNT, O_ALL_LOCAL,
  * O_ENTRY_D, then TPCC_MAX_LINES slots of (OL_I_ID, OL_SUPPLY_W_ID,
- * OL_QUANTITY) */
+ * OL_QUANTITY), then HDB (1 with --tpcc-compat=hammerdb) */
 #define TPCC_NO_FIXED_PARAMS 6
 
 /* Per-dialect DDL differences (dialect.h). `datetime` is the type of the
@@ -45,6 +45,13 @@ typedef struct tpcc_dialect {
      * (8115) past 2^31 (the NOPM counter at 1,500 warehouses), so it widens
      * first; MariaDB sums into DECIMAL, PostgreSQL into BIGINT */
     bool        widen_sums;     /* SUM(CAST(col AS BIGINT)) */
+    /* The character set and collation the tables are created with, pinned
+     * so that a name's order (the by-name middle row) and a key's bytes do
+     * not follow the server's default: `charset` is printed by prepare,
+     * `collate` follows every CHAR/VARCHAR column (MariaDB: none, its
+     * suffix carries the table's) */
+    const char *charset;
+    const char *collate;
 } tpcc_dialect;
 
 /* What setup() builds once per command, shared read-only by the workers
@@ -57,6 +64,8 @@ typedef struct tpcc_plan {
     int         warehouses;
     int         terminals;
     bool        procedures;     /* --tpcc-procedures */
+    tpcc_compat compat;         /* --tpcc-compat */
+    bool        tsql;           /* T-SQL dialect (HammerDB's rates differ there) */
     /* loader coordination (prepare) */
     int         schema;         /* atomic: 0 pending, 1 created, -1 failed */
     int         next_unit;      /* atomic: next unit of load work */
@@ -99,13 +108,18 @@ enum {
     /* a dialect's New-Order increment before S_NO_DIST (stmt_variants;
      * last, so the other statements keep their numbers) */
     S_NO_DIST_INC,
+    /* --tpcc-compat=hammerdb with procedures on MariaDB: the user-variable
+     * SET before a CALL and the SELECT of its results after it, the round
+     * trips HammerDB adds (tpcc_txn.c says which transactions) */
+    S_HDB_SET, S_HDB_GET,
     NSTMTS
 };
 
-/* A copy of the statement table with dialect d's texts, in
+/* A copy of the statement table with dialect d's texts and, with
+ * --tpcc-compat=hammerdb, HammerDB's writes, in
  * run->stmts/nstmts (freed by the caller with free()). 0, or -1 after
  * printing the error. */
-int tpcc_stmts_build(wl_run *run, const dialect_def *dl, db_dialect d);
+int tpcc_stmts_build(wl_run *run, const dialect_def *dl, db_dialect d, tpcc_compat compat);
 
 /* --- tpcc_term.c: a terminal and the inputs of its next transaction --- */
 
@@ -126,7 +140,7 @@ typedef struct tpcc_term {
     bool             chosen, have_prev;
     int              pc;                /* position in the transaction */
     char             date[20];
-    db_value         p[TPCC_NO_FIXED_PARAMS + 3 * TPCC_MAX_LINES];
+    db_value         p[TPCC_NO_FIXED_PARAMS + 3 * TPCC_MAX_LINES + 1];     /* + hdb (tpcc_proc.c) */
     /* inputs (kept across a retry) */
     int              c_w, c_d, c_id, ol_cnt, carrier, threshold;
     bool             by_name, rollback;

@@ -1,6 +1,6 @@
 /*
  * tpcc_proc.c — the five TPC-C transactions as stored procedures
- * (--tpcc-procedures=on), the way HammerDB runs them: `prepare` creates
+ * (--tpcc-procedures=on): `prepare` creates
  * them, `run` sends one CALL per transaction with the inputs oltp drew
  * (tpcc_txn.c), `cleanup` drops them.
  *
@@ -24,6 +24,10 @@
  *                  which the engine retries as it retries a deadlock
  *   tpcc_slev      Stock-Level (2.8.2)
  *
+ * tpcc_neword, tpcc_payment and tpcc_delivery take a last parameter,
+ * hdb: 1 with --tpcc-compat=hammerdb, where they write what HammerDB's
+ * procedures write (tpcc_stmts.c's hdb_variants say what), 0 otherwise.
+ *
  * Nothing is returned to the client: the results stay in variables, as a
  * terminal's screen would show them. The texts are constants; the inputs
  * travel as bound parameters of the CALL statement.
@@ -44,10 +48,10 @@ static const char *const proc_names[TPCC_NTYPES] = {
 
 /* Parameters of each CALL, in the order tpcc_txn.c binds them. */
 static const int proc_nparams[TPCC_NTYPES] = {
-    [TPCC_NEW_ORDER]    = TPCC_NO_FIXED_PARAMS + 3 * TPCC_MAX_LINES,
-    [TPCC_PAYMENT]      = 9,
+    [TPCC_NEW_ORDER]    = TPCC_NO_FIXED_PARAMS + 3 * TPCC_MAX_LINES + 1,
+    [TPCC_PAYMENT]      = 10,
     [TPCC_ORDER_STATUS] = 5,
-    [TPCC_DELIVERY]     = 3,
+    [TPCC_DELIVERY]     = 4,
     [TPCC_STOCK_LEVEL]  = 3,
 };
 
@@ -71,7 +75,7 @@ _Static_assert(UNUSED_ITEM == 100001, "UNUSED_ITEM_TEXT must spell UNUSED_ITEM")
 static const char *const my_create[TPCC_NTYPES] = {
     [TPCC_NEW_ORDER] =
     "CREATE PROCEDURE tpcc_neword(IN p_w INT, IN p_d INT, IN p_c INT, IN p_ol_cnt INT, IN p_all_local INT, "
-    "IN p_date DATETIME, " SLOTS(MY_SLOT) ")\n"
+    "IN p_date DATETIME, " SLOTS(MY_SLOT) ", IN p_hdb INT)\n"
     "proc: BEGIN\n"
     "  DECLARE v_w_tax, v_d_tax, v_disc DECIMAL(4,4);\n"
     "  DECLARE v_o_id, v_line, v_i, v_s, v_q, v_sq INT;\n"
@@ -111,8 +115,9 @@ static const char *const my_create[TPCC_NTYPES] = {
     "      ROLLBACK;\n"
     "      SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'New-Order: a STOCK row is missing';\n"
     "    END IF;\n"
-    "    UPDATE stock SET s_quantity = IF(v_sq >= v_q + 10, v_sq - v_q, v_sq - v_q + 91), s_ytd = s_ytd + v_q,\n"
-    "      s_order_cnt = s_order_cnt + 1, s_remote_cnt = s_remote_cnt + (v_s <> p_w)\n"
+    "    UPDATE stock SET s_quantity = IF(v_sq >= v_q + 10 - 9 * p_hdb, v_sq - v_q, v_sq - v_q + 91),\n"
+    "      s_ytd = s_ytd + v_q * (1 - p_hdb), s_order_cnt = s_order_cnt + 1 - p_hdb,\n"
+    "      s_remote_cnt = s_remote_cnt + (v_s <> p_w) * (1 - p_hdb)\n"
     "      WHERE s_i_id = v_i AND s_w_id = v_s;\n"
     "    INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d,\n"
     "      ol_quantity, ol_amount, ol_dist_info) VALUES (v_o_id, p_d, p_w, v_line, v_i, v_s, NULL, v_q, v_q * v_price, v_dist);\n"
@@ -123,7 +128,7 @@ static const char *const my_create[TPCC_NTYPES] = {
 
     [TPCC_PAYMENT] =
     "CREATE PROCEDURE tpcc_payment(IN p_w INT, IN p_d INT, IN p_c_w INT, IN p_c_d INT, IN p_by_name INT, "
-    "IN p_c_id INT, IN p_c_last VARCHAR(16), IN p_amount DECIMAL(6,2), IN p_date DATETIME)\n"
+    "IN p_c_id INT, IN p_c_last VARCHAR(16), IN p_amount DECIMAL(6,2), IN p_date DATETIME, IN p_hdb INT)\n"
     "BEGIN\n"
     "  DECLARE v_c_id INT DEFAULT p_c_id;\n"
     "  DECLARE v_n INT;\n"
@@ -167,13 +172,14 @@ static const char *const my_create[TPCC_NTYPES] = {
     "  END IF;\n"
     "  IF v_credit = 'BC' THEN\n"
     "    SELECT c_data INTO v_data FROM customer WHERE c_w_id = p_c_w AND c_d_id = p_c_d AND c_id = v_c_id;\n"
-    "    UPDATE customer SET c_balance = c_balance - p_amount, c_ytd_payment = c_ytd_payment + p_amount,\n"
-    "      c_payment_cnt = c_payment_cnt + 1,\n"
+    "    UPDATE customer SET c_balance = c_balance - p_amount * (1 - 2 * p_hdb),\n"
+    "      c_ytd_payment = c_ytd_payment + p_amount * (1 - p_hdb), c_payment_cnt = c_payment_cnt + 1 - p_hdb,\n"
     "      c_data = LEFT(CONCAT(v_c_id, ' ', p_c_d, ' ', p_c_w, ' ', p_d, ' ', p_w, ' ', p_amount, '|', v_data), 500)\n"
     "      WHERE c_w_id = p_c_w AND c_d_id = p_c_d AND c_id = v_c_id;\n"
     "  ELSE\n"
-    "    UPDATE customer SET c_balance = c_balance - p_amount, c_ytd_payment = c_ytd_payment + p_amount,\n"
-    "      c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = p_c_w AND c_d_id = p_c_d AND c_id = v_c_id;\n"
+    "    UPDATE customer SET c_balance = c_balance - p_amount * (1 - 2 * p_hdb),\n"
+    "      c_ytd_payment = c_ytd_payment + p_amount * (1 - p_hdb), c_payment_cnt = c_payment_cnt + 1 - p_hdb\n"
+    "      WHERE c_w_id = p_c_w AND c_d_id = p_c_d AND c_id = v_c_id;\n"
     "  END IF;\n"
     "  INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)\n"
     "    VALUES (v_c_id, p_c_d, p_c_w, p_d, p_w, p_date, p_amount, CONCAT(v_w_name, '    ', v_d_name));\n"
@@ -227,7 +233,7 @@ static const char *const my_create[TPCC_NTYPES] = {
     "END",
 
     [TPCC_DELIVERY] =
-    "CREATE PROCEDURE tpcc_delivery(IN p_w INT, IN p_carrier INT, IN p_date DATETIME)\n"
+    "CREATE PROCEDURE tpcc_delivery(IN p_w INT, IN p_carrier INT, IN p_date DATETIME, IN p_hdb INT)\n"
     "BEGIN\n"
     "  DECLARE v_d, v_o_id, v_c_id INT;\n"
     "  DECLARE v_sum DECIMAL(12,2);\n"
@@ -249,7 +255,7 @@ static const char *const my_create[TPCC_NTYPES] = {
     "      UPDATE orders SET o_carrier_id = p_carrier WHERE o_w_id = p_w AND o_d_id = v_d AND o_id = v_o_id;\n"
     "      UPDATE order_line SET ol_delivery_d = p_date WHERE ol_w_id = p_w AND ol_d_id = v_d AND ol_o_id = v_o_id;\n"
     "      SELECT SUM(ol_amount) INTO v_sum FROM order_line WHERE ol_w_id = p_w AND ol_d_id = v_d AND ol_o_id = v_o_id;\n"
-    "      UPDATE customer SET c_balance = c_balance + COALESCE(v_sum, 0), c_delivery_cnt = c_delivery_cnt + 1\n"
+    "      UPDATE customer SET c_balance = c_balance + COALESCE(v_sum, 0), c_delivery_cnt = c_delivery_cnt + 1 - p_hdb\n"
     "        WHERE c_w_id = p_w AND c_d_id = v_d AND c_id = v_c_id;\n"
     "    END IF;\n"
     "    SET v_d = v_d + 1;\n"
@@ -277,7 +283,7 @@ static const char *const my_create[TPCC_NTYPES] = {
 static const char *const pg_create[TPCC_NTYPES] = {
     [TPCC_NEW_ORDER] =
     "CREATE PROCEDURE tpcc_neword(p_w INT, p_d INT, p_c INT, p_ol_cnt INT, p_all_local INT, p_date TIMESTAMP, "
-    SLOTS(PG_SLOT) ")\n"
+    SLOTS(PG_SLOT) ", p_hdb INT)\n"
     "LANGUAGE plpgsql AS $$\n"
     "DECLARE\n"
     "  v_i INT[] := ARRAY[" LIST15("i") "];\n"
@@ -309,9 +315,10 @@ static const char *const pg_create[TPCC_NTYPES] = {
     "    IF NOT FOUND THEN\n"
     "      RAISE EXCEPTION 'New-Order: stock of item % in warehouse % is missing', v_i[l], v_s[l];\n"
     "    END IF;\n"
-    "    UPDATE stock SET s_quantity = CASE WHEN v_sq >= v_q[l] + 10 THEN v_sq - v_q[l] ELSE v_sq - v_q[l] + 91 END,\n"
-    "      s_ytd = s_ytd + v_q[l], s_order_cnt = s_order_cnt + 1,\n"
-    "      s_remote_cnt = s_remote_cnt + CASE WHEN v_s[l] <> p_w THEN 1 ELSE 0 END\n"
+    "    UPDATE stock SET s_quantity = CASE WHEN v_sq >= v_q[l] + 10 - 9 * p_hdb THEN v_sq - v_q[l]\n"
+    "        ELSE v_sq - v_q[l] + 91 END,\n"
+    "      s_ytd = s_ytd + v_q[l] * (1 - p_hdb), s_order_cnt = s_order_cnt + 1 - p_hdb,\n"
+    "      s_remote_cnt = s_remote_cnt + CASE WHEN v_s[l] <> p_w THEN 1 - p_hdb ELSE 0 END\n"
     "      WHERE s_i_id = v_i[l] AND s_w_id = v_s[l];\n"
     "    INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d,\n"
     "      ol_quantity, ol_amount, ol_dist_info)\n"
@@ -322,7 +329,7 @@ static const char *const pg_create[TPCC_NTYPES] = {
 
     [TPCC_PAYMENT] =
     "CREATE PROCEDURE tpcc_payment(p_w INT, p_d INT, p_c_w INT, p_c_d INT, p_by_name INT, p_c_id INT, "
-    "p_c_last VARCHAR, p_amount NUMERIC, p_date TIMESTAMP)\n"
+    "p_c_last VARCHAR, p_amount NUMERIC, p_date TIMESTAMP, p_hdb INT)\n"
     "LANGUAGE plpgsql AS $$\n"
     "DECLARE\n"
     "  v_c_id INT := p_c_id; v_n INT;\n"
@@ -355,14 +362,14 @@ static const char *const pg_create[TPCC_NTYPES] = {
     "  END IF;\n"
     "  IF v_credit = 'BC' THEN\n"
     "    SELECT c_data INTO v_data FROM customer WHERE c_w_id = p_c_w AND c_d_id = p_c_d AND c_id = v_c_id;\n"
-    "    UPDATE customer SET c_balance = c_balance - p_amount, c_ytd_payment = c_ytd_payment + p_amount,\n"
-    "      c_payment_cnt = c_payment_cnt + 1,\n"
+    "    UPDATE customer SET c_balance = c_balance - p_amount, c_ytd_payment = c_ytd_payment + p_amount * (1 - p_hdb),\n"
+    "      c_payment_cnt = c_payment_cnt + 1 - p_hdb,\n"
     "      c_data = LEFT(v_c_id || ' ' || p_c_d || ' ' || p_c_w || ' ' || p_d || ' ' || p_w || ' ' || p_amount\n"
     "                    || '|' || v_data, 500)\n"
     "      WHERE c_w_id = p_c_w AND c_d_id = p_c_d AND c_id = v_c_id;\n"
     "  ELSE\n"
-    "    UPDATE customer SET c_balance = c_balance - p_amount, c_ytd_payment = c_ytd_payment + p_amount,\n"
-    "      c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = p_c_w AND c_d_id = p_c_d AND c_id = v_c_id;\n"
+    "    UPDATE customer SET c_balance = c_balance - p_amount, c_ytd_payment = c_ytd_payment + p_amount * (1 - p_hdb),\n"
+    "      c_payment_cnt = c_payment_cnt + 1 - p_hdb WHERE c_w_id = p_c_w AND c_d_id = p_c_d AND c_id = v_c_id;\n"
     "  END IF;\n"
     "  INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)\n"
     "    VALUES (v_c_id, p_c_d, p_c_w, p_d, p_w, p_date, p_amount, v_w_name || '    ' || v_d_name);\n"
@@ -402,7 +409,7 @@ static const char *const pg_create[TPCC_NTYPES] = {
     "END $$",
 
     [TPCC_DELIVERY] =
-    "CREATE PROCEDURE tpcc_delivery(p_w INT, p_carrier INT, p_date TIMESTAMP)\n"
+    "CREATE PROCEDURE tpcc_delivery(p_w INT, p_carrier INT, p_date TIMESTAMP, p_hdb INT)\n"
     "LANGUAGE plpgsql AS $$\n"
     "DECLARE\n"
     "  v_o_id INT; v_c_id INT; v_sum NUMERIC; v_rows INT;\n"
@@ -421,7 +428,7 @@ static const char *const pg_create[TPCC_NTYPES] = {
     "      UPDATE orders SET o_carrier_id = p_carrier WHERE o_w_id = p_w AND o_d_id = v_d AND o_id = v_o_id;\n"
     "      UPDATE order_line SET ol_delivery_d = p_date WHERE ol_w_id = p_w AND ol_d_id = v_d AND ol_o_id = v_o_id;\n"
     "      SELECT SUM(ol_amount) INTO v_sum FROM order_line WHERE ol_w_id = p_w AND ol_d_id = v_d AND ol_o_id = v_o_id;\n"
-    "      UPDATE customer SET c_balance = c_balance + COALESCE(v_sum, 0), c_delivery_cnt = c_delivery_cnt + 1\n"
+    "      UPDATE customer SET c_balance = c_balance + COALESCE(v_sum, 0), c_delivery_cnt = c_delivery_cnt + 1 - p_hdb\n"
     "        WHERE c_w_id = p_w AND c_d_id = v_d AND c_id = v_c_id;\n"
     "    END IF;\n"
     "  END LOOP;\n"
@@ -449,7 +456,7 @@ static const char *const pg_create[TPCC_NTYPES] = {
 static const char *const ms_create[TPCC_NTYPES] = {
     [TPCC_NEW_ORDER] =
     "CREATE PROCEDURE tpcc_neword @w INT, @d INT, @c INT, @ol_cnt INT, @all_local INT, @date DATETIME2, "
-    SLOTS(MS_SLOT) "\n"
+    SLOTS(MS_SLOT) ", @hdb INT\n"
     "AS\n"
     "BEGIN\n"
     "  SET NOCOUNT ON;\n"
@@ -483,9 +490,9 @@ static const char *const ms_create[TPCC_NTYPES] = {
     "      FROM stock WITH (UPDLOCK) WHERE s_i_id = @i AND s_w_id = @s;\n"
     "    IF @@ROWCOUNT = 0\n"
     "      THROW 50002, 'New-Order: a STOCK row is missing', 1;\n"
-    "    UPDATE stock SET s_quantity = CASE WHEN @sq >= @q + 10 THEN @sq - @q ELSE @sq - @q + 91 END,\n"
-    "      s_ytd = s_ytd + @q, s_order_cnt = s_order_cnt + 1,\n"
-    "      s_remote_cnt = s_remote_cnt + CASE WHEN @s <> @w THEN 1 ELSE 0 END\n"
+    "    UPDATE stock SET s_quantity = CASE WHEN @sq >= @q + 10 - 9 * @hdb THEN @sq - @q ELSE @sq - @q + 91 END,\n"
+    "      s_ytd = s_ytd + @q * (1 - @hdb), s_order_cnt = s_order_cnt + 1 - @hdb,\n"
+    "      s_remote_cnt = s_remote_cnt + CASE WHEN @s <> @w THEN 1 - @hdb ELSE 0 END\n"
     "      WHERE s_i_id = @i AND s_w_id = @s;\n"
     "    INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d,\n"
     "      ol_quantity, ol_amount, ol_dist_info) VALUES (@o_id, @d, @w, @line, @i, @s, NULL, @q, @q * @price, @dist);\n"
@@ -496,7 +503,7 @@ static const char *const ms_create[TPCC_NTYPES] = {
 
     [TPCC_PAYMENT] =
     "CREATE PROCEDURE tpcc_payment @w INT, @d INT, @c_w INT, @c_d INT, @by_name INT, @c_id INT, "
-    "@c_last VARCHAR(16), @amount DECIMAL(6,2), @date DATETIME2\n"
+    "@c_last VARCHAR(16), @amount DECIMAL(6,2), @date DATETIME2, @hdb INT\n"
     "AS\n"
     "BEGIN\n"
     "  SET NOCOUNT ON;\n"
@@ -529,14 +536,14 @@ static const char *const ms_create[TPCC_NTYPES] = {
     "  IF @credit = 'BC'\n"
     "  BEGIN\n"
     "    SELECT @data = c_data FROM customer WHERE c_w_id = @c_w AND c_d_id = @c_d AND c_id = @c_id;\n"
-    "    UPDATE customer SET c_balance = c_balance - @amount, c_ytd_payment = c_ytd_payment + @amount,\n"
-    "      c_payment_cnt = c_payment_cnt + 1,\n"
+    "    UPDATE customer SET c_balance = c_balance - @amount, c_ytd_payment = c_ytd_payment + @amount * (1 - @hdb),\n"
+    "      c_payment_cnt = c_payment_cnt + 1 - @hdb,\n"
     "      c_data = LEFT(CONCAT(@c_id, ' ', @c_d, ' ', @c_w, ' ', @d, ' ', @w, ' ', @amount, '|', @data), 500)\n"
     "      WHERE c_w_id = @c_w AND c_d_id = @c_d AND c_id = @c_id;\n"
     "  END\n"
     "  ELSE\n"
-    "    UPDATE customer SET c_balance = c_balance - @amount, c_ytd_payment = c_ytd_payment + @amount,\n"
-    "      c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = @c_w AND c_d_id = @c_d AND c_id = @c_id;\n"
+    "    UPDATE customer SET c_balance = c_balance - @amount, c_ytd_payment = c_ytd_payment + @amount * (1 - @hdb),\n"
+    "      c_payment_cnt = c_payment_cnt + 1 - @hdb WHERE c_w_id = @c_w AND c_d_id = @c_d AND c_id = @c_id;\n"
     "  INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)\n"
     "    VALUES (@c_id, @c_d, @c_w, @d, @w, @date, @amount, CONCAT(@w_name, '    ', @d_name));\n"
     "  COMMIT TRANSACTION;\n"
@@ -581,7 +588,7 @@ static const char *const ms_create[TPCC_NTYPES] = {
     "END",
 
     [TPCC_DELIVERY] =
-    "CREATE PROCEDURE tpcc_delivery @w INT, @carrier INT, @date DATETIME2\n"
+    "CREATE PROCEDURE tpcc_delivery @w INT, @carrier INT, @date DATETIME2, @hdb INT\n"
     "AS\n"
     "BEGIN\n"
     "  SET NOCOUNT ON;\n"
@@ -602,7 +609,7 @@ static const char *const ms_create[TPCC_NTYPES] = {
     "      UPDATE orders SET o_carrier_id = @carrier WHERE o_w_id = @w AND o_d_id = @d AND o_id = @o_id;\n"
     "      UPDATE order_line SET ol_delivery_d = @date WHERE ol_w_id = @w AND ol_d_id = @d AND ol_o_id = @o_id;\n"
     "      SELECT @sum = SUM(ol_amount) FROM order_line WHERE ol_w_id = @w AND ol_d_id = @d AND ol_o_id = @o_id;\n"
-    "      UPDATE customer SET c_balance = c_balance + COALESCE(@sum, 0), c_delivery_cnt = c_delivery_cnt + 1\n"
+    "      UPDATE customer SET c_balance = c_balance + COALESCE(@sum, 0), c_delivery_cnt = c_delivery_cnt + 1 - @hdb\n"
     "        WHERE c_w_id = @w AND c_d_id = @d AND c_id = @c_id;\n"
     "    END;\n"
     "    SET @d = @d + 1;\n"
@@ -633,17 +640,17 @@ static const char *const ms_create[TPCC_NTYPES] = {
 #define Q9 Q3 ", " Q3 ", " Q3
 #define Q45 Q9 ", " Q9 ", " Q9 ", " Q9 ", " Q9
 static const char *const call_sql[TPCC_NTYPES] = {
-    [TPCC_NEW_ORDER]    = "CALL tpcc_neword(" Q3 ", " Q3 ", " Q45 ")",
-    [TPCC_PAYMENT]      = "CALL tpcc_payment(" Q9 ")",
+    [TPCC_NEW_ORDER]    = "CALL tpcc_neword(" Q3 ", " Q3 ", " Q45 ", ?)",
+    [TPCC_PAYMENT]      = "CALL tpcc_payment(" Q9 ", ?)",
     [TPCC_ORDER_STATUS] = "CALL tpcc_ostat(" Q3 ", ?, ?)",
-    [TPCC_DELIVERY]     = "CALL tpcc_delivery(" Q3 ")",
+    [TPCC_DELIVERY]     = "CALL tpcc_delivery(" Q3 ", ?)",
     [TPCC_STOCK_LEVEL]  = "CALL tpcc_slev(" Q3 ")",
 };
 static const char *const call_sql_odbc[TPCC_NTYPES] = {
-    [TPCC_NEW_ORDER]    = "{CALL tpcc_neword(" Q3 ", " Q3 ", " Q45 ")}",
-    [TPCC_PAYMENT]      = "{CALL tpcc_payment(" Q9 ")}",
+    [TPCC_NEW_ORDER]    = "{CALL tpcc_neword(" Q3 ", " Q3 ", " Q45 ", ?)}",
+    [TPCC_PAYMENT]      = "{CALL tpcc_payment(" Q9 ", ?)}",
     [TPCC_ORDER_STATUS] = "{CALL tpcc_ostat(" Q3 ", ?, ?)}",
-    [TPCC_DELIVERY]     = "{CALL tpcc_delivery(" Q3 ")}",
+    [TPCC_DELIVERY]     = "{CALL tpcc_delivery(" Q3 ", ?)}",
     [TPCC_STOCK_LEVEL]  = "{CALL tpcc_slev(" Q3 ")}",
 };
 _Static_assert(TPCC_NO_FIXED_PARAMS == 6, "tpcc_neword takes 6 parameters before its slots");

@@ -37,6 +37,54 @@ void tpcc_consts_run(rng *r, tpcc_consts *c)
     c->ol_i_id = rand_uniform(r, 0, 8191);
 }
 
+const char *const tpcc_compat_names[TPCC_NCOMPAT] = { "spec", "hammerdb" };
+
+int tpcc_compat_parse(const char *s)
+{
+    for (int m = 0; s && m < TPCC_NCOMPAT; m++)
+        if (!strcmp(s, tpcc_compat_names[m]))
+            return m;
+    return -1;
+}
+
+void tpcc_consts_run_compat(rng *r, tpcc_compat m, tpcc_consts *c)
+{
+    tpcc_consts_run(r, c);
+    if (m == TPCC_COMPAT_HAMMERDB)
+        c->c_last = TPCC_C_LAST_LOAD;
+}
+
+uint32_t tpcc_draw_item(rng *r, tpcc_compat m, const tpcc_consts *k)
+{
+    return m == TPCC_COMPAT_HAMMERDB ? rand_uniform(r, 1, 100000) : tpcc_nurand(r, 8191, k->ol_i_id, 1, 100000);
+}
+
+uint32_t tpcc_draw_c_id(rng *r, tpcc_compat m, const tpcc_consts *k)
+{
+    return m == TPCC_COMPAT_HAMMERDB ? rand_uniform(r, 1, 3000) : tpcc_nurand(r, 1023, k->c_id, 1, 3000);
+}
+
+bool tpcc_draw_rollback(rng *r, tpcc_compat m, bool tsql)
+{
+    return rand_uniform(r, 1, m == TPCC_COMPAT_HAMMERDB && !tsql ? 99 : 100) == 1;
+}
+
+int64_t tpcc_draw_amount_cents(rng *r, tpcc_compat m)
+{
+    return m == TPCC_COMPAT_HAMMERDB ? 100 * (int64_t)rand_uniform(r, 1, 5000) : rand_uniform(r, 100, 500000);
+}
+
+unsigned tpcc_bad_credit_pct(tpcc_compat m)
+{
+    return m == TPCC_COMPAT_HAMMERDB ? 50 : 10;
+}
+
+int tpcc_stock_after(tpcc_compat m, int q, int qty)
+{
+    bool enough = m == TPCC_COMPAT_HAMMERDB ? q > qty : q >= qty + 10;
+    return enough ? q - qty : q - qty + 91;
+}
+
 uint32_t tpcc_nurand(rng *r, uint32_t a, uint32_t c, uint32_t x, uint32_t y)
 {
     return (((rand_uniform(r, 0, a) | rand_uniform(r, x, y)) + c) % (y - x + 1)) + x;

@@ -39,6 +39,36 @@ void tpcc_consts_run(rng *r, tpcc_consts *c);
 /* Whether c_run is a valid run constant for C_LAST given c_load. */
 bool tpcc_c_last_valid(uint32_t c_load, uint32_t c_run);
 
+/* The access pattern a run follows (--tpcc-compat). SPEC: the
+ * specification's. HAMMERDB: HammerDB's TPROC-C (its MariaDB module as
+ * the reference): items and customer ids drawn uniformly, the load's
+ * C_LAST constant at run time too, 1 New-Order in 99 rolled back (1 in
+ * 100 on T-SQL), payments of whole dollars, 50 % bad credit at load. */
+typedef enum { TPCC_COMPAT_SPEC, TPCC_COMPAT_HAMMERDB, TPCC_NCOMPAT } tpcc_compat;
+extern const char *const tpcc_compat_names[TPCC_NCOMPAT];
+/* The mode named s, or -1 for an unknown name. */
+int tpcc_compat_parse(const char *s);
+
+/* Constants for a run in mode m: tpcc_consts_run's for SPEC; for HAMMERDB
+ * the same but C_LAST = TPCC_C_LAST_LOAD (one name constant). */
+void tpcc_consts_run_compat(rng *r, tpcc_compat m, tpcc_consts *c);
+/* OL_I_ID (1..100,000) and C_ID (1..3,000) of a transaction: NURand
+ * with k's constants (SPEC) or uniform (HAMMERDB). */
+uint32_t tpcc_draw_item(rng *r, tpcc_compat m, const tpcc_consts *k);
+uint32_t tpcc_draw_c_id(rng *r, tpcc_compat m, const tpcc_consts *k);
+/* Whether this New-Order ends in the unused item and rolls back: 1 in 100
+ * (SPEC, 2.4.1.4), 1 in 99 (HAMMERDB; 1 in 100 with tsql). */
+bool tpcc_draw_rollback(rng *r, tpcc_compat m, bool tsql);
+/* A Payment's H_AMOUNT in cents: 1.00..5,000.00 (SPEC), whole dollars
+ * 1..5,000 (HAMMERDB). */
+int64_t tpcc_draw_amount_cents(rng *r, tpcc_compat m);
+/* Percentage of customers loaded with C_CREDIT "BC": 10 or 50. */
+unsigned tpcc_bad_credit_pct(tpcc_compat m);
+/* S_QUANTITY after ordering qty of a stock of q: the spec's rule (2.4.2.2:
+ * q - qty if q >= qty + 10, else q - qty + 91) or HammerDB's (q - qty if
+ * q > qty, else q - qty + 91). */
+int tpcc_stock_after(tpcc_compat m, int q, int qty);
+
 /* NURand(A, x, y) = (((random(0, A) | random(x, y)) + C) % (y - x + 1)) + x */
 uint32_t tpcc_nurand(rng *r, uint32_t a, uint32_t c, uint32_t x, uint32_t y);
 

@@ -17,9 +17,13 @@
 /* --- schema --------------------------------------------------------------- */
 
 static const tpcc_dialect dialects[DB_DIALECT_COUNT] = {
-    [DB_DIALECT_MYSQL] = { "DATETIME", " /*! ENGINE = %s */", false },
-    [DB_DIALECT_PGSQL] = { "TIMESTAMP", "", false },
-    [DB_DIALECT_MSSQL] = { "DATETIME2", "", true },
+    [DB_DIALECT_MYSQL] = { "DATETIME", " /*! ENGINE = %s */ DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin", false,
+                           "utf8mb4, collation utf8mb4_bin", "" },
+    /* PostgreSQL: the encoding is the database's (read back below); "C"
+     * orders by bytes in every encoding */
+    [DB_DIALECT_PGSQL] = { "TIMESTAMP", "", false, "the database's encoding, collation \"C\"", " COLLATE \"C\"" },
+    [DB_DIALECT_MSSQL] = { "DATETIME2", "", true, "collation Latin1_General_BIN2 (Babelfish: bbf_unicode_bin2)",
+                           " COLLATE Latin1_General_BIN2" },
 };
 
 /* The tables in creation order; DT stands for the dialect's date type. */
@@ -458,7 +462,7 @@ static int load_district(const tpcc_plan *p, db_conn *c, rng *r, const tpcc_cons
         tpcc_nstring(r, phone, 16, 16);
         tpcc_astring(r, data, 300, 500);
         tpcc_astring(r, hdata, 12, 24);
-        bool bad = rand_uniform(r, 1, 100) <= 10;
+        bool bad = rand_uniform(r, 1, 100) <= tpcc_bad_credit_pct(p->compat);
         snprintf(discount, sizeof discount, "0.%04u", rand_uniform(r, 0, 5000));
         db_value crow[] = {
             db_int(i), db_int(d), db_int(w), str(first), str("OE"), str(last), str(a.street_1),
@@ -534,10 +538,17 @@ static int create_schema(const wl_run *run, db_conn *c)
             if (s[0] == 'D' && s[1] == 'T' && (s[2] == ',' || s[2] == 0) && s[-1] == ' ') {
                 n += (size_t)snprintf(cols + n, sizeof cols - n, "%s", p->dialect->datetime);
                 s += 2;
+            } else if (!strncmp(s, "CHAR(", 5) && strchr(s, ')')) {
+                /* CHAR(n) and VARCHAR(n): the pinned collation after it */
+                size_t l = (size_t)(strchr(s, ')') - s) + 1;
+                n += (size_t)snprintf(cols + n, sizeof cols - n, "%.*s%s", (int)l, s, p->dialect->collate);
+                s += l;
             } else
                 cols[n++] = *s++;
         }
         cols[n] = 0;
+        if (t == 0)
+            printf("Tables' character set: %s\n", p->dialect->charset);
         printf("Creating table '%s'...\n", tables[t].name);
         snprintf(sql, sizeof sql, "CREATE TABLE %s (%s)%s", tables[t].name, cols, suffix);
         if (db_query(c, sql) != DB_DONE) {

@@ -143,7 +143,31 @@ static const struct { db_dialect d; int stmt; const char *sql; db_qkind kind; } 
     STOCK_MSSQL(9, "09"), STOCK_MSSQL(10, "10"),
 };
 
-int tpcc_stmts_build(wl_run *run, const dialect_def *dl, db_dialect d)
+/* --tpcc-compat=hammerdb: the writes of HammerDB's TPROC-C procedures
+ * (src/mariadb, src/postgresql, src/mssqlserver) where they differ from
+ * the spec's: STOCK keeps only S_QUANTITY up to date (no S_YTD,
+ * S_ORDER_CNT, S_REMOTE_CNT; the replenish rule is tpcc_stock_after's),
+ * Payment changes only C_BALANCE (and C_DATA on bad credit), adding the
+ * amount on MariaDB and subtracting it elsewhere, never C_YTD_PAYMENT or
+ * C_PAYMENT_CNT, and Delivery leaves C_DELIVERY_CNT alone. `any` rows
+ * hold for every dialect; a dialect's own row follows and wins. */
+#define HDB_ANY DB_DIALECT_COUNT
+#define CUST_WHERE " WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?"
+#define HDB(d, stmt, text, n, k) { d, stmt, { .sql = text, .nparams = n, .kind = k } }
+static const struct { db_dialect d; int stmt; db_stmt_def def; } hdb_variants[] = {
+    HDB(HDB_ANY, S_NO_STOCK_UPD, "UPDATE stock SET s_quantity = ? WHERE s_i_id = ? AND s_w_id = ?", 3, DB_Q_WRITE),
+    HDB(HDB_ANY, S_PY_CUST_UPD, "UPDATE customer SET c_balance = c_balance - ?" CUST_WHERE, 4, DB_Q_WRITE),
+    HDB(HDB_ANY, S_PY_CUST_UPD_BC, "UPDATE customer SET c_balance = c_balance - ?, c_data = ?" CUST_WHERE, 5,
+        DB_Q_WRITE),
+    HDB(HDB_ANY, S_DL_CUST_UPD, "UPDATE customer SET c_balance = c_balance + ?" CUST_WHERE, 4, DB_Q_WRITE),
+    HDB(DB_DIALECT_MYSQL, S_PY_CUST_UPD, "UPDATE customer SET c_balance = c_balance + ?" CUST_WHERE, 4, DB_Q_WRITE),
+    HDB(DB_DIALECT_MYSQL, S_PY_CUST_UPD_BC, "UPDATE customer SET c_balance = c_balance + ?, c_data = ?" CUST_WHERE,
+        5, DB_Q_WRITE),
+    HDB(DB_DIALECT_MYSQL, S_HDB_SET, "SET @tpcc_hdb = 0", 0, DB_Q_OTHER),
+    HDB(DB_DIALECT_MYSQL, S_HDB_GET, "SELECT @tpcc_hdb", 0, DB_Q_READ),
+};
+
+int tpcc_stmts_build(wl_run *run, const dialect_def *dl, db_dialect d, tpcc_compat compat)
 {
     run->stmts = malloc(sizeof(stmt_defs));
     if (!run->stmts) {
@@ -160,6 +184,9 @@ int tpcc_stmts_build(wl_run *run, const dialect_def *dl, db_dialect d)
             run->stmts[stmt_variants[i].stmt].sql = stmt_variants[i].sql;
             run->stmts[stmt_variants[i].stmt].kind = stmt_variants[i].kind;
         }
+    for (size_t i = 0; compat == TPCC_COMPAT_HAMMERDB && i < sizeof(hdb_variants) / sizeof(hdb_variants[0]); i++)
+        if (hdb_variants[i].d == HDB_ANY || hdb_variants[i].d == d)
+            run->stmts[hdb_variants[i].stmt] = hdb_variants[i].def;
     for (int t = 0; run->o->tpcc_procedures && t < TPCC_NTYPES; t++)
         tpcc_proc_call(d, t, &run->stmts[S_CALL + t]);
     return 0;

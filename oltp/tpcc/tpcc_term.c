@@ -56,7 +56,7 @@ static void customer_input(tpcc_term *t, bool may_be_remote)
     if (t->by_name)
         tpcc_last_name(tpcc_nurand(t->r, 255, k->c_last, 0, 999), t->c_last);
     else
-        t->c_id = (int)tpcc_nurand(t->r, 1023, k->c_id, 1, CUSTOMERS);
+        t->c_id = (int)tpcc_draw_c_id(t->r, t->plan->compat, k);
 }
 
 /* Draw the next card and the inputs of its transaction. */
@@ -75,12 +75,12 @@ void tpcc_term_choose(tpcc_term *t)
     case TPCC_NEW_ORDER:
         /* D_ID random in the home warehouse (2.4.1.2) */
         t->c_d = (int)rand_uniform(r, 1, DISTRICTS);
-        t->c_id = (int)tpcc_nurand(r, 1023, k->c_id, 1, CUSTOMERS);
+        t->c_id = (int)tpcc_draw_c_id(r, t->plan->compat, k);
         t->ol_cnt = (int)rand_uniform(r, 5, 15);
-        t->rollback = rand_uniform(r, 1, 100) == 1;
+        t->rollback = tpcc_draw_rollback(r, t->plan->compat, t->plan->tsql);
         for (int i = 0; i < t->ol_cnt; i++) {
             ol_in *l = &t->ol[i];
-            l->i_id = (int)tpcc_nurand(r, 8191, k->ol_i_id, 1, ITEMS);
+            l->i_id = (int)tpcc_draw_item(r, t->plan->compat, k);
             l->supply_w = t->w;
             if (t->plan->warehouses > 1 && rand_uniform(r, 1, 100) == 1)
                 l->supply_w = other_wh(t);
@@ -94,7 +94,7 @@ void tpcc_term_choose(tpcc_term *t)
         customer_input(t, true);
         if (t->c_w == t->w)
             t->c_d = t->dd;     /* local customer: C_D_ID = D_ID (2.5.1.2) */
-        t->amount_cents = rand_uniform(r, 100, 500000);
+        t->amount_cents = tpcc_draw_amount_cents(r, t->plan->compat);
         break;
     case TPCC_ORDER_STATUS:
         customer_input(t, false);

@@ -147,6 +147,30 @@ static void district_params(tpcc_term *t)
     t->p[1] = db_int(t->c_d);
 }
 
+/* New-Order's STOCK update of the current line, from the row just read:
+ * the mode's replenish rule; HammerDB's sets S_QUANTITY only. */
+static wl_step stock_update(tpcc_term *t, db_conn *c, wl_action *a)
+{
+    ol_in *l = &t->ol[t->line];
+    int64_t q;
+
+    if (!db_next_row(c))
+        return fail(a, "New-Order: stock of item %d in warehouse %d is missing", l->i_id, l->supply_w);
+    q = db_col_int(c, 0);
+    col_copy(c, 2, t->s_dist, sizeof t->s_dist);
+    t->p[0] = db_int(tpcc_stock_after(t->plan->compat, (int)q, l->qty));
+    if (t->plan->compat == TPCC_COMPAT_HAMMERDB) {
+        t->p[1] = db_int(l->i_id);
+        t->p[2] = db_int(l->supply_w);
+        return run_stmt(t, a, S_NO_STOCK_UPD);
+    }
+    t->p[1] = db_int(l->qty);
+    t->p[2] = db_int(l->supply_w != t->w);
+    t->p[3] = db_int(l->i_id);
+    t->p[4] = db_int(l->supply_w);
+    return run_stmt(t, a, S_NO_STOCK_UPD);
+}
+
 static wl_step new_order(tpcc_term *t, db_conn *c, wl_action *a)
 {
     ol_in *l;
@@ -206,21 +230,8 @@ static wl_step new_order(tpcc_term *t, db_conn *c, wl_action *a)
         t->p[0] = db_int(l->i_id);
         t->p[1] = db_int(l->supply_w);
         return run_stmt(t, a, S_NO_STOCK + t->c_d - 1);
-    case NO_STOCK_UPD: {
-        int64_t q;
-        l = &t->ol[t->line];
-        if (!db_next_row(c))
-            return fail(a, "New-Order: stock of item %d in warehouse %d is missing", l->i_id, l->supply_w);
-        q = db_col_int(c, 0);
-        col_copy(c, 2, t->s_dist, sizeof t->s_dist);
-        q = q >= l->qty + 10 ? q - l->qty : q - l->qty + 91;
-        t->p[0] = db_int(q);
-        t->p[1] = db_int(l->qty);
-        t->p[2] = db_int(l->supply_w != t->w);
-        t->p[3] = db_int(l->i_id);
-        t->p[4] = db_int(l->supply_w);
-        return run_stmt(t, a, S_NO_STOCK_UPD);
-    }
+    case NO_STOCK_UPD:
+        return stock_update(t, c, a);
     case NO_OL_INS:
         l = &t->ol[t->line];
         money(t->amount, sizeof t->amount, t->ol_cents);
@@ -267,6 +278,22 @@ static void customer_params(tpcc_term *t)
     t->p[2] = t->by_name ? str(t->c_last) : db_int(t->c_id);
 }
 
+/* The parameters of Payment's CUSTOMER update: the amount (twice, for
+ * C_BALANCE and C_YTD_PAYMENT; once in HammerDB's, C_BALANCE only), the
+ * new C_DATA when data is not NULL (bad credit), then the customer. */
+static void cust_upd_params(tpcc_term *t, const char *data)
+{
+    int n = 0;
+    t->p[n++] = str(t->amount);
+    if (t->plan->compat != TPCC_COMPAT_HAMMERDB)
+        t->p[n++] = str(t->amount);
+    if (data)
+        t->p[n++] = str(data);
+    t->p[n++] = db_int(t->c_w);
+    t->p[n++] = db_int(t->c_d);
+    t->p[n++] = db_int(t->c_id);
+}
+
 /* Payment (2.5.2). */
 static wl_step payment(tpcc_term *t, db_conn *c, wl_action *a)
 {
@@ -306,11 +333,7 @@ static wl_step payment(tpcc_term *t, db_conn *c, wl_action *a)
         col_copy(c, 11, credit, sizeof credit);
         if (strcmp(credit, "BC")) {
             t->pc = PY_HIST;
-            t->p[0] = str(t->amount);
-            t->p[1] = str(t->amount);
-            t->p[2] = db_int(t->c_w);
-            t->p[3] = db_int(t->c_d);
-            t->p[4] = db_int(t->c_id);
+            cust_upd_params(t, NULL);
             return run_stmt(t, a, S_PY_CUST_UPD);
         }
         t->p[0] = db_int(t->c_w);
@@ -329,12 +352,7 @@ static wl_step payment(tpcc_term *t, db_conn *c, wl_action *a)
                      t->dd, t->w, t->amount, old);
         if (n > 500)
             t->c_data[500] = 0;
-        t->p[0] = str(t->amount);
-        t->p[1] = str(t->amount);
-        t->p[2] = str(t->c_data);
-        t->p[3] = db_int(t->c_w);
-        t->p[4] = db_int(t->c_d);
-        t->p[5] = db_int(t->c_id);
+        cust_upd_params(t, t->c_data);
         return run_stmt(t, a, S_PY_CUST_UPD_BC);
     }
     case PY_HIST:
@@ -501,7 +519,7 @@ static wl_step stock_level(tpcc_term *t, db_conn *c, wl_action *a)
 static void call_params(tpcc_term *t)
 {
     db_value *p = t->p;
-    int n = 0;
+    int n = 0, hdb = t->plan->compat == TPCC_COMPAT_HAMMERDB;
 
     switch (t->type) {
     case TPCC_NEW_ORDER:
@@ -517,6 +535,7 @@ static void call_params(tpcc_term *t)
             p[n++] = db_int(used ? t->ol[i].supply_w : 0);
             p[n++] = db_int(used ? t->ol[i].qty : 0);
         }
+        p[n++] = db_int(hdb);
         break;
     case TPCC_PAYMENT:
         money(t->amount, sizeof t->amount, t->amount_cents);
@@ -529,6 +548,7 @@ static void call_params(tpcc_term *t)
         p[n++] = str(t->by_name ? t->c_last : "");
         p[n++] = str(t->amount);
         p[n++] = str(t->date);
+        p[n++] = db_int(hdb);
         break;
     case TPCC_ORDER_STATUS:
         p[n++] = db_int(t->c_w);
@@ -541,6 +561,7 @@ static void call_params(tpcc_term *t)
         p[n++] = db_int(t->w);
         p[n++] = db_int(t->carrier);
         p[n++] = str(t->date);
+        p[n++] = db_int(hdb);
         break;
     case TPCC_STOCK_LEVEL:
         p[n++] = db_int(t->w);
@@ -553,15 +574,35 @@ static void call_params(tpcc_term *t)
 }
 
 /* --tpcc-procedures: the transaction is one CALL; the procedure begins
- * and ends the database transaction itself. */
-enum { CALL_RUN = TRX_START, CALL_DONE };
+ * and ends the database transaction itself. With --tpcc-compat=hammerdb
+ * on a dialect that has S_HDB_SET/S_HDB_GET (MariaDB), the round trips
+ * HammerDB's MariaDB driver sends around it: a SET of user variables
+ * before New-Order, Payment and Order-Status, a SELECT of the results
+ * after every CALL but Delivery's (3, 3, 3, 1, 2 statements). */
+enum { CALL_SET = TRX_START, CALL_RUN, CALL_GET, CALL_DONE };
+
+static bool hdb_round_trip(const tpcc_term *t, int stmt)
+{
+    if (t->plan->compat != TPCC_COMPAT_HAMMERDB || !t->run->stmts[stmt].sql)
+        return false;
+    return stmt == S_HDB_SET ? t->type != TPCC_DELIVERY && t->type != TPCC_STOCK_LEVEL
+                             : t->type != TPCC_DELIVERY;
+}
 
 static wl_step call_procedure(tpcc_term *t, wl_action *a)
 {
-    switch (t->pc++) {
+    for (;;) switch (t->pc++) {
+    case CALL_SET:
+        if (!hdb_round_trip(t, S_HDB_SET))
+            continue;
+        return run_stmt(t, a, S_HDB_SET);
     case CALL_RUN:
         call_params(t);
         return run_stmt(t, a, S_CALL + (int)t->type);
+    case CALL_GET:
+        if (!hdb_round_trip(t, S_HDB_GET))
+            continue;
+        return run_stmt(t, a, S_HDB_GET);
     case CALL_DONE:
         /* tpcc_neword rolled back the spec's 1 % itself: its last item is
          * the unused one (2.4.1.4) */

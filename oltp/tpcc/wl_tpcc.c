@@ -31,14 +31,22 @@ static int tc_setup(wl_run *run)
     rng r;
     time_t now = time(NULL);
     struct tm tm;
+    int compat = tpcc_compat_parse(o->tpcc_compat);
 
     if (!p) {
         fprintf(stderr, "oltp: out of memory\n");
         return -1;
     }
+    if (compat < 0) {
+        fprintf(stderr, "oltp: --tpcc-compat=%s: give spec or hammerdb\n", o->tpcc_compat ? o->tpcc_compat : "");
+        free(p);
+        return -1;
+    }
+    p->compat = (tpcc_compat)compat;
+    p->tsql = o->db.dialect == DB_DIALECT_MSSQL;
     p->dl = dialect_get(o->db.dialect);
     p->dialect = tpcc_schema_dialect(o->db.dialect);
-    if (tpcc_stmts_build(run, p->dl, o->db.dialect) < 0) {
+    if (tpcc_stmts_build(run, p->dl, o->db.dialect, p->compat) < 0) {
         free(p);
         return -1;
     }
@@ -70,7 +78,7 @@ static int tc_setup(wl_run *run)
         goto fail;
     }
     rng_seed(&r, o->seed ? o->seed : (uint64_t)now ^ ((uint64_t)getpid() << 20), 0x7cc);
-    tpcc_consts_run(&r, &p->run);
+    tpcc_consts_run_compat(&r, p->compat, &p->run);
     gmtime_r(&now, &tm);
     strftime(p->load_date, sizeof p->load_date, "%Y-%m-%d %H:%M:%S", &tm);
     run->data = p;

@@ -45,23 +45,23 @@
 #42 [4 params] UPDATE customer SET c_balance = c_balance + ?, c_delivery_cnt = c_delivery_cnt + 1 WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?
 #43 [2 params] SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?
 #44 [6 params] SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ? OPTION (LOOP JOIN, MAXDOP 1)
-#45 [51 params] {CALL tpcc_neword(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)}
-#46 [9 params] {CALL tpcc_payment(?, ?, ?, ?, ?, ?, ?, ?, ?)}
+#45 [52 params] {CALL tpcc_neword(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)}
+#46 [10 params] {CALL tpcc_payment(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)}
 #47 [5 params] {CALL tpcc_ostat(?, ?, ?, ?, ?)}
-#48 [3 params] {CALL tpcc_delivery(?, ?, ?)}
+#48 [4 params] {CALL tpcc_delivery(?, ?, ?, ?)}
 #49 [3 params] {CALL tpcc_slev(?, ?, ?)}
 #50 [2 params] UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = ? AND d_id = ?
 
 -- prepare
-CREATE TABLE warehouse (w_id INTEGER NOT NULL, w_name VARCHAR(10), w_street_1 VARCHAR(20), w_street_2 VARCHAR(20), w_city VARCHAR(20), w_state CHAR(2), w_zip CHAR(9), w_tax DECIMAL(4,4), w_ytd DECIMAL(18,2), PRIMARY KEY (w_id))
-CREATE TABLE district (d_id SMALLINT NOT NULL, d_w_id INTEGER NOT NULL, d_name VARCHAR(10), d_street_1 VARCHAR(20), d_street_2 VARCHAR(20), d_city VARCHAR(20), d_state CHAR(2), d_zip CHAR(9), d_tax DECIMAL(4,4), d_ytd DECIMAL(18,2), d_next_o_id INTEGER, PRIMARY KEY (d_w_id, d_id))
-CREATE TABLE customer (c_id INTEGER NOT NULL, c_d_id SMALLINT NOT NULL, c_w_id INTEGER NOT NULL, c_first VARCHAR(16), c_middle CHAR(2), c_last VARCHAR(16), c_street_1 VARCHAR(20), c_street_2 VARCHAR(20), c_city VARCHAR(20), c_state CHAR(2), c_zip CHAR(9), c_phone CHAR(16), c_since DATETIME2, c_credit CHAR(2), c_credit_lim DECIMAL(12,2), c_discount DECIMAL(4,4), c_balance DECIMAL(12,2), c_ytd_payment DECIMAL(12,2), c_payment_cnt INTEGER, c_delivery_cnt INTEGER, c_data VARCHAR(500), PRIMARY KEY (c_w_id, c_d_id, c_id))
-CREATE TABLE history (h_c_id INTEGER, h_c_d_id SMALLINT, h_c_w_id INTEGER, h_d_id SMALLINT, h_w_id INTEGER, h_date DATETIME2, h_amount DECIMAL(6,2), h_data VARCHAR(24))
+CREATE TABLE warehouse (w_id INTEGER NOT NULL, w_name VARCHAR(10) COLLATE Latin1_General_BIN2, w_street_1 VARCHAR(20) COLLATE Latin1_General_BIN2, w_street_2 VARCHAR(20) COLLATE Latin1_General_BIN2, w_city VARCHAR(20) COLLATE Latin1_General_BIN2, w_state CHAR(2) COLLATE Latin1_General_BIN2, w_zip CHAR(9) COLLATE Latin1_General_BIN2, w_tax DECIMAL(4,4), w_ytd DECIMAL(18,2), PRIMARY KEY (w_id))
+CREATE TABLE district (d_id SMALLINT NOT NULL, d_w_id INTEGER NOT NULL, d_name VARCHAR(10) COLLATE Latin1_General_BIN2, d_street_1 VARCHAR(20) COLLATE Latin1_General_BIN2, d_street_2 VARCHAR(20) COLLATE Latin1_General_BIN2, d_city VARCHAR(20) COLLATE Latin1_General_BIN2, d_state CHAR(2) COLLATE Latin1_General_BIN2, d_zip CHAR(9) COLLATE Latin1_General_BIN2, d_tax DECIMAL(4,4), d_ytd DECIMAL(18,2), d_next_o_id INTEGER, PRIMARY KEY (d_w_id, d_id))
+CREATE TABLE customer (c_id INTEGER NOT NULL, c_d_id SMALLINT NOT NULL, c_w_id INTEGER NOT NULL, c_first VARCHAR(16) COLLATE Latin1_General_BIN2, c_middle CHAR(2) COLLATE Latin1_General_BIN2, c_last VARCHAR(16) COLLATE Latin1_General_BIN2, c_street_1 VARCHAR(20) COLLATE Latin1_General_BIN2, c_street_2 VARCHAR(20) COLLATE Latin1_General_BIN2, c_city VARCHAR(20) COLLATE Latin1_General_BIN2, c_state CHAR(2) COLLATE Latin1_General_BIN2, c_zip CHAR(9) COLLATE Latin1_General_BIN2, c_phone CHAR(16) COLLATE Latin1_General_BIN2, c_since DATETIME2, c_credit CHAR(2) COLLATE Latin1_General_BIN2, c_credit_lim DECIMAL(12,2), c_discount DECIMAL(4,4), c_balance DECIMAL(12,2), c_ytd_payment DECIMAL(12,2), c_payment_cnt INTEGER, c_delivery_cnt INTEGER, c_data VARCHAR(500) COLLATE Latin1_General_BIN2, PRIMARY KEY (c_w_id, c_d_id, c_id))
+CREATE TABLE history (h_c_id INTEGER, h_c_d_id SMALLINT, h_c_w_id INTEGER, h_d_id SMALLINT, h_w_id INTEGER, h_date DATETIME2, h_amount DECIMAL(6,2), h_data VARCHAR(24) COLLATE Latin1_General_BIN2)
 CREATE TABLE new_order (no_o_id INTEGER NOT NULL, no_d_id SMALLINT NOT NULL, no_w_id INTEGER NOT NULL, PRIMARY KEY (no_w_id, no_d_id, no_o_id))
 CREATE TABLE orders (o_id INTEGER NOT NULL, o_d_id SMALLINT NOT NULL, o_w_id INTEGER NOT NULL, o_c_id INTEGER, o_entry_d DATETIME2, o_carrier_id SMALLINT, o_ol_cnt SMALLINT, o_all_local SMALLINT, PRIMARY KEY (o_w_id, o_d_id, o_id))
-CREATE TABLE order_line (ol_o_id INTEGER NOT NULL, ol_d_id SMALLINT NOT NULL, ol_w_id INTEGER NOT NULL, ol_number SMALLINT NOT NULL, ol_i_id INTEGER, ol_supply_w_id INTEGER, ol_delivery_d DATETIME2, ol_quantity SMALLINT, ol_amount DECIMAL(6,2), ol_dist_info CHAR(24), PRIMARY KEY (ol_w_id, ol_d_id, ol_o_id, ol_number))
-CREATE TABLE item (i_id INTEGER NOT NULL, i_im_id INTEGER, i_name VARCHAR(24), i_price DECIMAL(5,2), i_data VARCHAR(50), PRIMARY KEY (i_id))
-CREATE TABLE stock (s_i_id INTEGER NOT NULL, s_w_id INTEGER NOT NULL, s_quantity SMALLINT, s_dist_01 CHAR(24), s_dist_02 CHAR(24), s_dist_03 CHAR(24), s_dist_04 CHAR(24), s_dist_05 CHAR(24), s_dist_06 CHAR(24), s_dist_07 CHAR(24), s_dist_08 CHAR(24), s_dist_09 CHAR(24), s_dist_10 CHAR(24), s_ytd INTEGER, s_order_cnt INTEGER, s_remote_cnt INTEGER, s_data VARCHAR(50), PRIMARY KEY (s_w_id, s_i_id))
+CREATE TABLE order_line (ol_o_id INTEGER NOT NULL, ol_d_id SMALLINT NOT NULL, ol_w_id INTEGER NOT NULL, ol_number SMALLINT NOT NULL, ol_i_id INTEGER, ol_supply_w_id INTEGER, ol_delivery_d DATETIME2, ol_quantity SMALLINT, ol_amount DECIMAL(6,2), ol_dist_info CHAR(24) COLLATE Latin1_General_BIN2, PRIMARY KEY (ol_w_id, ol_d_id, ol_o_id, ol_number))
+CREATE TABLE item (i_id INTEGER NOT NULL, i_im_id INTEGER, i_name VARCHAR(24) COLLATE Latin1_General_BIN2, i_price DECIMAL(5,2), i_data VARCHAR(50) COLLATE Latin1_General_BIN2, PRIMARY KEY (i_id))
+CREATE TABLE stock (s_i_id INTEGER NOT NULL, s_w_id INTEGER NOT NULL, s_quantity SMALLINT, s_dist_01 CHAR(24) COLLATE Latin1_General_BIN2, s_dist_02 CHAR(24) COLLATE Latin1_General_BIN2, s_dist_03 CHAR(24) COLLATE Latin1_General_BIN2, s_dist_04 CHAR(24) COLLATE Latin1_General_BIN2, s_dist_05 CHAR(24) COLLATE Latin1_General_BIN2, s_dist_06 CHAR(24) COLLATE Latin1_General_BIN2, s_dist_07 CHAR(24) COLLATE Latin1_General_BIN2, s_dist_08 CHAR(24) COLLATE Latin1_General_BIN2, s_dist_09 CHAR(24) COLLATE Latin1_General_BIN2, s_dist_10 CHAR(24) COLLATE Latin1_General_BIN2, s_ytd INTEGER, s_order_cnt INTEGER, s_remote_cnt INTEGER, s_data VARCHAR(50) COLLATE Latin1_General_BIN2, PRIMARY KEY (s_w_id, s_i_id))
 INSERT INTO item (i_id, i_im_id, i_name, i_price, i_data) VALUES (?, ?, ?, ?, ?) -- bulk load, parameter arrays
   row 1 2573 'Vfxv4N9OVOlIG3gU26xEQT' '35.28' 'oo6Ih0je24WtbNNrDfBRszf8oa6y9x'
   row 2 1322 'LHIV244QZXkf4L' '45.10' 'UqFziSwnqu8y48QBWyqjxVDY2xhy'
@@ -222,7 +222,7 @@ INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?) -- bulk load,
   row 2102 10 1
 CREATE INDEX idx_customer_name ON customer (c_w_id, c_d_id, c_last, c_first)
 CREATE INDEX idx_orders_customer ON orders (o_w_id, o_d_id, o_c_id, o_id)
-CREATE PROCEDURE tpcc_neword @w INT, @d INT, @c INT, @ol_cnt INT, @all_local INT, @date DATETIME2, @i1 INT, @s1 INT, @q1 INT, @i2 INT, @s2 INT, @q2 INT, @i3 INT, @s3 INT, @q3 INT, @i4 INT, @s4 INT, @q4 INT, @i5 INT, @s5 INT, @q5 INT, @i6 INT, @s6 INT, @q6 INT, @i7 INT, @s7 INT, @q7 INT, @i8 INT, @s8 INT, @q8 INT, @i9 INT, @s9 INT, @q9 INT, @i10 INT, @s10 INT, @q10 INT, @i11 INT, @s11 INT, @q11 INT, @i12 INT, @s12 INT, @q12 INT, @i13 INT, @s13 INT, @q13 INT, @i14 INT, @s14 INT, @q14 INT, @i15 INT, @s15 INT, @q15 INT
+CREATE PROCEDURE tpcc_neword @w INT, @d INT, @c INT, @ol_cnt INT, @all_local INT, @date DATETIME2, @i1 INT, @s1 INT, @q1 INT, @i2 INT, @s2 INT, @q2 INT, @i3 INT, @s3 INT, @q3 INT, @i4 INT, @s4 INT, @q4 INT, @i5 INT, @s5 INT, @q5 INT, @i6 INT, @s6 INT, @q6 INT, @i7 INT, @s7 INT, @q7 INT, @i8 INT, @s8 INT, @q8 INT, @i9 INT, @s9 INT, @q9 INT, @i10 INT, @s10 INT, @q10 INT, @i11 INT, @s11 INT, @q11 INT, @i12 INT, @s12 INT, @q12 INT, @i13 INT, @s13 INT, @q13 INT, @i14 INT, @s14 INT, @q14 INT, @i15 INT, @s15 INT, @q15 INT, @hdb INT
 AS
 BEGIN
   SET NOCOUNT ON;
@@ -256,9 +256,9 @@ BEGIN
       FROM stock WITH (UPDLOCK) WHERE s_i_id = @i AND s_w_id = @s;
     IF @@ROWCOUNT = 0
       THROW 50002, 'New-Order: a STOCK row is missing', 1;
-    UPDATE stock SET s_quantity = CASE WHEN @sq >= @q + 10 THEN @sq - @q ELSE @sq - @q + 91 END,
-      s_ytd = s_ytd + @q, s_order_cnt = s_order_cnt + 1,
-      s_remote_cnt = s_remote_cnt + CASE WHEN @s <> @w THEN 1 ELSE 0 END
+    UPDATE stock SET s_quantity = CASE WHEN @sq >= @q + 10 - 9 * @hdb THEN @sq - @q ELSE @sq - @q + 91 END,
+      s_ytd = s_ytd + @q * (1 - @hdb), s_order_cnt = s_order_cnt + 1 - @hdb,
+      s_remote_cnt = s_remote_cnt + CASE WHEN @s <> @w THEN 1 - @hdb ELSE 0 END
       WHERE s_i_id = @i AND s_w_id = @s;
     INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d,
       ol_quantity, ol_amount, ol_dist_info) VALUES (@o_id, @d, @w, @line, @i, @s, NULL, @q, @q * @price, @dist);
@@ -266,7 +266,7 @@ BEGIN
   END;
   COMMIT TRANSACTION;
 END
-CREATE PROCEDURE tpcc_payment @w INT, @d INT, @c_w INT, @c_d INT, @by_name INT, @c_id INT, @c_last VARCHAR(16), @amount DECIMAL(6,2), @date DATETIME2
+CREATE PROCEDURE tpcc_payment @w INT, @d INT, @c_w INT, @c_d INT, @by_name INT, @c_id INT, @c_last VARCHAR(16), @amount DECIMAL(6,2), @date DATETIME2, @hdb INT
 AS
 BEGIN
   SET NOCOUNT ON;
@@ -299,14 +299,14 @@ BEGIN
   IF @credit = 'BC'
   BEGIN
     SELECT @data = c_data FROM customer WHERE c_w_id = @c_w AND c_d_id = @c_d AND c_id = @c_id;
-    UPDATE customer SET c_balance = c_balance - @amount, c_ytd_payment = c_ytd_payment + @amount,
-      c_payment_cnt = c_payment_cnt + 1,
+    UPDATE customer SET c_balance = c_balance - @amount, c_ytd_payment = c_ytd_payment + @amount * (1 - @hdb),
+      c_payment_cnt = c_payment_cnt + 1 - @hdb,
       c_data = LEFT(CONCAT(@c_id, ' ', @c_d, ' ', @c_w, ' ', @d, ' ', @w, ' ', @amount, '|', @data), 500)
       WHERE c_w_id = @c_w AND c_d_id = @c_d AND c_id = @c_id;
   END
   ELSE
-    UPDATE customer SET c_balance = c_balance - @amount, c_ytd_payment = c_ytd_payment + @amount,
-      c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = @c_w AND c_d_id = @c_d AND c_id = @c_id;
+    UPDATE customer SET c_balance = c_balance - @amount, c_ytd_payment = c_ytd_payment + @amount * (1 - @hdb),
+      c_payment_cnt = c_payment_cnt + 1 - @hdb WHERE c_w_id = @c_w AND c_d_id = @c_d AND c_id = @c_id;
   INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
     VALUES (@c_id, @c_d, @c_w, @d, @w, @date, @amount, CONCAT(@w_name, '    ', @d_name));
   COMMIT TRANSACTION;
@@ -347,7 +347,7 @@ BEGIN
   END;
   COMMIT TRANSACTION;
 END
-CREATE PROCEDURE tpcc_delivery @w INT, @carrier INT, @date DATETIME2
+CREATE PROCEDURE tpcc_delivery @w INT, @carrier INT, @date DATETIME2, @hdb INT
 AS
 BEGIN
   SET NOCOUNT ON;
@@ -368,7 +368,7 @@ BEGIN
       UPDATE orders SET o_carrier_id = @carrier WHERE o_w_id = @w AND o_d_id = @d AND o_id = @o_id;
       UPDATE order_line SET ol_delivery_d = @date WHERE ol_w_id = @w AND ol_d_id = @d AND ol_o_id = @o_id;
       SELECT @sum = SUM(ol_amount) FROM order_line WHERE ol_w_id = @w AND ol_d_id = @d AND ol_o_id = @o_id;
-      UPDATE customer SET c_balance = c_balance + COALESCE(@sum, 0), c_delivery_cnt = c_delivery_cnt + 1
+      UPDATE customer SET c_balance = c_balance + COALESCE(@sum, 0), c_delivery_cnt = c_delivery_cnt + 1 - @hdb
         WHERE c_w_id = @w AND c_d_id = @d AND c_id = @c_id;
     END;
     SET @d = @d + 1;
@@ -422,73 +422,73 @@ SELECT COUNT(*) FROM (SELECT no_w_id, no_d_id, MAX(no_o_id) - MIN(no_o_id) + 1 A
 SELECT COUNT(*) FROM (SELECT o_w_id, o_d_id, SUM(CAST(o_ol_cnt AS BIGINT)) AS s FROM orders GROUP BY o_w_id, o_d_id) a LEFT JOIN (SELECT ol_w_id, ol_d_id, COUNT(*) AS n FROM order_line GROUP BY ol_w_id, ol_d_id) b ON a.o_w_id = b.ol_w_id AND a.o_d_id = b.ol_d_id WHERE b.n IS NULL OR a.s <> b.n
 
 -- transaction 1
-EXECUTE #46 1 7 1 7 0 1787 '' '2812.32' <now>
+EXECUTE #46 1 7 1 7 0 1787 '' '2812.32' <now> 0
 
 -- transaction 2
-EXECUTE #46 1 7 1 7 0 135 '' '929.07' <now>
+EXECUTE #46 1 7 1 7 0 135 '' '929.07' <now> 0
 
 -- transaction 3
-EXECUTE #45 1 4 130 5 1 <now> 42794 1 10 89934 1 3 63562 1 5 52010 1 9 91374 1 6 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+EXECUTE #45 1 4 130 5 1 <now> 42794 1 10 89934 1 3 63562 1 5 52010 1 9 91374 1 6 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
 
 -- transaction 4
-EXECUTE #46 1 5 1 5 1 0 'PRICALLYABLE' '4036.97' <now>
+EXECUTE #46 1 5 1 5 1 0 'PRICALLYABLE' '4036.97' <now> 0
 
 -- transaction 5
 EXECUTE #49 1 1 10
 
 -- transaction 6
-EXECUTE #46 1 10 1 10 0 982 '' '1083.30' <now>
+EXECUTE #46 1 10 1 10 0 982 '' '1083.30' <now> 0
 
 -- transaction 7
-EXECUTE #45 1 9 102 10 1 <now> 67334 1 2 75534 1 4 41797 1 4 18894 1 10 9165 1 4 75971 1 7 53878 1 1 92733 1 2 9790 1 1 90380 1 5 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+EXECUTE #45 1 9 102 10 1 <now> 67334 1 2 75534 1 4 41797 1 4 18894 1 10 9165 1 4 75971 1 7 53878 1 1 92733 1 2 9790 1 1 90380 1 5 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
 
 -- transaction 8
-EXECUTE #45 1 1 196 7 1 <now> 41774 1 2 18570 1 10 49210 1 1 59438 1 2 19278 1 4 75338 1 8 76610 1 9 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+EXECUTE #45 1 1 196 7 1 <now> 41774 1 2 18570 1 10 49210 1 1 59438 1 2 19278 1 4 75338 1 8 76610 1 9 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
 
 -- transaction 9
-EXECUTE #45 1 9 1151 12 1 <now> 92894 1 1 92456 1 3 47948 1 10 57420 1 4 98955 1 4 14734 1 1 76470 1 3 58590 1 6 19269 1 6 51974 1 7 40762 1 8 84800 1 1 0 0 0 0 0 0 0 0 0
+EXECUTE #45 1 9 1151 12 1 <now> 92894 1 1 92456 1 3 47948 1 10 57420 1 4 98955 1 4 14734 1 1 76470 1 3 58590 1 6 19269 1 6 51974 1 7 40762 1 8 84800 1 1 0 0 0 0 0 0 0 0 0 0
 
 -- transaction 10
-EXECUTE #48 1 9 <now>
+EXECUTE #48 1 9 <now> 0
 
 -- transaction 11
-EXECUTE #45 1 5 178 12 1 <now> 41034 1 4 27147 1 6 83510 1 6 68084 1 5 57158 1 8 84685 1 4 25357 1 2 31050 1 3 5550 1 3 17677 1 2 11074 1 5 76366 1 3 0 0 0 0 0 0 0 0 0
+EXECUTE #45 1 5 178 12 1 <now> 41034 1 4 27147 1 6 83510 1 6 68084 1 5 57158 1 8 84685 1 4 25357 1 2 31050 1 3 5550 1 3 17677 1 2 11074 1 5 76366 1 3 0 0 0 0 0 0 0 0 0 0
 
 -- transaction 12
-EXECUTE #46 1 9 1 9 1 0 'PRESOUGHTABLE' '2887.48' <now>
+EXECUTE #46 1 9 1 9 1 0 'PRESOUGHTABLE' '2887.48' <now> 0
 
 -- transaction 13
-EXECUTE #46 1 9 1 9 1 0 'ESEPRESPRES' '1723.70' <now>
+EXECUTE #46 1 9 1 9 1 0 'ESEPRESPRES' '1723.70' <now> 0
 
 -- transaction 14
-EXECUTE #46 1 9 1 9 1 0 'ABLEPRESPRES' '7.63' <now>
+EXECUTE #46 1 9 1 9 1 0 'ABLEPRESPRES' '7.63' <now> 0
 
 -- transaction 15
-EXECUTE #46 1 2 1 2 0 2735 '' '3499.17' <now>
+EXECUTE #46 1 2 1 2 0 2735 '' '3499.17' <now> 0
 
 -- transaction 16
-EXECUTE #46 1 7 1 7 0 2838 '' '1976.54' <now>
+EXECUTE #46 1 7 1 7 0 2838 '' '1976.54' <now> 0
 
 -- transaction 17
-EXECUTE #46 1 1 1 1 1 0 'ABLEESEEING' '1505.76' <now>
+EXECUTE #46 1 1 1 1 1 0 'ABLEESEEING' '1505.76' <now> 0
 
 -- transaction 18
-EXECUTE #45 1 3 118 13 1 <now> 26413 1 2 19172 1 4 51778 1 9 82468 1 5 11050 1 5 8869 1 9 3749 1 9 10958 1 2 31292 1 6 42812 1 10 49979 1 9 68430 1 8 24138 1 4 0 0 0 0 0 0
+EXECUTE #45 1 3 118 13 1 <now> 26413 1 2 19172 1 4 51778 1 9 82468 1 5 11050 1 5 8869 1 9 3749 1 9 10958 1 2 31292 1 6 42812 1 10 49979 1 9 68430 1 8 24138 1 4 0 0 0 0 0 0 0
 
 -- transaction 19
-EXECUTE #45 1 2 895 9 1 <now> 11006 1 9 80712 1 3 33902 1 4 105 1 5 37154 1 9 72490 1 6 10698 1 4 87574 1 2 60012 1 5 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+EXECUTE #45 1 2 895 9 1 <now> 11006 1 9 80712 1 3 33902 1 4 105 1 5 37154 1 9 72490 1 6 10698 1 4 87574 1 2 60012 1 5 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
 
 -- transaction 20
-EXECUTE #45 1 10 1135 12 1 <now> 41758 1 1 60204 1 3 6958 1 6 92862 1 5 50506 1 3 28958 1 1 10464 1 1 25290 1 9 23758 1 10 88782 1 5 68302 1 9 93002 1 6 0 0 0 0 0 0 0 0 0
+EXECUTE #45 1 10 1135 12 1 <now> 41758 1 1 60204 1 3 6958 1 6 92862 1 5 50506 1 3 28958 1 1 10464 1 1 25290 1 9 23758 1 10 88782 1 5 68302 1 9 93002 1 6 0 0 0 0 0 0 0 0 0 0
 
 -- transaction 21
-EXECUTE #45 1 5 1005 8 1 <now> 59342 1 1 59692 1 6 41550 1 4 27342 1 2 75582 1 5 27402 1 7 96005 1 10 41382 1 3 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+EXECUTE #45 1 5 1005 8 1 <now> 59342 1 1 59692 1 6 41550 1 4 27342 1 2 75582 1 5 27402 1 7 96005 1 10 41382 1 3 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
 
 -- transaction 22
 EXECUTE #47 1 6 0 1567 ''
 
 -- transaction 23
-EXECUTE #45 1 4 2031 15 1 <now> 35582 1 5 31271 1 6 35662 1 3 81710 1 3 14670 1 2 91716 1 5 636 1 7 51530 1 3 59076 1 4 16652 1 4 16717 1 2 31558 1 1 17214 1 7 71498 1 4 18700 1 9
+EXECUTE #45 1 4 2031 15 1 <now> 35582 1 5 31271 1 6 35662 1 3 81710 1 3 14670 1 2 91716 1 5 636 1 7 51530 1 3 59076 1 4 16652 1 4 16717 1 2 31558 1 1 17214 1 7 71498 1 4 18700 1 9 0
 
 -- cleanup
 IF OBJECT_ID(N'tpcc_neword', N'P') IS NOT NULL DROP PROCEDURE tpcc_neword

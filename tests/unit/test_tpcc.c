@@ -1,5 +1,6 @@
 /* Unit tests for oltp/tpcc/tpcc_rand.c: NURand's shape, the C-constant rule of
- * clause 2.1.6.1, last names, the deck's mix, think times. */
+ * clause 2.1.6.1, last names, the deck's mix, think times, and the draws and
+ * rules of each --tpcc-compat mode. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -229,6 +230,127 @@ static void test_strings(void **state)
     assert_in_range(original, 2000 - 210, 2000 + 210);
 }
 
+/* --tpcc-compat: the draws of each mode, exact for a fixed seed, and
+ * their shapes. */
+static void draws(tpcc_compat m, uint32_t *item, uint32_t *cid, int64_t *cents)
+{
+    const tpcc_consts k = { .c_last = TPCC_C_LAST_LOAD, .c_id = 259, .ol_i_id = 7911 };
+    rng r;
+    rng_seed(&r, 42, 1);
+    for (int i = 0; i < 4; i++) {
+        item[i] = tpcc_draw_item(&r, m, &k);
+        cid[i] = tpcc_draw_c_id(&r, m, &k);
+        cents[i] = tpcc_draw_amount_cents(&r, m);
+    }
+}
+
+static void test_compat_draws_exact(void **state)
+{
+    uint32_t item[4], cid[4];
+    int64_t cents[4];
+    static const uint32_t spec_item[4] = { 73190, 67294, 72295, 13014 }, spec_cid[4] = { 1519, 75, 1915, 305 };
+    static const int64_t spec_cents[4] = { 125544, 261565, 340741, 272396 };
+    static const uint32_t hdb_item[4] = { 43852, 39817, 58356, 52304 }, hdb_cid[4] = { 1943, 753, 1781, 2567 };
+    static const int64_t hdb_cents[4] = { 36400, 64900, 372900, 321500 };      /* whole dollars */
+    (void)state;
+    draws(TPCC_COMPAT_SPEC, item, cid, cents);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(item[i], spec_item[i]);
+        assert_int_equal(cid[i], spec_cid[i]);
+        assert_int_equal(cents[i], spec_cents[i]);
+    }
+    draws(TPCC_COMPAT_HAMMERDB, item, cid, cents);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(item[i], hdb_item[i]);
+        assert_int_equal(cid[i], hdb_cid[i]);
+        assert_int_equal(cents[i], hdb_cents[i]);
+    }
+}
+
+/* The same draws, counted: HammerDB's are uniform over the whole range,
+ * the spec's NURand is not (the chi-square test of test_nurand_shape). */
+static void test_compat_shapes(void **state)
+{
+    enum { N = 200000, BINS = 100 };
+    const tpcc_consts k = { .c_last = TPCC_C_LAST_LOAD, .c_id = 259, .ol_i_id = 7911 };
+    double u[BINS];
+    double crit = BINS - 1 + 4.0 * sqrt(2.0 * (BINS - 1));
+    (void)state;
+    for (int i = 0; i < BINS; i++)
+        u[i] = 1.0 / BINS;
+    for (int m = 0; m < TPCC_NCOMPAT; m++) {
+        int64_t items[BINS] = { 0 }, cids[BINS] = { 0 }, rb = 0, whole = 0;
+        rng r;
+        rng_seed(&r, 9, (uint64_t)m);
+        for (int i = 0; i < N; i++) {
+            uint32_t v = tpcc_draw_item(&r, (tpcc_compat)m, &k), c = tpcc_draw_c_id(&r, (tpcc_compat)m, &k);
+            assert_in_range(v, 1, 100000);
+            assert_in_range(c, 1, 3000);
+            items[(v - 1) / 1000]++;
+            cids[(c - 1) / 30]++;
+            rb += tpcc_draw_rollback(&r, (tpcc_compat)m, false);
+            int64_t a = tpcc_draw_amount_cents(&r, (tpcc_compat)m);
+            assert_in_range(a, 100, 500000);
+            whole += a % 100 == 0;
+        }
+        if (m == TPCC_COMPAT_HAMMERDB) {
+            assert_true(chi2(items, u, BINS, N) < crit);
+            assert_true(chi2(cids, u, BINS, N) < crit);
+            assert_int_equal(whole, N);
+            /* 1 in 99: 2,020 of 200,000, sd 45 */
+            assert_in_range(rb, 2020 - 180, 2020 + 180);
+        } else {
+            assert_true(chi2(items, u, BINS, N) > 10 * crit);
+            assert_true(chi2(cids, u, BINS, N) > 10 * crit);
+            /* 1 in 100: 2,000, sd 44 */
+            assert_in_range(rb, 2000 - 178, 2000 + 178);
+        }
+    }
+}
+
+static void test_compat_rules(void **state)
+{
+    tpcc_consts c;
+    rng r;
+    int64_t rb = 0;
+    (void)state;
+    assert_int_equal(tpcc_compat_parse("spec"), TPCC_COMPAT_SPEC);
+    assert_int_equal(tpcc_compat_parse("hammerdb"), TPCC_COMPAT_HAMMERDB);
+    assert_int_equal(tpcc_compat_parse("HammerDB"), -1);
+    assert_int_equal(tpcc_compat_parse(""), -1);
+    assert_int_equal(tpcc_compat_parse(NULL), -1);
+    assert_string_equal(tpcc_compat_names[TPCC_COMPAT_HAMMERDB], "hammerdb");
+    /* one name constant at load and run (HammerDB), a valid pair (spec) */
+    for (uint64_t s = 1; s <= 50; s++) {
+        rng_seed(&r, s, 3);
+        tpcc_consts_run_compat(&r, TPCC_COMPAT_HAMMERDB, &c);
+        assert_int_equal(c.c_last, TPCC_C_LAST_LOAD);
+        rng_seed(&r, s, 3);
+        tpcc_consts_run_compat(&r, TPCC_COMPAT_SPEC, &c);
+        assert_true(tpcc_c_last_valid(TPCC_C_LAST_LOAD, c.c_last));
+    }
+    assert_int_equal(tpcc_bad_credit_pct(TPCC_COMPAT_SPEC), 10);
+    assert_int_equal(tpcc_bad_credit_pct(TPCC_COMPAT_HAMMERDB), 50);
+    /* replenish: the spec refills below qty + 10, HammerDB at qty or below */
+    assert_int_equal(tpcc_stock_after(TPCC_COMPAT_SPEC, 20, 10), 10);
+    assert_int_equal(tpcc_stock_after(TPCC_COMPAT_SPEC, 19, 10), 100);
+    assert_int_equal(tpcc_stock_after(TPCC_COMPAT_HAMMERDB, 19, 10), 9);
+    assert_int_equal(tpcc_stock_after(TPCC_COMPAT_HAMMERDB, 11, 10), 1);
+    assert_int_equal(tpcc_stock_after(TPCC_COMPAT_HAMMERDB, 10, 10), 91);
+    assert_int_equal(tpcc_stock_after(TPCC_COMPAT_SPEC, 10, 10), 91);
+    /* T-SQL's HammerDB rolls back 1 in 100, the spec's rate: the same
+     * draws as the spec for the same seed */
+    for (int m = 0; m < 2; m++) {
+        int64_t n = 0;
+        rng_seed(&r, 77, 0);
+        for (int i = 0; i < 10000; i++)
+            n += tpcc_draw_rollback(&r, m ? TPCC_COMPAT_HAMMERDB : TPCC_COMPAT_SPEC, true);
+        if (m)
+            assert_int_equal(n, rb);
+        rb = n;
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -239,6 +361,9 @@ int main(void)
         cmocka_unit_test(test_deck_mix),
         cmocka_unit_test(test_think_times),
         cmocka_unit_test(test_strings),
+        cmocka_unit_test(test_compat_draws_exact),
+        cmocka_unit_test(test_compat_shapes),
+        cmocka_unit_test(test_compat_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
