@@ -36,7 +36,7 @@ typedef struct host_phase {
     const char        *phase;
     host_proc         *procs;
     struct pollfd     *pfd;
-    pid_t             *pids;            /* of the started ones, for the record */
+    orch_client_id    *ids;             /* of the started ones, for the record */
     const char       **names;
     int                nstarted;
     int                record_failed;   /* said once */
@@ -54,12 +54,12 @@ static void *host_begin(const orch_client *c, orch_job *jobs, int njobs, const c
     h->njobs = njobs;
     h->procs = calloc(n, sizeof *h->procs);
     h->pfd = calloc(n, sizeof *h->pfd);
-    h->pids = calloc(n, sizeof *h->pids);
+    h->ids = calloc(n, sizeof *h->ids);
     h->names = calloc(n, sizeof *h->names);
-    if (!h->procs || !h->pfd || !h->pids || !h->names) {
+    if (!h->procs || !h->pfd || !h->ids || !h->names) {
         free(h->procs);
         free(h->pfd);
-        free(h->pids);
+        free(h->ids);
         free(h->names);
         free(h);
         return NULL;
@@ -119,10 +119,12 @@ static int host_start(void *procs, int i, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", job->vm->name, why);
         return -1;
     }
-    h->pids[h->nstarted] = orch_command_pid(pr->cmd);
+    /* identified now, just after its exec (the launcher waits for it),
+     * and recorded so from then on */
+    orch_client_identify(orch_command_pid(pr->cmd), &h->ids[h->nstarted]);
     h->names[h->nstarted++] = job->vm->name;
     if (h->c->run_dir && !h->record_failed
-        && orch_clients_record(h->c->run_dir, h->pids, h->names, h->nstarted, why,
+        && orch_clients_record(h->c->run_dir, h->ids, h->names, h->nstarted, why,
                                sizeof why) < 0) {
         h->record_failed = 1;
         fprintf(h->c->out, "drivebench: cannot record the oltp processes: %s\n", why);
@@ -217,7 +219,7 @@ static void host_end(void *procs)
         orch_command_free(h->procs[i].cmd);
     free(h->procs);
     free(h->pfd);
-    free(h->pids);
+    free(h->ids);
     free(h->names);
     free(h);
 }

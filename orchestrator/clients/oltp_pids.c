@@ -62,7 +62,14 @@ static char *clients_path(const char *run_dir)
     return orch_strfmt("%s/clients", run_dir);
 }
 
-int orch_clients_record(const char *run_dir, const pid_t *pids, const char *const *names,
+void orch_client_identify(pid_t pid, orch_client_id *id)
+{
+    id->pid = pid;
+    id->ok = pid > 0 && orch_proc_start_time(pid, &id->start) == 0
+             && proc_exe_id(pid, &id->dev, &id->ino) == 0;
+}
+
+int orch_clients_record(const char *run_dir, const orch_client_id *ids, const char *const *names,
                         int n, char *err, size_t errlen)
 {
     char *path = clients_path(run_dir), *text = NULL;
@@ -74,12 +81,10 @@ int orch_clients_record(const char *run_dir, const pid_t *pids, const char *cons
         snprintf(err, errlen, "out of memory");
         goto cleanup;
     }
-    for (int i = 0; i < n; i++) {
-        unsigned long long start, dev, ino;
-        if (pids[i] > 0 && orch_proc_start_time(pids[i], &start) == 0
-            && proc_exe_id(pids[i], &dev, &ino) == 0)
-            fprintf(mem, "%d %llu %llu:%llu %s\n", (int)pids[i], start, dev, ino, names[i]);
-    }
+    for (int i = 0; i < n; i++)
+        if (ids[i].ok)
+            fprintf(mem, "%d %llu %llu:%llu %s\n", (int)ids[i].pid, ids[i].start, ids[i].dev,
+                    ids[i].ino, names[i]);
     fclose(mem);
     mem = NULL;
     rc = atomic_file_write(path, text, len, err, errlen);

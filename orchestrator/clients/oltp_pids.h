@@ -25,9 +25,24 @@
  * 0, or -1 when there is no such process. */
 int orch_proc_start_time(pid_t pid, unsigned long long *start);
 
-/* Write RUN_DIR/clients for the n processes pids (their VM names in
- * names) atomically. 0, or -1 with a message in err. */
-int orch_clients_record(const char *run_dir, const pid_t *pids, const char *const *names,
+/* A started process as the record names it: its pid, start time and
+ * executable (device and inode of /proc/PID/exe), taken once, when it
+ * has just started (ok 0 when it was already gone). */
+typedef struct orch_client_id {
+    pid_t              pid;
+    int                ok;
+    unsigned long long start, dev, ino;
+} orch_client_id;
+
+/* The identity of process pid, now, in *id (id->ok 0 when it is gone). */
+void orch_client_identify(pid_t pid, orch_client_id *id);
+
+/* Write RUN_DIR/clients for the n processes ids (their VM names in names)
+ * atomically, each with the identity it had when it was identified, not
+ * as it is now: a process that changed its program since (or a pid
+ * reused) is then never taken for the one the run started. 0, or -1 with
+ * a message in err. */
+int orch_clients_record(const char *run_dir, const orch_client_id *ids, const char *const *names,
                         int n, char *err, size_t errlen);
 /* Remove RUN_DIR/clients (the phase reaped them all). */
 void orch_clients_forget(const char *run_dir);

@@ -63,9 +63,9 @@ check_contains "table exists: sysbench's closing line" "FATAL: \`sysbench.cmdlin
 echo 'print("mine")' >"$T/custom.lua"
 same "a custom Lua script" $M "$T/custom.lua" run
 check_eq "a custom Lua script: one line that says so" "FATAL: '$T/custom.lua' is a Lua script that is none of sysbench's OLTP scripts: this sysbench (oltp) runs its built-in OLTP workloads only, no Lua (see sysbench --help)" "$(tail -n +3 "$T/out")"
-"$SBX" cpu run >"$T/out" 2>&1
+"$SBX" fileio run >"$T/out" 2>&1
 check_eq "a test of sysbench's that is no OLTP test: exit 1" 1 $?
-check_contains "a test of sysbench's that is no OLTP test: sysbench's line" "FATAL: Cannot find benchmark 'cpu': no such built-in test, file or module" "$(cat "$T/out")"
+check_contains "a test of sysbench's that is no OLTP test: sysbench's line" "FATAL: Cannot find benchmark 'fileio': no such built-in test, file or module" "$(cat "$T/out")"
 same "an unknown option" --bogus=1 $S run
 check_eq "an unknown option: sysbench's line on stderr" "invalid option: --bogus=1" "$(cat "$T/err")"
 

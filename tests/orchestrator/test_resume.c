@@ -155,8 +155,13 @@ static void run_and_kill_in_rep2(orch_fixture *f, orch_plan *p)
     for (int i = 0; i < 600 && orch_count_lines(f->log, ".r2.json") < 3; i++)
         usleep(100000);
     assert_int_equal(orch_count_lines(f->log, ".r2.json"), 3);
-    /* ... and sleep, their interval lines written (a kill before would
-     * end them by SIGPIPE) */
+    /* ... past their re-exec, their death signal cleared (a kill before
+     * could end one, or find it inside setpriv: "its program differs"),
+     * and asleep, their interval lines written (a kill before would end
+     * them by SIGPIPE) */
+    for (int i = 0; i < 600 && orch_count_lines(f->log, "outliving ") < 3; i++)
+        usleep(100000);
+    assert_int_equal(orch_count_lines(f->log, "outliving "), 3);
     for (int i = 0; i < 600 && napping(clients) < 3; i++)
         usleep(100000);
     assert_int_equal(napping(clients), 3);
