@@ -16,9 +16,7 @@
 
 #include <stdio.h>
 #include <libvirt/libvirt.h>
-#include "plan/layout.h"
-#include "virt/agent.h"     /* orch_agent_fn, orch_agent_libvirt */
-#include "virt/monitor.h"
+#include "virt/virt.h"     /* orch_agent_fn, orch_agent_libvirt */
 #include "plan/plan.h"
 
 

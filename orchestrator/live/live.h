@@ -29,11 +29,10 @@
 #define ORCH_LIVE_H
 
 #include <stddef.h>
-#include "clients/client.h"
-#include "plan/layout.h"
+#include "clients/clients.h"
 #include "plan/plan.h"
 #include "telemetry/telemetry.h"
-#include "virt/monitor.h"
+#include "virt/virt.h"
 
 typedef struct orch_live orch_live;
 
@@ -86,5 +85,9 @@ void orch_live_detach(orch_live *lv);
 #define ORCH_LIVE_LINGER_MIN_S 5.0
 #define ORCH_LIVE_LINGER_MAX_S 60.0
 int orch_live_linger(orch_live *lv, double *waited_s, double *limit_s);
+
+/* The rest of what live/ offers to the other folders (the front header:
+ * a file outside live/ includes only this one, tests/lint/fronts.sh). */
+#include "live/openmetrics.h"
 
 #endif

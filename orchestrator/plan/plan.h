@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include "plan/dbengine.h"  /* the database engine the VMs serve */
 #include "plan/template.h"  /* the guest's OS, NIC and firmware choices */
-#include "util/units.h"     /* durations and sizes of plan values */
+#include "util/util.h"     /* durations and sizes of plan values */
 
 typedef enum { ORCH_CLIENT_HOST, ORCH_CLIENT_GUEST } orch_client_kind;
 /* How client = host reaches each VM's database (plan key network, choices
@@ -318,5 +318,10 @@ char *orch_plan_settings_cmdline(const orch_plan *p, int *oom);
 
 /* 1 when uri names another host (qemu+ssh://host/..., ...), else 0. */
 int orch_uri_is_remote(const char *uri);
+
+/* The rest of what plan/ offers to the other folders (the front header:
+ * a file outside plan/ includes only this one, tests/lint/fronts.sh). */
+#include "plan/layout.h"
+#include "plan/placement.h"
 
 #endif

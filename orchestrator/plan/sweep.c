@@ -3,7 +3,7 @@
  * step the run takes in order (plan.h). Which keys can be swept, how a
  * list is read and refused, and what a sweep excludes. */
 #include "plan/plan_parse.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <math.h>
 #include <stdlib.h>

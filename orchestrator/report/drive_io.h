@@ -19,7 +19,7 @@
 #define ORCH_REPORT_IO_H
 #include <libxml/tree.h>
 #include "report/report.h"
-#include "util/stats.h"
+#include "util/util.h"
 
 /* The comparisons section's note: the rule in force, from stats.h. */
 #define REPORT_CMP_NOTE \

@@ -10,7 +10,7 @@
 
 #include "report/page.h"
 #include "report/html.h"
-#include "util/names.h"
+#include "util/util.h"
 
 /* "nvme-a" or, with several runs, "nvme-a [B]". Caller frees. */
 char *page_drive_label(const report_page *pg, const report_run *run, const char *name)

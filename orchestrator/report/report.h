@@ -194,4 +194,11 @@ int report_sweep_write(const char *dir, const char *html_path, char **html_out, 
  * arguments or unreadable run folder). */
 int report_main(int argc, char **argv);
 
+/* The rest of what report/ offers to the other folders (the front header:
+ * a file outside report/ includes only this one, tests/lint/fronts.sh). */
+#include "report/drive_io.h"
+#include "report/rank.h"
+#include "report/report_html.h"
+#include "report/svg.h"
+
 #endif

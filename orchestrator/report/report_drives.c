@@ -11,8 +11,7 @@
 
 #include "report/page.h"
 #include "report/html.h"
-#include "util/names.h"
-#include "util/stats.h"
+#include "util/util.h"
 
 /* Bar b's 95 % interval and N: the mean of figure `figure` (0 TPS, 1
  * average latency, 2 p99) over drive d's complete repetitions (no VM

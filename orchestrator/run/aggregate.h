@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "virt/monitor.h"
+#include "virt/virt.h"
 #include "results.h"
 
 typedef struct orch_vm_result {

@@ -23,8 +23,7 @@
 #include <stdio.h>
 #include <time.h>
 #include "plan/plan.h"
-#include "plan/template.h"
-#include "virt/provision.h"
+#include "virt/virt.h"
 
 /* Print the estimate of plan p (template t) on out. 0; -1 with err when a
  * host does not answer, free space cannot be read, or (check set or not)

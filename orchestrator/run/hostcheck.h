@@ -32,9 +32,8 @@
 
 #include <stdio.h>
 #include "plan/plan.h"
-#include "plan/template.h"
-#include "telemetry/host_drive.h"
-#include "virt/provision.h"
+#include "telemetry/telemetry.h"
+#include "virt/virt.h"
 #include "results.h"
 
 #define ORCH_HC_CHECKS(X) \

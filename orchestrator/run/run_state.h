@@ -15,8 +15,7 @@
 #include "run/estimate.h"
 #include "telemetry/telemetry.h"
 #include "live/live.h"
-#include "virt/restore.h"
-#include "virt/upload.h"
+#include "virt/virt.h"
 /* What exists of one VM while the run goes (index as in the layout). */
 typedef struct run_vm {
     virConnectPtr conn;         /* its drive's, borrowed from the run's orch_conns */

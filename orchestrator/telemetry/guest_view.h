@@ -29,7 +29,7 @@
 #include <libvirt/libvirt.h>
 
 #include "telemetry/host_drive.h"
-#include "virt/agent.h"
+#include "virt/virt.h"
 
 /* The line of disk `name` in a /proc/diskstats text ("MAJ MIN NAME
  * fields..."), exactly that name (not "sdb1" for "sdb"), into *s

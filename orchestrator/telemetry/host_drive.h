@@ -43,7 +43,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util/command.h"
+#include "util/util.h"
 
 typedef enum {
     ORCH_DEV_NONE,          /* no block device (tmpfs, overlay, NFS, ...) */

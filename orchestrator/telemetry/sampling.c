@@ -13,8 +13,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "plan/layout.h"
-#include "util/units.h"
+#include "plan/plan.h"
+#include "util/util.h"
 
 orch_telemetry *orch_telemetry_new(const orch_plan *p, orch_monitor *mon, FILE *out,
                                    const orch_tel_seams *seams)

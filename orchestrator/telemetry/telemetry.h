@@ -44,9 +44,8 @@
 #include <libvirt/libvirt.h>
 #include "telemetry/blockstats.h"
 #include "telemetry/host_drive.h"
-#include "virt/agent.h"
+#include "virt/virt.h"
 #include "telemetry/ioagg.h"
-#include "virt/monitor.h"
 #include "plan/plan.h"
 #include "results.h"
 
@@ -201,5 +200,12 @@ int orch_telemetry_vm_each(void *ctx, res_vm *v, int before);
 /* Host CPU busy share between two /proc/stat texts (the "cpu" line:
  * everything but idle and iowait is busy), percent; NAN when unreadable. */
 double orch_tel_cpu_busy_pct(const char *stat_before, const char *stat_after);
+
+/* The rest of what telemetry/ offers to the other folders (the front header:
+ * a file outside telemetry/ includes only this one, tests/lint/fronts.sh). */
+#include "telemetry/bound.h"
+#include "telemetry/devlat.h"
+#include "telemetry/telemetry_state.h"
+#include "telemetry/timebins.h"
 
 #endif

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "telemetry/ioagg.h"
-#include "util/names.h"
+#include "util/util.h"
 
 void tel_views_new(orch_telemetry *t)
 {

@@ -5,8 +5,8 @@
  * checks both first (orch_space_check, orch_memory_check); `plan
  * estimate` prints them (run/estimate.h).
  */
-#ifndef ORCH_CAPACITY_H
-#define ORCH_CAPACITY_H
+#ifndef ORCH_VIRT_CAPACITY_H
+#define ORCH_VIRT_CAPACITY_H
 
 #include <stdint.h>
 #include <stdio.h>

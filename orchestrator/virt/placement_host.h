@@ -9,8 +9,7 @@
 #define ORCH_PLACEMENT_HOST_H
 
 #include <stdio.h>
-#include "plan/layout.h"
-#include "plan/placement.h"
+#include "plan/plan.h"
 #include "virt/provision.h"     /* orch_conns */
 
 /* Place the VMs of layout l (vcpus each) per p's [run] pinning, into
