@@ -169,7 +169,7 @@ const char *page_bound_note(const res_drive *d)
     return b && (unsigned)b->verdict < RES_BOUND_VERDICT_COUNT ? notes[b->verdict] : NULL;
 }
 
-void page_bars_free(page_bars *b)
+void page_bars_clear(page_bars *b)
 {
     for (int i = 0; b->labels && i < b->n; i++)
         free(b->labels[i]);

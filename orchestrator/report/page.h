@@ -88,9 +88,9 @@ typedef struct page_bars {
     int      n;
 } page_bars;
 
-/* Room for n bars. 0, or -1 when out of memory (then page_bars_free). */
+/* Room for n bars. 0, or -1 when out of memory (then page_bars_clear). */
 int  page_bars_init(page_bars *b, int n);
-void page_bars_free(page_bars *b);      /* a zeroed set too */
+void page_bars_clear(page_bars *b);      /* a zeroed set too */
 
 /* Bar k's value, its exact text and its text shown with `decimals`. */
 void page_bars_value(page_bars *b, int k, double v, int decimals);

@@ -96,7 +96,7 @@ static int drive_charts(report_page *pg, xmlNodePtr sec, int group)
     }
     rc = 0;
 cleanup:
-    page_bars_free(&b);
+    page_bars_clear(&b);
     return rc;
 }
 
@@ -300,7 +300,7 @@ static int tpcc_drive(report_page *pg, xmlNodePtr sec, const report_run *run,
     if (title && svg_bar_chart(sec, id, title, b.bars, t->ntypes, 0))
         rc = 0;
 cleanup:
-    page_bars_free(&b);
+    page_bars_clear(&b);
     free(label);
     free(h3);
     free(title);
@@ -401,7 +401,7 @@ int page_section_tpcc(report_page *pg)
                 goto cleanup;
     rc = 0;
 cleanup:
-    page_bars_free(&b);
+    page_bars_clear(&b);
     return rc;
 }
 

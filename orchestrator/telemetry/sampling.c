@@ -63,7 +63,7 @@ void orch_telemetry_free(orch_telemetry *t)
 {
     if (!t)
         return;
-    tel_views_free(t);
+    tel_views_clear(t);
     for (int i = 0; i < t->nvms; i++) {
         free(t->vms[i].guest);
         free(t->vms[i].name);

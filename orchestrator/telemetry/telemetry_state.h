@@ -225,7 +225,7 @@ int tel_diskstat_rates(orch_diskstat_delta *const *series, const int *n, const d
 /* views.c: the guests' view and the device's latencies in the run's
  * life (called without t->mu) and in the summary. */
 void tel_views_new(orch_telemetry *t);
-void tel_views_free(orch_telemetry *t);
+void tel_views_clear(orch_telemetry *t);
 /* Drive d was resolved (its device known, or not): set up its tracer. */
 void tel_views_drive(orch_telemetry *t, int d);
 /* VM v (just added) runs as dom. */
