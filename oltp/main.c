@@ -603,7 +603,10 @@ int main(int argc, char **argv)
         opts_list(stdout);
         return OLTP_EXIT_OK;
     }
-    opts_scrub_argv(argc, argv);    /* no password left in `ps` (argv_scrub.h) */
+    if (opts_scrub_argv(argc, argv) < 0) {   /* no password left in `ps` (argv_scrub.h) */
+        fprintf(stderr, "oltp: out of memory\n");
+        return OLTP_EXIT_BAD_INPUT;
+    }
     r = opts_parse(&o, argc, argv, msg_file ? msg_file : stderr);
     /* sysbench exits 1 on every error that is oltp's 2 (bad input, no
      * server, missing or existing tables) */

@@ -28,6 +28,8 @@
 #ifndef ORCH_LIVE_H
 #define ORCH_LIVE_H
 
+#include "attributes.h"
+
 #include <stddef.h>
 #include "clients/clients.h"
 #include "plan/plan.h"
@@ -47,7 +49,7 @@ void orch_live_free(orch_live *lv);
 /* Serve the view at addr ("127.0.0.1:9464", util/listen.h; port 0: a
  * free one) on a thread of its own, GET /metrics. 0, or -1 with err
  * (cannot listen there, and why). */
-int orch_live_listen(orch_live *lv, const char *addr, char *err, size_t errlen);
+int orch_live_listen(orch_live *lv, const char *addr, char *err, size_t errlen) DB_MUST_CHECK;
 /* The port it listens on (the one picked for port 0), 0 when not. */
 int orch_live_port(const orch_live *lv);
 

@@ -30,6 +30,8 @@
 #ifndef ORCH_HOSTCHECK_H
 #define ORCH_HOSTCHECK_H
 
+#include "attributes.h"
+
 #include <stdio.h>
 #include "plan/plan.h"
 #include "telemetry/telemetry.h"
@@ -74,7 +76,7 @@ typedef struct orch_hc_opts {
  * ignored, or -1 with err (out of memory). */
 int orch_host_check(orch_conns *conns, const orch_plan *p, const orch_template *t,
                     const orch_hc_opts *o, res_hc_finding **out, int *n, char *err,
-                    size_t errlen);
+                    size_t errlen) DB_MUST_CHECK;
 
 /* The findings, one line each and an indented "fix:" line under a warn
  * or a refusal that has one:
