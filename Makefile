@@ -44,7 +44,8 @@ pkglibs   = $(shell pkg-config --libs $(1))
 ALL_TARGETS   :=
 # make lint's checks come first in make check (they take seconds)
 LINT_TARGETS  := tests/lint/layers.sh tests/lint/launcher.sh tests/lint/prefixes.sh \
-                 tests/lint/enums.sh tests/lint/sizes.sh tests/lint/calls.sh \
+                 tests/lint/enums.sh tests/lint/sizes.sh tests/lint/calls.sh tests/lint/fronts.sh \
+                 tests/lint/musts.sh \
                  tests/lint/test_lint.sh
 CHECK_TARGETS := $(LINT_TARGETS) tests/test_run_all.sh tests/docs/docs.sh tests/lib/test_leftovers.sh tests/build/compile_commands.sh \
                  tests/build/install.sh

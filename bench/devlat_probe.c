@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "telemetry/devlat.h"
-#include "util/units.h"
+#include "telemetry/telemetry.h"
+#include "util/util.h"
 
 int main(int argc, char **argv)
 {

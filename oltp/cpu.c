@@ -164,7 +164,7 @@ static void cpu_clock(cpu_state *s, stats *whole, stats *tail, stats *iv, report
     stats acc;
 
     if (stats_init(&acc, 1) < 0) {
-        stats_free(&acc);       /* no interval report, the run goes on */
+        stats_clear(&acc);       /* no interval report, the run goes on */
         __atomic_store_n(&s->stop, 1, __ATOMIC_RELAXED);
     }
     for (;;) {
@@ -197,7 +197,7 @@ static void cpu_clock(cpu_state *s, stats *whole, stats *tail, stats *iv, report
             report_ckpt_interval(stdout, o, k, &acc, t);
     }
     __atomic_store_n(&s->stop, 1, __ATOMIC_RELAXED);
-    stats_free(&acc);
+    stats_clear(&acc);
 }
 
 /* Start the threads, run the clock, print the final report. 0, or -1
@@ -246,11 +246,11 @@ static int cpu_run(cpu_state *s)
     report_final(stdout, o, NULL, &r, &k);
     rc = 0;
 cleanup:
-    stats_free(&iv);
-    stats_free(&p->st);
-    stats_free(&p->tail);
+    stats_clear(&iv);
+    stats_clear(&p->st);
+    stats_clear(&p->tail);
     free(r.conns);
-    report_ckpt_free(&k);
+    report_ckpt_clear(&k);
     return rc;
 }
 
@@ -318,7 +318,7 @@ int cpu_test(const oltp_opts *o)
             rc = OLTP_EXIT_FAILED;
     }
     for (int i = 0; i < s.nshards; i++) {
-        stats_free(&s.shards[i].st);
+        stats_clear(&s.shards[i].st);
         pthread_mutex_destroy(&s.shards[i].mu);
     }
     pthread_cond_destroy(&s.ended);

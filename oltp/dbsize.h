@@ -7,6 +7,8 @@
 #ifndef OLTP_DBSIZE_H
 #define OLTP_DBSIZE_H
 
+#include "attributes.h"
+
 #include <stdio.h>
 
 #include "drivers/db.h"

@@ -334,7 +334,7 @@ static int ckpt_start(run_ctx *x, engine_hooks *h)
     if (report_ckpt_init(&x->ckpt, x->wl->ntypes > 1 ? x->wl->ntypes : 1,
                          o->threads > o->connections ? o->threads : o->connections) < 0) {
         fprintf(stderr, "oltp: out of memory\n");
-        report_ckpt_free(&x->ckpt);
+        report_ckpt_clear(&x->ckpt);
         if (x->c)
             db_free(x->c);
         return -1;
@@ -408,7 +408,7 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
     if (x.c)
         db_free(x.c);
     if (rc < 0) {
-        report_ckpt_free(&x.ckpt);
+        report_ckpt_clear(&x.ckpt);
         rc = res.disk_full ? OLTP_EXIT_DISK_FULL : OLTP_EXIT_FAILED;
         if (res.disk_full)
             fprintf(stderr, "oltp: the database reported its disk full (see above): the "
@@ -419,7 +419,7 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
         if (res.fatal && o->json_path && report_json(o->json_path, o, wl, &res, started, origin_ns) < 0) {
             /* it said why; the exit status stays the run's error */
         }
-        run_result_free(&res);
+        run_result_clear(&res);
         return rc;
     }
     if (res.stopped)
@@ -438,7 +438,7 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
     snprintf(res.server_version, sizeof res.server_version, "%s", version);
     res_stopped = res.stopped;
     report_final(stdout, o, wl, &res, &x.ckpt);
-    report_ckpt_free(&x.ckpt);
+    report_ckpt_clear(&x.ckpt);
     if (opts_notice(o) && !o->sysbench_personality)
         dbsize_print(stdout, "before the run", &size_start);
     /* a run ended by a server that stayed away has no size to read after it */
@@ -450,7 +450,7 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
     rc = res.unavailable ? OLTP_EXIT_UNAVAILABLE : OLTP_EXIT_OK;
     if (o->json_path && report_json(o->json_path, o, wl, &res, started, origin_ns) < 0)
         rc = OLTP_EXIT_BAD_INPUT;
-    run_result_free(&res);
+    run_result_clear(&res);
     if (res_stopped)
         end_by_stop_signal();
     return rc;
@@ -603,7 +603,10 @@ int main(int argc, char **argv)
         opts_list(stdout);
         return OLTP_EXIT_OK;
     }
-    opts_scrub_argv(argc, argv);    /* no password left in `ps` (argv_scrub.h) */
+    if (opts_scrub_argv(argc, argv) < 0) {   /* no password left in `ps` (argv_scrub.h) */
+        fprintf(stderr, "oltp: out of memory\n");
+        return OLTP_EXIT_BAD_INPUT;
+    }
     r = opts_parse(&o, argc, argv, msg_file ? msg_file : stderr);
     /* sysbench exits 1 on every error that is oltp's 2 (bad input, no
      * server, missing or existing tables) */

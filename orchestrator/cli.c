@@ -2,7 +2,7 @@
  * and the one bad-input message. */
 #include "cli.h"
 
-#include "util/names.h"
+#include "util/util.h"
 
 #include <stdarg.h>
 #include <stdio.h>

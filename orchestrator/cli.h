@@ -4,7 +4,7 @@
 #ifndef ORCH_CLI_H
 #define ORCH_CLI_H
 
-#include "run/hostcheck.h"
+#include "run/run.h"
 
 #include <stdbool.h>
 

@@ -5,11 +5,8 @@
 
 #include "bundle/bundle.h"
 #include "plan/plan.h"
-#include "run/replay.h"
-#include "run/resume.h"
 #include "run/run.h"
-#include "util/files.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <stdio.h>
 #include <errno.h>

@@ -3,24 +3,14 @@
  * folder or a bundle (resume, bundle, verify) are in cli_folder.c, the
  * options they all parse in cli.c. Exit status: 0 success, 1 failure,
  * 2 bad input, 3 (run) completed with failures, 130 interrupted (stop.h). */
-#include "clients/oltp_pids.h"
+#include "clients/clients.h"
 #include "atomic_file.h"
 #include "attributes.h"
-#include "virt/hosts.h"
-#include "plan/layout.h"
-#include "util/command.h"
-#include "util/files.h"
-#include "util/names.h"
+#include "virt/virt.h"
+#include "util/util.h"
 #include "plan/plan.h"
-#include "virt/provision.h"
-#include "virt/placement_host.h"
-#include "virt/kvm.h"
 #include "report/report.h"
 #include "run/run.h"
-#include "run/estimate.h"
-#include "run/power.h"
-#include "run/hostcheck.h"
-#include "plan/template.h"
 #include "cli.h"
 
 #include <dirent.h>

@@ -14,6 +14,8 @@
 #ifndef OLTP_DIALECT_H
 #define OLTP_DIALECT_H
 
+#include "attributes.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -75,12 +77,12 @@ const dialect_def *dialect_get(int d);
 
 /* Parse "mysql" | "pgsql" | "mssql" (also "postgresql", "sqlserver",
  * "tsql", "mariadb"). Returns 0, or -1 when the name is unknown. */
-int dialect_parse(const char *name, db_dialect *out);
+int dialect_parse(const char *name, db_dialect *out) DB_MUST_CHECK;
 
 /* The dialect of a DBMS by the name ODBC's SQLGetInfo(SQL_DBMS_NAME)
  * reports ("Microsoft SQL Server", "PostgreSQL", "MySQL", "MariaDB").
  * Returns 0, or -1 when the name is not one oltp knows. */
-int dialect_from_dbms_name(const char *dbms, db_dialect *out);
+int dialect_from_dbms_name(const char *dbms, db_dialect *out) DB_MUST_CHECK;
 
 /* Quote identifier `id` for dialect d into buf ("`x`", "\"x\"", "[x]").
  * Returns buf. */

@@ -6,6 +6,8 @@
 #ifndef OLTP_DRV_PGSQL_H
 #define OLTP_DRV_PGSQL_H
 
+#include "attributes.h"
+
 #include <libpq-fe.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -47,7 +49,7 @@ char *pg_rewrite_placeholders(const char *sql);
 /* Parameter values as text (libpq's text format needs NUL-terminated
  * strings), in p->pvals; they live in p->pbuf until the next execute. 0,
  * or -1 with c->err set (out of memory). */
-int   pg_text_params(db_conn *c, const db_value *v, int n);
+int   pg_text_params(db_conn *c, const db_value *v, int n) DB_MUST_CHECK;
 /* Statement stmt with the values v inlined (--db-ps-mode=disable), strings
  * escaped by PQescapeStringConn. Returns a malloc'ed string the caller
  * frees, or NULL with c->err set (out of memory). */

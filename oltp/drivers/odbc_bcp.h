@@ -19,6 +19,8 @@
 #ifndef OLTP_ODBC_BCP_H
 #define OLTP_ODBC_BCP_H
 
+#include "attributes.h"
+
 #include <sql.h>
 #include <sqlext.h>
 #include <stddef.h>
@@ -53,6 +55,6 @@ typedef struct odbc_bcp {
  * connected). Returns 0 and fills *out, or -1 when the driver has none
  * (then why[] names the driver and what was looked for). Owns nothing:
  * the functions live as long as the connection. */
-int odbc_bcp_find(SQLHDBC dbc, odbc_bcp *out, char *why, size_t whylen);
+int odbc_bcp_find(SQLHDBC dbc, odbc_bcp *out, char *why, size_t whylen) DB_MUST_CHECK;
 
 #endif

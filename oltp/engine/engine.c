@@ -513,20 +513,20 @@ int engine_run(const wl_run *run, const workload *wl, const struct db_driver *dr
     rc = report_end(&e, res, nconns);
 out:
     for (int i = 0; e.workers && i < e.nworkers; i++)
-        engine_worker_free(&e.workers[i]);
+        engine_worker_clear(&e.workers[i]);
     free(e.workers);
-    stats_free(&acc);
+    stats_clear(&acc);
     pthread_mutex_destroy(&e.err_lock);
     return rc;
 }
 
-void run_result_free(run_result *res)
+void run_result_clear(run_result *res)
 {
     for (int i = 0; i < 2; i++) {
         for (int k = 0; k < res->phases[i].niv; k++)
             hist_sparse_free(res->phases[i].iv[k].lat);
-        stats_free(&res->phases[i].st);
-        stats_free(&res->phases[i].tail);
+        stats_clear(&res->phases[i].st);
+        stats_clear(&res->phases[i].tail);
         free(res->phases[i].iv);
         free(res->phases[i].longest_outage_s);
     }

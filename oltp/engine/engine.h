@@ -26,7 +26,7 @@ typedef struct stats {
 } stats;
 
 int  stats_init(stats *s, int ntypes);
-void stats_free(stats *s);               /* accepts a zeroed struct */
+void stats_clear(stats *s);               /* accepts a zeroed struct */
 void stats_reset(stats *s);
 void stats_add(stats *dst, const stats *src);
 
@@ -145,11 +145,11 @@ typedef struct engine_hooks {
  * hooks.stop_requested (res->stopped set), -1 when it could not start or
  * a fatal error stopped it (message printed; res->fatal set). Ended early,
  * fatal error included, the phases hold what was measured up to then (the
- * last one shorter than asked). The caller frees the result with
- * run_result_free(). */
+ * last one shorter than asked). The caller empties the result with
+ * run_result_clear(). */
 int  engine_run(const wl_run *run, const workload *wl, const struct db_driver *drv,
                 const engine_hooks *hooks, run_result *res) DB_MUST_CHECK;
-void run_result_free(run_result *res);
+void run_result_clear(run_result *res);
 
 /* How many event-loop threads drive nconns connections (>= 1).
  * requested > 0 (--event-threads=N): N, but no more than the connections.

@@ -10,6 +10,8 @@
 #ifndef OLTP_ENGINE_STATE_H
 #define OLTP_ENGINE_STATE_H
 
+#include "attributes.h"
+
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -173,13 +175,13 @@ void engine_term_wait(term *t);
 
 /* Set up worker w (id) of e with connections first_conn.. (nconns) and
  * terminals first_term.. (nterms). 0, or -1 (out of memory, or a
- * workload state the workload could not make); engine_worker_free
+ * workload state the workload could not make); engine_worker_clear
  * cleans up either way. */
 int  engine_worker_init(engine *e, worker *w, int id, int first_conn, int nconns,
-                        int first_term, int nterms);
+                        int first_term, int nterms) DB_MUST_CHECK;
 /* The thread of a worker (arg): its loop until every connection closed. */
 void engine_worker_main(void *arg);
 /* Free w's connections, terminals and loop (after its thread ended). */
-void engine_worker_free(worker *w);
+void engine_worker_clear(worker *w);
 
 #endif

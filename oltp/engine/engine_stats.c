@@ -21,7 +21,7 @@ int stats_init(stats *s, int ntypes)
     return 0;
 }
 
-void stats_free(stats *s)
+void stats_clear(stats *s)
 {
     hist_free(s->lat);
     hist_free(s->queue);

@@ -165,15 +165,15 @@ int engine_worker_init(engine *e, worker *w, int id, int first_conn, int nconns,
     return 0;
 }
 
-void engine_worker_free(worker *w)
+void engine_worker_clear(worker *w)
 {
     if (!w->conns)
         return;
     uv_loop_close(&w->loop);
     pthread_mutex_destroy(&w->lock);
-    stats_free(&w->iv);
-    stats_free(&w->done);
-    stats_free(&w->tail);
+    stats_clear(&w->iv);
+    stats_clear(&w->done);
+    stats_clear(&w->tail);
     for (int i = 0; i < w->nterms; i++)
         if (w->terms[i].wls)
             w->e->wl->conn_free(w->terms[i].wls);

@@ -323,9 +323,9 @@ int report_ckpt_init(report_ckpt *k, int ntypes, int nconns)
     return stats_init(&k->span, ntypes);
 }
 
-void report_ckpt_free(report_ckpt *k)
+void report_ckpt_clear(report_ckpt *k)
 {
-    stats_free(&k->span);
+    stats_clear(&k->span);
     free(k->now.conns);
     free(k->last);
     k->now.conns = k->last = NULL;
@@ -366,7 +366,7 @@ void report_final(FILE *out, const oltp_opts *o, const workload *wl, const run_r
     /* every transaction that ended: those in flight at the cut too */
     if (stats_init(&all, p->st.ntypes) < 0) {
         fprintf(stderr, "oltp: out of memory writing the report\n");
-        stats_free(&all);
+        stats_clear(&all);
         return;
     }
     stats_add(&all, after_ckpt ? &k->span : &p->st);
@@ -389,7 +389,7 @@ void report_final(FILE *out, const oltp_opts *o, const workload *wl, const run_r
                        r->nconns);
     }
     fflush(out);
-    stats_free(&all);
+    stats_clear(&all);
 }
 
 /* The phase latency object: avg, min, max, p50, p95, p99 and every

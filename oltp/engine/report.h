@@ -42,9 +42,9 @@ typedef struct report_ckpt {
     double last_t;              /* seconds into the measured phase at the last one */
 } report_ckpt;
 /* nconns: the connections of the run. 0, or -1 when out of memory (free
- * it either way); report_ckpt_free accepts a zeroed one. */
+ * it either way); report_ckpt_clear accepts a zeroed one. */
 int  report_ckpt_init(report_ckpt *k, int ntypes, int nconns) DB_MUST_CHECK;
-void report_ckpt_free(report_ckpt *k);
+void report_ckpt_clear(report_ckpt *k);
 void report_ckpt_interval(FILE *out, const oltp_opts *o, report_ckpt *k, const stats *acc,
                           double t_run);
 

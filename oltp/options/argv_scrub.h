@@ -14,10 +14,12 @@
 #ifndef OLTP_ARGV_SCRUB_H
 #define OLTP_ARGV_SCRUB_H
 
+#include "attributes.h"
+
 /* Scrub argv[1..argc-1] in place; each argument scrubbed becomes a heap
  * copy of what it was (never freed: it lives as long as argv). Returns
  * the number of passwords scrubbed, or -1 when out of memory (an
  * argument left as it was). */
-int opts_scrub_argv(int argc, char **argv);
+int opts_scrub_argv(int argc, char **argv) DB_MUST_CHECK;
 
 #endif

@@ -6,6 +6,8 @@
 #ifndef OLTP_RAND_H
 #define OLTP_RAND_H
 
+#include "attributes.h"
+
 #include <stdint.h>
 
 typedef enum { RAND_UNIFORM, RAND_GAUSSIAN, RAND_SPECIAL, RAND_PARETO, RAND_ZIPFIAN } rand_type;
@@ -25,9 +27,9 @@ typedef struct rand_cfg {
 typedef struct rng { uint64_t s[2]; } rng;
 
 /* Fill the derived fields; returns 0 or -1 when a parameter is out of range. */
-int  rand_cfg_finish(rand_cfg *c);
+int  rand_cfg_finish(rand_cfg *c) DB_MUST_CHECK;
 /* Parse a --rand-type name; returns 0 or -1. */
-int  rand_type_parse(const char *name, rand_type *out);
+int  rand_type_parse(const char *name, rand_type *out) DB_MUST_CHECK;
 const char *rand_type_name(rand_type t);
 
 /* Seed a generator from a 64-bit seed and a stream number (splitmix64). */

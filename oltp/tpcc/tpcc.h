@@ -18,6 +18,8 @@
 #ifndef OLTP_TPCC_H
 #define OLTP_TPCC_H
 
+#include "attributes.h"
+
 #include "drivers/dialect.h"
 #include "tpcc/tpcc_rand.h"
 #include "workloads/workload.h"
@@ -119,7 +121,7 @@ enum {
  * --tpcc-compat=hammerdb, HammerDB's writes, in
  * run->stmts/nstmts (freed by the caller with free()). 0, or -1 after
  * printing the error. */
-int tpcc_stmts_build(wl_run *run, const dialect_def *dl, db_dialect d, tpcc_compat compat);
+int tpcc_stmts_build(wl_run *run, const dialect_def *dl, db_dialect d, tpcc_compat compat) DB_MUST_CHECK;
 
 /* --- tpcc_term.c: a terminal and the inputs of its next transaction --- */
 
@@ -170,10 +172,10 @@ double  tpcc_pause_before(void *state);
 
 /* The CALL statement of transaction type `type` for dialect d, into *def.
  * 0, or -1 for an unknown type. */
-int tpcc_proc_call(db_dialect d, int type, db_stmt_def *def);
+int tpcc_proc_call(db_dialect d, int type, db_stmt_def *def) DB_MUST_CHECK;
 /* prepare: create the five procedures; cleanup: drop any that exist;
  * before a run: all five exist. 0, or -1 after printing the error. */
-int tpcc_proc_create(const wl_run *run, db_conn *c);
+int tpcc_proc_create(const wl_run *run, db_conn *c) DB_MUST_CHECK;
 int tpcc_proc_drop(const wl_run *run, db_conn *c);
 int tpcc_proc_check(const wl_run *run, db_conn *c);
 

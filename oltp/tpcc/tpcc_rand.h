@@ -8,6 +8,8 @@
 #ifndef OLTP_TPCC_RAND_H
 #define OLTP_TPCC_RAND_H
 
+#include "attributes.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -47,7 +49,7 @@ bool tpcc_c_last_valid(uint32_t c_load, uint32_t c_run);
 typedef enum { TPCC_COMPAT_SPEC, TPCC_COMPAT_HAMMERDB, TPCC_NCOMPAT } tpcc_compat;
 extern const char *const tpcc_compat_names[TPCC_NCOMPAT];
 /* The mode named s, or -1 for an unknown name. */
-int tpcc_compat_parse(const char *s);
+int tpcc_compat_parse(const char *s) DB_MUST_CHECK;
 
 /* Constants for a run in mode m: tpcc_consts_run's for SPEC; for HAMMERDB
  * the same but C_LAST = TPCC_C_LAST_LOAD (one name constant). */

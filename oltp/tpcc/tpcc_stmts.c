@@ -188,6 +188,9 @@ int tpcc_stmts_build(wl_run *run, const dialect_def *dl, db_dialect d, tpcc_comp
         if (hdb_variants[i].d == HDB_ANY || hdb_variants[i].d == d)
             run->stmts[hdb_variants[i].stmt] = hdb_variants[i].def;
     for (int t = 0; run->o->tpcc_procedures && t < TPCC_NTYPES; t++)
-        tpcc_proc_call(d, t, &run->stmts[S_CALL + t]);
+        if (tpcc_proc_call(d, t, &run->stmts[S_CALL + t]) < 0) {
+            fprintf(stderr, "oltp: no CALL statement for TPC-C transaction type %d\n", t);
+            return -1;
+        }
     return 0;
 }

@@ -4,8 +4,8 @@
 #include "bundle/manifest.h"
 #include "bundle/sign.h"
 #include "atomic_file.h"
-#include "run/resume.h"
-#include "util/names.h"
+#include "run/run.h"
+#include "util/util.h"
 
 #include <archive.h>
 #include <archive_entry.h>

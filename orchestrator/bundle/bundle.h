@@ -25,6 +25,8 @@
 #ifndef ORCH_BUNDLE_H
 #define ORCH_BUNDLE_H
 
+#include "attributes.h"
+
 #include <stdio.h>
 
 #define ORCH_MANIFEST "MANIFEST.sha256"
@@ -41,7 +43,7 @@
  * cannot be written (no file then). */
 #define ORCH_BUNDLE_EWRITE (-3)
 int orch_bundle_write(const char *run_dir, const char *path, const char *key, FILE *out,
-                      char *err, size_t errlen);
+                      char *err, size_t errlen) DB_MUST_CHECK;
 
 /* Check bundle path: one "mismatch: FILE: KEY: stored S, recomputed R"
  * line on out for each difference (a file every ended run writes and
@@ -54,6 +56,6 @@ int orch_bundle_write(const char *run_dir, const char *path, const char *key, FI
  * err when it is no bundle, or a damaged or partial one, or signers
  * cannot be read. */
 int orch_bundle_verify(const char *path, const char *signers, FILE *out, char *err,
-                       size_t errlen);
+                       size_t errlen) DB_MUST_CHECK;
 
 #endif

@@ -2,9 +2,9 @@
 #include "bundle/manifest.h"
 #include "bundle/bundle.h"
 #include "bundle/sign.h"
-#include "run/resume.h"
-#include "virt/upload.h"
-#include "util/names.h"
+#include "run/run.h"
+#include "virt/virt.h"
+#include "util/util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -5,6 +5,8 @@
 #ifndef ORCH_MANIFEST_H
 #define ORCH_MANIFEST_H
 
+#include "attributes.h"
+
 #include <stddef.h>
 
 typedef struct orch_mf_entry {
@@ -20,14 +22,14 @@ typedef struct orch_manifest {
 /* Every regular file under dir (sorted by path; the run lock, the
  * manifest itself and its signature left out) with its sum into m. 0, or
  * -1 with err. */
-int orch_manifest_scan(const char *dir, orch_manifest *m, char *err, size_t errlen);
+int orch_manifest_scan(const char *dir, orch_manifest *m, char *err, size_t errlen) DB_MUST_CHECK;
 /* The manifest's text: one "SHA256  PATH\n" line per entry. New string,
  * or NULL when out of memory. */
 char *orch_manifest_text(const orch_manifest *m);
 /* Parse a manifest's text into m (lines starting with '#' are comments,
  * as for sha256sum -c). 0, or -1 with "MANIFEST.sha256 line N: ..." in
  * err. */
-int orch_manifest_parse(const char *text, orch_manifest *m, char *err, size_t errlen);
+int orch_manifest_parse(const char *text, orch_manifest *m, char *err, size_t errlen) DB_MUST_CHECK;
 /* The entry of path, or NULL. */
 const orch_mf_entry *orch_manifest_find(const orch_manifest *m, const char *path);
 /* The first file every ended run writes (plan.ini, summary.json,

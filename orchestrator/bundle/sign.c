@@ -2,10 +2,8 @@
  * (sign.h). */
 #include "bundle/sign.h"
 #include "bundle/bundle.h"
-#include "clients/client.h"
-#include "util/command.h"
-#include "util/files.h"
-#include "util/names.h"
+#include "clients/clients.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -19,6 +19,8 @@
 #ifndef ORCH_SIGN_H
 #define ORCH_SIGN_H
 
+#include "attributes.h"
+
 #include <stddef.h>
 
 #define ORCH_SIGNATURE      "MANIFEST.sha256.sig"
@@ -33,7 +35,7 @@ char *orch_sign_stamp(const char *text);
  * with a passphrase asks for it on the terminal, an agent's key is named
  * by its .pub). The armored signature into *sig (new string). 0, or -1
  * with err. */
-int orch_sign_text(const char *key, const char *text, char **sig, char *err, size_t errlen);
+int orch_sign_text(const char *key, const char *text, char **sig, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* The origin of the unpacked run folder dir, whose manifest is text:
  * with signers NULL, "consistent, unsigned" or "signed, signer not
@@ -44,6 +46,6 @@ int orch_sign_text(const char *key, const char *text, char **sig, char *err, siz
  * allow, a signature that does not match the manifest), -1 with err when
  * the check cannot be made (signers unreadable, no ssh-keygen). */
 int orch_sign_check(const char *dir, const char *text, const char *signers, char *origin,
-                    size_t originlen, char *err, size_t errlen);
+                    size_t originlen, char *err, size_t errlen) DB_MUST_CHECK;
 
 #endif

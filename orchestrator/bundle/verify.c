@@ -3,10 +3,8 @@
 #include "bundle/bundle.h"
 #include "bundle/manifest.h"
 #include "bundle/sign.h"
-#include "run/aggregate.h"
-#include "run/replay.h"
-#include "util/files.h"
-#include "util/names.h"
+#include "run/run.h"
+#include "util/util.h"
 
 #include <archive.h>
 #include <archive_entry.h>

@@ -14,11 +14,11 @@
 #ifndef ORCH_CLIENT_H
 #define ORCH_CLIENT_H
 
+#include "attributes.h"
+
 #include <stdio.h>
 #include <libvirt/libvirt.h>
-#include "plan/layout.h"
-#include "virt/agent.h"     /* orch_agent_fn, orch_agent_libvirt */
-#include "virt/monitor.h"
+#include "virt/virt.h"     /* orch_agent_fn, orch_agent_libvirt */
 #include "plan/plan.h"
 
 
@@ -156,7 +156,7 @@ extern const orch_client_ops orch_client_guest;
  * is not an interval report. */
 int orch_parse_tps(const char *line, double *tps);
 /* The whole interval line into *iv. 0, or -1 when the line is not one. */
-int orch_parse_interval(const char *line, orch_interval *iv);
+int orch_parse_interval(const char *line, orch_interval *iv) DB_MUST_CHECK;
 /* A line job's oltp printed during phase: an interval line sets
  * job->live_tps and goes to c's interval_hook. */
 void orch_client_line(const orch_client *c, struct orch_job *job, const char *phase,
@@ -165,7 +165,7 @@ void orch_client_line(const orch_client *c, struct orch_job *job, const char *ph
 /* 1 when dom (VM `name`) is no longer running — shut off, crashed or
  * paused — with why in err, else 0: a VM that dies while booting fails
  * at once instead of at the boot timeout. */
-int orch_dom_gone(virDomainPtr dom, const char *name, char *err, size_t errlen);
+int orch_dom_gone(virDomainPtr dom, const char *name, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* The last non-empty line of text (NULL: none) into out. */
 void orch_last_line(const char *text, char *out, size_t outlen);

@@ -6,13 +6,12 @@
  * client.h). */
 #include "clients/client.h"
 #include "attributes.h"
-#include "virt/agent.h"
-#include "plan/dbengine.h"
-#include "util/names.h"
+#include "virt/virt.h"
+#include "plan/plan.h"
+#include "util/util.h"
 #include "nap.h"
 #include "oltp_exit.h"
 #include "results.h"
-#include "util/stop.h"
 
 #include <errno.h>
 #include <stdlib.h>

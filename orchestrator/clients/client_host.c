@@ -5,12 +5,10 @@
 #include "clients/client.h"
 #include "attributes.h"
 #include "clients/oltp_pids.h"
-#include "virt/passt.h"
-#include "plan/dbengine.h"
-#include "util/names.h"
+#include "virt/virt.h"
+#include "plan/plan.h"
+#include "util/util.h"
 #include "oltp_exit.h"
-#include "util/command.h"
-#include "util/stop.h"
 
 #include <errno.h>
 #include <poll.h>

@@ -3,8 +3,7 @@
 #include "clients/oltp_pids.h"
 #include "atomic_file.h"
 #include "nap.h"
-#include "util/command.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <signal.h>

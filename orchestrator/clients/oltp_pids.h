@@ -17,13 +17,15 @@
 #ifndef ORCH_CLIENTS_H
 #define ORCH_CLIENTS_H
 
+#include "attributes.h"
+
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
 
 /* The start time of process pid (field 22 of /proc/PID/stat) in *start.
  * 0, or -1 when there is no such process. */
-int orch_proc_start_time(pid_t pid, unsigned long long *start);
+int orch_proc_start_time(pid_t pid, unsigned long long *start) DB_MUST_CHECK;
 
 /* A started process as the record names it: its pid, start time and
  * executable (device and inode of /proc/PID/exe), taken once, when it
@@ -43,7 +45,7 @@ void orch_client_identify(pid_t pid, orch_client_id *id);
  * reused) is then never taken for the one the run started. 0, or -1 with
  * a message in err. */
 int orch_clients_record(const char *run_dir, const orch_client_id *ids, const char *const *names,
-                        int n, char *err, size_t errlen);
+                        int n, char *err, size_t errlen) DB_MUST_CHECK;
 /* Remove RUN_DIR/clients (the phase reaped them all). */
 void orch_clients_forget(const char *run_dir);
 

@@ -4,8 +4,7 @@
 #include "clients/client.h"
 #include "attributes.h"
 #include "oltp_exit.h"
-#include "util/stop.h"
-#include "util/units.h"
+#include "util/util.h"
 
 #include <stdlib.h>
 #include <time.h>

@@ -14,7 +14,7 @@
  * from 127.0.0.1, and such a limit would let a few local clients shut it
  * out. */
 #include "live/live_state.h"
-#include "util/listen.h"
+#include "util/util.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

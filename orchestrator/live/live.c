@@ -1,7 +1,7 @@
 /* live.c — the live view's model and its OpenMetrics text (live.h); the
  * HTTP server around it is httpd.c. */
 #include "live/live_state.h"
-#include "util/units.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <math.h>

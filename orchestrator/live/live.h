@@ -28,12 +28,13 @@
 #ifndef ORCH_LIVE_H
 #define ORCH_LIVE_H
 
+#include "attributes.h"
+
 #include <stddef.h>
-#include "clients/client.h"
-#include "plan/layout.h"
+#include "clients/clients.h"
 #include "plan/plan.h"
 #include "telemetry/telemetry.h"
-#include "virt/monitor.h"
+#include "virt/virt.h"
 
 typedef struct orch_live orch_live;
 
@@ -48,7 +49,7 @@ void orch_live_free(orch_live *lv);
 /* Serve the view at addr ("127.0.0.1:9464", util/listen.h; port 0: a
  * free one) on a thread of its own, GET /metrics. 0, or -1 with err
  * (cannot listen there, and why). */
-int orch_live_listen(orch_live *lv, const char *addr, char *err, size_t errlen);
+int orch_live_listen(orch_live *lv, const char *addr, char *err, size_t errlen) DB_MUST_CHECK;
 /* The port it listens on (the one picked for port 0), 0 when not. */
 int orch_live_port(const orch_live *lv);
 
@@ -86,5 +87,9 @@ void orch_live_detach(orch_live *lv);
 #define ORCH_LIVE_LINGER_MIN_S 5.0
 #define ORCH_LIVE_LINGER_MAX_S 60.0
 int orch_live_linger(orch_live *lv, double *waited_s, double *limit_s);
+
+/* The rest of what live/ offers to the other folders (the front header:
+ * a file outside live/ includes only this one, tests/lint/fronts.sh). */
+#include "live/openmetrics.h"
 
 #endif

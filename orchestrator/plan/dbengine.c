@@ -1,7 +1,7 @@
 /* dbengine.c — the database engines and the oltp drivers that reach them
  * (see dbengine.h). */
 #include "plan/dbengine.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* layout.c — names, ports and commands of a plan's VMs (see layout.h). */
 #include "plan/layout.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <limits.h>
 #include <stdio.h>

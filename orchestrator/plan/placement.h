@@ -22,6 +22,8 @@
 #ifndef ORCH_PLACEMENT_H
 #define ORCH_PLACEMENT_H
 
+#include "attributes.h"
+
 #include <stddef.h>
 
 /* One logical CPU of a host. */
@@ -40,7 +42,7 @@ typedef struct orch_host_topo {
 
 /* Parse the <topology><cells> of a capabilities document. 0, or -1 with
  * err (not XML, a cpu without id). */
-int orch_topo_parse(const char *caps_xml, orch_host_topo *t, char *err, size_t errlen);
+int orch_topo_parse(const char *caps_xml, orch_host_topo *t, char *err, size_t errlen) DB_MUST_CHECK;
 void orch_topo_clear(orch_host_topo *t);
 
 /* Where one VM runs. */
@@ -60,18 +62,18 @@ void orch_vm_place_clear(orch_vm_place *pl);
  * need and the host has); -1 with err when out of memory or the host's
  * topology is unknown. */
 int orch_place_auto(const orch_host_topo *t, int nvms, int vcpus, orch_vm_place *out,
-                    char *err, size_t errlen);
+                    char *err, size_t errlen) DB_MUST_CHECK;
 
 /* pinning = an explicit list: the words first .. first + nvms - 1 of
  * list (0-based) into out; t may have no CPUs (node then -1). 0, or -1
  * with err (too few words, a bad cpuset, fewer CPUs than vCPUs, a CPU
  * the host lacks). */
 int orch_place_explicit(const char *list, int first, int nvms, int vcpus,
-                        const orch_host_topo *t, orch_vm_place *out, char *err, size_t errlen);
+                        const orch_host_topo *t, orch_vm_place *out, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* The syntax of an explicit list with nwords words expected: 0, or -1
  * with err. */
-int orch_place_check_list(const char *list, int nwords, char *err, size_t errlen);
+int orch_place_check_list(const char *list, int nwords, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* cpuset text of n CPU ids ("0-3,8"), ascending, into buf. */
 const char *orch_cpuset_text(const int *ids, int n, char *buf, size_t len);

@@ -4,7 +4,7 @@
  * is in plan_parse.c, validation in plan_check.c, keys in plan_keys.c. */
 #include "plan/plan.h"
 #include "atomic_file.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <ctype.h>
 #include <errno.h>

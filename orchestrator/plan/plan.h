@@ -9,11 +9,13 @@
 #ifndef ORCH_PLAN_H
 #define ORCH_PLAN_H
 
+#include "attributes.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include "plan/dbengine.h"  /* the database engine the VMs serve */
 #include "plan/template.h"  /* the guest's OS, NIC and firmware choices */
-#include "util/units.h"     /* durations and sizes of plan values */
+#include "util/util.h"     /* durations and sizes of plan values */
 
 typedef enum { ORCH_CLIENT_HOST, ORCH_CLIENT_GUEST } orch_client_kind;
 /* How client = host reaches each VM's database (plan key network, choices
@@ -219,7 +221,7 @@ void orch_plan_free(orch_plan *p);           /* accepts NULL */
  * secret key (db_password) replaced by ORCH_REDACTED and every other byte
  * kept; a sweep step's plan (sweep_step) has its swept key's list replaced
  * by the step's value, so that the step's folder holds the plan it ran. 0, or -1 with a message in err. */
-int orch_plan_write_redacted(const orch_plan *p, const char *path, char *err, size_t errlen);
+int orch_plan_write_redacted(const orch_plan *p, const char *path, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* VMs on drive d (its own count or the plan's), and in the whole plan. */
 int orch_plan_drive_vms(const orch_plan *p, const orch_drive *d);
@@ -231,7 +233,7 @@ int orch_plan_total_vms(const orch_plan *p);
  * (run.h seed_out) loads one database with the plan's own VM definition
  * and login. The other drives are freed. 0, or -1 with err (out of
  * memory). */
-int orch_plan_seed_view(orch_plan *p, char *err, size_t errlen);
+int orch_plan_seed_view(orch_plan *p, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* What oltp connects to for plan p (borrowed strings). */
 orch_db_target orch_plan_db_target(const orch_plan *p);
@@ -264,7 +266,7 @@ char *orch_plan_openssl_conf_path(const orch_plan *p, const char *run_dir, int i
  * the plan had given that value alone: p becomes step i's plan, whose
  * copy (orch_plan_write_redacted) gives the key that value. 0, or -1 with
  * err (no sweep, i out of range). */
-int orch_plan_sweep_step(orch_plan *p, int i, char *err, size_t errlen);
+int orch_plan_sweep_step(orch_plan *p, int i, char *err, size_t errlen) DB_MUST_CHECK;
 /* Step i's value as the plan writes it ("16", "0.5"), into buf (plan.c:
  * the redacted copy writes it, and sweep.c stands above plan.c). */
 void orch_plan_sweep_value(const orch_plan *p, int i, char *buf, size_t len);
@@ -318,5 +320,10 @@ char *orch_plan_settings_cmdline(const orch_plan *p, int *oom);
 
 /* 1 when uri names another host (qemu+ssh://host/..., ...), else 0. */
 int orch_uri_is_remote(const char *uri);
+
+/* The rest of what plan/ offers to the other folders (the front header:
+ * a file outside plan/ includes only this one, tests/lint/fronts.sh). */
+#include "plan/layout.h"
+#include "plan/placement.h"
 
 #endif

@@ -9,8 +9,7 @@
 #include "plan/layout.h"
 #include "plan/placement.h"
 #include "plan/template.h"
-#include "util/listen.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -5,7 +5,7 @@
  * autogrowth falls inside the measurement. */
 #include "plan/plan_parse.h"
 #include "plan/dbengine.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,8 +5,7 @@
 #include "results.h"
 #include "plan/plan.h"
 #include "plan/template.h"
-#include "util/names.h"
-#include "util/units.h"
+#include "util/util.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -8,6 +8,8 @@
 #ifndef ORCH_PLAN_KEYS_H
 #define ORCH_PLAN_KEYS_H
 
+#include "attributes.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -39,7 +41,7 @@ const key_spec *plan_key_find(const key_spec *keys, const char *key);
  * orch_drive for [drive] keys; a K_STR field's old string is freed).
  * 0, or -1 with why v is refused in err (the caller names section and
  * key); nothing is stored then. */
-int plan_key_store(const key_spec *k, void *base, const char *v, char *err, size_t errlen);
+int plan_key_store(const key_spec *k, void *base, const char *v, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* 1 when s is text every file we write can carry: valid UTF-8 (no
  * overlong forms, surrogates or code points past U+10FFFF), no control

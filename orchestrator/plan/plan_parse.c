@@ -7,7 +7,7 @@
 #include "attributes.h"
 #include "plan/plan_keys.h"
 #include "results.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <ini.h>

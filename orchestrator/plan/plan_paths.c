@@ -4,7 +4,7 @@
  * password file readable by its owner alone. A plan that named
  * /etc/passwd as its drive ran, and traced the host's own disk. */
 #include "plan/plan_parse.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -3,7 +3,7 @@
  * step the run takes in order (plan.h). Which keys can be swept, how a
  * list is read and refused, and what a sweep excludes. */
 #include "plan/plan_parse.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -107,7 +107,8 @@ int plan_sweep_value(parse_state *st, const char *section, const key_spec *k, vo
     p->sweep_values = v;
     p->nsweep = n;
     p->sweep_line = st->line;
-    orch_plan_sweep_step(p, 0, err, sizeof err);
+    if (orch_plan_sweep_step(p, 0, err, sizeof err) < 0)  /* each value stored once above */
+        plan_error(st, st->line, "[%s] %s: step 1 of the sweep: %s", section, k->key, err);
     p->sweep_step = 0;          /* the sweep's own plan, holding its first value */
     return 1;
 }

@@ -2,8 +2,7 @@
  * template.h). */
 #include "plan/template.h"
 #include "plan/template_edit.h"
-#include "util/names.h"
-#include "util/units.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -10,6 +10,8 @@
 #ifndef ORCH_TEMPLATE_H
 #define ORCH_TEMPLATE_H
 
+#include "attributes.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -105,7 +107,7 @@ typedef struct orch_template_machine_info {
 } orch_template_machine_info;
 
 /* Fill *m from t. 0, or -1 when out of memory (clear *m either way). */
-int orch_template_machine(const orch_template *t, orch_template_machine_info *m);
+int orch_template_machine(const orch_template *t, orch_template_machine_info *m) DB_MUST_CHECK;
 void orch_template_machine_clear(orch_template_machine_info *m);
 
 /* Domain XML for spec, as a new string (caller frees), or NULL with a

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "report/html.h"
-#include "util/names.h"
+#include "util/util.h"
 #include "report/svg.h"
 #include "report/drive_views.h"
 #include "report/page.h"

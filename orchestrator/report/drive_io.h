@@ -17,9 +17,11 @@
  */
 #ifndef ORCH_REPORT_IO_H
 #define ORCH_REPORT_IO_H
+
+#include "attributes.h"
 #include <libxml/tree.h>
 #include "report/report.h"
-#include "util/stats.h"
+#include "util/util.h"
 
 /* The comparisons section's note: the rule in force, from stats.h. */
 #define REPORT_CMP_NOTE \
@@ -33,6 +35,6 @@
     "identical values, or with too few intervals or repetitions gets no verdict."
 
 /* Append the sections to body. 0, or -1 when out of memory. */
-int report_drive_io_sections(xmlNodePtr body, const report_set *s);
+int report_drive_io_sections(xmlNodePtr body, const report_set *s) DB_MUST_CHECK;
 
 #endif

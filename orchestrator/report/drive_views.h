@@ -16,11 +16,13 @@
  */
 #ifndef ORCH_REPORT_VIEWS_H
 #define ORCH_REPORT_VIEWS_H
+
+#include "attributes.h"
 #include <libxml/tree.h>
 #include "report/report.h"
 
 /* Append them for run r to sec. 0, or -1 when out of memory. */
-int report_drive_views(xmlNodePtr sec, const report_run *run, int r);
+int report_drive_views(xmlNodePtr sec, const report_run *run, int r) DB_MUST_CHECK;
 
 /* A numeric cell: rounded text, the exact figure in data-value, data-key
  * key; empty when v was not measured (NAN). */

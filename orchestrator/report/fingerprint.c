@@ -3,7 +3,7 @@
  * before summaries recorded it) is a group of its own, since nothing says
  * what it ran. The report ranks and scales only within a group. */
 #include "report/report.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <dirent.h>
 #include <stdio.h>

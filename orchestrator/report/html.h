@@ -7,6 +7,8 @@
 #ifndef ORCH_HTML_H
 #define ORCH_HTML_H
 
+#include "attributes.h"
+
 #include <stddef.h>
 
 #include <libxml/HTMLtree.h>
@@ -29,8 +31,8 @@ xmlNodePtr html_table(xmlNodePtr parent, const char *id, const char *const *head
 
 /* Write the HTML document doc to path (formatted, UTF-8). 0, or -1 with
  * "cannot write PATH: why" (or out of memory) in err. */
-int html_write_doc(xmlDocPtr doc, const char *path, char *err, size_t errlen);
+int html_write_doc(xmlDocPtr doc, const char *path, char *err, size_t errlen) DB_MUST_CHECK;
 /* len bytes of mem as the file at path; the same errors. */
-int html_write_mem(const char *path, const xmlChar *mem, int len, char *err, size_t errlen);
+int html_write_mem(const char *path, const xmlChar *mem, int len, char *err, size_t errlen) DB_MUST_CHECK;
 
 #endif

@@ -10,7 +10,7 @@
 
 #include "report/page.h"
 #include "report/html.h"
-#include "util/names.h"
+#include "util/util.h"
 
 /* "nvme-a" or, with several runs, "nvme-a [B]". Caller frees. */
 char *page_drive_label(const report_page *pg, const report_run *run, const char *name)
@@ -169,7 +169,7 @@ const char *page_bound_note(const res_drive *d)
     return b && (unsigned)b->verdict < RES_BOUND_VERDICT_COUNT ? notes[b->verdict] : NULL;
 }
 
-void page_bars_free(page_bars *b)
+void page_bars_clear(page_bars *b)
 {
     for (int i = 0; b->labels && i < b->n; i++)
         free(b->labels[i]);

@@ -11,6 +11,8 @@
 #ifndef ORCH_REPORT_PAGE_H
 #define ORCH_REPORT_PAGE_H
 
+#include "attributes.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -88,9 +90,9 @@ typedef struct page_bars {
     int      n;
 } page_bars;
 
-/* Room for n bars. 0, or -1 when out of memory (then page_bars_free). */
-int  page_bars_init(page_bars *b, int n);
-void page_bars_free(page_bars *b);      /* a zeroed set too */
+/* Room for n bars. 0, or -1 when out of memory (then page_bars_clear). */
+int  page_bars_init(page_bars *b, int n) DB_MUST_CHECK;
+void page_bars_clear(page_bars *b);      /* a zeroed set too */
 
 /* Bar k's value, its exact text and its text shown with `decimals`. */
 void page_bars_value(page_bars *b, int k, double v, int decimals);

@@ -6,12 +6,14 @@
 #ifndef ORCH_PNG_H
 #define ORCH_PNG_H
 
+#include "attributes.h"
+
 #include <stddef.h>
 
 /* Render svg_path to png_path at `scale` times its own size in pixels
  * (its width and height attributes), on white. *w and *h (either may be
  * NULL) get the PNG's size. 0, or -1 with err naming the file. */
 int png_from_svg(const char *svg_path, const char *png_path, double scale, int *w, int *h,
-                 char *err, size_t errlen);
+                 char *err, size_t errlen) DB_MUST_CHECK;
 
 #endif

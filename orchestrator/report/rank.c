@@ -6,8 +6,7 @@
 #include "report/rank.h"
 #include "atomic_file.h"
 #include "attributes.h"
-#include "util/names.h"
-#include "util/stats.h"
+#include "util/util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -22,6 +22,8 @@
 #ifndef ORCH_RANK_H
 #define ORCH_RANK_H
 
+#include "attributes.h"
+
 #include "report/report.h"
 
 enum { RANK_TPS, RANK_TPMC, RANK_NOPM, RANK_LAT_AVG, RANK_LAT_P99, RANK_NMETRICS };
@@ -87,7 +89,7 @@ const char *rank_verdict(const rank_entry *e, const rank_entry *b, int m);
 const rank_entry *rank_find(const rank_group *g, const char *name);
 
 /* Write dir/rank.csv (a row per drive of each protocol, in rank order). */
-int rank_write_csv(const rank_set *r, const char *path, char *err, size_t errlen);
+int rank_write_csv(const rank_set *r, const char *path, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* Where the ranking's files go and what was written. */
 typedef struct rank_files {
@@ -99,7 +101,7 @@ typedef struct rank_files {
 
 /* The page out->dir/rank.html and each chart as pN-METRIC.svg in it (and
  * .png when asked; rank_html.c). 0, or -1 with err. */
-int rank_write_html(const rank_set *r, rank_files *out, char *err, size_t errlen);
+int rank_write_html(const rank_set *r, rank_files *out, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* `drivebench report --rank ...` (argv after "report"). Exit status 0,
  * 1 (cannot write), 2 (bad input). */

@@ -3,7 +3,7 @@
  * (rank_html.c) and a CSV, and the lines it prints. */
 #include "report/rank.h"
 #include "attributes.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <stdio.h>

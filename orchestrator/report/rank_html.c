@@ -6,7 +6,7 @@
 #include "report/html.h"
 #include "report/page.h"
 #include "report/svg_rank.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <libxml/HTMLtree.h>
 

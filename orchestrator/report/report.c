@@ -5,9 +5,7 @@
 #include "report/report.h"
 #include "atomic_file.h"
 #include "attributes.h"
-#include "util/files.h"
-#include "util/names.h"
-#include "util/stats.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -14,6 +14,8 @@
 #ifndef ORCH_REPORT_H
 #define ORCH_REPORT_H
 
+#include "attributes.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -95,11 +97,11 @@ void report_group_runs(report_set *s);
 /* "P1", "P2", ... : group g's label into buf. Returns buf. */
 const char *report_group_label(int g, char *buf, size_t len);
 /* The first run of group g (its representative), or -1. */
-int report_group_first(const report_set *s, int g);
+int report_group_first(const report_set *s, int g) DB_MUST_CHECK;
 /* The fingerprint keys in which runs a and b differ, ", "-separated, into
  * buf: returns how many; -1 with "no fingerprint (older run)" when either
  * has none (such runs are never compared). */
-int report_fp_diff(const report_run *a, const report_run *b, char *buf, size_t len);
+int report_fp_diff(const report_run *a, const report_run *b, char *buf, size_t len) DB_MUST_CHECK;
 #define REPORT_NO_FP "no fingerprint (older run)"
 /* Whether dir holds run folders (a subfolder with summary.json): a
  * results directory, which `report --rank` takes. */
@@ -163,7 +165,7 @@ report_ratio_ci report_scaling_ci(const report_set *s, int r, int d);
 const char *report_num(double v, char *buf, size_t len);
 
 /* Write the CSV (one row per drive per run). 0, or -1 with err. */
-int report_write_csv(const report_set *s, const char *path, char *err, size_t errlen);
+int report_write_csv(const report_set *s, const char *path, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* The command (report_cmd.c: the model, the CSV and report_html.h's page
  * together). */
@@ -178,7 +180,7 @@ int report_write_csv(const report_set *s, const char *path, char *err, size_t er
  * REPORT_BAD_INPUT when a folder cannot be read, -1 when a file cannot be
  * written; err says why. */
 int report_write(const char *const *dirs, int ndirs, const char *html_path, char **html_out,
-                 char **csv_out, char *err, size_t errlen);
+                 char **csv_out, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* The page of a sweep's folder dir (its sweep.json; issue 34,
  * report_sweep.c) at html_path (NULL: dir/report.html). Returns 0 (the
@@ -186,12 +188,19 @@ int report_write(const char *const *dirs, int ndirs, const char *html_path, char
  * sweep.json cannot be read, -1 when the page cannot be written; err
  * says why. */
 int report_sweep_write(const char *dir, const char *html_path, char **html_out, char *err,
-                       size_t errlen);
+                       size_t errlen) DB_MUST_CHECK;
 
 /* `drivebench report RESULTS_DIR... [-o report.html]` (argv after the
  * command name). Writes the page and, next to it, the CSV (same name,
  * .csv); prints both paths. Exit status 0, 1 (cannot write) or 2 (bad
  * arguments or unreadable run folder). */
 int report_main(int argc, char **argv);
+
+/* The rest of what report/ offers to the other folders (the front header:
+ * a file outside report/ includes only this one, tests/lint/fronts.sh). */
+#include "report/drive_io.h"
+#include "report/rank.h"
+#include "report/report_html.h"
+#include "report/svg.h"
 
 #endif

@@ -5,7 +5,7 @@
 #include "attributes.h"
 #include "report/report_html.h"
 #include "report/rank.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <stdbool.h>
 #include <stdio.h>

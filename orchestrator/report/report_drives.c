@@ -11,8 +11,7 @@
 
 #include "report/page.h"
 #include "report/html.h"
-#include "util/names.h"
-#include "util/stats.h"
+#include "util/util.h"
 
 /* Bar b's 95 % interval and N: the mean of figure `figure` (0 TPS, 1
  * average latency, 2 p99) over drive d's complete repetitions (no VM
@@ -97,7 +96,7 @@ static int drive_charts(report_page *pg, xmlNodePtr sec, int group)
     }
     rc = 0;
 cleanup:
-    page_bars_free(&b);
+    page_bars_clear(&b);
     return rc;
 }
 
@@ -301,7 +300,7 @@ static int tpcc_drive(report_page *pg, xmlNodePtr sec, const report_run *run,
     if (title && svg_bar_chart(sec, id, title, b.bars, t->ntypes, 0))
         rc = 0;
 cleanup:
-    page_bars_free(&b);
+    page_bars_clear(&b);
     free(label);
     free(h3);
     free(title);
@@ -402,7 +401,7 @@ int page_section_tpcc(report_page *pg)
                 goto cleanup;
     rc = 0;
 cleanup:
-    page_bars_free(&b);
+    page_bars_clear(&b);
     return rc;
 }
 

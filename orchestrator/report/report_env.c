@@ -10,7 +10,7 @@
 
 #include "report/page.h"
 #include "report/html.h"
-#include "util/names.h"
+#include "util/util.h"
 
 
 /* Distinct database server versions of a run's VMs, comma-separated.

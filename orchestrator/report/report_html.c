@@ -9,7 +9,7 @@
 #include "report/drive_io.h"
 #include "report/page.h"
 #include "report/html.h"
-#include "util/names.h"
+#include "util/util.h"
 #include "report/svg.h"
 #include "report/svg_rank.h"
 

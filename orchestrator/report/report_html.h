@@ -5,12 +5,14 @@
 #ifndef ORCH_REPORT_HTML_H
 #define ORCH_REPORT_HTML_H
 
+#include "attributes.h"
+
 #include <stddef.h>
 
 #include "report/report.h"
 
 /* Write the HTML page of s at path. 0, or -1 with err. */
-int report_write_html(const report_set *s, const char *path, char *err, size_t errlen);
+int report_write_html(const report_set *s, const char *path, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* Where the page's charts go as files of their own (--charts). */
 typedef struct report_charts {
@@ -24,6 +26,6 @@ typedef struct report_charts {
  * "chart ...") as charts->dir/ID.svg, a standalone SVG with the page's
  * chart style as its own (charts NULL: none). 0, or -1 with err. */
 int report_write_html_charts(const report_set *s, const char *path, report_charts *charts,
-                             char *err, size_t errlen);
+                             char *err, size_t errlen) DB_MUST_CHECK;
 
 #endif

@@ -12,7 +12,7 @@
 
 #include "report/page.h"
 #include "report/html.h"
-#include "util/names.h"
+#include "util/util.h"
 
 /* Whether any drive of the set has a precondition record. */
 static int any_precondition(const report_set *s)

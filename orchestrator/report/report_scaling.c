@@ -10,7 +10,7 @@
 
 #include "report/page.h"
 #include "report/html.h"
-#include "util/names.h"
+#include "util/util.h"
 
 /* The figures of a drive or a whole run in a scaling row: VMs, TPS in
  * all and per VM, latencies, and the ratio. */

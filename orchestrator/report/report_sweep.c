@@ -6,7 +6,7 @@
 #include "report/report.h"
 #include "report/html.h"
 #include "report/svg.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 
 #include "report/page.h"
 #include "report/html.h"
-#include "util/names.h"
+#include "util/util.h"
 
 /* "drive" with the repetition when the run has several. Caller frees. */
 static char *series_label(const report_page *pg, const report_run *run, const char *name, int rep)

@@ -11,7 +11,7 @@
 #include "report/page.h"
 #include "report/html.h"
 #include "report/svg.h"
-#include "util/names.h"
+#include "util/util.h"
 
 /* The VM's database sizes; the one after load with its deviation from
  * the expectation (expect bytes, <= 0: none) when beyond the tolerance. */

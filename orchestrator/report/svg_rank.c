@@ -4,7 +4,7 @@
 #include "report/html.h"
 #include "report/svg.h"
 #include "report/png.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <math.h>

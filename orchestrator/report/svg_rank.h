@@ -14,6 +14,8 @@
 #ifndef ORCH_SVG_RANK_H
 #define ORCH_SVG_RANK_H
 
+#include "attributes.h"
+
 #include <libxml/tree.h>
 
 /* One bar. Strings are borrowed. */
@@ -34,12 +36,12 @@ xmlNodePtr svg_rank_chart(xmlNodePtr parent, const char *id, const char *title,
  * as its first child's <style>, for a chart that takes its look from the
  * page's style sheet. 0, or -1 with err. */
 int svg_write_standalone(xmlNodePtr svg, const char *css, const char *path, char *err,
-                         size_t errlen);
+                         size_t errlen) DB_MUST_CHECK;
 /* svg_write_standalone at svg_path (a name ending in .svg), then, when
  * png_scale > 0, that file rendered as the same name in .png at png_scale
  * times its size (png.h). *nsvg and *npng count the files written. 0, or
  * -1 with err. */
 int svg_write_chart_files(xmlNodePtr svg, const char *css, const char *svg_path,
-                          double png_scale, int *nsvg, int *npng, char *err, size_t errlen);
+                          double png_scale, int *nsvg, int *npng, char *err, size_t errlen) DB_MUST_CHECK;
 
 #endif

@@ -2,9 +2,9 @@
  * aggregate.h): arithmetic on common/results.h structs. */
 #include "run/aggregate.h"
 #include "hist.h"
-#include "plan/layout.h"
-#include "telemetry/timebins.h"
-#include "util/names.h"
+#include "plan/plan.h"
+#include "telemetry/telemetry.h"
+#include "util/util.h"
 
 #include <math.h>
 #include <stdio.h>

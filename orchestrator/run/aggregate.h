@@ -19,10 +19,12 @@
 #ifndef ORCH_AGGREGATE_H
 #define ORCH_AGGREGATE_H
 
+#include "attributes.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
-#include "virt/monitor.h"
+#include "virt/virt.h"
 #include "results.h"
 
 typedef struct orch_vm_result {
@@ -70,6 +72,6 @@ void orch_summary_free(res_summary *s);        /* accepts NULL */
 int orch_summary_db_warnings(const res_summary *s, FILE *out);
 
 /* Write run_dir/summary.json and run_dir/summary.csv. 0 or -1 with err. */
-int orch_summary_write(const char *run_dir, const res_summary *s, char *err, size_t errlen);
+int orch_summary_write(const char *run_dir, const res_summary *s, char *err, size_t errlen) DB_MUST_CHECK;
 
 #endif

@@ -2,11 +2,8 @@
  * and the wait until every database answers (see run_state.h). */
 #include "run/run_state.h"
 #include "attributes.h"
-#include "util/files.h"
-#include "util/names.h"
-#include "virt/agent.h"
-#include "virt/kvm.h"
-#include "virt/passt.h"
+#include "util/util.h"
+#include "virt/virt.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,7 @@
 /* collect.c — each VM's result entry of a repetition, with its health
  * (see run_state.h). */
 #include "run/run_state.h"
-#include "util/files.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <stdlib.h>
 #include <string.h>

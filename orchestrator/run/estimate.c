@@ -1,7 +1,7 @@
 /* estimate.c — a plan's cost before it runs, and the run's ETA (see
  * estimate.h). */
 #include "run/estimate.h"
-#include "virt/capacity.h"
+#include "virt/virt.h"
 
 #include <stdlib.h>
 #include <string.h>

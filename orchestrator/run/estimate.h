@@ -20,17 +20,18 @@
 #ifndef ORCH_ESTIMATE_H
 #define ORCH_ESTIMATE_H
 
+#include "attributes.h"
+
 #include <stdio.h>
 #include <time.h>
 #include "plan/plan.h"
-#include "plan/template.h"
-#include "virt/provision.h"
+#include "virt/virt.h"
 
 /* Print the estimate of plan p (template t) on out. 0; -1 with err when a
  * host does not answer, free space cannot be read, or (check set or not)
  * the run would refuse the plan: the lines above err say why. */
 int orch_estimate(orch_conns *conns, const orch_plan *p, const orch_template *t, FILE *out,
-                  char *err, size_t errlen);
+                  char *err, size_t errlen) DB_MUST_CHECK;
 
 /* The state an ETA needs (no pointers: a value the run keeps). */
 typedef struct orch_eta {

@@ -2,7 +2,7 @@
  * and summary (fingerprint.h). Every value is the one the run used: a
  * plan key or, when the plan leaves it, the profile's. */
 #include "run/fingerprint.h"
-#include "util/names.h"
+#include "util/util.h"
 #include "version.h"
 
 #include <stdbool.h>

@@ -9,7 +9,6 @@
 
 #include "results.h"
 #include "plan/plan.h"
-#include "plan/template.h"
 
 /* The fingerprint of a run of plan p on template t, whose summary s holds
  * the hosts (env: their domain types) and the VMs (their server

@@ -4,9 +4,8 @@
 #include "run/hostcheck_state.h"
 #include "attributes.h"
 #include "run/run_state.h"
-#include "virt/capacity.h"
-#include "util/files.h"
-#include "util/names.h"
+#include "virt/virt.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -30,11 +30,12 @@
 #ifndef ORCH_HOSTCHECK_H
 #define ORCH_HOSTCHECK_H
 
+#include "attributes.h"
+
 #include <stdio.h>
 #include "plan/plan.h"
-#include "plan/template.h"
-#include "telemetry/host_drive.h"
-#include "virt/provision.h"
+#include "telemetry/telemetry.h"
+#include "virt/virt.h"
 #include "results.h"
 
 #define ORCH_HC_CHECKS(X) \
@@ -75,7 +76,7 @@ typedef struct orch_hc_opts {
  * ignored, or -1 with err (out of memory). */
 int orch_host_check(orch_conns *conns, const orch_plan *p, const orch_template *t,
                     const orch_hc_opts *o, res_hc_finding **out, int *n, char *err,
-                    size_t errlen);
+                    size_t errlen) DB_MUST_CHECK;
 
 /* The findings, one line each and an indented "fix:" line under a warn
  * or a refusal that has one:

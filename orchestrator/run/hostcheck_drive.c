@@ -4,9 +4,8 @@
 #include "run/hostcheck.h"
 #include "run/hostcheck_state.h"
 #include "attributes.h"
-#include "telemetry/host_drive.h"
-#include "util/files.h"
-#include "util/names.h"
+#include "telemetry/telemetry.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -4,7 +4,7 @@
  * the check's root. Calls nothing of hostcheck.c or hostcheck_drive.c. */
 #include "run/hostcheck.h"
 #include "run/hostcheck_state.h"
-#include "util/files.h"
+#include "util/util.h"
 
 #include <limits.h>
 #include <stdarg.h>

@@ -2,7 +2,7 @@
  * live/live.h): started before anything is created, fed by the clients'
  * interval hook and the telemetry's tick hook, stopped with the run. */
 #include "run/run_state.h"
-#include "util/stop.h"
+#include "util/util.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * measure, check) on every VM still healthy (see run_state.h). */
 #include "run/run_state.h"
 #include "attributes.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -11,8 +11,7 @@
 #include "results_io.h"
 #include "run/aggregate.h"
 #include "run/replay.h"
-#include "util/stats.h"
-#include "util/stats_power.h"
+#include "util/util.h"
 
 /* The shortest pilot series read: fewer intervals show too little of
  * their correlation (the batch rule's own floor is 100 correlation

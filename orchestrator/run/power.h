@@ -14,6 +14,8 @@
 #ifndef ORCH_POWER_H
 #define ORCH_POWER_H
 
+#include "attributes.h"
+
 #include <stdio.h>
 
 #include "plan/plan.h"
@@ -32,7 +34,7 @@ typedef enum orch_power_figure {
 
 /* "5%", "5" or "0.5%": a difference in percent, into *pct. 0, or -1 when
  * it is no number in (0, 100]. */
-int orch_power_parse_effect(const char *s, double *pct);
+int orch_power_parse_effect(const char *s, double *pct) DB_MUST_CHECK;
 
 /* The report above for plan p (read from plan_path; its repetitions and measure time) from
  * the pilot run folder run_dir, an effect of effect_pct, into out. 0;
@@ -41,6 +43,6 @@ int orch_power_parse_effect(const char *s, double *pct);
  * memory. */
 int orch_power_plan(const orch_plan *p, const char *plan_path, const char *run_dir,
                     double effect_pct, orch_power_figure fig, FILE *out, char *err,
-                    size_t errlen);
+                    size_t errlen) DB_MUST_CHECK;
 
 #endif

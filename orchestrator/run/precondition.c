@@ -13,9 +13,7 @@
  * verdict is drawn from a window holding it. */
 #include "run/run_state.h"
 #include "attributes.h"
-#include "util/stats.h"
-#include "util/names.h"
-#include "util/units.h"
+#include "util/util.h"
 #include "hist.h"
 
 #include <math.h>

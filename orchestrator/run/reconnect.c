@@ -157,7 +157,11 @@ int run_reconnect_lost(run_state *st, const char *when)
                          why);
             return -1;
         }
-        orch_conns_replace(st->conns, old, conn);
+        if (orch_conns_replace(st->conns, old, conn) < 0) {   /* old came from st->conns */
+            virConnectClose(conn);
+            snprintf(st->err, sizeof st->err, "libvirt at %s: the lost connection is not the run's", uri);
+            return -1;
+        }
         if (rebind(st, uri, old, conn, when) < 0)
             return -1;
     }

@@ -1,8 +1,8 @@
 /* replay.c — a summary's VM entries back into orch_vm_result (replay.h). */
 #include "run/replay.h"
 #include "telemetry/telemetry.h"
-#include "util/names.h"
-#include "virt/monitor.h"
+#include "util/util.h"
+#include "virt/virt.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,6 +8,8 @@
 #ifndef ORCH_REPLAY_H
 #define ORCH_REPLAY_H
 
+#include "attributes.h"
+
 #include "run/aggregate.h"
 #include "results.h"
 
@@ -27,7 +29,7 @@ void orch_replay_result_clear(orch_vm_result *r);
  * in borrows from s and drives (s->ndrives names). 0, or -1 when out of
  * memory (what was copied is cleared). */
 int orch_summary_input_from(const res_summary *s, const char *run_dir, const char **drives,
-                            orch_vm_result *vms, orch_summary_input *in);
+                            orch_vm_result *vms, orch_summary_input *in) DB_MUST_CHECK;
 
 /* summary.json of the run folder run_dir made again (`drivebench
  * summarize`, `drivebench verify`): its figures by the run's own

@@ -3,11 +3,10 @@
  * files. */
 #include "run/resume.h"
 #include "run/fingerprint.h"
-#include "clients/oltp_pids.h"
-#include "plan/layout.h"
-#include "plan/template.h"
-#include "virt/hosts.h"
-#include "util/names.h"
+#include "clients/clients.h"
+#include "plan/plan.h"
+#include "virt/virt.h"
+#include "util/util.h"
 
 #include <dirent.h>
 #include <errno.h>

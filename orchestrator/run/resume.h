@@ -22,6 +22,8 @@
 #ifndef ORCH_RESUME_H
 #define ORCH_RESUME_H
 
+#include "attributes.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include "plan/plan.h"
@@ -45,7 +47,7 @@ typedef struct orch_resume {
 /* Take run_dir's lock: its fd (keep it open for as long as the run goes),
  * or -1 with err ("... is still running (pid N)" when another process
  * holds it). */
-int orch_run_lock(const char *run_dir, char *err, size_t errlen);
+int orch_run_lock(const char *run_dir, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* Everything before resuming run run_id in run_dir with plan p: the lock,
  * the checkpoint and the refusals (p's domain_type = auto becomes the
@@ -55,7 +57,7 @@ int orch_run_lock(const char *run_dir, char *err, size_t errlen);
  * to resume (its summary says it completed; err says so); -1 with err
  * otherwise (a refusal: the run folder as it was). */
 int orch_resume_prepare(orch_plan *p, const char *run_dir, const char *run_id,
-                        orch_resume *r, FILE *out, char *err, size_t errlen);
+                        orch_resume *r, FILE *out, char *err, size_t errlen) DB_MUST_CHECK;
 /* Release what orch_resume_prepare holds (the lock last); accepts a zeroed
  * r with lock_fd -1. */
 void orch_resume_clear(orch_resume *r);

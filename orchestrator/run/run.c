@@ -4,10 +4,8 @@
 #include "run/run_state.h"
 #include "attributes.h"
 #include "run/resume.h"
-#include "virt/hosts.h"
-#include "virt/placement_host.h"
-#include "util/names.h"
-#include "util/stats.h"
+#include "virt/virt.h"
+#include "util/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,12 +6,11 @@
 #define ORCH_RUN_H
 
 #include <stdio.h>
-#include "clients/client.h"
-#include "plan/layout.h"
+#include "clients/clients.h"
 #include "plan/plan.h"
 #include "run/hostcheck.h"
-#include "virt/provision.h"
-#include "util/stop.h"       /* ORCH_RUN_OK, _DEGRADED, _FAILED, _INTERRUPTED */
+#include "virt/virt.h"
+#include "util/util.h"       /* ORCH_RUN_OK, _DEGRADED, _FAILED, _INTERRUPTED */
 
 /* The steps of a run, in order; a test hook can make any one fail. */
 #define ORCH_STEPS(X) \
@@ -104,5 +103,14 @@ int orch_run_sweep(const orch_plan *p, orch_run_opts *o);
  * and kept out of its figures), ORCH_RUN_FAILED (reported on out) or
  * ORCH_RUN_INTERRUPTED (util/stop.h). */
 int orch_run(const orch_plan *p, orch_run_opts *o);
+
+/* The rest of what run/ offers to the other folders (the front header:
+ * a file outside run/ includes only this one, tests/lint/fronts.sh). */
+#include "run/aggregate.h"
+#include "run/estimate.h"
+#include "run/fingerprint.h"
+#include "run/power.h"
+#include "run/replay.h"
+#include "run/resume.h"
 
 #endif

@@ -15,8 +15,7 @@
 #include "run/estimate.h"
 #include "telemetry/telemetry.h"
 #include "live/live.h"
-#include "virt/restore.h"
-#include "virt/upload.h"
+#include "virt/virt.h"
 /* What exists of one VM while the run goes (index as in the layout). */
 typedef struct run_vm {
     virConnectPtr conn;         /* its drive's, borrowed from the run's orch_conns */
@@ -71,22 +70,22 @@ typedef struct run_state {
 int run_stop_requested(void *ctx);
 /* The test hook, then the checks for a stop request and for a lost
  * libvirt connection before step s on object. -1 with st->err set. */
-int run_step(run_state *st, orch_step s, const char *object);
+int run_step(run_state *st, orch_step s, const char *object) DB_MUST_CHECK;
 /* Sleep up to s seconds, waking early on a stop request. */
 void run_nap(run_state *st, int s);
 /* Reopen every connection the monitor saw close and rebind the run's
  * objects to it. 0, or -1 with st->err (libvirt did not come back). */
-int run_reconnect_lost(run_state *st, const char *when);
+int run_reconnect_lost(run_state *st, const char *when) DB_MUST_CHECK;
 
 /* setup.c */
 /* mkdir -p path with mode. 0, or -1 with errno. */
-int run_mkdir_p(const char *path, mode_t mode);
+int run_mkdir_p(const char *path, mode_t mode) DB_MUST_CHECK;
 /* Refuse drivebench's image of another engine than the plan's. 0 or -1. */
-int run_check_image_engine(run_state *st);
+int run_check_image_engine(run_state *st) DB_MUST_CHECK;
 /* The run folder, its vm/ and console/, and the redacted plan.ini. 0 or -1. */
-int run_setup_dirs(run_state *st);
+int run_setup_dirs(run_state *st) DB_MUST_CHECK;
 /* Free loopback ports for every local VM's forward. 0 or -1. */
-int run_assign_ports(run_state *st);
+int run_assign_ports(run_state *st) DB_MUST_CHECK;
 /* Remove what ledger l holds; returns how many objects remain. */
 int run_teardown(run_state *st, orch_ledger *l);
 /* Remove the run's objects by name on every host; 0 when all are clean. */
@@ -94,21 +93,21 @@ int run_retry_teardown(run_state *st);
 
 /* boot.c */
 /* Pools and seed volumes, for the whole run. 0 or -1 with st->err. */
-int run_provision_drives(run_state *st);
+int run_provision_drives(run_state *st) DB_MUST_CHECK;
 /* Boot and database volumes, then every domain of repetition rep. */
 int run_provision_rep(run_state *st, int rep);
 /* Wait until every VM's database answers. 0 or -1 with st->err. */
-int run_wait_ready(run_state *st, int rep);
+int run_wait_ready(run_state *st, int rep) DB_MUST_CHECK;
 
 /* phase.c */
 /* Provision, boot and run the phases of repetition rep; *measured is set
  * once its measured phase started. 0 or -1 with st->err. */
-int run_repetition(run_state *st, int rep, int *measured);
+int run_repetition(run_state *st, int rep, int *measured) DB_MUST_CHECK;
 /* The server settings of every healthy VM of repetition rep, read with
  * `oltp settings` into vm/NAME.rREP.server.json (settings.c); a setting
  * that differs from the plan's [settings] refuses the run (its line in
  * st->err) unless settings_mismatch = warn. 0, or -1 with st->err. */
-int run_read_settings(run_state *st, int rep);
+int run_read_settings(run_state *st, int rep) DB_MUST_CHECK;
 /* The settings of s that differ from what the plan wants (a wanted value
  * with '%' is not compared): how many; the first as one line in line
  * ("VM NAME: server setting 'X' is FOUND, the plan's [settings] wants
@@ -126,7 +125,7 @@ int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *
 /* live_view.c */
 /* The live view when the plan asks for it ([run] metrics): serving, fed
  * by the clients' and the telemetry's hooks. 0, or -1 with st->err. */
-int run_live_start(run_state *st);
+int run_live_start(run_state *st) DB_MUST_CHECK;
 /* Read the monitor's last faults into it and forget the monitor (before
  * orch_monitor_free). */
 void run_live_detach(run_state *st);
@@ -139,7 +138,7 @@ void run_live_stop(run_state *st);
 /* Seed mode (run.h seed_out): provision and boot the plan's one VM, run
  * prepare, shut it down cleanly and copy its database volume to
  * st->o->seed_out. 0 or -1 with st->err (no seed file then). */
-int run_seed(run_state *st);
+int run_seed(run_state *st) DB_MUST_CHECK;
 
 /* step.c (issue 45) */
 /* One measured step at plan sp's load (sp: the run's plan with another
@@ -157,7 +156,7 @@ int run_load_step(run_state *st, const orch_plan *sp, const char *run_id);
  * (run_load_step) in order, each one's status in the steps' status;
  * *summary_written once the first step's summary is there. 0, or -1 with
  * st->err when a step failed or was interrupted (the later ones not run). */
-int run_sweep_steps(run_state *st, const char *started, int *summary_written);
+int run_sweep_steps(run_state *st, const char *started, int *summary_written) DB_MUST_CHECK;
 /* The run's ETA counts a sweep's later steps (st->o->steps) from the start. */
 void run_sweep_eta(run_state *st);
 
@@ -166,7 +165,7 @@ void run_sweep_eta(run_state *st);
  * steady (precondition = until-steady) or for its fixed time; each
  * round's TPS, p99 and drive I/O per VM and drive, and the verdict by
  * SNIA's window rule, in st->pre_drives / pre_vms. 0 or -1 with st->err. */
-int run_precondition(run_state *st, int rep);
+int run_precondition(run_state *st, int rep) DB_MUST_CHECK;
 /* Free what run_precondition recorded. */
 void run_precondition_clear(run_state *st);
 
@@ -186,16 +185,16 @@ char *run_console_tail(run_state *st, const orch_vm *vm, int rep, int keep, int 
 /* hostcheck.c */
 /* The host check (hostcheck.h), printed on st->out and kept for the
  * summary. 0, or -1 with st->err when it refuses (or out of memory). */
-int run_host_check(run_state *st);
+int run_host_check(run_state *st) DB_MUST_CHECK;
 
 /* resume.c (resume_run.c) */
 /* A resume's kept repetitions (st->o->resume) into the run's state: their
  * VM entries, precondition rounds and restore figures, as if this
  * process had run them. 0, or -1 with st->err. */
-int run_resume_load(run_state *st);
+int run_resume_load(run_state *st) DB_MUST_CHECK;
 /* The summary's record of the resume: completed repetitions and
  * interruptions. 0, or -1 when out of memory. */
-int run_resume_record(const run_state *st, res_summary *sum);
+int run_resume_record(const run_state *st, res_summary *sum) DB_MUST_CHECK;
 
 /* summary.c */
 /* The current UTC time as ISO 8601 into buf. */
@@ -205,6 +204,6 @@ void run_iso_now(char *buf, size_t len);
 #define RUN_CHECKPOINT 2
 int run_write_summary(run_state *st, const char *started, int partial);
 /* report.html and report.csv from summary.json. 0 or -1 with st->err. */
-int run_write_report(run_state *st);
+int run_write_report(run_state *st) DB_MUST_CHECK;
 
 #endif

@@ -4,7 +4,7 @@
  * (see run_state.h). */
 #include "run/run_state.h"
 #include "attributes.h"
-#include "util/command.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * vm/NAME.rREP.server.json for the summary, and each setting the plan's
  * [settings] states compared with what the server has. */
 #include "run/run_state.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <stdlib.h>
 #include <string.h>

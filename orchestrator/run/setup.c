@@ -2,8 +2,8 @@
  * teardown (see run_state.h). */
 #include "run/run_state.h"
 #include "attributes.h"
-#include "virt/hosts.h"
-#include "util/names.h"
+#include "virt/virt.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * provisioned, prepared and preconditioned, written as a run folder of
  * its own beside the first (see run_state.h). */
 #include "run/run_state.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* summary.c — summary.json (the plan, the environment, the VMs' results
  * aggregated, drive telemetry) and the report (see run_state.h). */
 #include "run/run_state.h"
-#include "virt/hosts.h"
-#include "util/names.h"
+#include "virt/virt.h"
+#include "util/util.h"
 #include "report/report.h"
 #include "run/fingerprint.h"
 

@@ -4,8 +4,7 @@
  * page. */
 #include "run/run_state.h"
 #include "report/report.h"
-#include "util/names.h"
-#include "util/stats.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,8 +1,7 @@
 /* blockstats.c — libvirt block statistics per VM and disk (see blockstats.h). */
 #include "telemetry/blockstats.h"
 #include "attributes.h"
-#include "util/names.h"
-#include "util/units.h"
+#include "util/util.h"
 
 #include <math.h>
 #include <pthread.h>

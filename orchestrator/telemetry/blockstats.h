@@ -27,6 +27,8 @@
 #ifndef ORCH_BLOCKSTATS_H
 #define ORCH_BLOCKSTATS_H
 
+#include "attributes.h"
+
 #include <stddef.h>
 #include <libvirt/libvirt.h>
 #include "telemetry/spool.h"
@@ -84,7 +86,7 @@ typedef struct orch_blk_sample {
  * follows its disk's top entry) are ignored.
  * 0, or -1 when block.count is missing. */
 int orch_blk_parse(virTypedParameterPtr params, int nparams, const orch_blk_roles *roles,
-                   orch_blk_sample *s);
+                   orch_blk_sample *s) DB_MUST_CHECK;
 
 /* One disk over one interval. Rates are per second over dt; MB are
  * 10^6 bytes; latencies are averages (Δtimes / Δreqs) in ms, NAN when a
@@ -112,7 +114,7 @@ typedef int (*orch_domstats_fn)(void *ctx, virDomainPtr dom, virTypedParameterPt
                                 int *nparams, char *err, size_t errlen);
 /* The default: virDomainListGetStats(VIR_DOMAIN_STATS_BLOCK). */
 int orch_domstats_libvirt(void *ctx, virDomainPtr dom, virTypedParameterPtr *params,
-                          int *nparams, char *err, size_t errlen);
+                          int *nparams, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* Samples the VMs added to it; thread-safe (one mutex). */
 typedef struct orch_blk_sampler orch_blk_sampler;
@@ -130,7 +132,7 @@ void orch_blk_sampler_spool(orch_blk_sampler *s, orch_spool *spool);
  * `vm` with roles (strings copied). Returns the VM's index, or -1 when
  * out of memory. */
 int orch_blk_sampler_add(orch_blk_sampler *s, virDomainPtr dom, const char *vm,
-                         const orch_blk_roles *roles);
+                         const orch_blk_roles *roles) DB_MUST_CHECK;
 
 /* Sample every VM now (CLOCK_MONOTONIC). Fits orch_monitor_every(). */
 void orch_blk_sampler_tick(void *sampler);
@@ -151,6 +153,6 @@ int orch_blk_sampler_series(orch_blk_sampler *s, int vm, orch_disk_role r,
 int orch_blk_sampler_last(orch_blk_sampler *s, int vm, orch_disk_role r, orch_blk_delta *out);
 /* Failed samples of VM vm, and the last failure's text (copied into err;
  * "" when none). */
-int orch_blk_sampler_errors(orch_blk_sampler *s, int vm, char *err, size_t errlen);
+int orch_blk_sampler_errors(orch_blk_sampler *s, int vm, char *err, size_t errlen) DB_MUST_CHECK;
 
 #endif

@@ -24,6 +24,8 @@
 #ifndef ORCH_BOUND_H
 #define ORCH_BOUND_H
 
+#include "attributes.h"
+
 #include <stdbool.h>
 #include "results.h"
 
@@ -54,7 +56,7 @@ typedef struct orch_bound_in {
 /* The verdict on in, with its figures and evidence, into *out (its
  * strings owned by out; any it held are freed). 0, or -1 when out of
  * memory. */
-int orch_bound_judge(const orch_bound_in *in, res_io_bound *out);
+int orch_bound_judge(const orch_bound_in *in, res_io_bound *out) DB_MUST_CHECK;
 
 /* oltp's event threads for conns connections on ncpu CPUs, as oltp picks
  * them without --event-threads (engine_event_threads): one per

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/stats.h"
+#include "util/util.h"
 
 /* The reason of two drives whose compared values are the same throughout. */
 #define ORCH_CMP_IDENTICAL \

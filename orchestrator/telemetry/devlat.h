@@ -33,6 +33,8 @@
 #ifndef ORCH_DEVLAT_H
 #define ORCH_DEVLAT_H
 
+#include "attributes.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,7 +52,7 @@ typedef struct tel_devlat_event {
 
 /* Parse one trace_pipe line. 0, or -1 when it is no block_rq_issue /
  * block_rq_complete line. */
-int tel_devlat_parse_line(const char *line, tel_devlat_event *ev);
+int tel_devlat_parse_line(const char *line, tel_devlat_event *ev) DB_MUST_CHECK;
 
 /* Pairs events into latencies: per class over the phase, and per TPS
  * interval (interval k ends at t0 + (k + 1) * interval_s). */
@@ -87,7 +89,7 @@ void tel_devlat_phase_end(tel_devlat *d);
  * copy its intervals (caller frees) into *series. 0, or -1 when out of
  * memory. */
 int tel_devlat_take(tel_devlat *d, hist **h, res_devlat_point **series, int *nseries,
-                    int64_t *unmatched);
+                    int64_t *unmatched) DB_MUST_CHECK;
 /* Disable, remove the instance (and unmount what start mounted). */
 void tel_devlat_free(tel_devlat *d);    /* accepts NULL */
 

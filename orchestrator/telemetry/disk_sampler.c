@@ -4,7 +4,7 @@
  * drive, under one lock (ticks come from the monitor's thread). */
 #include "telemetry/host_drive.h"
 #include "attributes.h"
-#include "util/units.h"
+#include "util/util.h"
 
 #include <pthread.h>
 #include <stdio.h>

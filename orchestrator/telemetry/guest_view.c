@@ -11,7 +11,7 @@
 #include <json-c/json.h>
 
 #include "nap.h"
-#include "util/units.h"
+#include "util/util.h"
 
 #define AGENT_TIMEOUT_S 5
 #define READ_CHUNK      (64 * 1024)

@@ -25,21 +25,23 @@
 #ifndef ORCH_GUEST_VIEW_H
 #define ORCH_GUEST_VIEW_H
 
+#include "attributes.h"
+
 #include <stdio.h>
 #include <libvirt/libvirt.h>
 
 #include "telemetry/host_drive.h"
-#include "virt/agent.h"
+#include "virt/virt.h"
 
 /* The line of disk `name` in a /proc/diskstats text ("MAJ MIN NAME
  * fields..."), exactly that name (not "sdb1" for "sdb"), into *s
  * (orch_diskstat_parse; s->t left alone). 0, or -1 when there is no such
  * line or it has fewer than 11 numbers. */
-int tel_guest_diskstats_line(const char *text, const char *name, orch_diskstat *s);
+int tel_guest_diskstats_line(const char *text, const char *name, orch_diskstat *s) DB_MUST_CHECK;
 
 /* The kernel name of a `readlink -f` output ("/dev/sdb\n" -> "sdb") into
  * out. 0, or -1 when it is not a /dev path of a plain name. */
-int tel_guest_disk_name(const char *readlink_out, char *out, size_t outlen);
+int tel_guest_disk_name(const char *readlink_out, char *out, size_t outlen) DB_MUST_CHECK;
 
 typedef struct tel_guest tel_guest;
 
@@ -53,7 +55,7 @@ void tel_guest_free(tel_guest *g);
 /* VM `name` of repetition rep runs as dom (referenced until freed), or
  * has no guest view for reason `why` (dom NULL). Index, or -1 when out of
  * memory. */
-int tel_guest_add(tel_guest *g, virDomainPtr dom, const char *name, int rep, const char *why);
+int tel_guest_add(tel_guest *g, virDomainPtr dom, const char *name, int rep, const char *why) DB_MUST_CHECK;
 /* A phase of repetition rep starts / ends: the VMs of rep are sampled
  * between the two (their intervals forgotten at the start). */
 void tel_guest_phase_start(tel_guest *g, int rep);
@@ -64,7 +66,7 @@ void tel_guest_sample_all(tel_guest *g);
 void tel_guest_sample_at(tel_guest *g, double at);
 /* Copy of VM i's intervals since the phase start (caller frees; NULL when
  * none). Count, or -1 for an unknown index or out of memory. */
-int tel_guest_series(tel_guest *g, int i, orch_diskstat_delta **out);
+int tel_guest_series(tel_guest *g, int i, orch_diskstat_delta **out) DB_MUST_CHECK;
 /* Why VM i has no guest view (a copy into buf, "" when it has one). */
 void tel_guest_note(tel_guest *g, int i, char *buf, size_t len);
 

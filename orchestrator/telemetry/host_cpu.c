@@ -2,7 +2,7 @@
  * /proc/stat at each measured phase's start and end, the busy share
  * weighted by the phases' lengths, and the summary's verdict on it. */
 #include "telemetry/telemetry_state.h"
-#include "util/files.h"
+#include "util/util.h"
 
 #include <math.h>
 #include <stdlib.h>

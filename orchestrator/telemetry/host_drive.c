@@ -1,8 +1,7 @@
 /* host_drive.c — the host's view of a drive: device, stat, identity, SMART (see host_drive.h; its sampling over a phase is disk_sampler.c). */
 #include "telemetry/host_drive.h"
 #include "attributes.h"
-#include "util/command.h"
-#include "util/units.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <stdarg.h>

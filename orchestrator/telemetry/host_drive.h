@@ -40,10 +40,12 @@
 #ifndef ORCH_DRIVE_H
 #define ORCH_DRIVE_H
 
+#include "attributes.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util/command.h"
+#include "util/util.h"
 
 typedef enum {
     ORCH_DEV_NONE,          /* no block device (tmpfs, overlay, NFS, ...) */
@@ -73,10 +75,10 @@ typedef struct orch_drive_dev {
 /* The block device under path. 0 (kind may be ORCH_DEV_NONE, see note),
  * or -1 with err when path cannot be stat'ed or sysfs is unreadable. */
 int orch_drive_resolve(const char *sysfs, const char *path, orch_drive_dev *out,
-                       char *err, size_t errlen);
+                       char *err, size_t errlen) DB_MUST_CHECK;
 /* The same from a device number (what resolve does after stat). */
 int orch_drive_resolve_devno(const char *sysfs, unsigned major, unsigned minor,
-                             orch_drive_dev *out, char *err, size_t errlen);
+                             orch_drive_dev *out, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* /sys/block/<disk>/stat, by position (stat.rst). Kernels before 4.18
  * print 11 fields, before 5.5 15; the missing ones are absent. */
@@ -98,10 +100,10 @@ typedef struct orch_diskstat {
 
 /* Parse the text of a stat file. 0, or -1 when it has fewer than 11
  * numbers. s->t is left alone. */
-int orch_diskstat_parse(const char *text, orch_diskstat *s);
+int orch_diskstat_parse(const char *text, orch_diskstat *s) DB_MUST_CHECK;
 /* Read <sysfs>/block/<disk>/stat. 0, or -1 with err. */
 int orch_diskstat_read(const char *sysfs, const char *disk, orch_diskstat *s,
-                       char *err, size_t errlen);
+                       char *err, size_t errlen) DB_MUST_CHECK;
 
 /* One interval of a disk. Counts are increments; rates per second; MB are
  * 10^6 bytes (sectors are 512 bytes whatever the device's block size);
@@ -176,17 +178,17 @@ typedef struct orch_disk_sampler orch_disk_sampler;
 orch_disk_sampler *orch_disk_sampler_new(const char *sysfs);
 void orch_disk_sampler_free(orch_disk_sampler *s);      /* accepts NULL */
 /* Sample <sysfs>/block/<disk>/stat for drive `drive`. Index or -1. */
-int orch_disk_sampler_add(orch_disk_sampler *s, const char *drive, const char *disk);
+int orch_disk_sampler_add(orch_disk_sampler *s, const char *drive, const char *disk) DB_MUST_CHECK;
 void orch_disk_sampler_tick(void *sampler);             /* now; fits orch_monitor_every */
 void orch_disk_sampler_sample_at(orch_disk_sampler *s, double t);
 /* A new phase: forget the intervals, sample now as the base. */
 void orch_disk_sampler_restart(orch_disk_sampler *s, double t);
 /* Copy of drive i's intervals, oldest first (caller frees; NULL when
  * none). Count, or -1 for an unknown index or out of memory. */
-int orch_disk_sampler_series(orch_disk_sampler *s, int i, orch_diskstat_delta **out);
+int orch_disk_sampler_series(orch_disk_sampler *s, int i, orch_diskstat_delta **out) DB_MUST_CHECK;
 /* Disk i's newest interval into *out: 1, or 0 when it has none. */
 int orch_disk_sampler_last(orch_disk_sampler *s, int i, orch_diskstat_delta *out);
 /* Failed reads of drive i, the last one's text in err. */
-int orch_disk_sampler_errors(orch_disk_sampler *s, int i, char *err, size_t errlen);
+int orch_disk_sampler_errors(orch_disk_sampler *s, int i, char *err, size_t errlen) DB_MUST_CHECK;
 
 #endif

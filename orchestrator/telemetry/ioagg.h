@@ -19,6 +19,8 @@
 #ifndef ORCH_IOAGG_H
 #define ORCH_IOAGG_H
 
+#include "attributes.h"
+
 #include "telemetry/blockstats.h"
 #include "telemetry/host_drive.h"
 
@@ -44,7 +46,7 @@ typedef struct orch_io_vm {
 } orch_io_vm;
 
 /* Index in d[0..n) of the interval ending nearest t (within tol), or -1. */
-int orch_io_match(const orch_blk_delta *d, int n, double t, double tol);
+int orch_io_match(const orch_blk_delta *d, int n, double t, double tol) DB_MUST_CHECK;
 /* The same for a host series. */
 int orch_io_match_host(const orch_diskstat_delta *d, int n, double t, double tol);
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/stats.h"
+#include "util/util.h"
 
 #define KIB_PER_MB (1e6 / 1024.0)
 

@@ -4,7 +4,7 @@
  * verdict on what bounded each drive. */
 #include "telemetry/telemetry_state.h"
 #include "telemetry/bound.h"
-#include "util/files.h"
+#include "util/util.h"
 
 #include <dirent.h>
 #include <math.h>

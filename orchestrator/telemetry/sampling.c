@@ -13,8 +13,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "plan/layout.h"
-#include "util/units.h"
+#include "plan/plan.h"
+#include "util/util.h"
 
 orch_telemetry *orch_telemetry_new(const orch_plan *p, orch_monitor *mon, FILE *out,
                                    const orch_tel_seams *seams)
@@ -63,7 +63,7 @@ void orch_telemetry_free(orch_telemetry *t)
 {
     if (!t)
         return;
-    tel_views_free(t);
+    tel_views_clear(t);
     for (int i = 0; i < t->nvms; i++) {
         free(t->vms[i].guest);
         free(t->vms[i].name);

@@ -14,6 +14,8 @@
  */
 #ifndef ORCH_SPOOL_H
 #define ORCH_SPOOL_H
+
+#include "attributes.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,7 +35,7 @@ void orch_spool_free(orch_spool *s);    /* accepts NULL */
 int64_t orch_spool_put(orch_spool *s, const void *rec, size_t len, size_t n);
 /* Read n records of len bytes at offset off into rec. 0, or -1 (the
  * spool's error set). */
-int orch_spool_get(orch_spool *s, int64_t off, void *rec, size_t len, size_t n);
+int orch_spool_get(orch_spool *s, int64_t off, void *rec, size_t len, size_t n) DB_MUST_CHECK;
 /* 1 with the first failure's text in err when a put or get failed, else
  * 0. */
 int orch_spool_error(orch_spool *s, char *err, size_t errlen);

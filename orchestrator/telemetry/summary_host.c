@@ -3,7 +3,7 @@
  * its /sys/block figures over the measured phases, and the device's
  * flushes per guest flush. */
 #include "telemetry/telemetry_state.h"
-#include "util/names.h"
+#include "util/util.h"
 
 #include <math.h>
 #include <stdlib.h>

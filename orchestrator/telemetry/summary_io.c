@@ -11,10 +11,9 @@
 #include <string.h>
 
 #include "telemetry/ioagg.h"
-#include "plan/layout.h"
+#include "plan/plan.h"
 #include "telemetry/timebins.h"
-#include "util/stats.h"
-#include "util/names.h"
+#include "util/util.h"
 
 /* What one orch_telemetry_fill works with. */
 typedef struct fill_ctx {

@@ -44,9 +44,8 @@
 #include <libvirt/libvirt.h>
 #include "telemetry/blockstats.h"
 #include "telemetry/host_drive.h"
-#include "virt/agent.h"
+#include "virt/virt.h"
 #include "telemetry/ioagg.h"
-#include "virt/monitor.h"
 #include "plan/plan.h"
 #include "results.h"
 
@@ -99,13 +98,13 @@ int orch_telemetry_add_vm(orch_telemetry *t, int vm, const char *name, int drive
  * folder; spool.h: unnamed, gone with the process) as they come, not in
  * memory; the summary reads them back one VM at a time. Call before the
  * first VM is added. 0, or -1 with err. */
-int orch_telemetry_spool(orch_telemetry *t, const char *dir, char *err, size_t errlen);
+int orch_telemetry_spool(orch_telemetry *t, const char *dir, char *err, size_t errlen) DB_MUST_CHECK;
 /* The same with a spool given (owned from now on; tests: one over
  * /dev/full). */
 void orch_telemetry_spool_use(orch_telemetry *t, orch_spool *sp);
 /* 1 with the reason in err when the spool failed (a full disk): samples
  * are missing, the run must fail; 0 otherwise (or without a spool). */
-int orch_telemetry_spool_error(orch_telemetry *t, char *err, size_t errlen);
+int orch_telemetry_spool_error(orch_telemetry *t, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* Phase `phase` starts now; its TPS intervals begin after warmup_s.
  * Other phases than RES_PHASE_PRECONDITION and RES_PHASE_MEASURE are not
@@ -130,7 +129,7 @@ void orch_telemetry_vm_window(orch_telemetry *t, const char *name, int rep, doub
  * orch_io_drive_total). A precondition's rounds record it (issue 21).
  * 0, or -1 when nothing was sampled (no VM of d, t NULL, out of memory):
  * every rate in out is then NAN. */
-int orch_telemetry_phase_io(orch_telemetry *t, int d, int rep, orch_io_sum *out);
+int orch_telemetry_phase_io(orch_telemetry *t, int d, int rep, orch_io_sum *out) DB_MUST_CHECK;
 
 /* The same at times on CLOCK_MONOTONIC given by tests (seconds). */
 void orch_telemetry_phase_start_at(orch_telemetry *t, res_phase_id phase, int warmup_s,
@@ -201,5 +200,12 @@ int orch_telemetry_vm_each(void *ctx, res_vm *v, int before);
 /* Host CPU busy share between two /proc/stat texts (the "cpu" line:
  * everything but idle and iowait is busy), percent; NAN when unreadable. */
 double orch_tel_cpu_busy_pct(const char *stat_before, const char *stat_after);
+
+/* The rest of what telemetry/ offers to the other folders (the front header:
+ * a file outside telemetry/ includes only this one, tests/lint/fronts.sh). */
+#include "telemetry/bound.h"
+#include "telemetry/devlat.h"
+#include "telemetry/telemetry_state.h"
+#include "telemetry/timebins.h"
 
 #endif

@@ -13,6 +13,8 @@
  */
 #ifndef ORCH_TELEMETRY_STATE_H
 #define ORCH_TELEMETRY_STATE_H
+
+#include "attributes.h"
 #include <pthread.h>
 #include <string.h>
 
@@ -151,7 +153,7 @@ static inline int tel_diskstat_in_window(orch_diskstat_delta *d, int n, double w
 /* With a spool, VM v's measured series read into v->db and v->boot, and
  * freed again (no-ops without one). 0, or -1 (out of memory, the spool
  * unreadable: its error set). */
-int tel_vm_load(const orch_telemetry *t, tel_vm *v);
+int tel_vm_load(const orch_telemetry *t, tel_vm *v) DB_MUST_CHECK;
 void tel_vm_unload(const orch_telemetry *t, tel_vm *v);
 
 void tel_cpu_phase_start(orch_telemetry *t, double now);
@@ -190,7 +192,7 @@ void tel_qemu_tick(orch_telemetry *t, double now);
 void tel_qemu_phase_end(orch_telemetry *t, int rep, double now);
 /* The summary's VMs' QEMU figures and each drive's verdict (after
  * tel_cpu_fill and the drives' host views). 0, or -1 when out of memory. */
-int tel_bound_fill(const orch_telemetry *t, res_summary *sum);
+int tel_bound_fill(const orch_telemetry *t, res_summary *sum) DB_MUST_CHECK;
 /* The tick hook's view of the latest interval (t->mu held): VM v's
  * threads over its last two rows when the last is at now (1, or 0: none);
  * the host's CPU and each drive's verdict from view v's VMs and devices. */
@@ -220,12 +222,12 @@ void tel_diskstat_row(const orch_diskstat_delta *x, res_io_row *r);
  * NULL when no repetition has intervals. 0, or -1 when out of memory. */
 int tel_diskstat_rates(orch_diskstat_delta *const *series, const int *n, const double *t0,
                        int reps, double interval_s, int nint, res_io_rates **out,
-                       unsigned long long *flushes, int *has_fl);
+                       unsigned long long *flushes, int *has_fl) DB_MUST_CHECK;
 
 /* views.c: the guests' view and the device's latencies in the run's
  * life (called without t->mu) and in the summary. */
 void tel_views_new(orch_telemetry *t);
-void tel_views_free(orch_telemetry *t);
+void tel_views_clear(orch_telemetry *t);
 /* Drive d was resolved (its device known, or not): set up its tracer. */
 void tel_views_drive(orch_telemetry *t, int d);
 /* VM v (just added) runs as dom. */
@@ -237,16 +239,16 @@ void tel_views_tick(orch_telemetry *t, double now);
 void tel_views_phase_end(orch_telemetry *t, res_phase_id phase, int rep, double now);
 /* Summary VM v's guest view (rec: its record, may be NULL). 0, or -1. */
 int tel_views_fill_vm(const orch_telemetry *t, const tel_vm *rec, res_vm *v,
-                      double interval_s);
+                      double interval_s) DB_MUST_CHECK;
 /* Drive pd's guest view (the sum of its VMs' in each repetition) and
  * device latencies into io. 0, or -1 when out of memory. */
 int tel_views_fill_drive(const orch_telemetry *t, const res_summary *sum, int pd, res_io *io,
-                         double interval_s, int nint);
+                         double interval_s, int nint) DB_MUST_CHECK;
 
 /* per_txn.c: what the I/O cost per committed transaction, and the tail
  * against the device. */
 /* VM v (its io->db set) with its measured phase m. 0, or -1. */
-int tel_txn_vm(res_vm *v, const res_phase *m);
+int tel_txn_vm(res_vm *v, const res_phase *m) DB_MUST_CHECK;
 /* VM v's per-transaction series freed (its phase rows stay), and built
  * again, the same rows, from its database-disk and TPS series (a lazy
  * telemetry's: held only while the summary writes the VM, issue 33).
@@ -256,7 +258,7 @@ void tel_txn_vm_drop(res_vm *v);
 int tel_txn_vm_series(res_vm *v);
 /* Drive dr (its io filled) with tps[0..nint) of the repetition its series
  * come from. 0, or -1 when out of memory. */
-int tel_txn_drive(res_drive *dr, const double *tps, int nint, double interval_s);
+int tel_txn_drive(res_drive *dr, const double *tps, int nint, double interval_s) DB_MUST_CHECK;
 /* Drive dr's tail: its p_series against the device's figure per interval. */
 int tel_tail_drive(res_drive *dr);
 

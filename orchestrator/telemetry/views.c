@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "telemetry/ioagg.h"
-#include "util/names.h"
+#include "util/util.h"
 
 void tel_views_new(orch_telemetry *t)
 {
@@ -19,7 +19,7 @@ void tel_views_new(orch_telemetry *t)
                                  t->seams.no_timer, t->out);
 }
 
-void tel_views_free(orch_telemetry *t)
+void tel_views_clear(orch_telemetry *t)
 {
     tel_guest_free(t->guest);
     t->guest = NULL;

@@ -40,6 +40,8 @@
 #ifndef ORCH_CAPACITY_H
 #define ORCH_CAPACITY_H
 
+#include "attributes.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -59,7 +61,7 @@ typedef struct orch_cap_target {
 /* Parse "pNN[.N] <= BOUND" or "pNN < BOUND", BOUND a number with a unit
  * of us, ms or s ("p99 <= 10ms", "p99.9 < 2.5 ms", "p50<=800us").
  * Returns 0, or -1 with one line in err. */
-int orch_cap_target_parse(const char *text, orch_cap_target *t, char *err, size_t errlen);
+int orch_cap_target_parse(const char *text, orch_cap_target *t, char *err, size_t errlen) DB_MUST_CHECK;
 /* The target as text, the way the parser reads it ("p99 <= 10 ms"). */
 void orch_cap_target_format(const orch_cap_target *t, char *buf, size_t len);
 
@@ -117,7 +119,7 @@ typedef struct orch_cap_search {
  * min_rate 1, max_rate and max_probes as given (max_probes <=
  * ORCH_CAP_MAX_PROBES). Returns 0, -1 with err on values out of range. */
 int orch_cap_init(orch_cap_search *s, const orch_cap_target *t, double start, double max_rate,
-                  int max_probes, char *err, size_t errlen);
+                  int max_probes, char *err, size_t errlen) DB_MUST_CHECK;
 /* The rate of the next probe, or 0 once the search is done. */
 double orch_cap_next(const orch_cap_search *s);
 /* Record the probe measured at orch_cap_next()'s rate: judges it and

@@ -104,7 +104,7 @@ pid_t orch_command_pid(const orch_command *cmd);
 
 /* drivebench's end of a stream set to ORCH_COMMAND_PIPE (stdin: to write,
  * stdout and stderr: to read), or -1. The command owns it. */
-int orch_command_stdin_fd(const orch_command *cmd);
+int orch_command_stdin_fd(const orch_command *cmd) DB_MUST_CHECK;
 int orch_command_stdout_fd(const orch_command *cmd);
 int orch_command_stderr_fd(const orch_command *cmd);
 
@@ -127,7 +127,7 @@ int orch_command_exec(orch_command *cmd, char *err, size_t errlen) DB_MUST_CHECK
 
 /* Without blocking: 1 when the child ended (reaped, *status set), 0 while
  * it runs, -1 when there is no child to wait for. */
-int orch_command_poll(orch_command *cmd, int *status);
+int orch_command_poll(orch_command *cmd, int *status) DB_MUST_CHECK;
 
 /* Block until the child ends (reaped, *status set). 0, or -1 when there is
  * no child to wait for. */

@@ -8,6 +8,8 @@
 #ifndef ORCH_LISTEN_H
 #define ORCH_LISTEN_H
 
+#include "attributes.h"
+
 #include <stddef.h>
 #include <sys/socket.h>
 
@@ -19,6 +21,6 @@ typedef struct orch_listen_addr {
 } orch_listen_addr;
 
 /* Parse s into *out. 0, or -1 with why in err (the caller names the key). */
-int orch_listen_parse(const char *s, orch_listen_addr *out, char *err, size_t errlen);
+int orch_listen_parse(const char *s, orch_listen_addr *out, char *err, size_t errlen) DB_MUST_CHECK;
 
 #endif

@@ -78,6 +78,8 @@
 #ifndef ORCH_STATS_H
 #define ORCH_STATS_H
 
+#include "attributes.h"
+
 /* Fewest repetitions orch_stats_welch() accepts. */
 #define ORCH_STATS_MIN_REPS 3
 /* Fewest batches of a paired comparison. */
@@ -190,13 +192,13 @@ int orch_stats_acf(const double *s, const int *seg, int nseg, double *rho, int m
  * set); -2 when s has no autocorrelation (a value not finite, no two
  * consecutive intervals in a segment, or no segment varies); -3 when
  * out of memory. */
-int orch_stats_batching(const double *s, const int *seg, int nseg, orch_batching *out);
+int orch_stats_batching(const double *s, const int *seg, int nseg, orch_batching *out) DB_MUST_CHECK;
 
 /* Paired batch means of a and b (same segments seg[0..nseg), the
  * repetitions' intervals concatenated), k intervals per batch, batches
  * within segments only. 0, or -1 when fewer than 2 batches result. */
 int orch_stats_paired_k(const double *a, const double *b, const int *seg, int nseg, int k,
-                        orch_diff *out);
+                        orch_diff *out) DB_MUST_CHECK;
 
 /* Paired comparison with k chosen by the rule (orch_stats_batching, also
  * into *bt). Differences a - b that never vary give the point difference
@@ -215,14 +217,14 @@ double orch_stats_tail_txns(double pct);
 /* Welch's t interval of mean(a) - mean(b), a[0..na) and b[0..nb) one
  * value per repetition. 0, or -1 when na or nb < ORCH_STATS_MIN_REPS.
  * With both variances 0 the interval is the point diff (df = na+nb-2). */
-int orch_stats_welch(const double *a, int na, const double *b, int nb, orch_diff *out);
+int orch_stats_welch(const double *a, int na, const double *b, int nb, orch_diff *out) DB_MUST_CHECK;
 
 /* Holm's step-down adjustment of the p-values p[0..n) of one family of
  * tests, into adj[0..n): sorted ascending p_(1) <= ... <= p_(n),
  * adj_(i) = max over j <= i of min(1, (n - j + 1) p_(j)). A NAN p (no
  * test) is left out of the family and gets NAN. 0, or -1 when out of
  * memory. */
-int orch_stats_holm(const double *p, int n, double *adj);
+int orch_stats_holm(const double *p, int n, double *adj) DB_MUST_CHECK;
 
 /* Least-squares trend of y over t (seconds), e.g. per-interval TPS. */
 typedef struct orch_trend {
@@ -237,7 +239,7 @@ typedef struct orch_trend {
 /* Fit y[i] = a + slope * t[i]; drift_pct_max <= 0 means
  * ORCH_STATS_DRIFT_PCT. 0, or -1 when n < 3 or all t are equal. */
 int orch_stats_trend(const double *t, const double *y, int n, double drift_pct_max,
-                     orch_trend *out);
+                     orch_trend *out) DB_MUST_CHECK;
 
 /* Pearson's correlation coefficient of x[0..n) and y[0..n):
  * Σ(x-x̄)(y-ȳ) / sqrt(Σ(x-x̄)² Σ(y-ȳ)²); NAN with fewer than 3 pairs or
@@ -263,7 +265,7 @@ typedef struct orch_steady_check {
  * verdict, out untouched) when window < 2, a value is not finite or the
  * mean is <= 0. */
 int orch_stats_steady_window(const double *x, const orch_steady_rule *r,
-                             orch_steady_check *out);
+                             orch_steady_check *out) DB_MUST_CHECK;
 
 /* The first round N (1-based, >= window) whose window x[N-W .. N) is
  * steady, or 0 when none of x[0..n) is (also when n < window). */
@@ -284,6 +286,6 @@ int orch_stats_auto_stop(const double *tps, int stride, const int *n, int ndrive
 /* The knee of a sweep (issue 34): the index of the first of v[0..n)
  * (throughput at increasing load; NAN: a step not counted) that reaches
  * share (0.95) of their largest, or -1 when none is finite. */
-int orch_stats_knee(const double *v, int n, double share);
+int orch_stats_knee(const double *v, int n, double share) DB_MUST_CHECK;
 
 #endif

@@ -21,6 +21,8 @@
 #ifndef ORCH_STATS_POWER_H
 #define ORCH_STATS_POWER_H
 
+#include "attributes.h"
+
 #include <stdint.h>
 
 /* splitmix64: the next value of the state *s */
@@ -45,7 +47,7 @@ typedef struct orch_power_model {
 /* The model of the pilot series s[0..n) (one repetition). 0; -1 when it
  * has no autocorrelation to read (fewer than 3 values, a value not
  * finite, or none varies); -3 when out of memory. */
-int orch_stats_power_model(const double *s, int n, orch_power_model *m);
+int orch_stats_power_model(const double *s, int n, orch_power_model *m) DB_MUST_CHECK;
 
 /* One paired comparison to size: drive a's model, drive b's, and the
  * difference to find. */
@@ -67,6 +69,6 @@ double orch_stats_power_at(const orch_power_case *c, int n);
  * orch_stats_power_at reaches target (a geometric ramp from 20 by 1.5, then
  * bisection to within 2 %), its power into *power; 0 when max_n does
  * not reach it (*power then that at max_n); -1 when out of memory. */
-int orch_stats_power_search(const orch_power_case *c, double target, int max_n, double *power);
+int orch_stats_power_search(const orch_power_case *c, double target, int max_n, double *power) DB_MUST_CHECK;
 
 #endif

@@ -2,7 +2,6 @@
  * what they have (see capacity.h). */
 #include "virt/capacity.h"
 #include "plan/plan.h"
-#include "plan/template.h"
 
 #include <errno.h>
 #include <stdlib.h>

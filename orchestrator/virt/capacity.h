@@ -5,8 +5,10 @@
  * checks both first (orch_space_check, orch_memory_check); `plan
  * estimate` prints them (run/estimate.h).
  */
-#ifndef ORCH_CAPACITY_H
-#define ORCH_CAPACITY_H
+#ifndef ORCH_VIRT_CAPACITY_H
+#define ORCH_VIRT_CAPACITY_H
+
+#include "attributes.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -53,7 +55,7 @@ typedef struct orch_space_group {
  * count into *n. 0, or -1 with err (free space that cannot be read). */
 int orch_space_groups(orch_conns *conns, const struct orch_plan *p,
                       const struct orch_template *t, orch_space_group **groups, int *n,
-                      char *err, size_t errlen);
+                      char *err, size_t errlen) DB_MUST_CHECK;
 
 /* Check every drive of plan p. For each drive that is short, prints one
  * line on out:
@@ -62,7 +64,7 @@ int orch_space_groups(orch_conns *conns, const struct orch_plan *p,
  * Returns 0 when every drive has room, else -1 with a message in err
  * (also when free space cannot be read). */
 int orch_space_check(orch_conns *conns, const struct orch_plan *p,
-                     const struct orch_template *t, FILE *out, char *err, size_t errlen);
+                     const struct orch_template *t, FILE *out, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* What each QEMU process takes beside its guest's memory (measured:
  * about 100 MiB, /work/shared/VM-NOTES.md), counted in a host's need. */
@@ -88,7 +90,7 @@ typedef struct orch_host_cap {
  * else template t) into *hosts (caller frees), their count into *n.
  * 0, or -1 with err (a host that does not answer). */
 int orch_host_caps(orch_conns *conns, const struct orch_plan *p, const struct orch_template *t,
-                   orch_host_cap **hosts, int *n, char *err, size_t errlen);
+                   orch_host_cap **hosts, int *n, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* Refuse hosts whose VMs need more memory than they have, or have more
  * vCPUs than the host has CPUs (issue 31). For each short of CPUs, prints
@@ -101,6 +103,6 @@ int orch_host_caps(orch_conns *conns, const struct orch_plan *p, const struct or
  * them anyway" (and 0 is returned). Returns 0 when every host has room,
  * else -1 with a message in err naming what to do. */
 int orch_memory_check(const struct orch_plan *p, const orch_host_cap *hosts, int n, FILE *out,
-                      char *err, size_t errlen);
+                      char *err, size_t errlen) DB_MUST_CHECK;
 
 #endif

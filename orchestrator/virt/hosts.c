@@ -1,6 +1,6 @@
 /* hosts.c — the hosts of a run (see hosts.h). */
 #include "virt/hosts.h"
-#include "util/names.h"
+#include "util/util.h"
 #include "nap.h"
 
 #include <errno.h>

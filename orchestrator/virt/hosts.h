@@ -11,6 +11,8 @@
 #ifndef ORCH_HOSTS_H
 #define ORCH_HOSTS_H
 
+#include "attributes.h"
+
 #include <stdio.h>
 #include <libvirt/libvirt.h>
 #include "plan/plan.h"
@@ -31,7 +33,7 @@ char *orch_cpuinfo_flags(const char *path);
 
 /* Write run_dir/hosts: the distinct URIs of p's drives. 0, or -1 with
  * err. */
-int orch_hosts_write(const orch_plan *p, const char *run_dir, char *err, size_t errlen);
+int orch_hosts_write(const orch_plan *p, const char *run_dir, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* The URIs in the hosts file at path: a new NULL-terminated array (free
  * with orch_hosts_free), or NULL with err (errno ENOENT when there is no
@@ -58,6 +60,6 @@ int orch_hosts_teardown(const char *const *uris, const char *prefix, int attempt
  * Returns the number of hosts left unclean, or -1 with err when the hosts
  * file cannot be read (errno ENOENT: there is none). */
 int orch_hosts_teardown_run(const char *run_dir, const char *run_id, FILE *log,
-                            orch_counts *removed, char *err, size_t errlen);
+                            orch_counts *removed, char *err, size_t errlen) DB_MUST_CHECK;
 
 #endif

@@ -108,7 +108,6 @@ typedef struct mon_conn {
 } mon_conn;
 
 typedef struct mon_timer {
-    int   id;
     void (*fn)(void *ctx);
     void *ctx;
 } mon_timer;
@@ -517,7 +516,7 @@ static void timer_fire(int timer, void *opaque)
 int orch_monitor_every(orch_monitor *m, int ms, void (*fn)(void *ctx), void *ctx)
 {
     mon_timer *t = calloc(1, sizeof *t);
-    int *grown;
+    int *grown, id;
     if (!t)
         return -1;
     t->fn = fn;
@@ -526,12 +525,14 @@ int orch_monitor_every(orch_monitor *m, int ms, void (*fn)(void *ctx), void *ctx
     grown = realloc(m->timers, (size_t)(m->ntimers + 1) * sizeof *grown);
     if (grown)
         m->timers = grown;
+    /* t is the event thread's from here (it frees it when the timer is
+     * removed): nothing here touches it after the hand-off */
     HANDOFF_GIVE(t);
-    t->id = grown ? virEventAddTimeout(ms, timer_fire, t, free) : -1;
-    if (t->id >= 0)
-        m->timers[m->ntimers++] = t->id;
+    id = grown ? virEventAddTimeout(ms, timer_fire, t, free) : -1;
+    if (id >= 0)
+        m->timers[m->ntimers++] = id;
     pthread_mutex_unlock(&m->lock);
-    if (t->id < 0) {
+    if (id < 0) {
         free(t);
         return -1;
     }

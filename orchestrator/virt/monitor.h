@@ -19,6 +19,8 @@
 #ifndef ORCH_MONITOR_H
 #define ORCH_MONITOR_H
 
+#include "attributes.h"
+
 #include <stddef.h>
 #include <stdio.h>
 #include <time.h>
@@ -27,7 +29,7 @@
 /* Start libvirt's default event loop on its own thread. Must run before
  * the connections whose events are wanted are opened (remote drivers bind
  * their event delivery at open). Idempotent. 0, or -1 with err. */
-int orch_events_start(char *err, size_t errlen);
+int orch_events_start(char *err, size_t errlen) DB_MUST_CHECK;
 /* Stop and join the event thread (at exit; optional). */
 void orch_events_stop(void);
 
@@ -64,7 +66,7 @@ void orch_monitor_free(orch_monitor *m);
 /* Watch conn's domain events and its closing (uri names it in messages).
  * Several calls for one connection register once. 0, or -1 with err. */
 int orch_monitor_watch_conn(orch_monitor *m, virConnectPtr conn, const char *uri,
-                            char *err, size_t errlen);
+                            char *err, size_t errlen) DB_MUST_CHECK;
 /* Nonzero once conn closed unexpectedly (libvirtd stopped, network lost). */
 int orch_monitor_conn_lost(orch_monitor *m, virConnectPtr conn);
 /* Forget that conn was lost (after a reconnect replaced it). */
@@ -72,7 +74,7 @@ void orch_monitor_conn_reset(orch_monitor *m, virConnectPtr conn);
 
 /* Watch dom as VM `name` on drive `drive` (both copied). Returns the VM's
  * slot (>= 0) for the calls below, or -1 when out of memory. */
-int orch_monitor_add(orch_monitor *m, virDomainPtr dom, const char *name, const char *drive);
+int orch_monitor_add(orch_monitor *m, virDomainPtr dom, const char *name, const char *drive) DB_MUST_CHECK;
 /* Stop counting events of every VM as faults (before teardown destroys
  * them) and forget them; slots start again at 0. */
 void orch_monitor_clear(orch_monitor *m);
@@ -96,7 +98,7 @@ int orch_monitor_failures(orch_monitor *m);
 
 /* Call fn(ctx) every ms milliseconds on the event thread until
  * orch_monitor_free. 0, or -1 when no timer could be added. */
-int orch_monitor_every(orch_monitor *m, int ms, void (*fn)(void *ctx), void *ctx);
+int orch_monitor_every(orch_monitor *m, int ms, void (*fn)(void *ctx), void *ctx) DB_MUST_CHECK;
 
 /* What the monitor does on a libvirt event, exposed so tests can replay
  * events the test driver never sends. */

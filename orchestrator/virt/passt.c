@@ -1,10 +1,8 @@
 /* passt.c — a VM's passt in a network namespace of its own (passt.h). */
 #include "virt/passt.h"
 #include "attributes.h"
-#include "plan/layout.h"     /* ORCH_PASST_DIR */
-#include "util/command.h"
-#include "util/files.h"
-#include "util/names.h"
+#include "plan/plan.h"     /* ORCH_PASST_DIR */
+#include "util/util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -27,6 +27,8 @@
 #ifndef ORCH_PASST_H
 #define ORCH_PASST_H
 
+#include "attributes.h"
+
 #include <stdio.h>
 
 /* "/run/netns/NAME", the namespace's file (orch_command_netns). New
@@ -39,7 +41,7 @@ char *orch_passt_netns_path(const char *name);
  * network of the same name goes first. 0, or -1 with err; what was
  * created by then is left for orch_passt_stop (the caller recorded it). */
 int orch_passt_start(const char *passt, const char *name, const char *sock, int port,
-                     int guest_port, char *err, size_t errlen);
+                     int guest_port, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* Stop name's passt by its PID file (SIGTERM, SIGKILL after 5 s; only
  * a process that is passt), remove its PID file and socket, delete its

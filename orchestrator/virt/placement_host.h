@@ -8,9 +8,10 @@
 #ifndef ORCH_PLACEMENT_HOST_H
 #define ORCH_PLACEMENT_HOST_H
 
+#include "attributes.h"
+
 #include <stdio.h>
-#include "plan/layout.h"
-#include "plan/placement.h"
+#include "plan/plan.h"
 #include "virt/provision.h"     /* orch_conns */
 
 /* Place the VMs of layout l (vcpus each) per p's [run] pinning, into
@@ -22,10 +23,10 @@
  * (the VMs then share them, unpinned); without pinning the same check is
  * orch_memory_check's (capacity.h). 0, or -1 with err. */
 int orch_place_layout(orch_conns *conns, const orch_plan *p, orch_layout *l, int vcpus,
-                      const char *caps_file, FILE *out, char *err, size_t errlen);
+                      const char *caps_file, FILE *out, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* The capabilities document of the host behind conn, parsed. 0, or -1
  * with err. */
-int orch_host_topology(virConnectPtr conn, orch_host_topo *t, char *err, size_t errlen);
+int orch_host_topology(virConnectPtr conn, orch_host_topo *t, char *err, size_t errlen) DB_MUST_CHECK;
 
 #endif

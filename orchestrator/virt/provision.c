@@ -2,9 +2,8 @@
  * provision.h). */
 #include "virt/provision.h"
 #include "virt/passt.h"
-#include "util/names.h"
+#include "util/util.h"
 #include "plan/plan.h"
-#include "plan/template.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -10,6 +10,8 @@
 #ifndef ORCH_PROVISION_H
 #define ORCH_PROVISION_H
 
+#include "attributes.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <libvirt/libvirt.h>
@@ -33,7 +35,7 @@ void orch_conns_free(orch_conns *c);          /* closes all; accepts NULL */
  * same URI, takes its place, so later opens of that URI return conn. c
  * takes over the caller's reference to conn and drops its own to old.
  * 0, or -1 when old is not one of c's. */
-int orch_conns_replace(orch_conns *c, virConnectPtr old, virConnectPtr conn);
+int orch_conns_replace(orch_conns *c, virConnectPtr old, virConnectPtr conn) DB_MUST_CHECK;
 
 /* Objects are recorded safely from several threads at once (restore.c);
  * teardown and free are for one thread, after those are done. */
@@ -54,7 +56,7 @@ int orch_ledger_teardown(orch_ledger *l, FILE *log, orch_counts *removed);
 /* Record the passt network of domain name (passt.h) before it is
  * created: teardown stops its passt and deletes its namespace. conn is
  * the domain's. 0, or -1 when out of memory. */
-int orch_ledger_add_net(orch_ledger *l, virConnectPtr conn, const char *name);
+int orch_ledger_add_net(orch_ledger *l, virConnectPtr conn, const char *name) DB_MUST_CHECK;
 
 /* Start a transient directory pool `name` on path (the drive under test).
  * Returns the pool (caller virStoragePoolFree) or NULL with err. */
@@ -87,7 +89,7 @@ virDomainPtr orch_domain_start(virConnectPtr conn, orch_ledger *l, const char *x
 /* 1 when dom restarts on a guest reboot (its on_reboot is restart, or
  * absent: libvirt's default), 0 when it does not (destroy, ...), -1 when
  * its XML cannot be read. */
-int orch_domain_restarts_on_reboot(virDomainPtr dom);
+int orch_domain_restarts_on_reboot(virDomainPtr dom) DB_MUST_CHECK;
 
 /* Remove every domain, volume and pool on conn whose name starts with
  * prefix, then this host's passt networks of those names (passt.h).
@@ -103,7 +105,7 @@ void orch_teardown_print_counts(FILE *out, const orch_counts *c);
  * the pool for volumes. Returns 0 or -1 with err. */
 typedef void (*orch_list_fn)(void *ctx, orch_obj_kind kind, const char *name,
                              const char *pool);
-int orch_list_objects(virConnectPtr conn, orch_list_fn fn, void *ctx, char *err, size_t errlen);
+int orch_list_objects(virConnectPtr conn, orch_list_fn fn, void *ctx, char *err, size_t errlen) DB_MUST_CHECK;
 
 /* "kvm" when the host behind conn offers KVM for x86_64, else "qemu";
  * NULL with err when capabilities cannot be read. Static string. */

@@ -3,8 +3,7 @@
 #include "virt/restore.h"
 #include "attributes.h"
 #include "plan/plan.h"
-#include "util/command.h"
-#include "util/units.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -68,7 +68,7 @@ typedef struct orch_restore_opts {
  * `qemu-img map --output=json` marks "data": true, which is what qemu-img
  * convert copies (qemu_img NULL: "qemu-img" from PATH). 0, or -1 with err. */
 int orch_restore_data_bytes(const char *qemu_img, const char *path, uint64_t *bytes,
-                            char *err, size_t errlen);
+                            char *err, size_t errlen) DB_MUST_CHECK;
 
 /* Create the n volumes of jobs, recording each in l as soon as it exists,
  * and add each drive's figure to figures[job.drive] (may be NULL). Returns
@@ -76,6 +76,6 @@ int orch_restore_data_bytes(const char *qemu_img, const char *path, uint64_t *by
  * early, with err "interrupted", when o->stop_requested says so. */
 int orch_restore_all(orch_restore_job *jobs, int n, orch_ledger *l,
                      orch_restore_figure *figures, int ndrives,
-                     const orch_restore_opts *o, char *err, size_t errlen);
+                     const orch_restore_opts *o, char *err, size_t errlen) DB_MUST_CHECK;
 
 #endif

@@ -1,6 +1,6 @@
 /* upload.c — the guest image on each drive's host (see upload.h). */
 #include "virt/upload.h"
-#include "util/names.h"
+#include "util/util.h"
 #include "virt/provision.h"
 
 #include <errno.h>

@@ -27,6 +27,8 @@
 #ifndef ORCH_UPLOAD_H
 #define ORCH_UPLOAD_H
 
+#include "attributes.h"
+
 #include <stdio.h>
 #include <libvirt/libvirt.h>
 #include "plan/plan.h"
@@ -58,7 +60,7 @@ void orch_images_free(orch_images *im);     /* accepts NULL */
  * image_dir's paths and nothing happens. Progress on out. 0, or -1 with
  * err. */
 int orch_images_ensure(orch_images *im, int d, virConnectPtr conn, int with_seed, FILE *out,
-                       char *err, size_t errlen);
+                       char *err, size_t errlen) DB_MUST_CHECK;
 
 /* Path of file f for drive d's VMs, on its host. Borrowed. */
 const char *orch_images_path(const orch_images *im, int d, orch_img_file f);
@@ -71,6 +73,6 @@ char *orch_images_apply(const orch_images *im, int d, const char *xml, char *err
 
 /* SHA-256 of the file at path as 64 lowercase hex digits into hex[65].
  * 0, or -1 with err. */
-int orch_sha256_file(const char *path, char hex[65], char *err, size_t errlen);
+int orch_sha256_file(const char *path, char hex[65], char *err, size_t errlen) DB_MUST_CHECK;
 
 #endif

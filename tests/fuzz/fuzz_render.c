@@ -19,10 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan/layout.h"
-#include "util/names.h"
+#include "util/util.h"
 #include "plan/plan.h"
-#include "plan/template.h"
 
 /* Text of the node (element or attribute) at expr; new string or NULL. */
 static char *xpath_text(xmlDocPtr doc, const char *expr)

@@ -43,7 +43,7 @@ rebuild() {
 }
 
 fresh
-for c in layers.sh launcher.sh prefixes.sh enums.sh sizes.sh calls.sh; do
+for c in layers.sh launcher.sh prefixes.sh enums.sh sizes.sh calls.sh fronts.sh musts.sh; do
   if LINT_ROOT=$tmp/t LINT_BUILD=$tmp/build "$here/$c" >"$tmp/out" 2>&1; then pass=$((pass + 1)); echo "ok: $c passes on the untouched copy"
   else fail=$((fail + 1)); echo "FAIL: $c fails on the untouched copy:"; head -20 "$tmp/out"; fi
 done
@@ -137,6 +137,33 @@ expect "calls: two files of util/ in a loop" \
 expect "calls: an untangled file still named" \
   "calls: orchestrator/util/README.md names names.c on its \"Not yet untangled:\" line, but it is in no loop: take it off"
 rm -f "$tmp/build/orchestrator/util/loop_a.o" "$tmp/build/orchestrator/util/loop_b.o"
+
+# fronts: a private header of virt/ included from run/ (two spellings),
+# and a folder without its front header
+fresh
+printf '#include "virt/kvm.h"\n' >>"$tmp/t/orchestrator/run/power.c"
+printf '#  include <../virt/hosts.h>\n' >>"$tmp/t/orchestrator/run/estimate.c"
+printf '#include "run/run_state.h" /* stays */\n' >>"$tmp/t/orchestrator/run/estimate.c"
+mv "$tmp/t/orchestrator/clients/clients.h" "$tmp/t/orchestrator/clients/front.h"
+run fronts.sh
+expect "fronts: run/ includes virt/kvm.h" \
+  "fronts: orchestrator/run/power.c:$(wc -l <"$tmp/t/orchestrator/run/power.c") includes orchestrator/virt/kvm.h: outside orchestrator/virt/, include only its front header orchestrator/virt/virt.h"
+expect "fronts: run/ includes ../virt/hosts.h" \
+  "fronts: orchestrator/run/estimate.c:$(( $(wc -l <"$tmp/t/orchestrator/run/estimate.c") - 1 )) includes orchestrator/virt/hosts.h: outside orchestrator/virt/, include only its front header orchestrator/virt/virt.h"
+expect "fronts: a folder without a front header" \
+  "fronts: orchestrator/clients/ has no front header orchestrator/clients/clients.h (what the folder offers to the others)"
+if grep -q 'run_state' <<<"$out"; then fail=$((fail + 1)); echo "FAIL: fronts: run/'s own private header was reported"; else pass=$((pass + 1)); echo "ok: fronts: a folder includes its own private headers"; fi
+
+# musts: a status with an err buffer no longer DB_MUST_CHECK; a stale
+# "May be ignored:" item
+fresh
+sed -i 's/^\(int orch_plan_sweep_step(.*)\) DB_MUST_CHECK;/\1;/' "$tmp/t/orchestrator/plan/plan.h"
+printf '\nMay be ignored: `orch_cmd_gone`.\n' >>"$tmp/t/orchestrator/util/README.md"
+run musts.sh
+expect "musts: orch_plan_sweep_step unmarked" \
+  "musts: orchestrator/plan/plan.h:$(grep -n '^int orch_plan_sweep_step' "$repo/orchestrator/plan/plan.h" | cut -d: -f1): orch_plan_sweep_step returns a status with an err buffer: mark it DB_MUST_CHECK (or name it on orchestrator/plan/README.md's \"May be ignored:\" line)"
+expect "musts: a stale May be ignored item" \
+  "musts: orchestrator/util/README.md names orch_cmd_gone on its \"May be ignored:\" line, but no header of orchestrator/ declares it with an err buffer"
 
 echo "test_lint: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

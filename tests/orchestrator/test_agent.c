@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "virt/agent.h"
+#include "virt/virt.h"
 
 /* The reply to guest-exec-status, and what guest-exec answers. */
 typedef struct fake {

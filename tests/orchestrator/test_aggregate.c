@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "run/aggregate.h"
+#include "run/run.h"
 #include "testlib.h"
 
 /* summary.csv's drive I/O columns (results_drive_io.c), empty without I/O */

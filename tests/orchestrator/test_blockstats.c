@@ -15,8 +15,8 @@
 #include <string.h>
 #include <libvirt/virterror.h>
 
-#include "telemetry/blockstats.h"
-#include "virt/monitor.h"
+#include "telemetry/telemetry.h"
+#include "virt/virt.h"
 #include <unistd.h>
 
 /* A recording: "key=value ..." as libvirt would return the typed

@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include "results_json.h"
-#include "telemetry/bound.h"
 #include "telemetry/telemetry.h"
 #include "testlib.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "hist.h"
-#include "util/capacity.h"
+#include "util/util.h"
 
 static void test_target_parse(void **state)
 {

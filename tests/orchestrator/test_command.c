@@ -17,8 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util/command.h"
-#include "util/stop.h"
+#include "util/util.h"
 
 /* No child of this test process is left, running or zombie. */
 static void assert_no_children(void)

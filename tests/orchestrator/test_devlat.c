@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "telemetry/telemetry_state.h"
-#include "util/stats.h"
+#include "telemetry/telemetry.h"
+#include "util/util.h"
 
 static void near(double a, double b)
 {

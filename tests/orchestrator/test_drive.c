@@ -20,7 +20,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 
-#include "telemetry/host_drive.h"
+#include "telemetry/telemetry.h"
 #include "testlib.h"
 
 static void near(double a, double b)

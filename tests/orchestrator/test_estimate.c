@@ -18,9 +18,8 @@
 #include <unistd.h>
 
 #include "plan/plan.h"
-#include "plan/template.h"
-#include "run/estimate.h"
-#include "virt/capacity.h"
+#include "run/run.h"
+#include "virt/virt.h"
 #include "testlib.h"
 
 /* orch_estimate of a plan on node.xml with run_keys in [run] and the

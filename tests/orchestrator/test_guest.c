@@ -24,12 +24,11 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include "util/names.h"
+#include "util/util.h"
 #include "plan/plan.h"
-#include "virt/provision.h"
+#include "virt/virt.h"
 #include "run/run.h"
 #include "testlib.h"
-#include "virt/hosts.h"
 
 #define AGENT(f) ((orch_fake_agent *)(f)->user)
 

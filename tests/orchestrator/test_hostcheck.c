@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "run/hostcheck.h"
+#include "run/run.h"
 #include "testlib.h"
 
 static char root[64];

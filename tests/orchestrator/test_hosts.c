@@ -13,10 +13,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "virt/hosts.h"
-#include "util/names.h"
-#include "virt/provision.h"
-#include "virt/upload.h"
+#include "virt/virt.h"
+#include "util/util.h"
 
 static char scratch[] = "/tmp/orch-test-hosts.XXXXXX";
 

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "telemetry/ioagg.h"
+#include "telemetry/telemetry.h"
 
 static void near(double a, double b)
 {

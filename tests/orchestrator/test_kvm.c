@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "virt/kvm.h"
+#include "virt/virt.h"
 
 static char dir[] = "/tmp/orch-test-kvm.XXXXXX";
 static char vmx[256], novmx[256], svm[256], dev[256];

@@ -22,8 +22,7 @@
 #include <unistd.h>
 
 #include "live/live.h"
-#include "live/openmetrics.h"
-#include "plan/layout.h"
+#include "plan/plan.h"
 #include "results.h"
 #include "testlib.h"
 

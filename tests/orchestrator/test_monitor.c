@@ -13,8 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "virt/monitor.h"
-#include "virt/provision.h"
+#include "virt/virt.h"
 #include <libvirt/virterror.h>
 
 typedef struct mon_fixture {

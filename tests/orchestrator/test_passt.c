@@ -19,10 +19,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "plan/layout.h"
-#include "util/command.h"
-#include "util/names.h"
-#include "virt/passt.h"
+#include "plan/plan.h"
+#include "util/util.h"
+#include "virt/virt.h"
 
 static int can_run(void)
 {

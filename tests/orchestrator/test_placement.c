@@ -12,8 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "plan/placement.h"
-#include "virt/placement_host.h"
+#include "plan/plan.h"
+#include "virt/virt.h"
 
 #define CAPS64 "tests/orchestrator/render/host-64core-2node.caps.xml"
 

@@ -17,11 +17,8 @@
 #include <libvirt/libvirt.h>
 #include <libvirt/virterror.h>
 
-#include "plan/dbengine.h"
-#include "plan/layout.h"
-#include "util/names.h"
+#include "util/util.h"
 #include "plan/plan.h"
-#include "plan/template.h"
 #include "testlib.h"
 
 #define RENDER_RUN_ID "render-test-co-20261130-000000"

@@ -18,8 +18,7 @@
 
 #include <libvirt/virterror.h>
 
-#include "virt/provision.h"
-#include "virt/restore.h"
+#include "virt/virt.h"
 #include "testlib.h"
 
 #define GIB (1ULL << 30)

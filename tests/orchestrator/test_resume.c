@@ -28,14 +28,10 @@
 #include <json-c/json.h>
 
 #include "bundle/bundle.h"
-#include "run/replay.h"
-#include "run/resume.h"
 #include "run/run.h"
-#include "plan/layout.h"
-#include "util/names.h"
-#include "virt/passt.h"
-#include "virt/upload.h"
-#include "util/files.h"
+#include "plan/plan.h"
+#include "util/util.h"
+#include "virt/virt.h"
 #include "testlib.h"
 
 #define REPS3 "profile = tiny\nrepetitions = 3\n"

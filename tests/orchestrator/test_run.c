@@ -22,12 +22,9 @@
 
 #include <json-c/json.h>
 
-#include "plan/layout.h"
-#include "virt/monitor.h"
-#include "util/names.h"
+#include "virt/virt.h"
+#include "util/util.h"
 #include "plan/plan.h"
-#include "virt/provision.h"
-#include "run/replay.h"
 #include "run/run.h"
 #include "results.h"
 #include "testlib.h"

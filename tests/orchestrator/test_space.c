@@ -17,10 +17,8 @@
 #include <unistd.h>
 
 #include "plan/plan.h"
-#include "virt/provision.h"
-#include "virt/capacity.h"
+#include "virt/virt.h"
 #include "run/run.h"
-#include "plan/template.h"
 #include "testlib.h"
 
 #define GiB (1ULL << 30)

@@ -12,7 +12,7 @@
 
 #include <math.h>
 
-#include "util/stats.h"
+#include "util/util.h"
 
 #define near(a, b, eps) assert_true(fabs((a) - (b)) <= (eps))
 

@@ -16,9 +16,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "clients/client.h"
-#include "plan/layout.h"
-#include "util/stop.h"
+#include "clients/clients.h"
+#include "plan/plan.h"
+#include "util/util.h"
 #include "testlib.h"
 
 #define NJOBS 3

@@ -25,8 +25,7 @@
 
 #include "results_json.h"
 #include "telemetry/telemetry.h"
-#include "telemetry/telemetry_state.h"
-#include "util/stats.h"
+#include "util/util.h"
 #include "testlib.h"
 
 static char root[64], sysfs[128], drive_dir[128], proc_stat[128];

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util/names.h"
+#include "util/util.h"
 #include "testlib.h"
 
 int orch_fixture_setup(void **state)

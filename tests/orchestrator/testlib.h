@@ -11,9 +11,8 @@
 #include <limits.h>
 #include <stdio.h>
 #include <json-c/json.h>
-#include "plan/layout.h"     /* orch_vm */
 #include "plan/plan.h"
-#include "virt/provision.h"
+#include "virt/virt.h"
 #include "run/run.h"
 
 #define RUN_ID "fixture-20261130-000000"

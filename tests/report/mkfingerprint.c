@@ -16,8 +16,7 @@
 #include <string.h>
 
 #include "plan/plan.h"
-#include "plan/template.h"
-#include "run/fingerprint.h"
+#include "run/run.h"
 #include "results_json.h"
 
 int main(int argc, char **argv)

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/aggregate.h"
+#include "run/run.h"
 
 #define MAX_VMS 64
 

@@ -26,12 +26,9 @@
 #include <libxml/xpath.h>
 #include <libxml/xpathInternals.h>
 
-#include "report/rank.h"
 #include "report/report.h"
-#include "report/report_html.h"
 #include "plan/plan.h"
-#include "plan/template.h"
-#include "run/fingerprint.h"
+#include "run/run.h"
 #include "xpath_util.h"
 
 #define FX   "results/fixtures"

@@ -23,10 +23,7 @@
 #include <libxml/xpath.h>
 
 #include "hist.h"
-#include "report/drive_io.h"
 #include "report/report.h"
-#include "report/report_html.h"
-#include "report/svg.h"
 #include "xpath_util.h"
 
 #define F4   "results/fixtures/report-4vm"

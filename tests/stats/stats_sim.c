@@ -36,11 +36,9 @@
 #include <unistd.h>
 
 #include "results.h"
-#include "run/aggregate.h"
+#include "run/run.h"
 #include "telemetry/telemetry.h"
-#include "telemetry/telemetry_state.h"
-#include "util/stats.h"
-#include "util/stats_power.h"
+#include "util/util.h"
 
 #define MAXLIST 32
 #define MU_VM 100.0

@@ -95,7 +95,7 @@ static void fixture_init(fixture *x, bool sysbench)
 static void fixture_free(fixture *x)
 {
     x->r.conns = NULL;          /* the fixture's own */
-    run_result_free(&x->r);
+    run_result_clear(&x->r);
 }
 
 /* sysbench 1.0.20's report for these counts, as `sysbench` prints it */
@@ -467,8 +467,8 @@ static void test_checkpoints(void **state)
                               "    execution time (avg/stddev):   1.0000/0.00\n"));
     assert_non_null(strstr(t, "    total time:                          2.5000s\n"));
     free(c.text);
-    stats_free(&iv);
-    report_ckpt_free(&k);
+    stats_clear(&iv);
+    report_ckpt_clear(&k);
     fixture_free(&x);
 }
 
