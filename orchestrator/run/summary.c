@@ -233,6 +233,11 @@ int run_write_summary(run_state *st, const char *started, int partial)
         snprintf(st->err, sizeof st->err, "out of memory");
         goto cleanup;
     }
+    /* the capacity search's, in the run's own summary, not a probe's */
+    if (sum && !st->cap_probing && run_capacity_attach(st, sum) < 0) {
+        snprintf(st->err, sizeof st->err, "out of memory");
+        goto cleanup;
+    }
     if (sum && run_resume_record(st, sum) < 0) {
         snprintf(st->err, sizeof st->err, "out of memory");
         goto cleanup;

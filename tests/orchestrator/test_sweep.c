@@ -480,6 +480,93 @@ static void test_sweep_json(void **state)
     assert_string_equal(err, want);
 }
 
+/* [workload] target = p99 <= 10ms (issue 45): a capacity search on both
+ * drives at once on the same VMs, the stand-in's p99 5 ms while a VM's
+ * --rate is at most its capacity (30 a VM on drive a<b, 2 VMs: 60; 25
+ * on second), 20 ms above; the exact probes of each drive, the drive
+ * done first held at its capacity, the capacities within 5 %. */
+static void test_capacity_search(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = orch_fixture_plan_timed(f, "profile = tiny\n", "measure = 1s\nprepare = yes\n"
+                                           "target = p99 <= 10ms\ntarget_start = 10\n",
+                                           "pool = userpool\n");
+    static const double a_rates[] = { 10, 20, 40, 80, 57, 68, 62, 59, 60 };
+    static const char *const a_sides[] = { "within", "within", "within", "broken", "within",
+                                           "broken", "broken", "within", "within" };
+    static const double b_rates[] = { 10, 20, 40, 28, 24, 26, 25 };
+    static const char *const b_sides[] = { "within", "within", "broken", "broken", "within",
+                                           "broken", "within" };
+    orch_run_opts o;
+    res_summary sum;
+    char path[PATH_MAX], err[512];
+
+    orch_fixture_opts(&o, f);
+    o.wait_ready = orch_fixture_ready;
+    setenv("FAKE_OLTP_LATENCY", "-a-b-x-:30 -second-:25", 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    unsetenv("FAKE_OLTP_LATENCY");
+    orch_assert_output(f, "capacity probe 1: drive a<b ' & .. x at 10/s drive second at 10/s "
+                          "(run " RUN_ID "-p1)\n");
+    orch_assert_output(f, "capacity probe 3: drive second at 40/s: broken, 40.00 TPS: p99 <= "
+                          "10 ms broken: p99 20.000 ms, 95 % interval from 20.000 ms\n");
+    /* second's search ended at probe 7: held at 25 after it */
+    orch_assert_output(f, "capacity probe 8: drive a<b ' & .. x at 59/s drive second at 25/s "
+                          "(done, held) (run " RUN_ID "-p8)\n");
+    orch_assert_output(f, "capacity: drive a<b ' & .. x: 60 TPS at p99 <= 10 ms (interval "
+                          "60-62; 9 probes, broken by probe 7)\n");
+    orch_assert_output(f, "capacity: drive second: 25 TPS at p99 <= 10 ms (interval 25-26; "
+                          "7 probes, broken by probe 6)\n");
+    /* one boot and one prepare, then the run's measure and 9 probes on
+     * the same 3 VMs; each VM's rate the drive's divided by its VMs */
+    assert_int_equal(orch_count_lines(f->log, " prepare"), 3);
+    assert_int_equal(orch_count_lines(f->log, " run"), 30);
+    assert_int_equal(orch_count_lines(f->log, "--rate=28.5 "), 2);
+    assert_int_equal(orch_count_lines(f->log, "--rate=25 "), 3);
+    assert_int_equal(orch_count_lines(f->log, "--rate="), 27);
+    orch_assert_teardown(f, 3, 6, 0, 1);
+
+    snprintf(path, sizeof path, "%s/%s/summary.json", f->results, RUN_ID);
+    assert_int_equal(res_summary_read_file(path, &sum, err, sizeof err), 0);
+    assert_int_equal(sum.ndrives, 2);
+    for (int d = 0; d < 2; d++) {
+        const res_capacity *c = sum.drives[d].capacity;
+        const double *rates = d ? b_rates : a_rates;
+        const char *const *sides = d ? b_sides : a_sides;
+        int n = d ? 7 : 9;
+        assert_non_null(c);
+        assert_string_equal(c->target, "p99 <= 10 ms");
+        assert_int_equal(c->nprobes, n);
+        assert_true(c->capacity == (d ? 25 : 60) && c->lo == c->capacity);
+        assert_true(c->hi == (d ? 26 : 62));
+        assert_int_equal(c->breaking, d ? 6 : 7);
+        assert_string_equal(c->end, "the rate that held and the one that did not are within "
+                                    "the resolution");
+        for (int i = 0; i < n; i++) {
+            const res_cap_probe *pr = &c->probes[i];
+            char id[64];
+            snprintf(id, sizeof id, RUN_ID "-p%d", i + 1);
+            assert_true(pr->offered == rates[i]);
+            assert_true(pr->achieved == rates[i]);
+            assert_string_equal(pr->verdict, sides[i]);
+            assert_string_equal(pr->run_id, id);
+            assert_true(pr->pct_ms == (strcmp(sides[i], "within") == 0 ? 5 : 20));
+            assert_true(pr->pct_lo_ms == pr->pct_ms && pr->pct_hi_ms == pr->pct_ms);
+            assert_true(isnan(pr->queue_ms));
+        }
+    }
+    assert_int_equal(sum.drives[0].capacity->probes[0].transactions, 2000);
+    assert_string_equal(sum.drives[1].capacity->probes[5].why,
+                        "p99 <= 10 ms broken: p99 20.000 ms, 95 % interval from 20.000 ms");
+    res_summary_clear(&sum);
+    /* each probe a run folder of its own inside the run's */
+    snprintf(path, sizeof path, "%s/%s/probes/%s-p9/summary.json", f->results, RUN_ID, RUN_ID);
+    assert_int_equal(res_summary_read_file(path, &sum, err, sizeof err), 0);
+    assert_null(sum.drives[0].capacity);
+    res_summary_clear(&sum);
+    orch_plan_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -489,6 +576,7 @@ int main(void)
         ORCH_FIXTURE_TEST(test_sweep_failed_step),
         ORCH_FIXTURE_TEST(test_sweep_same_vms),
         ORCH_FIXTURE_TEST(test_sweep_restore_between),
+        ORCH_FIXTURE_TEST(test_capacity_search),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
