@@ -559,6 +559,27 @@ static void test_capacity_search(void **state)
     assert_string_equal(sum.drives[1].capacity->probes[5].why,
                         "p99 <= 10 ms broken: p99 20.000 ms, 95 % interval from 20.000 ms");
     res_summary_clear(&sum);
+    /* the page: both drives' curves on one chart through their probes
+     * by achieved TPS, the target a level at 10 ms, each capacity marked */
+    snprintf(path, sizeof path, "%s/%s/report.html", f->results, RUN_ID);
+    assert_xpath(path, "count(//section[@id='capacity']//svg[contains(@class,'chart')])", "1");
+    assert_xpath(path, "count(//svg[@id='capacity-0']//polyline[@class='series'])", "2");
+    assert_xpath(path, "string(//svg[@id='capacity-0']//polyline[@class='series'][2]/"
+                       "@data-label)", "second");
+    assert_xpath(path, "string(//svg[@id='capacity-0']//g[@class='level']/@data-y)", "10");
+    assert_xpath(path, "string(//svg[@id='capacity-0']//g[@class='level']/@data-label)",
+                 "p99 <= 10 ms");
+    assert_xpath(path, "string(//svg[@id='capacity-0']//g[@class='mark'][1]/@data-x)", "60");
+    assert_xpath(path, "string(//svg[@id='capacity-0']//g[@class='mark'][2]/@data-label)",
+                 "second: capacity 25 TPS");
+    assert_xpath(path, "count(//table[@id='capacity-probes']/tbody/tr)", "16");
+    assert_xpath(path, "string(//table[@id='capacity-probes']//tr[@data-drive='second']"
+                       "[@data-probe='4']/td[@data-key='verdict'])", "broken");
+    assert_xpath(path, "string(//table[@id='capacity-probes']//tr[@data-drive='second']"
+                       "[@data-probe='4']/td[@data-key='offered']/@data-value)", "28");
+    assert_xpath(path, "string(//p[@class='capacity'][@data-drive='second'])",
+                 "second: 25 TPS at p99 <= 10 ms (interval 25 to 26; the rate that held and "
+                 "the one that did not are within the resolution)");
     /* each probe a run folder of its own inside the run's */
     snprintf(path, sizeof path, "%s/%s/probes/%s-p9/summary.json", f->results, RUN_ID, RUN_ID);
     assert_int_equal(res_summary_read_file(path, &sum, err, sizeof err), 0);
