@@ -7,8 +7,9 @@
  * its capacity (the lowest rate when none held), so that the host's
  * load under the other drives' probes does not drop; those measurements
  * stay in the probes' folders and count in no search. A probe that is
- * undecided is measured once more, twice as long, while its search has
- * probes left, else recorded undecided. */
+ * undecided is measured once more at its rate, twice as long (the other
+ * drives' probes of that step too), and recorded undecided when it is
+ * still; the search counts it once. */
 #include "run/run_state.h"
 #include "util/names.h"
 
@@ -83,17 +84,6 @@ cleanup:
     return rc;
 }
 
-/* The rate drive d is offered in the next probe: its search's next, the
- * undecided rate again, or (done) its capacity. 0: nothing to probe. */
-static double cap_rate(const orch_cap_search *s, int again)
-{
-    double next;
-    if (again)
-        return s->probes[s->nprobes - 1].offered;
-    next = orch_cap_next(s);
-    return next;
-}
-
 int run_capacity(run_state *st)
 {
     const orch_plan *p = st->p;
@@ -124,7 +114,8 @@ int run_capacity(run_state *st)
         char *id = NULL, *dir = NULL;
         int probing = 0, longer = 0, src;
         for (int d = 0; d < p->ndrives; d++) {
-            double rate = cap_rate(&st->cap[d], again[d]);
+            /* the search's next rate, or the undecided one again */
+            double rate = again[d] ? pending[d].offered : orch_cap_next(&st->cap[d]);
             probing += rate > 0;
             longer |= again[d];
             if (rate <= 0)      /* done: held at its capacity */
@@ -175,8 +166,8 @@ int run_capacity(run_state *st)
             fprintf(st->out, "capacity probe %d: drive %s at %g/s: %s, %.2f TPS: %s\n", step,
                     p->drives[d].name, pr->offered, orch_cap_side_name(pr->side), pr->achieved,
                     pr->why);
-            /* undecided: once more for twice as long, while probes are left */
-            if (pr->side == ORCH_CAP_UNDECIDED && !again[d] && s->nprobes + 1 < s->max_probes) {
+            /* undecided: once more for twice as long */
+            if (pr->side == ORCH_CAP_UNDECIDED && !again[d]) {
                 again[d] = 1;
                 continue;
             }

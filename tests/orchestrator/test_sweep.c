@@ -588,6 +588,63 @@ static void test_capacity_search(void **state)
     orch_plan_free(p);
 }
 
+/* An undecided probe (issue 45): drive second's VM commits 400
+ * transactions a second of --time, too few to bound p99 from above (a
+ * probe that holds needs 562), so each rate that holds is undecided at
+ * 1 s and measured once more at 2 s (800: within); a rate beyond its
+ * capacity is broken at once. target_max_probes = 3 ends both searches:
+ * drive a<b at 10, 20, 40 (at least 40, held at it after), second at 10,
+ * 20, 40 over five probes (capacity 20, interval 20-40). */
+static void test_capacity_undecided(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = orch_fixture_plan_timed(f, "profile = tiny\n", "measure = 1s\n"
+                                           "target = p99 <= 10ms\ntarget_max_probes = 3\n",
+                                           "pool = userpool\n");
+    orch_run_opts o;
+    res_summary sum;
+    const res_capacity *a, *b;
+    char path[PATH_MAX], err[512];
+
+    orch_fixture_opts(&o, f);
+    o.wait_ready = orch_fixture_ready;
+    setenv("FAKE_OLTP_LATENCY", "-a-b-x-:30 -second-:25:400", 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
+    unsetenv("FAKE_OLTP_LATENCY");
+    orch_assert_output(f, "capacity probe 1: drive second at 10/s: undecided, 10.00 TPS: p99 <= "
+                          "10 ms undecided: 400 transactions are too few to bound p99 from "
+                          "above; measure longer\n");
+    orch_assert_output(f, "capacity probe 2: drive a<b ' & .. x at 20/s drive second at 10/s "
+                          "(again, longer) (run " RUN_ID "-p2)\n");
+    orch_assert_output(f, "capacity probe 4: drive a<b ' & .. x at 40/s (done, held) drive "
+                          "second at 20/s (again, longer) (run " RUN_ID "-p4)\n");
+    orch_assert_output(f, "capacity: drive a<b ' & .. x: at least 40 TPS at p99 <= 10 ms (3 "
+                          "probes; the probe limit was reached)\n");
+    orch_assert_output(f, "capacity: drive second: 20 TPS at p99 <= 10 ms (interval 20-40; 3 "
+                          "probes, broken by probe 3)\n");
+    /* the run's measure and 5 probes on 3 VMs; the two again at 2 s */
+    assert_int_equal(orch_count_lines(f->log, " run"), 18);
+    assert_int_equal(orch_count_lines(f->log, "--time=2 "), 6);
+    assert_int_equal(orch_count_lines(f->log, "--time=1 "), 12);
+    snprintf(path, sizeof path, "%s/%s/summary.json", f->results, RUN_ID);
+    assert_int_equal(res_summary_read_file(path, &sum, err, sizeof err), 0);
+    a = sum.drives[0].capacity;
+    b = sum.drives[1].capacity;
+    assert_true(a->capacity == 40 && isnan(a->hi) && a->breaking == 0);
+    assert_string_equal(a->probes[2].run_id, RUN_ID "-p3");
+    assert_true(b->capacity == 20 && b->hi == 40 && b->breaking == 3);
+    assert_string_equal(b->end, "the probe limit was reached");
+    assert_int_equal(b->nprobes, 3);
+    assert_string_equal(b->probes[0].run_id, RUN_ID "-p2");
+    assert_string_equal(b->probes[1].run_id, RUN_ID "-p4");
+    assert_string_equal(b->probes[2].run_id, RUN_ID "-p5");
+    assert_true(b->probes[0].transactions == 800 && b->probes[2].transactions == 400);
+    assert_string_equal(b->probes[1].verdict, "within");
+    assert_string_equal(b->probes[2].verdict, "broken");
+    res_summary_clear(&sum);
+    orch_plan_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -598,6 +655,7 @@ int main(void)
         ORCH_FIXTURE_TEST(test_sweep_same_vms),
         ORCH_FIXTURE_TEST(test_sweep_restore_between),
         ORCH_FIXTURE_TEST(test_capacity_search),
+        ORCH_FIXTURE_TEST(test_capacity_undecided),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
