@@ -23,7 +23,11 @@ typedef struct cap_measured {
     hist   *h;
     double  tps, queue_sum;
     int64_t queued;
+    int     vms;            /* its VMs that measured it */
 } cap_measured;
+
+#define CAP_VM_FAILED "a VM of the drive failed: its search stopped there"
+
 
 /* Each drive's merged histogram, TPS and queue time of the probe whose
  * summary is dir/summary.json (healthy VMs only). 0 or -1 with st->err. */
@@ -71,6 +75,7 @@ static int cap_read(run_state *st, const char *dir, cap_measured *m)
             goto cleanup;
         }
         m[d].tps += ph->tps;
+        m[d].vms++;
         if (ph->has_queue) {
             m[d].queue_sum += ph->queue.avg * (double)ph->transactions;
             m[d].queued += ph->transactions;
@@ -158,6 +163,16 @@ int run_capacity(run_state *st)
             orch_cap_probe *pr = &pending[d];
             if (!again[d] && orch_cap_next(s) <= 0)
                 continue;
+            /* a drive short of a VM measures no probe: a failure is no
+             * figure, and its VM stays failed for the probes after */
+            if (m[d].vms < orch_plan_drive_vms(p, &p->drives[d])) {
+                fprintf(st->out, "capacity probe %d: drive %s at %g/s: %s\n", step,
+                        p->drives[d].name, pr->offered, CAP_VM_FAILED);
+                s->state = ORCH_CAP_DONE;
+                s->end = CAP_VM_FAILED;
+                again[d] = 0;
+                continue;
+            }
             pr->achieved = m[d].tps;
             pr->queue_ms = m[d].queued ? m[d].queue_sum / (double)m[d].queued : NAN;
             if (!m[d].h || orch_cap_quantile_ci(m[d].h, t.pct, &pr->q) < 0)
@@ -234,14 +249,16 @@ void run_capacity_print(const run_state *st)
         char tgt[64];
         orch_cap_target_format(&s->target, tgt, sizeof tgt);
         if (s->held > 0 && s->failed > 0)
-            fprintf(st->out, "capacity: drive %s: %g TPS at %s (interval %g-%g; %d probes, "
+            fprintf(st->out, "capacity: drive %s: %g TPS at %s (interval %g-%g; %d probe%s, "
                     "broken by probe %d)\n", st->p->drives[d].name, s->held, tgt, s->held,
-                    s->failed, s->nprobes, s->breaking + 1);
+                    s->failed, s->nprobes, s->nprobes == 1 ? "" : "s", s->breaking + 1);
         else if (s->held > 0)
-            fprintf(st->out, "capacity: drive %s: at least %g TPS at %s (%d probes; %s)\n",
-                    st->p->drives[d].name, s->held, tgt, s->nprobes, s->end ? s->end : "");
+            fprintf(st->out, "capacity: drive %s: at least %g TPS at %s (%d probe%s; %s)\n",
+                    st->p->drives[d].name, s->held, tgt, s->nprobes, s->nprobes == 1 ? "" : "s",
+                    s->end ? s->end : "");
         else
-            fprintf(st->out, "capacity: drive %s: none at %s (%d probes; %s)\n",
-                    st->p->drives[d].name, tgt, s->nprobes, s->end ? s->end : "");
+            fprintf(st->out, "capacity: drive %s: none at %s (%d probe%s; %s)\n",
+                    st->p->drives[d].name, tgt, s->nprobes, s->nprobes == 1 ? "" : "s",
+                    s->end ? s->end : "");
     }
 }

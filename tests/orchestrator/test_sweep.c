@@ -645,6 +645,47 @@ static void test_capacity_undecided(void **state)
     orch_plan_free(p);
 }
 
+/* A VM that fails in a probe (issue 45): drive second's one VM exits in
+ * probe 2, so its search stops there with the probe before it (10, at
+ * least), none of the failed probe's figures recorded; drive a<b's goes
+ * on to its limit of 3 probes; the run completes with that failure. */
+static void test_capacity_failed_vm(void **state)
+{
+    orch_fixture *f = *state;
+    orch_plan *p = orch_fixture_plan_timed(f, "profile = tiny\n", "measure = 1s\n"
+                                           "target = p99 <= 10ms\ntarget_max_probes = 3\n",
+                                           "pool = userpool\n");
+    orch_run_opts o;
+    res_summary sum;
+    char path[PATH_MAX], err[512];
+
+    orch_fixture_opts(&o, f);
+    o.wait_ready = orch_fixture_ready;
+    setenv("FAKE_OLTP_LATENCY", "-a-b-x-:30 -second-:25", 1);
+    setenv("FAKE_OLTP_EXIT", "1", 1);
+    setenv("FAKE_OLTP_MATCH", "-p2/vm/drivebench-" RUN_ID "--second-vm1", 1);
+    assert_int_equal(orch_run(p, &o), ORCH_RUN_DEGRADED);
+    unsetenv("FAKE_OLTP_LATENCY");
+    unsetenv("FAKE_OLTP_EXIT");
+    unsetenv("FAKE_OLTP_MATCH");
+    orch_assert_output(f, "capacity probe 2: drive second at 20/s: a VM of the drive failed: "
+                          "its search stopped there\n");
+    orch_assert_output(f, "capacity probe 3: drive a<b ' & .. x at 40/s drive second at 10/s "
+                          "(done, held) (run " RUN_ID "-p3)\n");
+    orch_assert_output(f, "capacity: drive second: at least 10 TPS at p99 <= 10 ms (1 probe; "
+                          "a VM of the drive failed: its search stopped there)\n");
+    orch_assert_output(f, "capacity: drive a<b ' & .. x: at least 40 TPS at p99 <= 10 ms (3 "
+                          "probes; the probe limit was reached)\n");
+    snprintf(path, sizeof path, "%s/%s/summary.json", f->results, RUN_ID);
+    assert_int_equal(res_summary_read_file(path, &sum, err, sizeof err), 0);
+    assert_int_equal(sum.drives[1].capacity->nprobes, 1);
+    assert_true(sum.drives[1].capacity->capacity == 10);
+    assert_int_equal(sum.drives[0].capacity->nprobes, 3);
+    res_summary_clear(&sum);
+    orch_assert_teardown(f, 3, 6, 0, 1);
+    orch_plan_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -656,6 +697,7 @@ int main(void)
         ORCH_FIXTURE_TEST(test_sweep_restore_between),
         ORCH_FIXTURE_TEST(test_capacity_search),
         ORCH_FIXTURE_TEST(test_capacity_undecided),
+        ORCH_FIXTURE_TEST(test_capacity_failed_vm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
