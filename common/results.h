@@ -221,6 +221,8 @@ typedef struct res_cap_probe {
  * held (NAN: none did), its interval [capacity, the lowest rate that did
  * not hold] (hi NAN: none broke it), why the search ended, and the probe
  * (1-based) that set the interval's top (0: none). */
+#define RES_MAX_CAP_PROBES 64       /* read at most (orchestrator: ORCH_CAP_MAX_PROBES) */
+
 typedef struct res_capacity {
     char          *target;
     double         capacity, lo, hi;

@@ -362,33 +362,6 @@ static const rj_field rep_vms_fields[] = {
     RJ_TABLE_END,
 };
 
-/* a capacity search at a latency target (issue 45) */
-static const rj_field cap_probe_fields[] = {
-    F("offered",      RJ_NUM,     res_cap_probe, offered, .flags = RJ_NONNEG),
-    F("achieved_tps", RJ_NUM,     res_cap_probe, achieved, .flags = RJ_NONNEG),
-    F("queue_ms",     RJ_NUM_OPT, res_cap_probe, queue_ms, .flags = RJ_NONNEG),
-    F("percentile_ms", RJ_NUM_OPT, res_cap_probe, pct_ms, .flags = RJ_NONNEG),
-    F("percentile_lo_ms", RJ_NUM_OPT, res_cap_probe, pct_lo_ms, .flags = RJ_NONNEG),
-    F("percentile_hi_ms", RJ_NUM_OPT, res_cap_probe, pct_hi_ms, .flags = RJ_NONNEG),
-    F("transactions", RJ_I64,     res_cap_probe, transactions),
-    F("verdict",      RJ_STR,     res_cap_probe, verdict, .flags = RJ_NONEMPTY),
-    F("why",          RJ_STR,     res_cap_probe, why, .flags = RJ_NONEMPTY),
-    F("run_id",       RJ_STR_OPT, res_cap_probe, run_id),
-    RJ_TABLE_END,
-};
-
-static const rj_field capacity_fields[] = {
-    F("target",       RJ_STR,     res_capacity, target, .flags = RJ_NONEMPTY),
-    F("capacity",     RJ_NUM_OPT, res_capacity, capacity, .flags = RJ_NONNEG),
-    F("interval_lo",  RJ_NUM_OPT, res_capacity, lo, .flags = RJ_NONNEG),
-    F("interval_hi",  RJ_NUM_OPT, res_capacity, hi, .flags = RJ_NONNEG),
-    F("end",          RJ_STR,     res_capacity, end, .flags = RJ_NONEMPTY),
-    F("breaking_probe", RJ_INT_POS, res_capacity, breaking),
-    F("probes",       RJ_ARRAY,   res_capacity, probes, .sub = cap_probe_fields,
-      .size = sizeof(res_cap_probe), .n_off = offsetof(res_capacity, nprobes), .max = 64),
-    RJ_TABLE_END,
-};
-
 static const rj_field drive_fields[] = {
     F(NULL,          RJ_EMBED,  res_drive, f, .sub = figures_fields),
     F(RK_NAME,       RJ_STR,    res_drive, name, .flags = RJ_NONEMPTY),
@@ -405,7 +378,7 @@ static const rj_field drive_fields[] = {
     F("precondition_steady", RJ_ARRAY, res_drive, pre, .sub = steady_fields,
       .size = sizeof(res_steady), .n_off = offsetof(res_drive, npre),
       .max = RES_MAX_REPETITIONS, .flags = RJ_OMIT_EMPTY),
-    F("capacity",    RJ_PTR,    res_drive, capacity, .sub = capacity_fields,
+    F("capacity",    RJ_PTR,    res_drive, capacity, .sub = res_capacity_fields,
       .size = sizeof(res_capacity)),
     RJ_TABLE_END,
 };

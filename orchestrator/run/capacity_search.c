@@ -89,6 +89,48 @@ cleanup:
     return rc;
 }
 
+/* Step `step`'s measurements m into the search of every drive it
+ * probed: judged, printed, recorded, or (undecided the first time)
+ * marked to be measured again. */
+static void cap_record(run_state *st, int step, const orch_cap_target *t, const cap_measured *m,
+                       orch_cap_probe *pending, int *again)
+{
+    const orch_plan *p = st->p;
+    for (int d = 0; d < p->ndrives; d++) {
+        orch_cap_search *s = &st->cap[d];
+        orch_cap_probe *pr = &pending[d];
+        if (!again[d] && orch_cap_next(s) <= 0)
+            continue;
+        /* a drive short of a VM measures no probe: a failure is no
+         * figure, and its VM stays failed for the probes after */
+        if (m[d].vms < orch_plan_drive_vms(p, &p->drives[d])) {
+            fprintf(st->out, "capacity probe %d: drive %s at %g/s: %s\n", step,
+                    p->drives[d].name, pr->offered, CAP_VM_FAILED);
+            s->state = ORCH_CAP_DONE;
+            s->end = CAP_VM_FAILED;
+            again[d] = 0;
+            continue;
+        }
+        pr->achieved = m[d].tps;
+        pr->queue_ms = m[d].queued ? m[d].queue_sum / (double)m[d].queued : NAN;
+        if (!m[d].h || orch_cap_quantile_ci(m[d].h, t->pct, &pr->q) < 0)
+            pr->q = (orch_cap_quantile){ .value_us = NAN, .lo_us = -1, .hi_us = INFINITY };
+        orch_cap_judge(t, pr);
+        fprintf(st->out, "capacity probe %d: drive %s at %g/s: %s, %.2f TPS: %s\n", step,
+                p->drives[d].name, pr->offered, orch_cap_side_name(pr->side), pr->achieved,
+                pr->why);
+        /* undecided: once more for twice as long */
+        if (pr->side == ORCH_CAP_UNDECIDED && !again[d]) {
+            again[d] = 1;
+            continue;
+        }
+        again[d] = 0;
+        if (s->nprobes < ORCH_CAP_MAX_PROBES)
+            st->cap_step[d][s->nprobes] = step;
+        orch_cap_record(s, pr);
+    }
+}
+
 int run_capacity(run_state *st)
 {
     const orch_plan *p = st->p;
@@ -158,39 +200,7 @@ int run_capacity(run_state *st)
             goto cleanup;
         }
         free(dir);
-        for (int d = 0; d < p->ndrives; d++) {
-            orch_cap_search *s = &st->cap[d];
-            orch_cap_probe *pr = &pending[d];
-            if (!again[d] && orch_cap_next(s) <= 0)
-                continue;
-            /* a drive short of a VM measures no probe: a failure is no
-             * figure, and its VM stays failed for the probes after */
-            if (m[d].vms < orch_plan_drive_vms(p, &p->drives[d])) {
-                fprintf(st->out, "capacity probe %d: drive %s at %g/s: %s\n", step,
-                        p->drives[d].name, pr->offered, CAP_VM_FAILED);
-                s->state = ORCH_CAP_DONE;
-                s->end = CAP_VM_FAILED;
-                again[d] = 0;
-                continue;
-            }
-            pr->achieved = m[d].tps;
-            pr->queue_ms = m[d].queued ? m[d].queue_sum / (double)m[d].queued : NAN;
-            if (!m[d].h || orch_cap_quantile_ci(m[d].h, t.pct, &pr->q) < 0)
-                pr->q = (orch_cap_quantile){ .value_us = NAN, .lo_us = -1, .hi_us = INFINITY };
-            orch_cap_judge(&t, pr);
-            fprintf(st->out, "capacity probe %d: drive %s at %g/s: %s, %.2f TPS: %s\n", step,
-                    p->drives[d].name, pr->offered, orch_cap_side_name(pr->side), pr->achieved,
-                    pr->why);
-            /* undecided: once more for twice as long */
-            if (pr->side == ORCH_CAP_UNDECIDED && !again[d]) {
-                again[d] = 1;
-                continue;
-            }
-            again[d] = 0;
-            if (s->nprobes < ORCH_CAP_MAX_PROBES)
-                st->cap_step[d][s->nprobes] = step;
-            orch_cap_record(s, pr);
-        }
+        cap_record(st, step, &t, m, pending, again);
     }
     rc = 0;
 cleanup:
@@ -201,45 +211,6 @@ cleanup:
     free(again);
     free(drives);
     return rc;
-}
-
-/* ms from µs, NAN for an unbounded side */
-static double cap_ms(double us)
-{
-    return us < 0 || !isfinite(us) ? NAN : us / 1e3;
-}
-
-int run_capacity_attach(const run_state *st, res_summary *sum)
-{
-    for (int d = 0; st->cap && d < sum->ndrives && d < st->p->ndrives; d++) {
-        const orch_cap_search *s = &st->cap[d];
-        res_capacity *c = calloc(1, sizeof *c);
-        char tgt[64];
-        if (!c || !(c->probes = calloc((size_t)s->nprobes + 1, sizeof *c->probes))) {
-            free(c);
-            return -1;
-        }
-        sum->drives[d].capacity = c;
-        orch_cap_target_format(&s->target, tgt, sizeof tgt);
-        c->capacity = c->lo = s->held > 0 ? s->held : NAN;
-        c->hi = s->failed > 0 ? s->failed : NAN;
-        c->breaking = s->breaking + 1;
-        if (!(c->target = strdup(tgt))
-            || !(c->end = strdup(s->end ? s->end : "the search did not end: a probe failed")))
-            return -1;
-        for (int i = 0; i < s->nprobes; i++) {
-            const orch_cap_probe *pr = &s->probes[i];
-            res_cap_probe *r = &c->probes[c->nprobes++];
-            *r = (res_cap_probe){ .offered = pr->offered, .achieved = pr->achieved,
-                                  .queue_ms = pr->queue_ms, .pct_ms = cap_ms(pr->q.value_us),
-                                  .pct_lo_ms = cap_ms(pr->q.lo_us),
-                                  .pct_hi_ms = cap_ms(pr->q.hi_us), .transactions = pr->q.n };
-            if (!(r->verdict = strdup(orch_cap_side_name(pr->side))) || !(r->why = strdup(pr->why))
-                || !(r->run_id = orch_strfmt("%s-p%d", st->l->run_id, st->cap_step[d][i])))
-                return -1;
-        }
-    }
-    return 0;
 }
 
 void run_capacity_print(const run_state *st)

@@ -168,9 +168,6 @@ int run_load_step_in(run_state *st, const orch_plan *sp, const char *run_id, con
  * search is done; the searches in st->cap. 0, or -1 with st->err (a
  * probe failed or was interrupted; the searches so far kept). */
 int run_capacity(run_state *st);
-/* The searches' results into the drives of sum (the run's summary, not
- * a probe's). 0, or -1 when out of memory. */
-int run_capacity_attach(const run_state *st, res_summary *sum);
 /* One line per drive: its capacity, interval and probes. */
 void run_capacity_print(const run_state *st);
 /* A sweep on the same VMs (st->o->steps), after the first step's measure
