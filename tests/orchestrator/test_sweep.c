@@ -480,6 +480,26 @@ static void test_sweep_json(void **state)
     assert_string_equal(err, want);
 }
 
+/* A run of the fixture's plan with [workload] times (a target's keys
+ * among them) on the stand-in's latency model FAKE_OLTP_LATENCY =
+ * latency, whose status must be want; its summary read into *sum. The
+ * plan, for the caller to free. */
+static orch_plan *capacity_run(orch_fixture *f, const char *times, const char *latency, int want,
+                               res_summary *sum)
+{
+    orch_plan *p = orch_fixture_plan_timed(f, "profile = tiny\n", times, "pool = userpool\n");
+    orch_run_opts o;
+    char path[PATH_MAX], err[512];
+    orch_fixture_opts(&o, f);
+    o.wait_ready = orch_fixture_ready;
+    setenv("FAKE_OLTP_LATENCY", latency, 1);
+    assert_int_equal(orch_run(p, &o), want);
+    unsetenv("FAKE_OLTP_LATENCY");
+    snprintf(path, sizeof path, "%s/%s/summary.json", f->results, RUN_ID);
+    assert_int_equal(res_summary_read_file(path, sum, err, sizeof err), 0);
+    return p;
+}
+
 /* [workload] target = p99 <= 10ms (issue 45): a capacity search on both
  * drives at once on the same VMs, the stand-in's p99 5 ms while a VM's
  * --rate is at most its capacity (30 a VM on drive a<b, 2 VMs: 60; 25
@@ -488,24 +508,18 @@ static void test_sweep_json(void **state)
 static void test_capacity_search(void **state)
 {
     orch_fixture *f = *state;
-    orch_plan *p = orch_fixture_plan_timed(f, "profile = tiny\n", "measure = 1s\nprepare = yes\n"
-                                           "target = p99 <= 10ms\ntarget_start = 10\n",
-                                           "pool = userpool\n");
+    orch_plan *p;
     static const double a_rates[] = { 10, 20, 40, 80, 57, 68, 62, 59, 60 };
     static const char *const a_sides[] = { "within", "within", "within", "broken", "within",
                                            "broken", "broken", "within", "within" };
     static const double b_rates[] = { 10, 20, 40, 28, 24, 26, 25 };
     static const char *const b_sides[] = { "within", "within", "broken", "broken", "within",
                                            "broken", "within" };
-    orch_run_opts o;
     res_summary sum;
     char path[PATH_MAX], err[512];
 
-    orch_fixture_opts(&o, f);
-    o.wait_ready = orch_fixture_ready;
-    setenv("FAKE_OLTP_LATENCY", "-a-b-x-:30 -second-:25", 1);
-    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
-    unsetenv("FAKE_OLTP_LATENCY");
+    p = capacity_run(f, "measure = 1s\nprepare = yes\ntarget = p99 <= 10ms\ntarget_start = 10\n",
+                     "-a-b-x-:30 -second-:25", ORCH_RUN_OK, &sum);
     orch_assert_output(f, "capacity probe 1: drive a<b ' & .. x at 10/s drive second at 10/s "
                           "(run " RUN_ID "-p1)\n");
     orch_assert_output(f, "capacity probe 3: drive second at 40/s: broken, 40.00 TPS: p99 <= "
@@ -525,9 +539,6 @@ static void test_capacity_search(void **state)
     assert_int_equal(orch_count_lines(f->log, "--rate=25 "), 3);
     assert_int_equal(orch_count_lines(f->log, "--rate="), 27);
     orch_assert_teardown(f, 3, 6, 0, 1);
-
-    snprintf(path, sizeof path, "%s/%s/summary.json", f->results, RUN_ID);
-    assert_int_equal(res_summary_read_file(path, &sum, err, sizeof err), 0);
     assert_int_equal(sum.ndrives, 2);
     for (int d = 0; d < 2; d++) {
         const res_capacity *c = sum.drives[d].capacity;
@@ -598,19 +609,11 @@ static void test_capacity_search(void **state)
 static void test_capacity_undecided(void **state)
 {
     orch_fixture *f = *state;
-    orch_plan *p = orch_fixture_plan_timed(f, "profile = tiny\n", "measure = 1s\n"
-                                           "target = p99 <= 10ms\ntarget_max_probes = 3\n",
-                                           "pool = userpool\n");
-    orch_run_opts o;
     res_summary sum;
-    const res_capacity *a, *b;
-    char path[PATH_MAX], err[512];
+    orch_plan *p = capacity_run(f, "measure = 1s\ntarget = p99 <= 10ms\ntarget_max_probes = 3\n",
+                                "-a-b-x-:30 -second-:25:400", ORCH_RUN_OK, &sum);
+    const res_capacity *a = sum.drives[0].capacity, *b = sum.drives[1].capacity;
 
-    orch_fixture_opts(&o, f);
-    o.wait_ready = orch_fixture_ready;
-    setenv("FAKE_OLTP_LATENCY", "-a-b-x-:30 -second-:25:400", 1);
-    assert_int_equal(orch_run(p, &o), ORCH_RUN_OK);
-    unsetenv("FAKE_OLTP_LATENCY");
     orch_assert_output(f, "capacity probe 1: drive second at 10/s: undecided, 10.00 TPS: p99 <= "
                           "10 ms undecided: 400 transactions are too few to bound p99 from "
                           "above; measure longer\n");
@@ -626,10 +629,6 @@ static void test_capacity_undecided(void **state)
     assert_int_equal(orch_count_lines(f->log, " run"), 18);
     assert_int_equal(orch_count_lines(f->log, "--time=2 "), 6);
     assert_int_equal(orch_count_lines(f->log, "--time=1 "), 12);
-    snprintf(path, sizeof path, "%s/%s/summary.json", f->results, RUN_ID);
-    assert_int_equal(res_summary_read_file(path, &sum, err, sizeof err), 0);
-    a = sum.drives[0].capacity;
-    b = sum.drives[1].capacity;
     assert_true(a->capacity == 40 && isnan(a->hi) && a->breaking == 0);
     assert_string_equal(a->probes[2].run_id, RUN_ID "-p3");
     assert_true(b->capacity == 20 && b->hi == 40 && b->breaking == 3);
@@ -652,20 +651,13 @@ static void test_capacity_undecided(void **state)
 static void test_capacity_failed_vm(void **state)
 {
     orch_fixture *f = *state;
-    orch_plan *p = orch_fixture_plan_timed(f, "profile = tiny\n", "measure = 1s\n"
-                                           "target = p99 <= 10ms\ntarget_max_probes = 3\n",
-                                           "pool = userpool\n");
-    orch_run_opts o;
+    orch_plan *p;
     res_summary sum;
-    char path[PATH_MAX], err[512];
 
-    orch_fixture_opts(&o, f);
-    o.wait_ready = orch_fixture_ready;
-    setenv("FAKE_OLTP_LATENCY", "-a-b-x-:30 -second-:25", 1);
     setenv("FAKE_OLTP_EXIT", "1", 1);
     setenv("FAKE_OLTP_MATCH", "-p2/vm/drivebench-" RUN_ID "--second-vm1", 1);
-    assert_int_equal(orch_run(p, &o), ORCH_RUN_DEGRADED);
-    unsetenv("FAKE_OLTP_LATENCY");
+    p = capacity_run(f, "measure = 1s\ntarget = p99 <= 10ms\ntarget_max_probes = 3\n",
+                     "-a-b-x-:30 -second-:25", ORCH_RUN_DEGRADED, &sum);
     unsetenv("FAKE_OLTP_EXIT");
     unsetenv("FAKE_OLTP_MATCH");
     orch_assert_output(f, "capacity probe 2: drive second at 20/s: a VM of the drive failed: "
@@ -676,8 +668,6 @@ static void test_capacity_failed_vm(void **state)
                           "a VM of the drive failed: its search stopped there)\n");
     orch_assert_output(f, "capacity: drive a<b ' & .. x: at least 40 TPS at p99 <= 10 ms (3 "
                           "probes; the probe limit was reached)\n");
-    snprintf(path, sizeof path, "%s/%s/summary.json", f->results, RUN_ID);
-    assert_int_equal(res_summary_read_file(path, &sum, err, sizeof err), 0);
     assert_int_equal(sum.drives[1].capacity->nprobes, 1);
     assert_true(sum.drives[1].capacity->capacity == 10);
     assert_int_equal(sum.drives[0].capacity->nprobes, 3);

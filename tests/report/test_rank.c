@@ -157,6 +157,19 @@ static void test_older_run(void **state)
 
 /* What bounded a drive (issue 45) in the ranking: its table's "bounded
  * by" cell with the evidence, and the CSV's last column. */
+/* Fixture folder `name` (under FX) copied into dir, its summary.json
+ * changed by the Python statements `edit` on its document d; the copy's
+ * path into run. */
+static void planted(const char *dir, const char *name, const char *edit, char *run, size_t len)
+{
+    char cmd[1536];
+    snprintf(cmd, sizeof cmd, "cp -r " FX "/%s %s/ && python3 -c 'import json,sys; p=sys.argv[1]; "
+             "d=json.load(open(p)); %s; json.dump(d, open(p, \"w\"))' %s/%s/summary.json", name,
+             dir, edit, dir, name);
+    assert_int_equal(system(cmd), 0);
+    snprintf(run, len, "%s/%s", dir, name);
+}
+
 static void test_rank_bound(void **state)
 {
     char dir[] = "/tmp/rank-test-XXXXXX", cmd[768], run[96], err[512], path[160], line[1024];
@@ -168,13 +181,9 @@ static void test_rank_bound(void **state)
     int seen = 0;
     (void)state;
     assert_non_null(mkdtemp(dir));
-    snprintf(cmd, sizeof cmd, "cp -r " F4 " %s/ && python3 -c 'import json,sys; p=sys.argv[1]; "
-             "d=json.load(open(p)); d[\"drives\"][0][\"bound\"]={\"verdict\":"
-             "\"network path\",\"evidence\":\"vm1: QEMU main loop (user-mode network) "
-             "96.0 %% of one CPU >= 90 %%\",\"main_loop_pct\":96}; "
-             "json.dump(d, open(p, \"w\"))' %s/report-4vm/summary.json", dir, dir);
-    assert_int_equal(system(cmd), 0);
-    snprintf(run, sizeof run, "%s/report-4vm", dir);
+    planted(dir, "report-4vm", "d[\"drives\"][0][\"bound\"]={\"verdict\":\"network path\","
+            "\"evidence\":\"vm1: QEMU main loop (user-mode network) 96.0 % of one CPU >= 90 %\","
+            "\"main_loop_pct\":96}", run, sizeof run);
     dirs[0] = run;
     r = rank_build(dirs, 1, 0, NULL, NULL, err, sizeof err);
     if (!r)
@@ -217,7 +226,7 @@ static void test_rank_bound(void **state)
  * win/loss by those intervals apart. */
 static void test_rank_capacity(void **state)
 {
-    char dir[] = "/tmp/rank-test-XXXXXX", cmd[1024], run[96], err[512], path[160], line[1024];
+    char dir[] = "/tmp/rank-test-XXXXXX", cmd[64], run[96], err[512], path[160], line[1024];
     const char *dirs[1];
     rank_files out = { .dir = dir, .png_scale = 0 };
     rank_set *r;
@@ -225,14 +234,10 @@ static void test_rank_capacity(void **state)
     FILE *f;
     (void)state;
     assert_non_null(mkdtemp(dir));
-    snprintf(cmd, sizeof cmd, "cp -r " FREP " %s/ && python3 -c 'import json,sys; p=sys.argv[1]; "
-             "d=json.load(open(p)); cap=lambda c, hi: {\"target\":\"p99 <= 10 ms\","
-             "\"capacity\":c,\"interval_lo\":c,\"interval_hi\":hi,\"end\":\"resolution\","
-             "\"probes\":[]}; d[\"drives\"][0][\"capacity\"]=cap(200, 208); "
-             "d[\"drives\"][1][\"capacity\"]=cap(120, 125); "
-             "json.dump(d, open(p, \"w\"))' %s/report-reps/summary.json", dir, dir);
-    assert_int_equal(system(cmd), 0);
-    snprintf(run, sizeof run, "%s/report-reps", dir);
+    planted(dir, "report-reps", "cap=lambda c, hi: {\"target\":\"p99 <= 10 ms\",\"capacity\":c,"
+            "\"interval_lo\":c,\"interval_hi\":hi,\"end\":\"resolution\",\"probes\":[]}; "
+            "d[\"drives\"][0][\"capacity\"]=cap(200, 208); "
+            "d[\"drives\"][1][\"capacity\"]=cap(120, 125)", run, sizeof run);
     dirs[0] = run;
     r = rank_build(dirs, 1, 0, NULL, "sata-b", err, sizeof err);
     if (!r)
