@@ -279,6 +279,8 @@ int rj_io_get(json_object *owner, struct res_io **out, rj_ctx *c);
 extern const rj_field res_fingerprint_fields[];
 /* a res_server (results_server.c), nested per VM in the summary */
 extern const rj_field res_server_fields[];
+/* a res_capacity (results_capacity.c), nested per drive in the summary */
+extern const rj_field res_capacity_fields[];
 /* The members of a res_db_size (results/SCHEMA.md, "Database size"):
  * data_bytes, log_bytes, each left out when 0 or RES_UNSET. */
 extern const rj_field res_db_size_fields[];

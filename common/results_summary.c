@@ -378,6 +378,8 @@ static const rj_field drive_fields[] = {
     F("precondition_steady", RJ_ARRAY, res_drive, pre, .sub = steady_fields,
       .size = sizeof(res_steady), .n_off = offsetof(res_drive, npre),
       .max = RES_MAX_REPETITIONS, .flags = RJ_OMIT_EMPTY),
+    F("capacity",    RJ_PTR,    res_drive, capacity, .sub = res_capacity_fields,
+      .size = sizeof(res_capacity)),
     RJ_TABLE_END,
 };
 

@@ -73,6 +73,10 @@ static int cmd_validate(int argc, char **argv)
         else
             printf(" (%d runs, each re-provisioned: %s)", p->nsweep, why);
     }
+    if (p->target)          /* a capacity search: how it steps */
+        printf("; capacity search at %s: from %g/s a drive, doubling, then bisection to %g %%, "
+               "at most %d probes up to %.15g/s, on the same VMs", p->target, p->target_start,
+               p->target_resolution_pct, p->target_max_probes, p->target_max_rate);
     printf("\n");
     orch_plan_free(p);
     return 0;

@@ -45,6 +45,7 @@ void orch_plan_free(orch_plan *p)
     free(p->workload); free(p->db_driver); free(p->db_user);
     free(p->db_password); free(p->db_password_env); free(p->db_password_file);
     free(p->db_name); free(p->prepare); free(p->extra); free(p->db_settings);
+    free(p->target);
     free(p);
 }
 

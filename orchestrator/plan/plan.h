@@ -54,6 +54,8 @@ typedef struct orch_drive {
     char *pool;          /* existing storage pool to use, or NULL */
     char *uri;           /* libvirt URI, or NULL for the run's */
     int   vms;           /* VMs on this drive; 0 = [run] vms_per_drive */
+    double rate;         /* a capacity probe's open-loop rate for each of
+                          * its VMs (not a plan key); 0: [workload] rate */
     /* where the guest image lives on the drive's host (upload.h): an
      * existing pool, or a folder the run makes a pool of; both NULL = the
      * plan's image_dir, at the same path on that host */
@@ -190,6 +192,14 @@ typedef struct orch_plan {
     double steady_range_pct, steady_slope_pct;
     orch_steady_track steady_track;
     double rate;
+    /* a capacity search (issue 45, run/capacity_search.c): the latency target
+     * as written ("p99 <= 10ms"; NULL: none), the resolution in % of the
+     * rate, the first probe's and the highest rate per drive
+     * (transactions per second, the drive's VMs together) and the most
+     * probes per drive */
+    char *target;
+    double target_resolution_pct, target_start, target_max_rate;
+    int   target_max_probes;
     char *prepare;              /* "auto", "yes", "no" */
     char *extra;                /* more oltp options, split on spaces */
     uint64_t expect_database_size;  /* bytes of data the database should hold

@@ -640,6 +640,7 @@ void plan_check(parse_state *st)
     validate_pinning(st, total);
     validate_metrics(st);
     plan_sweep_check(st);
+    plan_target_check(st);
     if (p->port_base + total - 1 > 65535)
         plan_error(st, plan_where(st, "run", "port_base"), "[run] port_base %d leaves no room "
                    "for %d VMs", p->port_base, total);

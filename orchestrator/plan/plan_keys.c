@@ -110,6 +110,12 @@ static const key_spec workload_keys[] = {
     P("restore_between_steps", K_BOOL, restore_between_steps, 0, 0, "yes|no"),
     P("measure",        K_DUR,    measure_s, 1, 7 * 24 * 3600, NULL),
     P("rate",           K_DOUBLE, rate, 0, 1000000000, NULL),
+    /* a capacity search at a latency target (issue 45, run/capacity_search.c) */
+    P("target",         K_STR,    target, 0, 0, NULL),
+    P("target_resolution", K_DOUBLE, target_resolution_pct, 1, 100, NULL),
+    P("target_start",   K_DOUBLE, target_start, 1, 1000000000, NULL),
+    P("target_max_rate", K_DOUBLE, target_max_rate, 1, 1000000000, NULL),
+    P("target_max_probes", K_INT, target_max_probes, 1, ORCH_CAP_MAX_PROBES, NULL),
     P("prepare",        K_STR,    prepare, 0, 0, "auto|yes|no"),
     P("extra",          K_STR,    extra, 0, 0, NULL),
     /* the database's expected size after load (issue 20), compared with

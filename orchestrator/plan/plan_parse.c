@@ -328,6 +328,10 @@ static void plan_defaults(orch_plan *p)
     p->prepare = strdup("auto");
     p->tls_security_level = -1;
     p->step_warmup_s = -1;
+    p->target_resolution_pct = 5;
+    p->target_start = 10;
+    p->target_max_rate = 1000000;
+    p->target_max_probes = 16;
 }
 
 orch_plan *orch_plan_load(const char *path, FILE *errs)

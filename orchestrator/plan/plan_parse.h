@@ -78,6 +78,9 @@ int plan_sweep_value(parse_state *st, const char *section, const key_spec *k, vo
                      const char *value);
 /* Checks of a sweep against the rest of the plan (plan_check). */
 void plan_sweep_check(parse_state *st);
+/* [workload] target and its keys (issue 45): the target parsed, no sweep,
+ * one repetition, the rates in order; one line each. */
+void plan_target_check(parse_state *st);
 
 /* plan_extra.c: [workload] extra's words, none a secret (--*-password,
  * --odbc-connect with PWD= or Password=) nor an option drivebench sets

@@ -137,6 +137,36 @@ void plan_sweep_check(parse_state *st)
                    "for the sweep's last step, %d VMs", p->port_base, (int)last * p->ndrives);
 }
 
+void plan_target_check(parse_state *st)
+{
+    const orch_plan *p = st->p;
+    static const char *const keys[] = { "target_resolution", "target_start", "target_max_rate",
+                                        "target_max_probes" };
+    orch_cap_target t;
+    char err[256];
+    int line = plan_where(st, "workload", "target");
+    if (!p->target) {
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+            if (plan_key_line(st, "workload", keys[i]))
+                plan_error(st, plan_key_line(st, "workload", keys[i]), "[workload] %s without "
+                           "target: it sets the capacity search of `target = p99 <= 10ms`",
+                           keys[i]);
+        return;
+    }
+    if (orch_cap_target_parse(p->target, &t, err, sizeof err) < 0)
+        plan_error(st, line, "[workload] target: %s", err);
+    else if (p->sweep_key)
+        plan_error(st, line, "[workload] target searches the rate itself: drop the sweep of "
+                   "[%s] %s (line %d)", p->sweep_section, p->sweep_key, p->sweep_line);
+    else if (p->repetitions != 1 || p->repetitions_auto)
+        plan_error(st, line, "[workload] target: a capacity search runs once on its VMs: set "
+                   "[run] repetitions = 1");
+    else if (p->target_max_rate < p->target_start)
+        plan_error(st, plan_where(st, "workload", "target_max_rate"), "[workload] "
+                   "target_max_rate %g is under target_start %g", p->target_max_rate,
+                   p->target_start);
+}
+
 int orch_plan_sweep_step(orch_plan *p, int i, char *err, size_t errlen)
 {
     const key_spec *k;

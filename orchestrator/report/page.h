@@ -106,6 +106,7 @@ void page_section_scaling(report_page *pg);         /* report_scaling.c */
 void page_section_repetitions(report_page *pg);     /* report_drives.c */
 int  page_section_time(report_page *pg);            /* report_time.c */
 int  page_section_precondition(report_page *pg);    /* report_precondition.c */
+int  page_section_capacity(report_page *pg);        /* report_capacity.c */
 void page_section_vms(report_page *pg);             /* report_vms.c */
 void page_section_failures(report_page *pg);        /* report_vms.c */
 void page_section_environment(report_page *pg);     /* report_env.c */

@@ -24,6 +24,8 @@ const rank_metric rank_metrics[RANK_NMETRICS] = {
                        "better)", 1, 2 },
     [RANK_LAT_AVG] = { "latency_avg_ms", "Average latency (ms, lower is better)", 0, 3 },
     [RANK_LAT_P99] = { "latency_p99_ms", "99th-percentile latency (ms, lower is better)", 0, 3 },
+    [RANK_CAPACITY] = { "capacity", "Capacity at the latency target (TPS, higher is better)",
+                        1, 2 },
 };
 
 static int has_summary(const char *dir)
@@ -121,7 +123,8 @@ static double figure(const res_figures *f, int m)
     case RANK_TPMC:    return f->tpcc ? f->tpcc->tpmc : NAN;
     case RANK_NOPM:    return f->tpcc && f->tpcc->has_nopm ? f->tpcc->nopm : NAN;
     case RANK_LAT_AVG: return f->lat_avg_ms;
-    default:           return f->lat_p99_ms;
+    case RANK_LAT_P99: return f->lat_p99_ms;
+    default:           return NAN;  /* RANK_CAPACITY: the drive's, not a repetition's */
     }
 }
 
@@ -146,6 +149,13 @@ static int entry_fill(rank_entry *e, const report_run *run, const report_drive *
         v->v = figure(&d->f, m);
         v->n = e->nreps;
         v->lo = v->hi = NAN;
+        if (m == RANK_CAPACITY) {       /* one search: its own interval */
+            const res_capacity *c = d->capacity;
+            v->v = v->lo = c ? c->capacity : NAN;
+            v->hi = c ? c->hi : NAN;
+            v->n = 1;
+            continue;
+        }
         if (v->n < 2 || isnan(v->v))
             continue;
         for (int i = 0; i < v->n; i++)
@@ -176,6 +186,32 @@ static int by_tps(const void *pa, const void *pb)
     if (a->m[RANK_TPS].v != b->m[RANK_TPS].v)
         return a->m[RANK_TPS].v > b->m[RANK_TPS].v ? -1 : 1;
     return strcmp(a->label, b->label);
+}
+
+/* The capacity order, best first; ties by TPS. */
+static int by_capacity(const void *pa, const void *pb)
+{
+    const rank_entry *a = pa, *b = pb;
+    if (a->m[RANK_CAPACITY].v != b->m[RANK_CAPACITY].v)
+        return a->m[RANK_CAPACITY].v > b->m[RANK_CAPACITY].v ? -1 : 1;
+    return by_tps(pa, pb);
+}
+
+const char *rank_capacity_target(const rank_group *g)
+{
+    return g->metric[RANK_CAPACITY] ? g->e[0].dr->d->capacity->target : NULL;
+}
+
+/* Whether every entry of rg has a capacity at the same target. */
+static int same_capacity(const rank_group *rg)
+{
+    for (int i = 0; i < rg->n; i++) {
+        const res_capacity *c = rg->e[i].dr->d->capacity;
+        if (!c || isnan(c->capacity) || !c->target
+            || strcmp(c->target, rg->e[0].dr->d->capacity->target) != 0)
+            return 0;
+    }
+    return rg->n > 0;
 }
 
 const rank_entry *rank_find(const rank_group *g, const char *name)
@@ -236,6 +272,9 @@ static int group_build(rank_set *r, rank_group *rg, int g, int all_runs)
             rg->metric[m] &= !isnan(rg->e[i].m[m].v);
     }
     rg->metric[RANK_LAT_P99] = rg->n > 0 && !rg->metric[RANK_TPMC];   /* TPC-C: avg only */
+    rg->metric[RANK_CAPACITY] = same_capacity(rg);
+    if (rg->metric[RANK_CAPACITY])
+        qsort(rg->e, (size_t)rg->n, sizeof *rg->e, by_capacity);
     for (int i = 0; i < rg->n; i++)
         rg->e[i].highlight = r->highlight && (strcmp(rg->e[i].dr->name, r->highlight) == 0
                                               || strcmp(rg->e[i].label, r->highlight) == 0);
@@ -306,6 +345,14 @@ fail:
 const char *rank_verdict(const rank_entry *e, const rank_entry *b, int m)
 {
     orch_diff d;
+    if (m == RANK_CAPACITY) {
+        const rank_value *x = &e->m[m], *y = &b->m[m];
+        if (isfinite(y->hi) && x->lo >= y->hi)
+            return "better";
+        if (isfinite(x->hi) && y->lo >= x->hi)
+            return "worse";
+        return "not distinguishable";
+    }
     if (orch_stats_welch(e->reps[m], e->nreps, b->reps[m], b->nreps, &d) < 0)
         return "too few repetitions (N < 3)";
     if (!d.distinguishable)

@@ -26,7 +26,12 @@
 
 #include "report/report.h"
 
-enum { RANK_TPS, RANK_TPMC, RANK_NOPM, RANK_LAT_AVG, RANK_LAT_P99, RANK_NMETRICS };
+/* RANK_CAPACITY: a capacity search's (issue 45; summary drives[].capacity),
+ * its interval [capacity, the lowest rate that broke the target]; ranked
+ * by it, charted and compared (intervals apart: better or worse) when
+ * every drive of the protocol has one at the same target. */
+enum { RANK_TPS, RANK_TPMC, RANK_NOPM, RANK_LAT_AVG, RANK_LAT_P99, RANK_CAPACITY,
+       RANK_NMETRICS };
 
 /* A metric: its key (CSV, ids, file names), title, direction. */
 typedef struct rank_metric {
@@ -54,7 +59,8 @@ typedef struct rank_entry {
 typedef struct rank_group {
     int          group;             /* index into the set's groups */
     int          metric[RANK_NMETRICS];     /* 1: charted */
-    rank_entry  *e;                 /* in the TPS order (best first) */
+    rank_entry  *e;                 /* in the TPS order (best first), or
+                                     * the capacity's when it is charted */
     int          n;
     char       **left_out;          /* "drive [run id]: why", owned */
     int          nleft;
@@ -82,8 +88,13 @@ rank_set *rank_build(const char *const *dirs, int ndirs, int all_runs, const cha
 void rank_set_free(rank_set *r);            /* accepts NULL */
 
 /* The win/loss verdict of entry e against b on metric m: "better",
- * "worse", "not distinguishable" or "too few repetitions (N < 3)". */
+ * "worse", "not distinguishable" or "too few repetitions (N < 3)"
+ * (RANK_CAPACITY: by the capacities' intervals, better or worse when
+ * they do not overlap). */
 const char *rank_verdict(const rank_entry *e, const rank_entry *b, int m);
+/* The target of group g's capacity ("p99 <= 10 ms"), or NULL when it is
+ * not charted. */
+const char *rank_capacity_target(const rank_group *g);
 
 /* The entry of drive `name` in group g, or NULL. */
 const rank_entry *rank_find(const rank_group *g, const char *name);

@@ -55,8 +55,12 @@ static int chart(const rank_group *rg, int m, xmlNodePtr sec, rank_files *out, c
 
     snprintf(id, sizeof id, "rank-p%d-%s", rg->group + 1, rank_metrics[m].key);
     file = orch_strfmt("p%d-%s.svg", rg->group + 1, rank_metrics[m].key);
-    title = orch_strfmt("%s \xe2\x80\x94 protocol P%d, 95 %% intervals", rank_metrics[m].title,
-                        rg->group + 1);
+    title = m == RANK_CAPACITY
+        ? orch_strfmt("Capacity at %s (TPS, higher is better) \xe2\x80\x94 protocol P%d, "
+                      "from the capacity up to the lowest rate that broke it",
+                      rank_capacity_target(rg), rg->group + 1)
+        : orch_strfmt("%s \xe2\x80\x94 protocol P%d, 95 %% intervals", rank_metrics[m].title,
+                      rg->group + 1);
     if (!refs || !bars || !txt || !file || !title) {
         snprintf(err, errlen, "out of memory");
         goto cleanup;
@@ -96,7 +100,7 @@ cleanup:
     return rc;
 }
 
-/* The ranking table of group rg (TPS order). */
+/* The ranking table of group rg (TPS order, or the capacity's). */
 static void rank_table(const rank_group *rg, xmlNodePtr sec)
 {
     const char *heads[4 + 2 * RANK_NMETRICS + 3] = { "rank", "drive", "run id", "layout", "N" };
@@ -108,7 +112,8 @@ static void rank_table(const rank_group *rg, xmlNodePtr sec)
     for (int m = 0; m < RANK_NMETRICS; m++)
         if (rg->metric[m]) {
             snprintf(h[2 * m], sizeof h[0], "%s", rank_metrics[m].key);
-            snprintf(h[2 * m + 1], sizeof h[0], "%s 95 %% interval", rank_metrics[m].key);
+            snprintf(h[2 * m + 1], sizeof h[0], m == RANK_CAPACITY ? "%s interval"
+                     : "%s 95 %% interval", rank_metrics[m].key);
             heads[nh++] = h[2 * m];
             heads[nh++] = h[2 * m + 1];
         }

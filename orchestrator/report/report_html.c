@@ -165,6 +165,8 @@ static htmlDocPtr build_doc(const report_set *s)
     page_section_protocols(&pg);                      /* issue 22 */
     if (page_section_drives(&pg) < 0)
         goto fail;
+    if (page_section_capacity(&pg) < 0)               /* issue 45 */
+        goto fail;
     if (page_section_tpcc(&pg) < 0)
         goto fail;
     page_section_scaling(&pg);

@@ -324,6 +324,40 @@ int svg_decimate(const double *x, const double *y, int n, int nbuckets, double *
     return m;
 }
 
+/* The vertical marks (labels one under the other) and the level of a
+ * line chart whose axes reach xmax and ymax. */
+static void draw_marks(xmlNodePtr svg, const svg_mark *marks, int nmarks, const svg_mark *level,
+                       double xmax, double ymax)
+{
+    double plot_w = LINE_W - LINE_LEFT - LINE_RIGHT, bottom = LINE_TOP + LINE_PLOT_H;
+    char buf[48];
+    for (int i = 0; i < nmarks; i++) {
+        const svg_mark *mark = &marks[i];
+        double x = LINE_LEFT + (mark->x > 0 ? mark->x : 0) / xmax * plot_w;
+        double ty = LINE_TOP + 12 + 14 * i;
+        xmlNodePtr g = elem(svg, "g", "mark");
+        snprintf(buf, sizeof buf, "%g", mark->x);
+        set_str(g, "data-x", buf);
+        set_str(g, "data-label", mark->label);
+        line_at(g, x, LINE_TOP, x, bottom, "mark");
+        /* right of the line, or left of it in the plot's right half (a
+         * sweep's knee at its last step) so that the label stays inside */
+        if (x > LINE_LEFT + plot_w / 2)
+            text_at(g, x - 4, ty, "mark", "end", mark->label);
+        else
+            text_at(g, x + 4, ty, "mark", NULL, mark->label);
+    }
+    if (level) {
+        double y = bottom - (level->x > 0 ? level->x : 0) / ymax * LINE_PLOT_H;
+        xmlNodePtr g = elem(svg, "g", "level");
+        snprintf(buf, sizeof buf, "%g", level->x);
+        set_str(g, "data-y", buf);
+        set_str(g, "data-label", level->label);
+        line_at(g, LINE_LEFT, y, LINE_LEFT + plot_w, y, "mark");
+        text_at(g, LINE_LEFT + plot_w - 4, y - 4, "mark", "end", level->label);
+    }
+}
+
 xmlNodePtr svg_line_chart(xmlNodePtr parent, const char *id, const char *title,
                           const char *xlabel, const char *ylabel,
                           const svg_series *series, int nseries)
@@ -335,35 +369,35 @@ xmlNodePtr svg_line_chart_mark(xmlNodePtr parent, const char *id, const char *ti
                                const char *xlabel, const char *ylabel,
                                const svg_series *series, int nseries, const svg_mark *mark)
 {
+    return svg_line_chart_marks(parent, id, title, xlabel, ylabel, series, nseries, mark,
+                                mark ? 1 : 0, NULL);
+}
+
+xmlNodePtr svg_line_chart_marks(xmlNodePtr parent, const char *id, const char *title,
+                                const char *xlabel, const char *ylabel,
+                                const svg_series *series, int nseries, const svg_mark *marks,
+                                int nmarks, const svg_mark *level)
+{
     double plot_w = LINE_W - LINE_LEFT - LINE_RIGHT, bottom = LINE_TOP + LINE_PLOT_H;
     double xmax = series_max(series, nseries, 0), ymax = series_max(series, nseries, 1);
-    double xstep = svg_nice_step(xmax, 8), ystep = svg_nice_step(ymax, 5);
+    double xstep, ystep;
     int legend_rows = (nseries + LEGEND_COLS - 1) / LEGEND_COLS;
     double h = bottom + LINE_AXIS + LEGEND_ROW * legend_rows + 6;
     xmlNodePtr svg, t;
     char buf[48];
 
-    if (mark && mark->x > xmax)         /* the mark is on the chart */
-        xstep = svg_nice_step(xmax = mark->x, 8);
+    for (int i = 0; i < nmarks; i++)    /* the marks are on the chart */
+        xmax = marks[i].x > xmax ? marks[i].x : xmax;
+    if (level && level->x > ymax)
+        ymax = level->x;
+    xstep = svg_nice_step(xmax, 8);
+    ystep = svg_nice_step(ymax, 5);
     xmax = xmax > 0 ? ceil(xmax / xstep) * xstep : 1;
     ymax = ymax > 0 ? ceil(ymax / ystep) * ystep : 1;
     svg = chart_root(parent, id, "line", title, LINE_W, h);
     if (!svg)
         return NULL;
-    if (mark) {
-        double x = LINE_LEFT + (mark->x > 0 ? mark->x : 0) / xmax * plot_w;
-        xmlNodePtr g = elem(svg, "g", "mark");
-        snprintf(buf, sizeof buf, "%g", mark->x);
-        set_str(g, "data-x", buf);
-        set_str(g, "data-label", mark->label);
-        line_at(g, x, LINE_TOP, x, bottom, "mark");
-        /* right of the line, or left of it in the plot's right half (a
-         * sweep's knee at its last step) so that the label stays inside */
-        if (x > LINE_LEFT + plot_w / 2)
-            text_at(g, x - 4, LINE_TOP + 12, "mark", "end", mark->label);
-        else
-            text_at(g, x + 4, LINE_TOP + 12, "mark", NULL, mark->label);
-    }
+    draw_marks(svg, marks, nmarks, level, xmax, ymax);
     for (double v = 0; v <= ymax + ystep / 2; v += ystep) {
         double y = bottom - v / ymax * LINE_PLOT_H;
         line_at(svg, LINE_LEFT, y, LINE_LEFT + plot_w, y, "grid");

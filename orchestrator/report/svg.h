@@ -80,6 +80,15 @@ xmlNodePtr svg_line_chart_mark(xmlNodePtr parent, const char *id, const char *ti
                                const char *xlabel, const char *ylabel,
                                const svg_series *series, int nseries, const svg_mark *mark);
 
+/* svg_line_chart with nmarks vertical marks (their labels one under the
+ * other) and a horizontal one at y = level->x (NULL: none; a
+ * <g class="level"> with data-y and data-label: a target's bound); the
+ * axes reach them all. */
+xmlNodePtr svg_line_chart_marks(xmlNodePtr parent, const char *id, const char *title,
+                                const char *xlabel, const char *ylabel,
+                                const svg_series *series, int nseries, const svg_mark *marks,
+                                int nmarks, const svg_mark *level);
+
 /* Buckets of a decimated line: one per ~2 user units of the plot's width,
  * so a bucket's minimum and maximum are both visible. */
 #define SVG_LINE_BUCKETS 400

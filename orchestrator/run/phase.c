@@ -112,6 +112,7 @@ int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *
     for (int i = 0; i < st->l->nvms; i++) {
         orch_job *job = &jobs[n];
         char *rel, *result, *guest_result;
+        orch_plan vp;
         if (st->vms[i].failed_in)
             continue;
         rel = round ? orch_layout_round_result(&st->l->vms[i], rep, round)
@@ -126,11 +127,15 @@ int run_phase(run_state *st, int rep, orch_step s, res_phase_id ph, const char *
         job->result = result;
         job->guest_result = guest_result;
         job->status = -1;
+        /* a capacity probe offers each drive its own rate (capacity_search.c) */
+        vp = *p;
+        if (p->drives[job->vm->drive_index].rate > 0)
+            vp.rate = p->drives[job->vm->drive_index].rate;
         if (st->client->in_guest)
-            job->argv = orch_oltp_argv(p, p->guest_oltp, p->engine->port, command, time_s, warmup_s,
-                                       guest_result);
+            job->argv = orch_oltp_argv(&vp, p->guest_oltp, p->engine->port, command, time_s,
+                                       warmup_s, guest_result);
         else
-            job->argv = orch_oltp_argv(p, p->oltp, job->vm->port, command, time_s, warmup_s,
+            job->argv = orch_oltp_argv(&vp, p->oltp, job->vm->port, command, time_s, warmup_s,
                                        result);
         if (!job->argv || (has_json && (!result || !guest_result))) {
             snprintf(st->err, sizeof st->err, "out of memory");

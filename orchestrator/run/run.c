@@ -233,6 +233,9 @@ static int run_all(run_state *st, const char *started, int *summary_written)
         /* a sweep on the same VMs: its later steps before teardown */
         if (rc_rep == 0 && st->o->steps)
             rc_rep = run_sweep_steps(st, started, summary_written);
+        /* [workload] target: the capacity search on the same VMs */
+        if (rc_rep == 0 && p->target)
+            rc_rep = run_capacity(st);
         orch_monitor_clear(st->mon);    /* teardown's destroys are no faults */
         if (rc_rep < 0)
             return ORCH_RUN_FAILED;
@@ -253,6 +256,7 @@ static int run_all(run_state *st, const char *started, int *summary_written)
     fprintf(st->out, "summary: %s/summary.json\n", st->l->run_dir);
     if (run_write_report(st) < 0)
         return ORCH_RUN_FAILED;
+    run_capacity_print(st);
     if (st->failed_vms == 0)
         return ORCH_RUN_OK;
     fprintf(st->out, "drivebench: completed with failures: %d VM run(s) failed and are "
@@ -341,6 +345,8 @@ int orch_run(const orch_plan *p, orch_run_opts *o)
         && run_retry_teardown(&st) != 0 && (rc == ORCH_RUN_OK || rc == ORCH_RUN_DEGRADED))
         rc = ORCH_RUN_FAILED;
     state_close(&st);
+    free(st.cap);
+    free(st.cap_step);
     if (st.lock_fd >= 0)
         close(st.lock_fd);
     free(run_id);

@@ -16,6 +16,7 @@
 #include "telemetry/telemetry.h"
 #include "live/live.h"
 #include "virt/virt.h"
+#include "util/util.h"
 /* What exists of one VM while the run goes (index as in the layout). */
 typedef struct run_vm {
     virConnectPtr conn;         /* its drive's, borrowed from the run's orch_conns */
@@ -63,6 +64,11 @@ typedef struct run_state {
     orch_eta         eta;           /* the whole run's time left (estimate.h) */
     res_hc_finding  *hc;            /* the host check's findings (hostcheck.c) */
     int              nhc;
+    /* [workload] target (capacity_search.c): each drive's search, and the step
+     * (N of RUN-ID-pN) of each of its probes; NULL without a target */
+    orch_cap_search *cap;
+    int            (*cap_step)[ORCH_CAP_MAX_PROBES];
+    int              cap_probing;   /* 1 while a probe writes its summary */
 } run_state;
 
 /* reconnect.c */
@@ -151,6 +157,18 @@ int run_seed(run_state *st) DB_MUST_CHECK;
  * _FAILED (st->err; a partial summary kept when it measured) or
  * _INTERRUPTED. */
 int run_load_step(run_state *st, const orch_plan *sp, const char *run_id);
+/* The same in the folder dir (a capacity probe's, inside the run's). */
+int run_load_step_in(run_state *st, const orch_plan *sp, const char *run_id, const char *dir);
+
+/* capacity_search.c (issue 45) */
+/* [workload] target's search, after the run's measure and record: probes
+ * on the same VMs (run_load_step_in, folders probes/RUN-ID-pN), every
+ * drive probed in each at its own search's next rate, until every
+ * search is done; the searches in st->cap. 0, or -1 with st->err (a
+ * probe failed or was interrupted; the searches so far kept). */
+int run_capacity(run_state *st);
+/* One line per drive: its capacity, interval and probes. */
+void run_capacity_print(const run_state *st);
 /* A sweep on the same VMs (st->o->steps), after the first step's measure
  * and record: its summary and report, then each later step
  * (run_load_step) in order, each one's status in the steps' status;

@@ -84,9 +84,19 @@ static int step_measure(run_state *st, const orch_plan *sp, int *measured)
 int run_load_step(run_state *st, const orch_plan *sp, const char *run_id)
 {
     const char *slash = strrchr(st->l->run_dir, '/');
-    char *id = strdup(run_id), started[32];
     char *dir = slash ? orch_strfmt("%.*s/%s", (int)(slash - st->l->run_dir), st->l->run_dir,
                                     run_id) : NULL;
+    int rc = dir ? run_load_step_in(st, sp, run_id, dir) : ORCH_RUN_FAILED;
+    if (!dir)
+        snprintf(st->err, sizeof st->err, "out of memory");
+    free(dir);
+    return rc;
+}
+
+int run_load_step_in(run_state *st, const orch_plan *sp, const char *run_id, const char *in)
+{
+    char *id = strdup(run_id), started[32];
+    char *dir = strdup(in);
     orch_vm_result *results = calloc((size_t)st->l->nvms + 1, sizeof *results);
     step_saved saved;
     int measured = 0, rc = ORCH_RUN_FAILED, failed = 0;

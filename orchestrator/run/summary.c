@@ -6,6 +6,7 @@
 #include "report/report.h"
 #include "run/fingerprint.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -181,6 +182,47 @@ static int attach_precondition(run_state *st, res_summary *sum)
     return 0;
 }
 
+/* ms from µs, NAN for an unbounded side */
+static double cap_ms(double us)
+{
+    return us < 0 || !isfinite(us) ? NAN : us / 1e3;
+}
+
+/* The capacity searches' results (capacity_search.c, st->cap) into the
+ * drives of sum, the run's summary. 0, or -1 when out of memory. */
+static int attach_capacity(const run_state *st, res_summary *sum)
+{
+    for (int d = 0; st->cap && d < sum->ndrives && d < st->p->ndrives; d++) {
+        const orch_cap_search *s = &st->cap[d];
+        res_capacity *c = calloc(1, sizeof *c);
+        char tgt[64];
+        if (!c || !(c->probes = calloc((size_t)s->nprobes + 1, sizeof *c->probes))) {
+            free(c);
+            return -1;
+        }
+        sum->drives[d].capacity = c;
+        orch_cap_target_format(&s->target, tgt, sizeof tgt);
+        c->capacity = c->lo = s->held > 0 ? s->held : NAN;
+        c->hi = s->failed > 0 ? s->failed : NAN;
+        c->breaking = s->breaking + 1;
+        if (!(c->target = strdup(tgt))
+            || !(c->end = strdup(s->end ? s->end : "the search did not end: a probe failed")))
+            return -1;
+        for (int i = 0; i < s->nprobes; i++) {
+            const orch_cap_probe *pr = &s->probes[i];
+            res_cap_probe *r = &c->probes[c->nprobes++];
+            *r = (res_cap_probe){ .offered = pr->offered, .achieved = pr->achieved,
+                                  .queue_ms = pr->queue_ms, .pct_ms = cap_ms(pr->q.value_us),
+                                  .pct_lo_ms = cap_ms(pr->q.lo_us),
+                                  .pct_hi_ms = cap_ms(pr->q.hi_us), .transactions = pr->q.n };
+            if (!(r->verdict = strdup(orch_cap_side_name(pr->side))) || !(r->why = strdup(pr->why))
+                || !(r->run_id = orch_strfmt("%s-p%d", st->l->run_id, st->cap_step[d][i])))
+                return -1;
+        }
+    }
+    return 0;
+}
+
 int run_write_summary(run_state *st, const char *started, int partial)
 {
     char finished[32];
@@ -230,6 +272,11 @@ int run_write_summary(run_state *st, const char *started, int partial)
     if (sum && st->tel)
         orch_telemetry_fill(st->tel, sum, st->l->run_dir);
     if (sum && attach_precondition(st, sum) < 0) {
+        snprintf(st->err, sizeof st->err, "out of memory");
+        goto cleanup;
+    }
+    /* the capacity search's, in the run's own summary, not a probe's */
+    if (sum && !st->cap_probing && attach_capacity(st, sum) < 0) {
         snprintf(st->err, sizeof st->err, "out of memory");
         goto cleanup;
     }

@@ -37,8 +37,8 @@
  * shown to hold) and is marked so. The capacity is the highest rate that
  * held, with the interval [capacity, lowest rate that did not].
  */
-#ifndef ORCH_CAPACITY_H
-#define ORCH_CAPACITY_H
+#ifndef ORCH_UTIL_CAPACITY_H
+#define ORCH_UTIL_CAPACITY_H
 
 #include "attributes.h"
 

@@ -201,6 +201,29 @@ engine_error "a word in a sweep" \
 engine_error "a sweep of 33 steps" \
   "8: [workload] threads: 33 steps; a sweep has at most 32" \
   '' "threads = $(seq -s, 1 33)\n"
+# a capacity search (issue 45): its keys refused one line each
+engine_error "a target that does not parse" \
+  "8: [workload] target: target 'p99 <= fast': expected a percentile, <= or <, and a bound with its unit, e.g. 'p99 <= 10ms'" \
+  '' 'target = p99 <= fast\n'
+engine_error "a target with a sweep" \
+  "8: [workload] target searches the rate itself: drop the sweep of [workload] rate (line 9)" \
+  '' 'target = p99 <= 10ms\nrate = 10,20\n'
+engine_error "a target's highest rate under its start" \
+  "10: [workload] target_max_rate 50 is under target_start 100" \
+  '' 'target = p99 <= 10ms\ntarget_start = 100\ntarget_max_rate = 50\n'
+engine_error "a target key without a target" \
+  "8: [workload] target_resolution without target: it sets the capacity search of \`target = p99 <= 10ms\`" \
+  '' 'target_resolution = 2\n'
+engine_error "a target with repetitions" \
+  "9: [workload] target: a capacity search runs once on its VMs: set [run] repetitions = 1" \
+  'repetitions = 3\n' 'target = p99 <= 10ms\n'
+engine_error "a target's resolution out of range" \
+  "9: [workload] target_resolution: '0.5' is not a number in 1..100" \
+  '' 'target = p99 <= 10ms\ntarget_resolution = 0.5\n'
+printf '[run]\nname = e\nprofile = tiny\n[workload]\nname = oltp_read_write\ntables = 1\ntable_size = 100\nmeasure = 10s\ntarget = p99.9 < 2.5 ms\ntarget_max_probes = 12\n[drive d]\npath = /srv/d\n' > "$tmp/target.ini"
+out=$($DB validate "$tmp/target.ini" 2>&1)
+[ "$out" = "$tmp/target.ini: ok: 1 drive(s), 1 VM(s), profile tiny, workload oltp_read_write; capacity search at p99.9 < 2.5 ms: from 10/s a drive, doubling, then bisection to 5 %, at most 12 probes up to 1000000/s, on the same VMs" ] \
+  && ok "validate names a capacity search" || bad "validate of a capacity search: $out"
 printf '[run]\nname = e\nprofile = tiny\nvms_per_drive = 1,2\n[workload]\nname = tpcc\nwarehouses = 1\nmeasure = 10s\n[drive d]\npath = /srv/d\nvms = 3\n' > "$tmp/sweep.ini"
 expect "a swept vms_per_drive and a drive's own vms" 2 \
   "$tmp/sweep.ini:11: [drive d] vms: the sweep of [run] vms_per_drive (line 4) would not reach this drive; drop its vms" \

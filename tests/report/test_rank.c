@@ -154,6 +154,19 @@ static void test_older_run(void **state)
 
 /* What bounded a drive (issue 45) in the ranking: its table's "bounded
  * by" cell with the evidence, and the CSV's last column. */
+/* Fixture folder `name` (under FX) copied into dir, its summary.json
+ * changed by the Python statements `edit` on its document d; the copy's
+ * path into run. */
+static void planted(const char *dir, const char *name, const char *edit, char *run, size_t len)
+{
+    char cmd[1536];
+    snprintf(cmd, sizeof cmd, "cp -r " FX "/%s %s/ && python3 -c 'import json,sys; p=sys.argv[1]; "
+             "d=json.load(open(p)); %s; json.dump(d, open(p, \"w\"))' %s/%s/summary.json", name,
+             dir, edit, dir, name);
+    assert_int_equal(system(cmd), 0);
+    snprintf(run, len, "%s/%s", dir, name);
+}
+
 static void test_rank_bound(void **state)
 {
     char dir[] = "/tmp/rank-test-XXXXXX", cmd[768], run[96], err[512], path[160], line[1024];
@@ -165,13 +178,9 @@ static void test_rank_bound(void **state)
     int seen = 0;
     (void)state;
     assert_non_null(mkdtemp(dir));
-    snprintf(cmd, sizeof cmd, "cp -r " F4 " %s/ && python3 -c 'import json,sys; p=sys.argv[1]; "
-             "d=json.load(open(p)); d[\"drives\"][0][\"bound\"]={\"verdict\":"
-             "\"network path\",\"evidence\":\"vm1: QEMU main loop (user-mode network) "
-             "96.0 %% of one CPU >= 90 %%\",\"main_loop_pct\":96}; "
-             "json.dump(d, open(p, \"w\"))' %s/report-4vm/summary.json", dir, dir);
-    assert_int_equal(system(cmd), 0);
-    snprintf(run, sizeof run, "%s/report-4vm", dir);
+    planted(dir, "report-4vm", "d[\"drives\"][0][\"bound\"]={\"verdict\":\"network path\","
+            "\"evidence\":\"vm1: QEMU main loop (user-mode network) 96.0 % of one CPU >= 90 %\","
+            "\"main_loop_pct\":96}", run, sizeof run);
     dirs[0] = run;
     r = rank_build(dirs, 1, 0, NULL, NULL, err, sizeof err);
     if (!r)
@@ -202,6 +211,63 @@ static void test_rank_bound(void **state)
                         "vm1: QEMU main loop (user-mode network) 96.0 % of one CPU >= 90 %");
     assert_int_equal(rt_count(doc, "//table[@id='rank-table-p1']//td[@data-key='bound' and "
                                    "@data-value='']"), 1);     /* the other: not judged */
+    xmlFreeDoc(doc);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* A capacity search in each drive's summary (issue 45): the protocol
+ * ranked by capacity (nvme-a's 200 above sata-b's 120, though sata-b's
+ * TPS is higher), its chart titled with the target, the intervals
+ * [capacity, lowest rate that broke it] in the table and the CSV, the
+ * win/loss by those intervals apart. */
+static void test_rank_capacity(void **state)
+{
+    char dir[] = "/tmp/rank-test-XXXXXX", cmd[64], run[96], err[512], path[160], line[1024];
+    const char *dirs[1];
+    rank_files out = { .dir = dir, .png_scale = 0 };
+    rank_set *r;
+    xmlDocPtr doc;
+    FILE *f;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    planted(dir, "report-reps", "cap=lambda c, hi: {\"target\":\"p99 <= 10 ms\",\"capacity\":c,"
+            "\"interval_lo\":c,\"interval_hi\":hi,\"end\":\"resolution\",\"probes\":[]}; "
+            "d[\"drives\"][0][\"capacity\"]=cap(200, 208); "
+            "d[\"drives\"][1][\"capacity\"]=cap(120, 125)", run, sizeof run);
+    dirs[0] = run;
+    r = rank_build(dirs, 1, 0, NULL, "sata-b", err, sizeof err);
+    if (!r)
+        fail_msg("rank_build: %s", err);
+    assert_int_equal(r->g[0].metric[RANK_CAPACITY], 1);
+    assert_string_equal(rank_capacity_target(&r->g[0]), "p99 <= 10 ms");
+    assert_string_equal(r->g[0].e[0].dr->name, "nvme-a");
+    assert_true(r->g[0].e[0].m[RANK_TPS].v < r->g[0].e[1].m[RANK_TPS].v);
+    assert_true(r->g[0].e[0].m[RANK_CAPACITY].lo == 200 && r->g[0].e[0].m[RANK_CAPACITY].hi == 208);
+    assert_string_equal(rank_verdict(&r->g[0].e[0], &r->g[0].e[1], RANK_CAPACITY), "better");
+    assert_string_equal(rank_verdict(&r->g[0].e[1], &r->g[0].e[0], RANK_CAPACITY), "worse");
+    snprintf(path, sizeof path, "%s/rank.csv", dir);
+    assert_int_equal(rank_write_csv(r, path, err, sizeof err), 0);
+    assert_non_null(f = fopen(path, "r"));
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_non_null(strstr(line, ",200,200,208,0,"));
+    assert_int_equal(strncmp(line, "\"P1\",1,\"nvme-a\",", 16), 0);
+    fclose(f);
+    assert_int_equal(rank_write_html(r, &out, err, sizeof err), 0);
+    rank_set_free(r);
+    snprintf(path, sizeof path, "%s/rank.html", dir);
+    doc = htmlReadFile(path, "UTF-8", HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
+    assert_non_null(doc);
+    assert_string_equal(str(doc, "//svg[@id='rank-p1-capacity']/title"),
+                        "Capacity at p99 <= 10 ms (TPS, higher is better) \xe2\x80\x94 protocol "
+                        "P1, from the capacity up to the lowest rate that broke it");
+    assert_string_equal(str(doc, "//table[@id='rank-table-p1']//tr[1]/td[2]"), "nvme-a");
+    assert_string_equal(str(doc, "//table[@id='rank-table-p1']//tr[2]"
+                                 "/td[@data-key='capacity']/@data-value"), "120");
+    assert_string_equal(str(doc, "//table[@id='rank-table-p1']//tr[2]"
+                                 "/td[@data-key='capacity_interval']"), "120.00 \xe2\x80\x93 125.00");
+    assert_string_equal(str(doc, "//table[@id='winloss-p1']//td[@data-key='capacity']"), "better");
     xmlFreeDoc(doc);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
@@ -340,7 +406,7 @@ static void test_rank(void **state)
     assert_string_equal(line, "protocol,rank,drive,run_id,layout,n,tps,tps_lo,tps_hi,tpmC,"
                         "tpmC_lo,tpmC_hi,NOPM,NOPM_lo,NOPM_hi,latency_avg_ms,latency_avg_ms_lo,"
                         "latency_avg_ms_hi,latency_p99_ms,latency_p99_ms_lo,latency_p99_ms_hi,"
-                        "highlight,bound\n");
+                        "capacity,capacity_lo,capacity_hi,highlight,bound\n");
     assert_non_null(fgets(line, sizeof line, f));
     assert_non_null(fgets(line, sizeof line, f));
     snprintf(want, sizeof want, "\"P1\",2,\"sata-b\",\"report-reps\",\"2 drives \xc3\x97 1 VM\",3,"
@@ -475,6 +541,7 @@ int main(void)
         cmocka_unit_test(test_rank),
         cmocka_unit_test(test_rank_refusals),
         cmocka_unit_test(test_rank_bound),
+        cmocka_unit_test(test_rank_capacity),
         cmocka_unit_test(test_reference_fingerprints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
