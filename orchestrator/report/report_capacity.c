@@ -11,8 +11,7 @@
 
 #include "report/page.h"
 #include "report/html.h"
-#include "util/capacity.h"
-#include "util/names.h"
+#include "util/util.h"
 
 /* Whether run r has a capacity search on any drive. */
 static int run_has_capacity(const report_run *run)

@@ -11,7 +11,6 @@
  * drives' probes of that step too), and recorded undecided when it is
  * still; the search counts it once. */
 #include "run/run_state.h"
-#include "util/names.h"
 
 #include <errno.h>
 #include <math.h>
