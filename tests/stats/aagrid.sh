@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The issue-42 A/A grid through files (bin/stats-sim --files), the cells
 # tests/stats/README.md's tables at seeds 4301-4303 left out, at seeds no
-# test uses (4311-4324), in four queues run side by side under nice -n 19
+# test uses (4311-4325), in four queues run side by side under nice -n 19
 # (the machine is shared). Each table goes to OUT/NAME.txt with its
 # command, exit code (1: a cell over its bound under --check) and wall and
 # CPU time in OUT/NAME.log. Not a test: it takes about 20 CPU minutes
@@ -49,6 +49,11 @@ queue2() {
     --n 20,200,600 --txns 50,500 --files --check
   # 5,000 transactions per interval, where the paired tests can judge
   one txns5000 --seed 4315 --trials 30 --vms 1 --phi 0,0.5 --n 200,600 --txns 5000 \
+    --files --check
+  # its p99_paired at phi 0.5 and 600 intervals (3 of 30 false) again,
+  # and phi 0.8 at 1,800
+  one txns5000b --seed 4325 --trials 60 --vms 1 --phi 0.5 --n 600 --txns 5000 --files --check
+  one txns5000-1800 --seed 4320 --trials 30 --vms 1 --phi 0.8 --n 1800 --txns 5000 \
     --files --check
 }
 
