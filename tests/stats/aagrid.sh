@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The issue-42 A/A grid through files (bin/stats-sim --files), the cells
 # tests/stats/README.md's tables at seeds 4301-4303 left out, at seeds no
-# test uses (4311-4325), in four queues run side by side under nice -n 19
+# test uses (4311-4327), in five queues run side by side under nice -n 19
 # (the machine is shared). Each table goes to OUT/NAME.txt with its
 # command, exit code (1: a cell over its bound under --check) and wall and
 # CPU time in OUT/NAME.log. Not a test: it takes about 20 CPU minutes
@@ -69,6 +69,14 @@ queue3() {
   one vmsreps --seed 4318 --trials 30 --vms 8 --reps 5 --phi 0.5,0.95 --n 200 --txns 50 \
     --files --check
   one vms1800-8c --seed 4324 --trials 50 --vms 8 --phi 0.8 --n 1800 --txns 50 --files --check
+  # 2 VMs of 500 with 3 and 5 repetitions; 4 repetitions
+  one vmsreps2 --seed 4326 --trials 30 --vms 2 --reps 3,5 --phi 0.5,0.95 --n 200 --txns 500 \
+    --files --check
+}
+
+queue5() {
+  one reps4  --seed 4327 --trials 30 --vms 1 --reps 4 --phi 0.5,0.95 --n 600 --txns 50,500 \
+    --files --check
 }
 
 queue4() {
@@ -86,4 +94,5 @@ queue1 & q1=$!
 queue2 & q2=$!
 queue3 & q3=$!
 queue4 & q4=$!
-wait "$q1" "$q2" "$q3" "$q4"
+queue5 & q5=$!
+wait "$q1" "$q2" "$q3" "$q4" "$q5"
