@@ -4,7 +4,7 @@
 # test uses (4311-4327), in five queues run side by side under nice -n 19
 # (the machine is shared). Each table goes to OUT/NAME.txt with its
 # command, exit code (1: a cell over its bound under --check) and wall and
-# CPU time in OUT/NAME.log. Not a test: it takes about 20 CPU minutes
+# CPU time in OUT/NAME.log. Not a test: it takes about 25 CPU minutes
 # (an hour of wall time at nice 19 beside a CI run). With NAMEs, only
 # those tables (in their queues' order).
 # Usage: tests/stats/aagrid.sh OUT [NAME...]   (from the repository root)
