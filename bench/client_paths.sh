@@ -185,6 +185,13 @@ guest_upload rtt_client
 guest_upload echo_rtt
 vm_guest_sh "$name" "setsid /usr/local/bin/echo_rtt server 7777 </dev/null >/dev/null 2>&1 &" \
   || { echo "client_paths: echo_rtt does not start in the guest" >&2; exit 1; }
+# the server answers once its socket listens: ask from inside the guest
+# first (a connect before that through the user-mode forward is accepted
+# by QEMU and then dropped: "connection lost", seen in CI under TCG)
+for _ in $(seq 60); do
+  vm_guest_sh "$name" "/usr/local/bin/echo_rtt client 127.0.0.1 7777 0.1" >/dev/null 2>&1 && break
+  sleep 0.5
+done
 for p in user passt guest; do
   case $p in
     user) c="build/bench/echo_rtt client 127.0.0.1 $ueport 0.5" ;;
