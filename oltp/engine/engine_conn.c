@@ -9,6 +9,7 @@
  */
 #include "engine/engine_state.h"
 
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <uv.h>
@@ -129,6 +131,7 @@ static void drop_poll(conn *c)
 {
     if (c->poll) {
         uv_close((uv_handle_t *)c->poll, poll_close_cb);
+        close(c->poll_dup);     /* libuv: safe right after uv_close() */
         c->poll = NULL;
         c->poll_events = 0;
     }
@@ -189,23 +192,49 @@ static void on_db_timeout(uv_timer_t *t)
     engine_conn_handle(c, db_cont(&c->db, DB_WAIT_TIMEOUT));
 }
 
+/* 1 when descriptors a and b are the same open socket (or file). */
+static int same_file(int a, int b)
+{
+    struct stat x, y;
+    return fstat(a, &x) == 0 && fstat(b, &y) == 0 && x.st_dev == y.st_dev
+           && x.st_ino == y.st_ino;
+}
+
+/* Watch the driver's socket for what it waits on.
+ *
+ * The poll watches a duplicate of the driver's descriptor, never the
+ * descriptor itself: a driver closes its socket inside db_cont() when a
+ * connection is lost or a connect attempt fails (libmariadb's end_server,
+ * libpq between attempts), before this loop can stop watching it, and
+ * another worker's connect may get that number at once. libuv must not
+ * watch a number that was closed (its uv_poll rule): epoll_ctl() on it
+ * would reach the other worker's socket. The duplicate is this loop's
+ * until drop_poll() closes it. While connecting, a driver may also close
+ * and reopen its socket under the same number: then the files differ. */
 static void arm(conn *c)
 {
     int fd = db_fd(&c->db), ev = 0;
 
-    if (c->poll && c->poll_fd != fd)
+    if (c->poll && (c->poll_fd != fd || (c->st == C_CONNECTING && !same_file(fd, c->poll_dup))))
         drop_poll(c);
     if (!c->poll) {
-        c->poll = malloc(sizeof(*c->poll));
-        if (!c->poll || uv_poll_init(&c->w->loop, c->poll, fd) < 0) {
+        /* dup(), which ThreadSanitizer sees make the descriptor */
+        int dup_fd = dup(fd);
+        if (dup_fd >= 0)
+            (void)fcntl(dup_fd, F_SETFD, FD_CLOEXEC);
+        c->poll = dup_fd < 0 ? NULL : malloc(sizeof(*c->poll));
+        if (!c->poll || uv_poll_init(&c->w->loop, c->poll, dup_fd) < 0) {
             free(c->poll);
             c->poll = NULL;
+            if (dup_fd >= 0)
+                close(dup_fd);
             engine_fatal(c->w->e, "oltp: cannot watch socket %d of a connection\n", fd);
             engine_conn_close(c);
             return;
         }
         c->poll->data = c;
         c->poll_fd = fd;
+        c->poll_dup = dup_fd;
         c->poll_events = 0;
     }
     if (c->db.wait & DB_WAIT_READ)

@@ -29,7 +29,8 @@ typedef struct conn {
     int        id;
     db_conn    db;
     uv_poll_t *poll;            /* watches the session's socket; NULL when none */
-    int        poll_fd;
+    int        poll_fd;         /* the driver's descriptor poll was made for */
+    int        poll_dup;        /* poll's own duplicate of it (engine_conn.c arm) */
     int        poll_events;     /* what poll is started with; 0 = stopped */
     uv_timer_t timer;           /* driver timeouts, reconnect backoff, think time */
     cstate     st;
