@@ -9,7 +9,9 @@
 #      dialect that oltp picks from SQL_DBMS_NAME. drivebench runs
 #      `oltp tpcc check` after the measured phase.
 # Each run must end with a summary whose one drive has TPS > 0 and no
-# failed VM (so TPC-C's check passed), the password on no oltp argv or in
+# failed VM (so TPC-C's check passed), the VM's server read back (version
+# 15, the four settings, the pgsql plan's [settings] synchronous_commit =
+# off applied and stated), the password on no oltp argv or in
 # the run folder, and nothing left behind (`drivebench list` shows no
 # object of the run, the drive folder is empty).
 #
@@ -63,6 +65,8 @@ measure = 10s
 $3"
 }
 plan pgsql pgsql $'name = oltp_read_write\ntables = 1\ntable_size = 1000'
+# issue 44: a stated setting the image applies at boot and the run reads back
+printf '\n[settings]\nsynchronous_commit = off\n' >>"$work/pgsql.ini"
 plan odbc odbc $'name = tpcc\nwarehouses = 1'
 
 for kind in $runs; do
@@ -80,6 +84,20 @@ for kind in $runs; do
     || e2e_fail "$kind: a drive without TPS > 0: $(jq -c '.drives' "$sum")"
   jq -e '.run.transactions > 0' "$sum" >/dev/null || e2e_fail "$kind: no transactions"
   e2e_check_totals "$work/results/$id"
+  # issue 44: each VM's server read back before the measurement: its
+  # version, the four settings, the stated one applied (pgsql's plan)
+  if [ "$kind" = pgsql ]; then sc='"off"' wanted='"off"'; else sc='"on"' wanted=null; fi
+  jq -e --argjson sc "$sc" --argjson wanted "$wanted" '[.vms[]
+         | select(.server.version // "" | startswith("15."))
+         | select([.server.settings[].name] == ["shared_buffers", "max_wal_size", "synchronous_commit", "full_page_writes"])
+         | select(all(.server.settings[]; (.value // "") != ""))
+         | select(.server.settings[2] | .value == $sc and .wanted == $wanted)] | length == 1' "$sum" >/dev/null \
+    || e2e_fail "$kind: summary.json: the server settings read back: $(jq -c '[.vms[].server]' "$sum")"
+  if [ "$kind" = pgsql ]; then
+    jq -e '.fingerprint.server_settings | contains("synchronous_commit=off")' "$sum" >/dev/null \
+      || e2e_fail "pgsql: the fingerprint lacks the stated setting: $(jq -c '.fingerprint.server_settings' "$sum")"
+  fi
+  e2e_say "$kind: server $(jq -r '.vms[0].server | "\(.version): " + ([.settings[] | "\(.name)=\(.value)"] | join(", "))' "$sum")"
   ! grep -q 'completed with failures' "$work/$id.log" \
     || e2e_fail "$kind: a VM failed (see the run output)"
   if [ "$kind" = odbc ]; then

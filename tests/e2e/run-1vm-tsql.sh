@@ -16,7 +16,9 @@
 # Each run must end with exit 0 and a summary whose one drive has TPS > 0
 # and no failed VM, whose totals are the sums of the VM's result file
 # (e2e_check_totals), whose server version is what Babelfish 4.2.0 tells
-# ODBC (SQL_DBMS_VER 12.00.2000, SQL Server 2014's major), and whose
+# ODBC (SQL_DBMS_VER 12.00.2000, SQL Server 2014's major), whose VM has
+# its server read back (`oltp settings`: 12.0.2000.8, Standard Edition,
+# the six SQL Server settings, those Babelfish lacks with no value), and whose
 # database size is the server's figure: the result file's start figure,
 # more than the tables' rows alone, no log figure (Babelfish's WAL is the
 # cluster's; oltp/dialect.c); every oltp got the FreeTDS connection
@@ -97,6 +99,15 @@ for kind in $runs; do
     || e2e_fail "$kind: a drive without TPS > 0: $(jq -c '.drives' "$sum")"
   [ "$(jq '.run.failed_vms' "$sum")" = 0 ] || e2e_fail "$kind: a VM failed: $(jq -c '.vms' "$sum")"
   e2e_check_totals "$rdir"
+  # issue 44: the server read back before the measurement (`oltp
+  # settings` in the guest's place), Babelfish 4.2.0's answers: what it
+  # has, and what SQL Server has that it lacks named with no value
+  jq -e '.vms[0].server | .version == "12.0.2000.8" and .edition == "Standard Edition"
+         and ([.settings[].name] == ["max server memory (MB)", "recovery model",
+              "read committed snapshot", "target recovery time (s)",
+              "instant file initialization", "data and log files"])
+         and ([.settings[] | .value] == [null, "FULL", "1", "0", null, null])' "$sum" >/dev/null \
+    || e2e_fail "$kind: summary.json: the server settings read back: $(jq -c '.vms[0].server' "$sum")"
   ver=$(jq -r '.vms[0].server_version' "$sum")
   [ "$ver" = 12.00.2000 ] || e2e_fail "$kind: server_version $ver, not Babelfish 4.2.0's 12.00.2000"
   jq -e '.vms[0].tps > 0 and .vms[0].status == "ok"' "$sum" >/dev/null \
