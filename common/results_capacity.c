@@ -2,7 +2,7 @@
  * summary (results.h res_capacity, results/SCHEMA.md "Capacity at a
  * latency target"; issue 45): the search's result and its probes, nested
  * in drives[] through the same table for writing, reading and copying. */
-#include "results.h"
+#include "results_capacity.h"
 #include "results_json.h"
 
 #include <stddef.h>

@@ -2,7 +2,7 @@
  * results/SCHEMA.md "Fingerprint"): its field table, which the summary's
  * table nests under "fingerprint", and its keys as text for comparing two
  * runs. */
-#include "results.h"
+#include "results_fingerprint.h"
 #include "results_json.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
 /*
  * results_json.h — JSON helpers of the result formats, for common/results*.c
- * only (everything else uses the typed structs of results.h).
+ * only (everything else uses the typed structs of results_*.h).
  *
  * Getters read a member of an object and return 0 / false / NULL when the
  * object or the member is missing (readers ignore what they do not know

@@ -2,7 +2,7 @@
  * formats (results_json.h): percentiles as "p50", "p99.9" keys, a full
  * histogram checked against results.h's bounds, an interval's sparse
  * one. The oltp result (results_oltp.c) and the summary use them. */
-#include "results.h"
+#include "results_oltp.h"
 #include "results_json.h"
 
 #include <math.h>

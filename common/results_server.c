@@ -2,7 +2,7 @@
  * the measurement (results.h "server settings", results/SCHEMA.md
  * "Server settings"): `oltp settings` writes the document, drivebench
  * reads it and nests it per VM in the summary through the same table. */
-#include "results.h"
+#include "results_server.h"
 #include "results_json.h"
 
 #include <stdlib.h>

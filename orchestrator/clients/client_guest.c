@@ -11,7 +11,7 @@
 #include "util/util.h"
 #include "nap.h"
 #include "oltp_exit.h"
-#include "results.h"
+#include "results_base.h"
 
 #include <errno.h>
 #include <stdlib.h>

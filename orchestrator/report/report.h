@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "results.h"
+#include "results_summary.h"
 
 #define REPORT_CV_DEFAULT     5.0       /* percent, when the plan has none */
 

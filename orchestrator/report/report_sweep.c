@@ -7,6 +7,7 @@
 #include "report/html.h"
 #include "report/svg.h"
 #include "util/util.h"
+#include "results_sweep.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -5,6 +5,7 @@
 #include "plan/plan.h"
 #include "telemetry/telemetry.h"
 #include "util/util.h"
+#include "results_server.h"
 
 #include <math.h>
 #include <stdio.h>

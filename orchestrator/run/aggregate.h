@@ -25,7 +25,7 @@
 #include <stdio.h>
 
 #include "virt/virt.h"
-#include "results.h"
+#include "results_summary.h"
 
 typedef struct orch_vm_result {
     const char *vm;             /* domain name */

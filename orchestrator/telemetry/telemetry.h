@@ -47,7 +47,8 @@
 #include "virt/virt.h"
 #include "telemetry/ioagg.h"
 #include "plan/plan.h"
-#include "results.h"
+#include "results_summary.h"
+#include "results_io.h"
 
 /* Host CPU busier than this share over the measured phases (percent) is
  * saturated: the results then measure the host, not the drive. */

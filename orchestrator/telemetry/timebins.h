@@ -14,7 +14,7 @@
 #ifndef ORCH_TIMEBINS_H
 #define ORCH_TIMEBINS_H
 
-#include "results.h"
+#include "results_oltp.h"
 
 /* The bin width of a phase: its interval_s, else `fallback` (results
  * written before interval_s). */
