@@ -1,4 +1,4 @@
-/* results.c — what the result formats share (see results.h): numbers as
+/* results.c — what the result formats share (see results_base.h): numbers as
  * the summary writes them, CSV fields, and the JSON helpers of
  * results_json.h (the names of closed choices: results_names.c). The
  * formats themselves are in results_oltp.c, results_summary.c and results_drive_io.c, described

@@ -1,5 +1,5 @@
 /* results_oltp.c — the oltp result (drivebench.oltp/2) <-> res_oltp (see
- * results.h; the format is in results/SCHEMA.md). */
+ * results_oltp.h; the format is in results/SCHEMA.md). */
 #include "results_oltp.h"
 #include "results_json.h"
 

@@ -1,5 +1,5 @@
 /* results_summary.c — the run summary (drivebench.summary/2) <-> res_summary:
- * summary.json and summary.csv (see results.h; the format is in
+ * summary.json and summary.csv (see results_summary.h; the format is in
  * results/SCHEMA.md). */
 #include "results_server.h"
 #include "results_capacity.h"

@@ -1,4 +1,4 @@
-/* results_sweep.c — sweep.json, a sweep's steps and knees (results.h,
+/* results_sweep.c — sweep.json, a sweep's steps and knees (results_sweep.h,
  * results/SCHEMA.md "Sweep"): one field table each, for the writer and
  * the reader. */
 #include "results_sweep.h"

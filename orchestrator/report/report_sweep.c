@@ -1,5 +1,5 @@
 /* report_sweep.c — the page of a sweep (issue 34): its sweep.json
- * (results.h res_sweep) as one table of every step and drive, and per
+ * (results_sweep.h res_sweep) as one table of every step and drive, and per
  * drive two charts against the swept value, TPS and p99 latency, each with
  * the drive's knee marked (svg.h: <polyline class="series">, <g
  * class="mark">). The steps' own pages are their run folders'. */
