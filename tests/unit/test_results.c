@@ -17,8 +17,8 @@
 
 #include "results_server.h"
 #include "results_summary.h"
-#include "results_io.h"
 #include "results_json.h"
+#include "results_io.h"
 
 /* summary.csv's drive I/O columns (results_drive_io.c), empty without I/O */
 #include "csv_io_head.h"
