@@ -9,7 +9,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "results.h"
+#include "results_oltp.h"
 
 static double cpu_now(void)
 {

@@ -1,9 +1,9 @@
-/* results.c — what the result formats share (see results.h): numbers as
+/* results.c — what the result formats share (see results_base.h): numbers as
  * the summary writes them, CSV fields, and the JSON helpers of
  * results_json.h (the names of closed choices: results_names.c). The
  * formats themselves are in results_oltp.c, results_summary.c and results_drive_io.c, described
  * by field tables that results_fields.c walks. */
-#include "results.h"
+#include "results_base.h"
 #include "attributes.h"
 #include "results_json.h"
 #include "atomic_file.h"

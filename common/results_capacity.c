@@ -1,8 +1,8 @@
 /* results_capacity.c — a drive's capacity at a latency target in the
- * summary (results.h res_capacity, results/SCHEMA.md "Capacity at a
+ * summary (results_capacity.h res_capacity, results/SCHEMA.md "Capacity at a
  * latency target"; issue 45): the search's result and its probes, nested
  * in drives[] through the same table for writing, reading and copying. */
-#include "results.h"
+#include "results_capacity.h"
 #include "results_json.h"
 
 #include <stddef.h>

@@ -1,8 +1,9 @@
 /* results_drive_io.c — the summary's drive I/O, host view and statistics
- * (res_io, results.h) as JSON and CSV. The only code that knows these
+ * (res_io, results_io.h) as JSON and CSV. The only code that knows these
  * keys; results/SCHEMA.md, "Drive I/O and statistics", says what each
  * means. A value that was not measured is left out, never written as 0. */
-#include "results.h"
+#include "results_summary.h"
+#include "results_io.h"
 #include "attributes.h"
 #include "results_json.h"
 

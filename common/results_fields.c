@@ -1,7 +1,7 @@
 /* results_fields.c — the walkers of the field tables of results_json.h:
  * one description per struct serves its writer, its reader, the checks
  * of an untrusted document and the release of what was read. */
-#include "results.h"
+#include "results_base.h"
 #include "results_json.h"
 #include "atomic_file.h"
 

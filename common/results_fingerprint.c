@@ -1,8 +1,8 @@
-/* results_fingerprint.c — the summary's protocol fingerprint (results.h,
+/* results_fingerprint.c — the summary's protocol fingerprint (results_fingerprint.h,
  * results/SCHEMA.md "Fingerprint"): its field table, which the summary's
  * table nests under "fingerprint", and its keys as text for comparing two
  * runs. */
-#include "results.h"
+#include "results_fingerprint.h"
 #include "results_json.h"
 
 #include <math.h>

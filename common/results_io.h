@@ -1,14 +1,15 @@
 /*
- * results_io.h — part of results.h (drive I/O, the host view and statistics: res_io and its
- * parts, read and written by results_drive_io.c). Include results.h, which includes
- * this file at its place among the model's types.
+ * results_io.h — drive I/O, the host view and statistics of the run
+ * summary (results_drive_io.c): res_io and its parts, hung on the
+ * summary, each drive and each VM (results_summary.h) by pointer.
  */
-/* results.h first, outside the guard: alone, this file is then read at
- * its place inside results.h, after the types it needs. */
-#include "results.h"
-
 #ifndef DB_RESULTS_IO_H
 #define DB_RESULTS_IO_H
+
+#include "results_base.h"
+#include "results_oltp.h"         /* res_pct */
+
+struct res_summary;
 
 /* ------------------------------------------------------------------ */
 /* drive I/O, host view and statistics (results_drive_io.c; issue 13)         */
@@ -274,7 +275,7 @@ const char *res_io_hv_csv_name(int k);
 const char *res_io_host_csv_name(int k);
 #define RES_IO_CSV_FLUSH_RATIO "flush_ratio"
 void res_io_csv_head(FILE *f);
-void res_io_csv_row(FILE *f, const res_summary *s, int d, int rep);
+void res_io_csv_row(FILE *f, const struct res_summary *s, int d, int rep);
 /* Percentile pct (exactly as listed) of a device-latency class, ms; NAN
  * when absent or c NULL. */
 double res_devlat_pct(const res_devlat_class *c, double pct);

@@ -1,6 +1,6 @@
 /*
  * results_json.h — JSON helpers of the result formats, for common/results*.c
- * only (everything else uses the typed structs of results.h).
+ * only (everything else uses the typed structs of results_*.h).
  *
  * Getters read a member of an object and return 0 / false / NULL when the
  * object or the member is missing (readers ignore what they do not know
@@ -311,7 +311,7 @@ void rj_pct_key(char *buf, size_t len, double p);
 bool rj_pct_of_key(const char *key, double *p);
 /* res_latency's fields: avg, min, max and its percentiles */
 extern const rj_field rj_latency_fields[];
-/* a hist * member (written whole, read against results.h's bounds), and
+/* a hist * member (written whole, read against results_base.h's bounds), and
  * an interval's hist_sparse * member */
 extern const rj_ops rj_hist_ops, rj_sparse_ops;
 

@@ -1,8 +1,8 @@
 /* results_latency.c — a latency object and its histograms in the result
  * formats (results_json.h): percentiles as "p50", "p99.9" keys, a full
- * histogram checked against results.h's bounds, an interval's sparse
+ * histogram checked against results_base.h's bounds, an interval's sparse
  * one. The oltp result (results_oltp.c) and the summary use them. */
-#include "results.h"
+#include "results_oltp.h"
 #include "results_json.h"
 
 #include <math.h>
@@ -91,7 +91,7 @@ const rj_field rj_latency_fields[] = {
     RJ_TABLE_END,
 };
 
-/* a histogram member: checked against results.h's bounds before it is
+/* a histogram member: checked against results_base.h's bounds before it is
  * allocated, and its min, max and sum against its own bounds */
 static void hist_put(json_object *o, const rj_field *f, const void *base)
 {
@@ -100,7 +100,7 @@ static void hist_put(json_object *o, const rj_field *f, const void *base)
 }
 
 /* o[f->key] (a histogram object) as a sparse histogram into *out, NULL
- * when absent: checked against results.h's bounds before anything is
+ * when absent: checked against results_base.h's bounds before anything is
  * allocated, and its min, max and sum against its own bounds. 0, or -1
  * with the reason in c->err. */
 static int sparse_read(json_object *o, const rj_field *f, rj_ctx *c, hist_sparse **out)

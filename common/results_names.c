@@ -1,6 +1,6 @@
-/* results_names.c — the names of the closed choices of results.h
- * (phases, how a run ended, comparison methods and verdicts). */
-#include "results.h"
+/* results_names.c — the names of the closed choices of results_base.h and
+ * results_io.h (phases, how a run ended, comparison methods and verdicts). */
+#include "results_io.h"
 
 #define RES_NAME(id, name) [RES_PHASE_##id] = name,
 static const char *const phase_names[] = { RES_PHASES(RES_NAME) };

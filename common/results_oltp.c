@@ -1,6 +1,6 @@
 /* results_oltp.c — the oltp result (drivebench.oltp/2) <-> res_oltp (see
- * results.h; the format is in results/SCHEMA.md). */
-#include "results.h"
+ * results_oltp.h; the format is in results/SCHEMA.md). */
+#include "results_oltp.h"
 #include "results_json.h"
 
 #include <inttypes.h>

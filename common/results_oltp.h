@@ -1,14 +1,15 @@
 /*
- * results_oltp.h — part of results.h (the oltp result, drivebench.oltp/2: res_oltp and its
- * phases, intervals and latencies). Include results.h, which includes
- * this file at its place among the model's types.
+ * results_oltp.h — the oltp result (drivebench.oltp/2; results_oltp.c,
+ * results_latency.c): res_oltp and its phases, intervals and latencies,
+ * written by `oltp` (res_oltp_write_file) and read by the orchestrator
+ * (res_oltp_read_file). The run summary's VM figures (results_summary.h)
+ * use its latencies and database sizes.
  */
-/* results.h first, outside the guard: alone, this file is then read at
- * its place inside results.h, after the types it needs. */
-#include "results.h"
-
 #ifndef DB_RESULTS_OLTP_H
 #define DB_RESULTS_OLTP_H
+
+#include "results_base.h"
+#include "hist.h"
 
 /* ------------------------------------------------------------------ */
 /* oltp result: drivebench.oltp/1                                      */

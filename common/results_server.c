@@ -1,8 +1,8 @@
 /* results_server.c — the server settings a VM's database reported before
- * the measurement (results.h "server settings", results/SCHEMA.md
+ * the measurement (results_server.h, results/SCHEMA.md
  * "Server settings"): `oltp settings` writes the document, drivebench
  * reads it and nests it per VM in the summary through the same table. */
-#include "results.h"
+#include "results_server.h"
 #include "results_json.h"
 
 #include <stdlib.h>

@@ -1,7 +1,11 @@
 /* results_summary.c — the run summary (drivebench.summary/2) <-> res_summary:
- * summary.json and summary.csv (see results.h; the format is in
+ * summary.json and summary.csv (see results_summary.h; the format is in
  * results/SCHEMA.md). */
-#include "results.h"
+#include "results_server.h"
+#include "results_capacity.h"
+#include "results_fingerprint.h"
+#include "results_summary.h"
+#include "results_io.h"
 #include "results_json.h"
 
 #include <errno.h>

@@ -1,6 +1,7 @@
-/* results_summary_csv.c — summary.csv (results.h): one row per drive and
+/* results_summary_csv.c — summary.csv (results_summary.h): one row per drive and
  * repetition, written beside summary.json by res_summary_write_files. */
-#include "results.h"
+#include "results_summary.h"
+#include "results_io.h"
 #include "atomic_file.h"
 #include "results_json.h"
 

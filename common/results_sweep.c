@@ -1,7 +1,7 @@
-/* results_sweep.c — sweep.json, a sweep's steps and knees (results.h,
+/* results_sweep.c — sweep.json, a sweep's steps and knees (results_sweep.h,
  * results/SCHEMA.md "Sweep"): one field table each, for the writer and
  * the reader. */
-#include "results.h"
+#include "results_sweep.h"
 #include "results_json.h"
 
 #include <stdlib.h>

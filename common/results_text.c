@@ -1,7 +1,7 @@
 /* results_text.c — the text of the result formats: UTF-8 checked
  * (res_utf8_bad_at) and made so for JSON (rj_utf8_string), CSV text
- * fields (res_csv_field). See results.h and results_json.h. */
-#include "results.h"
+ * fields (res_csv_field). See results_base.h and results_json.h. */
+#include "results_base.h"
 #include "results_json.h"
 
 #include <stdbool.h>

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "drivers/db.h"
-#include "results.h"
+#include "results_oltp.h"
 
 /* Read the size of c's database in dialect d into *out (RES_UNSET for
  * what the dialect cannot tell). 0, or -1 after printing one warning

@@ -8,7 +8,7 @@
 #include "atomic_file.h"
 #include "drivers/dialect.h"
 #include "oltp_exit.h"
-#include "results.h"
+#include "results_server.h"
 #include "settings.h"
 
 #define MSDOCS "learn.microsoft.com/sql/"

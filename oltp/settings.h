@@ -13,7 +13,7 @@
  * On SQL Server the stated settings are first applied with sp_configure
  * and RECONFIGURE. What the server cannot tell is recorded without a
  * value and with a note naming the SQL Server documentation it follows
- * (Babelfish lacks several). The document (common/results.h res_server,
+ * (Babelfish lacks several). The document (common/results_server.h res_server,
  * results/SCHEMA.md "Server settings") goes to --json, else stdout; a line
  * per setting goes to out.
  */

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "hist.h"
-#include "results.h"
+#include "results_oltp.h"
 #include "workloads/workload.h"
 
 /* Counters and latency of a span of time (an interval or a phase). */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "results.h"
+#include "results_oltp.h"
 #include "version.h"
 
 static double ms(int64_t us) { return (double)us / 1000.0; }

@@ -59,7 +59,7 @@ void report_final(FILE *out, const oltp_opts *o, const workload *wl, const run_r
  * 100000 ms): the bucket of a latency, and the value a bucket prints. */
 int    report_sb_bucket(double v_ms);
 double report_sb_bucket_ms(int i);
-/* Write the result document (the oltp result of common/results.h);
+/* Write the result document (the oltp result of common/results_oltp.h);
  * started: when the run began (its "started_at"); origin_ns: when oltp
  * started (uv_hrtime), from which each phase's start_s counts. A run
  * ended early (r->fatal, r->unavailable: "ended" error; r->stopped:

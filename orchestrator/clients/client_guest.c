@@ -11,7 +11,7 @@
 #include "util/util.h"
 #include "nap.h"
 #include "oltp_exit.h"
-#include "results.h"
+#include "results_base.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -111,7 +111,7 @@ static int file_put(const orch_client *c, const guest *g, const char *guest_path
 }
 
 /* Copy guest_path in the guest to host_path here, at most
- * RES_MAX_FILE_BYTES (a result from a guest is not trusted: results.h).
+ * RES_MAX_FILE_BYTES (a result from a guest is not trusted: results_base.h).
  * 0, or -1 with err and no file at host_path. */
 static int file_fetch(const orch_client *c, const guest *g, const char *guest_path,
                       const char *host_path, char *err, size_t errlen)

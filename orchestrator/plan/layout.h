@@ -11,7 +11,7 @@
 #include "plan/plan.h"
 #include "plan/template.h"
 #include "plan/placement.h"
-#include "results.h"          /* res_phase_id */
+#include "results_base.h"     /* res_phase_id */
 
 typedef struct orch_vm {
     char *name;                 /* drivebench-<runid>--<drive>-vm<N> */

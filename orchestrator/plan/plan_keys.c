@@ -2,7 +2,7 @@
  * [workload] and [drive NAME] once, with the typed store the parser uses
  * and the typed read `drivebench plan get` uses. */
 #include "plan/plan_keys.h"
-#include "results.h"
+#include "results_base.h"
 #include "plan/plan.h"
 #include "plan/template.h"
 #include "util/util.h"

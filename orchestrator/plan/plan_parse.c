@@ -6,7 +6,7 @@
 #include "plan/plan_parse.h"
 #include "attributes.h"
 #include "plan/plan_keys.h"
-#include "results.h"
+#include "results_base.h"
 #include "util/util.h"
 
 #include <errno.h>

@@ -11,6 +11,7 @@
 #include "report/svg.h"
 #include "report/drive_views.h"
 #include "report/page.h"
+#include "results_io.h"
 
 /* A chart of up to 6 series over rows[i].t: one per (key, label). */
 typedef struct line_def {

@@ -1,6 +1,6 @@
 /*
  * drive_io.h — the report's drive I/O sections (issue 13), from the
- * summaries' res_io fields (results.h): what each drive did beside its
+ * summaries' res_io fields (results_io.h): what each drive did beside its
  * TPS, its latency spectrum and p99 over time, whether two drives differ,
  * the drive's identity and health, and whether the host was the
  * bottleneck. Runs without those fields add nothing.

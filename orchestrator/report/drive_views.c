@@ -9,6 +9,7 @@
 
 #include "report/html.h"
 #include "report/svg.h"
+#include "results_io.h"
 
 #define TOP_INTERVALS 5
 

@@ -4,6 +4,7 @@
  * what it ran. The report ranks and scales only within a group. */
 #include "report/report.h"
 #include "util/util.h"
+#include "results_fingerprint.h"
 
 #include <dirent.h>
 #include <stdio.h>

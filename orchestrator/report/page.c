@@ -11,6 +11,7 @@
 #include "report/page.h"
 #include "report/html.h"
 #include "util/util.h"
+#include "results_io.h"
 
 /* "nvme-a" or, with several runs, "nvme-a [B]". Caller frees. */
 char *page_drive_label(const report_page *pg, const report_run *run, const char *name)

@@ -7,6 +7,8 @@
 #include "atomic_file.h"
 #include "attributes.h"
 #include "util/util.h"
+#include "results_capacity.h"
+#include "results_io.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -7,6 +7,7 @@
 #include "report/page.h"
 #include "report/svg_rank.h"
 #include "util/util.h"
+#include "results_fingerprint.h"
 
 #include <libxml/HTMLtree.h>
 

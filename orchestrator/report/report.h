@@ -3,7 +3,7 @@
  * self-contained HTML page and one CSV (results/SCHEMA.md, "report").
  *
  * The model of the report: a run folder is read through its summary.json
- * (the summary of common/results.h) and its plan.ini; no per-VM
+ * (the summary of common/results_summary.h) and its plan.ini; no per-VM
  * file is opened. The figures are the summary's own; what the report adds
  * is computed here: the spread over repetitions (mean, min, max,
  * coefficient of variation) with a flag above the plan's cv_threshold,
@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "results.h"
+#include "results_summary.h"
 
 #define REPORT_CV_DEFAULT     5.0       /* percent, when the plan has none */
 

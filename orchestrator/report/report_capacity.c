@@ -12,6 +12,7 @@
 #include "report/page.h"
 #include "report/html.h"
 #include "util/util.h"
+#include "results_capacity.h"
 
 /* Whether run r has a capacity search on any drive. */
 static int run_has_capacity(const report_run *run)

@@ -11,6 +11,7 @@
 #include "report/page.h"
 #include "report/html.h"
 #include "util/util.h"
+#include "results_fingerprint.h"
 
 
 /* Distinct database server versions of a run's VMs, comma-separated.

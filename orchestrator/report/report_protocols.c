@@ -10,6 +10,7 @@
 
 #include "report/page.h"
 #include "report/html.h"
+#include "results_fingerprint.h"
 
 /* Run r's difference from the first protocol, as its row says it. */
 static const char *differs_text(const report_set *s, int r, char *buf, size_t len)

@@ -1,5 +1,5 @@
 /* report_sweep.c — the page of a sweep (issue 34): its sweep.json
- * (results.h res_sweep) as one table of every step and drive, and per
+ * (results_sweep.h res_sweep) as one table of every step and drive, and per
  * drive two charts against the swept value, TPS and p99 latency, each with
  * the drive's knee marked (svg.h: <polyline class="series">, <g
  * class="mark">). The steps' own pages are their run folders'. */
@@ -7,6 +7,7 @@
 #include "report/html.h"
 #include "report/svg.h"
 #include "util/util.h"
+#include "results_sweep.h"
 
 #include <math.h>
 #include <stdio.h>

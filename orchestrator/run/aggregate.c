@@ -1,10 +1,11 @@
 /* aggregate.c — per-VM results to per-drive and run aggregates (see
- * aggregate.h): arithmetic on common/results.h structs. */
+ * aggregate.h): arithmetic on common/results_summary.h structs. */
 #include "run/aggregate.h"
 #include "hist.h"
 #include "plan/plan.h"
 #include "telemetry/telemetry.h"
 #include "util/util.h"
+#include "results_server.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /*
  * aggregate.h — from one oltp result per VM to the run's summary
- * (common/results.h: res_summary, written as summary.json / summary.csv).
+ * (common/results_summary.h: res_summary, written as summary.json / summary.csv).
  *
  * Reads the "measure" phase of each VM's result. Per drive: tps is the sum
  * of its VMs' tps; latency avg and p99 come from the merged histograms of
@@ -25,7 +25,7 @@
 #include <stdio.h>
 
 #include "virt/virt.h"
-#include "results.h"
+#include "results_summary.h"
 
 typedef struct orch_vm_result {
     const char *vm;             /* domain name */

@@ -4,6 +4,8 @@
 #include "run/fingerprint.h"
 #include "util/util.h"
 #include "version.h"
+#include "results_fingerprint.h"
+#include "results_server.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

@@ -36,7 +36,7 @@
 #include "plan/plan.h"
 #include "telemetry/telemetry.h"
 #include "virt/virt.h"
-#include "results.h"
+#include "results_env.h"
 
 #define ORCH_HC_CHECKS(X) \
     X(GOVERNOR, "governor") X(TURBO, "turbo") X(THP, "thp") X(SWAP, "swap") X(KSM, "ksm") \

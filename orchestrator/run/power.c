@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results.h"
 #include "results_io.h"
+#include "results_summary.h"
 #include "run/aggregate.h"
 #include "run/replay.h"
 #include "util/util.h"

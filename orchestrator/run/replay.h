@@ -11,7 +11,7 @@
 #include "attributes.h"
 
 #include "run/aggregate.h"
-#include "results.h"
+#include "results_summary.h"
 
 /* r (zeroed first) from the summary's entry v, as run/collect.c filled it
  * when the VM ran: its names, repetition, result files, placement and

@@ -7,6 +7,7 @@
 #include "plan/plan.h"
 #include "virt/virt.h"
 #include "util/util.h"
+#include "results_fingerprint.h"
 
 #include <dirent.h>
 #include <errno.h>

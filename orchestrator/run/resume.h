@@ -27,7 +27,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "plan/plan.h"
-#include "results.h"
+#include "results_summary.h"
 
 /* The run folder's lock (run.lock): held by a run, and by a resume, for
  * as long as they go; the kernel drops it when the process dies, SIGKILL

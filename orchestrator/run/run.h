@@ -92,7 +92,7 @@ typedef struct orch_sweep_steps {
 /* A plan with a sweep (plan.h sweep_key; issue 34, run/sweep.c): each
  * step a run of its own (orch_run of the plan at that step's value), in
  * order, into one folder results_dir/RUN-ID holding the plan, the steps'
- * run folders RUN-ID-s1, RUN-ID-s2, ..., sweep.json (results.h res_sweep:
+ * run folders RUN-ID-s1, RUN-ID-s2, ..., sweep.json (results_sweep.h res_sweep:
  * each step's figures per drive, each drive's knee) and report.html (the
  * curves). A step that fails or is interrupted ends the sweep (the steps
  * after it are "not run"). Returns the worst of its steps' statuses. */

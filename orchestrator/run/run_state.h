@@ -118,7 +118,7 @@ int run_read_settings(run_state *st, int rep) DB_MUST_CHECK;
  * with '%' is not compared): how many; the first as one line in line
  * ("VM NAME: server setting 'X' is FOUND, the plan's [settings] wants
  * WANTED", and how many more). */
-int run_server_mismatch(const res_server *s, const char *vm, char *line, size_t len);
+int run_server_mismatch(const struct res_server *s, const char *vm, char *line, size_t len);
 /* Run one phase of oltp (command "run", "prepare", "check") on every VM
  * still healthy, all at once, for time_s (0: until done) after warmup_s.
  * Results land in the run folder as vm/<vm>.r<rep>[.<phase>].json, or

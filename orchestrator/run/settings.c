@@ -5,6 +5,7 @@
  * [settings] states compared with what the server has. */
 #include "run/run_state.h"
 #include "util/util.h"
+#include "results_server.h"
 
 #include <stdlib.h>
 #include <string.h>

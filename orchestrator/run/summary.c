@@ -5,6 +5,7 @@
 #include "util/util.h"
 #include "report/report.h"
 #include "run/fingerprint.h"
+#include "results_capacity.h"
 
 #include <math.h>
 #include <stdlib.h>

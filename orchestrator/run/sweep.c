@@ -5,6 +5,7 @@
 #include "run/run_state.h"
 #include "report/report.h"
 #include "util/util.h"
+#include "results_sweep.h"
 
 #include <errno.h>
 #include <math.h>

@@ -27,7 +27,7 @@
 #include "attributes.h"
 
 #include <stdbool.h>
-#include "results.h"
+#include "results_io.h"
 
 #define ORCH_BOUND_HOST_PCT   90.0  /* host CPU busy, all CPUs */
 #define ORCH_BOUND_THREAD_PCT 90.0  /* one QEMU thread, percent of one CPU */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "util/util.h"
+#include "results_server.h"
 
 /* The reason of two drives whose compared values are the same throughout. */
 #define ORCH_CMP_IDENTICAL \

@@ -39,7 +39,7 @@
 #include <stdint.h>
 
 #include "hist.h"
-#include "results.h"
+#include "results_io.h"
 
 /* One event of trace_pipe's text. */
 typedef struct tel_devlat_event {

@@ -5,7 +5,7 @@
  * local `path` or `pool` drive (telemetry/host_drive.h), the drive's identity and
  * SMART/NVMe health before and after, and the host's CPU use during the
  * measured phases; then, from those and the VMs' oltp results, the
- * summary's res_io fields (results.h): per VM and per drive I/O, the
+ * summary's res_io fields (results_io.h): per VM and per drive I/O, the
  * drive's latency spectrum and p-latency over time, paired / Welch
  * comparisons of drives and the steady-state trend (stats.h, ioagg.h).
  *
@@ -47,7 +47,8 @@
 #include "virt/virt.h"
 #include "telemetry/ioagg.h"
 #include "plan/plan.h"
-#include "results.h"
+#include "results_summary.h"
+#include "results_io.h"
 
 /* Host CPU busier than this share over the measured phases (percent) is
  * saturated: the results then measure the host, not the drive. */
@@ -194,7 +195,7 @@ int orch_telemetry_fill(orch_telemetry *t, res_summary *sum, const char *run_dir
  * after, so one VM's series is in memory at a time. Without a spool,
  * nothing changes. */
 void orch_telemetry_lazy_series(orch_telemetry *t);
-/* A res_vm_each_fn (results.h) over orch_telemetry *ctx. */
+/* A res_vm_each_fn (results_summary.h) over orch_telemetry *ctx. */
 int orch_telemetry_vm_each(void *ctx, res_vm *v, int before);
 
 /* Host CPU busy share between two /proc/stat texts (the "cpu" line:

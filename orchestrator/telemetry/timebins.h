@@ -1,7 +1,7 @@
 /*
  * timebins.h — an oltp phase's intervals on time bins of its clock, so
  * that VMs' series are put side by side by time, never by index (issue
- * 21). Pure arithmetic on common/results.h's res_phase.
+ * 21). Pure arithmetic on common/results_oltp.h's res_phase.
  *
  * Bin k of width w spans [k * w, (k + 1) * w) seconds since the phase's
  * start (oltp's intervals end on those boundaries, k * interval_s, when
@@ -14,7 +14,7 @@
 #ifndef ORCH_TIMEBINS_H
 #define ORCH_TIMEBINS_H
 
-#include "results.h"
+#include "results_oltp.h"
 
 /* The bin width of a phase: its interval_s, else `fallback` (results
  * written before interval_s). */

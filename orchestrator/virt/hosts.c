@@ -2,6 +2,7 @@
 #include "virt/hosts.h"
 #include "util/util.h"
 #include "nap.h"
+#include "results_env.h"
 
 #include <errno.h>
 #include <stdlib.h>

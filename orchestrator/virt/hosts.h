@@ -17,7 +17,8 @@
 #include <libvirt/libvirt.h>
 #include "plan/plan.h"
 #include "virt/provision.h"
-#include "results.h"
+
+struct res_hypervisor;         /* results_env.h */
 
 /* Fill the host fields of h (cpu_model, arch, cpus, cpu_mhz, memory_bytes,
  * kernel) from the host behind conn, opened as uri: virNodeGetInfo, the
@@ -25,7 +26,7 @@
  * capabilities; the kernel release only when uri is on this host (libvirt
  * does not tell another host's). Fields it cannot learn stay NULL / 0.
  * 0, or -1 when out of memory. */
-int orch_host_describe(virConnectPtr conn, const char *uri, res_hypervisor *h);
+int orch_host_describe(virConnectPtr conn, const char *uri, struct res_hypervisor *h);
 
 /* The first "flags" line of a cpuinfo file (/proc/cpuinfo): its words
  * as one space-separated string (caller frees), or NULL. */

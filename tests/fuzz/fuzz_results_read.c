@@ -17,7 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "results.h"
+#include "results_sweep.h"
+#include "results_summary.h"
 
 static void check_refusal(int rc, const char *err, const char *path)
 {

@@ -15,6 +15,7 @@
 
 #include "virt/virt.h"
 #include "util/util.h"
+#include "results_env.h"
 
 static char scratch[] = "/tmp/orch-test-hosts.XXXXXX";
 

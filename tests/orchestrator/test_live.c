@@ -23,7 +23,7 @@
 
 #include "live/live.h"
 #include "plan/plan.h"
-#include "results.h"
+#include "results_io.h"
 #include "testlib.h"
 
 /* The writer: numbers, escaping, the family lines and # EOF. */

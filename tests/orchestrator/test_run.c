@@ -26,7 +26,7 @@
 #include "util/util.h"
 #include "plan/plan.h"
 #include "run/run.h"
-#include "results.h"
+#include "results_summary.h"
 #include "testlib.h"
 
 #define RUN_ID_PREFIX "drivebench-" RUN_ID "--"

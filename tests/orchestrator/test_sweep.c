@@ -21,7 +21,9 @@
 
 #include "plan/plan.h"
 #include "run/run.h"
-#include "results.h"
+#include "results_capacity.h"
+#include "results_sweep.h"
+#include "results_summary.h"
 #include <json-c/json.h>
 #include "testlib.h"
 

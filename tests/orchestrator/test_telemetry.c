@@ -24,6 +24,7 @@
 #include <sys/sysmacros.h>
 
 #include "results_json.h"
+#include "results_server.h"
 #include "telemetry/telemetry.h"
 #include "util/util.h"
 #include "testlib.h"

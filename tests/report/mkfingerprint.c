@@ -17,6 +17,7 @@
 
 #include "plan/plan.h"
 #include "run/run.h"
+#include "results_fingerprint.h"
 #include "results_json.h"
 
 int main(int argc, char **argv)

@@ -30,6 +30,7 @@
 #include "plan/plan.h"
 #include "run/run.h"
 #include "xpath_util.h"
+#include "results_fingerprint.h"
 
 #define FX   "results/fixtures"
 #define F4   FX "/report-4vm"

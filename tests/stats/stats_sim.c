@@ -35,7 +35,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "results.h"
+#include "results_summary.h"
+#include "results_io.h"
 #include "run/run.h"
 #include "telemetry/telemetry.h"
 #include "util/util.h"

@@ -15,7 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "results.h"
+#include "results_server.h"
+#include "results_summary.h"
 #include "results_json.h"
 #include "results_io.h"
 
