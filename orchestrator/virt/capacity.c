@@ -2,6 +2,7 @@
  * what they have (see capacity.h). */
 #include "virt/capacity.h"
 #include "plan/plan.h"
+#include "util/util.h"          /* orch_format_bytes */
 
 #include <errno.h>
 #include <stdlib.h>

@@ -650,19 +650,3 @@ int orch_domain_restarts_on_reboot(virDomainPtr dom)
     xmlFreeDoc(doc);
     return rc;
 }
-
-const char *orch_format_bytes(uint64_t bytes, char *buf, size_t len)
-{
-    static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
-    double v = (double)bytes;
-    int u = 0;
-    while (v >= 1024 && u < 5) {
-        v /= 1024;
-        u++;
-    }
-    if (u == 0 || v >= 100 || v == (double)(uint64_t)v)
-        snprintf(buf, len, "%.0f %s", v, units[u]);
-    else
-        snprintf(buf, len, "%.1f %s", v, units[u]);
-    return buf;
-}

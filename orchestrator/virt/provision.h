@@ -111,9 +111,6 @@ int orch_list_objects(virConnectPtr conn, orch_list_fn fn, void *ctx, char *err,
  * NULL with err when capabilities cannot be read. Static string. */
 const char *orch_domain_type_for(virConnectPtr conn, char *err, size_t errlen);
 
-/* "1.5 GiB", "300 MiB", "12 KiB", "512 B" into buf. */
-const char *orch_format_bytes(uint64_t bytes, char *buf, size_t len);
-
 /* Last libvirt error message of this thread, copied into this thread's
  * buffer (valid until its next call in the thread). */
 const char *orch_virt_error(void);
