@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <libvirt/libvirt.h>
 #include "plan/plan.h"
-#include "virt/provision.h"
+#include "virt/ledger.h"          /* orch_counts */
 #include "results.h"
 
 /* Fill the host fields of h (cpu_model, arch, cpus, cpu_mhz, memory_bytes,

@@ -1,6 +1,6 @@
 /* kvm.c — the domain type by measurement (kvm.h). */
 #include "virt/kvm.h"
-#include "virt/provision.h"
+#include "virt/domain.h"         /* orch_domain_type_for */
 #include "plan/plan.h"          /* orch_uri_is_remote */
 
 #include <errno.h>
