@@ -4,7 +4,7 @@
 # inside each round, then the median seconds and MB/s of each method and
 # its ratio to the raw copy:
 #   clone    libvirt's virStorageVolCreateXMLFrom (`virsh vol-create-from`)
-#            of the seed overlay into a raw volume: what provision.c did
+#            of the seed overlay into a raw volume: what drivebench did
 #            until issue 15 (libvirt runs a plain `qemu-img convert`)
 #   convert  `qemu-img convert -m 16 -W -t none -n` into a raw volume
 #            libvirt created (allocated in full, as orchestrator/virt/restore.c

@@ -53,9 +53,9 @@ int run_provision_drives(run_state *st)
         snprintf(rv->type_reason, sizeof rv->type_reason, "asked for");
         type = strcmp(p->domain_type, "auto") != 0
                ? p->domain_type
-               : orch_domain_type_auto(rv->conn, orch_plan_drive_uri(p, vm->drive), st->o->kvm_probe,
-                                       rv->type_reason, sizeof rv->type_reason,
-                                       st->err, sizeof st->err);
+               : orch_kvm_domain_type(rv->conn, orch_plan_drive_uri(p, vm->drive), st->o->kvm_probe,
+                                      rv->type_reason, sizeof rv->type_reason,
+                                      st->err, sizeof st->err);
         if (!type)
             return -1;
         rv->domain_type = type;

@@ -2,6 +2,7 @@
  * estimate.h). */
 #include "run/estimate.h"
 #include "virt/virt.h"
+#include "util/util.h"          /* orch_format_bytes */
 
 #include <stdlib.h>
 #include <string.h>

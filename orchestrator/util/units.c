@@ -1,5 +1,5 @@
-/* units.c — durations and sizes as plans and templates write them (see
- * units.h). */
+/* units.c — durations and sizes as plans and templates write them, sizes
+ * as messages print them (see units.h). */
 #include "units.h"
 
 #include <ctype.h>
@@ -80,6 +80,22 @@ int orch_parse_size(const char *s, uint64_t *bytes)
         return -1;
     *bytes = (uint64_t)v << shift;
     return 0;
+}
+
+const char *orch_format_bytes(uint64_t bytes, char *buf, size_t len)
+{
+    static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024 && u < 5) {
+        v /= 1024;
+        u++;
+    }
+    if (u == 0 || v >= 100 || v == (double)(uint64_t)v)
+        snprintf(buf, len, "%.0f %s", v, units[u]);
+    else
+        snprintf(buf, len, "%.1f %s", v, units[u]);
+    return buf;
 }
 
 double orch_mono_now(void)

@@ -1,7 +1,9 @@
 /* capacity.c — disk, memory and CPUs a plan needs of its hosts, against
  * what they have (see capacity.h). */
 #include "virt/capacity.h"
+#include "virt/virt_error.h"
 #include "plan/plan.h"
+#include "util/util.h"          /* orch_format_bytes */
 
 #include <errno.h>
 #include <stdlib.h>

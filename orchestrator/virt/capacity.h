@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
-#include "virt/provision.h"     /* orch_conns */
+#include "virt/conns.h"
 
 /* Room for a run, checked before anything is created.
  *

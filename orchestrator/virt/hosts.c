@@ -1,5 +1,7 @@
 /* hosts.c — the hosts of a run (see hosts.h). */
 #include "virt/hosts.h"
+#include "virt/teardown.h"
+#include "virt/virt_error.h"
 #include "util/util.h"
 #include "nap.h"
 #include "results_env.h"
@@ -165,7 +167,7 @@ int orch_hosts_teardown(const char *const *uris, const char *prefix, int attempt
                         int delay_ms, FILE *log, orch_counts *removed)
 {
     int unclean = 0;
-    orch_virt_errors_init();                    /* reported here, with the host */
+    orch_virt_error_init();                    /* reported here, with the host */
     for (int i = 0; uris && uris[i]; i++) {
         int left = 1, delay = delay_ms;
         for (int a = 1; a <= attempts && left; a++) {

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <libvirt/libvirt.h>
 #include "plan/plan.h"
-#include "virt/provision.h"
+#include "virt/ledger.h"          /* orch_counts */
 
 struct res_hypervisor;         /* results_env.h */
 

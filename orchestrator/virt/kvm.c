@@ -1,6 +1,6 @@
 /* kvm.c — the domain type by measurement (kvm.h). */
 #include "virt/kvm.h"
-#include "virt/provision.h"
+#include "virt/domain.h"         /* orch_domain_type_for */
 #include "plan/plan.h"          /* orch_uri_is_remote */
 
 #include <errno.h>
@@ -61,8 +61,8 @@ const char *orch_kvm_measure(const orch_kvm_probe *pr, char *why, size_t len)
     return "kvm";
 }
 
-const char *orch_domain_type_auto(virConnectPtr conn, const char *uri, const orch_kvm_probe *pr,
-                                  char *why, size_t whylen, char *err, size_t errlen)
+const char *orch_kvm_domain_type(virConnectPtr conn, const char *uri, const orch_kvm_probe *pr,
+                                 char *why, size_t whylen, char *err, size_t errlen)
 {
     const char *caps = orch_domain_type_for(conn, err, errlen), *measured;
     char m[200];

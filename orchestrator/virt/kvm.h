@@ -35,7 +35,7 @@ const char *orch_kvm_measure(const orch_kvm_probe *pr, char *why, size_t len);
  * capabilities' (orch_domain_type_for). why: the reason, for the run's
  * output and summary.json. NULL with err when the capabilities cannot be
  * read. */
-const char *orch_domain_type_auto(virConnectPtr conn, const char *uri, const orch_kvm_probe *pr,
-                                  char *why, size_t whylen, char *err, size_t errlen);
+const char *orch_kvm_domain_type(virConnectPtr conn, const char *uri, const orch_kvm_probe *pr,
+                                 char *why, size_t whylen, char *err, size_t errlen);
 
 #endif

@@ -17,7 +17,7 @@
  *
  * passt daemonizes; its PID file NAME.pid and its socket (plan/layout.h:
  * ORCH_PASST_DIR) are how drivebench finds and stops it by PID. A run
- * records the network in its ledger before creating it (provision.h,
+ * records the network in its ledger before creating it (ledger.h,
  * orch_ledger_add_net), so teardown stops passt after the domain and
  * deletes the namespace; `drivebench teardown` and `resume` find a
  * killed run's by the names' prefix (orch_passt_teardown_prefix).

@@ -1,5 +1,6 @@
 /* placement_host.c — [run] pinning on the plan's hosts (placement_host.h). */
 #include "virt/placement_host.h"
+#include "virt/virt_error.h"
 #include "util/util.h"
 
 #include <stdlib.h>

@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 #include "plan/plan.h"
-#include "virt/provision.h"     /* orch_conns */
+#include "virt/conns.h"
 
 /* Place the VMs of layout l (vcpus each) per p's [run] pinning, into
  * each VM's place, and print the map on out (may be NULL). The hosts'

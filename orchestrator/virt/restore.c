@@ -1,6 +1,8 @@
 /* restore.c — database volumes restored from seeds, in parallel, with
  * progress (see restore.h). */
 #include "virt/restore.h"
+#include "virt/vol.h"
+#include "virt/virt_error.h"
 #include "attributes.h"
 #include "plan/plan.h"
 #include "util/util.h"
@@ -204,7 +206,7 @@ static int fill_local(restore_ctx *c, int i, const char *src, const char *dst)
         argv[a++] = "none";
     }
     argv[a++] = "-f";
-    argv[a++] = "qcow2";        /* provision.c makes seed volumes qcow2 */
+    argv[a++] = "qcow2";        /* vol.c makes seed volumes qcow2 */
     argv[a++] = "-O";
     argv[a++] = "raw";
     argv[a++] = src;

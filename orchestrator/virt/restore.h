@@ -23,7 +23,7 @@
 #include <stdio.h>
 #include <libvirt/libvirt.h>
 
-#include "virt/provision.h"
+#include "virt/ledger.h"
 #include "attributes.h"
 
 #define ORCH_RESTORE_PARALLEL 8

@@ -1,7 +1,10 @@
 /* upload.c — the guest image on each drive's host (see upload.h). */
 #include "virt/upload.h"
 #include "util/util.h"
-#include "virt/provision.h"
+#include "virt/ledger.h"
+#include "virt/pool.h"
+#include "virt/vol.h"
+#include "virt/virt_error.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -32,7 +32,6 @@
 #include <stdio.h>
 #include <libvirt/libvirt.h>
 #include "plan/plan.h"
-#include "virt/provision.h"
 
 #define ORCH_IMG_FILES(X) \
     X(BASE, "base.qcow2") X(KERNEL, "vmlinuz") X(INITRD, "initrd.img") X(SEED, "seed.qcow2")

@@ -107,20 +107,20 @@ static void test_auto_capabilities(void **state)
     char why[256], err[256];
     (void)state;
     assert_non_null(conn);
-    assert_string_equal(orch_domain_type_auto(conn, "test:///default", &pr, why, sizeof why, err,
-                                              sizeof err), "qemu");
+    assert_string_equal(orch_kvm_domain_type(conn, "test:///default", &pr, why, sizeof why, err,
+                                             sizeof err), "qemu");
     assert_string_equal(why, "host capabilities");
-    assert_string_equal(orch_domain_type_auto(conn, "qemu+ssh://lab/system", &pr, why, sizeof why,
-                                              err, sizeof err), "qemu");
+    assert_string_equal(orch_kvm_domain_type(conn, "qemu+ssh://lab/system", &pr, why, sizeof why,
+                                             err, sizeof err), "qemu");
     assert_string_equal(why, "host capabilities (another host: not measured)");
     /* qemu:///system measured as kvm, but these capabilities offer none */
-    assert_string_equal(orch_domain_type_auto(conn, "qemu:///system", &pr, why, sizeof why, err,
-                                              sizeof err), "qemu");
+    assert_string_equal(orch_kvm_domain_type(conn, "qemu:///system", &pr, why, sizeof why, err,
+                                             sizeof err), "qemu");
     assert_non_null(strstr(why, "measured: vmx or svm flag and a working KVM_CREATE_VM on "));
     assert_non_null(strstr(why, ", but libvirt's capabilities offer no kvm domain"));
     pr.cpuinfo = novmx;
-    assert_string_equal(orch_domain_type_auto(conn, "qemu:///session", &pr, why, sizeof why, err,
-                                              sizeof err), "qemu");
+    assert_string_equal(orch_kvm_domain_type(conn, "qemu:///session", &pr, why, sizeof why, err,
+                                             sizeof err), "qemu");
     assert_non_null(strstr(why, "measured: the CPU has no vmx or svm flag ("));
     virConnectClose(conn);
 }
