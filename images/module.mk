@@ -86,7 +86,7 @@ E2E_TESTS := tests/e2e/boot-smoke.sh tests/e2e/boot-smoke-pgsql.sh tests/e2e/see
              $(if $(wildcard vmconfigs/tiny-seed.xml),tests/e2e/run-seed.sh) \
              tests/e2e/fault-vm.sh tests/e2e/fault-db-disk.sh tests/e2e/fault-sigkill.sh \
              tests/e2e/fault-libvirtd.sh tests/e2e/resume.sh tests/e2e/sweep-1vm.sh \
-             tests/e2e/fault-passt.sh
+             tests/e2e/capacity-1vm.sh tests/e2e/fault-passt.sh
 e2e: $(ALL_TARGETS) image
 	@tests/run-all.sh $(E2E_TESTS)
 
@@ -94,4 +94,4 @@ TEST_TARGETS += tests/e2e/run-1vm.sh tests/e2e/run-1vm-pgsql-native.sh \
                 tests/e2e/run-1vm-tsql-sysbench.sh tests/e2e/fault-destroy.sh \
                 tests/e2e/fault-panic.sh tests/e2e/fault-boot-panic.sh tests/e2e/fault-libvirtd.sh \
                 tests/e2e/prometheus-1vm.sh tests/e2e/resume.sh tests/e2e/guest-net.sh \
-                tests/e2e/run-1vm-passt.sh tests/e2e/sweep-1vm.sh
+                tests/e2e/run-1vm-passt.sh tests/e2e/sweep-1vm.sh tests/e2e/capacity-1vm.sh

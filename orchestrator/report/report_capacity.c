@@ -136,9 +136,10 @@ int page_section_capacity(report_page *pg)
         "its bound: a ramp doubling the rate until a probe broke the bound, then bisection "
         "to the plan's resolution. A probe holds when the 95 % interval of its percentile "
         "(from the order statistics of the drive's merged histogram) lies within the bound "
-        "and it committed at least 95 % of the offered rate; it breaks when the interval "
-        "lies beyond the bound or the queue grows. The capacity is the highest rate that "
-        "held, its interval up to the lowest that did not.");
+        "and it committed at least 95 % of the offered rate, less the Poisson arrivals' "
+        "spread; it breaks when the interval lies beyond the bound or the queue grows. The "
+        "capacity is the highest rate that held, its interval up to the lowest that did "
+        "not.");
     for (int r = 0; r < pg->s->nruns; r++) {
         const report_run *run = &pg->s->runs[r];
         for (int d = 0; d < run->ndrives; d++) {

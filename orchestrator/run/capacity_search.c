@@ -20,7 +20,7 @@
 /* What a probe measured on one drive. */
 typedef struct cap_measured {
     hist   *h;
-    double  tps, queue_sum;
+    double  tps, queue_sum, seconds;    /* seconds: its VMs' measured times summed */
     int64_t queued;
     int     vms;            /* its VMs that measured it */
 } cap_measured;
@@ -74,6 +74,7 @@ static int cap_read(run_state *st, const char *dir, cap_measured *m)
             goto cleanup;
         }
         m[d].tps += ph->tps;
+        m[d].seconds += ph->duration_s;
         m[d].vms++;
         if (ph->has_queue) {
             m[d].queue_sum += ph->queue.avg * (double)ph->transactions;
@@ -111,6 +112,7 @@ static void cap_record(run_state *st, int step, const orch_cap_target *t, const 
             continue;
         }
         pr->achieved = m[d].tps;
+        pr->seconds = m[d].seconds / m[d].vms;     /* the VMs measured the same time */
         pr->queue_ms = m[d].queued ? m[d].queue_sum / (double)m[d].queued : NAN;
         if (!m[d].h || orch_cap_quantile_ci(m[d].h, t->pct, &pr->q) < 0)
             pr->q = (orch_cap_quantile){ .value_us = NAN, .lo_us = -1, .hi_us = INFINITY };

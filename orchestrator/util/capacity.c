@@ -122,19 +122,38 @@ const char *orch_cap_side_name(orch_cap_side s)
     return "?";
 }
 
+/* The achieved rate under which probe p's queue grows (capacity.h):
+ * ORCH_CAP_MIN_ACHIEVED of the offered rate less the Poisson arrivals'
+ * spread over its measured time. */
+static double short_under(const orch_cap_probe *p)
+{
+    double m = ORCH_CAP_MIN_ACHIEVED * p->offered * p->seconds;
+
+    if (!(p->seconds > 0.0))
+        return ORCH_CAP_MIN_ACHIEVED * p->offered;
+    return (m - CAP_Z * sqrt(m)) / p->seconds;
+}
+
 void orch_cap_judge(const orch_cap_target *t, orch_cap_probe *p)
 {
     const orch_cap_quantile *q = &p->q;
     int below = t->inclusive ? q->hi_us <= t->bound_us : q->hi_us < t->bound_us;
     int above = t->inclusive ? q->lo_us > t->bound_us : q->lo_us >= t->bound_us;
+    double floor_rate = short_under(p);
     char tgt[48];
 
     orch_cap_target_format(t, tgt, sizeof tgt);
-    if (p->offered > 0.0 && p->achieved < ORCH_CAP_MIN_ACHIEVED * p->offered) {
+    if (p->offered > 0.0 && p->achieved < floor_rate) {
         p->side = ORCH_CAP_BROKEN;
-        snprintf(p->why, sizeof p->why, "the queue grows: %.2f of %.2f offered per second "
-                 "committed (under %.0f %%)", p->achieved, p->offered,
-                 ORCH_CAP_MIN_ACHIEVED * 100.0);
+        if (p->seconds > 0.0)
+            snprintf(p->why, sizeof p->why, "the queue grows: %.2f of %.2f offered per second "
+                     "committed over %.0f s, under %.2f (%.0f %% less the arrivals' spread)",
+                     p->achieved, p->offered, p->seconds, floor_rate,
+                     ORCH_CAP_MIN_ACHIEVED * 100.0);
+        else
+            snprintf(p->why, sizeof p->why, "the queue grows: %.2f of %.2f offered per second "
+                     "committed (under %.0f %%)", p->achieved, p->offered,
+                     ORCH_CAP_MIN_ACHIEVED * 100.0);
     } else if (q->n <= 0) {
         p->side = ORCH_CAP_UNDECIDED;
         snprintf(p->why, sizeof p->why, "no transaction measured");

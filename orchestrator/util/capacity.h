@@ -21,11 +21,18 @@
  * decides it.
  *
  * A probe is `within` when the interval's upper end is at or under the
- * bound (for `<`: under it) and the achieved rate is at least
- * ORCH_CAP_MIN_ACHIEVED of the offered one; `broken` when the interval's
- * lower end is beyond the bound, or the achieved rate fell short (a
- * queue that grows: the open loop's arrivals outran the service);
- * `undecided` otherwise (measure longer).
+ * bound (for `<`: under it) and the achieved rate is not short; `broken`
+ * when the interval's lower end is beyond the bound, or the achieved
+ * rate fell short (a queue that grows: the open loop's arrivals outran
+ * the service); `undecided` otherwise (measure longer). Short: under
+ * ORCH_CAP_MIN_ACHIEVED of the offered rate by more than the arrivals'
+ * own spread. oltp's arrivals are Poisson: over T measured seconds at
+ * rate r a drive that keeps up commits a Poisson count of mean r T, so
+ * in a short probe the count alone falls 5 % short of it often (at r T =
+ * 120, three probes in ten). Short is therefore a committed count under
+ * m - z sqrt(m), m = ORCH_CAP_MIN_ACHIEVED r T (z = 1.96: a drive
+ * committing 95 % of the offered rate falls under it once in 40); with
+ * T unknown (0), under ORCH_CAP_MIN_ACHIEVED r.
  *
  * The search (orch_cap_next / orch_cap_record): a geometric ramp from the
  * start rate by `factor` (2) while probes stay within, down from it while
@@ -87,6 +94,7 @@ const char *orch_cap_side_name(orch_cap_side s);   /* "within", "broken", "undec
 typedef struct orch_cap_probe {
     double            offered;      /* transactions per second asked for */
     double            achieved;     /* committed per second */
+    double            seconds;      /* the measured time achieved is over (0: unknown) */
     double            queue_ms;     /* mean time queued before start */
     orch_cap_quantile q;
     orch_cap_side     side;

@@ -39,6 +39,13 @@
 #                     for a test's e2e_test_cleanup: the serial consoles and
 #                     output (DIR/ID.log) of drivebench run ID, whose results
 #                     are in DIR/results, kept in tests/artifacts/
+# e2e_nothing_left RUN_ID
+#                     fail unless no domain of run RUN_ID is in libvirt and
+#                     $E2E_WORK/drive is empty
+# e2e_page_shot URL PNG WHAT RRGGBB...
+#                     headless Chromium's screenshot of URL into
+#                     tests/artifacts/PNG; fail unless it holds every colour
+#                     (WHAT says which; the caller sources tests/lib/png.sh)
 # e2e_passt_nothing_left RUN_ID WHAT
 #                     fail (saying WHAT) unless nothing of run RUN_ID is on
 #                     this host: no domain, volume or pool (drivebench
@@ -277,6 +284,27 @@ e2e_run_failed() {
   [ -s "$1/$2.log" ] && { echo "----- drivebench run output -----" >&2; tail -60 "$1/$2.log" >&2; }
   mkdir -p "$E2E_TOP/tests/artifacts"
   [ -d "$1/results/$2" ] && cp -r "$1/results/$2" "$E2E_TOP/tests/artifacts/" || true
+}
+
+e2e_nothing_left() {
+  local left
+  left=$(virsh -c "$E2E_URI" list --all --name 2>/dev/null | grep -F "drivebench-$1-" || true)
+  [ -z "$left" ] || e2e_fail "left behind: $left"
+  [ -z "$(find "$E2E_WORK/drive" -mindepth 1)" ] || e2e_fail "files left on the drive: $(ls "$E2E_WORK/drive")"
+}
+
+e2e_page_shot() {
+  local url=$1 shot=$E2E_TOP/tests/artifacts/$2 what=$3 colours
+  shift 3
+  mkdir -p "$E2E_TOP/tests/artifacts"
+  rm -f "$shot"
+  timeout 120 chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-sync \
+    --disable-background-networking --disable-component-update --window-size=1280,1400 \
+    --user-data-dir="$E2E_WORK/chromium" --screenshot="$shot" "$url" >"$E2E_WORK/chromium.log" 2>&1 \
+    || e2e_fail "chromium could not render $url"
+  colours=$(png_colours "$shot" "$@")
+  [ "${colours##* }" = bars ] || e2e_fail "the screenshot lacks $what: '$colours'"
+  e2e_say "page rendered: $shot ($what)"
 }
 
 e2e_passt_nothing_left() {

@@ -111,17 +111,6 @@ for c in tps p99; do
 done
 [ "$(grep -o '<g class="mark" data-x="[124]" data-label="knee: threads [124]"' "$html" | wc -l)" = 2 ] \
   || e2e_fail "report.html: the knee is not marked on both curves"
-mkdir -p "$E2E_TOP/tests/artifacts"
-shot=$E2E_TOP/tests/artifacts/sweep-1vm.png
-rm -f "$shot"
-timeout 120 chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-sync \
-  --disable-background-networking --disable-component-update --window-size=1280,1400 \
-  --user-data-dir="$work/chromium" --screenshot="$shot" "file://$html" >"$work/chromium.log" 2>&1 \
-  || e2e_fail "chromium could not render $html"
-colours=$(png_colours "$shot" 4e79a7 cc0000)
-[ "${colours##* }" = bars ] || e2e_fail "the screenshot lacks the curve's blue or the knee's red: '$colours'"
-e2e_say "page rendered: $shot (the curve and the knee mark)"
-left=$(virsh -c "$E2E_URI" list --all --name 2>/dev/null | grep -F "drivebench-$run_id-" || true)
-[ -z "$left" ] || e2e_fail "left behind: $left"
-[ -z "$(find "$work/drive" -mindepth 1)" ] || e2e_fail "files left on the drive: $(ls "$work/drive")"
+e2e_page_shot "file://$html" sweep-1vm.png "the curve's blue and the knee's red" 4e79a7 cc0000
+e2e_nothing_left "$run_id"
 e2e_say "PASS"
