@@ -17,6 +17,7 @@ typedef struct step_saved {
     orch_vm_result  *results;
     int              nresults;
     res_steady      *pre_drives, *pre_vms;
+    orch_tel_cpu_acc cpu;           /* the run's host CPU figure so far */
 } step_saved;
 
 static void step_swap_in(run_state *st, step_saved *s, const orch_plan *sp, char *run_id,
@@ -33,6 +34,8 @@ static void step_swap_in(run_state *st, step_saved *s, const orch_plan *sp, char
     st->nresults = 0;
     /* the precondition was the first step's: its rounds stay in its summary */
     st->pre_drives = st->pre_vms = NULL;
+    /* the step's host CPU is its own measured phase's */
+    orch_telemetry_cpu_swap(st->tel, &s->cpu);
 }
 
 static void step_swap_out(run_state *st, const step_saved *s)
@@ -46,6 +49,10 @@ static void step_swap_out(run_state *st, const step_saved *s)
     st->nresults = s->nresults;
     st->pre_drives = s->pre_drives;
     st->pre_vms = s->pre_vms;
+    {
+        orch_tel_cpu_acc run = s->cpu;
+        orch_telemetry_cpu_swap(st->tel, &run);
+    }
 }
 
 /* The step's folder with its vm/ and the plan it ran. 0 or -1 with st->err. */

@@ -94,6 +94,17 @@ void tel_cpu_phase_end(orch_telemetry *t, double now, double w0, double w1)
     }
 }
 
+void orch_telemetry_cpu_swap(orch_telemetry *t, orch_tel_cpu_acc *acc)
+{
+    orch_tel_cpu_acc had;
+    if (!t)
+        return;
+    had = (orch_tel_cpu_acc){ .sum = t->busy_sum, .w = t->busy_w };
+    t->busy_sum = acc->sum;
+    t->busy_w = acc->w;
+    *acc = had;
+}
+
 int tel_env_tcg(const res_env *env)
 {
     int tcg = 0;

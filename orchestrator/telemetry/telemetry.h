@@ -136,6 +136,17 @@ int orch_telemetry_phase_io(orch_telemetry *t, int d, int rep, orch_io_sum *out)
 void orch_telemetry_phase_start_at(orch_telemetry *t, res_phase_id phase, int warmup_s,
                                    double now);
 void orch_telemetry_phase_end_at(orch_telemetry *t, res_phase_id phase, int rep, double now);
+/* The host CPU figure's accumulators (its busy share weighted by the
+ * measured phases' lengths since the run began). */
+typedef struct orch_tel_cpu_acc {
+    double sum, w;
+} orch_tel_cpu_acc;
+/* Exchange t's accumulators with *acc. A step on the same VMs
+ * (run/step.c) swaps in zeroes before its measured phase, so its summary's
+ * host CPU is its own phase's, and swaps back after, so the run's stays
+ * the run's. Accepts t NULL. */
+void orch_telemetry_cpu_swap(orch_telemetry *t, orch_tel_cpu_acc *acc);
+
 /* One sample now (what the monitor's timer does), or at time now. */
 void orch_telemetry_tick(void *telemetry);
 void orch_telemetry_tick_at(orch_telemetry *t, double now);

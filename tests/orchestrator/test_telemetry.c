@@ -545,6 +545,61 @@ static void test_measured_window(void **state)
     tel_close(&x, &sum);
 }
 
+/* One measured phase from t0 to t0 + 4 with the host's CPU busy pct %
+ * (jiffies from *j on: 100 a second), as the monitor's ticks sample it. */
+static void cpu_phase(orch_telemetry *t, double t0, long pct, long *busy, long *idle)
+{
+    char cpu[128];
+    for (int i = 0; i <= 4; i++) {
+        if (i > 0) {
+            *busy += pct;
+            *idle += 100 - pct;
+        }
+        snprintf(cpu, sizeof cpu, "cpu  %ld 0 0 %ld 0 0 0 0 0 0\n", *busy, *idle);
+        write_file(proc_stat, cpu);
+        if (i == 0)
+            orch_telemetry_phase_start_at(t, RES_PHASE_MEASURE, 0, t0);
+        else if (i < 4)
+            orch_telemetry_tick_at(t, t0 + i);
+        else
+            orch_telemetry_phase_end_at(t, RES_PHASE_MEASURE, 1, t0 + i);
+    }
+}
+
+/* A step on the same VMs (run/step.c, issue 45) has the host CPU of its
+ * own measured phase, not the average since the run began, and the run
+ * keeps its own: the run measured 4 s at 50 %, the step 4 s at 100 %
+ * (together 75 %); the step swaps zeroes in and the run's figure back. */
+static void test_cpu_step_swap(void **state)
+{
+    tel_fixture x;
+    orch_telemetry *t = tel_open(&x, 1, 1, NULL);
+    orch_tel_cpu_acc acc = { 0, 0 };
+    res_summary stepsum, run;
+    long busy = 0, idle = 0;
+    (void)state;
+    assert_int_equal(orch_telemetry_add_vm(t, 0, "vm-a", 0, 1, NULL, NULL, NULL, NULL), 0);
+    host_counters();
+    cpu_phase(t, 100, 50, &busy, &idle);
+    orch_telemetry_cpu_swap(t, &acc);               /* the step begins */
+    near(acc.sum / acc.w, 50);
+    cpu_phase(t, 200, 100, &busy, &idle);
+    summary_one_vm(&stepsum);
+    assert_int_equal(orch_telemetry_fill(t, &stepsum, root), 0);
+    near(stepsum.io->host_cpu_busy_pct, 100);
+    orch_telemetry_cpu_swap(t, &acc);               /* and ends */
+    near(acc.sum / acc.w, 100);
+    summary_one_vm(&run);
+    assert_int_equal(orch_telemetry_fill(t, &run, root), 0);
+    near(run.io->host_cpu_busy_pct, 50);
+    orch_telemetry_cpu_swap(NULL, &acc);            /* no telemetry: nothing */
+    near(acc.sum / acc.w, 100);
+    stepsum.env.hypervisors = NULL;
+    stepsum.env.nhypervisors = 0;
+    res_summary_clear(&stepsum);
+    tel_close(&x, &run);
+}
+
 /* An oltp result under root at rel: n intervals ending at t[i], lasting
  * d[i], TPS 10 (unused here), each with a histogram of v1 x c1 and v2 x c2
  * us at 2 digits. */
@@ -1610,6 +1665,7 @@ int main(void)
         cmocka_unit_test(test_missing_times),
         cmocka_unit_test(test_cpu_busy),
         cmocka_unit_test(test_measured_window),
+        cmocka_unit_test(test_cpu_step_swap),
         cmocka_unit_test(test_time_bins),
         cmocka_unit_test(test_time_bins_refused),
         cmocka_unit_test(test_guest_view),
