@@ -161,6 +161,7 @@ static void prepare_batches(const char *dialect, const char *table_size)
     db_conn c;
     int64_t progress = 0, total = 0;
     FILE *saved = stdout;
+    wl_err e = { "", false };
 
     snprintf(line, sizeof line, "--db-driver=odbc --odbc-dsn=x --odbc-dialect=%s --bulk=off --table-size=%s "
              "oltp_read_write prepare", dialect, table_size);
@@ -169,9 +170,9 @@ static void prepare_batches(const char *dialect, const char *table_size)
     memset(&batches, 0, sizeof batches);
     stdout = fopen("/dev/null", "w");        /* prepare's progress lines */
     assert_non_null(stdout);
-    assert_int_equal(wl->setup(&run), 0);
+    assert_int_equal(wl->setup(&run, &e), 0);
     assert_int_equal(db_init(&c, &counting_driver, &o.db, run.stmts, run.nstmts), 0);
-    assert_int_equal(wl->prepare(&run, &c, 0, 1, &progress, &total), 0);
+    assert_int_equal(wl->prepare(&run, &c, 0, 1, &progress, &total, &e), 0);
     db_free(&c);
     wl->teardown(&run);
     fclose(stdout);
