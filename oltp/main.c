@@ -387,7 +387,7 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
     run_result res;
     db_conn c;
     res_db_size size_start = { RES_UNSET, RES_UNSET }, size_end;
-    char version[128] = "", w[512];
+    char version[128] = "", w[DB_ERR_LEN];
     time_t started;
     int rc, res_stopped;
     run_ctx x = { .o = o, .run = run, .wl = wl };
@@ -440,9 +440,9 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
         /* what was measured up to the error is kept; the exit status
          * stays the error's */
         snprintf(res.server_version, sizeof res.server_version, "%s", version);
-        if (res.fatal && o->json_path && report_json(o->json_path, o, wl, &res, started, origin_ns) < 0) {
-            /* it said why; the exit status stays the run's error */
-        }
+        if (res.fatal && o->json_path && report_json(o->json_path, o, wl, &res, started, origin_ns,
+                                                     w, sizeof w) < 0)
+            fprintf(stderr, "oltp: %s\n", w);   /* the exit status stays the run's error */
         run_result_clear(&res);
         return rc;
     }
@@ -472,8 +472,10 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
     res.db_start = size_start;
     res.db_end = size_end;
     rc = res.unavailable ? OLTP_EXIT_UNAVAILABLE : OLTP_EXIT_OK;
-    if (o->json_path && report_json(o->json_path, o, wl, &res, started, origin_ns) < 0)
+    if (o->json_path && report_json(o->json_path, o, wl, &res, started, origin_ns, w, sizeof w) < 0) {
+        fprintf(stderr, "oltp: %s\n", w);
         rc = OLTP_EXIT_BAD_INPUT;
+    }
     run_result_clear(&res);
     if (res_stopped)
         end_by_stop_signal();
