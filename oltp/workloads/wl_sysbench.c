@@ -144,6 +144,8 @@ static void add_groups(sb_plan *p, const sb_variant *v, const oltp_opts *o)
         add_group(p, G_COMMIT, 1);
 }
 
+static void sb_teardown(wl_run *run);
+
 static int sb_setup(wl_run *run, wl_err *err)
 {
     const oltp_opts *o = run->o;
@@ -161,32 +163,37 @@ static int sb_setup(wl_run *run, wl_err *err)
             strlen(o->mysql_storage_engine)) {
         return wl_err_set(err, "--mysql-storage-engine=%s: not an engine name", o->mysql_storage_engine);
     }
+    /* from here a failure leaves nothing behind: sb_teardown frees what
+     * is there */
     p = calloc(1, sizeof(*p));
     run->stmts = calloc((size_t)n, sizeof(db_stmt_def));
-    if (!p || !run->stmts) {
-        free(p);
-        return wl_err_set(err, "out of memory");
-    }
+    run->data = p;
+    run->nstmts = run->stmts ? n : 0;
+    if (!p || !run->stmts)
+        goto oom;
     for (int t = 1; t <= o->tables; t++)
         for (int k = 0; k < NKINDS; k++) {
             char *sql;
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"  /* a format of this file's own constant table */
-            if (asprintf(&sql, kind_defs[k].sql, t) < 0) {
+            if (asprintf(&sql, kind_defs[k].sql, t) < 0)
+                goto oom;
 #pragma GCC diagnostic pop
-                return wl_err_set(err, "out of memory");
-            }
             /* T-SQL takes an explicit value for an IDENTITY column only
              * between these SETs (one table per session at a time) */
             char *off = NULL;
             if (k == K_INSERT && o->auto_inc && o->db.dialect == DB_DIALECT_MSSQL) {
                 char *batch;
-                if (asprintf(&batch, "SET IDENTITY_INSERT sbtest%d ON; %s; SET IDENTITY_INSERT sbtest%d OFF",
-                             t, sql, t) < 0 || asprintf(&off, "SET IDENTITY_INSERT sbtest%d OFF", t) < 0) {
-                    return wl_err_set(err, "out of memory");
-                }
+                int r = asprintf(&batch, "SET IDENTITY_INSERT sbtest%d ON; %s; SET IDENTITY_INSERT sbtest%d OFF",
+                                 t, sql, t);
                 free(sql);
+                if (r < 0)
+                    goto oom;
                 sql = batch;
+                if (asprintf(&off, "SET IDENTITY_INSERT sbtest%d OFF", t) < 0) {
+                    free(sql);
+                    goto oom;
+                }
             }
             /* the INSERT after the DELETE of the same id: a concurrent
              * transaction may have inserted that id between the two (under
@@ -208,8 +215,6 @@ static int sb_setup(wl_run *run, wl_err *err)
         run->stmts[p->stmt_commit] = (db_stmt_def){ .sql = dl->commit ? strdup(dl->commit) : NULL,
                                                     .kind = DB_Q_OTHER, .trx = DB_TRX_COMMIT };
     }
-    run->nstmts = n;
-
     p->v = v;
     {
         rng seeder;
@@ -219,11 +224,13 @@ static int sb_setup(wl_run *run, wl_err *err)
     }
     add_groups(p, v, o);
     if (p->ngroups == 0 || (p->ngroups == 2 && v->trx && !o->skip_trx)) {
-        free(p);
+        sb_teardown(run);
         return wl_err_set(err, "%s with these options runs no statement", v->name);
     }
-    run->data = p;
     return 0;
+oom:
+    sb_teardown(run);
+    return wl_err_set(err, "out of memory");
 }
 
 static void sb_teardown(wl_run *run)
