@@ -43,10 +43,8 @@ static int tc_setup(wl_run *run, wl_err *err)
     p->tsql = o->db.dialect == DB_DIALECT_MSSQL;
     p->dl = dialect_get(o->db.dialect);
     p->dialect = tpcc_schema_dialect(o->db.dialect);
-    if (tpcc_stmts_build(run, p->dl, o->db.dialect, p->compat, err) < 0) {
-        free(p);
-        return -1;
-    }
+    if (tpcc_stmts_build(run, p->dl, o->db.dialect, p->compat, err) < 0)
+        goto fail;      /* its table, if made, is freed there */
     if (strspn(o->mysql_storage_engine, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
         strlen(o->mysql_storage_engine)) {
         wl_err_set(err, "--mysql-storage-engine=%s: not an engine name", o->mysql_storage_engine);
