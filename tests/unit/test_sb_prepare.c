@@ -255,28 +255,29 @@ static int sb_command(const char *argv0, const char *cmd, int how, wl_err *e)
 
 static void test_errors_returned(void **state)
 {
-    wl_err e;
-    /* the actionable line alone, in sysbench's voice (FATAL: on stdout as
-     * `sysbench`), naming the command of the personality */
-    assert_int_equal(sb_command("oltp", "prepare", REFUSE_EXISTS, &e), -1);
-    assert_string_equal(e.msg, "table sbtest1 already exists: run `oltp oltp_read_write cleanup` first");
-    assert_true(e.sysbench_voice);
-    assert_int_equal(sb_command("sysbench", "prepare", REFUSE_EXISTS, &e), -1);
-    assert_string_equal(e.msg, "table sbtest1 already exists: run `sysbench oltp_read_write cleanup` first");
-    assert_true(e.sysbench_voice);
-    assert_int_equal(sb_command("oltp", "run", REFUSE_MISSING, &e), -1);
-    assert_string_equal(e.msg, "table sbtest1 is missing: run `oltp oltp_read_write --tables=1 --table-size=10 "
-                        "prepare` first");
-    assert_true(e.sysbench_voice);
-    /* any other error: oltp's own line, the statement and the server's words */
-    assert_int_equal(sb_command("oltp", "run", REFUSE_LOST, &e), -1);
-    assert_string_equal(e.msg, "checking table sbtest1: error 2013: Lost connection to server during query");
-    assert_false(e.sysbench_voice);
-    assert_int_equal(sb_command("oltp", "cleanup", REFUSE_LOST, &e), -1);
-    assert_string_equal(e.msg, "DROP TABLE IF EXISTS sbtest1: error 2013: Lost connection to server during query");
-    assert_false(e.sysbench_voice);
-    assert_int_equal(sb_command("oltp", "prepare", REFUSE_NONE, &e), 0);
-    assert_string_equal(e.msg, "");
+    /* a table that exists or is missing: the actionable line alone, in
+     * sysbench's voice (FATAL: on stdout as `sysbench`), naming the
+     * command of the personality; any other error: oltp's own line, with
+     * the statement and the server's words */
+    static const struct { const char *argv0, *cmd; int how, rc; const char *msg; bool voice; } cases[] = {
+        {"oltp", "prepare", REFUSE_EXISTS, -1,
+         "table sbtest1 already exists: run `oltp oltp_read_write cleanup` first", true},
+        {"sysbench", "prepare", REFUSE_EXISTS, -1,
+         "table sbtest1 already exists: run `sysbench oltp_read_write cleanup` first", true},
+        {"oltp", "run", REFUSE_MISSING, -1,
+         "table sbtest1 is missing: run `oltp oltp_read_write --tables=1 --table-size=10 prepare` first", true},
+        {"oltp", "run", REFUSE_LOST, -1,
+         "checking table sbtest1: error 2013: Lost connection to server during query", false},
+        {"oltp", "cleanup", REFUSE_LOST, -1,
+         "DROP TABLE IF EXISTS sbtest1: error 2013: Lost connection to server during query", false},
+        {"oltp", "prepare", REFUSE_NONE, 0, "", false},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        wl_err e;
+        assert_int_equal(sb_command(cases[i].argv0, cases[i].cmd, cases[i].how, &e), cases[i].rc);
+        assert_string_equal(e.msg, cases[i].msg);
+        assert_int_equal(e.sysbench_voice, cases[i].voice);
+    }
 }
 
 static void test_setup_errors(void **state)
