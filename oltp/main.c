@@ -57,6 +57,19 @@ static void sb_failed(const oltp_opts *o, const char *what)
         fprintf(stdout, "FATAL: Thread initialization failed!\n");
 }
 
+/* The one place a workload's error is printed: its line, in sysbench's
+ * voice when it is one (workload.h); nothing when the command's output
+ * said it. */
+static void print_wl_err(const oltp_opts *o, const wl_err *err)
+{
+    if (!err->msg[0])
+        return;
+    if (err->sysbench_voice)
+        fprintf(opts_msg_file(o), "%s%s\n", opts_msg_prefix(o), err->msg);
+    else
+        fprintf(stderr, "oltp: %s\n", err->msg);
+}
+
 static const char *where(const oltp_opts *o, char *buf, size_t len)
 {
     if (o->db.dsn || o->db.conn_str)
@@ -167,12 +180,16 @@ static void loader_main(void *arg)
 {
     loader *l = arg;
     db_conn c;
+    wl_err err = { "", false };
     l->rc = -1;
     if (setup_connect(&c, l->run, l->drv) == 0) {
-        l->rc = l->prewarm ? l->wl->prewarm(l->run, &c, l->id, l->n)
-                           : l->wl->prepare(l->run, &c, l->id, l->n, l->progress, l->total);
-        if (l->rc != 0)
+        l->rc = l->prewarm ? l->wl->prewarm(l->run, &c, l->id, l->n, &err)
+                           : l->wl->prepare(l->run, &c, l->id, l->n, l->progress, l->total, &err);
+        if (l->rc != 0) {
+            /* each loader's own error, when it fails, as it fails */
+            print_wl_err(l->run->o, &err);
             sb_failed(l->run->o, "SQL error");
+        }
     }
     l->disk_full = l->rc != 0 && db_error_is_disk_full(&c.err);
     db_free(&c);
@@ -318,12 +335,17 @@ static void end_by_stop_signal(void)
 }
 
 /* engine_hooks.on_measure: read the server's count. A failed read is
- * reported by server_count and leaves the figure out of the report. */
+ * printed here and leaves the figure out of the report. */
 static void read_server_count(void *ctx, bool end)
 {
     run_ctx *x = ctx;
-    if (x->c && x->wl->server_count(x->run, x->c, &x->count[end]) == 0)
+    wl_err err = { "", false };
+    if (!x->c)
+        return;
+    if (x->wl->server_count(x->run, x->c, &x->count[end], &err) == 0)
         x->read[end] = true;
+    else
+        print_wl_err(x->o, &err);
 }
 
 /* --report-checkpoints: its state, and the engine's snapshot of the
@@ -365,10 +387,11 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
     run_result res;
     db_conn c;
     res_db_size size_start = { RES_UNSET, RES_UNSET }, size_end;
-    char version[128] = "", w[512];
+    char version[128] = "", w[DB_ERR_LEN];
     time_t started;
     int rc, res_stopped;
     run_ctx x = { .o = o, .run = run, .wl = wl };
+    wl_err err = { "", false };
     engine_hooks hooks = {
         .on_interval = o->report_interval > 0 || o->ncheckpoints > 0 ? print_interval : NULL,
         .on_measure = wl->server_count ? read_server_count : NULL,
@@ -386,8 +409,9 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
         return OLTP_EXIT_BAD_INPUT;
     }
     snprintf(version, sizeof version, "%s", db_server_version(&c));
-    rc = wl->check_ready ? wl->check_ready(run, &c) : 0;
+    rc = wl->check_ready ? wl->check_ready(run, &c, &err) : 0;
     if (rc < 0) {
+        print_wl_err(o, &err);
         sb_failed(o, "SQL API error");
         db_free(&c);
         return OLTP_EXIT_BAD_INPUT;
@@ -416,9 +440,9 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
         /* what was measured up to the error is kept; the exit status
          * stays the error's */
         snprintf(res.server_version, sizeof res.server_version, "%s", version);
-        if (res.fatal && o->json_path && report_json(o->json_path, o, wl, &res, started, origin_ns) < 0) {
-            /* it said why; the exit status stays the run's error */
-        }
+        if (res.fatal && o->json_path && report_json(o->json_path, o, wl, &res, started, origin_ns,
+                                                     w, sizeof w) < 0)
+            fprintf(stderr, "oltp: %s\n", w);   /* the exit status stays the run's error */
         run_result_clear(&res);
         return rc;
     }
@@ -448,8 +472,10 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
     res.db_start = size_start;
     res.db_end = size_end;
     rc = res.unavailable ? OLTP_EXIT_UNAVAILABLE : OLTP_EXIT_OK;
-    if (o->json_path && report_json(o->json_path, o, wl, &res, started, origin_ns) < 0)
+    if (o->json_path && report_json(o->json_path, o, wl, &res, started, origin_ns, w, sizeof w) < 0) {
+        fprintf(stderr, "oltp: %s\n", w);
         rc = OLTP_EXIT_BAD_INPUT;
+    }
     run_result_clear(&res);
     if (res_stopped)
         end_by_stop_signal();
@@ -459,14 +485,16 @@ static int cmd_run(wl_run *run, const workload *wl, const struct db_driver *drv,
 /* cleanup, check: fn on one connection; `size` (check): then the
  * database's size */
 static int cmd_simple(const wl_run *run, const struct db_driver *drv,
-                      int (*fn)(const wl_run *, db_conn *), int fail_code, bool size)
+                      int (*fn)(const wl_run *, db_conn *, wl_err *), int fail_code, bool size)
 {
     db_conn c;
     res_db_size sz;
+    wl_err err = { "", false };
     int rc = OLTP_EXIT_OK;
     if (setup_connect(&c, run, drv) < 0)
         rc = OLTP_EXIT_BAD_INPUT;
-    else if (fn(run, &c) < 0) {
+    else if (fn(run, &c, &err) < 0) {
+        print_wl_err(run->o, &err);
         sb_failed(run->o, "SQL error");
         rc = fail_code;
     }
@@ -529,6 +557,7 @@ static int run_command(oltp_opts *o, const workload *wl, uint64_t origin_ns)
 {
     const struct db_driver *drv;
     wl_run run = { .o = o };
+    wl_err err = { "", false };
     int rc;
 
     if (o->sysbench_personality && !strcmp(o->command, "run"))
@@ -570,8 +599,10 @@ static int run_command(oltp_opts *o, const workload *wl, uint64_t origin_ns)
                     "the buffer pool)" : "a command of sysbench's OLTP workloads only");
         return OLTP_EXIT_BAD_INPUT;
     }
-    if (wl->setup(&run) < 0)
+    if (wl->setup(&run, &err) < 0) {
+        print_wl_err(o, &err);
         return OLTP_EXIT_BAD_INPUT;
+    }
     if (!strcmp(o->command, "prepare") || !strcmp(o->command, "prewarm"))
         rc = cmd_prepare(&run, wl, drv, !strcmp(o->command, "prewarm"));
     else if (!strcmp(o->command, "run"))

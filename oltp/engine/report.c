@@ -549,10 +549,10 @@ static int fill_phase(res_phase *j, const oltp_opts *o, const workload *wl, cons
 }
 
 int report_json(const char *path, const oltp_opts *o, const workload *wl, const run_result *r,
-                time_t started, uint64_t origin_ns)
+                time_t started, uint64_t origin_ns, char *err, size_t errlen)
 {
     res_oltp doc = { 0 };
-    char when[32], err[DB_ERR_LEN];
+    char when[32];
     int rc = -1;
 
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&started));
@@ -578,12 +578,10 @@ int report_json(const char *path, const oltp_opts *o, const workload *wl, const 
         if (!p || fill_phase(p, o, wl, &r->phases[i], origin_ns) < 0)
             goto oom;
     }
-    rc = res_oltp_write_file(&doc, path, err, sizeof err);
-    if (rc < 0)
-        fprintf(stderr, "oltp: %s\n", err);
+    rc = res_oltp_write_file(&doc, path, err, errlen);
     goto cleanup;
 oom:
-    fprintf(stderr, "oltp: out of memory writing %s\n", path);
+    snprintf(err, errlen, "out of memory writing %s", path);
 cleanup:
     res_oltp_clear(&doc);
     return rc;

@@ -63,9 +63,9 @@ double report_sb_bucket_ms(int i);
  * started: when the run began (its "started_at"); origin_ns: when oltp
  * started (uv_hrtime), from which each phase's start_s counts. A run
  * ended early (r->fatal, r->unavailable: "ended" error; r->stopped:
- * signal) says so, with r->why as its reason. 0, or -1 after printing
- * why. */
+ * signal) says so, with r->why as its reason. 0, or -1 with err saying
+ * why (the caller prints it). */
 int  report_json(const char *path, const oltp_opts *o, const workload *wl, const run_result *r,
-                 time_t started, uint64_t origin_ns) DB_MUST_CHECK;
+                 time_t started, uint64_t origin_ns, char *err, size_t errlen) DB_MUST_CHECK;
 
 #endif

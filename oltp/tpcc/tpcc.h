@@ -84,10 +84,12 @@ const tpcc_dialect *tpcc_schema_dialect(db_dialect d);
 /* The tables, in creation order. */
 int         tpcc_table_count(void);
 const char *tpcc_table_name(int i);
-/* The workload's prepare and cleanup commands (workload.h). */
+/* The workload's prepare and cleanup commands (workload.h): 0, or -1
+ * with *err saying why (prepare's other threads than 0 return -1 with
+ * *err empty when thread 0 failed to create the tables: it says why). */
 int tpcc_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
-                 int64_t *progress, int64_t *total);
-int tpcc_cleanup(const wl_run *run, db_conn *c);
+                 int64_t *progress, int64_t *total, wl_err *err) DB_MUST_CHECK;
+int tpcc_cleanup(const wl_run *run, db_conn *c, wl_err *err) DB_MUST_CHECK;
 
 /* --- tpcc_stmts.c: the statements, by number --- */
 
@@ -119,9 +121,10 @@ enum {
 
 /* A copy of the statement table with dialect d's texts and, with
  * --tpcc-compat=hammerdb, HammerDB's writes, in
- * run->stmts/nstmts (freed by the caller with free()). 0, or -1 after
- * printing the error. */
-int tpcc_stmts_build(wl_run *run, const dialect_def *dl, db_dialect d, tpcc_compat compat) DB_MUST_CHECK;
+ * run->stmts/nstmts (freed by the caller with free()). 0, or -1 with
+ * *err saying why. */
+int tpcc_stmts_build(wl_run *run, const dialect_def *dl, db_dialect d, tpcc_compat compat,
+                     wl_err *err) DB_MUST_CHECK;
 
 /* --- tpcc_term.c: a terminal and the inputs of its next transaction --- */
 
@@ -174,13 +177,13 @@ double  tpcc_pause_before(void *state);
  * 0, or -1 for an unknown type. */
 int tpcc_proc_call(db_dialect d, int type, db_stmt_def *def) DB_MUST_CHECK;
 /* prepare: create the five procedures; cleanup: drop any that exist;
- * before a run: all five exist. 0, or -1 after printing the error. */
-int tpcc_proc_create(const wl_run *run, db_conn *c) DB_MUST_CHECK;
-int tpcc_proc_drop(const wl_run *run, db_conn *c);
-int tpcc_proc_check(const wl_run *run, db_conn *c);
+ * before a run: all five exist. 0, or -1 with *err saying why. */
+int tpcc_proc_create(const wl_run *run, db_conn *c, wl_err *err) DB_MUST_CHECK;
+int tpcc_proc_drop(const wl_run *run, db_conn *c, wl_err *err) DB_MUST_CHECK;
+int tpcc_proc_check(const wl_run *run, db_conn *c, wl_err *err) DB_MUST_CHECK;
 
-/* --- tpcc_prep.c: around the load (each 0, or -1 after printing the
- * error); tpcc_schema.c hands it the tables --- */
+/* --- tpcc_prep.c: around the load (each 0, or -1 with *err saying
+ * why); tpcc_schema.c hands it the tables --- */
 
 typedef struct tpcc_table_ref {
     const char *name;
@@ -188,23 +191,25 @@ typedef struct tpcc_table_ref {
 } tpcc_table_ref;
 
 /* setup: the file sizes are for SQL Server only */
-int tpcc_prep_check(const oltp_opts *o);
+int tpcc_prep_check(const oltp_opts *o, wl_err *err) DB_MUST_CHECK;
 /* before the tables: --tpcc-data-size/-log-size/-growth through ALTER
  * DATABASE ... MODIFY FILE (one line and nothing else where the server
  * lists no files: Babelfish) */
-int tpcc_prep_presize(const wl_run *run, db_conn *c);
+int tpcc_prep_presize(const wl_run *run, db_conn *c, wl_err *err) DB_MUST_CHECK;
 /* after the load, --tpcc-keys-after-load: ALTER TABLE ... ADD the keys
  * create_schema left out */
-int tpcc_prep_keys(const wl_run *run, db_conn *c, const tpcc_table_ref *t, int n);
+int tpcc_prep_keys(const wl_run *run, db_conn *c, const tpcc_table_ref *t, int n, wl_err *err) DB_MUST_CHECK;
 /* at the end, --tpcc-statistics: ANALYZE TABLE / ANALYZE / UPDATE
  * STATISTICS of the nine tables */
-int tpcc_prep_statistics(const wl_run *run, db_conn *c, const tpcc_table_ref *t, int n);
+int tpcc_prep_statistics(const wl_run *run, db_conn *c, const tpcc_table_ref *t, int n,
+                         wl_err *err) DB_MUST_CHECK;
 
-/* --- tpcc_check.c --- */
+/* --- tpcc_check.c: each 0, or -1 with *err saying why (tpcc_check:
+ * with *err empty when a condition fails, its lines say so) --- */
 
-int tpcc_check_ready(const wl_run *run, db_conn *c);
-int tpcc_check(const wl_run *run, db_conn *c);
+int tpcc_check_ready(const wl_run *run, db_conn *c, wl_err *err) DB_MUST_CHECK;
+int tpcc_check(const wl_run *run, db_conn *c, wl_err *err) DB_MUST_CHECK;
 /* workload.server_count: SUM(D_NEXT_O_ID). */
-int tpcc_server_count(const wl_run *run, db_conn *c, int64_t *count);
+int tpcc_server_count(const wl_run *run, db_conn *c, int64_t *count, wl_err *err) DB_MUST_CHECK;
 
 #endif

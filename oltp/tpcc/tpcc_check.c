@@ -11,18 +11,16 @@
 #include "tpcc/tpcc.h"
 
 
-/* Query one integer (first column of the first row); -1 after printing
- * the error. */
-static int query_int(const tpcc_plan *p, db_conn *c, const char *sql, int64_t *out)
+/* Query one integer (first column of the first row); -1 with *err
+ * saying why. */
+static int query_int(const tpcc_plan *p, db_conn *c, const char *sql, int64_t *out, wl_err *err)
 {
     if (db_query(c, sql) != DB_DONE) {
         if ((p->dl->code_no_table && c->err.code == p->dl->code_no_table) ||
             !strcmp(c->err.sqlstate, p->dl->sqlstate_no_table))
-            fprintf(stderr, "oltp: TPC-C tables are missing: run `oltp tpcc --warehouses=N prepare` first (%s)\n",
-                    c->err.msg);
-        else
-            fprintf(stderr, "oltp: %s: error %d: %s\n", sql, c->err.code, c->err.msg);
-        return -1;
+            return wl_err_set(err, "TPC-C tables are missing: run `oltp tpcc --warehouses=N prepare` first (%s)",
+                              c->err.msg);
+        return wl_err_set(err, "%s: error %d: %s", sql, c->err.code, c->err.msg);
     }
     *out = db_next_row(c) ? db_col_int(c, 0) : 0;
     while (db_next_row(c))
@@ -40,7 +38,7 @@ static const char *int_sum(const tpcc_plan *p, const char *col, char *buf, size_
     return buf;
 }
 
-int tpcc_check_ready(const wl_run *run, db_conn *c)
+int tpcc_check_ready(const wl_run *run, db_conn *c, wl_err *err)
 {
     const oltp_opts *o = run->o;
     const tpcc_plan *p = run->data;
@@ -50,16 +48,14 @@ int tpcc_check_ready(const wl_run *run, db_conn *c)
     for (int t = 0; t < tpcc_table_count(); t++) {
         char sql[96];
         snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM %s WHERE 1 = 0", tpcc_table_name(t));
-        if (query_int(p, c, sql, &n) < 0)
+        if (query_int(p, c, sql, &n, err) < 0)
             return -1;
     }
-    if (query_int(p, c, "SELECT COUNT(*) FROM warehouse", &n) < 0)
+    if (query_int(p, c, "SELECT COUNT(*) FROM warehouse", &n, err) < 0)
         return -1;
-    if (n != o->warehouses) {
-        fprintf(stderr, "oltp: the database holds %" PRId64 " warehouses, not --warehouses=%d: "
-                "run with --warehouses=%" PRId64 " or prepare again\n", n, o->warehouses, n);
-        return -1;
-    }
+    if (n != o->warehouses)
+        return wl_err_set(err, "the database holds %" PRId64 " warehouses, not --warehouses=%d: "
+                          "run with --warehouses=%" PRId64 " or prepare again", n, o->warehouses, n);
     printf("TPC-C: %d warehouse%s, %d terminal%s on %d connection%s, %s (time scale %g); "
            "NURand C: C_LAST %u (load %u), C_ID %u, OL_I_ID %u\n",
            o->warehouses, o->warehouses > 1 ? "s" : "", p->terminals, p->terminals > 1 ? "s" : "",
@@ -76,18 +72,18 @@ int tpcc_check_ready(const wl_run *run, db_conn *c)
 /* New-Orders committed so far, as the server counts them: every committed
  * New-Order took the next order number of its district, a rolled back one
  * gave it back (HammerDB's NOPM counts the same way). */
-int tpcc_server_count(const wl_run *run, db_conn *c, int64_t *count)
+int tpcc_server_count(const wl_run *run, db_conn *c, int64_t *count, wl_err *err)
 {
     const tpcc_plan *p = run->data;
     char sql[96], sum[48];
 
     snprintf(sql, sizeof sql, "SELECT %s FROM district", int_sum(p, "d_next_o_id", sum, sizeof sum));
-    return query_int(p, c, sql, count);
+    return query_int(p, c, sql, count, err);
 }
 
 /* Consistency conditions 1-4 of clause 3.3.2; each query counts the
  * warehouses or districts that break the condition. */
-int tpcc_check(const wl_run *run, db_conn *c)
+int tpcc_check(const wl_run *run, db_conn *c, wl_err *err)
 {
     /* each condition's text: sql, then the sum of sum_col (if any), then tail */
     static const struct { const char *what, *sql, *sum_col, *tail; } conds[] = {
@@ -112,12 +108,10 @@ int tpcc_check(const wl_run *run, db_conn *c)
     int failed = 0;
     int64_t n;
 
-    if (query_int(p, c, "SELECT COUNT(*) FROM district", &n) < 0)
+    if (query_int(p, c, "SELECT COUNT(*) FROM district", &n, err) < 0)
         return -1;
-    if (n == 0) {
-        fprintf(stderr, "oltp: the TPC-C tables are empty: run `oltp tpcc --warehouses=N prepare` first\n");
-        return -1;
-    }
+    if (n == 0)
+        return wl_err_set(err, "the TPC-C tables are empty: run `oltp tpcc --warehouses=N prepare` first");
     printf("TPC-C consistency conditions (clause 3.3.2):\n");
     for (size_t i = 0; i < sizeof(conds) / sizeof(conds[0]); i++) {
         char sql[512], sum[48] = "";
@@ -125,7 +119,7 @@ int tpcc_check(const wl_run *run, db_conn *c)
         if (conds[i].sum_col)
             int_sum(p, conds[i].sum_col, sum, sizeof sum);
         snprintf(sql, sizeof sql, "%s%s%s", conds[i].sql, sum, conds[i].tail ? conds[i].tail : "");
-        if (query_int(p, c, sql, &n) < 0)
+        if (query_int(p, c, sql, &n, err) < 0)
             return -1;
         printf("  %-74s %s", conds[i].what, n ? "FAILED" : "ok");
         if (n)
@@ -133,6 +127,7 @@ int tpcc_check(const wl_run *run, db_conn *c)
         putchar('\n');
         failed += n != 0;
     }
+    /* a failure is said by the lines above: *err stays empty */
     printf("%s\n", failed ? "Consistency check FAILED" : "All consistency conditions hold");
     return failed ? -1 : 0;
 }

@@ -18,12 +18,10 @@
 #define DOC_MODIFY_FILE "SQL Server's \"ALTER DATABASE (Transact-SQL) File and Filegroup Options\", MODIFY FILE"
 #define DOC_STATISTICS  "SQL Server's \"UPDATE STATISTICS (Transact-SQL)\""
 
-static int prep_sql(db_conn *c, const char *sql)
+static int prep_sql(db_conn *c, const char *sql, wl_err *err)
 {
-    if (db_query(c, sql) != DB_DONE) {
-        fprintf(stderr, "oltp: %.300s: error %d: %s\n", sql, c->err.code, c->err.msg);
-        return -1;
-    }
+    if (db_query(c, sql) != DB_DONE)
+        return wl_err_set(err, "%.300s: error %d: %s", sql, c->err.code, c->err.msg);
     while (db_next_row(c) > 0)      /* ANALYZE TABLE's rows, read and dropped */
         ;
     return 0;
@@ -38,15 +36,13 @@ static bool babelfish_refused(const db_conn *c)
 
 /* --- pre-sized files (T-SQL) ------------------------------------------------- */
 
-int tpcc_prep_check(const oltp_opts *o)
+int tpcc_prep_check(const oltp_opts *o, wl_err *err)
 {
     if ((o->tpcc_data_size_mb || o->tpcc_log_size_mb || o->tpcc_data_growth_mb || o->tpcc_log_growth_mb) &&
-        o->db.dialect != DB_DIALECT_MSSQL) {
-        fprintf(stderr, "oltp: --tpcc-data-size, --tpcc-log-size, --tpcc-data-growth and --tpcc-log-growth "
-                "size SQL Server's database files (ALTER DATABASE ... MODIFY FILE): this server speaks %s\n",
-                dialect_get(o->db.dialect)->name);
-        return -1;
-    }
+        o->db.dialect != DB_DIALECT_MSSQL)
+        return wl_err_set(err, "--tpcc-data-size, --tpcc-log-size, --tpcc-data-growth and --tpcc-log-growth "
+                          "size SQL Server's database files (ALTER DATABASE ... MODIFY FILE): this server speaks %s",
+                          dialect_get(o->db.dialect)->name);
     return 0;
 }
 
@@ -61,7 +57,8 @@ typedef struct db_file {
 /* One file's MODIFY FILE: SIZE when size_mb is larger than the file
  * (SQL Server refuses a size not larger, error 5039), FILEGROWTH when
  * growth_mb is set. */
-static int modify_file(db_conn *c, const char *db, const db_file *f, int64_t size_mb, int growth_mb)
+static int modify_file(db_conn *c, const char *db, const db_file *f, int64_t size_mb, int growth_mb,
+                       wl_err *err)
 {
     char sql[512], qdb[300], qname[300], size[48] = "", growth[48] = "";
     int64_t have_mb = f->pages * 8192 / 1048576;
@@ -80,10 +77,10 @@ static int modify_file(db_conn *c, const char *db, const db_file *f, int64_t siz
              dialect_quote(DB_DIALECT_MSSQL, db, qdb, sizeof qdb),
              dialect_quote(DB_DIALECT_MSSQL, f->name, qname, sizeof qname), size, growth);
     printf("Sizing: %s\n", sql);
-    return prep_sql(c, sql);
+    return prep_sql(c, sql, err);
 }
 
-int tpcc_prep_presize(const wl_run *run, db_conn *c)
+int tpcc_prep_presize(const wl_run *run, db_conn *c, wl_err *err)
 {
     const oltp_opts *o = run->o;
     db_file files[MAX_FILES];
@@ -93,11 +90,9 @@ int tpcc_prep_presize(const wl_run *run, db_conn *c)
     if (!o->tpcc_data_size_mb && !o->tpcc_log_size_mb && !o->tpcc_data_growth_mb && !o->tpcc_log_growth_mb)
         return 0;
     if (db_query(c, "SELECT DB_NAME(), name, type, CAST(size AS BIGINT) FROM sys.database_files "
-                 "WHERE type IN (0, 1) ORDER BY file_id") != DB_DONE) {
-        fprintf(stderr, "oltp: reading the database's files (sys.database_files): error %d: %s\n",
-                c->err.code, c->err.msg);
-        return -1;
-    }
+                 "WHERE type IN (0, 1) ORDER BY file_id") != DB_DONE)
+        return wl_err_set(err, "reading the database's files (sys.database_files): error %d: %s",
+                          c->err.code, c->err.msg);
     while (db_next_row(c) > 0) {
         const char *d = db_col(c, 0, NULL), *name = db_col(c, 1, NULL);
         if (n == MAX_FILES || !d || !name || strchr(d, ']') || strchr(name, ']'))
@@ -120,14 +115,14 @@ int tpcc_prep_presize(const wl_run *run, db_conn *c)
         bool data = files[i].type == 0;
         /* --tpcc-data-size is the data's whole size: shared by its files */
         int64_t size = data ? (o->tpcc_data_size_mb + ndata - 1) / ndata : o->tpcc_log_size_mb;
-        rc = modify_file(c, db, &files[i], size, data ? o->tpcc_data_growth_mb : o->tpcc_log_growth_mb);
+        rc = modify_file(c, db, &files[i], size, data ? o->tpcc_data_growth_mb : o->tpcc_log_growth_mb, err);
     }
     return rc;
 }
 
 /* --- primary keys after the load ------------------------------------------------ */
 
-int tpcc_prep_keys(const wl_run *run, db_conn *c, const tpcc_table_ref *tables, int n)
+int tpcc_prep_keys(const wl_run *run, db_conn *c, const tpcc_table_ref *tables, int n, wl_err *err)
 {
     db_dialect d = run->o->db.dialect;
 
@@ -145,7 +140,7 @@ int tpcc_prep_keys(const wl_run *run, db_conn *c, const tpcc_table_ref *tables, 
             snprintf(sql, sizeof sql, "ALTER TABLE %s ADD CONSTRAINT %s_pkey %.11s%s%s", name, name, key,
                      d == DB_DIALECT_MSSQL ? " CLUSTERED" : "", key + 11);
         printf("Adding the primary key: %s\n", sql);
-        if (prep_sql(c, sql) < 0)
+        if (prep_sql(c, sql, err) < 0)
             return -1;
     }
     return 0;
@@ -153,7 +148,8 @@ int tpcc_prep_keys(const wl_run *run, db_conn *c, const tpcc_table_ref *tables, 
 
 /* --- statistics ------------------------------------------------------------------- */
 
-int tpcc_prep_statistics(const wl_run *run, db_conn *c, const tpcc_table_ref *tables, int ntables)
+int tpcc_prep_statistics(const wl_run *run, db_conn *c, const tpcc_table_ref *tables, int ntables,
+                         wl_err *err)
 {
     db_dialect d = run->o->db.dialect;
     char sql[512];
@@ -165,15 +161,13 @@ int tpcc_prep_statistics(const wl_run *run, db_conn *c, const tpcc_table_ref *ta
             printf("Updating statistics: %s\n", sql);
             if (db_query(c, sql) == DB_DONE)
                 continue;
-            if (!babelfish_refused(c)) {
-                fprintf(stderr, "oltp: %s: error %d: %s\n", sql, c->err.code, c->err.msg);
-                return -1;
-            }
+            if (!babelfish_refused(c))
+                return wl_err_set(err, "%s: error %d: %s", sql, c->err.code, c->err.msg);
             /* sp_updatestats runs UPDATE STATISTICS over every table of the
              * database on SQL Server; Babelfish runs it as ANALYZE */
             printf("Babelfish refuses UPDATE STATISTICS (%s; " DOC_STATISTICS "): "
                    "EXEC sp_updatestats instead\n", c->err.msg);
-            return prep_sql(c, "EXEC sp_updatestats");
+            return prep_sql(c, "EXEC sp_updatestats", err);
         }
         return 0;
     }
@@ -181,5 +175,5 @@ int tpcc_prep_statistics(const wl_run *run, db_conn *c, const tpcc_table_ref *ta
     for (int t = 0; t < ntables && n < sizeof sql; t++)
         n += (size_t)snprintf(sql + n, sizeof sql - n, "%s %s", t ? "," : "", tables[t].name);
     printf("Updating statistics: %s\n", sql);
-    return prep_sql(c, sql);
+    return prep_sql(c, sql, err);
 }

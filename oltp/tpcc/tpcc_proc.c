@@ -674,41 +674,39 @@ int tpcc_proc_call(db_dialect d, int type, db_stmt_def *def)
     return 0;
 }
 
-static int run_ddl(db_conn *c, const char *sql, const char *what)
+static int run_ddl(db_conn *c, const char *sql, const char *what, wl_err *err)
 {
-    if (db_query(c, sql) != DB_DONE) {
-        fprintf(stderr, "oltp: %s: error %d (SQLSTATE %s): %s\n", what, c->err.code, c->err.sqlstate, c->err.msg);
-        return -1;
-    }
+    if (db_query(c, sql) != DB_DONE)
+        return wl_err_set(err, "%s: error %d (SQLSTATE %s): %s", what, c->err.code, c->err.sqlstate, c->err.msg);
     return 0;
 }
 
-int tpcc_proc_create(const wl_run *run, db_conn *c)
+int tpcc_proc_create(const wl_run *run, db_conn *c, wl_err *err)
 {
     const char *const *create = create_of(run->o->db.dialect);
     for (int t = 0; t < TPCC_NTYPES; t++) {
         char what[64];
         printf("Creating procedure '%s'...\n", proc_names[t]);
         snprintf(what, sizeof what, "creating procedure %s", proc_names[t]);
-        if (run_ddl(c, create[t], what) < 0)
+        if (run_ddl(c, create[t], what, err) < 0)
             return -1;
     }
     return 0;
 }
 
-int tpcc_proc_drop(const wl_run *run, db_conn *c)
+int tpcc_proc_drop(const wl_run *run, db_conn *c, wl_err *err)
 {
     for (int t = 0; t < TPCC_NTYPES; t++) {
         char sql[128], what[64];
         dialect_drop_if_exists(run->o->db.dialect, DIALECT_PROCEDURE, proc_names[t], sql, sizeof sql);
         snprintf(what, sizeof what, "dropping procedure %s", proc_names[t]);
-        if (run_ddl(c, sql, what) < 0)
+        if (run_ddl(c, sql, what, err) < 0)
             return -1;
     }
     return 0;
 }
 
-int tpcc_proc_check(const wl_run *run, db_conn *c)
+int tpcc_proc_check(const wl_run *run, db_conn *c, wl_err *err)
 {
     /* the procedures of the schema this session works in */
     static const char *const schema_of[DB_DIALECT_COUNT] = {
@@ -725,20 +723,16 @@ int tpcc_proc_check(const wl_run *run, db_conn *c)
          * collations; MariaDB and PostgreSQL take it in any case */
         snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM INFORMATION_SCHEMA.ROUTINES "
                  "WHERE ROUTINE_SCHEMA = %s AND ROUTINE_NAME = '%s'", schema_of[d], proc_names[t]);
-        if (db_query(c, sql) != DB_DONE) {
-            fprintf(stderr, "oltp: looking for procedure %s: error %d: %s\n", proc_names[t], c->err.code,
-                    c->err.msg);
-            return -1;
-        }
+        if (db_query(c, sql) != DB_DONE)
+            return wl_err_set(err, "looking for procedure %s: error %d: %s", proc_names[t], c->err.code,
+                              c->err.msg);
         if (db_next_row(c))
             n = db_col_int(c, 0);
         while (db_next_row(c))
             ;
-        if (n != 1) {
-            fprintf(stderr, "oltp: --tpcc-procedures=on: procedure %s is missing: run `oltp tpcc cleanup`, "
-                    "then `oltp tpcc --tpcc-procedures=on prepare`\n", proc_names[t]);
-            return -1;
-        }
+        if (n != 1)
+            return wl_err_set(err, "--tpcc-procedures=on: procedure %s is missing: run `oltp tpcc cleanup`, "
+                              "then `oltp tpcc --tpcc-procedures=on prepare`", proc_names[t]);
     }
     return 0;
 }

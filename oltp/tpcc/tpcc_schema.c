@@ -109,23 +109,20 @@ static const char *table_key(int i)
 
 /* --- loader ------------------------------------------------------------------ */
 
-static int run_sql(db_conn *c, const char *sql)
+/* 0, or -1 with *err naming the statement and the server's error. */
+static int run_sql(db_conn *c, const char *sql, wl_err *err)
 {
-    if (db_query(c, sql) != DB_DONE) {
-        fprintf(stderr, "oltp: %.200s: error %d: %s\n", sql, c->err.code, c->err.msg);
-        return -1;
-    }
+    if (db_query(c, sql) != DB_DONE)
+        return wl_err_set(err, "%.200s: error %d: %s", sql, c->err.code, c->err.msg);
     return 0;
 }
 
 /* Begin or commit a load transaction (a driver call over ODBC, db_trx). */
-static int trx(db_conn *c, db_trx op)
+static int trx(db_conn *c, db_trx op, wl_err *err)
 {
-    if (db_trx_sync(c, op) != DB_DONE) {
-        fprintf(stderr, "oltp: %s a load transaction: error %d: %s\n", op == DB_TRX_BEGIN ? "beginning" : "committing",
-                c->err.code, c->err.msg);
-        return -1;
-    }
+    if (db_trx_sync(c, op) != DB_DONE)
+        return wl_err_set(err, "%s a load transaction: error %d: %s", op == DB_TRX_BEGIN ? "beginning" : "committing",
+                          c->err.code, c->err.msg);
     return 0;
 }
 
@@ -180,7 +177,8 @@ static const db_bulk_col new_order_cols[] = {
  * its own INSERT, grouped 1,000 to a transaction, the way tpcc-mysql's
  * loader works (the reference for the loading speed). The values are
  * numbers, decimals, dates and generated alphanumeric strings, never user
- * input.
+ * input. The first error goes to *err; after it the inserter sends
+ * nothing more.
  */
 typedef struct inserter {
     db_conn           *c;
@@ -192,15 +190,18 @@ typedef struct inserter {
     size_t             cap, len, rd;    /* rd: bulk load's read position */
     int                rows, max_rows, trx_rows;
     int64_t           *progress;
+    wl_err            *err;
+    bool               failed;      /* *err is said: send nothing more */
 } inserter;
 
 #define INS_CAP    (1024 * 1024)
 #define BULK_CHUNK (4 * 1024 * 1024)
 
 static int ins_init(inserter *b, db_conn *c, const char *table, const db_bulk_col *cols, int ncols,
-                    const oltp_opts *o, int64_t *progress)
+                    const oltp_opts *o, int64_t *progress, wl_err *err)
 {
     memset(b, 0, sizeof(*b));
+    b->err = err;
     b->c = c;
     b->table = table;
     b->cols = cols;
@@ -210,11 +211,17 @@ static int ins_init(inserter *b, db_conn *c, const char *table, const db_bulk_co
     b->progress = progress;
     b->cap = b->bulk ? BULK_CHUNK + 8192 : INS_CAP;
     b->buf = malloc(b->cap);
-    if (!b->buf) {
-        fprintf(stderr, "oltp: out of memory\n");
-        return -1;
-    }
+    if (!b->buf)
+        return wl_err_set(err, "out of memory");
     return 0;
+}
+
+/* rc, after marking the inserter failed when rc < 0 (its *err said why). */
+static int ins_fail(inserter *b, int rc)
+{
+    if (rc < 0)
+        b->failed = true;
+    return rc;
 }
 
 /* db_bulk.next: the waiting rows back as values. */
@@ -252,41 +259,43 @@ static int ins_next(void *ctx, db_value *row)
 
 static int ins_flush(inserter *b)
 {
+    if (b->failed)
+        return -1;
     if (b->rows == 0)
         return 0;
     if (b->bulk) {
         db_bulk k = { .table = b->table, .cols = b->cols, .ncols = b->ncols, .next = ins_next, .ctx = b };
         b->rd = 0;
-        if (db_bulk_load(b->c, &k) != DB_DONE) {
-            fprintf(stderr, "oltp: loading %s: error %d: %s\n", b->table, b->c->err.code, b->c->err.msg);
-            return -1;
-        }
-        if (k.rows != b->rows) {
-            fprintf(stderr, "oltp: loading %s: the server took %" PRId64 " of %d rows\n", b->table, k.rows, b->rows);
-            return -1;
-        }
+        if (db_bulk_load(b->c, &k) != DB_DONE)
+            return ins_fail(b, wl_err_set(b->err, "loading %s: error %d: %s", b->table, b->c->err.code,
+                                          b->c->err.msg));
+        if (k.rows != b->rows)
+            return ins_fail(b, wl_err_set(b->err, "loading %s: the server took %" PRId64 " of %d rows",
+                                          b->table, k.rows, b->rows));
     } else {
-        if (b->max_rows == 1 && b->trx_rows == 0 && trx(b->c, DB_TRX_BEGIN) < 0)
-            return -1;
-        if (run_sql(b->c, b->buf) < 0)
-            return -1;
+        if (b->max_rows == 1 && b->trx_rows == 0 && trx(b->c, DB_TRX_BEGIN, b->err) < 0)
+            return ins_fail(b, -1);
+        if (run_sql(b->c, b->buf, b->err) < 0)
+            return ins_fail(b, -1);
     }
     __atomic_add_fetch(b->progress, b->rows, __ATOMIC_RELAXED);
     b->rows = 0;
     b->len = 0;
     if (!b->bulk && b->max_rows == 1 && ++b->trx_rows >= 1000) {
         b->trx_rows = 0;
-        return trx(b->c, DB_TRX_COMMIT);
+        return ins_fail(b, trx(b->c, DB_TRX_COMMIT, b->err));
     }
     return 0;
 }
 
-/* Send what is left (and commit a single-row group); frees the buffer. */
-static int ins_finish(inserter *b)
+/* Send what is left (and commit a single-row group); frees the buffer.
+ * After a failure (this inserter's, or `drop`: another's), sends nothing
+ * and leaves *err as the first failure wrote it. */
+static int ins_finish(inserter *b, bool drop)
 {
-    int rc = b->buf ? ins_flush(b) : 0;
+    int rc = drop ? -1 : b->buf ? ins_flush(b) : 0;
     if (rc == 0 && b->trx_rows > 0)
-        rc = trx(b->c, DB_TRX_COMMIT);
+        rc = trx(b->c, DB_TRX_COMMIT, b->err);
     free(b->buf);
     b->buf = NULL;
     return rc;
@@ -366,10 +375,10 @@ static void address(rng *r, tpcc_addr *a)
     snprintf(a->zip, sizeof a->zip, "%s11111", zip);
 }
 
-static int load_items(db_conn *c, rng *r, const oltp_opts *o, int64_t *progress)
+static int load_items(db_conn *c, rng *r, const oltp_opts *o, int64_t *progress, wl_err *err)
 {
     inserter b;
-    if (ins_init(&b, c, "item", item_cols, NCOLS(item_cols), o, progress) < 0)
+    if (ins_init(&b, c, "item", item_cols, NCOLS(item_cols), o, progress, err) < 0)
         return -1;
     for (int i = 1; i <= ITEMS; i++) {
         char name[25], data[51], price[16];
@@ -381,10 +390,10 @@ static int load_items(db_conn *c, rng *r, const oltp_opts *o, int64_t *progress)
         if (ins_add(&b, row) < 0)
             break;
     }
-    return ins_finish(&b);
+    return ins_finish(&b, false);
 }
 
-static int load_stock(db_conn *c, rng *r, int w, const oltp_opts *o, int64_t *progress)
+static int load_stock(db_conn *c, rng *r, int w, const oltp_opts *o, int64_t *progress, wl_err *err)
 {
     inserter b;
     tpcc_addr a;
@@ -395,10 +404,10 @@ static int load_stock(db_conn *c, rng *r, int w, const oltp_opts *o, int64_t *pr
     snprintf(sql, sizeof sql, "INSERT INTO warehouse (w_id, w_name, w_street_1, w_street_2, w_city, "
              "w_state, w_zip, w_tax, w_ytd) VALUES (%d,'%s','%s','%s','%s','%s','%s',0.%04u,300000.00)",
              w, name, a.street_1, a.street_2, a.city, a.state, a.zip, rand_uniform(r, 0, 2000));
-    if (run_sql(c, sql) < 0)
+    if (run_sql(c, sql, err) < 0)
         return -1;
     __atomic_add_fetch(progress, 1, __ATOMIC_RELAXED);
-    if (ins_init(&b, c, "stock", stock_cols, NCOLS(stock_cols), o, progress) < 0)
+    if (ins_init(&b, c, "stock", stock_cols, NCOLS(stock_cols), o, progress, err) < 0)
         return -1;
     for (int i = 1; i <= ITEMS; i++) {
         char dist[DISTRICTS][25], data[51];
@@ -420,11 +429,11 @@ static int load_stock(db_conn *c, rng *r, int w, const oltp_opts *o, int64_t *pr
         if (ins_add(&b, row) < 0)
             break;
     }
-    return ins_finish(&b);
+    return ins_finish(&b, false);
 }
 
 static int load_district(const tpcc_plan *p, db_conn *c, rng *r, const tpcc_consts *k,
-                         int w, int d, const oltp_opts *o, int64_t *progress)
+                         int w, int d, const oltp_opts *o, int64_t *progress, wl_err *err)
 {
     inserter cu, hi, or, ol, no;
     tpcc_addr a;
@@ -438,7 +447,7 @@ static int load_district(const tpcc_plan *p, db_conn *c, rng *r, const tpcc_cons
              "d_state, d_zip, d_tax, d_ytd, d_next_o_id) VALUES (%d,%d,'%s','%s','%s','%s','%s','%s',0.%04u,"
              "30000.00,%d)",
              d, w, name, a.street_1, a.street_2, a.city, a.state, a.zip, rand_uniform(r, 0, 2000), ORDERS + 1);
-    if (run_sql(c, sql) < 0)
+    if (run_sql(c, sql, err) < 0)
         return -1;
     __atomic_add_fetch(progress, 1, __ATOMIC_RELAXED);
 
@@ -447,11 +456,11 @@ static int load_district(const tpcc_plan *p, db_conn *c, rng *r, const tpcc_cons
     memset(&or, 0, sizeof or);
     memset(&ol, 0, sizeof ol);
     memset(&no, 0, sizeof no);
-    if (ins_init(&cu, c, "customer", customer_cols, NCOLS(customer_cols), o, progress) < 0 ||
-        ins_init(&hi, c, "history", history_cols, NCOLS(history_cols), o, progress) < 0 ||
-        ins_init(&or, c, "orders", orders_cols, NCOLS(orders_cols), o, progress) < 0 ||
-        ins_init(&ol, c, "order_line", order_line_cols, NCOLS(order_line_cols), o, progress) < 0 ||
-        ins_init(&no, c, "new_order", new_order_cols, NCOLS(new_order_cols), o, progress) < 0)
+    if (ins_init(&cu, c, "customer", customer_cols, NCOLS(customer_cols), o, progress, err) < 0 ||
+        ins_init(&hi, c, "history", history_cols, NCOLS(history_cols), o, progress, err) < 0 ||
+        ins_init(&or, c, "orders", orders_cols, NCOLS(orders_cols), o, progress, err) < 0 ||
+        ins_init(&ol, c, "order_line", order_line_cols, NCOLS(order_line_cols), o, progress, err) < 0 ||
+        ins_init(&no, c, "new_order", new_order_cols, NCOLS(new_order_cols), o, progress, err) < 0)
         goto out;
 
     for (int i = 1; i <= CUSTOMERS; i++) {
@@ -512,13 +521,21 @@ static int load_district(const tpcc_plan *p, db_conn *c, rng *r, const tpcc_cons
     }
     rc = 0;
 out:
-    if (ins_finish(&cu) < 0 || ins_finish(&hi) < 0 || ins_finish(&or) < 0 || ins_finish(&ol) < 0 ||
-        ins_finish(&no) < 0)
+    /* after the first failure the others only free their buffers */
+    if (ins_finish(&cu, rc < 0) < 0)
+        rc = -1;
+    if (ins_finish(&hi, rc < 0) < 0)
+        rc = -1;
+    if (ins_finish(&or, rc < 0) < 0)
+        rc = -1;
+    if (ins_finish(&ol, rc < 0) < 0)
+        rc = -1;
+    if (ins_finish(&no, rc < 0) < 0)
         rc = -1;
     return rc;
 }
 
-static int create_schema(const wl_run *run, db_conn *c)
+static int create_schema(const wl_run *run, db_conn *c, wl_err *err)
 {
     const tpcc_plan *p = run->data;
     char sql[2048], suffix[128];
@@ -554,11 +571,8 @@ static int create_schema(const wl_run *run, db_conn *c)
         if (db_query(c, sql) != DB_DONE) {
             if ((p->dl->code_table_exists && c->err.code == p->dl->code_table_exists) ||
                 !strcmp(c->err.sqlstate, p->dl->sqlstate_table_exists))
-                fprintf(stderr, "oltp: table %s already exists: run `oltp tpcc cleanup` first\n", tables[t].name);
-            else
-                fprintf(stderr, "oltp: creating table %s: error %d: %s\n", tables[t].name, c->err.code,
-                        c->err.msg);
-            return -1;
+                return wl_err_set(err, "table %s already exists: run `oltp tpcc cleanup` first", tables[t].name);
+            return wl_err_set(err, "creating table %s: error %d: %s", tables[t].name, c->err.code, c->err.msg);
         }
     }
     return 0;
@@ -573,7 +587,7 @@ static int create_schema(const wl_run *run, db_conn *c)
  * exist (tpcc_prep.c).
  */
 int tpcc_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
-                 int64_t *progress, int64_t *total)
+                 int64_t *progress, int64_t *total, wl_err *err)
 {
     tpcc_plan *p = run->data;
     const oltp_opts *o = run->o;
@@ -591,9 +605,9 @@ int tpcc_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
         __atomic_store_n(total, ITEMS + (int64_t)p->warehouses *
                          (1 + ITEMS + DISTRICTS * (1 + CUSTOMERS * 2 + ORDERS * 11 + ORDERS - FIRST_NEW + 1)),
                          __ATOMIC_RELAXED);
-        rc = tpcc_prep_presize(run, c);
+        rc = tpcc_prep_presize(run, c, err);
         if (rc == 0)
-            rc = create_schema(run, c);
+            rc = create_schema(run, c, err);
         __atomic_store_n(&p->schema, rc < 0 ? -1 : 1, __ATOMIC_RELEASE);
         if (rc < 0)
             return -1;
@@ -609,7 +623,7 @@ int tpcc_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
         while ((s = __atomic_load_n(&p->schema, __ATOMIC_ACQUIRE)) == 0)
             usleep(20000);
         if (s < 0)
-            return -1;
+            return -1;      /* thread 0 says why */
     }
     while (rc == 0 && !__atomic_load_n(&p->load_failed, __ATOMIC_RELAXED) &&
            (unit = __atomic_fetch_add(&p->next_unit, 1, __ATOMIC_RELAXED)) < nunits) {
@@ -618,11 +632,11 @@ int tpcc_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
          * which thread loads it */
         rng_seed(&r, o->seed ? o->seed : (uint64_t)time(NULL), 0x5eed0000u + (uint64_t)unit);
         if (unit == 0)
-            rc = load_items(c, &r, o, progress);
+            rc = load_items(c, &r, o, progress, err);
         else if (part == 0)
-            rc = load_stock(c, &r, w, o, progress);
+            rc = load_stock(c, &r, w, o, progress, err);
         else
-            rc = load_district(p, c, &r, &k, w, part, o, progress);
+            rc = load_district(p, c, &r, &k, w, part, o, progress, err);
         if (rc == 0 && w > 0 && __atomic_add_fetch(&p->wh_units_done[w - 1], 1, __ATOMIC_RELAXED) == UNITS_PER_WH)
             printf("Warehouse %d loaded\n", w);
     }
@@ -634,26 +648,26 @@ int tpcc_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
         for (int t = 0; t < NTABLES; t++)
             refs[t] = (tpcc_table_ref){ tables[t].name, table_key(t) };
         if (o->tpcc_keys_after_load)
-            rc = tpcc_prep_keys(run, c, refs, NTABLES);
+            rc = tpcc_prep_keys(run, c, refs, NTABLES, err);
         for (size_t i = 0; rc == 0 && i < sizeof(indexes) / sizeof(indexes[0]); i++) {
             printf("Creating index: %s\n", indexes[i]);
-            rc = run_sql(c, indexes[i]);
+            rc = run_sql(c, indexes[i], err);
         }
         if (rc == 0 && p->procedures)
-            rc = tpcc_proc_create(run, c);
+            rc = tpcc_proc_create(run, c, err);
         if (rc == 0 && o->tpcc_statistics)
-            rc = tpcc_prep_statistics(run, c, refs, NTABLES);
+            rc = tpcc_prep_statistics(run, c, refs, NTABLES, err);
     }
     return rc;
 }
 
-int tpcc_cleanup(const wl_run *run, db_conn *c)
+int tpcc_cleanup(const wl_run *run, db_conn *c, wl_err *err)
 {
     for (int t = NTABLES - 1; t >= 0; t--) {
         char sql[128];
         printf("Dropping table '%s'...\n", tables[t].name);
         dialect_drop_if_exists(run->o->db.dialect, DIALECT_TABLE, tables[t].name, sql, sizeof sql);
-        if (run_sql(c, sql) < 0)
+        if (run_sql(c, sql, err) < 0)
             return -1;
     }
     return 0;

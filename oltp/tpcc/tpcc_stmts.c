@@ -167,13 +167,11 @@ static const struct { db_dialect d; int stmt; db_stmt_def def; } hdb_variants[] 
     HDB(DB_DIALECT_MYSQL, S_HDB_GET, "SELECT @tpcc_hdb", 0, DB_Q_READ),
 };
 
-int tpcc_stmts_build(wl_run *run, const dialect_def *dl, db_dialect d, tpcc_compat compat)
+int tpcc_stmts_build(wl_run *run, const dialect_def *dl, db_dialect d, tpcc_compat compat, wl_err *err)
 {
     run->stmts = malloc(sizeof(stmt_defs));
-    if (!run->stmts) {
-        fprintf(stderr, "oltp: out of memory\n");
-        return -1;
-    }
+    if (!run->stmts)
+        return wl_err_set(err, "out of memory");
     memcpy(run->stmts, stmt_defs, sizeof(stmt_defs));
     run->nstmts = NSTMTS;
     run->stmts[S_BEGIN].sql = dl->begin;
@@ -188,9 +186,7 @@ int tpcc_stmts_build(wl_run *run, const dialect_def *dl, db_dialect d, tpcc_comp
         if (hdb_variants[i].d == HDB_ANY || hdb_variants[i].d == d)
             run->stmts[hdb_variants[i].stmt] = hdb_variants[i].def;
     for (int t = 0; run->o->tpcc_procedures && t < TPCC_NTYPES; t++)
-        if (tpcc_proc_call(d, t, &run->stmts[S_CALL + t]) < 0) {
-            fprintf(stderr, "oltp: no CALL statement for TPC-C transaction type %d\n", t);
-            return -1;
-        }
+        if (tpcc_proc_call(d, t, &run->stmts[S_CALL + t]) < 0)
+            return wl_err_set(err, "no CALL statement for TPC-C transaction type %d", t);
     return 0;
 }

@@ -24,7 +24,7 @@ static int tc_terminals(const wl_run *run)
     return o->connections > 0 ? o->connections : o->threads;
 }
 
-static int tc_setup(wl_run *run)
+static int tc_setup(wl_run *run, wl_err *err)
 {
     const oltp_opts *o = run->o;
     tpcc_plan *p = calloc(1, sizeof(*p));
@@ -33,48 +33,43 @@ static int tc_setup(wl_run *run)
     struct tm tm;
     int compat = tpcc_compat_parse(o->tpcc_compat);
 
-    if (!p) {
-        fprintf(stderr, "oltp: out of memory\n");
-        return -1;
-    }
+    if (!p)
+        return wl_err_set(err, "out of memory");
     if (compat < 0) {
-        fprintf(stderr, "oltp: --tpcc-compat=%s: give spec or hammerdb\n", o->tpcc_compat ? o->tpcc_compat : "");
         free(p);
-        return -1;
+        return wl_err_set(err, "--tpcc-compat=%s: give spec or hammerdb", o->tpcc_compat ? o->tpcc_compat : "");
     }
     p->compat = (tpcc_compat)compat;
     p->tsql = o->db.dialect == DB_DIALECT_MSSQL;
     p->dl = dialect_get(o->db.dialect);
     p->dialect = tpcc_schema_dialect(o->db.dialect);
-    if (tpcc_stmts_build(run, p->dl, o->db.dialect, p->compat) < 0) {
-        free(p);
-        return -1;
-    }
+    if (tpcc_stmts_build(run, p->dl, o->db.dialect, p->compat, err) < 0)
+        goto fail;      /* its table, if made, is freed there */
     if (strspn(o->mysql_storage_engine, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
         strlen(o->mysql_storage_engine)) {
-        fprintf(stderr, "oltp: --mysql-storage-engine=%s: not an engine name\n", o->mysql_storage_engine);
+        wl_err_set(err, "--mysql-storage-engine=%s: not an engine name", o->mysql_storage_engine);
         goto fail;
     }
     /* T-SQL's VALUES list takes at most 1,000 rows (error 10738): say so
      * rather than load other batches than asked */
     if (o->db.dialect == DB_DIALECT_MSSQL && o->tpcc_load_batch > TPCC_MSSQL_MAX_VALUES) {
-        fprintf(stderr, "oltp: --tpcc-load-batch=%d: SQL Server takes at most %d rows in one INSERT ... "
-                "VALUES list: give %d or less\n", o->tpcc_load_batch, TPCC_MSSQL_MAX_VALUES,
-                TPCC_MSSQL_MAX_VALUES);
+        wl_err_set(err, "--tpcc-load-batch=%d: SQL Server takes at most %d rows in one INSERT ... "
+                   "VALUES list: give %d or less", o->tpcc_load_batch, TPCC_MSSQL_MAX_VALUES,
+                   TPCC_MSSQL_MAX_VALUES);
         goto fail;
     }
-    if (tpcc_prep_check(o) < 0)
+    if (tpcc_prep_check(o, err) < 0)
         goto fail;
     if (o->rate > 0) {
-        fprintf(stderr, "oltp: --rate does not apply to tpcc: its terminals set the pace "
-                "(--terminals, --keying-thinking)\n");
+        wl_err_set(err, "--rate does not apply to tpcc: its terminals set the pace "
+                   "(--terminals, --keying-thinking)");
         goto fail;
     }
     p->warehouses = o->warehouses;
     p->procedures = o->tpcc_procedures;
     p->wh_units_done = calloc((size_t)o->warehouses, sizeof(int));
     if (!p->wh_units_done) {
-        fprintf(stderr, "oltp: out of memory\n");
+        wl_err_set(err, "out of memory");
         goto fail;
     }
     rng_seed(&r, o->seed ? o->seed : (uint64_t)now ^ ((uint64_t)getpid() << 20), 0x7cc);
@@ -105,18 +100,18 @@ static void tc_teardown(wl_run *run)
 
 /* cleanup: the procedures (whether or not this run uses them), then the
  * tables. */
-static int tc_cleanup(const wl_run *run, db_conn *c)
+static int tc_cleanup(const wl_run *run, db_conn *c, wl_err *err)
 {
-    if (tpcc_proc_drop(run, c) < 0)
+    if (tpcc_proc_drop(run, c, err) < 0)
         return -1;
-    return tpcc_cleanup(run, c);
+    return tpcc_cleanup(run, c, err);
 }
 
-static int tc_check_ready(const wl_run *run, db_conn *c)
+static int tc_check_ready(const wl_run *run, db_conn *c, wl_err *err)
 {
-    if (tpcc_check_ready(run, c) < 0)
+    if (tpcc_check_ready(run, c, err) < 0)
         return -1;
-    return run->o->tpcc_procedures ? tpcc_proc_check(run, c) : 0;
+    return run->o->tpcc_procedures ? tpcc_proc_check(run, c, err) : 0;
 }
 
 const workload wl_tpcc = {

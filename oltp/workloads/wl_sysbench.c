@@ -144,7 +144,9 @@ static void add_groups(sb_plan *p, const sb_variant *v, const oltp_opts *o)
         add_group(p, G_COMMIT, 1);
 }
 
-static int sb_setup(wl_run *run)
+static void sb_teardown(wl_run *run);
+
+static int sb_setup(wl_run *run, wl_err *err)
 {
     const oltp_opts *o = run->o;
     const sb_variant *v = NULL;
@@ -155,42 +157,43 @@ static int sb_setup(wl_run *run)
         if (!strcmp(variants[i].name, o->workload))
             v = &variants[i];
     if (!v)
-        return -1;
+        return wl_err_set(err, "unknown workload '%s'", o->workload);
     if (o->db.dialect == DB_DIALECT_MYSQL &&
         strspn(o->mysql_storage_engine, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
             strlen(o->mysql_storage_engine)) {
-        fprintf(stderr, "oltp: --mysql-storage-engine=%s: not an engine name\n", o->mysql_storage_engine);
-        return -1;
+        return wl_err_set(err, "--mysql-storage-engine=%s: not an engine name", o->mysql_storage_engine);
     }
+    /* from here a failure leaves nothing behind: sb_teardown frees what
+     * is there */
     p = calloc(1, sizeof(*p));
     run->stmts = calloc((size_t)n, sizeof(db_stmt_def));
-    if (!p || !run->stmts) {
-        free(p);
-        fprintf(stderr, "oltp: out of memory\n");
-        return -1;
-    }
+    run->data = p;
+    run->nstmts = run->stmts ? n : 0;
+    if (!p || !run->stmts)
+        goto oom;
     for (int t = 1; t <= o->tables; t++)
         for (int k = 0; k < NKINDS; k++) {
             char *sql;
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"  /* a format of this file's own constant table */
-            if (asprintf(&sql, kind_defs[k].sql, t) < 0) {
+            if (asprintf(&sql, kind_defs[k].sql, t) < 0)
+                goto oom;
 #pragma GCC diagnostic pop
-                fprintf(stderr, "oltp: out of memory\n");
-                return -1;
-            }
             /* T-SQL takes an explicit value for an IDENTITY column only
              * between these SETs (one table per session at a time) */
             char *off = NULL;
             if (k == K_INSERT && o->auto_inc && o->db.dialect == DB_DIALECT_MSSQL) {
                 char *batch;
-                if (asprintf(&batch, "SET IDENTITY_INSERT sbtest%d ON; %s; SET IDENTITY_INSERT sbtest%d OFF",
-                             t, sql, t) < 0 || asprintf(&off, "SET IDENTITY_INSERT sbtest%d OFF", t) < 0) {
-                    fprintf(stderr, "oltp: out of memory\n");
-                    return -1;
-                }
+                int r = asprintf(&batch, "SET IDENTITY_INSERT sbtest%d ON; %s; SET IDENTITY_INSERT sbtest%d OFF",
+                                 t, sql, t);
                 free(sql);
+                if (r < 0)
+                    goto oom;
                 sql = batch;
+                if (asprintf(&off, "SET IDENTITY_INSERT sbtest%d OFF", t) < 0) {
+                    free(sql);
+                    goto oom;
+                }
             }
             /* the INSERT after the DELETE of the same id: a concurrent
              * transaction may have inserted that id between the two (under
@@ -212,8 +215,6 @@ static int sb_setup(wl_run *run)
         run->stmts[p->stmt_commit] = (db_stmt_def){ .sql = dl->commit ? strdup(dl->commit) : NULL,
                                                     .kind = DB_Q_OTHER, .trx = DB_TRX_COMMIT };
     }
-    run->nstmts = n;
-
     p->v = v;
     {
         rng seeder;
@@ -223,12 +224,13 @@ static int sb_setup(wl_run *run)
     }
     add_groups(p, v, o);
     if (p->ngroups == 0 || (p->ngroups == 2 && v->trx && !o->skip_trx)) {
-        fprintf(stderr, "oltp: %s with these options runs no statement\n", v->name);
-        free(p);
-        return -1;
+        sb_teardown(run);
+        return wl_err_set(err, "%s with these options runs no statement", v->name);
     }
-    run->data = p;
     return 0;
+oom:
+    sb_teardown(run);
+    return wl_err_set(err, "out of memory");
 }
 
 static void sb_teardown(wl_run *run)
@@ -245,12 +247,11 @@ static void sb_teardown(wl_run *run)
 
 /* --- prepare / cleanup / check_ready ------------------------------------ */
 
-static int run_sql(db_conn *c, const char *sql)
+/* 0, or -1 with *err naming the statement and the server's error. */
+static int run_sql(db_conn *c, const char *sql, wl_err *err)
 {
-    if (db_query(c, sql) != DB_DONE) {
-        fprintf(stderr, "oltp: %s: error %d: %s\n", sql, c->err.code, c->err.msg);
-        return -1;
-    }
+    if (db_query(c, sql) != DB_DONE)
+        return wl_err_set(err, "%s: error %d: %s", sql, c->err.code, c->err.msg);
     return 0;
 }
 
@@ -312,8 +313,8 @@ static int sb_next_row(void *ctx, db_value *row)
 
 /* Load through the driver's bulk path. 0; 1 when the server refuses the
  * path itself before taking a row (db_error_is_bulk_refused), c->err
- * saying why and nothing printed; or -1 after printing why. */
-static int load_bulk(db_conn *c, const char *table, sb_rows *g)
+ * saying why and *err untouched; or -1 with *err saying why. */
+static int load_bulk(db_conn *c, const char *table, sb_rows *g, wl_err *err)
 {
     const bool ai = g->o->auto_inc;
     db_bulk b = { .table = table, .cols = ai ? sb_cols + 1 : sb_cols, .ncols = ai ? 3 : 4,
@@ -321,14 +322,11 @@ static int load_bulk(db_conn *c, const char *table, sb_rows *g)
     if (db_bulk_load(c, &b) != DB_DONE) {
         if (db_error_is_bulk_refused(&c->err) && b.rows == 0)
             return 1;
-        fprintf(stderr, "oltp: loading %s: error %d: %s\n", table, c->err.code, c->err.msg);
-        return -1;
+        return wl_err_set(err, "loading %s: error %d: %s", table, c->err.code, c->err.msg);
     }
-    if (b.rows != g->rows) {
-        fprintf(stderr, "oltp: loading %s: the server took %" PRId64 " of %" PRId64 " rows\n",
-                table, b.rows, g->rows);
-        return -1;
-    }
+    if (b.rows != g->rows)
+        return wl_err_set(err, "loading %s: the server took %" PRId64 " of %" PRId64 " rows",
+                          table, b.rows, g->rows);
     return 0;
 }
 
@@ -341,8 +339,9 @@ enum { SB_BATCH_BYTES = 512 * 1024 };
 
 /* Load with sysbench's INSERT batches (T-SQL: of at most the 1,000 rows
  * its VALUES list takes). The values are numbers and generated strings of
- * digits and dashes, never user input: nothing in them needs escaping. */
-static int load_inserts(db_conn *c, const char *table, sb_rows *g)
+ * digits and dashes, never user input: nothing in them needs escaping.
+ * 0, or -1 with *err saying why. */
+static int load_inserts(db_conn *c, const char *table, sb_rows *g, wl_err *err)
 {
     const int ncols = g->o->auto_inc ? 3 : 4, max_rows = dialect_get(g->o->db.dialect)->values_rows_max;
     char *buf = malloc(SB_BATCH_BYTES), row_text[256];
@@ -350,10 +349,8 @@ static int load_inserts(db_conn *c, const char *table, sb_rows *g)
     size_t head, off;
     int rows = 0, more, rc = -1;
 
-    if (!buf) {
-        fprintf(stderr, "oltp: out of memory\n");
-        return -1;
-    }
+    if (!buf)
+        return wl_err_set(err, "out of memory");
     head = off = (size_t)snprintf(buf, SB_BATCH_BYTES, "INSERT INTO %s(%sk, c, pad) VALUES", table,
                                   g->o->auto_inc ? "" : "id, ");
     while ((more = sb_next_row(g, row)) >= 0) {
@@ -370,7 +367,7 @@ static int load_inserts(db_conn *c, const char *table, sb_rows *g)
         if (rows > 0 && (!more || off + n + 1 + 1 > SB_BATCH_BYTES || rows == max_rows)) {
             buf[off] = 0;
             if (db_query(c, buf) != DB_DONE) {
-                fprintf(stderr, "oltp: loading %s: error %d: %s\n", table, c->err.code, c->err.msg);
+                wl_err_set(err, "loading %s: error %d: %s", table, c->err.code, c->err.msg);
                 goto out;
             }
             off = head;
@@ -397,7 +394,7 @@ out:
  * its secondary index.
  */
 static int sb_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
-                      int64_t *progress, int64_t *total)
+                      int64_t *progress, int64_t *total, wl_err *err)
 {
     const oltp_opts *o = run->o;
     const bool mysql = o->db.dialect == DB_DIALECT_MYSQL;
@@ -425,11 +422,14 @@ static int sb_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
                  o->secondary ? (mysql ? "KEY xid" : "UNIQUE") : "PRIMARY KEY",
                  mysql ? "/*! ENGINE = " : "", mysql ? o->mysql_storage_engine : "",
                  mysql ? " */" : "");
-        if (run_sql(c, sql) < 0) {
+        if (run_sql(c, sql, err) < 0) {
             if ((dl->code_table_exists && c->err.code == dl->code_table_exists) ||
-                !strcmp(c->err.sqlstate, dl->sqlstate_table_exists))
-                fprintf(opts_msg_file(o), "%stable sbtest%d already exists: run `%s %s cleanup` first\n",
-                        opts_msg_prefix(o), t, o->sysbench_personality ? "sysbench" : "oltp", o->workload);
+                !strcmp(c->err.sqlstate, dl->sqlstate_table_exists)) {
+                /* said instead of the server's words: what to do */
+                wl_err_set(err, "table sbtest%d already exists: run `%s %s cleanup` first", t,
+                           o->sysbench_personality ? "sysbench" : "oltp", o->workload);
+                err->sysbench_voice = true;
+            }
             return -1;
         }
         snprintf(table, sizeof table, "sbtest%d", t);
@@ -438,32 +438,32 @@ static int sb_prepare(const wl_run *run, db_conn *c, int thread, int nthreads,
             printf("Inserting %" PRId64 " records into 'sbtest%d'\n", rows, t);
             /* a server that refuses the bulk path refuses it for every
              * table: said once, then every loader sends INSERTs */
-            int r = bulk && !__atomic_load_n(&plan->bulk_refused, __ATOMIC_RELAXED) ? load_bulk(c, table, &g) : 1;
+            int r = bulk && !__atomic_load_n(&plan->bulk_refused, __ATOMIC_RELAXED) ? load_bulk(c, table, &g, err) : 1;
             if (r > 0 && bulk && !__atomic_exchange_n(&plan->bulk_refused, 1, __ATOMIC_RELAXED))
                 fprintf(stderr, "oltp: loading %s: %s: loading with INSERTs, as sysbench does\n", table, c->err.msg);
             if (r > 0)
                 sb_rows_init(&g, o, t, rows, progress);     /* the same rows, from the first */
-            if (r < 0 || (r > 0 && load_inserts(c, table, &g) < 0))
+            if (r < 0 || (r > 0 && load_inserts(c, table, &g, err) < 0))
                 return -1;
         }
         if (o->create_secondary) {
             printf("Creating a secondary index on 'sbtest%d'...\n", t);
             snprintf(sql, sizeof sql, "CREATE INDEX k_%d ON sbtest%d(k)", t, t);
-            if (run_sql(c, sql) < 0)
+            if (run_sql(c, sql, err) < 0)
                 return -1;
         }
     }
     return 0;
 }
 
-static int sb_cleanup(const wl_run *run, db_conn *c)
+static int sb_cleanup(const wl_run *run, db_conn *c, wl_err *err)
 {
     for (int t = 1; t <= run->o->tables; t++) {
         char sql[128], name[32];
         printf("Dropping table 'sbtest%d'...\n", t);
         snprintf(name, sizeof name, "sbtest%d", t);
         dialect_drop_if_exists(run->o->db.dialect, DIALECT_TABLE, name, sql, sizeof sql);
-        if (run_sql(c, sql) < 0)
+        if (run_sql(c, sql, err) < 0)
             return -1;
     }
     return 0;
@@ -472,32 +472,32 @@ static int sb_cleanup(const wl_run *run, db_conn *c)
 /* sysbench's `prewarm` (MySQL): each thread's share of the tables read
  * through the primary key and through the secondary index, with the
  * in-memory temporary tables large enough to hold them. */
-static int sb_prewarm(const wl_run *run, db_conn *c, int thread, int nthreads)
+static int sb_prewarm(const wl_run *run, db_conn *c, int thread, int nthreads, wl_err *err)
 {
     const oltp_opts *o = run->o;
 
-    if (run_sql(c, "SET tmp_table_size=2*1024*1024*1024") < 0 ||
-        run_sql(c, "SET max_heap_table_size=2*1024*1024*1024") < 0)
+    if (run_sql(c, "SET tmp_table_size=2*1024*1024*1024", err) < 0 ||
+        run_sql(c, "SET max_heap_table_size=2*1024*1024*1024", err) < 0)
         return -1;
     for (int t = thread + 1; t <= o->tables; t += nthreads) {
         char sql[256];
         printf("Prewarming table sbtest%d\n", t);
         snprintf(sql, sizeof sql, "ANALYZE TABLE sbtest%d", t);
-        if (run_sql(c, sql) < 0)
+        if (run_sql(c, sql, err) < 0)
             return -1;
         snprintf(sql, sizeof sql, "SELECT AVG(id) FROM (SELECT * FROM sbtest%d FORCE KEY (PRIMARY) "
                  "LIMIT %" PRId64 ") t", t, o->table_size);
-        if (run_sql(c, sql) < 0)
+        if (run_sql(c, sql, err) < 0)
             return -1;
         snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM (SELECT * FROM sbtest%d WHERE k LIKE '%%0%%' "
                  "LIMIT %" PRId64 ") t", t, o->table_size);
-        if (run_sql(c, sql) < 0)
+        if (run_sql(c, sql, err) < 0)
             return -1;
     }
     return 0;
 }
 
-static int sb_check_ready(const wl_run *run, db_conn *c)
+static int sb_check_ready(const wl_run *run, db_conn *c, wl_err *err)
 {
     for (int t = 1; t <= run->o->tables; t++) {
         char sql[64];
@@ -513,14 +513,14 @@ static int sb_check_ready(const wl_run *run, db_conn *c)
         snprintf(sql, sizeof sql, probe[run->o->db.dialect], t);
 #pragma GCC diagnostic pop
         if (db_query(c, sql) != DB_DONE) {
-            if (c->err.code == 1146 || !strcmp(c->err.sqlstate, "42S02") || !strcmp(c->err.sqlstate, "42P01"))
-                fprintf(opts_msg_file(run->o), "%stable sbtest%d is missing: run `%s %s --tables=%d --table-size=%" PRId64
-                        " prepare` first\n", opts_msg_prefix(run->o), t,
-                        run->o->sysbench_personality ? "sysbench" : "oltp", run->o->workload,
-                        run->o->tables, run->o->table_size);
-            else
-                fprintf(stderr, "oltp: checking table sbtest%d: error %d: %s\n", t, c->err.code, c->err.msg);
-            return -1;
+            if (c->err.code == 1146 || !strcmp(c->err.sqlstate, "42S02") || !strcmp(c->err.sqlstate, "42P01")) {
+                wl_err_set(err, "table sbtest%d is missing: run `%s %s --tables=%d --table-size=%" PRId64
+                           " prepare` first", t, run->o->sysbench_personality ? "sysbench" : "oltp",
+                           run->o->workload, run->o->tables, run->o->table_size);
+                err->sysbench_voice = true;
+                return -1;
+            }
+            return wl_err_set(err, "checking table sbtest%d: error %d: %s", t, c->err.code, c->err.msg);
         }
     }
     return 0;

@@ -42,6 +42,21 @@ typedef struct wl_action {
     char            err[DB_ERR_LEN];
 } wl_action;
 
+/* What a workload command that failed says, returned to main.c, which
+ * prints it once (the project's model: errors returned, not printed).
+ * `msg` is one line without its "oltp: " and newline; "" when the
+ * command's own output already said why (tpcc check's FAILED lines).
+ * `sysbench_voice`: a message sysbench's users read as a FATAL line
+ * (opts_msg_prefix() on opts_msg_file()); else "oltp: " on stderr. */
+typedef struct wl_err {
+    char msg[DB_ERR_LEN];
+    bool sysbench_voice;
+} wl_err;
+
+/* Write the message (sysbench_voice false); returns -1 for `return
+ * wl_err_set(...)`. */
+int wl_err_set(wl_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* What a workload sets up once per command, shared read-only by all workers. */
 typedef struct wl_run {
     const oltp_opts *o;
@@ -69,27 +84,28 @@ typedef struct workload {
      * type tpm_type (TPC-C: SUM(D_NEXT_O_ID)), read into *count at the
      * start and the end of the measured phase; the difference per minute
      * is reported as server_rate_name ("NOPM") beside tpm_name. 0, or -1
-     * after printing why. */
+     * with *err saying why. */
     const char   *server_rate_name;
-    int  (*server_count)(const wl_run *run, db_conn *c, int64_t *count);
+    int  (*server_count)(const wl_run *run, db_conn *c, int64_t *count, wl_err *err) DB_MUST_CHECK;
 
-    /* Validate options and build the statement table. 0, or -1 after
-     * printing one message. */
-    int  (*setup)(wl_run *run);
+    /* Validate options and build the statement table. 0, or -1 with *err
+     * saying why. */
+    int  (*setup)(wl_run *run, wl_err *err) DB_MUST_CHECK;
     void (*teardown)(wl_run *run);
 
     /* Commands. prepare() is called by each of nthreads loader threads with
-     * its own blocking connection; the others once. They print progress
-     * and errors themselves and return 0 or -1. `progress` counts rows. */
+     * its own blocking connection; the others once. They print their
+     * progress on stdout and return 0, or -1 with *err saying why (main.c
+     * prints it). `progress` counts rows. */
     int  (*prepare)(const wl_run *run, db_conn *c, int thread, int nthreads,
-                    int64_t *progress, int64_t *total);
-    int  (*cleanup)(const wl_run *run, db_conn *c);
-    int  (*check_ready)(const wl_run *run, db_conn *c);   /* before run */
-    int  (*check)(const wl_run *run, db_conn *c);         /* optional */
+                    int64_t *progress, int64_t *total, wl_err *err) DB_MUST_CHECK;
+    int  (*cleanup)(const wl_run *run, db_conn *c, wl_err *err) DB_MUST_CHECK;
+    int  (*check_ready)(const wl_run *run, db_conn *c, wl_err *err) DB_MUST_CHECK;   /* before run */
+    int  (*check)(const wl_run *run, db_conn *c, wl_err *err) DB_MUST_CHECK;         /* optional */
     /* Optional, MySQL only (main.c checks the dialect): read the tables
      * into the server's caches, as sysbench's `prewarm`; called like
      * prepare() by each of nthreads threads. */
-    int  (*prewarm)(const wl_run *run, db_conn *c, int thread, int nthreads);
+    int  (*prewarm)(const wl_run *run, db_conn *c, int thread, int nthreads, wl_err *err) DB_MUST_CHECK;
 
     /* Per-connection transaction state. */
     void *(*conn_new)(const wl_run *run, int conn_id, rng *r);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The must-check rule: a function of an oltp/ or orchestrator/ header that
-# returns an int status and writes its error into a `char *err` buffer is
+# returns an int status and writes its error into a `char *err` buffer (or
+# a workload's `wl_err *err`, oltp/workloads/workload.h) is
 # marked DB_MUST_CHECK (common/attributes.h), so a caller that drops the
 # status fails the -Werror build. A function whose status may be ignored
 # (a query, not a failure) is named on its folder README's "May be
@@ -11,11 +12,11 @@ n=0
 for m in oltp orchestrator; do
   hdrs=$(cd "$LINT_ROOT" && ls "$m"/*.h "$m"/*/*.h 2>/dev/null)
   [ -n "$hdrs" ] || continue
-  # "FILE<TAB>LINE<TAB>NAME<TAB>MARKED" for each int declaration taking char *err
+  # "FILE<TAB>LINE<TAB>NAME<TAB>MARKED" for each int declaration taking char *err (or wl_err *err)
   decls=$(cd "$LINT_ROOT" && awk -f "$LINT_REPO/tests/lint/strip.awk" $hdrs | awk -F'\t' '
     !on && $3 ~ /^int[ \t]+\**[a-z_0-9]+[ \t]*\(/ { on = 1; f = $1; l = $2; d = "" }
     on { d = d " " $3; if (d ~ /[;{]/) { on = 0
-        if (d ~ /;/ && d !~ /\{/ && d ~ /char[ \t]*\*[ \t]*err[ \t,)]/) {
+        if (d ~ /;/ && d !~ /\{/ && d ~ /(char|wl_err)[ \t]*\*[ \t]*err[ \t,)]/) {
           nm = d; sub(/^[ \t]*int[ \t]+\**/, "", nm); sub(/[ \t]*\(.*/, "", nm)
           print f "\t" l "\t" nm "\t" (d ~ /DB_MUST_CHECK/ ? 1 : 0) } } }')
   while IFS=$'\t' read -r file line name marked; do

@@ -159,9 +159,12 @@ if grep -q 'run_state' <<<"$out"; then fail=$((fail + 1)); echo "FAIL: fronts: r
 fresh
 sed -i 's/^\(int orch_plan_sweep_step(.*)\) DB_MUST_CHECK;/\1;/' "$tmp/t/orchestrator/plan/plan.h"
 printf '\nMay be ignored: `orch_cmd_gone`.\n' >>"$tmp/t/orchestrator/util/README.md"
+sed -i 's/^\(int tpcc_cleanup(.*)\) DB_MUST_CHECK;/\1;/' "$tmp/t/oltp/tpcc/tpcc.h"
 run musts.sh
 expect "musts: orch_plan_sweep_step unmarked" \
   "musts: orchestrator/plan/plan.h:$(grep -n '^int orch_plan_sweep_step' "$repo/orchestrator/plan/plan.h" | cut -d: -f1): orch_plan_sweep_step returns a status with an err buffer: mark it DB_MUST_CHECK (or name it on orchestrator/plan/README.md's \"May be ignored:\" line)"
+expect "musts: tpcc_cleanup (a wl_err) unmarked" \
+  "musts: oltp/tpcc/tpcc.h:$(grep -n '^int tpcc_cleanup' "$repo/oltp/tpcc/tpcc.h" | cut -d: -f1): tpcc_cleanup returns a status with an err buffer: mark it DB_MUST_CHECK (or name it on oltp/tpcc/README.md's \"May be ignored:\" line)"
 expect "musts: a stale May be ignored item" \
   "musts: orchestrator/util/README.md names orch_cmd_gone on its \"May be ignored:\" line, but no header of orchestrator/ declares it with an err buffer"
 
