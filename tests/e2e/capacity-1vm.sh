@@ -76,10 +76,8 @@ e2e_begin virsh jq python3 timeout chromium
 e2e_libvirt_up || e2e_fail "libvirt did not start"
 type=$(e2e_virt_type)
 
-E2E_WORK=$(mktemp -d /var/tmp/drivebench-e2e-capacity.XXXXXX)
+e2e_work capacity
 work=$E2E_WORK
-chmod 0755 "$work"
-mkdir -m 0755 "$work/drive"
 e2e_tiny_plan "$work/plan.ini" e2e-capacity "$type" "" \
   "$(printf '%s\n' 'threads = 4' 'precondition = 5s' 'measure = 20s' 'step_warmup = 3s' \
       'target = p90 <= 3s' 'target_start = 4' 'target_resolution = 50' \

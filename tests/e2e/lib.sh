@@ -30,8 +30,9 @@
 #                     set E2E_IMAGES to ENGINE's image folder: E2E_IMAGE_DIR,
 #                     else images/build.sh --engine ENGINE's (built or reused);
 #                     fail unless its image.info names ENGINE
-# e2e_run_work NAME   set E2E_WORK to a new folder /var/tmp/drivebench-e2e-NAME.*
-#                     with drive/ and an oltp that logs its arguments
+# e2e_work NAME       set E2E_WORK to a new folder /var/tmp/drivebench-e2e-NAME.*
+#                     with drive/, both reachable by QEMU
+# e2e_run_work NAME   the same with an oltp that logs its arguments
 #                     (e2e_oltp_logger), all reachable by QEMU
 # e2e_oltp_logger DIR make DIR/oltp, which appends its arguments to
 #                     DIR/argv.log and runs bin/oltp (a plan's [run] oltp)
@@ -258,10 +259,14 @@ e2e_engine_image() {
     || e2e_fail "$E2E_IMAGES/image.info does not say engine=$1"
 }
 
-e2e_run_work() {
+e2e_work() {
   E2E_WORK=$(mktemp -d "/var/tmp/drivebench-e2e-$1.XXXXXX")
   chmod 0755 "$E2E_WORK"
   mkdir -m 0755 "$E2E_WORK/drive"
+}
+
+e2e_run_work() {
+  e2e_work "$1"
   e2e_oltp_logger "$E2E_WORK"
 }
 

@@ -54,10 +54,9 @@ e2e_begin virsh prometheus curl python3 timeout
 e2e_libvirt_up || e2e_fail "libvirt did not start"
 type=$(e2e_virt_type)
 
-E2E_WORK=$(mktemp -d /var/tmp/drivebench-e2e-prom.XXXXXX)
+e2e_work prom
 work=$E2E_WORK
-chmod 0755 "$work"
-mkdir -m 0755 "$work/drive" "$work/prom"
+mkdir -m 0755 "$work/prom"
 
 # two free loopback ports: drivebench's endpoint and Prometheus' own
 read -r mport pport < <(python3 -c 'import socket

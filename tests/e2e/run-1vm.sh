@@ -108,10 +108,8 @@ e2e_begin virsh jq timeout blkid
 e2e_libvirt_up || e2e_fail "libvirt did not start"
 type=$(e2e_virt_type)
 
-E2E_WORK=$(mktemp -d /var/tmp/drivebench-e2e-run.XXXXXX)
+e2e_work run
 work=$E2E_WORK
-chmod 0755 "$work"
-mkdir -m 0755 "$work/drive"
 
 profile=tiny
 [ "$seeded" = 1 ] && profile=tiny-seed

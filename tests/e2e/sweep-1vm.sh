@@ -48,10 +48,8 @@ e2e_begin virsh jq python3 timeout chromium
 e2e_libvirt_up || e2e_fail "libvirt did not start"
 type=$(e2e_virt_type)
 
-E2E_WORK=$(mktemp -d /var/tmp/drivebench-e2e-sweep.XXXXXX)
+e2e_work sweep
 work=$E2E_WORK
-chmod 0755 "$work"
-mkdir -m 0755 "$work/drive"
 e2e_tiny_plan "$work/plan.ini" e2e-sweep "$type" "" \
   "$(printf 'threads = 1,2,4\nprecondition = 5s\nmeasure = 5s\nstep_warmup = 2s')"
 out=$("$drivebench" validate "$work/plan.ini")
