@@ -46,6 +46,9 @@ void orch_plan_free(orch_plan *p)
     free(p->db_password); free(p->db_password_env); free(p->db_password_file);
     free(p->db_name); free(p->prepare); free(p->extra); free(p->db_settings);
     free(p->target);
+    if (p->text)
+        explicit_bzero(p->text, p->text_len);   /* it may hold a password */
+    free(p->text);
     free(p);
 }
 
@@ -216,7 +219,8 @@ void orch_plan_sweep_value(const orch_plan *p, int i, char *buf, size_t len)
 
 int orch_plan_write_redacted(const orch_plan *p, const char *path, char *err, size_t errlen)
 {
-    FILE *in = fopen(p->file, "r"), *out = NULL;
+    /* the text that was parsed: the file may have changed since, or been a pipe */
+    FILE *in = p->text_len ? fmemopen(p->text, p->text_len, "r") : NULL, *out = NULL;
     atomic_file *af = NULL;
     char *line = NULL;
     size_t cap = 0, at;
@@ -224,7 +228,8 @@ int orch_plan_write_redacted(const orch_plan *p, const char *path, char *err, si
     int rc = -1, lineno = 0;
 
     if (!in) {
-        snprintf(err, errlen, "cannot read the plan %s: %s", p->file, strerror(errno));
+        snprintf(err, errlen, "cannot copy the plan %s: %s", p->file,
+                 p->text_len ? strerror(errno) : "nothing was read");
         goto cleanup;
     }
     if (!(af = atomic_file_open(path, err, errlen)))

@@ -66,6 +66,9 @@ typedef struct orch_drive {
 
 typedef struct orch_plan {
     char *file;                 /* path the plan was read from */
+    char *text;                 /* the bytes that were parsed (the run's copy and a
+                                   sweep's steps come from these, not the file again) */
+    size_t text_len;
     /* [run] */
     char *name;
     char *engine_name;          /* [run] engine (dbengine.h) */
@@ -221,6 +224,11 @@ typedef struct orch_plan {
  * ...", e.g. a password written in the plan) are printed too but do not
  * fail the load. */
 orch_plan *orch_plan_load(const char *path, FILE *errs);
+
+/* p's plan parsed again from the text it was read from (p->text): the
+ * same plan even when the file has changed since, or was a pipe. NULL
+ * after printing its messages to errs, as orch_plan_load. */
+orch_plan *orch_plan_reload(const orch_plan *p, FILE *errs);
 void orch_plan_free(orch_plan *p);           /* accepts NULL */
 
 /* Keys whose values never leave the process: the copy of the plan in the

@@ -18,24 +18,24 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The first line of the file at path, without its line end, in buf.
- * 0, or -1 with errno set (ENODATA when the file is empty). */
-static int read_secret_file(const char *path, char *buf, size_t len)
+/* The first line of the password file at path into buf (len bytes):
+ * -1 with why (len bytes too) when it cannot be read or is empty. */
+static int read_secret_file(const char *path, char *buf, size_t len, char *why)
 {
-    FILE *f = fopen(path, "r");
-    int rc = -1;
-    if (!f)
+    size_t n;
+    char *text = orch_file_read_regular(path, 64 * 1024, &n, why, len);
+    buf[0] = '\0';
+    if (!text)
         return -1;
-    if (fgets(buf, (int)len, f)) {
-        buf[strcspn(buf, "\r\n")] = '\0';
-        rc = 0;
-    }
-    if (rc == 0 && buf[0] == '\0')
-        rc = -1;
-    if (rc < 0 && !ferror(f))
-        errno = ENODATA;
-    fclose(f);
-    return rc;
+    text[strcspn(text, "\r\n")] = '\0';
+    if (!text[0] || strlen(text) >= len)
+        snprintf(why, len, text[0] ? "its first line is longer than %zu bytes"
+                 : "the file is empty", len - 1);
+    else
+        memcpy(buf, text, strlen(text) + 1);
+    explicit_bzero(text, n);
+    free(text);
+    return buf[0] ? 0 : -1;
 }
 
 /* db_password comes from at most one of db_password (literal, kept for old
@@ -46,7 +46,7 @@ static void resolve_password(parse_state *st)
     orch_plan *p = st->p;
     static const char *const keys[] = { "db_password", "db_password_env", "db_password_file" };
     int given[3], first = -1;
-    char buf[1024];
+    char buf[1024], why[1024];
 
     for (int i = 0; i < 3; i++) {
         given[i] = plan_key_line(st, "workload", keys[i]);
@@ -73,10 +73,9 @@ static void resolve_password(parse_state *st)
     } else if (first == 2 && p->db_password_file) {
         if (!plan_secret_file_ok(st, given[2], "db_password_file", p->db_password_file))
             return;
-        if (read_secret_file(p->db_password_file, buf, sizeof buf) < 0) {
+        if (read_secret_file(p->db_password_file, buf, sizeof buf, why) < 0) {
             plan_error(st, given[2], "[workload] db_password_file: cannot read a password from "
-                       "%s: %s", p->db_password_file,
-                       errno == ENODATA ? "the file is empty" : strerror(errno));
+                       "%s: %s", p->db_password_file, why);
             return;
         }
         free(p->db_password);

@@ -47,6 +47,27 @@ static void note_section(parse_state *st, char *text)
 
 /* One byte of the plan, counted against PLAN_MAX_BYTES: EOF at the end
  * or past the bound (st->stop set and the refusal recorded). */
+/* Keep byte c of the plan: the text the plan was parsed from (p->text). */
+static bool keep_byte(parse_state *st, char c)
+{
+    if ((size_t)st->bytes + 1 > st->text_cap) {
+        size_t cap = st->text_cap ? st->text_cap * 2 : 4096;
+        char *t = malloc(cap);
+        if (!t)
+            return false;
+        if (st->text) {
+            memcpy(t, st->text, (size_t)st->bytes - 1);
+            explicit_bzero(st->text, st->text_cap);     /* it may hold a password */
+            free(st->text);
+        }
+        st->text = t;
+        st->text_cap = cap;
+    }
+    st->text[st->bytes - 1] = c;
+    st->text[st->bytes] = '\0';
+    return true;
+}
+
 static int plan_getc(parse_state *st)
 {
     int c;
@@ -55,6 +76,11 @@ static int plan_getc(parse_state *st)
     if ((c = getc(st->in)) != EOF && ++st->bytes > PLAN_MAX_BYTES) {
         plan_error(st, st->line, "the plan is larger than %d KiB: not a plan file",
                    PLAN_MAX_BYTES / 1024);
+        st->stop = true;
+        return EOF;
+    }
+    if (c != EOF && !keep_byte(st, (char)c)) {
+        plan_error(st, st->line, "out of memory while reading the plan");
         st->stop = true;
         return EOF;
     }
@@ -334,40 +360,31 @@ static void plan_defaults(orch_plan *p)
     p->target_max_probes = 16;
 }
 
-orch_plan *orch_plan_load(const char *path, FILE *errs)
+/* The plan read from in (to its end, within PLAN_MAX_BYTES) and checked;
+ * path names it in messages. NULL after printing every problem to errs. */
+static orch_plan *plan_parse(const char *path, FILE *in, FILE *errs)
 {
     parse_state st;
     orch_plan *p = calloc(1, sizeof *p);
-    struct stat sb;
     int rc;
 
     memset(&st, 0, sizeof st);
-    if (!p)
+    if (!p || !(p->file = strdup(path))) {
+        if (errs)
+            fprintf(errs, "%s: cannot read plan: out of memory\n", path);
+        free(p);
         return NULL;
+    }
     plan_defaults(p);
-    p->file = strdup(path);
     st.p = p;
     st.errs = errs;
-    st.in = fopen(path, "r");
-    if (!st.in || fstat(fileno(st.in), &sb) < 0) {
-        if (errs)
-            fprintf(errs, "%s: cannot read plan: %s\n", path, strerror(errno));
-        goto refused;
-    }
-    /* refused before reading: a folder, a file the plan's bound cannot
-     * hold (a device or a pipe is bounded as it is read: plan_getc) */
-    if (S_ISDIR(sb.st_mode) || (S_ISREG(sb.st_mode) && sb.st_size > PLAN_MAX_BYTES)) {
-        if (errs)
-            fprintf(errs, S_ISDIR(sb.st_mode) ? "%s: cannot read plan: it is a directory\n"
-                    : "%s: cannot read plan: larger than %d KiB: not a plan file\n", path,
-                    PLAN_MAX_BYTES / 1024);
-        goto refused;
-    }
+    st.in = in;
     ini_allow_multiline = false;
     rc = ini_parse_stream(plan_reader, &st, plan_handler, &st);
-    fclose(st.in);
     if (rc < 0 && !st.stop)
         plan_error(&st, st.line, "out of memory while parsing");
+    p->text = st.text;          /* freed with the plan, wiped first */
+    p->text_len = st.text ? (size_t)st.bytes : 0;
     if (!st.stop) {     /* a plan read whole */
         if (!p->vmconfigs_dir)
             p->vmconfigs_dir = orch_tree_path("vmconfigs");
@@ -392,10 +409,48 @@ orch_plan *orch_plan_load(const char *path, FILE *errs)
         return NULL;
     }
     return p;
-refused:
-    if (st.in)
-        fclose(st.in);
-    orch_plan_free(p);
-    return NULL;
+}
+
+orch_plan *orch_plan_load(const char *path, FILE *errs)
+{
+    FILE *in = fopen(path, "r");
+    struct stat sb;
+    orch_plan *p;
+
+    if (!in || fstat(fileno(in), &sb) < 0) {
+        if (errs)
+            fprintf(errs, "%s: cannot read plan: %s\n", path, strerror(errno));
+        if (in)
+            fclose(in);
+        return NULL;
+    }
+    /* refused before reading: a folder, a file the plan's bound cannot
+     * hold (a device or a pipe is bounded as it is read: plan_getc) */
+    if (S_ISDIR(sb.st_mode) || (S_ISREG(sb.st_mode) && sb.st_size > PLAN_MAX_BYTES)) {
+        if (errs)
+            fprintf(errs, S_ISDIR(sb.st_mode) ? "%s: cannot read plan: it is a directory\n"
+                    : "%s: cannot read plan: larger than %d KiB: not a plan file\n", path,
+                    PLAN_MAX_BYTES / 1024);
+        fclose(in);
+        return NULL;
+    }
+    p = plan_parse(path, in, errs);
+    fclose(in);
+    return p;
+}
+
+orch_plan *orch_plan_reload(const orch_plan *p, FILE *errs)
+{
+    FILE *in = p->text_len ? fmemopen(p->text, p->text_len, "r") : NULL;
+    orch_plan *q;
+    if (!in) {
+        if (errs)
+            fprintf(errs, "%s: cannot read plan again: %s\n", p->file,
+                    p->text_len ? strerror(errno) : "nothing was read");
+        return NULL;
+    }
+    q = plan_parse(p->file, in, errs);
+    fclose(in);
+    return q;
 }
 

@@ -45,6 +45,8 @@ typedef struct parse_state {
     int           nwarn;
     int           line;
     long          bytes;        /* read so far (PLAN_MAX_BYTES) */
+    char         *text;         /* those bytes, kept as p->text */
+    size_t        text_cap;
     bool          stop;         /* the reading ended on a refusal */
     seen_key     *keys;
     int           nkeys;

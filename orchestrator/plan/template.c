@@ -17,6 +17,8 @@
 #include <libxml/xpathInternals.h>
 
 #define MAX_DISKS 8
+/* a libvirt domain with its profile is a few KiB */
+#define TEMPLATE_MAX_BYTES (1024 * 1024)
 
 struct orch_template {
     xmlDocPtr doc;
@@ -68,16 +70,21 @@ orch_template *orch_template_load(const char *path, char *err, size_t errlen)
     xmlXPathObjectPtr disks = NULL;
     xmlNodePtr prof, cmd, vcpu;
     xmlChar *name = NULL, *text;
+    char *src, why[256];
+    size_t len;
 
     if (!t) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    if (access(path, R_OK) < 0) {
-        snprintf(err, errlen, "cannot read template %s: %s", path, strerror(errno));
+    /* a plan may name any path: only a regular file of a template's size */
+    if (!(src = orch_file_read_regular(path, TEMPLATE_MAX_BYTES, &len, why, sizeof why))) {
+        snprintf(err, errlen, "cannot read template %s: %s", path, why);
         goto error;
     }
-    t->doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    t->doc = xmlReadMemory(src, (int)len, path, NULL,
+                           XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    free(src);
     if (!t->doc) {
         const xmlError *e = xmlGetLastError();
         snprintf(err, errlen, "cannot load template %s: %s", path,

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-/* Step i's plan: p's file read again (its warnings were shown once),
+/* Step i's plan: p's text parsed again (its warnings were shown once),
  * the swept key at the step's value, the run's domain type (a command
  * line's --domain-type) and results in dir. NULL with err. */
 static orch_plan *step_plan(const orch_plan *p, int i, const char *dir, char *err,
@@ -23,7 +23,7 @@ static orch_plan *step_plan(const orch_plan *p, int i, const char *dir, char *er
     char *quiet_text = NULL;
     size_t quiet_len = 0;
     FILE *quiet = open_memstream(&quiet_text, &quiet_len);
-    orch_plan *s = quiet ? orch_plan_load(p->file, quiet) : NULL;
+    orch_plan *s = quiet ? orch_plan_reload(p, quiet) : NULL;
     char *dt = strdup(p->domain_type), *rd = strdup(dir);
     if (quiet)
         fclose(quiet);

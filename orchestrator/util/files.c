@@ -1,11 +1,15 @@
 /* files.c — see files.h. */
 #include "util/files.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 char *orch_file_read(const char *path, size_t max)
 {
@@ -20,6 +24,59 @@ char *orch_file_read(const char *path, size_t max)
     if (buf)
         buf[n] = '\0';
     return buf;
+}
+
+char *orch_file_read_regular(const char *path, size_t max, size_t *len, char *err,
+                             size_t errlen)
+{
+    /* O_NONBLOCK: opening a pipe with no writer must not wait for one */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    struct stat sb;
+    char *buf = NULL;
+    size_t n = 0;
+    ssize_t got;
+
+    if (fd < 0 || fstat(fd, &sb) < 0) {
+        snprintf(err, errlen, "%s", strerror(errno));
+        goto fail;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        snprintf(err, errlen, "not a regular file (%s)", S_ISDIR(sb.st_mode) ? "a folder"
+                 : S_ISFIFO(sb.st_mode) ? "a pipe" : S_ISSOCK(sb.st_mode) ? "a socket"
+                 : "a device");
+        goto fail;
+    }
+    if ((uintmax_t)sb.st_size > max) {
+        snprintf(err, errlen, "larger than %zu KiB", max / 1024);
+        goto fail;
+    }
+    if (!(buf = malloc(max + 1))) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    /* one byte past max tells a file that grew after fstat */
+    while (n <= max && (got = read(fd, buf + n, max + 1 - n)) != 0) {
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            snprintf(err, errlen, "%s", strerror(errno));
+            goto fail;
+        }
+        n += (size_t)got;
+    }
+    if (n > max) {
+        snprintf(err, errlen, "larger than %zu KiB", max / 1024);
+        goto fail;
+    }
+    close(fd);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+fail:
+    if (fd >= 0)
+        close(fd);
+    free(buf);
+    return NULL;
 }
 
 char *orch_file_tail(const char *path, long keep, const char *mark)

@@ -12,6 +12,13 @@
  * NULL when it cannot be read or memory runs out. */
 char *orch_file_read(const char *path, size_t max);
 
+/* The whole regular file at path, of at most max bytes, as a new string
+ * (caller frees; *len its length, NUL excluded). A path to anything else
+ * (a pipe, a device, a folder) or to a larger file is refused without
+ * waiting on it or reading it whole. NULL with the reason in err. */
+char *orch_file_read_regular(const char *path, size_t max, size_t *len, char *err,
+                             size_t errlen);
+
 /* The last keep lines of the file at path as a new string (caller frees;
  * lines longer than 511 bytes count as several), NULL when it cannot be
  * read. With a mark (NULL: none), the last line containing it is never

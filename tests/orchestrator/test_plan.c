@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "plan/plan.h"
+#include "util/files.h"
 
 #define RUN_OK  "[run]\nname = Test Plan\nuri = test:///default\nprofile = tiny\n" \
                 "vmconfigs_dir = vmconfigs\nimage_dir = /srv/images\n"
@@ -190,6 +191,14 @@ static const bad_case bad_cases[] = {
     { "[run]\nname = x\nprofile = huge\nvmconfigs_dir = vmconfigs\n" WL_OK DRIVE_OK,
       "PLAN:3: [run] profile huge: cannot read template vmconfigs/huge.xml: "
       "No such file or directory\n" },
+    /* a template path that names no regular file is refused unread: a
+     * device, a folder (a pipe: test_template_not_regular) */
+    { "[run]\nname = x\nprofile = /dev/null\n" WL_OK DRIVE_OK,
+      "PLAN:3: [run] profile /dev/null: cannot read template /dev/null: not a regular file "
+      "(a device)\n" },
+    { "[run]\nname = x\nprofile = tests/\n" WL_OK DRIVE_OK,
+      "PLAN:3: [run] profile tests/: cannot read template tests/: not a regular file "
+      "(a folder)\n" },
     { "[run]\nname = x\nprofile = tests/orchestrator/test_plan.c\n" WL_OK DRIVE_OK,
       "PLAN:3: [run] profile tests/orchestrator/test_plan.c: cannot load template "
       "tests/orchestrator/test_plan.c: Start tag expected, '<' not found\n" },
@@ -836,14 +845,13 @@ static void test_redacted_copy(void **state)
     const char *text = RUN_OK WL_OK "db_password=hunter2\n  db_password :  a=b;c ; note\n"
                        "db_password_env = PW\n; db_password = in a comment stays\n" DRIVE_OK;
     int fd = mkstemp(path);
-    orch_plan p = { .file = path };
+    orch_plan p = { .file = path, .text = (char *)text, .text_len = strlen(text) };
     char err[256];
     FILE *f;
     long n;
     (void)state;
     assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
+    close(fd);          /* the copy is made from the text, not the file (below) */
     snprintf(copy, sizeof copy, "%s.copy", path);
     assert_int_equal(orch_plan_write_redacted(&p, copy, err, sizeof err), 0);
     f = fopen(copy, "r");
@@ -877,6 +885,107 @@ static void test_redacted_copy(void **state)
         assert_int_equal(stat(copy, &sb), -1);
     }
     unlink(path);
+}
+
+static void *write_plan(void *arg)
+{
+    int fd = *(int *)arg;
+    const char *text = RUN_OK WL_OK DRIVE_OK;
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    return NULL;
+}
+
+/* The plan a run copies into its folder and a sweep parses again at each
+ * step is the text that was read: a file changed since, or a pipe, read
+ * once, gives the same plan (issue 43). */
+static void test_plan_kept_text(void **state)
+{
+    char path[] = "/tmp/orch-plan-XXXXXX", copy[64], *errs = NULL, *got;
+    size_t len = 0;
+    int fd = mkstemp(path), pipefd[2];
+    FILE *f;
+    orch_plan *p, *q;
+    pthread_t writer;
+    char err[256];
+    (void)state;
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, RUN_OK WL_OK DRIVE_OK, strlen(RUN_OK WL_OK DRIVE_OK)),
+                     (ssize_t)strlen(RUN_OK WL_OK DRIVE_OK));
+    close(fd);
+    p = orch_plan_load(path, NULL);
+    assert_non_null(p);
+    assert_int_equal(p->text_len, strlen(RUN_OK WL_OK DRIVE_OK));
+    assert_string_equal(p->text, RUN_OK WL_OK DRIVE_OK);
+    f = fopen(path, "w");               /* the file changes under the run */
+    assert_non_null(f);
+    fputs("[run]\nname = other\n", f);
+    fclose(f);
+    q = orch_plan_reload(p, NULL);
+    assert_non_null(q);
+    assert_string_equal(q->name, "Test Plan");
+    assert_int_equal(q->ndrives, 1);
+    assert_string_equal(q->drives[0].path, "/srv/d1");
+    assert_string_equal(q->file, path);
+    orch_plan_free(q);
+    snprintf(copy, sizeof copy, "%s.copy", path);
+    assert_int_equal(orch_plan_write_redacted(p, copy, err, sizeof err), 0);
+    got = orch_file_read(copy, 4096);
+    assert_string_equal(got, RUN_OK WL_OK DRIVE_OK);
+    free(got);
+    unlink(copy);
+    orch_plan_free(p);
+
+    /* a plan read from a pipe: its copy and its reload are the plan */
+    assert_int_equal(pipe(pipefd), 0);
+    assert_int_equal(pthread_create(&writer, NULL, write_plan, &pipefd[1]), 0);
+    snprintf(path, sizeof path, "/dev/fd/%d", pipefd[0]);
+    p = orch_plan_load(path, NULL);
+    close(pipefd[0]);
+    assert_int_equal(pthread_join(writer, NULL), 0);
+    assert_non_null(p);
+    assert_int_equal(orch_plan_write_redacted(p, copy, err, sizeof err), 0);
+    got = orch_file_read(copy, 4096);
+    assert_string_equal(got, RUN_OK WL_OK DRIVE_OK);
+    free(got);
+    unlink(copy);
+    q = orch_plan_reload(p, NULL);
+    assert_non_null(q);
+    assert_string_equal(q->name, "Test Plan");
+    orch_plan_free(q);
+    orch_plan_free(p);
+
+    /* nothing read: nothing to parse again, one reason */
+    {
+        orch_plan none = { .file = path };
+        f = open_memstream(&errs, &len);
+        assert_null(orch_plan_reload(&none, f));
+        fclose(f);
+        snprintf(err, sizeof err, "%s: cannot read plan again: nothing was read\n", path);
+        assert_string_equal(errs, err);
+        free(errs);
+    }
+}
+
+/* A template named by a pipe (a plan may name any path) is refused at
+ * once: it is not waited on, nor read (issue 43: a fuzzer's find). */
+static void test_template_not_regular(void **state)
+{
+    char dir[] = "/tmp/orch-fifo-XXXXXX", fifo[64], text[512], want[512], *errs;
+    orch_plan *p;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(fifo, sizeof fifo, "%s/t.xml", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    snprintf(text, sizeof text, "[run]\nname = x\nprofile = %s\n" WL_OK DRIVE_OK, fifo);
+    p = load(text, &errs);
+    assert_null(p);
+    snprintf(want, sizeof want, "PLAN:3: [run] profile %s: cannot read template %s: not a "
+             "regular file (a pipe)\n", fifo, fifo);
+    assert_string_equal(errs, want);
+    free(errs);
+    unlink(fifo);
+    rmdir(dir);
 }
 
 static void test_durations_and_sizes(void **state)
@@ -925,6 +1034,8 @@ int main(void)
         cmocka_unit_test(test_password_sources),
         cmocka_unit_test(test_plan_paths),
         cmocka_unit_test(test_redacted_copy),
+        cmocka_unit_test(test_plan_kept_text),
+        cmocka_unit_test(test_template_not_regular),
     };
     return cmocka_run_group_tests_name("orchestrator plan", tests, NULL, NULL);
 }
