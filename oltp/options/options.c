@@ -393,26 +393,40 @@ static int parse_long(oltp_opts *o, const char *a, FILE *err)
  * the dashes; blank lines and lines starting with # are skipped. Each is
  * kept as a "--NAME=VALUE" string for the life of the process (the
  * options point into them). 0, or -1 after one message. */
+#define CONFIG_MAX_BYTES (1024 * 1024)
 static char **config_opts;
 static size_t nconfig_opts;
 
 static int parse_config_file(oltp_opts *o, const char *path, FILE *err)
 {
     FILE *f = fopen(path, "r");
-    char *line = NULL, *opt, **grown;
-    size_t cap = 0;
-    ssize_t n;
+    char *text = NULL, *opt, **grown;
+    size_t n = 0;
     int rc = 0;
 
-    if (!f) {
-        fprintf(err, "%s--config-file=%s: %s\n", opts_msg_prefix(o), path, strerror(errno));
+    /* read whole, within a bound: a pipe is fine (--config-file=<(...)),
+     * a device that never ends (/dev/zero) is refused, not read forever */
+    if (f && (text = malloc(CONFIG_MAX_BYTES + 1)))
+        n = fread(text, 1, CONFIG_MAX_BYTES + 1, f);
+    if (!f || !text || ferror(f) || n > CONFIG_MAX_BYTES) {
+        fprintf(err, "%s--config-file=%s: %s\n", opts_msg_prefix(o), path,
+                f && text && !ferror(f) ? "larger than 1024 KiB: not a config file"
+                : strerror(f && !text ? ENOMEM : errno));
+        free(text);
+        if (f)
+            fclose(f);
         return -1;
     }
-    while (rc == 0 && (n = getline(&line, &cap, f)) >= 0) {
-        char *b = line, *e = line + n;
+    fclose(f);
+    text[n] = '\0';
+    for (char *line = text, *next; rc == 0 && line < text + n; line = next) {
+        char *b = line, *e = memchr(line, '\n', (size_t)(text + n - line));
+        next = e ? e + 1 : text + n;
+        if (!e)
+            e = text + n;
         while (b < e && (*b == ' ' || *b == '\t'))
             b++;
-        while (e > b && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+        while (e > b && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
             e--;
         if (b == e || *b == '#')
             continue;
@@ -428,8 +442,7 @@ static int parse_config_file(oltp_opts *o, const char *path, FILE *err)
         config_opts[nconfig_opts++] = opt;
         rc = parse_long(o, opt, err);
     }
-    free(line);
-    fclose(f);
+    free(text);
     return rc;
 }
 

@@ -68,7 +68,7 @@ fuzz:
 	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  bin-fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 	    -artifact_prefix=build-fuzz/crashes/$$t/ -print_final_stats=1 \
-	    -close_fd_mask=1 build-fuzz/corpus/$$t tests/fuzz/corpus/$$t 2>build-fuzz/fuzz_$$t.log \
+	    -close_fd_mask=1 build-fuzz/corpus/$$t tests/fuzz/corpus/$$t </dev/null 2>build-fuzz/fuzz_$$t.log \
 	    || { tail -40 build-fuzz/fuzz_$$t.log; echo "fuzz_$$t: crash saved in build-fuzz/crashes/$$t/"; exit 1; }; \
 	  grep -E '^stat::number_of_executed_units|^stat::new_units_added' build-fuzz/fuzz_$$t.log \
 	    | tr '\n' ' ' | sed "s/^/fuzz_$$t: /"; echo; \

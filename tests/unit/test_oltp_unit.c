@@ -309,6 +309,21 @@ static void test_config_file_and_test(void **state)
     assert_int_equal(parse(&o, line, err, sizeof err), -1);
     snprintf(line, sizeof line, "oltp: --config-file=%s: No such file or directory\n", path);
     assert_string_equal(err, line);
+    /* a file that never ends or is no file: one line, nothing read forever */
+    assert_int_equal(parse(&o, "--config-file=/dev/zero oltp_read_write run", err, sizeof err), -1);
+    assert_string_equal(err, "oltp: --config-file=/dev/zero: larger than 1024 KiB: not a config "
+                        "file\n");
+    assert_int_equal(parse(&o, "--config-file=/tmp oltp_read_write run", err, sizeof err), -1);
+    assert_string_equal(err, "oltp: --config-file=/tmp: Is a directory\n");
+    /* the last line needs no line end */
+    f = fopen(path, "w");
+    fputs("tables=3\n\tthreads=5", f);
+    fclose(f);
+    snprintf(line, sizeof line, "--config-file=%s oltp_read_write run", path);
+    assert_int_equal(parse(&o, line, err, sizeof err), 0);
+    assert_int_equal(o.tables, 3);
+    assert_int_equal(o.threads, 5);
+    unlink(path);
 
     assert_int_equal(parse(&o, "--test=/usr/share/sysbench/oltp_insert.lua --threads=2 run", err, sizeof err), 0);
     assert_string_equal(o.workload, "/usr/share/sysbench/oltp_insert.lua");
