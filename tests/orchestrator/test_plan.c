@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "plan/plan.h"
-#include "util/files.h"
+#include "util/util.h"
 
 #define RUN_OK  "[run]\nname = Test Plan\nuri = test:///default\nprofile = tiny\n" \
                 "vmconfigs_dir = vmconfigs\nimage_dir = /srv/images\n"
