@@ -278,8 +278,9 @@ static void validate_stated(parse_state *st)
         }
         if (!cmdline)
             continue;
-        /* the same name in [run] db_settings */
-        for (const char *w = p->db_settings; w && (w = strstr(w, s->name)); w += n)
+        /* the same name in [run] db_settings (settings_line refused an
+         * empty name, which would find itself here for ever) */
+        for (const char *w = p->db_settings; n && w && (w = strstr(w, s->name)); w += n)
             if ((w == p->db_settings || w[-1] == ' ' || w[-1] == '\t') && w[n] == '=') {
                 plan_error(st, s->line, "[settings] %s is also in [run] db_settings: give it once",
                            s->name);

@@ -182,6 +182,10 @@ static int settings_line(parse_state *st, const char *name, const char *value)
 {
     orch_plan *p = st->p;
     orch_setting *v;
+    if (!*name) {       /* inih reads "= VALUE" and ": VALUE" as a key without a name */
+        plan_error(st, st->line, "[settings] a setting without a name: give NAME = VALUE");
+        return 1;
+    }
     for (int i = 0; i < p->nsettings; i++)
         if (strcasecmp(p->settings[i].name, name) == 0) {
             plan_error(st, st->line, "[settings] %s given twice (first at line %d)", name,

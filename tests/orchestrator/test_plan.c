@@ -301,6 +301,10 @@ static const bad_case bad_cases[] = {
       "PLAN:17: [settings] INNODB_BUFFER_POOL_SIZE given twice (first at line 16)\n" },
     { RUN_OK WL_OK DRIVE_OK "[settings]\ninnodb_flush_method =\n",
       "PLAN:16: [settings] innodb_flush_method has no value\n" },
+    /* a line without a name (a fuzzer's find: it once looped for ever) */
+    { RUN_OK WL_OK DRIVE_OK "[settings]\n:///system\n= 5\n",
+      "PLAN:16: [settings] a setting without a name: give NAME = VALUE\n"
+      "PLAN:17: [settings] a setting without a name: give NAME = VALUE\n" },
     { RUN_OK WL_OK DRIVE_OK "[settings]\nmax server memory = 49152\n",
       "PLAN:16: [settings] max server memory = 49152: a NAME of letters, digits, '_', '.', '-' "
       "and a VALUE of those and ',', ':', '/', '%', '+' (the kernel command line that carries "
