@@ -50,12 +50,13 @@ static int query_int(const tpcc_plan *p, db_conn *c, const char *sql, int64_t *o
 static int check_compat(const tpcc_plan *p, db_conn *c, wl_err *err)
 {
     int64_t v[2];
+    char why[sizeof err->msg];
 
     if (query_ints(p, c, "SELECT COUNT(*), SUM(CASE WHEN c_credit = 'BC' THEN 1 ELSE 0 END) "
                    "FROM customer WHERE c_w_id = 1 AND c_d_id = 1", v, 2, err) < 0)
         return -1;
-    if (tpcc_compat_match(p->compat, v[0], v[1], err->msg, sizeof err->msg) < 0)
-        return -1;
+    if (tpcc_compat_match(p->compat, v[0], v[1], why, sizeof why) < 0)
+        return wl_err_set(err, "%s", why);
     return 0;
 }
 
