@@ -11,9 +11,9 @@
 #include "tpcc/tpcc.h"
 
 
-/* Query one integer (first column of the first row); -1 with *err
- * saying why. */
-static int query_int(const tpcc_plan *p, db_conn *c, const char *sql, int64_t *out, wl_err *err)
+/* Query n integers (the first n columns of the first row, 0 for none or
+ * NULL); -1 with *err saying why. */
+static int query_ints(const tpcc_plan *p, db_conn *c, const char *sql, int64_t *out, int n, wl_err *err)
 {
     if (db_query(c, sql) != DB_DONE) {
         if ((p->dl->code_no_table && c->err.code == p->dl->code_no_table) ||
@@ -22,9 +22,41 @@ static int query_int(const tpcc_plan *p, db_conn *c, const char *sql, int64_t *o
                               c->err.msg);
         return wl_err_set(err, "%s: error %d: %s", sql, c->err.code, c->err.msg);
     }
-    *out = db_next_row(c) ? db_col_int(c, 0) : 0;
-    while (db_next_row(c))
+    bool row = db_next_row(c);
+    for (int i = 0; i < n; i++)
+        out[i] = row ? db_col_int(c, i) : 0;
+    while (row && db_next_row(c))
         ;
+    return 0;
+}
+
+/* Query one integer (first column of the first row); -1 with *err
+ * saying why. */
+static int query_int(const tpcc_plan *p, db_conn *c, const char *sql, int64_t *out, wl_err *err)
+{
+    return query_ints(p, c, sql, out, 1, err);
+}
+
+/* Refuse a run in another --tpcc-compat mode than the data was prepared
+ * in (tpcc_compat_match says how the load is judged: its share of
+ * bad-credit customers). The data itself is the evidence, not a marker
+ * that prepare would record: it judges databases prepared before this
+ * check existed, and by HammerDB itself, adds no table for cleanup,
+ * `check` or another tool's schema to know about, and no transaction
+ * changes C_CREDIT. Cheap: one district's 3,000 customers, read through
+ * the primary key's prefix (c_w_id, c_d_id). The procedures need no check
+ * of their own: their text is the same in both modes, the mode travels
+ * as the last parameter (hdb) of each CALL. */
+static int check_compat(const tpcc_plan *p, db_conn *c, wl_err *err)
+{
+    int64_t v[2];
+    char why[sizeof err->msg];
+
+    if (query_ints(p, c, "SELECT COUNT(*), SUM(CASE WHEN c_credit = 'BC' THEN 1 ELSE 0 END) "
+                   "FROM customer WHERE c_w_id = 1 AND c_d_id = 1", v, 2, err) < 0)
+        return -1;
+    if (tpcc_compat_match(p->compat, v[0], v[1], why, sizeof why) < 0)
+        return wl_err_set(err, "%s", why);
     return 0;
 }
 
@@ -56,6 +88,8 @@ int tpcc_check_ready(const wl_run *run, db_conn *c, wl_err *err)
     if (n != o->warehouses)
         return wl_err_set(err, "the database holds %" PRId64 " warehouses, not --warehouses=%d: "
                           "run with --warehouses=%" PRId64 " or prepare again", n, o->warehouses, n);
+    if (check_compat(p, c, err) < 0)
+        return -1;
     printf("TPC-C: %d warehouse%s, %d terminal%s on %d connection%s, %s (time scale %g); "
            "NURand C: C_LAST %u (load %u), C_ID %u, OL_I_ID %u\n",
            o->warehouses, o->warehouses > 1 ? "s" : "", p->terminals, p->terminals > 1 ? "s" : "",

@@ -3,7 +3,9 @@
  */
 #include "tpcc/tpcc_rand.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 const char *const tpcc_type_names[TPCC_NTYPES] = {
@@ -77,6 +79,31 @@ int64_t tpcc_draw_amount_cents(rng *r, tpcc_compat m)
 unsigned tpcc_bad_credit_pct(tpcc_compat m)
 {
     return m == TPCC_COMPAT_HAMMERDB ? 50 : 10;
+}
+
+int tpcc_compat_of_load(int64_t n, int64_t bad)
+{
+    if (n <= 0)
+        return -1;
+    return bad * 100 < TPCC_COMPAT_BC_CUT_PCT * n ? TPCC_COMPAT_SPEC : TPCC_COMPAT_HAMMERDB;
+}
+
+int tpcc_compat_match(tpcc_compat run, int64_t n, int64_t bad, char *buf, size_t len)
+{
+    int data = tpcc_compat_of_load(n, bad);
+
+    if (data == (int)run)
+        return 0;
+    if (data < 0)
+        snprintf(buf, len, "district 1 of warehouse 1 holds no customers, so the mode the data was "
+                 "prepared in (--tpcc-compat) cannot be told: run `oltp tpcc cleanup`, then prepare again");
+    else
+        snprintf(buf, len, "the database was prepared with --tpcc-compat=%s (bad credit: %" PRId64 " of the %"
+                 PRId64 " customers of warehouse 1, district 1, %s %d %%), not --tpcc-compat=%s: run with "
+                 "--tpcc-compat=%s, or `oltp tpcc cleanup` and prepare again with --tpcc-compat=%s",
+                 tpcc_compat_names[data], bad, n, data == TPCC_COMPAT_SPEC ? "under" : "at least",
+                 TPCC_COMPAT_BC_CUT_PCT, tpcc_compat_names[run], tpcc_compat_names[data], tpcc_compat_names[run]);
+    return -1;
 }
 
 int tpcc_stock_after(tpcc_compat m, int q, int qty)

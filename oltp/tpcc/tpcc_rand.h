@@ -66,6 +66,20 @@ bool tpcc_draw_rollback(rng *r, tpcc_compat m, bool tsql);
 int64_t tpcc_draw_amount_cents(rng *r, tpcc_compat m);
 /* Percentage of customers loaded with C_CREDIT "BC": 10 or 50. */
 unsigned tpcc_bad_credit_pct(tpcc_compat m);
+/* The mode a load was made in, judged from its customers: `bad` of `n`
+ * (district 1 of warehouse 1: 3,000) with C_CREDIT "BC", the one mark
+ * the modes leave in the data that no transaction changes. The spec loads
+ * 10 %, HammerDB 50 %; the cut at 30 % lies halfway: with 3,000 customers
+ * a spec load has 300 +- 16 (one standard deviation), a HammerDB load
+ * 1,500 +- 27, so the cut (900) is 36 deviations above the one and 22
+ * below the other: no load of either mode falls on the wrong side.
+ * -1 when n <= 0 (no customers: nothing to judge). */
+#define TPCC_COMPAT_BC_CUT_PCT 30
+int tpcc_compat_of_load(int64_t n, int64_t bad) DB_MUST_CHECK;
+/* Whether a run in mode `run` may start on a load whose district 1 of
+ * warehouse 1 holds `bad` of `n` customers with bad credit: 0, or -1
+ * with the refusal (both modes, the evidence, what to do) in buf. */
+int tpcc_compat_match(tpcc_compat run, int64_t n, int64_t bad, char *buf, size_t len) DB_MUST_CHECK;
 /* S_QUANTITY after ordering qty of a stock of q: the spec's rule (2.4.2.2:
  * q - qty if q >= qty + 10, else q - qty + 91) or HammerDB's (q - qty if
  * q > qty, else q - qty + 91). */

@@ -229,6 +229,7 @@ SELECT COUNT(*) FROM order_line WHERE 1 = 0
 SELECT COUNT(*) FROM item WHERE 1 = 0
 SELECT COUNT(*) FROM stock WHERE 1 = 0
 SELECT COUNT(*) FROM warehouse
+SELECT COUNT(*), SUM(CASE WHEN c_credit = 'BC' THEN 1 ELSE 0 END) FROM customer WHERE c_w_id = 1 AND c_d_id = 1
 
 -- database size
 SELECT CAST(FILEPROPERTY(name, 'SpaceUsed') AS BIGINT) * 8192 FROM sys.database_files WHERE type = 0

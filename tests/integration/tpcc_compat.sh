@@ -15,7 +15,13 @@
 #    hammerdb on PostgreSQL), HammerDB's SET + CALL + SELECT on MariaDB
 #    (3, 3, 3, 1, 2 for the five types), counted by the client and by the
 #    server's general log;
-#  - the report names the mode; a bad mode is refused with one line, exit 2.
+#  - the report names the mode; a bad mode is refused with one line, exit 2;
+#  - a run in another mode than the data was prepared in (spec data,
+#    hammerdb run and the reverse; statements and procedures) is refused
+#    before it starts: one line naming both modes, the evidence and what
+#    to do, exit 2, nothing printed on stdout, no JSON, no transaction on
+#    the server; the data's own mode still runs; data whose district 1 has
+#    no customers is refused too (the mode cannot be told).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib/mariadb.sh
@@ -129,6 +135,49 @@ $PG tpcc cleanup >/dev/null 2>&1
 $MY --tpcc-compat=tpcc-mysql tpcc check >"$T/out" 2>"$T/err"
 check_eq "bad mode: exits 2" 2 $?
 check_eq "bad mode: one line" "oltp: --tpcc-compat=tpcc-mysql: give spec or hammerdb" "$(cat "$T/err")"
+
+# --- a run in another mode than the data's -------------------------------------------
+# refused LABEL SQLFN DATA RUN OLTP...: prepare in mode DATA; a run in mode
+# RUN is refused before it starts; a run in mode DATA runs
+refused() {
+  local label=$1 sqlfn=$2 data=$3 run=$4 n bad cmp
+  shift 4
+  "$@" --tpcc-compat="$data" --threads=2 tpcc prepare >/dev/null 2>&1
+  check_eq "$label: prepare with --tpcc-compat=$data exits 0" 0 $?
+  read -r n bad <<<"$($sqlfn "SELECT COUNT(*), SUM(CASE WHEN c_credit = 'BC' THEN 1 ELSE 0 END)
+                             FROM customer WHERE c_w_id = 1 AND c_d_id = 1")"
+  check_eq "$label: district 1 of warehouse 1 holds 3000 customers" 3000 "$n"
+  if [ "$data" = spec ]; then cmp=under; else cmp="at least"; fi
+  rm -f "$T/r.json"
+  "$@" --tpcc-compat="$run" --threads=1 --time=0 --events=100 --json="$T/r.json" tpcc run >"$T/out" 2>"$T/err"
+  check_eq "$label: a run with --tpcc-compat=$run exits 2" 2 $?
+  check_eq "$label: ... with one line naming both modes, the evidence and what to do" \
+    "oltp: the database was prepared with --tpcc-compat=$data (bad credit: $bad of the 3000 customers of warehouse 1, district 1, $cmp 30 %), not --tpcc-compat=$run: run with --tpcc-compat=$data, or \`oltp tpcc cleanup\` and prepare again with --tpcc-compat=$run" \
+    "$(cat "$T/err")"
+  check_eq "$label: ... nothing on stdout" "" "$(cat "$T/out")"
+  check_eq "$label: ... no JSON" no "$([ -e "$T/r.json" ] && echo yes || echo no)"
+  check_eq "$label: ... no transaction on the server (orders, history as loaded)" "30000 30000" \
+    "$($sqlfn "SELECT (SELECT COUNT(*) FROM orders), (SELECT COUNT(*) FROM history)")"
+  "$@" --tpcc-compat="$data" --threads=1 --time=0 --events=100 tpcc run >"$T/out" 2>&1
+  check_eq "$label: a run with --tpcc-compat=$data exits 0" 0 $?
+  check_contains "$label: ... and reports its mode" "TPC-C access pattern: $data" "$(cat "$T/out")"
+}
+refused "MariaDB spec data" my spec hammerdb $MY
+# no customers in district 1: nothing to judge the mode by
+my "DELETE FROM customer WHERE c_w_id = 1 AND c_d_id = 1" >/dev/null
+$MY --threads=1 --time=0 --events=100 tpcc run >"$T/out" 2>"$T/err"
+check_eq "MariaDB no customers: a run exits 2" 2 $?
+check_eq "MariaDB no customers: ... with one line" \
+  "oltp: district 1 of warehouse 1 holds no customers, so the mode the data was prepared in (--tpcc-compat) cannot be told: run \`oltp tpcc cleanup\`, then prepare again" \
+  "$(cat "$T/err")"
+check_eq "MariaDB no customers: ... nothing on stdout" "" "$(cat "$T/out")"
+$MY tpcc cleanup >/dev/null 2>&1
+refused "MariaDB hammerdb data, procedures" my hammerdb spec $MY --tpcc-procedures=on
+$MY tpcc cleanup >/dev/null 2>&1
+refused "PostgreSQL hammerdb data" pg hammerdb spec $PG
+$PG tpcc cleanup >/dev/null 2>&1
+refused "PostgreSQL spec data, procedures" pg spec hammerdb $PG --tpcc-procedures=on
+$PG tpcc cleanup >/dev/null 2>&1
 
 # --- writes per mode ------------------------------------------------------------------
 writes "MariaDB spec" my spec -1 $MY

@@ -249,7 +249,21 @@ babelfish_psql "SELECT pg_reload_conf()" >/dev/null
 # --tpcc-compat=hammerdb (HammerDB's draws and writes; tests/integration/
 # tpcc_compat.sh checks them on MariaDB and PostgreSQL, with statements and
 # procedures): here through procedures, the one mode whose NOPM compares
-# with HammerDB's (oltp/README.md), the same checks
+# with HammerDB's (oltp/README.md), the same checks; after its prepare, a
+# run in the other mode is refused before it starts (the T-SQL of that
+# check; tpcc_compat.sh tests the refusal in full)
+tpcc_prepare_check() {
+  local n bad
+  IFS='|' read -r n bad <<<"$(sql "SELECT COUNT(*), SUM(CASE WHEN c_credit COLLATE \"C\" = 'BC' THEN 1 ELSE 0 END)
+                                   FROM customer WHERE c_w_id = 1 AND c_d_id = 1")"
+  $OLTP --tpcc-compat=spec --tpcc-procedures=on --threads=1 --time=0 --events=10 tpcc run >"$T/mode" 2>"$T/mode.err"
+  check_eq "$1: a run with --tpcc-compat=spec exits 2" 2 $?
+  check_eq "$1: ... with one line naming both modes ($bad of $n customers with bad credit)" \
+    "oltp: the database was prepared with --tpcc-compat=hammerdb (bad credit: $bad of the 3000 customers of warehouse 1, district 1, at least 30 %), not --tpcc-compat=spec: run with --tpcc-compat=hammerdb, or \`oltp tpcc cleanup\` and prepare again with --tpcc-compat=spec" \
+    "$(cat "$T/mode.err")"
+  check_eq "$1: ... nothing on stdout" "" "$(cat "$T/mode")"
+}
 tpcc_roundtrip "babelfish hammerdb procedures" sql $OLTP --verbose --tpcc-compat=hammerdb --tpcc-procedures=on
+unset -f tpcc_prepare_check
 
 check_summary

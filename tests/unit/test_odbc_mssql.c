@@ -578,6 +578,31 @@ static void test_tpcc(void **state)
     assert_int_equal(total(s, n, K_BIGINT), 0);
 }
 
+/* The double's data is a spec load (300 of 3,000 customers with bad
+ * credit): a run with --tpcc-compat=hammerdb, statements or procedures,
+ * is refused before it starts, in one line (the mode check's T-SQL as
+ * oltp sends it, oltp/tpcc/tpcc_check.c); no transaction reached it. */
+static void test_tpcc_compat_refused(void **state)
+{
+    session s[8];
+    int n;
+    (void)state;
+    for (int proc = 0; proc < 2; proc++) {
+        char log[16];
+        snprintf(log, sizeof log, "mode%d.log", proc);
+        assert_int_equal(oltp_double(log, "", proc ? "--warehouses=1 --events=10 --tpcc-compat=hammerdb "
+                                     "--tpcc-procedures=on tpcc run" : "--warehouses=1 --events=10 "
+                                     "--tpcc-compat=hammerdb tpcc run"), 2);
+        assert_string_equal(out_text(), "oltp: the database was prepared with --tpcc-compat=spec (bad credit: 300 "
+                            "of the 3000 customers of warehouse 1, district 1, under 30 %), not "
+                            "--tpcc-compat=hammerdb: run with --tpcc-compat=spec, or `oltp tpcc cleanup` and "
+                            "prepare again with --tpcc-compat=hammerdb\n");
+        n = sessions(log, s, 8);
+        assert_true(n > 0);
+        assert_int_equal(total(s, n, K_WRITES) + total(s, n, K_CALLS) + total(s, n, K_COMMITS), 0);
+    }
+}
+
 static void test_tpcc_procedures(void **state)
 {
     session s[8];
@@ -835,6 +860,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_double_266_in_procedure),
         cmocka_unit_test(test_sysbench),
         cmocka_unit_test(test_tpcc),
+        cmocka_unit_test(test_tpcc_compat_refused),
         cmocka_unit_test(test_tpcc_procedures),
         cmocka_unit_test(test_bulk_arrays),
         cmocka_unit_test(test_no_data_and_more_results),

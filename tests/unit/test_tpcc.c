@@ -351,6 +351,45 @@ static void test_compat_rules(void **state)
     }
 }
 
+/* The mode a load was made in, from its bad-credit share (cut at 30 %),
+ * and the refusal of a run in the other mode: exact lines. */
+static void test_compat_of_load(void **state)
+{
+    char buf[512];
+    (void)state;
+    assert_int_equal(tpcc_compat_of_load(3000, 300), TPCC_COMPAT_SPEC);
+    assert_int_equal(tpcc_compat_of_load(3000, 899), TPCC_COMPAT_SPEC);
+    assert_int_equal(tpcc_compat_of_load(3000, 900), TPCC_COMPAT_HAMMERDB);
+    assert_int_equal(tpcc_compat_of_load(3000, 1500), TPCC_COMPAT_HAMMERDB);
+    assert_int_equal(tpcc_compat_of_load(3000, 0), TPCC_COMPAT_SPEC);
+    assert_int_equal(tpcc_compat_of_load(3000, 3000), TPCC_COMPAT_HAMMERDB);
+    assert_int_equal(tpcc_compat_of_load(10, 2), TPCC_COMPAT_SPEC);
+    assert_int_equal(tpcc_compat_of_load(10, 3), TPCC_COMPAT_HAMMERDB);
+    assert_int_equal(tpcc_compat_of_load(0, 0), -1);
+    assert_int_equal(tpcc_compat_of_load(-1, 0), -1);
+    /* no 3,000-customer load of either mode falls past the cut: 8 sd
+     * below 900 is out of reach of a 10 % draw, 8 sd above of a 50 % one */
+    assert_true(300 + 8 * sqrt(3000 * 0.1 * 0.9) < 900 && 1500 - 8 * sqrt(3000 * 0.5 * 0.5) > 900);
+
+    strcpy(buf, "untouched");
+    assert_int_equal(tpcc_compat_match(TPCC_COMPAT_SPEC, 3000, 312, buf, sizeof buf), 0);
+    assert_int_equal(tpcc_compat_match(TPCC_COMPAT_HAMMERDB, 3000, 1493, buf, sizeof buf), 0);
+    assert_string_equal(buf, "untouched");
+    assert_int_equal(tpcc_compat_match(TPCC_COMPAT_HAMMERDB, 3000, 312, buf, sizeof buf), -1);
+    assert_string_equal(buf, "the database was prepared with --tpcc-compat=spec (bad credit: 312 of the 3000 "
+                        "customers of warehouse 1, district 1, under 30 %), not --tpcc-compat=hammerdb: run with "
+                        "--tpcc-compat=spec, or `oltp tpcc cleanup` and prepare again with --tpcc-compat=hammerdb");
+    assert_int_equal(tpcc_compat_match(TPCC_COMPAT_SPEC, 3000, 1493, buf, sizeof buf), -1);
+    assert_string_equal(buf, "the database was prepared with --tpcc-compat=hammerdb (bad credit: 1493 of the 3000 "
+                        "customers of warehouse 1, district 1, at least 30 %), not --tpcc-compat=spec: run with "
+                        "--tpcc-compat=hammerdb, or `oltp tpcc cleanup` and prepare again with --tpcc-compat=spec");
+    for (int m = 0; m < TPCC_NCOMPAT; m++) {
+        assert_int_equal(tpcc_compat_match((tpcc_compat)m, 0, 0, buf, sizeof buf), -1);
+        assert_string_equal(buf, "district 1 of warehouse 1 holds no customers, so the mode the data was prepared "
+                            "in (--tpcc-compat) cannot be told: run `oltp tpcc cleanup`, then prepare again");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -364,6 +403,7 @@ int main(void)
         cmocka_unit_test(test_compat_draws_exact),
         cmocka_unit_test(test_compat_shapes),
         cmocka_unit_test(test_compat_rules),
+        cmocka_unit_test(test_compat_of_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
