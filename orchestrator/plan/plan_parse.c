@@ -45,8 +45,6 @@ static void note_section(parse_state *st, char *text)
         st->nsects++;
 }
 
-/* One byte of the plan, counted against PLAN_MAX_BYTES: EOF at the end
- * or past the bound (st->stop set and the refusal recorded). */
 /* Keep byte c of the plan: the text the plan was parsed from (p->text). */
 static bool keep_byte(parse_state *st, char c)
 {
@@ -68,6 +66,9 @@ static bool keep_byte(parse_state *st, char c)
     return true;
 }
 
+/* One byte of the plan, counted against PLAN_MAX_BYTES: EOF at the end
+ * or past the bound (st->stop set and the refusal recorded), kept
+ * in st->text. */
 static int plan_getc(parse_state *st)
 {
     int c;
